@@ -1,0 +1,71 @@
+import { type AppEnv, StringEnum } from '@holdfast/contracts';
+import { Type } from '@sinclair/typebox';
+import { parseDuration, parseDurationList } from './durations.js';
+
+/** Variables every Holdfast process reads (operator contract, "Processes, ports, environment"). */
+export const CommonEnv = {
+  APP_ENV: StringEnum(['local', 'staging', 'production'], { default: 'local', description: 'must be local, staging or production' }),
+  DATABASE_URL: Type.String({
+    format: 'postgres-url',
+    default: 'postgres://postgres@127.0.0.1:5432/holdfast',
+    errorMessage: 'must be a postgres:// or postgresql:// URL with a host',
+  }),
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10, errorMessage: 'must be an integer from 1 to 200' }),
+  NATS_URL: Type.String({
+    format: 'nats-url',
+    default: 'nats://127.0.0.1:4222',
+    errorMessage: 'must be one or more nats:// URLs, comma-separated',
+  }),
+  NATS_SUBJECT_PREFIX: Type.String({
+    pattern: '^([a-zA-Z0-9_-]+\\.)?$',
+    default: '',
+    errorMessage: 'must be empty or a token followed by a dot, like "staging."',
+  }),
+  HOST: Type.String({ default: '0.0.0.0', minLength: 1, errorMessage: 'must be an interface address such as 0.0.0.0' }),
+  LOG_LEVEL: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+    default: 'info',
+    description: 'must be fatal, error, warn, info, debug, trace or silent',
+  }),
+  SHUTDOWN_TIMEOUT: Type.String({ format: 'duration', default: '10s', errorMessage: 'must be a duration such as 10s' }),
+};
+
+export function portField(defaultPort: number) {
+  return Type.Integer({ minimum: 0, maximum: 65535, default: defaultPort, errorMessage: 'must be a TCP port from 0 to 65535' });
+}
+
+export const ChainEnv = {
+  CHAIN_RPC_URLS: Type.Optional(
+    Type.String({
+      format: 'chain-rpc-urls',
+      errorMessage: 'must be network=url pairs, comma-separated, e.g. base-sepolia=http://127.0.0.1:8545',
+    }),
+  ),
+};
+
+/** The local chain stands in for base-sepolia in `local` when no RPC is configured. */
+export const LOCAL_CHAIN_RPC = 'http://127.0.0.1:8545';
+
+export function parseChainRpcUrls(value: string | undefined, appEnv: AppEnv): Record<string, string> {
+  if (!value) return appEnv === 'local' ? { 'base-sepolia': LOCAL_CHAIN_RPC } : {};
+  return Object.fromEntries(value.split(',').map((pair) => pair.split('=') as [string, string]));
+}
+
+export function durationMs(text: string): number {
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new Error(`not a duration: ${text}`);
+  return ms;
+}
+
+export function durationListMs(text: string): number[] {
+  const list = parseDurationList(text);
+  if (!list) throw new Error(`not a duration list: ${text}`);
+  return list;
+}
+
+/** For `refine`: names the variables that must be set outside `local`. */
+export function requiredOutsideLocal(config: { APP_ENV: AppEnv } & Record<string, unknown>, names: string[]): string[] {
+  if (config.APP_ENV === 'local') return [];
+  return names
+    .filter((n) => config[n] === undefined || config[n] === '')
+    .map((n) => `${n}: is required when APP_ENV is ${config.APP_ENV} (missing)`);
+}

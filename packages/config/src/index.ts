@@ -1,0 +1,3 @@
+export * from './durations.js';
+export * from './env.js';
+export * from './fields.js';

@@ -1,0 +1,64 @@
+import { Type } from '@sinclair/typebox';
+import { describe, expect, it } from 'vitest';
+import {
+  ChainEnv,
+  CommonEnv,
+  ConfigError,
+  loadConfig,
+  parseChainRpcUrls,
+  parseDurationList,
+  portField,
+  requiredOutsideLocal,
+} from '../src/index.js';
+
+const schema = Type.Object({ ...CommonEnv, ...ChainEnv, PORT: portField(3001), API_SECRET: Type.Optional(Type.String()) });
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(schema, env, (c) => requiredOutsideLocal(c, ['API_SECRET']));
+    return [];
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+}
+
+describe('loadConfig', () => {
+  it('applies the operator contract defaults', () => {
+    const config = loadConfig(schema, {});
+    expect(config).toMatchObject({
+      APP_ENV: 'local',
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/holdfast',
+      NATS_URL: 'nats://127.0.0.1:4222',
+      PORT: 3001,
+      LOG_LEVEL: 'info',
+    });
+  });
+
+  it('converts numbers and treats empty strings as unset', () => {
+    expect(loadConfig(schema, { PORT: '4000', LOG_LEVEL: '' })).toMatchObject({ PORT: 4000, LOG_LEVEL: 'info' });
+  });
+
+  it('names each bad value on one line and hides URL passwords', () => {
+    const problems = problemsOf({ DATABASE_URL: 'not a url', PORT: 'eighty', APP_ENV: 'prod', NATS_URL: 'http://x:secret@host' });
+    expect(problems).toHaveLength(4);
+    expect(problems).toContain('DATABASE_URL: must be a postgres:// or postgresql:// URL with a host (got "not a url")');
+    expect(problems.find((p) => p.startsWith('PORT:'))).toBe('PORT: must be a TCP port from 0 to 65535 (got "eighty")');
+    expect(problems.find((p) => p.startsWith('APP_ENV:'))).toMatch(/must be local, staging or production/);
+    expect(problems.join('\n')).not.toContain('secret');
+  });
+
+  it('requires secrets outside local and never echoes them', () => {
+    expect(problemsOf({ APP_ENV: 'production' })).toEqual(['API_SECRET: is required when APP_ENV is production (missing)']);
+    expect(problemsOf({ APP_ENV: 'production', API_SECRET: 's3cret' })).toEqual([]);
+  });
+
+  it('parses chain RPC pairs and durations', () => {
+    expect(problemsOf({ CHAIN_RPC_URLS: 'base-sepolia=ftp://x' })[0]).toMatch(/^CHAIN_RPC_URLS: must be network=url pairs/);
+    expect(parseChainRpcUrls('base=https://a,ethereum=https://b', 'production')).toEqual({ base: 'https://a', ethereum: 'https://b' });
+    expect(parseChainRpcUrls(undefined, 'local')).toEqual({ 'base-sepolia': 'http://127.0.0.1:8545' });
+    expect(parseChainRpcUrls(undefined, 'production')).toEqual({});
+    expect(parseDurationList('5s,5m,30m,2h')).toEqual([5000, 300000, 1800000, 7200000]);
+    expect(parseDurationList('5s,soon')).toBeUndefined();
+  });
+});

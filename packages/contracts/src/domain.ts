@@ -1,0 +1,93 @@
+import { Kind, type Static, Type, TypeRegistry } from '@sinclair/typebox';
+
+// A string enum that renders as `{type: string, enum: [...]}` in OpenAPI (a union of literals would
+// render as a long anyOf); TypeBox's checker needs to know the custom kind.
+if (!TypeRegistry.Has('StringEnum')) {
+  TypeRegistry.Set<{ enum: string[] }>('StringEnum', (schema, value) => typeof value === 'string' && schema.enum.includes(value));
+}
+
+/** `StringEnum(['a','b'])` is `'a' | 'b'` for TypeScript and `enum` for JSON Schema. */
+export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}) {
+  return Type.Unsafe<T[number]>({ [Kind]: 'StringEnum', type: 'string', enum: [...values], ...options });
+}
+
+export const Uuid = Type.String({ format: 'uuid' });
+export const DateTime = Type.String({ format: 'date-time' });
+
+export const NETWORKS = [
+  'ethereum',
+  'base',
+  'solana',
+  'optimism',
+  'arbitrum',
+  'base-sepolia',
+  'ethereum-sepolia',
+  'optimism-sepolia',
+  'arbitrum-sepolia',
+  'solana-devnet',
+  'solana-testnet',
+] as const;
+export type Network = (typeof NETWORKS)[number];
+export const NetworkSchema = StringEnum(NETWORKS);
+
+/** Mainnet -> the testnet it is coerced to outside production. */
+export const TESTNET_OF: Record<string, Network> = {
+  ethereum: 'ethereum-sepolia',
+  base: 'base-sepolia',
+  solana: 'solana-devnet',
+  optimism: 'optimism-sepolia',
+  arbitrum: 'arbitrum-sepolia',
+};
+export const TESTNETS: readonly Network[] = [
+  'base-sepolia',
+  'ethereum-sepolia',
+  'optimism-sepolia',
+  'arbitrum-sepolia',
+  'solana-devnet',
+  'solana-testnet',
+];
+
+/** EVM chain ids of the networks that have one. */
+export const CHAIN_IDS: Partial<Record<Network, number>> = {
+  ethereum: 1,
+  base: 8453,
+  optimism: 10,
+  arbitrum: 42161,
+  'base-sepolia': 84532,
+  'ethereum-sepolia': 11155111,
+  'optimism-sepolia': 11155420,
+  'arbitrum-sepolia': 421614,
+};
+
+export const CURRENCIES = ['USDC', 'USDT', 'ETH', 'MockUSDC', 'USDG'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+export const CurrencySchema = StringEnum(CURRENCIES);
+
+export const APP_ENVS = ['local', 'staging', 'production'] as const;
+export type AppEnv = (typeof APP_ENVS)[number];
+
+export const TRANSACTION_STATUSES = [
+  'pending',
+  'risk_review',
+  'pending_user_action',
+  'escrowed',
+  'in_review',
+  'disputed',
+  'completed',
+  'refunded',
+  'failed',
+  'rescinded',
+] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+export const TransactionStatusSchema = StringEnum(TRANSACTION_STATUSES);
+export const TERMINAL_TRANSACTION_STATUSES: readonly TransactionStatus[] = ['completed', 'failed', 'refunded', 'rescinded'];
+
+export const ORCHESTRATION_TYPES = ['raw', 'platform'] as const;
+export type OrchestrationType = (typeof ORCHESTRATION_TYPES)[number];
+
+/** A decimal amount as a string, never a float: `"1000000.00"`, `"0.01"`. */
+export const DecimalString = Type.String({ pattern: '^-?\\d+(\\.\\d+)?$', description: 'Exact decimal, as a string.' });
+
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+export const Metadata = Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form key/value data, returned as sent.' });
+export type Metadata = Static<typeof Metadata>;

@@ -1,0 +1,83 @@
+import { type Static, Type } from '@sinclair/typebox';
+
+/**
+ * The closed list of error codes. Every 4xx/5xx response of every Holdfast process carries one of
+ * these in `error.code`, and each maps to exactly one HTTP status. Adding a code is a backward
+ * compatible change; changing a code's status or meaning is not.
+ */
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  INVALID_JSON: 400,
+  TESTNET_NOT_ALLOWED_IN_PRODUCTION: 400,
+  INVALID_EVENT_TYPES: 400,
+  NO_ROTATION_IN_PROGRESS: 400,
+  NOT_DISPUTABLE: 400,
+  DISPUTE_RESOLVED: 400,
+  HIGHEST_TIER_REACHED: 400,
+  USER_HAS_NO_WORKSPACE: 400,
+  WALLET_PROVIDER_NOT_CONFIGURED: 400,
+  WALLET_ALREADY_LINKED: 400,
+  INVALID_CODE: 400,
+  UNAUTHORIZED: 401,
+  INVALID_CREDENTIALS: 401,
+  TOKEN_EXPIRED: 401,
+  FORBIDDEN: 403,
+  INSUFFICIENT_SCOPE: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  DUPLICATE_TRANSACTION: 409,
+  INVALID_STATE_TRANSITION: 409,
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  API_VERSION_SUNSET: 410,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMIT_EXCEEDED: 429,
+  INTERNAL_ERROR: 500,
+  UPSTREAM_UNAVAILABLE: 503,
+  CONTRACT_NOT_AVAILABLE: 503,
+  SERVICE_UNAVAILABLE: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+export const ErrorCodeSchema = Type.Union(
+  ERROR_CODES.map((code) => Type.Literal(code)),
+  { $id: 'ErrorCode', description: 'Closed list of error codes; see docs/errors.md.' },
+);
+
+export const FieldError = Type.Object(
+  {
+    field: Type.String({ description: 'Path of the offending field, dotted (`legs.0.amount`); `body` for the whole body.' }),
+    reason: Type.String(),
+  },
+  { $id: 'FieldError' },
+);
+export type FieldError = Static<typeof FieldError>;
+
+export const ErrorObject = Type.Object(
+  {
+    code: Type.Unsafe<ErrorCode>(Type.String({ description: 'One of the closed list of error codes (docs/errors.md).' })),
+    message: Type.String(),
+    statusCode: Type.Integer({ minimum: 400, maximum: 599 }),
+    details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  },
+  {
+    $id: 'ErrorObject',
+    examples: [
+      {
+        code: 'VALIDATION_ERROR',
+        message: 'body/amount must be >= 0.01',
+        statusCode: 400,
+        details: { errors: [{ field: 'amount', reason: 'must be >= 0.01' }] },
+      },
+    ],
+  },
+);
+export type ErrorObject = Static<typeof ErrorObject>;
+
+export function errorStatus(code: ErrorCode): number {
+  return ERROR_STATUS[code];
+}

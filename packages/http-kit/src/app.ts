@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ErrorEnvelope } from '@holdfast/contracts';
+import type { Logger } from '@holdfast/logging';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  LogController,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
+import type { Registry } from 'prom-client';
+import { type DeprecatedSurface, registerDeprecations } from './deprecation.js';
+import { ErrorResponse, errorEnvelope } from './envelope.js';
+import { AppError, toErrorObject } from './errors.js';
+import { type ReadinessCheck, registerHealth } from './health.js';
+import { registerMetrics } from './metrics.js';
+
+export type HttpApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Prometheus registry of this app; features add their own metrics to it. */
+    metrics: Registry;
+  }
+}
+
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  description: string;
+  tags?: { name: string; description: string }[];
+  securitySchemes?: Record<string, unknown>;
+}
+
+export interface HttpAppOptions {
+  service: string;
+  logger: Logger;
+  /** Largest accepted request body, bytes. */
+  bodyLimit?: number;
+  /** The `X-API-Version` value for a request URL (`v1`, `v2`...). */
+  apiVersion: (url: string) => string;
+  /** When given, the app serves `/openapi.json` and `/docs`. */
+  openapi?: OpenApiInfo;
+  readiness?: ReadinessCheck[];
+  deprecations?: DeprecatedSurface[];
+  /** Trust X-Forwarded-* from a load balancer in front (client address for per-IP limits). */
+  trustProxy?: boolean | string | string[];
+}
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** Every route answers these even when it declares nothing else: bad input, over the limit, our bug. */
+const DEFAULT_ERROR_STATUSES = [400, 429, 500] as const;
+
+/**
+ * A Fastify app with Holdfast's behaviour. Register routes on it, then `listen`. Every error of
+ * every route, of Fastify itself and of unknown URLs leaves as the error envelope.
+ */
+export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
+  const app = Fastify({
+    loggerInstance: options.logger as FastifyBaseLogger,
+    // One line per request, written by our onResponse hook, instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'reqId' }),
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomUUID().replaceAll('-', '')}`;
+    },
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    trustProxy: options.trustProxy ?? false,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+    ajv: {
+      // Name every bad field at once; refuse unknown body fields instead of silently dropping them.
+      customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addSchema(ErrorEnvelope);
+
+  app.addHook('onRoute', (route) => {
+    if (!route.schema || route.schema.hide) return;
+    const response = (route.schema.response ?? {}) as Record<string, unknown>;
+    for (const status of DEFAULT_ERROR_STATUSES) response[status] ??= ErrorResponse;
+    route.schema.response = response;
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    reply.header('X-API-Version', options.apiVersion(request.url));
+  });
+
+  // Responses that finish while the server closes also close their keep-alive connection;
+  // otherwise `close()` would wait for the client's idle timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('Connection', 'close');
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const level = reply.statusCode >= 500 ? 'error' : 'info';
+    request.log[level](
+      {
+        method: request.method,
+        path: request.url.split('?')[0],
+        route: request.routeOptions.url,
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      'request completed',
+    );
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const body = toErrorObject(error);
+    if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ code: body.code, message: body.message }, 'request refused');
+    if (error instanceof AppError && error.headers) reply.headers(error.headers);
+    return reply.code(body.statusCode).send(errorEnvelope(body, request.id));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const body = {
+      code: 'NOT_FOUND' as const,
+      message: `Route ${request.method} ${request.url.split('?')[0]} does not exist`,
+      statusCode: 404,
+    };
+    return reply.code(404).send(errorEnvelope(body, request.id));
+  });
+
+  if (options.deprecations?.length) registerDeprecations(app, options.deprecations);
+
+  if (options.openapi) {
+    const info = options.openapi;
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: { title: info.title, version: info.version, description: info.description },
+        tags: [{ name: 'operations', description: 'Health and readiness' }, ...(info.tags ?? [])],
+        components: { securitySchemes: (info.securitySchemes ?? {}) as never },
+      },
+      // Shared schemas keep their $id as component name (`ErrorEnvelope`, not `def-0`).
+      refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    });
+    await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+    app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  }
+
+  app.decorate('metrics', registerMetrics(app, options.service));
+  registerHealth(app, options.readiness ?? []);
+  return app;
+}

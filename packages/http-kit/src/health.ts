@@ -1,0 +1,65 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+
+export interface ReadinessCheck {
+  /** `postgres`, `nats`, `chain:base-sepolia`... named in the 503 answer. */
+  name: string;
+  check: (signal: AbortSignal) => Promise<void>;
+}
+
+const CHECK_TIMEOUT_MS = 2000;
+
+async function runCheck({ name, check }: ReadinessCheck): Promise<{ name: string; ok: boolean; error?: string }> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`));
+    }, CHECK_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([check(controller.signal), timeout]);
+    return { name, ok: true };
+  } catch (error) {
+    return { name, ok: false, error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const Health = Type.Object({ status: Type.Literal('ok') });
+const Readiness = Type.Object({
+  status: Type.Union([Type.Literal('ready'), Type.Literal('unavailable')]),
+  checks: Type.Record(Type.String(), Type.String(), { description: 'dependency -> "ok" or why it failed' }),
+  failing: Type.Optional(Type.Array(Type.String())),
+});
+
+export function registerHealth(app: FastifyInstance, checks: ReadinessCheck[]): void {
+  app.get(
+    '/health',
+    { schema: { tags: ['operations'], summary: 'Liveness: 200 while the process runs', response: { 200: Health } } },
+    async () => ({ status: 'ok' as const }),
+  );
+  app.get(
+    '/health/ready',
+    {
+      schema: {
+        tags: ['operations'],
+        summary: 'Readiness: 200 when every dependency answers, else 503 naming the failing ones',
+        response: { 200: Readiness, 503: Readiness },
+      },
+    },
+    async (request, reply) => {
+      const results = await Promise.all(checks.map(runCheck));
+      const failing = results.filter((r) => !r.ok);
+      const body = {
+        status: failing.length === 0 ? ('ready' as const) : ('unavailable' as const),
+        checks: Object.fromEntries(results.map((r) => [r.name, r.ok ? 'ok' : (r.error ?? 'failed')])),
+        ...(failing.length > 0 ? { failing: failing.map((r) => r.name) } : {}),
+      };
+      if (failing.length > 0) request.log.warn({ failing: body.failing, checks: body.checks }, 'not ready');
+      return reply.code(failing.length === 0 ? 200 : 503).send(body);
+    },
+  );
+}

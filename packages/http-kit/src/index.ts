@@ -1,0 +1,6 @@
+export { createHttpApp, DEFAULT_BODY_LIMIT, type HttpApp, type HttpAppOptions, type OpenApiInfo } from './app.js';
+export type { DeprecatedSurface } from './deprecation.js';
+export { ErrorResponse, envelope, errorEnvelope, errorResponses } from './envelope.js';
+export { AppError, conflict, fieldErrorsFromAjv, forbidden, notFound, toErrorObject, unauthorized, validationError } from './errors.js';
+export type { ReadinessCheck } from './health.js';
+export { type Closer, exitOnUnhandled, type RunOptions, runUntilSignalled } from './shutdown.js';

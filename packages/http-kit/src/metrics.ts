@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+/** One registry per app (not prom-client's global one), so a test can run several apps in one process. */
+export function registerMetrics(app: FastifyInstance, service: string): Registry {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  collectDefaultMetrics({ register: registry });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by route and status',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, not the URL: ids in paths would explode the label cardinality.
+    const route = request.routeOptions.url ?? 'unmatched';
+    duration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  });
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    reply.header('Content-Type', registry.contentType);
+    return registry.metrics();
+  });
+  return registry;
+}
