@@ -1,19 +1,30 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
+
+const conditions = ['@holdfast/source', 'module', 'node', 'import', 'default'];
 
 /**
  * Shared vitest settings for every package. Workspace packages resolve to their TypeScript sources
  * (the `@holdfast/source` export condition), so tests never need a prior build.
+ * `infrastructure: true` adds the global setup that finds PostgreSQL and NATS and builds the
+ * migrated template database.
  */
-export function holdfastVitestConfig(overrides: ViteUserConfig['test'] = {}): ViteUserConfig {
+export function holdfastVitestConfig(options: { infrastructure?: boolean; test?: ViteUserConfig['test'] } = {}): ViteUserConfig {
+  const globalSetup = options.infrastructure
+    ? [fileURLToPath(new URL('./packages/test-fixtures/src/global-setup.ts', import.meta.url))]
+    : [];
   return defineConfig({
-    resolve: { conditions: ['@holdfast/source', 'module', 'node', 'import', 'default'] },
-    ssr: { resolve: { conditions: ['@holdfast/source', 'module', 'node', 'import', 'default'] } },
+    resolve: { conditions },
+    ssr: { resolve: { conditions, externalConditions: conditions } },
+    // The runner that loads the global setup resolves through its own environment.
+    environments: { __vitest__: { resolve: { conditions, externalConditions: conditions } } },
     test: {
       environment: 'node',
       include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
       testTimeout: 30_000,
       hookTimeout: 60_000,
-      ...overrides,
+      globalSetup,
+      ...options.test,
     },
   });
 }

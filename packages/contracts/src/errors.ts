@@ -81,3 +81,27 @@ export type ErrorObject = Static<typeof ErrorObject>;
 export function errorStatus(code: ErrorCode): number {
   return ERROR_STATUS[code];
 }
+
+/**
+ * The error every layer throws on purpose. Carries a code from the closed list; the status follows
+ * from the code, so a route cannot answer 404 with `CONFLICT`.
+ */
+export class AppError extends Error {
+  readonly statusCode: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    /** Extra response headers, e.g. `Retry-After` on a 429. */
+    readonly headers?: Record<string, string>,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = 'AppError';
+    this.statusCode = errorStatus(code);
+  }
+
+  toObject(): ErrorObject {
+    return { code: this.code, message: this.message, statusCode: this.statusCode, ...(this.details ? { details: this.details } : {}) };
+  }
+}

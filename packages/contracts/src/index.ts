@@ -5,5 +5,6 @@ export * from './domain.js';
 export * from './envelope.js';
 export * from './errors.js';
 export * from './events.js';
+export * from './ids.js';
 export * from './pagination.js';
 export * from './subjects.js';

@@ -1,27 +1,6 @@
-import { type ErrorCode, type ErrorObject, errorStatus, type FieldError } from '@holdfast/contracts';
+import { AppError, type ErrorCode, type ErrorObject, errorStatus, type FieldError } from '@holdfast/contracts';
 
-/**
- * The error every layer throws on purpose. Carries a code from the closed list; the status follows
- * from the code, so a route cannot answer 404 with `CONFLICT`.
- */
-export class AppError extends Error {
-  readonly statusCode: number;
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: Record<string, unknown>,
-    /** Extra response headers, e.g. `Retry-After` on a 429. */
-    readonly headers?: Record<string, string>,
-  ) {
-    super(message);
-    this.name = 'AppError';
-    this.statusCode = errorStatus(code);
-  }
-
-  toObject(): ErrorObject {
-    return { code: this.code, message: this.message, statusCode: this.statusCode, ...(this.details ? { details: this.details } : {}) };
-  }
-}
+export { AppError };
 
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 export const unauthorized = (message = 'Missing or invalid credentials') => new AppError('UNAUTHORIZED', message);

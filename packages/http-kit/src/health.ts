@@ -63,3 +63,23 @@ export function registerHealth(app: FastifyInstance, checks: ReadinessCheck[]): 
     },
   );
 }
+
+/** Readiness of an EVM JSON-RPC endpoint: `eth_chainId` answers (and matches, when given). */
+export function chainRpcCheck(network: string, url: string, expectedChainId?: number): ReadinessCheck {
+  return {
+    name: `chain:${network}`,
+    check: async (signal) => {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+        signal,
+      });
+      if (!res.ok) throw new Error(`RPC answered HTTP ${res.status}`);
+      const body = (await res.json()) as { result?: string; error?: { message: string } };
+      if (!body.result) throw new Error(body.error?.message ?? 'no chain id');
+      const chainId = Number.parseInt(body.result, 16);
+      if (expectedChainId !== undefined && chainId !== expectedChainId) throw new Error(`chain id ${chainId}, expected ${expectedChainId}`);
+    },
+  };
+}

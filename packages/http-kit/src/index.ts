@@ -3,4 +3,6 @@ export type { DeprecatedSurface } from './deprecation.js';
 export { ErrorResponse, envelope, errorEnvelope, errorResponses } from './envelope.js';
 export { AppError, conflict, fieldErrorsFromAjv, forbidden, notFound, toErrorObject, unauthorized, validationError } from './errors.js';
 export type { ReadinessCheck } from './health.js';
+export { chainRpcCheck } from './health.js';
+export { type ServiceHandle, startForTest } from './service.js';
 export { type Closer, exitOnUnhandled, type RunOptions, runUntilSignalled } from './shutdown.js';

@@ -1,0 +1,4 @@
+export * from './database.js';
+export * from './migrate.js';
+export * from './outbox.js';
+export * from './relay.js';

@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import type { DomainEvent } from '@holdfast/contracts';
+import type { Logger } from '@holdfast/logging';
+import type { Sql } from 'postgres';
+import { outboxChannel } from './outbox.js';
+
+export interface OutboxRelayOptions {
+  sql: Sql;
+  schemaName: string;
+  /** Publishes one event and resolves once the broker has stored it (JetStream ack). */
+  publish: (event: DomainEvent) => Promise<void>;
+  logger: Logger;
+  batchSize?: number;
+  /** Upper bound on the wait between passes when no NOTIFY arrives. */
+  pollIntervalMs?: number;
+  /** Published rows older than this are deleted. */
+  retentionMs?: number;
+}
+
+export interface OutboxRelay {
+  start: () => Promise<void>;
+  /** Finishes the pass in progress, then stops. */
+  stop: () => Promise<void>;
+  /** One pass now; the number of events published. For tests and tools. */
+  runOnce: () => Promise<number>;
+  /** Unpublished rows, for metrics and readiness. */
+  backlog: () => Promise<number>;
+}
+
+const RETENTION_SWEEP_MS = 60 * 60 * 1000;
+
+/**
+ * Publishes committed outbox rows in `seq` order. One relay at a time holds the schema's advisory
+ * lock for a pass, so several instances never interleave. A row is marked published only after the
+ * broker acknowledged it; a crash between the two re-publishes the row, and the broker drops the
+ * copy because the message id (the event id) is the same.
+ */
+export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
+  const { sql, schemaName, logger } = options;
+  const batchSize = options.batchSize ?? 200;
+  const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const retentionMs = options.retentionMs ?? 7 * 24 * 60 * 60 * 1000;
+  const lockKey = createHash('sha256').update(`holdfast:outbox:${schemaName}`).digest().readBigInt64BE(0).toString();
+  const table = sql(`${schemaName}.outbox`);
+  const log = logger.child({ component: 'outbox-relay', schema: schemaName });
+
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+  let unlisten: (() => Promise<void>) | undefined;
+  let lastSweep = 0;
+
+  async function runOnce(): Promise<number> {
+    return sql.begin(async (tx) => {
+      const [lock] = await tx<{ locked: boolean }[]>`select pg_try_advisory_xact_lock(${lockKey}::bigint) as locked`;
+      if (!lock?.locked) return 0;
+      const rows = await tx<{ seq: string; payload: DomainEvent }[]>`
+        select seq, payload from ${table} where published_at is null order by seq limit ${batchSize}`;
+      if (rows.length === 0) return 0;
+      // Sent in order on one connection, acknowledged in any order.
+      const results = await Promise.allSettled(rows.map((row) => options.publish(row.payload)));
+      const published = rows.filter((_, i) => results[i]?.status === 'fulfilled').map((row) => row.seq);
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) log.warn({ err: failed.reason, failed: rows.length - published.length }, 'publish failed; will retry');
+      if (published.length > 0) await tx`update ${table} set published_at = now() where seq in ${tx(published)}`;
+      return published.length;
+    });
+  }
+
+  async function sweep(): Promise<void> {
+    if (Date.now() - lastSweep < RETENTION_SWEEP_MS) return;
+    lastSweep = Date.now();
+    const cutoff = new Date(Date.now() - retentionMs);
+    await sql`delete from ${table} where published_at is not null and published_at < ${cutoff}`;
+  }
+
+  function sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+  }
+
+  async function run(): Promise<void> {
+    let failures = 0;
+    while (running) {
+      try {
+        const count = await runOnce();
+        failures = 0;
+        await sweep();
+        if (count < batchSize && running) await sleep(pollIntervalMs);
+      } catch (error) {
+        failures += 1;
+        log.error({ err: error }, 'outbox pass failed');
+        if (running) await sleep(Math.min(pollIntervalMs * 2 ** failures, 30_000));
+      }
+    }
+  }
+
+  return {
+    runOnce,
+    backlog: async () => {
+      const [row] = await sql<{ n: number }[]>`select count(*)::int as n from ${table} where published_at is null`;
+      return row?.n ?? 0;
+    },
+    start: async () => {
+      if (running) return;
+      running = true;
+      const listener = await sql.listen(outboxChannel(schemaName), () => wake?.());
+      unlisten = listener.unlisten;
+      loop = run();
+      log.info('outbox relay started');
+    },
+    stop: async () => {
+      running = false;
+      wake?.();
+      await loop;
+      await unlisten?.();
+      log.info('outbox relay stopped');
+    },
+  };
+}

@@ -1,0 +1,151 @@
+import { type DomainEvent, newEventId, STREAMS } from '@holdfast/contracts';
+import { createLogger } from '@holdfast/logging';
+import { publishEvent } from '@holdfast/messaging';
+import { createTestBus, type TestBus } from '@holdfast/messaging/testing';
+import { pgSchema } from 'drizzle-orm/pg-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { appendToOutbox, createDatabase, createOutboxRelay, outboxTable } from '../src/index.js';
+import { createTestDatabase, type TestDatabase } from '../src/testing.js';
+
+// The outbox of a made-up schema, created here so the test does not depend on any service.
+const schema = pgSchema('relay_test');
+const outbox = outboxTable(schema);
+const logger = createLogger({ service: 'relay-test', level: 'silent' });
+
+let testDb: TestDatabase;
+let testBus: TestBus;
+let database: ReturnType<typeof createDatabase<{ outbox: typeof outbox }>>;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  testBus = await createTestBus();
+  database = createDatabase({ url: testDb.url, schemaName: 'relay_test', tables: { outbox }, poolSize: 4, applicationName: 'relay-test' });
+  await database.sql.unsafe(`
+    create schema relay_test;
+    create table relay_test.outbox (
+      seq bigserial primary key, id text not null unique, type text not null, platform_id uuid,
+      payload jsonb not null, created_at timestamptz not null default now(), published_at timestamptz);`);
+});
+
+afterAll(async () => {
+  await database.close();
+  await testBus.dispose();
+  await testDb.drop();
+});
+
+beforeEach(async () => {
+  await database.sql`truncate relay_test.outbox`;
+  await testBus.bus.jsm.streams.purge(`${testBus.prefix.replace('.', '_')}${STREAMS.EVENTS.name}`);
+});
+
+function createdEvent(transactionId: string): DomainEvent {
+  return {
+    id: newEventId(),
+    type: 'transaction.created',
+    createdAt: new Date().toISOString(),
+    platformId: null,
+    data: { transaction: { id: transactionId, status: 'pending' } },
+  };
+}
+
+async function commitEvents(events: DomainEvent[]): Promise<void> {
+  await database.db.transaction(async (tx) => appendToOutbox(tx, outbox, 'relay_test', events));
+}
+
+async function streamMessages(): Promise<DomainEvent[]> {
+  const stream = `${testBus.prefix.replace('.', '_')}${STREAMS.EVENTS.name}`;
+  const info = await testBus.bus.jsm.streams.info(stream);
+  const events: DomainEvent[] = [];
+  for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
+    const message = await testBus.bus.jsm.streams.getMessage(stream, { seq });
+    if (message) events.push(message.json<DomainEvent>());
+  }
+  return events;
+}
+
+describe('outbox relay', () => {
+  it('publishes a committed event that waited while the relay was stopped, exactly once', async () => {
+    const event = createdEvent('2b1d5e9e-7c1f-4d3a-9a63-2f7a1f0c9e11');
+    await commitEvents([event]);
+    // The relay was not running at commit time: the row waits.
+    const relay = createOutboxRelay({
+      sql: database.sql,
+      schemaName: 'relay_test',
+      publish: (e) => publishEvent(testBus.bus, e).then(() => {}),
+      logger,
+    });
+    expect(await relay.backlog()).toBe(1);
+    await relay.start();
+    await expect.poll(() => relay.backlog(), { timeout: 5000 }).toBe(0);
+    await relay.stop();
+    expect((await streamMessages()).map((e) => e.id)).toEqual([event.id]);
+  });
+
+  it('never publishes what did not commit', async () => {
+    const event = createdEvent('2b1d5e9e-7c1f-4d3a-9a63-2f7a1f0c9e12');
+    await expect(
+      database.db.transaction(async (tx) => {
+        await appendToOutbox(tx, outbox, 'relay_test', [event]);
+        throw new Error('business rule failed after the insert');
+      }),
+    ).rejects.toThrow('business rule failed');
+    const relay = createOutboxRelay({
+      sql: database.sql,
+      schemaName: 'relay_test',
+      publish: (e) => publishEvent(testBus.bus, e).then(() => {}),
+      logger,
+    });
+    expect(await relay.runOnce()).toBe(0);
+    expect(await streamMessages()).toEqual([]);
+  });
+
+  it('re-publishes after a crash between the broker ack and the row update, and the stream keeps one copy', async () => {
+    const events = [createdEvent('2b1d5e9e-7c1f-4d3a-9a63-2f7a1f0c9e13'), createdEvent('2b1d5e9e-7c1f-4d3a-9a63-2f7a1f0c9e14')];
+    await commitEvents(events);
+    // First relay: the broker stores each event, then the process "dies" before marking the rows.
+    const crashing = createOutboxRelay({
+      sql: database.sql,
+      schemaName: 'relay_test',
+      logger,
+      publish: async (e) => {
+        await publishEvent(testBus.bus, e);
+        throw new Error('killed after publish');
+      },
+    });
+    expect(await crashing.runOnce()).toBe(0);
+    expect(await crashing.backlog()).toBe(2);
+    // Restarted relay publishes the same rows again; JetStream drops the copies by Nats-Msg-Id.
+    const duplicates: boolean[] = [];
+    const restarted = createOutboxRelay({
+      sql: database.sql,
+      schemaName: 'relay_test',
+      logger,
+      publish: async (e) => void duplicates.push((await publishEvent(testBus.bus, e)).duplicate),
+    });
+    expect(await restarted.runOnce()).toBe(2);
+    expect(duplicates).toEqual([true, true]);
+    expect(await restarted.backlog()).toBe(0);
+    expect((await streamMessages()).map((e) => e.id)).toEqual(events.map((e) => e.id));
+  });
+
+  it('keeps commit order and lets only one of two relays publish a pass', async () => {
+    const events = Array.from({ length: 50 }, (_, i) => createdEvent(`2b1d5e9e-7c1f-4d3a-9a63-${String(i).padStart(12, '0')}`));
+    for (const event of events) await commitEvents([event]);
+    const publish = (e: DomainEvent) => publishEvent(testBus.bus, e).then(() => {});
+    const a = createOutboxRelay({ sql: database.sql, schemaName: 'relay_test', publish, logger, batchSize: 10 });
+    const b = createOutboxRelay({ sql: database.sql, schemaName: 'relay_test', publish, logger, batchSize: 10 });
+    await Promise.all([a.start(), b.start()]);
+    await expect.poll(() => a.backlog(), { timeout: 10_000 }).toBe(0);
+    await Promise.all([a.stop(), b.stop()]);
+    expect((await streamMessages()).map((e) => e.id)).toEqual(events.map((e) => e.id));
+  });
+
+  it('refuses an event that breaks its contract before it reaches the stream', async () => {
+    const bad = {
+      ...createdEvent('2b1d5e9e-7c1f-4d3a-9a63-2f7a1f0c9e15'),
+      data: { transaction: { id: 'not-a-uuid', status: 'pending' } },
+    } as DomainEvent;
+    await expect(publishEvent(testBus.bus, bad)).rejects.toThrow(/does not match its contract/);
+    expect(await streamMessages()).toEqual([]);
+  });
+});

@@ -1,0 +1,124 @@
+import { STREAMS, type StreamName } from '@holdfast/contracts';
+import type { Logger } from '@holdfast/logging';
+import { AckPolicy, type ConsumerConfig, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, type JsMsg } from '@nats-io/jetstream';
+import type { Static, TSchema } from '@sinclair/typebox';
+import { type Bus, prefixed, prefixedName } from './bus.js';
+import { NonRetryableError, RetryableError } from './errors.js';
+import { streamName } from './streams.js';
+import { assertPayload, PayloadError } from './validate.js';
+
+export interface MessageMeta {
+  subject: string;
+  streamSequence: number;
+  deliveryCount: number;
+  msgId: string | undefined;
+}
+
+export interface ConsumerOptions<S extends TSchema> {
+  bus: Bus;
+  stream: StreamName;
+  /** Durable name from CONSUMERS: instances of one process share the work. */
+  durable: string;
+  /** Contract subject (without prefix), e.g. `events.>` or `chain.base-sepolia.>`. */
+  filterSubject: string;
+  schema: S;
+  handler: (payload: Static<S>, meta: MessageMeta) => Promise<void>;
+  logger: Logger;
+  /** Deliveries before a message is given up (then logged); -1 for never. */
+  maxDeliver?: number;
+  ackWaitMs?: number;
+  /** Messages handled at once by this instance; 1 keeps the stream's order. */
+  concurrency?: number;
+  deliverPolicy?: 'all' | 'new';
+}
+
+export interface RunningConsumer {
+  stop: () => Promise<void>;
+}
+
+const ns = (ms: number) => ms * 1_000_000;
+
+/** Redelivery delay after the n-th failed delivery: 1 s, 2 s, 4 s... capped at one minute. */
+export function backoffMs(deliveryCount: number): number {
+  return Math.min(1000 * 2 ** Math.max(0, deliveryCount - 1), 60_000);
+}
+
+async function ensureConsumer(bus: Bus, stream: string, config: Partial<ConsumerConfig> & { durable_name: string }): Promise<void> {
+  try {
+    await bus.jsm.consumers.info(stream, config.durable_name);
+    const { durable_name: _name, deliver_policy: _policy, ack_policy: _ack, ...updatable } = config;
+    await bus.jsm.consumers.update(stream, config.durable_name, updatable);
+  } catch (error) {
+    if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound)) throw error;
+    await bus.jsm.consumers.add(stream, config);
+  }
+}
+
+/**
+ * A durable pull consumer whose payloads are checked against a contract. The handler's outcome
+ * decides the message's fate: success acks, RetryableError (or any unknown error) naks with a
+ * back-off, NonRetryableError and contract violations terminate it.
+ */
+export async function startConsumer<S extends TSchema>(options: ConsumerOptions<S>): Promise<RunningConsumer> {
+  const { bus, schema, handler } = options;
+  const stream = streamName(bus, options.stream);
+  const durable = prefixedName(bus, options.durable);
+  const log = options.logger.child({ component: 'consumer', consumer: options.durable });
+  if (!STREAMS[options.stream].subjects.some((s) => options.filterSubject.startsWith(s.replace('>', '')))) {
+    throw new Error(`filter ${options.filterSubject} is not within stream ${options.stream}`);
+  }
+  await ensureConsumer(bus, stream, {
+    durable_name: durable,
+    filter_subject: prefixed(bus, options.filterSubject),
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: options.deliverPolicy === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
+    ack_wait: ns(options.ackWaitMs ?? 30_000),
+    max_deliver: options.maxDeliver ?? -1,
+    max_ack_pending: 1000,
+  });
+  const consumer = await bus.js.consumers.get(stream, durable);
+  const messages = await consumer.consume({ max_messages: Math.max(10, (options.concurrency ?? 1) * 2) });
+
+  async function handle(message: JsMsg): Promise<void> {
+    const meta: MessageMeta = {
+      subject: message.subject.slice(bus.prefix.length),
+      streamSequence: message.seq,
+      deliveryCount: message.info.deliveryCount,
+      msgId: message.headers?.get('Nats-Msg-Id') || undefined,
+    };
+    try {
+      const payload: unknown = message.json();
+      assertPayload(schema, payload, meta.subject);
+      await handler(payload, meta);
+      message.ack();
+    } catch (error) {
+      if (error instanceof NonRetryableError || error instanceof PayloadError || error instanceof SyntaxError) {
+        log.error({ err: error, ...meta }, 'message dropped: it cannot succeed');
+        message.term();
+        return;
+      }
+      const delay = error instanceof RetryableError && error.delayMs !== undefined ? error.delayMs : backoffMs(meta.deliveryCount);
+      log.warn({ err: error, ...meta, retryInMs: delay }, 'message failed; will be redelivered');
+      message.nak(delay);
+    }
+  }
+
+  const concurrency = Math.max(1, options.concurrency ?? 1);
+  const inFlight = new Set<Promise<void>>();
+  const loop = (async () => {
+    for await (const message of messages) {
+      const task = handle(message).finally(() => inFlight.delete(task));
+      inFlight.add(task);
+      if (inFlight.size >= concurrency) await Promise.race(inFlight);
+    }
+    await Promise.all(inFlight);
+  })();
+
+  log.info({ stream, filter: options.filterSubject }, 'consumer started');
+  return {
+    stop: async () => {
+      messages.stop();
+      await loop;
+    },
+  };
+}

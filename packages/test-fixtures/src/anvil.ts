@@ -1,0 +1,80 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { freePort } from './ports.js';
+
+export interface Anvil {
+  rpcUrl: string;
+  chainId: number;
+  /** JSON-RPC call to the node (evm_snapshot, evm_revert, anvil_mine...). */
+  rpc: <T = unknown>(method: string, params?: unknown[]) => Promise<T>;
+  stop: () => Promise<void>;
+}
+
+/** anvil's own deterministic dev accounts (mnemonic "test test ... junk"), funded with 10000 ETH each. */
+export const ANVIL_ACCOUNTS = [
+  {
+    address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    privateKey: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+  },
+  {
+    address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    privateKey: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
+  },
+  {
+    address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+    privateKey: '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
+  },
+  {
+    address: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
+    privateKey: '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6',
+  },
+] as const;
+
+export function anvilBinary(): string {
+  if (process.env.ANVIL_BIN) return process.env.ANVIL_BIN;
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve('@foundry-rs/anvil-linux-amd64/package.json')), 'bin', 'anvil');
+}
+
+/** Starts a private anvil for one test file (chain id 84532, base-sepolia's) and waits until it answers. */
+export async function startAnvil(options: { chainId?: number; blockTimeSeconds?: number } = {}): Promise<Anvil> {
+  const chainId = options.chainId ?? 84532;
+  const port = await freePort();
+  const args = ['--port', String(port), '--host', '127.0.0.1', '--chain-id', String(chainId), '--silent'];
+  if (options.blockTimeSeconds) args.push('--block-time', String(options.blockTimeSeconds));
+  const child: ChildProcess = spawn(anvilBinary(), args, { stdio: 'ignore' });
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  let id = 0;
+  const rpc = async <T>(method: string, params: unknown[] = []): Promise<T> => {
+    const res = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
+    });
+    const body = (await res.json()) as { result?: T; error?: { message: string } };
+    if (body.error) throw new Error(`${method}: ${body.error.message}`);
+    return body.result as T;
+  };
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      await rpc('eth_chainId');
+      break;
+    } catch (error) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`anvil did not start on port ${port}`, { cause: error });
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return {
+    rpcUrl,
+    chainId,
+    rpc,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

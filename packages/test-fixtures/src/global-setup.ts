@@ -1,0 +1,66 @@
+import { connect } from 'node:net';
+import { databaseUrl, dropStaleTestDatabases, ensureTemplateDatabase } from '@holdfast/db/testing';
+import postgres from 'postgres';
+import type { TestProject } from 'vitest/node';
+import { startContainers } from './containers.js';
+
+async function postgresAnswers(url: string): Promise<boolean> {
+  const sql = postgres(url, { max: 1, connect_timeout: 3, onnotice: () => {} });
+  try {
+    await sql`select 1`;
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
+function tcpAnswers(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url.split(',')[0] ?? url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname, port: Number(port || 4222), timeout: 2000 });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+/**
+ * Once per test run: find PostgreSQL and NATS (the environment's, else containers), build the
+ * migrated template database, and hand both to the test files.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const env = process.env;
+  let adminUrl = databaseUrl(
+    env.HOLDFAST_TEST_DATABASE_URL ?? env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/holdfast',
+    'postgres',
+  );
+  let natsUrl = env.NATS_URL ?? 'nats://127.0.0.1:4222';
+  let stopContainers = async () => {};
+
+  if (!(await postgresAnswers(adminUrl)) || !(await tcpAnswers(natsUrl))) {
+    const containers = await startContainers();
+    if (!containers) {
+      throw new Error(
+        `Tests need PostgreSQL (${adminUrl}) and NATS with JetStream (${natsUrl}); neither a server nor a container runtime answered. Run ./scripts/test, which starts them, or set DATABASE_URL and NATS_URL.`,
+      );
+    }
+    adminUrl = containers.databaseUrl;
+    natsUrl = containers.natsUrl;
+    stopContainers = containers.stop;
+  }
+
+  await dropStaleTestDatabases(adminUrl);
+  const template = await ensureTemplateDatabase(adminUrl);
+  project.provide('holdfastDatabaseAdminUrl', adminUrl);
+  project.provide('holdfastTemplateDatabase', template);
+  project.provide('holdfastNatsUrl', natsUrl);
+  return stopContainers;
+}

@@ -1,0 +1,5 @@
+export { createTestDatabase, databaseUrl, type TestDatabase } from '@holdfast/db/testing';
+export { createTestBus, type TestBus } from '@holdfast/messaging/testing';
+export * from './anvil.js';
+export * from './logger.js';
+export * from './ports.js';

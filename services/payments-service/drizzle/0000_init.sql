@@ -1,0 +1,14 @@
+CREATE SCHEMA "payments";
+--> statement-breakpoint
+CREATE TABLE "payments"."outbox" (
+	"seq" bigserial PRIMARY KEY NOT NULL,
+	"id" text NOT NULL,
+	"type" text NOT NULL,
+	"platform_id" uuid,
+	"payload" jsonb NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"published_at" timestamp with time zone,
+	CONSTRAINT "outbox_id_unique" UNIQUE("id")
+);
+--> statement-breakpoint
+CREATE INDEX "outbox_unpublished_idx" ON "payments"."outbox" USING btree ("seq") WHERE published_at is null;

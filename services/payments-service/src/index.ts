@@ -1,0 +1,2 @@
+export { type PaymentsConfig, paymentsConfigFrom } from './config.js';
+export { createPaymentsService } from './service.js';

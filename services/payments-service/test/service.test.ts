@@ -1,0 +1,89 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { startForTest } from '@holdfast/http-kit';
+import {
+  type Anvil,
+  createTestBus,
+  createTestDatabase,
+  startAnvil,
+  type TestBus,
+  type TestDatabase,
+  testLogger,
+} from '@holdfast/test-fixtures';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPaymentsService, paymentsConfigFrom } from '../src/index.js';
+
+let db: TestDatabase;
+let nats: TestBus;
+let anvil: Anvil;
+let service: { url: string; stop: () => Promise<void> };
+
+beforeAll(async () => {
+  [db, nats, anvil] = await Promise.all([createTestDatabase(), createTestBus(), startAnvil()]);
+  const config = paymentsConfigFrom({
+    DATABASE_URL: db.url,
+    NATS_URL: nats.url,
+    NATS_SUBJECT_PREFIX: nats.prefix,
+    CHAIN_RPC_URLS: `base-sepolia=${anvil.rpcUrl}`,
+  });
+  service = await startForTest(await createPaymentsService(config, testLogger('payments-service')));
+});
+
+afterAll(async () => {
+  await service?.stop();
+  await Promise.all([nats?.dispose(), anvil?.stop()]);
+  await db?.drop();
+});
+
+describe('payments-service process', () => {
+  it('is ready when PostgreSQL, NATS and the chain RPC answer', async () => {
+    const res = await request(`${service.url}/health/ready`);
+    expect(res.statusCode).toBe(200);
+    expect(await res.body.json()).toEqual({ status: 'ready', checks: { postgres: 'ok', nats: 'ok', 'chain:base-sepolia': 'ok' } });
+  });
+
+  it('serves a valid OpenAPI 3.1 description and the docs page', async () => {
+    const doc = (await (await request(`${service.url}/openapi.json`)).body.json()) as { openapi: string; info: { title: string } };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.title).toBe('Holdfast Payments API');
+    await SwaggerParser.validate(structuredClone(doc) as never);
+    expect((await request(`${service.url}/docs/`)).statusCode).toBe(200);
+  });
+
+  it('marks every v1 answer deprecated with its sunset and v2 successor, errors included', async () => {
+    const res = await request(`${service.url}/api/v1/no-such-route`);
+    expect(res.statusCode).toBe(404);
+    expect(res.headers).toMatchObject({
+      'x-api-version': 'v1',
+      deprecation: 'true',
+      sunset: 'Sun, 01 Nov 2026 00:00:00 GMT',
+      link: '</api/v2/no-such-route>; rel="successor-version"',
+    });
+    const v2 = await request(`${service.url}/api/v2/no-such-route`);
+    expect(v2.headers['x-api-version']).toBe('v2');
+    expect(v2.headers.deprecation).toBeUndefined();
+  });
+});
+
+describe('payments-service start-up', () => {
+  const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+  it('refuses a malformed DATABASE_URL with one clear line and a non-zero exit', async () => {
+    const result = await promisify(execFile)(process.execPath, [main], {
+      env: { PATH: process.env.PATH, DATABASE_URL: 'mysql//oops', PAYMENTS_PORT: 'ninety' },
+    }).catch((error: { code: number; stderr: string; stdout: string }) => error);
+    expect('code' in result && result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      'payments-service: configuration error: DATABASE_URL: must be a postgres:// or postgresql:// URL with a host (got "mysql//oops")',
+      'payments-service: configuration error: PAYMENTS_PORT: must be a TCP port from 0 to 65535 (got "ninety")',
+    ]);
+    expect(result.stdout).toBe('');
+  });
+
+  it('requires the internal API key outside local', async () => {
+    expect(() => paymentsConfigFrom({ APP_ENV: 'production' })).toThrow(/INTERNAL_API_KEY: is required when APP_ENV is production/);
+  });
+});
