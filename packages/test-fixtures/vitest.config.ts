@@ -1,3 +1,3 @@
 import { holdfastVitestConfig } from '../../vitest.shared.js';
 
-export default holdfastVitestConfig();
+export default holdfastVitestConfig({ infrastructure: true });

@@ -69,3 +69,18 @@ export function requiredOutsideLocal(config: { APP_ENV: AppEnv } & Record<string
     .filter((n) => config[n] === undefined || config[n] === '')
     .map((n) => `${n}: is required when APP_ENV is ${config.APP_ENV} (missing)`);
 }
+
+/** AES-256-GCM key for secrets at rest (base64 of 32 bytes). Required outside local. */
+export const DataEncryptionKeyField = Type.Optional(
+  Type.String({ format: 'base64-32', errorMessage: 'must be base64 of exactly 32 bytes (openssl rand -base64 32)' }),
+);
+
+/** The `X-Internal-API-Key` for service-to-service HTTP calls. Required outside local. */
+export const InternalApiKeyField = Type.Optional(Type.String({ minLength: 16, errorMessage: 'must be at least 16 characters' }));
+
+export const HttpBodyLimitField = Type.Integer({
+  minimum: 1024,
+  maximum: 10 * 1024 * 1024,
+  default: 1024 * 1024,
+  errorMessage: 'must be a byte count from 1024 to 10485760',
+});

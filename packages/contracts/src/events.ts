@@ -94,25 +94,28 @@ function envelopeOf<T extends EventType>(type: T) {
 }
 
 /** An event on the bus: a discriminated union on `type`. Webhook bodies are `{id, type, createdAt, data}` of it. */
-export const DomainEvent = Type.Union(
-  EVENT_TYPES.map((t) => envelopeOf(t)),
-  {
-    $id: 'DomainEvent',
-    examples: [
-      {
-        id: 'evt_01JD2Z8Q4ZK7M2V9X3A1B2C3D4',
-        type: 'transaction.escrowed',
-        createdAt: '2026-11-21T10:00:00.000Z',
-        platformId: '6f9619ff-8b86-4d01-b42d-00cf4fc964ff',
-        data: {
-          transaction: { id: '2b1d5e9e-7c1f-4d3a-9a63-2f7a1f0c9e11', status: 'escrowed' },
-          escrowAddress: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
-          txHash: '0x8f2a5c0e7b1d4a6e9c3f0b2d5e8a1c4f7b0e3d6a9c2f5b8e1d4a7c0f3b6e9d2a',
+export const DomainEvent = Type.Unsafe<DomainEvent>(
+  Type.Union(
+    EVENT_TYPES.map((t) => envelopeOf(t)),
+    {
+      $id: 'DomainEvent',
+      examples: [
+        {
+          id: 'evt_01JD2Z8Q4ZK7M2V9X3A1B2C3D4',
+          type: 'transaction.escrowed',
+          createdAt: '2026-11-21T10:00:00.000Z',
+          platformId: '6f9619ff-8b86-4d01-b42d-00cf4fc964ff',
+          data: {
+            transaction: { id: '2b1d5e9e-7c1f-4d3a-9a63-2f7a1f0c9e11', status: 'escrowed' },
+            escrowAddress: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+            txHash: '0x8f2a5c0e7b1d4a6e9c3f0b2d5e8a1c4f7b0e3d6a9c2f5b8e1d4a7c0f3b6e9d2a',
+          },
         },
-      },
-    ],
-  },
+      ],
+    },
+  ),
 );
+/** Static type of DomainEvent: `type` narrows `data` (TypeBox's own inference of the union would not). */
 export type DomainEvent = {
   [T in EventType]: { id: string; type: T; createdAt: string; platformId: string | null; data: EventPayload<T> };
 }[EventType];

@@ -3,3 +3,4 @@ export { createTestBus, type TestBus } from '@holdfast/messaging/testing';
 export * from './anvil.js';
 export * from './logger.js';
 export * from './ports.js';
+export * from './process.js';

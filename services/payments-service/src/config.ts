@@ -3,6 +3,8 @@ import {
   CommonEnv,
   durationMs,
   exitOnConfigError,
+  HttpBodyLimitField,
+  InternalApiKeyField,
   loadConfig,
   parseChainRpcUrls,
   portField,
@@ -18,7 +20,7 @@ export const PaymentsEnv = Type.Object({
   ...ChainEnv,
   PAYMENTS_PORT: portField(3001),
   PAYMENTS_BOOTSTRAP_API_KEY: Type.Optional(Type.String({ minLength: 32, errorMessage: 'must be at least 32 characters' })),
-  INTERNAL_API_KEY: Type.Optional(Type.String({ minLength: 16, errorMessage: 'must be at least 16 characters' })),
+  INTERNAL_API_KEY: InternalApiKeyField,
   PAYMENTS_V1_SUNSET_ENFORCED: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
   HTTP_BODY_LIMIT: Type.Integer({
     minimum: 1024,

@@ -1,12 +1,11 @@
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { startForTest } from '@holdfast/http-kit';
 import {
   type Anvil,
   createTestBus,
   createTestDatabase,
+  runMainExpectingExit,
   startAnvil,
   type TestBus,
   type TestDatabase,
@@ -72,11 +71,9 @@ describe('payments-service start-up', () => {
   const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
   it('refuses a malformed DATABASE_URL with one clear line and a non-zero exit', async () => {
-    const result = await promisify(execFile)(process.execPath, [main], {
-      env: { PATH: process.env.PATH, DATABASE_URL: 'mysql//oops', PAYMENTS_PORT: 'ninety' },
-    }).catch((error: { code: number; stderr: string; stdout: string }) => error);
-    expect('code' in result && result.code).toBe(1);
-    expect(result.stderr.trim().split('\n')).toEqual([
+    const result = await runMainExpectingExit(main, { DATABASE_URL: 'mysql//oops', PAYMENTS_PORT: 'ninety' });
+    expect(result.code).toBe(1);
+    expect(result.stderrLines).toEqual([
       'payments-service: configuration error: DATABASE_URL: must be a postgres:// or postgresql:// URL with a host (got "mysql//oops")',
       'payments-service: configuration error: PAYMENTS_PORT: must be a TCP port from 0 to 65535 (got "ninety")',
     ]);

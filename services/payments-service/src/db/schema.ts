@@ -1,8 +1,7 @@
+// Every table of payments-service, for drizzle (queries) and drizzle-kit (migrations).
 import { outboxTable } from '@holdfast/db';
-import { pgSchema } from 'drizzle-orm/pg-core';
+import { paymentsSchema } from './pg-schema.js';
 
-/** The one PostgreSQL schema payments-service owns. Every table of the service lives in it. */
-export const paymentsSchema = pgSchema('payments');
-export const SCHEMA_NAME = 'payments';
-
+// drizzle-kit writes CREATE SCHEMA only for an exported pgSchema.
+export { paymentsSchema, SCHEMA_NAME } from './pg-schema.js';
 export const outbox = outboxTable(paymentsSchema);

@@ -1,0 +1,157 @@
+import { fileURLToPath } from 'node:url';
+import { CHAIN_IDS } from '@holdfast/contracts';
+import { createDatabase, createOutboxRelay, type Database, type OutboxRelay, runMigrations } from '@holdfast/db';
+import {
+  type Closer,
+  chainRpcCheck,
+  createHttpApp,
+  type DeprecatedSurface,
+  exitOnUnhandled,
+  type HttpApp,
+  type OpenApiInfo,
+  runUntilSignalled,
+  type ServiceHandle,
+} from '@holdfast/http-kit';
+import { createLogger, type Logger } from '@holdfast/logging';
+import { type Bus, connectBus, ensureStreams, publishEvent } from '@holdfast/messaging';
+
+/** The configuration every process has (CommonEnv resolved). */
+export interface BaseConfig {
+  APP_ENV: 'local' | 'staging' | 'production';
+  DATABASE_URL: string;
+  DATABASE_POOL_SIZE: number;
+  NATS_URL: string;
+  NATS_SUBJECT_PREFIX: string;
+  HOST: string;
+  LOG_LEVEL: string;
+  shutdownTimeoutMs: number;
+}
+
+export interface FoundationOptions<TSchema extends Record<string, unknown>> {
+  serviceName: string;
+  schemaName: string;
+  tables: TSchema;
+  config: BaseConfig;
+  logger: Logger;
+  http: {
+    apiVersion: (url: string) => string;
+    openapi?: OpenApiInfo;
+    deprecations?: DeprecatedSurface[];
+    bodyLimit?: number;
+  };
+  /** Networks whose RPC this process uses: each becomes a readiness check. */
+  chainRpcUrls?: Record<string, string>;
+}
+
+/** What every process stands on: its database (own schema), NATS with the streams, the HTTP app. */
+export interface Foundation<TSchema extends Record<string, unknown>> {
+  database: Database<TSchema>;
+  bus: Bus;
+  app: HttpApp;
+  /** Closes NATS then the database; put the process's own workers before these. */
+  baseClosers: Closer[];
+}
+
+export async function createFoundation<TSchema extends Record<string, unknown>>(
+  options: FoundationOptions<TSchema>,
+): Promise<Foundation<TSchema>> {
+  const { config, logger } = options;
+  const database = createDatabase({
+    url: config.DATABASE_URL,
+    schemaName: options.schemaName,
+    tables: options.tables,
+    poolSize: config.DATABASE_POOL_SIZE,
+    applicationName: options.serviceName,
+    logger,
+  });
+  let bus: Bus;
+  try {
+    bus = await connectBus({ url: config.NATS_URL, name: options.serviceName, prefix: config.NATS_SUBJECT_PREFIX, logger });
+    await ensureStreams(bus);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const app = await createHttpApp({
+    service: options.serviceName,
+    logger,
+    ...options.http,
+    readiness: [
+      { name: 'postgres', check: database.ping },
+      { name: 'nats', check: bus.ping },
+      ...Object.entries(options.chainRpcUrls ?? {}).map(([network, url]) =>
+        chainRpcCheck(network, url, CHAIN_IDS[network as keyof typeof CHAIN_IDS]),
+      ),
+    ],
+  });
+  return {
+    database,
+    bus,
+    app,
+    baseClosers: [
+      { name: 'nats', close: bus.close },
+      { name: 'postgres', close: database.close },
+    ],
+  };
+}
+
+/** The outbox relay of a process, publishing to JetStream. */
+export function createEventRelay(foundation: Foundation<Record<string, unknown>>, schemaName: string, logger: Logger): OutboxRelay {
+  return createOutboxRelay({
+    sql: foundation.database.sql,
+    schemaName,
+    logger,
+    publish: async (event) => {
+      await publishEvent(foundation.bus, event);
+    },
+  });
+}
+
+/**
+ * The body of every `main.ts`: load the configuration (exits with one line per problem), log
+ * JSON, assemble the process, serve until SIGINT/SIGTERM, then drain and close.
+ */
+export async function runProcess<C extends BaseConfig>(options: {
+  serviceName: string;
+  loadConfig: () => C;
+  port: (config: C) => number;
+  create: (config: C, logger: Logger) => Promise<ServiceHandle>;
+}): Promise<void> {
+  const config = options.loadConfig();
+  const logger = createLogger({ service: options.serviceName, level: config.LOG_LEVEL });
+  exitOnUnhandled(logger);
+  let service: ServiceHandle;
+  try {
+    service = await options.create(config, logger);
+  } catch (error) {
+    logger.fatal({ err: error }, 'could not start: a dependency is unreachable or misconfigured');
+    process.exit(1);
+  }
+  await runUntilSignalled({
+    app: service.app,
+    host: config.HOST,
+    port: options.port(config),
+    logger,
+    onListening: service.startWorkers,
+    closers: service.closers,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+  });
+}
+
+/** The body of every `migrate.ts`: apply the committed migrations next to `dist/`. */
+export async function runMigrationsOf<C extends BaseConfig>(options: {
+  serviceName: string;
+  schemaName: string;
+  loadConfig: () => C;
+  /** `import.meta.url` of the calling module (dist/migrate.js). */
+  moduleUrl: string;
+}): Promise<void> {
+  const config = options.loadConfig();
+  const logger = createLogger({ service: options.serviceName, level: config.LOG_LEVEL });
+  await runMigrations({
+    url: config.DATABASE_URL,
+    schemaName: options.schemaName,
+    migrationsFolder: fileURLToPath(new URL('../drizzle', options.moduleUrl)),
+    logger,
+  });
+}

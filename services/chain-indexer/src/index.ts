@@ -1,0 +1,2 @@
+export { type IndexerConfig, indexerConfigFrom } from './config.js';
+export { createIndexerService } from './service.js';

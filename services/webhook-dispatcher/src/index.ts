@@ -1,0 +1,2 @@
+export { type DispatcherConfig, dispatcherConfigFrom } from './config.js';
+export { createDispatcherService } from './service.js';

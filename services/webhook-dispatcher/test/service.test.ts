@@ -1,0 +1,71 @@
+import { fileURLToPath } from 'node:url';
+import { type DomainEvent, newEventId } from '@holdfast/contracts';
+import { startForTest } from '@holdfast/http-kit';
+import { publishEvent } from '@holdfast/messaging';
+import {
+  createTestBus,
+  createTestDatabase,
+  runMainExpectingExit,
+  type TestBus,
+  type TestDatabase,
+  testLogger,
+} from '@holdfast/test-fixtures';
+import postgres from 'postgres';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDispatcherService, dispatcherConfigFrom } from '../src/index.js';
+
+let db: TestDatabase;
+let nats: TestBus;
+let service: { url: string; stop: () => Promise<void> };
+let sql: postgres.Sql;
+
+beforeAll(async () => {
+  [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
+  const config = dispatcherConfigFrom({ DATABASE_URL: db.url, NATS_URL: nats.url, NATS_SUBJECT_PREFIX: nats.prefix });
+  service = await startForTest(await createDispatcherService(config, testLogger('webhook-dispatcher')));
+  sql = postgres(db.url, { max: 1 });
+});
+
+afterAll(async () => {
+  await sql?.end();
+  await service?.stop();
+  await nats?.dispose();
+  await db?.drop();
+});
+
+describe('webhook-dispatcher process', () => {
+  it('is ready when PostgreSQL and NATS answer, and serves metrics', async () => {
+    const res = await request(`${service.url}/health/ready`);
+    expect(await res.body.json()).toEqual({ status: 'ready', checks: { postgres: 'ok', nats: 'ok' } });
+    expect((await request(`${service.url}/metrics`)).statusCode).toBe(200);
+  });
+
+  it('takes each domain event into its own schema once, however often it is published', async () => {
+    const event: DomainEvent = {
+      id: newEventId(),
+      type: 'transaction.created',
+      createdAt: new Date().toISOString(),
+      platformId: '6f9619ff-8b86-4d01-b42d-00cf4fc964ff',
+      data: { transaction: { id: '2b1d5e9e-7c1f-4d3a-9a63-2f7a1f0c9e11', status: 'pending' } },
+    };
+    await publishEvent(nats.bus, event);
+    await publishEvent(nats.bus, event);
+    await expect
+      .poll(async () => (await sql`select id, type, platform_id from webhooks.received_events`).length, { timeout: 5000 })
+      .toBe(1);
+    const [row] = await sql`select id, type, platform_id from webhooks.received_events`;
+    expect(row).toEqual({ id: event.id, type: 'transaction.created', platform_id: event.platformId });
+  });
+});
+
+describe('webhook-dispatcher start-up', () => {
+  it('refuses a malformed retry schedule with one clear line', async () => {
+    const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+    const result = await runMainExpectingExit(main, { WEBHOOK_RETRY_SCHEDULE: '5s,soon' });
+    expect(result.code).toBe(1);
+    expect(result.stderrLines).toEqual([
+      'webhook-dispatcher: configuration error: WEBHOOK_RETRY_SCHEDULE: must be comma-separated durations such as 5s,5m,30m,2h (got "5s,soon")',
+    ]);
+  });
+});

@@ -1,0 +1,7 @@
+// Every table of workspace-service, for drizzle (queries) and drizzle-kit (migrations).
+import { outboxTable } from '@holdfast/db';
+import { workspaceSchema } from './pg-schema.js';
+
+// drizzle-kit writes CREATE SCHEMA only for an exported pgSchema.
+export { SCHEMA_NAME, workspaceSchema } from './pg-schema.js';
+export const outbox = outboxTable(workspaceSchema);

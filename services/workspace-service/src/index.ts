@@ -1,0 +1,2 @@
+export { type WorkspaceConfig, workspaceConfigFrom } from './config.js';
+export { createWorkspaceService } from './service.js';
