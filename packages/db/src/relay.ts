@@ -70,7 +70,8 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   async function sweep(): Promise<void> {
     if (Date.now() - lastSweep < RETENTION_SWEEP_MS) return;
     lastSweep = Date.now();
-    const cutoff = new Date(Date.now() - retentionMs);
+    // An ISO string, not a Date: drizzle replaces the client's timestamp serializers with identity.
+    const cutoff = new Date(Date.now() - retentionMs).toISOString();
     await sql`delete from ${table} where published_at is not null and published_at < ${cutoff}`;
   }
 

@@ -148,10 +148,16 @@ export async function runMigrationsOf<C extends BaseConfig>(options: {
 }): Promise<void> {
   const config = options.loadConfig();
   const logger = createLogger({ service: options.serviceName, level: config.LOG_LEVEL });
-  await runMigrations({
-    url: config.DATABASE_URL,
-    schemaName: options.schemaName,
-    migrationsFolder: fileURLToPath(new URL('../drizzle', options.moduleUrl)),
-    logger,
-  });
+  try {
+    await runMigrations({
+      url: config.DATABASE_URL,
+      schemaName: options.schemaName,
+      migrationsFolder: fileURLToPath(new URL('../drizzle', options.moduleUrl)),
+      logger,
+    });
+  } catch (error) {
+    const cause = (error as { cause?: { message?: string; code?: string } }).cause;
+    logger.fatal({ err: error, pgCode: cause?.code }, `migrations failed: ${cause?.message ?? (error as Error).message}`);
+    process.exit(1);
+  }
 }

@@ -22,12 +22,7 @@ export const PaymentsEnv = Type.Object({
   PAYMENTS_BOOTSTRAP_API_KEY: Type.Optional(Type.String({ minLength: 32, errorMessage: 'must be at least 32 characters' })),
   INTERNAL_API_KEY: InternalApiKeyField,
   PAYMENTS_V1_SUNSET_ENFORCED: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
-  HTTP_BODY_LIMIT: Type.Integer({
-    minimum: 1024,
-    maximum: 10 * 1024 * 1024,
-    default: 1024 * 1024,
-    errorMessage: 'must be a byte count from 1024 to 10485760',
-  }),
+  HTTP_BODY_LIMIT: HttpBodyLimitField,
 });
 
 export type PaymentsConfig = ReturnType<typeof resolve>;

@@ -1,0 +1,222 @@
+// The stack behind ./scripts/start and ./scripts/test (run by Node 24 directly, types stripped).
+//   start: dependencies (existing or started here), migrations, the four processes in the foreground.
+//   test:  dependencies, type-check, lint, every test, then a smoke start of the four processes.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseEnv } from 'node:util';
+import postgres from 'postgres';
+import { ensureChain } from './stack/chain.ts';
+import { say } from './stack/log.ts';
+import { ensureNats } from './stack/nats.ts';
+import { portFor, tcpAnswers } from './stack/ports.ts';
+import { ensurePostgres, type Started } from './stack/postgres.ts';
+import { migrateAll, runAll, services, waitAllReady } from './stack/processes.ts';
+
+const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
+const [command, ...rest] = process.argv.slice(2);
+
+/** Shell variables over the .env file, as the processes themselves read them. */
+function environment(): NodeJS.ProcessEnv {
+  const file = join(root, '.env');
+  return { ...(existsSync(file) ? parseEnv(readFileSync(file, 'utf8')) : {}), ...process.env };
+}
+
+/** Local-only credentials made once and kept in .holdfast/local.env: a first admin API key and a super admin. */
+function localCredentials(env: NodeJS.ProcessEnv): Record<string, string> {
+  if ((env.APP_ENV ?? 'local') !== 'local') return {};
+  const file = join(root, '.holdfast', 'local.env');
+  mkdirSync(join(root, '.holdfast'), { recursive: true });
+  if (!existsSync(file)) {
+    const values = {
+      PAYMENTS_BOOTSTRAP_API_KEY: `hf_test_${randomBytes(32).toString('base64url')}`,
+      WORKSPACE_BOOTSTRAP_EMAIL: 'admin@holdfast.local',
+      WORKSPACE_BOOTSTRAP_PASSWORD: `Hf-${randomBytes(12).toString('base64url')}1!`,
+    };
+    writeFileSync(
+      file,
+      `${Object.entries(values)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('\n')}\n`,
+      { mode: 0o600 },
+    );
+  }
+  const saved = parseEnv(readFileSync(file, 'utf8')) as Record<string, string>;
+  return Object.fromEntries(Object.entries(saved).filter(([k]) => env[k] === undefined));
+}
+
+const started: Started[] = [];
+async function stopStarted(): Promise<void> {
+  for (const resource of started.reverse()) await resource.stop().catch(() => undefined);
+  started.length = 0;
+}
+
+function onSignal(handler: () => Promise<void>): void {
+  let count = 0;
+  const handle = () => {
+    count += 1;
+    if (count > 1) process.exit(130);
+    void handler();
+  };
+  process.on('SIGINT', handle);
+  process.on('SIGTERM', handle);
+}
+
+async function dependencies(env: NodeJS.ProcessEnv, withChain: boolean) {
+  const pg = await ensurePostgres(root, env.DATABASE_URL);
+  if (pg.started) started.push(pg.started);
+  const nats = await ensureNats(root, env.NATS_URL);
+  if (nats.started) started.push(nats.started);
+  const chain = withChain ? await ensureChain(root, env.CHAIN_RPC_URLS) : undefined;
+  if (chain?.started) started.push(chain.started);
+  return { databaseUrl: pg.url, natsUrl: nats.url, chainRpcUrls: chain?.rpcUrls };
+}
+
+async function start(): Promise<void> {
+  const env = environment();
+  let stopping = false;
+  let stack: ReturnType<typeof runAll> | undefined;
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    say('stopping the processes and what this command started…');
+    await stack?.stop();
+    await stopStarted();
+    say('stopped');
+    process.exit(code);
+  };
+  onSignal(() => shutdown(0));
+
+  try {
+    const list = services(root);
+    const ports: Record<string, number> = {};
+    for (const service of list) {
+      ports[service.name] = Number(env[service.portEnv] ?? service.port);
+      if (await tcpAnswers('127.0.0.1', ports[service.name]!)) {
+        throw new Error(`port ${ports[service.name]} (${service.name}) is in use; stop what listens there or set ${service.portEnv}`);
+      }
+    }
+    const deps = await dependencies(env, true);
+    const childEnv: NodeJS.ProcessEnv = {
+      ...env,
+      ...localCredentials(env),
+      APP_ENV: env.APP_ENV ?? 'local',
+      DATABASE_URL: deps.databaseUrl,
+      NATS_URL: deps.natsUrl,
+      CHAIN_RPC_URLS: deps.chainRpcUrls,
+      ...Object.fromEntries(list.map((s) => [s.portEnv, String(ports[s.name])])),
+    };
+    await migrateAll(root, childEnv);
+    const t0 = Date.now();
+    stack = runAll(root, childEnv, list);
+    void stack.exited.then(({ name, code }) => {
+      say(`${name} exited (code ${code}); stopping everything`);
+      void shutdown(1);
+    });
+    await waitAllReady(list, ports, 60_000);
+    say(`all four processes ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    say(`  Payments API   http://127.0.0.1:${ports['payments-service']}/docs`);
+    say(`  Workspace API  http://127.0.0.1:${ports['workspace-service']}/docs`);
+    say(`  dispatcher     http://127.0.0.1:${ports['webhook-dispatcher']}/health/ready`);
+    say(`  indexer        http://127.0.0.1:${ports['chain-indexer']}/health/ready`);
+    if (childEnv.APP_ENV === 'local' && childEnv.PAYMENTS_BOOTSTRAP_API_KEY) {
+      say(`  first admin API key   ${childEnv.PAYMENTS_BOOTSTRAP_API_KEY}`);
+      say(
+        `  super admin           ${childEnv.WORKSPACE_BOOTSTRAP_EMAIL} / ${childEnv.WORKSPACE_BOOTSTRAP_PASSWORD}  (kept in .holdfast/local.env)`,
+      );
+    }
+    say('Ctrl-C stops everything.');
+  } catch (error) {
+    say(`start failed: ${error instanceof Error ? error.message : String(error)}`);
+    await shutdown(1);
+  }
+}
+
+async function step(name: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  const { spawn } = await import('node:child_process');
+  say(`▶ ${name}`);
+  const t0 = Date.now();
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn('pnpm', args, { cwd: root, env, stdio: 'inherit' });
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${name} failed (exit ${code})`))));
+  });
+  say(`✔ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+}
+
+/** The four processes start and become ready on a fresh database, then stop cleanly. */
+async function smoke(databaseUrl: string, natsUrl: string): Promise<void> {
+  say('▶ smoke: the four processes reach /health/ready');
+  const t0 = Date.now();
+  const database = `hf_smoke_${randomBytes(4).toString('hex')}`;
+  const admin = postgres(databaseUrl.replace(/\/[^/?]*(\?|$)/, '/postgres$1'), { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${database}"`);
+  const chain = await ensureChain(root, undefined, { ephemeral: true });
+  const list = services(root);
+  const ports = Object.fromEntries(await Promise.all(list.map(async (s) => [s.name, await portFor(0)] as const)));
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    APP_ENV: 'local',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: databaseUrl.replace(/\/[^/?]*(\?|$)/, `/${database}$1`),
+    NATS_URL: natsUrl,
+    NATS_SUBJECT_PREFIX: `smoke${randomBytes(3).toString('hex')}.`,
+    CHAIN_RPC_URLS: chain.rpcUrls,
+    ...Object.fromEntries(list.map((s) => [s.portEnv, String(ports[s.name])])),
+  };
+  let stack: ReturnType<typeof runAll> | undefined;
+  try {
+    await migrateAll(root, env);
+    stack = runAll(root, env, list);
+    await Promise.race([
+      waitAllReady(list, ports, 60_000),
+      stack.exited.then(({ name, code }) => {
+        throw new Error(`${name} exited with ${code} during the smoke start`);
+      }),
+    ]);
+  } finally {
+    await stack?.stop();
+    await chain.started?.stop();
+    await admin.unsafe(`drop database if exists "${database}" with (force)`);
+    await admin.end();
+  }
+  say(`✔ smoke (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+}
+
+async function test(): Promise<void> {
+  const env = environment();
+  onSignal(async () => {
+    await stopStarted();
+    process.exit(130);
+  });
+  const t0 = Date.now();
+  let failed: unknown;
+  try {
+    const deps = await dependencies(env, false);
+    const testEnv: NodeJS.ProcessEnv = {
+      ...env,
+      DATABASE_URL: deps.databaseUrl,
+      NATS_URL: deps.natsUrl,
+      FORCE_COLOR: env.FORCE_COLOR ?? '1',
+    };
+    await step('type-check', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only'], testEnv);
+    await step('lint and format (biome)', ['exec', 'biome', 'check', '--error-on-warnings', '.'], testEnv);
+    await step('tests', ['exec', 'turbo', 'run', 'test', '--output-logs=new-only', '--concurrency=2', ...rest], testEnv);
+    await smoke(deps.databaseUrl, deps.natsUrl);
+  } catch (error) {
+    failed = error;
+  }
+  await stopStarted();
+  if (failed) {
+    say(`FAILED: ${failed instanceof Error ? failed.message : String(failed)} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    process.exit(1);
+  }
+  say(`all checks passed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+}
+
+if (command === 'start') await start();
+else if (command === 'test') await test();
+else {
+  process.stderr.write('usage: stack.ts start | test [turbo test args]\n');
+  process.exit(2);
+}

@@ -1,0 +1,104 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { labeller, say } from './log.ts';
+import { waitFor } from './ports.ts';
+
+export interface ServiceInfo {
+  name: string;
+  dir: string;
+  schema: string;
+  port: number;
+  portEnv: string;
+}
+
+/** The services, from each package.json's `holdfast` field (schema, default port, port variable). */
+export function services(root: string): ServiceInfo[] {
+  const dir = join(root, 'services');
+  return readdirSync(dir)
+    .map((name) => ({ name, manifest: JSON.parse(readFileSync(join(dir, name, 'package.json'), 'utf8')) }))
+    .filter(({ manifest }) => manifest.holdfast)
+    .map(({ name, manifest }) => ({ name, dir: join(dir, name), ...manifest.holdfast }));
+}
+
+function runToEnd(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, cwd, stdio: 'inherit' });
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))));
+  });
+}
+
+export async function migrateAll(root: string, env: NodeJS.ProcessEnv): Promise<void> {
+  for (const service of services(root)) {
+    await runToEnd(process.execPath, [join(service.dir, 'dist', 'migrate.js')], env, root);
+  }
+  say('migrations applied');
+}
+
+export interface RunningStack {
+  /** Resolves when any process exits (its name and code) . */
+  exited: Promise<{ name: string; code: number | null }>;
+  stop: () => Promise<void>;
+}
+
+/** Runs every service's dist/main.js with interleaved, labelled logs. */
+export function runAll(root: string, env: NodeJS.ProcessEnv, list = services(root)): RunningStack {
+  const label = labeller(list.map((s) => s.name));
+  const children: { name: string; child: ChildProcess }[] = [];
+  let stopping = false;
+  const exited = new Promise<{ name: string; code: number | null }>((resolve) => {
+    for (const service of list) {
+      // Own process group: a terminal's Ctrl-C reaches only the stack, which then stops each
+      // process once, in order, instead of every process getting the signal twice.
+      const child = spawn(process.execPath, [join(service.dir, 'dist', 'main.js')], {
+        env,
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+      process.once('exit', () => child.kill('SIGKILL'));
+      for (const stream of [child.stdout, child.stderr]) {
+        createInterface({ input: stream! }).on('line', (line) => process.stdout.write(`${label(service.name, line)}\n`));
+      }
+      child.once('exit', (code) => {
+        if (!stopping) resolve({ name: service.name, code });
+      });
+      children.push({ name: service.name, child });
+    }
+  });
+  return {
+    exited,
+    stop: async () => {
+      stopping = true;
+      await Promise.all(
+        children.map(
+          ({ child }) =>
+            new Promise<void>((resolve) => {
+              if (child.exitCode !== null || child.signalCode !== null) return resolve();
+              const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
+              child.once('exit', () => {
+                clearTimeout(force);
+                resolve();
+              });
+              child.kill('SIGTERM');
+            }),
+        ),
+      );
+    },
+  };
+}
+
+export async function waitAllReady(list: ServiceInfo[], ports: Record<string, number>, timeoutMs: number): Promise<void> {
+  await Promise.all(
+    list.map((service) =>
+      waitFor(
+        `${service.name} /health/ready`,
+        async () =>
+          (await fetch(`http://127.0.0.1:${ports[service.name]}/health/ready`, { signal: AbortSignal.timeout(2000) })).status === 200,
+        timeoutMs,
+      ),
+    ),
+  );
+}
