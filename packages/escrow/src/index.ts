@@ -1,0 +1,11 @@
+export {
+  type DeployClients,
+  type Deployment,
+  DeploymentError,
+  deployEscrow,
+  deployMockUsdc,
+  type EscrowConstructorArgs,
+} from './deploy.js';
+export * from './generated/artifacts.js';
+export { onchainIdToUuid, uuidToOnchainId } from './ids.js';
+export * from './model.js';
