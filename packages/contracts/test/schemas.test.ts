@@ -114,3 +114,13 @@ describe('example payloads', () => {
     expect(contracts.STREAMS.EVENTS.subjects).toEqual(['events.>']);
   });
 });
+
+describe('docs/errors.md', () => {
+  it('documents every error code with its status', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const doc = await readFile(new URL('../../../docs/errors.md', import.meta.url), 'utf8');
+    for (const code of contracts.ERROR_CODES) {
+      expect(doc, code).toMatch(new RegExp(`\\|\\s*\`${code}\`\\s*\\|\\s*${contracts.errorStatus(code)}\\s*\\|`));
+    }
+  });
+});

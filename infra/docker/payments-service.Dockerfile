@@ -1,0 +1,26 @@
+# syntax=docker/dockerfile:1.7
+# payments-service: built in the workspace, shipped with only its own production dependencies, run as a
+# non-root user. Build from the repository root:
+#   docker build -f infra/docker/payments-service.Dockerfile -t holdfast/payments-service .
+ARG NODE_VERSION=24.21.0
+
+FROM node:${NODE_VERSION}-bookworm-slim AS build
+RUN npm install -g pnpm@10.34.8
+WORKDIR /repo
+COPY pnpm-lock.yaml pnpm-workspace.yaml package.json turbo.json tsconfig.base.json .npmrc ./
+COPY packages ./packages
+COPY services ./services
+RUN pnpm install --frozen-lockfile --ignore-scripts=false
+RUN pnpm exec turbo run build --filter=@holdfast/payments-service...
+# A self-contained folder: the service's dist, drizzle migrations and production node_modules.
+RUN pnpm --filter=@holdfast/payments-service deploy --prod --legacy /out
+
+FROM node:${NODE_VERSION}-bookworm-slim AS runtime
+ENV NODE_ENV=production HOST=0.0.0.0
+WORKDIR /app
+COPY --from=build --chown=node:node /out ./
+USER node
+EXPOSE 3001
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s CMD ["node", "-e", "fetch('http://127.0.0.1:3001/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Migrations are a separate step (an init container or `docker compose run`): node dist/migrate.js
+CMD ["node", "dist/main.js"]
