@@ -84,3 +84,25 @@ export const HttpBodyLimitField = Type.Integer({
   default: 1024 * 1024,
   errorMessage: 'must be a byte count from 1024 to 10485760',
 });
+
+/** Requests per minute per credential for each rate-limit tier (operator contract). */
+export const RateLimitEnv = {
+  RATE_LIMIT_PUBLIC: Type.Integer({ minimum: 1, default: 20, errorMessage: 'must be a positive integer (requests per minute)' }),
+  RATE_LIMIT_STANDARD: Type.Integer({ minimum: 1, default: 100, errorMessage: 'must be a positive integer (requests per minute)' }),
+  RATE_LIMIT_HIGH: Type.Integer({ minimum: 1, default: 1000, errorMessage: 'must be a positive integer (requests per minute)' }),
+  RATE_LIMIT_ADMIN: Type.Integer({ minimum: 1, default: 50, errorMessage: 'must be a positive integer (requests per minute)' }),
+};
+
+export function rateLimitsPerMinute(config: {
+  RATE_LIMIT_PUBLIC: number;
+  RATE_LIMIT_STANDARD: number;
+  RATE_LIMIT_HIGH: number;
+  RATE_LIMIT_ADMIN: number;
+}) {
+  return {
+    public: config.RATE_LIMIT_PUBLIC,
+    standard: config.RATE_LIMIT_STANDARD,
+    high: config.RATE_LIMIT_HIGH,
+    admin: config.RATE_LIMIT_ADMIN,
+  };
+}

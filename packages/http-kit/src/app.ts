@@ -18,6 +18,7 @@ import { ErrorResponse, errorEnvelope } from './envelope.js';
 import { AppError, toErrorObject } from './errors.js';
 import { type ReadinessCheck, registerHealth } from './health.js';
 import { registerMetrics } from './metrics.js';
+import { openApiPath, type RateLimitSettings, registerRateLimits, TIER_TITLES } from './rate-limit.js';
 
 export type HttpApp = FastifyInstance<
   RawServerDefault,
@@ -53,8 +54,14 @@ export interface HttpAppOptions {
   openapi?: OpenApiInfo;
   readiness?: ReadinessCheck[];
   deprecations?: DeprecatedSurface[];
+  /** Per-credential limits by tier, counted in a store shared by instances; absent: no limits. */
+  rateLimit?: RateLimitSettings;
   /** Trust X-Forwarded-* from a load balancer in front (client address for per-IP limits). */
   trustProxy?: boolean | string | string[];
+}
+
+interface OpenApiDocument {
+  paths?: Record<string, Record<string, { description?: string; 'x-rate-limit-tier'?: string }>>;
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -88,8 +95,14 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
 
   app.addSchema(ErrorEnvelope);
 
+  // Tier of each documented operation, written into the OpenAPI description (`x-rate-limit-tier`).
+  const tiers = new Map<string, string>();
   app.addHook('onRoute', (route) => {
     if (!route.schema || route.schema.hide) return;
+    if (options.rateLimit && !route.config?.unlimited) {
+      const tier = route.config?.tier ?? 'standard';
+      for (const method of [route.method].flat()) tiers.set(`${method.toLowerCase()} ${openApiPath(route.url)}`, tier);
+    }
     const response = (route.schema.response ?? {}) as Record<string, unknown>;
     for (const status of DEFAULT_ERROR_STATUSES) response[status] ??= ErrorResponse;
     route.schema.response = response;
@@ -132,7 +145,9 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     return reply.code(body.statusCode).send(errorEnvelope(body, request.id));
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  if (options.rateLimit) await registerRateLimits(app, options.rateLimit);
+
+  app.setNotFoundHandler(options.rateLimit ? { preHandler: app.rateLimit() } : {}, (request, reply) => {
     const body = {
       code: 'NOT_FOUND' as const,
       message: `Route ${request.method} ${request.url.split('?')[0]} does not exist`,
@@ -154,9 +169,23 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       },
       // Shared schemas keep their $id as component name (`ErrorEnvelope`, not `def-0`).
       refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+      transformObject: (documentObject) => {
+        const document = (documentObject as { openapiObject: OpenApiDocument }).openapiObject;
+        const limits = options.rateLimit?.perMinute;
+        for (const [path, operations] of Object.entries(document.paths ?? {})) {
+          for (const [method, operation] of Object.entries(operations)) {
+            const tier = tiers.get(`${method} ${path}`) as keyof typeof TIER_TITLES | undefined;
+            if (!tier || !limits) continue;
+            operation['x-rate-limit-tier'] = tier;
+            const note = `Rate limit: ${TIER_TITLES[tier]} tier, ${limits[tier]} requests per minute per credential.`;
+            operation.description = operation.description ? `${operation.description}\n\n${note}` : note;
+          }
+        }
+        return document;
+      },
     });
     await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
-    app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    app.get('/openapi.json', { schema: { hide: true }, config: { unlimited: true } }, async () => app.swagger());
   }
 
   app.decorate('metrics', registerMetrics(app, options.service));

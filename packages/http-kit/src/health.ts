@@ -38,12 +38,16 @@ const Readiness = Type.Object({
 export function registerHealth(app: FastifyInstance, checks: ReadinessCheck[]): void {
   app.get(
     '/health',
-    { schema: { tags: ['operations'], summary: 'Liveness: 200 while the process runs', response: { 200: Health } } },
+    {
+      config: { unlimited: true },
+      schema: { tags: ['operations'], summary: 'Liveness: 200 while the process runs', response: { 200: Health } },
+    },
     async () => ({ status: 'ok' as const }),
   );
   app.get(
     '/health/ready',
     {
+      config: { unlimited: true },
       schema: {
         tags: ['operations'],
         summary: 'Readiness: 200 when every dependency answers, else 503 naming the failing ones',

@@ -4,5 +4,13 @@ export { ErrorResponse, envelope, errorEnvelope, errorResponses } from './envelo
 export { AppError, conflict, fieldErrorsFromAjv, forbidden, notFound, toErrorObject, unauthorized, validationError } from './errors.js';
 export type { ReadinessCheck } from './health.js';
 export { chainRpcCheck } from './health.js';
+export {
+  createMemoryWindowCounter,
+  defaultCredentialOf,
+  RATE_LIMIT_TIERS,
+  type RateLimitSettings,
+  type RateLimitTier,
+  type WindowCounter,
+} from './rate-limit.js';
 export { type ServiceHandle, startForTest } from './service.js';
 export { type Closer, exitOnUnhandled, type RunOptions, runUntilSignalled } from './shutdown.js';

@@ -18,7 +18,7 @@ export function registerMetrics(app: FastifyInstance, service: string): Registry
     const route = request.routeOptions.url ?? 'unmatched';
     duration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/metrics', { schema: { hide: true }, config: { unlimited: true } }, async (_request, reply) => {
     reply.header('Content-Type', registry.contentType);
     return registry.metrics();
   });

@@ -1,6 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { CHAIN_IDS } from '@holdfast/contracts';
-import { createDatabase, createOutboxRelay, type Database, type OutboxRelay, runMigrations } from '@holdfast/db';
+import {
+  createDatabase,
+  createOutboxRelay,
+  createPostgresWindowCounter,
+  type Database,
+  type OutboxRelay,
+  runMigrations,
+} from '@holdfast/db';
 import {
   type Closer,
   chainRpcCheck,
@@ -9,6 +16,8 @@ import {
   exitOnUnhandled,
   type HttpApp,
   type OpenApiInfo,
+  type RateLimitSettings,
+  type RateLimitTier,
   runUntilSignalled,
   type ServiceHandle,
 } from '@holdfast/http-kit';
@@ -38,6 +47,9 @@ export interface FoundationOptions<TSchema extends Record<string, unknown>> {
     openapi?: OpenApiInfo;
     deprecations?: DeprecatedSurface[];
     bodyLimit?: number;
+    /** Per-tier limits counted in the process's `rate_limit_counters` table (shared by instances). */
+    rateLimitsPerMinute?: Record<RateLimitTier, number>;
+    credentialOf?: RateLimitSettings['credentialOf'];
   };
   /** Networks whose RPC this process uses: each becomes a readiness check. */
   chainRpcUrls?: Record<string, string>;
@@ -72,10 +84,20 @@ export async function createFoundation<TSchema extends Record<string, unknown>>(
     await database.close();
     throw error;
   }
+  const { rateLimitsPerMinute, credentialOf, ...http } = options.http;
   const app = await createHttpApp({
     service: options.serviceName,
     logger,
-    ...options.http,
+    ...http,
+    ...(rateLimitsPerMinute
+      ? {
+          rateLimit: {
+            perMinute: rateLimitsPerMinute,
+            counter: createPostgresWindowCounter(database.sql, options.schemaName),
+            credentialOf,
+          },
+        }
+      : {}),
     readiness: [
       { name: 'postgres', check: database.ping },
       { name: 'nats', check: bus.ping },

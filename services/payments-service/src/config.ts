@@ -8,6 +8,8 @@ import {
   loadConfig,
   parseChainRpcUrls,
   portField,
+  RateLimitEnv,
+  rateLimitsPerMinute,
   requiredOutsideLocal,
   withDotEnv,
 } from '@holdfast/config';
@@ -18,6 +20,7 @@ export const SERVICE_NAME = 'payments-service';
 export const PaymentsEnv = Type.Object({
   ...CommonEnv,
   ...ChainEnv,
+  ...RateLimitEnv,
   PAYMENTS_PORT: portField(3001),
   PAYMENTS_BOOTSTRAP_API_KEY: Type.Optional(Type.String({ minLength: 32, errorMessage: 'must be at least 32 characters' })),
   INTERNAL_API_KEY: InternalApiKeyField,
@@ -33,6 +36,7 @@ function resolve(env: Record<string, string | undefined>) {
     ...raw,
     chainRpcUrls: parseChainRpcUrls(raw.CHAIN_RPC_URLS, raw.APP_ENV),
     shutdownTimeoutMs: durationMs(raw.SHUTDOWN_TIMEOUT),
+    rateLimitsPerMinute: rateLimitsPerMinute(raw),
     v1SunsetEnforced: raw.PAYMENTS_V1_SUNSET_ENFORCED ?? raw.APP_ENV === 'production',
   };
 }

@@ -20,6 +20,7 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
       openapi: openApiInfo,
       deprecations: [v1Deprecation(config.v1SunsetEnforced)],
       bodyLimit: config.HTTP_BODY_LIMIT,
+      rateLimitsPerMinute: config.rateLimitsPerMinute,
     },
   });
   const relay = createEventRelay(foundation, SCHEMA_NAME, logger);

@@ -9,6 +9,8 @@ import {
   loadConfig,
   parseChainRpcUrls,
   portField,
+  RateLimitEnv,
+  rateLimitsPerMinute,
   requiredOutsideLocal,
   withDotEnv,
 } from '@holdfast/config';
@@ -19,6 +21,7 @@ export const SERVICE_NAME = 'workspace-service';
 export const WorkspaceEnv = Type.Object({
   ...CommonEnv,
   ...ChainEnv,
+  ...RateLimitEnv,
   WORKSPACE_PORT: portField(3002),
   WORKSPACE_BOOTSTRAP_EMAIL: Type.Optional(Type.String({ format: 'email', errorMessage: 'must be an e-mail address' })),
   WORKSPACE_BOOTSTRAP_PASSWORD: Type.Optional(Type.String({ minLength: 12, errorMessage: 'must be at least 12 characters' })),
@@ -42,6 +45,7 @@ function resolve(env: Record<string, string | undefined>) {
     ...raw,
     chainRpcUrls: parseChainRpcUrls(raw.CHAIN_RPC_URLS, raw.APP_ENV),
     shutdownTimeoutMs: durationMs(raw.SHUTDOWN_TIMEOUT),
+    rateLimitsPerMinute: rateLimitsPerMinute(raw),
     unversionedSunsetEnforced: raw.WORKSPACE_UNVERSIONED_SUNSET_ENFORCED ?? raw.APP_ENV === 'production',
   };
 }

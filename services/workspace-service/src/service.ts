@@ -20,6 +20,7 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
       openapi: openApiInfo,
       deprecations: [unversionedDeprecation(config.unversionedSunsetEnforced)],
       bodyLimit: config.HTTP_BODY_LIMIT,
+      rateLimitsPerMinute: config.rateLimitsPerMinute,
     },
   });
   const relay = createEventRelay(foundation, SCHEMA_NAME, logger);

@@ -1,7 +1,8 @@
 // Every table of payments-service, for drizzle (queries) and drizzle-kit (migrations).
-import { outboxTable } from '@holdfast/db';
+import { outboxTable, rateLimitCountersTable } from '@holdfast/db';
 import { paymentsSchema } from './pg-schema.js';
 
 // drizzle-kit writes CREATE SCHEMA only for an exported pgSchema.
 export { paymentsSchema, SCHEMA_NAME } from './pg-schema.js';
 export const outbox = outboxTable(paymentsSchema);
+export const rateLimitCounters = rateLimitCountersTable(paymentsSchema);

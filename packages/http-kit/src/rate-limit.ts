@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto';
+import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
+import { AppError } from '@holdfast/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/** The spec's four tiers. Every route names one in `config.tier`; unnamed routes are `standard`. */
+export const RATE_LIMIT_TIERS = ['public', 'standard', 'high', 'admin'] as const;
+export type RateLimitTier = (typeof RATE_LIMIT_TIERS)[number];
+
+export const TIER_TITLES: Record<RateLimitTier, string> = {
+  public: 'Public',
+  standard: 'Standard',
+  high: 'High-frequency',
+  admin: 'Admin',
+};
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Rate-limit tier of the route (spec "Limits"). */
+    tier?: RateLimitTier;
+    /** Operational routes (health, metrics) that are never limited. */
+    unlimited?: boolean;
+  }
+}
+
+/** A counter shared by every instance: fixed windows, atomically incremented. */
+export interface WindowCounter {
+  increment: (key: string, windowMs: number) => Promise<{ count: number; resetAtMs: number }>;
+}
+
+export interface RateLimitSettings {
+  /** Requests per minute per credential for each tier. */
+  perMinute: Record<RateLimitTier, number>;
+  counter: WindowCounter;
+  /**
+   * Who a request counts against. The default: the API key or bearer token presented (hashed),
+   * else the client address. Public routes always count per client address.
+   */
+  credentialOf?: (request: FastifyRequest) => string | undefined;
+}
+
+const WINDOW_MS = 60_000;
+
+function hashed(value: string): string {
+  return createHash('sha256').update(value).digest('base64url').slice(0, 32);
+}
+
+export function defaultCredentialOf(request: FastifyRequest): string | undefined {
+  const apiKey = request.headers['x-api-key'];
+  if (typeof apiKey === 'string' && apiKey) return `key:${hashed(apiKey)}`;
+  const authorization = request.headers.authorization;
+  if (authorization?.toLowerCase().startsWith('bearer ')) return `bearer:${hashed(authorization.slice(7).trim())}`;
+  return undefined;
+}
+
+export function tierOf(request: FastifyRequest): RateLimitTier {
+  return request.routeOptions.config?.tier ?? 'standard';
+}
+
+/** `/api/v1/things/:id` -> `/api/v1/things/{id}` (how OpenAPI writes the same path). */
+export function openApiPath(url: string): string {
+  return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+/**
+ * Per-credential, per-tier limits over one-minute windows counted in a shared store, so any
+ * number of instances enforce one limit. Every answer (errors included) carries
+ * X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix time of the window's end);
+ * a 429 carries Retry-After and the RATE_LIMIT_EXCEEDED envelope.
+ */
+export async function registerRateLimits(app: FastifyInstance, settings: RateLimitSettings): Promise<void> {
+  const credentialOf = settings.credentialOf ?? defaultCredentialOf;
+
+  class SharedStore implements FastifyRateLimitStore {
+    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow?: number): void {
+      settings.counter.increment(key, timeWindow ?? WINDOW_MS).then(
+        ({ count, resetAtMs }) => callback(null, { current: count, ttl: Math.max(0, resetAtMs - Date.now()) }),
+        (error: Error) => callback(error),
+      );
+    }
+    child(): FastifyRateLimitStore {
+      return this;
+    }
+  }
+
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'onRequest',
+    store: SharedStore,
+    timeWindow: WINDOW_MS,
+    max: (request) => settings.perMinute[tierOf(request)],
+    // Probes, metrics and the API documentation are never limited.
+    allowList: (request) => request.routeOptions.config?.unlimited === true || request.url.startsWith('/docs'),
+    keyGenerator: (request) => {
+      const tier = tierOf(request);
+      const who = tier === 'public' ? undefined : credentialOf(request);
+      return `${tier}:${who ?? `ip:${request.ip}`}`;
+    },
+    // A store outage must not take the API down: the request passes, the error is logged.
+    skipOnError: true,
+    addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
+    addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
+    errorResponseBuilder: (request, context) => {
+      const retryAfter = Math.max(1, Math.ceil(context.ttl / 1000));
+      return new AppError('RATE_LIMIT_EXCEEDED', `Rate limit of ${context.max} requests per minute exceeded; retry in ${retryAfter} s`, {
+        tier: tierOf(request),
+        limit: context.max,
+        retryAfterSeconds: retryAfter,
+      });
+    },
+  });
+
+  // @fastify/rate-limit writes the seconds left in X-RateLimit-Reset; the spec wants the Unix time.
+  app.addHook('onSend', async (_request, reply) => {
+    const secondsLeft = Number(reply.getHeader('x-ratelimit-reset'));
+    if (!Number.isFinite(secondsLeft)) return;
+    reply.header('x-ratelimit-reset', Math.ceil(Date.now() / 1000) + secondsLeft);
+  });
+}
+
+/** Fixed windows in this process's memory: for a single instance (tests of one process, tools). */
+export function createMemoryWindowCounter(): WindowCounter {
+  const windows = new Map<string, { count: number; resetAtMs: number }>();
+  return {
+    increment: async (key, windowMs) => {
+      const now = Date.now();
+      const start = Math.floor(now / windowMs) * windowMs;
+      const id = `${key}@${start}`;
+      const entry = windows.get(id) ?? { count: 0, resetAtMs: start + windowMs };
+      entry.count += 1;
+      windows.set(id, entry);
+      if (windows.size > 10_000) for (const [k, v] of windows) if (v.resetAtMs <= now) windows.delete(k);
+      return { ...entry };
+    },
+  };
+}

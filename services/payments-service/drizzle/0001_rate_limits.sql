@@ -1,0 +1,7 @@
+CREATE TABLE "payments"."rate_limit_counters" (
+	"key" text NOT NULL,
+	"window_start" timestamp with time zone NOT NULL,
+	"window_ms" integer NOT NULL,
+	"count" bigint NOT NULL,
+	CONSTRAINT "rate_limit_counters_key_window_start_pk" PRIMARY KEY("key","window_start")
+);
