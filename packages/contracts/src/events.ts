@@ -87,6 +87,8 @@ function envelopeOf<T extends EventType>(type: T) {
       createdAt: DateTime,
       /** Owner of the event: the payments platform it belongs to; routes it to that platform's subscriptions. */
       platformId: Type.Union([Uuid, Type.Null()]),
+      /** The workspace that platform belongs to, when any: routes it to the workspace's subscriptions. */
+      workspaceId: Type.Optional(Type.Union([Uuid, Type.Null()])),
       data: EVENT_PAYLOADS[type],
     },
     { additionalProperties: false },
