@@ -4,3 +4,4 @@ export * from './anvil.js';
 export * from './logger.js';
 export * from './ports.js';
 export * from './process.js';
+export * from './service.js';

@@ -1,41 +1,22 @@
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { startForTest } from '@holdfast/http-kit';
-import {
-  type Anvil,
-  createTestBus,
-  createTestDatabase,
-  runMainExpectingExit,
-  startAnvil,
-  type TestBus,
-  type TestDatabase,
-  testLogger,
-} from '@holdfast/test-fixtures';
+import { runMainExpectingExit, startTestService, type TestService } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPaymentsService, paymentsConfigFrom } from '../src/index.js';
+import { createPaymentsService, type PaymentsConfig, paymentsConfigFrom } from '../src/index.js';
 
-let db: TestDatabase;
-let nats: TestBus;
-let anvil: Anvil;
-let service: { url: string; stop: () => Promise<void> };
+let service: TestService<PaymentsConfig>;
 
 beforeAll(async () => {
-  [db, nats, anvil] = await Promise.all([createTestDatabase(), createTestBus(), startAnvil()]);
-  const config = paymentsConfigFrom({
-    DATABASE_URL: db.url,
-    NATS_URL: nats.url,
-    NATS_SUBJECT_PREFIX: nats.prefix,
-    CHAIN_RPC_URLS: `base-sepolia=${anvil.rpcUrl}`,
+  service = await startTestService({
+    name: 'payments-service',
+    configFrom: paymentsConfigFrom,
+    create: createPaymentsService,
+    chain: true,
   });
-  service = await startForTest(await createPaymentsService(config, testLogger('payments-service')));
 });
 
-afterAll(async () => {
-  await service?.stop();
-  await Promise.all([nats?.dispose(), anvil?.stop()]);
-  await db?.drop();
-});
+afterAll(() => service?.stop());
 
 describe('payments-service process', () => {
   it('is ready when PostgreSQL, NATS and the chain RPC answer', async () => {

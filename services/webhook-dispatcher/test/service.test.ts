@@ -1,37 +1,23 @@
 import { fileURLToPath } from 'node:url';
 import { type DomainEvent, newEventId } from '@holdfast/contracts';
-import { startForTest } from '@holdfast/http-kit';
 import { publishEvent } from '@holdfast/messaging';
-import {
-  createTestBus,
-  createTestDatabase,
-  runMainExpectingExit,
-  type TestBus,
-  type TestDatabase,
-  testLogger,
-} from '@holdfast/test-fixtures';
+import { runMainExpectingExit, startTestService, type TestService } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDispatcherService, dispatcherConfigFrom } from '../src/index.js';
+import { createDispatcherService, type DispatcherConfig, dispatcherConfigFrom } from '../src/index.js';
 
-let db: TestDatabase;
-let nats: TestBus;
-let service: { url: string; stop: () => Promise<void> };
+let service: TestService<DispatcherConfig>;
 let sql: postgres.Sql;
 
 beforeAll(async () => {
-  [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
-  const config = dispatcherConfigFrom({ DATABASE_URL: db.url, NATS_URL: nats.url, NATS_SUBJECT_PREFIX: nats.prefix });
-  service = await startForTest(await createDispatcherService(config, testLogger('webhook-dispatcher')));
-  sql = postgres(db.url, { max: 1 });
+  service = await startTestService({ name: 'webhook-dispatcher', configFrom: dispatcherConfigFrom, create: createDispatcherService });
+  sql = postgres(service.db.url, { max: 1 });
 });
 
 afterAll(async () => {
   await sql?.end();
   await service?.stop();
-  await nats?.dispose();
-  await db?.drop();
 });
 
 describe('webhook-dispatcher process', () => {
@@ -49,8 +35,8 @@ describe('webhook-dispatcher process', () => {
       platformId: '6f9619ff-8b86-4d01-b42d-00cf4fc964ff',
       data: { transaction: { id: '2b1d5e9e-7c1f-4d3a-9a63-2f7a1f0c9e11', status: 'pending' } },
     };
-    await publishEvent(nats.bus, event);
-    await publishEvent(nats.bus, event);
+    await publishEvent(service.nats.bus, event);
+    await publishEvent(service.nats.bus, event);
     await expect
       .poll(async () => (await sql`select id, type, platform_id from webhooks.received_events`).length, { timeout: 5000 })
       .toBe(1);

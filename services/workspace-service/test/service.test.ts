@@ -1,41 +1,22 @@
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { startForTest } from '@holdfast/http-kit';
-import {
-  type Anvil,
-  createTestBus,
-  createTestDatabase,
-  runMainExpectingExit,
-  startAnvil,
-  type TestBus,
-  type TestDatabase,
-  testLogger,
-} from '@holdfast/test-fixtures';
+import { runMainExpectingExit, startTestService, type TestService } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkspaceService, workspaceConfigFrom } from '../src/index.js';
+import { createWorkspaceService, type WorkspaceConfig, workspaceConfigFrom } from '../src/index.js';
 
-let db: TestDatabase;
-let nats: TestBus;
-let anvil: Anvil;
-let service: { url: string; stop: () => Promise<void> };
+let service: TestService<WorkspaceConfig>;
 
 beforeAll(async () => {
-  [db, nats, anvil] = await Promise.all([createTestDatabase(), createTestBus(), startAnvil()]);
-  const config = workspaceConfigFrom({
-    DATABASE_URL: db.url,
-    NATS_URL: nats.url,
-    NATS_SUBJECT_PREFIX: nats.prefix,
-    CHAIN_RPC_URLS: `base-sepolia=${anvil.rpcUrl}`,
+  service = await startTestService({
+    name: 'workspace-service',
+    configFrom: workspaceConfigFrom,
+    create: createWorkspaceService,
+    chain: true,
   });
-  service = await startForTest(await createWorkspaceService(config, testLogger('workspace-service')));
 });
 
-afterAll(async () => {
-  await service?.stop();
-  await Promise.all([nats?.dispose(), anvil?.stop()]);
-  await db?.drop();
-});
+afterAll(() => service?.stop());
 
 describe('workspace-service process', () => {
   it('is ready when PostgreSQL, NATS and the chain RPC answer', async () => {
