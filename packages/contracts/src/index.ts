@@ -8,3 +8,5 @@ export * from './events.js';
 export * from './ids.js';
 export * from './pagination.js';
 export * from './subjects.js';
+export * from './payments-access.js';
+export * from './payments-v2.js';
