@@ -44,7 +44,8 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
     'v1: create transactions and batches, request quotes, submit hashes, attest releases. v2: request quotes and submit hashes (moving money needs move:transactions).',
   'cancel:transactions': 'v1 only: cancel or refund a transaction. Not accepted on v2 (use reverse:transactions).',
   'rescind:transactions': 'v1 only: rescind a transaction during its hold period. Not accepted on v2 (use reverse:transactions).',
-  'move:transactions': 'v2: create transactions and batches and attest releases, i.e. every operation that moves money. OAuth clients only.',
+  'move:transactions':
+    'v2: create transactions and batches and attest releases, i.e. every operation that moves money. OAuth clients only.',
   'reverse:transactions': 'v2: rescind and refund transactions. OAuth clients only.',
   'read:customers': 'Read customer references used by transactions.',
   'write:customers': 'Create and update customer references.',
@@ -271,6 +272,52 @@ export type CreateOAuthClientBody = Static<typeof CreateOAuthClientBody>;
 
 export const RevokeAllTokensResult = Type.Object({ clientId: Type.String(), count: Type.Integer({ minimum: 0 }) });
 
+const ClientAuthFields = {
+  client_id: Type.Optional(Type.String({ description: 'With client_secret, instead of HTTP Basic (client_secret_post).' })),
+  client_secret: Type.Optional(Type.String()),
+};
+
+/** The spec's JSON token request. Form-encoded requests (RFC 6749) take the same fields. */
+export const TokenRequest = Type.Object(
+  {
+    grant_type: Type.String({ minLength: 1, description: '`client_credentials`.' }),
+    ...ClientAuthFields,
+    scope: Type.Optional(Type.String({ description: 'Space-separated; omitted means every scope of the client.' })),
+  },
+  { additionalProperties: false },
+);
+/** RFC 6749: unrecognised form parameters are ignored. */
+export const TokenRequestForm = Type.Object(TokenRequest.properties, { additionalProperties: true });
+
+/** RFC 7009 revocation and RFC 7662 introspection requests. */
+export const TokenActionRequest = Type.Object(
+  {
+    token: Type.String({ minLength: 1 }),
+    token_type_hint: Type.Optional(Type.String({ description: '`access_token`; other hints are ignored.' })),
+    ...ClientAuthFields,
+  },
+  { additionalProperties: false },
+);
+export const TokenActionRequestForm = Type.Object(TokenActionRequest.properties, { additionalProperties: true });
+
+/** RFC 8414 metadata of the Payments API's authorization server. */
+export const AuthorizationServerMetadata = Type.Object(
+  {
+    issuer: Type.String(),
+    token_endpoint: Type.String(),
+    revocation_endpoint: Type.String(),
+    introspection_endpoint: Type.String(),
+    grant_types_supported: Type.Array(Type.String()),
+    response_types_supported: Type.Array(Type.String()),
+    token_endpoint_auth_methods_supported: Type.Array(Type.String()),
+    revocation_endpoint_auth_methods_supported: Type.Array(Type.String()),
+    introspection_endpoint_auth_methods_supported: Type.Array(Type.String()),
+    scopes_supported: Type.Array(Type.String()),
+    service_documentation: Type.String(),
+  },
+  { $id: 'AuthorizationServerMetadata' },
+);
+
 /** RFC 6749 §5.1 access token response (form-encoded requests get it bare). */
 export const TokenResponse = Type.Object(
   {
@@ -279,7 +326,7 @@ export const TokenResponse = Type.Object(
     expires_in: Type.Integer({ minimum: 1 }),
     scope: Type.String({ description: 'Space-separated scopes granted.' }),
   },
-  { $id: 'TokenResponse' },
+  { title: 'TokenResponse' },
 );
 export type TokenResponse = Static<typeof TokenResponse>;
 /** The spec's answer to a JSON token request: the token response in the standard envelope. */
@@ -288,10 +335,17 @@ export const TokenEnvelope = SuccessEnvelope(TokenResponse, { description: 'JSON
 /** RFC 6749 §5.2 error (form-encoded requests). */
 export const OAuthErrorResponse = Type.Object(
   {
-    error: StringEnum(['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope']),
+    error: StringEnum([
+      'invalid_request',
+      'invalid_client',
+      'invalid_grant',
+      'unauthorized_client',
+      'unsupported_grant_type',
+      'invalid_scope',
+    ]),
     error_description: Type.Optional(Type.String()),
   },
-  { $id: 'OAuthErrorResponse' },
+  { title: 'OAuthErrorResponse' },
 );
 
 /** RFC 7662 introspection answer. */
@@ -308,7 +362,7 @@ export const IntrospectionResponse = Type.Object(
     platform_id: Type.Optional(Uuid),
     workspace_id: Type.Optional(Type.Union([Uuid, Type.Null()])),
   },
-  { $id: 'IntrospectionResponse' },
+  { title: 'IntrospectionResponse' },
 );
 export type IntrospectionResponse = Static<typeof IntrospectionResponse>;
 
@@ -376,7 +430,7 @@ export const PAYMENTS_COMMANDS = {
     'cmd.payments.sandbox-credentials.issue',
     Type.Object({ ...WorkspaceRef, name: Type.Optional(PlatformName) }, { additionalProperties: false }),
     SandboxCredential,
-    'Creates a sandbox platform for the workspace with an API key (SANDBOX_KEY_SCOPES) and an OAuth client (SANDBOX_CLIENT_SCOPES); secrets shown once. Limits (2 active, 5 per hour) are the Workspace API\'s.',
+    "Creates a sandbox platform for the workspace with an API key (SANDBOX_KEY_SCOPES) and an OAuth client (SANDBOX_CLIENT_SCOPES); secrets shown once. Limits (2 active, 5 per hour) are the Workspace API's.",
   ),
   listPlatforms: defineCommand(
     'cmd.payments.platforms.list',

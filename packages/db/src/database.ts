@@ -2,7 +2,8 @@ import type { Logger } from '@holdfast/logging';
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres, { type Sql } from 'postgres';
 
-export type { Sql } from 'postgres';
+/** `Queryable`: the pool or a transaction (`sql.begin`), for repository functions that run in either. */
+export type { ISql as Queryable, Sql, TransactionSql } from 'postgres';
 
 export interface DatabaseOptions<TSchema extends Record<string, unknown>> {
   url: string;

@@ -15,7 +15,13 @@ beforeAll(async () => {
     openapi: { title: 'Limits', version: '1.0.0', description: 'limits' },
     rateLimit: { perMinute: { public: 3, standard: 5, high: 50, admin: 2 }, counter: createMemoryWindowCounter() },
     deprecations: [
-      { matches: (url) => url.startsWith('/old/'), sunset: 'Sun, 01 Nov 2026 00:00:00 GMT', link: () => '</new>', enforced: true, successor: '/new' },
+      {
+        matches: (url) => url.startsWith('/old/'),
+        sunset: 'Sun, 01 Nov 2026 00:00:00 GMT',
+        link: () => '</new>',
+        enforced: true,
+        successor: '/new',
+      },
     ],
   });
   app.get('/old/things', { schema: { response: { 200: Type.Object({ ok: Type.Boolean() }) } } }, async () => ({ ok: true }));

@@ -59,7 +59,7 @@ describe('payments-service process', () => {
       'x-api-version': 'v1',
       deprecation: 'true',
       sunset: 'Sun, 01 Nov 2026 00:00:00 GMT',
-      link: '</api/v2/no-such-route>; rel="successor-version"',
+      link: '</api/v2>; rel="successor-version"',
     });
     const v2 = await request(`${service.url}/api/v2/no-such-route`);
     expect(v2.headers['x-api-version']).toBe('v2');
