@@ -102,7 +102,7 @@ export function createPlatformsRepository(sql: Sql): PlatformsRepository {
       await tx`
         insert into platforms (id, name, workspace_id, sandbox, bootstrap, webhook_url, settings, scopes)
         values (${id}, ${p.name}, ${p.workspaceId}, ${p.sandbox}, ${p.bootstrap ?? false}, ${p.webhookUrl},
-                ${tx.json(p.settings as never)}, ${tx.array([...p.scopes])})`;
+                ${JSON.stringify(p.settings)}::jsonb, ${tx.array([...p.scopes])})`;
       const [row] = await tx<Row[]>`${SELECT(tx)} where p.id = ${id}`;
       return toPlatform(row as Row);
     },
@@ -135,7 +135,7 @@ export function createPlatformsRepository(sql: Sql): PlatformsRepository {
         update platforms set
           name = coalesce(${c.name ?? null}::text, name),
           webhook_url = case when ${c.webhookUrl !== undefined}::boolean then ${c.webhookUrl ?? null}::text else webhook_url end,
-          settings = coalesce(${c.settings === undefined ? null : tx.json(c.settings as never)}::jsonb, settings),
+          settings = coalesce(${c.settings === undefined ? null : JSON.stringify(c.settings)}::jsonb, settings),
           scopes = coalesce(${c.scopes === undefined ? null : tx.array([...c.scopes])}::text[], scopes),
           is_active = coalesce(${c.isActive ?? null}::boolean, is_active),
           deactivated_at = case
