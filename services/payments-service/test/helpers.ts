@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { startForTest } from '@holdfast/http-kit';
+import { type HttpApp, startForTest } from '@holdfast/http-kit';
 import { createTestBus, createTestDatabase, type TestBus, type TestDatabase, testLogger } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { request } from 'undici';
@@ -13,7 +13,12 @@ export interface Running {
 export const newBootstrapKey = () => `hf_test_${randomBytes(32).toString('base64url')}`;
 
 /** A payments instance on its own free port, on the given database and NATS prefix. */
-export async function startPayments(db: TestDatabase, nats: TestBus, env: Record<string, string> = {}): Promise<Running> {
+export async function startPayments(
+  db: TestDatabase,
+  nats: TestBus,
+  env: Record<string, string> = {},
+  beforeListen?: (app: HttpApp) => void,
+): Promise<Running> {
   const config = paymentsConfigFrom({
     DATABASE_URL: db.url,
     NATS_URL: nats.url,
@@ -23,7 +28,9 @@ export async function startPayments(db: TestDatabase, nats: TestBus, env: Record
     LOG_LEVEL: 'silent',
     ...env,
   });
-  return startForTest(await createPaymentsService(config, testLogger('payments-service')));
+  const handle = await createPaymentsService(config, testLogger('payments-service'));
+  beforeListen?.(handle.app);
+  return startForTest(handle);
 }
 
 export interface Answer<T = any> {
