@@ -33,7 +33,7 @@ export function createDatabase<TSchema extends Record<string, unknown>>(options:
     connection: { application_name: options.applicationName, search_path: options.schemaName },
     onnotice: () => {},
     // Money columns are numeric: keep them as exact strings, never floats.
-    types: { numeric: { to: 1700, from: [1700], serialize: (v: string) => v, parse: (v: string) => v } },
+    types: { numeric: { to: 1700, from: [1700], serialize: (v: string | number) => String(v), parse: (v: string) => v } },
     idle_timeout: 30,
     max_lifetime: 60 * 30,
   });

@@ -50,7 +50,10 @@ afterAll(async () => {
 });
 
 async function platform(scopes: string[] = ['read:platform']) {
-  const res = await call(svc.url, 'POST', '/api/v1/auth/api-key', { headers: key(admin), body: { name: `p ${randomUUID().slice(0, 8)}`, scopes } });
+  const res = await call(svc.url, 'POST', '/api/v1/auth/api-key', {
+    headers: key(admin),
+    body: { name: `p ${randomUUID().slice(0, 8)}`, scopes },
+  });
   return res.body as { apiKey: string; platformId: string };
 }
 
@@ -62,17 +65,31 @@ describe('POST /api/v1/oauth/clients', () => {
   it('creates a client on the calling platform or a named one, showing the secret once and storing its hash', async () => {
     const res = await call(svc.url, 'POST', '/api/v1/oauth/clients', {
       headers: key(admin),
-      body: { name: 'Backend', scopes: ['read:transactions', 'move:transactions'], description: 'server', redirectUris: ['https://example.com/cb'] },
+      body: {
+        name: 'Backend',
+        scopes: ['read:transactions', 'move:transactions'],
+        description: 'server',
+        redirectUris: ['https://example.com/cb'],
+      },
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ name: 'Backend', scopes: ['read:transactions', 'move:transactions'], grantTypes: ['client_credentials'], isActive: true, workspaceId: null });
+    expect(res.body).toMatchObject({
+      name: 'Backend',
+      scopes: ['read:transactions', 'move:transactions'],
+      grantTypes: ['client_credentials'],
+      isActive: true,
+      workspaceId: null,
+    });
     expect(res.body.clientId).toMatch(/^hf_client_[0-9A-Za-z]{24}$/);
     expect(res.body.clientSecret).toMatch(/^hf_secret_[0-9A-Za-z]{43}$/);
     const [row] = await sql`select * from oauth_clients where id = ${res.body.id}`;
     expect(row?.secret_hash).toBe(sha256(res.body.clientSecret));
     expect(JSON.stringify(row)).not.toContain(res.body.clientSecret.slice(10));
     const p = await platform();
-    const other = await call(svc.url, 'POST', '/api/v1/oauth/clients', { headers: key(admin), body: { name: 'Theirs', scopes: ['read:platform'], platformId: p.platformId } });
+    const other = await call(svc.url, 'POST', '/api/v1/oauth/clients', {
+      headers: key(admin),
+      body: { name: 'Theirs', scopes: ['read:platform'], platformId: p.platformId },
+    });
     expect(other.body.platformId).toBe(p.platformId);
   });
 
@@ -89,10 +106,24 @@ describe('POST /api/v1/oauth/clients', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
     }
-    expect((await call(svc.url, 'POST', '/api/v1/oauth/clients', { headers: key(admin), body: { name: 'x', scopes: ['read:platform'], platformId: randomUUID() } })).status).toBe(404);
+    expect(
+      (
+        await call(svc.url, 'POST', '/api/v1/oauth/clients', {
+          headers: key(admin),
+          body: { name: 'x', scopes: ['read:platform'], platformId: randomUUID() },
+        })
+      ).status,
+    ).toBe(404);
     const p = await platform();
     await call(svc.url, 'DELETE', `/api/v1/auth/platform/${p.platformId}`, { headers: key(admin) });
-    expect((await call(svc.url, 'POST', '/api/v1/oauth/clients', { headers: key(admin), body: { name: 'x', scopes: ['read:platform'], platformId: p.platformId } })).status).toBe(409);
+    expect(
+      (
+        await call(svc.url, 'POST', '/api/v1/oauth/clients', {
+          headers: key(admin),
+          body: { name: 'x', scopes: ['read:platform'], platformId: p.platformId },
+        })
+      ).status,
+    ).toBe(409);
     expect((await sql`select count(*) as n from oauth_clients`)[0]?.n).toBe(before);
   });
 
@@ -105,7 +136,9 @@ describe('POST /api/v1/oauth/clients', () => {
     const operator = await createClient(svc.url, admin, { name: 'op', scopes: ['admin:platform'] });
     const token = await tokenFor(svc.url, operator, undefined, 'v1');
     expect((await call(svc.url, 'POST', '/api/v1/oauth/clients', { headers: bearer(token), body })).status).toBe(201);
-    await call(svc.url, 'POST', '/api/v2/oauth/revoke', { body: { token, client_id: operator.clientId, client_secret: operator.clientSecret } });
+    await call(svc.url, 'POST', '/api/v2/oauth/revoke', {
+      body: { token, client_id: operator.clientId, client_secret: operator.clientSecret },
+    });
     expect((await call(svc.url, 'POST', '/api/v1/oauth/clients', { headers: bearer(token), body })).status).toBe(401);
     const fresh = await tokenFor(svc.url, operator);
     await expire(fresh);
@@ -126,13 +159,22 @@ describe('POST /api/{v1,v2}/oauth/token, JSON (the spec)', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.body).toMatchObject({ success: true, data: { token_type: 'Bearer', expires_in: 3600, scope: 'read:platform read:transactions' } });
+    expect(res.body).toMatchObject({
+      success: true,
+      data: { token_type: 'Bearer', expires_in: 3600, scope: 'read:platform read:transactions' },
+    });
     expect(res.body.data.access_token).toMatch(/^hf_at_[0-9A-Za-z]{43}$/);
     expect(res.body.meta.requestId).toBeTruthy();
-    const [row] = await sql`select scopes, extract(epoch from expires_at - issued_at) as life from oauth_tokens where token_hash = ${sha256(res.body.data.access_token)}`;
+    const [row] =
+      await sql`select scopes, extract(epoch from expires_at - issued_at) as life from oauth_tokens where token_hash = ${sha256(res.body.data.access_token)}`;
     expect(row).toMatchObject({ scopes: ['read:platform', 'read:transactions'], life: '3600.000000' });
     const subset = await call(svc.url, 'POST', '/api/v1/oauth/token', {
-      body: { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, scope: 'read:transactions' },
+      body: {
+        grant_type: 'client_credentials',
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        scope: 'read:transactions',
+      },
     });
     expect(subset.body.data.scope).toBe('read:transactions');
   });
@@ -157,7 +199,12 @@ describe('POST /api/{v1,v2}/oauth/token, JSON (the spec)', () => {
     const missing = await call(svc.url, 'POST', '/api/v2/oauth/token', { body: { client_id: client.clientId } });
     expect(missing.status).toBe(400);
     expect(missing.body.error.details.errors[0].field).toBe('grant_type');
-    const noGrant = await createClient(svc.url, admin, { name: 'code only', scopes: ['read:platform'], grantTypes: ['authorization_code'], redirectUris: ['https://example.com/cb'] });
+    const noGrant = await createClient(svc.url, admin, {
+      name: 'code only',
+      scopes: ['read:platform'],
+      grantTypes: ['authorization_code'],
+      redirectUris: ['https://example.com/cb'],
+    });
     const unauthorized = await call(svc.url, 'POST', '/api/v2/oauth/token', {
       body: { grant_type: 'client_credentials', client_id: noGrant.clientId, client_secret: noGrant.clientSecret },
     });
@@ -187,13 +234,18 @@ describe('POST /api/v2/oauth/token, form-encoded (RFC 6749)', () => {
 
   it('answers RFC 6749 §5.2 errors', async () => {
     const client = await createClient(svc.url, admin, { name: 'rfc', scopes: ['read:platform'] });
-    const badSecret = await call(svc.url, 'POST', '/api/v2/oauth/token', { headers: basic(client.clientId, 'hf_secret_nope'), form: { grant_type: 'client_credentials' } });
+    const badSecret = await call(svc.url, 'POST', '/api/v2/oauth/token', {
+      headers: basic(client.clientId, 'hf_secret_nope'),
+      form: { grant_type: 'client_credentials' },
+    });
     expect(badSecret.status).toBe(401);
     expect(badSecret.body).toEqual({ error: 'invalid_client', error_description: 'Client authentication failed' });
     expect(badSecret.headers['www-authenticate']).toBe('Basic realm="holdfast"');
     expect(badSecret.headers['cache-control']).toBe('no-store');
     const post = { client_id: client.clientId, client_secret: client.clientSecret };
-    const scope = await call(svc.url, 'POST', '/api/v2/oauth/token', { form: { grant_type: 'client_credentials', scope: 'admin:platform', ...post } });
+    const scope = await call(svc.url, 'POST', '/api/v2/oauth/token', {
+      form: { grant_type: 'client_credentials', scope: 'admin:platform', ...post },
+    });
     expect(scope.status).toBe(400);
     expect(scope.body.error).toBe('invalid_scope');
     const grant = await call(svc.url, 'POST', '/api/v2/oauth/token', { form: { grant_type: 'authorization_code', ...post } });
@@ -201,7 +253,9 @@ describe('POST /api/v2/oauth/token, form-encoded (RFC 6749)', () => {
     const missing = await call(svc.url, 'POST', '/api/v2/oauth/token', { form: { ...post } });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toBe('invalid_request');
-    const repeated = await request(`grant_type=client_credentials&grant_type=client_credentials&client_id=${client.clientId}&client_secret=${client.clientSecret}`);
+    const repeated = await request(
+      `grant_type=client_credentials&grant_type=client_credentials&client_id=${client.clientId}&client_secret=${client.clientSecret}`,
+    );
     expect(repeated.status).toBe(400);
     expect(repeated.body.error).toBe('invalid_request');
     const twoMethods = await call(svc.url, 'POST', '/api/v2/oauth/token', {
@@ -236,27 +290,44 @@ describe('a standard OAuth 2.0 client library (oauth4webapi)', () => {
     expect(token).toMatchObject({ token_type: 'bearer', expires_in: 3600, scope: 'read:platform' });
     const me = await call(svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(token.access_token) });
     expect(me.status).toBe(200);
-    const introspected = await oauth.processIntrospectionResponse(as, c, await oauth.introspectionRequest(as, c, oauth.ClientSecretPost(client.clientSecret), token.access_token, options));
-    expect(introspected).toMatchObject({ active: true, client_id: client.clientId, scope: 'read:platform', sub: client.platformId, token_type: 'Bearer' });
+    const introspected = await oauth.processIntrospectionResponse(
+      as,
+      c,
+      await oauth.introspectionRequest(as, c, oauth.ClientSecretPost(client.clientSecret), token.access_token, options),
+    );
+    expect(introspected).toMatchObject({
+      active: true,
+      client_id: client.clientId,
+      scope: 'read:platform',
+      sub: client.platformId,
+      token_type: 'Bearer',
+    });
     await oauth.processRevocationResponse(await oauth.revocationRequest(as, c, auth, token.access_token, options));
     expect((await call(svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(token.access_token) })).status).toBe(401);
   });
 });
 
 describe('POST /api/{v1,v2}/oauth/revoke (RFC 7009)', () => {
-  it('revokes the client\'s own token at once; unknown and foreign tokens answer 200 and change nothing', async () => {
+  it("revokes the client's own token at once; unknown and foreign tokens answer 200 and change nothing", async () => {
     const a = await createClient(svc.url, admin, { name: 'a', scopes: ['read:platform'] });
     const b = await createClient(svc.url, admin, { name: 'b', scopes: ['read:platform'] });
     const tokenA = await tokenFor(svc.url, a);
     const tokenB = await tokenFor(svc.url, b);
     expect((await call(svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(tokenA) })).status).toBe(200);
-    const foreign = await call(svc.url, 'POST', '/api/v2/oauth/revoke', { body: { token: tokenB, client_id: a.clientId, client_secret: a.clientSecret } });
+    const foreign = await call(svc.url, 'POST', '/api/v2/oauth/revoke', {
+      body: { token: tokenB, client_id: a.clientId, client_secret: a.clientSecret },
+    });
     expect(foreign.status).toBe(200);
     expect((await call(svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(tokenB) })).status).toBe(200);
-    const unknown = await call(svc.url, 'POST', '/api/v2/oauth/revoke', { headers: basic(a.clientId, a.clientSecret), form: { token: 'hf_at_nothing' } });
+    const unknown = await call(svc.url, 'POST', '/api/v2/oauth/revoke', {
+      headers: basic(a.clientId, a.clientSecret),
+      form: { token: 'hf_at_nothing' },
+    });
     expect(unknown.status).toBe(200);
     expect(unknown.body).toEqual({});
-    const own = await call(svc.url, 'POST', '/api/v1/oauth/revoke', { body: { token: tokenA, token_type_hint: 'access_token', client_id: a.clientId, client_secret: a.clientSecret } });
+    const own = await call(svc.url, 'POST', '/api/v1/oauth/revoke', {
+      body: { token: tokenA, token_type_hint: 'access_token', client_id: a.clientId, client_secret: a.clientSecret },
+    });
     expect(own.status).toBe(200);
     expect(own.body.success).toBe(true);
     const refused = await call(svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(tokenA) });
@@ -268,7 +339,9 @@ describe('POST /api/{v1,v2}/oauth/revoke (RFC 7009)', () => {
   it('refuses a missing token and a wrong client', async () => {
     const a = await createClient(svc.url, admin, { name: 'a', scopes: ['read:platform'] });
     const token = await tokenFor(svc.url, a);
-    expect((await call(svc.url, 'POST', '/api/v2/oauth/revoke', { body: { client_id: a.clientId, client_secret: a.clientSecret } })).status).toBe(400);
+    expect(
+      (await call(svc.url, 'POST', '/api/v2/oauth/revoke', { body: { client_id: a.clientId, client_secret: a.clientSecret } })).status,
+    ).toBe(400);
     const wrong = await call(svc.url, 'POST', '/api/v2/oauth/revoke', { headers: basic(a.clientId, 'hf_secret_bad'), form: { token } });
     expect(wrong.status).toBe(401);
     expect(wrong.body.error).toBe('invalid_client');
@@ -293,16 +366,21 @@ describe('POST /api/v1/oauth/clients/{clientId}/revoke-all-tokens', () => {
   it('refuses unknown clients and callers without admin:platform', async () => {
     const c = await createClient(svc.url, admin, { name: 'x', scopes: ['read:platform'] });
     const token = await tokenFor(svc.url, c);
-    expect((await call(svc.url, 'POST', '/api/v1/oauth/clients/hf_client_000000000000000000000000/revoke-all-tokens', { headers: key(admin) })).status).toBe(404);
+    expect(
+      (await call(svc.url, 'POST', '/api/v1/oauth/clients/hf_client_000000000000000000000000/revoke-all-tokens', { headers: key(admin) }))
+        .status,
+    ).toBe(404);
     expect((await call(svc.url, 'POST', '/api/v1/oauth/clients/garbage/revoke-all-tokens', { headers: key(admin) })).status).toBe(404);
-    expect((await call(svc.url, 'POST', `/api/v1/oauth/clients/${c.clientId}/revoke-all-tokens`, { headers: bearer(token) })).status).toBe(403);
+    expect((await call(svc.url, 'POST', `/api/v1/oauth/clients/${c.clientId}/revoke-all-tokens`, { headers: bearer(token) })).status).toBe(
+      403,
+    );
     expect((await call(svc.url, 'POST', `/api/v1/oauth/clients/${c.clientId}/revoke-all-tokens`)).status).toBe(401);
     expect((await call(svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(token) })).status).toBe(200);
   });
 });
 
 describe('POST /api/{v1,v2}/oauth/introspect (RFC 7662)', () => {
-  it('describes live tokens of the caller\'s platform and answers inactive for anything else', async () => {
+  it("describes live tokens of the caller's platform and answers inactive for anything else", async () => {
     const p = await platform();
     const resourceServer = await createClient(svc.url, admin, { name: 'rs', scopes: ['read:platform'], platformId: p.platformId });
     const app = await createClient(svc.url, admin, { name: 'app', scopes: ['read:platform', 'read:disputes'], platformId: p.platformId });
@@ -311,23 +389,37 @@ describe('POST /api/{v1,v2}/oauth/introspect (RFC 7662)', () => {
     const auth = { client_id: resourceServer.clientId, client_secret: resourceServer.clientSecret };
     const live = await call(svc.url, 'POST', '/api/v2/oauth/introspect', { body: { token, ...auth } });
     expect(live.status).toBe(200);
-    expect(live.body.data).toMatchObject({ active: true, client_id: app.clientId, scope: 'read:platform read:disputes', sub: p.platformId, platform_id: p.platformId, workspace_id: null, iss: svc.url });
+    expect(live.body.data).toMatchObject({
+      active: true,
+      client_id: app.clientId,
+      scope: 'read:platform read:disputes',
+      sub: p.platformId,
+      platform_id: p.platformId,
+      workspace_id: null,
+      iss: svc.url,
+    });
     expect(live.body.data.exp - live.body.data.iat).toBe(3600);
-    const foreign = await call(svc.url, 'POST', '/api/v2/oauth/introspect', { body: { token, client_id: stranger.clientId, client_secret: stranger.clientSecret } });
+    const foreign = await call(svc.url, 'POST', '/api/v2/oauth/introspect', {
+      body: { token, client_id: stranger.clientId, client_secret: stranger.clientSecret },
+    });
     expect(foreign.body.data).toEqual({ active: false });
     const other = await tokenFor(svc.url, app);
     await expire(other);
     expect((await call(svc.url, 'POST', '/api/v1/oauth/introspect', { form: { token: other, ...auth } })).body).toEqual({ active: false });
     await call(svc.url, 'POST', '/api/v2/oauth/revoke', { body: { token, client_id: app.clientId, client_secret: app.clientSecret } });
     expect((await call(svc.url, 'POST', '/api/v2/oauth/introspect', { form: { token, ...auth } })).body).toEqual({ active: false });
-    expect((await call(svc.url, 'POST', '/api/v2/oauth/introspect', { form: { token: 'whatever', ...auth } })).body).toEqual({ active: false });
+    expect((await call(svc.url, 'POST', '/api/v2/oauth/introspect', { form: { token: 'whatever', ...auth } })).body).toEqual({
+      active: false,
+    });
   });
 
   it('requires client authentication and a token', async () => {
     const c = await createClient(svc.url, admin, { name: 'rs', scopes: ['read:platform'] });
     const token = await tokenFor(svc.url, c);
     expect((await call(svc.url, 'POST', '/api/v2/oauth/introspect', { form: { token } })).status).toBe(401);
-    expect((await call(svc.url, 'POST', '/api/v2/oauth/introspect', { headers: basic(c.clientId, c.clientSecret), form: {} })).body.error).toBe('invalid_request');
+    expect(
+      (await call(svc.url, 'POST', '/api/v2/oauth/introspect', { headers: basic(c.clientId, c.clientSecret), form: {} })).body.error,
+    ).toBe('invalid_request');
   });
 });
 
@@ -343,7 +435,10 @@ describe('access tokens on the API', () => {
   });
 
   it('gate v2 money movement on move:transactions and reversals on reverse:transactions, refusing the v1 scopes', async () => {
-    const v1Scoped = await createClient(svc.url, admin, { name: 'v1', scopes: ['write:transactions', 'cancel:transactions', 'rescind:transactions'] });
+    const v1Scoped = await createClient(svc.url, admin, {
+      name: 'v1',
+      scopes: ['write:transactions', 'cancel:transactions', 'rescind:transactions'],
+    });
     const v2Scoped = await createClient(svc.url, admin, { name: 'v2', scopes: ['move:transactions', 'reverse:transactions'] });
     const oldToken = await tokenFor(svc.url, v1Scoped);
     const newToken = await tokenFor(svc.url, v2Scoped);

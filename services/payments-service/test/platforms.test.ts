@@ -43,7 +43,10 @@ afterAll(async () => {
 });
 
 async function newPlatform(body: Record<string, unknown> = {}) {
-  const res = await call(svc.url, 'POST', '/api/v1/auth/api-key', { headers: key(admin), body: { name: `platform ${randomUUID().slice(0, 8)}`, ...body } });
+  const res = await call(svc.url, 'POST', '/api/v1/auth/api-key', {
+    headers: key(admin),
+    body: { name: `platform ${randomUUID().slice(0, 8)}`, ...body },
+  });
   expect(res.status).toBe(201);
   return res.body as { apiKey: string; platformId: string; platformName: string; scopes: string[] };
 }
@@ -70,19 +73,30 @@ describe('POST /api/v1/auth/api-key', () => {
     expect(res.body).toMatchObject({ platformName: 'Acme Pay', scopes: [...DEFAULT_KEY_SCOPES] });
     expect(res.body.apiKey).toMatch(/^hf_test_[0-9A-Za-z]{43}$/);
     expect(res.body.warning).toMatch(/shown only once/);
-    const [stored] = await sql`select k.*, p.name from api_keys k join platforms p on p.id = k.platform_id where p.id = ${res.body.platformId}`;
+    const [stored] =
+      await sql`select k.*, p.name from api_keys k join platforms p on p.id = k.platform_id where p.id = ${res.body.platformId}`;
     expect(stored?.key_hash).toBe(sha256(res.body.apiKey));
     expect(JSON.stringify(stored)).not.toContain(res.body.apiKey.slice(8));
     const me = await call(svc.url, 'GET', '/api/v1/auth/platform/me', { headers: key(res.body.apiKey) });
     expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ id: res.body.platformId, name: 'Acme Pay', apiKeyHint: `${res.body.apiKey.slice(0, 12)}…${res.body.apiKey.slice(-4)}` });
+    expect(me.body).toMatchObject({
+      id: res.body.platformId,
+      name: 'Acme Pay',
+      apiKeyHint: `${res.body.apiKey.slice(0, 12)}…${res.body.apiKey.slice(-4)}`,
+    });
   });
 
   it('takes scopes, a webhook URL, settings and a workspace', async () => {
     const workspaceId = randomUUID();
     const res = await call(svc.url, 'POST', '/api/v1/auth/api-key', {
       headers: key(admin),
-      body: { name: 'Scoped', scopes: ['read:transactions', 'write:transactions'], webhookUrl: 'https://example.com/hook', settings: { a: 1 }, workspaceId },
+      body: {
+        name: 'Scoped',
+        scopes: ['read:transactions', 'write:transactions'],
+        webhookUrl: 'https://example.com/hook',
+        settings: { a: 1 },
+        workspaceId,
+      },
     });
     expect(res.status).toBe(201);
     expect(res.body.scopes).toEqual(['read:transactions', 'write:transactions']);
@@ -105,7 +119,9 @@ describe('POST /api/v1/auth/api-key', () => {
       body: { name: 'Tenant admin', scopes: ['admin:platform'], workspaceId: randomUUID() },
     });
     expect(operatorScope.status).toBe(400);
-    expect(operatorScope.body.error.details.errors).toEqual([{ field: 'scopes', reason: "admin:platform cannot be given to a workspace's platform" }]);
+    expect(operatorScope.body.error.details.errors).toEqual([
+      { field: 'scopes', reason: "admin:platform cannot be given to a workspace's platform" },
+    ]);
     expect(await platformCount()).toBe(before);
   });
 
@@ -117,14 +133,19 @@ describe('POST /api/v1/auth/api-key', () => {
     expect(none.body.error.message).toMatch(/Missing credentials/);
     const wrong = await call(svc.url, 'POST', '/api/v1/auth/api-key', { headers: key(randomKey()), body });
     expect(wrong.status).toBe(401);
-    const live = await call(svc.url, 'POST', '/api/v1/auth/api-key', { headers: key(`hf_live_${randomBytes(32).toString('base64url')}`), body });
+    const live = await call(svc.url, 'POST', '/api/v1/auth/api-key', {
+      headers: key(`hf_live_${randomBytes(32).toString('base64url')}`),
+      body,
+    });
     expect(live.status).toBe(401);
     expect(live.body.error.message).toMatch(/takes hf_test_ keys only/);
     const scoped = await call(svc.url, 'POST', '/api/v1/auth/api-key', { headers: key(readOnly.apiKey), body });
     expect(scoped.status).toBe(403);
     expect(scoped.body.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: { required: ['admin:platform'] } });
     const deactivatedAdmin = await newPlatform({ scopes: ['admin:platform'] });
-    expect((await call(svc.url, 'DELETE', `/api/v1/auth/platform/${deactivatedAdmin.platformId}`, { headers: key(admin) })).status).toBe(204);
+    expect((await call(svc.url, 'DELETE', `/api/v1/auth/platform/${deactivatedAdmin.platformId}`, { headers: key(admin) })).status).toBe(
+      204,
+    );
     const deactivated = await call(svc.url, 'POST', '/api/v1/auth/api-key', { headers: key(deactivatedAdmin.apiKey), body });
     expect(deactivated.status).toBe(401);
     expect(deactivated.body.error.message).toMatch(/deactivated/);
@@ -147,24 +168,39 @@ describe('POST /api/v1/auth/api-key/regenerate', () => {
     expect((await sql`select count(*) as n from api_keys where platform_id = ${p.platformId} and revoked_at is null`)[0]?.n).toBe('1');
   });
 
-  it('lets a platform regenerate its own key with manage:api-keys, not another platform\'s', async () => {
+  it("lets a platform regenerate its own key with manage:api-keys, not another platform's", async () => {
     const p = await newPlatform({ scopes: ['manage:api-keys'] });
     const other = await newPlatform();
-    const foreign = await call(svc.url, 'POST', '/api/v1/auth/api-key/regenerate', { headers: key(p.apiKey), body: { platformId: other.platformId } });
+    const foreign = await call(svc.url, 'POST', '/api/v1/auth/api-key/regenerate', {
+      headers: key(p.apiKey),
+      body: { platformId: other.platformId },
+    });
     expect(foreign.status).toBe(404);
-    const own = await call(svc.url, 'POST', '/api/v1/auth/api-key/regenerate', { headers: key(p.apiKey), body: { platformId: p.platformId } });
+    const own = await call(svc.url, 'POST', '/api/v1/auth/api-key/regenerate', {
+      headers: key(p.apiKey),
+      body: { platformId: p.platformId },
+    });
     expect(own.status).toBe(200);
     expect((await call(svc.url, 'GET', '/api/v1/auth/platform/me', { headers: key(own.body.apiKey) })).status).toBe(200);
   });
 
   it('refuses bad input, unknown platforms and callers without the scope', async () => {
-    expect((await call(svc.url, 'POST', '/api/v1/auth/api-key/regenerate', { headers: key(admin), body: { platformId: 'nope' } })).status).toBe(400);
+    expect(
+      (await call(svc.url, 'POST', '/api/v1/auth/api-key/regenerate', { headers: key(admin), body: { platformId: 'nope' } })).status,
+    ).toBe(400);
     expect((await call(svc.url, 'POST', '/api/v1/auth/api-key/regenerate', { headers: key(admin), body: {} })).status).toBe(400);
-    expect((await call(svc.url, 'POST', '/api/v1/auth/api-key/regenerate', { headers: key(admin), body: { platformId: randomUUID() } })).status).toBe(404);
+    expect(
+      (await call(svc.url, 'POST', '/api/v1/auth/api-key/regenerate', { headers: key(admin), body: { platformId: randomUUID() } })).status,
+    ).toBe(404);
     const readOnly = await newPlatform();
-    const refused = await call(svc.url, 'POST', '/api/v1/auth/api-key/regenerate', { headers: key(readOnly.apiKey), body: { platformId: readOnly.platformId } });
+    const refused = await call(svc.url, 'POST', '/api/v1/auth/api-key/regenerate', {
+      headers: key(readOnly.apiKey),
+      body: { platformId: readOnly.platformId },
+    });
     expect(refused.status).toBe(403);
-    expect((await call(svc.url, 'POST', '/api/v1/auth/api-key/regenerate', { body: { platformId: readOnly.platformId } })).status).toBe(401);
+    expect((await call(svc.url, 'POST', '/api/v1/auth/api-key/regenerate', { body: { platformId: readOnly.platformId } })).status).toBe(
+      401,
+    );
     expect((await call(svc.url, 'GET', '/api/v1/auth/platform/me', { headers: key(readOnly.apiKey) })).status).toBe(200);
   });
 });
@@ -236,10 +272,16 @@ describe('PUT /api/{v1,v2}/auth/platform/{id}', () => {
     });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ name: 'Renamed', webhookUrl: 'https://example.com/h', settings: { tz: 'UTC' } });
-    const escalate = await call(svc.url, 'PUT', `/api/v1/auth/platform/${p.platformId}`, { headers: key(p.apiKey), body: { scopes: [...V1_SCOPES] } });
+    const escalate = await call(svc.url, 'PUT', `/api/v1/auth/platform/${p.platformId}`, {
+      headers: key(p.apiKey),
+      body: { scopes: [...V1_SCOPES] },
+    });
     expect(escalate.status).toBe(403);
     expect(escalate.body.error.code).toBe('INSUFFICIENT_SCOPE');
-    const narrowed = await call(svc.url, 'PUT', `/api/v1/auth/platform/${p.platformId}`, { headers: key(admin), body: { scopes: ['write:platform'] } });
+    const narrowed = await call(svc.url, 'PUT', `/api/v1/auth/platform/${p.platformId}`, {
+      headers: key(admin),
+      body: { scopes: ['write:platform'] },
+    });
     expect(narrowed.status).toBe(200);
     expect(narrowed.body.scopes).toEqual(['write:platform']);
     expect((await call(svc.url, 'GET', `/api/v1/auth/platform/${p.platformId}`, { headers: key(p.apiKey) })).status).toBe(403);
@@ -249,10 +291,20 @@ describe('PUT /api/{v1,v2}/auth/platform/{id}', () => {
     const p = await newPlatform();
     const other = await newPlatform({ scopes: ['write:platform'] });
     expect((await call(svc.url, 'PUT', `/api/v1/auth/platform/${p.platformId}`, { headers: key(admin), body: {} })).status).toBe(400);
-    expect((await call(svc.url, 'PUT', `/api/v1/auth/platform/${p.platformId}`, { headers: key(admin), body: { name: 'x'.repeat(101) } })).status).toBe(400);
-    expect((await call(svc.url, 'PUT', `/api/v1/auth/platform/${randomUUID()}`, { headers: key(admin), body: { name: 'Ghost' } })).status).toBe(404);
-    expect((await call(svc.url, 'PUT', `/api/v1/auth/platform/${p.platformId}`, { headers: key(other.apiKey), body: { name: 'Hijack' } })).status).toBe(404);
-    expect((await call(svc.url, 'PUT', `/api/v1/auth/platform/${p.platformId}`, { headers: key(p.apiKey), body: { name: 'Self' } })).status).toBe(403);
+    expect(
+      (await call(svc.url, 'PUT', `/api/v1/auth/platform/${p.platformId}`, { headers: key(admin), body: { name: 'x'.repeat(101) } }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await call(svc.url, 'PUT', `/api/v1/auth/platform/${randomUUID()}`, { headers: key(admin), body: { name: 'Ghost' } })).status,
+    ).toBe(404);
+    expect(
+      (await call(svc.url, 'PUT', `/api/v1/auth/platform/${p.platformId}`, { headers: key(other.apiKey), body: { name: 'Hijack' } }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await call(svc.url, 'PUT', `/api/v1/auth/platform/${p.platformId}`, { headers: key(p.apiKey), body: { name: 'Self' } })).status,
+    ).toBe(403);
     expect((await call(svc.url, 'GET', `/api/v1/auth/platform/${p.platformId}`, { headers: key(admin) })).body.name).toBe(p.platformName);
   });
 });
@@ -270,8 +322,12 @@ describe('DELETE /api/{v1,v2}/auth/platform/{id}', () => {
     expect((await sql`select revoked_at from oauth_tokens where client_pk = ${client.id}`)[0]?.revoked_at).not.toBeNull();
     const shown = await call(svc.url, 'GET', `/api/v1/auth/platform/${p.platformId}`, { headers: key(admin) });
     expect(shown.body.isActive).toBe(false);
-    expect((await call(svc.url, 'DELETE', `/api/v2/auth/platform/${p.platformId}`, { headers: bearer(await adminToken()) })).status).toBe(204);
-    expect((await call(svc.url, 'PUT', `/api/v1/auth/platform/${p.platformId}`, { headers: key(admin), body: { isActive: true } })).status).toBe(200);
+    expect((await call(svc.url, 'DELETE', `/api/v2/auth/platform/${p.platformId}`, { headers: bearer(await adminToken()) })).status).toBe(
+      204,
+    );
+    expect(
+      (await call(svc.url, 'PUT', `/api/v1/auth/platform/${p.platformId}`, { headers: key(admin), body: { isActive: true } })).status,
+    ).toBe(200);
     expect((await call(svc.url, 'GET', '/api/v1/auth/platform/me', { headers: key(p.apiKey) })).status).toBe(200);
     expect((await call(svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(token) })).status).toBe(401);
   });
@@ -339,7 +395,11 @@ describe('GET /api/{v1,v2}/auth/scopes', () => {
     const res = await call(svc.url, 'GET', '/api/v2/auth/scopes');
     expect(res.status).toBe(200);
     expect(res.body.map((s: { scope: string }) => s.scope)).toEqual([...SCOPES]);
-    expect(res.body.find((s: { scope: string }) => s.scope === 'read:transactions')).toMatchObject({ workspaceForm: 'transactions:read', apiKeys: true, v2: true });
+    expect(res.body.find((s: { scope: string }) => s.scope === 'read:transactions')).toMatchObject({
+      workspaceForm: 'transactions:read',
+      apiKeys: true,
+      v2: true,
+    });
     expect(res.body.find((s: { scope: string }) => s.scope === 'move:transactions')).toMatchObject({ apiKeys: false, v2: true });
     expect(res.body.find((s: { scope: string }) => s.scope === 'cancel:transactions')).toMatchObject({ apiKeys: true, v2: false });
   });
@@ -404,9 +464,24 @@ describe('OpenAPI', () => {
   it('gives every operation a tier, an id, tags, and its security and scopes; lists the 36 v2 operations', async () => {
     const doc = (await call(svc.url, 'GET', '/openapi.json')).body as {
       info: { description: string };
-      paths: Record<string, Record<string, { operationId?: string; tags?: string[]; 'x-rate-limit-tier'?: string; security?: unknown[]; description?: string; responses: Record<string, unknown> }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            operationId?: string;
+            tags?: string[];
+            'x-rate-limit-tier'?: string;
+            security?: unknown[];
+            description?: string;
+            responses: Record<string, unknown>;
+          }
+        >
+      >;
     };
-    const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })));
+    const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ path, method, op })),
+    );
     for (const { path, method, op } of operations.filter((o) => !o.path.startsWith('/health') && o.path !== '/metrics')) {
       expect(op['x-rate-limit-tier'], `${method} ${path}`).toMatch(/^(public|standard|high|admin)$/);
       expect(op.operationId, `${method} ${path}`).toBeTruthy();

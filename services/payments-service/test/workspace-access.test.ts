@@ -39,7 +39,8 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const send = <K extends keyof typeof C>(name: K, request: Parameters<typeof sendCommand<(typeof C)[K]>>[2]) => sendCommand(nats.bus, C[name], request);
+const send = <K extends keyof typeof C>(name: K, request: Parameters<typeof sendCommand<(typeof C)[K]>>[2]) =>
+  sendCommand(nats.bus, C[name], request);
 
 /** A raw request, bypassing the sender's own payload check, to see what payments answers. */
 async function raw(subject: string, payload: unknown) {
@@ -54,7 +55,11 @@ describe(C.issueSandboxCredentials.subject, () => {
   it('mints a sandbox platform with an API key and an OAuth client, secrets shown once', async () => {
     const workspaceId = randomUUID();
     const cred = await sandbox(workspaceId, 'Acme sandbox');
-    expect(cred).toMatchObject({ name: 'Acme sandbox', scopes: [...SANDBOX_KEY_SCOPES], oauthClient: { scopes: [...SANDBOX_CLIENT_SCOPES] } });
+    expect(cred).toMatchObject({
+      name: 'Acme sandbox',
+      scopes: [...SANDBOX_KEY_SCOPES],
+      oauthClient: { scopes: [...SANDBOX_CLIENT_SCOPES] },
+    });
     expect(cred.apiKey).toMatch(/^hf_test_/);
     expect(cred.oauthClient.clientSecret).toMatch(/^hf_secret_/);
     expect(cred.warning).toMatch(/shown only once/);
@@ -75,14 +80,20 @@ describe(C.issueSandboxCredentials.subject, () => {
 });
 
 describe(`${C.listPlatforms.subject}, ${C.deactivatePlatform.subject}, ${C.deactivateWorkspacePlatforms.subject}`, () => {
-  it('lists only the workspace\'s platforms, without key material', async () => {
+  it("lists only the workspace's platforms, without key material", async () => {
     const workspaceId = randomUUID();
     const a = await sandbox(workspaceId, 'first');
     const b = await sandbox(workspaceId, 'second');
     await sandbox(randomUUID(), 'someone else');
     const { platforms } = await send('listPlatforms', { workspaceId });
     expect(platforms.map((p) => p.platformId)).toEqual([b.platformId, a.platformId]);
-    expect(platforms[0]).toMatchObject({ workspaceId, sandbox: true, isActive: true, oauthClientIds: [b.oauthClient.clientId], deactivatedAt: null });
+    expect(platforms[0]).toMatchObject({
+      workspaceId,
+      sandbox: true,
+      isActive: true,
+      oauthClientIds: [b.oauthClient.clientId],
+      deactivatedAt: null,
+    });
     expect(JSON.stringify(platforms)).not.toContain(a.apiKey);
     expect(platforms[0]?.apiKeyHint).toBe(`${b.apiKey.slice(0, 12)}…${b.apiKey.slice(-4)}`);
   });
@@ -93,13 +104,27 @@ describe(`${C.listPlatforms.subject}, ${C.deactivatePlatform.subject}, ${C.deact
     const token = await tokenFor(svc.url, cred.oauthClient);
     expect((await me(cred.apiKey)).status).toBe(200);
     expect((await call(svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(token) })).status).toBe(200);
-    await expect(send('deactivatePlatform', { workspaceId: randomUUID(), platformId: cred.platformId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(send('deactivatePlatform', { workspaceId: randomUUID(), platformId: cred.platformId })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     expect((await me(cred.apiKey)).status).toBe(200);
-    expect(await send('deactivatePlatform', { workspaceId, platformId: cred.platformId })).toEqual({ platformId: cred.platformId, revokedTokens: 1 });
+    expect(await send('deactivatePlatform', { workspaceId, platformId: cred.platformId })).toEqual({
+      platformId: cred.platformId,
+      revokedTokens: 1,
+    });
     expect((await me(cred.apiKey)).status).toBe(401);
     expect((await call(svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(token) })).status).toBe(401);
-    expect((await call(svc.url, 'POST', '/api/v2/oauth/token', { body: { grant_type: 'client_credentials', client_id: cred.oauthClient.clientId, client_secret: cred.oauthClient.clientSecret } })).status).toBe(401);
-    expect(await send('deactivatePlatform', { workspaceId, platformId: cred.platformId })).toEqual({ platformId: cred.platformId, revokedTokens: 0 });
+    expect(
+      (
+        await call(svc.url, 'POST', '/api/v2/oauth/token', {
+          body: { grant_type: 'client_credentials', client_id: cred.oauthClient.clientId, client_secret: cred.oauthClient.clientSecret },
+        })
+      ).status,
+    ).toBe(401);
+    expect(await send('deactivatePlatform', { workspaceId, platformId: cred.platformId })).toEqual({
+      platformId: cred.platformId,
+      revokedTokens: 0,
+    });
     expect((await send('listPlatforms', { workspaceId })).platforms).toEqual([]);
     const all = await send('listPlatforms', { workspaceId, includeInactive: true });
     expect(all.platforms[0]).toMatchObject({ isActive: false });
@@ -126,7 +151,9 @@ describe(`${C.listPlatforms.subject}, ${C.deactivatePlatform.subject}, ${C.deact
 describe('OAuth clients of a workspace', () => {
   it('creates on the newest sandbox platform or a named one; refuses operator scopes, foreign platforms and a workspace without one', async () => {
     const workspaceId = randomUUID();
-    await expect(send('createOAuthClient', { workspaceId, name: 'early', scopes: ['read:transactions'] })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(send('createOAuthClient', { workspaceId, name: 'early', scopes: ['read:transactions'] })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
     const older = await sandbox(workspaceId);
     const newer = await sandbox(workspaceId);
     const created = await send('createOAuthClient', {
@@ -137,14 +164,31 @@ describe('OAuth clients of a workspace', () => {
       grantTypes: ['client_credentials'],
       redirectUris: [],
     });
-    expect(created).toMatchObject({ platformId: newer.platformId, workspaceId, name: 'Backend', description: 'our server', isActive: true });
+    expect(created).toMatchObject({
+      platformId: newer.platformId,
+      workspaceId,
+      name: 'Backend',
+      description: 'our server',
+      isActive: true,
+    });
     expect(created.clientSecret).toMatch(/^hf_secret_/);
-    const onOlder = await send('createOAuthClient', { workspaceId, platformId: older.platformId, name: 'Old', scopes: ['read:transactions'] });
+    const onOlder = await send('createOAuthClient', {
+      workspaceId,
+      platformId: older.platformId,
+      name: 'Old',
+      scopes: ['read:transactions'],
+    });
     expect(onOlder.platformId).toBe(older.platformId);
     const foreign = await sandbox(randomUUID());
-    await expect(send('createOAuthClient', { workspaceId, platformId: foreign.platformId, name: 'x', scopes: ['read:transactions'] })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(send('createOAuthClient', { workspaceId, name: 'x', scopes: ['admin:platform'] })).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    expect((await raw(C.createOAuthClient.subject, { workspaceId, name: 'x', scopes: ['read:nothing'] })).error?.code).toBe('VALIDATION_ERROR');
+    await expect(
+      send('createOAuthClient', { workspaceId, platformId: foreign.platformId, name: 'x', scopes: ['read:transactions'] }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(send('createOAuthClient', { workspaceId, name: 'x', scopes: ['admin:platform'] })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    expect((await raw(C.createOAuthClient.subject, { workspaceId, name: 'x', scopes: ['read:nothing'] })).error?.code).toBe(
+      'VALIDATION_ERROR',
+    );
     expect((await sql`select count(*) as n from oauth_clients where workspace_id = ${workspaceId}`)[0]?.n).toBe('4');
   });
 
@@ -165,22 +209,40 @@ describe('OAuth clients of a workspace', () => {
     for (const name of ['getOAuthClient', 'revokeOAuthClientTokens', 'oauthClientStats', 'deleteOAuthClient'] as const) {
       await expect(send(name, { workspaceId: intruder, clientId: client.clientId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     }
-    await expect(send('updateOAuthClient', { workspaceId: intruder, clientId: client.clientId, name: 'Hijacked' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(send('updateOAuthClient', { workspaceId: intruder, clientId: client.clientId, name: 'Hijacked' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     await expect(send('getOAuthClient', { workspaceId, clientId: 'garbage' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
 
     const t1 = await tokenFor(svc.url, client);
     const t2 = await tokenFor(svc.url, client);
     const own = `/api/v2/auth/platform/${cred.platformId}`;
     expect((await call(svc.url, 'GET', own, { headers: bearer(t1) })).status).toBe(200);
-    const narrowed = await send('updateOAuthClient', { workspaceId, clientId: client.clientId, name: 'App v2', description: 'narrowed', scopes: ['read:transactions'] });
+    const narrowed = await send('updateOAuthClient', {
+      workspaceId,
+      clientId: client.clientId,
+      name: 'App v2',
+      description: 'narrowed',
+      scopes: ['read:transactions'],
+    });
     expect(narrowed).toMatchObject({ name: 'App v2', description: 'narrowed', scopes: ['read:transactions'], isActive: true });
     expect((await call(svc.url, 'GET', own, { headers: bearer(t1) })).status).toBe(403);
-    await expect(send('updateOAuthClient', { workspaceId, clientId: client.clientId, scopes: ['admin:platform'] })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(send('updateOAuthClient', { workspaceId, clientId: client.clientId, scopes: ['admin:platform'] })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
 
-    expect(await send('oauthClientStats', { workspaceId, clientId: client.clientId })).toEqual({ totalTokens: 2, activeTokens: 2, revokedTokens: 0 });
+    expect(await send('oauthClientStats', { workspaceId, clientId: client.clientId })).toEqual({
+      totalTokens: 2,
+      activeTokens: 2,
+      revokedTokens: 0,
+    });
     expect(await send('revokeOAuthClientTokens', { workspaceId, clientId: client.id })).toEqual({ count: 2 });
     expect((await call(svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(t2) })).status).toBe(401);
-    expect(await send('oauthClientStats', { workspaceId, clientId: client.clientId })).toEqual({ totalTokens: 2, activeTokens: 0, revokedTokens: 2 });
+    expect(await send('oauthClientStats', { workspaceId, clientId: client.clientId })).toEqual({
+      totalTokens: 2,
+      activeTokens: 0,
+      revokedTokens: 2,
+    });
 
     const t3 = await tokenFor(svc.url, client);
     const off = await send('updateOAuthClient', { workspaceId, clientId: client.clientId, isActive: false });
@@ -191,11 +253,16 @@ describe('OAuth clients of a workspace', () => {
     await send('updateOAuthClient', { workspaceId, clientId: client.clientId, isActive: true });
     const t4 = await tokenFor(svc.url, client);
 
-    expect(await send('deleteOAuthClient', { workspaceId, clientId: client.clientId })).toEqual({ clientId: client.clientId, revokedTokens: 1 });
+    expect(await send('deleteOAuthClient', { workspaceId, clientId: client.clientId })).toEqual({
+      clientId: client.clientId,
+      revokedTokens: 1,
+    });
     expect((await call(svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(t4) })).status).toBe(401);
     await expect(send('getOAuthClient', { workspaceId, clientId: client.clientId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect((await send('listOAuthClients', { workspaceId })).clients.map((c) => c.clientId)).toEqual([cred.oauthClient.clientId]);
     await expect(tokenFor(svc.url, client)).rejects.toThrow(/401/);
-    expect((await raw(C.updateOAuthClient.subject, { workspaceId, clientId: cred.oauthClient.clientId, isActive: 'no' })).error?.code).toBe('VALIDATION_ERROR');
+    expect((await raw(C.updateOAuthClient.subject, { workspaceId, clientId: cred.oauthClient.clientId, isActive: 'no' })).error?.code).toBe(
+      'VALIDATION_ERROR',
+    );
   });
 });

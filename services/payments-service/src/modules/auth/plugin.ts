@@ -170,7 +170,7 @@ export function registerAuth(app: HttpApp, authenticator: Authenticator): void {
     };
     route.onRequest = [...[route.onRequest ?? []].flat(), enforce] as typeof route.onRequest;
 
-    if (route.schema && !route.schema.hide) {
+    if (route.schema && !(route.schema as { hide?: boolean }).hide) {
       const schema = route.schema as Record<string, unknown> & { response?: Record<string | number, unknown> };
       schema.security = accepted.map((kind) => (kind === 'api_key' ? { apiKey: [] } : { bearer: [] }));
       const response = schema.response ?? {};
