@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { DEFAULT_KEY_SCOPES, SCOPES, V1_SCOPES } from '@holdfast/contracts';
+import { DEFAULT_KEY_SCOPES, PAYMENTS_V2_OPERATIONS, SCOPES, V1_SCOPES } from '@holdfast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
@@ -493,6 +493,11 @@ describe('OpenAPI', () => {
     expect(doc.paths['/api/v1/auth/api-key']?.post?.description).toMatch(/Scopes: `admin:platform`/);
     expect(doc.paths['/api/v1/auth/api-key']?.post?.security).toEqual([{ apiKey: [] }, { bearer: [] }]);
     expect(doc.info.description).toContain('| 36 | POST | `/api/v2/disputes/{id}/resolve`');
+    for (const o of PAYMENTS_V2_OPERATIONS.filter((x) => x.area === 'access')) {
+      const served = doc.paths[o.path]?.[o.method.toLowerCase()];
+      expect(served, `${o.method} ${o.path}`).toBeDefined();
+      expect(served?.['x-rate-limit-tier'], `${o.method} ${o.path}`).toBe(o.tier);
+    }
     expect(doc.info.description).toContain('`/api/v2/transactions/{id}/hash` | `/api/v1/transactions/{id}/submit-hash`');
   });
 });

@@ -80,6 +80,17 @@ describe('payments-service start-up', () => {
     expect(result.stdout).toBe('');
   });
 
+  it('takes a bootstrap API key only in the form of its environment', () => {
+    const key = `hf_test_${'A'.repeat(43)}`;
+    expect(paymentsConfigFrom({ PAYMENTS_BOOTSTRAP_API_KEY: key }).PAYMENTS_BOOTSTRAP_API_KEY).toBe(key);
+    expect(() => paymentsConfigFrom({ PAYMENTS_BOOTSTRAP_API_KEY: 'short' })).toThrow(/PAYMENTS_BOOTSTRAP_API_KEY: must be hf_test_/);
+    expect(() => paymentsConfigFrom({ PAYMENTS_BOOTSTRAP_API_KEY: `hf_live_${'A'.repeat(43)}` })).toThrow(
+      /must start with hf_test_ when APP_ENV is local/,
+    );
+    expect(() => paymentsConfigFrom({ PAYMENTS_PUBLIC_URL: 'ftp://x' })).toThrow(/PAYMENTS_PUBLIC_URL/);
+    expect(paymentsConfigFrom({ PAYMENTS_PUBLIC_URL: 'https://pay.example.com/' }).publicUrl).toBe('https://pay.example.com');
+  });
+
   it('requires the internal API key outside local', async () => {
     expect(() => paymentsConfigFrom({ APP_ENV: 'production' })).toThrow(/INTERNAL_API_KEY: is required when APP_ENV is production/);
   });

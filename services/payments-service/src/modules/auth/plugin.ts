@@ -98,8 +98,9 @@ function scopeError(principal: Principal, auth: RouteAuth, v2: boolean): AppErro
   if (v2) {
     for (const scope of required) {
       const v1Held = (V1_NOT_ON_V2[scope] ?? []).filter((s) => held.has(s));
-      if (v1Held.length > 0)
-        message += `; ${v1Held.join(' and ')} ${v1Held.length > 1 ? 'are v1 scopes' : 'is a v1 scope'} and does not grant it on v2`;
+      if (v1Held.length > 0) {
+        message += `; ${v1Held.join(' and ')} ${v1Held.length > 1 ? 'are v1 scopes and do' : 'is a v1 scope and does'} not grant it on v2`;
+      }
     }
   }
   const headers =
