@@ -491,6 +491,7 @@ describe('OpenAPI', () => {
     expect(me?.security).toEqual([{ bearer: [] }]);
     expect(me?.responses['401']).toBeDefined();
     expect(doc.paths['/api/v1/auth/api-key']?.post?.description).toMatch(/Scopes: `admin:platform`/);
+    expect(me?.description?.match(/Authentication:/g)).toHaveLength(1);
     expect(doc.paths['/api/v1/auth/api-key']?.post?.security).toEqual([{ apiKey: [] }, { bearer: [] }]);
     expect(doc.info.description).toContain('| 36 | POST | `/api/v2/disputes/{id}/resolve`');
     for (const o of PAYMENTS_V2_OPERATIONS.filter((x) => x.area === 'access')) {

@@ -8,6 +8,7 @@ import type { AuthRepository } from './repository.js';
 export const INVALIDATION_POLL_MS = 200;
 /** The cache is trusted only while the last completed poll started less than this long ago. */
 export const CACHE_TRUST_MS = 1000;
+const PRUNE_EVERY_MS = 10 * 60_000;
 
 export interface InvalidationFeed {
   start: () => Promise<void>;
@@ -48,6 +49,7 @@ export function createInvalidationFeed(deps: {
   let seen = new Set<number>();
   let freshFrom = Number.NEGATIVE_INFINITY;
   let failing = false;
+  let prunedAt = Date.now();
 
   async function poll(): Promise<void> {
     const startedAt = Date.now();
@@ -61,6 +63,10 @@ export function createInvalidationFeed(deps: {
       seen = current;
       horizon = xmin;
       freshFrom = startedAt;
+      if (startedAt - prunedAt > PRUNE_EVERY_MS) {
+        prunedAt = startedAt;
+        await deps.repository.pruneInvalidations();
+      }
       if (failing) log.info('credential invalidation polling recovered');
       failing = false;
     } catch (error) {

@@ -142,6 +142,7 @@ function describe(auth: RouteAuth, v2: boolean): string {
  * naming the scopes. Register before any route.
  */
 export function registerAuth(app: HttpApp, authenticator: Authenticator): void {
+  const described = new WeakSet<object>();
   app.addHook('onRequest', async (request) => {
     if (!request.routeOptions.config?.auth) return;
     const outcome = await resolve(authenticator, request, isV2(request.routeOptions.url ?? ''));
@@ -171,7 +172,9 @@ export function registerAuth(app: HttpApp, authenticator: Authenticator): void {
     };
     route.onRequest = [...[route.onRequest ?? []].flat(), enforce] as typeof route.onRequest;
 
-    if (route.schema && !(route.schema as { hide?: boolean }).hide) {
+    // Fastify registers a HEAD twin of every GET with the same schema object: describe it once.
+    if (route.schema && !(route.schema as { hide?: boolean }).hide && !described.has(route.schema)) {
+      described.add(route.schema);
       const schema = route.schema as Record<string, unknown> & { response?: Record<string | number, unknown> };
       schema.security = accepted.map((kind) => (kind === 'api_key' ? { apiKey: [] } : { bearer: [] }));
       const response = schema.response ?? {};

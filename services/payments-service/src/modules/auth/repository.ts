@@ -46,6 +46,8 @@ export interface AuthRepository {
   findToken: (tokenHash: string) => Promise<TokenLookup | undefined>;
   /** Invalidations of transactions not yet finished at the previous poll, and the new horizon. */
   pollInvalidations: (sinceXmin: string | undefined) => Promise<{ xmin: string; rows: Invalidation[] }>;
+  /** Drops invalidations older than a day: every instance applied them long ago. */
+  pruneInvalidations: () => Promise<void>;
 }
 
 /** Writes an invalidation in the caller's transaction: it becomes visible exactly when the change does. */
@@ -127,6 +129,10 @@ export function createAuthRepository(sql: Sql): AuthRepository {
         platformActive: row.is_active,
       };
     },
+    pruneInvalidations: async () => {
+      await sql`delete from credential_invalidations where created_at < now() - interval '1 day'`;
+    },
+
     pollInvalidations: async (sinceXmin) => {
       // One statement, one snapshot: every row invisible now belongs to a transaction whose xid is
       // at least this snapshot's xmin, so the next poll (from this xmin) will see it once committed.
