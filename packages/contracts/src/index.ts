@@ -7,4 +7,6 @@ export * from './errors.js';
 export * from './events.js';
 export * from './ids.js';
 export * from './pagination.js';
+export * from './payments-access.js';
+export * from './payments-v2.js';
 export * from './subjects.js';

@@ -2,7 +2,8 @@ import type { Logger } from '@holdfast/logging';
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres, { type Sql } from 'postgres';
 
-export type { Sql } from 'postgres';
+/** `Queryable`: the pool or a transaction (`sql.begin`), for repository functions that run in either. */
+export type { ISql as Queryable, Sql, TransactionSql } from 'postgres';
 
 export interface DatabaseOptions<TSchema extends Record<string, unknown>> {
   url: string;
@@ -32,7 +33,7 @@ export function createDatabase<TSchema extends Record<string, unknown>>(options:
     connection: { application_name: options.applicationName, search_path: options.schemaName },
     onnotice: () => {},
     // Money columns are numeric: keep them as exact strings, never floats.
-    types: { numeric: { to: 1700, from: [1700], serialize: (v: string) => v, parse: (v: string) => v } },
+    types: { numeric: { to: 1700, from: [1700], serialize: (v: string | number) => String(v), parse: (v: string) => v } },
     idle_timeout: 30,
     max_lifetime: 60 * 30,
   });

@@ -28,10 +28,10 @@ export function createPostgresWindowCounter(sql: Sql, schemaName: string) {
     increment: async (key: string, windowMs: number): Promise<{ count: number; resetAtMs: number }> => {
       const [row] = await sql<{ count: string; reset_at_ms: string }[]>`
         with w as (
-          select to_timestamp(floor(extract(epoch from clock_timestamp()) * 1000 / ${windowMs}) * ${windowMs} / 1000.0) as start
+          select to_timestamp(floor(extract(epoch from clock_timestamp()) * 1000 / ${windowMs}::integer) * ${windowMs}::integer / 1000.0) as start
         )
         insert into ${table} (key, window_start, window_ms, count)
-        select ${key}, w.start, ${windowMs}, 1 from w
+        select ${key}, w.start, ${windowMs}::integer, 1 from w
         on conflict (key, window_start) do update set count = ${table}.count + 1
         returning count, (extract(epoch from window_start) * 1000 + window_ms)::bigint as reset_at_ms`;
       if (Date.now() - lastSweep > SWEEP_EVERY_MS) {

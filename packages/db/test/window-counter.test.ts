@@ -1,24 +1,28 @@
 import { pgSchema } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresWindowCounter, rateLimitCountersTable } from '../src/index.js';
+import { createDatabase, createPostgresWindowCounter, rateLimitCountersTable } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing.js';
 
 rateLimitCountersTable(pgSchema('limits_test'));
 let testDb: TestDatabase;
 let instanceA: postgres.Sql;
+let closeA: () => Promise<void>;
 let instanceB: postgres.Sql;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
-  instanceA = postgres(testDb.url, { max: 4, onnotice: () => {} });
+  // Instance A is a service's own client (drizzle's serializers, numeric kept as strings).
+  const database = createDatabase({ url: testDb.url, schemaName: 'limits_test', tables: {}, poolSize: 4, applicationName: 'limits-test' });
+  instanceA = database.sql;
+  closeA = database.close;
   instanceB = postgres(testDb.url, { max: 4, onnotice: () => {} });
   await instanceA.unsafe(`create schema limits_test;
     create table limits_test.rate_limit_counters (key text not null, window_start timestamptz not null, window_ms integer not null, count bigint not null, primary key (key, window_start));`);
 });
 
 afterAll(async () => {
-  await Promise.all([instanceA.end(), instanceB.end()]);
+  await Promise.all([closeA(), instanceB.end()]);
   await testDb.drop();
 });
 

@@ -13,7 +13,7 @@ import Fastify, {
   type RawServerDefault,
 } from 'fastify';
 import type { Registry } from 'prom-client';
-import { type DeprecatedSurface, registerDeprecations } from './deprecation.js';
+import { type DeprecatedSurface, registerDeprecations, sunsetError } from './deprecation.js';
 import { ErrorResponse, errorEnvelope } from './envelope.js';
 import { AppError, toErrorObject } from './errors.js';
 import { type ReadinessCheck, registerHealth } from './health.js';
@@ -147,7 +147,11 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
 
   if (options.rateLimit) await registerRateLimits(app, options.rateLimit);
 
-  app.setNotFoundHandler(options.rateLimit ? { preHandler: app.rateLimit() } : {}, (request, reply) => {
+  if (options.deprecations?.length) registerDeprecations(app, options.deprecations);
+
+  app.setNotFoundHandler(options.rateLimit ? { preHandler: app.rateLimit() } : {}, async (request, reply) => {
+    const sunset = sunsetError(options.deprecations ?? [], request);
+    if (sunset) throw sunset;
     const body = {
       code: 'NOT_FOUND' as const,
       message: `Route ${request.method} ${request.url.split('?')[0]} does not exist`,
@@ -155,8 +159,6 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     };
     return reply.code(404).send(errorEnvelope(body, request.id));
   });
-
-  if (options.deprecations?.length) registerDeprecations(app, options.deprecations);
 
   if (options.openapi) {
     const info = options.openapi;

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from './errors.js';
 
 /** A deprecated surface (Payments v1, the unversioned Workspace routes) and its sunset. */
@@ -14,6 +14,22 @@ export interface DeprecatedSurface {
   successor: string;
 }
 
+/** The 410 of an enforced sunset, or nothing when the request's surface still answers. */
+export function sunsetError(surfaces: DeprecatedSurface[], request: FastifyRequest): AppError | undefined {
+  const surface = surfaces.find((s) => s.matches(request.url));
+  if (!surface?.enforced) return undefined;
+  return new AppError('API_VERSION_SUNSET', `This API version was retired on ${surface.sunset}; use ${surface.successor}`, {
+    sunset: surface.sunset,
+    successor: surface.successor,
+  });
+}
+
+/**
+ * Every answer of a deprecated surface carries `Deprecation`, `Sunset` and `Link` (set first
+ * thing, so errors carry them too). An enforced sunset answers 410 from a route hook that runs
+ * after the rate limiter, so the 410 also carries the X-RateLimit-* headers; unknown URLs of the
+ * surface get the same 410 from the not-found handler (`sunsetError`).
+ */
 export function registerDeprecations(app: FastifyInstance, surfaces: DeprecatedSurface[]): void {
   app.addHook('onRequest', async (request, reply) => {
     const surface = surfaces.find((s) => s.matches(request.url));
@@ -21,11 +37,13 @@ export function registerDeprecations(app: FastifyInstance, surfaces: DeprecatedS
     reply.header('Deprecation', 'true');
     reply.header('Sunset', surface.sunset);
     reply.header('Link', surface.link(request.url));
-    if (surface.enforced) {
-      throw new AppError('API_VERSION_SUNSET', `This API version was retired on ${surface.sunset}; use ${surface.successor}`, {
-        sunset: surface.sunset,
-        successor: surface.successor,
-      });
-    }
+  });
+  app.addHook('onRoute', (route) => {
+    if (!surfaces.some((s) => s.enforced && s.matches(route.url))) return;
+    const enforce = async (request: FastifyRequest) => {
+      const error = sunsetError(surfaces, request);
+      if (error) throw error;
+    };
+    route.onRequest = [...[route.onRequest ?? []].flat(), enforce] as typeof route.onRequest;
   });
 }

@@ -14,7 +14,17 @@ beforeAll(async () => {
     apiVersion: () => 'v2',
     openapi: { title: 'Limits', version: '1.0.0', description: 'limits' },
     rateLimit: { perMinute: { public: 3, standard: 5, high: 50, admin: 2 }, counter: createMemoryWindowCounter() },
+    deprecations: [
+      {
+        matches: (url) => url.startsWith('/old/'),
+        sunset: 'Sun, 01 Nov 2026 00:00:00 GMT',
+        link: () => '</new>',
+        enforced: true,
+        successor: '/new',
+      },
+    ],
   });
+  app.get('/old/things', { schema: { response: { 200: Type.Object({ ok: Type.Boolean() }) } } }, async () => ({ ok: true }));
   app.post(
     '/login',
     { config: { tier: 'public' }, schema: { summary: 'log in', response: { 200: Type.Object({ ok: Type.Boolean() }) } } },
@@ -72,6 +82,16 @@ describe('rate limits', () => {
     const statuses = [];
     for (const key of ['k1', 'k2', 'k3', 'k4']) statuses.push((await get('/login', { 'x-api-key': key }, 'POST')).statusCode);
     expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  it('answers an enforced sunset with 410, the deprecation headers and the limit headers, on known and unknown paths', async () => {
+    for (const path of ['/old/things', '/old/nowhere']) {
+      const res = await get(path, { 'x-api-key': 'key-sunset' });
+      expect(res.statusCode).toBe(410);
+      expect(res.headers).toMatchObject({ deprecation: 'true', sunset: 'Sun, 01 Nov 2026 00:00:00 GMT', link: '</new>' });
+      expect(res.headers['x-ratelimit-limit']).toBe('5');
+      expect(((await res.body.json()) as { error: { code: string } }).error.code).toBe('API_VERSION_SUNSET');
+    }
   });
 
   it('never limits probes and metrics, and names each operation tier in OpenAPI', async () => {

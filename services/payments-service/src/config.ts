@@ -13,6 +13,7 @@ import {
   requiredOutsideLocal,
   withDotEnv,
 } from '@holdfast/config';
+import { API_KEY_PATTERN } from '@holdfast/contracts';
 import { Type } from '@sinclair/typebox';
 
 export const SERVICE_NAME = 'payments-service';
@@ -22,7 +23,15 @@ export const PaymentsEnv = Type.Object({
   ...ChainEnv,
   ...RateLimitEnv,
   PAYMENTS_PORT: portField(3001),
-  PAYMENTS_BOOTSTRAP_API_KEY: Type.Optional(Type.String({ minLength: 32, errorMessage: 'must be at least 32 characters' })),
+  PAYMENTS_BOOTSTRAP_API_KEY: Type.Optional(
+    Type.String({
+      pattern: API_KEY_PATTERN,
+      errorMessage: 'must be hf_test_ (hf_live_ in production) followed by at least 32 letters, digits, - or _',
+    }),
+  ),
+  PAYMENTS_PUBLIC_URL: Type.Optional(
+    Type.String({ format: 'http-url', errorMessage: 'must be the http(s) URL clients reach the Payments API at, without a path' }),
+  ),
   INTERNAL_API_KEY: InternalApiKeyField,
   PAYMENTS_V1_SUNSET_ENFORCED: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
   HTTP_BODY_LIMIT: HttpBodyLimitField,
@@ -31,14 +40,27 @@ export const PaymentsEnv = Type.Object({
 export type PaymentsConfig = ReturnType<typeof resolve>;
 
 function resolve(env: Record<string, string | undefined>) {
-  const raw = loadConfig(PaymentsEnv, env, (c) => requiredOutsideLocal(c, ['INTERNAL_API_KEY']));
+  const raw = loadConfig(PaymentsEnv, env, (c) => [
+    ...requiredOutsideLocal(c, ['INTERNAL_API_KEY']),
+    ...bootstrapKeyProblems(c.PAYMENTS_BOOTSTRAP_API_KEY, c.APP_ENV),
+  ]);
   return {
     ...raw,
     chainRpcUrls: parseChainRpcUrls(raw.CHAIN_RPC_URLS, raw.APP_ENV),
     shutdownTimeoutMs: durationMs(raw.SHUTDOWN_TIMEOUT),
     rateLimitsPerMinute: rateLimitsPerMinute(raw),
     v1SunsetEnforced: raw.PAYMENTS_V1_SUNSET_ENFORCED ?? raw.APP_ENV === 'production',
+    publicUrl: raw.PAYMENTS_PUBLIC_URL?.replace(/\/+$/, ''),
   };
+}
+
+/** A bootstrap key must be of its environment: hf_live_ in production, hf_test_ elsewhere. */
+function bootstrapKeyProblems(key: string | undefined, appEnv: string): string[] {
+  if (!key) return [];
+  const prefix = appEnv === 'production' ? 'hf_live_' : 'hf_test_';
+  return key.startsWith(prefix)
+    ? []
+    : [`PAYMENTS_BOOTSTRAP_API_KEY: must start with ${prefix} when APP_ENV is ${appEnv} (got a value (hidden))`];
 }
 
 /** Validates an environment (tests pass their own). */

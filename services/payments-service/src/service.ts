@@ -5,6 +5,19 @@ import { type PaymentsConfig, SERVICE_NAME } from './config.js';
 import * as tables from './db/schema.js';
 import { SCHEMA_NAME } from './db/schema.js';
 import { openApiInfo, v1Deprecation } from './http/surface.js';
+import { createCredentialCache } from './modules/auth/cache.js';
+import { createInvalidationFeed } from './modules/auth/invalidation-feed.js';
+import { rateLimitCredentialOf, registerAuth } from './modules/auth/plugin.js';
+import { createAuthRepository } from './modules/auth/repository.js';
+import { createAuthenticator } from './modules/auth/service.js';
+import { createOAuthRepository } from './modules/oauth/repository.js';
+import { registerOAuthRoutes } from './modules/oauth/routes.js';
+import { createOAuthService } from './modules/oauth/service.js';
+import { createPlatformsRepository } from './modules/platforms/repository.js';
+import { registerPlatformRoutes } from './modules/platforms/routes.js';
+import { createPlatformsService } from './modules/platforms/service.js';
+import { serveWorkspaceAccessCommands } from './modules/workspace-access/commands.js';
+import { createWorkspaceAccessService } from './modules/workspace-access/service.js';
 
 /** Assembles payments-service from its configuration: database, NATS, HTTP routes, outbox relay. */
 export async function createPaymentsService(config: PaymentsConfig, logger: Logger): Promise<ServiceHandle> {
@@ -21,13 +34,43 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
       deprecations: [v1Deprecation(config.v1SunsetEnforced)],
       bodyLimit: config.HTTP_BODY_LIMIT,
       rateLimitsPerMinute: config.rateLimitsPerMinute,
+      credentialOf: rateLimitCredentialOf,
     },
   });
+  const { app, bus, database } = foundation;
+
+  // Access: credential verification (cache + invalidation feed), platforms and keys, OAuth.
+  const cache = createCredentialCache();
+  const authRepository = createAuthRepository(database.sql);
+  const feed = createInvalidationFeed({ repository: authRepository, cache, bus, logger });
+  registerAuth(app, createAuthenticator({ repository: authRepository, cache, feed, appEnv: config.APP_ENV }));
+
+  const platformsRepository = createPlatformsRepository(database.sql);
+  const platforms = createPlatformsService({ repository: platformsRepository, feed, appEnv: config.APP_ENV });
+  const oauthRepository = createOAuthRepository(database.sql);
+  const oauth = createOAuthService({ repository: oauthRepository, platforms: platformsRepository, feed });
+  const workspaceAccess = createWorkspaceAccessService({ platformsRepository, platforms, oauthRepository, oauth, feed });
+
+  registerPlatformRoutes(app, platforms);
+  await registerOAuthRoutes(app, oauth, { publicUrl: config.publicUrl });
+
+  if (config.PAYMENTS_BOOTSTRAP_API_KEY) await platforms.ensureBootstrap(config.PAYMENTS_BOOTSTRAP_API_KEY);
+
   const relay = createEventRelay(foundation, SCHEMA_NAME, logger);
+  let stopCommands = () => {};
 
   return {
-    app: foundation.app,
-    startWorkers: relay.start,
-    closers: [{ name: 'outbox relay', close: relay.stop }, ...foundation.baseClosers],
+    app,
+    startWorkers: async () => {
+      await feed.start();
+      stopCommands = serveWorkspaceAccessCommands(bus, SERVICE_NAME, workspaceAccess, oauth);
+      await relay.start();
+    },
+    closers: [
+      { name: 'commands', close: async () => stopCommands() },
+      { name: 'credential invalidation feed', close: feed.stop },
+      { name: 'outbox relay', close: relay.stop },
+      ...foundation.baseClosers,
+    ],
   };
 }

@@ -40,7 +40,7 @@ describe('payments-service process', () => {
       'x-api-version': 'v1',
       deprecation: 'true',
       sunset: 'Sun, 01 Nov 2026 00:00:00 GMT',
-      link: '</api/v2/no-such-route>; rel="successor-version"',
+      link: '</api/v2>; rel="successor-version"',
     });
     const v2 = await request(`${service.url}/api/v2/no-such-route`);
     expect(v2.headers['x-api-version']).toBe('v2');
@@ -59,6 +59,17 @@ describe('payments-service start-up', () => {
       'payments-service: configuration error: PAYMENTS_PORT: must be a TCP port from 0 to 65535 (got "ninety")',
     ]);
     expect(result.stdout).toBe('');
+  });
+
+  it('takes a bootstrap API key only in the form of its environment', () => {
+    const key = `hf_test_${'A'.repeat(43)}`;
+    expect(paymentsConfigFrom({ PAYMENTS_BOOTSTRAP_API_KEY: key }).PAYMENTS_BOOTSTRAP_API_KEY).toBe(key);
+    expect(() => paymentsConfigFrom({ PAYMENTS_BOOTSTRAP_API_KEY: 'short' })).toThrow(/PAYMENTS_BOOTSTRAP_API_KEY: must be hf_test_/);
+    expect(() => paymentsConfigFrom({ PAYMENTS_BOOTSTRAP_API_KEY: `hf_live_${'A'.repeat(43)}` })).toThrow(
+      /must start with hf_test_ when APP_ENV is local/,
+    );
+    expect(() => paymentsConfigFrom({ PAYMENTS_PUBLIC_URL: 'ftp://x' })).toThrow(/PAYMENTS_PUBLIC_URL/);
+    expect(paymentsConfigFrom({ PAYMENTS_PUBLIC_URL: 'https://pay.example.com/' }).publicUrl).toBe('https://pay.example.com');
   });
 
   it('requires the internal API key outside local', async () => {

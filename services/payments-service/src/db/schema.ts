@@ -6,3 +6,6 @@ import { paymentsSchema } from './pg-schema.js';
 export { paymentsSchema, SCHEMA_NAME } from './pg-schema.js';
 export const outbox = outboxTable(paymentsSchema);
 export const rateLimitCounters = rateLimitCountersTable(paymentsSchema);
+export { credentialInvalidations } from '../modules/auth/tables.js';
+export { oauthClients, oauthTokens } from '../modules/oauth/tables.js';
+export { apiKeys, platforms } from '../modules/platforms/tables.js';

@@ -1,16 +1,39 @@
+import { PAYMENTS_V2_OPERATIONS, type PaymentsOperation, v2SuccessorPath } from '@holdfast/contracts';
 import type { DeprecatedSurface, OpenApiInfo } from '@holdfast/http-kit';
 
 export const V1_SUNSET = 'Sun, 01 Nov 2026 00:00:00 GMT';
 
-/** Payments v1 is deprecated: every v1 answer names its sunset and its v2 successor. */
+/**
+ * Payments v1 is deprecated: every v1 answer names its sunset and its v2 successor, the renamed
+ * v2 path where v2 renamed the operation (`…/submit-hash` -> `…/hash`), `/api/v2` itself where
+ * the operation has no v2 counterpart.
+ */
 export function v1Deprecation(enforced: boolean): DeprecatedSurface {
   return {
     matches: (url) => url === '/api/v1' || url.startsWith('/api/v1/') || url.startsWith('/api/v1?'),
     sunset: V1_SUNSET,
-    link: (url) => `<${url.split('?')[0]?.replace(/^\/api\/v1/, '/api/v2')}>; rel="successor-version"`,
+    link: (url) => `<${v2SuccessorPath(url)}>; rel="successor-version"`,
     enforced,
     successor: '/api/v2',
   };
+}
+
+function authOf(o: PaymentsOperation): string {
+  if (o.auth === 'none') return 'none';
+  if (o.auth === 'client') return 'OAuth client';
+  if ('scopes' in o.auth) return o.auth.scopes.length ? o.auth.scopes.map((s) => `\`${s}\``).join(', ') : 'any token';
+  return `one of ${o.auth.anyScope.map((s) => `\`${s}\``).join(', ')}`;
+}
+
+/** The v2 operation list as a Markdown table (OpenAPI description and docs/api/versions.md). */
+export function v2OperationTable(): string {
+  const rows = PAYMENTS_V2_OPERATIONS.map(
+    (o, i) =>
+      `| ${i + 1} | ${o.method} | \`${o.path}\` | ${o.v1.map((p) => `\`${p}\``).join(', ') || '—'} | ${authOf(o)} | ${o.tier} | ${o.summary} |`,
+  );
+  return ['| # | method | v2 path | v1 path | scopes | tier | operation |', '| --- | --- | --- | --- | --- | --- | --- |', ...rows].join(
+    '\n',
+  );
 }
 
 export const openApiInfo: OpenApiInfo = {
@@ -19,13 +42,36 @@ export const openApiInfo: OpenApiInfo = {
   description: [
     'Stablecoin payments between blockchain addresses, optionally held in an on-chain escrow.',
     '',
-    '`/api/v2` is current and accepts OAuth 2.0 bearer tokens only. `/api/v1` is deprecated',
-    '(sunset 1 November 2026) and accepts `X-API-Key` or bearer tokens.',
+    '`/api/v2` is current and accepts OAuth 2.0 bearer tokens only (an `X-API-Key` answers 401). `/api/v1` is deprecated',
+    '(sunset 1 November 2026) and accepts `X-API-Key` or bearer tokens; every v1 answer carries `Deprecation: true`,',
+    '`Sunset` and a `Link` to its v2 successor.',
+    '',
+    'Every operation has a rate-limit tier (`x-rate-limit-tier`): public 20, standard 100, high-frequency 1000 and admin 50',
+    'requests per minute by default, counted per API key or OAuth client (per client address on public operations).',
+    'Every answer carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`; a 429 also `Retry-After`.',
     '',
     'Every error is the envelope `{success: false, data: null, error: {code, message, statusCode, details?}, meta}`.',
+    '',
+    '## The 36 operations of v2',
+    '',
+    'Renames from v1: `submit-hash` → `hash`, `submit-escrow-hash` → `escrow-hash`, `authorize-release` → `release/attest`,',
+    '`release-early/authorize` → `release-early/attest`, `transactions/batch` → `transactions/batches`,',
+    "`controls/verify-vendor-sms` → `controls/vendor-sms/verify`; compliance drops v1's doubled `/api/v1` prefix.",
+    'Webhook and OAuth-client management live on the Workspace API; API keys are v1 credentials.',
+    '',
+    v2OperationTable(),
   ].join('\n'),
+  tags: [
+    { name: 'platforms', description: 'Platforms, API keys and scopes' },
+    { name: 'oauth', description: 'OAuth 2.0 client credentials: clients, tokens, revocation, introspection' },
+  ],
   securitySchemes: {
     apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Platform API key (`hf_test_…` / `hf_live_…`), v1 only.' },
     bearer: { type: 'http', scheme: 'bearer', description: 'OAuth 2.0 client-credentials access token from POST /api/v2/oauth/token.' },
+    clientBasic: {
+      type: 'http',
+      scheme: 'basic',
+      description: 'OAuth client authentication (client_secret_basic): client_id and client_secret.',
+    },
   },
 };

@@ -1,0 +1,32 @@
+import type { Scope } from '@holdfast/contracts';
+
+export type CredentialKind = 'api_key' | 'oauth_token';
+
+/**
+ * Who is calling: the platform a verified API key or access token acts for. Handlers scope every
+ * read and write to `platformId`.
+ */
+export interface Principal {
+  kind: CredentialKind;
+  platformId: string;
+  platformName: string;
+  /** The workspace the platform belongs to, when it belongs to one. */
+  workspaceId: string | null;
+  sandbox: boolean;
+  /** Effective scopes: the platform's for a key; for a token, its scopes still held by its client. */
+  scopes: readonly Scope[];
+  /** The API key's row id (kind api_key). */
+  keyId?: string;
+  /** The OAuth client's public id `hf_client_…` (kind oauth_token). */
+  clientId?: string;
+  /** The OAuth client's row id (kind oauth_token). */
+  clientPk?: string;
+  /** The access token's row id (kind oauth_token). */
+  tokenId?: string;
+  /** When the access token expires, ms since the epoch (kind oauth_token). */
+  expiresAtMs?: number;
+}
+
+export function hasScope(principal: Pick<Principal, 'scopes'>, scope: Scope): boolean {
+  return principal.scopes.includes(scope);
+}

@@ -1,0 +1,56 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { paymentsSchema } from '../../db/pg-schema.js';
+import { platforms } from '../platforms/tables.js';
+
+/** OAuth 2.0 clients of a platform; the secret is stored only as its SHA-256. */
+export const oauthClients = paymentsSchema.table(
+  'oauth_clients',
+  {
+    id: uuid('id').primaryKey(),
+    clientId: text('client_id').notNull(),
+    secretHash: text('secret_hash').notNull(),
+    name: text('name').notNull(),
+    description: text('description'),
+    platformId: uuid('platform_id')
+      .notNull()
+      .references(() => platforms.id),
+    /** The platform's workspace, copied so a workspace's clients are one indexed lookup. */
+    workspaceId: uuid('workspace_id'),
+    scopes: text('scopes').array().notNull(),
+    grantTypes: text('grant_types').array().notNull(),
+    redirectUris: text('redirect_uris').array().notNull().default(sql`'{}'::text[]`),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+    /** Deleted clients are kept for their tokens' history and are invisible everywhere. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'string' }),
+  },
+  (t) => [
+    uniqueIndex('oauth_clients_client_id_unique').on(t.clientId),
+    index('oauth_clients_workspace_idx').on(t.workspaceId, t.createdAt),
+    index('oauth_clients_platform_idx').on(t.platformId),
+  ],
+);
+
+/** Opaque access tokens (client credentials grant), stored only as SHA-256 of the token. */
+export const oauthTokens = paymentsSchema.table(
+  'oauth_tokens',
+  {
+    id: uuid('id').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    clientPk: uuid('client_pk')
+      .notNull()
+      .references(() => oauthClients.id),
+    platformId: uuid('platform_id').notNull(),
+    scopes: text('scopes').array().notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'string' }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'string' }),
+  },
+  (t) => [
+    uniqueIndex('oauth_tokens_hash_unique').on(t.tokenHash),
+    index('oauth_tokens_client_idx').on(t.clientPk, t.expiresAt),
+    index('oauth_tokens_platform_live_idx').on(t.platformId).where(sql`revoked_at is null`),
+  ],
+);
