@@ -79,7 +79,7 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
     const store = createStore(foundation.database.db, repositories);
     const avatars = createAvatarStore({ storage: createLocalDiskStorage(config.WORKSPACE_STORAGE_DIR), logger });
     const workspaceExists = async (id: string) => (await store.repos.workspaces.findById(id)) !== undefined;
-    const audit = createAuditService({ store, workspaceExists, logger });
+    const audit = createAuditService({ store, workspaceExists, userOf: (id) => store.repos.users.findById(id), logger });
     const sessions = createSessionsService({
       store,
       audit,

@@ -1,4 +1,5 @@
 import type { DeprecatedSurface, HttpApp, OpenApiInfo } from '@holdfast/http-kit';
+import type { FastifySchema } from 'fastify';
 
 /**
  * The unversioned `/api/*` routes' sunset, written as an RFC 8594 HTTP-date (the spec's
@@ -24,19 +25,19 @@ export function unversionedDeprecation(enforced: boolean): DeprecatedSurface {
  */
 export function markUnversioned(scope: HttpApp): void {
   scope.addHook('onRoute', (route) => {
-    if (!route.schema || route.schema.hide) return;
-    const schema = route.schema as Record<string, unknown>;
+    const schema = route.schema as Record<string, unknown> | undefined;
+    if (!schema || schema.hide) return;
     const operationId = typeof schema.operationId === 'string' ? `${schema.operationId}Unversioned` : undefined;
     const successor = route.url.replace(/^\/api\//, '/api/v1/');
     route.schema = {
-      ...schema,
+      ...(schema as FastifySchema),
       ...(operationId ? { operationId } : {}),
       tags: [UNVERSIONED_TAG],
       deprecated: true,
       description: `Deprecated: use ${successor} (sunset ${UNVERSIONED_SUNSET}; answers 410 once the sunset is enforced).${
         typeof schema.description === 'string' ? `\n\n${schema.description}` : ''
       }`,
-    };
+    } as FastifySchema;
   });
 }
 

@@ -97,6 +97,8 @@ export function createAuditService(deps: {
   store: Store<{ audit: AuditRepository }>;
   /** Whether a workspace exists (a SUPER_ADMIN asking for an unknown one gets 404). */
   workspaceExists: (id: string) => Promise<boolean>;
+  /** A user's role and workspace, to scope an ADMIN's reads. */
+  userOf: (id: string) => Promise<{ id: string; role: string; workspaceId: string | null } | undefined>;
   logger: Logger;
 }) {
   const { store } = deps;
@@ -159,12 +161,22 @@ export function createAuditService(deps: {
       return page({ ...filterOf(query), workspaceId }, query);
     },
 
-    /** Entries a user made; an ADMIN sees only those filed under its workspace. */
+    /**
+     * Entries a user made. A SUPER_ADMIN reads any user's (deleted users' too); an ADMIN only those of
+     * a user of its workspace, filed under its workspace (another tenant's user answers 404).
+     */
     listForUser: async (actor: Actor, userId: string, query: Omit<AuditLogQuery, 'userId'>) => {
       const scope = adminReadScope(actor);
       const filter: AuditFilter = { ...filterOf(query), userId };
-      if (scope.kind === 'workspace') filter.workspaceId = scope.workspaceId;
-      if (scope.kind === 'self' && userId !== actor.id) throw notFound('User');
+      if (scope.kind !== 'all') {
+        const user = await deps.userOf(userId);
+        const visible =
+          user &&
+          user.role !== 'SUPER_ADMIN' &&
+          ((scope.kind === 'workspace' && user.workspaceId === scope.workspaceId) || (scope.kind === 'self' && user.id === scope.userId));
+        if (!visible) throw notFound('User');
+        if (scope.kind === 'workspace') filter.workspaceId = scope.workspaceId;
+      }
       return page(filter, query);
     },
 
