@@ -26,7 +26,10 @@ export function installAuditTrail(scope: HttpApp, deps: { audit: AuditService; l
     const caller = request.caller;
     if (!what || !caller || caller.audited || NOT_AUDITED.has(reply.statusCode)) return payload;
     const params = (request.params ?? {}) as Record<string, unknown>;
-    const resourceId = typeof params.id === 'string' ? params.id : null;
+    // The target: the `{id}` of the path, or for `/me` routes the caller's own user or workspace.
+    const onSelf = /\/me(\/|$)/.test(request.routeOptions.url ?? '');
+    const self = what.resourceType === 'workspace' ? caller.actor?.workspaceId : caller.actor?.id;
+    const resourceId = typeof params.id === 'string' ? params.id : onSelf ? (self ?? null) : null;
     try {
       if (reply.statusCode >= 400) {
         const error = request.auditError;

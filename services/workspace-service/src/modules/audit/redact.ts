@@ -13,13 +13,25 @@ function isSecretKey(key: string): boolean {
   return SECRET.has(k) || k.endsWith('secret') || k.endsWith('password') || k.endsWith('token') || k.endsWith('apikey');
 }
 
+/** A secret's value, or its `{from, to}` change with both sides hidden (an absent side stays null). */
+function redactedValue(value: unknown): unknown {
+  if (value && typeof value === 'object' && !Array.isArray(value) && 'to' in value) {
+    const change = value as { from?: unknown; to?: unknown };
+    return { from: change.from == null ? null : REDACTED, to: change.to == null ? null : REDACTED };
+  }
+  return REDACTED;
+}
+
 /** A deep copy with every secret-named value replaced by "[redacted]" (kept as a key, so the change shows). */
 export function redactSecrets(value: unknown, depth = 0): unknown {
   if (depth > 8) return REDACTED;
   if (Array.isArray(value)) return value.map((v) => redactSecrets(v, depth + 1));
   if (value && typeof value === 'object' && !(value instanceof Date)) {
     return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, isSecretKey(k) ? REDACTED : redactSecrets(v, depth + 1)]),
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [
+        k,
+        isSecretKey(k) ? redactedValue(v) : redactSecrets(v, depth + 1),
+      ]),
     );
   }
   return value;
