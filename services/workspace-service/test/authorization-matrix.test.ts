@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageForm } from './support/fixtures.js';
 import { buildWorld, expiredTokenFor, type Harness, startHarness, type World } from './support/harness.js';
-import { type Context, PRINCIPALS, type Principal, ROUTES, type RouteCase } from './support/route-table.js';
+import { BAD_INPUT, type Context, NO_INPUT, PRINCIPALS, type Principal, ROUTES, type RouteCase } from './support/route-table.js';
 
 // One service, one world, tokens minted once; every route against every principal from one table.
 let h: Harness;
@@ -63,7 +63,31 @@ describe('the deprecated unversioned copies answer like /api/v1, with the deprec
   });
 });
 
+describe('bad input gets a 4xx and changes nothing', () => {
+  let n = 0;
+  it.each(Object.entries(BAD_INPUT))('%s', async (name, bad) => {
+    n += 1;
+    const requestId = `bad-input-${n}`;
+    const [method] = name.split(' ');
+    const answer = await h.call(method!, bad.path(ctx), {
+      token: tokens[bad.as ?? 'superAdmin'],
+      body: bad.body,
+      form: bad.form?.(),
+      headers: { 'x-request-id': requestId },
+    });
+    expect(answer.status, answer.text).toBe(bad.status ?? 400);
+    expect(answer.body.error.code).toBe(bad.status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION_ERROR');
+    const written = await h.sql`select success from workspace.audit_logs where metadata->>'requestId' = ${requestId}`;
+    expect(written.every((e) => e.success === false)).toBe(true);
+  });
+});
+
 describe('the table', () => {
+  it('has bad input for every route that takes input', () => {
+    const names = ROUTES.map((r) => `${r.method} ${r.route}`);
+    expect(new Set([...Object.keys(BAD_INPUT), ...NO_INPUT])).toEqual(new Set(names));
+  });
+
   it('covers every route of the OpenAPI description, and nothing else', async () => {
     const doc = (await h.call('GET', '/openapi.json')).body as { paths: Record<string, Record<string, { deprecated?: boolean }>> };
     const documented = new Set<string>();

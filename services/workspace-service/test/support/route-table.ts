@@ -357,3 +357,69 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(403, 200, 200, 404),
   },
 ];
+
+/** A request with bad input for a route, and the 4xx it gets (400 unless said). */
+export interface BadInput {
+  path: (ctx: Context) => string;
+  body?: unknown;
+  form?: () => FormData;
+  /** Defaults to the SUPER_ADMIN; `/me` routes of a workspace need a member. */
+  as?: Principal;
+  status?: number;
+}
+
+const W1 =
+  (suffix = '') =>
+  (ctx: Context) =>
+    `/api/v1/workspaces/${ctx.world.w1.id}${suffix}`;
+const fixed = (path: string) => () => path;
+
+/** Bad input for every route that takes input (the others are in NO_INPUT). */
+export const BAD_INPUT: Record<string, BadInput> = {
+  'POST /auth/signup': { path: fixed('/auth/signup'), body: { email: 'not-an-email', password: 'weak' } },
+  'POST /auth/verify-code': { path: fixed('/auth/verify-code'), body: { email: 'a@b.test', code: 'abc' } },
+  'POST /auth/resend-code': { path: fixed('/auth/resend-code'), body: { email: 'nope' } },
+  'POST /identity/login': { path: fixed('/identity/login'), body: { email: 'a@b.test' } },
+  'POST /identity/refresh': { path: fixed('/identity/refresh'), body: { refreshToken: '' } },
+  'POST /identity/logout': { path: fixed('/identity/logout'), body: {} },
+  'GET /avatars/:file': { path: fixed('/avatars/evil.svg') },
+  'POST /api/v1/auth/login': { path: fixed('/api/v1/auth/login'), body: { password: 'x' } },
+  'POST /api/v1/auth/refresh': { path: fixed('/api/v1/auth/refresh'), body: { refreshToken: 'x', environment: 'moon' } },
+  'POST /api/v1/auth/logout': { path: fixed('/api/v1/auth/logout'), body: { refreshToken: { nested: true } } },
+  'GET /api/v1/workspaces': { path: fixed('/api/v1/workspaces?page=0') },
+  'POST /api/v1/workspaces': { path: fixed('/api/v1/workspaces'), body: { name: '', email: 'ops@x.test' } },
+  'PUT /api/v1/workspaces/me': { path: fixed('/api/v1/workspaces/me'), body: { status: 'gone' }, as: 'admin' },
+  'GET /api/v1/workspaces/:id': { path: fixed('/api/v1/workspaces/not-a-uuid') },
+  'PUT /api/v1/workspaces/:id': { path: W1(), body: {} },
+  'DELETE /api/v1/workspaces/:id': { path: fixed('/api/v1/workspaces/not-a-uuid') },
+  'POST /api/v1/workspaces/:id/avatar': { path: W1('/avatar'), body: { file: 'data:image/png;base64,AAAA' }, status: 415 },
+  'DELETE /api/v1/workspaces/:id/avatar': { path: fixed('/api/v1/workspaces/not-a-uuid/avatar') },
+  'GET /api/v1/workspaces/:id/billing': { path: fixed('/api/v1/workspaces/not-a-uuid/billing') },
+  'PATCH /api/v1/workspaces/:id/billing': { path: W1('/billing'), body: { plan: 'gold' } },
+  'GET /api/v1/workspaces/:id/platform-mappings': { path: W1('/platform-mappings?status=deleted') },
+  'GET /api/v1/workspaces/:id/wallet-settings': { path: fixed('/api/v1/workspaces/not-a-uuid/wallet-settings') },
+  'PATCH /api/v1/workspaces/:id/wallet-settings': { path: W1('/wallet-settings'), body: { enabledNetworks: ['mars'] } },
+  'GET /api/v1/workspaces/:id/audit-logs': { path: W1('/audit-logs?success=maybe') },
+  'GET /api/v1/workspaces/:id/oauth/scopes': { path: fixed('/api/v1/workspaces/not-a-uuid/oauth/scopes') },
+  'GET /api/v1/workspaces/:id/webhooks/events/types': { path: fixed('/api/v1/workspaces/not-a-uuid/webhooks/events/types') },
+  'GET /api/v1/users': { path: fixed('/api/v1/users?role=owner') },
+  'POST /api/v1/users': { path: fixed('/api/v1/users'), body: { email: 'x', password: PASSWORD, role: 'client' } },
+  'PUT /api/v1/users/me': { path: fixed('/api/v1/users/me'), body: { email: 'me@x.test' } },
+  'PATCH /api/v1/users/me/password': { path: fixed('/api/v1/users/me/password'), body: { newPassword: 'N3w!Password-x' } },
+  'POST /api/v1/users/me/avatar': {
+    path: fixed('/api/v1/users/me/avatar'),
+    form: () => imageForm(Buffer.from('<svg/>'), 'image/svg+xml'),
+    status: 415,
+  },
+  'GET /api/v1/users/:id': { path: fixed('/api/v1/users/not-a-uuid') },
+  'PUT /api/v1/users/:id': { path: (ctx) => `/api/v1/users/${ctx.world.clientW1.id}`, body: { role: 'owner' } },
+  'DELETE /api/v1/users/:id': { path: fixed('/api/v1/users/not-a-uuid') },
+  'GET /api/v1/users/:id/audit-logs': { path: (ctx) => `/api/v1/users/${ctx.world.clientW1.id}/audit-logs?limit=0` },
+  'GET /api/v1/audit-logs': { path: fixed('/api/v1/audit-logs?from=yesterday') },
+  'GET /api/v1/audit-logs/export': { path: fixed('/api/v1/audit-logs/export?format=xml') },
+  'GET /api/v1/audit-logs/stats': { path: fixed('/api/v1/audit-logs/stats?success=maybe') },
+  'GET /api/v1/audit-logs/:id': { path: fixed('/api/v1/audit-logs/not-a-uuid') },
+};
+
+/** Routes that take no input at all: nothing can be bad. */
+export const NO_INPUT = ['GET /identity/me', 'GET /api/v1/workspaces/me', 'GET /api/v1/users/me', 'DELETE /api/v1/users/me/avatar'];
