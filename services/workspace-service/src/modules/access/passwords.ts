@@ -20,11 +20,16 @@ export async function verifyPassword(hash: string, password: string): Promise<bo
   }
 }
 
-let dummyHash: Promise<string> | undefined;
-/** Spends the time of a real verification, so an unknown e-mail answers as slowly as a wrong password. */
-export async function verifyAgainstNothing(password: string): Promise<void> {
-  dummyHash ??= hashPassword('holdfast-timing-equaliser-Aa1!');
-  await verifyPassword(await dummyHash, password);
+/**
+ * Spends the time of a real verification, so an unknown e-mail answers as slowly as a wrong
+ * password. The throwaway hash is made once per service, when first needed.
+ */
+export function createTimingEqualiser(): (password: string) => Promise<void> {
+  let throwaway: Promise<string> | undefined;
+  return async (password) => {
+    throwaway ??= hashPassword('holdfast-timing-equaliser-Aa1!');
+    await verifyPassword(await throwaway, password);
+  };
 }
 
 /** The policy's complaints about a password, as field errors (empty when it passes). */

@@ -146,7 +146,7 @@ export function hostRootSessionRoutes(sessions: SessionsService) {
           summary: 'The account behind the access token',
           operationId: 'identityMe',
           security: BEARER,
-          response: { 200: ok(UserRecord), ...errorResponses(401) },
+          response: { 200: ok(UserRecord), ...errorResponses(401, 404) },
         },
       },
       async (request) => envelope(request, await sessions.me(requireActor(request.caller))),

@@ -16,7 +16,7 @@ import { conflict, notFound, unauthorized, validationError } from '@holdfast/htt
 import type { Logger } from '@holdfast/logging';
 import type { Store } from '../../db/store.js';
 import type { Actor, Caller } from '../access/caller.js';
-import { hashPassword, passwordPolicyErrors, verifyAgainstNothing, verifyPassword } from '../access/passwords.js';
+import { createTimingEqualiser, hashPassword, passwordPolicyErrors, verifyPassword } from '../access/passwords.js';
 import { type AccessClaims, type AccessTokens, hashRefreshToken, newRefreshToken, newVerificationCode } from '../access/tokens.js';
 import { AUDIT } from '../audit/actions.js';
 import { diffChanges } from '../audit/redact.js';
@@ -70,6 +70,7 @@ export function createSessionsService(deps: SessionsDeps) {
   const { store, audit, tokens } = deps;
   /** Codes are shown in answers only where no real inbox is involved. */
   const returnsCodes = deps.appEnv !== 'production';
+  const verifyAgainstNothing = createTimingEqualiser();
 
   async function deliverCode(email: string, code: string): Promise<void> {
     try {
