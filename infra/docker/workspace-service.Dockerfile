@@ -19,6 +19,9 @@ FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0
 WORKDIR /app
 COPY --from=build --chown=node:node /out ./
+# Uploaded avatars (WORKSPACE_STORAGE_DIR); mount a volume shared by the instances here.
+RUN mkdir -p /app/storage && chown node:node /app/storage
+ENV WORKSPACE_STORAGE_DIR=/app/storage
 USER node
 EXPOSE 3002
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s CMD ["node", "-e", "fetch('http://127.0.0.1:3002/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]

@@ -10,3 +10,4 @@ export * from './pagination.js';
 export * from './payments-access.js';
 export * from './payments-v2.js';
 export * from './subjects.js';
+export * from './workspace-api/index.js';

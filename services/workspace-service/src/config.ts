@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   ChainEnv,
   CommonEnv,
@@ -14,6 +15,7 @@ import {
   requiredOutsideLocal,
   withDotEnv,
 } from '@holdfast/config';
+import { StringEnum } from '@holdfast/contracts';
 import { Type } from '@sinclair/typebox';
 
 export const SERVICE_NAME = 'workspace-service';
@@ -30,6 +32,12 @@ export const WorkspaceEnv = Type.Object({
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32, errorMessage: 'must be at least 32 characters' })),
   WORKSPACE_UNVERSIONED_SUNSET_ENFORCED: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
   HTTP_BODY_LIMIT: HttpBodyLimitField,
+  WORKSPACE_REFRESH_TOKEN_TTL: Type.String({ format: 'duration', default: '30d', errorMessage: 'must be a duration such as 30d' }),
+  WORKSPACE_STORAGE_DIR: Type.String({ minLength: 1, default: '.holdfast/storage', errorMessage: 'must be a directory path' }),
+  MAILER_TRANSPORT: StringEnum(['log', 'http'], { default: 'log', description: 'must be log or http' }),
+  MAILER_HTTP_URL: Type.Optional(Type.String({ format: 'http-url', errorMessage: 'must be an http:// or https:// URL' })),
+  MAILER_API_KEY: Type.Optional(Type.String({ minLength: 8, errorMessage: 'must be at least 8 characters' })),
+  MAILER_FROM: Type.String({ minLength: 3, default: 'Holdfast <no-reply@holdfast.local>', errorMessage: 'must be a sender address' }),
 });
 
 export type WorkspaceConfig = ReturnType<typeof resolve>;
@@ -40,14 +48,33 @@ function resolve(env: Record<string, string | undefined>) {
     ...(c.WORKSPACE_BOOTSTRAP_EMAIL && !c.WORKSPACE_BOOTSTRAP_PASSWORD
       ? ['WORKSPACE_BOOTSTRAP_PASSWORD: is required with WORKSPACE_BOOTSTRAP_EMAIL (missing)']
       : []),
+    ...(c.APP_ENV === 'production' && c.MAILER_TRANSPORT !== 'http'
+      ? [
+          `MAILER_TRANSPORT: must be http when APP_ENV is production: verification codes are sent by e-mail only (got "${c.MAILER_TRANSPORT}")`,
+        ]
+      : []),
+    ...(c.MAILER_TRANSPORT === 'http' ? requiredWith(c, 'MAILER_TRANSPORT=http', ['MAILER_HTTP_URL', 'MAILER_API_KEY']) : []),
   ]);
+  // In `local` without JWT_SECRET: a random secret for this run (sessions end at restart; logged as a warning).
+  const jwtSecret = raw.JWT_SECRET ?? randomBytes(48).toString('base64url');
   return {
     ...raw,
     chainRpcUrls: parseChainRpcUrls(raw.CHAIN_RPC_URLS, raw.APP_ENV),
     shutdownTimeoutMs: durationMs(raw.SHUTDOWN_TIMEOUT),
     rateLimitsPerMinute: rateLimitsPerMinute(raw),
     unversionedSunsetEnforced: raw.WORKSPACE_UNVERSIONED_SUNSET_ENFORCED ?? raw.APP_ENV === 'production',
+    jwtSecret,
+    jwtSecretGenerated: raw.JWT_SECRET === undefined,
+    refreshTokenTtlMs: durationMs(raw.WORKSPACE_REFRESH_TOKEN_TTL),
+    mailer:
+      raw.MAILER_TRANSPORT === 'http'
+        ? { transport: 'http' as const, url: raw.MAILER_HTTP_URL!, apiKey: raw.MAILER_API_KEY!, from: raw.MAILER_FROM }
+        : { transport: 'log' as const, from: raw.MAILER_FROM },
   };
+}
+
+function requiredWith(config: Record<string, unknown>, condition: string, names: string[]): string[] {
+  return names.filter((n) => config[n] === undefined || config[n] === '').map((n) => `${n}: is required with ${condition} (missing)`);
 }
 
 /** Validates an environment (tests pass their own). */

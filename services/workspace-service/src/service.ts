@@ -1,10 +1,51 @@
+import fastifyJwt from '@fastify/jwt';
 import type { ServiceHandle } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { createEventRelay, createFoundation } from '@holdfast/runtime';
 import { SERVICE_NAME, type WorkspaceConfig } from './config.js';
 import * as tables from './db/schema.js';
 import { SCHEMA_NAME } from './db/schema.js';
+import { createStore, type Executor } from './db/store.js';
+import { registerWorkspaceApi } from './http/api.js';
 import { openApiInfo, unversionedDeprecation } from './http/surface.js';
+import { accessTokensFrom, TOKEN_AUDIENCE, TOKEN_ISSUER, verificationCodeHasher } from './modules/access/tokens.js';
+import { createAuditRepository } from './modules/audit/repository.js';
+import { auditRoutes } from './modules/audit/routes.js';
+import { createAuditService } from './modules/audit/service.js';
+import { createCatalogService } from './modules/catalog/service.js';
+import { createHttpMailer, createLogMailer, type Mailer } from './modules/mailer/adapter.js';
+import { oauthScopeRoutes } from './modules/oauth-clients/routes.js';
+import { createPlatformMappingsRepository } from './modules/platform-mappings/repository.js';
+import { createSessionsRepository } from './modules/sessions/repository.js';
+import { hostRootSessionRoutes, versionedSessionRoutes } from './modules/sessions/routes.js';
+import { createSessionsService } from './modules/sessions/service.js';
+import { createLocalDiskStorage } from './modules/storage/adapter.js';
+import { createAvatarStore } from './modules/storage/avatars.js';
+import { avatarFileRoutes } from './modules/storage/routes.js';
+import { createUsersRepository } from './modules/users/repository.js';
+import { usersRoutes } from './modules/users/routes.js';
+import { createUsersService } from './modules/users/service.js';
+import { webhookEventTypeRoutes } from './modules/webhooks/routes.js';
+import { createWorkspacesRepository } from './modules/workspaces/repository.js';
+import { workspacesRoutes } from './modules/workspaces/routes.js';
+import { createWorkspacesService } from './modules/workspaces/service.js';
+
+/** Every repository of the service, on the pool or inside one transaction. */
+function repositories(executor: Executor) {
+  return {
+    users: createUsersRepository(executor),
+    sessions: createSessionsRepository(executor),
+    workspaces: createWorkspacesRepository(executor),
+    platformMappings: createPlatformMappingsRepository(executor),
+    audit: createAuditRepository(executor),
+  };
+}
+
+function mailerOf(config: WorkspaceConfig, logger: Logger): Mailer {
+  return config.mailer.transport === 'http'
+    ? createHttpMailer({ url: config.mailer.url, apiKey: config.mailer.apiKey, from: config.mailer.from, logger })
+    : createLogMailer({ from: config.mailer.from, logger });
+}
 
 /** Assembles workspace-service from its configuration: database, NATS, HTTP routes, outbox relay. */
 export async function createWorkspaceService(config: WorkspaceConfig, logger: Logger): Promise<ServiceHandle> {
@@ -23,10 +64,64 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
       rateLimitsPerMinute: config.rateLimitsPerMinute,
     },
   });
-  const relay = createEventRelay(foundation, SCHEMA_NAME, logger);
+  const { app } = foundation;
+  if (config.jwtSecretGenerated) {
+    logger.warn('JWT_SECRET is not set: using a random secret for this run (APP_ENV=local only); sessions end when the process restarts');
+  }
 
+  try {
+    await app.register(fastifyJwt, {
+      secret: config.jwtSecret,
+      sign: { algorithm: 'HS256', iss: TOKEN_ISSUER, aud: TOKEN_AUDIENCE, expiresIn: '1h' },
+      verify: { algorithms: ['HS256'], allowedIss: TOKEN_ISSUER, allowedAud: TOKEN_AUDIENCE },
+    });
+    const tokens = accessTokensFrom(app.jwt);
+    const store = createStore(foundation.database.db, repositories);
+    const avatars = createAvatarStore({ storage: createLocalDiskStorage(config.WORKSPACE_STORAGE_DIR), logger });
+    const workspaceExists = async (id: string) => (await store.repos.workspaces.findById(id)) !== undefined;
+    const audit = createAuditService({ store, workspaceExists, userOf: (id) => store.repos.users.findById(id), logger });
+    const sessions = createSessionsService({
+      store,
+      audit,
+      tokens,
+      mailer: mailerOf(config, logger),
+      hashCode: verificationCodeHasher(config.jwtSecret),
+      appEnv: config.APP_ENV,
+      refreshTokenTtlMs: config.refreshTokenTtlMs,
+      logger,
+    });
+    const users = createUsersService({ store, audit, avatars });
+    const workspaces = createWorkspacesService({ store, audit, avatars, appEnv: config.APP_ENV });
+    const catalog = createCatalogService({ workspaceExists });
+
+    await registerWorkspaceApi(app, {
+      tokens,
+      actorFor: sessions.actorFor,
+      audit,
+      logger,
+      hostRoot: [hostRootSessionRoutes(sessions), avatarFileRoutes(avatars)],
+      versioned: [
+        versionedSessionRoutes(sessions),
+        workspacesRoutes({ workspaces, audit }),
+        usersRoutes({ users, audit }),
+        auditRoutes(audit),
+        oauthScopeRoutes(catalog),
+        webhookEventTypeRoutes(catalog),
+      ],
+    });
+
+    if (config.WORKSPACE_BOOTSTRAP_EMAIL && config.WORKSPACE_BOOTSTRAP_PASSWORD) {
+      const outcome = await sessions.ensureSuperAdmin(config.WORKSPACE_BOOTSTRAP_EMAIL, config.WORKSPACE_BOOTSTRAP_PASSWORD);
+      logger.info({ outcome }, 'bootstrap SUPER_ADMIN ensured (WORKSPACE_BOOTSTRAP_EMAIL)');
+    }
+  } catch (error) {
+    for (const closer of foundation.baseClosers) await closer.close().catch(() => undefined);
+    throw error;
+  }
+
+  const relay = createEventRelay(foundation, SCHEMA_NAME, logger);
   return {
-    app: foundation.app,
+    app,
     startWorkers: relay.start,
     closers: [{ name: 'outbox relay', close: relay.stop }, ...foundation.baseClosers],
   };

@@ -6,3 +6,9 @@ import { workspaceSchema } from './pg-schema.js';
 export { SCHEMA_NAME, workspaceSchema } from './pg-schema.js';
 export const outbox = outboxTable(workspaceSchema);
 export const rateLimitCounters = rateLimitCountersTable(workspaceSchema);
+
+export { auditLogs } from '../modules/audit/tables.js';
+export { platformMappings } from '../modules/platform-mappings/tables.js';
+export { loginThrottles, refreshTokens, sessions, verificationCodes } from '../modules/sessions/tables.js';
+export { users } from '../modules/users/tables.js';
+export { workspaceBilling, workspaces, workspaceWalletSettings } from '../modules/workspaces/tables.js';

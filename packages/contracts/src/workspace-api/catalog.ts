@@ -1,0 +1,122 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { EVENT_TYPES, type EventType } from '../events.js';
+
+/**
+ * OAuth client scopes of the Workspace API (`resource:action`, resource first) and the Payments API
+ * scope (`action:resource`) each one grants. Workspace OAuth clients are tenant integrations: the
+ * Payments API's key-management scopes (`manage:api-keys`, `admin:platform`) are not offered.
+ */
+export const WORKSPACE_OAUTH_SCOPES = [
+  {
+    scope: 'transactions:read',
+    paymentsScope: 'read:transactions',
+    apiVersions: ['v1', 'v2'],
+    description: 'Read transactions and batches.',
+  },
+  {
+    scope: 'transactions:write',
+    paymentsScope: 'write:transactions',
+    apiVersions: ['v1', 'v2'],
+    description: 'Create transactions and batches.',
+  },
+  {
+    scope: 'transactions:move',
+    paymentsScope: 'move:transactions',
+    apiVersions: ['v2'],
+    description: 'Money movement on the Payments API v2.',
+  },
+  {
+    scope: 'transactions:reverse',
+    paymentsScope: 'reverse:transactions',
+    apiVersions: ['v2'],
+    description: 'Reversals on the Payments API v2 (what cancel and rescind are on v1).',
+  },
+  {
+    scope: 'transactions:cancel',
+    paymentsScope: 'cancel:transactions',
+    apiVersions: ['v1'],
+    description: 'Cancel transactions (v1 only).',
+  },
+  {
+    scope: 'transactions:rescind',
+    paymentsScope: 'rescind:transactions',
+    apiVersions: ['v1'],
+    description: 'Rescind transactions (v1 only).',
+  },
+  { scope: 'customers:read', paymentsScope: 'read:customers', apiVersions: ['v1', 'v2'], description: 'Read customers.' },
+  { scope: 'customers:write', paymentsScope: 'write:customers', apiVersions: ['v1', 'v2'], description: 'Create and update customers.' },
+  { scope: 'templates:read', paymentsScope: 'read:templates', apiVersions: ['v1', 'v2'], description: 'Read control templates.' },
+  {
+    scope: 'templates:write',
+    paymentsScope: 'write:templates',
+    apiVersions: ['v1', 'v2'],
+    description: 'Create and update control templates.',
+  },
+  { scope: 'disputes:read', paymentsScope: 'read:disputes', apiVersions: ['v1', 'v2'], description: 'Read disputes and their evidence.' },
+  {
+    scope: 'disputes:write',
+    paymentsScope: 'write:disputes',
+    apiVersions: ['v1', 'v2'],
+    description: 'Open, escalate and resolve disputes.',
+  },
+  { scope: 'evidence:submit', paymentsScope: 'submit:evidence', apiVersions: ['v1', 'v2'], description: 'Submit evidence to disputes.' },
+  { scope: 'webhooks:read', paymentsScope: 'read:webhooks', apiVersions: ['v1'], description: 'Read webhook subscriptions (v1).' },
+  { scope: 'webhooks:write', paymentsScope: 'write:webhooks', apiVersions: ['v1'], description: 'Manage webhook subscriptions (v1).' },
+  { scope: 'compliance:read', paymentsScope: 'read:compliance', apiVersions: ['v1', 'v2'], description: 'Read compliance verifications.' },
+  {
+    scope: 'compliance:write',
+    paymentsScope: 'write:compliance',
+    apiVersions: ['v1', 'v2'],
+    description: 'Create compliance verifications.',
+  },
+  {
+    scope: 'platform:read',
+    paymentsScope: 'read:platform',
+    apiVersions: ['v1', 'v2'],
+    description: 'Read the platform the client belongs to.',
+  },
+] as const;
+export type WorkspaceOAuthScope = (typeof WORKSPACE_OAUTH_SCOPES)[number]['scope'];
+export const WORKSPACE_OAUTH_SCOPE_NAMES = WORKSPACE_OAUTH_SCOPES.map((s) => s.scope) as WorkspaceOAuthScope[];
+
+const byScope = new Map<string, string>(WORKSPACE_OAUTH_SCOPES.map((s) => [s.scope, s.paymentsScope]));
+const byPaymentsScope = new Map<string, string>(WORKSPACE_OAUTH_SCOPES.map((s) => [s.paymentsScope, s.scope]));
+
+/** `transactions:read` -> `read:transactions`; undefined for a scope the Workspace API does not offer. */
+export function toPaymentsScope(scope: string): string | undefined {
+  return byScope.get(scope);
+}
+
+/** `read:transactions` -> `transactions:read`; undefined for a Payments scope not offered to workspace clients. */
+export function fromPaymentsScope(paymentsScope: string): string | undefined {
+  return byPaymentsScope.get(paymentsScope);
+}
+
+export const OAuthScopeInfo = Type.Object({
+  scope: Type.String({ description: '`resource:action`, as OAuth client requests write it.' }),
+  paymentsScope: Type.String({ description: 'The Payments API scope it grants.' }),
+  apiVersions: Type.Array(Type.String(), { description: 'Payments API versions where the scope has an effect.' }),
+  description: Type.String(),
+});
+export type OAuthScopeInfo = Static<typeof OAuthScopeInfo>;
+
+export const EVENT_TYPE_DESCRIPTIONS: Record<EventType, string> = {
+  'transaction.created': 'A transaction is created; always the first event of a lifecycle.',
+  'transaction.escrowed': 'Funds are locked on-chain in the escrow contract.',
+  'transaction.completed': 'Funds are released to the receiver (terminal).',
+  'transaction.failed': 'A pre-escrow control failed or risk review rejected it (terminal).',
+  'transaction.refunded': 'Funds are returned to the sender (terminal).',
+  'transaction.rescinded': 'The sender cancelled during the hold period (terminal).',
+  'dispute.created': 'A dispute is opened.',
+  'dispute.resolved': 'A dispute is resolved.',
+  'dispute.escalated': 'A dispute escalates to the next tier.',
+  'evidence.submitted': 'Evidence is submitted on a dispute.',
+};
+
+export const EventTypeInfo = Type.Object({ type: Type.String(), description: Type.String() });
+export type EventTypeInfo = Static<typeof EventTypeInfo>;
+
+/** The current event list, as the event-types endpoints return it. */
+export function eventTypeCatalog(): EventTypeInfo[] {
+  return EVENT_TYPES.map((type) => ({ type, description: EVENT_TYPE_DESCRIPTIONS[type] }));
+}

@@ -1,0 +1,13 @@
+import { SuccessEnvelope } from '@holdfast/contracts';
+import { type TSchema, Type } from '@sinclair/typebox';
+
+/** OpenAPI security of routes that need a Workspace access token. */
+export const BEARER = [{ bearer: [] }];
+
+/** `{success: true, data, meta}` around a payload (list answers carry `meta.pagination`). */
+export function ok<T extends TSchema>(data: T, description?: string) {
+  return SuccessEnvelope(data, description ? { description } : {});
+}
+
+/** A 204 answer: no body. */
+export const NoContent = Type.Null({ description: 'No content' });

@@ -1,0 +1,55 @@
+import type { UserRole } from '@holdfast/contracts';
+import { type HttpApp, unauthorized } from '@holdfast/http-kit';
+import type { AuditAction } from '../audit/actions.js';
+import type { Actor, Caller } from './caller.js';
+import { assertRole } from './policy.js';
+import type { AccessClaims, AccessTokens } from './tokens.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** `public`: no bearer needed (sign-up, login...). Every other route needs a valid access token. */
+    auth?: 'public' | 'user';
+    /** Roles allowed on the route (403 for the others), checked before the body is even validated. */
+    roles?: readonly UserRole[];
+    /** Mutating routes: the action their audit entries record. */
+    audit?: AuditAction;
+  }
+  interface FastifyRequest {
+    caller: Caller;
+  }
+}
+
+const BEARER = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i;
+
+/**
+ * Authentication for every Workspace API route registered in `scope`: the caller (address, user
+ * agent, request id) is attached to each request; unless the route is `public`, a valid access
+ * token of an existing, active user is required, and the route's roles are checked.
+ */
+export function installAuthentication(
+  scope: HttpApp,
+  deps: { tokens: AccessTokens; actorFor: (claims: AccessClaims) => Promise<Actor | null> },
+) {
+  scope.decorateRequest('caller', null as unknown as Caller);
+  scope.addHook('onRequest', async (request) => {
+    const userAgent = request.headers['user-agent'];
+    request.caller = {
+      actor: null,
+      ipAddress: request.ip ?? null,
+      userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null,
+      requestId: request.id,
+      method: request.method,
+      path: request.url.split('?')[0] ?? request.url,
+      audited: false,
+    };
+    const config = request.routeOptions.config;
+    if (config.auth === 'public') return;
+    const match = BEARER.exec(request.headers.authorization ?? '');
+    if (!match?.[1]) throw unauthorized('Missing bearer token: send Authorization: Bearer <accessToken>');
+    const claims = deps.tokens.verify(match[1]);
+    const actor = await deps.actorFor(claims);
+    if (!actor) throw unauthorized('The account behind this token is unknown, inactive or suspended');
+    request.caller.actor = actor;
+    if (config.roles) assertRole(actor, config.roles);
+  });
+}

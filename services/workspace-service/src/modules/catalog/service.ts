@@ -1,0 +1,29 @@
+import { type EventTypeInfo, eventTypeCatalog, type OAuthScopeInfo, WORKSPACE_OAUTH_SCOPES } from '@holdfast/contracts';
+import { notFound } from '@holdfast/http-kit';
+import type { Actor } from '../access/caller.js';
+import { assertWorkspaceAccess } from '../access/policy.js';
+
+/** What workspace integrations may use: OAuth client scopes and webhook event types. */
+export function createCatalogService(deps: { workspaceExists: (id: string) => Promise<boolean> }) {
+  async function accessible(actor: Actor, workspaceId: string): Promise<void> {
+    assertWorkspaceAccess(actor, workspaceId);
+    if (!(await deps.workspaceExists(workspaceId))) throw notFound('Workspace');
+  }
+  return {
+    oauthScopes: async (actor: Actor, workspaceId: string): Promise<OAuthScopeInfo[]> => {
+      await accessible(actor, workspaceId);
+      return WORKSPACE_OAUTH_SCOPES.map((s) => ({
+        scope: s.scope,
+        paymentsScope: s.paymentsScope,
+        apiVersions: [...s.apiVersions],
+        description: s.description,
+      }));
+    },
+    eventTypes: async (actor: Actor, workspaceId: string): Promise<EventTypeInfo[]> => {
+      await accessible(actor, workspaceId);
+      return eventTypeCatalog();
+    },
+  };
+}
+
+export type CatalogService = ReturnType<typeof createCatalogService>;

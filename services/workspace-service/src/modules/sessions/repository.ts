@@ -1,0 +1,130 @@
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/store.js';
+import { users } from '../users/tables.js';
+import { loginThrottles, refreshTokens, sessions, verificationCodes } from './tables.js';
+
+export type SessionRow = typeof sessions.$inferSelect;
+export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
+export type VerificationCodeRow = typeof verificationCodes.$inferSelect;
+
+export const LOGIN_FAILURE_LIMIT = 10;
+export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
+export const LOGIN_LOCK_MS = 15 * 60_000;
+
+export function createSessionsRepository(db: Executor) {
+  return {
+    createSession: async (row: typeof sessions.$inferInsert): Promise<SessionRow> => {
+      const [inserted] = await db.insert(sessions).values(row).returning();
+      return inserted!;
+    },
+
+    insertRefreshToken: async (row: typeof refreshTokens.$inferInsert): Promise<void> => {
+      await db.insert(refreshTokens).values(row);
+    },
+
+    /** The token with its session, locked for the rest of the transaction (two refreshes of one token serialise). */
+    findTokenForUpdate: async (tokenHash: string): Promise<{ token: RefreshTokenRow; session: SessionRow } | undefined> => {
+      const [row] = await db
+        .select({ token: refreshTokens, session: sessions })
+        .from(refreshTokens)
+        .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
+        .where(eq(refreshTokens.tokenHash, tokenHash))
+        .for('update');
+      return row;
+    },
+
+    markRotated: async (tokenId: string, replacedBy: string): Promise<void> => {
+      await db.update(refreshTokens).set({ rotatedAt: new Date(), replacedBy }).where(eq(refreshTokens.id, tokenId));
+    },
+
+    touchSession: async (id: string, patch: { environment?: SessionRow['environment'] }): Promise<void> => {
+      await db
+        .update(sessions)
+        .set({ lastUsedAt: new Date(), ...patch })
+        .where(eq(sessions.id, id));
+    },
+
+    revokeSession: async (id: string, reason: string): Promise<void> => {
+      await db
+        .update(sessions)
+        .set({ revokedAt: new Date(), revokedReason: reason })
+        .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
+    },
+
+    /** Ends every session of a user (password change, suspension), optionally but one. Returns how many. */
+    revokeUserSessions: async (userId: string, reason: string, exceptSessionId?: string): Promise<number> => {
+      const rows = await db
+        .update(sessions)
+        .set({ revokedAt: new Date(), revokedReason: reason })
+        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined))
+        .returning({ id: sessions.id });
+      return rows.length;
+    },
+
+    /** The user behind an access token, for authorization on every request. */
+    findActor: async (userId: string) => {
+      const [row] = await db
+        .select({ id: users.id, email: users.email, role: users.role, status: users.status, workspaceId: users.workspaceId })
+        .from(users)
+        .where(eq(users.id, userId));
+      return row;
+    },
+
+    saveVerificationCode: async (userId: string, codeHash: string, expiresAt: Date): Promise<void> => {
+      await db
+        .insert(verificationCodes)
+        .values({ userId, codeHash, expiresAt, attempts: 0 })
+        .onConflictDoUpdate({ target: verificationCodes.userId, set: { codeHash, expiresAt, attempts: 0, createdAt: new Date() } });
+    },
+
+    findVerificationCodeForUpdate: async (userId: string): Promise<VerificationCodeRow | undefined> => {
+      const [row] = await db.select().from(verificationCodes).where(eq(verificationCodes.userId, userId)).for('update');
+      return row;
+    },
+
+    countVerificationAttempt: async (userId: string): Promise<void> => {
+      await db
+        .update(verificationCodes)
+        .set({ attempts: sql`${verificationCodes.attempts} + 1` })
+        .where(eq(verificationCodes.userId, userId));
+    },
+
+    deleteVerificationCode: async (userId: string): Promise<void> => {
+      await db.delete(verificationCodes).where(eq(verificationCodes.userId, userId));
+    },
+
+    /** When the address is locked after too many failed logins: until when. */
+    loginLockedUntil: async (emailHash: string): Promise<Date | null> => {
+      const [row] = await db
+        .select({ lockedUntil: loginThrottles.lockedUntil })
+        .from(loginThrottles)
+        .where(eq(loginThrottles.emailHash, emailHash));
+      return row?.lockedUntil && row.lockedUntil.getTime() > Date.now() ? row.lockedUntil : null;
+    },
+
+    /** Counts a failed login (a fresh window when the last one is over); locks the address at the limit. */
+    recordLoginFailure: async (emailHash: string): Promise<void> => {
+      const windowSeconds = LOGIN_FAILURE_WINDOW_MS / 1000;
+      const lockSeconds = LOGIN_LOCK_MS / 1000;
+      await db.execute(sql`
+        insert into ${loginThrottles} (email_hash, failures, window_start, locked_until)
+        values (${emailHash}, 1, now(), null)
+        on conflict (email_hash) do update set
+          failures = case when ${loginThrottles.windowStart} < now() - make_interval(secs => ${windowSeconds})
+            then 1 else ${loginThrottles.failures} + 1 end,
+          window_start = case when ${loginThrottles.windowStart} < now() - make_interval(secs => ${windowSeconds})
+            then now() else ${loginThrottles.windowStart} end,
+          locked_until = case
+            when ${loginThrottles.windowStart} >= now() - make_interval(secs => ${windowSeconds})
+              and ${loginThrottles.failures} + 1 >= ${LOGIN_FAILURE_LIMIT}
+            then now() + make_interval(secs => ${lockSeconds})
+            else ${loginThrottles.lockedUntil} end`);
+    },
+
+    clearLoginFailures: async (emailHash: string): Promise<void> => {
+      await db.delete(loginThrottles).where(eq(loginThrottles.emailHash, emailHash));
+    },
+  };
+}
+
+export type SessionsRepository = ReturnType<typeof createSessionsRepository>;

@@ -1,0 +1,108 @@
+import type { UserRole, UserStatus } from '@holdfast/contracts';
+import { and, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/store.js';
+import { users } from './tables.js';
+
+export type UserRow = typeof users.$inferSelect;
+export type NewUserRow = typeof users.$inferInsert;
+export type UserPatch = Partial<Omit<NewUserRow, 'id' | 'createdAt'>>;
+
+export interface UserListFilter {
+  /** Restricts to one workspace (an ADMIN's scope, or a SUPER_ADMIN's filter). */
+  workspaceId?: string;
+  /** Restricts to one user (an ADMIN without a workspace sees itself). */
+  onlyUserId?: string;
+  role?: UserRole;
+  status?: UserStatus;
+  search?: string;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** A unique-violation of the e-mail index (a concurrent sign-up with the same address). */
+export function isDuplicateEmail(error: unknown): boolean {
+  const cause =
+    (error as { cause?: { code?: string; constraint_name?: string } }).cause ?? (error as { code?: string; constraint_name?: string });
+  return cause?.code === '23505' && cause.constraint_name === 'users_email_unique';
+}
+
+export function createUsersRepository(db: Executor) {
+  return {
+    findById: async (id: string): Promise<UserRow | undefined> => {
+      const [row] = await db.select().from(users).where(eq(users.id, id));
+      return row;
+    },
+
+    findByIdForUpdate: async (id: string): Promise<UserRow | undefined> => {
+      const [row] = await db.select().from(users).where(eq(users.id, id)).for('update');
+      return row;
+    },
+
+    findByEmail: async (email: string): Promise<UserRow | undefined> => {
+      const [row] = await db.select().from(users).where(eq(users.email, email));
+      return row;
+    },
+
+    insert: async (row: NewUserRow): Promise<UserRow> => {
+      const [inserted] = await db.insert(users).values(row).returning();
+      return inserted!;
+    },
+
+    update: async (id: string, patch: UserPatch): Promise<UserRow> => {
+      const [updated] = await db
+        .update(users)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(eq(users.id, id))
+        .returning();
+      return updated!;
+    },
+
+    touchLogin: async (id: string): Promise<UserRow> => {
+      const [updated] = await db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, id)).returning();
+      return updated!;
+    },
+
+    delete: async (id: string): Promise<void> => {
+      await db.delete(users).where(eq(users.id, id));
+    },
+
+    list: async (filter: UserListFilter, page: number, limit: number): Promise<{ rows: UserRow[]; total: number }> => {
+      const conditions: (SQL | undefined)[] = [
+        filter.workspaceId ? eq(users.workspaceId, filter.workspaceId) : undefined,
+        filter.onlyUserId ? eq(users.id, filter.onlyUserId) : undefined,
+        filter.role ? eq(users.role, filter.role) : undefined,
+        filter.status ? eq(users.status, filter.status) : undefined,
+        filter.search
+          ? or(
+              ilike(users.email, `%${escapeLike(filter.search)}%`),
+              ilike(users.firstName, `%${escapeLike(filter.search)}%`),
+              ilike(users.lastName, `%${escapeLike(filter.search)}%`),
+              ilike(sql`coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')`, `%${escapeLike(filter.search)}%`),
+            )
+          : undefined,
+      ];
+      const condition = and(...conditions.filter((c): c is SQL => c !== undefined));
+      const [rows, [totals]] = await Promise.all([
+        db
+          .select()
+          .from(users)
+          .where(condition)
+          .orderBy(desc(users.createdAt), desc(users.id))
+          .limit(limit)
+          .offset((page - 1) * limit),
+        db.select({ total: count() }).from(users).where(condition),
+      ]);
+      return { rows, total: totals?.total ?? 0 };
+    },
+
+    /** The members of a workspace (for detaching them when it is deleted). */
+    idsInWorkspace: async (workspaceId: string): Promise<string[]> => {
+      const rows = await db.select({ id: users.id }).from(users).where(eq(users.workspaceId, workspaceId));
+      return rows.map((r) => r.id);
+    },
+  };
+}
+
+export type UsersRepository = ReturnType<typeof createUsersRepository>;

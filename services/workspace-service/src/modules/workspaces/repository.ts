@@ -1,0 +1,122 @@
+import type { WorkspaceStatus } from '@holdfast/contracts';
+import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/store.js';
+import { workspaceBilling, workspaces, workspaceWalletSettings } from './tables.js';
+
+export type WorkspaceRow = typeof workspaces.$inferSelect;
+export type NewWorkspaceRow = typeof workspaces.$inferInsert;
+export type WorkspacePatch = Partial<Omit<NewWorkspaceRow, 'id' | 'createdAt' | 'slug'>>;
+export type BillingRow = typeof workspaceBilling.$inferSelect;
+export type WalletSettingsRow = typeof workspaceWalletSettings.$inferSelect;
+
+export interface WorkspaceListFilter {
+  onlyId?: string;
+  status?: WorkspaceStatus;
+  search?: string;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export function isDuplicateSlug(error: unknown): boolean {
+  const cause =
+    (error as { cause?: { code?: string; constraint_name?: string } }).cause ?? (error as { code?: string; constraint_name?: string });
+  return cause?.code === '23505' && cause.constraint_name === 'workspaces_slug_unique';
+}
+
+export function createWorkspacesRepository(db: Executor) {
+  return {
+    findById: async (id: string): Promise<WorkspaceRow | undefined> => {
+      const [row] = await db.select().from(workspaces).where(eq(workspaces.id, id));
+      return row;
+    },
+
+    findByIdForUpdate: async (id: string): Promise<WorkspaceRow | undefined> => {
+      const [row] = await db.select().from(workspaces).where(eq(workspaces.id, id)).for('update');
+      return row;
+    },
+
+    slugTaken: async (slug: string): Promise<boolean> => {
+      const [row] = await db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.slug, slug));
+      return row !== undefined;
+    },
+
+    insert: async (row: NewWorkspaceRow): Promise<WorkspaceRow> => {
+      const [inserted] = await db.insert(workspaces).values(row).returning();
+      return inserted!;
+    },
+
+    update: async (id: string, patch: WorkspacePatch): Promise<WorkspaceRow> => {
+      const [updated] = await db
+        .update(workspaces)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(eq(workspaces.id, id))
+        .returning();
+      return updated!;
+    },
+
+    /** Deletes the workspace; its billing, wallet settings and platform mappings go with it (ON DELETE CASCADE). */
+    delete: async (id: string): Promise<void> => {
+      await db.delete(workspaces).where(eq(workspaces.id, id));
+    },
+
+    list: async (filter: WorkspaceListFilter, page: number, limit: number): Promise<{ rows: WorkspaceRow[]; total: number }> => {
+      const conditions: (SQL | undefined)[] = [
+        filter.onlyId ? eq(workspaces.id, filter.onlyId) : undefined,
+        filter.status ? eq(workspaces.status, filter.status) : undefined,
+        filter.search
+          ? or(
+              ilike(workspaces.name, `%${escapeLike(filter.search)}%`),
+              ilike(workspaces.slug, `%${escapeLike(filter.search)}%`),
+              ilike(workspaces.email, `%${escapeLike(filter.search)}%`),
+            )
+          : undefined,
+      ];
+      const condition = and(...conditions.filter((c): c is SQL => c !== undefined));
+      const [rows, [totals]] = await Promise.all([
+        db
+          .select()
+          .from(workspaces)
+          .where(condition)
+          .orderBy(desc(workspaces.createdAt), desc(workspaces.id))
+          .limit(limit)
+          .offset((page - 1) * limit),
+        db.select({ total: count() }).from(workspaces).where(condition),
+      ]);
+      return { rows, total: totals?.total ?? 0 };
+    },
+
+    findBilling: async (workspaceId: string): Promise<BillingRow | undefined> => {
+      const [row] = await db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
+      return row;
+    },
+
+    upsertBilling: async (row: typeof workspaceBilling.$inferInsert): Promise<BillingRow> => {
+      const { workspaceId: _id, ...set } = row;
+      const [saved] = await db
+        .insert(workspaceBilling)
+        .values(row)
+        .onConflictDoUpdate({ target: workspaceBilling.workspaceId, set: { ...set, updatedAt: new Date() } })
+        .returning();
+      return saved!;
+    },
+
+    findWalletSettings: async (workspaceId: string): Promise<WalletSettingsRow | undefined> => {
+      const [row] = await db.select().from(workspaceWalletSettings).where(eq(workspaceWalletSettings.workspaceId, workspaceId));
+      return row;
+    },
+
+    upsertWalletSettings: async (row: typeof workspaceWalletSettings.$inferInsert): Promise<WalletSettingsRow> => {
+      const { workspaceId: _id, ...set } = row;
+      const [saved] = await db
+        .insert(workspaceWalletSettings)
+        .values(row)
+        .onConflictDoUpdate({ target: workspaceWalletSettings.workspaceId, set: { ...set, updatedAt: new Date() } })
+        .returning();
+      return saved!;
+    },
+  };
+}
+
+export type WorkspacesRepository = ReturnType<typeof createWorkspacesRepository>;

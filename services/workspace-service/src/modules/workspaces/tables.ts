@@ -1,0 +1,61 @@
+import type { BillingPlan, Currency, Network, WalletProvider, WorkspaceStatus } from '@holdfast/contracts';
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, jsonb, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { workspaceSchema } from '../../db/pg-schema.js';
+
+/**
+ * Tenants. Every table holding a workspace's data references this one with ON DELETE CASCADE, so
+ * deleting a workspace removes its data in one statement (audit logs excepted: they are the trace).
+ */
+export const workspaces = workspaceSchema.table(
+  'workspaces',
+  {
+    id: uuid('id').primaryKey(),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    email: text('email').notNull(),
+    status: text('status').$type<WorkspaceStatus>().notNull().default('pending'),
+    avatarPath: text('avatar_path'),
+    webhookUrl: text('webhook_url'),
+    walletProvider: text('wallet_provider').$type<WalletProvider>(),
+    walletId: text('wallet_id'),
+    custodyCOrganizationId: text('custody_c_organization_id'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    billingEnabled: boolean('billing_enabled').notNull().default(false),
+    createdBy: uuid('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('workspaces_slug_unique').on(t.slug),
+    index('workspaces_created_idx').on(t.createdAt, t.id),
+    check('workspaces_status_check', sql`${t.status} in ('active', 'inactive', 'suspended', 'pending')`),
+    check('workspaces_slug_check', sql`${t.slug} ~ '^[a-z0-9-]+$' and length(${t.slug}) <= 255`),
+  ],
+);
+
+/** Billing of a workspace; a missing row means the defaults (plan `sandbox`, no contact details). */
+export const workspaceBilling = workspaceSchema.table('workspace_billing', {
+  workspaceId: uuid('workspace_id')
+    .primaryKey()
+    .references(() => workspaces.id, { onDelete: 'cascade' }),
+  plan: text('plan').$type<BillingPlan>().notNull().default('sandbox'),
+  billingEmail: text('billing_email'),
+  companyName: text('company_name'),
+  taxId: text('tax_id'),
+  updatedBy: uuid('updated_by'),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** Wallet settings beyond the provider fields kept on the workspace; a missing row means the defaults. */
+export const workspaceWalletSettings = workspaceSchema.table('workspace_wallet_settings', {
+  workspaceId: uuid('workspace_id')
+    .primaryKey()
+    .references(() => workspaces.id, { onDelete: 'cascade' }),
+  defaultNetwork: text('default_network').$type<Network>(),
+  enabledNetworks: text('enabled_networks').array().$type<Network[]>().notNull().default(sql`'{}'::text[]`),
+  defaultCurrency: text('default_currency').$type<Currency>(),
+  autoCreateCustomerWallets: boolean('auto_create_customer_wallets').notNull().default(false),
+  updatedBy: uuid('updated_by'),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});

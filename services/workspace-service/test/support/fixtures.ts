@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import { FormData } from 'undici';
+import { type Harness, signJwt, uniqueEmail } from './harness.js';
+
+/** A real 1x1 PNG. */
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+/** The first bytes of a JPEG. */
+export const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(64, 1)]);
+
+export function imageForm(data: Buffer = PNG, type = 'image/png', field = 'file', filename = 'avatar.png'): FormData {
+  const form = new FormData();
+  form.append(field, new Blob([data], { type }), filename);
+  return form;
+}
+
+/** A valid access token for a user, without a login (the session id is made up: access tokens do not check it). */
+export function tokenFor(userId: string): string {
+  const now = Math.floor(Date.now() / 1000);
+  return signJwt({
+    sub: userId,
+    sid: randomUUID(),
+    env: 'sandbox',
+    typ: 'access',
+    iss: 'holdfast-workspace',
+    aud: 'holdfast:workspace-user',
+    iat: now,
+    exp: now + 3600,
+  });
+}
+
+/**
+ * Inserts users straight into the table with an existing user's password hash: fresh principals
+ * for destructive cases without paying an argon2 hash each.
+ */
+export async function insertUser(
+  h: Harness,
+  fields: { role: 'SUPER_ADMIN' | 'ADMIN' | 'CLIENT'; workspaceId: string | null; passwordHashOf: string },
+): Promise<{ id: string; email: string; token: string }> {
+  const id = randomUUID();
+  const email = uniqueEmail(fields.role.toLowerCase());
+  await h.sql`
+    insert into workspace.users (id, email, password_hash, role, status, workspace_id, email_verified, first_name, last_name)
+    select ${id}, ${email}, password_hash, ${fields.role}, 'active', ${fields.workspaceId}, true, 'Fresh', 'User'
+    from workspace.users where id = ${fields.passwordHashOf}`;
+  return { id, email, token: tokenFor(id) };
+}

@@ -1,0 +1,218 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startForTest } from '@holdfast/http-kit';
+import { createTestBus, createTestDatabase, testLogger } from '@holdfast/test-fixtures';
+import postgres from 'postgres';
+import { type FormData, request } from 'undici';
+import { createWorkspaceService, workspaceConfigFrom } from '../../src/index.js';
+
+export const TEST_JWT_SECRET = 'test-secret-for-workspace-jwts-0123456789abcdef';
+export const SUPER_EMAIL = 'root@holdfast.test';
+export const SUPER_PASSWORD = 'Root-Passw0rd!2026';
+export const PASSWORD = 'Str0ng!Password';
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked by assertions, not by types
+export type Json = any;
+
+export interface Answer<T = Json> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: T;
+  text: string;
+}
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  form?: FormData;
+  headers?: Record<string, string>;
+}
+
+export interface Harness {
+  url: string;
+  sql: postgres.Sql;
+  storageDir: string;
+  call: <T = Json>(method: string, path: string, options?: CallOptions) => Promise<Answer<T>>;
+  login: (email: string, password?: string) => Promise<{ accessToken: string; refreshToken: string; user: Json }>;
+  stop: () => Promise<void>;
+}
+
+/** One workspace-service on a free port with its own database, NATS prefix and storage directory. */
+export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
+  const storageDir = await mkdtemp(join(tmpdir(), 'hf-workspace-storage-'));
+  const config = workspaceConfigFrom({
+    DATABASE_URL: db.url,
+    NATS_URL: nats.url,
+    NATS_SUBJECT_PREFIX: nats.prefix,
+    JWT_SECRET: TEST_JWT_SECRET,
+    WORKSPACE_BOOTSTRAP_EMAIL: SUPER_EMAIL,
+    WORKSPACE_BOOTSTRAP_PASSWORD: SUPER_PASSWORD,
+    WORKSPACE_STORAGE_DIR: storageDir,
+    // The tests make far more calls per minute than a client would.
+    RATE_LIMIT_PUBLIC: '100000',
+    RATE_LIMIT_STANDARD: '100000',
+    RATE_LIMIT_HIGH: '100000',
+    RATE_LIMIT_ADMIN: '100000',
+    ...env,
+  });
+  const service = await startForTest(await createWorkspaceService(config, testLogger('workspace-service')));
+  const sql = postgres(db.url, { max: 2, onnotice: () => {} });
+
+  const call = async <T>(method: string, path: string, options: CallOptions = {}): Promise<Answer<T>> => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | FormData | undefined;
+    if (options.form) body = options.form;
+    else if (options.body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    }
+    const res = await request(`${service.url}${path}`, { method: method as 'GET', headers, body });
+    const text = await res.body.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    return { status: res.statusCode, headers: res.headers as Answer['headers'], body: parsed as T, text };
+  };
+
+  const login = async (email: string, password = PASSWORD) => {
+    const res = await call<Json>('POST', '/identity/login', { body: { email, password } });
+    if (res.status !== 200) throw new Error(`login of ${email} failed: ${res.status} ${res.text}`);
+    return res.body.data;
+  };
+
+  return {
+    url: service.url,
+    sql,
+    storageDir,
+    call,
+    login,
+    stop: async () => {
+      await sql.end({ timeout: 5 });
+      await service.stop();
+      await nats.dispose();
+      await db.drop();
+      await rm(storageDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An HS256 JWT signed like the service's, with any claims (an expired token, a forged one). */
+export function signJwt(claims: Record<string, unknown>, secret = TEST_JWT_SECRET): string {
+  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const head = `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode(claims)}`;
+  return `${head}.${createHmac('sha256', secret).update(head).digest('base64url')}`;
+}
+
+/** An access token for the user that expired an hour ago. */
+export function expiredTokenFor(userId: string): string {
+  const now = Math.floor(Date.now() / 1000);
+  return signJwt({
+    sub: userId,
+    sid: randomUUID(),
+    env: 'sandbox',
+    typ: 'access',
+    iss: 'holdfast-workspace',
+    aud: 'holdfast:workspace-user',
+    iat: now - 7200,
+    exp: now - 3600,
+  });
+}
+
+let counter = 0;
+/** A unique e-mail address for this run. */
+export function uniqueEmail(prefix = 'user'): string {
+  counter += 1;
+  return `${prefix}-${counter}-${randomUUID().slice(0, 8)}@example.test`;
+}
+
+/**
+ * Two tenants and an operator, with a token each (logged in once):
+ * W1 with an ADMIN and a CLIENT, W2 with an ADMIN, and the bootstrap SUPER_ADMIN.
+ */
+export interface World {
+  superAdmin: { id: string; token: string };
+  w1: { id: string; slug: string };
+  w2: { id: string; slug: string };
+  adminW1: { id: string; email: string; token: string; refreshToken: string };
+  clientW1: { id: string; email: string; token: string; refreshToken: string };
+  adminW2: { id: string; email: string; token: string; refreshToken: string };
+}
+
+export async function createWorkspace(h: Harness, token: string, name: string): Promise<{ id: string; slug: string }> {
+  const res = await h.call('POST', '/api/v1/workspaces', {
+    token,
+    body: { name, email: `${name.toLowerCase().replace(/\W+/g, '')}@example.test` },
+  });
+  if (res.status !== 201) throw new Error(`workspace ${name}: ${res.status} ${res.text}`);
+  return { id: res.body.data.id, slug: res.body.data.slug };
+}
+
+export async function createUser(
+  h: Harness,
+  token: string,
+  role: 'admin' | 'client',
+  workspaceId: string | null,
+  email = uniqueEmail(role),
+) {
+  const res = await h.call('POST', '/api/v1/users', {
+    token,
+    body: { email, password: PASSWORD, role, workspaceId, firstName: role, lastName: 'Test' },
+  });
+  if (res.status !== 201) throw new Error(`user ${email}: ${res.status} ${res.text}`);
+  return { id: res.body.data.id as string, email };
+}
+
+export async function buildWorld(h: Harness): Promise<World> {
+  const root = await h.login(SUPER_EMAIL, SUPER_PASSWORD);
+  const [w1, w2] = await Promise.all([
+    createWorkspace(h, root.accessToken, 'Tenant One'),
+    createWorkspace(h, root.accessToken, 'Tenant Two'),
+  ]);
+  const [a1, c1, a2] = await Promise.all([
+    createUser(h, root.accessToken, 'admin', w1.id),
+    createUser(h, root.accessToken, 'client', w1.id),
+    createUser(h, root.accessToken, 'admin', w2.id),
+  ]);
+  const [ta1, tc1, ta2] = await Promise.all([h.login(a1.email), h.login(c1.email), h.login(a2.email)]);
+  return {
+    superAdmin: { id: root.user.id, token: root.accessToken },
+    w1,
+    w2,
+    adminW1: { ...a1, token: ta1.accessToken, refreshToken: ta1.refreshToken },
+    clientW1: { ...c1, token: tc1.accessToken, refreshToken: tc1.refreshToken },
+    adminW2: { ...a2, token: ta2.accessToken, refreshToken: ta2.refreshToken },
+  };
+}
+
+/** The audit entries of an action, newest first. */
+export async function auditEntries(h: Harness, where: { action?: string; resourceId?: string; userId?: string } = {}) {
+  const rows = await h.sql<
+    {
+      id: string;
+      user_id: string | null;
+      workspace_id: string | null;
+      action: string;
+      resource_type: string;
+      resource_id: string | null;
+      success: boolean;
+      error_message: string | null;
+      changes: Record<string, unknown> | null;
+      ip_address: string | null;
+      user_agent: string | null;
+      metadata: Record<string, unknown>;
+      details: string | null;
+    }[]
+  >`select * from workspace.audit_logs
+    where (${where.action ?? null}::text is null or action = ${where.action ?? null})
+      and (${where.resourceId ?? null}::text is null or resource_id = ${where.resourceId ?? null})
+      and (${where.userId ?? null}::uuid is null or user_id = ${where.userId ?? null})
+    order by seq desc`;
+  return rows;
+}

@@ -1,0 +1,425 @@
+import type { FormData } from 'undici';
+import { imageForm, insertUser } from './fixtures.js';
+import { createWorkspace, type Harness, PASSWORD, SUPER_PASSWORD, uniqueEmail, type World } from './harness.js';
+
+/** Who calls: nobody, an expired token, W1's CLIENT and ADMIN, the operator, and W2's ADMIN. */
+export const PRINCIPALS = ['anonymous', 'expired', 'client', 'admin', 'superAdmin', 'otherTenant'] as const;
+export type Principal = (typeof PRINCIPALS)[number];
+
+export interface Context {
+  h: Harness;
+  world: World;
+  /** An avatar file name served by GET /avatars/{file}. */
+  avatarFile: string;
+  /** An audit entry filed under W1. */
+  w1AuditEntryId: string;
+}
+
+export interface Prepared {
+  path: string;
+  body?: unknown;
+  form?: FormData;
+  /** Tokens of a fresh tenant, replacing the client and admin principals (destructive cases). */
+  tokens?: Partial<Record<Principal, string>>;
+  /** Runs after the call (puts back what the case changed). */
+  after?: (token: string | undefined) => Promise<void>;
+}
+
+export interface RouteCase {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The route as registered, `/api/v1/...` or host root. */
+  route: string;
+  prepare: (ctx: Context, principal: Principal) => Promise<Prepared>;
+  expect: Record<Principal, number>;
+  /** The audit action of a mutating route. */
+  audit?: string;
+}
+
+const all = (status: number): Record<Principal, number> => ({
+  anonymous: status,
+  expired: status,
+  client: status,
+  admin: status,
+  superAdmin: status,
+  otherTenant: status,
+});
+const bearer = (client: number, admin: number, superAdmin: number, otherTenant: number): Record<Principal, number> => ({
+  anonymous: 401,
+  expired: 401,
+  client,
+  admin,
+  superAdmin,
+  otherTenant,
+});
+
+async function signupWithCode(ctx: Context): Promise<{ email: string; code: string }> {
+  const email = uniqueEmail('signup');
+  const res = await ctx.h.call('POST', '/auth/signup', { body: { email, password: PASSWORD, firstName: 'Sign', lastName: 'Up' } });
+  if (res.status !== 201) throw new Error(`signup: ${res.status} ${res.text}`);
+  return { email, code: res.body.data.verificationCode };
+}
+
+async function freshRefreshToken(ctx: Context): Promise<string> {
+  return (await ctx.h.login(ctx.world.clientW1.email)).refreshToken;
+}
+
+/** A workspace of its own with an ADMIN and a CLIENT (for deleting a workspace as its members). */
+async function freshTenant(ctx: Context) {
+  const workspace = await createWorkspace(ctx.h, ctx.world.superAdmin.token, `Fresh ${Math.random().toString(36).slice(2, 8)}`);
+  const admin = await insertUser(ctx.h, { role: 'ADMIN', workspaceId: workspace.id, passwordHashOf: ctx.world.clientW1.id });
+  const client = await insertUser(ctx.h, { role: 'CLIENT', workspaceId: workspace.id, passwordHashOf: ctx.world.clientW1.id });
+  return { workspace, tokens: { admin: admin.token, client: client.token } };
+}
+
+async function freshClientOfW1(ctx: Context): Promise<string> {
+  return (await insertUser(ctx.h, { role: 'CLIENT', workspaceId: ctx.world.w1.id, passwordHashOf: ctx.world.clientW1.id })).id;
+}
+
+const at = (path: string) => async () => ({ path });
+
+/**
+ * Every route of the Workspace API (the unversioned `/api/*` copies are checked from this table
+ * too), with the status each principal gets. The matrix, the tenant-isolation and the audit tests
+ * are generated from it.
+ */
+export const ROUTES: RouteCase[] = [
+  // Sessions (host root): public, a bearer changes nothing.
+  {
+    method: 'POST',
+    route: '/auth/signup',
+    audit: 'auth.signup',
+    prepare: async () => ({
+      path: '/auth/signup',
+      body: { email: uniqueEmail('signup'), password: PASSWORD, firstName: 'Ada', lastName: 'Lovelace', companyName: 'Acme' },
+    }),
+    expect: all(201),
+  },
+  {
+    method: 'POST',
+    route: '/auth/verify-code',
+    audit: 'auth.verify_email',
+    prepare: async (ctx) => ({ path: '/auth/verify-code', body: await signupWithCode(ctx) }),
+    expect: all(200),
+  },
+  {
+    method: 'POST',
+    route: '/auth/resend-code',
+    audit: 'auth.resend_code',
+    prepare: async () => ({ path: '/auth/resend-code', body: { email: uniqueEmail('nobody') } }),
+    expect: all(200),
+  },
+  {
+    method: 'POST',
+    route: '/identity/login',
+    audit: 'auth.login',
+    prepare: async (ctx) => ({ path: '/identity/login', body: { email: ctx.world.clientW1.email.toUpperCase(), password: PASSWORD } }),
+    expect: all(200),
+  },
+  {
+    method: 'POST',
+    route: '/identity/refresh',
+    audit: 'auth.refresh',
+    prepare: async (ctx) => ({ path: '/identity/refresh', body: { refreshToken: await freshRefreshToken(ctx) } }),
+    expect: all(200),
+  },
+  {
+    method: 'POST',
+    route: '/identity/logout',
+    audit: 'auth.logout',
+    prepare: async (ctx) => ({ path: '/identity/logout', body: { refreshToken: await freshRefreshToken(ctx) } }),
+    expect: all(200),
+  },
+  { method: 'GET', route: '/identity/me', prepare: at('/identity/me'), expect: bearer(200, 200, 200, 200) },
+  { method: 'GET', route: '/avatars/:file', prepare: async (ctx) => ({ path: `/avatars/${ctx.avatarFile}` }), expect: all(200) },
+
+  // Sessions under /api/v1.
+  {
+    method: 'POST',
+    route: '/api/v1/auth/login',
+    audit: 'auth.login',
+    prepare: async (ctx) => ({ path: '/api/v1/auth/login', body: { email: ctx.world.clientW1.email, password: PASSWORD } }),
+    expect: all(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/auth/refresh',
+    audit: 'auth.refresh',
+    prepare: async (ctx) => ({ path: '/api/v1/auth/refresh', body: { refreshToken: await freshRefreshToken(ctx) } }),
+    expect: all(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/auth/logout',
+    audit: 'auth.logout',
+    prepare: async (ctx) => ({ path: '/api/v1/auth/logout', body: { refreshToken: await freshRefreshToken(ctx) } }),
+    expect: all(200),
+  },
+
+  // Workspaces.
+  { method: 'GET', route: '/api/v1/workspaces', prepare: at('/api/v1/workspaces'), expect: bearer(403, 200, 200, 200) },
+  {
+    method: 'POST',
+    route: '/api/v1/workspaces',
+    audit: 'workspace.create',
+    prepare: async () => ({
+      path: '/api/v1/workspaces',
+      body: { name: `Matrix ${Math.random().toString(36).slice(2, 8)}`, email: 'ops@matrix.test' },
+    }),
+    // W1's and W2's ADMINs already belong to a workspace.
+    expect: bearer(403, 409, 201, 409),
+  },
+  { method: 'GET', route: '/api/v1/workspaces/me', prepare: at('/api/v1/workspaces/me'), expect: bearer(200, 200, 400, 200) },
+  {
+    method: 'PUT',
+    route: '/api/v1/workspaces/me',
+    audit: 'workspace.update',
+    prepare: async () => ({ path: '/api/v1/workspaces/me', body: { metadata: { touchedBy: 'matrix' } } }),
+    expect: bearer(200, 200, 400, 200),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/workspaces/:id',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}` }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'PUT',
+    route: '/api/v1/workspaces/:id',
+    audit: 'workspace.update',
+    prepare: async (ctx) => ({
+      path: `/api/v1/workspaces/${ctx.world.w1.id}`,
+      body: { webhookUrl: 'https://hooks.tenant-one.test/holdfast' },
+    }),
+    expect: bearer(403, 200, 200, 403),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/v1/workspaces/:id',
+    audit: 'workspace.delete',
+    prepare: async (ctx) => {
+      const fresh = await freshTenant(ctx);
+      return { path: `/api/v1/workspaces/${fresh.workspace.id}`, tokens: fresh.tokens };
+    },
+    expect: bearer(403, 204, 204, 403),
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/workspaces/:id/avatar',
+    audit: 'workspace.avatar_upload',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/avatar`, form: imageForm() }),
+    expect: bearer(403, 200, 200, 403),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/v1/workspaces/:id/avatar',
+    audit: 'workspace.avatar_delete',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/avatar` }),
+    expect: bearer(403, 204, 204, 403),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/workspaces/:id/billing',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/billing` }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/v1/workspaces/:id/billing',
+    audit: 'workspace.billing_update',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/billing`, body: { companyName: 'Tenant One Ltd' } }),
+    expect: bearer(403, 200, 200, 403),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/workspaces/:id/platform-mappings',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/platform-mappings` }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/workspaces/:id/wallet-settings',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/wallet-settings` }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/v1/workspaces/:id/wallet-settings',
+    audit: 'workspace.wallet_settings_update',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/wallet-settings`, body: { autoCreateCustomerWallets: true } }),
+    expect: bearer(403, 200, 200, 403),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/workspaces/:id/audit-logs',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/audit-logs` }),
+    expect: bearer(403, 200, 200, 403),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/workspaces/:id/oauth/scopes',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/oauth/scopes` }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/workspaces/:id/webhooks/events/types',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks/events/types` }),
+    expect: bearer(200, 200, 200, 403),
+  },
+
+  // Users.
+  { method: 'GET', route: '/api/v1/users', prepare: at('/api/v1/users'), expect: bearer(403, 200, 200, 200) },
+  {
+    method: 'POST',
+    route: '/api/v1/users',
+    audit: 'user.create',
+    prepare: async () => ({ path: '/api/v1/users', body: { email: uniqueEmail('created'), password: PASSWORD, role: 'client' } }),
+    expect: bearer(403, 201, 201, 201),
+  },
+  { method: 'GET', route: '/api/v1/users/me', prepare: at('/api/v1/users/me'), expect: bearer(200, 200, 200, 200) },
+  {
+    method: 'PUT',
+    route: '/api/v1/users/me',
+    audit: 'user.profile_update',
+    prepare: async () => ({ path: '/api/v1/users/me', body: { lastName: 'Matrix' } }),
+    expect: bearer(200, 200, 200, 200),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/v1/users/me/password',
+    audit: 'user.password_change',
+    prepare: async (ctx, principal) => {
+      const current = principal === 'superAdmin' ? SUPER_PASSWORD : PASSWORD;
+      return {
+        path: '/api/v1/users/me/password',
+        body: { currentPassword: current, newPassword: 'An0ther!Password' },
+        after: async (token) => {
+          // Put the password back so the principal can log in later.
+          if (token)
+            await ctx.h.call('PATCH', '/api/v1/users/me/password', {
+              token,
+              body: { currentPassword: 'An0ther!Password', newPassword: current },
+            });
+        },
+      };
+    },
+    expect: bearer(200, 200, 200, 200),
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/users/me/avatar',
+    audit: 'user.avatar_upload',
+    prepare: async () => ({ path: '/api/v1/users/me/avatar', form: imageForm() }),
+    expect: bearer(200, 200, 200, 200),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/v1/users/me/avatar',
+    audit: 'user.avatar_delete',
+    prepare: at('/api/v1/users/me/avatar'),
+    expect: bearer(204, 204, 204, 204),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/users/:id',
+    prepare: async (ctx) => ({ path: `/api/v1/users/${ctx.world.clientW1.id}` }),
+    expect: bearer(403, 200, 200, 404),
+  },
+  {
+    method: 'PUT',
+    route: '/api/v1/users/:id',
+    audit: 'user.update',
+    prepare: async (ctx) => ({ path: `/api/v1/users/${await freshClientOfW1(ctx)}`, body: { firstName: 'Renamed' } }),
+    expect: bearer(403, 200, 200, 404),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/v1/users/:id',
+    audit: 'user.delete',
+    prepare: async (ctx) => ({ path: `/api/v1/users/${await freshClientOfW1(ctx)}` }),
+    expect: bearer(403, 200, 200, 404),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/users/:id/audit-logs',
+    prepare: async (ctx) => ({ path: `/api/v1/users/${ctx.world.clientW1.id}/audit-logs` }),
+    expect: bearer(403, 200, 200, 404),
+  },
+
+  // Audit logs.
+  { method: 'GET', route: '/api/v1/audit-logs', prepare: at('/api/v1/audit-logs'), expect: bearer(403, 200, 200, 200) },
+  { method: 'GET', route: '/api/v1/audit-logs/export', prepare: at('/api/v1/audit-logs/export'), expect: bearer(403, 200, 200, 200) },
+  { method: 'GET', route: '/api/v1/audit-logs/stats', prepare: at('/api/v1/audit-logs/stats'), expect: bearer(403, 200, 200, 200) },
+  {
+    method: 'GET',
+    route: '/api/v1/audit-logs/:id',
+    prepare: async (ctx) => ({ path: `/api/v1/audit-logs/${ctx.w1AuditEntryId}` }),
+    expect: bearer(403, 200, 200, 404),
+  },
+];
+
+/** A request with bad input for a route, and the 4xx it gets (400 unless said). */
+export interface BadInput {
+  path: (ctx: Context) => string;
+  body?: unknown;
+  form?: () => FormData;
+  /** Defaults to the SUPER_ADMIN; `/me` routes of a workspace need a member. */
+  as?: Principal;
+  status?: number;
+}
+
+const W1 =
+  (suffix = '') =>
+  (ctx: Context) =>
+    `/api/v1/workspaces/${ctx.world.w1.id}${suffix}`;
+const fixed = (path: string) => () => path;
+
+/** Bad input for every route that takes input (the others are in NO_INPUT). */
+export const BAD_INPUT: Record<string, BadInput> = {
+  'POST /auth/signup': { path: fixed('/auth/signup'), body: { email: 'not-an-email', password: 'weak' } },
+  'POST /auth/verify-code': { path: fixed('/auth/verify-code'), body: { email: 'a@b.test', code: 'abc' } },
+  'POST /auth/resend-code': { path: fixed('/auth/resend-code'), body: { email: 'nope' } },
+  'POST /identity/login': { path: fixed('/identity/login'), body: { email: 'a@b.test' } },
+  'POST /identity/refresh': { path: fixed('/identity/refresh'), body: { refreshToken: '' } },
+  'POST /identity/logout': { path: fixed('/identity/logout'), body: {} },
+  'GET /avatars/:file': { path: fixed('/avatars/evil.svg') },
+  'POST /api/v1/auth/login': { path: fixed('/api/v1/auth/login'), body: { password: 'x' } },
+  'POST /api/v1/auth/refresh': { path: fixed('/api/v1/auth/refresh'), body: { refreshToken: 'x', environment: 'moon' } },
+  'POST /api/v1/auth/logout': { path: fixed('/api/v1/auth/logout'), body: { refreshToken: { nested: true } } },
+  'GET /api/v1/workspaces': { path: fixed('/api/v1/workspaces?page=0') },
+  'POST /api/v1/workspaces': { path: fixed('/api/v1/workspaces'), body: { name: '', email: 'ops@x.test' } },
+  'PUT /api/v1/workspaces/me': { path: fixed('/api/v1/workspaces/me'), body: { status: 'gone' }, as: 'admin' },
+  'GET /api/v1/workspaces/:id': { path: fixed('/api/v1/workspaces/not-a-uuid') },
+  'PUT /api/v1/workspaces/:id': { path: W1(), body: {} },
+  'DELETE /api/v1/workspaces/:id': { path: fixed('/api/v1/workspaces/not-a-uuid') },
+  'POST /api/v1/workspaces/:id/avatar': { path: W1('/avatar'), body: { file: 'data:image/png;base64,AAAA' }, status: 415 },
+  'DELETE /api/v1/workspaces/:id/avatar': { path: fixed('/api/v1/workspaces/not-a-uuid/avatar') },
+  'GET /api/v1/workspaces/:id/billing': { path: fixed('/api/v1/workspaces/not-a-uuid/billing') },
+  'PATCH /api/v1/workspaces/:id/billing': { path: W1('/billing'), body: { plan: 'gold' } },
+  'GET /api/v1/workspaces/:id/platform-mappings': { path: W1('/platform-mappings?status=deleted') },
+  'GET /api/v1/workspaces/:id/wallet-settings': { path: fixed('/api/v1/workspaces/not-a-uuid/wallet-settings') },
+  'PATCH /api/v1/workspaces/:id/wallet-settings': { path: W1('/wallet-settings'), body: { enabledNetworks: ['mars'] } },
+  'GET /api/v1/workspaces/:id/audit-logs': { path: W1('/audit-logs?success=maybe') },
+  'GET /api/v1/workspaces/:id/oauth/scopes': { path: fixed('/api/v1/workspaces/not-a-uuid/oauth/scopes') },
+  'GET /api/v1/workspaces/:id/webhooks/events/types': { path: fixed('/api/v1/workspaces/not-a-uuid/webhooks/events/types') },
+  'GET /api/v1/users': { path: fixed('/api/v1/users?role=owner') },
+  'POST /api/v1/users': { path: fixed('/api/v1/users'), body: { email: 'x', password: PASSWORD, role: 'client' } },
+  'PUT /api/v1/users/me': { path: fixed('/api/v1/users/me'), body: { email: 'me@x.test' } },
+  'PATCH /api/v1/users/me/password': { path: fixed('/api/v1/users/me/password'), body: { newPassword: 'N3w!Password-x' } },
+  'POST /api/v1/users/me/avatar': {
+    path: fixed('/api/v1/users/me/avatar'),
+    form: () => imageForm(Buffer.from('<svg/>'), 'image/svg+xml'),
+    status: 415,
+  },
+  'GET /api/v1/users/:id': { path: fixed('/api/v1/users/not-a-uuid') },
+  'PUT /api/v1/users/:id': { path: (ctx) => `/api/v1/users/${ctx.world.clientW1.id}`, body: { role: 'owner' } },
+  'DELETE /api/v1/users/:id': { path: fixed('/api/v1/users/not-a-uuid') },
+  'GET /api/v1/users/:id/audit-logs': { path: (ctx) => `/api/v1/users/${ctx.world.clientW1.id}/audit-logs?limit=0` },
+  'GET /api/v1/audit-logs': { path: fixed('/api/v1/audit-logs?from=yesterday') },
+  'GET /api/v1/audit-logs/export': { path: fixed('/api/v1/audit-logs/export?format=xml') },
+  'GET /api/v1/audit-logs/stats': { path: fixed('/api/v1/audit-logs/stats?success=maybe') },
+  'GET /api/v1/audit-logs/:id': { path: fixed('/api/v1/audit-logs/not-a-uuid') },
+};
+
+/** Routes that take no input at all: nothing can be bad. */
+export const NO_INPUT = ['GET /identity/me', 'GET /api/v1/workspaces/me', 'GET /api/v1/users/me', 'DELETE /api/v1/users/me/avatar'];

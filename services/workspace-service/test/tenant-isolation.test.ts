@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { imageForm } from './support/fixtures.js';
+import { buildWorld, createUser, type Harness, startHarness, type World } from './support/harness.js';
+import { type Context, ROUTES } from './support/route-table.js';
+
+// Members of W2 (its ADMIN and a CLIENT) call every route aimed at W1: no answer shows W1's data,
+// and W1's rows are exactly as they were.
+let h: Harness;
+let world: World;
+let ctx: Context;
+let clientW2: string;
+
+async function snapshotOfW1() {
+  const id = world.w1.id;
+  return {
+    workspace: await h.sql`select * from workspace.workspaces where id = ${id}`,
+    // Users the route table's fixtures add to W1 (named "Fresh User") are left out: they are the targets.
+    users:
+      await h.sql`select * from workspace.users where workspace_id = ${id} and (first_name, last_name) is distinct from ('Fresh', 'User') order by id`,
+    billing: await h.sql`select * from workspace.workspace_billing where workspace_id = ${id}`,
+    wallet: await h.sql`select * from workspace.workspace_wallet_settings where workspace_id = ${id}`,
+    mappings: await h.sql`select * from workspace.platform_mappings where workspace_id = ${id}`,
+    sessions:
+      await h.sql`select s.* from workspace.sessions s join workspace.users u on u.id = s.user_id where u.workspace_id = ${id} order by s.id`,
+    audit: await h.sql`select id from workspace.audit_logs where workspace_id = ${id} order by seq`,
+  };
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+  world = await buildWorld(h);
+  const c2 = await createUser(h, world.adminW2.token, 'client', world.w2.id);
+  clientW2 = (await h.login(c2.email)).accessToken;
+  // Give W1 data of every kind.
+  await h.call('PATCH', `/api/v1/workspaces/${world.w1.id}/billing`, { token: world.adminW1.token, body: { companyName: 'One Ltd' } });
+  await h.call('PATCH', `/api/v1/workspaces/${world.w1.id}/wallet-settings`, {
+    token: world.adminW1.token,
+    body: { defaultCurrency: 'USDC' },
+  });
+  await h.call('POST', `/api/v1/workspaces/${world.w1.id}/avatar`, { token: world.adminW1.token, form: imageForm() });
+  await h.sql`insert into workspace.platform_mappings (id, workspace_id, platform_id, kind, name)
+    values (gen_random_uuid(), ${world.w1.id}, gen_random_uuid(), 'sandbox', 'w1 sandbox')`;
+  const upload = await h.call('POST', '/api/v1/users/me/avatar', { token: world.adminW2.token, form: imageForm() });
+  const [entry] = await h.sql<{ id: string }[]>`select id from workspace.audit_logs where workspace_id = ${world.w1.id} limit 1`;
+  ctx = { h, world, avatarFile: String(upload.body.data.avatarPath).replace('/avatars/', ''), w1AuditEntryId: entry!.id };
+});
+afterAll(async () => h?.stop());
+
+describe('another tenant', () => {
+  it('neither reads nor writes anything of W1 through any route', async () => {
+    const before = await snapshotOfW1();
+    const w1Secrets = [world.w1.slug, world.adminW1.email, world.clientW1.email, 'One Ltd', 'w1 sandbox'];
+    const bearerRoutes = ROUTES.filter((r) => r.expect.anonymous === 401);
+    for (const route of bearerRoutes) {
+      for (const token of [world.adminW2.token, clientW2]) {
+        const prepared = await route.prepare(ctx, 'otherTenant');
+        // A fresh tenant's tokens (destructive cases) are not W2's: keep W2's token.
+        const answer = await h.call(route.method, prepared.path, { token, body: prepared.body, form: prepared.form });
+        const label = `${route.method} ${route.route} -> ${answer.status}`;
+        for (const secret of w1Secrets) expect(answer.text, label).not.toContain(secret);
+        // W1's ids may only come back inside W2's own audit entries (the targets of its refused attempts).
+        if (!route.route.includes('audit-logs')) {
+          expect(answer.text, label).not.toContain(world.clientW1.id);
+          if (!prepared.path.includes(world.w1.id)) expect(answer.text, label).not.toContain(world.w1.id);
+          else if (answer.status < 400) throw new Error(`${label}: a W1 path answered ${answer.status}`);
+        }
+        if (answer.status < 300) await prepared.after?.(token);
+      }
+    }
+    const after = await snapshotOfW1();
+    expect(after).toEqual(before);
+    // The users the fixtures made for PUT and DELETE /users/{id} (2 routes x 2 callers) are untouched too.
+    const targets =
+      await h.sql`select first_name from workspace.users where workspace_id = ${world.w1.id} and last_name = 'User' and role = 'CLIENT'`;
+    expect(targets.map((t) => t.first_name)).toEqual(['Fresh', 'Fresh', 'Fresh', 'Fresh']);
+  });
+});
