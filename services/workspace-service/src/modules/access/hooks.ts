@@ -1,5 +1,6 @@
 import type { UserRole } from '@holdfast/contracts';
 import { type HttpApp, unauthorized } from '@holdfast/http-kit';
+import type { FastifyRequest } from 'fastify';
 import type { AuditAction } from '../audit/actions.js';
 import type { Actor, Caller } from './caller.js';
 import { assertRole } from './policy.js';
@@ -31,7 +32,10 @@ export function installAuthentication(
   deps: { tokens: AccessTokens; actorFor: (claims: AccessClaims) => Promise<Actor | null> },
 ) {
   scope.decorateRequest('caller', null as unknown as Caller);
-  scope.addHook('onRequest', async (request) => {
+  // A route-level hook, appended after the kit's own (rate limit, sunset): refused and
+  // unauthenticated requests are counted and carry the rate-limit headers, and a retired
+  // version answers 410 before any credential is looked at.
+  const authenticate = async (request: FastifyRequest) => {
     const userAgent = request.headers['user-agent'];
     request.caller = {
       actor: null,
@@ -51,5 +55,8 @@ export function installAuthentication(
     if (!actor) throw unauthorized('The account behind this token is unknown, inactive or suspended');
     request.caller.actor = actor;
     if (config.roles) assertRole(actor, config.roles);
+  };
+  scope.addHook('onRoute', (route) => {
+    route.onRequest = [...[route.onRequest ?? []].flat(), authenticate] as typeof route.onRequest;
   });
 }
