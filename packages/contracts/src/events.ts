@@ -119,7 +119,14 @@ export const DomainEvent = Type.Unsafe<DomainEvent>(
 );
 /** Static type of DomainEvent: `type` narrows `data` (TypeBox's own inference of the union would not). */
 export type DomainEvent = {
-  [T in EventType]: { id: string; type: T; createdAt: string; platformId: string | null; data: EventPayload<T> };
+  [T in EventType]: {
+    id: string;
+    type: T;
+    createdAt: string;
+    platformId: string | null;
+    workspaceId?: string | null;
+    data: EventPayload<T>;
+  };
 }[EventType];
 export type DomainEventOf<T extends EventType> = Extract<DomainEvent, { type: T }>;
 
