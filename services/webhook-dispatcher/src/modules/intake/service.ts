@@ -3,7 +3,11 @@ import type { Logger } from '@holdfast/logging';
 import { type Bus, type RunningConsumer, startConsumer } from '@holdfast/messaging';
 import type { IntakeRepository } from './repository.js';
 
-/** Takes every domain event from the EVENTS stream into the dispatcher's own schema, then acks. */
+/**
+ * Takes every domain event from the EVENTS stream into the dispatcher's own schema with its
+ * deliveries (one transaction), then acks: a crash before the commit redelivers the message, a
+ * crash after it finds the event stored and creates nothing twice.
+ */
 export function startEventIntake(deps: { bus: Bus; repository: IntakeRepository; logger: Logger }): Promise<RunningConsumer> {
   return startConsumer({
     bus: deps.bus,
@@ -14,8 +18,8 @@ export function startEventIntake(deps: { bus: Bus; repository: IntakeRepository;
     logger: deps.logger,
     concurrency: 8,
     handler: async (event) => {
-      const isNew = await deps.repository.record(event);
-      deps.logger.debug({ eventId: event.id, type: event.type, isNew }, 'event received');
+      const { isNew, deliveries } = await deps.repository.record(event);
+      deps.logger.debug({ eventId: event.id, type: event.type, isNew, deliveries }, 'event received');
     },
   });
 }
