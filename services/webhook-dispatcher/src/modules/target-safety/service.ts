@@ -123,9 +123,10 @@ export function createTargetPolicy(options: { appEnv: AppEnv; resolver?: Resolve
         return problems;
       }
       const schemes = appEnv === 'production' ? ['https:'] : ['https:', 'http:'];
-      if (!schemes.includes(url.protocol)) problem(appEnv === 'production' ? 'must use https' : 'must use http or https');
+      const schemeOk = schemes.includes(url.protocol);
+      if (!schemeOk) problem(appEnv === 'production' ? 'must use https' : 'must use http or https');
       if (url.username || url.password) problem('must not contain a user name or password');
-      if (!url.hostname) problem('must have a host');
+      if (schemeOk && !url.hostname) problem('must have a host');
       if (problems.length > 0 || !publicOnly) return problems;
 
       const host = bare(url.hostname);
@@ -134,15 +135,13 @@ export function createTargetPolicy(options: { appEnv: AppEnv; resolver?: Resolve
         if (reason) problem(`must not point to a ${reason} address (${host}) outside local`);
         return problems;
       }
-      if (LOCALHOST_NAMES.test(host)) {
-        problem(`must not point to a loopback host (${host}) outside local`);
-        return problems;
-      }
       let addresses: ResolvedAddress[] = [];
       try {
         addresses = await resolver(host);
       } catch {
-        // A name that does not resolve yet is accepted: every connection is checked again anyway.
+        // A name that does not resolve yet is accepted (every connection is checked again), except
+        // the names that always mean this machine.
+        if (LOCALHOST_NAMES.test(host)) problem(`must not point to a loopback host (${host}) outside local`);
         return problems;
       }
       for (const { address } of addresses) {
