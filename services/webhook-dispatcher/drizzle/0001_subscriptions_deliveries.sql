@@ -62,7 +62,6 @@ ALTER TABLE "webhooks"."received_events" ADD COLUMN "workspace_id" uuid;--> stat
 ALTER TABLE "webhooks"."deliveries" ADD CONSTRAINT "deliveries_subscription_id_subscriptions_id_fk" FOREIGN KEY ("subscription_id") REFERENCES "webhooks"."subscriptions"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhooks"."deliveries" ADD CONSTRAINT "deliveries_event_id_received_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "webhooks"."received_events"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhooks"."delivery_attempts" ADD CONSTRAINT "delivery_attempts_subscription_id_subscriptions_id_fk" FOREIGN KEY ("subscription_id") REFERENCES "webhooks"."subscriptions"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "deliveries_due_idx" ON "webhooks"."deliveries" USING btree ("next_attempt_at") WHERE "webhooks"."deliveries"."status" = 'pending';--> statement-breakpoint
 CREATE INDEX "deliveries_subscription_due_idx" ON "webhooks"."deliveries" USING btree ("subscription_id","next_attempt_at") WHERE "webhooks"."deliveries"."status" = 'pending';--> statement-breakpoint
 CREATE INDEX "deliveries_claimed_idx" ON "webhooks"."deliveries" USING btree ("subscription_id","claimed_until") WHERE "webhooks"."deliveries"."claimed_until" is not null;--> statement-breakpoint
 CREATE INDEX "deliveries_event_idx" ON "webhooks"."deliveries" USING btree ("event_id");--> statement-breakpoint

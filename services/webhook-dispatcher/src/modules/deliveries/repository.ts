@@ -72,16 +72,36 @@ export function createDeliveriesRepository(sql: Sql) {
   const attemptColumns = sql.unsafe(ATTEMPT_COLUMNS);
   const deliveryColumns = sql.unsafe(DELIVERY_COLUMNS);
 
+  const claimedColumns = sql.unsafe(`d.id, d.subscription_id, d.event_id, d.event_type, d.attempt_count, d.retry_index, d.claim_token,
+    s.url, s.ip_whitelist, s.secret_sealed, s.previous_secret_sealed, e.payload`);
+
   async function details(ids: string[]): Promise<ClaimedDelivery[]> {
     if (ids.length === 0) return [];
     return sql<ClaimedDelivery[]>`
-      select d.id, d.subscription_id, d.event_id, d.event_type, d.attempt_count, d.retry_index, d.claim_token,
-             s.url, s.ip_whitelist, s.secret_sealed, s.previous_secret_sealed, e.payload
+      select ${claimedColumns}
       from deliveries d
       join subscriptions s on s.id = d.subscription_id
       join received_events e on e.id = d.event_id
       where d.id in ${sql(ids)}`;
   }
+
+  /**
+   * A transaction that does not wait for its WAL flush. Only for what a PostgreSQL crash may lose
+   * without losing a delivery: a claim or an attempt's result lost that way only makes the
+   * delivery due again, so it is sent once more (at least once, never lost). The intake, which
+   * acknowledges JetStream after its commit, never uses this.
+   */
+  function withoutFlushWait<T>(work: (tx: TransactionSql) => Promise<T>): Promise<T> {
+    return sql.begin(async (tx) => {
+      await tx`set local synchronous_commit = off`;
+      return work(tx);
+    }) as Promise<T>;
+  }
+  /**
+   * The same for a single statement (one round trip): a CTE sets it for the statement's own
+   * transaction; the statement reads `no_flush_wait` in a FROM list so that the CTE runs.
+   */
+  const noFlushWait = sql`no_flush_wait as (select set_config('synchronous_commit', 'off', true) as setting)`;
 
   async function insertAttempt(tx: Sql | TransactionSql, log: Omit<AttemptLogRow, 'created_at'>): Promise<AttemptLogRow | undefined> {
     // The subscription may have been deleted while the attempt was in flight: then nothing is logged.
@@ -104,29 +124,27 @@ export function createDeliveriesRepository(sql: Sql) {
      */
     claimDue: async (options: { limit: number; perSubscription: number; leaseMs: number }): Promise<ClaimedDelivery[]> => {
       const token = uuidv7();
-      const claimed = await sql<{ id: string }[]>`
-        with subs as (
+      return sql<ClaimedDelivery[]>`
+        with ${noFlushWait},
+        subs as (
           select s.id,
                  ${options.perSubscription}::int
                    - (select count(*)::int from deliveries i where i.subscription_id = s.id and i.claimed_until > now()) as room
-          from subscriptions s
+          from subscriptions s, no_flush_wait
           where s.is_active and s.circuit_state = 'CLOSED' and (s.paused_until is null or s.paused_until <= now())
         ),
-        candidates as (
-          select x.id, x.next_attempt_at, x.rn, subs.room
-          from subs
+        chosen as (
+          select x.id from subs
           cross join lateral (
-            select d.id, d.next_attempt_at, row_number() over (order by d.next_attempt_at, d.id) as rn
+            select d.id, d.next_attempt_at
             from deliveries d
             where d.subscription_id = subs.id and d.status = 'pending' and d.next_attempt_at <= now()
               and (d.claimed_until is null or d.claimed_until <= now())
-            order by d.next_attempt_at, d.id
-            limit ${options.perSubscription}
+            order by d.next_attempt_at
+            limit greatest(subs.room, 0)
           ) x
-          where subs.room > 0
-        ),
-        chosen as (
-          select id from candidates where rn <= room order by next_attempt_at limit ${options.limit}
+          order by x.next_attempt_at
+          limit ${options.limit}
         ),
         locked as (
           select d.id from deliveries d
@@ -136,9 +154,9 @@ export function createDeliveriesRepository(sql: Sql) {
         update deliveries d
         set claimed_until = now() + ${ms(options.leaseMs)}::interval, claim_token = ${token},
             attempt_count = d.attempt_count + 1, updated_at = now()
-        from locked where d.id = locked.id
-        returning d.id`;
-      return details(claimed.map((r) => r.id));
+        from locked, subscriptions s, received_events e
+        where d.id = locked.id and s.id = d.subscription_id and e.id = d.event_id
+        returning ${claimedColumns}`;
     },
 
     /**
@@ -148,11 +166,19 @@ export function createDeliveriesRepository(sql: Sql) {
      */
     claimProbes: async (options: { limit: number; leaseMs: number; threshold: number }): Promise<ClaimedDelivery[]> => {
       const halfOpen = nextCircuit({ state: 'OPEN', consecutiveFailures: 0 }, 'cooldown-elapsed', options.threshold).state;
-      await sql`
-        update subscriptions set circuit_state = ${halfOpen}, probe_until = null, updated_at = now()
-        where circuit_state = 'OPEN' and circuit_half_open_at <= now()`;
+      // One statement in the common case (no circuit open): move what is due, count what waits for a probe.
+      const [waiting] = await sql<{ n: number }[]>`
+        with moved as (
+          update subscriptions set circuit_state = ${halfOpen}, probe_until = null, updated_at = now()
+          where circuit_state = 'OPEN' and circuit_half_open_at <= now()
+          returning id
+        )
+        select (select count(*)::int from moved)
+             + (select count(*)::int from subscriptions
+                where circuit_state = 'HALF_OPEN' and is_active and (probe_until is null or probe_until <= now())) as n`;
+      if (!waiting?.n) return [];
       const token = uuidv7();
-      const ids = await sql.begin(async (tx) => {
+      const ids = await withoutFlushWait(async (tx) => {
         const subs = await tx<{ id: string }[]>`
           select id from subscriptions
           where circuit_state = 'HALF_OPEN' and is_active and (probe_until is null or probe_until <= now())
@@ -165,7 +191,7 @@ export function createDeliveriesRepository(sql: Sql) {
             select id from deliveries
             where subscription_id = ${sub.id} and status = 'pending' and next_attempt_at <= now()
               and (claimed_until is null or claimed_until <= now())
-            order by next_attempt_at, id
+            order by next_attempt_at
             limit 1
             for update skip locked`;
           if (!probe) continue;
@@ -187,8 +213,38 @@ export function createDeliveriesRepository(sql: Sql) {
      * delivery whose lease was lost (another instance reclaimed it) keeps the other's state.
      */
     recordAttempt: async (record: AttemptRecord): Promise<void> => {
-      const { delivery, decision } = record;
-      await sql.begin(async (tx) => {
+      const { delivery, decision, log } = record;
+      if (decision.status === 'succeeded') {
+        // The common case in one statement: a success always leaves the
+        // circuit CLOSED with no failures, so the subscription row is written (and locked) only
+        // when it was not already so.
+        const closed = nextCircuit({ state: 'CLOSED', consecutiveFailures: 0 }, 'success', record.circuit.threshold);
+        await sql`
+          with ${noFlushWait},
+          attempt as (
+            insert into delivery_attempts (id, subscription_id, delivery_id, event_id, event_type, attempt, success, status_code,
+                                           response_time_ms, error_message, request_headers, response_body)
+            select ${log.id}, ${log.subscription_id}, ${log.delivery_id}, ${log.event_id}, ${log.event_type}, ${log.attempt}, true,
+                   ${log.status_code}, ${log.response_time_ms}, null, ${JSON.stringify(log.request_headers)}::jsonb, ${log.response_body}
+            from no_flush_wait
+            where exists (select 1 from subscriptions where id = ${log.subscription_id})
+            returning 1
+          ),
+          delivery as (
+            update deliveries
+            set status = 'succeeded', claimed_until = null, claim_token = null, last_status_code = ${log.status_code},
+                last_error = null, updated_at = now()
+            where id = ${delivery.id} and claim_token = ${delivery.claim_token}
+            returning 1
+          )
+          update subscriptions
+          set circuit_state = ${closed.state}, consecutive_failures = ${closed.consecutiveFailures}, circuit_opened_at = null,
+              circuit_half_open_at = null, probe_until = null, updated_at = now()
+          where id = ${delivery.subscription_id}
+            and (circuit_state <> ${closed.state} or consecutive_failures <> ${closed.consecutiveFailures} or probe_until is not null)`;
+        return;
+      }
+      await withoutFlushWait(async (tx) => {
         // The subscription's row lock first: results for one subscription are stored one after the
         // other (NO KEY UPDATE does not block the foreign-key checks of other inserts, so no deadlock).
         const [circuit] = await tx<{ circuit_state: CircuitState; consecutive_failures: number }[]>`
@@ -239,7 +295,11 @@ export function createDeliveriesRepository(sql: Sql) {
     nextDueInMs: async (): Promise<number | null> => {
       const [row] = await sql<{ ms: string | null }[]>`
         select (extract(epoch from (least(
-          (select min(next_attempt_at) from deliveries where status = 'pending' and next_attempt_at > now()),
+          (select min(x.next_attempt_at) from subscriptions s cross join lateral (
+             select next_attempt_at from deliveries d
+             where d.subscription_id = s.id and d.status = 'pending' and d.next_attempt_at > now()
+             order by next_attempt_at limit 1) x
+           where s.is_active),
           (select min(circuit_half_open_at) from subscriptions where circuit_state = 'OPEN'),
           (select min(paused_until) from subscriptions where paused_until > now())
         ) - now())) * 1000)::bigint as ms`;

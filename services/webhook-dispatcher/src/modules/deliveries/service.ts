@@ -41,6 +41,8 @@ export const TEST_TIMEOUT_MAX_MS = 30_000;
  * instance may take the delivery over (which then happens only when this instance died).
  */
 export const CLAIM_MARGIN_MS = 5_000;
+/** How often a worker moves cooled-down circuits to HALF_OPEN and claims their probes. */
+export const PROBE_PASS_EVERY_MS = 100;
 
 export function toDeliveryLog(row: AttemptLogRow): WebhookDeliveryLog {
   return {
@@ -198,6 +200,7 @@ export function createDeliveryService(deps: {
       deps.metrics?.inFlight(inFlight.size);
     }
 
+    let lastProbePass = 0;
     const loop = (async () => {
       let failures = 0;
       while (running) {
@@ -205,7 +208,10 @@ export function createDeliveryService(deps: {
           const free = settings.concurrency - inFlight.size;
           let claimed = 0;
           if (free > 0) {
-            const probes = await repository.claimProbes({ limit: free, leaseMs, threshold: settings.circuitThreshold });
+            // Circuits are looked at every PROBE_PASS_EVERY_MS, not on every pass.
+            const probePass = Date.now() - lastProbePass >= PROBE_PASS_EVERY_MS;
+            if (probePass) lastProbePass = Date.now();
+            const probes = probePass ? await repository.claimProbes({ limit: free, leaseMs, threshold: settings.circuitThreshold }) : [];
             const due =
               free - probes.length > 0
                 ? await repository.claimDue({ limit: free - probes.length, perSubscription: settings.perSubscription, leaseMs })

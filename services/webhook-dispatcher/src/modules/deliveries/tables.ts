@@ -6,8 +6,8 @@ import { receivedEvents } from '../intake/tables.js';
 import { subscriptions } from '../subscriptions/tables.js';
 
 /**
- * One event to one subscription: its id is the `X-Webhook-Delivery` (and `webhook-id`) of every
- * attempt. Due rows are claimed with FOR UPDATE SKIP LOCKED and a lease (`claimed_until`,
+ * One event to one subscription: its id (a random UUID) is the `X-Webhook-Delivery` (and
+ * `webhook-id`) of every attempt. Due rows are claimed with FOR UPDATE SKIP LOCKED and a lease (`claimed_until`,
  * `claim_token`), so instances share the work and a crashed instance's claim simply expires.
  */
 export const deliveries = webhooksSchema.table(
@@ -37,7 +37,7 @@ export const deliveries = webhooksSchema.table(
   (t) => [
     unique('deliveries_subscription_event_key').on(t.subscriptionId, t.eventId),
     check('deliveries_status', sql`${t.status} in ('pending', 'succeeded', 'failed')`),
-    index('deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    // Due deliveries are always looked up per subscription (claims, probes, the next wake-up).
     index('deliveries_subscription_due_idx').on(t.subscriptionId, t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     // Small: only deliveries with an attempt in flight (or a claim not yet cleaned). Counts a subscription's attempts in flight.
     index('deliveries_claimed_idx').on(t.subscriptionId, t.claimedUntil).where(sql`${t.claimedUntil} is not null`),
