@@ -31,8 +31,12 @@ describe('signatures', () => {
     expect(standardWebhooksKey(secret)).toHaveLength(32);
     const two = deliveryHeaders({ body: '{}', eventType: 't', deliveryId: 'd', timestamp: 1, secrets: ['whsec_bmV3', 'whsec_b2xk'] });
     const [newest, previous] = two['x-webhook-signature']!.split(',');
-    expect(newest).toBe(deliveryHeaders({ body: '{}', eventType: 't', deliveryId: 'd', timestamp: 1, secrets: ['whsec_bmV3'] })['x-webhook-signature']);
-    expect(previous).toBe(deliveryHeaders({ body: '{}', eventType: 't', deliveryId: 'd', timestamp: 1, secrets: ['whsec_b2xk'] })['x-webhook-signature']);
+    expect(newest).toBe(
+      deliveryHeaders({ body: '{}', eventType: 't', deliveryId: 'd', timestamp: 1, secrets: ['whsec_bmV3'] })['x-webhook-signature'],
+    );
+    expect(previous).toBe(
+      deliveryHeaders({ body: '{}', eventType: 't', deliveryId: 'd', timestamp: 1, secrets: ['whsec_b2xk'] })['x-webhook-signature'],
+    );
     expect(two['webhook-signature']!.split(' ')).toHaveLength(2);
     expect(loggedHeaders(two)).toMatchObject({ 'x-webhook-signature': '[redacted]', 'webhook-signature': '[redacted]', 'webhook-id': 'd' });
   });
