@@ -26,7 +26,7 @@ export const WEBHOOK_LIMITS = {
   /** Delivery logs, deliveries and received events are purged after this many days. */
   retentionDays: 30,
   /** Events a single replay command queues at most; the reply says where to resume. */
-  replayMaxEvents: 10_000,
+  replayMaxEvents: 5_000,
 } as const;
 
 /** The event type of a test delivery (`POST .../test`); not subscribable, never sent otherwise. */

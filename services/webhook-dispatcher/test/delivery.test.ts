@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { type DomainEvent, WebhookCommands, type WebhookOwner, type WebhookSubscriptionWithSecret } from '@holdfast/contracts';
 import { publishEvent, sendCommand } from '@holdfast/messaging';
+import postgres from 'postgres';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDeliveriesRepository } from '../src/modules/deliveries/repository.js';
 import { startTestDispatcher, type TestDispatcher } from './support/dispatcher.js';
 import { disputeEvent, transactionEvent } from './support/events.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
@@ -397,6 +399,25 @@ describe('replay', () => {
     await waitForRequests('/replay', 4);
     const ids = receiver.received('/replay').map((r) => r.headers['x-webhook-delivery']);
     expect(new Set(ids).size).toBe(2);
+
+    // Past the per-call limit the answer says where to resume (the limit made small here).
+    const schemaSql = postgres(dispatcher.db.url, { max: 1, connection: { search_path: 'webhooks' }, onnotice: () => {} });
+    try {
+      const [row] = await dispatcher.sql<
+        { occurred_at: Date }[]
+      >`select occurred_at from webhooks.received_events where id = ${events[1]!.id}`;
+      const partial = await createDeliveriesRepository(schemaSql).replay({
+        subscription: { id: late.id, platformId: owner.platformId, workspaceId: null, eventTypes: late.eventTypes },
+        from,
+        to,
+        onlyFailed: true,
+        maxEvents: 1,
+      });
+      expect(partial).toMatchObject({ matched: 1 });
+      expect(new Date(partial.resumeFrom!).toISOString()).toBe(row!.occurred_at.toISOString());
+    } finally {
+      await schemaSql.end();
+    }
 
     await expect(send(WebhookCommands.replay, { owner, subscriptionId: late.id, from: to, to: from })).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',

@@ -1,5 +1,6 @@
 import { type CircuitState, type DeliveryStatus, type DomainEvent, uuidv7 } from '@holdfast/contracts';
 import type { Sql, TransactionSql } from 'postgres';
+import { textArray } from '../../db/arrays.js';
 import { wakeDeliveryWorkers } from '../../db/channels.js';
 import { nextCircuit } from '../subscriptions/state-machine.js';
 import type { AttemptDecision } from './state-machine.js';
@@ -109,7 +110,7 @@ export function createDeliveriesRepository(sql: Sql) {
       insert into delivery_attempts (id, subscription_id, delivery_id, event_id, event_type, attempt, success, status_code,
                                      response_time_ms, error_message, request_headers, response_body)
       select ${log.id}, ${log.subscription_id}, ${log.delivery_id}, ${log.event_id}, ${log.event_type}, ${log.attempt}, ${log.success},
-             ${log.status_code}, ${log.response_time_ms}, ${log.error_message}, ${JSON.stringify(log.request_headers)}::jsonb, ${log.response_body}
+             ${log.status_code}, ${log.response_time_ms}, ${log.error_message}, ${JSON.stringify(log.request_headers)}::text::jsonb, ${log.response_body}
       where exists (select 1 from subscriptions where id = ${log.subscription_id})
       returning ${attemptColumns}`;
     return row;
@@ -225,7 +226,7 @@ export function createDeliveriesRepository(sql: Sql) {
             insert into delivery_attempts (id, subscription_id, delivery_id, event_id, event_type, attempt, success, status_code,
                                            response_time_ms, error_message, request_headers, response_body)
             select ${log.id}, ${log.subscription_id}, ${log.delivery_id}, ${log.event_id}, ${log.event_type}, ${log.attempt}, true,
-                   ${log.status_code}, ${log.response_time_ms}, null, ${JSON.stringify(log.request_headers)}::jsonb, ${log.response_body}
+                   ${log.status_code}, ${log.response_time_ms}, null, ${JSON.stringify(log.request_headers)}::text::jsonb, ${log.response_body}
             from no_flush_wait
             where exists (select 1 from subscriptions where id = ${log.subscription_id})
             returning 1
@@ -361,7 +362,7 @@ export function createDeliveriesRepository(sql: Sql) {
         : sql`e.workspace_id = ${subscription.workspaceId}`;
       const events = await sql<{ id: string; type: string; occurred_at: string }[]>`
         select e.id, e.type, e.occurred_at from received_events e
-        where ${owner} and e.type = any(${sql.array(subscription.eventTypes)}::text[])
+        where ${owner} and e.type = any(${textArray(sql, subscription.eventTypes)})
           and e.occurred_at >= ${input.from} and e.occurred_at < ${input.to}
         order by e.occurred_at, e.id
         limit ${input.maxEvents + 1}`;
@@ -388,7 +389,7 @@ export function createDeliveriesRepository(sql: Sql) {
         if (existing.length > 0) {
           const statuses = await tx<{ event_id: string; status: DeliveryStatus }[]>`
             select event_id, status from deliveries
-            where subscription_id = ${subscription.id} and event_id = any(${tx.array(existing)}::text[])
+            where subscription_id = ${subscription.id} and event_id = any(${textArray(tx, existing)})
             for update`;
           const again = statuses
             .filter((r) => r.status === 'failed' || (r.status === 'succeeded' && !input.onlyFailed))
@@ -398,7 +399,7 @@ export function createDeliveriesRepository(sql: Sql) {
           if (again.length > 0) {
             const rows = await tx`
               update deliveries set status = 'pending', retry_index = 0, next_attempt_at = now(), updated_at = now()
-              where subscription_id = ${subscription.id} and event_id = any(${tx.array(again)}::text[])
+              where subscription_id = ${subscription.id} and event_id = any(${textArray(tx, again)})
               returning id`;
             requeued = rows.length;
           }

@@ -25,7 +25,7 @@ export function createIntakeRepository(sql: Sql): IntakeRepository {
       }));
       const [result] = await sql<{ new_events: number; deliveries: number }[]>`
         with input as (
-          select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+          select * from jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb)
             as x(id text, type text, platform_id uuid, workspace_id uuid, payload jsonb, occurred_at timestamptz)
         ),
         event as (

@@ -1,5 +1,6 @@
 import type { CircuitState, WebhookOwner } from '@holdfast/contracts';
 import type { Sql } from '@holdfast/db';
+import { textArray } from '../../db/arrays.js';
 import { wakeDeliveryWorkers } from '../../db/channels.js';
 import type { CircuitMove } from './state-machine.js';
 
@@ -69,7 +70,7 @@ export function createSubscriptionsRepository(sql: Sql) {
         const [inserted] = await tx<SubscriptionRow[]>`
           insert into subscriptions (id, platform_id, workspace_id, url, event_types, ip_whitelist, metadata, secret_sealed)
           values (${row.id}, ${'platformId' in row.owner ? row.owner.platformId : null}, ${'workspaceId' in row.owner ? row.owner.workspaceId : null},
-                  ${row.url}, ${tx.array(row.eventTypes)}::text[], ${tx.array(row.ipWhitelist)}::text[], ${JSON.stringify(row.metadata)}::jsonb,
+                  ${row.url}, ${textArray(tx, row.eventTypes)}, ${textArray(tx, row.ipWhitelist)}, ${JSON.stringify(row.metadata)}::text::jsonb,
                   ${row.secretSealed})
           returning ${columns}`;
         return inserted;
@@ -91,9 +92,9 @@ export function createSubscriptionsRepository(sql: Sql) {
     update: async (owner: WebhookOwner, id: string, changes: SubscriptionChanges): Promise<SubscriptionRow | undefined> => {
       const sets = [
         changes.url === undefined ? undefined : sql`url = ${changes.url}`,
-        changes.eventTypes === undefined ? undefined : sql`event_types = ${sql.array(changes.eventTypes)}::text[]`,
-        changes.ipWhitelist === undefined ? undefined : sql`ip_whitelist = ${sql.array(changes.ipWhitelist)}::text[]`,
-        changes.metadata === undefined ? undefined : sql`metadata = ${JSON.stringify(changes.metadata)}::jsonb`,
+        changes.eventTypes === undefined ? undefined : sql`event_types = ${textArray(sql, changes.eventTypes)}`,
+        changes.ipWhitelist === undefined ? undefined : sql`ip_whitelist = ${textArray(sql, changes.ipWhitelist)}`,
+        changes.metadata === undefined ? undefined : sql`metadata = ${JSON.stringify(changes.metadata)}::text::jsonb`,
         changes.isActive === undefined ? undefined : sql`is_active = ${changes.isActive}`,
         // Reactivating clears why the dispatcher had deactivated it (a receiver's 410).
         changes.isActive === true ? sql`disabled_reason = null` : undefined,
