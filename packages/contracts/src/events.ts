@@ -119,7 +119,14 @@ export const DomainEvent = Type.Unsafe<DomainEvent>(
 );
 /** Static type of DomainEvent: `type` narrows `data` (TypeBox's own inference of the union would not). */
 export type DomainEvent = {
-  [T in EventType]: { id: string; type: T; createdAt: string; platformId: string | null; data: EventPayload<T> };
+  [T in EventType]: {
+    id: string;
+    type: T;
+    createdAt: string;
+    platformId: string | null;
+    workspaceId?: string | null;
+    data: EventPayload<T>;
+  };
 }[EventType];
 export type DomainEventOf<T extends EventType> = Extract<DomainEvent, { type: T }>;
 
@@ -139,3 +146,25 @@ export const WebhookBody = Type.Object(
   },
 );
 export type WebhookBody = Static<typeof WebhookBody>;
+
+/** What each event type means, as the event-types endpoints list it. */
+export const EVENT_TYPE_DESCRIPTIONS: Record<EventType, string> = {
+  'transaction.created': 'A transaction is created; always the first event of its lifecycle.',
+  'transaction.escrowed': 'Funds are locked on chain in the escrow contract.',
+  'transaction.completed': 'Funds are released to the receiver (terminal).',
+  'transaction.failed': 'A pre-escrow control failed or risk rejected the transaction (terminal).',
+  'transaction.refunded': 'Funds are returned to the sender (terminal).',
+  'transaction.rescinded': 'The sender cancelled during the hold period (terminal).',
+  'dispute.created': 'A dispute is opened.',
+  'dispute.resolved': 'A dispute is resolved.',
+  'dispute.escalated': 'A dispute escalates to the next tier.',
+  'evidence.submitted': 'Evidence is submitted on a dispute.',
+};
+
+export const EventTypeInfo = Type.Object({ type: EventTypeSchema, description: Type.String() });
+export type EventTypeInfo = Static<typeof EventTypeInfo>;
+
+/** The current event list, as the event-types endpoints return it. */
+export function eventTypeCatalog(): EventTypeInfo[] {
+  return EVENT_TYPES.map((type) => ({ type, description: EVENT_TYPE_DESCRIPTIONS[type] }));
+}

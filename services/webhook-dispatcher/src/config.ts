@@ -30,6 +30,18 @@ export const DispatcherEnv = Type.Object({
   }),
   WEBHOOK_CIRCUIT_THRESHOLD: Type.Integer({ minimum: 1, maximum: 1000, default: 10, errorMessage: 'must be an integer from 1 to 1000' }),
   WEBHOOK_CIRCUIT_COOLDOWN: Type.String({ format: 'duration', default: '60s', errorMessage: 'must be a duration such as 60s' }),
+  WEBHOOK_CONCURRENCY: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 50,
+    errorMessage: 'must be an integer from 1 to 1000 (attempts in flight per instance)',
+  }),
+  WEBHOOK_SUBSCRIPTION_CONCURRENCY: Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    default: 10,
+    errorMessage: 'must be an integer from 1 to 100 (attempts in flight per subscription, all instances together)',
+  }),
 });
 
 export type DispatcherConfig = ReturnType<typeof resolve>;

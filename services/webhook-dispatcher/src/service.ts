@@ -3,13 +3,42 @@ import type { Logger } from '@holdfast/logging';
 import type { RunningConsumer } from '@holdfast/messaging';
 import { createFoundation } from '@holdfast/runtime';
 import { type DispatcherConfig, SERVICE_NAME } from './config.js';
+import { DELIVERIES_WAKE_CHANNEL } from './db/channels.js';
 import * as tables from './db/schema.js';
 import { SCHEMA_NAME } from './db/schema.js';
+import { serveDeliveryCommands } from './modules/deliveries/commands.js';
+import { registerDeliveryMetrics } from './modules/deliveries/metrics.js';
+import { createDeliveriesRepository } from './modules/deliveries/repository.js';
+import { createDeliveryService } from './modules/deliveries/service.js';
 import { createIntakeRepository } from './modules/intake/repository.js';
 import { startEventIntake } from './modules/intake/service.js';
+import { createRetentionRepository } from './modules/retention/repository.js';
+import { startRetentionPurge } from './modules/retention/service.js';
+import { createSecretBox } from './modules/secrets/service.js';
+import { serveSubscriptionCommands } from './modules/subscriptions/commands.js';
+import { createSubscriptionsRepository } from './modules/subscriptions/repository.js';
+import { createSubscriptionsService } from './modules/subscriptions/service.js';
+import { createTargetPolicy, type Resolver } from './modules/target-safety/service.js';
 
-/** Assembles webhook-dispatcher: its database, NATS, the event intake, health and metrics. */
-export async function createDispatcherService(config: DispatcherConfig, logger: Logger): Promise<ServiceHandle> {
+/** What tests (and only tests) may replace; production uses the defaults. */
+export interface DispatcherOverrides {
+  /** Host name resolution for the target policy (default: the system's). */
+  resolver?: Resolver;
+  /** Longest idle wait of the delivery loop (default 500 ms). */
+  pollIntervalMs?: number;
+  /** Retention purge period (default one hour). */
+  purgeEveryMs?: number;
+}
+
+/**
+ * Assembles webhook-dispatcher: the event intake (events -> deliveries), the delivery worker, the
+ * retention purge, the subscription and delivery commands both APIs call, health and metrics.
+ */
+export async function createDispatcherService(
+  config: DispatcherConfig,
+  logger: Logger,
+  overrides: DispatcherOverrides = {},
+): Promise<ServiceHandle> {
   const foundation = await createFoundation({
     serviceName: SERVICE_NAME,
     schemaName: SCHEMA_NAME,
@@ -18,14 +47,76 @@ export async function createDispatcherService(config: DispatcherConfig, logger: 
     logger,
     http: { apiVersion: () => 'v1' },
   });
-  const repository = createIntakeRepository(foundation.database.db);
+  const { sql } = foundation.database;
+  const { bus } = foundation;
+
+  const secrets = createSecretBox({ encryptionKey: config.DATA_ENCRYPTION_KEY, appEnv: config.APP_ENV, logger });
+  const policy = createTargetPolicy({
+    appEnv: config.APP_ENV,
+    connectTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    ...(overrides.resolver ? { resolver: overrides.resolver } : {}),
+  });
+  const subscriptionsRepository = createSubscriptionsRepository(sql);
+  const subscriptions = createSubscriptionsService({ repository: subscriptionsRepository, policy, secrets });
+  const deliveriesRepository = createDeliveriesRepository(sql);
+  const deliveries = createDeliveryService({
+    repository: deliveriesRepository,
+    policy,
+    secrets,
+    logger,
+    requireSubscription: subscriptions.requireOwned,
+    metrics: registerDeliveryMetrics(foundation.app.metrics, deliveriesRepository.pendingCount),
+    settings: {
+      retryScheduleMs: config.retryScheduleMs,
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      circuitThreshold: config.WEBHOOK_CIRCUIT_THRESHOLD,
+      circuitCooldownMs: config.circuitCooldownMs,
+      concurrency: config.WEBHOOK_CONCURRENCY,
+      perSubscription: config.WEBHOOK_SUBSCRIPTION_CONCURRENCY,
+      pollIntervalMs: overrides.pollIntervalMs ?? 500,
+    },
+  });
+
+  const commands = [
+    ...serveSubscriptionCommands(bus, SERVICE_NAME, subscriptions),
+    ...serveDeliveryCommands(bus, SERVICE_NAME, deliveries),
+  ];
   let intake: RunningConsumer | undefined;
+  let worker: ReturnType<typeof deliveries.startWorker> | undefined;
+  let unlisten: (() => Promise<void>) | undefined;
+  let purge: ReturnType<typeof startRetentionPurge> | undefined;
 
   return {
     app: foundation.app,
     startWorkers: async () => {
-      intake = await startEventIntake({ bus: foundation.bus, repository, logger });
+      worker = deliveries.startWorker();
+      const listener = await sql.listen(DELIVERIES_WAKE_CHANNEL, () => worker?.wake());
+      unlisten = listener.unlisten;
+      intake = await startEventIntake({ bus, repository: createIntakeRepository(sql), logger });
+      purge = startRetentionPurge({
+        repository: createRetentionRepository(sql),
+        logger,
+        ...(overrides.purgeEveryMs ? { everyMs: overrides.purgeEveryMs } : {}),
+      });
     },
-    closers: [{ name: 'event intake', close: async () => intake?.stop() }, ...foundation.baseClosers],
+    closers: [
+      {
+        name: 'webhook commands',
+        close: async () => {
+          for (const subscription of commands) subscription.unsubscribe();
+        },
+      },
+      { name: 'event intake', close: async () => intake?.stop() },
+      { name: 'delivery worker', close: async () => worker?.stop() },
+      { name: 'retention purge', close: async () => purge?.stop() },
+      {
+        name: 'delivery wake-ups',
+        close: async () => {
+          await unlisten?.();
+          await policy.close();
+        },
+      },
+      ...foundation.baseClosers,
+    ],
   };
 }

@@ -45,6 +45,23 @@ describe('webhook-dispatcher process', () => {
   });
 });
 
+describe('webhook-dispatcher configuration', () => {
+  it('requires DATA_ENCRYPTION_KEY outside local and checks the new variables', () => {
+    expect(() => dispatcherConfigFrom({ APP_ENV: 'production' })).toThrow(/DATA_ENCRYPTION_KEY: is required when APP_ENV is production/);
+    expect(() => dispatcherConfigFrom({ WEBHOOK_CONCURRENCY: '0' })).toThrow(/WEBHOOK_CONCURRENCY: must be an integer from 1 to 1000/);
+    expect(() => dispatcherConfigFrom({ WEBHOOK_SUBSCRIPTION_CONCURRENCY: 'many' })).toThrow(/WEBHOOK_SUBSCRIPTION_CONCURRENCY/);
+    const config = dispatcherConfigFrom({});
+    expect(config).toMatchObject({
+      WEBHOOK_TIMEOUT_MS: 30_000,
+      WEBHOOK_CIRCUIT_THRESHOLD: 10,
+      circuitCooldownMs: 60_000,
+      WEBHOOK_CONCURRENCY: 50,
+      WEBHOOK_SUBSCRIPTION_CONCURRENCY: 10,
+      retryScheduleMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+    });
+  });
+});
+
 describe('webhook-dispatcher start-up', () => {
   it('refuses a malformed retry schedule with one clear line', async () => {
     const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));

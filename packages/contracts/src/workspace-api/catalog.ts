@@ -99,24 +99,3 @@ export const OAuthScopeInfo = Type.Object({
   description: Type.String(),
 });
 export type OAuthScopeInfo = Static<typeof OAuthScopeInfo>;
-
-export const EVENT_TYPE_DESCRIPTIONS: Record<EventType, string> = {
-  'transaction.created': 'A transaction is created; always the first event of a lifecycle.',
-  'transaction.escrowed': 'Funds are locked on-chain in the escrow contract.',
-  'transaction.completed': 'Funds are released to the receiver (terminal).',
-  'transaction.failed': 'A pre-escrow control failed or risk review rejected it (terminal).',
-  'transaction.refunded': 'Funds are returned to the sender (terminal).',
-  'transaction.rescinded': 'The sender cancelled during the hold period (terminal).',
-  'dispute.created': 'A dispute is opened.',
-  'dispute.resolved': 'A dispute is resolved.',
-  'dispute.escalated': 'A dispute escalates to the next tier.',
-  'evidence.submitted': 'Evidence is submitted on a dispute.',
-};
-
-export const EventTypeInfo = Type.Object({ type: Type.String(), description: Type.String() });
-export type EventTypeInfo = Static<typeof EventTypeInfo>;
-
-/** The current event list, as the event-types endpoints return it. */
-export function eventTypeCatalog(): EventTypeInfo[] {
-  return EVENT_TYPES.map((type) => ({ type, description: EVENT_TYPE_DESCRIPTIONS[type] }));
-}

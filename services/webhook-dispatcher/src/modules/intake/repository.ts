@@ -1,21 +1,53 @@
 import type { DomainEvent } from '@holdfast/contracts';
-import type { PostgresJsDatabase } from 'drizzle-orm/postgres-js';
-import { receivedEvents } from './tables.js';
+import type { Sql } from 'postgres';
+import { DELIVERIES_WAKE_CHANNEL } from '../../db/channels.js';
 
 export interface IntakeRepository {
-  /** Stores the event unless already stored; true when it was new. */
-  record: (event: DomainEvent) => Promise<boolean>;
+  /**
+   * Stores each event unless already stored and, atomically with them, one pending delivery per
+   * active subscription that names the event's type and owns the event (its platform, or its
+   * platform's workspace). Returns the number of new events and of deliveries created. One
+   * statement, so one commit (one WAL flush) for the whole batch.
+   */
+  recordMany: (events: DomainEvent[]) => Promise<{ newEvents: number; deliveries: number }>;
 }
 
-export function createIntakeRepository(db: PostgresJsDatabase<Record<string, unknown>>): IntakeRepository {
+export function createIntakeRepository(sql: Sql): IntakeRepository {
   return {
-    record: async (event) => {
-      const inserted = await db
-        .insert(receivedEvents)
-        .values({ id: event.id, type: event.type, platformId: event.platformId, payload: event, occurredAt: new Date(event.createdAt) })
-        .onConflictDoNothing()
-        .returning({ id: receivedEvents.id });
-      return inserted.length > 0;
+    recordMany: async (events) => {
+      const rows = events.map((event) => ({
+        id: event.id,
+        type: event.type,
+        platform_id: event.platformId,
+        workspace_id: event.workspaceId ?? null,
+        payload: event,
+        occurred_at: event.createdAt,
+      }));
+      const [result] = await sql<{ new_events: number; deliveries: number }[]>`
+        with input as (
+          select * from jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb)
+            as x(id text, type text, platform_id uuid, workspace_id uuid, payload jsonb, occurred_at timestamptz)
+        ),
+        event as (
+          insert into received_events (id, type, platform_id, workspace_id, payload, occurred_at)
+          select id, type, platform_id, workspace_id, payload, occurred_at from input
+          on conflict (id) do nothing
+          returning id, type, platform_id, workspace_id
+        ),
+        created as (
+          insert into deliveries (id, subscription_id, event_id, event_type)
+          select gen_random_uuid(), s.id, event.id, event.type
+          from event
+          join subscriptions s on s.is_active and event.type = any(s.event_types)
+            and (s.platform_id = event.platform_id or s.workspace_id = event.workspace_id)
+          returning 1
+        ),
+        woken as (
+          select pg_notify(${DELIVERIES_WAKE_CHANNEL}, '') from (select 1 from created limit 1) as any_created
+        )
+        select (select count(*)::int from event) as new_events, (select count(*)::int from created) as deliveries,
+               (select count(*) from woken) as woken`;
+      return { newEvents: result?.new_events ?? 0, deliveries: result?.deliveries ?? 0 };
     },
   };
 }

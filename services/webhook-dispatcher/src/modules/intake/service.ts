@@ -3,8 +3,56 @@ import type { Logger } from '@holdfast/logging';
 import { type Bus, type RunningConsumer, startConsumer } from '@holdfast/messaging';
 import type { IntakeRepository } from './repository.js';
 
-/** Takes every domain event from the EVENTS stream into the dispatcher's own schema, then acks. */
+/** Events handled at once; they are written together (see createIntakeBatcher). */
+const INTAKE_CONCURRENCY = 64;
+const BATCH_MAX = 200;
+
+/**
+ * Group commit for the intake: events handed in while a write is in progress are written together
+ * by the next one, so a burst costs one commit per batch instead of one per event. Each caller's
+ * promise settles when its event is committed (or failed). A failed batch is retried one event at
+ * a time, so that one bad event cannot hold the others back.
+ */
+export function createIntakeBatcher(repository: IntakeRepository, logger: Logger) {
+  let queue: { event: DomainEvent; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  let writing = false;
+
+  async function drain(): Promise<void> {
+    writing = true;
+    while (queue.length > 0) {
+      const batch = queue.slice(0, BATCH_MAX);
+      queue = queue.slice(BATCH_MAX);
+      try {
+        const result = await repository.recordMany(batch.map((b) => b.event));
+        logger.debug({ events: batch.length, ...result }, 'events stored');
+        for (const item of batch) item.resolve();
+      } catch (error) {
+        if (batch.length === 1) {
+          batch[0]!.reject(error);
+          continue;
+        }
+        for (const item of batch) {
+          await repository.recordMany([item.event]).then(item.resolve, item.reject);
+        }
+      }
+    }
+    writing = false;
+  }
+
+  return (event: DomainEvent): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      queue.push({ event, resolve, reject });
+      if (!writing) void drain();
+    });
+}
+
+/**
+ * Takes every domain event from the EVENTS stream into the dispatcher's own schema with its
+ * deliveries (one commit), then acks: a crash before the commit redelivers the message, a crash
+ * after it finds the event stored and creates nothing twice.
+ */
 export function startEventIntake(deps: { bus: Bus; repository: IntakeRepository; logger: Logger }): Promise<RunningConsumer> {
+  const store = createIntakeBatcher(deps.repository, deps.logger.child({ component: 'intake' }));
   return startConsumer({
     bus: deps.bus,
     stream: 'EVENTS',
@@ -12,10 +60,7 @@ export function startEventIntake(deps: { bus: Bus; repository: IntakeRepository;
     filterSubject: 'events.>',
     schema: DomainEvent,
     logger: deps.logger,
-    concurrency: 8,
-    handler: async (event) => {
-      const isNew = await deps.repository.record(event);
-      deps.logger.debug({ eventId: event.id, type: event.type, isNew }, 'event received');
-    },
+    concurrency: INTAKE_CONCURRENCY,
+    handler: store,
   });
 }

@@ -4,8 +4,9 @@ import { webhooksSchema } from '../../db/pg-schema.js';
 
 /**
  * Every domain event the dispatcher has taken from JetStream, once. A message is acked only after
- * its row (and, with subscriptions, its deliveries) is committed: at-least-once intake, and the
- * primary key makes a redelivered message a no-op.
+ * its row and its deliveries (one per matching active subscription) are committed, in one
+ * transaction: at-least-once intake, and the primary key makes a redelivered message a no-op.
+ * Kept 30 days (the retention purge), so that a range of events can be replayed to a subscription.
  */
 export const receivedEvents = webhooksSchema.table(
   'received_events',
@@ -13,9 +14,15 @@ export const receivedEvents = webhooksSchema.table(
     id: text('id').primaryKey(),
     type: text('type').notNull(),
     platformId: uuid('platform_id'),
+    /** The workspace of the event's platform, when any: routes it to the workspace's subscriptions. */
+    workspaceId: uuid('workspace_id'),
     payload: jsonb('payload').$type<DomainEvent>().notNull(),
     occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('received_events_platform_idx').on(t.platformId, t.occurredAt)],
+  (t) => [
+    index('received_events_platform_idx').on(t.platformId, t.occurredAt),
+    index('received_events_workspace_idx').on(t.workspaceId, t.occurredAt),
+    index('received_events_received_at_idx').on(t.receivedAt),
+  ],
 );

@@ -1,0 +1,284 @@
+// Webhook delivery benchmark: deliveries per second to a loopback receiver and event-to-delivery
+// latency (p50, p99) through the real path (event published on JetStream -> dispatcher intake ->
+// PostgreSQL -> claimed -> signed -> POSTed), side by side with a plain undici POST loop to the
+// same receiver in the same run. See README.md here for how to run it; results go to
+// docs/benchmarks.md with --write.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
+import os from 'node:os';
+import { createInterface } from 'node:readline';
+import { type DomainEvent, newEventId, WebhookCommands } from '@holdfast/contracts';
+import { runMigrations } from '@holdfast/db';
+import { createLogger } from '@holdfast/logging';
+import { connectBus, deleteStreams, ensureStreams, publishEvent, sendCommand } from '@holdfast/messaging';
+import postgres from 'postgres';
+import { Agent, request } from 'undici';
+
+const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const DELIVERIES = option('deliveries', 5000);
+const PACED_RATE = option('rate', 100);
+const PACED_SECONDS = option('seconds', 5);
+const WRITE = args.includes('--write');
+
+const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/holdfast';
+const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const logger = createLogger({ service: 'bench', level: 'warn' });
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+function lines(child: ChildProcess): AsyncIterator<string> {
+  return createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+}
+
+async function waitReady(url: string): Promise<void> {
+  for (let i = 0; i < 200; i += 1) {
+    try {
+      if ((await request(`${url}/health/ready`)).statusCode === 200) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not become ready`);
+}
+
+interface Stats {
+  count: number;
+  first: number;
+  last: number;
+  latencies: number[];
+  duplicates: number;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+async function main() {
+  const admin = postgres(withDatabase(databaseUrl, 'postgres'), { max: 1, onnotice: () => {} });
+  const dbName = `hf_bench_${Math.floor(Date.now() / 1000)}_${randomBytes(3).toString('hex')}`;
+  await admin.unsafe(`create database "${dbName}"`);
+  const benchDbUrl = withDatabase(databaseUrl, dbName);
+  const prefix = `bench${randomBytes(4).toString('hex')}.`;
+  const children: ChildProcess[] = [];
+  const bus = await connectBus({ url: natsUrl, name: 'bench', prefix, logger });
+  try {
+    await runMigrations({ url: benchDbUrl, schemaName: 'webhooks', migrationsFolder: `${root}/services/webhook-dispatcher/drizzle` });
+    await ensureStreams(bus);
+
+    const receiverProcess = spawn(process.execPath, [`${root}/scripts/bench/receiver.ts`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(receiverProcess);
+    const { port } = JSON.parse((await lines(receiverProcess).next()).value as string) as { port: number };
+    const receiver = `http://127.0.0.1:${port}`;
+    const stats = async (): Promise<Stats> => (await (await request(`${receiver}/stats`)).body.json()) as Stats;
+    const reset = async () => void (await (await request(`${receiver}/reset`, { method: 'POST' })).body.text());
+
+    const dispatcherPort = 20_000 + Math.floor(Math.random() * 20_000);
+    const env = {
+      PATH: process.env.PATH ?? '',
+      APP_ENV: 'local',
+      DATABASE_URL: benchDbUrl,
+      NATS_URL: natsUrl,
+      NATS_SUBJECT_PREFIX: prefix,
+      HOST: '127.0.0.1',
+      DISPATCHER_PORT: String(dispatcherPort),
+      LOG_LEVEL: 'warn',
+      DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    };
+    const dispatcher = spawn(
+      process.execPath,
+      [...(process.env.BENCH_DISPATCHER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), `${root}/services/webhook-dispatcher/dist/main.js`],
+      { env, stdio: ['ignore', 'inherit', 'inherit'] },
+    );
+    children.push(dispatcher);
+    await waitReady(`http://127.0.0.1:${dispatcherPort}`);
+
+    const body = (createdAt: string) =>
+      JSON.stringify({
+        id: newEventId(),
+        type: 'transaction.created',
+        createdAt,
+        data: { transaction: { id: randomUUID(), status: 'pending', amount: '12.50', currency: 'USDC' } },
+      });
+
+    /** Plain undici: `inFlight` POSTs at a time until `total` are sent. */
+    async function undiciLoop(total: number, inFlight: number): Promise<Stats & { started: number }> {
+      await reset();
+      const agent = new Agent({ keepAliveTimeout: 30_000 });
+      let sent = 0;
+      const started = Date.now();
+      await Promise.all(
+        Array.from({ length: inFlight }, async () => {
+          while (sent < total) {
+            sent += 1;
+            const res = await request(`${receiver}/plain`, {
+              method: 'POST',
+              dispatcher: agent,
+              headers: { 'content-type': 'application/json' },
+              body: body(new Date().toISOString()),
+            });
+            await res.body.dump();
+          }
+        }),
+      );
+      await agent.close();
+      return { ...(await stats()), started };
+    }
+
+    /** Plain undici at a fixed rate (one POST every 1/rate s, not waiting for answers). */
+    async function undiciPaced(rate: number, seconds: number): Promise<Stats & { started: number }> {
+      await reset();
+      const agent = new Agent({ keepAliveTimeout: 30_000 });
+      const total = rate * seconds;
+      const started = Date.now();
+      const pending: Promise<void>[] = [];
+      for (let i = 0; i < total; i += 1) {
+        const due = started + (i * 1000) / rate;
+        if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+        pending.push(
+          request(`${receiver}/plain`, {
+            method: 'POST',
+            dispatcher: agent,
+            headers: { 'content-type': 'application/json' },
+            body: body(new Date().toISOString()),
+          }).then((res) => res.body.dump()),
+        );
+      }
+      await Promise.all(pending);
+      await agent.close();
+      return { ...(await stats()), started };
+    }
+
+    let currentPlatform = randomUUID();
+    let subscriptionCount = 0;
+    async function subscriptions(count: number): Promise<void> {
+      // Each run gets its own platform, so that earlier subscriptions receive nothing.
+      subscriptionCount = count;
+      currentPlatform = randomUUID();
+      for (let i = 0; i < count; i += 1) {
+        await sendCommand(bus, WebhookCommands.create, {
+          owner: { platformId: currentPlatform },
+          url: `${receiver}/hook/${i}`,
+          eventTypes: ['transaction.created'],
+        });
+      }
+    }
+    const event = (): DomainEvent => ({
+      id: newEventId(),
+      type: 'transaction.created',
+      createdAt: new Date().toISOString(),
+      platformId: currentPlatform,
+      data: { transaction: { id: randomUUID(), status: 'pending', amount: '12.50', currency: 'USDC' } },
+    });
+
+    async function waitFor(total: number): Promise<Stats> {
+      for (;;) {
+        const s = await stats();
+        if (s.count >= total) return s;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+
+    /** Publishes events (256 in flight) and waits until every delivery arrived. */
+    async function dispatcherBurst(total: number): Promise<Stats & { started: number }> {
+      await reset();
+      const events = Math.ceil(total / subscriptionCount);
+      let published = 0;
+      const started = Date.now();
+      await Promise.all(
+        Array.from({ length: 256 }, async () => {
+          while (published < events) {
+            published += 1;
+            await publishEvent(bus, event());
+          }
+        }),
+      );
+      return { ...(await waitFor(events * subscriptionCount)), started };
+    }
+
+    async function dispatcherPaced(rate: number, seconds: number): Promise<Stats & { started: number }> {
+      await reset();
+      const total = rate * seconds;
+      const started = Date.now();
+      const pending: Promise<unknown>[] = [];
+      for (let i = 0; i < total; i += 1) {
+        const due = started + (i * 1000) / rate;
+        if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+        pending.push(publishEvent(bus, event()));
+      }
+      await Promise.all(pending);
+      return { ...(await waitFor(total * subscriptionCount)), started };
+    }
+
+    const rows: string[][] = [];
+    function row(what: string, inFlight: string, s: Stats & { started: number }) {
+      const sorted = [...s.latencies].sort((a, b) => a - b);
+      const seconds = Math.max(1, s.last - s.started) / 1000;
+      rows.push([
+        what,
+        inFlight,
+        String(s.count),
+        (s.count / seconds).toFixed(0),
+        String(percentile(sorted, 50)),
+        String(percentile(sorted, 99)),
+        String(s.duplicates),
+      ]);
+      process.stderr.write(`${rows.at(-1)!.join(' | ')}\n`);
+    }
+
+    // Warm-up: connections, JIT, PostgreSQL caches.
+    await subscriptions(1);
+    await dispatcherBurst(500);
+    await undiciLoop(500, 10);
+
+    row('plain undici POST loop', '10', await undiciLoop(DELIVERIES, 10));
+    await subscriptions(1);
+    row('dispatcher, 1 subscription (burst)', '≤ 10 (per-subscription limit)', await dispatcherBurst(DELIVERIES));
+    row('plain undici POST loop', '50', await undiciLoop(DELIVERIES, 50));
+    await subscriptions(5);
+    row('dispatcher, 5 subscriptions (burst)', '≤ 50 (WEBHOOK_CONCURRENCY)', await dispatcherBurst(DELIVERIES));
+    row(`plain undici POST, paced ${PACED_RATE}/s`, 'as needed', await undiciPaced(PACED_RATE, PACED_SECONDS));
+    await subscriptions(1);
+    row(`dispatcher, 1 subscription, paced ${PACED_RATE} events/s`, 'as needed', await dispatcherPaced(PACED_RATE, PACED_SECONDS));
+
+    const [pg] = await admin<{ version: string }[]>`select current_setting('server_version') as version`;
+    const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+    const header = ['run', 'in flight', 'deliveries', 'deliveries/s', 'latency p50 (ms)', 'latency p99 (ms)', 'duplicates'];
+    const table = [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
+    const section = [
+      `## Webhook deliveries, ${new Date().toISOString().slice(0, 10)}`,
+      '',
+      `- Machine: ${cpu}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}; load average at start ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(', ')}`,
+      `- Software: Node ${process.version}, PostgreSQL ${pg?.version}, NATS ${bus.nc.info?.version ?? '?'}; one dispatcher process with default settings (WEBHOOK_CONCURRENCY 50, WEBHOOK_SUBSCRIPTION_CONCURRENCY 10), receiver in its own process answering 200 at once`,
+      `- Command: \`node scripts/bench/webhooks.ts ${args.join(' ')}\``,
+      '',
+      table,
+      '',
+    ].join('\n');
+    process.stdout.write(`\n${section}\n`);
+    if (WRITE) appendFileSync(`${root}/docs/benchmarks.md`, `\n${section}`);
+  } finally {
+    for (const child of children.reverse()) {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+    }
+    await deleteStreams(bus).catch(() => undefined);
+    await bus.close();
+    if (args.includes('--keep')) process.stderr.write(`kept ${benchDbUrl}\n`);
+    else await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
+    await admin.end();
+  }
+}
+
+await main();

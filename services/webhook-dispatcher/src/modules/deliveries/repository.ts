@@ -1,0 +1,412 @@
+import { type CircuitState, type DeliveryStatus, type DomainEvent, uuidv7 } from '@holdfast/contracts';
+import type { Sql, TransactionSql } from 'postgres';
+import { textArray } from '../../db/arrays.js';
+import { wakeDeliveryWorkers } from '../../db/channels.js';
+import { nextCircuit } from '../subscriptions/state-machine.js';
+import type { AttemptDecision } from './state-machine.js';
+
+/** A delivery claimed by this instance for one attempt, with what the attempt needs. */
+export interface ClaimedDelivery {
+  id: string;
+  subscription_id: string;
+  event_id: string;
+  event_type: string;
+  attempt_count: number;
+  retry_index: number;
+  claim_token: string;
+  url: string;
+  ip_whitelist: string[];
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  payload: DomainEvent;
+}
+
+export interface AttemptLogRow {
+  id: string;
+  subscription_id: string;
+  delivery_id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  success: boolean;
+  status_code: number | null;
+  response_time_ms: number;
+  error_message: string | null;
+  request_headers: Record<string, string>;
+  response_body: string | null;
+  created_at: string;
+}
+
+export interface DeliveryRow {
+  id: string;
+  subscription_id: string;
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  next_attempt_at: string;
+  claimed_until: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AttemptRecord {
+  delivery: Pick<ClaimedDelivery, 'id' | 'subscription_id' | 'claim_token'>;
+  log: Omit<AttemptLogRow, 'created_at'>;
+  decision: AttemptDecision;
+  retryAfterMs: number | null;
+  circuit: { threshold: number; cooldownMs: number };
+}
+
+const ATTEMPT_COLUMNS = `id, subscription_id, delivery_id, event_id, event_type, attempt, success, status_code, response_time_ms,
+  error_message, request_headers, response_body, created_at`;
+const DELIVERY_COLUMNS = `id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, claimed_until,
+  last_status_code, last_error, created_at, updated_at`;
+
+const ms = (value: number) => `${Math.max(0, Math.round(value))} milliseconds`;
+
+export type DeliveriesRepository = ReturnType<typeof createDeliveriesRepository>;
+
+export function createDeliveriesRepository(sql: Sql) {
+  const attemptColumns = sql.unsafe(ATTEMPT_COLUMNS);
+  const deliveryColumns = sql.unsafe(DELIVERY_COLUMNS);
+
+  const claimedColumns = sql.unsafe(`d.id, d.subscription_id, d.event_id, d.event_type, d.attempt_count, d.retry_index, d.claim_token,
+    s.url, s.ip_whitelist, s.secret_sealed, s.previous_secret_sealed, e.payload`);
+
+  async function details(ids: string[]): Promise<ClaimedDelivery[]> {
+    if (ids.length === 0) return [];
+    return sql<ClaimedDelivery[]>`
+      select ${claimedColumns}
+      from deliveries d
+      join subscriptions s on s.id = d.subscription_id
+      join received_events e on e.id = d.event_id
+      where d.id in ${sql(ids)}`;
+  }
+
+  /**
+   * A transaction that does not wait for its WAL flush. Only for what a PostgreSQL crash may lose
+   * without losing a delivery: a claim or an attempt's result lost that way only makes the
+   * delivery due again, so it is sent once more (at least once, never lost). The intake, which
+   * acknowledges JetStream after its commit, never uses this.
+   */
+  function withoutFlushWait<T>(work: (tx: TransactionSql) => Promise<T>): Promise<T> {
+    return sql.begin(async (tx) => {
+      await tx`set local synchronous_commit = off`;
+      return work(tx);
+    }) as Promise<T>;
+  }
+  /**
+   * The same for a single statement (one round trip): a CTE sets it for the statement's own
+   * transaction; the statement reads `no_flush_wait` in a FROM list so that the CTE runs.
+   */
+  const noFlushWait = sql`no_flush_wait as (select set_config('synchronous_commit', 'off', true) as setting)`;
+
+  async function insertAttempt(tx: Sql | TransactionSql, log: Omit<AttemptLogRow, 'created_at'>): Promise<AttemptLogRow | undefined> {
+    // The subscription may have been deleted while the attempt was in flight: then nothing is logged.
+    const [row] = await tx<AttemptLogRow[]>`
+      insert into delivery_attempts (id, subscription_id, delivery_id, event_id, event_type, attempt, success, status_code,
+                                     response_time_ms, error_message, request_headers, response_body)
+      select ${log.id}, ${log.subscription_id}, ${log.delivery_id}, ${log.event_id}, ${log.event_type}, ${log.attempt}, ${log.success},
+             ${log.status_code}, ${log.response_time_ms}, ${log.error_message}, ${JSON.stringify(log.request_headers)}::text::jsonb, ${log.response_body}
+      where exists (select 1 from subscriptions where id = ${log.subscription_id})
+      returning ${attemptColumns}`;
+    return row;
+  }
+
+  return {
+    /**
+     * Claims due deliveries of subscriptions whose circuit is CLOSED, at most `perSubscription` in
+     * flight per subscription across all instances, oldest first. FOR UPDATE SKIP LOCKED plus a
+     * lease: another instance skips rows being claimed and cannot take a claimed row before its
+     * lease ends, so an attempt is sent once unless its instance dies mid-attempt.
+     */
+    claimDue: async (options: { limit: number; perSubscription: number; leaseMs: number }): Promise<ClaimedDelivery[]> => {
+      const token = uuidv7();
+      return sql<ClaimedDelivery[]>`
+        with ${noFlushWait},
+        subs as (
+          select s.id,
+                 ${options.perSubscription}::int
+                   - (select count(*)::int from deliveries i where i.subscription_id = s.id and i.claimed_until > now()) as room
+          from subscriptions s, no_flush_wait
+          where s.is_active and s.circuit_state = 'CLOSED' and (s.paused_until is null or s.paused_until <= now())
+        ),
+        chosen as (
+          select x.id from subs
+          cross join lateral (
+            select d.id, d.next_attempt_at
+            from deliveries d
+            where d.subscription_id = subs.id and d.status = 'pending' and d.next_attempt_at <= now()
+              and (d.claimed_until is null or d.claimed_until <= now())
+            order by d.next_attempt_at
+            limit greatest(subs.room, 0)
+          ) x
+          order by x.next_attempt_at
+          limit ${options.limit}
+        ),
+        locked as (
+          select d.id from deliveries d
+          where d.id in (select id from chosen) and d.status = 'pending' and (d.claimed_until is null or d.claimed_until <= now())
+          for update skip locked
+        )
+        update deliveries d
+        set claimed_until = now() + ${ms(options.leaseMs)}::interval, claim_token = ${token},
+            attempt_count = d.attempt_count + 1, updated_at = now()
+        from locked, subscriptions s, received_events e
+        where d.id = locked.id and s.id = d.subscription_id and e.id = d.event_id
+        returning ${claimedColumns}`;
+    },
+
+    /**
+     * Moves OPEN circuits whose cooldown ended to HALF_OPEN, then claims one probe (the oldest due
+     * delivery) per HALF_OPEN subscription that has none in flight. The subscription's probe lease
+     * keeps every other instance from sending a second one.
+     */
+    claimProbes: async (options: { limit: number; leaseMs: number; threshold: number }): Promise<ClaimedDelivery[]> => {
+      const halfOpen = nextCircuit({ state: 'OPEN', consecutiveFailures: 0 }, 'cooldown-elapsed', options.threshold).state;
+      // One statement in the common case (no circuit open): move what is due, count what waits for a probe.
+      const [waiting] = await sql<{ n: number }[]>`
+        with moved as (
+          update subscriptions set circuit_state = ${halfOpen}, probe_until = null, updated_at = now()
+          where circuit_state = 'OPEN' and circuit_half_open_at <= now()
+          returning id
+        )
+        select (select count(*)::int from moved)
+             + (select count(*)::int from subscriptions
+                where circuit_state = 'HALF_OPEN' and is_active and (probe_until is null or probe_until <= now())) as n`;
+      if (!waiting?.n) return [];
+      const token = uuidv7();
+      const ids = await withoutFlushWait(async (tx) => {
+        const subs = await tx<{ id: string }[]>`
+          select id from subscriptions
+          where circuit_state = 'HALF_OPEN' and is_active and (probe_until is null or probe_until <= now())
+            and (paused_until is null or paused_until <= now())
+          limit ${options.limit}
+          for update skip locked`;
+        const claimed: string[] = [];
+        for (const sub of subs) {
+          const [probe] = await tx<{ id: string }[]>`
+            select id from deliveries
+            where subscription_id = ${sub.id} and status = 'pending' and next_attempt_at <= now()
+              and (claimed_until is null or claimed_until <= now())
+            order by next_attempt_at
+            limit 1
+            for update skip locked`;
+          if (!probe) continue;
+          await tx`update subscriptions set probe_until = now() + ${ms(options.leaseMs)}::interval where id = ${sub.id}`;
+          await tx`
+            update deliveries
+            set claimed_until = now() + ${ms(options.leaseMs)}::interval, claim_token = ${token},
+                attempt_count = attempt_count + 1, updated_at = now()
+            where id = ${probe.id}`;
+          claimed.push(probe.id);
+        }
+        return claimed;
+      });
+      return details(ids);
+    },
+
+    /**
+     * The attempt's log entry, the delivery's next state and the circuit's, in one transaction. A
+     * delivery whose lease was lost (another instance reclaimed it) keeps the other's state.
+     */
+    recordAttempt: async (record: AttemptRecord): Promise<void> => {
+      const { delivery, decision, log } = record;
+      if (decision.status === 'succeeded') {
+        // The common case in one statement: a success always leaves the
+        // circuit CLOSED with no failures, so the subscription row is written (and locked) only
+        // when it was not already so.
+        const closed = nextCircuit({ state: 'CLOSED', consecutiveFailures: 0 }, 'success', record.circuit.threshold);
+        await sql`
+          with ${noFlushWait},
+          attempt as (
+            insert into delivery_attempts (id, subscription_id, delivery_id, event_id, event_type, attempt, success, status_code,
+                                           response_time_ms, error_message, request_headers, response_body)
+            select ${log.id}, ${log.subscription_id}, ${log.delivery_id}, ${log.event_id}, ${log.event_type}, ${log.attempt}, true,
+                   ${log.status_code}, ${log.response_time_ms}, null, ${JSON.stringify(log.request_headers)}::text::jsonb, ${log.response_body}
+            from no_flush_wait
+            where exists (select 1 from subscriptions where id = ${log.subscription_id})
+            returning 1
+          ),
+          delivery as (
+            update deliveries
+            set status = 'succeeded', claimed_until = null, claim_token = null, last_status_code = ${log.status_code},
+                last_error = null, updated_at = now()
+            where id = ${delivery.id} and claim_token = ${delivery.claim_token}
+            returning 1
+          )
+          update subscriptions
+          set circuit_state = ${closed.state}, consecutive_failures = ${closed.consecutiveFailures}, circuit_opened_at = null,
+              circuit_half_open_at = null, probe_until = null, updated_at = now()
+          where id = ${delivery.subscription_id}
+            and (circuit_state <> ${closed.state} or consecutive_failures <> ${closed.consecutiveFailures} or probe_until is not null)`;
+        return;
+      }
+      await withoutFlushWait(async (tx) => {
+        // The subscription's row lock first: results for one subscription are stored one after the
+        // other (NO KEY UPDATE does not block the foreign-key checks of other inserts, so no deadlock).
+        const [circuit] = await tx<{ circuit_state: CircuitState; consecutive_failures: number }[]>`
+          select circuit_state, consecutive_failures from subscriptions where id = ${delivery.subscription_id} for no key update`;
+        await insertAttempt(tx, record.log);
+        const next =
+          decision.status === 'pending'
+            ? tx`status = 'pending', retry_index = ${decision.retryIndex}, next_attempt_at = now() + ${ms(decision.delayMs)}::interval`
+            : tx`status = ${decision.status}`;
+        await tx`
+          update deliveries
+          set ${next}, claimed_until = null, claim_token = null, last_status_code = ${record.log.status_code},
+              last_error = ${record.log.error_message}, updated_at = now()
+          where id = ${delivery.id} and claim_token = ${delivery.claim_token}`;
+
+        if (!circuit) return;
+        const move = nextCircuit(
+          { state: circuit.circuit_state, consecutiveFailures: circuit.consecutive_failures },
+          record.log.success ? 'success' : 'failure',
+          record.circuit.threshold,
+        );
+        const unchanged = move.state === circuit.circuit_state && move.consecutiveFailures === circuit.consecutive_failures;
+        if (unchanged && record.retryAfterMs === null && !decision.disableSubscription) return;
+        const opened = move.opens
+          ? tx`circuit_opened_at = now(), circuit_half_open_at = now() + ${ms(record.circuit.cooldownMs)}::interval, probe_until = null`
+          : move.state === 'CLOSED'
+            ? tx`circuit_opened_at = null, circuit_half_open_at = null, probe_until = null`
+            : tx`probe_until = probe_until`;
+        const paused =
+          record.retryAfterMs === null
+            ? tx`paused_until = paused_until`
+            : tx`paused_until = greatest(coalesce(paused_until, now()), now() + ${ms(record.retryAfterMs)}::interval)`;
+        const disabled = decision.disableSubscription
+          ? tx`is_active = false, disabled_reason = ${`The receiver answered 410 Gone on ${new Date().toISOString()}; set isActive to true to deliver again`}`
+          : tx`is_active = is_active`;
+        await tx`
+          update subscriptions
+          set circuit_state = ${move.state}, consecutive_failures = ${move.consecutiveFailures}, ${opened}, ${paused}, ${disabled},
+              updated_at = now()
+          where id = ${delivery.subscription_id}`;
+      });
+    },
+
+    /** A test delivery's log entry (test deliveries have no delivery row and no retries). */
+    insertTestAttempt: async (log: Omit<AttemptLogRow, 'created_at'>): Promise<AttemptLogRow | undefined> => insertAttempt(sql, log),
+
+    /** Milliseconds until the next delivery, circuit or pause becomes due; null when none is scheduled. */
+    nextDueInMs: async (): Promise<number | null> => {
+      const [row] = await sql<{ ms: string | null }[]>`
+        select (extract(epoch from (least(
+          (select min(x.next_attempt_at) from subscriptions s cross join lateral (
+             select next_attempt_at from deliveries d
+             where d.subscription_id = s.id and d.status = 'pending' and d.next_attempt_at > now()
+             order by next_attempt_at limit 1) x
+           where s.is_active),
+          (select min(circuit_half_open_at) from subscriptions where circuit_state = 'OPEN'),
+          (select min(paused_until) from subscriptions where paused_until > now())
+        ) - now())) * 1000)::bigint as ms`;
+      return row?.ms === null || row?.ms === undefined ? null : Number(row.ms);
+    },
+
+    pendingCount: async (): Promise<number> => {
+      const [row] = await sql<{ n: number }[]>`select count(*)::int as n from deliveries where status = 'pending'`;
+      return row?.n ?? 0;
+    },
+
+    logs: async (
+      subscriptionId: string,
+      options: { limit: number; offset: number; success?: boolean },
+    ): Promise<{ rows: AttemptLogRow[]; total: number }> => {
+      const filter = options.success === undefined ? sql`` : sql`and success = ${options.success}`;
+      const [rows, [count]] = await Promise.all([
+        sql<AttemptLogRow[]>`
+          select ${attemptColumns} from delivery_attempts where subscription_id = ${subscriptionId} ${filter}
+          order by created_at desc, id desc limit ${options.limit} offset ${options.offset}`,
+        sql<{ n: number }[]>`select count(*)::int as n from delivery_attempts where subscription_id = ${subscriptionId} ${filter}`,
+      ]);
+      return { rows, total: count?.n ?? 0 };
+    },
+
+    getDelivery: async (subscriptionId: string, deliveryId: string): Promise<DeliveryRow | undefined> => {
+      const [row] = await sql<DeliveryRow[]>`
+        select ${deliveryColumns} from deliveries where id = ${deliveryId} and subscription_id = ${subscriptionId}`;
+      return row;
+    },
+
+    /** Due now with a fresh retry schedule, unless an attempt is in flight (then unchanged). */
+    requeue: async (subscriptionId: string, deliveryId: string): Promise<DeliveryRow | undefined> => {
+      const [row] = await sql<DeliveryRow[]>`
+        update deliveries
+        set status = 'pending', retry_index = 0, next_attempt_at = now(), updated_at = now()
+        where id = ${deliveryId} and subscription_id = ${subscriptionId}
+          and not (status = 'pending' and claimed_until > now())
+        returning ${deliveryColumns}`;
+      if (row) await wakeDeliveryWorkers(sql);
+      return row;
+    },
+
+    /**
+     * Queues the events of [from, to) that the subscription matches: a new delivery where it never
+     * had one, the existing one again otherwise (fresh schedule), except deliveries already pending
+     * and, with `onlyFailed`, succeeded ones.
+     */
+    replay: async (input: {
+      subscription: { id: string; platformId: string | null; workspaceId: string | null; eventTypes: string[] };
+      from: string;
+      to: string;
+      onlyFailed: boolean;
+      maxEvents: number;
+    }) => {
+      const { subscription } = input;
+      const owner = subscription.platformId
+        ? sql`e.platform_id = ${subscription.platformId}`
+        : sql`e.workspace_id = ${subscription.workspaceId}`;
+      const events = await sql<{ id: string; type: string; occurred_at: string }[]>`
+        select e.id, e.type, e.occurred_at from received_events e
+        where ${owner} and e.type = any(${textArray(sql, subscription.eventTypes)})
+          and e.occurred_at >= ${input.from} and e.occurred_at < ${input.to}
+        order by e.occurred_at, e.id
+        limit ${input.maxEvents + 1}`;
+      const resumeFrom = events.length > input.maxEvents ? events[input.maxEvents]!.occurred_at : null;
+      const batch = events.slice(0, input.maxEvents);
+      if (batch.length === 0) return { matched: 0, created: 0, requeued: 0, alreadyPending: 0, skipped: 0, resumeFrom };
+
+      return sql.begin(async (tx) => {
+        const created = await tx<{ event_id: string }[]>`
+          insert into deliveries ${tx(
+            batch.map((e) => ({ id: uuidv7(), subscription_id: subscription.id, event_id: e.id, event_type: e.type })),
+            'id',
+            'subscription_id',
+            'event_id',
+            'event_type',
+          )}
+          on conflict (subscription_id, event_id) do nothing
+          returning event_id`;
+        const createdIds = new Set(created.map((r) => r.event_id));
+        const existing = batch.filter((e) => !createdIds.has(e.id)).map((e) => e.id);
+        let requeued = 0;
+        let alreadyPending = 0;
+        let skipped = 0;
+        if (existing.length > 0) {
+          const statuses = await tx<{ event_id: string; status: DeliveryStatus }[]>`
+            select event_id, status from deliveries
+            where subscription_id = ${subscription.id} and event_id = any(${textArray(tx, existing)})
+            for update`;
+          const again = statuses
+            .filter((r) => r.status === 'failed' || (r.status === 'succeeded' && !input.onlyFailed))
+            .map((r) => r.event_id);
+          alreadyPending = statuses.filter((r) => r.status === 'pending').length;
+          skipped = statuses.filter((r) => r.status === 'succeeded' && input.onlyFailed).length;
+          if (again.length > 0) {
+            const rows = await tx`
+              update deliveries set status = 'pending', retry_index = 0, next_attempt_at = now(), updated_at = now()
+              where subscription_id = ${subscription.id} and event_id = any(${textArray(tx, again)})
+              returning id`;
+            requeued = rows.length;
+          }
+        }
+        if (created.length > 0 || requeued > 0) await wakeDeliveryWorkers(tx);
+        return { matched: batch.length, created: created.length, requeued, alreadyPending, skipped, resumeFrom };
+      });
+    },
+  };
+}

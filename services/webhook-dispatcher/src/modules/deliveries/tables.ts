@@ -1,0 +1,73 @@
+import type { DeliveryStatus } from '@holdfast/contracts';
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, jsonb, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { webhooksSchema } from '../../db/pg-schema.js';
+import { receivedEvents } from '../intake/tables.js';
+import { subscriptions } from '../subscriptions/tables.js';
+
+/**
+ * One event to one subscription: its id (a random UUID) is the `X-Webhook-Delivery` (and
+ * `webhook-id`) of every attempt. Due rows are claimed with FOR UPDATE SKIP LOCKED and a lease (`claimed_until`,
+ * `claim_token`), so instances share the work and a crashed instance's claim simply expires.
+ */
+export const deliveries = webhooksSchema.table(
+  'deliveries',
+  {
+    id: uuid('id').primaryKey(),
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => receivedEvents.id),
+    eventType: text('event_type').notNull(),
+    status: text('status').$type<DeliveryStatus>().notNull().default('pending'),
+    /** Attempts made so far (numbers the delivery logs). */
+    attemptCount: integer('attempt_count').notNull().default(0),
+    /** Position in WEBHOOK_RETRY_SCHEDULE; a resend or replay starts it again at 0. */
+    retryIndex: integer('retry_index').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true, mode: 'date' }),
+    claimToken: uuid('claim_token'),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique('deliveries_subscription_event_key').on(t.subscriptionId, t.eventId),
+    check('deliveries_status', sql`${t.status} in ('pending', 'succeeded', 'failed')`),
+    // Due deliveries are always looked up per subscription (claims, probes, the next wake-up).
+    index('deliveries_subscription_due_idx').on(t.subscriptionId, t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    // Small: only deliveries with an attempt in flight (or a claim not yet cleaned). Counts a subscription's attempts in flight.
+    index('deliveries_claimed_idx').on(t.subscriptionId, t.claimedUntil).where(sql`${t.claimedUntil} is not null`),
+    index('deliveries_event_idx').on(t.eventId),
+    index('deliveries_finished_idx').on(t.updatedAt).where(sql`${t.status} <> 'pending'`),
+  ],
+);
+
+/** The delivery log: every attempt, kept 30 days. Test deliveries have a log entry and no delivery row. */
+export const deliveryAttempts = webhooksSchema.table(
+  'delivery_attempts',
+  {
+    id: uuid('id').primaryKey(),
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    deliveryId: uuid('delivery_id').notNull(),
+    eventId: text('event_id').notNull(),
+    eventType: text('event_type').notNull(),
+    attempt: integer('attempt').notNull(),
+    success: boolean('success').notNull(),
+    statusCode: integer('status_code'),
+    responseTimeMs: integer('response_time_ms').notNull(),
+    errorMessage: text('error_message'),
+    requestHeaders: jsonb('request_headers').$type<Record<string, string>>().notNull(),
+    responseBody: text('response_body'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('delivery_attempts_subscription_idx').on(t.subscriptionId, t.createdAt.desc()),
+    index('delivery_attempts_created_idx').on(t.createdAt),
+  ],
+);

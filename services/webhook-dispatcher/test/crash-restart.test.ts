@@ -1,0 +1,117 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { type DomainEvent, WebhookCommands } from '@holdfast/contracts';
+import { publishEvent, sendCommand } from '@holdfast/messaging';
+import { createTestBus, createTestDatabase, freePort, type TestBus, type TestDatabase } from '@holdfast/test-fixtures';
+import postgres from 'postgres';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transactionEvent } from './support/events.js';
+import { type Receiver, startReceiver } from './support/receiver.js';
+
+// The dispatcher as a real process (dist/main.js), killed with SIGKILL while its attempts are in
+// flight, then started again: every event still arrives, with the X-Webhook-Delivery its first
+// (interrupted) attempt carried.
+
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+let db: TestDatabase;
+let nats: TestBus;
+let sql: postgres.Sql;
+let receiver: Receiver;
+let answering = false;
+const children: ChildProcess[] = [];
+
+async function startProcess(): Promise<ChildProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [MAIN], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      APP_ENV: 'local',
+      DATABASE_URL: db.url,
+      NATS_URL: nats.url,
+      NATS_SUBJECT_PREFIX: nats.prefix,
+      HOST: '127.0.0.1',
+      DISPATCHER_PORT: String(port),
+      LOG_LEVEL: process.env.HOLDFAST_TEST_LOGS || 'silent',
+      WEBHOOK_TIMEOUT_MS: '2000',
+      WEBHOOK_RETRY_SCHEDULE: '100ms,100ms,100ms,100ms,100ms,100ms,100ms,100ms,100ms,100ms',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  children.push(child);
+  await expect
+    .poll(
+      async () => {
+        try {
+          return (await request(`http://127.0.0.1:${port}/health/ready`)).statusCode;
+        } catch {
+          return 0;
+        }
+      },
+      { timeout: 20_000, interval: 100 },
+    )
+    .toBe(200);
+  return child;
+}
+
+function killHard(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+beforeAll(async () => {
+  [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
+  sql = postgres(db.url, { max: 1, onnotice: () => {} });
+  // Until told otherwise the receiver takes each request and never answers: attempts stay in flight.
+  receiver = await startReceiver(() => (answering ? { status: 200 } : { status: 200, hang: true }));
+});
+
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) await killHard(child);
+  await receiver?.close();
+  await sql?.end();
+  await nats?.dispose();
+  await db?.drop();
+});
+
+describe('a dispatcher killed mid-delivery', () => {
+  it('delivers every event at least once after a restart, each with its unchanged X-Webhook-Delivery', async () => {
+    const first = await startProcess();
+    const owner = { platformId: randomUUID() };
+    await sendCommand(nats.bus, WebhookCommands.create, { owner, url: receiver.url('/crash'), eventTypes: ['transaction.created'] });
+
+    const events: DomainEvent[] = [];
+    for (let i = 0; i < 12; i += 1) events.push(transactionEvent(owner));
+    for (const event of events) await publishEvent(nats.bus, event);
+    // Ten attempts in flight (the per-subscription limit), the other two waiting in PostgreSQL.
+    await expect.poll(() => receiver.received('/crash').length, { timeout: 10_000 }).toBeGreaterThanOrEqual(10);
+    await killHard(first);
+    const beforeRestart = receiver.received('/crash');
+    const interrupted = new Map(beforeRestart.map((r) => [JSON.parse(r.body).id as string, r.headers['x-webhook-delivery']]));
+
+    // Published while no dispatcher runs: waiting in JetStream.
+    const whileDown: DomainEvent[] = [];
+    for (let i = 0; i < 3; i += 1) whileDown.push(transactionEvent(owner));
+    for (const event of whileDown) await publishEvent(nats.bus, event);
+
+    answering = true;
+    await startProcess();
+    const all = [...events, ...whileDown];
+    const answered = () => receiver.received('/crash').slice(beforeRestart.length);
+    await expect
+      .poll(() => new Set(answered().map((r) => JSON.parse(r.body).id)).size, { timeout: 30_000, interval: 200 })
+      .toBe(all.length);
+
+    const byEvent = new Map(answered().map((r) => [JSON.parse(r.body).id as string, r.headers['x-webhook-delivery']]));
+    for (const event of all) expect(byEvent.has(event.id), event.id).toBe(true);
+    for (const [eventId, deliveryId] of interrupted) expect(byEvent.get(eventId), eventId).toBe(deliveryId);
+    const rows = await sql<{ event_id: string; id: string; status: string }[]>`select event_id, id, status from webhooks.deliveries`;
+    expect(rows).toHaveLength(all.length);
+    for (const row of rows) expect(byEvent.get(row.event_id)).toBe(row.id);
+    await expect.poll(async () => (await sql`select status from webhooks.deliveries where status <> 'succeeded'`).length).toBe(0);
+  });
+});
