@@ -1,7 +1,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { type CommandDefinition, defineCommand } from './commands.js';
 import { DateTime, Metadata, StringEnum, Uuid } from './domain.js';
-import { EVENT_TYPE_DESCRIPTIONS, EVENT_TYPES, EventId, type EventType, EventTypeInfo, EventTypeSchema } from './events.js';
+import { EVENT_TYPE_DESCRIPTIONS, EVENT_TYPES, EventId, EventTypeInfo, EventTypeSchema } from './events.js';
 
 /*
  * Webhook subscriptions, delivery logs and the commands both APIs use to manage them. The

@@ -1,5 +1,4 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { EVENT_TYPES, type EventType } from '../events.js';
 
 /**
  * OAuth client scopes of the Workspace API (`resource:action`, resource first) and the Payments API
