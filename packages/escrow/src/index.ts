@@ -1,3 +1,4 @@
+export * from '@holdfast/contracts/escrow';
 export {
   type DeployClients,
   type Deployment,
@@ -6,6 +7,5 @@ export {
   deployMockUsdc,
   type EscrowConstructorArgs,
 } from './deploy.js';
-export * from './generated/artifacts.js';
 export { onchainIdToUuid, uuidToOnchainId } from './ids.js';
 export * from './model.js';
