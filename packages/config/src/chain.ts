@@ -47,12 +47,15 @@ function checkNetwork(name: string, entry: string, network: string, problems: st
   return false;
 }
 
-export const EscrowEnv = {
+/** The escrow contracts per network; read its entries with `parseEscrowContracts` in the process's `refine`. */
+export const EscrowContractsEnv = {
   ESCROW_CONTRACTS: Type.Optional(
-    Type.String({
-      description: `network=address@deploymentBlock entries, comma-separated, e.g. ${ESCROW_EXAMPLE}`,
-    }),
+    Type.String({ description: `network=address@deploymentBlock entries, comma-separated, e.g. ${ESCROW_EXAMPLE}` }),
   ),
+};
+
+/** The ERC-20 behind each currency per network; read its entries with `parseTokenContracts`. */
+export const TokenContractsEnv = {
   TOKEN_CONTRACTS: Type.Optional(Type.String({ description: `network:SYMBOL=address entries, comma-separated, e.g. ${TOKEN_EXAMPLE}` })),
 };
 

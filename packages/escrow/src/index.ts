@@ -8,4 +8,16 @@ export {
   type EscrowConstructorArgs,
 } from './deploy.js';
 export { onchainIdToUuid, uuidToOnchainId } from './ids.js';
+export {
+  ANVIL_DEV_MNEMONIC,
+  type DeploymentRecord,
+  ensureLocalContracts,
+  escrowContractsEntry,
+  isCodeOf,
+  LOCAL_DEPLOYER_INDEX,
+  type LocalContracts,
+  localDeployerAccount,
+  tokenContractsEntry,
+  toRecord,
+} from './local.js';
 export * from './model.js';
