@@ -37,7 +37,7 @@ export async function createIndexerService(config: IndexerConfig, logger: Logger
   });
   const repository = createIndexerRepository(foundation.database.sql);
   const metrics = createIndexerMetrics(foundation.app.metrics);
-  const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const owner = leaseOwner();
   for (const settings of config.networks) {
     const reader = createChainReader({ rpcUrl: settings.rpcUrl, chainId: settings.chainId, name: settings.network });
     readers.push(reader);
@@ -50,6 +50,7 @@ export async function createIndexerService(config: IndexerConfig, logger: Logger
         logger,
         metrics,
         owner,
+        isGone: leaseHolderIsGone,
         pollIntervalMs: config.pollIntervalMs,
         blockRange: config.blockRange,
         onChainReset: config.onChainReset,
@@ -75,4 +76,31 @@ export async function createIndexerService(config: IndexerConfig, logger: Logger
       ...foundation.baseClosers,
     ],
   };
+}
+
+/** When this process started (ms): tells it apart from an earlier process that had the same pid. */
+const processStart = () => String(Math.round(performance.timeOrigin));
+
+/** `host/pid/processStart/random`: names one service instance in the network leases. */
+function leaseOwner(): string {
+  return `${hostname()}/${process.pid}/${processStart()}/${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * Whether a lease holder is certainly dead: an earlier process on this host whose pid no longer runs,
+ * or an earlier process that had our pid (a restarted container is pid 1 again). Its lease is taken at
+ * once instead of after it expires. A holder on another host is never presumed dead.
+ */
+export function leaseHolderIsGone(holder: string): boolean {
+  const [host, pidText, started] = holder.split('/');
+  if (host !== hostname()) return false;
+  const pid = Number(pidText);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return started !== processStart();
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }

@@ -4,6 +4,12 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 export function createIndexerMetrics(registry: Registry) {
   const registers = [registry];
   return {
+    leader: new Gauge({
+      name: 'chain_indexer_leader',
+      help: '1 while this instance holds the network lease and follows it, 0 while it stands by',
+      labelNames: ['network'],
+      registers,
+    }),
     head: new Gauge({ name: 'chain_indexer_head_block', help: 'Latest block number the RPC reported', labelNames: ['network'], registers }),
     cursor: new Gauge({
       name: 'chain_indexer_cursor_block',

@@ -38,7 +38,8 @@ export interface NewEvent {
 
 type Tx = Sql;
 
-const LEASE_TTL_SECONDS = 30;
+/** A lease is renewed at every step (at least every poll interval); one not renewed for this long is free. */
+const LEASE_TTL_SECONDS = 15;
 
 /** All SQL of the indexer. Every write runs in a transaction that first checks (and renews) the network's lease. */
 export function createIndexerRepository(sql: Sql) {
@@ -105,14 +106,22 @@ export function createIndexerRepository(sql: Sql) {
   }
 
   return {
-    /** Takes the network's lease when it is free, expired, or already ours (then renews it). */
-    async acquireLease(network: string, owner: string): Promise<boolean> {
+    /**
+     * Takes the network's lease when it is free, expired, already ours (then renews it), or held by an
+     * instance `isGone` knows to be dead (a crashed predecessor on this host), without waiting for expiry.
+     */
+    async acquireLease(network: string, owner: string, isGone: (holder: string) => boolean = () => false): Promise<boolean> {
       const rows = await sql`
         insert into leases (network, owner, expires_at) values (${network}, ${owner}, now() + make_interval(secs => ${LEASE_TTL_SECONDS}))
         on conflict (network) do update set owner = excluded.owner, expires_at = excluded.expires_at
           where leases.owner = excluded.owner or leases.expires_at < now()
         returning owner`;
-      return rows.length === 1;
+      if (rows.length === 1) return true;
+      const [holder] = await sql<{ owner: string }[]>`select owner from leases where network = ${network}`;
+      if (!holder || !isGone(holder.owner)) return false;
+      const taken = await sql`update leases set owner = ${owner}, expires_at = now() + make_interval(secs => ${LEASE_TTL_SECONDS})
+        where network = ${network} and owner = ${holder.owner} returning owner`;
+      return taken.length === 1;
     },
 
     async releaseLease(network: string, owner: string): Promise<void> {

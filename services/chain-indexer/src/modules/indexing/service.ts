@@ -37,6 +37,8 @@ export interface NetworkIndexerOptions {
   metrics: IndexerMetrics;
   /** Identifies this instance in the lease. */
   owner: string;
+  /** Whether the holder of a lease is known to be dead (its lease is then taken at once). */
+  isGone?: (holder: string) => boolean;
   pollIntervalMs: number;
   blockRange: number;
   /** What to do when the chain under the cursor is not the one it was read from (docs/chain.md). */
@@ -358,16 +360,18 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
   async function run(): Promise<void> {
     while (!stopping) {
       try {
-        if (!(await repository.acquireLease(network, owner))) {
+        if (!(await repository.acquireLease(network, owner, options.isGone))) {
           if (leader) log.warn('lease lost to another instance; standing by');
           leader = false;
           cursor = undefined;
+          metrics.leader.set(labels, 0);
           setState('standby');
-          await sleep(Math.max(options.pollIntervalMs, 5_000));
+          await sleep(Math.min(Math.max(options.pollIntervalMs * 4, 1_000), 5_000));
           continue;
         }
         if (!leader) log.info('lease taken: this instance follows the network');
         leader = true;
+        metrics.leader.set(labels, 1);
         // Renewing the lease (above) once per step keeps it alive; catching up loops without sleeping.
         const more = await step();
         if (state !== 'following') setState('following');
@@ -378,6 +382,7 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
         if (error instanceof LeaseLostError) {
           log.warn({ err: error }, 'lease lost while writing; nothing was committed');
           leader = false;
+          metrics.leader.set(labels, 0);
           cursor = undefined;
           continue;
         }
@@ -400,6 +405,7 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
     }
     if (leader) await repository.releaseLease(network, owner).catch(() => undefined);
     leader = false;
+    metrics.leader.set(labels, 0);
     setState('stopped');
   }
 
