@@ -48,10 +48,18 @@ function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   });
 }
 
-async function tryStart(chainId: number, blockTimeSeconds: number | undefined): Promise<Anvil | undefined> {
+export interface AnvilOptions {
+  chainId?: number;
+  blockTimeSeconds?: number;
+  /** Unix time of the genesis block (two chains started in the same second otherwise share it). */
+  genesisTimestamp?: number;
+}
+
+async function tryStart(chainId: number, options: AnvilOptions): Promise<Anvil | undefined> {
   const port = await freePort();
   const args = ['--port', String(port), '--host', '127.0.0.1', '--chain-id', String(chainId), '--silent'];
-  if (blockTimeSeconds) args.push('--block-time', String(blockTimeSeconds));
+  if (options.blockTimeSeconds) args.push('--block-time', String(options.blockTimeSeconds));
+  if (options.genesisTimestamp !== undefined) args.push('--timestamp', String(options.genesisTimestamp));
   const child: ChildProcess = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
   // Should the test worker die without its teardown, do not leave the node behind.
   const killOnExit = () => child.kill('SIGKILL');
@@ -95,10 +103,10 @@ async function tryStart(chainId: number, blockTimeSeconds: number | undefined): 
  * Starts a private anvil for one test file (chain id 84532, base-sepolia's, unless told) on a free
  * port and waits until it answers. Mines a block per transaction unless `blockTimeSeconds` is set.
  */
-export async function startAnvil(options: { chainId?: number; blockTimeSeconds?: number } = {}): Promise<Anvil> {
+export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
   const chainId = options.chainId ?? 84532;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const anvil = await tryStart(chainId, options.blockTimeSeconds);
+    const anvil = await tryStart(chainId, options);
     if (anvil) return anvil;
   }
   throw new Error(`anvil (${anvilBinary()}) exited at start three times`);
