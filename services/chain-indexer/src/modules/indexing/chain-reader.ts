@@ -30,6 +30,8 @@ export interface ChainLog {
   blockHash: Hex;
   transactionHash: Hex;
   logIndex: number;
+  /** Unix seconds, when the RPC includes it in the log (anvil, recent geth); else read from the block. */
+  blockTimestamp?: bigint;
 }
 
 /** What the indexer asks of a chain; one per network. Nothing is cached: the chain moves under it. */
@@ -99,6 +101,7 @@ export function createChainReader(options: { rpcUrl: string; chainId: number; na
           if (log.blockNumber === null || log.blockHash === null || log.transactionHash === null || log.logIndex === null) {
             throw new Error('the RPC returned a pending log');
           }
+          const blockTimestamp = (log as { blockTimestamp?: Hex | null }).blockTimestamp;
           return {
             address: log.address,
             topics: log.topics as Hex[],
@@ -107,6 +110,7 @@ export function createChainReader(options: { rpcUrl: string; chainId: number; na
             blockHash: log.blockHash,
             transactionHash: log.transactionHash,
             logIndex: Number(log.logIndex),
+            ...(blockTimestamp ? { blockTimestamp: BigInt(blockTimestamp) } : {}),
           };
         })
         .sort((a, b) => (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1));

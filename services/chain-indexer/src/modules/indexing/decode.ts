@@ -2,7 +2,7 @@ import { type ChainEvent, type ChainEventKind, type Network, RELEASE_REASONS } f
 import { holdfastEscrowAbi } from '@holdfast/contracts/escrow';
 import { onchainIdToUuid } from '@holdfast/escrow';
 import { decodeEventLog, getAddress, type Hex } from 'viem';
-import type { BlockHeader, ChainLog } from './chain-reader.js';
+import type { ChainLog } from './chain-reader.js';
 
 /** A log that is not one of the escrow contract's events as we know them: never published, counted and logged. */
 export class UndecodableLogError extends Error {
@@ -33,7 +33,7 @@ function isoOf(seconds: bigint): string {
  * One escrow log as a CHAIN payload: the contract's arguments with checksummed addresses, amounts as
  * base-unit decimal strings, times as ISO 8601, and the transaction UUID mapped back from the on-chain id.
  */
-export function decodeEscrowLog(log: ChainLog, block: BlockHeader, network: Network, chainId: number): DecodedEvent {
+export function decodeEscrowLog(log: ChainLog, blockTimestamp: bigint, network: Network, chainId: number): DecodedEvent {
   let decoded: ReturnType<typeof decodeEventLog<typeof holdfastEscrowAbi>>;
   try {
     decoded = decodeEventLog({ abi: holdfastEscrowAbi, data: log.data, topics: log.topics as [Hex, ...Hex[]], strict: true });
@@ -58,7 +58,7 @@ export function decodeEscrowLog(log: ChainLog, block: BlockHeader, network: Netw
     contractAddress: getAddress(log.address),
     blockNumber: Number(log.blockNumber),
     blockHash: log.blockHash.toLowerCase(),
-    blockTimestamp: isoOf(block.timestamp),
+    blockTimestamp: isoOf(blockTimestamp),
     transactionHash: log.transactionHash.toLowerCase(),
     logIndex: log.logIndex,
     escrowId,

@@ -153,9 +153,11 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
     const decoded: DecodedEvent[] = [];
     for (const entry of logs) {
       const block = headers.get(entry.blockNumber);
-      if (!block || block.hash !== entry.blockHash) throw new ChainMovedError(`block ${entry.blockNumber} changed while it was read`);
+      if (block && block.hash !== entry.blockHash) throw new ChainMovedError(`block ${entry.blockNumber} changed while it was read`);
+      const timestamp = entry.blockTimestamp ?? block?.timestamp;
+      if (timestamp === undefined) throw new ChainMovedError(`block ${entry.blockNumber} is no longer on the chain`);
       try {
-        const event = decodeEscrowLog(entry, block, network, chainId);
+        const event = decodeEscrowLog(entry, timestamp, network, chainId);
         const probe = { ...event, eventId: chainEventId(chainId, event.transactionHash, event.logIndex), removed: false };
         if (!checkEvent.Check(probe)) {
           const problem = [...checkEvent.Errors(probe)][0];
@@ -181,8 +183,9 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
   async function readRange(current: Cursor, from: bigint, to: bigint, latest: bigint): Promise<void> {
     const logs = await reader.escrowLogs(addresses, from, to);
     const windowStart = latest - RECENT_BLOCKS_KEPT + 1n;
-    const wanted = new Set<bigint>([from, to, ...logs.map((l) => l.blockNumber)]);
-    // Near the head every block is kept, so that a reorg finds its common ancestor.
+    // Headers: the range's ends, the blocks of logs that come without their block's time, and near the
+    // head every block (kept, so that a reorg finds its common ancestor).
+    const wanted = new Set<bigint>([from, to, ...logs.filter((l) => l.blockTimestamp === undefined).map((l) => l.blockNumber)]);
     for (let n = maxOf(from, windowStart); n <= to; n++) wanted.add(n);
     const headers = await reader.blocks([...wanted].sort(ascending));
     const first = headers.get(from);
@@ -226,7 +229,7 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
     for (let from = contract.deploymentBlock; from <= upTo; from += blockRange) {
       const to = minOf(from + blockRange - 1n, upTo);
       const logs = await reader.escrowLogs([address], from, to);
-      const headers = await reader.blocks(logs.map((l) => l.blockNumber));
+      const headers = await reader.blocks(logs.filter((l) => l.blockTimestamp === undefined).map((l) => l.blockNumber));
       const decoded = decodeAll(logs, headers);
       const fresh = withIds(
         decoded,
