@@ -245,7 +245,7 @@ function report(
   lag: { samples: number; p50: number; p99: number; max: number },
 ): void {
   const cpus = os.cpus();
-  const machine = `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.versions.node}`;
+  const machine = `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.versions.node}; load average ${os.loadavg()[0]!.toFixed(1)} at the end of the run`;
   const command = `node scripts/bench/chain-indexer.ts --singles ${SINGLES} --per-block ${PER_BLOCK} --batches ${BATCHES} --legs ${LEGS} --lag ${LAG_SAMPLES}`;
   const section = [
     '<!-- chain-indexer:start -->',

@@ -116,12 +116,9 @@ export function createChainReader(options: { rpcUrl: string; chainId: number; na
         .sort((a, b) => (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1));
     },
     close: async () => {
-      if (url.protocol.startsWith('ws')) {
-        const { socket } = await (client.transport as unknown as { getRpcClient: () => Promise<{ socket: { close: () => void } }> })
-          .getRpcClient()
-          .catch(() => ({ socket: { close: () => {} } }));
-        socket.close();
-      }
+      // A websocket would keep the process alive; HTTP has nothing to close.
+      const value = (client.transport as { getRpcClient?: () => Promise<{ close: () => void }> }).getRpcClient;
+      if (value) (await value()).close();
     },
   };
 }
