@@ -395,14 +395,20 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
           await sleep(Math.max(options.pollIntervalMs * 20, 10_000));
           continue;
         }
-        consecutiveFailures += 1;
-        metrics.errors.inc(labels);
         // The cursor in memory may be ahead of what was committed when the failure hit between the two.
         cursor = undefined;
+        if (error instanceof ChainMovedError) {
+          // Not a failure: the chain changed under a read (a reorg in progress); read again shortly.
+          log.info({ reason: error.message }, 'the chain moved while a range was read; reading it again');
+          await sleep(options.pollIntervalMs);
+          continue;
+        }
+        consecutiveFailures += 1;
+        metrics.errors.inc(labels);
         const delay = Math.min(options.pollIntervalMs * 2 ** Math.min(consecutiveFailures, 6), 30_000);
         const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-        if (!(error instanceof ChainMovedError)) setState(consecutiveFailures >= 3 ? 'failing' : state, message);
-        log[error instanceof ChainMovedError ? 'info' : 'warn']({ err: error, retryInMs: delay }, 'indexing step failed; retrying');
+        setState(consecutiveFailures >= 3 ? 'failing' : state, message);
+        log.warn({ err: error, retryInMs: delay }, 'indexing step failed; retrying');
         await sleep(delay);
       }
     }
