@@ -105,4 +105,29 @@ describe('a chain reset under the indexer', () => {
       await service.stop();
     }
   });
+
+  it('while it runs (anvil_reset under a following indexer): corrects what it published from the old chain and follows the new one', async () => {
+    const service = await startForTest(await createIndexerService(configFor(after!), testLogger()));
+    try {
+      const before = (await stream.until((m) => m.length >= 5, 'the state of the previous test')).length;
+      const head = await after!.publicClient.getBlockNumber();
+      await eventually(
+        async () => BigInt((await sql`select block_number from indexer.cursors`)[0]?.block_number ?? -1) === head,
+        'the cursor',
+      );
+      const old = (await stream.read())[4]!;
+      await after!.anvil.rpc('anvil_reset', []);
+      const renewed = await startChain(after!.anvil);
+      expect(renewed.escrowContracts).toBe(after!.escrowContracts);
+      await renewed.fund(SENDER!, usdc('1000'));
+      const { id } = await renewed.createEscrow({});
+      const messages = (await stream.until((m) => m.length >= before + 2, 'the correction and the new event')).slice(before);
+      expect(messages.map((m) => [m.event.transactionId, m.event.removed, m.event.removedReason ?? null])).toEqual([
+        [old.event.transactionId, true, 'chain_reset'],
+        [id, false, null],
+      ]);
+    } finally {
+      await service.stop();
+    }
+  });
 });
