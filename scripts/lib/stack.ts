@@ -6,9 +6,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import postgres from 'postgres';
-import { ensureChain } from './stack/chain.ts';
+import { ensureChain, LOCAL_CHAIN_ID, LOCAL_NETWORK } from './stack/chain.ts';
+import { deployLocalContracts, type LocalDeployment, localDeploymentFile, smokeEscrow } from './stack/contracts.ts';
 import { say } from './stack/log.ts';
-import { ensureNats } from './stack/nats.ts';
+import { deletePrefixedStreams, ensureNats } from './stack/nats.ts';
 import { portFor, tcpAnswers } from './stack/ports.ts';
 import { ensurePostgres, type Started } from './stack/postgres.ts';
 import { migrateAll, runAll, services, waitAllReady } from './stack/processes.ts';
@@ -69,7 +70,21 @@ async function dependencies(env: NodeJS.ProcessEnv, withChain: boolean) {
   if (nats.started) started.push(nats.started);
   const chain = withChain ? await ensureChain(root, env.CHAIN_RPC_URLS) : undefined;
   if (chain?.started) started.push(chain.started);
-  return { databaseUrl: pg.url, natsUrl: nats.url, chainRpcUrls: chain?.rpcUrls };
+  // Contracts are deployed only on the anvil started here: a chain of CHAIN_RPC_URLS brings its own
+  // ESCROW_CONTRACTS and TOKEN_CONTRACTS.
+  let deployment: LocalDeployment | undefined;
+  if (chain?.started && chain.localRpcUrl) {
+    deployment = await deployLocalContracts({
+      rpcUrl: chain.localRpcUrl,
+      network: LOCAL_NETWORK,
+      chainId: LOCAL_CHAIN_ID,
+      recordFile: localDeploymentFile(root),
+    });
+    for (const [name, value] of Object.entries(deployment.env)) {
+      if (env[name] && env[name] !== value) say(`${name} from the environment is ignored: the local anvil's contracts are ${value}`);
+    }
+  }
+  return { databaseUrl: pg.url, natsUrl: nats.url, chainRpcUrls: chain?.rpcUrls, deployment };
 }
 
 async function start(): Promise<void> {
@@ -104,6 +119,7 @@ async function start(): Promise<void> {
       DATABASE_URL: deps.databaseUrl,
       NATS_URL: deps.natsUrl,
       CHAIN_RPC_URLS: deps.chainRpcUrls,
+      ...deps.deployment?.env,
       ...Object.fromEntries(list.map((s) => [s.portEnv, String(ports[s.name])])),
     };
     await migrateAll(root, childEnv);
@@ -119,6 +135,10 @@ async function start(): Promise<void> {
     say(`  Workspace API  http://127.0.0.1:${ports['workspace-service']}/docs`);
     say(`  dispatcher     http://127.0.0.1:${ports['webhook-dispatcher']}/health/ready`);
     say(`  indexer        http://127.0.0.1:${ports['chain-indexer']}/health/ready`);
+    if (deps.deployment) {
+      say(`  escrow         ${deps.deployment.contracts.escrow.address} on ${LOCAL_NETWORK} (${deps.chainRpcUrls?.split('=')[1]})`);
+      say(`  MockUSDC       ${deps.deployment.contracts.mockUsdc.address} (anyone may mint; see docs/chain.md)`);
+    }
     if (childEnv.APP_ENV === 'local' && childEnv.PAYMENTS_BOOTSTRAP_API_KEY) {
       say(`  first admin API key   ${childEnv.PAYMENTS_BOOTSTRAP_API_KEY}`);
       say(
@@ -144,7 +164,10 @@ async function step(name: string, args: string[], env: NodeJS.ProcessEnv): Promi
   say(`✔ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 }
 
-/** The four processes start and become ready on a fresh database, then stop cleanly. */
+/**
+ * The four processes start and become ready on a fresh database and a throw-away anvil with the contracts
+ * deployed; a wallet locks a payment in the escrow and the indexer must publish it; then they stop cleanly.
+ */
 async function smoke(databaseUrl: string, natsUrl: string): Promise<void> {
   say('▶ smoke: the four processes reach /health/ready');
   const t0 = Date.now();
@@ -154,18 +177,21 @@ async function smoke(databaseUrl: string, natsUrl: string): Promise<void> {
   const chain = await ensureChain(root, undefined, { ephemeral: true });
   const list = services(root);
   const ports = Object.fromEntries(await Promise.all(list.map(async (s) => [s.name, await portFor(0)] as const)));
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    APP_ENV: 'local',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: databaseUrl.replace(/\/[^/?]*(\?|$)/, `/${database}$1`),
-    NATS_URL: natsUrl,
-    NATS_SUBJECT_PREFIX: `smoke${randomBytes(3).toString('hex')}.`,
-    CHAIN_RPC_URLS: chain.rpcUrls,
-    ...Object.fromEntries(list.map((s) => [s.portEnv, String(ports[s.name])])),
-  };
+  const prefix = `smoke${randomBytes(3).toString('hex')}.`;
   let stack: ReturnType<typeof runAll> | undefined;
   try {
+    const deployment = await deployLocalContracts({ rpcUrl: chain.localRpcUrl!, network: LOCAL_NETWORK, chainId: LOCAL_CHAIN_ID });
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      APP_ENV: 'local',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: databaseUrl.replace(/\/[^/?]*(\?|$)/, `/${database}$1`),
+      NATS_URL: natsUrl,
+      NATS_SUBJECT_PREFIX: prefix,
+      CHAIN_RPC_URLS: chain.rpcUrls,
+      ...deployment.env,
+      ...Object.fromEntries(list.map((s) => [s.portEnv, String(ports[s.name])])),
+    };
     await migrateAll(root, env);
     stack = runAll(root, env, list);
     await Promise.race([
@@ -174,9 +200,12 @@ async function smoke(databaseUrl: string, natsUrl: string): Promise<void> {
         throw new Error(`${name} exited with ${code} during the smoke start`);
       }),
     ]);
+    await smokeEscrow({ rpcUrl: chain.localRpcUrl!, chainId: LOCAL_CHAIN_ID, network: LOCAL_NETWORK, deployment, natsUrl, prefix });
+    say('✔ smoke: an escrow locked by a wallet reached the CHAIN stream through the indexer');
   } finally {
     await stack?.stop();
     await chain.started?.stop();
+    await deletePrefixedStreams(natsUrl, prefix).catch(() => undefined);
     await admin.unsafe(`drop database if exists "${database}" with (force)`);
     await admin.end();
   }

@@ -1,3 +1,4 @@
+import type { ChainEventKind } from './chain.js';
 import type { EventType } from './events.js';
 
 /**
@@ -17,9 +18,14 @@ export function eventSubject<T extends EventType>(type: T): `events.${T}` {
   return `events.${type}`;
 }
 
-/** `chain.<network>.<kind>`, e.g. `chain.base-sepolia.escrow.created`. */
-export function chainSubject(network: string, kind: string): string {
+/** `chain.<network>.<kind>`, e.g. `chain.base-sepolia.escrow.created`; corrections travel on their event's subject. */
+export function chainSubject(network: string, kind: ChainEventKind): string {
   return `chain.${network}.${kind}`;
+}
+
+/** Every CHAIN subject of one network (`chain.base-sepolia.>`), or of all with `*`. */
+export function chainNetworkFilter(network: string): string {
+  return `chain.${network}.>`;
 }
 
 /** Durable JetStream consumers, one per (process, purpose). Instances of a process share it. */

@@ -1,3 +1,4 @@
+import { holdfastEscrowAbi, holdfastEscrowBytecode, mockUsdcAbi, mockUsdcBytecode } from '@holdfast/contracts/escrow';
 import {
   type Abi,
   type Account,
@@ -13,7 +14,6 @@ import {
   type Transport,
   type WalletClient,
 } from 'viem';
-import { holdfastEscrowAbi, holdfastEscrowBytecode, mockUsdcAbi, mockUsdcBytecode } from './generated/artifacts.js';
 import { DEFAULT_EXPIRY_PERIOD, DEFAULT_FREEZE_PERIOD } from './model.js';
 
 export interface DeployClients {

@@ -1,3 +1,4 @@
+export * from '@holdfast/contracts/escrow';
 export {
   type DeployClients,
   type Deployment,
@@ -6,6 +7,17 @@ export {
   deployMockUsdc,
   type EscrowConstructorArgs,
 } from './deploy.js';
-export * from './generated/artifacts.js';
 export { onchainIdToUuid, uuidToOnchainId } from './ids.js';
+export {
+  ANVIL_DEV_MNEMONIC,
+  type DeploymentRecord,
+  ensureLocalContracts,
+  escrowContractsEntry,
+  isCodeOf,
+  LOCAL_DEPLOYER_INDEX,
+  type LocalContracts,
+  localDeployerAccount,
+  tokenContractsEntry,
+  toRecord,
+} from './local.js';
 export * from './model.js';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import * as generated from '@holdfast/contracts/escrow';
 import { describe, expect, it } from 'vitest';
 import { buildOutputs, exportPrefix, packageDir, SOLC_VERSION, staleOutputs } from '../scripts/compile.js';
-import * as generated from '../src/generated/artifacts.js';
 
 const packageJson = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
 

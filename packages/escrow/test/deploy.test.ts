@@ -1,3 +1,4 @@
+import { type Anvil, startAnvil } from '@holdfast/test-fixtures';
 import { type Address, getAddress, getContract, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -12,7 +13,6 @@ import {
   mockUsdcAbi,
   mockUsdcDeployedBytecode,
 } from '../src/index.js';
-import { type Anvil, startAnvil } from './helpers/anvil.js';
 import { type Connection, connect } from './helpers/chain.js';
 
 let anvil: Anvil;
@@ -23,7 +23,7 @@ const clients = () => ({ walletClient: c.wallet(deployer), publicClient: c.publi
 
 beforeAll(async () => {
   anvil = await startAnvil();
-  c = await connect(anvil.rpcUrl);
+  c = await connect(anvil);
   [deployer, holder] = c.accounts as [Address, Address];
 });
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { type Anvil, startAnvil } from '@holdfast/test-fixtures';
 import { type Address, getContract, type Hex, maxUint256, parseEventLogs, parseUnits, type TransactionReceipt, zeroAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -14,7 +15,6 @@ import {
   ReleaseReason,
   uuidToOnchainId,
 } from '../src/index.js';
-import { type Anvil, startAnvil } from './helpers/anvil.js';
 import { type Connection, connect, expectRevert, revertsSeen } from './helpers/chain.js';
 
 const HOUR = 3_600n;
@@ -78,7 +78,7 @@ async function createEscrow({ amount = usdc('100'), hold = HOUR }: { amount?: bi
 
 beforeAll(async () => {
   anvil = await startAnvil();
-  c = await connect(anvil.rpcUrl);
+  c = await connect(anvil);
   const [deployer, ...others] = c.accounts;
   [attester, sender, receiver, stranger] = others as [Address, Address, Address, Address];
   const clients = { walletClient: c.wallet(deployer!), publicClient: c.publicClient };

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { type Anvil, startAnvil } from '@holdfast/test-fixtures';
 import { type Abi, type Address, encodeFunctionData, getContract, type Hex, maxUint256, toFunctionSelector } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompiledContract } from '../scripts/compile.js';
 import { DEFAULT_EXPIRY_PERIOD, deployEscrow, EscrowStatus, holdfastEscrowAbi, uuidToOnchainId } from '../src/index.js';
-import { type Anvil, startAnvil } from './helpers/anvil.js';
 import { type Connection, connect, expectRevert } from './helpers/chain.js';
 import { compileFixtures, deployFixture } from './helpers/fixtures.js';
 
@@ -42,7 +42,7 @@ async function hostileToken(name: string, amount = 1_000_000n) {
 beforeAll(async () => {
   fixtures = compileFixtures();
   anvil = await startAnvil();
-  c = await connect(anvil.rpcUrl);
+  c = await connect(anvil);
   [deployer, attester, sender, receiver, stranger] = c.accounts as [Address, Address, Address, Address, Address];
   escrow = (await deployEscrow({ walletClient: c.wallet(deployer), publicClient: c.publicClient })).address;
 });

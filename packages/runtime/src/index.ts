@@ -18,6 +18,7 @@ import {
   type OpenApiInfo,
   type RateLimitSettings,
   type RateLimitTier,
+  type ReadinessCheck,
   runUntilSignalled,
   type ServiceHandle,
 } from '@holdfast/http-kit';
@@ -53,6 +54,8 @@ export interface FoundationOptions<TSchema extends Record<string, unknown>> {
   };
   /** Networks whose RPC this process uses: each becomes a readiness check. */
   chainRpcUrls?: Record<string, string>;
+  /** The process's own readiness checks, after those of its dependencies. */
+  readiness?: ReadinessCheck[];
 }
 
 /** What every process stands on: its database (own schema), NATS with the streams, the HTTP app. */
@@ -104,6 +107,7 @@ export async function createFoundation<TSchema extends Record<string, unknown>>(
       ...Object.entries(options.chainRpcUrls ?? {}).map(([network, url]) =>
         chainRpcCheck(network, url, CHAIN_IDS[network as keyof typeof CHAIN_IDS]),
       ),
+      ...(options.readiness ?? []),
     ],
   });
   return {

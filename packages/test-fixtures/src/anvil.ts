@@ -31,19 +31,44 @@ export const ANVIL_ACCOUNTS = [
   },
 ] as const;
 
+/** The mnemonic behind ANVIL_ACCOUNTS (and anvil's other funded accounts). */
+export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
+
 export function anvilBinary(): string {
   if (process.env.ANVIL_BIN) return process.env.ANVIL_BIN;
   const require = createRequire(import.meta.url);
   return join(dirname(require.resolve('@foundry-rs/anvil-linux-amd64/package.json')), 'bin', 'anvil');
 }
 
-/** Starts a private anvil for one test file (chain id 84532, base-sepolia's) and waits until it answers. */
-export async function startAnvil(options: { chainId?: number; blockTimeSeconds?: number } = {}): Promise<Anvil> {
-  const chainId = options.chainId ?? 84532;
+function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}
+
+export interface AnvilOptions {
+  chainId?: number;
+  blockTimeSeconds?: number;
+  /** Unix time of the genesis block (two chains started in the same second otherwise share it). */
+  genesisTimestamp?: number;
+}
+
+async function tryStart(chainId: number, options: AnvilOptions): Promise<Anvil | undefined> {
   const port = await freePort();
   const args = ['--port', String(port), '--host', '127.0.0.1', '--chain-id', String(chainId), '--silent'];
   if (options.blockTimeSeconds) args.push('--block-time', String(options.blockTimeSeconds));
-  const child: ChildProcess = spawn(anvilBinary(), args, { stdio: 'ignore' });
+  if (options.genesisTimestamp !== undefined) args.push('--timestamp', String(options.genesisTimestamp));
+  const child: ChildProcess = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // Should the test worker die without its teardown, do not leave the node behind.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   const rpcUrl = `http://127.0.0.1:${port}`;
   let id = 0;
   const rpc = async <T>(method: string, params: unknown[] = []): Promise<T> => {
@@ -56,25 +81,33 @@ export async function startAnvil(options: { chainId?: number; blockTimeSeconds?:
     if (body.error) throw new Error(`${method}: ${body.error.message}`);
     return body.result as T;
   };
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 15_000;
   for (;;) {
     try {
       await rpc('eth_chainId');
       break;
     } catch (error) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`anvil did not start on port ${port}`, { cause: error });
+      // Exited at once: most likely another process took the port meanwhile; the caller retries.
+      if (child.exitCode !== null) return undefined;
+      if (Date.now() > deadline) {
+        await stopChild(child, 'SIGKILL');
+        throw new Error(`anvil did not answer on port ${port} within 15 s: ${stderr}`, { cause: error });
+      }
       await new Promise((r) => setTimeout(r, 50));
     }
   }
-  return {
-    rpcUrl,
-    chainId,
-    rpc,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  return { rpcUrl, chainId, rpc, stop: () => stopChild(child, 'SIGTERM') };
+}
+
+/**
+ * Starts a private anvil for one test file (chain id 84532, base-sepolia's, unless told) on a free
+ * port and waits until it answers. Mines a block per transaction unless `blockTimeSeconds` is set.
+ */
+export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
+  const chainId = options.chainId ?? 84532;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const anvil = await tryStart(chainId, options);
+    if (anvil) return anvil;
+  }
+  throw new Error(`anvil (${anvilBinary()}) exited at start three times`);
 }

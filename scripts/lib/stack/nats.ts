@@ -87,3 +87,17 @@ export async function ensureNats(root: string, requested: string | undefined): P
     },
   };
 }
+
+/** Removes the streams a run created under its subject prefix (the smoke start's), leaving everything else alone. */
+export async function deletePrefixedStreams(url: string, prefix: string): Promise<void> {
+  const nc = await connect({ servers: url.split(','), timeout: 2000, maxReconnectAttempts: 0 });
+  try {
+    const jsm = await jetstreamManager(nc);
+    const name = prefix.replaceAll('.', '_');
+    for await (const stream of jsm.streams.list()) {
+      if (stream.config.name.startsWith(name)) await jsm.streams.delete(stream.config.name);
+    }
+  } finally {
+    await nc.close();
+  }
+}

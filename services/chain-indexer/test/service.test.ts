@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { ConfigError } from '@holdfast/config';
 import { runMainExpectingExit, startTestService, type TestService } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +31,62 @@ describe('chain-indexer start-up', () => {
     expect(result.code).toBe(1);
     expect(result.stderrLines).toEqual([
       'chain-indexer: configuration error: CHAIN_RPC_URLS: is required when APP_ENV is production: the indexer needs a chain to follow (missing)',
+    ]);
+  });
+});
+
+describe('chain-indexer configuration', () => {
+  const problemsOf = (env: Record<string, string>) => {
+    try {
+      indexerConfigFrom(env);
+      return [];
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as ConfigError).problems;
+    }
+  };
+  const ESCROW = '0xA15BB66138824a1c7167f5E85b957d04Dd34E468';
+
+  it('follows each network that has an escrow contract, with 0 confirmations in local and the defaults elsewhere', () => {
+    const local = indexerConfigFrom({ ESCROW_CONTRACTS: `base-sepolia=${ESCROW}@2` });
+    expect(local.networks).toEqual([
+      {
+        network: 'base-sepolia',
+        chainId: 84532,
+        rpcUrl: 'http://127.0.0.1:8545',
+        contracts: [{ network: 'base-sepolia', address: ESCROW.toLowerCase(), deploymentBlock: 2n }],
+        confirmations: 0,
+      },
+    ]);
+    expect(local).toMatchObject({ pollIntervalMs: 500, blockRange: 2000, onChainReset: 'reindex', networksWithoutContracts: [] });
+    const production = indexerConfigFrom({
+      APP_ENV: 'production',
+      CHAIN_RPC_URLS: 'base=https://base.example,ethereum=https://eth.example,arbitrum=https://arb.example',
+      ESCROW_CONTRACTS: `base=${ESCROW}@100,ethereum=${ESCROW}@200`,
+      CHAIN_CONFIRMATIONS: 'ethereum=20',
+    });
+    expect(production.networks.map((n) => [n.network, n.confirmations])).toEqual([
+      ['base', 15],
+      ['ethereum', 20],
+    ]);
+    expect(production).toMatchObject({ onChainReset: 'halt', networksWithoutContracts: ['arbitrum'] });
+  });
+
+  it('names each bad value on a line of its own', () => {
+    expect(
+      problemsOf({
+        ESCROW_CONTRACTS: `base-sepolia=${ESCROW},base=${ESCROW}@1`,
+        CHAIN_CONFIRMATIONS: 'base-sepolia=-1',
+      }),
+    ).toEqual([
+      `ESCROW_CONTRACTS: "base-sepolia=${ESCROW}": must be network=address@deploymentBlock, e.g. base-sepolia=0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512@2`,
+      'ESCROW_CONTRACTS: base has no RPC: add base=<url> to CHAIN_RPC_URLS',
+      'CHAIN_CONFIRMATIONS: "base-sepolia=-1": confirmations must be an integer from 0 to 10000',
+    ]);
+    expect(problemsOf({ INDEXER_BLOCK_RANGE: '0', INDEXER_POLL_INTERVAL: 'often', INDEXER_ON_CHAIN_RESET: 'panic' })).toEqual([
+      'INDEXER_POLL_INTERVAL: must be a duration such as 500ms or 2s (got "often")',
+      'INDEXER_BLOCK_RANGE: must be an integer from 1 to 100000 (blocks per eth_getLogs call) (got "0")',
+      'INDEXER_ON_CHAIN_RESET: must be reindex or halt (got "panic")',
     ]);
   });
 });

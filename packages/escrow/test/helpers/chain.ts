@@ -1,3 +1,4 @@
+import { ANVIL_MNEMONIC, type Anvil } from '@holdfast/test-fixtures';
 import {
   type Account,
   type Address,
@@ -18,10 +19,6 @@ import {
 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { expect } from 'vitest';
-import { ANVIL_CHAIN_ID } from './anvil.js';
-
-/** anvil's default mnemonic: its accounts are funded with 10000 ETH each at start. */
-const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
 
 export interface Connection {
   chain: Chain;
@@ -37,9 +34,10 @@ export interface Connection {
 }
 
 /** Clients for one anvil: a public client without caches (the chain moves under the tests), a test client, wallets per account. */
-export async function connect(rpcUrl: string): Promise<Connection> {
+export async function connect(anvil: Anvil): Promise<Connection> {
+  const { rpcUrl } = anvil;
   const chain = defineChain({
-    id: ANVIL_CHAIN_ID,
+    id: anvil.chainId,
     name: 'anvil as base-sepolia',
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { networksWithoutRpc, parseEscrowContracts, parseNetworkIntegers, parseTokenContracts } from '../src/index.js';
+
+const ESCROW = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512';
+const TOKEN = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+
+describe('ESCROW_CONTRACTS', () => {
+  it('reads network=address@deploymentBlock entries, several per network allowed', () => {
+    const parsed = parseEscrowContracts(`base-sepolia=${ESCROW}@2, base-sepolia=${TOKEN}@0,base=${ESCROW}@31337000`);
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.value).toEqual([
+      { network: 'base-sepolia', address: ESCROW.toLowerCase(), deploymentBlock: 2n },
+      { network: 'base-sepolia', address: TOKEN.toLowerCase(), deploymentBlock: 0n },
+      { network: 'base', address: ESCROW.toLowerCase(), deploymentBlock: 31337000n },
+    ]);
+    expect(parseEscrowContracts(undefined)).toEqual({ value: [], problems: [] });
+  });
+
+  it('names each bad entry on a line of its own', () => {
+    const { problems } = parseEscrowContracts(
+      `base-sepolia=${ESCROW},solana=${ESCROW}@1,base=0x12@1,base=${ESCROW}@-3,base=${ESCROW}@5,base=${ESCROW.toLowerCase()}@6`,
+    );
+    expect(problems).toEqual([
+      `ESCROW_CONTRACTS: "base-sepolia=${ESCROW}": must be network=address@deploymentBlock, e.g. base-sepolia=0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512@2`,
+      `ESCROW_CONTRACTS: "solana=${ESCROW}@1": "solana" is not an EVM network (one of ethereum, base, optimism, arbitrum, base-sepolia, ethereum-sepolia, optimism-sepolia, arbitrum-sepolia)`,
+      'ESCROW_CONTRACTS: "base=0x12@1": "0x12" is not a 20-byte hex address (0x and 40 hex digits)',
+      `ESCROW_CONTRACTS: "base=${ESCROW}@-3": the deployment block "-3" must be a block number (0 or a positive integer)`,
+      `ESCROW_CONTRACTS: "base=${ESCROW.toLowerCase()}@6": ${ESCROW.toLowerCase()} is listed twice for base`,
+    ]);
+  });
+});
+
+describe('TOKEN_CONTRACTS', () => {
+  it('reads network:SYMBOL=address entries', () => {
+    expect(parseTokenContracts(`base-sepolia:MockUSDC=${TOKEN},base:USDC=${ESCROW}`)).toEqual({
+      value: [
+        { network: 'base-sepolia', symbol: 'MockUSDC', address: TOKEN.toLowerCase() },
+        { network: 'base', symbol: 'USDC', address: ESCROW.toLowerCase() },
+      ],
+      problems: [],
+    });
+  });
+
+  it('refuses native ETH, unknown symbols, bad addresses and repeats, one line each', () => {
+    const { problems } = parseTokenContracts(
+      `base:ETH=${TOKEN},base:usdc=${TOKEN},base:USDC=nope,base-sepolia=${TOKEN},base:USDT=${TOKEN},base:USDT=${ESCROW}`,
+    );
+    expect(problems).toEqual([
+      `TOKEN_CONTRACTS: "base:ETH=${TOKEN}": "ETH" is not an ERC-20 currency (one of USDC, USDT, MockUSDC, USDG)`,
+      `TOKEN_CONTRACTS: "base:usdc=${TOKEN}": "usdc" is not an ERC-20 currency (one of USDC, USDT, MockUSDC, USDG)`,
+      'TOKEN_CONTRACTS: "base:USDC=nope": "nope" is not a 20-byte hex address (0x and 40 hex digits)',
+      `TOKEN_CONTRACTS: "base-sepolia=${TOKEN}": must be network:SYMBOL=address, e.g. base-sepolia:MockUSDC=0x5FbDB2315678afecb367f032d93F642f64180aa3`,
+      `TOKEN_CONTRACTS: "base:USDT=${ESCROW}": USDT is given twice for base`,
+    ]);
+  });
+});
+
+describe('network=integer variables', () => {
+  const bounds = { min: 0, max: 1000, what: 'confirmations' };
+  it('reads pairs and refuses bad ones', () => {
+    expect(parseNetworkIntegers('CHAIN_CONFIRMATIONS', 'base=15, ethereum=0', bounds)).toEqual({
+      value: { base: 15, ethereum: 0 },
+      problems: [],
+    });
+    expect(parseNetworkIntegers('CHAIN_CONFIRMATIONS', 'base=1.5,ethereum=1001,mars=3,base=x', bounds).problems).toEqual([
+      'CHAIN_CONFIRMATIONS: "base=1.5": confirmations must be an integer from 0 to 1000',
+      'CHAIN_CONFIRMATIONS: "ethereum=1001": confirmations must be an integer from 0 to 1000',
+      'CHAIN_CONFIRMATIONS: "mars=3": "mars" is not an EVM network (one of ethereum, base, optimism, arbitrum, base-sepolia, ethereum-sepolia, optimism-sepolia, arbitrum-sepolia)',
+      'CHAIN_CONFIRMATIONS: "base=x": confirmations must be an integer from 0 to 1000',
+    ]);
+  });
+
+  it('names networks without an RPC', () => {
+    expect(networksWithoutRpc('ESCROW_CONTRACTS', ['base', 'base', 'base-sepolia'], { 'base-sepolia': 'http://x' })).toEqual([
+      'ESCROW_CONTRACTS: base has no RPC: add base=<url> to CHAIN_RPC_URLS',
+    ]);
+  });
+});

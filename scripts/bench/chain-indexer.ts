@@ -1,0 +1,287 @@
+// chain-indexer benchmark: backfill speed (escrow events per second, read from anvil and acknowledged
+// by JetStream) and head lag (a transaction mined on anvil -> its escrow.created on the CHAIN stream,
+// p50 and p99). Runs the built indexer (services/chain-indexer/dist/main.js) as a real process against a
+// throw-away anvil, a fresh database and its own NATS subject prefix, all removed afterwards.
+//
+//   pnpm exec turbo run build && node scripts/bench/chain-indexer.ts [--singles 2000] [--per-block 5] [--batches 40] [--legs 50] [--lag 200] [--write]
+//
+// --write puts the results into docs/benchmarks.md (its chain-indexer section). Needs PostgreSQL and NATS
+// at DATABASE_URL and NATS_URL (./scripts/start's defaults otherwise).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { deployEscrow, deployMockUsdc, holdfastEscrowAbi, mockUsdcAbi, uuidToOnchainId } from '@holdfast/escrow';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import postgres from 'postgres';
+import { createPublicClient, createWalletClient, defineChain, encodeFunctionData, type Hex, http, maxUint256 } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { ensureChain, LOCAL_CHAIN_ID } from '../lib/stack/chain.ts';
+import { deletePrefixedStreams } from '../lib/stack/nats.ts';
+import { portFor, waitFor } from '../lib/stack/ports.ts';
+
+const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const SINGLES = option('singles', 2000);
+const BATCHES = option('batches', 40);
+const LEGS = option('legs', 50);
+const LAG_SAMPLES = option('lag', 200);
+const PER_BLOCK = option('per-block', 5);
+const WRITE = args.includes('--write');
+const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/holdfast';
+const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+
+const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+async function main(): Promise<void> {
+  const chain = await ensureChain(root, undefined, { ephemeral: true });
+  const rpcUrl = chain.localRpcUrl!;
+  const database = `hf_bench_${randomBytes(4).toString('hex')}`;
+  const prefix = `bench${randomBytes(3).toString('hex')}.`;
+  const admin = postgres(databaseUrl.replace(/\/[^/?]*(\?|$)/, '/postgres$1'), { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${database}"`);
+  const nc = await connect({ servers: natsUrl.split(','), name: 'holdfast-bench' });
+  let indexer: ChildProcess | undefined;
+  try {
+    const viemChain = defineChain({
+      id: LOCAL_CHAIN_ID,
+      name: 'anvil',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [rpcUrl] } },
+    });
+    const transport = http(rpcUrl);
+    const publicClient = createPublicClient({ chain: viemChain, transport, cacheTime: 0, pollingInterval: 20 });
+    const account = (i: number) => mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: i });
+    const sender = account(1);
+    const wallet = createWalletClient({ account: sender, chain: viemChain, transport, pollingInterval: 20 });
+    const deployer = createWalletClient({ account: account(9), chain: viemChain, transport });
+    const token = (await deployMockUsdc({ publicClient, walletClient: deployer })).address;
+    const escrow = await deployEscrow({ publicClient, walletClient: deployer });
+    const wait = async (hash: Hex) => {
+      const receipt = await publicClient.waitForTransactionReceipt({ hash });
+      if (receipt.status !== 'success') throw new Error(`${hash} reverted`);
+      return receipt;
+    };
+    await wait(await wallet.writeContract({ address: token, abi: mockUsdcAbi, functionName: 'mint', args: [sender.address, 10n ** 15n] }));
+    await wait(
+      await wallet.writeContract({ address: token, abi: mockUsdcAbi, functionName: 'approve', args: [escrow.address, maxUint256] }),
+    );
+
+    // Signed locally with explicit nonces. For the history, automining is off: PER_BLOCK transactions are
+    // sent at once and then mined into one block, which is far quicker than a block per transaction.
+    let nonce = await publicClient.getTransactionCount({ address: sender.address });
+    const gasPrice = await publicClient.getGasPrice();
+    const send = async (data: Hex, gas: bigint) => {
+      const signed = await sender.signTransaction({
+        to: escrow.address,
+        data,
+        nonce: nonce++,
+        gas,
+        gasPrice,
+        chainId: LOCAL_CHAIN_ID,
+        type: 'legacy',
+      });
+      return publicClient.sendRawTransaction({ serializedTransaction: signed });
+    };
+    const rpc = (method: string, params: unknown[] = []) => publicClient.request({ method, params } as never);
+    const createData = (id: string) =>
+      encodeFunctionData({
+        abi: holdfastEscrowAbi,
+        functionName: 'createEscrow',
+        args: [uuidToOnchainId(id), account(2).address, token, 1_000_000n, account(3).address, 0n],
+      });
+    const batchData = () => {
+      const ids = Array.from({ length: LEGS }, () => uuidToOnchainId(randomUUID()));
+      return encodeFunctionData({
+        abi: holdfastEscrowAbi,
+        functionName: 'createBatch',
+        args: [ids, ids.map(() => account(2).address), ids.map(() => 1_000_000n), token, account(3).address, 0n],
+      });
+    };
+    log(`mining ${SINGLES} single escrows (${PER_BLOCK} a block) and ${BATCHES} batches of ${LEGS} legs (one a block)…`);
+    await rpc('evm_setAutomine', [false]);
+    for (let i = 0; i < SINGLES; i += PER_BLOCK) {
+      const count = Math.min(PER_BLOCK, SINGLES - i);
+      for (let j = 0; j < count; j++) await send(createData(randomUUID()), 300_000n);
+      await rpc('evm_mine');
+    }
+    for (let b = 0; b < BATCHES; b++) {
+      await send(batchData(), 200_000n + BigInt(LEGS) * 120_000n);
+      await rpc('evm_mine');
+    }
+    await rpc('evm_setAutomine', [true]);
+    const escrowBalance = await publicClient.readContract({
+      address: token,
+      abi: mockUsdcAbi,
+      functionName: 'balanceOf',
+      args: [escrow.address],
+    });
+    if (escrowBalance !== BigInt(SINGLES + BATCHES * LEGS) * 1_000_000n)
+      throw new Error(`a history transaction failed (escrow holds ${escrowBalance})`);
+    const backfillEvents = SINGLES + BATCHES * (LEGS + 1);
+    const blocks = await publicClient.getBlockNumber();
+
+    const env = {
+      PATH: process.env.PATH ?? '',
+      APP_ENV: 'local',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: databaseUrl.replace(/\/[^/?]*(\?|$)/, `/${database}$1`),
+      NATS_URL: natsUrl,
+      NATS_SUBJECT_PREFIX: prefix,
+      CHAIN_RPC_URLS: `base-sepolia=${rpcUrl}`,
+      ESCROW_CONTRACTS: `base-sepolia=${escrow.address}@${escrow.blockNumber}`,
+      INDEXER_PORT: String(await portFor(0)),
+    };
+    const cwd = mkdtempSync(join(os.tmpdir(), 'holdfast-bench-'));
+    await new Promise<void>((resolve, reject) =>
+      spawn(process.execPath, [join(root, 'services/chain-indexer/dist/migrate.js')], { env, cwd, stdio: 'inherit' }).once(
+        'exit',
+        (code) => (code === 0 ? resolve() : reject(new Error(`migrate exited ${code}`))),
+      ),
+    );
+
+    // Backfill: from the moment the process serves HTTP (its workers start then) to the stream's
+    // timestamp of the last event, i.e. its JetStream acknowledgement.
+    const jsm = await jetstreamManager(nc);
+    const stream = `${prefix}CHAIN`.replaceAll('.', '_');
+    const started = Date.now();
+    indexer = spawn(process.execPath, [join(root, 'services/chain-indexer/dist/main.js')], {
+      env,
+      cwd,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    await waitFor(
+      'the indexer',
+      async () => {
+        // Tighter than waitFor's own pace: the start of the measurement.
+        for (let i = 0; i < 20; i++) {
+          if (
+            await fetch(`http://127.0.0.1:${env.INDEXER_PORT}/health`).then(
+              (r) => r.ok,
+              () => false,
+            )
+          )
+            return true;
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        return false;
+      },
+      30_000,
+    );
+    const serving = Date.now();
+    log(`backfilling ${backfillEvents} events in ${blocks} blocks…`);
+    let messages = 0;
+    while (messages < backfillEvents) {
+      await new Promise((r) => setTimeout(r, 20));
+      messages = await jsm.streams
+        .info(stream)
+        .then((i) => i.state.messages)
+        .catch(() => 0);
+    }
+    const finished = Date.now();
+    const lastMessage = await jsm.streams.getMessage(stream, { seq: backfillEvents });
+    const backfillMs = Date.parse(lastMessage!.timestamp) - serving;
+    const backfill = {
+      events: backfillEvents,
+      blocks: Number(blocks),
+      seconds: backfillMs / 1000,
+      eventsPerSecond: Math.round(backfillEvents / (backfillMs / 1000)),
+      withStartSeconds: (finished - started) / 1000,
+    };
+    log(`backfill: ${JSON.stringify(backfill)}`);
+
+    // Head lag: one escrow at a time; mined when anvil answers the send (it mines on receipt), seen when
+    // the CHAIN message arrives at a plain subscriber of the stream's subject.
+    const seen = new Map<string, number>();
+    const subscription = nc.subscribe(`${prefix}chain.base-sepolia.escrow.created`, {
+      callback: (_error, message) => {
+        seen.set((message.json() as { transactionId: string }).transactionId, performance.now());
+      },
+    });
+    const lags: number[] = [];
+    log(`head lag over ${LAG_SAMPLES} transactions…`);
+    for (let i = 0; i < LAG_SAMPLES; i++) {
+      const id = randomUUID();
+      const hash = await send(createData(id), 300_000n);
+      const mined = performance.now();
+      await wait(hash);
+      while (!seen.has(id)) await new Promise((r) => setTimeout(r, 2));
+      lags.push(seen.get(id)! - mined);
+      // Spread the sends over the indexer's poll interval instead of hitting the same phase each time.
+      await new Promise((r) => setTimeout(r, 50 + Math.random() * 250));
+    }
+    subscription.unsubscribe();
+    lags.sort((a, b) => a - b);
+    const lag = {
+      samples: lags.length,
+      p50: Math.round(percentile(lags, 50)),
+      p99: Math.round(percentile(lags, 99)),
+      max: Math.round(lags.at(-1)!),
+    };
+    log(`head lag: ${JSON.stringify(lag)}`);
+    report(backfill, lag);
+  } finally {
+    if (indexer && indexer.exitCode === null) {
+      indexer.kill('SIGTERM');
+      await new Promise((r) => indexer!.once('exit', r));
+    }
+    await nc.close();
+    await chain.started?.stop();
+    await deletePrefixedStreams(natsUrl, prefix).catch(() => undefined);
+    await admin.unsafe(`drop database if exists "${database}" with (force)`);
+    await admin.end();
+  }
+}
+
+function report(
+  backfill: { events: number; blocks: number; seconds: number; eventsPerSecond: number; withStartSeconds: number },
+  lag: { samples: number; p50: number; p99: number; max: number },
+): void {
+  const cpus = os.cpus();
+  const machine = `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.versions.node}; load average ${os.loadavg()[0]!.toFixed(1)} at the end of the run`;
+  const command = `node scripts/bench/chain-indexer.ts --singles ${SINGLES} --per-block ${PER_BLOCK} --batches ${BATCHES} --legs ${LEGS} --lag ${LAG_SAMPLES}`;
+  const section = [
+    '<!-- chain-indexer:start -->',
+    '## chain-indexer',
+    '',
+    `- **date**: ${new Date().toISOString().slice(0, 10)}`,
+    `- **machine**: ${machine}`,
+    `- **command**: \`pnpm exec turbo run build && ${command}\``,
+    '- **setup**: the built indexer as its own process (defaults: `INDEXER_BLOCK_RANGE=2000`, `INDEXER_POLL_INTERVAL=500ms`, 0 confirmations in `local`) against a throw-away anvil, the shared PostgreSQL and NATS JetStream. For the head lag anvil mines a block as each transaction arrives.',
+    '',
+    '| measure | result |',
+    '| --- | --- |',
+    `| backfill | ${backfill.events} escrow events (${SINGLES} single escrows, ${PER_BLOCK} a block; ${BATCHES} batches of ${LEGS} legs with one \`escrow.batch-created\` each, one a block) in ${backfill.blocks} blocks |`,
+    `| backfill speed: workers started -> last event acknowledged by JetStream | **${backfill.eventsPerSecond} events/s** (${backfill.seconds.toFixed(2)} s) |`,
+    `| the same from the process start (Node, connections, migrations check) | ${backfill.withStartSeconds.toFixed(1)} s |`,
+    `| head lag, transaction mined -> \`escrow.created\` on the CHAIN stream (${lag.samples} transactions) | **p50 ${lag.p50} ms, p99 ${lag.p99} ms** (max ${lag.max} ms) |`,
+    '',
+    'Head lag is dominated by the poll interval (a new head is noticed within `INDEXER_POLL_INTERVAL`) plus one range (`eth_getLogs`, headers, publish, commit). The lag to `transaction.escrowed` adds payments applying the event (its CHAIN consumer and outbox relay); it will be measured here when payments applies chain events.',
+    '<!-- chain-indexer:end -->',
+  ].join('\n');
+  process.stdout.write(`${section}\n`);
+  if (!WRITE) return;
+  const file = join(root, 'docs', 'benchmarks.md');
+  const header = [
+    '# Benchmarks',
+    '',
+    'Measured on a development machine with the command shown; each section belongs to one part of Holdfast and is',
+    'rewritten by its benchmark script (`scripts/bench/`, see its README) with `--write`. Each names its date, machine and',
+    'command, so a result can be reproduced and compared. Numbers from a shared 2-core machine are a floor, not a target.',
+    '',
+  ].join('\n');
+  let text = existsSync(file) ? readFileSync(file, 'utf8') : `${header}\n`;
+  const pattern = /<!-- chain-indexer:start -->[\s\S]*<!-- chain-indexer:end -->/;
+  text = pattern.test(text) ? text.replace(pattern, section) : `${text.trimEnd()}\n\n${section}\n`;
+  writeFileSync(file, text);
+  log(`written to ${file}`);
+}
+
+await main();

@@ -1,0 +1,124 @@
+import { holdfastEscrowAbi } from '@holdfast/contracts/escrow';
+import {
+  type Address,
+  BlockNotFoundError,
+  createPublicClient,
+  defineChain,
+  type Hex,
+  http,
+  type PublicClient,
+  type RpcLog,
+  type Transport,
+  toEventSelector,
+  toHex,
+  webSocket,
+} from 'viem';
+
+export interface BlockHeader {
+  number: bigint;
+  hash: Hex;
+  parentHash: Hex;
+  /** Unix seconds. */
+  timestamp: bigint;
+}
+
+export interface ChainLog {
+  address: Address;
+  topics: Hex[];
+  data: Hex;
+  blockNumber: bigint;
+  blockHash: Hex;
+  transactionHash: Hex;
+  logIndex: number;
+  /** Unix seconds, when the RPC includes it in the log (anvil, recent geth); else read from the block. */
+  blockTimestamp?: bigint;
+}
+
+/** What the indexer asks of a chain; one per network. Nothing is cached: the chain moves under it. */
+export interface ChainReader {
+  chainId: () => Promise<number>;
+  latest: () => Promise<BlockHeader>;
+  /** The block at `number`, or undefined when the chain has no such block (yet, or any more). */
+  block: (number: bigint) => Promise<BlockHeader | undefined>;
+  /** Several blocks at once (one JSON-RPC batch over HTTP). */
+  blocks: (numbers: readonly bigint[]) => Promise<Map<bigint, BlockHeader | undefined>>;
+  /** The escrow events of `addresses` in [from, to], in chain order. */
+  escrowLogs: (addresses: readonly Address[], from: bigint, to: bigint) => Promise<ChainLog[]>;
+  close: () => Promise<void>;
+}
+
+/** topic0 of every event of the escrow contract: other contracts' events at the same address never match. */
+export const ESCROW_EVENT_TOPICS: Hex[] = holdfastEscrowAbi.filter((item) => item.type === 'event').map((item) => toEventSelector(item));
+
+export function createChainReader(options: { rpcUrl: string; chainId: number; name: string; timeoutMs?: number }): ChainReader {
+  const timeout = options.timeoutMs ?? 10_000;
+  const url = new URL(options.rpcUrl);
+  const transport: Transport = url.protocol.startsWith('ws')
+    ? webSocket(options.rpcUrl, { timeout, retryCount: 2 })
+    : // Batches the header requests of a range into one HTTP round trip.
+      http(options.rpcUrl, { timeout, retryCount: 2, batch: { batchSize: 200 } });
+  const chain = defineChain({
+    id: options.chainId,
+    name: options.name,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [options.rpcUrl] } },
+  });
+  // cacheTime 0: viem would otherwise answer a block number from its cache for a few seconds, and a
+  // reorg check must see the chain as it is now.
+  const client: PublicClient = createPublicClient({ chain, transport, cacheTime: 0 });
+
+  const header = (block: { number: bigint | null; hash: Hex | null; parentHash: Hex; timestamp: bigint }): BlockHeader => {
+    if (block.number === null || block.hash === null) throw new Error('the RPC returned a pending block');
+    return { number: block.number, hash: block.hash, parentHash: block.parentHash, timestamp: block.timestamp };
+  };
+
+  async function block(number: bigint): Promise<BlockHeader | undefined> {
+    try {
+      return header(await client.getBlock({ blockNumber: number, includeTransactions: false }));
+    } catch (error) {
+      if (error instanceof BlockNotFoundError) return undefined;
+      throw error;
+    }
+  }
+
+  return {
+    chainId: () => client.getChainId(),
+    latest: async () => header(await client.getBlock({ blockTag: 'latest', includeTransactions: false })),
+    block,
+    blocks: async (numbers) => {
+      const unique = [...new Set(numbers)];
+      const found = await Promise.all(unique.map((n) => block(n)));
+      return new Map(unique.map((n, i) => [n, found[i]]));
+    },
+    escrowLogs: async (addresses, from, to) => {
+      const logs = (await client.request({
+        method: 'eth_getLogs',
+        params: [{ address: [...addresses], topics: [ESCROW_EVENT_TOPICS], fromBlock: toHex(from), toBlock: toHex(to) }],
+      })) as RpcLog[];
+      return logs
+        .filter((log) => !log.removed)
+        .map((log) => {
+          if (log.blockNumber === null || log.blockHash === null || log.transactionHash === null || log.logIndex === null) {
+            throw new Error('the RPC returned a pending log');
+          }
+          const blockTimestamp = (log as { blockTimestamp?: Hex | null }).blockTimestamp;
+          return {
+            address: log.address,
+            topics: log.topics as Hex[],
+            data: log.data,
+            blockNumber: BigInt(log.blockNumber),
+            blockHash: log.blockHash,
+            transactionHash: log.transactionHash,
+            logIndex: Number(log.logIndex),
+            ...(blockTimestamp ? { blockTimestamp: BigInt(blockTimestamp) } : {}),
+          };
+        })
+        .sort((a, b) => (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1));
+    },
+    close: async () => {
+      // A websocket would keep the process alive; HTTP has nothing to close.
+      const value = (client.transport as { getRpcClient?: () => Promise<{ close: () => void }> }).getRpcClient;
+      if (value) (await value()).close();
+    },
+  };
+}

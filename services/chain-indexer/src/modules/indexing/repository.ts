@@ -1,0 +1,248 @@
+import type { EscrowContract } from '@holdfast/config';
+import type { ChainEvent } from '@holdfast/contracts';
+import type { Sql } from '@holdfast/db';
+
+/** The lease of a network is held by another instance, or expired while this one was paused: stop writing. */
+export class LeaseLostError extends Error {
+  override readonly name = 'LeaseLostError';
+}
+
+export interface Cursor {
+  blockNumber: bigint;
+  blockHash: string;
+  genesisHash: string | null;
+}
+
+export interface StoredBlock {
+  blockNumber: bigint;
+  blockHash: string;
+  parentHash: string;
+}
+
+export interface StoredEvent {
+  eventId: string;
+  logKey: string;
+  occurrence: number;
+  blockNumber: bigint;
+  blockHash: string;
+  removed: boolean;
+  payload: ChainEvent;
+}
+
+export interface NewEvent {
+  eventId: string;
+  logKey: string;
+  occurrence: number;
+  payload: ChainEvent;
+}
+
+type Tx = Sql;
+
+/** A lease is renewed at every step (at least every poll interval); one not renewed for this long is free. */
+const LEASE_TTL_SECONDS = 15;
+
+/** All SQL of the indexer. Every write runs in a transaction that first checks (and renews) the network's lease. */
+export function createIndexerRepository(sql: Sql) {
+  /** The fence: the lease must be ours and alive, or nothing is written. */
+  async function fenced<T>(network: string, owner: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+    return (await sql.begin(async (tx) => {
+      const [lease] = await tx<{ owner: string; alive: boolean }[]>`
+        select owner, expires_at > now() as alive from leases where network = ${network} for update`;
+      if (!lease || lease.owner !== owner || !lease.alive) throw new LeaseLostError(`the lease of ${network} is not held by ${owner}`);
+      await tx`update leases set expires_at = now() + make_interval(secs => ${LEASE_TTL_SECONDS}) where network = ${network}`;
+      return work(tx as unknown as Tx);
+    })) as T;
+  }
+
+  const toEvent = (row: {
+    event_id: string;
+    log_key: string;
+    occurrence: number;
+    block_number: string;
+    block_hash: string;
+    removed: boolean;
+    payload: string;
+  }): StoredEvent => ({
+    eventId: row.event_id,
+    logKey: row.log_key,
+    occurrence: row.occurrence,
+    blockNumber: BigInt(row.block_number),
+    blockHash: row.block_hash,
+    removed: row.removed,
+    payload: JSON.parse(row.payload) as ChainEvent,
+  });
+
+  async function insertEvents(tx: Tx, network: string, list: NewEvent[]): Promise<void> {
+    // In slices: one statement has at most 65535 parameters.
+    for (let i = 0; i < list.length; i += 1000) {
+      const rows = list.slice(i, i + 1000).map((e) => ({
+        event_id: e.eventId,
+        network,
+        log_key: e.logKey,
+        occurrence: e.occurrence,
+        kind: e.payload.kind,
+        block_number: String(e.payload.blockNumber),
+        block_hash: e.payload.blockHash,
+        log_index: e.payload.logIndex,
+        // A string: the drizzle client that shares this pool serializes json(b) parameters as they come.
+        payload: JSON.stringify(e.payload),
+      }));
+      await tx`insert into events ${tx(rows)} on conflict (event_id) do nothing`;
+    }
+  }
+
+  async function storeBlocks(tx: Tx, network: string, blocks: StoredBlock[], pruneBelow: bigint): Promise<void> {
+    if (blocks.length > 0) {
+      const rows = blocks.map((b) => ({
+        network,
+        block_number: b.blockNumber.toString(),
+        block_hash: b.blockHash,
+        parent_hash: b.parentHash,
+      }));
+      await tx`insert into recent_blocks ${tx(rows)}
+        on conflict (network, block_number) do update set block_hash = excluded.block_hash, parent_hash = excluded.parent_hash, seen_at = now()`;
+    }
+    await tx`delete from recent_blocks where network = ${network} and block_number < ${pruneBelow.toString()}`;
+  }
+
+  return {
+    /**
+     * Takes the network's lease when it is free, expired, already ours (then renews it), or held by an
+     * instance `isGone` knows to be dead (a crashed predecessor on this host), without waiting for expiry.
+     */
+    async acquireLease(network: string, owner: string, isGone: (holder: string) => boolean = () => false): Promise<boolean> {
+      const rows = await sql`
+        insert into leases (network, owner, expires_at) values (${network}, ${owner}, now() + make_interval(secs => ${LEASE_TTL_SECONDS}))
+        on conflict (network) do update set owner = excluded.owner, expires_at = excluded.expires_at
+          where leases.owner = excluded.owner or leases.expires_at < now()
+        returning owner`;
+      if (rows.length === 1) return true;
+      const [holder] = await sql<{ owner: string }[]>`select owner from leases where network = ${network}`;
+      if (!holder || !isGone(holder.owner)) return false;
+      const taken = await sql`update leases set owner = ${owner}, expires_at = now() + make_interval(secs => ${LEASE_TTL_SECONDS})
+        where network = ${network} and owner = ${holder.owner} returning owner`;
+      return taken.length === 1;
+    },
+
+    async releaseLease(network: string, owner: string): Promise<void> {
+      await sql`delete from leases where network = ${network} and owner = ${owner}`;
+    },
+
+    async cursor(network: string): Promise<Cursor | undefined> {
+      const [row] = await sql<{ block_number: string; block_hash: string; genesis_hash: string | null }[]>`
+        select block_number, block_hash, genesis_hash from cursors where network = ${network}`;
+      return row ? { blockNumber: BigInt(row.block_number), blockHash: row.block_hash, genesisHash: row.genesis_hash } : undefined;
+    },
+
+    async knownContracts(network: string): Promise<string[]> {
+      const rows = await sql<{ address: string }[]>`select address from contracts where network = ${network}`;
+      return rows.map((r) => r.address);
+    },
+
+    /** The hash we stored for a block, if we kept it. */
+    async storedBlock(network: string, blockNumber: bigint): Promise<StoredBlock | undefined> {
+      const [row] = await sql<{ block_hash: string; parent_hash: string }[]>`
+        select block_hash, parent_hash from recent_blocks where network = ${network} and block_number = ${blockNumber.toString()}`;
+      return row ? { blockNumber, blockHash: row.block_hash, parentHash: row.parent_hash } : undefined;
+    },
+
+    /** Kept blocks at or below `atOrBelow`, newest first. */
+    async recentBlocks(network: string, atOrBelow: bigint): Promise<StoredBlock[]> {
+      const rows = await sql<{ block_number: string; block_hash: string; parent_hash: string }[]>`
+        select block_number, block_hash, parent_hash from recent_blocks
+        where network = ${network} and block_number <= ${atOrBelow.toString()} order by block_number desc`;
+      return rows.map((r) => ({ blockNumber: BigInt(r.block_number), blockHash: r.block_hash, parentHash: r.parent_hash }));
+    },
+
+    /** Every published event (removed or not) of these logs. */
+    async eventsOfLogs(logKeys: string[]): Promise<StoredEvent[]> {
+      if (logKeys.length === 0) return [];
+      const rows = await sql<Parameters<typeof toEvent>[0][]>`
+        select event_id, log_key, occurrence, block_number, block_hash, removed_at is not null as removed, payload::text as payload
+        from events where log_key in ${sql(logKeys)}`;
+      return rows.map(toEvent);
+    },
+
+    /** Live (not corrected) events above a block, newest first: the order corrections are published in. */
+    async liveEventsAbove(network: string, blockNumber: bigint): Promise<StoredEvent[]> {
+      const rows = await sql<Parameters<typeof toEvent>[0][]>`
+        select event_id, log_key, occurrence, block_number, block_hash, false as removed, payload::text as payload
+        from events where network = ${network} and removed_at is null and block_number > ${blockNumber.toString()}
+        order by block_number desc, log_index desc`;
+      return rows.map(toEvent);
+    },
+
+    /** A network's first cursor (the block before the earliest deployment) and the contracts it covers. */
+    async start(
+      owner: string,
+      args: { network: string; chainId: number; cursor: StoredBlock; genesisHash: string; contracts: EscrowContract[] },
+    ): Promise<void> {
+      await fenced(args.network, owner, async (tx) => {
+        await tx`insert into cursors (network, chain_id, block_number, block_hash, genesis_hash)
+          values (${args.network}, ${args.chainId}, ${args.cursor.blockNumber.toString()}, ${args.cursor.blockHash}, ${args.genesisHash})`;
+        await storeBlocks(tx, args.network, [args.cursor], args.cursor.blockNumber);
+        for (const c of args.contracts) {
+          await tx`insert into contracts (network, address, deployment_block)
+            values (${args.network}, ${c.address}, ${c.deploymentBlock.toString()}) on conflict do nothing`;
+        }
+      });
+    },
+
+    /** After JetStream acknowledged a range's events: the events, the blocks to keep, and the cursor, at once. */
+    async commitRange(
+      owner: string,
+      args: { network: string; events: NewEvent[]; blocks: StoredBlock[]; cursor: StoredBlock; pruneBelow: bigint },
+    ): Promise<void> {
+      await fenced(args.network, owner, async (tx) => {
+        await insertEvents(tx, args.network, args.events);
+        await storeBlocks(tx, args.network, args.blocks, args.pruneBelow);
+        const updated =
+          await tx`update cursors set block_number = ${args.cursor.blockNumber.toString()}, block_hash = ${args.cursor.blockHash},
+            updated_at = now() where network = ${args.network}`;
+        if (updated.count !== 1) throw new LeaseLostError(`the cursor of ${args.network} is gone`);
+      });
+    },
+
+    /** The events of a contract added behind the cursor (its history), then the contract itself once complete. */
+    async commitContractHistory(
+      owner: string,
+      args: { network: string; events: NewEvent[]; contract?: EscrowContract | undefined },
+    ): Promise<void> {
+      await fenced(args.network, owner, async (tx) => {
+        await insertEvents(tx, args.network, args.events);
+        if (args.contract) {
+          await tx`insert into contracts (network, address, deployment_block)
+            values (${args.network}, ${args.contract.address}, ${args.contract.deploymentBlock.toString()}) on conflict do nothing`;
+        }
+      });
+    },
+
+    /** After the corrections were acknowledged: those events are removed, the cursor goes back to the common ancestor. */
+    async commitRollback(owner: string, args: { network: string; ancestor: StoredBlock; removedEventIds: string[] }): Promise<void> {
+      await fenced(args.network, owner, async (tx) => {
+        if (args.removedEventIds.length > 0) {
+          await tx`update events set removed_at = now(), removed_reason = 'reorg'
+            where event_id in ${tx(args.removedEventIds)} and removed_at is null`;
+        }
+        await tx`delete from recent_blocks where network = ${args.network} and block_number > ${args.ancestor.blockNumber.toString()}`;
+        await tx`update cursors set block_number = ${args.ancestor.blockNumber.toString()}, block_hash = ${args.ancestor.blockHash},
+            updated_at = now() where network = ${args.network}`;
+      });
+    },
+
+    /** After the corrections of everything were acknowledged: the network starts over from its deployment blocks. */
+    async commitReset(owner: string, args: { network: string; removedEventIds: string[] }): Promise<void> {
+      await fenced(args.network, owner, async (tx) => {
+        for (let i = 0; i < args.removedEventIds.length; i += 1000) {
+          await tx`update events set removed_at = now(), removed_reason = 'chain_reset'
+            where event_id in ${tx(args.removedEventIds.slice(i, i + 1000))} and removed_at is null`;
+        }
+        await tx`delete from recent_blocks where network = ${args.network}`;
+        await tx`delete from contracts where network = ${args.network}`;
+        await tx`delete from cursors where network = ${args.network}`;
+      });
+    },
+  };
+}
+
+export type IndexerRepository = ReturnType<typeof createIndexerRepository>;

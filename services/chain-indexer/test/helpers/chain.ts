@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import { type ChainEvent, STREAMS } from '@holdfast/contracts';
+import { deployEscrow, deployMockUsdc, holdfastEscrowAbi, mockUsdcAbi, uuidToOnchainId } from '@holdfast/escrow';
+import { type Bus, prefixedName } from '@holdfast/messaging';
+import { ANVIL_ACCOUNTS, type Anvil, startAnvil } from '@holdfast/test-fixtures';
+import {
+  type Account,
+  type Address,
+  type Chain,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  type Hash,
+  type HttpTransport,
+  http,
+  maxUint256,
+  type PublicClient,
+  parseUnits,
+  type TransactionReceipt,
+  type WalletClient,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+
+export const usdc = (amount: string) => parseUnits(amount, 6);
+
+/** anvil's dev accounts by role. */
+export const [DEPLOYER, SENDER, RECEIVER, ATTESTER] = ANVIL_ACCOUNTS.map((a) => privateKeyToAccount(a.privateKey));
+
+export interface TestChain {
+  anvil: Anvil;
+  publicClient: PublicClient<HttpTransport, Chain>;
+  wallet: (account: Account) => WalletClient<HttpTransport, Chain, Account>;
+  token: Address;
+  escrow: Address;
+  deploymentBlock: bigint;
+  /** The ESCROW_CONTRACTS value of this chain. */
+  escrowContracts: string;
+  mined: (hash: Promise<Hash> | Hash) => Promise<TransactionReceipt>;
+  /** Mints `amount` to the account and approves the escrow for everything. */
+  fund: (account: Account, amount: bigint) => Promise<void>;
+  createEscrow: (args: {
+    id?: string;
+    amount?: bigint;
+    holdSeconds?: bigint;
+    from?: Account;
+  }) => Promise<{ id: string; receipt: TransactionReceipt }>;
+  createBatch: (amounts: bigint[], from?: Account) => Promise<{ ids: string[]; receipt: TransactionReceipt }>;
+  write: (
+    account: Account,
+    functionName: 'release' | 'rescind' | 'freeze' | 'attestEarlyRelease',
+    id: string,
+  ) => Promise<TransactionReceipt>;
+  refund: (id: string, bps: bigint) => Promise<TransactionReceipt>;
+  now: () => Promise<bigint>;
+  stop: () => Promise<void>;
+}
+
+/** A private anvil with MockUSDC and the escrow deployed, and helpers that act as a client-side signer would. */
+export async function startChain(existing?: Anvil): Promise<TestChain> {
+  const anvil = existing ?? (await startAnvil());
+  const chain = defineChain({
+    id: anvil.chainId,
+    name: 'anvil',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [anvil.rpcUrl] } },
+  });
+  const transport = http(anvil.rpcUrl);
+  const publicClient = createPublicClient({ chain, transport, cacheTime: 0, pollingInterval: 50 });
+  const wallet = (account: Account) => createWalletClient({ account, chain, transport, cacheTime: 0, pollingInterval: 50 });
+  const mined = async (hash: Promise<Hash> | Hash) => {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash: await hash });
+    if (receipt.status !== 'success') throw new Error(`transaction ${receipt.transactionHash} reverted`);
+    return receipt;
+  };
+  const token = (await deployMockUsdc({ publicClient, walletClient: wallet(DEPLOYER!) })).address;
+  const deployed = await deployEscrow({ publicClient, walletClient: wallet(DEPLOYER!) });
+  const escrow = deployed.address;
+
+  const fund = async (account: Account, amount: bigint) => {
+    await mined(wallet(account).writeContract({ address: token, abi: mockUsdcAbi, functionName: 'mint', args: [account.address, amount] }));
+    await mined(wallet(account).writeContract({ address: token, abi: mockUsdcAbi, functionName: 'approve', args: [escrow, maxUint256] }));
+  };
+  const now = async () => (await publicClient.getBlock()).timestamp;
+
+  return {
+    anvil,
+    publicClient,
+    wallet,
+    token,
+    escrow,
+    deploymentBlock: deployed.blockNumber,
+    escrowContracts: `base-sepolia=${escrow}@${deployed.blockNumber}`,
+    mined,
+    fund,
+    now,
+    createEscrow: async ({ id = randomUUID(), amount = usdc('10'), holdSeconds = 0n, from = SENDER! }) => {
+      const holdDeadline = holdSeconds > 0n ? (await now()) + holdSeconds : 0n;
+      const receipt = await mined(
+        wallet(from).writeContract({
+          address: escrow,
+          abi: holdfastEscrowAbi,
+          functionName: 'createEscrow',
+          args: [uuidToOnchainId(id), RECEIVER!.address, token, amount, ATTESTER!.address, holdDeadline],
+        }),
+      );
+      return { id, receipt };
+    },
+    createBatch: async (amounts, from = SENDER!) => {
+      const ids = amounts.map(() => randomUUID());
+      const receipt = await mined(
+        wallet(from).writeContract({
+          address: escrow,
+          abi: holdfastEscrowAbi,
+          functionName: 'createBatch',
+          args: [ids.map(uuidToOnchainId), ids.map(() => RECEIVER!.address), amounts, token, ATTESTER!.address, 0n],
+        }),
+      );
+      return { ids, receipt };
+    },
+    write: (account, functionName, id) =>
+      mined(wallet(account).writeContract({ address: escrow, abi: holdfastEscrowAbi, functionName, args: [uuidToOnchainId(id)] })),
+    refund: (id, bps) =>
+      mined(
+        wallet(ATTESTER!).writeContract({
+          address: escrow,
+          abi: holdfastEscrowAbi,
+          functionName: 'refund',
+          args: [uuidToOnchainId(id), bps],
+        }),
+      ),
+    stop: () => anvil.stop(),
+  };
+}
+
+export interface StreamMessage {
+  seq: number;
+  subject: string;
+  msgId: string;
+  event: ChainEvent;
+}
+
+/** Reads the CHAIN stream of a test bus from the start; `read()` returns every message so far, in stream order. */
+export function chainStream(bus: Bus) {
+  const stream = prefixedName(bus, STREAMS.CHAIN.name);
+  const seen: StreamMessage[] = [];
+  let next = 1;
+  return {
+    async read(): Promise<StreamMessage[]> {
+      const info = await bus.jsm.streams.info(stream);
+      for (; next <= info.state.last_seq; next++) {
+        const message = await bus.jsm.streams.getMessage(stream, { seq: next });
+        if (!message) continue;
+        seen.push({
+          seq: message.seq,
+          subject: message.subject.slice(bus.prefix.length),
+          msgId: message.header.get('Nats-Msg-Id'),
+          event: message.json<ChainEvent>(),
+        });
+      }
+      return [...seen];
+    },
+    /** Waits until `done` holds for the messages so far (bounded wait, not a timing assertion). */
+    async until(done: (messages: StreamMessage[]) => boolean, what: string, timeoutMs = 20_000): Promise<StreamMessage[]> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const messages = await this.read();
+        if (done(messages)) return messages;
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the stream holds ${messages.length} messages`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+  };
+}
+
+/** Waits for a condition (bounded, not a timing assertion). */
+export async function eventually<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
