@@ -8,3 +8,4 @@ export * from './events.js';
 export * from './ids.js';
 export * from './pagination.js';
 export * from './subjects.js';
+export * from './wallets.js';

@@ -15,6 +15,7 @@ import {
   withDotEnv,
 } from '@holdfast/config';
 import { Type } from '@sinclair/typebox';
+import { resolveWalletSettings, WalletEnv } from './modules/wallets/settings.js';
 
 export const SERVICE_NAME = 'workspace-service';
 
@@ -30,6 +31,8 @@ export const WorkspaceEnv = Type.Object({
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32, errorMessage: 'must be at least 32 characters' })),
   WORKSPACE_UNVERSIONED_SUNSET_ENFORCED: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
   HTTP_BODY_LIMIT: HttpBodyLimitField,
+  // Wallets, balances, wallet linking and contract deployments (modules/wallets/settings.ts).
+  ...WalletEnv,
 });
 
 export type WorkspaceConfig = ReturnType<typeof resolve>;
@@ -37,6 +40,7 @@ export type WorkspaceConfig = ReturnType<typeof resolve>;
 function resolve(env: Record<string, string | undefined>) {
   const raw = loadConfig(WorkspaceEnv, env, (c) => [
     ...requiredOutsideLocal(c, ['INTERNAL_API_KEY', 'DATA_ENCRYPTION_KEY', 'JWT_SECRET']),
+    ...requiredOutsideLocal(c, ['SIWE_DOMAIN']),
     ...(c.WORKSPACE_BOOTSTRAP_EMAIL && !c.WORKSPACE_BOOTSTRAP_PASSWORD
       ? ['WORKSPACE_BOOTSTRAP_PASSWORD: is required with WORKSPACE_BOOTSTRAP_EMAIL (missing)']
       : []),
@@ -47,6 +51,7 @@ function resolve(env: Record<string, string | undefined>) {
     shutdownTimeoutMs: durationMs(raw.SHUTDOWN_TIMEOUT),
     rateLimitsPerMinute: rateLimitsPerMinute(raw),
     unversionedSunsetEnforced: raw.WORKSPACE_UNVERSIONED_SUNSET_ENFORCED ?? raw.APP_ENV === 'production',
+    wallets: resolveWalletSettings(raw),
   };
 }
 

@@ -6,3 +6,10 @@ import { workspaceSchema } from './pg-schema.js';
 export { SCHEMA_NAME, workspaceSchema } from './pg-schema.js';
 export const outbox = outboxTable(workspaceSchema);
 export const rateLimitCounters = rateLimitCountersTable(workspaceSchema);
+
+// Wallets: provider configs, the built-in HD wallet, external wallets, customer wallets, contracts.
+export { contractDeployments } from '../modules/contracts/tables.js';
+export { customerWallets, walletLinkNonces } from '../modules/customer-wallets/tables.js';
+export { externalWalletConfigs } from '../modules/external-wallets/tables.js';
+export { platformWalletAccounts, platformWallets } from '../modules/providers/tables.js';
+export { walletProviderConfigs } from '../modules/wallet-providers/tables.js';
