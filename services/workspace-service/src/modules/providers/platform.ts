@@ -28,6 +28,7 @@ export interface SendTransactionInput {
 
 export interface PlatformAdapter extends WalletProviderAdapter {
   readonly kind: 'PLATFORM';
+  signMessage: NonNullable<WalletProviderAdapter['signMessage']>;
   /** The workspace's wallet, created (with a fresh sealed seed) on first use. */
   ensureWallet(): Promise<{ walletId: string; createdAt: string }>;
   /** Signs with the derived key and broadcasts; resolves with the hash once the node accepted it. */

@@ -57,11 +57,13 @@ export function createPlatformWalletRepository(db: Db) {
     /** Records derived accounts; one already recorded (same format and path) is kept as it is. */
     insertAccounts: async (walletId: string, workspaceId: string, accounts: WalletAccount[]): Promise<void> => {
       if (accounts.length === 0) return;
+      const now = Date.now();
       await db
         .insert(platformWalletAccounts)
         .values(
-          accounts.map((a) => ({
-            id: uuidv7(),
+          accounts.map((a, i) => ({
+            // Ids ordered as requested (listing order), even within one millisecond.
+            id: uuidv7(now + i),
             walletId,
             workspaceId,
             address: a.address,
