@@ -31,6 +31,8 @@ export interface PlatformAdapter extends WalletProviderAdapter {
   signMessage: NonNullable<WalletProviderAdapter['signMessage']>;
   /** The workspace's wallet, created (with a fresh sealed seed) on first use. */
   ensureWallet(): Promise<{ walletId: string; createdAt: string }>;
+  /** The workspace's wallet when it has one. */
+  findWallet(): Promise<{ walletId: string; createdAt: string } | undefined>;
   /** Signs with the derived key and broadcasts; resolves with the hash once the node accepted it. */
   sendTransaction(input: SendTransactionInput): Promise<Hash>;
 }
@@ -89,6 +91,11 @@ export function createPlatformAdapter(deps: PlatformAdapterDeps): PlatformAdapte
     kind: 'PLATFORM',
     capabilities: { choosesPaths: true },
     ensureWallet,
+
+    findWallet: async () => {
+      const row = await repository.findByWorkspace(workspaceId);
+      return row ? { walletId: row.id, createdAt: row.createdAt.toISOString() } : undefined;
+    },
 
     testConnection: async () => ({
       success: true,
