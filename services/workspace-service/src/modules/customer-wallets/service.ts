@@ -268,7 +268,7 @@ export function createCustomerWalletService(deps: CustomerWalletServiceDeps) {
     getCustodyAWallet: async (workspaceId: string, customerId: string): Promise<CustodyAWalletStatus> => {
       await requireCustomer(workspaceId, customerId);
       const row = await repository.findWallet(workspaceId, customerId);
-      if (!row || row.source !== 'custody_a') return { hasWallet: false, walletId: null, walletAddress: null, walletLinkedAt: null };
+      if (row?.source !== 'custody_a') return { hasWallet: false, walletId: null, walletAddress: null, walletLinkedAt: null };
       return {
         hasWallet: true,
         walletId: row.providerWalletId,
@@ -337,7 +337,7 @@ export function createCustomerWalletService(deps: CustomerWalletServiceDeps) {
     getCustodyAWalletBalance: async (workspaceId: string, customerId: string): Promise<CustodyAWalletBalance> => {
       await requireCustomer(workspaceId, customerId);
       const row = await repository.findWallet(workspaceId, customerId);
-      if (!row || row.source !== 'custody_a' || !row.providerWalletId || !row.blockchain) {
+      if (row?.source !== 'custody_a' || !row.providerWalletId || !row.blockchain) {
         throw new AppError('NOT_FOUND', 'The customer has no CUSTODY_A wallet');
       }
       const blockchain = row.blockchain as CustodyANetwork;
