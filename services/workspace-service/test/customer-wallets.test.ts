@@ -489,7 +489,7 @@ describe('CUSTODY_A customer wallets', () => {
       expect(first.blockchains).toEqual(['ETH-SEPOLIA']);
       await db.db.delete(customerWallets).where(eq(customerWallets.customerId, customerId));
       const again = await service.createCustodyAWallet(workspace, customerId, { network: 'ETH_SEPOLIA' }, actor);
-      expect((vendorA.requests.at(-1)?.json as { idempotencyKey: string }).idempotencyKey).toBe(first.idempotencyKey);
+      expect((vendorA.requests.at(-1)!.json as { idempotencyKey: string }).idempotencyKey).toBe(first.idempotencyKey);
       expect(vendorA.wallets.filter((w) => w.refId === customerId)).toHaveLength(1);
       expect(again.walletId).toBe(vendorA.wallets.find((w) => w.refId === customerId)?.id);
     });
