@@ -51,7 +51,7 @@ export const WalletEnv = {
   SIWE_URI: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', errorMessage: 'must be an http(s) URL' })),
   SIWE_NONCE_TTL: Type.String({ format: 'duration', default: '10m', errorMessage: 'must be a duration such as 10m' }),
   WALLET_PROVIDER_TIMEOUT: Type.String({ format: 'duration', default: '10s', errorMessage: 'must be a duration such as 10s' }),
-  BALANCE_RPC_TIMEOUT: Type.String({ format: 'duration', default: '5s', errorMessage: 'must be a duration such as 5s' }),
+  CHAIN_RPC_TIMEOUT: Type.String({ format: 'duration', default: '5s', errorMessage: 'must be a duration such as 5s' }),
 };
 
 export interface TokenContract {
@@ -74,7 +74,7 @@ export interface WalletSettings {
   deployerPrivateKey: Hex | undefined;
   siwe: { domain: string; uri: string; nonceTtlMs: number };
   providerTimeoutMs: number;
-  balanceRpcTimeoutMs: number;
+  chainRpcTimeoutMs: number;
   /** AES-256-GCM key for secrets at rest (DATA_ENCRYPTION_KEY), base64 or undefined in local. */
   dataEncryptionKey: string | undefined;
 }
@@ -148,7 +148,7 @@ interface RawWalletEnv {
   SIWE_URI?: string | undefined;
   SIWE_NONCE_TTL: string;
   WALLET_PROVIDER_TIMEOUT: string;
-  BALANCE_RPC_TIMEOUT: string;
+  CHAIN_RPC_TIMEOUT: string;
 }
 
 export function resolveWalletSettings(raw: RawWalletEnv): WalletSettings {
@@ -167,7 +167,7 @@ export function resolveWalletSettings(raw: RawWalletEnv): WalletSettings {
       nonceTtlMs: durationMs(raw.SIWE_NONCE_TTL),
     },
     providerTimeoutMs: durationMs(raw.WALLET_PROVIDER_TIMEOUT),
-    balanceRpcTimeoutMs: durationMs(raw.BALANCE_RPC_TIMEOUT),
+    chainRpcTimeoutMs: durationMs(raw.CHAIN_RPC_TIMEOUT),
     dataEncryptionKey: raw.DATA_ENCRYPTION_KEY,
   };
 }
