@@ -31,7 +31,10 @@ afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop(), c?.stop(), d?.stop()]);
 });
 beforeEach(() => {
-  for (const vendor of [a, b, c, d]) vendor.mode = 'ok';
+  for (const vendor of [a, b, c, d]) {
+    vendor.mode = 'ok';
+    vendor.override = undefined;
+  }
 });
 
 async function failure(promise: Promise<unknown>): Promise<ProviderError> {
@@ -140,6 +143,41 @@ describe('CUSTODY_A (bearer, wallet sets)', () => {
     expect((await failure(adapter().getBalances!({ walletId: 'nope', network: 'base-sepolia' }))).reason).toBe('not_found');
   });
 
+  it('treats a documented shape with nonsense in it as a malformed answer', async () => {
+    const wallet = {
+      id: 'w1',
+      address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      blockchain: 'BASE-SEPOLIA',
+      walletSetId: a.walletSetId,
+      state: 'LIVE',
+    };
+    a.override = (req) =>
+      req.method === 'POST' ? { status: 201, body: { data: { wallets: [{ ...wallet, createDate: 'yesterday' }] } } } : undefined;
+    expect((await failure(adapter().createWallet({ name: 'x', accounts: [] }))).details).toMatchObject({
+      reason: 'malformed_response',
+      vendorMessage: 'not a timestamp',
+    });
+    a.override = (req) => (req.method === 'POST' ? { status: 201, body: { data: { wallets: [] } } } : undefined);
+    expect((await failure(adapter().createWallet({ name: 'x', accounts: [] }))).reason).toBe('malformed_response');
+    a.override = (req) =>
+      req.method === 'POST'
+        ? { status: 201, body: { data: { wallets: [{ ...wallet, blockchain: 'DOGE', createDate: '2026-11-22T10:00:00Z' }] } } }
+        : undefined;
+    expect((await failure(adapter().createWallet({ name: 'x', accounts: [] }))).reason).toBe('malformed_response');
+    a.override = () => ({
+      status: 200,
+      body: {
+        data: {
+          walletId: 'w1',
+          address: wallet.address,
+          blockchain: 'BASE-SEPOLIA',
+          tokenBalances: [{ token: { symbol: 'USDC', isNative: false, tokenAddress: null }, amount: '1e3' }],
+        },
+      },
+    });
+    expect((await failure(adapter().getBalances!({ walletId: 'w1', network: 'base-sepolia' }))).reason).toBe('malformed_response');
+  });
+
   it('treats an address that is not one as a malformed answer', async () => {
     a.wallets.push({
       id: 'bad',
@@ -230,6 +268,13 @@ describe('CUSTODY_C (request stamps, exact derivation paths, signing)', () => {
     expect(await verifyMessage({ address: evm!.address as `0x${string}`, message: 'hello holdfast', signature })).toBe(true);
     const solSig = await adapter().signMessage!({ walletId: wallet.walletId, address: solana!.address, message: 'hello solana' });
     expect(ed25519.verify(hexToBytes(solSig), new TextEncoder().encode('hello solana'), base58.decode(solana!.address))).toBe(true);
+  });
+
+  it('treats a wrong number of addresses as a malformed answer', async () => {
+    c.override = (req) =>
+      req.url.pathname === '/public/v1/submit/create_wallet' ? { status: 200, body: { walletId: 'w', addresses: [] } } : undefined;
+    const error = await failure(adapter().createWallet({ name: 'x', accounts: [eth] }));
+    expect(error.details).toMatchObject({ reason: 'malformed_response', vendorMessage: 'asked for 1 accounts, got 0' });
   });
 
   it('refuses a key of another organization and a bad stamp', async () => {

@@ -16,6 +16,8 @@ export type VendorMode = 'ok' | 'unauthorized' | 'hang' | 'malformed' | 'server_
 export interface VendorStandIn<C> extends StandIn {
   config: C;
   mode: VendorMode;
+  /** An answer that replaces the documented one for the requests it returns one for (misbehaving vendors). */
+  override: ((req: StandInRequest) => StandInAnswer | undefined) | undefined;
 }
 
 function evmAddress(): string {
@@ -46,9 +48,9 @@ async function withMode<C>(
     const failed = failure(self.mode, unauthorized);
     if (failed) return failed;
     if (!authorized(req)) return unauthorized;
-    return route(req, self);
+    return self.override?.(req) ?? route(req, self);
   });
-  return Object.assign(self, standIn, { config: { ...config, baseUrl: standIn.url } as C, mode: 'ok' as VendorMode });
+  return Object.assign(self, standIn, { config: { ...config, baseUrl: standIn.url } as C, mode: 'ok' as VendorMode, override: undefined });
 }
 
 /* ------------------------------------------------------------------ CUSTODY_A */

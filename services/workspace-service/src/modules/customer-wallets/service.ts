@@ -19,7 +19,7 @@ import {
 import { validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { tokenHash } from '@holdfast/secrets';
-import { BaseError, getAddress, type Hex, HttpRequestError, isAddressEqual, RpcRequestError, TimeoutError } from 'viem';
+import { BaseError, getAddress, type Hex, HttpRequestError, isAddress, isAddressEqual, RpcRequestError, TimeoutError } from 'viem';
 import { createSiweMessage, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
 import type { BalanceReader } from '../balances/service.js';
 import { viaProvider } from '../providers/adapter.js';
@@ -162,6 +162,9 @@ export function createCustomerWalletService(deps: CustomerWalletServiceDeps) {
      */
     linkWallet: async (workspaceId: string, customerId: string, body: LinkWalletBody, actor: ActorContext): Promise<CustomerWallet> => {
       await requireCustomer(workspaceId, customerId);
+      if (!isAddress(body.walletAddress, { strict: false })) {
+        throw validationError([{ field: 'walletAddress', reason: 'must be an Ethereum address' }]);
+      }
       const parsed = parseSiweMessage(body.message);
       if (!parsed.address || !parsed.domain || !parsed.uri || !parsed.version || !parsed.chainId || !parsed.nonce) {
         throw validationError([{ field: 'message', reason: 'is not an EIP-4361 (Sign-In with Ethereum) message' }]);

@@ -3,7 +3,7 @@ import { AppError, type CustodyAConfig, type Network, type WalletAccount, type W
 import { validationError } from '@holdfast/http-kit';
 import { Type } from '@sinclair/typebox';
 import { failedConnection, type ProviderBalance, ProviderError, type WalletProviderAdapter } from './adapter.js';
-import { defaultNetworkFor, formatOfNetwork, type VendorAdapterDeps, vendorAccount, vendorDecimal } from './vendor-common.js';
+import { defaultNetworkFor, formatOfNetwork, type VendorAdapterDeps, vendorAccount, vendorDate, vendorDecimal } from './vendor-common.js';
 import { createVendorClient } from './vendor-http.js';
 
 /*
@@ -126,7 +126,7 @@ export function createCustodyAAdapter(config: CustodyAConfig, walletSetId: strin
 
     createWallet: async ({ refId, network, accounts, idempotencyKey }) => {
       const wallet = await createOne(requireSet(), blockchainFor(accounts[0], network), refId, idempotencyKey);
-      return { walletId: wallet.id, accounts: [accountOf(wallet)], createdAt: new Date(wallet.createDate).toISOString() };
+      return { walletId: wallet.id, accounts: [accountOf(wallet)], createdAt: vendorDate('CUSTODY_A', wallet.createDate) };
     },
 
     createAccounts: async ({ walletId, accounts, network }) => {

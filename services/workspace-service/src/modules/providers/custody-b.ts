@@ -3,7 +3,7 @@ import type { CustodyBConfig, Network, WalletAccount, WalletAccountSpec } from '
 import { hmacSha256 } from '@holdfast/secrets';
 import { Type } from '@sinclair/typebox';
 import { failedConnection, type ProviderBalance, type WalletProviderAdapter } from './adapter.js';
-import { type VendorAdapterDeps, vendorAccount, vendorDecimal } from './vendor-common.js';
+import { type VendorAdapterDeps, vendorAccount, vendorDate, vendorDecimal } from './vendor-common.js';
 import { createVendorClient } from './vendor-http.js';
 
 /*
@@ -86,7 +86,7 @@ export function createCustodyBAdapter(config: CustodyBConfig, deps: VendorAdapte
         idempotencyKey: idempotencyKey ?? randomUUID(),
         ...(refId ? { customerRefId: refId } : {}),
       });
-      return { walletId: vault.id, accounts: await addAddresses(vault.id, accounts), createdAt: new Date(vault.createdAt).toISOString() };
+      return { walletId: vault.id, accounts: await addAddresses(vault.id, accounts), createdAt: vendorDate('CUSTODY_B', vault.createdAt) };
     },
 
     createAccounts: ({ walletId, accounts }) => addAddresses(walletId, accounts),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CustodyDConfig, Network, WalletAccount, WalletAccountSpec } from '@holdfast/contracts';
 import { Type } from '@sinclair/typebox';
 import { failedConnection, type ProviderBalance, ProviderError, type WalletProviderAdapter } from './adapter.js';
-import { defaultNetworkFor, formatOfNetwork, unitsToDecimal, type VendorAdapterDeps, vendorAccount } from './vendor-common.js';
+import { defaultNetworkFor, formatOfNetwork, unitsToDecimal, type VendorAdapterDeps, vendorAccount, vendorDate } from './vendor-common.js';
 import { createVendorClient } from './vendor-http.js';
 
 /*
@@ -102,7 +102,7 @@ export function createCustodyDAdapter(config: CustodyDConfig, deps: VendorAdapte
       }
       const first = created[0];
       if (!first) throw new ProviderError('CUSTODY_D', 'malformed_response', undefined, 'no account created');
-      return { walletId: walletName, accounts: created.map(toAccount), createdAt: new Date(first.createdAt).toISOString() };
+      return { walletId: walletName, accounts: created.map(toAccount), createdAt: vendorDate('CUSTODY_D', first.createdAt) };
     },
 
     createAccounts: async ({ walletId, accounts, network }) => {

@@ -53,3 +53,10 @@ export function unitsToDecimal(units: bigint, decimals: number): string {
   const fraction = (abs % base).toString().padStart(decimals, '0').replace(/0+$/, '');
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
+
+/** A timestamp a vendor sent, as ISO 8601; something that is not a date is a malformed answer. */
+export function vendorDate(provider: CustodyProviderType, value: string): string {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new ProviderError(provider, 'malformed_response', undefined, 'not a timestamp');
+  return new Date(ms).toISOString();
+}
