@@ -34,14 +34,14 @@ let configs: WalletProviderConfigService;
 let service: CustomerWalletService;
 let build: (overrides?: { chainRpcUrls?: Record<string, string>; now?: () => Date }) => CustomerWalletService;
 const audit = auditRecorder();
-const customers = new Set<string>();
+const customers = new Map<string, string>();
 const workspace = randomUUID();
 const otherWorkspace = randomUUID();
 const actor = { actorId: null };
 
 function newCustomer(): string {
   const id = randomUUID();
-  customers.add(`${workspace}:${id}`);
+  customers.set(id, workspace);
   return id;
 }
 
@@ -95,7 +95,7 @@ beforeAll(async () => {
     const chainRpcUrls = overrides.chainRpcUrls ?? { 'base-sepolia': anvil.rpcUrl, 'ethereum-sepolia': anvil.rpcUrl };
     return createCustomerWalletService({
       repository: createCustomerWalletRepository(db.db),
-      customerExists: async (w, c) => customers.has(`${w}:${c}`),
+      findCustomer: async (c) => (customers.has(c) ? { workspaceId: customers.get(c) as string } : null),
       chainRpcUrls,
       siwe: { domain: DOMAIN, uri: URI, nonceTtlMs: 10 * 60_000 },
       rpcTimeoutMs: 2000,
@@ -423,13 +423,13 @@ describe('link-wallet with Sign-In with Ethereum', () => {
 describe('CUSTODY_A customer wallets', () => {
   it('needs a CUSTODY_A config', async () => {
     const customerId = newCustomer();
-    expect(await service.getCustodyAWallet(workspace, customerId)).toEqual({
+    expect(await service.getCustodyAWallet(customerId, 'all')).toEqual({
       hasWallet: false,
       walletId: null,
       walletAddress: null,
       walletLinkedAt: null,
     });
-    expect((await appError(service.createCustodyAWallet(workspace, customerId, {}, actor))).toObject()).toMatchObject({
+    expect((await appError(service.createCustodyAWallet(customerId, {}, 'all', actor))).toObject()).toMatchObject({
       code: 'WALLET_PROVIDER_NOT_CONFIGURED',
       statusCode: 400,
     });
@@ -453,7 +453,7 @@ describe('CUSTODY_A customer wallets', () => {
 
     it('creates the customer wallet at the vendor, once', async () => {
       const customerId = newCustomer();
-      const created = await service.createCustodyAWallet(workspace, customerId, {}, actor);
+      const created = await service.createCustodyAWallet(customerId, {}, 'all', actor);
       expect(created).toEqual({
         success: true,
         walletId: expect.any(String),
@@ -466,7 +466,7 @@ describe('CUSTODY_A customer wallets', () => {
         blockchains: ['BASE-SEPOLIA'],
         refId: customerId,
       });
-      expect(await service.getCustodyAWallet(workspace, customerId)).toEqual({
+      expect(await service.getCustodyAWallet(customerId, 'all')).toEqual({
         hasWallet: true,
         walletId: created.walletId,
         walletAddress: created.walletAddress,
@@ -477,18 +477,18 @@ describe('CUSTODY_A customer wallets', () => {
         source: 'custody_a',
         chainId: CHAIN_ID,
       });
-      expect((await appError(service.createCustodyAWallet(workspace, customerId, { network: 'ETH' }, actor))).code).toBe(
+      expect((await appError(service.createCustodyAWallet(customerId, { network: 'ETH' }, 'all', actor))).code).toBe(
         'WALLET_ALREADY_LINKED',
       );
     });
 
     it('sends the same idempotency key for the same customer, so a retry after a lost answer makes no second wallet', async () => {
       const customerId = newCustomer();
-      await service.createCustodyAWallet(workspace, customerId, { network: 'ETH_SEPOLIA' }, actor);
+      await service.createCustodyAWallet(customerId, { network: 'ETH_SEPOLIA' }, 'all', actor);
       const first = vendorA.requests.at(-1)?.json as { idempotencyKey: string; blockchains: string[] };
       expect(first.blockchains).toEqual(['ETH-SEPOLIA']);
       await db.db.delete(customerWallets).where(eq(customerWallets.customerId, customerId));
-      const again = await service.createCustodyAWallet(workspace, customerId, { network: 'ETH_SEPOLIA' }, actor);
+      const again = await service.createCustodyAWallet(customerId, { network: 'ETH_SEPOLIA' }, 'all', actor);
       expect((vendorA.requests.at(-1)!.json as { idempotencyKey: string }).idempotencyKey).toBe(first.idempotencyKey);
       expect(vendorA.wallets.filter((w) => w.refId === customerId)).toHaveLength(1);
       expect(again.walletId).toBe(vendorA.wallets.find((w) => w.refId === customerId)?.id);
@@ -496,12 +496,12 @@ describe('CUSTODY_A customer wallets', () => {
 
     it('reads the balance through the vendor', async () => {
       const customerId = newCustomer();
-      const created = await service.createCustodyAWallet(workspace, customerId, {}, actor);
+      const created = await service.createCustodyAWallet(customerId, {}, 'all', actor);
       vendorA.balances.set(created.walletId, [
         { token: { symbol: 'ETH', isNative: true, tokenAddress: null }, amount: '0.01' },
         { token: { symbol: 'USDC', isNative: false, tokenAddress: '0x036CbD53842c5426634e7929541eC2318f3dCF7e' }, amount: '42.5' },
       ]);
-      expect(await service.getCustodyAWalletBalance(workspace, customerId)).toEqual({
+      expect(await service.getCustodyAWalletBalance(customerId, 'all')).toEqual({
         walletId: created.walletId,
         walletAddress: created.walletAddress,
         blockchain: 'BASE_SEPOLIA',
@@ -510,7 +510,7 @@ describe('CUSTODY_A customer wallets', () => {
         nativeSymbol: 'ETH',
         tokens: [{ symbol: 'USDC', balance: '42.5', contractAddress: '0x036CbD53842c5426634e7929541eC2318f3dCF7e' }],
       });
-      expect((await appError(service.getCustodyAWalletBalance(workspace, newCustomer()))).code).toBe('NOT_FOUND');
+      expect((await appError(service.getCustodyAWalletBalance(newCustomer(), 'all'))).code).toBe('NOT_FOUND');
     });
 
     it.each([
@@ -520,7 +520,7 @@ describe('CUSTODY_A customer wallets', () => {
     ] as const)('answers 502 and stores nothing when the vendor is %s', async (mode, reason) => {
       const customerId = newCustomer();
       vendorA.mode = mode;
-      const error = await appError(service.createCustodyAWallet(workspace, customerId, {}, actor));
+      const error = await appError(service.createCustodyAWallet(customerId, {}, 'all', actor));
       expect(error.toObject()).toMatchObject({
         code: 'WALLET_PROVIDER_ERROR',
         statusCode: 502,
@@ -534,10 +534,15 @@ describe('CUSTODY_A customer wallets', () => {
       const customerId = newCustomer();
       const signer = privateKeyToAccount(generatePrivateKey());
       await service.linkWallet(workspace, customerId, await signedLink(customerId, signer), actor);
-      expect((await appError(service.createCustodyAWallet(workspace, customerId, {}, actor))).code).toBe('WALLET_ALREADY_LINKED');
-      expect(await service.getCustodyAWallet(workspace, customerId)).toMatchObject({ hasWallet: false });
-      expect((await appError(service.getCustodyAWallet(workspace, randomUUID()))).code).toBe('NOT_FOUND');
-      expect((await appError(service.createCustodyAWallet(otherWorkspace, customerId, {}, actor))).code).toBe('NOT_FOUND');
+      expect((await appError(service.createCustodyAWallet(customerId, {}, 'all', actor))).code).toBe('WALLET_ALREADY_LINKED');
+      expect(await service.getCustodyAWallet(customerId, 'all')).toMatchObject({ hasWallet: false });
+      expect((await appError(service.getCustodyAWallet(randomUUID(), 'all'))).code).toBe('NOT_FOUND');
+      expect((await appError(service.createCustodyAWallet(customerId, {}, [otherWorkspace], actor))).toObject()).toMatchObject({
+        code: 'FORBIDDEN',
+        statusCode: 403,
+      });
+      expect((await appError(service.getCustodyAWallet(customerId, [otherWorkspace]))).code).toBe('FORBIDDEN');
+      expect(await service.getCustodyAWallet(customerId, [workspace])).toMatchObject({ hasWallet: false });
     });
   });
 });

@@ -133,7 +133,7 @@ describe('the wallet features assembled from configuration', () => {
       logger: testLogger('wallet-features'),
       audit: audit.sink,
       workspaceWalletProvider: async (id) => (id === workspaceId ? 'PLATFORM' : null),
-      customerExists: async (w, c) => w === workspaceId && c === customerId,
+      findCustomer: async (c) => (c === customerId ? { workspaceId } : null),
     });
   });
   afterAll(async () => {

@@ -25,7 +25,7 @@ import type { BalanceReader } from '../balances/service.js';
 import { viaProvider } from '../providers/adapter.js';
 import type { CustodyAAdapter } from '../providers/custody-a.js';
 import type { WalletProviderConfigService } from '../wallet-providers/service.js';
-import type { ActorContext, AuditSink } from '../wallets/audit.js';
+import { type ActorContext, type AuditSink, canAccess, type WorkspaceAccess } from '../wallets/audit.js';
 import { evmPublicClient, networkOfChainId } from '../wallets/chains.js';
 import type { CustomerWalletRepository } from './repository.js';
 import type { CustomerWalletRow } from './tables.js';
@@ -34,14 +34,14 @@ import type { CustomerWalletRow } from './tables.js';
 export const LINK_STATEMENT = 'Link this wallet to your Holdfast customer account.';
 
 /**
- * Whether a customer exists in a workspace. The customers table arrives with the customer
- * accounts; until then the caller provides this lookup (the routes will pass the customers module's).
+ * The workspace a customer belongs to, or null when there is no such customer. The customers table
+ * arrives with the customer accounts, whose module provides this lookup.
  */
-export type CustomerLookup = (workspaceId: string, customerId: string) => Promise<boolean>;
+export type CustomerLookup = (customerId: string) => Promise<{ workspaceId: string } | null>;
 
 export interface CustomerWalletServiceDeps {
   repository: CustomerWalletRepository;
-  customerExists: CustomerLookup;
+  findCustomer: CustomerLookup;
   /** EVM networks (CHAIN_RPC_URLS): the chains a message may be bound to, and where signatures are checked. */
   chainRpcUrls: Record<string, string>;
   siwe: { domain: string; uri: string; nonceTtlMs: number };
@@ -95,8 +95,18 @@ export function createCustomerWalletService(deps: CustomerWalletServiceDeps) {
     .map((n) => CHAIN_IDS[n as Network])
     .filter((id): id is number => id !== undefined);
 
+  /** The customer of this workspace (routes authenticated as the customer: the token names both). */
   async function requireCustomer(workspaceId: string, customerId: string): Promise<void> {
-    if (!(await deps.customerExists(workspaceId, customerId))) throw new AppError('NOT_FOUND', 'Customer not found');
+    const customer = await deps.findCustomer(customerId);
+    if (customer?.workspaceId !== workspaceId) throw new AppError('NOT_FOUND', 'Customer not found');
+  }
+
+  /** The workspace of a customer an admin names (`/customers/{id}/...`), if the admin may act on it. */
+  async function customerWorkspace(customerId: string, access: WorkspaceAccess): Promise<string> {
+    const customer = await deps.findCustomer(customerId);
+    if (!customer) throw new AppError('NOT_FOUND', 'Customer not found');
+    if (!canAccess(access, customer.workspaceId)) throw new AppError('FORBIDDEN', 'No access to the workspace of this customer');
+    return customer.workspaceId;
   }
 
   async function refuseIfLinked(workspaceId: string, customerId: string): Promise<void> {
@@ -267,9 +277,12 @@ export function createCustomerWalletService(deps: CustomerWalletServiceDeps) {
       return deps.balances.read([{ address: row.walletAddress, addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }]);
     },
 
-    /** GET /customers/{id}/custody-a-wallet: `{hasWallet, walletId, walletAddress, walletLinkedAt}`; 404 unknown customer. */
-    getCustodyAWallet: async (workspaceId: string, customerId: string): Promise<CustodyAWalletStatus> => {
-      await requireCustomer(workspaceId, customerId);
+    /**
+     * GET /customers/{id}/custody-a-wallet: `{hasWallet, walletId, walletAddress, walletLinkedAt}`;
+     * 404 unknown customer; 403 a customer of a workspace outside `access`.
+     */
+    getCustodyAWallet: async (customerId: string, access: WorkspaceAccess): Promise<CustodyAWalletStatus> => {
+      const workspaceId = await customerWorkspace(customerId, access);
       const row = await repository.findWallet(workspaceId, customerId);
       if (row?.source !== 'custody_a') return { hasWallet: false, walletId: null, walletAddress: null, walletLinkedAt: null };
       return {
@@ -283,15 +296,16 @@ export function createCustomerWalletService(deps: CustomerWalletServiceDeps) {
     /**
      * POST /customers/{id}/custody-a-wallet: creates the customer's wallet at CUSTODY_A (once: a retry
      * sends the vendor the same idempotency key) and makes it the customer's wallet. 201. 400
-     * WALLET_PROVIDER_NOT_CONFIGURED, 400 WALLET_ALREADY_LINKED, 404 unknown customer, 502 vendor failure.
+     * WALLET_PROVIDER_NOT_CONFIGURED, 400 WALLET_ALREADY_LINKED, 403 outside `access`, 404 unknown
+     * customer, 502 vendor failure.
      */
     createCustodyAWallet: async (
-      workspaceId: string,
       customerId: string,
       body: CreateCustodyAWalletBody,
+      access: WorkspaceAccess,
       actor: ActorContext,
     ): Promise<CustodyAWalletCreated> => {
-      await requireCustomer(workspaceId, customerId);
+      const workspaceId = await customerWorkspace(customerId, access);
       await refuseIfLinked(workspaceId, customerId);
       const blockchain: CustodyANetwork = body.network ?? (deps.appEnv === 'production' ? 'BASE' : 'BASE_SEPOLIA');
       const adapter = await custodyA(workspaceId);
@@ -336,9 +350,9 @@ export function createCustomerWalletService(deps: CustomerWalletServiceDeps) {
       };
     },
 
-    /** GET /customers/{id}/custody-a-wallet/balance: CUSTODY_A's own balance report; 404 without one; 502 vendor failure. */
-    getCustodyAWalletBalance: async (workspaceId: string, customerId: string): Promise<CustodyAWalletBalance> => {
-      await requireCustomer(workspaceId, customerId);
+    /** GET /customers/{id}/custody-a-wallet/balance: CUSTODY_A's own balance report; 404 without one; 403; 502 vendor failure. */
+    getCustodyAWalletBalance: async (customerId: string, access: WorkspaceAccess): Promise<CustodyAWalletBalance> => {
+      const workspaceId = await customerWorkspace(customerId, access);
       const row = await repository.findWallet(workspaceId, customerId);
       if (row?.source !== 'custody_a' || !row.providerWalletId || !row.blockchain) {
         throw new AppError('NOT_FOUND', 'The customer has no CUSTODY_A wallet');

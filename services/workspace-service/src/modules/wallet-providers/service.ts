@@ -24,7 +24,7 @@ import { Value } from '@sinclair/typebox/value';
 import type { WalletProviderAdapter } from '../providers/adapter.js';
 import { createCustodyAdapter } from '../providers/registry.js';
 import type { VendorAdapterDeps } from '../providers/vendor-common.js';
-import { type ActorContext, type AuditSink, diffChanges } from '../wallets/audit.js';
+import { type ActorContext, type AuditSink, canAccess, diffChanges, type WorkspaceAccess } from '../wallets/audit.js';
 import type { ConfigPatch, Tx, WalletProviderConfigRepository } from './repository.js';
 import type { WalletProviderConfigRow } from './tables.js';
 
@@ -33,7 +33,7 @@ import type { WalletProviderConfigRow } from './tables.js';
  * any; changing them needs `manageGlobal`. The routes derive this from the session's role.
  */
 export interface ConfigAccess {
-  workspaces: 'all' | readonly string[];
+  workspaces: WorkspaceAccess;
   manageGlobal: boolean;
 }
 
@@ -120,8 +120,8 @@ export function createWalletProviderConfigService(deps: WalletProviderConfigServ
 
   function visible(row: WalletProviderConfigRow | undefined, access: ConfigAccess): row is WalletProviderConfigRow {
     if (!row) return false;
-    if (row.isGlobal || access.workspaces === 'all') return true;
-    return row.workspaceId !== null && access.workspaces.includes(row.workspaceId);
+    if (row.isGlobal) return true;
+    return row.workspaceId !== null && canAccess(access.workspaces, row.workspaceId);
   }
 
   function assertManageable(row: WalletProviderConfigRow, access: ConfigAccess): void {
@@ -129,7 +129,7 @@ export function createWalletProviderConfigService(deps: WalletProviderConfigServ
   }
 
   function assertWorkspaceAccess(workspaceId: string, access: ConfigAccess): void {
-    if (access.workspaces !== 'all' && !access.workspaces.includes(workspaceId)) {
+    if (!canAccess(access.workspaces, workspaceId)) {
       throw new AppError('FORBIDDEN', 'No access to this workspace');
     }
   }

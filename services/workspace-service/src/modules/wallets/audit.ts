@@ -3,6 +3,16 @@ import type { PgTransaction } from 'drizzle-orm/pg-core';
 /** The marker that stands for a secret in audit changes (and in logs: the logger's censor). */
 export const REDACTED = '[redacted]';
 
+/**
+ * The workspaces a caller may act on: every one (super admins, platform admins) or a list (the
+ * workspaces the user belongs to). The routes derive it from the session.
+ */
+export type WorkspaceAccess = 'all' | readonly string[];
+
+export function canAccess(access: WorkspaceAccess, workspaceId: string): boolean {
+  return access === 'all' || access.includes(workspaceId);
+}
+
 /** Who asked for a change, for the audit trail. The routes fill it from the session. */
 export interface ActorContext {
   actorId?: string | null | undefined;

@@ -25,8 +25,8 @@ export interface WalletFeatureDeps {
   audit: AuditSink;
   /** `Workspace.walletProvider` (workspace tenancy). */
   workspaceWalletProvider: WorkspaceWalletProviderLookup;
-  /** Whether a customer exists in a workspace (customer accounts). */
-  customerExists: CustomerLookup;
+  /** The workspace of a customer (customer accounts). */
+  findCustomer: CustomerLookup;
 }
 
 /**
@@ -76,7 +76,7 @@ export function createWalletFeatures(deps: WalletFeatureDeps) {
     }),
     customerWallets: createCustomerWalletService({
       repository: createCustomerWalletRepository(db),
-      customerExists: deps.customerExists,
+      findCustomer: deps.findCustomer,
       chainRpcUrls: settings.chainRpcUrls,
       siwe: settings.siwe,
       rpcTimeoutMs: settings.chainRpcTimeoutMs,
