@@ -16,6 +16,23 @@ export interface BalanceReaderDeps {
   logger: Logger;
 }
 
+/** Reads in flight at once, so a workspace with many accounts does not flood an RPC. */
+const CONCURRENT_READS = 8;
+
+/** Runs the tasks, at most `limit` at a time, keeping their order in the results. */
+async function pooled<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const index = next++;
+      results[index] = await (tasks[index] as () => Promise<T>)();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  return results;
+}
+
 export interface BalanceTarget {
   address: string;
   addressFormat: AddressFormat;
@@ -50,12 +67,12 @@ export function createBalanceReader(deps: BalanceReaderDeps) {
     networks: () => ({ evm: evmNetworks.map(([n]) => n), solana: solanaNetworks.map(([n]) => n) }),
 
     read: async (targets: BalanceTarget[]): Promise<WalletBalances> => {
-      const reads: Promise<NetworkRead>[] = [];
+      const reads: (() => Promise<NetworkRead>)[] = [];
       for (const target of targets) {
         if (target.addressFormat === 'ADDRESS_FORMAT_ETHEREUM') {
           for (const [network] of evmNetworks) {
             const client = clients.get(network)!;
-            reads.push(
+            reads.push(() =>
               guarded(network, target.address, () =>
                 readEvmBalances(client, network, target.address as Address, tokensOf(network), deps.timeoutMs, decimals),
               ),
@@ -64,11 +81,11 @@ export function createBalanceReader(deps: BalanceReaderDeps) {
         } else {
           for (const [network] of solanaNetworks) {
             const rpc = solana.get(network)!;
-            reads.push(guarded(network, target.address, () => readSolanaBalances(rpc, network, target.address, tokensOf(network))));
+            reads.push(() => guarded(network, target.address, () => readSolanaBalances(rpc, network, target.address, tokensOf(network))));
           }
         }
       }
-      const results = await Promise.all(reads);
+      const results = await pooled(reads, CONCURRENT_READS);
       return {
         balances: results.map((r) => r.entry).filter((e): e is BalanceEntry => e !== undefined),
         warnings: results.flatMap((r) => r.warnings) satisfies BalanceWarning[],
