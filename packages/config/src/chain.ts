@@ -20,7 +20,8 @@ export interface EscrowContract {
 export interface TokenContract {
   network: Network;
   symbol: string;
-  address: `0x${string}`;
+  /** ERC-20 address (lower-case hex) on EVM networks, SPL mint (base58) on Solana networks. */
+  address: string;
 }
 
 export interface Parsed<T> {
@@ -30,6 +31,8 @@ export interface Parsed<T> {
 }
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const SOLANA_NETWORKS: readonly Network[] = ['solana', 'solana-devnet', 'solana-testnet'];
+const SPL_MINT = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 const ESCROW_EXAMPLE = 'base-sepolia=0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512@2';
 const TOKEN_EXAMPLE = 'base-sepolia:MockUSDC=0x5FbDB2315678afecb367f032d93F642f64180aa3';
 const TOKEN_SYMBOLS = CURRENCIES.filter((c) => c !== 'ETH');
@@ -105,20 +108,23 @@ export function parseTokenContracts(value: string | undefined): Parsed<TokenCont
       continue;
     }
     const [, network = '', symbol = '', address = ''] = match;
-    if (!checkNetwork(name, entry, network, problems)) continue;
+    const solana = SOLANA_NETWORKS.includes(network as Network);
+    if (!solana && !checkNetwork(name, entry, network, problems)) continue;
     if (!TOKEN_SYMBOLS.includes(symbol as (typeof TOKEN_SYMBOLS)[number])) {
-      problems.push(`${name}: "${entry}": ${JSON.stringify(symbol)} is not an ERC-20 currency (one of ${TOKEN_SYMBOLS.join(', ')})`);
+      problems.push(`${name}: "${entry}": ${JSON.stringify(symbol)} is not a token currency (one of ${TOKEN_SYMBOLS.join(', ')})`);
       continue;
     }
-    if (!ADDRESS.test(address)) {
-      problems.push(`${name}: "${entry}": ${JSON.stringify(address)} is not a 20-byte hex address (0x and 40 hex digits)`);
+    if (solana ? !SPL_MINT.test(address) : !ADDRESS.test(address)) {
+      problems.push(
+        `${name}: "${entry}": ${JSON.stringify(address)} is not ${solana ? 'an SPL mint address (base58)' : 'a 20-byte hex address (0x and 40 hex digits)'}`,
+      );
       continue;
     }
     if (tokens.some((t) => t.network === network && t.symbol === symbol)) {
       problems.push(`${name}: "${entry}": ${symbol} is given twice for ${network}`);
       continue;
     }
-    tokens.push({ network, symbol, address: address.toLowerCase() as `0x${string}` });
+    tokens.push({ network: network as Network, symbol, address: solana ? address : address.toLowerCase() });
   }
   return { value: tokens, problems };
 }

@@ -11,5 +11,6 @@ export * from './pagination.js';
 export * from './payments-access.js';
 export * from './payments-v2.js';
 export * from './subjects.js';
+export * from './wallets.js';
 export * from './webhooks.js';
 export * from './workspace-api/index.js';

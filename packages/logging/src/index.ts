@@ -24,6 +24,13 @@ export const SECRET_KEYS = [
   'otp',
   'signature',
   'config',
+  // Custody vendor credentials and sealed values (wallet provider configs, HD seeds).
+  'apiSecret',
+  'apiPrivateKey',
+  'keySecret',
+  'rpcProviderApiKey',
+  'configSealed',
+  'seedSealed',
 ] as const;
 
 const SECRET_HEADERS = ['authorization', 'x-api-key', 'x-internal-api-key', 'cookie', 'set-cookie', 'proxy-authorization'];

@@ -36,4 +36,19 @@ describe('createLogger', () => {
     expect(text).toContain('"accept":"json"');
     expect(text).toContain('"name":"ann"');
   });
+
+  it('redacts wallet provider credentials, whether under config or on their own', () => {
+    const { lines, logger } = capture();
+    logger.info(
+      {
+        config: { apiKey: 'a_key' },
+        vendor: { apiSecret: 'b_secret', apiPrivateKey: 'c_priv', keySecret: 'd_secret' },
+        seedSealed: 'v1.x',
+      },
+      'vendor',
+    );
+    const text = JSON.stringify(lines[0]);
+    for (const secret of ['a_key', 'b_secret', 'c_priv', 'd_secret', 'v1.x']) expect(text).not.toContain(secret);
+    expect(text).toContain('"config":"[redacted]"');
+  });
 });

@@ -17,6 +17,7 @@ import {
 } from '@holdfast/config';
 import { StringEnum } from '@holdfast/contracts';
 import { Type } from '@sinclair/typebox';
+import { resolveWalletSettings, WalletEnv, walletContractProblems } from './modules/wallets/settings.js';
 
 export const SERVICE_NAME = 'workspace-service';
 
@@ -38,6 +39,8 @@ export const WorkspaceEnv = Type.Object({
   MAILER_HTTP_URL: Type.Optional(Type.String({ format: 'http-url', errorMessage: 'must be an http:// or https:// URL' })),
   MAILER_API_KEY: Type.Optional(Type.String({ minLength: 8, errorMessage: 'must be at least 8 characters' })),
   MAILER_FROM: Type.String({ minLength: 3, default: 'Holdfast <no-reply@holdfast.local>', errorMessage: 'must be a sender address' }),
+  // Wallets, balances, wallet linking and contract deployments (modules/wallets/settings.ts).
+  ...WalletEnv,
 });
 
 export type WorkspaceConfig = ReturnType<typeof resolve>;
@@ -45,6 +48,8 @@ export type WorkspaceConfig = ReturnType<typeof resolve>;
 function resolve(env: Record<string, string | undefined>) {
   const raw = loadConfig(WorkspaceEnv, env, (c) => [
     ...requiredOutsideLocal(c, ['INTERNAL_API_KEY', 'DATA_ENCRYPTION_KEY', 'JWT_SECRET']),
+    ...requiredOutsideLocal(c, ['SIWE_DOMAIN']),
+    ...walletContractProblems(c),
     ...(c.WORKSPACE_BOOTSTRAP_EMAIL && !c.WORKSPACE_BOOTSTRAP_PASSWORD
       ? ['WORKSPACE_BOOTSTRAP_PASSWORD: is required with WORKSPACE_BOOTSTRAP_EMAIL (missing)']
       : []),
@@ -70,6 +75,7 @@ function resolve(env: Record<string, string | undefined>) {
       raw.MAILER_TRANSPORT === 'http'
         ? { transport: 'http' as const, url: raw.MAILER_HTTP_URL!, apiKey: raw.MAILER_API_KEY!, from: raw.MAILER_FROM }
         : { transport: 'log' as const, from: raw.MAILER_FROM },
+    wallets: resolveWalletSettings(raw),
   };
 }
 

@@ -17,6 +17,7 @@ beforeAll(async () => {
     MAILER_HTTP_URL: vendor.url,
     MAILER_API_KEY: vendor.apiKey,
     MAILER_FROM: 'Holdfast <no-reply@holdfast.test>',
+    SIWE_DOMAIN: 'pay.holdfast.test',
   });
 });
 afterAll(async () => {

@@ -57,6 +57,7 @@ describe('workspace-service start-up', () => {
       'workspace-service: configuration error: INTERNAL_API_KEY: is required when APP_ENV is staging (missing)',
       'workspace-service: configuration error: DATA_ENCRYPTION_KEY: is required when APP_ENV is staging (missing)',
       'workspace-service: configuration error: JWT_SECRET: is required when APP_ENV is staging (missing)',
+      'workspace-service: configuration error: SIWE_DOMAIN: is required when APP_ENV is staging (missing)',
     ]);
   });
 });

@@ -8,7 +8,13 @@ export const outbox = outboxTable(workspaceSchema);
 export const rateLimitCounters = rateLimitCountersTable(workspaceSchema);
 
 export { auditLogs } from '../modules/audit/tables.js';
+// Wallets: provider configs, the built-in HD wallet, external wallets, customer wallets, contracts.
+export { contractDeployments } from '../modules/contracts/tables.js';
+export { customerWallets, walletLinkNonces } from '../modules/customer-wallets/tables.js';
+export { externalWalletConfigs } from '../modules/external-wallets/tables.js';
 export { platformMappings } from '../modules/platform-mappings/tables.js';
+export { platformWalletAccounts, platformWallets } from '../modules/providers/tables.js';
 export { loginThrottles, refreshTokens, sessions, verificationCodes } from '../modules/sessions/tables.js';
 export { users } from '../modules/users/tables.js';
+export { walletProviderConfigs } from '../modules/wallet-providers/tables.js';
 export { workspaceBilling, workspaces, workspaceWalletSettings } from '../modules/workspaces/tables.js';

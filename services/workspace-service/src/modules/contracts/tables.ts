@@ -1,0 +1,50 @@
+import type { ContractDeploymentStatus, Network } from '@holdfast/contracts';
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, jsonb, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { workspaceSchema } from '../../db/pg-schema.js';
+
+export interface DeploymentMetadata {
+  gasUsed?: number;
+  blockNumber?: number;
+  deployerAddress?: string;
+  factoryVersion?: string | null;
+  error?: string;
+}
+
+/**
+ * Escrow contract deployments: dedicated ones per workspace, and shared ones (no workspace) taken
+ * from ESCROW_CONTRACTS. `workspace_id` has no foreign key yet (workspace tenancy adds the table; the routes phase adds it).
+ */
+export const contractDeployments = workspaceSchema.table(
+  'contract_deployments',
+  {
+    id: uuid('id').primaryKey(),
+    workspaceId: uuid('workspace_id'),
+    globalTemplateId: text('global_template_id'),
+    network: text('network').$type<Network>().notNull(),
+    contractType: text('contract_type').$type<'escrow'>().notNull().default('escrow'),
+    contractAddress: text('contract_address'),
+    factoryAddress: text('factory_address'),
+    deploymentTxHash: text('deployment_tx_hash'),
+    deployedAt: timestamp('deployed_at', { withTimezone: true, mode: 'date' }),
+    deployedBy: text('deployed_by'),
+    status: text('status').$type<ContractDeploymentStatus>().notNull(),
+    isShared: boolean('is_shared').notNull().default(false),
+    verified: boolean('verified').notNull().default(false),
+    verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'date' }),
+    metadata: jsonb('metadata').$type<DeploymentMetadata>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  () => [
+    check('contract_deployments_scope_ck', sql`is_shared = (workspace_id is null)`),
+    check('contract_deployments_status_ck', sql`status in ('pending', 'active', 'failed', 'deprecated')`),
+    // At most one live (pending or active) dedicated contract per workspace, network and type.
+    uniqueIndex('contract_deployments_one_live_idx')
+      .on(sql`workspace_id`, sql`network`, sql`contract_type`)
+      .where(sql`not is_shared and status in ('pending', 'active')`),
+    uniqueIndex('contract_deployments_shared_idx').on(sql`network`, sql`lower(contract_address)`).where(sql`is_shared`),
+    index('contract_deployments_workspace_idx').on(sql`workspace_id`),
+  ],
+);
+export type ContractDeploymentRow = typeof contractDeployments.$inferSelect;

@@ -1,0 +1,377 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  type AppEnv,
+  AppError,
+  CHAIN_IDS,
+  type CreateCustodyAWalletBody,
+  type CustodyANetwork,
+  type CustodyAWalletBalance,
+  type CustodyAWalletCreated,
+  type CustodyAWalletStatus,
+  type CustomerWallet,
+  type FieldError,
+  type LinkWalletBody,
+  type Network,
+  type WalletBalances,
+  type WalletLinkNonce,
+  type WalletLinkNonceBody,
+} from '@holdfast/contracts';
+import { validationError } from '@holdfast/http-kit';
+import type { Logger } from '@holdfast/logging';
+import { tokenHash } from '@holdfast/secrets';
+import { BaseError, getAddress, type Hex, HttpRequestError, isAddress, isAddressEqual, RpcRequestError, TimeoutError } from 'viem';
+import { createSiweMessage, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
+import type { BalanceReader } from '../balances/service.js';
+import { viaProvider } from '../providers/adapter.js';
+import type { CustodyAAdapter } from '../providers/custody-a.js';
+import type { WalletProviderConfigService } from '../wallet-providers/service.js';
+import { type ActorContext, type AuditSink, canAccess, type WorkspaceAccess } from '../wallets/audit.js';
+import { evmPublicClient, networkOfChainId } from '../wallets/chains.js';
+import type { CustomerWalletRepository } from './repository.js';
+import type { CustomerWalletRow } from './tables.js';
+
+/** What the customer signs: shown by the wallet above the fields. */
+export const LINK_STATEMENT = 'Link this wallet to your Holdfast customer account.';
+
+/**
+ * The workspace a customer belongs to, or null when there is no such customer. The customers table
+ * arrives with the customer accounts, whose module provides this lookup.
+ */
+export type CustomerLookup = (customerId: string) => Promise<{ workspaceId: string } | null>;
+
+export interface CustomerWalletServiceDeps {
+  repository: CustomerWalletRepository;
+  findCustomer: CustomerLookup;
+  /** EVM networks (CHAIN_RPC_URLS): the chains a message may be bound to, and where signatures are checked. */
+  chainRpcUrls: Record<string, string>;
+  siwe: { domain: string; uri: string; nonceTtlMs: number };
+  rpcTimeoutMs: number;
+  configs: WalletProviderConfigService;
+  balances: BalanceReader;
+  audit: AuditSink;
+  appEnv: AppEnv;
+  logger: Logger;
+  /** The clock; tests move it. */
+  now?: () => Date;
+}
+
+const CUSTODY_A_NETWORK: Record<CustodyANetwork, Network> = {
+  BASE_SEPOLIA: 'base-sepolia',
+  BASE: 'base',
+  ETH_SEPOLIA: 'ethereum-sepolia',
+  ETH: 'ethereum',
+};
+
+function toCustomerWallet(row: CustomerWalletRow): CustomerWallet {
+  return {
+    customerId: row.customerId,
+    walletAddress: row.walletAddress,
+    walletLinkedAt: row.linkedAt.toISOString(),
+    chainId: row.chainId,
+    source: row.source,
+  };
+}
+
+/** A UUID-shaped key derived from a name: the same customer always sends the vendor the same idempotency key. */
+function derivedUuid(name: string): string {
+  const hex = createHash('sha256').update(name).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+function isRpcFailure(error: unknown): boolean {
+  if (!(error instanceof BaseError)) return false;
+  return error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof RpcRequestError) !== null;
+}
+
+/**
+ * A customer's one wallet: linked by signing an EIP-4361 (Sign-In with Ethereum) message, or created
+ * at CUSTODY_A. Independent of how the customer authenticated: every function takes the workspace
+ * and the customer id the caller vouches for.
+ */
+export function createCustomerWalletService(deps: CustomerWalletServiceDeps) {
+  const { repository } = deps;
+  const now = deps.now ?? (() => new Date());
+  const acceptedChains = Object.keys(deps.chainRpcUrls)
+    .map((n) => CHAIN_IDS[n as Network])
+    .filter((id): id is number => id !== undefined);
+
+  /** The customer of this workspace (routes authenticated as the customer: the token names both). */
+  async function requireCustomer(workspaceId: string, customerId: string): Promise<void> {
+    const customer = await deps.findCustomer(customerId);
+    if (customer?.workspaceId !== workspaceId) throw new AppError('NOT_FOUND', 'Customer not found');
+  }
+
+  /** The workspace of a customer an admin names (`/customers/{id}/...`), if the admin may act on it. */
+  async function customerWorkspace(customerId: string, access: WorkspaceAccess): Promise<string> {
+    const customer = await deps.findCustomer(customerId);
+    if (!customer) throw new AppError('NOT_FOUND', 'Customer not found');
+    if (!canAccess(access, customer.workspaceId)) throw new AppError('FORBIDDEN', 'No access to the workspace of this customer');
+    return customer.workspaceId;
+  }
+
+  async function refuseIfLinked(workspaceId: string, customerId: string): Promise<void> {
+    if (await repository.findWalletOfCustomer(customerId)) {
+      throw new AppError('WALLET_ALREADY_LINKED', 'The customer already has a wallet', { workspaceId });
+    }
+  }
+
+  function storeConflict(conflict: 'customer_has_wallet' | 'address_taken'): AppError {
+    return conflict === 'customer_has_wallet'
+      ? new AppError('WALLET_ALREADY_LINKED', 'The customer already has a wallet')
+      : new AppError('CONFLICT', 'This wallet is already linked to another customer of the workspace');
+  }
+
+  async function custodyA(workspaceId: string) {
+    const { adapter } = await deps.configs.usableAdapter(workspaceId, 'CUSTODY_A');
+    return adapter as CustodyAAdapter;
+  }
+
+  return {
+    /**
+     * POST .../customers/auth/wallet-nonce: a single-use nonce bound to this customer, valid
+     * SIWE_NONCE_TTL, with the fields the message must carry (and the message itself when the
+     * wallet address is given). 400 WALLET_ALREADY_LINKED; 400 for a chain without an RPC.
+     */
+    issueNonce: async (workspaceId: string, customerId: string, body: WalletLinkNonceBody): Promise<WalletLinkNonce> => {
+      await requireCustomer(workspaceId, customerId);
+      await refuseIfLinked(workspaceId, customerId);
+      const chainId = body.chainId ?? acceptedChains[0];
+      if (chainId === undefined) throw new AppError('SERVICE_UNAVAILABLE', 'No EVM network is configured for wallet linking');
+      if (!acceptedChains.includes(chainId)) {
+        throw validationError([{ field: 'chainId', reason: `must be one of: ${acceptedChains.join(', ')}` }]);
+      }
+      const nonce = randomBytes(16).toString('hex');
+      const issuedAt = now();
+      const expirationTime = new Date(issuedAt.getTime() + deps.siwe.nonceTtlMs);
+      await repository.insertNonce({ nonceHash: tokenHash(nonce), workspaceId, customerId, chainId, expiresAt: expirationTime });
+      const fields = {
+        domain: deps.siwe.domain,
+        uri: deps.siwe.uri,
+        version: '1' as const,
+        chainId,
+        nonce,
+        statement: LINK_STATEMENT,
+        issuedAt,
+        expirationTime,
+      };
+      return {
+        ...fields,
+        issuedAt: issuedAt.toISOString(),
+        expirationTime: expirationTime.toISOString(),
+        ...(body.walletAddress ? { message: createSiweMessage({ ...fields, address: getAddress(body.walletAddress) }) } : {}),
+      };
+    },
+
+    /**
+     * POST .../customers/auth/link-wallet: verifies the signed EIP-4361 message (domain SIWE_DOMAIN,
+     * a configured chain, this customer's unused unexpired nonce, not expired, signed for
+     * walletAddress by an account or a smart-contract wallet: ERC-1271, ERC-6492) and links the
+     * wallet. 400 VALIDATION_ERROR naming the field; 400 INVALID_CODE for an unknown, spent or
+     * expired nonce; 400 WALLET_ALREADY_LINKED; 409 CONFLICT when another customer has the address;
+     * 503 SERVICE_UNAVAILABLE when the chain cannot be asked about a contract wallet.
+     */
+    linkWallet: async (workspaceId: string, customerId: string, body: LinkWalletBody, actor: ActorContext): Promise<CustomerWallet> => {
+      await requireCustomer(workspaceId, customerId);
+      if (!isAddress(body.walletAddress, { strict: false })) {
+        throw validationError([{ field: 'walletAddress', reason: 'must be an Ethereum address' }]);
+      }
+      const parsed = parseSiweMessage(body.message);
+      if (!parsed.address || !parsed.domain || !parsed.uri || !parsed.version || !parsed.chainId || !parsed.nonce) {
+        throw validationError([{ field: 'message', reason: 'is not an EIP-4361 (Sign-In with Ethereum) message' }]);
+      }
+      const problems: FieldError[] = [];
+      if (!isAddressEqual(parsed.address, getAddress(body.walletAddress))) {
+        problems.push({ field: 'walletAddress', reason: 'differs from the address in the signed message' });
+      }
+      if (parsed.domain !== deps.siwe.domain) problems.push({ field: 'message', reason: `must be for the domain ${deps.siwe.domain}` });
+      const network = networkOfChainId(deps.chainRpcUrls, parsed.chainId);
+      if (!network) problems.push({ field: 'message', reason: `must be for one of the chains ${acceptedChains.join(', ')}` });
+      if (!validateSiweMessage({ message: parsed, time: now() })) {
+        problems.push({ field: 'message', reason: 'has expired or is not valid yet' });
+      }
+      if (problems.length > 0) throw validationError(problems);
+
+      // The nonce: this customer's, unused, unexpired and issued for the chain the message names.
+      const nonceHash = tokenHash(parsed.nonce);
+      const nonce = await repository.findNonce(nonceHash);
+      if (
+        !nonce ||
+        nonce.workspaceId !== workspaceId ||
+        nonce.customerId !== customerId ||
+        nonce.usedAt !== null ||
+        nonce.expiresAt.getTime() <= now().getTime()
+      ) {
+        throw new AppError('INVALID_CODE', 'The nonce is unknown, expired, already used or not yours; ask for a new one');
+      }
+      if (nonce.chainId !== parsed.chainId) {
+        throw validationError([{ field: 'message', reason: `must be for chain ${nonce.chainId}, the chain the nonce was issued for` }]);
+      }
+      await refuseIfLinked(workspaceId, customerId);
+
+      const client = evmPublicClient(network as Network, deps.chainRpcUrls[network as Network] as string, deps.rpcTimeoutMs);
+      let valid: boolean;
+      try {
+        valid = await client.verifySiweMessage({
+          message: body.message,
+          signature: body.signature as Hex,
+          address: parsed.address,
+          domain: deps.siwe.domain,
+          nonce: parsed.nonce,
+          time: now(),
+        });
+      } catch (error) {
+        if (isRpcFailure(error)) {
+          deps.logger.warn({ err: error, network }, 'signature verification could not reach the chain');
+          throw new AppError('SERVICE_UNAVAILABLE', 'The chain could not be reached to verify the signature; try again');
+        }
+        valid = false;
+      }
+      if (!valid) {
+        // viem answers false, not an error, when a contract wallet could not be asked: tell the two apart.
+        const reachable = await client.getChainId().then(
+          () => true,
+          () => false,
+        );
+        if (!reachable) {
+          deps.logger.warn({ network }, 'signature verification could not reach the chain');
+          throw new AppError('SERVICE_UNAVAILABLE', 'The chain could not be reached to verify the signature; try again');
+        }
+        throw validationError([{ field: 'signature', reason: 'does not prove ownership of walletAddress' }]);
+      }
+
+      const row = await repository.transaction(async (tx) => {
+        if (!(await repository.consumeNonce(tx, nonceHash, workspaceId, customerId))) {
+          throw new AppError('INVALID_CODE', 'The nonce is unknown, expired, already used or not yours; ask for a new one');
+        }
+        const inserted = await repository.insertWallet(tx, {
+          customerId,
+          workspaceId,
+          walletAddress: getAddress(parsed.address as string),
+          chainId: parsed.chainId as number,
+          source: 'siwe',
+        });
+        if (typeof inserted === 'string') throw storeConflict(inserted);
+        await deps.audit(tx, {
+          action: 'customer_wallet.linked',
+          resourceType: 'customer_wallet',
+          resourceId: customerId,
+          workspaceId,
+          changes: { walletAddress: { from: null, to: inserted.walletAddress }, chainId: { from: null, to: inserted.chainId } },
+          actor,
+        });
+        return inserted;
+      });
+      return toCustomerWallet(row);
+    },
+
+    /** The customer's wallet for the customer record and `auth/me` (`walletAddress`, `walletLinkedAt`), or null. */
+    getWallet: async (workspaceId: string, customerId: string): Promise<CustomerWallet | null> => {
+      const row = await repository.findWallet(workspaceId, customerId);
+      return row ? toCustomerWallet(row) : null;
+    },
+
+    /** Balances of the customer's wallet on every configured network; 404 when it has none. */
+    getWalletBalances: async (workspaceId: string, customerId: string): Promise<WalletBalances> => {
+      const row = await repository.findWallet(workspaceId, customerId);
+      if (!row) throw new AppError('NOT_FOUND', 'The customer has no wallet');
+      return deps.balances.read([{ address: row.walletAddress, addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }]);
+    },
+
+    /**
+     * GET /customers/{id}/custody-a-wallet: `{hasWallet, walletId, walletAddress, walletLinkedAt}`;
+     * 404 unknown customer; 403 a customer of a workspace outside `access`.
+     */
+    getCustodyAWallet: async (customerId: string, access: WorkspaceAccess): Promise<CustodyAWalletStatus> => {
+      const workspaceId = await customerWorkspace(customerId, access);
+      const row = await repository.findWallet(workspaceId, customerId);
+      if (row?.source !== 'custody_a') return { hasWallet: false, walletId: null, walletAddress: null, walletLinkedAt: null };
+      return {
+        hasWallet: true,
+        walletId: row.providerWalletId,
+        walletAddress: row.walletAddress,
+        walletLinkedAt: row.linkedAt.toISOString(),
+      };
+    },
+
+    /**
+     * POST /customers/{id}/custody-a-wallet: creates the customer's wallet at CUSTODY_A (once: a retry
+     * sends the vendor the same idempotency key) and makes it the customer's wallet. 201. 400
+     * WALLET_PROVIDER_NOT_CONFIGURED, 400 WALLET_ALREADY_LINKED, 403 outside `access`, 404 unknown
+     * customer, 502 vendor failure.
+     */
+    createCustodyAWallet: async (
+      customerId: string,
+      body: CreateCustodyAWalletBody,
+      access: WorkspaceAccess,
+      actor: ActorContext,
+    ): Promise<CustodyAWalletCreated> => {
+      const workspaceId = await customerWorkspace(customerId, access);
+      await refuseIfLinked(workspaceId, customerId);
+      const blockchain: CustodyANetwork = body.network ?? (deps.appEnv === 'production' ? 'BASE' : 'BASE_SEPOLIA');
+      const adapter = await custodyA(workspaceId);
+      const wallet = await viaProvider(() =>
+        adapter.createWallet({
+          name: `holdfast-customer-${customerId}`,
+          refId: customerId,
+          network: CUSTODY_A_NETWORK[blockchain],
+          accounts: [],
+          idempotencyKey: derivedUuid(`custody-a-wallet:${workspaceId}:${customerId}`),
+        }),
+      );
+      const address = wallet.accounts[0]?.address;
+      if (!address) throw new AppError('WALLET_PROVIDER_ERROR', 'CUSTODY_A created a wallet without an address', { provider: 'CUSTODY_A' });
+      const row = await repository.transaction(async (tx) => {
+        const inserted = await repository.insertWallet(tx, {
+          customerId,
+          workspaceId,
+          walletAddress: getAddress(address),
+          chainId: CHAIN_IDS[CUSTODY_A_NETWORK[blockchain]] ?? null,
+          source: 'custody_a',
+          providerWalletId: wallet.walletId,
+          blockchain,
+        });
+        if (typeof inserted === 'string') throw storeConflict(inserted);
+        await deps.audit(tx, {
+          action: 'customer_wallet.custody_a_created',
+          resourceType: 'customer_wallet',
+          resourceId: customerId,
+          workspaceId,
+          changes: { walletAddress: { from: null, to: inserted.walletAddress }, walletId: { from: null, to: wallet.walletId } },
+          actor,
+        });
+        return inserted;
+      });
+      return {
+        success: true,
+        walletId: wallet.walletId,
+        walletAddress: row.walletAddress,
+        blockchain,
+        createdAt: row.linkedAt.toISOString(),
+      };
+    },
+
+    /** GET /customers/{id}/custody-a-wallet/balance: CUSTODY_A's own balance report; 404 without one; 403; 502 vendor failure. */
+    getCustodyAWalletBalance: async (customerId: string, access: WorkspaceAccess): Promise<CustodyAWalletBalance> => {
+      const workspaceId = await customerWorkspace(customerId, access);
+      const row = await repository.findWallet(workspaceId, customerId);
+      if (row?.source !== 'custody_a' || !row.providerWalletId || !row.blockchain) {
+        throw new AppError('NOT_FOUND', 'The customer has no CUSTODY_A wallet');
+      }
+      const blockchain = row.blockchain as CustodyANetwork;
+      const walletId = row.providerWalletId;
+      const adapter = await custodyA(workspaceId);
+      const network = CUSTODY_A_NETWORK[blockchain];
+      const [balance] = await viaProvider(async () => (await adapter.getBalances?.({ walletId, network })) ?? []);
+      return {
+        walletId,
+        walletAddress: row.walletAddress,
+        blockchain,
+        network,
+        nativeBalance: balance?.nativeBalance ?? '0',
+        nativeSymbol: balance?.nativeSymbol ?? 'ETH',
+        tokens: balance?.tokens ?? [],
+      };
+    },
+  };
+}
+export type CustomerWalletService = ReturnType<typeof createCustomerWalletService>;

@@ -1,0 +1,43 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { workspaceSchema } from '../../db/pg-schema.js';
+
+/**
+ * The one wallet of a customer: linked by a signed SIWE message, or created at CUSTODY_A.
+ * `customer_id` and `workspace_id` have no foreign keys yet: the customers and workspaces tables
+ * arrive with the customer accounts and workspace tenancy.
+ */
+export const customerWallets = workspaceSchema.table(
+  'customer_wallets',
+  {
+    customerId: uuid('customer_id').primaryKey(),
+    workspaceId: uuid('workspace_id').notNull(),
+    walletAddress: text('wallet_address').notNull(),
+    chainId: integer('chain_id'),
+    source: text('source').$type<'siwe' | 'custody_a'>().notNull(),
+    providerWalletId: text('provider_wallet_id'),
+    blockchain: text('blockchain'),
+    linkedAt: timestamp('linked_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  () => [
+    // An address belongs to at most one customer of a workspace.
+    uniqueIndex('customer_wallets_address_idx').on(sql`workspace_id`, sql`lower(wallet_address)`),
+    check('customer_wallets_source_ck', sql`source in ('siwe', 'custody_a')`),
+  ],
+);
+export type CustomerWalletRow = typeof customerWallets.$inferSelect;
+
+/** Single-use SIWE nonces, stored as SHA-256 hashes, bound to the customer that asked for them. */
+export const walletLinkNonces = workspaceSchema.table(
+  'wallet_link_nonces',
+  {
+    nonceHash: text('nonce_hash').primaryKey(),
+    workspaceId: uuid('workspace_id').notNull(),
+    customerId: uuid('customer_id').notNull(),
+    chainId: integer('chain_id').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('wallet_link_nonces_customer_idx').on(t.customerId)],
+);

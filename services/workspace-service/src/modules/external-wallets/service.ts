@@ -1,0 +1,144 @@
+import {
+  AppError,
+  type ExternalWalletConfig,
+  type ExternalWalletConfigDeleted,
+  type ExternalWalletConfigList,
+  type ExternalWalletSettings,
+  type ExternalWalletType,
+  type UpsertExternalWalletConfigBody,
+  uuidv7,
+} from '@holdfast/contracts';
+import type { SecretBox } from '@holdfast/secrets';
+import { type ActorContext, type AuditSink, diffChanges } from '../wallets/audit.js';
+import type { ExternalWalletConfigRepository, ExternalWalletPatch } from './repository.js';
+import type { ExternalWalletConfigRow } from './tables.js';
+
+export interface ExternalWalletConfigServiceDeps {
+  repository: ExternalWalletConfigRepository;
+  secrets: SecretBox;
+  audit: AuditSink;
+}
+
+/** Where a config's sealed RPC key is bound: a value copied to another row does not open. */
+export function rpcKeyContext(id: string): string {
+  return `external_wallet_configs.rpc_provider_api_key:${id}`;
+}
+
+const AUDITED = ['isEnabled', 'allowedNetworks', 'allowedTemplateIds', 'settings'] as const;
+
+/**
+ * The browser wallet connectors (EXTERNAL_WALLET_1..4) a workspace offers its customers. The RPC
+ * provider key is a client-side key the customer's browser needs, so it is returned; it is still
+ * sealed at rest and only a redacted marker reaches the audit trail.
+ */
+export function createExternalWalletConfigService(deps: ExternalWalletConfigServiceDeps) {
+  const { repository, secrets } = deps;
+
+  function toApi(row: ExternalWalletConfigRow): ExternalWalletConfig {
+    const config: ExternalWalletSettings = { ...row.settings };
+    if (row.rpcProviderApiKeySealed) config.rpcProviderApiKey = secrets.open(row.rpcProviderApiKeySealed, rpcKeyContext(row.id));
+    return {
+      id: row.id,
+      workspaceId: row.workspaceId,
+      providerType: row.providerType,
+      isEnabled: row.isEnabled,
+      allowedNetworks: row.allowedNetworks as ExternalWalletConfig['allowedNetworks'],
+      allowedTemplateIds: row.allowedTemplateIds,
+      config,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+    };
+  }
+
+  /** The public part of `config` and the sealed key, for a row id. */
+  function split(id: string, config: ExternalWalletSettings): Pick<ExternalWalletPatch, 'settings' | 'rpcProviderApiKeySealed'> {
+    const { rpcProviderApiKey, ...settings } = config;
+    return { settings, rpcProviderApiKeySealed: rpcProviderApiKey ? secrets.seal(rpcProviderApiKey, rpcKeyContext(id)) : null };
+  }
+
+  return {
+    /** GET /workspaces/{id}/external-wallet-configs: `{configs}`, by type. */
+    list: async (workspaceId: string): Promise<ExternalWalletConfigList> => ({
+      configs: (await repository.list(workspaceId)).map(toApi),
+    }),
+
+    /** GET .../external-wallet-configs/{type}: the bare config; 404 when the type is not configured. */
+    get: async (workspaceId: string, type: ExternalWalletType): Promise<ExternalWalletConfig> => {
+      const row = await repository.find(workspaceId, type);
+      if (!row) throw new AppError('NOT_FOUND', `${type} is not configured for this workspace`);
+      return toApi(row);
+    },
+
+    /**
+     * PUT .../external-wallet-configs/{type}: creates the config (isEnabled false and empty lists
+     * unless given) or updates the fields given; `config` replaces the whole settings object.
+     */
+    upsert: async (
+      workspaceId: string,
+      type: ExternalWalletType,
+      body: UpsertExternalWalletConfigBody,
+      actor: ActorContext,
+    ): Promise<ExternalWalletConfig> => {
+      const row = await repository.transaction(async (tx) => {
+        await repository.lock(tx, workspaceId, type);
+        const before = await repository.find(workspaceId, type, tx);
+        const keyTouched = body.config !== undefined && (body.config.rpcProviderApiKey !== undefined || !!before?.rpcProviderApiKeySealed);
+        let after: ExternalWalletConfigRow;
+        if (!before) {
+          const id = uuidv7();
+          after = await repository.insert(tx, {
+            id,
+            workspaceId,
+            providerType: type,
+            isEnabled: body.isEnabled ?? false,
+            allowedNetworks: body.allowedNetworks ?? [],
+            allowedTemplateIds: body.allowedTemplateIds ?? [],
+            ...split(id, body.config ?? {}),
+          });
+        } else {
+          const patch: ExternalWalletPatch = {};
+          if (body.isEnabled !== undefined) patch.isEnabled = body.isEnabled;
+          if (body.allowedNetworks !== undefined) patch.allowedNetworks = body.allowedNetworks;
+          if (body.allowedTemplateIds !== undefined) patch.allowedTemplateIds = body.allowedTemplateIds;
+          if (body.config !== undefined) Object.assign(patch, split(before.id, body.config));
+          after = await repository.update(tx, before.id, patch);
+        }
+        await deps.audit(tx, {
+          action: before ? 'external_wallet_config.updated' : 'external_wallet_config.created',
+          resourceType: 'external_wallet_config',
+          resourceId: after.id,
+          workspaceId,
+          changes: diffChanges(
+            before ?? null,
+            after,
+            AUDITED,
+            keyTouched || (!before && !!after.rpcProviderApiKeySealed) ? ['config.rpcProviderApiKey'] : [],
+          ),
+          actor,
+        });
+        return after;
+      });
+      return toApi(row);
+    },
+
+    /** DELETE .../external-wallet-configs/{type}: `{message}`; 404 when the type is not configured. */
+    remove: async (workspaceId: string, type: ExternalWalletType, actor: ActorContext): Promise<ExternalWalletConfigDeleted> => {
+      await repository.transaction(async (tx) => {
+        await repository.lock(tx, workspaceId, type);
+        const before = await repository.find(workspaceId, type, tx);
+        if (!before) throw new AppError('NOT_FOUND', `${type} is not configured for this workspace`);
+        await repository.delete(tx, before.id);
+        await deps.audit(tx, {
+          action: 'external_wallet_config.deleted',
+          resourceType: 'external_wallet_config',
+          resourceId: before.id,
+          workspaceId,
+          changes: diffChanges(before, null, AUDITED, before.rpcProviderApiKeySealed ? ['config.rpcProviderApiKey'] : []),
+          actor,
+        });
+      });
+      return { message: `${type} configuration deleted` };
+    },
+  };
+}
+export type ExternalWalletConfigService = ReturnType<typeof createExternalWalletConfigService>;

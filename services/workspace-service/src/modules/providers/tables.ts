@@ -1,0 +1,38 @@
+import type { AddressFormat, Curve } from '@holdfast/contracts';
+import { text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { workspaceSchema } from '../../db/pg-schema.js';
+
+/**
+ * The built-in PLATFORM provider: one HD wallet per workspace. `seed_sealed` is the BIP-39
+ * mnemonic sealed with AES-256-GCM under DATA_ENCRYPTION_KEY, bound to the wallet id.
+ * `workspace_id` has no foreign key yet: the workspaces table arrives with workspace tenancy.
+ */
+export const platformWallets = workspaceSchema.table('platform_wallets', {
+  id: uuid('id').primaryKey(),
+  workspaceId: uuid('workspace_id').notNull().unique(),
+  seedSealed: text('seed_sealed').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+export type PlatformWalletRow = typeof platformWallets.$inferSelect;
+
+/** The accounts derived from a platform wallet: the path is what re-derives the key. */
+export const platformWalletAccounts = workspaceSchema.table(
+  'platform_wallet_accounts',
+  {
+    id: uuid('id').primaryKey(),
+    walletId: uuid('wallet_id')
+      .notNull()
+      .references(() => platformWallets.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id').notNull(),
+    address: text('address').notNull(),
+    addressFormat: text('address_format').$type<AddressFormat>().notNull(),
+    curve: text('curve').$type<Curve>().notNull(),
+    path: text('path').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('platform_wallet_accounts_path_idx').on(t.walletId, t.addressFormat, t.path),
+    uniqueIndex('platform_wallet_accounts_address_idx').on(t.workspaceId, t.address),
+  ],
+);
+export type PlatformWalletAccountRow = typeof platformWalletAccounts.$inferSelect;

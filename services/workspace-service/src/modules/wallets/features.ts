@@ -1,0 +1,103 @@
+import type { Logger } from '@holdfast/logging';
+import { createSecretBox, dataEncryptionKey } from '@holdfast/secrets';
+import { createBalanceReader } from '../balances/service.js';
+import { createContractDeploymentRepository } from '../contracts/repository.js';
+import { createContractDeploymentService } from '../contracts/service.js';
+import { createCustomerWalletRepository } from '../customer-wallets/repository.js';
+import { type CustomerLookup, createCustomerWalletService } from '../customer-wallets/service.js';
+import { createExternalWalletConfigRepository } from '../external-wallets/repository.js';
+import { createExternalWalletConfigService } from '../external-wallets/service.js';
+import { createPlatformAdapter } from '../providers/platform.js';
+import { createPlatformWalletRepository, type Db } from '../providers/repository.js';
+import { createWalletProviderConfigRepository } from '../wallet-providers/repository.js';
+import { createWalletProviderConfigService } from '../wallet-providers/service.js';
+import type { AuditSink } from './audit.js';
+import { createWalletAccountService, type WorkspaceWalletProviderLookup } from './service.js';
+import type { WalletSettings } from './settings.js';
+
+export interface WalletFeatureDeps {
+  /** The service's drizzle instance (its own schema). */
+  db: Db;
+  /** `config.wallets` (resolveWalletSettings). */
+  settings: WalletSettings;
+  logger: Logger;
+  /** The audit log (workspace tenancy), written inside each change's transaction. */
+  audit: AuditSink;
+  /** `Workspace.walletProvider` (workspace tenancy). */
+  workspaceWalletProvider: WorkspaceWalletProviderLookup;
+  /** The workspace of a customer (customer accounts). */
+  findCustomer: CustomerLookup;
+}
+
+/**
+ * Every wallet feature of workspace-service, assembled from explicit dependencies: what the routes
+ * call. service.ts builds this once; the three lookups connect it to workspaces, customers and audit.
+ */
+export function createWalletFeatures(deps: WalletFeatureDeps) {
+  const { db, settings, logger } = deps;
+  const secrets = createSecretBox(dataEncryptionKey(settings.dataEncryptionKey, settings.appEnv));
+  const vendor = { timeoutMs: settings.providerTimeoutMs, appEnv: settings.appEnv };
+  const walletProviderConfigs = createWalletProviderConfigService({
+    repository: createWalletProviderConfigRepository(db),
+    secrets,
+    audit: deps.audit,
+    appEnv: settings.appEnv,
+    vendor,
+    logger: logger.child({ feature: 'wallet-provider-configs' }),
+  });
+  const balances = createBalanceReader({
+    chainRpcUrls: settings.chainRpcUrls,
+    solanaRpcUrls: settings.solanaRpcUrls,
+    tokenContracts: settings.tokenContracts,
+    timeoutMs: settings.chainRpcTimeoutMs,
+    logger: logger.child({ feature: 'balances' }),
+  });
+  const platformWallets = createPlatformWalletRepository(db);
+  const platform = (workspaceId: string) =>
+    createPlatformAdapter({
+      workspaceId,
+      repository: platformWallets,
+      secrets,
+      chainRpcUrls: settings.chainRpcUrls,
+      rpcTimeoutMs: settings.chainRpcTimeoutMs,
+    });
+  return {
+    walletProviderConfigs,
+    externalWalletConfigs: createExternalWalletConfigService({
+      repository: createExternalWalletConfigRepository(db),
+      secrets,
+      audit: deps.audit,
+    }),
+    walletAccounts: createWalletAccountService({
+      workspaceWalletProvider: deps.workspaceWalletProvider,
+      configs: walletProviderConfigs,
+      platform,
+      balances,
+    }),
+    customerWallets: createCustomerWalletService({
+      repository: createCustomerWalletRepository(db),
+      findCustomer: deps.findCustomer,
+      chainRpcUrls: settings.chainRpcUrls,
+      siwe: settings.siwe,
+      rpcTimeoutMs: settings.chainRpcTimeoutMs,
+      configs: walletProviderConfigs,
+      balances,
+      audit: deps.audit,
+      appEnv: settings.appEnv,
+      logger: logger.child({ feature: 'customer-wallets' }),
+    }),
+    contracts: createContractDeploymentService({
+      repository: createContractDeploymentRepository(db),
+      chainRpcUrls: settings.chainRpcUrls,
+      sharedEscrows: settings.sharedEscrows,
+      deployerPrivateKey: settings.deployerPrivateKey,
+      rpcTimeoutMs: Math.max(settings.chainRpcTimeoutMs, 30_000),
+      audit: deps.audit,
+      logger: logger.child({ feature: 'contracts' }),
+    }),
+    /** The built-in HD wallet of a workspace (signing, sending on the local chain). */
+    platform,
+    balances,
+  };
+}
+export type WalletFeatures = ReturnType<typeof createWalletFeatures>;

@@ -1,0 +1,56 @@
+import { type Deployment, deployMockUsdc, mockUsdcAbi } from '@holdfast/escrow';
+import { ANVIL_ACCOUNTS } from '@holdfast/test-fixtures';
+import {
+  type Account,
+  type Address,
+  type Chain,
+  createPublicClient,
+  createWalletClient,
+  type Hash,
+  http,
+  type PublicClient,
+  parseEther,
+  parseUnits,
+  type TransactionReceipt,
+  type Transport,
+  type WalletClient,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { evmChain } from '../../src/modules/wallets/chains.js';
+
+export interface AnvilClients {
+  publicClient: PublicClient<Transport, Chain>;
+  walletClient: WalletClient<Transport, Chain, Account>;
+  mined: (hash: Promise<Hash> | Hash) => Promise<TransactionReceipt>;
+  fund: (to: Address, ether: string) => Promise<TransactionReceipt>;
+  deployMockUsdc: () => Promise<Deployment>;
+  mintUsdc: (token: Address, to: Address, amount: string) => Promise<TransactionReceipt>;
+}
+
+/** Clients for a test anvil (as base-sepolia) that sign with anvil's dev accounts. */
+export function anvilClients(rpcUrl: string, account = 0): AnvilClients {
+  const chain = evmChain('base-sepolia', rpcUrl);
+  const transport = http(rpcUrl);
+  const publicClient: PublicClient<Transport, Chain> = createPublicClient({ chain, transport, cacheTime: 0, pollingInterval: 50 });
+  const walletClient = createWalletClient({
+    account: privateKeyToAccount(ANVIL_ACCOUNTS[account as 0].privateKey),
+    chain,
+    transport,
+    cacheTime: 0,
+    pollingInterval: 50,
+  });
+  const mined = async (hash: Promise<Hash> | Hash) => {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash: await hash });
+    if (receipt.status !== 'success') throw new Error(`transaction ${receipt.transactionHash} reverted`);
+    return receipt;
+  };
+  return {
+    publicClient,
+    walletClient,
+    mined,
+    fund: (to: Address, ether: string) => mined(walletClient.sendTransaction({ to, value: parseEther(ether) })),
+    deployMockUsdc: () => deployMockUsdc({ walletClient, publicClient }),
+    mintUsdc: (token: Address, to: Address, amount: string) =>
+      mined(walletClient.writeContract({ address: token, abi: mockUsdcAbi, functionName: 'mint', args: [to, parseUnits(amount, 6)] })),
+  };
+}
