@@ -8,7 +8,7 @@ import {
   type TokenContract,
   TokenContractsEnv,
 } from '@holdfast/config';
-import { type AppEnv, CONTRACT_NETWORKS, type ContractNetwork, NETWORKS, type Network, TESTNETS } from '@holdfast/contracts';
+import { type AppEnv, CONTRACT_NETWORKS, type ContractNetwork, type Network, TESTNETS } from '@holdfast/contracts';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { Type } from '@sinclair/typebox';
@@ -17,12 +17,8 @@ import { bytesToHex, getAddress, type Hex } from 'viem';
 // The environment variables of the wallet features. Only config.ts reads the environment: it
 // spreads WalletEnv into the service's schema and calls resolveWalletSettings on the result.
 
-const NETWORK = `(${NETWORKS.join('|')})`;
-const CONTRACT_NETWORK = `(${CONTRACT_NETWORKS.join('|')})`;
 const SOLANA_NETWORK = '(solana|solana-devnet|solana-testnet)';
 const URL = 'https?://[^,=\\s]+';
-const EVM_ADDRESS = '0x[0-9a-fA-F]{40}';
-const BASE58_ADDRESS = '[1-9A-HJ-NP-Za-km-z]{32,44}';
 const list = (item: string) => `^${item}(,${item})*$`;
 
 export const WalletEnv = {
