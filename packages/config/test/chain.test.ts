@@ -46,11 +46,22 @@ describe('TOKEN_CONTRACTS', () => {
       `base:ETH=${TOKEN},base:usdc=${TOKEN},base:USDC=nope,base-sepolia=${TOKEN},base:USDT=${TOKEN},base:USDT=${ESCROW}`,
     );
     expect(problems).toEqual([
-      `TOKEN_CONTRACTS: "base:ETH=${TOKEN}": "ETH" is not an ERC-20 currency (one of USDC, USDT, MockUSDC, USDG)`,
-      `TOKEN_CONTRACTS: "base:usdc=${TOKEN}": "usdc" is not an ERC-20 currency (one of USDC, USDT, MockUSDC, USDG)`,
+      `TOKEN_CONTRACTS: "base:ETH=${TOKEN}": "ETH" is not a token currency (one of USDC, USDT, MockUSDC, USDG)`,
+      `TOKEN_CONTRACTS: "base:usdc=${TOKEN}": "usdc" is not a token currency (one of USDC, USDT, MockUSDC, USDG)`,
       'TOKEN_CONTRACTS: "base:USDC=nope": "nope" is not a 20-byte hex address (0x and 40 hex digits)',
       `TOKEN_CONTRACTS: "base-sepolia=${TOKEN}": must be network:SYMBOL=address, e.g. base-sepolia:MockUSDC=0x5FbDB2315678afecb367f032d93F642f64180aa3`,
       `TOKEN_CONTRACTS: "base:USDT=${ESCROW}": USDT is given twice for base`,
+    ]);
+  });
+
+  it('takes SPL mints on Solana networks and refuses hex there', () => {
+    const mint = '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU';
+    expect(parseTokenContracts(`solana-devnet:USDC=${mint}`)).toEqual({
+      value: [{ network: 'solana-devnet', symbol: 'USDC', address: mint }],
+      problems: [],
+    });
+    expect(parseTokenContracts(`solana:USDC=${TOKEN}`).problems).toEqual([
+      `TOKEN_CONTRACTS: "solana:USDC=${TOKEN}": "${TOKEN}" is not an SPL mint address (base58)`,
     ]);
   });
 });
