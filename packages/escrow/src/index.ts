@@ -14,6 +14,7 @@ export {
   ensureLocalContracts,
   escrowContractsEntry,
   isCodeOf,
+  LOCAL_CONTRACTS,
   LOCAL_DEPLOYER_INDEX,
   type LocalContracts,
   localDeployerAccount,

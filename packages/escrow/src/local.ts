@@ -32,6 +32,18 @@ export interface LocalContracts {
   escrow: DeploymentRecord;
 }
 
+/**
+ * Where the local deployer puts the contracts on a fresh chain (its nonces 0 and 1): fixed, so
+ * container set-ups can configure them up front. Transaction hashes are not fixed (they depend on
+ * gas prices); they are not needed to recognise the contracts.
+ */
+export const LOCAL_CONTRACTS: LocalContracts = {
+  chainId: 84532,
+  deployer: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
+  mockUsdc: { address: '0x700b6A60ce7EaaEA56F065753d8dcB9653dbAD35', transactionHash: '0x', blockNumber: '1' },
+  escrow: { address: '0xA15BB66138824a1c7167f5E85b957d04Dd34E468', transactionHash: '0x', blockNumber: '2' },
+};
+
 export function toRecord(deployment: Deployment): DeploymentRecord {
   return { address: deployment.address, transactionHash: deployment.transactionHash, blockNumber: deployment.blockNumber.toString() };
 }
