@@ -14,3 +14,6 @@ export * from './subjects.js';
 export * from './wallets.js';
 export * from './webhooks.js';
 export * from './workspace-api/index.js';
+export * from './workspace-integrations.js';
+export * from './workspace-notifications.js';
+export * from './workspace-settings.js';

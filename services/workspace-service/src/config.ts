@@ -17,6 +17,7 @@ import {
 } from '@holdfast/config';
 import { StringEnum } from '@holdfast/contracts';
 import { Type } from '@sinclair/typebox';
+import { IntegrationEnv, integrationProblems, resolveIntegrationSettings } from './modules/integrations/settings.js';
 import { resolveWalletSettings, WalletEnv, walletContractProblems } from './modules/wallets/settings.js';
 
 export const SERVICE_NAME = 'workspace-service';
@@ -41,6 +42,8 @@ export const WorkspaceEnv = Type.Object({
   MAILER_FROM: Type.String({ minLength: 3, default: 'Holdfast <no-reply@holdfast.local>', errorMessage: 'must be a sender address' }),
   // Wallets, balances, wallet linking and contract deployments (modules/wallets/settings.ts).
   ...WalletEnv,
+  // Integration providers (modules/integrations/settings.ts).
+  ...IntegrationEnv,
 });
 
 export type WorkspaceConfig = ReturnType<typeof resolve>;
@@ -50,6 +53,7 @@ function resolve(env: Record<string, string | undefined>) {
     ...requiredOutsideLocal(c, ['INTERNAL_API_KEY', 'DATA_ENCRYPTION_KEY', 'JWT_SECRET']),
     ...requiredOutsideLocal(c, ['SIWE_DOMAIN']),
     ...walletContractProblems(c),
+    ...integrationProblems(c),
     ...(c.WORKSPACE_BOOTSTRAP_EMAIL && !c.WORKSPACE_BOOTSTRAP_PASSWORD
       ? ['WORKSPACE_BOOTSTRAP_PASSWORD: is required with WORKSPACE_BOOTSTRAP_EMAIL (missing)']
       : []),
@@ -76,6 +80,7 @@ function resolve(env: Record<string, string | undefined>) {
         ? { transport: 'http' as const, url: raw.MAILER_HTTP_URL!, apiKey: raw.MAILER_API_KEY!, from: raw.MAILER_FROM }
         : { transport: 'log' as const, from: raw.MAILER_FROM },
     wallets: resolveWalletSettings(raw),
+    integrations: resolveIntegrationSettings(raw),
   };
 }
 

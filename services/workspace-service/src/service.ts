@@ -1,7 +1,9 @@
 import fastifyJwt from '@fastify/jwt';
 import type { ServiceHandle } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
+import type { RunningConsumer } from '@holdfast/messaging';
 import { createEventRelay, createFoundation } from '@holdfast/runtime';
+import { createSecretBox, dataEncryptionKey } from '@holdfast/secrets';
 import { SERVICE_NAME, type WorkspaceConfig } from './config.js';
 import * as tables from './db/schema.js';
 import { SCHEMA_NAME } from './db/schema.js';
@@ -13,12 +15,23 @@ import { createAuditRepository } from './modules/audit/repository.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { createAuditService } from './modules/audit/service.js';
 import { createCatalogService } from './modules/catalog/service.js';
+import { createIntegrationProviders } from './modules/integrations/adapters.js';
+import { createIntegrationsRepository } from './modules/integrations/repository.js';
+import { integrationsRoutes } from './modules/integrations/routes.js';
+import { createIntegrationsService } from './modules/integrations/service.js';
 import { createHttpMailer, createLogMailer, type Mailer } from './modules/mailer/adapter.js';
+import { startNotificationConsumer } from './modules/notifications/consumer.js';
+import { createNotificationsRepository } from './modules/notifications/repository.js';
+import { notificationsRoutes } from './modules/notifications/routes.js';
+import { createNotificationsService } from './modules/notifications/service.js';
 import { oauthScopeRoutes } from './modules/oauth-clients/routes.js';
 import { createPlatformMappingsRepository } from './modules/platform-mappings/repository.js';
 import { createSessionsRepository } from './modules/sessions/repository.js';
 import { hostRootSessionRoutes, versionedSessionRoutes } from './modules/sessions/routes.js';
 import { createSessionsService } from './modules/sessions/service.js';
+import { createSettingsRepository } from './modules/settings/repository.js';
+import { settingsRoutes } from './modules/settings/routes.js';
+import { createSettingsService } from './modules/settings/service.js';
 import { createLocalDiskStorage } from './modules/storage/adapter.js';
 import { createAvatarStore } from './modules/storage/avatars.js';
 import { avatarFileRoutes } from './modules/storage/routes.js';
@@ -38,6 +51,9 @@ function repositories(executor: Executor) {
     workspaces: createWorkspacesRepository(executor),
     platformMappings: createPlatformMappingsRepository(executor),
     audit: createAuditRepository(executor),
+    integrations: createIntegrationsRepository(executor),
+    settings: createSettingsRepository(executor),
+    notifications: createNotificationsRepository(executor),
   };
 }
 
@@ -65,6 +81,7 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
     },
   });
   const { app } = foundation;
+  let startNotifications: (() => Promise<RunningConsumer>) | undefined;
   if (config.jwtSecretGenerated) {
     logger.warn('JWT_SECRET is not set: using a random secret for this run (APP_ENV=local only); sessions end when the process restarts');
   }
@@ -93,6 +110,16 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
     const users = createUsersService({ store, audit, avatars });
     const workspaces = createWorkspacesService({ store, audit, avatars, appEnv: config.APP_ENV });
     const catalog = createCatalogService({ workspaceExists });
+    const secrets = createSecretBox(dataEncryptionKey(config.DATA_ENCRYPTION_KEY, config.APP_ENV));
+    const integrations = createIntegrationsService({
+      store,
+      audit,
+      secrets,
+      providers: createIntegrationProviders(config.integrations.providerUrls, { timeoutMs: config.integrations.providerTimeoutMs, logger }),
+    });
+    const settings = createSettingsService({ store, audit, secrets });
+    const notifications = createNotificationsService({ store, audit, logger });
+    startNotifications = () => startNotificationConsumer({ bus: foundation.bus, notifications, logger });
 
     await registerWorkspaceApi(app, {
       tokens,
@@ -107,6 +134,9 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
         auditRoutes(audit),
         oauthScopeRoutes(catalog),
         webhookEventTypeRoutes(catalog),
+        integrationsRoutes(integrations),
+        settingsRoutes(settings),
+        notificationsRoutes(notifications),
       ],
     });
 
@@ -120,9 +150,17 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
   }
 
   const relay = createEventRelay(foundation, SCHEMA_NAME, logger);
+  let notificationConsumer: RunningConsumer | undefined;
   return {
     app,
-    startWorkers: relay.start,
-    closers: [{ name: 'outbox relay', close: relay.stop }, ...foundation.baseClosers],
+    startWorkers: async () => {
+      await relay.start();
+      notificationConsumer = await startNotifications?.();
+    },
+    closers: [
+      { name: 'outbox relay', close: relay.stop },
+      { name: 'notification consumer', close: async () => notificationConsumer?.stop() },
+      ...foundation.baseClosers,
+    ],
   };
 }

@@ -66,6 +66,9 @@ export const openApiInfo: OpenApiInfo = {
     { name: 'OAuth clients', description: 'OAuth client scopes of a workspace' },
     { name: 'webhooks', description: 'Webhook event types of a workspace' },
     { name: 'files', description: 'Uploaded avatars' },
+    { name: 'integrations', description: 'The integration catalog and the integrations of a workspace' },
+    { name: 'settings', description: 'Settings of a workspace and platform-wide settings' },
+    { name: 'notifications', description: "Your notifications about your workspace's payments and disputes, and your preferences" },
     { name: UNVERSIONED_TAG, description: 'The `/api/v1` routes at their deprecated unversioned paths' },
   ],
   securitySchemes: {

@@ -3,6 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startForTest } from '@holdfast/http-kit';
+import type { Logger } from '@holdfast/logging';
+import type { Bus } from '@holdfast/messaging';
 import { createTestBus, createTestDatabase, testLogger } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { type FormData, request } from 'undici';
@@ -33,6 +35,8 @@ export interface CallOptions {
 export interface Harness {
   url: string;
   sql: postgres.Sql;
+  /** A connection under the service's NATS prefix (publish events to it). */
+  bus: Bus;
   storageDir: string;
   call: <T = Json>(method: string, path: string, options?: CallOptions) => Promise<Answer<T>>;
   login: (email: string, password?: string) => Promise<{ accessToken: string; refreshToken: string; user: Json }>;
@@ -40,7 +44,7 @@ export interface Harness {
 }
 
 /** One workspace-service on a free port with its own database, NATS prefix and storage directory. */
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+export async function startHarness(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<Harness> {
   const [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
   const storageDir = await mkdtemp(join(tmpdir(), 'hf-workspace-storage-'));
   const config = workspaceConfigFrom({
@@ -56,9 +60,12 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     RATE_LIMIT_STANDARD: '100000',
     RATE_LIMIT_HIGH: '100000',
     RATE_LIMIT_ADMIN: '100000',
+    // Integration kinds that call a provider are available; nothing listens there (tests that call
+    // a provider pass their stand-in's URL).
+    INTEGRATION_PROVIDER_URLS: 'kyc-provider=http://127.0.0.1:9/kyc,chat-notifier=http://127.0.0.1:9/chat',
     ...env,
   });
-  const service = await startForTest(await createWorkspaceService(config, testLogger('workspace-service')));
+  const service = await startForTest(await createWorkspaceService(config, options.logger ?? testLogger('workspace-service')));
   const sql = postgres(db.url, { max: 2, onnotice: () => {} });
 
   const call = async <T>(method: string, path: string, options: CallOptions = {}): Promise<Answer<T>> => {
@@ -90,6 +97,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   return {
     url: service.url,
     sql,
+    bus: nats.bus,
     storageDir,
     call,
     login,

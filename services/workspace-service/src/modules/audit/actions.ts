@@ -27,4 +27,17 @@ export const AUDIT = {
   workspaceAvatarDelete: { action: 'workspace.avatar_delete', resourceType: 'workspace' },
   billingUpdate: { action: 'workspace.billing_update', resourceType: 'workspace_billing' },
   walletSettingsUpdate: { action: 'workspace.wallet_settings_update', resourceType: 'workspace_wallet_settings' },
+  // Integrations, settings and notifications (issue 9).
+  integrationCreate: { action: 'integration.create', resourceType: 'workspace_integration' },
+  integrationUpdate: { action: 'integration.update', resourceType: 'workspace_integration' },
+  integrationDelete: { action: 'integration.delete', resourceType: 'workspace_integration' },
+  integrationDisable: { action: 'integration.disable', resourceType: 'workspace_integration' },
+  integrationValidate: { action: 'integration.validate', resourceType: 'workspace_integration' },
+  settingUpsert: { action: 'setting.upsert', resourceType: 'setting' },
+  settingUpdate: { action: 'setting.update', resourceType: 'setting' },
+  globalSettingsBulk: { action: 'global_setting.bulk_upsert', resourceType: 'global_setting' },
+  notificationRead: { action: 'notification.read', resourceType: 'notification' },
+  notificationsReadAll: { action: 'notification.read_all', resourceType: 'notification' },
+  notificationsDeleteAll: { action: 'notification.delete_all', resourceType: 'notification' },
+  notificationPreferencesUpdate: { action: 'notification.preferences_update', resourceType: 'notification_preferences' },
 } as const satisfies Record<string, AuditAction>;

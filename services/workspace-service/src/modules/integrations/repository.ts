@@ -1,0 +1,62 @@
+import { and, asc, eq, or } from 'drizzle-orm';
+import type { Executor } from '../../db/store.js';
+import { workspaceIntegrations } from './tables.js';
+
+export type IntegrationRow = typeof workspaceIntegrations.$inferSelect;
+export type NewIntegrationRow = typeof workspaceIntegrations.$inferInsert;
+export type IntegrationPatch = Partial<Omit<NewIntegrationRow, 'id' | 'workspaceId' | 'integrationId' | 'createdAt' | 'createdBy'>>;
+
+/** A unique-violation of (workspace, kind): the workspace already has this integration. */
+export function isDuplicateIntegration(error: unknown): boolean {
+  const cause =
+    (error as { cause?: { code?: string; constraint_name?: string } }).cause ?? (error as { code?: string; constraint_name?: string });
+  return cause?.code === '23505' && cause.constraint_name === 'workspace_integrations_kind_unique';
+}
+
+/** `ref` is the catalog kind's id or the row's own id, always within the workspace. */
+const byRef = (workspaceId: string, ref: string) =>
+  and(
+    eq(workspaceIntegrations.workspaceId, workspaceId),
+    or(eq(workspaceIntegrations.integrationId, ref), eq(workspaceIntegrations.id, ref)),
+  );
+
+export function createIntegrationsRepository(db: Executor) {
+  return {
+    list: async (workspaceId: string): Promise<IntegrationRow[]> =>
+      db
+        .select()
+        .from(workspaceIntegrations)
+        .where(eq(workspaceIntegrations.workspaceId, workspaceId))
+        .orderBy(asc(workspaceIntegrations.createdAt), asc(workspaceIntegrations.id)),
+
+    find: async (workspaceId: string, ref: string): Promise<IntegrationRow | undefined> => {
+      const [row] = await db.select().from(workspaceIntegrations).where(byRef(workspaceId, ref));
+      return row;
+    },
+
+    findForUpdate: async (workspaceId: string, ref: string): Promise<IntegrationRow | undefined> => {
+      const [row] = await db.select().from(workspaceIntegrations).where(byRef(workspaceId, ref)).for('update');
+      return row;
+    },
+
+    insert: async (row: NewIntegrationRow): Promise<IntegrationRow> => {
+      const [inserted] = await db.insert(workspaceIntegrations).values(row).returning();
+      return inserted!;
+    },
+
+    update: async (id: string, patch: IntegrationPatch): Promise<IntegrationRow> => {
+      const [updated] = await db
+        .update(workspaceIntegrations)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(eq(workspaceIntegrations.id, id))
+        .returning();
+      return updated!;
+    },
+
+    delete: async (id: string): Promise<void> => {
+      await db.delete(workspaceIntegrations).where(eq(workspaceIntegrations.id, id));
+    },
+  };
+}
+
+export type IntegrationsRepository = ReturnType<typeof createIntegrationsRepository>;

@@ -1,0 +1,31 @@
+import { CONSUMERS, DomainEvent } from '@holdfast/contracts';
+import type { Logger } from '@holdfast/logging';
+import { type Bus, type RunningConsumer, startConsumer } from '@holdfast/messaging';
+import type { NotificationsService } from './service.js';
+
+/**
+ * The durable consumer that turns the EVENTS stream into notifications. Instances share it; a
+ * message is acked once its notifications are stored, so a crash redelivers it, and the
+ * (event, user) uniqueness makes the redelivery create nothing twice. Created with deliver policy
+ * `new`: the first start of a deployment notifies from then on, not the 30 days the stream keeps.
+ * One message at a time, so notifications are created in the stream's order.
+ */
+export function startNotificationConsumer(deps: {
+  bus: Bus;
+  notifications: NotificationsService;
+  logger: Logger;
+}): Promise<RunningConsumer> {
+  return startConsumer({
+    bus: deps.bus,
+    stream: 'EVENTS',
+    durable: CONSUMERS.workspaceNotifications,
+    filterSubject: 'events.>',
+    schema: DomainEvent,
+    logger: deps.logger,
+    deliverPolicy: 'new',
+    concurrency: 1,
+    handler: async (event) => {
+      await deps.notifications.handleEvent(event);
+    },
+  });
+}

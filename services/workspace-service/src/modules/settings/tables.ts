@@ -1,0 +1,33 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { workspaceSchema } from '../../db/pg-schema.js';
+import { workspaces } from '../workspaces/tables.js';
+
+/**
+ * Key/value settings: a workspace's own (`workspace_id` set) or platform-wide (`workspace_id`
+ * null, the global settings). A key is unique within its scope (nulls not distinct: one global
+ * row per key). An encrypted value is sealed with AES-256-GCM bound to the row id and never
+ * returned.
+ */
+export const settings = workspaceSchema.table(
+  'settings',
+  {
+    id: uuid('id').primaryKey(),
+    workspaceId: uuid('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    /** The value, or its sealed form when `is_encrypted`. */
+    value: text('value').notNull(),
+    isEncrypted: boolean('is_encrypted').notNull().default(false),
+    category: text('category').notNull().default('general'),
+    description: text('description'),
+    createdBy: uuid('created_by'),
+    updatedBy: uuid('updated_by'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique('settings_scope_key_unique').on(t.workspaceId, t.key).nullsNotDistinct(),
+    index('settings_scope_category_idx').on(t.workspaceId, t.category, t.key),
+    check('settings_key_check', sql`${t.key} ~ '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$'`),
+  ],
+);
