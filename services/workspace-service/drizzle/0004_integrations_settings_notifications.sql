@@ -44,6 +44,7 @@ CREATE TABLE "workspace"."workspace_integrations" (
 	"integration_id" uuid NOT NULL,
 	"config" jsonb DEFAULT '{}'::jsonb NOT NULL,
 	"secrets_sealed" text,
+	"secret_fields" text[] DEFAULT '{}'::text[] NOT NULL,
 	"check_state" text DEFAULT 'unchecked' NOT NULL,
 	"error_message" text,
 	"last_validated_at" timestamp with time zone,

@@ -7,7 +7,7 @@ import {
   SECRET_MASK,
   secretFieldsOf,
 } from '@holdfast/contracts';
-import { Value } from '@sinclair/typebox/value';
+import { Value, type ValueError, ValueErrorType } from '@sinclair/typebox/value';
 
 export type Kind = (typeof INTEGRATION_CATALOG)[number];
 export type Config = Record<string, unknown>;
@@ -39,14 +39,29 @@ export function catalogEntry(kind: Kind, available: boolean): IntegrationCatalog
   };
 }
 
-function reasonOf(error: { message: string; schema: unknown }): string {
-  const schema = error.schema as { enum?: unknown[]; format?: string; pattern?: string; type?: string };
-  if (error.message === 'Expected required property') return 'is required';
-  if (error.message === 'Unexpected property') return 'is not a known parameter';
+function reasonOf(error: ValueError): string {
+  const schema = error.schema as { enum?: unknown[]; format?: string; minLength?: number; maxLength?: number };
   if (Array.isArray(schema.enum)) return `must be one of: ${schema.enum.join(', ')}`;
-  if (schema.format === 'email') return 'must be an e-mail address';
-  if (schema.pattern) return 'has characters or a shape that is not allowed';
-  return error.message.replace(/^Expected/, 'must be').toLowerCase();
+  switch (error.type) {
+    case ValueErrorType.ObjectRequiredProperty:
+      return 'is required';
+    case ValueErrorType.ObjectAdditionalProperties:
+      return 'is not a known parameter';
+    case ValueErrorType.StringMinLength:
+      return `must be at least ${schema.minLength} characters`;
+    case ValueErrorType.StringMaxLength:
+      return `must be at most ${schema.maxLength} characters`;
+    case ValueErrorType.StringPattern:
+      return 'has characters or a shape that is not allowed';
+    case ValueErrorType.StringFormat:
+      return schema.format === 'email' ? 'must be an e-mail address' : `must be a ${schema.format}`;
+    case ValueErrorType.String:
+      return 'must be a string';
+    case ValueErrorType.Boolean:
+      return 'must be a boolean';
+    default:
+      return error.message.replace(/^Expected/, 'must be').toLowerCase();
+  }
 }
 
 function validTimeZone(zone: string): boolean {
