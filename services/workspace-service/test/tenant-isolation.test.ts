@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageForm } from './support/fixtures.js';
 import { buildWorld, createUser, type Harness, startHarness, type World } from './support/harness.js';
-import { type Context, ROUTES } from './support/route-table.js';
+import { type Context, ensureW1Integration, ROUTES } from './support/route-table.js';
 
 // Members of W2 (its ADMIN and a CLIENT) call every route aimed at W1: no answer shows W1's data,
 // and W1's rows are exactly as they were.
@@ -23,6 +23,13 @@ async function snapshotOfW1() {
     sessions:
       await h.sql`select s.* from workspace.sessions s join workspace.users u on u.id = s.user_id where u.workspace_id = ${id} order by s.id`,
     audit: await h.sql`select id from workspace.audit_logs where workspace_id = ${id} order by seq`,
+    integrations: await h.sql`select * from workspace.workspace_integrations where workspace_id = ${id} order by id`,
+    settings: await h.sql`select * from workspace.settings where workspace_id = ${id} order by id`,
+    // Notifications the route table's fixtures add for W1's CLIENT (evt_matrix...) are the targets: checked below.
+    notifications:
+      await h.sql`select * from workspace.notifications where workspace_id = ${id} and event_id not like 'evt_matrix%' order by id`,
+    preferences:
+      await h.sql`select p.* from workspace.notification_preferences p join workspace.users u on u.id = p.user_id where u.workspace_id = ${id} order by p.user_id`,
   };
 }
 
@@ -40,16 +47,34 @@ beforeAll(async () => {
   await h.call('POST', `/api/v1/workspaces/${world.w1.id}/avatar`, { token: world.adminW1.token, form: imageForm() });
   await h.sql`insert into workspace.platform_mappings (id, workspace_id, platform_id, kind, name)
     values (gen_random_uuid(), ${world.w1.id}, gen_random_uuid(), 'sandbox', 'w1 sandbox')`;
+  await h.call('POST', '/api/v1/settings', { token: world.adminW1.token, body: { key: 'w1.private', value: 'w1-setting-value' } });
+  await h.call('PATCH', '/api/v1/notifications/preferences', {
+    token: world.clientW1.token,
+    body: { events: { 'transaction.created': true } },
+  });
+  await h.sql`insert into workspace.notifications (id, user_id, workspace_id, event_id, event_type, type, priority, title, message)
+    values (gen_random_uuid(), ${world.clientW1.id}, ${world.w1.id}, 'evt_w1only0000000000', 'transaction.failed', 'transaction', 'high',
+      'Payment failed', 'w1-notification-text')`;
   const upload = await h.call('POST', '/api/v1/users/me/avatar', { token: world.adminW2.token, form: imageForm() });
   const [entry] = await h.sql<{ id: string }[]>`select id from workspace.audit_logs where workspace_id = ${world.w1.id} limit 1`;
   ctx = { h, world, avatarFile: String(upload.body.data.avatarPath).replace('/avatars/', ''), w1AuditEntryId: entry!.id };
+  await ensureW1Integration(ctx);
 });
 afterAll(async () => h?.stop());
 
 describe('another tenant', () => {
   it('neither reads nor writes anything of W1 through any route', async () => {
     const before = await snapshotOfW1();
-    const w1Secrets = [world.w1.slug, world.adminW1.email, world.clientW1.email, 'One Ltd', 'w1 sandbox'];
+    const w1Secrets = [
+      world.w1.slug,
+      world.adminW1.email,
+      world.clientW1.email,
+      'One Ltd',
+      'w1 sandbox',
+      'w1-setting-value',
+      'w1-integration',
+      'w1-notification-text',
+    ];
     const bearerRoutes = ROUTES.filter((r) => r.expect.anonymous === 401);
     for (const route of bearerRoutes) {
       for (const token of [world.adminW2.token, clientW2]) {
@@ -73,5 +98,10 @@ describe('another tenant', () => {
     const targets =
       await h.sql`select first_name from workspace.users where workspace_id = ${world.w1.id} and last_name = 'User' and role = 'CLIENT'`;
     expect(targets.map((t) => t.first_name)).toEqual(['Fresh', 'Fresh', 'Fresh', 'Fresh']);
+    // The CLIENT's notifications the fixtures made for GET and PATCH /notifications/{id} are still unread.
+    const targeted = await h.sql<{ is_read: boolean }[]>`select is_read from workspace.notifications
+      where user_id = ${world.clientW1.id} and event_id like 'evt_matrix%'`;
+    expect(targeted.length).toBe(4);
+    expect(targeted.every((t) => !t.is_read)).toBe(true);
   });
 });

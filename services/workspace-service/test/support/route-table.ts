@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { INTEGRATION_CATALOG } from '@holdfast/contracts';
 import type { FormData } from 'undici';
 import { imageForm, insertUser } from './fixtures.js';
 import { createWorkspace, type Harness, PASSWORD, SUPER_PASSWORD, uniqueEmail, type World } from './harness.js';
@@ -76,6 +78,54 @@ async function freshClientOfW1(ctx: Context): Promise<string> {
 }
 
 const at = (path: string) => async () => ({ path });
+
+// Integrations, settings and notifications (issue 9).
+const kindId = (key: string) => INTEGRATION_CATALOG.find((k) => k.key === key)!.id;
+const KYC = kindId('kyc-provider');
+const EXPORT = kindId('accounting-export');
+const CHAT = kindId('chat-notifier');
+const EXPORT_CONFIG = { format: 'csv', schedule: 'daily', recipientEmail: 'books@matrix.test' };
+
+/** W1's chat-notifier integration (created once; the tenant-isolation test creates it up front). */
+export async function ensureW1Integration(ctx: Context): Promise<void> {
+  const [row] = await ctx.h
+    .sql`select id from workspace.workspace_integrations where workspace_id = ${ctx.world.w1.id} and integration_id = ${CHAT}`;
+  if (row) return;
+  const res = await ctx.h.call('POST', `/api/v1/workspaces/${ctx.world.w1.id}/integrations`, {
+    token: ctx.world.superAdmin.token,
+    body: { integrationId: CHAT, config: { webhookToken: 'T00MATRIX/B00/w1token0001' }, metadata: { owner: 'w1-integration' } },
+  });
+  if (res.status !== 200) throw new Error(`W1 integration: ${res.status} ${res.text}`);
+}
+
+async function removeW1Integration(ctx: Context, integrationId: string): Promise<void> {
+  await ctx.h
+    .sql`delete from workspace.workspace_integrations where workspace_id = ${ctx.world.w1.id} and integration_id = ${integrationId}`;
+}
+
+/** The workspace a principal's `/settings` calls reach: W1 (the SUPER_ADMIN names it), W2 for the other tenant. */
+function settingsScope(ctx: Context, principal: Principal): string {
+  return principal === 'otherTenant' ? ctx.world.w2.id : ctx.world.w1.id;
+}
+
+const settingsPath = (ctx: Context, principal: Principal, path: string) =>
+  principal === 'superAdmin' ? `${path}?workspaceId=${ctx.world.w1.id}` : path;
+
+/** The setting `matrix.key` in the principal's scope. */
+async function ensureSetting(ctx: Context, principal: Principal): Promise<void> {
+  await ctx.h.sql`insert into workspace.settings (id, workspace_id, key, value, category)
+    values (${randomUUID()}, ${settingsScope(ctx, principal)}, 'matrix.key', 'matrix value', 'matrix')
+    on conflict on constraint settings_scope_key_unique do nothing`;
+}
+
+/** A notification of W1's CLIENT: only that user may read or mark it. */
+async function clientW1Notification(ctx: Context): Promise<string> {
+  const id = randomUUID();
+  await ctx.h.sql`insert into workspace.notifications (id, user_id, workspace_id, event_id, event_type, type, priority, title, message)
+    values (${id}, ${ctx.world.clientW1.id}, ${ctx.world.w1.id}, ${`evt_matrix${id.replaceAll('-', '')}`}, 'transaction.escrowed',
+      'transaction', 'normal', 'Payment escrowed', 'The funds of payment 2b1d5e9e are held in escrow.')`;
+  return id;
+}
 
 /**
  * Every route of the Workspace API (the unversioned `/api/*` copies are checked from this table
@@ -356,6 +406,188 @@ export const ROUTES: RouteCase[] = [
     prepare: async (ctx) => ({ path: `/api/v1/audit-logs/${ctx.w1AuditEntryId}` }),
     expect: bearer(403, 200, 200, 404),
   },
+
+  // Integrations: the catalog (any user) and a workspace's integrations (workspace access).
+  { method: 'GET', route: '/api/v1/integrations', prepare: at('/api/v1/integrations'), expect: bearer(200, 200, 200, 200) },
+  {
+    method: 'GET',
+    route: '/api/v1/workspaces/:id/integrations',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/integrations` }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/workspaces/:id/integrations',
+    audit: 'integration.create',
+    prepare: async (ctx) => ({
+      path: `/api/v1/workspaces/${ctx.world.w1.id}/integrations`,
+      body: { integrationId: KYC, config: { apiKey: 'matrix_kyc_key_0001', environment: 'sandbox', levelName: 'basic' } },
+      after: async () => removeW1Integration(ctx, KYC),
+    }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/workspaces/:id/integrations/validate',
+    audit: 'integration.validate',
+    prepare: async (ctx) => ({
+      path: `/api/v1/workspaces/${ctx.world.w1.id}/integrations/validate`,
+      body: { integrationId: EXPORT, config: EXPORT_CONFIG },
+    }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/workspaces/:id/integrations/with-config',
+    audit: 'integration.create',
+    prepare: async (ctx) => ({
+      path: `/api/v1/workspaces/${ctx.world.w1.id}/integrations/with-config`,
+      body: { integrationId: EXPORT, config: EXPORT_CONFIG },
+      after: async () => removeW1Integration(ctx, EXPORT),
+    }),
+    expect: bearer(201, 201, 201, 403),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/workspaces/:id/integrations/:integrationId',
+    prepare: async (ctx) => {
+      await ensureW1Integration(ctx);
+      return { path: `/api/v1/workspaces/${ctx.world.w1.id}/integrations/${CHAT}` };
+    },
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/v1/workspaces/:id/integrations/:integrationId',
+    audit: 'integration.update',
+    prepare: async (ctx) => {
+      await ensureW1Integration(ctx);
+      return { path: `/api/v1/workspaces/${ctx.world.w1.id}/integrations/${CHAT}`, body: { config: { channel: '#matrix' } } };
+    },
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/v1/workspaces/:id/integrations/:integrationId',
+    audit: 'integration.delete',
+    prepare: async (ctx) => {
+      const fresh = await freshTenant(ctx);
+      const res = await ctx.h.call('POST', `/api/v1/workspaces/${fresh.workspace.id}/integrations`, {
+        token: ctx.world.superAdmin.token,
+        body: { integrationId: EXPORT, config: EXPORT_CONFIG },
+      });
+      if (res.status !== 200) throw new Error(`fresh integration: ${res.status} ${res.text}`);
+      return { path: `/api/v1/workspaces/${fresh.workspace.id}/integrations/${EXPORT}`, tokens: fresh.tokens };
+    },
+    expect: bearer(204, 204, 204, 403),
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/workspaces/:id/integrations/:integrationId/disable',
+    audit: 'integration.disable',
+    prepare: async (ctx) => {
+      await ensureW1Integration(ctx);
+      return { path: `/api/v1/workspaces/${ctx.world.w1.id}/integrations/${CHAT}/disable` };
+    },
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/workspaces/:id/integrations/:integrationId/status',
+    prepare: async (ctx) => {
+      await ensureW1Integration(ctx);
+      return { path: `/api/v1/workspaces/${ctx.world.w1.id}/integrations/${CHAT}/status` };
+    },
+    expect: bearer(200, 200, 200, 403),
+  },
+
+  // Settings: ADMIN or SUPER_ADMIN on one workspace's settings; global settings written by SUPER_ADMINs.
+  {
+    method: 'GET',
+    route: '/api/v1/settings',
+    prepare: async (ctx, principal) => ({ path: settingsPath(ctx, principal, '/api/v1/settings') }),
+    expect: bearer(403, 200, 200, 200),
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/settings',
+    audit: 'setting.upsert',
+    prepare: async (ctx, principal) => ({
+      path: settingsPath(ctx, principal, '/api/v1/settings'),
+      body: { key: 'matrix.posted', value: 'posted', category: 'matrix' },
+    }),
+    expect: bearer(403, 201, 201, 201),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/settings/:key',
+    prepare: async (ctx, principal) => {
+      await ensureSetting(ctx, principal);
+      return { path: settingsPath(ctx, principal, '/api/v1/settings/matrix.key') };
+    },
+    expect: bearer(403, 200, 200, 200),
+  },
+  {
+    method: 'PUT',
+    route: '/api/v1/settings/:key',
+    audit: 'setting.update',
+    prepare: async (ctx, principal) => {
+      await ensureSetting(ctx, principal);
+      return { path: settingsPath(ctx, principal, '/api/v1/settings/matrix.key'), body: { value: 'matrix value' } };
+    },
+    expect: bearer(403, 200, 200, 200),
+  },
+  { method: 'GET', route: '/api/v1/global-settings', prepare: at('/api/v1/global-settings'), expect: bearer(403, 200, 200, 200) },
+  {
+    method: 'POST',
+    route: '/api/v1/global-settings/bulk',
+    audit: 'global_setting.bulk_upsert',
+    prepare: async () => ({ path: '/api/v1/global-settings/bulk', body: { settings: [{ key: 'matrix.global', value: 'on' }] } }),
+    expect: bearer(403, 403, 200, 403),
+  },
+
+  // Notifications: every user, on their own only.
+  { method: 'GET', route: '/api/v1/notifications', prepare: at('/api/v1/notifications'), expect: bearer(200, 200, 200, 200) },
+  {
+    method: 'DELETE',
+    route: '/api/v1/notifications',
+    audit: 'notification.delete_all',
+    prepare: at('/api/v1/notifications'),
+    expect: bearer(200, 200, 200, 200),
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/notifications/mark-all-read',
+    audit: 'notification.read_all',
+    prepare: at('/api/v1/notifications/mark-all-read'),
+    expect: bearer(200, 200, 200, 200),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/notifications/preferences',
+    prepare: at('/api/v1/notifications/preferences'),
+    expect: bearer(200, 200, 200, 200),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/v1/notifications/preferences',
+    audit: 'notification.preferences_update',
+    prepare: async () => ({ path: '/api/v1/notifications/preferences', body: { events: { 'dispute.resolved': true } } }),
+    expect: bearer(200, 200, 200, 200),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/notifications/:id',
+    prepare: async (ctx) => ({ path: `/api/v1/notifications/${await clientW1Notification(ctx)}` }),
+    expect: bearer(200, 404, 404, 404),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/v1/notifications/:id/read',
+    audit: 'notification.read',
+    prepare: async (ctx) => ({ path: `/api/v1/notifications/${await clientW1Notification(ctx)}/read` }),
+    expect: bearer(200, 404, 404, 404),
+  },
 ];
 
 /** A request with bad input for a route, and the 4xx it gets (400 unless said). */
@@ -419,7 +651,38 @@ export const BAD_INPUT: Record<string, BadInput> = {
   'GET /api/v1/audit-logs/export': { path: fixed('/api/v1/audit-logs/export?format=xml') },
   'GET /api/v1/audit-logs/stats': { path: fixed('/api/v1/audit-logs/stats?success=maybe') },
   'GET /api/v1/audit-logs/:id': { path: fixed('/api/v1/audit-logs/not-a-uuid') },
+  'GET /api/v1/workspaces/:id/integrations': { path: fixed('/api/v1/workspaces/not-a-uuid/integrations') },
+  'POST /api/v1/workspaces/:id/integrations': { path: W1('/integrations'), body: { integrationId: 'kyc', config: {} } },
+  'POST /api/v1/workspaces/:id/integrations/validate': { path: W1('/integrations/validate'), body: { config: {} } },
+  'POST /api/v1/workspaces/:id/integrations/with-config': {
+    path: W1('/integrations/with-config'),
+    body: { integrationId: EXPORT, config: { format: 'xml', schedule: 'daily', recipientEmail: 'books@matrix.test' } },
+  },
+  'GET /api/v1/workspaces/:id/integrations/:integrationId': { path: W1('/integrations/not-a-uuid') },
+  'PATCH /api/v1/workspaces/:id/integrations/:integrationId': { path: W1(`/integrations/${CHAT}`), body: { enabled: 'maybe' } },
+  'DELETE /api/v1/workspaces/:id/integrations/:integrationId': { path: W1('/integrations/not-a-uuid') },
+  'POST /api/v1/workspaces/:id/integrations/:integrationId/disable': { path: W1('/integrations/not-a-uuid/disable') },
+  'GET /api/v1/workspaces/:id/integrations/:integrationId/status': { path: W1('/integrations/not-a-uuid/status') },
+  'GET /api/v1/settings': { path: fixed('/api/v1/settings?limit=0'), as: 'admin' },
+  'POST /api/v1/settings': { path: fixed('/api/v1/settings'), body: { key: '', value: 'x' }, as: 'admin' },
+  'GET /api/v1/settings/:key': { path: fixed('/api/v1/settings/bad%20key'), as: 'admin' },
+  'PUT /api/v1/settings/:key': { path: fixed('/api/v1/settings/matrix.key'), body: {}, as: 'admin' },
+  'GET /api/v1/global-settings': { path: fixed('/api/v1/global-settings?page=0') },
+  'POST /api/v1/global-settings/bulk': { path: fixed('/api/v1/global-settings/bulk'), body: { settings: [] } },
+  'GET /api/v1/notifications': { path: fixed('/api/v1/notifications?unread=maybe') },
+  'PATCH /api/v1/notifications/preferences': { path: fixed('/api/v1/notifications/preferences'), body: { events: { nope: true } } },
+  'GET /api/v1/notifications/:id': { path: fixed('/api/v1/notifications/not-a-uuid') },
+  'PATCH /api/v1/notifications/:id/read': { path: fixed('/api/v1/notifications/not-a-uuid/read') },
 };
 
 /** Routes that take no input at all: nothing can be bad. */
-export const NO_INPUT = ['GET /identity/me', 'GET /api/v1/workspaces/me', 'GET /api/v1/users/me', 'DELETE /api/v1/users/me/avatar'];
+export const NO_INPUT = [
+  'GET /identity/me',
+  'GET /api/v1/workspaces/me',
+  'GET /api/v1/users/me',
+  'DELETE /api/v1/users/me/avatar',
+  'GET /api/v1/integrations',
+  'DELETE /api/v1/notifications',
+  'POST /api/v1/notifications/mark-all-read',
+  'GET /api/v1/notifications/preferences',
+];
