@@ -62,7 +62,7 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
     RATE_LIMIT_ADMIN: '100000',
     // Integration kinds that call a provider are available; nothing listens there (tests that call
     // a provider pass their stand-in's URL).
-    INTEGRATION_PROVIDER_URLS: 'kyc-provider=http://127.0.0.1:9/kyc,chat-notifier=http://127.0.0.1:9/chat',
+    INTEGRATION_PROVIDER_URLS: 'kyc-provider=https://127.0.0.1:9/kyc,chat-notifier=https://127.0.0.1:9/chat',
     ...env,
   });
   const service = await startForTest(await createWorkspaceService(config, options.logger ?? testLogger('workspace-service')));
