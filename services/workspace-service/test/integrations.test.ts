@@ -207,9 +207,10 @@ describe('POST /workspaces/{id}/integrations', () => {
     const kinds = await call('POST', base(), world.adminW1.token, {
       integrationId: '00000000-0000-4000-8000-000000000000',
       config: {},
+      metadata: { blob: 'x'.repeat(17_000) },
     });
     expect(kinds.status).toBe(400);
-    expect(kinds.body.error.details.errors[0].field).toBe('integrationId');
+    expect(kinds.body.error.details.errors.map((e: { field: string }) => e.field)).toEqual(['integrationId', 'metadata']);
 
     const schema = await call('POST', base(), world.adminW1.token, { integrationId: 'kyc', config: 'apiKey' });
     expect(schema.status).toBe(400);

@@ -120,16 +120,20 @@ export function createIntegrationsService(deps: {
     if (!(await store.repos.workspaces.findById(workspaceId))) throw notFound('Workspace');
   }
 
-  /** The kind a body names: 400 when it is not in the catalog or cannot be set up here. */
+  /** Why a body's `integrationId` cannot be used: not in the catalog, or not set up on this deployment. */
+  function kindProblem(kind: Kind | undefined, mustBeAvailable: boolean): FieldError | undefined {
+    if (!kind) return { field: 'integrationId', reason: 'is not a kind of the integration catalog (GET /api/v1/integrations)' };
+    if (mustBeAvailable && !available(kind)) {
+      return { field: 'integrationId', reason: `is not available on this deployment (${kind.key} has no provider endpoint)` };
+    }
+    return undefined;
+  }
+
+  /** The kind a body names; 400 when it cannot be used. */
   function kindOfBody(integrationId: string, mustBeAvailable = true): Kind {
     const kind = kindById(integrationId);
-    if (!kind)
-      throw validationError([{ field: 'integrationId', reason: 'is not a kind of the integration catalog (GET /api/v1/integrations)' }]);
-    if (mustBeAvailable && !available(kind)) {
-      throw validationError([
-        { field: 'integrationId', reason: `is not available on this deployment (${kind.key} has no provider endpoint)` },
-      ]);
-    }
+    const problem = kindProblem(kind, mustBeAvailable);
+    if (problem || !kind) throw validationError(problem ? [problem] : []);
     return kind;
   }
 
@@ -163,33 +167,27 @@ export function createIntegrationsService(deps: {
   }
 
   /** Checks a whole config: its fields first, then (when they pass) its provider. */
-  async function check(kind: Kind, config: Config) {
+  async function check(kind: Kind, config: Config): Promise<{ valid: boolean; errors: FieldError[]; check: ProviderCheckOutcome }> {
     const problems = configProblems(kind, config);
-    if (problems.length > 0) {
-      return {
-        valid: false,
-        errors: problems,
-        check: (kind.callsProvider ? 'skipped' : 'not_applicable') as ProviderCheckOutcome,
-        reason: null,
-      };
-    }
+    if (problems.length > 0) return { valid: false, errors: problems, check: kind.callsProvider ? 'skipped' : 'not_applicable' };
     const { verdict, check: outcome } = await providerVerdict(kind, config);
-    if (verdict.outcome === 'passed') return { valid: true, errors: [], check: outcome, reason: null };
-    if (verdict.outcome === 'refused') return { valid: false, errors: verdict.errors, check: outcome, reason: null };
-    return {
-      valid: false,
-      errors: [{ field: 'config', reason: `could not be checked: ${verdict.reason}` }],
-      check: outcome,
-      reason: verdict.reason,
-    };
+    if (verdict.outcome === 'passed') return { valid: true, errors: [], check: outcome };
+    if (verdict.outcome === 'refused') return { valid: false, errors: verdict.errors, check: outcome };
+    return { valid: false, errors: [{ field: 'config', reason: `could not be checked: ${verdict.reason}` }], check: outcome };
   }
 
   async function create(caller: Caller, workspaceId: string, body: CreateWorkspaceIntegrationBody, validate: boolean) {
     const actor = requireActor(caller);
     await accessible(actor, workspaceId);
-    const kind = kindOfBody(body.integrationId);
-    const problems = [...configProblems(kind, body.config), ...metadataProblems(body.metadata)];
-    if (problems.length > 0) throw validationError(problems);
+    const named = kindById(body.integrationId);
+    const kindError = kindProblem(named, true);
+    const problems = [
+      ...(kindError ? [kindError] : []),
+      ...(named && !kindError ? configProblems(named, body.config) : []),
+      ...metadataProblems(body.metadata),
+    ];
+    if (problems.length > 0 || !named) throw validationError(problems);
+    const kind = named;
     const duplicate = () =>
       conflict(`The workspace already has the ${kind.key} integration; change it with PATCH`, { integrationId: kind.id });
     if (await store.repos.integrations.find(workspaceId, kind.id)) throw duplicate();
