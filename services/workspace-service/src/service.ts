@@ -1,6 +1,8 @@
 import fastifyJwt from '@fastify/jwt';
+import { INDEXER_COMMANDS } from '@holdfast/contracts';
 import type { ServiceHandle } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
+import { sendCommand } from '@holdfast/messaging';
 import { createEventRelay, createFoundation } from '@holdfast/runtime';
 import { SERVICE_NAME, type WorkspaceConfig } from './config.js';
 import * as tables from './db/schema.js';
@@ -8,11 +10,17 @@ import { SCHEMA_NAME } from './db/schema.js';
 import { createStore, type Executor } from './db/store.js';
 import { registerWorkspaceApi } from './http/api.js';
 import { openApiInfo, unversionedDeprecation } from './http/surface.js';
-import { accessTokensFrom, TOKEN_AUDIENCE, TOKEN_ISSUER, verificationCodeHasher } from './modules/access/tokens.js';
+import { accessTokensFrom, customerTokensFrom, TOKEN_AUDIENCE, TOKEN_ISSUER, verificationCodeHasher } from './modules/access/tokens.js';
 import { createAuditRepository } from './modules/audit/repository.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { createAuditService } from './modules/audit/service.js';
 import { createCatalogService } from './modules/catalog/service.js';
+import { contractRoutes } from './modules/contracts/routes.js';
+import { custodyAWalletRoutes } from './modules/customer-wallets/routes.js';
+import { createCustomersRepository } from './modules/customers/repository.js';
+import { customerAuthRoutes, globalCustomerRoutes, workspaceCustomerRoutes } from './modules/customers/routes.js';
+import { createCustomersService } from './modules/customers/service.js';
+import { externalWalletConfigRoutes } from './modules/external-wallets/routes.js';
 import { createHttpMailer, createLogMailer, type Mailer } from './modules/mailer/adapter.js';
 import { oauthScopeRoutes } from './modules/oauth-clients/routes.js';
 import { createPlatformMappingsRepository } from './modules/platform-mappings/repository.js';
@@ -25,6 +33,11 @@ import { avatarFileRoutes } from './modules/storage/routes.js';
 import { createUsersRepository } from './modules/users/repository.js';
 import { usersRoutes } from './modules/users/routes.js';
 import { createUsersService } from './modules/users/service.js';
+import { walletProviderConfigRoutes } from './modules/wallet-providers/routes.js';
+import { createWalletApi } from './modules/wallets/api.js';
+import { walletAuditSink } from './modules/wallets/audit.js';
+import { createWalletFeatures } from './modules/wallets/features.js';
+import { walletAccountRoutes } from './modules/wallets/routes.js';
 import { webhookEventTypeRoutes } from './modules/webhooks/routes.js';
 import { createWorkspacesRepository } from './modules/workspaces/repository.js';
 import { workspacesRoutes } from './modules/workspaces/routes.js';
@@ -38,6 +51,7 @@ function repositories(executor: Executor) {
     workspaces: createWorkspacesRepository(executor),
     platformMappings: createPlatformMappingsRepository(executor),
     audit: createAuditRepository(executor),
+    customers: createCustomersRepository(executor),
   };
 }
 
@@ -65,6 +79,8 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
     },
   });
   const { app } = foundation;
+  let startRegistration: () => Promise<void> = async () => {};
+  let stopRegistration: () => Promise<void> = async () => {};
   if (config.jwtSecretGenerated) {
     logger.warn('JWT_SECRET is not set: using a random secret for this run (APP_ENV=local only); sessions end when the process restarts');
   }
@@ -93,10 +109,38 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
     const users = createUsersService({ store, audit, avatars });
     const workspaces = createWorkspacesService({ store, audit, avatars, appEnv: config.APP_ENV });
     const catalog = createCatalogService({ workspaceExists });
+    // Customers and wallets (issue 8).
+    const customerTokens = customerTokensFrom(app.jwt);
+    const customers = createCustomersService({
+      store,
+      audit,
+      tokens: customerTokens,
+      refreshTokenTtlMs: config.refreshTokenTtlMs,
+      logger,
+    });
+    const walletFeatures = createWalletFeatures({
+      db: foundation.database.db,
+      settings: config.wallets,
+      logger,
+      audit: walletAuditSink(audit),
+      workspaceWalletProvider: async (id) => (await store.repos.workspaces.findById(id))?.walletProvider ?? null,
+      findCustomer: customers.findCustomer,
+      followContract: (request) => sendCommand(foundation.bus, INDEXER_COMMANDS.followContract, request, { timeoutMs: 5_000 }),
+    });
+    const wallets = createWalletApi({ features: walletFeatures, workspaceExists, customerIn: customers.customerIn });
+    if (walletFeatures.contractRegistration) {
+      startRegistration = walletFeatures.contractRegistration.start;
+      stopRegistration = walletFeatures.contractRegistration.stop;
+    }
+    if (!config.INTERNAL_API_KEY) {
+      logger.warn('INTERNAL_API_KEY is not set (APP_ENV=local only): GET /api/v1/wallet-provider-configs/status refuses every call');
+    }
 
     await registerWorkspaceApi(app, {
       tokens,
       actorFor: sessions.actorFor,
+      customers: { tokens: customerTokens, customerFor: customers.customerFor },
+      internalApiKey: config.INTERNAL_API_KEY,
       audit,
       logger,
       hostRoot: [hostRootSessionRoutes(sessions), avatarFileRoutes(avatars)],
@@ -107,6 +151,14 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
         auditRoutes(audit),
         oauthScopeRoutes(catalog),
         webhookEventTypeRoutes(catalog),
+        workspaceCustomerRoutes(customers),
+        globalCustomerRoutes(customers),
+        customerAuthRoutes(customers, wallets),
+        custodyAWalletRoutes(wallets),
+        walletProviderConfigRoutes(wallets),
+        externalWalletConfigRoutes(wallets),
+        walletAccountRoutes(wallets),
+        contractRoutes(wallets),
       ],
     });
 
@@ -122,7 +174,14 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
   const relay = createEventRelay(foundation, SCHEMA_NAME, logger);
   return {
     app,
-    startWorkers: relay.start,
-    closers: [{ name: 'outbox relay', close: relay.stop }, ...foundation.baseClosers],
+    startWorkers: async () => {
+      await relay.start();
+      await startRegistration();
+    },
+    closers: [
+      { name: 'outbox relay', close: relay.stop },
+      { name: 'contract registration', close: () => stopRegistration() },
+      ...foundation.baseClosers,
+    ],
   };
 }

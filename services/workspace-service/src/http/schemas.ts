@@ -3,6 +3,10 @@ import { type TSchema, Type } from '@sinclair/typebox';
 
 /** OpenAPI security of routes that need a Workspace access token. */
 export const BEARER = [{ bearer: [] }];
+/** OpenAPI security of the customer self-service routes (a customer access token). */
+export const CUSTOMER_BEARER = [{ customerBearer: [] }];
+/** OpenAPI security of service-to-service routes (`X-Internal-API-Key`). */
+export const INTERNAL_KEY = [{ internalApiKey: [] }];
 
 /** `{success: true, data, meta}` around a payload (list answers carry `meta.pagination`). */
 export function ok<T extends TSchema>(data: T, description?: string) {
