@@ -169,7 +169,7 @@ export function createCustomersRepository(db: Executor) {
         .innerJoin(customerSessions, eq(customerSessions.id, customerRefreshTokens.sessionId))
         .innerJoin(customers, eq(customers.id, customerSessions.customerId))
         .where(eq(customerRefreshTokens.tokenHash, tokenHash))
-        .for('update', { of: [customerRefreshTokens, customerSessions] });
+        .for('update');
       return row;
     },
 
