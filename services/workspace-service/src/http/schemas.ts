@@ -1,5 +1,6 @@
 import { SuccessEnvelope } from '@holdfast/contracts';
 import { type TSchema, Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 
 /** OpenAPI security of routes that need a Workspace access token. */
 export const BEARER = [{ bearer: [] }];
@@ -11,6 +12,14 @@ export const INTERNAL_KEY = [{ internalApiKey: [] }];
 /** `{success: true, data, meta}` around a payload (list answers carry `meta.pagination`). */
 export function ok<T extends TSchema>(data: T, description?: string) {
   return SuccessEnvelope(data, description ? { description } : {});
+}
+
+/**
+ * `preValidation` of routes whose whole body is optional (every field is): a request without a
+ * body is validated (and handled) as `{}`.
+ */
+export async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
+  request.body ??= {};
 }
 
 /** A 204 answer: no body. */

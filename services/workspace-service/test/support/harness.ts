@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startForTest } from '@holdfast/http-kit';
+import type { Logger } from '@holdfast/logging';
 import { createTestBus, createTestDatabase, testLogger } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { type FormData, request } from 'undici';
@@ -40,7 +41,7 @@ export interface Harness {
 }
 
 /** One workspace-service on a free port with its own database, NATS prefix and storage directory. */
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+export async function startHarness(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<Harness> {
   const [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
   const storageDir = await mkdtemp(join(tmpdir(), 'hf-workspace-storage-'));
   const config = workspaceConfigFrom({
@@ -58,7 +59,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     RATE_LIMIT_ADMIN: '100000',
     ...env,
   });
-  const service = await startForTest(await createWorkspaceService(config, testLogger('workspace-service')));
+  const service = await startForTest(await createWorkspaceService(config, options.logger ?? testLogger('workspace-service')));
   const sql = postgres(db.url, { max: 2, onnotice: () => {} });
 
   const call = async <T>(method: string, path: string, options: CallOptions = {}): Promise<Answer<T>> => {

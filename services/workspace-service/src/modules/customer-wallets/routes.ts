@@ -6,7 +6,7 @@ import {
   IdParams,
 } from '@holdfast/contracts';
 import { envelope, errorResponses, type HttpApp } from '@holdfast/http-kit';
-import { BEARER, ok } from '../../http/schemas.js';
+import { BEARER, emptyBodyAsObject, ok } from '../../http/schemas.js';
 import { requireActor } from '../access/caller.js';
 import { ADMIN_ROLES } from '../access/policy.js';
 import type { WalletApi } from '../wallets/api.js';
@@ -40,6 +40,7 @@ export function custodyAWalletRoutes(api: WalletApi) {
       '/customers/:id/custody-a-wallet',
       {
         config: { tier: 'admin', roles: ADMIN_ROLES, audit: WALLET_AUDIT.custodyAWalletCreate },
+        preValidation: emptyBodyAsObject,
         schema: {
           tags: [TAG],
           summary: 'Create a CUSTODY_A wallet for a customer',
@@ -56,7 +57,7 @@ export function custodyAWalletRoutes(api: WalletApi) {
         },
       },
       async (request, reply) =>
-        reply.code(201).send(envelope(request, await api.createCustodyAWallet(request.caller, request.params.id, request.body ?? {}))),
+        reply.code(201).send(envelope(request, await api.createCustodyAWallet(request.caller, request.params.id, request.body))),
     );
 
     app.get(

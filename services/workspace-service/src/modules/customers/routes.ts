@@ -21,7 +21,7 @@ import {
 } from '@holdfast/contracts';
 import { envelope, errorResponses, type HttpApp } from '@holdfast/http-kit';
 import { Type } from '@sinclair/typebox';
-import { BEARER, CUSTOMER_BEARER, ok } from '../../http/schemas.js';
+import { BEARER, CUSTOMER_BEARER, emptyBodyAsObject, ok } from '../../http/schemas.js';
 import { requireActor } from '../access/caller.js';
 import { ADMIN_ROLES } from '../access/policy.js';
 import type { WalletApi } from '../wallets/api.js';
@@ -294,6 +294,7 @@ export function customerAuthRoutes(customers: CustomersService, wallets: WalletA
       '/workspaces/:id/customers/auth/wallet-nonce',
       {
         config: { tier: 'standard', auth: 'customer' },
+        preValidation: emptyBodyAsObject,
         schema: {
           tags: [SELF_TAG],
           summary: 'A nonce for linking a wallet (Sign-In with Ethereum)',
@@ -309,7 +310,7 @@ export function customerAuthRoutes(customers: CustomersService, wallets: WalletA
           response: { 200: ok(WalletLinkNonce), ...errorResponses(401, 403, 503) },
         },
       },
-      async (request) => envelope(request, await wallets.walletNonce(request.caller, request.params.id, request.body ?? {})),
+      async (request) => envelope(request, await wallets.walletNonce(request.caller, request.params.id, request.body)),
     );
 
     app.post(
