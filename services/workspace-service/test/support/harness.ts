@@ -33,6 +33,8 @@ export interface CallOptions {
 
 export interface Harness {
   url: string;
+  /** The environment the service was configured from (its database, NATS prefix...). */
+  env: Record<string, string>;
   sql: postgres.Sql;
   storageDir: string;
   call: <T = Json>(method: string, path: string, options?: CallOptions) => Promise<Answer<T>>;
@@ -44,7 +46,7 @@ export interface Harness {
 export async function startHarness(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<Harness> {
   const [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
   const storageDir = await mkdtemp(join(tmpdir(), 'hf-workspace-storage-'));
-  const config = workspaceConfigFrom({
+  const serviceEnv: Record<string, string> = {
     DATABASE_URL: db.url,
     NATS_URL: nats.url,
     NATS_SUBJECT_PREFIX: nats.prefix,
@@ -58,7 +60,8 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
     RATE_LIMIT_HIGH: '100000',
     RATE_LIMIT_ADMIN: '100000',
     ...env,
-  });
+  };
+  const config = workspaceConfigFrom(serviceEnv);
   const service = await startForTest(await createWorkspaceService(config, options.logger ?? testLogger('workspace-service')));
   const sql = postgres(db.url, { max: 2, onnotice: () => {} });
 
@@ -90,6 +93,7 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
 
   return {
     url: service.url,
+    env: serviceEnv,
     sql,
     storageDir,
     call,
