@@ -1,9 +1,11 @@
 import type { FormData } from 'undici';
 import { imageForm, insertUser } from './fixtures.js';
 import { createWorkspace, type Harness, PASSWORD, SUPER_PASSWORD, uniqueEmail, type World } from './harness.js';
+import { WALLET_BAD_INPUT, WALLET_ROUTES } from './route-table-wallets.js';
+import type { WalletWorld } from './wallet-world.js';
 
-/** Who calls: nobody, an expired token, W1's CLIENT and ADMIN, the operator, and W2's ADMIN. */
-export const PRINCIPALS = ['anonymous', 'expired', 'client', 'admin', 'superAdmin', 'otherTenant'] as const;
+/** Who calls: nobody, an expired token, W1's CLIENT and ADMIN, the operator, W2's ADMIN, and a customer of W1 (customer JWT). */
+export const PRINCIPALS = ['anonymous', 'expired', 'client', 'admin', 'superAdmin', 'otherTenant', 'customer'] as const;
 export type Principal = (typeof PRINCIPALS)[number];
 
 export interface Context {
@@ -13,6 +15,8 @@ export interface Context {
   avatarFile: string;
   /** An audit entry filed under W1. */
   w1AuditEntryId: string;
+  /** W1's wallets, contracts and customers (wallet-world.ts). */
+  wallets: WalletWorld;
 }
 
 export interface Prepared {
@@ -33,6 +37,8 @@ export interface RouteCase {
   expect: Record<Principal, number>;
   /** The audit action of a mutating route. */
   audit?: string;
+  /** The error code a principal gets where it is not the usual one for its status. */
+  codes?: Partial<Record<Principal, string>>;
 }
 
 const all = (status: number): Record<Principal, number> => ({
@@ -42,7 +48,9 @@ const all = (status: number): Record<Principal, number> => ({
   admin: status,
   superAdmin: status,
   otherTenant: status,
+  customer: status,
 });
+/** A user route: a customer token is refused (401) like no token. */
 const bearer = (client: number, admin: number, superAdmin: number, otherTenant: number): Record<Principal, number> => ({
   anonymous: 401,
   expired: 401,
@@ -50,6 +58,7 @@ const bearer = (client: number, admin: number, superAdmin: number, otherTenant: 
   admin,
   superAdmin,
   otherTenant,
+  customer: 401,
 });
 
 async function signupWithCode(ctx: Context): Promise<{ email: string; code: string }> {
@@ -356,6 +365,9 @@ export const ROUTES: RouteCase[] = [
     prepare: async (ctx) => ({ path: `/api/v1/audit-logs/${ctx.w1AuditEntryId}` }),
     expect: bearer(403, 200, 200, 404),
   },
+
+  // Customers, wallets and contracts (issue 8).
+  ...WALLET_ROUTES,
 ];
 
 /** A request with bad input for a route, and the 4xx it gets (400 unless said). */
@@ -366,6 +378,7 @@ export interface BadInput {
   /** Defaults to the SUPER_ADMIN; `/me` routes of a workspace need a member. */
   as?: Principal;
   status?: number;
+  headers?: Record<string, string>;
 }
 
 const W1 =
@@ -419,6 +432,7 @@ export const BAD_INPUT: Record<string, BadInput> = {
   'GET /api/v1/audit-logs/export': { path: fixed('/api/v1/audit-logs/export?format=xml') },
   'GET /api/v1/audit-logs/stats': { path: fixed('/api/v1/audit-logs/stats?success=maybe') },
   'GET /api/v1/audit-logs/:id': { path: fixed('/api/v1/audit-logs/not-a-uuid') },
+  ...WALLET_BAD_INPUT,
 };
 
 /** Routes that take no input at all: nothing can be bad. */
