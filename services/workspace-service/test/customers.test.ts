@@ -416,6 +416,14 @@ describe('linking a wallet with Sign-In with Ethereum', () => {
     const replay = await h.call('POST', auth(world.w1.slug, 'link-wallet'), { token: registered.token, body });
     expect(replay.status).toBe(400);
     expect(replay.body.error.code).toBe('INVALID_CODE');
+    // The refusal is in the workspace's trail, on the customer.
+    const [refused] = await auditEntries(h, { action: 'customer_wallet.link', resourceId: registered.id });
+    expect(refused).toMatchObject({
+      success: false,
+      user_id: null,
+      workspace_id: world.w1.id,
+      metadata: expect.objectContaining({ customerId: registered.id, errorCode: 'INVALID_CODE' }),
+    });
     // Replayed by another customer of the workspace (its nonce is not theirs), or on another workspace.
     const thief = await registerCustomer(h, world.w1.slug);
     expect((await h.call('POST', auth(world.w1.slug, 'link-wallet'), { token: thief.token, body })).body.error.code).toBe('INVALID_CODE');
