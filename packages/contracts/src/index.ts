@@ -2,9 +2,11 @@ import './formats.js';
 
 export * from './chain.js';
 export * from './commands.js';
+export * from './customers.js';
 export * from './domain.js';
 export * from './envelope.js';
 export * from './errors.js';
+export * from './escrow-registry.js';
 export * from './events.js';
 export * from './ids.js';
 export * from './pagination.js';

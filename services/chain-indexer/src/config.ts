@@ -98,22 +98,23 @@ function resolve(env: Record<string, string | undefined>) {
     return problems;
   });
   const chainRpcUrls = parseChainRpcUrls(raw.CHAIN_RPC_URLS, raw.APP_ENV);
-  const networks: NetworkSettings[] = Object.entries(chainRpcUrls)
-    .filter(([network]) => escrow.some((e) => e.network === network))
-    .map(([name, rpcUrl]) => {
-      const network = name as Network;
-      return {
-        network,
-        chainId: CHAIN_IDS[network] as number,
-        rpcUrl,
-        contracts: escrow.filter((e) => e.network === network),
-        confirmations: confirmations[network] ?? defaultConfirmations(network, raw.APP_ENV),
-      };
-    });
+  const rpcNetworks: NetworkSettings[] = Object.entries(chainRpcUrls).map(([name, rpcUrl]) => {
+    const network = name as Network;
+    return {
+      network,
+      chainId: CHAIN_IDS[network] as number,
+      rpcUrl,
+      contracts: escrow.filter((e) => e.network === network),
+      confirmations: confirmations[network] ?? defaultConfirmations(network, raw.APP_ENV),
+    };
+  });
+  const networks = rpcNetworks.filter((n) => n.contracts.length > 0);
   return {
     ...raw,
     chainRpcUrls,
     networks,
+    /** Every network of CHAIN_RPC_URLS: those without ESCROW_CONTRACTS are followed once a contract is registered there. */
+    rpcNetworks,
     /** Networks of CHAIN_RPC_URLS without an escrow contract: watched for readiness only. */
     networksWithoutContracts: Object.keys(chainRpcUrls).filter((n) => !networks.some((s) => s.network === n)),
     pollIntervalMs: durationMs(raw.INDEXER_POLL_INTERVAL),

@@ -1,24 +1,29 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { INDEXER_COMMANDS, type Network } from '@holdfast/contracts';
 import type { ReadinessCheck, ServiceHandle } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
+import { serveCommand } from '@holdfast/messaging';
 import { createFoundation } from '@holdfast/runtime';
-import { type IndexerConfig, SERVICE_NAME } from './config.js';
+import { type IndexerConfig, type NetworkSettings, SERVICE_NAME } from './config.js';
 import * as tables from './db/schema.js';
 import { SCHEMA_NAME } from './db/schema.js';
 import { type ChainReader, createChainReader } from './modules/indexing/chain-reader.js';
 import { createIndexerMetrics } from './modules/indexing/metrics.js';
 import { createIndexerRepository } from './modules/indexing/repository.js';
 import { createNetworkIndexer, type NetworkIndexer } from './modules/indexing/service.js';
+import { createContractRegistry } from './modules/registry/service.js';
 
 /**
  * Assembles chain-indexer: its database, NATS, one follower per network that has an escrow contract
- * (ESCROW_CONTRACTS), a readiness check per followed chain and per follower, health and metrics.
+ * (ESCROW_CONTRACTS, or registered at run time with INDEXER_COMMANDS.followContract), a readiness
+ * check per chain and per network, health and metrics.
  */
 export async function createIndexerService(config: IndexerConfig, logger: Logger): Promise<ServiceHandle> {
   const followers: NetworkIndexer[] = [];
   const readers: ChainReader[] = [];
-  const readiness: ReadinessCheck[] = config.networks.map(({ network }) => ({
+  // Every network of CHAIN_RPC_URLS: a network without a follower yet (no contract) is ready.
+  const readiness: ReadinessCheck[] = config.rpcNetworks.map(({ network }) => ({
     name: `indexer:${network}`,
     check: async () => {
       const status = followers.find((f) => f.network === network)?.status();
@@ -38,34 +43,63 @@ export async function createIndexerService(config: IndexerConfig, logger: Logger
   const repository = createIndexerRepository(foundation.database.sql);
   const metrics = createIndexerMetrics(foundation.app.metrics);
   const owner = leaseOwner();
-  for (const settings of config.networks) {
+  let started = false;
+
+  /** The follower of a network (created on first need: a contract in ESCROW_CONTRACTS or registered there). */
+  function followerOf(settings: NetworkSettings): NetworkIndexer {
+    const existing = followers.find((f) => f.network === settings.network);
+    if (existing) return existing;
     const reader = createChainReader({ rpcUrl: settings.rpcUrl, chainId: settings.chainId, name: settings.network });
     readers.push(reader);
-    followers.push(
-      createNetworkIndexer({
-        ...settings,
-        reader,
-        repository,
-        bus: foundation.bus,
-        logger,
-        metrics,
-        owner,
-        isGone: leaseHolderIsGone,
-        pollIntervalMs: config.pollIntervalMs,
-        blockRange: config.blockRange,
-        onChainReset: config.onChainReset,
-      }),
-    );
+    const follower = createNetworkIndexer({
+      ...settings,
+      registered: () => repository.registeredContracts(settings.network),
+      reader,
+      repository,
+      bus: foundation.bus,
+      logger,
+      metrics,
+      owner,
+      isGone: leaseHolderIsGone,
+      pollIntervalMs: config.pollIntervalMs,
+      blockRange: config.blockRange,
+      onChainReset: config.onChainReset,
+    });
+    followers.push(follower);
+    if (started) follower.start();
+    return follower;
   }
-  for (const network of config.networksWithoutContracts) {
-    logger.info({ network }, 'no escrow contract in ESCROW_CONTRACTS for this network: not indexed');
-  }
+  const settingsOf = (network: string) => config.rpcNetworks.find((n) => n.network === network);
+
+  for (const settings of config.networks) followerOf(settings);
+  const registry = createContractRegistry({
+    repository,
+    networks: config.rpcNetworks,
+    follow: (network: Network) => {
+      const settings = settingsOf(network);
+      if (settings) followerOf(settings).notify();
+    },
+    logger,
+  });
+  let commands: ReturnType<typeof serveCommand> | undefined;
   return {
     app: foundation.app,
     startWorkers: async () => {
+      started = true;
+      // Networks whose only contracts were registered at run time are followed from the start too.
+      for (const network of await repository.registeredNetworks()) {
+        const settings = settingsOf(network);
+        if (settings) followerOf(settings);
+        else logger.error({ network }, 'contracts are registered on a network without an RPC in CHAIN_RPC_URLS: not indexed');
+      }
+      for (const settings of config.rpcNetworks.filter((n) => !followers.some((f) => f.network === n.network))) {
+        logger.info({ network: settings.network }, 'no escrow contract for this network yet: followed once one is registered');
+      }
       for (const follower of followers) follower.start();
+      commands = serveCommand(foundation.bus, INDEXER_COMMANDS.followContract, SERVICE_NAME, (request) => registry.follow(request));
     },
     closers: [
+      { name: 'commands', close: async () => commands?.unsubscribe() },
       {
         name: 'indexers',
         close: async () => {

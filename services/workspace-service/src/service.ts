@@ -1,7 +1,8 @@
 import fastifyJwt from '@fastify/jwt';
+import { INDEXER_COMMANDS } from '@holdfast/contracts';
 import type { ServiceHandle } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
-import type { RunningConsumer } from '@holdfast/messaging';
+import { type RunningConsumer, sendCommand } from '@holdfast/messaging';
 import { createEventRelay, createFoundation } from '@holdfast/runtime';
 import { createSecretBox, dataEncryptionKey } from '@holdfast/secrets';
 import { SERVICE_NAME, type WorkspaceConfig } from './config.js';
@@ -10,11 +11,17 @@ import { SCHEMA_NAME } from './db/schema.js';
 import { createStore, type Executor } from './db/store.js';
 import { registerWorkspaceApi } from './http/api.js';
 import { openApiInfo, unversionedDeprecation } from './http/surface.js';
-import { accessTokensFrom, TOKEN_AUDIENCE, TOKEN_ISSUER, verificationCodeHasher } from './modules/access/tokens.js';
+import { accessTokensFrom, customerTokensFrom, TOKEN_AUDIENCE, TOKEN_ISSUER, verificationCodeHasher } from './modules/access/tokens.js';
 import { createAuditRepository } from './modules/audit/repository.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { createAuditService } from './modules/audit/service.js';
 import { createCatalogService } from './modules/catalog/service.js';
+import { contractRoutes } from './modules/contracts/routes.js';
+import { custodyAWalletRoutes } from './modules/customer-wallets/routes.js';
+import { createCustomersRepository } from './modules/customers/repository.js';
+import { customerAuthRoutes, globalCustomerRoutes, workspaceCustomerRoutes } from './modules/customers/routes.js';
+import { createCustomersService } from './modules/customers/service.js';
+import { externalWalletConfigRoutes } from './modules/external-wallets/routes.js';
 import { createIntegrationProviders } from './modules/integrations/adapters.js';
 import { createIntegrationsRepository } from './modules/integrations/repository.js';
 import { integrationsRoutes } from './modules/integrations/routes.js';
@@ -38,6 +45,11 @@ import { avatarFileRoutes } from './modules/storage/routes.js';
 import { createUsersRepository } from './modules/users/repository.js';
 import { usersRoutes } from './modules/users/routes.js';
 import { createUsersService } from './modules/users/service.js';
+import { walletProviderConfigRoutes } from './modules/wallet-providers/routes.js';
+import { createWalletApi } from './modules/wallets/api.js';
+import { walletAuditSink } from './modules/wallets/audit.js';
+import { createWalletFeatures } from './modules/wallets/features.js';
+import { walletAccountRoutes } from './modules/wallets/routes.js';
 import { webhookEventTypeRoutes } from './modules/webhooks/routes.js';
 import { createWorkspacesRepository } from './modules/workspaces/repository.js';
 import { workspacesRoutes } from './modules/workspaces/routes.js';
@@ -54,6 +66,7 @@ function repositories(executor: Executor) {
     integrations: createIntegrationsRepository(executor),
     settings: createSettingsRepository(executor),
     notifications: createNotificationsRepository(executor),
+    customers: createCustomersRepository(executor),
   };
 }
 
@@ -82,6 +95,8 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
   });
   const { app } = foundation;
   let startNotifications: (() => Promise<RunningConsumer>) | undefined;
+  let startRegistration: () => Promise<void> = async () => {};
+  let stopRegistration: () => Promise<void> = async () => {};
   if (config.jwtSecretGenerated) {
     logger.warn('JWT_SECRET is not set: using a random secret for this run (APP_ENV=local only); sessions end when the process restarts');
   }
@@ -120,10 +135,38 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
     const settings = createSettingsService({ store, audit, secrets });
     const notifications = createNotificationsService({ store, audit, logger });
     startNotifications = () => startNotificationConsumer({ bus: foundation.bus, notifications, logger });
+    // Customers and wallets (issue 8).
+    const customerTokens = customerTokensFrom(app.jwt);
+    const customers = createCustomersService({
+      store,
+      audit,
+      tokens: customerTokens,
+      refreshTokenTtlMs: config.refreshTokenTtlMs,
+      logger,
+    });
+    const walletFeatures = createWalletFeatures({
+      db: foundation.database.db,
+      settings: config.wallets,
+      logger,
+      audit: walletAuditSink(audit),
+      workspaceWalletProvider: async (id) => (await store.repos.workspaces.findById(id))?.walletProvider ?? null,
+      findCustomer: customers.findCustomer,
+      followContract: (request) => sendCommand(foundation.bus, INDEXER_COMMANDS.followContract, request, { timeoutMs: 5_000 }),
+    });
+    const wallets = createWalletApi({ features: walletFeatures, workspaceExists, customerIn: customers.customerIn });
+    if (walletFeatures.contractRegistration) {
+      startRegistration = walletFeatures.contractRegistration.start;
+      stopRegistration = walletFeatures.contractRegistration.stop;
+    }
+    if (!config.INTERNAL_API_KEY) {
+      logger.warn('INTERNAL_API_KEY is not set (APP_ENV=local only): GET /api/v1/wallet-provider-configs/status refuses every call');
+    }
 
     await registerWorkspaceApi(app, {
       tokens,
       actorFor: sessions.actorFor,
+      customers: { tokens: customerTokens, customerFor: customers.customerFor },
+      internalApiKey: config.INTERNAL_API_KEY,
       audit,
       logger,
       hostRoot: [hostRootSessionRoutes(sessions), avatarFileRoutes(avatars)],
@@ -137,6 +180,14 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
         integrationsRoutes(integrations),
         settingsRoutes(settings),
         notificationsRoutes(notifications),
+        workspaceCustomerRoutes(customers),
+        globalCustomerRoutes(customers),
+        customerAuthRoutes(customers, wallets),
+        custodyAWalletRoutes(wallets),
+        walletProviderConfigRoutes(wallets),
+        externalWalletConfigRoutes(wallets),
+        walletAccountRoutes(wallets),
+        contractRoutes(wallets),
       ],
     });
 
@@ -156,10 +207,12 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
     startWorkers: async () => {
       await relay.start();
       notificationConsumer = await startNotifications?.();
+      await startRegistration();
     },
     closers: [
-      { name: 'outbox relay', close: relay.stop },
+      { name: 'contract registration', close: () => stopRegistration() },
       { name: 'notification consumer', close: async () => notificationConsumer?.stop() },
+      { name: 'outbox relay', close: relay.stop },
       ...foundation.baseClosers,
     ],
   };

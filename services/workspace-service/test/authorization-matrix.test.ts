@@ -1,20 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageForm } from './support/fixtures.js';
-import { buildWorld, expiredTokenFor, type Harness, startHarness, type World } from './support/harness.js';
+import { buildWorld, expiredTokenFor, type Harness, type World } from './support/harness.js';
 import { BAD_INPUT, type Context, NO_INPUT, PRINCIPALS, type Principal, ROUTES, type RouteCase } from './support/route-table.js';
+import { buildWalletWorld, startWalletHarness, type WalletWorld } from './support/wallet-world.js';
 
 // One service, one world, tokens minted once; every route against every principal from one table.
 let h: Harness;
 let world: World;
 let ctx: Context;
 let tokens: Record<Principal, string | undefined>;
+let wallets: WalletWorld;
 
 beforeAll(async () => {
-  h = await startHarness();
+  const started = await startWalletHarness();
+  h = started.h;
   world = await buildWorld(h);
+  wallets = await buildWalletWorld(h, world, started);
   const upload = await h.call('POST', '/api/v1/users/me/avatar', { token: world.adminW2.token, form: imageForm() });
   const [entry] = await h.sql<{ id: string }[]>`select id from workspace.audit_logs where workspace_id = ${world.w1.id} limit 1`;
-  ctx = { h, world, avatarFile: String(upload.body.data.avatarPath).replace('/avatars/', ''), w1AuditEntryId: entry!.id };
+  ctx = { h, world, avatarFile: String(upload.body.data.avatarPath).replace('/avatars/', ''), w1AuditEntryId: entry!.id, wallets };
   tokens = {
     anonymous: undefined,
     expired: expiredTokenFor(world.adminW1.id),
@@ -22,10 +26,14 @@ beforeAll(async () => {
     admin: world.adminW1.token,
     superAdmin: world.superAdmin.token,
     otherTenant: world.adminW2.token,
+    customer: wallets.customer.token,
   };
 });
 
-afterAll(async () => h?.stop());
+afterAll(async () => {
+  await h?.stop();
+  await wallets?.stop();
+});
 
 async function run(route: RouteCase, principal: Principal, versionedPrefix: '/api/v1' | '/api' = '/api/v1') {
   const prepared = await route.prepare(ctx, principal);
@@ -42,7 +50,9 @@ describe.each(ROUTES)('$method $route', (route) => {
     expect(answer.status, answer.text).toBe(status);
     if (status >= 400) {
       expect(answer.body).toMatchObject({ success: false, data: null, error: { statusCode: status } });
-      if (status === 401) expect(answer.body.error.code).toBe(principal === 'expired' ? 'TOKEN_EXPIRED' : 'UNAUTHORIZED');
+      if (status === 401) {
+        expect(answer.body.error.code).toBe(route.codes?.[principal] ?? (principal === 'expired' ? 'TOKEN_EXPIRED' : 'UNAUTHORIZED'));
+      }
       if (status === 403) expect(answer.body.error.code).toBe('FORBIDDEN');
     }
   });
@@ -73,7 +83,7 @@ describe('bad input gets a 4xx and changes nothing', () => {
       token: tokens[bad.as ?? 'superAdmin'],
       body: bad.body,
       form: bad.form?.(),
-      headers: { 'x-request-id': requestId },
+      headers: { ...bad.headers, 'x-request-id': requestId },
     });
     expect(answer.status, answer.text).toBe(bad.status ?? 400);
     expect(answer.body.error.code).toBe(bad.status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION_ERROR');

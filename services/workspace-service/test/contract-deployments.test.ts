@@ -12,6 +12,7 @@ import { type ContractDeploymentService, createContractDeploymentService } from 
 import { anvilDevKey, LOCAL_DEPLOYER_INDEX } from '../src/modules/wallets/settings.js';
 import { anvilClients } from './helpers/chain.js';
 import { auditRecorder, openTestDatabase, type TestDb } from './helpers/db.js';
+import { insertWorkspace } from './helpers/tenants.js';
 
 let db: TestDb;
 let anvil: Anvil;
@@ -62,7 +63,7 @@ afterAll(async () => {
 
 describe('shared deployments from ESCROW_CONTRACTS', () => {
   it('are listed and used when a workspace has no dedicated contract', async () => {
-    const workspaceId = randomUUID();
+    const workspaceId = await insertWorkspace(db.db);
     const listed = await service.list(workspaceId);
     expect(listed).toEqual([
       expect.objectContaining({
@@ -84,7 +85,7 @@ describe('shared deployments from ESCROW_CONTRACTS', () => {
   });
 
   it('follow the configuration: a replaced address is deprecated, the same one keeps its id', async () => {
-    const workspaceId = randomUUID();
+    const workspaceId = await insertWorkspace(db.db);
     const before = await service.getForNetwork(workspaceId, 'base-sepolia');
     const again = build();
     expect((await again.getForNetwork(workspaceId, 'base-sepolia')).deploymentId).toBe(before.deploymentId);
@@ -104,6 +105,9 @@ describe('shared deployments from ESCROW_CONTRACTS', () => {
 describe('dedicated deployments', () => {
   const workspaceId = randomUUID();
   let deploymentId: string;
+  beforeAll(async () => {
+    await insertWorkspace(db.db, { id: workspaceId });
+  });
 
   it('deploys a real escrow on the local chain', async () => {
     const deployed = await service.deploy(workspaceId, 'base-sepolia', actor);
@@ -148,9 +152,20 @@ describe('dedicated deployments', () => {
         factoryVersion: null,
       },
     });
-    expect(audit.entries.map((e) => e.action)).toEqual(
-      expect.arrayContaining(['contract_deployment.requested', 'contract_deployment.deployed']),
-    );
+    // One audit entry for the act.
+    expect(audit.entries.filter((e) => e.resourceId === deploymentId)).toEqual([
+      expect.objectContaining({
+        action: 'contract_deployment.deploy',
+        workspaceId,
+        changes: {
+          network: { from: null, to: 'base-sepolia' },
+          status: { from: null, to: 'active' },
+          contractAddress: { from: null, to: getAddress(address) },
+        },
+      }),
+    ]);
+    // Still to be announced to the chain-indexer (no registration in this service).
+    expect(row?.indexerRegisteredAt).toBeNull();
   });
 
   it('is the contract new transactions use, before the shared one', async () => {
@@ -173,7 +188,7 @@ describe('dedicated deployments', () => {
   });
 
   it('deploys once when two requests race', async () => {
-    const racing = randomUUID();
+    const racing = await insertWorkspace(db.db);
     const results = await Promise.allSettled([
       service.deploy(racing, 'base-sepolia', actor),
       service.deploy(racing, 'base-sepolia', actor),
@@ -194,7 +209,7 @@ describe('dedicated deployments', () => {
     expect(await service.getForNetwork(workspaceId, 'base-sepolia')).toMatchObject({ isShared: true, address: sharedEscrow });
     expect(await service.deprecate(workspaceId, deploymentId, actor)).toEqual(deprecated);
     expect(audit.entries.at(-1)).toMatchObject({
-      action: 'contract_deployment.deprecated',
+      action: 'contract_deployment.deprecate',
       changes: { status: { from: 'active', to: 'deprecated' } },
     });
   });
@@ -208,7 +223,7 @@ describe('dedicated deployments', () => {
 
 describe('when deployment is not available', () => {
   it('answers 503 CONTRACT_NOT_AVAILABLE without an RPC or a deployer key, writing nothing', async () => {
-    const workspaceId = randomUUID();
+    const workspaceId = await insertWorkspace(db.db);
     expect((await appError(service.deploy(workspaceId, 'base', actor))).toObject()).toMatchObject({
       code: 'CONTRACT_NOT_AVAILABLE',
       statusCode: 503,
@@ -231,7 +246,7 @@ describe('when deployment is not available', () => {
   });
 
   it('records a failed deployment (deployer without funds) and lets a later one succeed', async () => {
-    const workspaceId = randomUUID();
+    const workspaceId = await insertWorkspace(db.db);
     const broke = build({ deployerPrivateKey: generatePrivateKey() });
     const error = await appError(broke.deploy(workspaceId, 'base-sepolia', actor));
     expect(error.toObject()).toMatchObject({ code: 'CONTRACT_NOT_AVAILABLE', statusCode: 503, details: { reason: 'deployment_failed' } });
@@ -254,7 +269,7 @@ describe('when deployment is not available', () => {
   });
 
   it('gives up a pending deployment abandoned by a stopped process', async () => {
-    const workspaceId = randomUUID();
+    const workspaceId = await insertWorkspace(db.db);
     await db.db.insert(contractDeployments).values({
       id: randomUUID(),
       workspaceId,

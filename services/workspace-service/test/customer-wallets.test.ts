@@ -21,6 +21,7 @@ import {
 import { anvilClients } from './helpers/chain.js';
 import { auditRecorder, openTestDatabase, type TestDb } from './helpers/db.js';
 import { compileFixtures } from './helpers/solidity.js';
+import { insertCustomer, insertWorkspaces } from './helpers/tenants.js';
 import { startCustodyA } from './helpers/vendors.js';
 
 const DOMAIN = 'pay.holdfast.test';
@@ -39,8 +40,9 @@ const workspace = randomUUID();
 const otherWorkspace = randomUUID();
 const actor = { actorId: null };
 
-function newCustomer(): string {
-  const id = randomUUID();
+/** A customer of `workspace` (a real row: wallet rows reference it). */
+async function newCustomer(): Promise<string> {
+  const id = await insertCustomer(db.db, workspace);
   customers.set(id, workspace);
   return id;
 }
@@ -82,6 +84,7 @@ async function signedLink(customerId: string, signer: PrivateKeyAccount, overrid
 
 beforeAll(async () => {
   [db, anvil, vendorA] = await Promise.all([openTestDatabase(), startAnvil(), startCustodyA()]);
+  await insertWorkspaces(db.db, [workspace, otherWorkspace]);
   const logger = testLogger('customer-wallets');
   configs = createWalletProviderConfigService({
     repository: createWalletProviderConfigRepository(db.db),
@@ -126,7 +129,7 @@ beforeEach(() => {
 
 describe('wallet link nonces', () => {
   it('issues a single-use nonce bound to the customer, stored only as a hash', async () => {
-    const customerId = newCustomer();
+    const customerId = await newCustomer();
     const account = privateKeyToAccount(generatePrivateKey());
     const issued = await service.issueNonce(workspace, customerId, { walletAddress: account.address.toLowerCase() as Address });
     expect(issued).toEqual({
@@ -150,7 +153,7 @@ describe('wallet link nonces', () => {
   });
 
   it('refuses a chain without an RPC and an unknown customer', async () => {
-    const customerId = newCustomer();
+    const customerId = await newCustomer();
     expect((await appError(service.issueNonce(workspace, customerId, { chainId: 1 }))).toObject()).toMatchObject({
       code: 'VALIDATION_ERROR',
       details: { errors: [{ field: 'chainId', reason: 'must be one of: 84532, 11155111' }] },
@@ -162,7 +165,7 @@ describe('wallet link nonces', () => {
 
 describe('link-wallet with Sign-In with Ethereum', () => {
   it('links an ordinary account from a real viem-signed message, consuming the nonce', async () => {
-    const customerId = newCustomer();
+    const customerId = await newCustomer();
     const signer = privateKeyToAccount(generatePrivateKey());
     const { message, signature, nonce } = await signedLink(customerId, signer);
     const linked = await service.linkWallet(
@@ -185,7 +188,7 @@ describe('link-wallet with Sign-In with Ethereum', () => {
       .where(eq(walletLinkNonces.nonceHash, tokenHash(nonce)));
     expect(nonceRow?.usedAt).toBeInstanceOf(Date);
     expect(audit.entries.at(-1)).toMatchObject({
-      action: 'customer_wallet.linked',
+      action: 'customer_wallet.link',
       resourceId: customerId,
       workspaceId: workspace,
       changes: { walletAddress: { from: null, to: signer.address } },
@@ -200,19 +203,19 @@ describe('link-wallet with Sign-In with Ethereum', () => {
   });
 
   it('refuses a replayed nonce, by the same customer or another one', async () => {
-    const customerId = newCustomer();
+    const customerId = await newCustomer();
     const signer = privateKeyToAccount(generatePrivateKey());
     const link = await signedLink(customerId, signer);
     await service.linkWallet(workspace, customerId, link, actor);
     const replay = await appError(service.linkWallet(workspace, customerId, link, actor));
     expect(replay.toObject()).toMatchObject({ code: 'INVALID_CODE', statusCode: 400 });
-    const thief = newCustomer();
+    const thief = await newCustomer();
     expect((await appError(service.linkWallet(workspace, thief, link, actor))).code).toBe('INVALID_CODE');
     expect(await service.getWallet(workspace, thief)).toBeNull();
   });
 
   it('gives a customer who already has a wallet WALLET_ALREADY_LINKED', async () => {
-    const customerId = newCustomer();
+    const customerId = await newCustomer();
     const early = await service.issueNonce(workspace, customerId, {});
     await service.linkWallet(workspace, customerId, await signedLink(customerId, privateKeyToAccount(generatePrivateKey())), actor);
     const second = privateKeyToAccount(generatePrivateKey());
@@ -248,7 +251,7 @@ describe('link-wallet with Sign-In with Ethereum', () => {
       { field: 'message', reason: 'has expired or is not valid yet' },
     ],
   ])('refuses %s and leaves the nonce usable', async (_name, overrides, problem) => {
-    const customerId = newCustomer();
+    const customerId = await newCustomer();
     const signer = privateKeyToAccount(generatePrivateKey());
     const bad = await signedLink(customerId, signer, overrides);
     const error = await appError(service.linkWallet(workspace, customerId, bad, actor));
@@ -270,7 +273,7 @@ describe('link-wallet with Sign-In with Ethereum', () => {
   });
 
   it('refuses a bad signature, a signature by someone else and an address that differs from walletAddress', async () => {
-    const customerId = newCustomer();
+    const customerId = await newCustomer();
     const signer = privateKeyToAccount(generatePrivateKey());
     const other = privateKeyToAccount(generatePrivateKey());
     const link = await signedLink(customerId, signer);
@@ -298,7 +301,7 @@ describe('link-wallet with Sign-In with Ethereum', () => {
   });
 
   it('refuses a nonce that expired before it was used', async () => {
-    const customerId = newCustomer();
+    const customerId = await newCustomer();
     const signer = privateKeyToAccount(generatePrivateKey());
     const link = await signedLink(customerId, signer, { expirationTime: new Date(Date.now() + 3_600_000) });
     const later = build({ now: () => new Date(Date.now() + 11 * 60_000) });
@@ -307,9 +310,9 @@ describe('link-wallet with Sign-In with Ethereum', () => {
 
   it('refuses an address another customer of the workspace already linked (409)', async () => {
     const signer = privateKeyToAccount(generatePrivateKey());
-    const first = newCustomer();
+    const first = await newCustomer();
     await service.linkWallet(workspace, first, await signedLink(first, signer), actor);
-    const second = newCustomer();
+    const second = await newCustomer();
     const link = await signedLink(second, signer);
     expect((await appError(service.linkWallet(workspace, second, link, actor))).toObject()).toMatchObject({
       code: 'CONFLICT',
@@ -355,7 +358,7 @@ describe('link-wallet with Sign-In with Ethereum', () => {
         args: [owner.address, salt],
       })) as Address;
       expect(await chain.publicClient.getCode({ address: predicted })).toBeUndefined();
-      const customerId = newCustomer();
+      const customerId = await newCustomer();
       const issued = await service.issueNonce(workspace, customerId, { walletAddress: predicted });
       const signature = serializeErc6492Signature({
         address: factory,
@@ -374,7 +377,7 @@ describe('link-wallet with Sign-In with Ethereum', () => {
     });
 
     it('links the contract wallet with its owner signature, verified on chain', async () => {
-      const customerId = newCustomer();
+      const customerId = await newCustomer();
       const issued = await service.issueNonce(workspace, customerId, { walletAddress: contractWallet });
       const message = issued.message!;
       const signature = await owner.signMessage({ message });
@@ -383,7 +386,7 @@ describe('link-wallet with Sign-In with Ethereum', () => {
     });
 
     it('refuses a signature the contract does not accept', async () => {
-      const customerId = newCustomer();
+      const customerId = await newCustomer();
       const issued = await service.issueNonce(workspace, customerId, { walletAddress: contractWallet });
       const signature = await privateKeyToAccount(generatePrivateKey()).signMessage({ message: issued.message! });
       const error = await appError(
@@ -394,7 +397,7 @@ describe('link-wallet with Sign-In with Ethereum', () => {
 
     it('answers 503 when the chain cannot be asked, while ordinary accounts still link', async () => {
       const down = build({ chainRpcUrls: { 'base-sepolia': `http://127.0.0.1:${await freePort()}` } });
-      const contractCustomer = newCustomer();
+      const contractCustomer = await newCustomer();
       const issued = await down.issueNonce(workspace, contractCustomer, { walletAddress: contractWallet });
       const error = await appError(
         down.linkWallet(
@@ -406,7 +409,7 @@ describe('link-wallet with Sign-In with Ethereum', () => {
       );
       expect(error.toObject()).toMatchObject({ code: 'SERVICE_UNAVAILABLE', statusCode: 503 });
 
-      const person = newCustomer();
+      const person = await newCustomer();
       const signer = privateKeyToAccount(generatePrivateKey());
       const ordinary = await down.issueNonce(workspace, person, { walletAddress: signer.address });
       const linked = await down.linkWallet(
@@ -422,7 +425,7 @@ describe('link-wallet with Sign-In with Ethereum', () => {
 
 describe('CUSTODY_A customer wallets', () => {
   it('needs a CUSTODY_A config', async () => {
-    const customerId = newCustomer();
+    const customerId = await newCustomer();
     expect(await service.getCustodyAWallet(customerId, 'all')).toEqual({
       hasWallet: false,
       walletId: null,
@@ -452,7 +455,7 @@ describe('CUSTODY_A customer wallets', () => {
     });
 
     it('creates the customer wallet at the vendor, once', async () => {
-      const customerId = newCustomer();
+      const customerId = await newCustomer();
       const created = await service.createCustodyAWallet(customerId, {}, 'all', actor);
       expect(created).toEqual({
         success: true,
@@ -483,7 +486,7 @@ describe('CUSTODY_A customer wallets', () => {
     });
 
     it('sends the same idempotency key for the same customer, so a retry after a lost answer makes no second wallet', async () => {
-      const customerId = newCustomer();
+      const customerId = await newCustomer();
       await service.createCustodyAWallet(customerId, { network: 'ETH_SEPOLIA' }, 'all', actor);
       const first = vendorA.requests.at(-1)?.json as { idempotencyKey: string; blockchains: string[] };
       expect(first.blockchains).toEqual(['ETH-SEPOLIA']);
@@ -495,7 +498,7 @@ describe('CUSTODY_A customer wallets', () => {
     });
 
     it('reads the balance through the vendor', async () => {
-      const customerId = newCustomer();
+      const customerId = await newCustomer();
       const created = await service.createCustodyAWallet(customerId, {}, 'all', actor);
       vendorA.balances.set(created.walletId, [
         { token: { symbol: 'ETH', isNative: true, tokenAddress: null }, amount: '0.01' },
@@ -510,7 +513,7 @@ describe('CUSTODY_A customer wallets', () => {
         nativeSymbol: 'ETH',
         tokens: [{ symbol: 'USDC', balance: '42.5', contractAddress: '0x036CbD53842c5426634e7929541eC2318f3dCF7e' }],
       });
-      expect((await appError(service.getCustodyAWalletBalance(newCustomer(), 'all'))).code).toBe('NOT_FOUND');
+      expect((await appError(service.getCustodyAWalletBalance(await newCustomer(), 'all'))).code).toBe('NOT_FOUND');
     });
 
     it.each([
@@ -518,7 +521,7 @@ describe('CUSTODY_A customer wallets', () => {
       ['hang', 'timeout'],
       ['malformed', 'malformed_response'],
     ] as const)('answers 502 and stores nothing when the vendor is %s', async (mode, reason) => {
-      const customerId = newCustomer();
+      const customerId = await newCustomer();
       vendorA.mode = mode;
       const error = await appError(service.createCustodyAWallet(customerId, {}, 'all', actor));
       expect(error.toObject()).toMatchObject({
@@ -531,17 +534,17 @@ describe('CUSTODY_A customer wallets', () => {
     });
 
     it('refuses a customer who linked a wallet by signature, and unknown customers', async () => {
-      const customerId = newCustomer();
+      const customerId = await newCustomer();
       const signer = privateKeyToAccount(generatePrivateKey());
       await service.linkWallet(workspace, customerId, await signedLink(customerId, signer), actor);
       expect((await appError(service.createCustodyAWallet(customerId, {}, 'all', actor))).code).toBe('WALLET_ALREADY_LINKED');
       expect(await service.getCustodyAWallet(customerId, 'all')).toMatchObject({ hasWallet: false });
       expect((await appError(service.getCustodyAWallet(randomUUID(), 'all'))).code).toBe('NOT_FOUND');
       expect((await appError(service.createCustodyAWallet(customerId, {}, [otherWorkspace], actor))).toObject()).toMatchObject({
-        code: 'FORBIDDEN',
-        statusCode: 403,
+        code: 'NOT_FOUND',
+        statusCode: 404,
       });
-      expect((await appError(service.getCustodyAWallet(customerId, [otherWorkspace]))).code).toBe('FORBIDDEN');
+      expect((await appError(service.getCustodyAWallet(customerId, [otherWorkspace]))).code).toBe('NOT_FOUND');
       expect(await service.getCustodyAWallet(customerId, [workspace])).toMatchObject({ hasWallet: false });
     });
   });
@@ -549,11 +552,11 @@ describe('CUSTODY_A customer wallets', () => {
 
 describe('balances of a linked wallet', () => {
   it('is 404 for a customer without a wallet', async () => {
-    expect((await appError(service.getWalletBalances(workspace, newCustomer()))).code).toBe('NOT_FOUND');
+    expect((await appError(service.getWalletBalances(workspace, await newCustomer()))).code).toBe('NOT_FOUND');
   });
 
   it('reads the linked address on the local chain', async () => {
-    const customerId = newCustomer();
+    const customerId = await newCustomer();
     const signer = privateKeyToAccount(generatePrivateKey());
     await service.linkWallet(workspace, customerId, await signedLink(customerId, signer), actor);
     await anvilClients(anvil.rpcUrl).fund(signer.address, '1.25');

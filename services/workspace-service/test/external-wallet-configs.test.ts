@@ -12,6 +12,7 @@ import {
   rpcKeyContext,
 } from '../src/modules/external-wallets/service.js';
 import { auditRecorder, openTestDatabase, type TestDb } from './helpers/db.js';
+import { insertWorkspace } from './helpers/tenants.js';
 
 let db: TestDb;
 let service: ExternalWalletConfigService;
@@ -39,7 +40,7 @@ async function appError(promise: Promise<unknown>): Promise<AppError> {
 
 describe('external wallet configs', () => {
   it('creates on first PUT with defaults, seals the RPC key and answers it to the workspace', async () => {
-    const workspaceId = randomUUID();
+    const workspaceId = await insertWorkspace(db.db);
     expect(await service.list(workspaceId)).toEqual({ configs: [] });
     const created = await service.upsert(
       workspaceId,
@@ -62,7 +63,7 @@ describe('external wallet configs', () => {
     expect(JSON.stringify(row)).not.toContain(rpcKey);
     expect(secrets.open(row!.rpcProviderApiKeySealed!, rpcKeyContext(created.id))).toBe(rpcKey);
     expect(audit.entries.at(-1)).toMatchObject({
-      action: 'external_wallet_config.created',
+      action: 'external_wallet_config.upsert',
       changes: { 'config.rpcProviderApiKey': { from: null, to: '[redacted]' } },
     });
     expect(JSON.stringify(audit.entries)).not.toContain(rpcKey);
@@ -71,7 +72,7 @@ describe('external wallet configs', () => {
   });
 
   it('updates only the fields given; config replaces the whole settings object', async () => {
-    const workspaceId = randomUUID();
+    const workspaceId = await insertWorkspace(db.db);
     const created = await service.upsert(
       workspaceId,
       'EXTERNAL_WALLET_1',
@@ -99,13 +100,13 @@ describe('external wallet configs', () => {
     expect(replaced).toMatchObject({ id: created.id, isEnabled: true, allowedTemplateIds: ['tpl_1'], config: { appName: 'New' } });
     expect(replaced.config).not.toHaveProperty('rpcProviderApiKey');
     expect(audit.entries.at(-1)).toMatchObject({
-      action: 'external_wallet_config.updated',
+      action: 'external_wallet_config.upsert',
       changes: { 'config.rpcProviderApiKey': { from: '[redacted]', to: '[redacted]' }, allowedTemplateIds: { from: [], to: ['tpl_1'] } },
     });
   });
 
   it('keeps one config per type when PUTs race', async () => {
-    const workspaceId = randomUUID();
+    const workspaceId = await insertWorkspace(db.db);
     const results = await Promise.all(
       [1, 2, 3].map((n) => service.upsert(workspaceId, 'EXTERNAL_WALLET_3', { allowedTemplateIds: [`t${n}`] }, actor)),
     );
@@ -114,7 +115,7 @@ describe('external wallet configs', () => {
   });
 
   it('deletes with a message, then 404', async () => {
-    const workspaceId = randomUUID();
+    const workspaceId = await insertWorkspace(db.db);
     await service.upsert(workspaceId, 'EXTERNAL_WALLET_4', { isEnabled: true }, actor);
     expect(await service.remove(workspaceId, 'EXTERNAL_WALLET_4', actor)).toEqual({ message: 'EXTERNAL_WALLET_4 configuration deleted' });
     expect((await appError(service.get(workspaceId, 'EXTERNAL_WALLET_4'))).toObject()).toMatchObject({
@@ -125,9 +126,9 @@ describe('external wallet configs', () => {
   });
 
   it('keeps workspaces apart', async () => {
-    const mine = randomUUID();
+    const mine = await insertWorkspace(db.db);
     await service.upsert(mine, 'EXTERNAL_WALLET_1', { isEnabled: true }, actor);
-    const theirs = randomUUID();
+    const theirs = await insertWorkspace(db.db);
     expect(await service.list(theirs)).toEqual({ configs: [] });
     expect((await appError(service.get(theirs, 'EXTERNAL_WALLET_1'))).code).toBe('NOT_FOUND');
   });

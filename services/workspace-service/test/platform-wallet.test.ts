@@ -15,6 +15,7 @@ import { createPlatformWalletRepository } from '../src/modules/providers/reposit
 import { evmChain } from '../src/modules/wallets/chains.js';
 import { ANVIL_MNEMONIC } from '../src/modules/wallets/settings.js';
 import { openTestDatabase, type TestDb } from './helpers/db.js';
+import { insertWorkspace } from './helpers/tenants.js';
 
 const eth0 = { addressFormat: 'ADDRESS_FORMAT_ETHEREUM', curve: 'CURVE_SECP256K1', path: "m/44'/60'/0'/0/0" } as const;
 const sol0 = { addressFormat: 'ADDRESS_FORMAT_SOLANA', curve: 'CURVE_ED25519', path: "m/44'/501'/0'/0'" } as const;
@@ -80,6 +81,7 @@ describe('PLATFORM adapter', () => {
 
   beforeAll(async () => {
     [db, anvil] = await Promise.all([openTestDatabase(), startAnvil()]);
+    await insertWorkspace(db.db, { id: workspaceId });
     adapter = adapterFor(workspaceId);
   });
   afterAll(async () => {
@@ -112,7 +114,7 @@ describe('PLATFORM adapter', () => {
     expect(await adapter.listAccounts({ walletId })).toEqual(created);
     expect(await db.db.select().from(platformWalletAccounts).where(eq(platformWalletAccounts.walletId, walletId))).toHaveLength(2);
 
-    const other = adapterFor(randomUUID());
+    const other = adapterFor(await insertWorkspace(db.db));
     const otherWallet = await other.createWallet({ name: 'x', accounts: [eth0] });
     expect(otherWallet.accounts[0]?.address).not.toBe(created[0]?.address);
   });
@@ -142,7 +144,7 @@ describe('PLATFORM adapter', () => {
 
   it('does not serve another workspace wallet', async () => {
     const { walletId } = await adapter.ensureWallet();
-    const error = await adapterFor(randomUUID())
+    const error = await adapterFor(await insertWorkspace(db.db))
       .listAccounts({ walletId })
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'NOT_FOUND' });

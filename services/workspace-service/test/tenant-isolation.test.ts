@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageForm } from './support/fixtures.js';
-import { buildWorld, createUser, type Harness, startHarness, type World } from './support/harness.js';
+import { buildWorld, createUser, type Harness, type World } from './support/harness.js';
 import { type Context, ensureW1Integration, ROUTES } from './support/route-table.js';
+import { buildWalletWorld, startWalletHarness, type WalletWorld } from './support/wallet-world.js';
 
 // Members of W2 (its ADMIN and a CLIENT) call every route aimed at W1: no answer shows W1's data,
 // and W1's rows are exactly as they were.
@@ -9,6 +10,7 @@ let h: Harness;
 let world: World;
 let ctx: Context;
 let clientW2: string;
+let wallets: WalletWorld;
 
 async function snapshotOfW1() {
   const id = world.w1.id;
@@ -30,12 +32,26 @@ async function snapshotOfW1() {
       await h.sql`select * from workspace.notifications where workspace_id = ${id} and event_id not like 'evt_matrix%' order by id`,
     preferences:
       await h.sql`select p.* from workspace.notification_preferences p join workspace.users u on u.id = p.user_id where u.workspace_id = ${id} order by p.user_id`,
+    // Rows the route table's fixtures add to W1 ("Fresh Customer", "Fresh config", EXTERNAL_WALLET_4) are left out: they are the targets.
+    customers:
+      await h.sql`select * from workspace.customers where workspace_id = ${id} and (first_name, last_name) is distinct from ('Fresh', 'Customer') order by id`,
+    customerWallets: await h.sql`select * from workspace.customer_wallets where workspace_id = ${id} order by customer_id`,
+    customerSessions:
+      await h.sql`select s.* from workspace.customer_sessions s join workspace.customers c on c.id = s.customer_id where c.workspace_id = ${id} order by s.id`,
+    providerConfigs:
+      await h.sql`select * from workspace.wallet_provider_configs where workspace_id = ${id} and provider_name <> 'Fresh config' order by id`,
+    externalWallets:
+      await h.sql`select * from workspace.external_wallet_configs where workspace_id = ${id} and provider_type <> 'EXTERNAL_WALLET_4' order by id`,
+    contracts: await h.sql`select * from workspace.contract_deployments where workspace_id = ${id} order by id`,
+    platformAccounts: await h.sql`select * from workspace.platform_wallet_accounts where workspace_id = ${id} order by id`,
   };
 }
 
 beforeAll(async () => {
-  h = await startHarness();
+  const started = await startWalletHarness();
+  h = started.h;
   world = await buildWorld(h);
+  wallets = await buildWalletWorld(h, world, started);
   const c2 = await createUser(h, world.adminW2.token, 'client', world.w2.id);
   clientW2 = (await h.login(c2.email)).accessToken;
   // Give W1 data of every kind.
@@ -57,10 +73,13 @@ beforeAll(async () => {
       'Payment failed', 'w1-notification-text')`;
   const upload = await h.call('POST', '/api/v1/users/me/avatar', { token: world.adminW2.token, form: imageForm() });
   const [entry] = await h.sql<{ id: string }[]>`select id from workspace.audit_logs where workspace_id = ${world.w1.id} limit 1`;
-  ctx = { h, world, avatarFile: String(upload.body.data.avatarPath).replace('/avatars/', ''), w1AuditEntryId: entry!.id };
+  ctx = { h, world, avatarFile: String(upload.body.data.avatarPath).replace('/avatars/', ''), w1AuditEntryId: entry!.id, wallets };
   await ensureW1Integration(ctx);
 });
-afterAll(async () => h?.stop());
+afterAll(async () => {
+  await h?.stop();
+  await wallets?.stop();
+});
 
 describe('another tenant', () => {
   it('neither reads nor writes anything of W1 through any route', async () => {
@@ -74,7 +93,11 @@ describe('another tenant', () => {
       'w1-setting-value',
       'w1-integration',
       'w1-notification-text',
+      wallets.customer.email,
+      wallets.linkedCustomer.email,
+      'W1 custody',
     ];
+    const w1Ids = [world.clientW1.id, wallets.w1CustomerId, wallets.w1CustodyCustomerId, wallets.w1ConfigId, wallets.customer.id];
     const bearerRoutes = ROUTES.filter((r) => r.expect.anonymous === 401);
     for (const route of bearerRoutes) {
       for (const token of [world.adminW2.token, clientW2]) {
@@ -85,7 +108,7 @@ describe('another tenant', () => {
         for (const secret of w1Secrets) expect(answer.text, label).not.toContain(secret);
         // W1's ids may only come back inside W2's own audit entries (the targets of its refused attempts).
         if (!route.route.includes('audit-logs')) {
-          expect(answer.text, label).not.toContain(world.clientW1.id);
+          for (const id of w1Ids) expect(answer.text, label).not.toContain(id);
           if (!prepared.path.includes(world.w1.id)) expect(answer.text, label).not.toContain(world.w1.id);
           else if (answer.status < 400) throw new Error(`${label}: a W1 path answered ${answer.status}`);
         }
@@ -103,5 +126,17 @@ describe('another tenant', () => {
       where user_id = ${world.clientW1.id} and event_id like 'evt_matrix%'`;
     expect(targeted.length).toBe(4);
     expect(targeted.every((t) => !t.is_read)).toBe(true);
+    // So are the customers and configs they made for the customer and wallet routes.
+    const freshCustomers = await h.sql`select c.id from workspace.customers c
+      where c.workspace_id = ${world.w1.id} and c.first_name = 'Fresh' and c.updated_at = c.created_at`;
+    const allFresh = await h.sql`select id from workspace.customers where workspace_id = ${world.w1.id} and first_name = 'Fresh'`;
+    expect(freshCustomers).toHaveLength(allFresh.length);
+    expect(
+      await h.sql`select 1 from workspace.customer_wallets w join workspace.customers c on c.id = w.customer_id
+      where c.workspace_id = ${world.w1.id} and c.first_name = 'Fresh'`,
+    ).toHaveLength(0);
+    expect(
+      await h.sql`select 1 from workspace.wallet_provider_configs where provider_name = 'Fresh config' and (is_default or version > 1)`,
+    ).toHaveLength(0);
   });
 });

@@ -15,12 +15,14 @@ import { anvilClients } from './helpers/chain.js';
 import { auditRecorder, openTestDatabase, type TestDb } from './helpers/db.js';
 import { startSolanaRpc } from './helpers/solana.js';
 import { type StandIn, startStandIn } from './helpers/stand-in.js';
+import { insertWorkspaces } from './helpers/tenants.js';
 import { startCustodyD } from './helpers/vendors.js';
 
 const DEVNET_USDC = '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU';
 const eth0 = { addressFormat: 'ADDRESS_FORMAT_ETHEREUM', curve: 'CURVE_SECP256K1', path: "m/44'/60'/0'/0/0" } as const;
 const sol0 = { addressFormat: 'ADDRESS_FORMAT_SOLANA', curve: 'CURVE_ED25519', path: "m/44'/501'/0'/0'" } as const;
 const actor = { actorId: randomUUID() };
+const audit = auditRecorder();
 
 let db: TestDb;
 let anvil: Anvil;
@@ -49,6 +51,7 @@ beforeAll(async () => {
     startStandIn(() => ({ status: 200, body: '<html>502 Bad Gateway</html>' })),
   ]);
   usdc = (await anvilClients(anvil.rpcUrl).deployMockUsdc()).address;
+  await insertWorkspaces(db.db, [platformWorkspace, custodyWorkspace, bareWorkspace]);
   const stopped = `http://127.0.0.1:${await freePort()}`;
   const secrets = createSecretBox(randomBytes(32));
   const logger = testLogger('balances');
@@ -76,6 +79,8 @@ beforeAll(async () => {
       workspaceWalletProvider: async (id) => providers.get(id) ?? null,
       configs,
       platform: platformFor,
+      audit: audit.sink,
+      transaction: (work) => db.db.transaction((tx) => work(tx)),
       balances: createBalanceReader({
         chainRpcUrls: evm,
         solanaRpcUrls: { 'solana-devnet': solana.url },

@@ -9,6 +9,7 @@ import { createWalletFeatures, type WalletFeatures } from '../src/modules/wallet
 import { anvilDevKey, DOCUMENTED_USDC } from '../src/modules/wallets/settings.js';
 import { anvilClients } from './helpers/chain.js';
 import { auditRecorder, openTestDatabase, type TestDb } from './helpers/db.js';
+import { insertCustomer, insertWorkspace } from './helpers/tenants.js';
 
 function configError(env: Record<string, string>): string[] {
   try {
@@ -131,6 +132,8 @@ describe('the wallet features assembled from configuration', () => {
 
   beforeAll(async () => {
     [db, anvil] = await Promise.all([openTestDatabase(), startAnvil()]);
+    await insertWorkspace(db.db, { id: workspaceId, walletProvider: 'PLATFORM' });
+    await insertCustomer(db.db, workspaceId, customerId);
     const chain = anvilClients(anvil.rpcUrl);
     sharedEscrow = (await deployEscrow({ walletClient: chain.walletClient, publicClient: chain.publicClient })).address;
     const config = workspaceConfigFrom({

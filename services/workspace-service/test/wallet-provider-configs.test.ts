@@ -15,6 +15,7 @@ import {
 } from '../src/modules/wallet-providers/service.js';
 import { auditRecorder, openTestDatabase, type TestDb } from './helpers/db.js';
 import { capturedLogger } from './helpers/logs.js';
+import { insertWorkspaces } from './helpers/tenants.js';
 import { startCustodyA } from './helpers/vendors.js';
 
 let db: TestDb;
@@ -76,6 +77,7 @@ async function insertGlobal(isDefault = false) {
 
 beforeAll(async () => {
   [db, vendor] = await Promise.all([openTestDatabase(), startCustodyA()]);
+  await insertWorkspaces(db.db, [workspaceA, workspaceB]);
   service = createWalletProviderConfigService({
     repository: repository(),
     secrets,
@@ -123,7 +125,7 @@ describe('create', () => {
 
     expect(audit.entries).toEqual([
       expect.objectContaining({
-        action: 'wallet_provider_config.created',
+        action: 'wallet_provider_config.create',
         resourceId: created.id,
         workspaceId: workspaceA,
         actor,
@@ -253,7 +255,7 @@ describe('update and delete', () => {
     expect(JSON.parse(secrets.open(row!.configSealed, configContext(created.id)))).toEqual({ baseUrl: vendor.url, apiKey: newKey });
     const entry = audit.entries.at(-1);
     expect(entry).toMatchObject({
-      action: 'wallet_provider_config.updated',
+      action: 'wallet_provider_config.update',
       changes: { providerName: { from: 'A main', to: 'A renamed' }, config: { from: '[redacted]', to: '[redacted]' } },
     });
     expect(JSON.stringify(audit.entries)).not.toContain(newKey);
@@ -295,7 +297,7 @@ describe('update and delete', () => {
     await expectAppError(service.get(created.id, FULL_CONFIG_ACCESS), 'NOT_FOUND', 404);
     await expectAppError(service.remove(created.id, FULL_CONFIG_ACCESS, actor), 'NOT_FOUND', 404);
     expect(audit.entries.at(-1)).toMatchObject({
-      action: 'wallet_provider_config.deleted',
+      action: 'wallet_provider_config.delete',
       resourceId: created.id,
       changes: { config: { from: '[redacted]', to: null } },
     });
@@ -309,8 +311,17 @@ describe('set-default', () => {
     const other = await create({ workspaceId: workspaceB, isDefault: true });
     const global = await insertGlobal(true);
 
+    audit.entries.length = 0;
     const now = await service.setDefault(second.id, FULL_CONFIG_ACCESS, actor);
     expect(now).toMatchObject({ id: second.id, isDefault: true, version: 2 });
+    // One entry for the act, naming the config that lost the flag.
+    expect(audit.entries).toEqual([
+      expect.objectContaining({
+        action: 'wallet_provider_config.set_default',
+        resourceId: second.id,
+        metadata: { previousDefaultIds: [first.id] },
+      }),
+    ]);
     expect(await service.get(first.id, FULL_CONFIG_ACCESS)).toMatchObject({ isDefault: false, version: 2 });
     // Other scopes keep theirs.
     expect(await service.get(other.id, FULL_CONFIG_ACCESS)).toMatchObject({ isDefault: true, version: 1 });

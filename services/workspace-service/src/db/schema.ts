@@ -11,6 +11,7 @@ export { auditLogs } from '../modules/audit/tables.js';
 // Wallets: provider configs, the built-in HD wallet, external wallets, customer wallets, contracts.
 export { contractDeployments } from '../modules/contracts/tables.js';
 export { customerWallets, walletLinkNonces } from '../modules/customer-wallets/tables.js';
+export { customerRefreshTokens, customerSessions, customers } from '../modules/customers/tables.js';
 export { externalWalletConfigs } from '../modules/external-wallets/tables.js';
 export { workspaceIntegrations } from '../modules/integrations/tables.js';
 export { notificationPreferences, notifications } from '../modules/notifications/tables.js';

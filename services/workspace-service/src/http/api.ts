@@ -1,8 +1,8 @@
 import type { HttpApp } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
-import type { Actor } from '../modules/access/caller.js';
+import type { Actor, CustomerPrincipal } from '../modules/access/caller.js';
 import { installAuthentication } from '../modules/access/hooks.js';
-import type { AccessClaims, AccessTokens } from '../modules/access/tokens.js';
+import type { AccessClaims, AccessTokens, CustomerClaims, CustomerTokens } from '../modules/access/tokens.js';
 import { installAuditTrail } from '../modules/audit/hooks.js';
 import type { AuditService } from '../modules/audit/service.js';
 import { markUnversioned } from './surface.js';
@@ -19,6 +19,8 @@ export async function registerWorkspaceApi(
   deps: {
     tokens: AccessTokens;
     actorFor: (claims: AccessClaims) => Promise<Actor | null>;
+    customers?: { tokens: CustomerTokens; customerFor: (claims: CustomerClaims) => Promise<CustomerPrincipal | null> };
+    internalApiKey?: string | undefined;
     audit: AuditService;
     logger: Logger;
     hostRoot: RoutePlugin[];

@@ -69,9 +69,22 @@ export const openApiInfo: OpenApiInfo = {
     { name: 'integrations', description: 'The integration catalog and the integrations of a workspace' },
     { name: 'settings', description: 'Settings of a workspace and platform-wide settings' },
     { name: 'notifications', description: "Your notifications about your workspace's payments and disputes, and your preferences" },
+    { name: 'customers', description: "A workspace's customers, administered by its ADMINs" },
+    { name: 'customer self-service', description: 'Customers registering, signing in and linking their wallet (customer JWT)' },
+    { name: 'wallet provider configs', description: 'Custody vendor credentials (write-only) per workspace' },
+    { name: 'external wallet configs', description: 'The browser wallet connectors a workspace offers its customers' },
+    { name: 'wallets', description: "A workspace's wallet accounts and their balances; customers' CUSTODY_A wallets" },
+    { name: 'contracts', description: 'The escrow contracts a workspace uses: dedicated or shared' },
     { name: UNVERSIONED_TAG, description: 'The `/api/v1` routes at their deprecated unversioned paths' },
   ],
   securitySchemes: {
     bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /identity/login (1 hour).' },
+    customerBearer: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: 'Customer access token from POST /api/v1/workspaces/{id}/customers/auth/login (1 hour), valid in its workspace only.',
+    },
+    internalApiKey: { type: 'apiKey', in: 'header', name: 'X-Internal-API-Key', description: 'INTERNAL_API_KEY: Holdfast processes only.' },
   },
 };

@@ -34,6 +34,8 @@ export interface CallOptions {
 
 export interface Harness {
   url: string;
+  /** The environment the service was configured from (its database, NATS prefix...). */
+  env: Record<string, string>;
   sql: postgres.Sql;
   /** A connection under the service's NATS prefix (publish events to it). */
   bus: Bus;
@@ -47,7 +49,7 @@ export interface Harness {
 export async function startHarness(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<Harness> {
   const [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
   const storageDir = await mkdtemp(join(tmpdir(), 'hf-workspace-storage-'));
-  const config = workspaceConfigFrom({
+  const serviceEnv: Record<string, string> = {
     DATABASE_URL: db.url,
     NATS_URL: nats.url,
     NATS_SUBJECT_PREFIX: nats.prefix,
@@ -64,7 +66,8 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
     // a provider pass their stand-in's URL).
     INTEGRATION_PROVIDER_URLS: 'kyc-provider=https://127.0.0.1:9/kyc,chat-notifier=https://127.0.0.1:9/chat',
     ...env,
-  });
+  };
+  const config = workspaceConfigFrom(serviceEnv);
   const service = await startForTest(await createWorkspaceService(config, options.logger ?? testLogger('workspace-service')));
   const sql = postgres(db.url, { max: 2, onnotice: () => {} });
 
@@ -96,6 +99,7 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
 
   return {
     url: service.url,
+    env: serviceEnv,
     sql,
     bus: nats.bus,
     storageDir,

@@ -3,9 +3,11 @@ import { INTEGRATION_CATALOG } from '@holdfast/contracts';
 import type { FormData } from 'undici';
 import { imageForm, insertUser } from './fixtures.js';
 import { createWorkspace, type Harness, PASSWORD, SUPER_PASSWORD, uniqueEmail, type World } from './harness.js';
+import { WALLET_BAD_INPUT, WALLET_ROUTES } from './route-table-wallets.js';
+import type { WalletWorld } from './wallet-world.js';
 
-/** Who calls: nobody, an expired token, W1's CLIENT and ADMIN, the operator, and W2's ADMIN. */
-export const PRINCIPALS = ['anonymous', 'expired', 'client', 'admin', 'superAdmin', 'otherTenant'] as const;
+/** Who calls: nobody, an expired token, W1's CLIENT and ADMIN, the operator, W2's ADMIN, and a customer of W1 (customer JWT). */
+export const PRINCIPALS = ['anonymous', 'expired', 'client', 'admin', 'superAdmin', 'otherTenant', 'customer'] as const;
 export type Principal = (typeof PRINCIPALS)[number];
 
 export interface Context {
@@ -15,6 +17,8 @@ export interface Context {
   avatarFile: string;
   /** An audit entry filed under W1. */
   w1AuditEntryId: string;
+  /** W1's wallets, contracts and customers (wallet-world.ts). */
+  wallets: WalletWorld;
 }
 
 export interface Prepared {
@@ -35,6 +39,8 @@ export interface RouteCase {
   expect: Record<Principal, number>;
   /** The audit action of a mutating route. */
   audit?: string;
+  /** The error code a principal gets where it is not the usual one for its status. */
+  codes?: Partial<Record<Principal, string>>;
 }
 
 const all = (status: number): Record<Principal, number> => ({
@@ -44,7 +50,9 @@ const all = (status: number): Record<Principal, number> => ({
   admin: status,
   superAdmin: status,
   otherTenant: status,
+  customer: status,
 });
+/** A user route: a customer token is refused (401) like no token. */
 const bearer = (client: number, admin: number, superAdmin: number, otherTenant: number): Record<Principal, number> => ({
   anonymous: 401,
   expired: 401,
@@ -52,6 +60,7 @@ const bearer = (client: number, admin: number, superAdmin: number, otherTenant: 
   admin,
   superAdmin,
   otherTenant,
+  customer: 401,
 });
 
 async function signupWithCode(ctx: Context): Promise<{ email: string; code: string }> {
@@ -588,6 +597,8 @@ export const ROUTES: RouteCase[] = [
     prepare: async (ctx) => ({ path: `/api/v1/notifications/${await clientW1Notification(ctx)}/read` }),
     expect: bearer(200, 404, 404, 404),
   },
+  // Customers, wallets and contracts (issue 8).
+  ...WALLET_ROUTES,
 ];
 
 /** A request with bad input for a route, and the 4xx it gets (400 unless said). */
@@ -598,6 +609,7 @@ export interface BadInput {
   /** Defaults to the SUPER_ADMIN; `/me` routes of a workspace need a member. */
   as?: Principal;
   status?: number;
+  headers?: Record<string, string>;
 }
 
 const W1 =
@@ -673,6 +685,7 @@ export const BAD_INPUT: Record<string, BadInput> = {
   'PATCH /api/v1/notifications/preferences': { path: fixed('/api/v1/notifications/preferences'), body: { events: { nope: true } } },
   'GET /api/v1/notifications/:id': { path: fixed('/api/v1/notifications/not-a-uuid') },
   'PATCH /api/v1/notifications/:id/read': { path: fixed('/api/v1/notifications/not-a-uuid/read') },
+  ...WALLET_BAD_INPUT,
 };
 
 /** Routes that take no input at all: nothing can be bad. */

@@ -36,6 +36,34 @@ export interface NewEvent {
   payload: ChainEvent;
 }
 
+/** A contract registered at run time (a workspace's dedicated escrow). */
+export interface RegisteredContract extends EscrowContract {
+  workspaceId: string;
+  deploymentId: string;
+  registeredAt: Date;
+}
+
+interface RegisteredRow {
+  network: string;
+  address: string;
+  deployment_block: string;
+  workspace_id: string;
+  deployment_id: string;
+  registered_at: Date | string;
+}
+
+function toRegistered(row: RegisteredRow): RegisteredContract {
+  return {
+    network: row.network as EscrowContract['network'],
+    // Lower case, as ESCROW_CONTRACTS entries are (the record keeps the checksummed form).
+    address: row.address.toLowerCase() as EscrowContract['address'],
+    deploymentBlock: BigInt(row.deployment_block),
+    workspaceId: row.workspace_id,
+    deploymentId: row.deployment_id,
+    registeredAt: new Date(row.registered_at),
+  };
+}
+
 type Tx = Sql;
 
 /** A lease is renewed at every step (at least every poll interval); one not renewed for this long is free. */
@@ -132,6 +160,43 @@ export function createIndexerRepository(sql: Sql) {
       const [row] = await sql<{ block_number: string; block_hash: string; genesis_hash: string | null }[]>`
         select block_number, block_hash, genesis_hash from cursors where network = ${network}`;
       return row ? { blockNumber: BigInt(row.block_number), blockHash: row.block_hash, genesisHash: row.genesis_hash } : undefined;
+    },
+
+    /**
+     * Records a contract registered at run time; the existing record when it was registered before
+     * (a repeated command), with `created` telling the two apart.
+     */
+    async registerContract(args: {
+      network: string;
+      address: string;
+      deploymentBlock: bigint;
+      workspaceId: string;
+      deploymentId: string;
+    }): Promise<{ created: boolean; contract: RegisteredContract }> {
+      const inserted = await sql<RegisteredRow[]>`
+        insert into registered_contracts (network, address, deployment_block, workspace_id, deployment_id)
+        values (${args.network}, ${args.address}, ${args.deploymentBlock.toString()}, ${args.workspaceId}, ${args.deploymentId})
+        on conflict (network, address) do nothing
+        returning network, address, deployment_block, workspace_id, deployment_id, registered_at`;
+      if (inserted[0]) return { created: true, contract: toRegistered(inserted[0]) };
+      const [existing] = await sql<RegisteredRow[]>`
+        select network, address, deployment_block, workspace_id, deployment_id, registered_at
+        from registered_contracts where network = ${args.network} and address = ${args.address}`;
+      return { created: false, contract: toRegistered(existing!) };
+    },
+
+    /** The contracts registered at run time on a network. */
+    async registeredContracts(network: string): Promise<RegisteredContract[]> {
+      const rows = await sql<RegisteredRow[]>`
+        select network, address, deployment_block, workspace_id, deployment_id, registered_at
+        from registered_contracts where network = ${network} order by registered_at, address`;
+      return rows.map(toRegistered);
+    },
+
+    /** Networks with contracts registered at run time (followed from the start, whatever ESCROW_CONTRACTS says). */
+    async registeredNetworks(): Promise<string[]> {
+      const rows = await sql<{ network: string }[]>`select distinct network from registered_contracts order by network`;
+      return rows.map((r) => r.network);
     },
 
     async knownContracts(network: string): Promise<string[]> {

@@ -28,7 +28,12 @@ export interface NetworkStatus {
 export interface NetworkIndexerOptions {
   network: Network;
   chainId: number;
+  /** The network's contracts from ESCROW_CONTRACTS (may be empty when all are registered at run time). */
   contracts: EscrowContract[];
+  /** The contracts registered at run time for the network (INDEXER_COMMANDS.followContract), read again regularly. */
+  registered?: () => Promise<EscrowContract[]>;
+  /** How often the registered contracts are read again without a notice (default 2 s). */
+  registryRefreshMs?: number;
   confirmations: number;
   reader: ChainReader;
   repository: IndexerRepository;
@@ -48,6 +53,8 @@ export interface NetworkIndexerOptions {
 export interface NetworkIndexer {
   network: Network;
   start: () => void;
+  /** A contract was registered for this network: pick it up at the next step (and wake up for it). */
+  notify: () => void;
   /** Finishes the step in progress, releases the lease, stops. */
   stop: () => Promise<void>;
   status: () => NetworkStatus;
@@ -80,7 +87,13 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
   const { network, chainId, reader, repository, bus, metrics, owner } = options;
   const log = options.logger.child({ component: 'indexer', network });
   const labels = { network };
-  const addresses: Address[] = options.contracts.map((c) => getAddress(c.address));
+  /** The contracts followed now, by lower-case address (those of ESCROW_CONTRACTS and the registered ones picked up). */
+  const followed = new Map<string, EscrowContract>();
+  for (const c of options.contracts) followed.set(c.address.toLowerCase(), c);
+  const addresses = (): Address[] => [...followed.keys()].map((a) => getAddress(a));
+  const registryRefreshMs = options.registryRefreshMs ?? 2_000;
+  /** When the registered contracts were last read; 0 forces a read at the next step. */
+  let registryReadAt = 0;
   const confirmations = BigInt(options.confirmations);
   const blockRange = BigInt(options.blockRange);
 
@@ -181,7 +194,7 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
 
   /** Reads [from, to], publishes its new events and commits the cursor at `to`. */
   async function readRange(current: Cursor, from: bigint, to: bigint, latest: bigint): Promise<void> {
-    const logs = await reader.escrowLogs(addresses, from, to);
+    const logs = await reader.escrowLogs(addresses(), from, to);
     const windowStart = latest - RECENT_BLOCKS_KEPT + 1n;
     // Headers: the range's ends, the blocks of logs that come without their block's time, and near the
     // head every block (kept, so that a reorg finds its common ancestor).
@@ -225,7 +238,12 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
   /** A contract new to this network's table, deployed behind the cursor: its events up to the cursor. */
   async function readContractHistory(contract: EscrowContract, upTo: bigint): Promise<void> {
     const address = getAddress(contract.address);
-    log.info({ address, from: String(contract.deploymentBlock), to: String(upTo) }, 'reading the history of a newly configured contract');
+    if (contract.deploymentBlock > upTo) {
+      // Deployed after the cursor: the ranges still to read cover all of it.
+      await repository.commitContractHistory(owner, { network, events: [], contract });
+      return;
+    }
+    log.info({ address, from: String(contract.deploymentBlock), to: String(upTo) }, 'reading the history of a newly followed contract');
     for (let from = contract.deploymentBlock; from <= upTo; from += blockRange) {
       const to = minOf(from + blockRange - 1n, upTo);
       const logs = await reader.escrowLogs([address], from, to);
@@ -302,6 +320,35 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
 
   // ---- the loop ------------------------------------------------------------------------------
 
+  /** Every contract to follow: ESCROW_CONTRACTS and the registered ones (by lower-case address, the first entry winning). */
+  async function allContracts(): Promise<EscrowContract[]> {
+    const registered = options.registered ? await options.registered() : [];
+    registryReadAt = Date.now();
+    const all = new Map<string, EscrowContract>();
+    for (const c of [...options.contracts, ...registered]) {
+      const key = c.address.toLowerCase();
+      if (!all.has(key)) all.set(key, { ...c, address: key as EscrowContract['address'] });
+    }
+    return [...all.values()];
+  }
+
+  /**
+   * Contracts registered since the last look: their past events (up to the cursor) are published
+   * first, then they are followed with the others from the next range on.
+   */
+  async function pickUpRegistered(current: Cursor): Promise<void> {
+    if (!options.registered || Date.now() - registryReadAt < registryRefreshMs) return;
+    for (const contract of await allContracts()) {
+      if (followed.has(contract.address)) continue;
+      await readContractHistory(contract, current.blockNumber);
+      followed.set(contract.address, contract);
+      log.info(
+        { address: getAddress(contract.address), deploymentBlock: String(contract.deploymentBlock) },
+        'following a registered contract',
+      );
+    }
+  }
+
   /** Sets the cursor: the stored one (after checking it belongs to this chain) or the block before the first deployment. */
   async function prepare(): Promise<Cursor> {
     const actualChainId = await reader.chainId();
@@ -314,26 +361,32 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
         await onChainReset(`the chain was reset: its genesis block is ${genesis.hash}, the cursor's chain had ${stored.genesisHash}`);
         return prepare();
       }
-      const known = new Set(await repository.knownContracts(network));
-      for (const contract of options.contracts.filter((c) => !known.has(c.address))) {
+      const contracts = await allContracts();
+      const known = new Set((await repository.knownContracts(network)).map((a) => a.toLowerCase()));
+      for (const contract of contracts.filter((c) => !known.has(c.address))) {
         await readContractHistory(contract, stored.blockNumber);
       }
+      for (const contract of contracts) followed.set(contract.address, contract);
       return stored;
     }
-    const firstBlock = options.contracts.map((c) => c.deploymentBlock).reduce(minOf);
+    const contracts = await allContracts();
+    if (contracts.length === 0) throw new Error(`no escrow contract to follow on ${network}`);
+    for (const contract of contracts) followed.set(contract.address, contract);
+    const firstBlock = contracts.map((c) => c.deploymentBlock).reduce(minOf);
     const before = firstBlock - 1n;
     const beforeBlock =
       before >= 0n ? await reader.block(before) : { number: -1n, hash: ZERO_HASH as `0x${string}`, parentHash: ZERO_HASH };
     if (!beforeBlock) throw new Error(`the chain has no block ${before} yet: is ESCROW_CONTRACTS's deployment block ${firstBlock} right?`);
     const start = { blockNumber: before, blockHash: beforeBlock.hash, parentHash: beforeBlock.parentHash };
-    await repository.start(owner, { network, chainId, cursor: start, genesisHash: genesis.hash, contracts: options.contracts });
-    log.info({ from: String(firstBlock), contracts: addresses }, 'indexing from the deployment block');
+    await repository.start(owner, { network, chainId, cursor: start, genesisHash: genesis.hash, contracts });
+    log.info({ from: String(firstBlock), contracts: addresses() }, 'indexing from the deployment block');
     return { blockNumber: before, blockHash: start.blockHash, genesisHash: genesis.hash };
   }
 
   /** One step: read the next range, or check the tip when there is none. Returns whether there may be more right away. */
   async function step(): Promise<boolean> {
     if (!cursor) cursor = await prepare();
+    await pickUpRegistered(cursor);
     const latest = await reader.latest();
     head = latest.number;
     metrics.head.set(labels, Number(latest.number));
@@ -420,6 +473,10 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
 
   return {
     network,
+    notify: () => {
+      registryReadAt = 0;
+      wake?.();
+    },
     start: () => {
       if (loop) return;
       stopping = false;

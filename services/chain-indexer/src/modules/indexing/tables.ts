@@ -79,3 +79,23 @@ export const leases = indexerSchema.table('leases', {
   owner: text('owner').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
 });
+
+/**
+ * Escrow contracts registered at run time (INDEXER_COMMANDS.followContract): a workspace's dedicated
+ * escrow, announced by workspace-service after its deployment. Followed like the ESCROW_CONTRACTS
+ * ones, from their deployment block, from the moment they arrive and after every restart; never
+ * removed (a deprecated escrow may still hold funds).
+ */
+export const registeredContracts = indexerSchema.table(
+  'registered_contracts',
+  {
+    network: text('network').notNull(),
+    /** EIP-55 checksummed. */
+    address: text('address').notNull(),
+    deploymentBlock: bigint('deployment_block', { mode: 'bigint' }).notNull(),
+    workspaceId: text('workspace_id').notNull(),
+    deploymentId: text('deployment_id').notNull(),
+    registeredAt: timestamp('registered_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.network, t.address] })],
+);

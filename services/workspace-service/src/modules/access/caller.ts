@@ -12,9 +12,20 @@ export interface Actor {
   environment: SessionEnvironment;
 }
 
+/** The customer behind a customer access token (customer self-service routes), as stored now. */
+export interface CustomerPrincipal {
+  id: string;
+  email: string;
+  /** The customer's workspace (the token's, checked against the stored record). */
+  workspaceId: string;
+  sessionId: string;
+}
+
 /** Who calls and from where: what a service needs for its rules and its audit entries. */
 export interface Caller {
   actor: Actor | null;
+  /** Set on customer routes (`config.auth: 'customer'`) only. */
+  customer?: CustomerPrincipal | null;
   ipAddress: string | null;
   userAgent: string | null;
   requestId: string;
@@ -27,4 +38,9 @@ export interface Caller {
 export function requireActor(caller: Caller): Actor {
   if (!caller.actor) throw unauthorized('Missing bearer token');
   return caller.actor;
+}
+
+export function requireCustomer(caller: Caller): CustomerPrincipal {
+  if (!caller.customer) throw unauthorized('Missing customer bearer token');
+  return caller.customer;
 }

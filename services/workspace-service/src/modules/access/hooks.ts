@@ -1,15 +1,20 @@
 import type { UserRole } from '@holdfast/contracts';
 import { type HttpApp, unauthorized } from '@holdfast/http-kit';
+import { safeEqual, tokenHash } from '@holdfast/secrets';
 import type { FastifyRequest } from 'fastify';
 import type { AuditAction } from '../audit/actions.js';
-import type { Actor, Caller } from './caller.js';
+import type { Actor, Caller, CustomerPrincipal } from './caller.js';
 import { assertRole } from './policy.js';
-import type { AccessClaims, AccessTokens } from './tokens.js';
+import type { AccessClaims, AccessTokens, CustomerClaims, CustomerTokens } from './tokens.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** `public`: no bearer needed (sign-up, login...). Every other route needs a valid access token. */
-    auth?: 'public' | 'user';
+    /**
+     * `public`: no bearer needed (sign-up, login...). `customer`: a customer access token (customer
+     * self-service). `internal`: the `X-Internal-API-Key` header (service to service). Every other
+     * route needs a valid user access token.
+     */
+    auth?: 'public' | 'user' | 'customer' | 'internal';
     /** Roles allowed on the route (403 for the others), checked before the body is even validated. */
     roles?: readonly UserRole[];
     /** Mutating routes: the action their audit entries record. */
@@ -29,8 +34,16 @@ const BEARER = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i;
  */
 export function installAuthentication(
   scope: HttpApp,
-  deps: { tokens: AccessTokens; actorFor: (claims: AccessClaims) => Promise<Actor | null> },
+  deps: {
+    tokens: AccessTokens;
+    actorFor: (claims: AccessClaims) => Promise<Actor | null>;
+    /** Customer routes: their tokens and the customer behind valid claims (null: gone or not active). */
+    customers?: { tokens: CustomerTokens; customerFor: (claims: CustomerClaims) => Promise<CustomerPrincipal | null> };
+    /** INTERNAL_API_KEY; internal routes refuse every call without it. */
+    internalApiKey?: string | undefined;
+  },
 ) {
+  const internalKeyHash = deps.internalApiKey ? tokenHash(deps.internalApiKey) : undefined;
   scope.decorateRequest('caller', null as unknown as Caller);
   // A route-level hook, appended after the kit's own (rate limit, sunset): refused and
   // unauthenticated requests are counted and carry the rate-limit headers, and a retired
@@ -48,7 +61,24 @@ export function installAuthentication(
     };
     const config = request.routeOptions.config;
     if (config.auth === 'public') return;
+    if (config.auth === 'internal') {
+      const presented = request.headers['x-internal-api-key'];
+      if (!internalKeyHash) throw unauthorized('Internal routes are closed: INTERNAL_API_KEY is not configured on this instance');
+      // Hashes compared in constant time: neither the key's content nor its length leaks.
+      if (typeof presented !== 'string' || !safeEqual(tokenHash(presented), internalKeyHash)) {
+        throw unauthorized('Missing or wrong X-Internal-API-Key');
+      }
+      return;
+    }
     const match = BEARER.exec(request.headers.authorization ?? '');
+    if (config.auth === 'customer') {
+      if (!match?.[1]) throw unauthorized('Missing bearer token: send Authorization: Bearer <customer accessToken>');
+      if (!deps.customers) throw unauthorized('Customer tokens are not accepted here');
+      const customer = await deps.customers.customerFor(deps.customers.tokens.verify(match[1]));
+      if (!customer) throw unauthorized('The customer behind this token is unknown or not active');
+      request.caller.customer = customer;
+      return;
+    }
     if (!match?.[1]) throw unauthorized('Missing bearer token: send Authorization: Bearer <accessToken>');
     const claims = deps.tokens.verify(match[1]);
     const actor = await deps.actorFor(claims);

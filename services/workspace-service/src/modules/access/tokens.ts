@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
+import { createHmac, randomInt } from 'node:crypto';
 import { ACCESS_TOKEN_TTL_SECONDS, AppError, type SessionEnvironment } from '@holdfast/contracts';
 import { unauthorized } from '@holdfast/http-kit';
 
@@ -12,6 +12,19 @@ export interface AccessClaims {
   sid: string;
   env: SessionEnvironment;
   typ: 'access';
+}
+
+/** Customer JWTs: same issuer and key, another audience, and the workspace they are valid in. */
+export const CUSTOMER_TOKEN_AUDIENCE = 'holdfast:workspace-customer';
+
+/** The claims of a customer access token (customer self-service routes of one workspace only). */
+export interface CustomerClaims {
+  sub: string;
+  /** The customer session (refresh-token family) the token was issued for. */
+  sid: string;
+  /** The workspace the token is valid in. */
+  wid: string;
+  typ: 'customer_access';
 }
 
 /** Signs and checks access JWTs; built on @fastify/jwt by the access plugin. */
@@ -43,13 +56,50 @@ export function accessTokensFrom(jwt: { sign: (payload: object) => string; verif
   };
 }
 
-/** An opaque refresh token: `hfr_` + 32 random bytes. Only its SHA-256 is stored. */
-export function newRefreshToken(): string {
-  return `hfr_${randomBytes(32).toString('base64url')}`;
+/** Signs and checks customer JWTs. */
+export interface CustomerTokens {
+  sign: (claims: CustomerClaims) => string;
+  verify: (token: string) => CustomerClaims;
+  expiresInSeconds: number;
 }
 
-export function hashRefreshToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+type Jwt = {
+  sign: (payload: object, options?: object) => string;
+  verify: <T extends object>(token: string, options?: object) => T;
+};
+
+/**
+ * Customer tokens on the same @fastify/jwt instance, with their own audience: a user token is
+ * refused on customer routes and a customer token on user routes (each side allows only its audience).
+ */
+export function customerTokensFrom(jwt: Jwt): CustomerTokens {
+  return {
+    expiresInSeconds: ACCESS_TOKEN_TTL_SECONDS,
+    sign: (claims) => jwt.sign(claims, { aud: CUSTOMER_TOKEN_AUDIENCE }),
+    verify: (token) => {
+      let claims: Partial<CustomerClaims>;
+      try {
+        claims = jwt.verify<Partial<CustomerClaims>>(token, { allowedAud: CUSTOMER_TOKEN_AUDIENCE });
+      } catch (error) {
+        if ((error as { code?: string }).code === 'FAST_JWT_EXPIRED') {
+          throw new AppError(
+            'TOKEN_EXPIRED',
+            'The customer access token has expired; refresh it with POST /workspaces/{id}/customers/auth/refresh',
+          );
+        }
+        throw unauthorized('Invalid customer access token');
+      }
+      if (
+        claims.typ !== 'customer_access' ||
+        typeof claims.sub !== 'string' ||
+        typeof claims.sid !== 'string' ||
+        typeof claims.wid !== 'string'
+      ) {
+        throw unauthorized('Invalid customer access token');
+      }
+      return claims as CustomerClaims;
+    },
+  };
 }
 
 /** A 6-digit e-mail verification code. */

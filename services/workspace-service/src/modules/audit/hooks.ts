@@ -29,7 +29,8 @@ export function installAuditTrail(scope: HttpApp, deps: { audit: AuditService; l
     // The target: the `{id}` of the path, or for `/me` routes the caller's own user or workspace.
     const onSelf = /\/me(\/|$)/.test(request.routeOptions.url ?? '');
     const self = what.resourceType === 'workspace' ? caller.actor?.workspaceId : caller.actor?.id;
-    const resourceId = typeof params.id === 'string' ? params.id : onSelf ? (self ?? null) : null;
+    // On customer routes `{id}` names the workspace: the target is the customer.
+    const resourceId = caller.customer ? caller.customer.id : typeof params.id === 'string' ? params.id : onSelf ? (self ?? null) : null;
     try {
       if (reply.statusCode >= 400) {
         const error = request.auditError;

@@ -52,7 +52,7 @@ function baseRow(caller: Caller, what: AuditAction, facts: AuditFacts, success: 
   return {
     id: uuidv7(),
     userId: facts.userId !== undefined ? facts.userId : (caller.actor?.id ?? null),
-    workspaceId: facts.workspaceId !== undefined ? facts.workspaceId : (caller.actor?.workspaceId ?? null),
+    workspaceId: facts.workspaceId !== undefined ? facts.workspaceId : (caller.actor?.workspaceId ?? caller.customer?.workspaceId ?? null),
     action: what.action,
     resourceType: what.resourceType,
     resourceId: facts.resourceId ?? null,
@@ -67,6 +67,7 @@ function baseRow(caller: Caller, what: AuditAction, facts: AuditFacts, success: 
       method: caller.method,
       path: caller.path,
       ...(caller.actor ? { actorEmail: caller.actor.email, actorRole: caller.actor.role } : {}),
+      ...(caller.customer ? { customerId: caller.customer.id, customerEmail: caller.customer.email } : {}),
       ...facts.metadata,
     },
   };

@@ -120,6 +120,31 @@ export function createContractDeploymentRepository(db: Db) {
       }
     },
 
+    /**
+     * Dedicated escrows the chain-indexer has not acknowledged yet (deployed, so active or since
+     * deprecated: a deprecated one may still hold funds), oldest first.
+     */
+    awaitingIndexer: async (limit: number): Promise<ContractDeploymentRow[]> =>
+      db
+        .select()
+        .from(t)
+        .where(
+          and(
+            eq(t.isShared, false),
+            inArray(t.status, ['active', 'deprecated']),
+            sql`${t.contractAddress} is not null and ${t.indexerRegisteredAt} is null`,
+          ) as SQL,
+        )
+        .orderBy(asc(t.deployedAt))
+        .limit(limit),
+
+    markIndexerRegistered: async (id: string): Promise<void> => {
+      await db
+        .update(t)
+        .set({ indexerRegisteredAt: new Date() })
+        .where(and(eq(t.id, id), sql`${t.indexerRegisteredAt} is null`) as SQL);
+    },
+
     update: async (
       ex: Db | Tx,
       id: string,

@@ -11,8 +11,9 @@ import { deployEscrow } from '@holdfast/escrow';
 import type { Logger } from '@holdfast/logging';
 import { BaseError, createWalletClient, type Hex, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { ActorContext, AuditSink } from '../wallets/audit.js';
+import { type ActorContext, type AuditSink, WALLET_AUDIT } from '../wallets/audit.js';
 import { evmChain, evmPublicClient } from '../wallets/chains.js';
+import type { ContractRegistration } from './registration.js';
 import type { ContractDeploymentRepository } from './repository.js';
 import { nextStatus } from './state-machine.js';
 import type { ContractDeploymentRow } from './tables.js';
@@ -28,6 +29,8 @@ export interface ContractDeploymentServiceDeps {
   rpcTimeoutMs: number;
   audit: AuditSink;
   logger: Logger;
+  /** Announces a new dedicated escrow to the chain-indexer (at least once); none in tests that do not need it. */
+  registration?: Pick<ContractRegistration, 'announce'>;
 }
 
 export function toContractDeployment(row: ContractDeploymentRow): ContractDeployment {
@@ -52,8 +55,8 @@ export function toContractDeployment(row: ContractDeploymentRow): ContractDeploy
   };
 }
 
-function unavailable(network: ContractNetwork, reason: string, message: string): AppError {
-  return new AppError('CONTRACT_NOT_AVAILABLE', message, { network, reason });
+function unavailable(network: ContractNetwork, reason: string, message: string, deploymentId?: string): AppError {
+  return new AppError('CONTRACT_NOT_AVAILABLE', message, { network, reason, ...(deploymentId ? { deploymentId } : {}) });
 }
 
 /** viem's one-line reason, which never quotes the RPC URL (that may hold a key). */
@@ -139,14 +142,6 @@ export function createContractDeploymentService(deps: ContractDeploymentServiceD
           metadata: { deployerAddress: account.address, factoryVersion: null },
         });
         if (!row) throw new AppError('CONFLICT', `The workspace already has a dedicated escrow on ${network}`);
-        await deps.audit(tx, {
-          action: 'contract_deployment.requested',
-          resourceType: 'contract_deployment',
-          resourceId: row.id,
-          workspaceId,
-          changes: { network: { from: null, to: network }, status: { from: null, to: 'pending' } },
-          actor,
-        });
         return row;
       });
 
@@ -163,21 +158,11 @@ export function createContractDeploymentService(deps: ContractDeploymentServiceD
       } catch (error) {
         const reason = shortReason(error);
         deps.logger.error({ err: error, network, deploymentId: pending.id }, 'escrow deployment failed');
-        await repository.transaction(async (tx) => {
-          await repository.update(tx, pending.id, {
-            status: nextStatus('pending', 'fail'),
-            metadata: { ...pending.metadata, error: reason },
-          });
-          await deps.audit(tx, {
-            action: 'contract_deployment.failed',
-            resourceType: 'contract_deployment',
-            resourceId: pending.id,
-            workspaceId,
-            changes: { status: { from: 'pending', to: 'failed' } },
-            actor,
-          });
-        });
-        throw unavailable(network, 'deployment_failed', `The escrow deployment on ${network} failed: ${reason}`);
+        // The refusal (503) is the request's audit entry; the row stays, failed, with the reason.
+        await repository.transaction((tx) =>
+          repository.update(tx, pending.id, { status: nextStatus('pending', 'fail'), metadata: { ...pending.metadata, error: reason } }),
+        );
+        throw unavailable(network, 'deployment_failed', `The escrow deployment on ${network} failed: ${reason}`, pending.id);
       }
 
       const active = await repository.transaction(async (tx) => {
@@ -193,15 +178,22 @@ export function createContractDeploymentService(deps: ContractDeploymentServiceD
           },
         });
         await deps.audit(tx, {
-          action: 'contract_deployment.deployed',
-          resourceType: 'contract_deployment',
+          ...WALLET_AUDIT.contractDeploy,
           resourceId: row.id,
           workspaceId,
-          changes: { status: { from: 'pending', to: 'active' }, contractAddress: { from: null, to: deployment.address } },
+          details: `Deployed a dedicated escrow on ${network} at ${deployment.address}`,
+          changes: {
+            network: { from: null, to: network },
+            status: { from: null, to: 'active' },
+            contractAddress: { from: null, to: deployment.address },
+          },
           actor,
+          metadata: { transactionHash: deployment.transactionHash, blockNumber: Number(deployment.blockNumber) },
         });
         return row;
       });
+      // Committed with indexer_registered_at null: announced now, and again by the retry loop until acknowledged.
+      await deps.registration?.announce(active);
       return {
         deploymentId: active.id,
         contractAddress: deployment.address,
@@ -233,8 +225,7 @@ export function createContractDeploymentService(deps: ContractDeploymentServiceD
         }
         const updated = await repository.update(tx, found.id, { status: to });
         await deps.audit(tx, {
-          action: 'contract_deployment.deprecated',
-          resourceType: 'contract_deployment',
+          ...WALLET_AUDIT.contractDeprecate,
           resourceId: found.id,
           workspaceId,
           changes: { status: { from: found.status, to } },

@@ -2,6 +2,7 @@ import type { ContractDeploymentStatus, Network } from '@holdfast/contracts';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, jsonb, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../db/pg-schema.js';
+import { workspaces } from '../workspaces/tables.js';
 
 export interface DeploymentMetadata {
   gasUsed?: number;
@@ -13,13 +14,14 @@ export interface DeploymentMetadata {
 
 /**
  * Escrow contract deployments: dedicated ones per workspace, and shared ones (no workspace) taken
- * from ESCROW_CONTRACTS. `workspace_id` has no foreign key yet (workspace tenancy adds the table; the routes phase adds it).
+ * from ESCROW_CONTRACTS. A workspace's rows go with it (ON DELETE CASCADE); its contracts stay on chain
+ * and the chain-indexer keeps following them (funds may still be held).
  */
 export const contractDeployments = workspaceSchema.table(
   'contract_deployments',
   {
     id: uuid('id').primaryKey(),
-    workspaceId: uuid('workspace_id'),
+    workspaceId: uuid('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
     globalTemplateId: text('global_template_id'),
     network: text('network').$type<Network>().notNull(),
     contractType: text('contract_type').$type<'escrow'>().notNull().default('escrow'),
@@ -33,6 +35,8 @@ export const contractDeployments = workspaceSchema.table(
     verified: boolean('verified').notNull().default(false),
     verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'date' }),
     metadata: jsonb('metadata').$type<DeploymentMetadata>().notNull().default({}),
+    /** When the chain-indexer acknowledged following this dedicated contract (null: still to announce). */
+    indexerRegisteredAt: timestamp('indexer_registered_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },

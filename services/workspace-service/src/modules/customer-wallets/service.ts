@@ -25,7 +25,7 @@ import type { BalanceReader } from '../balances/service.js';
 import { viaProvider } from '../providers/adapter.js';
 import type { CustodyAAdapter } from '../providers/custody-a.js';
 import type { WalletProviderConfigService } from '../wallet-providers/service.js';
-import { type ActorContext, type AuditSink, canAccess, type WorkspaceAccess } from '../wallets/audit.js';
+import { type ActorContext, type AuditSink, canAccess, WALLET_AUDIT, type WorkspaceAccess } from '../wallets/audit.js';
 import { evmPublicClient, networkOfChainId } from '../wallets/chains.js';
 import type { CustomerWalletRepository } from './repository.js';
 import type { CustomerWalletRow } from './tables.js';
@@ -101,11 +101,13 @@ export function createCustomerWalletService(deps: CustomerWalletServiceDeps) {
     if (customer?.workspaceId !== workspaceId) throw new AppError('NOT_FOUND', 'Customer not found');
   }
 
-  /** The workspace of a customer an admin names (`/customers/{id}/...`), if the admin may act on it. */
+  /**
+   * The workspace of a customer an admin names (`/customers/{id}/...`), if the admin may act on it.
+   * Another tenant's customers do not exist for the caller: 404, as for an unknown one.
+   */
   async function customerWorkspace(customerId: string, access: WorkspaceAccess): Promise<string> {
     const customer = await deps.findCustomer(customerId);
-    if (!customer) throw new AppError('NOT_FOUND', 'Customer not found');
-    if (!canAccess(access, customer.workspaceId)) throw new AppError('FORBIDDEN', 'No access to the workspace of this customer');
+    if (!customer || !canAccess(access, customer.workspaceId)) throw new AppError('NOT_FOUND', 'Customer not found');
     return customer.workspaceId;
   }
 
@@ -252,10 +254,11 @@ export function createCustomerWalletService(deps: CustomerWalletServiceDeps) {
         });
         if (typeof inserted === 'string') throw storeConflict(inserted);
         await deps.audit(tx, {
-          action: 'customer_wallet.linked',
-          resourceType: 'customer_wallet',
+          ...WALLET_AUDIT.customerWalletLink,
           resourceId: customerId,
           workspaceId,
+          details: `Customer linked wallet ${inserted.walletAddress}`,
+          metadata: { customerId },
           changes: { walletAddress: { from: null, to: inserted.walletAddress }, chainId: { from: null, to: inserted.chainId } },
           actor,
         });
@@ -279,7 +282,7 @@ export function createCustomerWalletService(deps: CustomerWalletServiceDeps) {
 
     /**
      * GET /customers/{id}/custody-a-wallet: `{hasWallet, walletId, walletAddress, walletLinkedAt}`;
-     * 404 unknown customer; 403 a customer of a workspace outside `access`.
+     * 404 for an unknown customer or one of a workspace outside `access`.
      */
     getCustodyAWallet: async (customerId: string, access: WorkspaceAccess): Promise<CustodyAWalletStatus> => {
       const workspaceId = await customerWorkspace(customerId, access);
@@ -296,8 +299,8 @@ export function createCustomerWalletService(deps: CustomerWalletServiceDeps) {
     /**
      * POST /customers/{id}/custody-a-wallet: creates the customer's wallet at CUSTODY_A (once: a retry
      * sends the vendor the same idempotency key) and makes it the customer's wallet. 201. 400
-     * WALLET_PROVIDER_NOT_CONFIGURED, 400 WALLET_ALREADY_LINKED, 403 outside `access`, 404 unknown
-     * customer, 502 vendor failure.
+     * WALLET_PROVIDER_NOT_CONFIGURED, 400 WALLET_ALREADY_LINKED, 404 for a customer unknown or
+     * outside `access`, 502 vendor failure.
      */
     createCustodyAWallet: async (
       customerId: string,
@@ -332,10 +335,10 @@ export function createCustomerWalletService(deps: CustomerWalletServiceDeps) {
         });
         if (typeof inserted === 'string') throw storeConflict(inserted);
         await deps.audit(tx, {
-          action: 'customer_wallet.custody_a_created',
-          resourceType: 'customer_wallet',
+          ...WALLET_AUDIT.custodyAWalletCreate,
           resourceId: customerId,
           workspaceId,
+          details: `Created a CUSTODY_A wallet for customer ${customerId}`,
           changes: { walletAddress: { from: null, to: inserted.walletAddress }, walletId: { from: null, to: wallet.walletId } },
           actor,
         });
@@ -350,7 +353,7 @@ export function createCustomerWalletService(deps: CustomerWalletServiceDeps) {
       };
     },
 
-    /** GET /customers/{id}/custody-a-wallet/balance: CUSTODY_A's own balance report; 404 without one; 403; 502 vendor failure. */
+    /** GET /customers/{id}/custody-a-wallet/balance: CUSTODY_A's own balance report; 404 without one (or outside `access`); 502. */
     getCustodyAWalletBalance: async (customerId: string, access: WorkspaceAccess): Promise<CustodyAWalletBalance> => {
       const workspaceId = await customerWorkspace(customerId, access);
       const row = await repository.findWallet(workspaceId, customerId);

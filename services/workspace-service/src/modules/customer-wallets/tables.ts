@@ -1,17 +1,22 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../db/pg-schema.js';
+import { customers } from '../customers/tables.js';
+import { workspaces } from '../workspaces/tables.js';
 
 /**
  * The one wallet of a customer: linked by a signed SIWE message, or created at CUSTODY_A.
- * `customer_id` and `workspace_id` have no foreign keys yet: the customers and workspaces tables
- * arrive with the customer accounts and workspace tenancy.
+ * Deleted with its customer or its workspace (ON DELETE CASCADE).
  */
 export const customerWallets = workspaceSchema.table(
   'customer_wallets',
   {
-    customerId: uuid('customer_id').primaryKey(),
-    workspaceId: uuid('workspace_id').notNull(),
+    customerId: uuid('customer_id')
+      .primaryKey()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     walletAddress: text('wallet_address').notNull(),
     chainId: integer('chain_id'),
     source: text('source').$type<'siwe' | 'custody_a'>().notNull(),
@@ -32,8 +37,12 @@ export const walletLinkNonces = workspaceSchema.table(
   'wallet_link_nonces',
   {
     nonceHash: text('nonce_hash').primaryKey(),
-    workspaceId: uuid('workspace_id').notNull(),
-    customerId: uuid('customer_id').notNull(),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
     chainId: integer('chain_id').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),

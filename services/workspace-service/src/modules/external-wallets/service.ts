@@ -9,7 +9,7 @@ import {
   uuidv7,
 } from '@holdfast/contracts';
 import type { SecretBox } from '@holdfast/secrets';
-import { type ActorContext, type AuditSink, diffChanges } from '../wallets/audit.js';
+import { type ActorContext, type AuditSink, diffChanges, WALLET_AUDIT } from '../wallets/audit.js';
 import type { ExternalWalletConfigRepository, ExternalWalletPatch } from './repository.js';
 import type { ExternalWalletConfigRow } from './tables.js';
 
@@ -104,9 +104,9 @@ export function createExternalWalletConfigService(deps: ExternalWalletConfigServ
           after = await repository.update(tx, before.id, patch);
         }
         await deps.audit(tx, {
-          action: before ? 'external_wallet_config.updated' : 'external_wallet_config.created',
-          resourceType: 'external_wallet_config',
+          ...WALLET_AUDIT.externalConfigUpsert,
           resourceId: after.id,
+          details: `${before ? 'Updated' : 'Created'} the ${type} config`,
           workspaceId,
           changes: diffChanges(
             before ?? null,
@@ -129,8 +129,7 @@ export function createExternalWalletConfigService(deps: ExternalWalletConfigServ
         if (!before) throw new AppError('NOT_FOUND', `${type} is not configured for this workspace`);
         await repository.delete(tx, before.id);
         await deps.audit(tx, {
-          action: 'external_wallet_config.deleted',
-          resourceType: 'external_wallet_config',
+          ...WALLET_AUDIT.externalConfigDelete,
           resourceId: before.id,
           workspaceId,
           changes: diffChanges(before, null, AUDITED, before.rpcProviderApiKeySealed ? ['config.rpcProviderApiKey'] : []),

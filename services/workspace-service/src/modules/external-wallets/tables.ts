@@ -2,17 +2,20 @@ import type { ExternalWalletType } from '@holdfast/contracts';
 import { sql } from 'drizzle-orm';
 import { boolean, check, jsonb, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../db/pg-schema.js';
+import { workspaces } from '../workspaces/tables.js';
 
 /**
  * Browser wallet connectors a workspace offers its customers, one row per (workspace, type).
  * `settings` holds the public fields (projectId, appName, appLogoUrl); the RPC provider key is
- * sealed apart. `workspace_id` has no foreign key yet (workspace tenancy adds the table).
+ * sealed apart. Deleted with the workspace (ON DELETE CASCADE).
  */
 export const externalWalletConfigs = workspaceSchema.table(
   'external_wallet_configs',
   {
     id: uuid('id').primaryKey(),
-    workspaceId: uuid('workspace_id').notNull(),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     providerType: text('provider_type').$type<ExternalWalletType>().notNull(),
     isEnabled: boolean('is_enabled').notNull().default(false),
     allowedNetworks: jsonb('allowed_networks').$type<string[]>().notNull().default([]),

@@ -1,15 +1,19 @@
 import type { AddressFormat, Curve } from '@holdfast/contracts';
 import { text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../db/pg-schema.js';
+import { workspaces } from '../workspaces/tables.js';
 
 /**
  * The built-in PLATFORM provider: one HD wallet per workspace. `seed_sealed` is the BIP-39
  * mnemonic sealed with AES-256-GCM under DATA_ENCRYPTION_KEY, bound to the wallet id.
- * `workspace_id` has no foreign key yet: the workspaces table arrives with workspace tenancy.
+ * Deleted with its workspace (ON DELETE CASCADE): the funds at its addresses cannot be reached any more.
  */
 export const platformWallets = workspaceSchema.table('platform_wallets', {
   id: uuid('id').primaryKey(),
-  workspaceId: uuid('workspace_id').notNull().unique(),
+  workspaceId: uuid('workspace_id')
+    .notNull()
+    .unique()
+    .references(() => workspaces.id, { onDelete: 'cascade' }),
   seedSealed: text('seed_sealed').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
@@ -23,7 +27,9 @@ export const platformWalletAccounts = workspaceSchema.table(
     walletId: uuid('wallet_id')
       .notNull()
       .references(() => platformWallets.id, { onDelete: 'cascade' }),
-    workspaceId: uuid('workspace_id').notNull(),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     address: text('address').notNull(),
     addressFormat: text('address_format').$type<AddressFormat>().notNull(),
     curve: text('curve').$type<Curve>().notNull(),

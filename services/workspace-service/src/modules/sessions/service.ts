@@ -17,7 +17,8 @@ import type { Logger } from '@holdfast/logging';
 import type { Store } from '../../db/store.js';
 import type { Actor, Caller } from '../access/caller.js';
 import { createTimingEqualiser, hashPassword, passwordPolicyErrors, verifyPassword } from '../access/passwords.js';
-import { type AccessClaims, type AccessTokens, hashRefreshToken, newRefreshToken, newVerificationCode } from '../access/tokens.js';
+import { issueRefreshToken, loginLockedError, refreshTokenHash, refuseRefresh, rotateRefreshToken } from '../access/refresh-tokens.js';
+import { type AccessClaims, type AccessTokens, newVerificationCode } from '../access/tokens.js';
 import { AUDIT } from '../audit/actions.js';
 import { diffChanges } from '../audit/redact.js';
 import type { AuditRepository } from '../audit/repository.js';
@@ -49,7 +50,8 @@ export interface SessionsDeps {
 }
 
 const invalidCode = () => new AppError('INVALID_CODE', 'The verification code is wrong, expired or used up; request a new one');
-const invalidRefreshToken = () => unauthorized('Invalid refresh token; log in again');
+/** User refresh tokens: `hfr_` + 32 random bytes. */
+const REFRESH_TOKEN_PREFIX = 'hfr_';
 
 function sameHash(a: string, b: string): boolean {
   const x = Buffer.from(a, 'hex');
@@ -103,18 +105,12 @@ export function createSessionsService(deps: SessionsDeps) {
     return { session, ...issued };
   }
 
+  const refreshOptions = { ttlMs: deps.refreshTokenTtlMs, prefix: REFRESH_TOKEN_PREFIX };
+
   async function issueTokens(repos: SessionsRepos, user: UserRow, sessionId: string, environment: SessionEnvironment) {
-    const refreshToken = newRefreshToken();
-    const refreshTokenId = uuidv7();
-    const refreshTokenExpiresAt = new Date(Date.now() + deps.refreshTokenTtlMs);
-    await repos.sessions.insertRefreshToken({
-      id: refreshTokenId,
-      sessionId,
-      tokenHash: hashRefreshToken(refreshToken),
-      expiresAt: refreshTokenExpiresAt,
-    });
+    const issued = await issueRefreshToken(repos.sessions, sessionId, refreshOptions);
     const accessToken = tokens.sign({ sub: user.id, sid: sessionId, env: environment, typ: 'access' });
-    return { refreshToken, refreshTokenId, refreshTokenExpiresAt, accessToken };
+    return { ...issued, accessToken };
   }
 
   function sessionResult(
@@ -297,20 +293,7 @@ export function createSessionsService(deps: SessionsDeps) {
       };
 
       const lockedUntil = await store.repos.sessions.loginLockedUntil(key);
-      if (lockedUntil) {
-        const seconds = Math.max(1, Math.ceil((lockedUntil.getTime() - Date.now()) / 1000));
-        throw await refuse(
-          new AppError(
-            'RATE_LIMIT_EXCEEDED',
-            `Too many failed logins for this account; retry in ${seconds} s`,
-            { retryAfterSeconds: seconds },
-            {
-              'Retry-After': String(seconds),
-            },
-          ),
-          undefined,
-        );
-      }
+      if (lockedUntil) throw await refuse(loginLockedError(lockedUntil), undefined);
       const user = await store.repos.users.findByEmail(email);
       let passwordOk = false;
       if (user) passwordOk = await verifyPassword(user.passwordHash, body.password);
@@ -351,32 +334,25 @@ export function createSessionsService(deps: SessionsDeps) {
      */
     refresh: async (caller: Caller, body: RefreshBody): Promise<SessionTokens> => {
       const outcome = await store.transaction(async (repos) => {
-        const found = await repos.sessions.findTokenForUpdate(hashRefreshToken(body.refreshToken));
-        if (!found) return { error: invalidRefreshToken() };
-        const { token, session } = found;
+        const found = await repos.sessions.findTokenForUpdate(refreshTokenHash(body.refreshToken));
+        const refusal = await refuseRefresh(repos.sessions, found);
+        if (refusal) {
+          if (!found) return { error: refusal.error };
+          const facts = { userId: found.session.userId, resourceId: found.session.id };
+          if (!refusal.reuse) return { error: refusal.error, facts };
+          deps.logger.warn({ sessionId: found.session.id, userId: found.session.userId }, 'refresh token reuse detected; session revoked');
+          return { error: refusal.error, facts: { ...facts, metadata: { reuseDetected: true } } };
+        }
+        const { session } = found!;
         const facts = { userId: session.userId, resourceId: session.id };
-        if (session.revokedAt) return { error: unauthorized('The session has ended; log in again'), facts };
-        if (token.rotatedAt) {
-          await repos.sessions.revokeSession(session.id, 'refresh_token_reuse');
-          deps.logger.warn({ sessionId: session.id, userId: session.userId }, 'refresh token reuse detected; session revoked');
-          return {
-            error: new AppError('UNAUTHORIZED', 'This refresh token was already used; the session is revoked, log in again', {
-              reason: 'refresh_token_reuse',
-            }),
-            facts: { ...facts, metadata: { reuseDetected: true } },
-          };
-        }
-        if (token.expiresAt.getTime() <= Date.now()) {
-          return { error: new AppError('TOKEN_EXPIRED', 'The refresh token has expired; log in again'), facts };
-        }
         const user = await repos.users.findById(session.userId);
         if (user?.status !== 'active' || !user.emailVerified) {
           await repos.sessions.revokeSession(session.id, 'account_unavailable');
           return { error: unauthorized('The account is unknown or not active'), facts };
         }
         const environment = body.environment ?? session.environment;
-        const issued = await issueTokens(repos, user, session.id, environment);
-        await repos.sessions.markRotated(token.id, issued.refreshTokenId);
+        const rotated = await rotateRefreshToken(repos.sessions, found!, refreshOptions);
+        const issued = { ...rotated, accessToken: tokens.sign({ sub: user.id, sid: session.id, env: environment, typ: 'access' }) };
         await repos.sessions.touchSession(session.id, { environment });
         await audit.record(repos, caller, AUDIT.refresh, {
           userId: user.id,
@@ -404,7 +380,7 @@ export function createSessionsService(deps: SessionsDeps) {
     /** Ends the session of this refresh token at once (its access tokens live until they expire). Idempotent. */
     logout: async (caller: Caller, body: LogoutBody) => {
       await store.transaction(async (repos) => {
-        const found = await repos.sessions.findTokenForUpdate(hashRefreshToken(body.refreshToken));
+        const found = await repos.sessions.findTokenForUpdate(refreshTokenHash(body.refreshToken));
         if (found && !found.session.revokedAt) await repos.sessions.revokeSession(found.session.id, 'logout');
         const user = found ? await repos.users.findById(found.session.userId) : undefined;
         await audit.record(repos, caller, AUDIT.logout, {

@@ -24,7 +24,7 @@ import { Value } from '@sinclair/typebox/value';
 import type { WalletProviderAdapter } from '../providers/adapter.js';
 import { createCustodyAdapter } from '../providers/registry.js';
 import type { VendorAdapterDeps } from '../providers/vendor-common.js';
-import { type ActorContext, type AuditSink, canAccess, diffChanges, type WorkspaceAccess } from '../wallets/audit.js';
+import { type ActorContext, type AuditSink, canAccess, diffChanges, WALLET_AUDIT, type WorkspaceAccess } from '../wallets/audit.js';
 import type { ConfigPatch, Tx, WalletProviderConfigRepository } from './repository.js';
 import type { WalletProviderConfigRow } from './tables.js';
 
@@ -149,19 +149,16 @@ export function createWalletProviderConfigService(deps: WalletProviderConfigServ
     return config as CustodyConfig;
   }
 
-  async function clearOtherDefaults(tx: Tx, row: WalletProviderConfigRow, actor: ActorContext): Promise<void> {
+  /**
+   * Takes the default flag from the scope's other configs. Their change is part of this act: its
+   * one audit entry names them (`metadata.previousDefaultIds`).
+   */
+  async function clearOtherDefaults(tx: Tx, row: WalletProviderConfigRow): Promise<string[]> {
     const cleared = await repository.clearDefault(tx, row.workspaceId, row.id);
-    for (const other of cleared) {
-      await audit(tx, {
-        action: 'wallet_provider_config.updated',
-        resourceType: 'wallet_provider_config',
-        resourceId: other.id,
-        workspaceId: other.workspaceId,
-        changes: { isDefault: { from: true, to: false } },
-        actor,
-      });
-    }
+    return cleared.map((other) => other.id);
   }
+
+  const previousDefaults = (ids: string[]) => (ids.length > 0 ? { metadata: { previousDefaultIds: ids } } : {});
 
   function adapterOf(row: WalletProviderConfigRow): WalletProviderAdapter {
     return createCustodyAdapter({ providerType: row.providerType, config: openConfig(row), walletSetId: row.walletSetId }, deps.vendor);
@@ -193,14 +190,15 @@ export function createWalletProviderConfigService(deps: WalletProviderConfigServ
           metadata: body.metadata ?? {},
           configSealed: secrets.seal(JSON.stringify(body.config), configContext(id)),
         });
-        if (isDefault) await clearOtherDefaults(tx, inserted, actor);
+        const cleared = isDefault ? await clearOtherDefaults(tx, inserted) : [];
         await audit(tx, {
-          action: 'wallet_provider_config.created',
-          resourceType: 'wallet_provider_config',
+          ...WALLET_AUDIT.providerConfigCreate,
           resourceId: id,
           workspaceId: inserted.workspaceId,
+          details: `Created ${inserted.providerType} config ${inserted.providerName}`,
           changes: diffChanges(null, inserted, AUDITED_FIELDS, ['config']),
           actor,
+          ...previousDefaults(cleared),
         });
         return inserted;
       });
@@ -263,19 +261,20 @@ export function createWalletProviderConfigService(deps: WalletProviderConfigServ
         }
         patch.isActive = isActive;
         patch.isDefault = isDefault;
+        let cleared: string[] = [];
         if (isDefault && !before.isDefault) {
           await repository.lockScope(tx, before.workspaceId);
-          await clearOtherDefaults(tx, before, actor);
+          cleared = await clearOtherDefaults(tx, before);
         }
         const after = await repository.update(tx, id, patch);
         if (!after) throw new AppError('NOT_FOUND', 'Wallet provider config not found');
         await audit(tx, {
-          action: 'wallet_provider_config.updated',
-          resourceType: 'wallet_provider_config',
+          ...WALLET_AUDIT.providerConfigUpdate,
           resourceId: id,
           workspaceId: after.workspaceId,
           changes: diffChanges(before, after, AUDITED_FIELDS, body.config !== undefined ? ['config'] : []),
           actor,
+          ...previousDefaults(cleared),
         });
         return after;
       });
@@ -289,8 +288,7 @@ export function createWalletProviderConfigService(deps: WalletProviderConfigServ
         assertManageable(before, access);
         await repository.delete(tx, id);
         await audit(tx, {
-          action: 'wallet_provider_config.deleted',
-          resourceType: 'wallet_provider_config',
+          ...WALLET_AUDIT.providerConfigDelete,
           resourceId: id,
           workspaceId: before.workspaceId,
           changes: diffChanges(before, null, AUDITED_FIELDS, ['config']),
@@ -310,16 +308,16 @@ export function createWalletProviderConfigService(deps: WalletProviderConfigServ
         if (!before.isActive) throw validationError([{ field: 'id', reason: 'is an inactive config; activate it first' }]);
         if (before.isDefault) return before;
         await repository.lockScope(tx, before.workspaceId);
-        await clearOtherDefaults(tx, before, actor);
+        const cleared = await clearOtherDefaults(tx, before);
         const after = await repository.update(tx, id, { isDefault: true });
         if (!after) throw new AppError('NOT_FOUND', 'Wallet provider config not found');
         await audit(tx, {
-          action: 'wallet_provider_config.default_set',
-          resourceType: 'wallet_provider_config',
+          ...WALLET_AUDIT.providerConfigSetDefault,
           resourceId: id,
           workspaceId: after.workspaceId,
           changes: { isDefault: { from: false, to: true } },
           actor,
+          ...previousDefaults(cleared),
         });
         return after;
       });
@@ -387,21 +385,15 @@ export function createWalletProviderConfigService(deps: WalletProviderConfigServ
       return { config: toWalletProviderConfig(row), adapter: adapterOf(row) };
     },
 
-    /** Records the wallet a config's workspace accounts live in (first created by the wallet accounts feature). */
-    recordDefaultWallet: async (id: string, walletId: string, actor: ActorContext): Promise<void> => {
-      await repository.transaction(async (tx) => {
-        const before = await repository.findById(id, tx, true);
-        if (!before || before.defaultWalletId === walletId) return;
-        const after = await repository.update(tx, id, { defaultWalletId: walletId });
-        await audit(tx, {
-          action: 'wallet_provider_config.updated',
-          resourceType: 'wallet_provider_config',
-          resourceId: id,
-          workspaceId: before.workspaceId,
-          changes: diffChanges(before, after ?? null, ['defaultWalletId']),
-          actor,
-        });
-      });
+    /**
+     * Records, in the caller's transaction, the wallet a config's workspace accounts live in (first
+     * created by the wallet accounts feature, whose audit entry shows the change). Returns it.
+     */
+    recordDefaultWallet: async (tx: Tx, id: string, walletId: string) => {
+      const before = await repository.findById(id, tx, true);
+      if (!before || before.defaultWalletId === walletId) return {};
+      const after = await repository.update(tx, id, { defaultWalletId: walletId });
+      return diffChanges(before, after ?? null, ['defaultWalletId']);
     },
   };
 }

@@ -2,17 +2,18 @@ import type { CustodyProviderType, Network } from '@holdfast/contracts';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../db/pg-schema.js';
+import { workspaces } from '../workspaces/tables.js';
 
 /**
  * Custody vendor configurations, per workspace or global. `config_sealed` holds the credential
  * object sealed with AES-256-GCM (bound to the row id); it never leaves the service.
- * `workspace_id` has no foreign key yet: the workspaces table arrives with workspace tenancy.
+ * A workspace's configs go with it (ON DELETE CASCADE).
  */
 export const walletProviderConfigs = workspaceSchema.table(
   'wallet_provider_configs',
   {
     id: uuid('id').primaryKey(),
-    workspaceId: uuid('workspace_id'),
+    workspaceId: uuid('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
     isGlobal: boolean('is_global').notNull().default(false),
     providerType: text('provider_type').$type<CustodyProviderType>().notNull(),
     providerName: text('provider_name').notNull(),

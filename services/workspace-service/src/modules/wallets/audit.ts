@@ -1,4 +1,10 @@
 import type { PgTransaction } from 'drizzle-orm/pg-core';
+import type { Executor } from '../../db/store.js';
+import type { Actor, Caller } from '../access/caller.js';
+import { isSuperAdmin } from '../access/policy.js';
+import type { AuditAction } from '../audit/actions.js';
+import { createAuditRepository } from '../audit/repository.js';
+import type { AuditService } from '../audit/service.js';
 
 /** The marker that stands for a secret in audit changes (and in logs: the logger's censor). */
 export const REDACTED = '[redacted]';
@@ -13,12 +19,45 @@ export function canAccess(access: WorkspaceAccess, workspaceId: string): boolean
   return access === 'all' || access.includes(workspaceId);
 }
 
-/** Who asked for a change, for the audit trail. The routes fill it from the session. */
+/** Who asked for a change, for the audit trail. The routes fill it from the request (`actorContextOf`). */
 export interface ActorContext {
   actorId?: string | null | undefined;
   ipAddress?: string | undefined;
   userAgent?: string | undefined;
+  /** The request's caller: the audit entry is written for it (and marks the request audited). */
+  caller?: Caller | undefined;
 }
+
+export function actorContextOf(caller: Caller): ActorContext {
+  return {
+    actorId: caller.actor?.id ?? null,
+    ...(caller.ipAddress ? { ipAddress: caller.ipAddress } : {}),
+    ...(caller.userAgent ? { userAgent: caller.userAgent } : {}),
+    caller,
+  };
+}
+
+/** The workspaces an actor may act on: all for a SUPER_ADMIN, its own for the others. */
+export function workspaceAccessOf(actor: Actor): WorkspaceAccess {
+  if (isSuperAdmin(actor)) return 'all';
+  return actor.workspaceId ? [actor.workspaceId] : [];
+}
+
+/** The audit actions of the wallet features (docs/workspace-audit-logs.md lists them). */
+export const WALLET_AUDIT = {
+  providerConfigCreate: { action: 'wallet_provider_config.create', resourceType: 'wallet_provider_config' },
+  providerConfigUpdate: { action: 'wallet_provider_config.update', resourceType: 'wallet_provider_config' },
+  providerConfigDelete: { action: 'wallet_provider_config.delete', resourceType: 'wallet_provider_config' },
+  providerConfigSetDefault: { action: 'wallet_provider_config.set_default', resourceType: 'wallet_provider_config' },
+  externalConfigUpsert: { action: 'external_wallet_config.upsert', resourceType: 'external_wallet_config' },
+  externalConfigDelete: { action: 'external_wallet_config.delete', resourceType: 'external_wallet_config' },
+  accountsCreate: { action: 'wallet_account.create', resourceType: 'wallet_account' },
+  customerWalletLink: { action: 'customer_wallet.link', resourceType: 'customer_wallet' },
+  custodyAWalletCreate: { action: 'customer_wallet.custody_a_create', resourceType: 'customer_wallet' },
+  contractDeploy: { action: 'contract_deployment.deploy', resourceType: 'contract_deployment' },
+  contractDeprecate: { action: 'contract_deployment.deprecate', resourceType: 'contract_deployment' },
+} as const satisfies Record<string, AuditAction>;
+export type WalletAuditAction = (typeof WALLET_AUDIT)[keyof typeof WALLET_AUDIT];
 
 export interface FieldChange {
   from: unknown;
@@ -27,12 +66,14 @@ export interface FieldChange {
 
 /** One audit entry of a wallet feature: `changes` never holds a secret, only REDACTED. */
 export interface WalletAuditEntry {
-  action: string;
-  resourceType: 'wallet_provider_config' | 'external_wallet_config' | 'contract_deployment' | 'customer_wallet' | 'platform_wallet';
+  action: WalletAuditAction['action'];
+  resourceType: WalletAuditAction['resourceType'];
   resourceId: string;
   workspaceId: string | null;
   changes: Record<string, FieldChange>;
   actor: ActorContext;
+  details?: string;
+  metadata?: Record<string, unknown>;
 }
 
 /**
@@ -41,6 +82,38 @@ export interface WalletAuditEntry {
  */
 // biome-ignore lint/suspicious/noExplicitAny: a drizzle transaction of the service's schema
 export type AuditSink = (tx: PgTransaction<any, any, any>, entry: WalletAuditEntry) => Promise<void>;
+
+/** A caller for acts without a request (none today; kept so the sink never drops an entry). */
+const SYSTEM_CALLER: Caller = {
+  actor: null,
+  ipAddress: null,
+  userAgent: null,
+  requestId: 'system',
+  method: 'SYSTEM',
+  path: 'wallets',
+  audited: false,
+};
+
+/**
+ * The audit sink of the wallet features: the workspace audit trail, written in the change's
+ * transaction for the request's caller (which marks the request audited: one entry per act).
+ */
+export function walletAuditSink(audit: AuditService): AuditSink {
+  return async (tx, entry) => {
+    await audit.record(
+      { audit: createAuditRepository(tx as unknown as Executor) },
+      entry.actor.caller ?? SYSTEM_CALLER,
+      { action: entry.action, resourceType: entry.resourceType },
+      {
+        resourceId: entry.resourceId,
+        workspaceId: entry.workspaceId,
+        changes: entry.changes,
+        ...(entry.details ? { details: entry.details } : {}),
+        ...(entry.metadata ? { metadata: entry.metadata } : {}),
+      },
+    );
+  };
+}
 
 /** Field-by-field changes between two versions of a record; `secret` fields appear only as REDACTED. */
 export function diffChanges<T extends Record<string, unknown>>(

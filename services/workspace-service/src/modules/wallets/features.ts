@@ -1,6 +1,7 @@
 import type { Logger } from '@holdfast/logging';
 import { createSecretBox, dataEncryptionKey } from '@holdfast/secrets';
 import { createBalanceReader } from '../balances/service.js';
+import { createContractRegistration, type FollowContract } from '../contracts/registration.js';
 import { createContractDeploymentRepository } from '../contracts/repository.js';
 import { createContractDeploymentService } from '../contracts/service.js';
 import { createCustomerWalletRepository } from '../customer-wallets/repository.js';
@@ -9,7 +10,7 @@ import { createExternalWalletConfigRepository } from '../external-wallets/reposi
 import { createExternalWalletConfigService } from '../external-wallets/service.js';
 import { createPlatformAdapter } from '../providers/platform.js';
 import { createPlatformWalletRepository, type Db } from '../providers/repository.js';
-import { createWalletProviderConfigRepository } from '../wallet-providers/repository.js';
+import { createWalletProviderConfigRepository, type Tx } from '../wallet-providers/repository.js';
 import { createWalletProviderConfigService } from '../wallet-providers/service.js';
 import type { AuditSink } from './audit.js';
 import { createWalletAccountService, type WorkspaceWalletProviderLookup } from './service.js';
@@ -27,6 +28,10 @@ export interface WalletFeatureDeps {
   workspaceWalletProvider: WorkspaceWalletProviderLookup;
   /** The workspace of a customer (customer accounts). */
   findCustomer: CustomerLookup;
+  /** Asks the chain-indexer to follow a dedicated escrow (a NATS command); without it, deployments are not announced. */
+  followContract?: FollowContract;
+  /** How often unacknowledged deployments are announced again (default 5 s). */
+  registrationRetryMs?: number;
 }
 
 /**
@@ -53,6 +58,16 @@ export function createWalletFeatures(deps: WalletFeatureDeps) {
     logger: logger.child({ feature: 'balances' }),
   });
   const platformWallets = createPlatformWalletRepository(db);
+  const transaction = <T>(work: (tx: Tx) => Promise<T>): Promise<T> => db.transaction((tx) => work(tx as Tx));
+  const contractRepository = createContractDeploymentRepository(db);
+  const contractRegistration = deps.followContract
+    ? createContractRegistration({
+        repository: contractRepository,
+        follow: deps.followContract,
+        logger,
+        retryIntervalMs: deps.registrationRetryMs ?? 5_000,
+      })
+    : undefined;
   const platform = (workspaceId: string) =>
     createPlatformAdapter({
       workspaceId,
@@ -73,6 +88,8 @@ export function createWalletFeatures(deps: WalletFeatureDeps) {
       configs: walletProviderConfigs,
       platform,
       balances,
+      audit: deps.audit,
+      transaction,
     }),
     customerWallets: createCustomerWalletService({
       repository: createCustomerWalletRepository(db),
@@ -87,14 +104,17 @@ export function createWalletFeatures(deps: WalletFeatureDeps) {
       logger: logger.child({ feature: 'customer-wallets' }),
     }),
     contracts: createContractDeploymentService({
-      repository: createContractDeploymentRepository(db),
+      repository: contractRepository,
       chainRpcUrls: settings.chainRpcUrls,
       sharedEscrows: settings.sharedEscrows,
       deployerPrivateKey: settings.deployerPrivateKey,
       rpcTimeoutMs: Math.max(settings.chainRpcTimeoutMs, 30_000),
       audit: deps.audit,
       logger: logger.child({ feature: 'contracts' }),
+      ...(contractRegistration ? { registration: contractRegistration } : {}),
     }),
+    /** The retry loop announcing dedicated escrows to the chain-indexer (a worker of the service), when wired. */
+    contractRegistration,
     /** The built-in HD wallet of a workspace (signing, sending on the local chain). */
     platform,
     balances,

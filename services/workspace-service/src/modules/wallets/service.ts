@@ -12,8 +12,9 @@ import type { BalanceReader } from '../balances/service.js';
 import { ProviderError, viaProvider, type WalletProviderAdapter } from '../providers/adapter.js';
 import { specProblems } from '../providers/hd.js';
 import type { PlatformAdapter } from '../providers/platform.js';
+import type { Tx } from '../wallet-providers/repository.js';
 import type { WalletProviderConfigService } from '../wallet-providers/service.js';
-import type { ActorContext } from './audit.js';
+import { type ActorContext, type AuditSink, WALLET_AUDIT } from './audit.js';
 
 /**
  * The wallet provider a workspace chose (`Workspace.walletProvider`), or null when it chose none.
@@ -27,6 +28,9 @@ export interface WalletAccountServiceDeps {
   /** The built-in HD wallet of a workspace. */
   platform: (workspaceId: string) => PlatformAdapter;
   balances: BalanceReader;
+  audit: AuditSink;
+  /** A transaction on the service's database (the audit entry and the recorded wallet commit together). */
+  transaction: <T>(work: (tx: Tx) => Promise<T>) => Promise<T>;
 }
 
 interface ResolvedProvider {
@@ -80,20 +84,42 @@ export function createWalletAccountService(deps: WalletAccountServiceDeps) {
       if (problems.length > 0) throw validationError(problems);
       const provider = await resolve(workspaceId);
       let accounts: WalletAccount[];
+      let walletId: string;
+      let newWallet = false;
       if (provider.kind === 'PLATFORM') {
         const platform = provider.adapter as PlatformAdapter;
-        const { walletId } = await platform.ensureWallet();
+        ({ walletId } = await platform.ensureWallet());
         accounts = await platform.createAccounts({ walletId, accounts: body.accounts });
       } else if (provider.walletId) {
-        const walletId = provider.walletId;
-        accounts = await viaProvider(() => provider.adapter.createAccounts({ walletId, accounts: body.accounts }));
+        walletId = provider.walletId;
+        const existing = walletId;
+        accounts = await viaProvider(() => provider.adapter.createAccounts({ walletId: existing, accounts: body.accounts }));
       } else {
         const wallet = await viaProvider(() =>
           provider.adapter.createWallet({ name: `holdfast-workspace-${workspaceId}`, accounts: body.accounts }),
         );
-        await deps.configs.recordDefaultWallet(provider.configId as string, wallet.walletId, actor);
+        walletId = wallet.walletId;
+        newWallet = true;
         accounts = wallet.accounts;
       }
+      // One entry for the act; a custody wallet created on the way is recorded on its config with it.
+      await deps.transaction(async (tx) => {
+        const recorded = newWallet ? await deps.configs.recordDefaultWallet(tx, provider.configId as string, walletId) : {};
+        await deps.audit(tx, {
+          ...WALLET_AUDIT.accountsCreate,
+          resourceId: walletId,
+          workspaceId,
+          details: `Created ${accounts.length} account(s) at ${provider.kind}`,
+          changes: {
+            accounts: { from: null, to: accounts.map((a) => ({ address: a.address, addressFormat: a.addressFormat, path: a.path })) },
+          },
+          actor,
+          metadata: {
+            provider: provider.kind,
+            ...(Object.keys(recorded).length > 0 ? { walletProviderConfigId: provider.configId, defaultWalletId: walletId } : {}),
+          },
+        });
+      });
       const picked = provider.adapter.capabilities.choosesPaths ? '' : `; ${provider.kind} chose the derivation`;
       return { accounts, message: `Created ${accounts.length} account(s) at ${provider.kind}${picked}` };
     },

@@ -1,0 +1,73 @@
+import type { CustomerMe, CustomerRecord } from '@holdfast/contracts';
+import type { AuditAction } from '../audit/actions.js';
+import type { CustomerRow, CustomerWithWallet } from './repository.js';
+
+/** The audit actions of customers (docs/workspace-audit-logs.md lists them). */
+export const CUSTOMER_AUDIT = {
+  create: { action: 'customer.create', resourceType: 'customer' },
+  update: { action: 'customer.update', resourceType: 'customer' },
+  delete: { action: 'customer.delete', resourceType: 'customer' },
+  register: { action: 'customer.register', resourceType: 'customer' },
+  login: { action: 'customer.login', resourceType: 'customer_session' },
+  refresh: { action: 'customer.refresh', resourceType: 'customer_session' },
+  logout: { action: 'customer.logout', resourceType: 'customer_session' },
+} as const satisfies Record<string, AuditAction>;
+
+export function toCustomerRecord(row: CustomerWithWallet): CustomerRecord {
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    externalId: row.externalId,
+    email: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    phoneNumber: row.phoneNumber,
+    dateOfBirth: row.dateOfBirth,
+    address: row.address,
+    city: row.city,
+    state: row.state,
+    postalCode: row.postalCode,
+    country: row.country,
+    status: row.status,
+    walletAddress: row.walletAddress,
+    walletLinkedAt: row.walletLinkedAt?.toISOString() ?? null,
+    emailVerified: row.emailVerified,
+    hasPassword: row.passwordHash !== null,
+    metadata: row.metadata,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function toCustomerMe(row: CustomerWithWallet): CustomerMe {
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    walletAddress: row.walletAddress,
+    walletLinkedAt: row.walletLinkedAt?.toISOString() ?? null,
+    emailVerified: row.emailVerified,
+    status: row.status,
+  };
+}
+
+/** The fields of a customer an audit entry shows (never the password hash). */
+export function auditedCustomer(row: CustomerRow): Record<string, unknown> {
+  return {
+    workspaceId: row.workspaceId,
+    externalId: row.externalId,
+    email: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    phoneNumber: row.phoneNumber,
+    dateOfBirth: row.dateOfBirth,
+    address: row.address,
+    city: row.city,
+    state: row.state,
+    postalCode: row.postalCode,
+    country: row.country,
+    status: row.status,
+    metadata: row.metadata,
+  };
+}

@@ -1,0 +1,209 @@
+import type { CustomerStatus, WorkspaceStatus } from '@holdfast/contracts';
+import { and, count, desc, eq, getTableColumns, ilike, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/store.js';
+import { customerWallets } from '../customer-wallets/tables.js';
+import { workspaces } from '../workspaces/tables.js';
+import { customerRefreshTokens, customerSessions, customers } from './tables.js';
+
+export type CustomerRow = typeof customers.$inferSelect;
+export type NewCustomerRow = typeof customers.$inferInsert;
+export type CustomerPatch = Partial<Omit<NewCustomerRow, 'id' | 'workspaceId' | 'createdAt'>>;
+/** A customer with the wallet it linked or was given (customer_wallets), if any. */
+export type CustomerWithWallet = CustomerRow & { walletAddress: string | null; walletLinkedAt: Date | null };
+export type CustomerSessionRow = typeof customerSessions.$inferSelect;
+export type CustomerRefreshTokenRow = typeof customerRefreshTokens.$inferSelect;
+
+export interface CustomerListFilter {
+  workspaceId?: string | undefined;
+  status?: CustomerStatus | undefined;
+  search?: string | undefined;
+}
+
+/** The workspace a customer route names, by id or slug. */
+export interface WorkspaceRef {
+  id: string;
+  slug: string;
+  status: WorkspaceStatus;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Which unique index a write broke: `email`, `externalId`, or undefined for anything else. */
+export function duplicateCustomerField(error: unknown): 'email' | 'externalId' | undefined {
+  const cause =
+    (error as { cause?: { code?: string; constraint_name?: string } }).cause ?? (error as { code?: string; constraint_name?: string });
+  if (cause?.code !== '23505') return undefined;
+  if (cause.constraint_name === 'customers_workspace_email_unique') return 'email';
+  if (cause.constraint_name === 'customers_workspace_external_id_unique') return 'externalId';
+  return undefined;
+}
+
+const withWallet = {
+  ...getTableColumns(customers),
+  walletAddress: customerWallets.walletAddress,
+  walletLinkedAt: customerWallets.linkedAt,
+};
+
+/** All SQL of customers and their sessions. */
+export function createCustomersRepository(db: Executor) {
+  const selectWithWallet = () =>
+    db.select(withWallet).from(customers).leftJoin(customerWallets, eq(customerWallets.customerId, customers.id));
+
+  return {
+    /** A workspace by id (when the reference is a uuid) or slug; the id wins when both match. */
+    findWorkspace: async (ref: string): Promise<WorkspaceRef | undefined> => {
+      const columns = { id: workspaces.id, slug: workspaces.slug, status: workspaces.status };
+      if (UUID.test(ref)) {
+        const [byId] = await db.select(columns).from(workspaces).where(eq(workspaces.id, ref.toLowerCase()));
+        if (byId) return byId;
+      }
+      const [bySlug] = await db.select(columns).from(workspaces).where(eq(workspaces.slug, ref));
+      return bySlug;
+    },
+
+    findById: async (id: string): Promise<CustomerWithWallet | undefined> => {
+      const [row] = await selectWithWallet().where(eq(customers.id, id));
+      return row;
+    },
+
+    findByIdForUpdate: async (id: string): Promise<CustomerRow | undefined> => {
+      const [row] = await db.select().from(customers).where(eq(customers.id, id)).for('update');
+      return row;
+    },
+
+    findByEmail: async (workspaceId: string, email: string): Promise<CustomerWithWallet | undefined> => {
+      const [row] = await selectWithWallet().where(and(eq(customers.workspaceId, workspaceId), eq(customers.email, email)));
+      return row;
+    },
+
+    /** The workspace of a customer (for the wallet features), or undefined. */
+    workspaceOf: async (id: string): Promise<string | undefined> => {
+      const [row] = await db.select({ workspaceId: customers.workspaceId }).from(customers).where(eq(customers.id, id));
+      return row?.workspaceId;
+    },
+
+    /** What authenticating a customer token needs: the customer and its workspace's status. */
+    findPrincipal: async (id: string) => {
+      const [row] = await db
+        .select({
+          id: customers.id,
+          email: customers.email,
+          status: customers.status,
+          workspaceId: customers.workspaceId,
+          workspaceStatus: workspaces.status,
+        })
+        .from(customers)
+        .innerJoin(workspaces, eq(workspaces.id, customers.workspaceId))
+        .where(eq(customers.id, id));
+      return row;
+    },
+
+    insert: async (row: NewCustomerRow): Promise<CustomerRow> => {
+      const [inserted] = await db.insert(customers).values(row).returning();
+      return inserted!;
+    },
+
+    update: async (id: string, patch: CustomerPatch): Promise<CustomerRow> => {
+      const [updated] = await db
+        .update(customers)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(eq(customers.id, id))
+        .returning();
+      return updated!;
+    },
+
+    touchLogin: async (id: string): Promise<void> => {
+      await db.update(customers).set({ lastLoginAt: new Date() }).where(eq(customers.id, id));
+    },
+
+    delete: async (id: string): Promise<void> => {
+      await db.delete(customers).where(eq(customers.id, id));
+    },
+
+    list: async (filter: CustomerListFilter, page: number, limit: number): Promise<{ rows: CustomerWithWallet[]; total: number }> => {
+      const pattern = filter.search ? `%${escapeLike(filter.search)}%` : undefined;
+      const conditions: (SQL | undefined)[] = [
+        filter.workspaceId ? eq(customers.workspaceId, filter.workspaceId) : undefined,
+        filter.status ? eq(customers.status, filter.status) : undefined,
+        pattern
+          ? or(
+              ilike(customers.email, pattern),
+              ilike(customers.firstName, pattern),
+              ilike(customers.lastName, pattern),
+              ilike(sql`coalesce(${customers.firstName}, '') || ' ' || coalesce(${customers.lastName}, '')`, pattern),
+            )
+          : undefined,
+      ];
+      const condition = and(...conditions.filter((c): c is SQL => c !== undefined));
+      const [rows, [totals]] = await Promise.all([
+        selectWithWallet()
+          .where(condition)
+          .orderBy(desc(customers.createdAt), desc(customers.id))
+          .limit(limit)
+          .offset((page - 1) * limit),
+        db.select({ total: count() }).from(customers).where(condition),
+      ]);
+      return { rows, total: totals?.total ?? 0 };
+    },
+
+    // ---- sessions -----------------------------------------------------------------------------
+
+    createSession: async (row: typeof customerSessions.$inferInsert): Promise<CustomerSessionRow> => {
+      const [inserted] = await db.insert(customerSessions).values(row).returning();
+      return inserted!;
+    },
+
+    insertRefreshToken: async (row: typeof customerRefreshTokens.$inferInsert): Promise<void> => {
+      await db.insert(customerRefreshTokens).values(row);
+    },
+
+    /** The token with its session and customer, locked for the rest of the transaction (two refreshes of one token serialise). */
+    findTokenForUpdate: async (tokenHash: string) => {
+      const [row] = await db
+        .select({ token: customerRefreshTokens, session: customerSessions, workspaceId: customers.workspaceId })
+        .from(customerRefreshTokens)
+        .innerJoin(customerSessions, eq(customerSessions.id, customerRefreshTokens.sessionId))
+        .innerJoin(customers, eq(customers.id, customerSessions.customerId))
+        .where(eq(customerRefreshTokens.tokenHash, tokenHash))
+        .for('update');
+      return row;
+    },
+
+    markRotated: async (tokenId: string, replacedBy: string): Promise<void> => {
+      await db.update(customerRefreshTokens).set({ rotatedAt: new Date(), replacedBy }).where(eq(customerRefreshTokens.id, tokenId));
+    },
+
+    touchSession: async (id: string): Promise<void> => {
+      await db.update(customerSessions).set({ lastUsedAt: new Date() }).where(eq(customerSessions.id, id));
+    },
+
+    revokeSession: async (id: string, reason: string): Promise<void> => {
+      await db
+        .update(customerSessions)
+        .set({ revokedAt: new Date(), revokedReason: reason })
+        .where(and(eq(customerSessions.id, id), isNull(customerSessions.revokedAt)));
+    },
+
+    /** Ends every session of a customer (suspension, e-mail change), optionally but one. Returns how many. */
+    revokeCustomerSessions: async (customerId: string, reason: string, exceptSessionId?: string): Promise<number> => {
+      const rows = await db
+        .update(customerSessions)
+        .set({ revokedAt: new Date(), revokedReason: reason })
+        .where(
+          and(
+            eq(customerSessions.customerId, customerId),
+            isNull(customerSessions.revokedAt),
+            exceptSessionId ? ne(customerSessions.id, exceptSessionId) : undefined,
+          ),
+        )
+        .returning({ id: customerSessions.id });
+      return rows.length;
+    },
+  };
+}
+
+export type CustomersRepository = ReturnType<typeof createCustomersRepository>;

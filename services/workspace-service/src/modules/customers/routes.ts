@@ -1,0 +1,358 @@
+import {
+  CreateCustomerBody,
+  CreateGlobalCustomerBody,
+  CustomerListQuery,
+  CustomerLoginBody,
+  CustomerMe,
+  CustomerRecord,
+  CustomerRefreshBody,
+  CustomerRegisterBody,
+  CustomerSession,
+  CustomerWallet,
+  IdParams,
+  LinkWalletBody,
+  MessageResult,
+  UpdateCustomerBody,
+  WalletBalances,
+  WalletLinkNonce,
+  WalletLinkNonceBody,
+  WorkspaceCustomerListQuery,
+  WorkspaceRefParams,
+} from '@holdfast/contracts';
+import { envelope, errorResponses, type HttpApp } from '@holdfast/http-kit';
+import { Type } from '@sinclair/typebox';
+import { BEARER, CUSTOMER_BEARER, emptyBodyAsObject, ok } from '../../http/schemas.js';
+import { requireActor } from '../access/caller.js';
+import { ADMIN_ROLES } from '../access/policy.js';
+import type { WalletApi } from '../wallets/api.js';
+import { WALLET_AUDIT } from '../wallets/audit.js';
+import { CUSTOMER_AUDIT } from './records.js';
+import type { CustomersService } from './service.js';
+
+const ADMIN_TAG = 'customers';
+const SELF_TAG = 'customer self-service';
+const ADMINS = 'ADMINs of the workspace and SUPER_ADMINs; other roles get 403.';
+const SEARCH = '`search` matches part of the e-mail, first, last or full name; `status` filters. Newest first.';
+const CUSTOMER_TOKEN =
+  'Needs the customer access token of this workspace (`Authorization: Bearer <accessToken>` from register, login or refresh): a ' +
+  "token of another workspace's customer is 403, a user's token 401.";
+
+/** `/workspaces/{id}/customers`: a workspace's customers, for its administrators. */
+export function workspaceCustomerRoutes(customers: CustomersService) {
+  return async (app: HttpApp) => {
+    app.get(
+      '/workspaces/:id/customers',
+      {
+        config: { tier: 'standard', roles: ADMIN_ROLES },
+        schema: {
+          tags: [ADMIN_TAG],
+          summary: "List a workspace's customers",
+          description: `${SEARCH} ${ADMINS}`,
+          operationId: 'listWorkspaceCustomers',
+          security: BEARER,
+          params: IdParams,
+          querystring: WorkspaceCustomerListQuery,
+          response: { 200: ok(Type.Array(CustomerRecord)), ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const page = await customers.listForWorkspace(requireActor(request.caller), request.params.id, request.query);
+        return envelope(request, page.customers, page.pagination);
+      },
+    );
+
+    app.post(
+      '/workspaces/:id/customers',
+      {
+        config: { tier: 'admin', roles: ADMIN_ROLES, audit: CUSTOMER_AUDIT.create },
+        schema: {
+          tags: [ADMIN_TAG],
+          summary: 'Create a customer of the workspace',
+          description:
+            'The e-mail address is unique within the workspace (409). A customer created here has no password: it cannot log in ' +
+            '(self-service accounts are made by POST .../customers/auth/register). `status` defaults to `active`. ' +
+            ADMINS,
+          operationId: 'createWorkspaceCustomer',
+          security: BEARER,
+          params: IdParams,
+          body: CreateCustomerBody,
+          response: { 201: ok(CustomerRecord), ...errorResponses(401, 403, 404, 409) },
+        },
+      },
+      async (request, reply) =>
+        reply.code(201).send(envelope(request, await customers.createForWorkspace(request.caller, request.params.id, request.body))),
+    );
+  };
+}
+
+/** `/customers[/{id}]`: customers across workspaces (SUPER_ADMIN) or of the caller's workspace (ADMIN). */
+export function globalCustomerRoutes(customers: CustomersService) {
+  return async (app: HttpApp) => {
+    app.get(
+      '/customers',
+      {
+        config: { tier: 'standard', roles: ADMIN_ROLES },
+        schema: {
+          tags: [ADMIN_TAG],
+          summary: 'List customers',
+          description:
+            `A SUPER_ADMIN lists every workspace's customers (or one's, with \`workspaceId\`); an ADMIN its workspace's (another ` +
+            `\`workspaceId\` is 403). ${SEARCH}`,
+          operationId: 'listCustomers',
+          security: BEARER,
+          querystring: CustomerListQuery,
+          response: { 200: ok(Type.Array(CustomerRecord)), ...errorResponses(401, 403) },
+        },
+      },
+      async (request) => {
+        const page = await customers.list(requireActor(request.caller), request.query);
+        return envelope(request, page.customers, page.pagination);
+      },
+    );
+
+    app.post(
+      '/customers',
+      {
+        config: { tier: 'admin', roles: ADMIN_ROLES, audit: CUSTOMER_AUDIT.create },
+        schema: {
+          tags: [ADMIN_TAG],
+          summary: 'Create a customer',
+          description:
+            'As POST /workspaces/{id}/customers, with the workspace in the body: a workspace that does not exist is 400, another ' +
+            "tenant's 403; a taken e-mail or externalId in the workspace 409.",
+          operationId: 'createCustomer',
+          security: BEARER,
+          body: CreateGlobalCustomerBody,
+          response: { 201: ok(CustomerRecord), ...errorResponses(401, 403, 409) },
+        },
+      },
+      async (request, reply) => reply.code(201).send(envelope(request, await customers.create(request.caller, request.body))),
+    );
+
+    app.get(
+      '/customers/:id',
+      {
+        config: { tier: 'standard', roles: ADMIN_ROLES },
+        schema: {
+          tags: [ADMIN_TAG],
+          summary: 'Get a customer',
+          description: `With its wallet (\`walletAddress\`, \`walletLinkedAt\`) when it linked or was given one. Another tenant's customer is 404. ${ADMINS}`,
+          operationId: 'getCustomer',
+          security: BEARER,
+          params: IdParams,
+          response: { 200: ok(CustomerRecord), ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => envelope(request, await customers.get(requireActor(request.caller), request.params.id)),
+    );
+
+    app.put(
+      '/customers/:id',
+      {
+        config: { tier: 'admin', roles: ADMIN_ROLES, audit: CUSTOMER_AUDIT.update },
+        schema: {
+          tags: [ADMIN_TAG],
+          summary: 'Update a customer',
+          description:
+            'Any field of the creation except the workspace; `null` clears an optional one. A customer set to `inactive`, `suspended` ' +
+            `or \`pending\` is signed out at once (sessions revoked, access tokens refused). 409 for a taken e-mail or externalId. ${ADMINS}`,
+          operationId: 'updateCustomer',
+          security: BEARER,
+          params: IdParams,
+          body: UpdateCustomerBody,
+          response: { 200: ok(CustomerRecord), ...errorResponses(401, 403, 404, 409) },
+        },
+      },
+      async (request) => envelope(request, await customers.update(request.caller, request.params.id, request.body)),
+    );
+
+    app.delete(
+      '/customers/:id',
+      {
+        config: { tier: 'admin', roles: ADMIN_ROLES, audit: CUSTOMER_AUDIT.delete },
+        schema: {
+          tags: [ADMIN_TAG],
+          summary: 'Delete a customer (irreversible)',
+          description:
+            'Deletes the customer with its sessions, its wallet link and pending wallet-link nonces (a CUSTODY_A wallet stays at the ' +
+            `vendor). The audit entries are kept. Answers \`{message}\`. ${ADMINS}`,
+          operationId: 'deleteCustomer',
+          security: BEARER,
+          params: IdParams,
+          response: { 200: ok(MessageResult), ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => envelope(request, await customers.remove(request.caller, request.params.id)),
+    );
+  };
+}
+
+/**
+ * `/workspaces/{id}/customers/auth/*`: customers registering and signing in (public), and acting
+ * with their customer JWT (me, wallet linking, wallet balances). `{id}` is the workspace id or slug.
+ */
+export function customerAuthRoutes(customers: CustomersService, wallets: WalletApi) {
+  return async (app: HttpApp) => {
+    app.post(
+      '/workspaces/:id/customers/auth/register',
+      {
+        config: { tier: 'public', auth: 'public', audit: CUSTOMER_AUDIT.register },
+        schema: {
+          tags: [SELF_TAG],
+          summary: 'Register as a customer of the workspace',
+          description:
+            'Creates the customer with the same password policy as users (12 to 128 characters with an upper-case letter, a lower-case ' +
+            'letter, a number and a special character) and signs it in: the answer is the customer session. 409 when the e-mail ' +
+            'address is taken in the workspace; 404 for an unknown workspace; 403 when the workspace is inactive or suspended.',
+          operationId: 'registerCustomer',
+          params: WorkspaceRefParams,
+          body: CustomerRegisterBody,
+          response: { 201: ok(CustomerSession), ...errorResponses(403, 404, 409) },
+        },
+      },
+      async (request, reply) =>
+        reply.code(201).send(envelope(request, await customers.register(request.caller, request.params.id, request.body))),
+    );
+
+    app.post(
+      '/workspaces/:id/customers/auth/login',
+      {
+        config: { tier: 'public', auth: 'public', audit: CUSTOMER_AUDIT.login },
+        schema: {
+          tags: [SELF_TAG],
+          summary: 'Log in as a customer',
+          description:
+            'The e-mail is compared in lower case. Answers an access token (a customer JWT, 3600 s, valid only on the customer routes of ' +
+            'this workspace) and a refresh token (single use). 401 `INVALID_CREDENTIALS` for a wrong e-mail or password (also for a ' +
+            'customer an administrator created, which has no password); 401 for an account that is not active; 429 after 10 failures ' +
+            'within 15 minutes for the address.',
+          operationId: 'loginCustomer',
+          params: WorkspaceRefParams,
+          body: CustomerLoginBody,
+          response: { 200: ok(CustomerSession), ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => envelope(request, await customers.login(request.caller, request.params.id, request.body)),
+    );
+
+    app.post(
+      '/workspaces/:id/customers/auth/refresh',
+      {
+        config: { tier: 'public', auth: 'public', audit: CUSTOMER_AUDIT.refresh },
+        schema: {
+          tags: [SELF_TAG],
+          summary: 'Exchange a customer refresh token for new tokens',
+          description:
+            'The refresh token is single use: the answer holds a new one. Presenting an already used one revokes the whole session and ' +
+            "answers 401; so do an expired one (`TOKEN_EXPIRED`), an unknown one and another workspace's.",
+          operationId: 'refreshCustomer',
+          params: WorkspaceRefParams,
+          body: CustomerRefreshBody,
+          response: { 200: ok(CustomerSession), ...errorResponses(401, 404) },
+        },
+      },
+      async (request) => envelope(request, await customers.refresh(request.caller, request.params.id, request.body)),
+    );
+
+    app.post(
+      '/workspaces/:id/customers/auth/logout',
+      {
+        config: { tier: 'public', auth: 'public', audit: CUSTOMER_AUDIT.logout },
+        schema: {
+          tags: [SELF_TAG],
+          summary: 'Log out a customer: the refresh token stops working at once',
+          description:
+            'Ends the session of the refresh token; access tokens already issued stay valid until they expire. Answers 200 for an ' +
+            'unknown or already ended token too.',
+          operationId: 'logoutCustomer',
+          params: WorkspaceRefParams,
+          body: CustomerRefreshBody,
+          response: { 200: ok(MessageResult), ...errorResponses(404) },
+        },
+      },
+      async (request) => envelope(request, await customers.logout(request.caller, request.params.id, request.body)),
+    );
+
+    app.get(
+      '/workspaces/:id/customers/auth/me',
+      {
+        config: { tier: 'high', auth: 'customer' },
+        schema: {
+          tags: [SELF_TAG],
+          summary: 'The customer behind the token',
+          description: `\`{id, email, firstName, lastName, walletAddress, walletLinkedAt, emailVerified, status}\`. ${CUSTOMER_TOKEN}`,
+          operationId: 'customerMe',
+          security: CUSTOMER_BEARER,
+          params: WorkspaceRefParams,
+          response: { 200: ok(CustomerMe), ...errorResponses(401, 403) },
+        },
+      },
+      async (request) => envelope(request, await customers.me(request.caller, request.params.id)),
+    );
+
+    app.post(
+      '/workspaces/:id/customers/auth/wallet-nonce',
+      {
+        config: { tier: 'standard', auth: 'customer' },
+        preValidation: emptyBodyAsObject,
+        schema: {
+          tags: [SELF_TAG],
+          summary: 'A nonce for linking a wallet (Sign-In with Ethereum)',
+          description:
+            'A single-use nonce bound to this customer and chain, valid SIWE_NONCE_TTL (10 minutes), with what the EIP-4361 message must ' +
+            'hold: `{nonce, domain, uri, version, chainId, statement, issuedAt, expirationTime}`, and the ready-to-sign `message` when ' +
+            '`walletAddress` is given. `chainId` defaults to the first configured EVM network. 400 `WALLET_ALREADY_LINKED` when the ' +
+            `customer has a wallet. ${CUSTOMER_TOKEN}`,
+          operationId: 'customerWalletNonce',
+          security: CUSTOMER_BEARER,
+          params: WorkspaceRefParams,
+          body: WalletLinkNonceBody,
+          response: { 200: ok(WalletLinkNonce), ...errorResponses(401, 403, 503) },
+        },
+      },
+      async (request) => envelope(request, await wallets.walletNonce(request.caller, request.params.id, request.body)),
+    );
+
+    app.post(
+      '/workspaces/:id/customers/auth/link-wallet',
+      {
+        config: { tier: 'standard', auth: 'customer', audit: WALLET_AUDIT.customerWalletLink },
+        schema: {
+          tags: [SELF_TAG],
+          summary: "Link the customer's wallet with a signed EIP-4361 message",
+          description:
+            '`message` is the Sign-In with Ethereum message (for SIWE_DOMAIN, a configured chain, the nonce of wallet-nonce, unexpired), ' +
+            '`signature` its signature by `walletAddress`, checked with viem so that ordinary accounts and smart-contract wallets ' +
+            '(ERC-1271, ERC-6492) both work. 400 `VALIDATION_ERROR` naming the field; 400 `INVALID_CODE` for an unknown, used or expired ' +
+            'nonce (a replay); 400 `WALLET_ALREADY_LINKED`; 409 when another customer of the workspace has the address; 503 when the chain ' +
+            `cannot be asked about a contract wallet. ${CUSTOMER_TOKEN}`,
+          operationId: 'customerLinkWallet',
+          security: CUSTOMER_BEARER,
+          params: WorkspaceRefParams,
+          body: LinkWalletBody,
+          response: { 200: ok(CustomerWallet), ...errorResponses(401, 403, 409, 503) },
+        },
+      },
+      async (request) => envelope(request, await wallets.linkWallet(request.caller, request.params.id, request.body)),
+    );
+
+    app.get(
+      '/workspaces/:id/customers/auth/wallet-balances',
+      {
+        config: { tier: 'standard', auth: 'customer' },
+        schema: {
+          tags: [SELF_TAG],
+          summary: "Balances of the customer's wallet",
+          description:
+            'Native and token balances of the linked wallet on every configured EVM network (exact decimal strings); a network or token ' +
+            `that cannot be read is a \`warnings\` entry, never an error. 404 when the customer has no wallet. ${CUSTOMER_TOKEN}`,
+          operationId: 'customerWalletBalances',
+          security: CUSTOMER_BEARER,
+          params: WorkspaceRefParams,
+          response: { 200: ok(WalletBalances), ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => envelope(request, await wallets.customerWalletBalances(request.caller, request.params.id)),
+    );
+  };
+}
