@@ -6,6 +6,7 @@ export * from './domain.js';
 export * from './envelope.js';
 export * from './errors.js';
 export * from './events.js';
+export * from './forwarding.js';
 export * from './ids.js';
 export * from './pagination.js';
 export * from './payments-access.js';
