@@ -14,8 +14,23 @@ import { auditRoutes } from './modules/audit/routes.js';
 import { createAuditService } from './modules/audit/service.js';
 import { createCatalogService } from './modules/catalog/service.js';
 import { createHttpMailer, createLogMailer, type Mailer } from './modules/mailer/adapter.js';
-import { oauthScopeRoutes } from './modules/oauth-clients/routes.js';
+import { oauthClientRoutes, oauthScopeRoutes } from './modules/oauth-clients/routes.js';
+import { createOAuthClientsService } from './modules/oauth-clients/service.js';
 import { createPlatformMappingsRepository } from './modules/platform-mappings/repository.js';
+import { createRemoteTasksRepository } from './modules/remote-tasks/repository.js';
+import {
+  createRemoteTaskRunner,
+  DEFAULT_REMOTE_TASK_SETTINGS,
+  deactivationHandlers,
+  type RemoteTaskSettings,
+} from './modules/remote-tasks/service.js';
+import { createSandboxIssuancesRepository } from './modules/sandbox-credentials/repository.js';
+import { sandboxCredentialRoutes } from './modules/sandbox-credentials/routes.js';
+import {
+  createSandboxCredentialsService,
+  DEFAULT_RECONCILE_AFTER_MS,
+  reconcileIssuanceHandler,
+} from './modules/sandbox-credentials/service.js';
 import { createSessionsRepository } from './modules/sessions/repository.js';
 import { hostRootSessionRoutes, versionedSessionRoutes } from './modules/sessions/routes.js';
 import { createSessionsService } from './modules/sessions/service.js';
@@ -25,7 +40,8 @@ import { avatarFileRoutes } from './modules/storage/routes.js';
 import { createUsersRepository } from './modules/users/repository.js';
 import { usersRoutes } from './modules/users/routes.js';
 import { createUsersService } from './modules/users/service.js';
-import { webhookEventTypeRoutes } from './modules/webhooks/routes.js';
+import { webhookRoutes } from './modules/webhooks/routes.js';
+import { createWebhooksService } from './modules/webhooks/service.js';
 import { createWorkspacesRepository } from './modules/workspaces/repository.js';
 import { workspacesRoutes } from './modules/workspaces/routes.js';
 import { createWorkspacesService } from './modules/workspaces/service.js';
@@ -37,8 +53,18 @@ function repositories(executor: Executor) {
     sessions: createSessionsRepository(executor),
     workspaces: createWorkspacesRepository(executor),
     platformMappings: createPlatformMappingsRepository(executor),
+    sandboxIssuances: createSandboxIssuancesRepository(executor),
+    remoteTasks: createRemoteTasksRepository(executor),
     audit: createAuditRepository(executor),
   };
+}
+
+/** What tests (and only tests) may change; production uses the defaults. */
+export interface WorkspaceOverrides {
+  /** The remote task runner's poll interval and retry backoff. */
+  remoteTasks?: Partial<RemoteTaskSettings>;
+  /** How long after a sandbox issuance began its unrecorded outcome is reconciled. */
+  sandboxReconcileAfterMs?: number;
 }
 
 function mailerOf(config: WorkspaceConfig, logger: Logger): Mailer {
@@ -48,7 +74,11 @@ function mailerOf(config: WorkspaceConfig, logger: Logger): Mailer {
 }
 
 /** Assembles workspace-service from its configuration: database, NATS, HTTP routes, outbox relay. */
-export async function createWorkspaceService(config: WorkspaceConfig, logger: Logger): Promise<ServiceHandle> {
+export async function createWorkspaceService(
+  config: WorkspaceConfig,
+  logger: Logger,
+  overrides: WorkspaceOverrides = {},
+): Promise<ServiceHandle> {
   const foundation = await createFoundation({
     serviceName: SERVICE_NAME,
     schemaName: SCHEMA_NAME,
@@ -64,7 +94,8 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
       rateLimitsPerMinute: config.rateLimitsPerMinute,
     },
   });
-  const { app } = foundation;
+  const { app, bus } = foundation;
+  let tasks: ReturnType<typeof createRemoteTaskRunner> | undefined;
   if (config.jwtSecretGenerated) {
     logger.warn('JWT_SECRET is not set: using a random secret for this run (APP_ENV=local only); sessions end when the process restarts');
   }
@@ -91,8 +122,30 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
       logger,
     });
     const users = createUsersService({ store, audit, avatars });
-    const workspaces = createWorkspacesService({ store, audit, avatars, appEnv: config.APP_ENV });
     const catalog = createCatalogService({ workspaceExists });
+    // Commands owed to payments and the dispatcher (workspace deletion, sandbox issuances), durable.
+    const runner = createRemoteTaskRunner({
+      store,
+      logger,
+      registry: app.metrics,
+      settings: { ...DEFAULT_REMOTE_TASK_SETTINGS, ...overrides.remoteTasks },
+      handlers: {
+        ...deactivationHandlers({ bus }),
+        'sandbox.reconcile-issuance': reconcileIssuanceHandler({ bus, logger }),
+      },
+    });
+    tasks = runner;
+    const workspaces = createWorkspacesService({ store, audit, avatars, appEnv: config.APP_ENV, tasks: runner });
+    const sandbox = createSandboxCredentialsService({
+      store,
+      audit,
+      bus,
+      tasks: runner,
+      logger,
+      reconcileAfterMs: overrides.sandboxReconcileAfterMs ?? DEFAULT_RECONCILE_AFTER_MS,
+    });
+    const oauthClients = createOAuthClientsService({ store, audit, bus });
+    const webhooks = createWebhooksService({ store, audit, bus, catalog });
 
     await registerWorkspaceApi(app, {
       tokens,
@@ -105,8 +158,10 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
         workspacesRoutes({ workspaces, audit }),
         usersRoutes({ users, audit }),
         auditRoutes(audit),
+        sandboxCredentialRoutes(sandbox),
         oauthScopeRoutes(catalog),
-        webhookEventTypeRoutes(catalog),
+        oauthClientRoutes(oauthClients),
+        webhookRoutes(webhooks),
       ],
     });
 
@@ -120,9 +175,13 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
   }
 
   const relay = createEventRelay(foundation, SCHEMA_NAME, logger);
+  const runner = tasks!;
   return {
     app,
-    startWorkers: relay.start,
-    closers: [{ name: 'outbox relay', close: relay.stop }, ...foundation.baseClosers],
+    startWorkers: async () => {
+      await relay.start();
+      await runner.start();
+    },
+    closers: [{ name: 'remote tasks', close: runner.stop }, { name: 'outbox relay', close: relay.stop }, ...foundation.baseClosers],
   };
 }

@@ -1,18 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageForm } from './support/fixtures.js';
 import { auditEntries, buildWorld, type Harness, PASSWORD, startHarness, type World } from './support/harness.js';
-import { type Context, type Principal, ROUTES } from './support/route-table.js';
+import { type Context, type Principal, prepareIntegrations, ROUTES } from './support/route-table.js';
 
 let h: Harness;
 let world: World;
 let ctx: Context;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({}, { peers: true });
   world = await buildWorld(h);
   const upload = await h.call('POST', '/api/v1/users/me/avatar', { token: world.adminW2.token, form: imageForm() });
   const [entry] = await h.sql<{ id: string }[]>`select id from workspace.audit_logs where workspace_id = ${world.w1.id} limit 1`;
-  ctx = { h, world, avatarFile: String(upload.body.data.avatarPath).replace('/avatars/', ''), w1AuditEntryId: entry!.id };
+  ctx = {
+    h,
+    world,
+    avatarFile: String(upload.body.data.avatarPath).replace('/avatars/', ''),
+    w1AuditEntryId: entry!.id,
+    integrations: await prepareIntegrations(h, world),
+  };
 });
 afterAll(async () => h?.stop());
 

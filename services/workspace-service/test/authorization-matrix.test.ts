@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageForm } from './support/fixtures.js';
 import { buildWorld, expiredTokenFor, type Harness, startHarness, type World } from './support/harness.js';
-import { BAD_INPUT, type Context, NO_INPUT, PRINCIPALS, type Principal, ROUTES, type RouteCase } from './support/route-table.js';
+import {
+  BAD_INPUT,
+  type Context,
+  NO_INPUT,
+  PRINCIPALS,
+  type Principal,
+  prepareIntegrations,
+  ROUTES,
+  type RouteCase,
+} from './support/route-table.js';
 
 // One service, one world, tokens minted once; every route against every principal from one table.
 let h: Harness;
@@ -10,11 +19,17 @@ let ctx: Context;
 let tokens: Record<Principal, string | undefined>;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({}, { peers: true });
   world = await buildWorld(h);
   const upload = await h.call('POST', '/api/v1/users/me/avatar', { token: world.adminW2.token, form: imageForm() });
   const [entry] = await h.sql<{ id: string }[]>`select id from workspace.audit_logs where workspace_id = ${world.w1.id} limit 1`;
-  ctx = { h, world, avatarFile: String(upload.body.data.avatarPath).replace('/avatars/', ''), w1AuditEntryId: entry!.id };
+  ctx = {
+    h,
+    world,
+    avatarFile: String(upload.body.data.avatarPath).replace('/avatars/', ''),
+    w1AuditEntryId: entry!.id,
+    integrations: await prepareIntegrations(h, world),
+  };
   tokens = {
     anonymous: undefined,
     expired: expiredTokenFor(world.adminW1.id),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageForm } from './support/fixtures.js';
 import { buildWorld, createUser, type Harness, startHarness, type World } from './support/harness.js';
-import { type Context, ROUTES } from './support/route-table.js';
+import { type Context, FIXTURE_CLIENT_NAME, prepareIntegrations, ROUTES } from './support/route-table.js';
 
 // Members of W2 (its ADMIN and a CLIENT) call every route aimed at W1: no answer shows W1's data,
 // and W1's rows are exactly as they were.
@@ -23,11 +23,19 @@ async function snapshotOfW1() {
     sessions:
       await h.sql`select s.* from workspace.sessions s join workspace.users u on u.id = s.user_id where u.workspace_id = ${id} order by s.id`,
     audit: await h.sql`select id from workspace.audit_logs where workspace_id = ${id} order by seq`,
+    // W1's integrations in payments and the dispatcher (the table's own fixtures left out).
+    webhooks: await h.sql`select id, url, event_types, is_active, metadata, secret_sealed, previous_secret_sealed
+      from webhooks.subscriptions where workspace_id = ${id} and not metadata ? 'fixture' order by id`,
+    platforms: await h.sql`select id, name, is_active, scopes from payments.platforms where workspace_id = ${id} order by id`,
+    clients: await h.sql`select id, name, description, scopes, is_active, deleted_at from payments.oauth_clients
+      where workspace_id = ${id} and name <> ${FIXTURE_CLIENT_NAME} order by id`,
+    tokens: await h.sql`select t.id, t.revoked_at from payments.oauth_tokens t join payments.oauth_clients c on c.id = t.client_pk
+      where c.workspace_id = ${id} order by t.id`,
   };
 }
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({}, { peers: true });
   world = await buildWorld(h);
   const c2 = await createUser(h, world.adminW2.token, 'client', world.w2.id);
   clientW2 = (await h.login(c2.email)).accessToken;
@@ -42,7 +50,13 @@ beforeAll(async () => {
     values (gen_random_uuid(), ${world.w1.id}, gen_random_uuid(), 'sandbox', 'w1 sandbox')`;
   const upload = await h.call('POST', '/api/v1/users/me/avatar', { token: world.adminW2.token, form: imageForm() });
   const [entry] = await h.sql<{ id: string }[]>`select id from workspace.audit_logs where workspace_id = ${world.w1.id} limit 1`;
-  ctx = { h, world, avatarFile: String(upload.body.data.avatarPath).replace('/avatars/', ''), w1AuditEntryId: entry!.id };
+  ctx = {
+    h,
+    world,
+    avatarFile: String(upload.body.data.avatarPath).replace('/avatars/', ''),
+    w1AuditEntryId: entry!.id,
+    integrations: await prepareIntegrations(h, world),
+  };
 });
 afterAll(async () => h?.stop());
 
@@ -50,6 +64,7 @@ describe('another tenant', () => {
   it('neither reads nor writes anything of W1 through any route', async () => {
     const before = await snapshotOfW1();
     const w1Secrets = [world.w1.slug, world.adminW1.email, world.clientW1.email, 'One Ltd', 'w1 sandbox'];
+    const { webhookId, clientId, deliveryId } = ctx.integrations;
     const bearerRoutes = ROUTES.filter((r) => r.expect.anonymous === 401);
     for (const route of bearerRoutes) {
       for (const token of [world.adminW2.token, clientW2]) {
@@ -61,6 +76,7 @@ describe('another tenant', () => {
         // W1's ids may only come back inside W2's own audit entries (the targets of its refused attempts).
         if (!route.route.includes('audit-logs')) {
           expect(answer.text, label).not.toContain(world.clientW1.id);
+          for (const id of [webhookId, clientId, deliveryId]) expect(answer.text, label).not.toContain(id);
           if (!prepared.path.includes(world.w1.id)) expect(answer.text, label).not.toContain(world.w1.id);
           else if (answer.status < 400) throw new Error(`${label}: a W1 path answered ${answer.status}`);
         }

@@ -14,6 +14,8 @@ export { customerWallets, walletLinkNonces } from '../modules/customer-wallets/t
 export { externalWalletConfigs } from '../modules/external-wallets/tables.js';
 export { platformMappings } from '../modules/platform-mappings/tables.js';
 export { platformWalletAccounts, platformWallets } from '../modules/providers/tables.js';
+export { remoteTasks } from '../modules/remote-tasks/tables.js';
+export { sandboxIssuances } from '../modules/sandbox-credentials/tables.js';
 export { loginThrottles, refreshTokens, sessions, verificationCodes } from '../modules/sessions/tables.js';
 export { users } from '../modules/users/tables.js';
 export { walletProviderConfigs } from '../modules/wallet-providers/tables.js';
