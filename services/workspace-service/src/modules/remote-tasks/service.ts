@@ -1,6 +1,6 @@
 import { AppError, PAYMENTS_COMMANDS, WebhookCommands, type WebhookOwner } from '@holdfast/contracts';
 import type { Logger } from '@holdfast/logging';
-import { type Bus, sendCommand } from '@holdfast/messaging';
+import { type Bus, PayloadError, sendCommand } from '@holdfast/messaging';
 import { Gauge, type Registry } from 'prom-client';
 import type { Store } from '../../db/store.js';
 import type { NewRemoteTask, RemoteTaskRow, RemoteTasksRepository } from './repository.js';
@@ -23,8 +23,12 @@ const BATCH = 10;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 const KEEP_DONE_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** Retried: no answer, a bug or outage on the other side, a database error. Given up: the other side refused (4xx). */
+/**
+ * Retried: no answer, an outage or a bug on the other side, a database error. Given up: the other
+ * side refused the command (4xx), or its payload breaks the contract (it would fail the same way).
+ */
 function retryable(error: unknown): boolean {
+  if (error instanceof PayloadError) return false;
   return !(error instanceof AppError) || error.statusCode >= 500;
 }
 
