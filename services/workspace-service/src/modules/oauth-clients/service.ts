@@ -91,7 +91,7 @@ export function createOAuthClientsService(deps: { store: Store<{ workspaces: Wor
         opts(caller),
       );
       const client = toWorkspaceClient(created);
-      await audit.recordOutside(caller, AUDIT.oauthClientCreate, {
+      await audit.recordRemote(caller, AUDIT.oauthClientCreate, {
         resourceId: client.clientId,
         workspaceId,
         details: `Created OAuth client ${client.name} (${client.clientId})`,
@@ -118,7 +118,7 @@ export function createOAuthClientsService(deps: { store: Store<{ workspaces: Wor
         ),
       );
       const changes = diffChanges(audited(before), audited(after));
-      await audit.recordOutside(caller, AUDIT.oauthClientUpdate, {
+      await audit.recordRemote(caller, AUDIT.oauthClientUpdate, {
         resourceId: after.clientId,
         workspaceId,
         details: `Updated OAuth client ${after.clientId}: ${Object.keys(changes).join(', ') || 'no change'}`,
@@ -132,7 +132,7 @@ export function createOAuthClientsService(deps: { store: Store<{ workspaces: Wor
       await accessible(requireActor(caller), workspaceId);
       const before = toWorkspaceClient(await sendCommand(bus, PAYMENTS_COMMANDS.getOAuthClient, { workspaceId, clientId }, opts(caller)));
       const { revokedTokens } = await sendCommand(bus, PAYMENTS_COMMANDS.deleteOAuthClient, { workspaceId, clientId }, opts(caller));
-      await audit.recordOutside(caller, AUDIT.oauthClientDelete, {
+      await audit.recordRemote(caller, AUDIT.oauthClientDelete, {
         resourceId: before.clientId,
         workspaceId,
         details: `Deleted OAuth client ${before.name} (${before.clientId}); ${revokedTokens} token(s) revoked`,
@@ -144,7 +144,7 @@ export function createOAuthClientsService(deps: { store: Store<{ workspaces: Wor
     revokeTokens: async (caller: Caller, workspaceId: string, clientId: string): Promise<{ count: number }> => {
       await accessible(requireActor(caller), workspaceId);
       const { count } = await sendCommand(bus, PAYMENTS_COMMANDS.revokeOAuthClientTokens, { workspaceId, clientId }, opts(caller));
-      await audit.recordOutside(caller, AUDIT.oauthClientRevokeTokens, {
+      await audit.recordRemote(caller, AUDIT.oauthClientRevokeTokens, {
         resourceId: clientId,
         workspaceId,
         details: `Revoked ${count} token(s) of OAuth client ${clientId}`,

@@ -91,7 +91,7 @@ export function createWebhooksService(deps: {
   }
 
   async function record(caller: Caller, what: AuditAction, workspaceId: string, resourceId: string, details: string, extra = {}) {
-    await audit.recordOutside(caller, what, { resourceId, workspaceId, details, ...extra });
+    await audit.recordRemote(caller, what, { resourceId, workspaceId, details, ...extra });
   }
 
   const ref = (id: string) => ({ subscriptionId: id });
