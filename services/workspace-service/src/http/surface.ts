@@ -63,8 +63,16 @@ export const openApiInfo: OpenApiInfo = {
     { name: 'workspaces', description: 'Tenants, their billing, wallet settings and payments platforms' },
     { name: 'users', description: 'Accounts, roles and profiles' },
     { name: 'audit logs', description: 'Every administrative act, successful or refused' },
-    { name: 'OAuth clients', description: 'OAuth client scopes of a workspace' },
-    { name: 'webhooks', description: 'Webhook event types of a workspace' },
+    {
+      name: 'sandbox credentials',
+      description:
+        'Payments platforms minted for a workspace: a v1 API key and a v2 OAuth client, shown once (docs/workspace-integrations.md)',
+    },
+    { name: 'OAuth clients', description: 'OAuth clients of a workspace for the Payments API, and the scopes they may hold' },
+    {
+      name: 'webhooks',
+      description: "A workspace's webhook subscriptions, delivery logs, tests, resends and replays (receiving them: docs/webhooks.md)",
+    },
     { name: 'files', description: 'Uploaded avatars' },
     { name: UNVERSIONED_TAG, description: 'The `/api/v1` routes at their deprecated unversioned paths' },
   ],
