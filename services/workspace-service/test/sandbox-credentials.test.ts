@@ -10,7 +10,7 @@ import { callPayments, newTenant, paymentsToken, until } from './support/integra
 // concurrency; and what happens when payments and the workspace disagree after a failure.
 
 /** Short, so the failure cases settle quickly; longer than any issuance of this file takes. */
-const RECONCILE_AFTER_MS = 3000;
+const RECONCILE_AFTER_MS = 5000;
 
 let h: Harness;
 let world: World;
@@ -254,12 +254,13 @@ describe('when payments and the workspace disagree, no credential stays usable w
     expect(res.text).not.toMatch(/hf_test_|hf_secret_/);
     const [platform] = await h.sql`select id, is_active from payments.platforms where workspace_id = ${t.workspace.id}`;
     expect(platform?.is_active).toBe(true);
-    await until('the orphan platform deactivated', async () => {
-      const [row] = await h.sql`select is_active from payments.platforms where id = ${platform!.id}`;
-      return row?.is_active === false;
+    // The reconciliation deactivates the platform, then (same transaction) closes the issuance.
+    const issuance = await until('the issuance abandoned', async () => {
+      const [row] = await h.sql`select status, platform_id from workspace.sandbox_issuances where workspace_id = ${t.workspace.id}`;
+      return row?.status === 'abandoned' ? row : undefined;
     });
-    const [issuance] = await h.sql`select status, platform_id from workspace.sandbox_issuances where workspace_id = ${t.workspace.id}`;
     expect(issuance).toEqual({ status: 'abandoned', platform_id: platform!.id });
+    expect((await h.sql`select is_active from payments.platforms where id = ${platform!.id}`)[0]?.is_active).toBe(false);
     expect((await h.sql`select count(*)::int as n from workspace.platform_mappings where workspace_id = ${t.workspace.id}`)[0]?.n).toBe(0);
     // The slot is free again.
     expect((await issue(t.base, t.admin.token)).status).toBe(201);
