@@ -22,6 +22,7 @@ import {
   createRemoteTaskRunner,
   DEFAULT_REMOTE_TASK_SETTINGS,
   deactivationHandlers,
+  type RemoteTaskRunner,
   type RemoteTaskSettings,
 } from './modules/remote-tasks/service.js';
 import { createSandboxIssuancesRepository } from './modules/sandbox-credentials/repository.js';
@@ -95,7 +96,7 @@ export async function createWorkspaceService(
     },
   });
   const { app, bus } = foundation;
-  let tasks: ReturnType<typeof createRemoteTaskRunner> | undefined;
+  let remoteTasks: RemoteTaskRunner | undefined;
   if (config.jwtSecretGenerated) {
     logger.warn('JWT_SECRET is not set: using a random secret for this run (APP_ENV=local only); sessions end when the process restarts');
   }
@@ -134,7 +135,7 @@ export async function createWorkspaceService(
         'sandbox.reconcile-issuance': reconcileIssuanceHandler({ bus, logger }),
       },
     });
-    tasks = runner;
+    remoteTasks = runner;
     const workspaces = createWorkspacesService({ store, audit, avatars, appEnv: config.APP_ENV, tasks: runner });
     const sandbox = createSandboxCredentialsService({
       store,
@@ -175,7 +176,7 @@ export async function createWorkspaceService(
   }
 
   const relay = createEventRelay(foundation, SCHEMA_NAME, logger);
-  const runner = tasks!;
+  const runner = remoteTasks!;
   return {
     app,
     startWorkers: async () => {

@@ -58,7 +58,7 @@ export function createRemoteTaskRunner<R extends { remoteTasks: RemoteTasksRepos
   let lastPurge = 0;
 
   if (deps.registry) {
-    const gauge = new Gauge({
+    new Gauge({
       name: 'workspace_remote_tasks',
       help: 'Commands owed to payments and the webhook dispatcher, by status (pending: not yet answered; dead: refused, needs a look)',
       labelNames: ['status'] as const,
@@ -69,7 +69,6 @@ export function createRemoteTaskRunner<R extends { remoteTasks: RemoteTasksRepos
         this.set({ status: 'dead' }, counts.dead);
       },
     });
-    void gauge;
   }
 
   function delayAfter(attempts: number): number {
