@@ -29,21 +29,27 @@ export function createRemoteTasksRepository(db: Executor) {
       return rows.map((r) => r.id);
     },
 
-    /** Due pending tasks (or only the given ones), locked for this transaction; others' locked rows are skipped. */
-    claimDue: async (limit: number, ids?: string[]): Promise<RemoteTaskRow[]> =>
+    /** Due pending tasks, locked for this transaction; rows another runner holds are skipped. */
+    claimDue: async (limit: number): Promise<RemoteTaskRow[]> =>
       db
         .select()
         .from(remoteTasks)
-        .where(
-          and(
-            eq(remoteTasks.status, 'pending'),
-            lte(remoteTasks.nextAttemptAt, sql`now()`),
-            ids ? inArray(remoteTasks.id, ids) : undefined,
-          ),
-        )
+        .where(and(eq(remoteTasks.status, 'pending'), lte(remoteTasks.nextAttemptAt, sql`now()`)))
         .orderBy(asc(remoteTasks.nextAttemptAt))
         .limit(limit)
         .for('update', { skipLocked: true }),
+
+    /**
+     * The given tasks, still pending, locked for this transaction. Waits for a runner that holds
+     * one of them: once it is through, a task it finished is no longer pending and is not returned.
+     */
+    claimThese: async (ids: string[]): Promise<RemoteTaskRow[]> =>
+      db
+        .select()
+        .from(remoteTasks)
+        .where(and(eq(remoteTasks.status, 'pending'), inArray(remoteTasks.id, ids)))
+        .orderBy(asc(remoteTasks.id))
+        .for('update'),
 
     finish: async (id: string, status: Extract<RemoteTaskStatus, 'done' | 'dead'>, error: string | null = null): Promise<void> => {
       await db

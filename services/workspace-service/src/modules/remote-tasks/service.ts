@@ -75,11 +75,11 @@ export function createRemoteTaskRunner<R extends { remoteTasks: RemoteTasksRepos
     return Math.min(settings.retryMaxMs, settings.retryBaseMs * 2 ** Math.min(attempts, 20));
   }
 
-  /** One pass: the due tasks (only `ids` when given). Returns how many were done. */
+  /** One pass: the due tasks, or the given ones (waiting for a runner that holds them). Returns how many were done. */
   async function runOnce(ids?: string[]): Promise<number> {
     if (ids && ids.length === 0) return 0;
     return store.transaction(async (repos, savepoint) => {
-      const due = await repos.remoteTasks.claimDue(ids?.length ?? BATCH, ids);
+      const due = ids ? await repos.remoteTasks.claimThese(ids) : await repos.remoteTasks.claimDue(BATCH);
       let done = 0;
       for (const task of due) {
         try {
@@ -142,7 +142,10 @@ export function createRemoteTaskRunner<R extends { remoteTasks: RemoteTasksRepos
 
   return {
     runOnce,
-    /** Runs the given tasks now (right after the commit that created them); failures stay scheduled. */
+    /**
+     * Runs the given tasks now (right after the commit that created them), or waits for the runner
+     * that already took them: when it returns, each was attempted once. Failures stay scheduled.
+     */
     attempt: async (ids: string[]): Promise<void> => {
       try {
         await runOnce(ids);
