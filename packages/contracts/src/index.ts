@@ -8,6 +8,7 @@ export * from './envelope.js';
 export * from './errors.js';
 export * from './escrow-registry.js';
 export * from './events.js';
+export * from './forwarding.js';
 export * from './ids.js';
 export * from './pagination.js';
 export * from './payments-access.js';

@@ -17,6 +17,8 @@ import { API_KEY_PATTERN } from '@holdfast/contracts';
 import { Type } from '@sinclair/typebox';
 
 export const SERVICE_NAME = 'payments-service';
+/** Where `./scripts/start` serves the Workspace API. */
+const LOCAL_WORKSPACE_API_URL = 'http://127.0.0.1:3002';
 
 export const PaymentsEnv = Type.Object({
   ...CommonEnv,
@@ -31,6 +33,12 @@ export const PaymentsEnv = Type.Object({
   ),
   PAYMENTS_PUBLIC_URL: Type.Optional(
     Type.String({ format: 'http-url', errorMessage: 'must be the http(s) URL clients reach the Payments API at, without a path' }),
+  ),
+  PAYMENTS_WORKSPACE_API_URL: Type.Optional(
+    Type.String({
+      format: 'http-url',
+      errorMessage: 'must be the http(s) URL clients reach the Workspace API at, without a path',
+    }),
   ),
   INTERNAL_API_KEY: InternalApiKeyField,
   PAYMENTS_V1_SUNSET_ENFORCED: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
@@ -51,6 +59,11 @@ function resolve(env: Record<string, string | undefined>) {
     rateLimitsPerMinute: rateLimitsPerMinute(raw),
     v1SunsetEnforced: raw.PAYMENTS_V1_SUNSET_ENFORCED ?? raw.APP_ENV === 'production',
     publicUrl: raw.PAYMENTS_PUBLIC_URL?.replace(/\/+$/, ''),
+    /** Named in the v1 webhook answers' `Link` (the Workspace API equivalent); the local stack's in `local`. */
+    workspaceApiUrl: (raw.PAYMENTS_WORKSPACE_API_URL ?? (raw.APP_ENV === 'local' ? LOCAL_WORKSPACE_API_URL : undefined))?.replace(
+      /\/+$/,
+      '',
+    ),
   };
 }
 

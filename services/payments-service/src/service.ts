@@ -16,6 +16,8 @@ import { createOAuthService } from './modules/oauth/service.js';
 import { createPlatformsRepository } from './modules/platforms/repository.js';
 import { registerPlatformRoutes } from './modules/platforms/routes.js';
 import { createPlatformsService } from './modules/platforms/service.js';
+import { registerWebhookRoutes } from './modules/webhooks/routes.js';
+import { createWebhooksService } from './modules/webhooks/service.js';
 import { serveWorkspaceAccessCommands } from './modules/workspace-access/commands.js';
 import { createWorkspaceAccessService } from './modules/workspace-access/service.js';
 
@@ -53,6 +55,7 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
 
   registerPlatformRoutes(app, platforms);
   await registerOAuthRoutes(app, oauth, { publicUrl: config.publicUrl });
+  await registerWebhookRoutes(app, createWebhooksService({ bus }), { workspaceApiUrl: config.workspaceApiUrl });
 
   if (config.PAYMENTS_BOOTSTRAP_API_KEY) await platforms.ensureBootstrap(config.PAYMENTS_BOOTSTRAP_API_KEY);
 

@@ -72,6 +72,13 @@ describe('payments-service start-up', () => {
     expect(paymentsConfigFrom({ PAYMENTS_PUBLIC_URL: 'https://pay.example.com/' }).publicUrl).toBe('https://pay.example.com');
   });
 
+  it('knows where the Workspace API is (for the v1 webhook Link): the local stack in local, as configured elsewhere', () => {
+    expect(paymentsConfigFrom({}).workspaceApiUrl).toBe('http://127.0.0.1:3002');
+    expect(paymentsConfigFrom({ APP_ENV: 'staging', INTERNAL_API_KEY: 'k'.repeat(32) }).workspaceApiUrl).toBeUndefined();
+    expect(paymentsConfigFrom({ PAYMENTS_WORKSPACE_API_URL: 'https://ws.example.com/' }).workspaceApiUrl).toBe('https://ws.example.com');
+    expect(() => paymentsConfigFrom({ PAYMENTS_WORKSPACE_API_URL: 'ws.example.com' })).toThrow(/PAYMENTS_WORKSPACE_API_URL/);
+  });
+
   it('requires the internal API key outside local', async () => {
     expect(() => paymentsConfigFrom({ APP_ENV: 'production' })).toThrow(/INTERNAL_API_KEY: is required when APP_ENV is production/);
   });

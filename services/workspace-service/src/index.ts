@@ -1,2 +1,2 @@
 export { type WorkspaceConfig, workspaceConfigFrom } from './config.js';
-export { createWorkspaceService } from './service.js';
+export { createWorkspaceService, type WorkspaceOverrides } from './service.js';

@@ -31,8 +31,24 @@ import { startNotificationConsumer } from './modules/notifications/consumer.js';
 import { createNotificationsRepository } from './modules/notifications/repository.js';
 import { notificationsRoutes } from './modules/notifications/routes.js';
 import { createNotificationsService } from './modules/notifications/service.js';
-import { oauthScopeRoutes } from './modules/oauth-clients/routes.js';
+import { oauthClientRoutes, oauthScopeRoutes } from './modules/oauth-clients/routes.js';
+import { createOAuthClientsService } from './modules/oauth-clients/service.js';
 import { createPlatformMappingsRepository } from './modules/platform-mappings/repository.js';
+import { createRemoteTasksRepository } from './modules/remote-tasks/repository.js';
+import {
+  createRemoteTaskRunner,
+  DEFAULT_REMOTE_TASK_SETTINGS,
+  deactivationHandlers,
+  type RemoteTaskRunner,
+  type RemoteTaskSettings,
+} from './modules/remote-tasks/service.js';
+import { createSandboxIssuancesRepository } from './modules/sandbox-credentials/repository.js';
+import { sandboxCredentialRoutes } from './modules/sandbox-credentials/routes.js';
+import {
+  createSandboxCredentialsService,
+  DEFAULT_RECONCILE_AFTER_MS,
+  reconcileIssuanceHandler,
+} from './modules/sandbox-credentials/service.js';
 import { createSessionsRepository } from './modules/sessions/repository.js';
 import { hostRootSessionRoutes, versionedSessionRoutes } from './modules/sessions/routes.js';
 import { createSessionsService } from './modules/sessions/service.js';
@@ -50,7 +66,8 @@ import { createWalletApi } from './modules/wallets/api.js';
 import { walletAuditSink } from './modules/wallets/audit.js';
 import { createWalletFeatures } from './modules/wallets/features.js';
 import { walletAccountRoutes } from './modules/wallets/routes.js';
-import { webhookEventTypeRoutes } from './modules/webhooks/routes.js';
+import { webhookRoutes } from './modules/webhooks/routes.js';
+import { createWebhooksService } from './modules/webhooks/service.js';
 import { createWorkspacesRepository } from './modules/workspaces/repository.js';
 import { workspacesRoutes } from './modules/workspaces/routes.js';
 import { createWorkspacesService } from './modules/workspaces/service.js';
@@ -62,12 +79,22 @@ function repositories(executor: Executor) {
     sessions: createSessionsRepository(executor),
     workspaces: createWorkspacesRepository(executor),
     platformMappings: createPlatformMappingsRepository(executor),
+    sandboxIssuances: createSandboxIssuancesRepository(executor),
+    remoteTasks: createRemoteTasksRepository(executor),
     audit: createAuditRepository(executor),
     integrations: createIntegrationsRepository(executor),
     settings: createSettingsRepository(executor),
     notifications: createNotificationsRepository(executor),
     customers: createCustomersRepository(executor),
   };
+}
+
+/** What tests (and only tests) may change; production uses the defaults. */
+export interface WorkspaceOverrides {
+  /** The remote task runner's poll interval and retry backoff. */
+  remoteTasks?: Partial<RemoteTaskSettings>;
+  /** How long after a sandbox issuance began its unrecorded outcome is reconciled. */
+  sandboxReconcileAfterMs?: number;
 }
 
 function mailerOf(config: WorkspaceConfig, logger: Logger): Mailer {
@@ -77,7 +104,11 @@ function mailerOf(config: WorkspaceConfig, logger: Logger): Mailer {
 }
 
 /** Assembles workspace-service from its configuration: database, NATS, HTTP routes, outbox relay. */
-export async function createWorkspaceService(config: WorkspaceConfig, logger: Logger): Promise<ServiceHandle> {
+export async function createWorkspaceService(
+  config: WorkspaceConfig,
+  logger: Logger,
+  overrides: WorkspaceOverrides = {},
+): Promise<ServiceHandle> {
   const foundation = await createFoundation({
     serviceName: SERVICE_NAME,
     schemaName: SCHEMA_NAME,
@@ -93,10 +124,11 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
       rateLimitsPerMinute: config.rateLimitsPerMinute,
     },
   });
-  const { app } = foundation;
+  const { app, bus } = foundation;
   let startNotifications: (() => Promise<RunningConsumer>) | undefined;
   let startRegistration: () => Promise<void> = async () => {};
   let stopRegistration: () => Promise<void> = async () => {};
+  let remoteTasks: RemoteTaskRunner | undefined;
   if (config.jwtSecretGenerated) {
     logger.warn('JWT_SECRET is not set: using a random secret for this run (APP_ENV=local only); sessions end when the process restarts');
   }
@@ -123,7 +155,6 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
       logger,
     });
     const users = createUsersService({ store, audit, avatars });
-    const workspaces = createWorkspacesService({ store, audit, avatars, appEnv: config.APP_ENV });
     const catalog = createCatalogService({ workspaceExists });
     const secrets = createSecretBox(dataEncryptionKey(config.DATA_ENCRYPTION_KEY, config.APP_ENV));
     const integrations = createIntegrationsService({
@@ -161,6 +192,29 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
     if (!config.INTERNAL_API_KEY) {
       logger.warn('INTERNAL_API_KEY is not set (APP_ENV=local only): GET /api/v1/wallet-provider-configs/status refuses every call');
     }
+    // Commands owed to payments and the dispatcher (workspace deletion, sandbox issuances), durable.
+    const runner = createRemoteTaskRunner({
+      store,
+      logger,
+      registry: app.metrics,
+      settings: { ...DEFAULT_REMOTE_TASK_SETTINGS, ...overrides.remoteTasks },
+      handlers: {
+        ...deactivationHandlers({ bus }),
+        'sandbox.reconcile-issuance': reconcileIssuanceHandler({ bus, logger }),
+      },
+    });
+    remoteTasks = runner;
+    const workspaces = createWorkspacesService({ store, audit, avatars, appEnv: config.APP_ENV, tasks: runner });
+    const sandbox = createSandboxCredentialsService({
+      store,
+      audit,
+      bus,
+      tasks: runner,
+      logger,
+      reconcileAfterMs: overrides.sandboxReconcileAfterMs ?? DEFAULT_RECONCILE_AFTER_MS,
+    });
+    const oauthClients = createOAuthClientsService({ store, audit, bus });
+    const webhooks = createWebhooksService({ store, audit, bus, catalog });
 
     await registerWorkspaceApi(app, {
       tokens,
@@ -175,8 +229,8 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
         workspacesRoutes({ workspaces, audit }),
         usersRoutes({ users, audit }),
         auditRoutes(audit),
+        sandboxCredentialRoutes(sandbox),
         oauthScopeRoutes(catalog),
-        webhookEventTypeRoutes(catalog),
         integrationsRoutes(integrations),
         settingsRoutes(settings),
         notificationsRoutes(notifications),
@@ -188,6 +242,8 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
         externalWalletConfigRoutes(wallets),
         walletAccountRoutes(wallets),
         contractRoutes(wallets),
+        oauthClientRoutes(oauthClients),
+        webhookRoutes(webhooks),
       ],
     });
 
@@ -202,14 +258,17 @@ export async function createWorkspaceService(config: WorkspaceConfig, logger: Lo
 
   const relay = createEventRelay(foundation, SCHEMA_NAME, logger);
   let notificationConsumer: RunningConsumer | undefined;
+  const runner = remoteTasks!;
   return {
     app,
     startWorkers: async () => {
       await relay.start();
       notificationConsumer = await startNotifications?.();
       await startRegistration();
+      await runner.start();
     },
     closers: [
+      { name: 'remote tasks', close: runner.stop },
       { name: 'contract registration', close: () => stopRegistration() },
       { name: 'notification consumer', close: async () => notificationConsumer?.stop() },
       { name: 'outbox relay', close: relay.stop },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageForm } from './support/fixtures.js';
 import { auditEntries, buildWorld, type Harness, PASSWORD, type World } from './support/harness.js';
-import { type Context, type Principal, ROUTES } from './support/route-table.js';
+import { type Context, type Principal, prepareForwarded, ROUTES } from './support/route-table.js';
 import { buildWalletWorld, startWalletHarness, type WalletWorld } from './support/wallet-world.js';
 
 let h: Harness;
@@ -10,13 +10,20 @@ let ctx: Context;
 let wallets: WalletWorld;
 
 beforeAll(async () => {
-  const started = await startWalletHarness();
+  const started = await startWalletHarness({ peers: true });
   h = started.h;
   world = await buildWorld(h);
   wallets = await buildWalletWorld(h, world, started);
   const upload = await h.call('POST', '/api/v1/users/me/avatar', { token: world.adminW2.token, form: imageForm() });
   const [entry] = await h.sql<{ id: string }[]>`select id from workspace.audit_logs where workspace_id = ${world.w1.id} limit 1`;
-  ctx = { h, world, avatarFile: String(upload.body.data.avatarPath).replace('/avatars/', ''), w1AuditEntryId: entry!.id, wallets };
+  ctx = {
+    h,
+    world,
+    avatarFile: String(upload.body.data.avatarPath).replace('/avatars/', ''),
+    w1AuditEntryId: entry!.id,
+    wallets,
+    forwarded: await prepareForwarded(h, world),
+  };
 });
 afterAll(async () => {
   await h?.stop();

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageForm } from './support/fixtures.js';
 import { buildWorld, expiredTokenFor, type Harness, type World } from './support/harness.js';
-import { BAD_INPUT, type Context, NO_INPUT, PRINCIPALS, type Principal, ROUTES, type RouteCase } from './support/route-table.js';
+import {
+  BAD_INPUT,
+  type Context,
+  NO_INPUT,
+  PRINCIPALS,
+  type Principal,
+  prepareForwarded,
+  ROUTES,
+  type RouteCase,
+} from './support/route-table.js';
 import { buildWalletWorld, startWalletHarness, type WalletWorld } from './support/wallet-world.js';
 
 // One service, one world, tokens minted once; every route against every principal from one table.
@@ -12,13 +21,20 @@ let tokens: Record<Principal, string | undefined>;
 let wallets: WalletWorld;
 
 beforeAll(async () => {
-  const started = await startWalletHarness();
+  const started = await startWalletHarness({ peers: true });
   h = started.h;
   world = await buildWorld(h);
   wallets = await buildWalletWorld(h, world, started);
   const upload = await h.call('POST', '/api/v1/users/me/avatar', { token: world.adminW2.token, form: imageForm() });
   const [entry] = await h.sql<{ id: string }[]>`select id from workspace.audit_logs where workspace_id = ${world.w1.id} limit 1`;
-  ctx = { h, world, avatarFile: String(upload.body.data.avatarPath).replace('/avatars/', ''), w1AuditEntryId: entry!.id, wallets };
+  ctx = {
+    h,
+    world,
+    avatarFile: String(upload.body.data.avatarPath).replace('/avatars/', ''),
+    w1AuditEntryId: entry!.id,
+    wallets,
+    forwarded: await prepareForwarded(h, world),
+  };
   tokens = {
     anonymous: undefined,
     expired: expiredTokenFor(world.adminW1.id),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageForm } from './support/fixtures.js';
 import { buildWorld, createUser, type Harness, type World } from './support/harness.js';
-import { type Context, ensureW1Integration, ROUTES } from './support/route-table.js';
+import { type Context, ensureW1Integration, FIXTURE_CLIENT_NAME, prepareForwarded, ROUTES } from './support/route-table.js';
 import { buildWalletWorld, startWalletHarness, type WalletWorld } from './support/wallet-world.js';
 
 // Members of W2 (its ADMIN and a CLIENT) call every route aimed at W1: no answer shows W1's data,
@@ -44,11 +44,19 @@ async function snapshotOfW1() {
       await h.sql`select * from workspace.external_wallet_configs where workspace_id = ${id} and provider_type <> 'EXTERNAL_WALLET_4' order by id`,
     contracts: await h.sql`select * from workspace.contract_deployments where workspace_id = ${id} order by id`,
     platformAccounts: await h.sql`select * from workspace.platform_wallet_accounts where workspace_id = ${id} order by id`,
+    // W1's integrations in payments and the dispatcher (the table's own fixtures left out).
+    webhooks: await h.sql`select id, url, event_types, is_active, metadata, secret_sealed, previous_secret_sealed
+      from webhooks.subscriptions where workspace_id = ${id} and not metadata ? 'fixture' order by id`,
+    platforms: await h.sql`select id, name, is_active, scopes from payments.platforms where workspace_id = ${id} order by id`,
+    clients: await h.sql`select id, name, description, scopes, is_active, deleted_at from payments.oauth_clients
+      where workspace_id = ${id} and name <> ${FIXTURE_CLIENT_NAME} order by id`,
+    tokens: await h.sql`select t.id, t.revoked_at from payments.oauth_tokens t join payments.oauth_clients c on c.id = t.client_pk
+      where c.workspace_id = ${id} order by t.id`,
   };
 }
 
 beforeAll(async () => {
-  const started = await startWalletHarness();
+  const started = await startWalletHarness({ peers: true });
   h = started.h;
   world = await buildWorld(h);
   wallets = await buildWalletWorld(h, world, started);
@@ -73,7 +81,14 @@ beforeAll(async () => {
       'Payment failed', 'w1-notification-text')`;
   const upload = await h.call('POST', '/api/v1/users/me/avatar', { token: world.adminW2.token, form: imageForm() });
   const [entry] = await h.sql<{ id: string }[]>`select id from workspace.audit_logs where workspace_id = ${world.w1.id} limit 1`;
-  ctx = { h, world, avatarFile: String(upload.body.data.avatarPath).replace('/avatars/', ''), w1AuditEntryId: entry!.id, wallets };
+  ctx = {
+    h,
+    world,
+    avatarFile: String(upload.body.data.avatarPath).replace('/avatars/', ''),
+    w1AuditEntryId: entry!.id,
+    wallets,
+    forwarded: await prepareForwarded(h, world),
+  };
   await ensureW1Integration(ctx);
 });
 afterAll(async () => {
@@ -98,6 +113,7 @@ describe('another tenant', () => {
       'W1 custody',
     ];
     const w1Ids = [world.clientW1.id, wallets.w1CustomerId, wallets.w1CustodyCustomerId, wallets.w1ConfigId, wallets.customer.id];
+    const { webhookId, clientId, deliveryId } = ctx.forwarded;
     const bearerRoutes = ROUTES.filter((r) => r.expect.anonymous === 401);
     for (const route of bearerRoutes) {
       for (const token of [world.adminW2.token, clientW2]) {
@@ -109,6 +125,7 @@ describe('another tenant', () => {
         // W1's ids may only come back inside W2's own audit entries (the targets of its refused attempts).
         if (!route.route.includes('audit-logs')) {
           for (const id of w1Ids) expect(answer.text, label).not.toContain(id);
+          for (const id of [webhookId, clientId, deliveryId]) expect(answer.text, label).not.toContain(id);
           if (!prepared.path.includes(world.w1.id)) expect(answer.text, label).not.toContain(world.w1.id);
           else if (answer.status < 400) throw new Error(`${label}: a W1 path answered ${answer.status}`);
         }

@@ -64,6 +64,11 @@ export const openApiInfo: OpenApiInfo = {
   tags: [
     { name: 'platforms', description: 'Platforms, API keys and scopes' },
     { name: 'oauth', description: 'OAuth 2.0 client credentials: clients, tokens, revocation, introspection' },
+    {
+      name: 'webhooks (v1)',
+      description:
+        'Webhook subscriptions of your platform (v1 only; on the Workspace API for v2 integrations). Receiving them: docs/webhooks.md',
+    },
   ],
   securitySchemes: {
     apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Platform API key (`hf_test_…` / `hf_live_…`), v1 only.' },

@@ -17,6 +17,8 @@ export { workspaceIntegrations } from '../modules/integrations/tables.js';
 export { notificationPreferences, notifications } from '../modules/notifications/tables.js';
 export { platformMappings } from '../modules/platform-mappings/tables.js';
 export { platformWalletAccounts, platformWallets } from '../modules/providers/tables.js';
+export { remoteTasks } from '../modules/remote-tasks/tables.js';
+export { sandboxIssuances } from '../modules/sandbox-credentials/tables.js';
 export { loginThrottles, refreshTokens, sessions, verificationCodes } from '../modules/sessions/tables.js';
 export { settings } from '../modules/settings/tables.js';
 export { users } from '../modules/users/tables.js';

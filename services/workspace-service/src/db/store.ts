@@ -13,12 +13,18 @@ export type Executor = PgDatabase<PostgresJsQueryResultHKT, Tables>;
  */
 export interface Store<R> {
   repos: R;
-  transaction: <T>(fn: (repos: R) => Promise<T>) => Promise<T>;
+  /**
+   * Runs `fn` in one transaction. `savepoint(inner)` runs `inner` in a nested savepoint of it: an
+   * error inside rolls back only what `inner` wrote, and the transaction goes on.
+   */
+  transaction: <T>(fn: (repos: R, savepoint: Savepoint<R>) => Promise<T>) => Promise<T>;
 }
+
+export type Savepoint<R> = <U>(inner: (repos: R) => Promise<U>) => Promise<U>;
 
 export function createStore<R>(db: PostgresJsDatabase<Tables>, build: (executor: Executor) => R): Store<R> {
   return {
     repos: build(db),
-    transaction: (fn) => db.transaction((tx) => fn(build(tx))),
+    transaction: (fn) => db.transaction((tx) => fn(build(tx), (inner) => tx.transaction((nested) => inner(build(nested))))),
   };
 }

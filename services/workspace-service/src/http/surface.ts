@@ -63,8 +63,16 @@ export const openApiInfo: OpenApiInfo = {
     { name: 'workspaces', description: 'Tenants, their billing, wallet settings and payments platforms' },
     { name: 'users', description: 'Accounts, roles and profiles' },
     { name: 'audit logs', description: 'Every administrative act, successful or refused' },
-    { name: 'OAuth clients', description: 'OAuth client scopes of a workspace' },
-    { name: 'webhooks', description: 'Webhook event types of a workspace' },
+    {
+      name: 'sandbox credentials',
+      description:
+        'Payments platforms minted for a workspace: a v1 API key and a v2 OAuth client, shown once (docs/workspace-credentials-and-webhooks.md)',
+    },
+    { name: 'OAuth clients', description: 'OAuth clients of a workspace for the Payments API, and the scopes they may hold' },
+    {
+      name: 'webhooks',
+      description: "A workspace's webhook subscriptions, delivery logs, tests, resends and replays (receiving them: docs/webhooks.md)",
+    },
     { name: 'files', description: 'Uploaded avatars' },
     { name: 'integrations', description: 'The integration catalog and the integrations of a workspace' },
     { name: 'settings', description: 'Settings of a workspace and platform-wide settings' },

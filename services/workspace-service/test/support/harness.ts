@@ -2,13 +2,14 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startForTest } from '@holdfast/http-kit';
+import { type ServiceHandle, startForTest } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import type { Bus } from '@holdfast/messaging';
-import { createTestBus, createTestDatabase, testLogger } from '@holdfast/test-fixtures';
+import { createTestBus, createTestDatabase, type TestBus, testLogger } from '@holdfast/test-fixtures';
+import { createDispatcherService, dispatcherConfigFrom } from '@holdfast/webhook-dispatcher';
 import postgres from 'postgres';
 import { type FormData, request } from 'undici';
-import { createWorkspaceService, workspaceConfigFrom } from '../../src/index.js';
+import { createWorkspaceService, type WorkspaceOverrides, workspaceConfigFrom } from '../../src/index.js';
 
 export const TEST_JWT_SECRET = 'test-secret-for-workspace-jwts-0123456789abcdef';
 export const SUPER_EMAIL = 'root@holdfast.test';
@@ -32,22 +33,109 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
+/** Another process of the stack on the same database and NATS prefix, stoppable and startable again. */
+export interface Peer {
+  url: string;
+  running: () => boolean;
+  stop: () => Promise<void>;
+  start: () => Promise<void>;
+}
+
+export interface Peers {
+  payments: Peer;
+  dispatcher: Peer;
+}
+
+export interface HarnessOptions {
+  /** Start payments-service and the webhook-dispatcher too (the routes that forward to them need them). */
+  peers?: boolean;
+  overrides?: WorkspaceOverrides;
+  /** Extra variables of the dispatcher. */
+  dispatcherEnv?: Record<string, string>;
+  /** The service's logger (tests that read what was logged pass their own). */
+  logger?: Logger;
+}
+
 export interface Harness {
   url: string;
   /** The environment the service was configured from (its database, NATS prefix...). */
   env: Record<string, string>;
-  sql: postgres.Sql;
-  /** A connection under the service's NATS prefix (publish events to it). */
+  /** The file's NATS connection (publish events to it); the same as `nats.bus`. */
   bus: Bus;
+  sql: postgres.Sql;
   storageDir: string;
+  /** The file's NATS connection and prefix (publish events, send commands). */
+  nats: TestBus;
+  /** Present when started with `peers: true`. */
+  peers: Peers | undefined;
   call: <T = Json>(method: string, path: string, options?: CallOptions) => Promise<Answer<T>>;
   login: (email: string, password?: string) => Promise<{ accessToken: string; refreshToken: string; user: Json }>;
   stop: () => Promise<void>;
 }
 
-/** One workspace-service on a free port with its own database, NATS prefix and storage directory. */
-export async function startHarness(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<Harness> {
+/**
+ * payments-service types Fastify's route `config.auth` its own way (scopes) and this service its
+ * way ('public' | 'user'): the two augmentations cannot be type-checked in one program, so payments
+ * is loaded here without its types.
+ */
+const PAYMENTS_MODULE: string = '@holdfast/payments-service';
+async function paymentsFactory() {
+  return (await import(PAYMENTS_MODULE)) as {
+    createPaymentsService: (config: unknown, logger: Logger) => Promise<ServiceHandle>;
+    paymentsConfigFrom: (env: Record<string, string>) => unknown;
+  };
+}
+
+/** Fast retries of the commands owed to payments and the dispatcher, so tests see them land. */
+const FAST_REMOTE_TASKS: WorkspaceOverrides = { remoteTasks: { pollIntervalMs: 100, retryBaseMs: 100, retryMaxMs: 400 } };
+
+async function startPeer(start: () => Promise<{ url: string; stop: () => Promise<void> }>): Promise<Peer> {
+  let current: { url: string; stop: () => Promise<void> } | undefined = await start();
+  const peer: Peer = {
+    url: current.url,
+    running: () => current !== undefined,
+    stop: async () => {
+      await current?.stop();
+      current = undefined;
+    },
+    start: async () => {
+      if (current) return;
+      current = await start();
+      peer.url = current.url;
+    },
+  };
+  return peer;
+}
+
+/**
+ * One workspace-service on a free port with its own database, NATS prefix and storage directory;
+ * with `peers`, a real payments-service and webhook-dispatcher on the same database and prefix.
+ */
+export async function startHarness(env: Record<string, string> = {}, options: HarnessOptions = {}): Promise<Harness> {
   const [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
+  const shared = { DATABASE_URL: db.url, NATS_URL: nats.url, NATS_SUBJECT_PREFIX: nats.prefix, LOG_LEVEL: 'silent' };
+  const { createPaymentsService, paymentsConfigFrom } = options.peers ? await paymentsFactory() : ({} as never);
+  const peers: Peers | undefined = options.peers
+    ? {
+        payments: await startPeer(async () =>
+          startForTest(
+            await createPaymentsService(
+              paymentsConfigFrom({ ...shared, CHAIN_RPC_URLS: 'base-sepolia=http://127.0.0.1:9' }),
+              testLogger('payments-service'),
+            ),
+          ),
+        ),
+        dispatcher: await startPeer(async () =>
+          startForTest(
+            await createDispatcherService(
+              dispatcherConfigFrom({ ...shared, WEBHOOK_RETRY_SCHEDULE: '1s', ...options.dispatcherEnv }),
+              testLogger('webhook-dispatcher'),
+              { pollIntervalMs: 100 },
+            ),
+          ),
+        ),
+      }
+    : undefined;
   const storageDir = await mkdtemp(join(tmpdir(), 'hf-workspace-storage-'));
   const serviceEnv: Record<string, string> = {
     DATABASE_URL: db.url,
@@ -68,7 +156,13 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
     ...env,
   };
   const config = workspaceConfigFrom(serviceEnv);
-  const service = await startForTest(await createWorkspaceService(config, options.logger ?? testLogger('workspace-service')));
+  const service = await startForTest(
+    await createWorkspaceService(config, options.logger ?? testLogger('workspace-service'), {
+      ...FAST_REMOTE_TASKS,
+      ...options.overrides,
+      remoteTasks: { ...FAST_REMOTE_TASKS.remoteTasks, ...options.overrides?.remoteTasks },
+    }),
+  );
   const sql = postgres(db.url, { max: 2, onnotice: () => {} });
 
   const call = async <T>(method: string, path: string, options: CallOptions = {}): Promise<Answer<T>> => {
@@ -100,14 +194,18 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
   return {
     url: service.url,
     env: serviceEnv,
-    sql,
     bus: nats.bus,
+    sql,
     storageDir,
+    nats,
+    peers,
     call,
     login,
     stop: async () => {
       await sql.end({ timeout: 5 });
       await service.stop();
+      await peers?.dispatcher.stop();
+      await peers?.payments.stop();
       await nats.dispose();
       await db.drop();
       await rm(storageDir, { recursive: true, force: true });

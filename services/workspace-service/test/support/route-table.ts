@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { INTEGRATION_CATALOG } from '@holdfast/contracts';
+import { type DomainEvent, INTEGRATION_CATALOG, newEventId, PAYMENTS_COMMANDS, WebhookCommands } from '@holdfast/contracts';
+import { publishEvent, sendCommand } from '@holdfast/messaging';
 import type { FormData } from 'undici';
 import { imageForm, insertUser } from './fixtures.js';
 import { createWorkspace, type Harness, PASSWORD, SUPER_PASSWORD, uniqueEmail, type World } from './harness.js';
@@ -19,6 +20,93 @@ export interface Context {
   w1AuditEntryId: string;
   /** W1's wallets, contracts and customers (wallet-world.ts). */
   wallets: WalletWorld;
+  /** W1's sandbox credentials, OAuth client and webhook, made through payments and the dispatcher (`prepareForwarded`). */
+  forwarded: Forwarded;
+}
+
+export interface Forwarded {
+  /** A webhook subscription of W1 (its receiver refuses connections) and a delivery of it. */
+  webhookId: string;
+  deliveryId: string;
+  /** An OAuth client of W1, on its sandbox credentials. */
+  clientId: string;
+}
+
+/** Where W1's subscriptions point: nothing listens there, so attempts fail at once. */
+export const DEAD_RECEIVER = 'http://127.0.0.1:9/matrix';
+
+async function ok<T>(h: Harness, method: string, path: string, token: string, body?: unknown): Promise<T> {
+  const res = await h.call(method, path, { token, body });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+  return res.body?.data as T;
+}
+
+/**
+ * W1 gets sandbox credentials, an OAuth client and a webhook subscription with one delivery (an
+ * event of W1 published on the stream): the targets of the forwarding routes in the table.
+ */
+export async function prepareForwarded(h: Harness, world: World): Promise<Forwarded> {
+  const w1 = `/api/v1/workspaces/${world.w1.id}`;
+  const token = world.superAdmin.token;
+  await ok(h, 'POST', `${w1}/sandbox-credentials`, token);
+  const client = await ok<{ clientId: string }>(h, 'POST', `${w1}/oauth/clients`, token, {
+    name: 'W1 backend',
+    scopes: ['transactions:read'],
+  });
+  const webhook = await ok<{ id: string }>(h, 'POST', `${w1}/webhooks`, token, { url: DEAD_RECEIVER, eventTypes: ['transaction.created'] });
+  const event: DomainEvent = {
+    id: newEventId(),
+    type: 'transaction.created',
+    createdAt: new Date().toISOString(),
+    platformId: null,
+    workspaceId: world.w1.id,
+    data: { transaction: { id: randomUUID(), status: 'pending' } },
+  };
+  await publishEvent(h.nats.bus, event);
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const logs = await ok<{ logs: { deliveryId: string }[] }>(h, 'GET', `${w1}/webhooks/${webhook.id}/delivery-logs`, token);
+    if (logs.logs[0]) return { webhookId: webhook.id, deliveryId: logs.logs[0].deliveryId, clientId: client.clientId };
+    if (Date.now() > deadline) throw new Error('no delivery attempt for the W1 subscription');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Targets of destructive cases, made straight through the commands (no audit entry, nothing a
+ * tenant did): a subscription of W1 marked `fixture`, an OAuth client of W1 named `Fixture client`.
+ */
+export const FIXTURE_CLIENT_NAME = 'Fixture client';
+
+async function fixtureWebhook(ctx: Context): Promise<string> {
+  const created = await sendCommand(ctx.h.nats.bus, WebhookCommands.create, {
+    owner: { workspaceId: ctx.world.w1.id },
+    url: DEAD_RECEIVER,
+    eventTypes: ['dispute.created'],
+    metadata: { fixture: true },
+  });
+  return created.id;
+}
+
+async function fixtureClient(ctx: Context): Promise<string> {
+  const created = await sendCommand(ctx.h.nats.bus, PAYMENTS_COMMANDS.createOAuthClient, {
+    workspaceId: ctx.world.w1.id,
+    name: FIXTURE_CLIENT_NAME,
+    scopes: ['read:transactions'],
+  });
+  return created.clientId;
+}
+
+/** Fresh sandbox credentials of a fresh tenant (their limits are per workspace). */
+async function freshCredential(ctx: Context) {
+  const fresh = await freshTenant(ctx);
+  const issued = await ok<{ platformId: string }>(
+    ctx.h,
+    'POST',
+    `/api/v1/workspaces/${fresh.workspace.id}/sandbox-credentials`,
+    ctx.world.superAdmin.token,
+  );
+  return { ...fresh, platformId: issued.platformId };
 }
 
 export interface Prepared {
@@ -323,6 +411,188 @@ export const ROUTES: RouteCase[] = [
     method: 'GET',
     route: '/api/v1/workspaces/:id/webhooks/events/types',
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks/events/types` }),
+    expect: bearer(200, 200, 200, 403),
+  },
+
+  // Sandbox credentials (forwarded to payments; limits per workspace, so the writes use a fresh tenant).
+  {
+    method: 'GET',
+    route: '/api/v1/workspaces/:id/sandbox-credentials',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/sandbox-credentials` }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/workspaces/:id/sandbox-credentials',
+    audit: 'sandbox_credential.issue',
+    prepare: async (ctx) => {
+      const fresh = await freshTenant(ctx);
+      return { path: `/api/v1/workspaces/${fresh.workspace.id}/sandbox-credentials`, tokens: fresh.tokens };
+    },
+    expect: bearer(403, 201, 201, 403),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/v1/workspaces/:id/sandbox-credentials/:platformId',
+    audit: 'sandbox_credential.revoke',
+    prepare: async (ctx) => {
+      const fresh = await freshCredential(ctx);
+      return { path: `/api/v1/workspaces/${fresh.workspace.id}/sandbox-credentials/${fresh.platformId}`, tokens: fresh.tokens };
+    },
+    expect: bearer(403, 204, 204, 403),
+  },
+
+  // OAuth clients (forwarded to payments).
+  {
+    method: 'GET',
+    route: '/api/v1/workspaces/:id/oauth/clients',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/oauth/clients` }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/workspaces/:id/oauth/clients',
+    audit: 'oauth_client.create',
+    prepare: async (ctx) => ({
+      path: `/api/v1/workspaces/${ctx.world.w1.id}/oauth/clients`,
+      body: { name: 'Matrix client', scopes: ['transactions:read', 'customers:read'] },
+    }),
+    expect: bearer(201, 201, 201, 403),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/workspaces/:id/oauth/clients/:clientId',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/oauth/clients/${ctx.forwarded.clientId}` }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/v1/workspaces/:id/oauth/clients/:clientId',
+    audit: 'oauth_client.update',
+    prepare: async (ctx) => ({
+      path: `/api/v1/workspaces/${ctx.world.w1.id}/oauth/clients/${ctx.forwarded.clientId}`,
+      body: { description: `touched ${Math.random().toString(36).slice(2, 8)}` },
+    }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/v1/workspaces/:id/oauth/clients/:clientId',
+    audit: 'oauth_client.delete',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/oauth/clients/${await fixtureClient(ctx)}` }),
+    expect: bearer(204, 204, 204, 403),
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/workspaces/:id/oauth/clients/:clientId/revoke-tokens',
+    audit: 'oauth_client.revoke_tokens',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/oauth/clients/${ctx.forwarded.clientId}/revoke-tokens` }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/workspaces/:id/oauth/clients/:clientId/stats',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/oauth/clients/${ctx.forwarded.clientId}/stats` }),
+    expect: bearer(200, 200, 200, 403),
+  },
+
+  // Webhooks (forwarded to the dispatcher).
+  {
+    method: 'GET',
+    route: '/api/v1/workspaces/:id/webhooks',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks` }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/workspaces/:id/webhooks',
+    audit: 'webhook.create',
+    prepare: async (ctx) => ({
+      path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks`,
+      body: { url: DEAD_RECEIVER, eventTypes: ['transaction.completed'], metadata: { by: 'matrix' } },
+    }),
+    expect: bearer(201, 201, 201, 403),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/workspaces/:id/webhooks/:webhookId',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks/${ctx.forwarded.webhookId}` }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/v1/workspaces/:id/webhooks/:webhookId',
+    audit: 'webhook.update',
+    prepare: async (ctx) => ({
+      path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks/${ctx.forwarded.webhookId}`,
+      body: { metadata: { touched: Math.random().toString(36).slice(2, 8) } },
+    }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/v1/workspaces/:id/webhooks/:webhookId',
+    audit: 'webhook.delete',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks/${await fixtureWebhook(ctx)}` }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/workspaces/:id/webhooks/:webhookId/delivery-logs',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks/${ctx.forwarded.webhookId}/delivery-logs` }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/workspaces/:id/webhooks/:webhookId/rotate-secret',
+    audit: 'webhook.rotate_secret',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks/${ctx.forwarded.webhookId}/rotate-secret` }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/workspaces/:id/webhooks/:webhookId/complete-rotation',
+    audit: 'webhook.complete_rotation',
+    prepare: async (ctx) => {
+      const id = await fixtureWebhook(ctx);
+      await sendCommand(ctx.h.nats.bus, WebhookCommands.rotateSecret, { owner: { workspaceId: ctx.world.w1.id }, subscriptionId: id });
+      return { path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks/${id}/complete-rotation` };
+    },
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/workspaces/:id/webhooks/:webhookId/reset-circuit-breaker',
+    audit: 'webhook.reset_circuit_breaker',
+    prepare: async (ctx) => ({
+      path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks/${ctx.forwarded.webhookId}/reset-circuit-breaker`,
+    }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/workspaces/:id/webhooks/:webhookId/test',
+    audit: 'webhook.test',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks/${ctx.forwarded.webhookId}/test` }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/workspaces/:id/webhooks/:webhookId/deliveries/:deliveryId/resend',
+    audit: 'webhook.resend_delivery',
+    prepare: async (ctx) => ({
+      path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks/${ctx.forwarded.webhookId}/deliveries/${ctx.forwarded.deliveryId}/resend`,
+    }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/workspaces/:id/webhooks/:webhookId/replay',
+    audit: 'webhook.replay',
+    prepare: async (ctx) => ({
+      path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks/${ctx.forwarded.webhookId}/replay`,
+      body: { from: new Date(Date.now() - 3_600_000).toISOString(), to: new Date().toISOString(), onlyFailed: true },
+    }),
     expect: bearer(200, 200, 200, 403),
   },
 
@@ -646,6 +916,44 @@ export const BAD_INPUT: Record<string, BadInput> = {
   'GET /api/v1/workspaces/:id/audit-logs': { path: W1('/audit-logs?success=maybe') },
   'GET /api/v1/workspaces/:id/oauth/scopes': { path: fixed('/api/v1/workspaces/not-a-uuid/oauth/scopes') },
   'GET /api/v1/workspaces/:id/webhooks/events/types': { path: fixed('/api/v1/workspaces/not-a-uuid/webhooks/events/types') },
+  'GET /api/v1/workspaces/:id/sandbox-credentials': { path: fixed('/api/v1/workspaces/not-a-uuid/sandbox-credentials') },
+  'POST /api/v1/workspaces/:id/sandbox-credentials': { path: fixed('/api/v1/workspaces/not-a-uuid/sandbox-credentials') },
+  'DELETE /api/v1/workspaces/:id/sandbox-credentials/:platformId': { path: W1('/sandbox-credentials/not-a-uuid') },
+  'GET /api/v1/workspaces/:id/oauth/clients': { path: fixed('/api/v1/workspaces/not-a-uuid/oauth/clients') },
+  'POST /api/v1/workspaces/:id/oauth/clients': {
+    path: W1('/oauth/clients'),
+    body: { name: 'Payments form', scopes: ['read:transactions'] },
+  },
+  'GET /api/v1/workspaces/:id/oauth/clients/:clientId': { path: W1('/oauth/clients/not-a-client') },
+  'PATCH /api/v1/workspaces/:id/oauth/clients/:clientId': {
+    path: (ctx) => `${W1('/oauth/clients/')(ctx)}${ctx.forwarded.clientId}`,
+    body: {},
+  },
+  'DELETE /api/v1/workspaces/:id/oauth/clients/:clientId': { path: W1('/oauth/clients/not-a-client') },
+  'POST /api/v1/workspaces/:id/oauth/clients/:clientId/revoke-tokens': { path: W1('/oauth/clients/hf_client_x/revoke-tokens') },
+  'GET /api/v1/workspaces/:id/oauth/clients/:clientId/stats': { path: W1('/oauth/clients/12345/stats') },
+  'GET /api/v1/workspaces/:id/webhooks': { path: W1('/webhooks?isActive=maybe') },
+  'POST /api/v1/workspaces/:id/webhooks': { path: W1('/webhooks'), body: { url: 'not a url', eventTypes: [] } },
+  'GET /api/v1/workspaces/:id/webhooks/:webhookId': { path: W1('/webhooks/not-a-uuid') },
+  'PATCH /api/v1/workspaces/:id/webhooks/:webhookId': {
+    path: (ctx) => `${W1('/webhooks/')(ctx)}${ctx.forwarded.webhookId}`,
+    body: { isActive: 'sometimes' },
+  },
+  'DELETE /api/v1/workspaces/:id/webhooks/:webhookId': { path: W1('/webhooks/not-a-uuid') },
+  'GET /api/v1/workspaces/:id/webhooks/:webhookId/delivery-logs': {
+    path: (ctx) => `${W1('/webhooks/')(ctx)}${ctx.forwarded.webhookId}/delivery-logs?limit=0`,
+  },
+  'POST /api/v1/workspaces/:id/webhooks/:webhookId/rotate-secret': { path: W1('/webhooks/not-a-uuid/rotate-secret') },
+  'POST /api/v1/workspaces/:id/webhooks/:webhookId/complete-rotation': { path: W1('/webhooks/not-a-uuid/complete-rotation') },
+  'POST /api/v1/workspaces/:id/webhooks/:webhookId/reset-circuit-breaker': { path: W1('/webhooks/not-a-uuid/reset-circuit-breaker') },
+  'POST /api/v1/workspaces/:id/webhooks/:webhookId/test': { path: W1('/webhooks/not-a-uuid/test') },
+  'POST /api/v1/workspaces/:id/webhooks/:webhookId/deliveries/:deliveryId/resend': {
+    path: (ctx) => `${W1('/webhooks/')(ctx)}${ctx.forwarded.webhookId}/deliveries/not-a-uuid/resend`,
+  },
+  'POST /api/v1/workspaces/:id/webhooks/:webhookId/replay': {
+    path: (ctx) => `${W1('/webhooks/')(ctx)}${ctx.forwarded.webhookId}/replay`,
+    body: { from: 'yesterday', to: 'today' },
+  },
   'GET /api/v1/users': { path: fixed('/api/v1/users?role=owner') },
   'POST /api/v1/users': { path: fixed('/api/v1/users'), body: { email: 'x', password: PASSWORD, role: 'client' } },
   'PUT /api/v1/users/me': { path: fixed('/api/v1/users/me'), body: { email: 'me@x.test' } },

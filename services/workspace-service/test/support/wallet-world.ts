@@ -3,7 +3,7 @@ import { type Anvil, startAnvil } from '@holdfast/test-fixtures';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startCustodyA } from '../helpers/vendors.js';
 import { customerJwt, linkWallet, type RegisteredCustomer, registerCustomer } from './customers.js';
-import { type Harness, startHarness, type World } from './harness.js';
+import { type Harness, type HarnessOptions, startHarness, type World } from './harness.js';
 
 /** The X-Internal-API-Key of the services the route table runs against. */
 export const INTERNAL_API_KEY = 'internal-key-for-route-table-0123456789';
@@ -26,9 +26,11 @@ export interface WalletWorld {
 }
 
 /** A workspace-service with a chain, a custody vendor stand-in and the internal key: what the route table needs. */
-export async function startWalletHarness(): Promise<{ h: Harness; anvil: Anvil; vendorA: WalletWorld['vendorA'] }> {
+export async function startWalletHarness(
+  options: HarnessOptions = {},
+): Promise<{ h: Harness; anvil: Anvil; vendorA: WalletWorld['vendorA'] }> {
   const [anvil, vendorA] = await Promise.all([startAnvil(), startCustodyA()]);
-  const h = await startHarness({ CHAIN_RPC_URLS: `base-sepolia=${anvil.rpcUrl}`, INTERNAL_API_KEY });
+  const h = await startHarness({ CHAIN_RPC_URLS: `base-sepolia=${anvil.rpcUrl}`, INTERNAL_API_KEY }, options);
   return { h, anvil, vendorA };
 }
 

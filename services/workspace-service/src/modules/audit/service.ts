@@ -140,6 +140,23 @@ export function createAuditService(deps: {
     },
 
     /**
+     * Records an act another process (payments, the dispatcher) carried out, once it answered. Never
+     * throws: the act happened and its answer (a secret shown once, say) must reach the caller; a
+     * failed write is logged and the HTTP layer's safety net writes the entry again.
+     */
+    recordRemote: async (caller: Caller, what: AuditAction, facts: AuditFacts): Promise<void> => {
+      try {
+        await store.repos.audit.insert(baseRow(caller, what, facts, true, null));
+        caller.audited = true;
+      } catch (error) {
+        deps.logger.error(
+          { err: error, action: what.action, requestId: caller.requestId },
+          'could not write the audit entry of a forwarded act',
+        );
+      }
+    },
+
+    /**
      * Records a refused or failed act. Filed under the actor's own workspace (the target is in
      * `resourceId`), so an attempt on another tenant never shows in that tenant's trail.
      */

@@ -1,5 +1,5 @@
 import type { PlatformMappingKind, PlatformMappingStatus } from '@holdfast/contracts';
-import { and, count, desc, eq, gte } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte } from 'drizzle-orm';
 import type { Executor } from '../../db/store.js';
 import { platformMappings } from './tables.js';
 
@@ -73,6 +73,18 @@ export function createPlatformMappingsRepository(db: Executor) {
         .where(and(eq(platformMappings.workspaceId, workspaceId), eq(platformMappings.kind, kind), gte(platformMappings.createdAt, since)));
       return row?.total ?? 0;
     },
+
+    /** When each mapping created since a moment was created, oldest first (the issuance limit's Retry-After). */
+    creationTimesSince: async (workspaceId: string, kind: PlatformMappingKind, since: Date): Promise<Date[]> =>
+      (
+        await db
+          .select({ createdAt: platformMappings.createdAt })
+          .from(platformMappings)
+          .where(
+            and(eq(platformMappings.workspaceId, workspaceId), eq(platformMappings.kind, kind), gte(platformMappings.createdAt, since)),
+          )
+          .orderBy(asc(platformMappings.createdAt))
+      ).map((r) => r.createdAt),
   };
 }
 

@@ -37,6 +37,12 @@ export function createWorkspacesRepository(db: Executor) {
       return row;
     },
 
+    /** Holds the workspace (FOR SHARE) until the transaction ends: a deletion waits for it. */
+    findByIdForShare: async (id: string): Promise<WorkspaceRow | undefined> => {
+      const [row] = await db.select().from(workspaces).where(eq(workspaces.id, id)).for('share');
+      return row;
+    },
+
     slugTaken: async (slug: string): Promise<boolean> => {
       const [row] = await db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.slug, slug));
       return row !== undefined;

@@ -24,6 +24,8 @@ import { diffChanges } from '../audit/redact.js';
 import type { AuditRepository } from '../audit/repository.js';
 import type { AuditService } from '../audit/service.js';
 import type { PlatformMappingsRepository } from '../platform-mappings/repository.js';
+import type { RemoteTasksRepository } from '../remote-tasks/repository.js';
+import { type RemoteTaskRunner, task } from '../remote-tasks/service.js';
 import type { AvatarStore, Upload } from '../storage/avatars.js';
 import type { UsersRepository } from '../users/repository.js';
 import { auditedWorkspace, toBilling, toPlatformMapping, toWalletSettings, toWorkspaceRecord } from './records.js';
@@ -34,6 +36,7 @@ export interface WorkspacesRepos {
   workspaces: WorkspacesRepository;
   users: UsersRepository;
   platformMappings: PlatformMappingsRepository;
+  remoteTasks: RemoteTasksRepository;
   audit: AuditRepository;
 }
 
@@ -51,6 +54,7 @@ export function createWorkspacesService(deps: {
   audit: AuditService;
   avatars: AvatarStore;
   appEnv: AppEnv;
+  tasks: Pick<RemoteTaskRunner, 'attempt'>;
 }) {
   const { store, audit, avatars } = deps;
 
@@ -198,8 +202,11 @@ export function createWorkspacesService(deps: {
 
     /**
      * Deletes the workspace and its data in this service (billing, wallet settings, platform
-     * mappings); its members stay as users without a workspace; audit entries are kept. Returns
-     * the payments platforms that were mapped to it.
+     * mappings); its members stay as users without a workspace; audit entries are kept. In the same
+     * transaction, the commands owed to the other processes are queued (remote tasks): payments
+     * deactivates every platform of the workspace, the dispatcher every subscription of the
+     * workspace and of each platform. They are sent right after the commit; whatever does not get
+     * an answer then is retried until it does (the deletion itself is never undone).
      */
     delete: async (caller: Caller, id: string): Promise<{ platformIds: string[]; memberIds: string[] }> => {
       const actor = requireActor(caller);
@@ -210,16 +217,23 @@ export function createWorkspacesService(deps: {
         const memberIds = await repos.users.idsInWorkspace(id);
         await repos.workspaces.delete(id);
         const platformIds = mappings.filter((m) => m.status === 'active').map((m) => m.platformId);
+        const reason = 'its workspace was deleted';
+        const taskIds = await repos.remoteTasks.enqueue([
+          task.deactivateWorkspacePlatforms(id),
+          task.deactivateWebhooks(id, { workspaceId: id }, reason),
+          ...mappings.map((m) => task.deactivateWebhooks(id, { platformId: m.platformId }, reason)),
+        ]);
         await audit.record(repos, caller, AUDIT.workspaceDelete, {
           resourceId: id,
           workspaceId: id,
           details: `Deleted workspace ${current.slug}; ${memberIds.length} member(s) detached, ${mappings.length} platform mapping(s) removed`,
           changes: diffChanges(auditedWorkspace(current), {}),
-          metadata: { detachedUserIds: memberIds, platformIds },
+          metadata: { detachedUserIds: memberIds, platformIds, remoteTaskIds: taskIds },
         });
-        return { avatarPath: current.avatarPath, platformIds, memberIds };
+        return { avatarPath: current.avatarPath, platformIds, memberIds, taskIds };
       });
       await avatars.remove(outcome.avatarPath);
+      await deps.tasks.attempt(outcome.taskIds);
       return { platformIds: outcome.platformIds, memberIds: outcome.memberIds };
     },
 

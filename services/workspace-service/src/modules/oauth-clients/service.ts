@@ -1,0 +1,163 @@
+import {
+  type CreateWorkspaceOAuthClientBody,
+  fromPaymentsScope,
+  type OAuthClient,
+  type OAuthClientWithSecret,
+  PAYMENTS_COMMANDS,
+  type Scope,
+  toPaymentsScope,
+  toWorkspaceScope,
+  type UpdateWorkspaceOAuthClientBody,
+  type WorkspaceOAuthClient,
+  type WorkspaceOAuthClientWithSecret,
+} from '@holdfast/contracts';
+import { notFound } from '@holdfast/http-kit';
+import { type Bus, sendCommand } from '@holdfast/messaging';
+import type { Store } from '../../db/store.js';
+import type { Actor, Caller } from '../access/caller.js';
+import { requireActor } from '../access/caller.js';
+import { assertWorkspaceAccess } from '../access/policy.js';
+import { AUDIT } from '../audit/actions.js';
+import { diffChanges } from '../audit/redact.js';
+import type { AuditService } from '../audit/service.js';
+import type { WorkspacesRepository } from '../workspaces/repository.js';
+
+/** Payments scope -> the Workspace API's `resource:action` (scopes not offered to workspaces keep their plain reversal). */
+function workspaceScope(scope: Scope): string {
+  return fromPaymentsScope(scope) ?? toWorkspaceScope(scope);
+}
+
+export function toWorkspaceClient(client: OAuthClient): WorkspaceOAuthClient {
+  return {
+    id: client.id,
+    clientId: client.clientId,
+    name: client.name,
+    description: client.description,
+    platformId: client.platformId,
+    workspaceId: client.workspaceId,
+    scopes: client.scopes.map(workspaceScope),
+    grantTypes: client.grantTypes,
+    redirectUris: client.redirectUris,
+    isActive: client.isActive,
+    createdAt: client.createdAt,
+    updatedAt: client.updatedAt,
+  };
+}
+
+/** The route's `resource:action` scopes (already checked against the offered list) -> payments scopes. */
+function paymentsScopes(scopes: readonly string[]): Scope[] {
+  return scopes.map((s) => toPaymentsScope(s) as Scope);
+}
+
+const audited = (c: WorkspaceOAuthClient) => ({
+  name: c.name,
+  description: c.description,
+  scopes: c.scopes,
+  grantTypes: c.grantTypes,
+  redirectUris: c.redirectUris,
+  isActive: c.isActive,
+  platformId: c.platformId,
+});
+
+/**
+ * A workspace's OAuth clients (spec "Workspace API: OAuth clients"): every operation is one
+ * command to payments, which owns clients and tokens; a client of another workspace answers 404.
+ * Members of the workspace and SUPER_ADMINs. Changes are audited once payments has answered.
+ */
+export function createOAuthClientsService(deps: { store: Store<{ workspaces: WorkspacesRepository }>; audit: AuditService; bus: Bus }) {
+  const { store, audit, bus } = deps;
+
+  async function accessible(actor: Actor, workspaceId: string): Promise<void> {
+    assertWorkspaceAccess(actor, workspaceId);
+    if (!(await store.repos.workspaces.findById(workspaceId))) throw notFound('Workspace');
+  }
+
+  const opts = (caller: Caller) => ({ requestId: caller.requestId });
+
+  return {
+    list: async (caller: Caller, workspaceId: string): Promise<{ clients: WorkspaceOAuthClient[] }> => {
+      await accessible(requireActor(caller), workspaceId);
+      const { clients } = await sendCommand(bus, PAYMENTS_COMMANDS.listOAuthClients, { workspaceId }, opts(caller));
+      return { clients: clients.map(toWorkspaceClient) };
+    },
+
+    create: async (caller: Caller, workspaceId: string, body: CreateWorkspaceOAuthClientBody): Promise<WorkspaceOAuthClientWithSecret> => {
+      await accessible(requireActor(caller), workspaceId);
+      const { scopes, ...rest } = body;
+      const created: OAuthClientWithSecret = await sendCommand(
+        bus,
+        PAYMENTS_COMMANDS.createOAuthClient,
+        { workspaceId, ...rest, scopes: paymentsScopes(scopes) },
+        opts(caller),
+      );
+      const client = toWorkspaceClient(created);
+      await audit.recordRemote(caller, AUDIT.oauthClientCreate, {
+        resourceId: client.clientId,
+        workspaceId,
+        details: `Created OAuth client ${client.name} (${client.clientId})`,
+        changes: diffChanges({}, audited(client)),
+      });
+      return { ...client, clientSecret: created.clientSecret, warning: created.warning };
+    },
+
+    get: async (caller: Caller, workspaceId: string, clientId: string): Promise<WorkspaceOAuthClient> => {
+      await accessible(requireActor(caller), workspaceId);
+      return toWorkspaceClient(await sendCommand(bus, PAYMENTS_COMMANDS.getOAuthClient, { workspaceId, clientId }, opts(caller)));
+    },
+
+    update: async (caller: Caller, workspaceId: string, clientId: string, body: UpdateWorkspaceOAuthClientBody) => {
+      await accessible(requireActor(caller), workspaceId);
+      const before = toWorkspaceClient(await sendCommand(bus, PAYMENTS_COMMANDS.getOAuthClient, { workspaceId, clientId }, opts(caller)));
+      const { scopes, ...rest } = body;
+      const after = toWorkspaceClient(
+        await sendCommand(
+          bus,
+          PAYMENTS_COMMANDS.updateOAuthClient,
+          { workspaceId, clientId, ...rest, ...(scopes ? { scopes: paymentsScopes(scopes) } : {}) },
+          opts(caller),
+        ),
+      );
+      const changes = diffChanges(audited(before), audited(after));
+      await audit.recordRemote(caller, AUDIT.oauthClientUpdate, {
+        resourceId: after.clientId,
+        workspaceId,
+        details: `Updated OAuth client ${after.clientId}: ${Object.keys(changes).join(', ') || 'no change'}`,
+        changes,
+      });
+      return after;
+    },
+
+    /** Deletes the client and revokes all its tokens. */
+    remove: async (caller: Caller, workspaceId: string, clientId: string): Promise<void> => {
+      await accessible(requireActor(caller), workspaceId);
+      const before = toWorkspaceClient(await sendCommand(bus, PAYMENTS_COMMANDS.getOAuthClient, { workspaceId, clientId }, opts(caller)));
+      const { revokedTokens } = await sendCommand(bus, PAYMENTS_COMMANDS.deleteOAuthClient, { workspaceId, clientId }, opts(caller));
+      await audit.recordRemote(caller, AUDIT.oauthClientDelete, {
+        resourceId: before.clientId,
+        workspaceId,
+        details: `Deleted OAuth client ${before.name} (${before.clientId}); ${revokedTokens} token(s) revoked`,
+        changes: diffChanges(audited(before), {}),
+        metadata: { revokedTokens },
+      });
+    },
+
+    revokeTokens: async (caller: Caller, workspaceId: string, clientId: string): Promise<{ count: number }> => {
+      await accessible(requireActor(caller), workspaceId);
+      const { count } = await sendCommand(bus, PAYMENTS_COMMANDS.revokeOAuthClientTokens, { workspaceId, clientId }, opts(caller));
+      await audit.recordRemote(caller, AUDIT.oauthClientRevokeTokens, {
+        resourceId: clientId,
+        workspaceId,
+        details: `Revoked ${count} token(s) of OAuth client ${clientId}`,
+        metadata: { revokedTokens: count },
+      });
+      return { count };
+    },
+
+    stats: async (caller: Caller, workspaceId: string, clientId: string) => {
+      await accessible(requireActor(caller), workspaceId);
+      return sendCommand(bus, PAYMENTS_COMMANDS.oauthClientStats, { workspaceId, clientId }, opts(caller));
+    },
+  };
+}
+
+export type OAuthClientsService = ReturnType<typeof createOAuthClientsService>;

@@ -1,0 +1,223 @@
+import { AppError, PAYMENTS_COMMANDS, WebhookCommands, type WebhookOwner } from '@holdfast/contracts';
+import type { Logger } from '@holdfast/logging';
+import { type Bus, PayloadError, sendCommand } from '@holdfast/messaging';
+import { Gauge, type Registry } from 'prom-client';
+import type { Store } from '../../db/store.js';
+import type { NewRemoteTask, RemoteTaskRow, RemoteTasksRepository } from './repository.js';
+import type { RemoteTaskKind } from './tables.js';
+
+/** Runs one task with the repositories of its savepoint; throws to be retried (or, on a 4xx AppError, given up). */
+export type RemoteTaskHandler<R> = (task: RemoteTaskRow, repos: R) => Promise<void>;
+
+export interface RemoteTaskSettings {
+  /** Longest wait between passes when nothing wakes the runner. */
+  pollIntervalMs: number;
+  /** First retry delay; doubles with each failed attempt up to `retryMaxMs`. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+}
+
+export const DEFAULT_REMOTE_TASK_SETTINGS: RemoteTaskSettings = { pollIntervalMs: 5000, retryBaseMs: 2000, retryMaxMs: 5 * 60 * 1000 };
+
+const BATCH = 10;
+const PURGE_EVERY_MS = 60 * 60 * 1000;
+const KEEP_DONE_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Retried: no answer, an outage or a bug on the other side, a database error. Given up: the other
+ * side refused the command (4xx), or its payload breaks the contract (it would fail the same way).
+ */
+function retryable(error: unknown): boolean {
+  if (error instanceof PayloadError) return false;
+  return !(error instanceof AppError) || error.statusCode >= 500;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof AppError) return `${error.code}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The durable outbound commands of workspace-service. Each pass claims due tasks with `FOR UPDATE
+ * SKIP LOCKED` (so any number of instances share them), runs each in a savepoint and marks it
+ * done, or schedules its retry with exponential backoff. A task whose command the other side
+ * refuses (4xx) is marked dead and logged: it would fail the same way forever.
+ */
+export function createRemoteTaskRunner<R extends { remoteTasks: RemoteTasksRepository }>(deps: {
+  store: Store<R>;
+  handlers: Record<RemoteTaskKind, RemoteTaskHandler<R>>;
+  logger: Logger;
+  settings: RemoteTaskSettings;
+  registry?: Registry;
+}) {
+  const { store, handlers, settings } = deps;
+  const log = deps.logger.child({ component: 'remote-tasks' });
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+  let lastPurge = 0;
+
+  if (deps.registry) {
+    new Gauge({
+      name: 'workspace_remote_tasks',
+      help: 'Commands owed to payments and the webhook dispatcher, by status (pending: not yet answered; dead: refused, needs a look)',
+      labelNames: ['status'] as const,
+      registers: [deps.registry],
+      async collect() {
+        const counts = await store.repos.remoteTasks.countByStatus();
+        this.set({ status: 'pending' }, counts.pending);
+        this.set({ status: 'dead' }, counts.dead);
+      },
+    });
+  }
+
+  function delayAfter(attempts: number): number {
+    return Math.min(settings.retryMaxMs, settings.retryBaseMs * 2 ** Math.min(attempts, 20));
+  }
+
+  /** One pass: the due tasks, or the given ones (waiting for a runner that holds them). Returns how many were done. */
+  async function runOnce(ids?: string[]): Promise<number> {
+    if (ids && ids.length === 0) return 0;
+    return store.transaction(async (repos, savepoint) => {
+      const due = ids ? await repos.remoteTasks.claimThese(ids) : await repos.remoteTasks.claimDue(BATCH);
+      let done = 0;
+      for (const task of due) {
+        try {
+          await savepoint(async (inner) => {
+            await handlers[task.kind](task, inner);
+            await inner.remoteTasks.finish(task.id, 'done');
+          });
+          done += 1;
+        } catch (error) {
+          if (retryable(error)) {
+            const delay = delayAfter(task.attempts);
+            log.warn(
+              { err: error, taskId: task.id, kind: task.kind, attempts: task.attempts + 1, retryInMs: delay },
+              'remote task failed; retrying',
+            );
+            await repos.remoteTasks.retryLater(task.id, delay, describe(error));
+          } else {
+            log.error(
+              { err: error, taskId: task.id, kind: task.kind, payload: task.payload },
+              'remote task refused by the other side; given up',
+            );
+            await repos.remoteTasks.finish(task.id, 'dead', describe(error));
+          }
+        }
+      }
+      return done;
+    });
+  }
+
+  function sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+  }
+
+  async function run(): Promise<void> {
+    let failures = 0;
+    while (running) {
+      try {
+        const done = await runOnce();
+        failures = 0;
+        if (Date.now() - lastPurge > PURGE_EVERY_MS) {
+          lastPurge = Date.now();
+          await store.repos.remoteTasks.purgeDone(new Date(Date.now() - KEEP_DONE_MS));
+        }
+        if (done < BATCH && running) await sleep(settings.pollIntervalMs);
+      } catch (error) {
+        failures += 1;
+        log.error({ err: error }, 'remote task pass failed');
+        if (running) await sleep(Math.min(settings.pollIntervalMs * 2 ** failures, 60_000));
+      }
+    }
+  }
+
+  return {
+    runOnce,
+    /**
+     * Runs the given tasks now (right after the commit that created them), or waits for the runner
+     * that already took them: when it returns, each was attempted once. Failures stay scheduled.
+     */
+    attempt: async (ids: string[]): Promise<void> => {
+      try {
+        await runOnce(ids);
+      } catch (error) {
+        log.warn({ err: error }, 'immediate run of remote tasks failed; the runner retries them');
+      }
+      // Tasks those ones queued (the webhooks of each deactivated platform) go at the next pass: now.
+      wake?.();
+    },
+    /** Starts a pass now instead of at the next poll. */
+    wake: () => wake?.(),
+    start: async () => {
+      if (running) return;
+      running = true;
+      loop = run();
+    },
+    stop: async () => {
+      running = false;
+      wake?.();
+      await loop;
+    },
+  };
+}
+
+export type RemoteTaskRunner = ReturnType<typeof createRemoteTaskRunner>;
+
+// ---------------------------------------------------------------- the tasks
+
+export const task = {
+  deactivateWorkspacePlatforms: (workspaceId: string): NewRemoteTask => ({
+    kind: 'payments.deactivate-workspace-platforms',
+    workspaceId,
+    payload: { workspaceId },
+  }),
+  deactivatePlatform: (workspaceId: string, platformId: string): NewRemoteTask => ({
+    kind: 'payments.deactivate-platform',
+    workspaceId,
+    payload: { workspaceId, platformId },
+  }),
+  deactivateWebhooks: (workspaceId: string, owner: WebhookOwner, reason: string): NewRemoteTask => ({
+    kind: 'webhooks.deactivate-owner',
+    workspaceId,
+    payload: { owner, reason },
+  }),
+};
+
+/** The handlers of the tasks that ask payments and the dispatcher to deactivate things. */
+export function deactivationHandlers<R extends { remoteTasks: RemoteTasksRepository }>(deps: { bus: Bus }) {
+  const { bus } = deps;
+  const platformWebhooks = (workspaceId: string, platformId: string) =>
+    task.deactivateWebhooks(workspaceId, { platformId }, 'its payments platform was deactivated');
+  return {
+    /** Every platform of the workspace; then the webhooks of each (a deleted workspace). */
+    'payments.deactivate-workspace-platforms': async (row: RemoteTaskRow, repos: R) => {
+      const { workspaceId } = row.payload as { workspaceId: string };
+      const reply = await sendCommand(bus, PAYMENTS_COMMANDS.deactivateWorkspacePlatforms, { workspaceId });
+      await repos.remoteTasks.enqueue(reply.platformIds.map((platformId) => platformWebhooks(workspaceId, platformId)));
+    },
+    /** One platform (a revoked or abandoned sandbox credential); then its webhooks. Not the workspace's (404): nothing to do. */
+    'payments.deactivate-platform': async (row: RemoteTaskRow, repos: R) => {
+      const { workspaceId, platformId } = row.payload as { workspaceId: string; platformId: string };
+      try {
+        await sendCommand(bus, PAYMENTS_COMMANDS.deactivatePlatform, { workspaceId, platformId });
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'NOT_FOUND') return;
+        throw error;
+      }
+      await repos.remoteTasks.enqueue([platformWebhooks(workspaceId, platformId)]);
+    },
+    'webhooks.deactivate-owner': async (row: RemoteTaskRow) => {
+      const { owner, reason } = row.payload as { owner: WebhookOwner; reason?: string };
+      await sendCommand(bus, WebhookCommands.deactivateOwner, { owner, ...(reason ? { reason } : {}) });
+    },
+  } satisfies Partial<Record<RemoteTaskKind, RemoteTaskHandler<R>>>;
+}

@@ -1,0 +1,39 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/store.js';
+import { type IssuanceStatus, sandboxIssuances } from './tables.js';
+
+export type IssuanceRow = typeof sandboxIssuances.$inferSelect;
+
+/** The sandbox issuance journal (see tables.ts). */
+export function createSandboxIssuancesRepository(db: Executor) {
+  return {
+    insert: async (row: { id: string; workspaceId: string; name: string; requestedBy: string | null }): Promise<IssuanceRow> => {
+      const [inserted] = await db.insert(sandboxIssuances).values(row).returning();
+      return inserted!;
+    },
+
+    findForUpdate: async (id: string): Promise<IssuanceRow | undefined> => {
+      const [row] = await db.select().from(sandboxIssuances).where(eq(sandboxIssuances.id, id)).for('update');
+      return row;
+    },
+
+    /** When each of the workspace's pending issuances began, oldest first. */
+    pendingSince: async (workspaceId: string): Promise<Date[]> =>
+      (
+        await db
+          .select({ createdAt: sandboxIssuances.createdAt })
+          .from(sandboxIssuances)
+          .where(and(eq(sandboxIssuances.workspaceId, workspaceId), eq(sandboxIssuances.status, 'pending')))
+          .orderBy(asc(sandboxIssuances.createdAt))
+      ).map((r) => r.createdAt),
+
+    resolve: async (id: string, status: Exclude<IssuanceStatus, 'pending'>, platformId: string | null = null): Promise<void> => {
+      await db
+        .update(sandboxIssuances)
+        .set({ status, platformId, resolvedAt: sql`now()` })
+        .where(and(eq(sandboxIssuances.id, id), eq(sandboxIssuances.status, 'pending')));
+    },
+  };
+}
+
+export type SandboxIssuancesRepository = ReturnType<typeof createSandboxIssuancesRepository>;

@@ -1,0 +1,34 @@
+import { sql } from 'drizzle-orm';
+import { check, index, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { workspaceSchema } from '../../db/pg-schema.js';
+import { workspaces } from '../workspaces/tables.js';
+
+export const ISSUANCE_STATUSES = ['pending', 'completed', 'failed', 'abandoned'] as const;
+export type IssuanceStatus = (typeof ISSUANCE_STATUSES)[number];
+
+/**
+ * Each request for sandbox credentials, written (and counted against the limits) before payments
+ * is asked to mint them. `pending` until the answer is recorded: `completed` (the platform is
+ * mapped), `failed` (payments minted nothing), `abandoned` (payments minted a platform that was
+ * then deactivated because its mapping could not be written). The name is unique per issuance:
+ * it finds the platform in payments when the answer was lost.
+ */
+export const sandboxIssuances = workspaceSchema.table(
+  'sandbox_issuances',
+  {
+    id: uuid('id').primaryKey(),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    requestedBy: uuid('requested_by'),
+    status: text('status').$type<IssuanceStatus>().notNull().default('pending'),
+    platformId: uuid('platform_id'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('sandbox_issuances_workspace_idx').on(t.workspaceId, t.status),
+    check('sandbox_issuances_status_check', sql`${t.status} in ('pending', 'completed', 'failed', 'abandoned')`),
+  ],
+);
