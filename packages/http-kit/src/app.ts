@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import AjvCompiler, { type ValidatorFactory } from '@fastify/ajv-compiler';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -64,6 +65,25 @@ interface OpenApiDocument {
   paths?: Record<string, Record<string, { description?: string; 'x-rate-limit-tier'?: string }>>;
 }
 
+/**
+ * Name every bad field at once; refuse unknown body fields instead of silently dropping them.
+ * Query strings, path parameters and headers arrive as text, so they are converted to the declared
+ * types (`?page=2` is the integer 2); a JSON body is never converted: `{"amount": "12"}` where a
+ * number is declared, or `{"token": 42}` where a string is, is a VALIDATION_ERROR.
+ */
+const VALIDATION_OPTIONS = { allErrors: true, removeAdditional: false, useDefaults: true } as const;
+const compilerPool = AjvCompiler();
+// Fastify calls a validator compiler with the route ({schema, method, url, httpPart}); the
+// library's types describe it as Ajv's compile, hence the casts.
+type RouteCompiler = (route: { schema: unknown; httpPart?: string }) => unknown;
+const buildValidators = ((externalSchemas: Record<string, never>) => {
+  const body = compilerPool(externalSchemas, { customOptions: { ...VALIDATION_OPTIONS, coerceTypes: false } }) as unknown as RouteCompiler;
+  const text = compilerPool(externalSchemas, {
+    customOptions: { ...VALIDATION_OPTIONS, coerceTypes: 'array' },
+  }) as unknown as RouteCompiler;
+  return (route: { schema: unknown; httpPart?: string }) => (route.httpPart === 'body' ? body : text)(route);
+}) as unknown as ValidatorFactory;
+
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Every route answers these even when it declares nothing else: bad input, over the limit, our bug. */
@@ -87,10 +107,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
-    ajv: {
-      // Name every bad field at once; refuse unknown body fields instead of silently dropping them.
-      customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true },
-    },
+    schemaController: { compilersFactory: { buildValidator: buildValidators } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addSchema(ErrorEnvelope);

@@ -229,3 +229,13 @@ describe('graceful shutdown', () => {
     await expect(request(`${url}/slow`)).rejects.toThrow();
   });
 });
+
+describe('type conversion', () => {
+  it('converts query strings but never a JSON body', async () => {
+    const res = await call('POST', '/api/v2/things', JSON.stringify({ name: 'abc', amount: '12' }));
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.errors).toEqual([{ field: 'amount', reason: 'must be number' }]);
+    const typed = await call('POST', '/api/v2/things', JSON.stringify({ name: 12345, amount: 1 }));
+    expect(typed.body.error.details.errors).toEqual([{ field: 'name', reason: 'must be string' }]);
+  });
+});
