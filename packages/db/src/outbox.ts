@@ -2,6 +2,7 @@ import type { DomainEvent } from '@holdfast/contracts';
 import { sql } from 'drizzle-orm';
 import type { PgTransaction } from 'drizzle-orm/pg-core';
 import { bigserial, index, jsonb, type PgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { ISql } from 'postgres';
 
 /**
  * The outbox of a process, in its own schema: a state change and the event announcing it are
@@ -39,4 +40,16 @@ export async function appendToOutbox(tx: AnyTransaction, table: OutboxTable, sch
   if (events.length === 0) return;
   await tx.insert(table).values(events.map((event) => ({ id: event.id, type: event.type, platformId: event.platformId, payload: event })));
   await tx.execute(sql`select pg_notify(${outboxChannel(schemaName)}, '')`);
+}
+
+/**
+ * `appendToOutbox` for repositories written with postgres.js: inside the caller's `sql.begin`
+ * transaction (the relay only sees the rows, and is only woken, once it commits). The table is
+ * `outbox` of the connection's own schema (its search_path).
+ */
+export async function appendToOutboxSql(tx: ISql, schemaName: string, events: readonly DomainEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const rows = events.map((event) => ({ id: event.id, type: event.type, platform_id: event.platformId, payload: tx.json(event as never) }));
+  await tx`insert into outbox ${tx(rows as never, 'id', 'type', 'platform_id', 'payload')}`;
+  await tx`select pg_notify(${outboxChannel(schemaName)}, '')`;
 }

@@ -1,0 +1,115 @@
+import { type DomainEvent, type EventPayload, type EventType, newEventId } from '@holdfast/contracts';
+import { appendToOutboxSql, type Queryable } from '@holdfast/db';
+import { AppError } from '@holdfast/http-kit';
+import { SCHEMA_NAME } from '../../db/pg-schema.js';
+import type { MovePatch, TransactionRow, TransactionsRepository } from './repository.js';
+import { actionsFrom, batchStatusOf, nextStatus, type TransactionAction } from './state-machine.js';
+
+/** The `transaction` of every transaction event: the spec's `{id, status}` and what a receiver needs to act. */
+export function transactionRef(row: TransactionRow) {
+  return {
+    id: row.id,
+    status: row.status,
+    amount: row.amount,
+    currency: row.currency,
+    fromAddress: row.fromAddress,
+    toAddress: row.toAddress,
+    blockchainNetwork: row.blockchainNetwork,
+    batchId: row.batchId,
+    customerId: row.customerId,
+  };
+}
+
+/** A domain event of a transaction's platform (and workspace, for the Workspace API's subscriptions). */
+export function transactionEvent<T extends EventType>(type: T, row: TransactionRow, data: EventPayload<T>, now = Date.now()): DomainEvent {
+  return {
+    id: newEventId(now),
+    type,
+    createdAt: new Date(now).toISOString(),
+    platformId: row.platformId,
+    workspaceId: row.workspaceId,
+    data,
+  } as DomainEvent;
+}
+
+/** What the event of a move carries besides `{transaction}` (the spec's payloads). */
+function payloadOf(type: EventType, row: TransactionRow, reason: string | null): EventPayload<EventType> {
+  const transaction = transactionRef(row);
+  switch (type) {
+    case 'transaction.escrowed':
+      return { transaction, escrowAddress: row.escrowAddress ?? '', txHash: row.txHash ?? '' };
+    case 'transaction.completed':
+      return { transaction, txHash: row.txHash };
+    case 'transaction.failed':
+      return reason === null ? { transaction } : { transaction, reason };
+    case 'transaction.refunded':
+      return { transaction, reason, txHash: row.txHash };
+    case 'transaction.rescinded':
+      return { transaction, reason, txHash: row.txHash };
+    default:
+      return { transaction } as EventPayload<EventType>;
+  }
+}
+
+export interface MoveInput {
+  transactionId: string;
+  action: TransactionAction;
+  /** `platform:<id>`, `chain:<eventId>`, `system:<worker>`: recorded in transaction_transitions. */
+  actor: string;
+  /** Only this platform's transaction may move (a caller's request); omitted for chain events. */
+  platformId?: string;
+  reason?: string | null;
+  patch?: MovePatch;
+}
+
+export interface MoveOutcome {
+  before: TransactionRow;
+  after: TransactionRow;
+  event: DomainEvent | null;
+}
+
+/**
+ * The one way a transaction changes status: lock the row, ask the state machine, write the new
+ * status, the transition row, the event (outbox) and the batch's derived status, all in the
+ * caller's database transaction. Two concurrent moves serialize on the row lock; the second sees
+ * the first's status and is refused if the machine does not allow it from there.
+ */
+export function createTransactionMoves(deps: { repository: TransactionsRepository }) {
+  const { repository } = deps;
+
+  async function move(tx: Queryable, input: MoveInput): Promise<MoveOutcome> {
+    const before = await repository.lock(tx, input.transactionId, input.platformId);
+    if (!before) throw new AppError('NOT_FOUND', 'Transaction not found');
+    const decision = nextStatus(before.status, input.action);
+    if (!decision.ok) {
+      throw new AppError('INVALID_STATE_TRANSITION', `Cannot ${input.action.replaceAll('_', ' ')} a transaction that is ${before.status}`, {
+        status: before.status,
+        action: input.action,
+        allowedFrom: decision.allowedFrom,
+        allowedActions: actionsFrom(before.status),
+      });
+    }
+    const reason = input.reason ?? null;
+    const eventId = decision.event ? newEventId() : null;
+    const after = await repository.applyMove(tx, {
+      id: before.id,
+      from: before.status,
+      to: decision.to,
+      action: input.action,
+      actor: input.actor,
+      reason,
+      eventId,
+      patch: input.patch ?? {},
+    });
+    let event: DomainEvent | null = null;
+    if (decision.event && eventId) {
+      event = { ...transactionEvent(decision.event, after, payloadOf(decision.event, after, reason)), id: eventId };
+      await appendToOutboxSql(tx, SCHEMA_NAME, [event]);
+    }
+    if (after.batchId) await repository.setBatchStatus(tx, after.batchId, batchStatusOf(await repository.legStatuses(tx, after.batchId)));
+    return { before, after, event };
+  }
+
+  return { move };
+}
+export type TransactionMoves = ReturnType<typeof createTransactionMoves>;

@@ -1,0 +1,126 @@
+import type { TransactionStatus } from '@holdfast/contracts';
+import { sql } from 'drizzle-orm';
+import { bigserial, index, integer, jsonb, numeric, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { paymentsSchema } from '../../db/pg-schema.js';
+import { platforms } from '../platforms/tables.js';
+import type { BatchStatus } from './state-machine.js';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'string' });
+
+/**
+ * A batch: one sender, many legs (each leg is a row of `transactions` with `batch_id`), created in
+ * one database transaction. Its status is derived from its legs (`batchStatusOf`) and rewritten in
+ * the transaction that moves a leg.
+ */
+export const batches = paymentsSchema.table(
+  'batches',
+  {
+    id: uuid('id').primaryKey(),
+    platformId: uuid('platform_id')
+      .notNull()
+      .references(() => platforms.id),
+    workspaceId: uuid('workspace_id'),
+    status: text('status').$type<BatchStatus>().notNull(),
+    fromAddress: text('from_address').notNull(),
+    currency: text('currency').notNull(),
+    blockchainNetwork: text('blockchain_network').notNull(),
+    chainId: integer('chain_id'),
+    orchestrationType: text('orchestration_type').notNull(),
+    signerType: text('signer_type').notNull(),
+    templateId: uuid('template_id'),
+    template: jsonb('template').$type<Record<string, unknown>>(),
+    customerId: text('customer_id'),
+    idempotencyKey: text('idempotency_key'),
+    /** SHA-256 of the canonical request: a reused key with other parameters is refused. */
+    requestFingerprint: text('request_fingerprint'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    legCount: integer('leg_count').notNull(),
+    totalAmount: numeric('total_amount').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('batches_platform_created_idx').on(t.platformId, t.createdAt),
+    uniqueIndex('batches_idempotency_unique').on(t.platformId, t.idempotencyKey).where(sql`idempotency_key is not null`),
+  ],
+);
+
+/**
+ * A transaction, or a leg of a batch. Amounts are `numeric` (exact); addresses are kept as sent and
+ * compared lower-cased. `version` grows by one with every move (the row is locked for the move, the
+ * version lets readers and tests see that no update was lost).
+ */
+export const transactions = paymentsSchema.table(
+  'transactions',
+  {
+    id: uuid('id').primaryKey(),
+    platformId: uuid('platform_id')
+      .notNull()
+      .references(() => platforms.id),
+    /** The platform's workspace at creation, copied so events route without a join. */
+    workspaceId: uuid('workspace_id'),
+    status: text('status').$type<TransactionStatus>().notNull(),
+    amount: numeric('amount').notNull(),
+    currency: text('currency').notNull(),
+    fromAddress: text('from_address').notNull(),
+    toAddress: text('to_address').notNull(),
+    blockchainNetwork: text('blockchain_network').notNull(),
+    chainId: integer('chain_id'),
+    orchestrationType: text('orchestration_type').notNull(),
+    signerType: text('signer_type'),
+    customerId: text('customer_id'),
+    templateId: uuid('template_id'),
+    template: jsonb('template').$type<Record<string, unknown>>(),
+    billingConfig: jsonb('billing_config').$type<Record<string, unknown>>(),
+    quoteId: uuid('quote_id'),
+    feeAmount: numeric('fee_amount'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    idempotencyKey: text('idempotency_key'),
+    requestFingerprint: text('request_fingerprint'),
+    batchId: uuid('batch_id').references(() => batches.id),
+    legIndex: integer('leg_index'),
+    txHash: text('tx_hash'),
+    escrowAddress: text('escrow_address'),
+    /** End of the hold period: the sender may rescind until then. */
+    holdDeadline: ts('hold_deadline'),
+    /** The `rescind` rules answered at creation: `{allowed, deadline, requiresReason, notifyRecipient}`. */
+    rescindPolicy: jsonb('rescind_policy').$type<Record<string, unknown>>(),
+    failureReason: text('failure_reason'),
+    version: integer('version').notNull().default(1),
+    statusChangedAt: ts('status_changed_at').notNull().defaultNow(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('transactions_platform_created_idx').on(t.platformId, t.createdAt, t.id),
+    index('transactions_platform_status_idx').on(t.platformId, t.status, t.statusChangedAt),
+    index('transactions_platform_from_idx').on(t.platformId, sql`lower(${t.fromAddress})`, t.createdAt),
+    index('transactions_platform_to_idx').on(t.platformId, sql`lower(${t.toAddress})`),
+    index('transactions_platform_customer_idx').on(t.platformId, t.customerId),
+    index('transactions_workspace_created_idx').on(t.workspaceId, t.createdAt),
+    index('transactions_batch_idx').on(t.batchId, t.legIndex),
+    uniqueIndex('transactions_idempotency_unique')
+      .on(t.platformId, t.idempotencyKey)
+      .where(sql`idempotency_key is not null and batch_id is null`),
+  ],
+);
+
+/** Every move of every transaction, in order: the audit trail the state machine leaves. */
+export const transactionTransitions = paymentsSchema.table(
+  'transaction_transitions',
+  {
+    seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+    transactionId: uuid('transaction_id')
+      .notNull()
+      .references(() => transactions.id),
+    fromStatus: text('from_status').$type<TransactionStatus>(),
+    toStatus: text('to_status').$type<TransactionStatus>().notNull(),
+    action: text('action').notNull(),
+    /** Who moved it: `platform:<id>`, `chain:<eventId>`, `system:<worker>`. */
+    actor: text('actor').notNull(),
+    reason: text('reason'),
+    eventId: text('event_id'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('transaction_transitions_tx_idx').on(t.transactionId, t.seq)],
+);
