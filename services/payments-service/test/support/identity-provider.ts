@@ -70,7 +70,10 @@ export async function startIdentityProvider(): Promise<ProviderStandIn> {
       const { referenceId, type } = (body ?? {}) as { referenceId?: unknown; type?: unknown };
       if (typeof referenceId !== 'string' || typeof type !== 'string') return send(422, { error: 'invalid_request' });
       const key = String(req.headers['idempotency-key'] ?? randomUUID());
-      const inquiry = byKey.get(key) ?? { id: `inq_${randomBytes(12).toString('hex')}`, sessionToken: `ses_${randomBytes(24).toString('base64url')}` };
+      const inquiry = byKey.get(key) ?? {
+        id: `inq_${randomBytes(12).toString('hex')}`,
+        sessionToken: `ses_${randomBytes(24).toString('base64url')}`,
+      };
       byKey.set(key, inquiry);
       inquiries.set(inquiry.id, referenceId);
       return send(201, inquiry);
