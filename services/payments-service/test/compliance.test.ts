@@ -1,4 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
+import { PAYMENTS_V2_OPERATIONS } from '@holdfast/contracts';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -402,6 +403,21 @@ describe.each(['v1', 'v2'] as const)('%s', (v) => {
       expect(res.body.error.code).toBe('NOT_FOUND');
       expect(await count('identity_provider_events')).toBe(events);
     });
+  });
+});
+
+describe('OpenAPI', () => {
+  it('serves each compliance operation of the contract on v2 and on its v1 path, with the tier and scopes of the contract', async () => {
+    const doc = (await call(svc.url, 'GET', '/openapi.json')).body;
+    for (const o of PAYMENTS_V2_OPERATIONS.filter((x) => x.area === 'compliance')) {
+      for (const path of [o.path, ...o.v1]) {
+        const served = doc.paths[path]?.[o.method.toLowerCase()];
+        expect(served, `${o.method} ${path}`).toBeDefined();
+        expect(served['x-rate-limit-tier'], path).toBe(o.tier);
+        if (o.auth === 'none') expect(served.security, path).toEqual([]);
+        else if (typeof o.auth === 'object' && 'scopes' in o.auth) expect(served.description, path).toContain(o.auth.scopes[0]);
+      }
+    }
   });
 });
 
