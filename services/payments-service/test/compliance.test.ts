@@ -200,19 +200,19 @@ describe.each(['v1', 'v2'] as const)('%s', (v) => {
       expect(await count('verifications')).toBe(before);
     });
 
-    it('answers 503 when the provider is down and 502 when it refuses, storing nothing', async () => {
+    it('answers 502 when the provider is down or refuses, saying whether to retry, and stores nothing', async () => {
       const before = await count('verifications');
       provider.mode = 503;
       const down = await call(svc.url, 'POST', `${BASE[v]}/verifications`, { headers: creds[v].a, body: { userId: 'u', type: 'email' } });
-      expect(down.status).toBe(503);
-      expect(down.body.error.code).toBe('UPSTREAM_UNAVAILABLE');
+      expect(down.status).toBe(502);
+      expect(down.body.error).toMatchObject({ code: 'INTEGRATION_PROVIDER_ERROR', details: { retryable: true } });
       provider.mode = 403;
       const refused = await call(svc.url, 'POST', `${BASE[v]}/verifications`, {
         headers: creds[v].a,
         body: { userId: 'u', type: 'email' },
       });
       expect(refused.status).toBe(502);
-      expect(refused.body.error.code).toBe('INTEGRATION_PROVIDER_ERROR');
+      expect(refused.body.error).toMatchObject({ code: 'INTEGRATION_PROVIDER_ERROR', details: { retryable: false } });
       expect(await count('verifications')).toBe(before);
     });
   });

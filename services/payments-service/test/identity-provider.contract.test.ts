@@ -49,15 +49,16 @@ describe('HTTP identity provider', () => {
     const error = await adapter({ apiKey: 'wrong-key-0000000000' })
       .createInquiry({ referenceId, type: 'identity' })
       .catch((e: unknown) => e);
-    expect(error).toMatchObject({ retryable: false, code: 'INTEGRATION_PROVIDER_ERROR', statusCode: 502 });
+    expect(error).toMatchObject({ retryable: false, code: 'INTEGRATION_PROVIDER_ERROR', statusCode: 502, details: { retryable: false } });
   });
 
-  it.each([500, 503, 429])('reports %i as retryable (503)', async (status) => {
+  it.each([500, 503, 429])('reports %i as retryable (502)', async (status) => {
     provider.mode = status;
     await expect(adapter().createInquiry({ referenceId, type: 'identity' })).rejects.toMatchObject({
       retryable: true,
-      code: 'UPSTREAM_UNAVAILABLE',
-      statusCode: 503,
+      code: 'INTEGRATION_PROVIDER_ERROR',
+      statusCode: 502,
+      details: { retryable: true },
     });
   });
 

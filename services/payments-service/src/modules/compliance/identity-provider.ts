@@ -26,16 +26,19 @@ export interface Inquiry {
 
 export const IDENTITY_PROVIDER_NAME = 'identity-provider';
 
-/** Refused (our configuration is wrong) or unreachable (try again): the caller gets 502 / 503. */
+/**
+ * The provider gave no usable answer: 502 INTEGRATION_PROVIDER_ERROR. `retryable` (in `details`
+ * too) says whether trying again can help (time-out, 5xx, 429) or not (it refused our key).
+ */
 export class IdentityProviderError extends AppError {
   constructor(
     readonly retryable: boolean,
     reason: string,
   ) {
     super(
-      retryable ? 'UPSTREAM_UNAVAILABLE' : 'INTEGRATION_PROVIDER_ERROR',
-      retryable ? 'The identity provider is unavailable; try again' : 'The identity provider refused the request',
-      { provider: IDENTITY_PROVIDER_NAME, reason },
+      'INTEGRATION_PROVIDER_ERROR',
+      retryable ? 'The identity provider did not answer usably; try again' : 'The identity provider refused the request',
+      { provider: IDENTITY_PROVIDER_NAME, retryable, reason },
     );
   }
 }

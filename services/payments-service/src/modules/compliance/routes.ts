@@ -48,11 +48,11 @@ export function registerComplianceRoutes(app: HttpApp, service: ComplianceServic
           tags: ['compliance'],
           summary: 'Create a verification',
           description:
-            "Opens an inquiry at the identity provider for one of your users and answers the verification, `pending`, with the provider's `externalInquiryId` and `externalSessionToken` (hand the token to the provider's SDK). The provider's callbacks move its status. When the provider refuses (502) or cannot be reached (503), nothing is stored.",
+            "Opens an inquiry at the identity provider for one of your users and answers the verification, `pending`, with the provider's `externalInquiryId` and `externalSessionToken` (hand the token to the provider's SDK). The provider's callbacks move its status. When the provider refuses or cannot be reached (502 `INTEGRATION_PROVIDER_ERROR`, `details.retryable` says whether to try again), nothing is stored.",
           operationId: opId('createVerification', v),
           deprecated: v === 'v1',
           body: CreateVerificationBody,
-          response: { 201: Verification, ...errorResponses(502, 503) },
+          response: { 201: Verification, ...errorResponses(502) },
         },
       },
       async (request, reply) => reply.code(201).send(await service.create(principalOf(request), request.body)),

@@ -36,7 +36,7 @@ export function createComplianceService(deps: ComplianceServiceDeps) {
   const { repository, provider } = deps;
   const nowMs = deps.nowMs ?? Date.now;
 
-  /** Opens the inquiry at the provider first: when it fails (502/503), nothing is stored. */
+  /** Opens the inquiry at the provider first: when it fails (502), nothing is stored. */
   async function create(principal: Principal, body: CreateVerificationBody): Promise<Verification> {
     const id = uuidv7();
     const inquiry = await provider.createInquiry({ referenceId: id, type: body.type });
