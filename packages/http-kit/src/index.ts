@@ -12,5 +12,6 @@ export {
   type RateLimitTier,
   type WindowCounter,
 } from './rate-limit.js';
+export { captureRawBody } from './raw-body.js';
 export { type ServiceHandle, startForTest } from './service.js';
 export { type Closer, exitOnUnhandled, type RunOptions, runUntilSignalled } from './shutdown.js';

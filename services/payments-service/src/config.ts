@@ -19,6 +19,11 @@ import { Type } from '@sinclair/typebox';
 export const SERVICE_NAME = 'payments-service';
 /** Where `./scripts/start` serves the Workspace API. */
 const LOCAL_WORKSPACE_API_URL = 'http://127.0.0.1:3002';
+/**
+ * The identity provider's callback secret in `local` when none is set: a published, well-known
+ * value, so that a developer can sign test callbacks (docs/api/compliance.md). Never used elsewhere.
+ */
+export const LOCAL_IDENTITY_PROVIDER_WEBHOOK_SECRET = 'local-identity-provider-webhook-secret-not-for-production';
 
 export const PaymentsEnv = Type.Object({
   ...CommonEnv,
@@ -43,6 +48,12 @@ export const PaymentsEnv = Type.Object({
   INTERNAL_API_KEY: InternalApiKeyField,
   PAYMENTS_V1_SUNSET_ENFORCED: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
   HTTP_BODY_LIMIT: HttpBodyLimitField,
+  IDENTITY_PROVIDER_URL: Type.Optional(
+    Type.String({ format: 'http-url', errorMessage: "must be the http(s) URL of the identity provider's API" }),
+  ),
+  IDENTITY_PROVIDER_API_KEY: Type.Optional(Type.String({ minLength: 16, errorMessage: 'must be at least 16 characters' })),
+  IDENTITY_PROVIDER_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 32, errorMessage: 'must be at least 32 characters' })),
+  IDENTITY_PROVIDER_TIMEOUT: Type.String({ format: 'duration', default: '10s', errorMessage: 'must be a duration such as 10s' }),
 });
 
 export type PaymentsConfig = ReturnType<typeof resolve>;
@@ -50,6 +61,10 @@ export type PaymentsConfig = ReturnType<typeof resolve>;
 function resolve(env: Record<string, string | undefined>) {
   const raw = loadConfig(PaymentsEnv, env, (c) => [
     ...requiredOutsideLocal(c, ['INTERNAL_API_KEY']),
+    ...requiredOutsideLocal(c, ['IDENTITY_PROVIDER_URL', 'IDENTITY_PROVIDER_API_KEY', 'IDENTITY_PROVIDER_WEBHOOK_SECRET']),
+    ...(c.IDENTITY_PROVIDER_URL && !c.IDENTITY_PROVIDER_API_KEY
+      ? ['IDENTITY_PROVIDER_API_KEY: is required with IDENTITY_PROVIDER_URL']
+      : []),
     ...bootstrapKeyProblems(c.PAYMENTS_BOOTSTRAP_API_KEY, c.APP_ENV),
   ]);
   return {
@@ -64,6 +79,17 @@ function resolve(env: Record<string, string | undefined>) {
       /\/+$/,
       '',
     ),
+    /**
+     * Compliance verifications: the identity provider's API (unset in `local`: the built-in local
+     * stand-in) and the secret its callbacks are signed with.
+     */
+    identityProvider: {
+      url: raw.IDENTITY_PROVIDER_URL?.replace(/\/+$/, ''),
+      apiKey: raw.IDENTITY_PROVIDER_API_KEY,
+      timeoutMs: durationMs(raw.IDENTITY_PROVIDER_TIMEOUT),
+      webhookSecret:
+        raw.IDENTITY_PROVIDER_WEBHOOK_SECRET ?? (raw.APP_ENV === 'local' ? LOCAL_IDENTITY_PROVIDER_WEBHOOK_SECRET : undefined) ?? '',
+    },
   };
 }
 

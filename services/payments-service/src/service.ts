@@ -10,6 +10,10 @@ import { createInvalidationFeed } from './modules/auth/invalidation-feed.js';
 import { rateLimitCredentialOf, registerAuth } from './modules/auth/plugin.js';
 import { createAuthRepository } from './modules/auth/repository.js';
 import { createAuthenticator } from './modules/auth/service.js';
+import { createHttpIdentityProvider, createLocalIdentityProvider } from './modules/compliance/identity-provider.js';
+import { createComplianceRepository } from './modules/compliance/repository.js';
+import { registerComplianceRoutes } from './modules/compliance/routes.js';
+import { createComplianceService } from './modules/compliance/service.js';
 import { createOAuthRepository } from './modules/oauth/repository.js';
 import { registerOAuthRoutes } from './modules/oauth/routes.js';
 import { createOAuthService } from './modules/oauth/service.js';
@@ -56,6 +60,21 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
   registerPlatformRoutes(app, platforms);
   await registerOAuthRoutes(app, oauth, { publicUrl: config.publicUrl });
   await registerWebhookRoutes(app, createWebhooksService({ bus }), { workspaceApiUrl: config.workspaceApiUrl });
+
+  // Compliance verifications: the identity provider's API (the local stand-in when unset in local).
+  const { identityProvider } = config;
+  const provider =
+    identityProvider.url && identityProvider.apiKey
+      ? createHttpIdentityProvider({ url: identityProvider.url, apiKey: identityProvider.apiKey, timeoutMs: identityProvider.timeoutMs })
+      : createLocalIdentityProvider();
+  registerComplianceRoutes(
+    app,
+    createComplianceService({
+      repository: createComplianceRepository(database.sql),
+      provider,
+      webhookSecret: identityProvider.webhookSecret,
+    }),
+  );
 
   if (config.PAYMENTS_BOOTSTRAP_API_KEY) await platforms.ensureBootstrap(config.PAYMENTS_BOOTSTRAP_API_KEY);
 

@@ -3,7 +3,16 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { runMainExpectingExit, startTestService, type TestService } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_IDENTITY_PROVIDER_WEBHOOK_SECRET } from '../src/config.js';
 import { createPaymentsService, type PaymentsConfig, paymentsConfigFrom } from '../src/index.js';
+
+/** The secrets a non-local environment must set. */
+const STAGING_SECRETS = {
+  INTERNAL_API_KEY: 'k'.repeat(32),
+  IDENTITY_PROVIDER_URL: 'https://idp.example.com/',
+  IDENTITY_PROVIDER_API_KEY: 'i'.repeat(24),
+  IDENTITY_PROVIDER_WEBHOOK_SECRET: 's'.repeat(32),
+};
 
 let service: TestService<PaymentsConfig>;
 
@@ -74,9 +83,25 @@ describe('payments-service start-up', () => {
 
   it('knows where the Workspace API is (for the v1 webhook Link): the local stack in local, as configured elsewhere', () => {
     expect(paymentsConfigFrom({}).workspaceApiUrl).toBe('http://127.0.0.1:3002');
-    expect(paymentsConfigFrom({ APP_ENV: 'staging', INTERNAL_API_KEY: 'k'.repeat(32) }).workspaceApiUrl).toBeUndefined();
+    expect(paymentsConfigFrom({ APP_ENV: 'staging', ...STAGING_SECRETS }).workspaceApiUrl).toBeUndefined();
     expect(paymentsConfigFrom({ PAYMENTS_WORKSPACE_API_URL: 'https://ws.example.com/' }).workspaceApiUrl).toBe('https://ws.example.com');
     expect(() => paymentsConfigFrom({ PAYMENTS_WORKSPACE_API_URL: 'ws.example.com' })).toThrow(/PAYMENTS_WORKSPACE_API_URL/);
+  });
+
+  it('requires the identity provider outside local, and has a local callback secret only in local', () => {
+    expect(() => paymentsConfigFrom({ APP_ENV: 'staging', INTERNAL_API_KEY: 'k'.repeat(32) })).toThrow(
+      /IDENTITY_PROVIDER_URL: is required when APP_ENV is staging[\s\S]*IDENTITY_PROVIDER_WEBHOOK_SECRET: is required/,
+    );
+    expect(paymentsConfigFrom({}).identityProvider).toMatchObject({
+      url: undefined,
+      webhookSecret: LOCAL_IDENTITY_PROVIDER_WEBHOOK_SECRET,
+    });
+    const staging = paymentsConfigFrom({ APP_ENV: 'staging', ...STAGING_SECRETS }).identityProvider;
+    expect(staging).toEqual({ url: 'https://idp.example.com', apiKey: 'i'.repeat(24), timeoutMs: 10_000, webhookSecret: 's'.repeat(32) });
+    expect(() => paymentsConfigFrom({ IDENTITY_PROVIDER_URL: 'https://idp.example.com' })).toThrow(
+      /IDENTITY_PROVIDER_API_KEY: is required with IDENTITY_PROVIDER_URL/,
+    );
+    expect(() => paymentsConfigFrom({ IDENTITY_PROVIDER_WEBHOOK_SECRET: 'short' })).toThrow(/IDENTITY_PROVIDER_WEBHOOK_SECRET/);
   });
 
   it('requires the internal API key outside local', async () => {

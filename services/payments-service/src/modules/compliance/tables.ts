@@ -1,0 +1,55 @@
+import { index, jsonb, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { paymentsSchema } from '../../db/pg-schema.js';
+import { platforms } from '../platforms/tables.js';
+
+/**
+ * Compliance verifications (docs/api/compliance.md): one inquiry at the identity provider about
+ * one user of a platform. `status` moves only by the provider's signed callbacks, along
+ * `state-machine.ts`.
+ */
+export const verifications = paymentsSchema.table(
+  'verifications',
+  {
+    id: uuid('id').primaryKey(),
+    platformId: uuid('platform_id')
+      .notNull()
+      .references(() => platforms.id),
+    userId: text('user_id').notNull(),
+    type: text('type').notNull(),
+    status: text('status').notNull(),
+    level: text('level'),
+    riskRating: text('risk_rating'),
+    provider: text('provider').notNull(),
+    externalInquiryId: text('external_inquiry_id'),
+    externalSessionToken: text('external_session_token'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    rejectionReason: text('rejection_reason'),
+    verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'string' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'string' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+  },
+  (t) => [
+    // `check`: the latest verification of (platform, user, type).
+    index('verifications_check_idx').on(t.platformId, t.userId, t.type, t.createdAt, t.id),
+    uniqueIndex('verifications_inquiry_unique').on(t.provider, t.externalInquiryId),
+  ],
+);
+
+/**
+ * The provider's callback events already processed, so that a replayed or redelivered event
+ * changes nothing (its first outcome is answered again).
+ */
+export const identityProviderEvents = paymentsSchema.table(
+  'identity_provider_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    verificationId: uuid('verification_id')
+      .notNull()
+      .references(() => verifications.id),
+    outcome: text('outcome').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
+);
