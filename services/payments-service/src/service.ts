@@ -10,12 +10,17 @@ import { createInvalidationFeed } from './modules/auth/invalidation-feed.js';
 import { rateLimitCredentialOf, registerAuth } from './modules/auth/plugin.js';
 import { createAuthRepository } from './modules/auth/repository.js';
 import { createAuthenticator } from './modules/auth/service.js';
+import { createDisputesRepository } from './modules/disputes/repository.js';
+import { registerDisputeRoutes } from './modules/disputes/routes.js';
+import { createDisputesService } from './modules/disputes/service.js';
 import { createOAuthRepository } from './modules/oauth/repository.js';
 import { registerOAuthRoutes } from './modules/oauth/routes.js';
 import { createOAuthService } from './modules/oauth/service.js';
 import { createPlatformsRepository } from './modules/platforms/repository.js';
 import { registerPlatformRoutes } from './modules/platforms/routes.js';
 import { createPlatformsService } from './modules/platforms/service.js';
+import { createTransactionMoves } from './modules/transactions/moves.js';
+import { createTransactionsRepository } from './modules/transactions/repository.js';
 import { registerWebhookRoutes } from './modules/webhooks/routes.js';
 import { createWebhooksService } from './modules/webhooks/service.js';
 import { serveWorkspaceAccessCommands } from './modules/workspace-access/commands.js';
@@ -56,6 +61,18 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
   registerPlatformRoutes(app, platforms);
   await registerOAuthRoutes(app, oauth, { publicUrl: config.publicUrl });
   await registerWebhookRoutes(app, createWebhooksService({ bus }), { workspaceApiUrl: config.workspaceApiUrl });
+
+  // Disputes: open, escalate, evidence, resolve; moves the disputed transaction.
+  const disputeTransactions = createTransactionsRepository();
+  registerDisputeRoutes(
+    app,
+    createDisputesService({
+      sql: database.sql,
+      repository: createDisputesRepository(),
+      transactions: disputeTransactions,
+      moves: createTransactionMoves({ repository: disputeTransactions }),
+    }),
+  );
 
   if (config.PAYMENTS_BOOTSTRAP_API_KEY) await platforms.ensureBootstrap(config.PAYMENTS_BOOTSTRAP_API_KEY);
 
