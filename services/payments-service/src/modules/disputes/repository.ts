@@ -178,7 +178,7 @@ export function createDisputesRepository() {
       const rows = await tx<Row[]>`
         insert into disputes (id, platform_id, workspace_id, transaction_id, initiated_by, current_tier, status, reason, metadata)
         values (${d.id}, ${d.platformId}, ${d.workspaceId}, ${d.transactionId}, ${d.initiatedBy}, ${d.currentTier}, ${d.status},
-                ${d.reason}, ${tx.json(d.metadata as never)})
+                ${d.reason}, ${JSON.stringify(d.metadata)}::text::jsonb)
         on conflict (transaction_id) do nothing
         returning *`;
       return rows[0] ? toDisputeRow(rows[0]) : null;
@@ -231,7 +231,7 @@ export function createDisputesRepository() {
       const rows = await tx<EvidenceDbRow[]>`
         insert into dispute_evidence (id, dispute_id, submitted_by, type, title, description, content, file_url, file_hash, is_encrypted, metadata)
         values (${e.id}, ${e.disputeId}, ${e.submittedBy}, ${e.type}, ${e.title}, ${e.description}, ${e.content}, ${e.fileUrl},
-                ${e.fileHash}, ${e.isEncrypted}, ${tx.json(e.metadata as never)})
+                ${e.fileHash}, ${e.isEncrypted}, ${JSON.stringify(e.metadata)}::text::jsonb)
         returning *`;
       return toEvidence(rows[0] as EvidenceDbRow);
     },
