@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { uuidv7 } from '@holdfast/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDisputesRepository } from '../../src/modules/disputes/repository.js';
 import {
   bearer,
@@ -151,6 +151,18 @@ describe('POST /disputes (open)', () => {
       });
     });
   }
+
+  it('has the relay publish dispute.created once committed', async () => {
+    const { disputeId } = await opened();
+    await vi.waitFor(
+      async () => {
+        const [row] =
+          await sql`select published_at from outbox where type = 'dispute.created' and payload->'data'->'dispute'->>'id' = ${disputeId}`;
+        expect(row?.published_at).not.toBeNull();
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+  });
 
   it('opens a dispute on a transaction in review', async () => {
     const transactionId = await transaction(platformA, 'in_review');
