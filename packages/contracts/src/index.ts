@@ -4,6 +4,7 @@ export * from './chain.js';
 export * from './commands.js';
 export * from './compliance.js';
 export * from './customers.js';
+export * from './disputes.js';
 export * from './domain.js';
 export * from './envelope.js';
 export * from './errors.js';

@@ -14,12 +14,17 @@ import { createHttpIdentityProvider, createLocalIdentityProvider } from './modul
 import { createComplianceRepository } from './modules/compliance/repository.js';
 import { registerComplianceRoutes } from './modules/compliance/routes.js';
 import { createComplianceService } from './modules/compliance/service.js';
+import { createDisputesRepository } from './modules/disputes/repository.js';
+import { registerDisputeRoutes } from './modules/disputes/routes.js';
+import { createDisputesService } from './modules/disputes/service.js';
 import { createOAuthRepository } from './modules/oauth/repository.js';
 import { registerOAuthRoutes } from './modules/oauth/routes.js';
 import { createOAuthService } from './modules/oauth/service.js';
 import { createPlatformsRepository } from './modules/platforms/repository.js';
 import { registerPlatformRoutes } from './modules/platforms/routes.js';
 import { createPlatformsService } from './modules/platforms/service.js';
+import { createTransactionMoves } from './modules/transactions/moves.js';
+import { createTransactionsRepository } from './modules/transactions/repository.js';
 import { registerWebhookRoutes } from './modules/webhooks/routes.js';
 import { createWebhooksService } from './modules/webhooks/service.js';
 import { serveWorkspaceAccessCommands } from './modules/workspace-access/commands.js';
@@ -73,6 +78,18 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
       repository: createComplianceRepository(database.sql),
       provider,
       webhookSecret: identityProvider.webhookSecret,
+    }),
+  );
+
+  // Disputes: open, escalate, evidence, resolve; moves the disputed transaction.
+  const disputeTransactions = createTransactionsRepository();
+  registerDisputeRoutes(
+    app,
+    createDisputesService({
+      sql: database.sql,
+      repository: createDisputesRepository(),
+      transactions: disputeTransactions,
+      moves: createTransactionMoves({ repository: disputeTransactions }),
     }),
   );
 
