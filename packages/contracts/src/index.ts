@@ -2,6 +2,7 @@ import './formats.js';
 
 export * from './chain.js';
 export * from './commands.js';
+export * from './controls.js';
 export * from './customers.js';
 export * from './domain.js';
 export * from './envelope.js';

@@ -43,6 +43,8 @@ export const PaymentsEnv = Type.Object({
   INTERNAL_API_KEY: InternalApiKeyField,
   PAYMENTS_V1_SUNSET_ENFORCED: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
   HTTP_BODY_LIMIT: HttpBodyLimitField,
+  CONTROLS_CODE_TTL: Type.String({ format: 'duration', default: '10m', errorMessage: 'must be a duration such as 10m' }),
+  CONTROLS_CODE_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 20, default: 5, errorMessage: 'must be an integer from 1 to 20' }),
 });
 
 export type PaymentsConfig = ReturnType<typeof resolve>;
@@ -56,6 +58,7 @@ function resolve(env: Record<string, string | undefined>) {
     ...raw,
     chainRpcUrls: parseChainRpcUrls(raw.CHAIN_RPC_URLS, raw.APP_ENV),
     shutdownTimeoutMs: durationMs(raw.SHUTDOWN_TIMEOUT),
+    controlsCodeTtlMs: durationMs(raw.CONTROLS_CODE_TTL),
     rateLimitsPerMinute: rateLimitsPerMinute(raw),
     v1SunsetEnforced: raw.PAYMENTS_V1_SUNSET_ENFORCED ?? raw.APP_ENV === 'production',
     publicUrl: raw.PAYMENTS_PUBLIC_URL?.replace(/\/+$/, ''),

@@ -10,12 +10,18 @@ import { createInvalidationFeed } from './modules/auth/invalidation-feed.js';
 import { rateLimitCredentialOf, registerAuth } from './modules/auth/plugin.js';
 import { createAuthRepository } from './modules/auth/repository.js';
 import { createAuthenticator } from './modules/auth/service.js';
+import { createControlsRepository } from './modules/controls/repository.js';
+import { registerControlsRoutes } from './modules/controls/routes.js';
+import { createControlsService } from './modules/controls/service.js';
+import { createLogSmsGateway } from './modules/controls/sms.js';
 import { createOAuthRepository } from './modules/oauth/repository.js';
 import { registerOAuthRoutes } from './modules/oauth/routes.js';
 import { createOAuthService } from './modules/oauth/service.js';
 import { createPlatformsRepository } from './modules/platforms/repository.js';
 import { registerPlatformRoutes } from './modules/platforms/routes.js';
 import { createPlatformsService } from './modules/platforms/service.js';
+import { createTransactionMoves } from './modules/transactions/moves.js';
+import { createTransactionsRepository } from './modules/transactions/repository.js';
 import { registerWebhookRoutes } from './modules/webhooks/routes.js';
 import { createWebhooksService } from './modules/webhooks/service.js';
 import { serveWorkspaceAccessCommands } from './modules/workspace-access/commands.js';
@@ -56,6 +62,21 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
   registerPlatformRoutes(app, platforms);
   await registerOAuthRoutes(app, oauth, { publicUrl: config.publicUrl });
   await registerWebhookRoutes(app, createWebhooksService({ bus }), { workspaceApiUrl: config.workspaceApiUrl });
+
+  // Controls: templates, one-time codes (SMS gateway adapters; the local one logs the code), risk reviews.
+  // `controls.gate` is the ControlsGate transaction creation takes (`controls: ControlsGate`).
+  const transactionsRepository = createTransactionsRepository();
+  const moves = createTransactionMoves({ repository: transactionsRepository });
+  const controls = createControlsService({
+    repository: createControlsRepository(database.sql),
+    transactions: transactionsRepository,
+    moves,
+    sms: createLogSmsGateway({ logger, appEnv: config.APP_ENV, provider: 'local-log' }),
+    vendorSms: createLogSmsGateway({ logger, appEnv: config.APP_ENV, provider: 'local-vendor-log' }),
+    codeTtlMs: config.controlsCodeTtlMs,
+    maxAttempts: config.CONTROLS_CODE_MAX_ATTEMPTS,
+  });
+  registerControlsRoutes(app, controls);
 
   if (config.PAYMENTS_BOOTSTRAP_API_KEY) await platforms.ensureBootstrap(config.PAYMENTS_BOOTSTRAP_API_KEY);
 

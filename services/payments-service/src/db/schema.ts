@@ -7,6 +7,7 @@ export { paymentsSchema, SCHEMA_NAME } from './pg-schema.js';
 export const outbox = outboxTable(paymentsSchema);
 export const rateLimitCounters = rateLimitCountersTable(paymentsSchema);
 export { credentialInvalidations } from '../modules/auth/tables.js';
+export { controlChallenges, controlResults, controlTemplates } from '../modules/controls/tables.js';
 export { oauthClients, oauthTokens } from '../modules/oauth/tables.js';
 export { apiKeys, platforms } from '../modules/platforms/tables.js';
 export { batches, transactions, transactionTransitions } from '../modules/transactions/tables.js';
