@@ -49,7 +49,11 @@ export async function appendToOutbox(tx: AnyTransaction, table: OutboxTable, sch
  */
 export async function appendToOutboxSql(tx: ISql, schemaName: string, events: readonly DomainEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const rows = events.map((event) => ({ id: event.id, type: event.type, platform_id: event.platformId, payload: tx.json(event as never) }));
-  await tx`insert into outbox ${tx(rows as never, 'id', 'type', 'platform_id', 'payload')}`;
+  // The events travel as one JSON text cast in SQL: `tx.json` depends on the client's serializers,
+  // which drizzle replaces on the services' pool (the payload would not be serialized there).
+  await tx`
+    insert into outbox (id, type, platform_id, payload)
+    select e->>'id', e->>'type', (e->>'platformId')::uuid, e
+    from jsonb_array_elements(${JSON.stringify(events)}::text::jsonb) as e`;
   await tx`select pg_notify(${outboxChannel(schemaName)}, '')`;
 }

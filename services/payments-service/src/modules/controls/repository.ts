@@ -124,7 +124,7 @@ export function createControlsRepository(sql: Sql) {
       const [row] = await sql<TemplateDbRow[]>`
         insert into control_templates (id, platform_id, name, description, version, controls)
         values (${uuidv7()}, ${input.platformId}, ${input.name}, ${input.description}, ${input.version},
-                ${JSON.stringify(input.controls)}::jsonb)
+                ${JSON.stringify(input.controls)}::text::jsonb)
         returning *`;
       return toTemplate(row as TemplateDbRow);
     },
