@@ -64,6 +64,7 @@ export const openApiInfo: OpenApiInfo = {
   tags: [
     { name: 'platforms', description: 'Platforms, API keys and scopes' },
     { name: 'oauth', description: 'OAuth 2.0 client credentials: clients, tokens, revocation, introspection' },
+    { name: 'controls', description: 'Control templates, one-time SMS codes of two-factor controls, risk reviews (docs/controls.md)' },
     {
       name: 'webhooks (v1)',
       description:
