@@ -3,6 +3,7 @@ import './formats.js';
 export * from './chain.js';
 export * from './commands.js';
 export * from './compliance.js';
+export * from './controls.js';
 export * from './customers.js';
 export * from './disputes.js';
 export * from './domain.js';

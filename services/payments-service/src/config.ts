@@ -54,6 +54,8 @@ export const PaymentsEnv = Type.Object({
   IDENTITY_PROVIDER_API_KEY: Type.Optional(Type.String({ minLength: 16, errorMessage: 'must be at least 16 characters' })),
   IDENTITY_PROVIDER_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 32, errorMessage: 'must be at least 32 characters' })),
   IDENTITY_PROVIDER_TIMEOUT: Type.String({ format: 'duration', default: '10s', errorMessage: 'must be a duration such as 10s' }),
+  CONTROLS_CODE_TTL: Type.String({ format: 'duration', default: '10m', errorMessage: 'must be a duration such as 10m' }),
+  CONTROLS_CODE_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 20, default: 5, errorMessage: 'must be an integer from 1 to 20' }),
 });
 
 export type PaymentsConfig = ReturnType<typeof resolve>;
@@ -71,6 +73,7 @@ function resolve(env: Record<string, string | undefined>) {
     ...raw,
     chainRpcUrls: parseChainRpcUrls(raw.CHAIN_RPC_URLS, raw.APP_ENV),
     shutdownTimeoutMs: durationMs(raw.SHUTDOWN_TIMEOUT),
+    controlsCodeTtlMs: durationMs(raw.CONTROLS_CODE_TTL),
     rateLimitsPerMinute: rateLimitsPerMinute(raw),
     v1SunsetEnforced: raw.PAYMENTS_V1_SUNSET_ENFORCED ?? raw.APP_ENV === 'production',
     publicUrl: raw.PAYMENTS_PUBLIC_URL?.replace(/\/+$/, ''),

@@ -14,6 +14,10 @@ import { createHttpIdentityProvider, createLocalIdentityProvider } from './modul
 import { createComplianceRepository } from './modules/compliance/repository.js';
 import { registerComplianceRoutes } from './modules/compliance/routes.js';
 import { createComplianceService } from './modules/compliance/service.js';
+import { createControlsRepository } from './modules/controls/repository.js';
+import { registerControlsRoutes } from './modules/controls/routes.js';
+import { createControlsService } from './modules/controls/service.js';
+import { createLogSmsGateway } from './modules/controls/sms.js';
 import { createDisputesRepository } from './modules/disputes/repository.js';
 import { registerDisputeRoutes } from './modules/disputes/routes.js';
 import { createDisputesService } from './modules/disputes/service.js';
@@ -81,17 +85,32 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
     }),
   );
 
+  // Every status change of a transaction goes through these moves (state machine + outbox).
+  const transactionsRepository = createTransactionsRepository();
+  const moves = createTransactionMoves({ repository: transactionsRepository });
+
   // Disputes: open, escalate, evidence, resolve; moves the disputed transaction.
-  const disputeTransactions = createTransactionsRepository();
   registerDisputeRoutes(
     app,
     createDisputesService({
       sql: database.sql,
       repository: createDisputesRepository(),
-      transactions: disputeTransactions,
-      moves: createTransactionMoves({ repository: disputeTransactions }),
+      transactions: transactionsRepository,
+      moves,
     }),
   );
+  // Controls: templates, one-time codes (SMS gateway adapters; the local one logs the code), risk reviews.
+  // `controls.gate` is the ControlsGate transaction creation takes (`controls: ControlsGate`).
+  const controls = createControlsService({
+    repository: createControlsRepository(database.sql),
+    transactions: transactionsRepository,
+    moves,
+    sms: createLogSmsGateway({ logger, appEnv: config.APP_ENV, provider: 'local-log' }),
+    vendorSms: createLogSmsGateway({ logger, appEnv: config.APP_ENV, provider: 'local-vendor-log' }),
+    codeTtlMs: config.controlsCodeTtlMs,
+    maxAttempts: config.CONTROLS_CODE_MAX_ATTEMPTS,
+  });
+  registerControlsRoutes(app, controls);
 
   if (config.PAYMENTS_BOOTSTRAP_API_KEY) await platforms.ensureBootstrap(config.PAYMENTS_BOOTSTRAP_API_KEY);
 

@@ -1,0 +1,85 @@
+import type { Control, ControlPhase, ControlType } from '@holdfast/contracts';
+import { sql } from 'drizzle-orm';
+import { bigserial, boolean, index, integer, jsonb, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { paymentsSchema } from '../../db/pg-schema.js';
+import { platforms } from '../platforms/tables.js';
+import { transactions } from '../transactions/tables.js';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'string' });
+
+/** The template library of a platform: what a transaction's `templateId` refers to. */
+export const controlTemplates = paymentsSchema.table(
+  'control_templates',
+  {
+    id: uuid('id').primaryKey(),
+    platformId: uuid('platform_id')
+      .notNull()
+      .references(() => platforms.id),
+    name: text('name').notNull(),
+    description: text('description'),
+    version: integer('version').notNull().default(1),
+    controls: jsonb('controls').$type<Control[]>().notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('control_templates_platform_created_idx').on(t.platformId, t.createdAt, t.id)],
+);
+
+export type ChallengeStatus = 'open' | 'approved' | 'rejected' | 'expired';
+
+/**
+ * A one-time code a user-action control (two_factor, vendor_sms) sent for a transaction. The code
+ * is stored only as HMAC-SHA-256 under a random per-row salt; at most one challenge per
+ * transaction is open.
+ */
+export const controlChallenges = paymentsSchema.table(
+  'control_challenges',
+  {
+    id: uuid('id').primaryKey(),
+    platformId: uuid('platform_id').notNull(),
+    transactionId: uuid('transaction_id')
+      .notNull()
+      .references(() => transactions.id),
+    controlId: text('control_id').notNull(),
+    controlType: text('control_type').$type<'two_factor' | 'vendor_sms'>().notNull(),
+    isRequired: boolean('is_required').notNull().default(true),
+    /** The phone number, masked (`+1******0123`); the full number is not kept. */
+    recipient: text('recipient').notNull(),
+    provider: text('provider').notNull(),
+    codeHash: text('code_hash').notNull(),
+    salt: text('salt').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull(),
+    status: text('status').$type<ChallengeStatus>().notNull().default('open'),
+    expiresAt: ts('expires_at').notNull(),
+    verifiedAt: ts('verified_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('control_challenges_one_open').on(t.transactionId).where(sql`status = 'open'`),
+    index('control_challenges_tx_idx').on(t.transactionId, t.createdAt),
+  ],
+);
+
+export type ControlOutcomeKind = 'passed' | 'failed' | 'skipped' | 'challenged' | 'flagged' | 'approved' | 'rejected';
+
+/** Every control run of every transaction, in order: what passed, failed (and why), was skipped or waits. */
+export const controlResults = paymentsSchema.table(
+  'control_results',
+  {
+    seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+    transactionId: uuid('transaction_id')
+      .notNull()
+      .references(() => transactions.id),
+    controlId: text('control_id').notNull(),
+    controlType: text('control_type').$type<ControlType>().notNull(),
+    executionPhase: text('execution_phase').$type<ControlPhase>().notNull(),
+    executionOrder: integer('execution_order').notNull(),
+    isRequired: boolean('is_required').notNull(),
+    outcome: text('outcome').$type<ControlOutcomeKind>().notNull(),
+    reason: text('reason'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('control_results_tx_idx').on(t.transactionId, t.seq)],
+);
