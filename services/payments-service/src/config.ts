@@ -43,6 +43,12 @@ export const PaymentsEnv = Type.Object({
   INTERNAL_API_KEY: InternalApiKeyField,
   PAYMENTS_V1_SUNSET_ENFORCED: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
   HTTP_BODY_LIMIT: HttpBodyLimitField,
+  /** Hold period of an escrowed transaction (the sender may rescind until it ends); a template may set its own. */
+  PAYMENTS_HOLD_PERIOD_SECONDS: Type.Integer({ minimum: 0, default: 7 * 24 * 3600, errorMessage: 'must be a number of seconds' }),
+  /** Same sender, receiver, amount, currency and network within this window, without an idempotency key: 409. */
+  PAYMENTS_DUPLICATE_WINDOW_SECONDS: Type.Integer({ minimum: 0, default: 60, errorMessage: 'must be a number of seconds (0 = off)' }),
+  /** How long a fee quote can be used. */
+  PAYMENTS_QUOTE_TTL_SECONDS: Type.Integer({ minimum: 1, default: 300, errorMessage: 'must be a positive number of seconds' }),
 });
 
 export type PaymentsConfig = ReturnType<typeof resolve>;

@@ -10,12 +10,20 @@ import { createInvalidationFeed } from './modules/auth/invalidation-feed.js';
 import { rateLimitCredentialOf, registerAuth } from './modules/auth/plugin.js';
 import { createAuthRepository } from './modules/auth/repository.js';
 import { createAuthenticator } from './modules/auth/service.js';
+import { noControls } from './modules/controls/gate.js';
 import { createOAuthRepository } from './modules/oauth/repository.js';
 import { registerOAuthRoutes } from './modules/oauth/routes.js';
 import { createOAuthService } from './modules/oauth/service.js';
 import { createPlatformsRepository } from './modules/platforms/repository.js';
 import { registerPlatformRoutes } from './modules/platforms/routes.js';
 import { createPlatformsService } from './modules/platforms/service.js';
+import { createQuotesRepository } from './modules/quotes/repository.js';
+import { registerQuoteRoutes } from './modules/quotes/routes.js';
+import { createQuotesService } from './modules/quotes/service.js';
+import { createTransactionMoves } from './modules/transactions/moves.js';
+import { createTransactionsRepository } from './modules/transactions/repository.js';
+import { registerTransactionRoutes } from './modules/transactions/routes.js';
+import { createTransactionsService } from './modules/transactions/service.js';
 import { registerWebhookRoutes } from './modules/webhooks/routes.js';
 import { createWebhooksService } from './modules/webhooks/service.js';
 import { serveWorkspaceAccessCommands } from './modules/workspace-access/commands.js';
@@ -56,6 +64,27 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
   registerPlatformRoutes(app, platforms);
   await registerOAuthRoutes(app, oauth, { publicUrl: config.publicUrl });
   await registerWebhookRoutes(app, createWebhooksService({ bus }), { workspaceApiUrl: config.workspaceApiUrl });
+
+  // Transactions: creation (controls seam, quotes, idempotency), reads.
+  const quotes = createQuotesService({
+    repository: createQuotesRepository(database.sql),
+    sql: database.sql,
+    appEnv: config.APP_ENV,
+    ttlSeconds: config.PAYMENTS_QUOTE_TTL_SECONDS,
+  });
+  const transactionsRepository = createTransactionsRepository();
+  const transactions = createTransactionsService({
+    sql: database.sql,
+    repository: transactionsRepository,
+    moves: createTransactionMoves({ repository: transactionsRepository }),
+    controls: noControls,
+    quotes,
+    appEnv: config.APP_ENV,
+    holdPeriodSeconds: config.PAYMENTS_HOLD_PERIOD_SECONDS,
+    duplicateWindowSeconds: config.PAYMENTS_DUPLICATE_WINDOW_SECONDS,
+  });
+  registerTransactionRoutes(app, transactions);
+  registerQuoteRoutes(app, quotes);
 
   if (config.PAYMENTS_BOOTSTRAP_API_KEY) await platforms.ensureBootstrap(config.PAYMENTS_BOOTSTRAP_API_KEY);
 
