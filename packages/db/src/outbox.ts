@@ -49,7 +49,12 @@ export async function appendToOutbox(tx: AnyTransaction, table: OutboxTable, sch
  */
 export async function appendToOutboxSql(tx: ISql, schemaName: string, events: readonly DomainEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const rows = events.map((event) => ({ id: event.id, type: event.type, platform_id: event.platformId, payload: tx.json(event as never) }));
-  await tx`insert into outbox ${tx(rows as never, 'id', 'type', 'platform_id', 'payload')}`;
+  // The payload travels as text cast to jsonb: drizzle replaces the client's json serializers with
+  // the identity (a `tx.json(...)` object would not serialize on the service's pool), and a plain
+  // postgres.js client would encode a string bound as jsonb twice.
+  for (const event of events) {
+    await tx`insert into outbox (id, type, platform_id, payload)
+      values (${event.id}, ${event.type}, ${event.platformId ?? null}, ${JSON.stringify(event)}::text::jsonb)`;
+  }
   await tx`select pg_notify(${outboxChannel(schemaName)}, '')`;
 }

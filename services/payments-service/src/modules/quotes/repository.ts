@@ -66,7 +66,7 @@ export function createQuotesRepository(sql: Queryable) {
         insert into quotes (id, platform_id, amount, currency, blockchain_network, fee_type, fee_percentage, fee, total, billing_config, expires_at)
         values (${quote.id}, ${quote.platformId}, ${quote.amount}, ${quote.currency}, ${quote.blockchainNetwork}, ${quote.feeType},
                 ${quote.feePercentage}, ${quote.fee}, ${quote.total},
-                ${quote.billingConfig === null ? null : JSON.stringify(quote.billingConfig)}::jsonb,
+                ${quote.billingConfig === null ? null : JSON.stringify(quote.billingConfig)}::text::jsonb,
                 now() + make_interval(secs => ${ttlSeconds}))
         returning *, false as expired`;
       return toQuoteRow(rows[0]!);

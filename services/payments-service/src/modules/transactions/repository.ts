@@ -213,9 +213,9 @@ export function createTransactionsRepository() {
           status_changed_at, created_at, updated_at)
         values (${t.id}, ${t.platformId}, ${t.workspaceId}, ${t.status}, ${t.amount}::numeric, ${t.currency}, ${t.fromAddress},
           ${t.toAddress}, ${t.blockchainNetwork}, ${t.chainId}, ${t.orchestrationType}, ${t.signerType}, ${t.customerId},
-          ${t.templateId}, ${json(t.template)}::jsonb, ${json(t.billingConfig)}::jsonb, ${t.quoteId}, ${t.feeAmount}::numeric,
-          ${json(t.metadata)}::jsonb, ${t.idempotencyKey}, ${t.requestFingerprint}, ${t.holdDeadline}::timestamptz,
-          ${json(t.rescindPolicy)}::jsonb, ${t.createdAt}::timestamptz, ${t.createdAt}::timestamptz, ${t.createdAt}::timestamptz)
+          ${t.templateId}, ${json(t.template)}::text::jsonb, ${json(t.billingConfig)}::text::jsonb, ${t.quoteId}, ${t.feeAmount}::numeric,
+          ${json(t.metadata)}::text::jsonb, ${t.idempotencyKey}, ${t.requestFingerprint}, ${t.holdDeadline}::timestamptz,
+          ${json(t.rescindPolicy)}::text::jsonb, ${t.createdAt}::timestamptz, ${t.createdAt}::timestamptz, ${t.createdAt}::timestamptz)
         returning *`;
       await tx`
         insert into transaction_transitions (transaction_id, from_status, to_status, action, actor, reason, event_id)
