@@ -85,7 +85,7 @@ describe('list', () => {
     expect(recent.body.data.map((x: Loose) => x.id)).toEqual([ids.p1, ids.c2, ids.a1, ids.c1]);
     const old = await get(`/api/v2/transactions?dateTo=${since}`);
     expect(old.body.data.map((x: Loose) => x.id)).toEqual([ids.a2, ids.b1]);
-    const [row] = await e.sql`select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day from transactions where id = ${ids.b1}`;
+    const [row] = await e.sql`select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day from transactions where id = ${ids.b1!}`;
     const day = await get(`/api/v2/transactions?dateFrom=${row!.day}&dateTo=${row!.day}`);
     expect(day.body.data.map((x: Loose) => x.id)).toContain(ids.b1);
   });
