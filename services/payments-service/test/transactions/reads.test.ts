@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { TRANSACTION_STATUSES } from '@holdfast/contracts';
+import { PAYMENTS_V2_OPERATIONS, TRANSACTION_STATUSES } from '@holdfast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, call, createClient, key, type Loose, tokenFor } from '../helpers.js';
 import { address, count, type Env, newTenant, startEnv, type Tenant } from './setup.js';
@@ -224,6 +224,22 @@ describe('security of the reads and the quote', () => {
     });
     const denied = await call(e.svc.url, 'POST', '/api/v1/transactions/quote', { headers: key(readerKey.body.apiKey), body: b });
     expect(denied.status).toBe(403);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('serves the core transaction operations of the contract on v2 and v1, at the contract tier', async () => {
+    const doc = (await call(e.svc.url, 'GET', '/openapi.json')).body as Loose;
+    const served = ['/api/v2/transactions', '/api/v2/transactions/at-risk', '/api/v2/transactions/stats', '/api/v2/transactions/quote'];
+    const ops = PAYMENTS_V2_OPERATIONS.filter((o) => served.includes(o.path) || o.path === '/api/v2/transactions/{id}');
+    expect(ops).toHaveLength(6);
+    for (const o of ops) {
+      const method = o.method.toLowerCase();
+      expect(doc.paths[o.path]?.[method]?.['x-rate-limit-tier'], `${o.method} ${o.path}`).toBe(o.tier);
+      for (const v1 of o.v1) expect(doc.paths[v1]?.[method], `${o.method} ${v1}`).toBeDefined();
+      const scopes = 'scopes' in (o.auth as object) ? (o.auth as { scopes: string[] }).scopes : [];
+      for (const scope of scopes) expect(doc.paths[o.path][method].description).toContain(scope);
+    }
   });
 });
 
