@@ -68,6 +68,23 @@ export const EmbeddedTemplate = Type.Object(
     templateName: Type.String({ minLength: 1, maxLength: 200 }),
     templateVersion: Type.Optional(Type.Union([Type.String({ maxLength: 50 }), Type.Integer({ minimum: 0 })])),
     controls: Controls,
+    holdPeriodSeconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 63072000,
+        description: 'Hold period of the transaction (the sender may rescind until it ends).',
+      }),
+    ),
+    rescind: Type.Optional(
+      Type.Object(
+        {
+          allowed: Type.Optional(Type.Boolean()),
+          requiresReason: Type.Optional(Type.Boolean()),
+          notifyRecipient: Type.Optional(Type.Boolean()),
+        },
+        { additionalProperties: false, description: 'Rescind rules of the transaction (docs/transactions.md).' },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

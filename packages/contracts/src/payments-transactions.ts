@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { EmbeddedTemplate } from './controls.js';
 import {
   CurrencySchema,
   DateTime,
@@ -73,3 +74,160 @@ export const PaymentsTransaction = Type.Object(
   { $id: 'PaymentsTransaction' },
 );
 export type PaymentsTransaction = Static<typeof PaymentsTransaction>;
+
+// ------------------------------------------------------------------ create
+
+const BILLING_FEE_TYPES = ['percentage', 'fixed'] as const;
+export type BillingFeeType = (typeof BILLING_FEE_TYPES)[number];
+
+/** An amount as the spec sends it (a JSON number); an exact decimal string is accepted too. */
+const AmountInput = Type.Union([Type.Number(), Type.String({ maxLength: 40 })], {
+  description: 'Between 0.01 and 1,000,000. A JSON number (as the spec says) or, to avoid floating point, a decimal string.',
+});
+
+/** `billingConfig` of a create or quote body (spec: feeType, feePercentage, feeWalletAddress, currency, isActive). */
+export const BillingConfig = Type.Object(
+  {
+    feeType: Type.Optional(StringEnum(BILLING_FEE_TYPES, { description: '`percentage` of the amount, or a `fixed` fee.' })),
+    feePercentage: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.String({ maxLength: 40 })])),
+    fixedFee: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.String({ maxLength: 40 })])),
+    feeWalletAddress: Type.Optional(Type.String({ maxLength: 200 })),
+    currency: Type.Optional(CurrencySchema),
+    isActive: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type BillingConfig = Static<typeof BillingConfig>;
+
+export const IdempotencyKey = Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' });
+
+/** POST /transactions (spec "Create transaction body"). */
+export const CreateTransactionBody = Type.Object(
+  {
+    fromAddress: Type.String({ minLength: 1, maxLength: 200, description: 'Sender address.' }),
+    toAddress: Type.String({ minLength: 1, maxLength: 200, description: 'Receiver address.' }),
+    amount: AmountInput,
+    currency: Type.Optional(CurrencySchema),
+    blockchainNetwork: Type.Optional(NetworkSchema),
+    orchestrationType: Type.Optional(OrchestrationTypeSchema),
+    templateId: Type.Optional(Uuid),
+    contractTemplateId: Type.Optional(Uuid),
+    template: Type.Optional(EmbeddedTemplate),
+    metadata: Type.Optional(Metadata),
+    billingConfig: Type.Optional(BillingConfig),
+    quoteId: Type.Optional(Uuid),
+    signerType: Type.Optional(SignerTypeSchema),
+    customerId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    idempotencyKey: Type.Optional(IdempotencyKey),
+  },
+  { additionalProperties: false },
+);
+export type CreateTransactionBody = Static<typeof CreateTransactionBody>;
+
+/** The answer of a create: the record with its `rescind` rules. */
+export const CreatedTransaction = Type.Object(
+  { ...PaymentsTransaction.properties, rescind: RescindInfo },
+  { $id: 'CreatedTransaction', description: 'The transaction as created, with its rescind rules.' },
+);
+
+// ------------------------------------------------------------------ reads
+
+const DateOrDateTime = Type.Union([Type.String({ format: 'date-time' }), Type.String({ format: 'date' })], {
+  description: 'ISO 8601 date-time, or a date (a whole day).',
+});
+
+export const TransactionListQuery = Type.Object(
+  {
+    page: Type.Integer({ minimum: 1, default: 1 }),
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    status: Type.Optional(TransactionStatusSchema),
+    fromAddress: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    toAddress: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    walletAddress: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Matches the sender or the receiver.' })),
+    dateFrom: Type.Optional(DateOrDateTime),
+    dateTo: Type.Optional(DateOrDateTime),
+    customerId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+export type TransactionListQuery = Static<typeof TransactionListQuery>;
+
+export const TransactionList = Type.Object(
+  {
+    data: Type.Array(PaymentsTransaction),
+    pagination: Type.Object({
+      page: Type.Integer({ minimum: 1 }),
+      limit: Type.Integer({ minimum: 1, maximum: 100 }),
+      total: Type.Integer({ minimum: 0 }),
+      totalPages: Type.Integer({ minimum: 0 }),
+    }),
+  },
+  { $id: 'TransactionList', description: 'Newest first.' },
+);
+export type TransactionList = Static<typeof TransactionList>;
+
+export const AT_RISK_STATUSES = ['escrowed', 'in_review', 'pending_user_action', 'disputed'] as const;
+const AtRiskBucket = Type.Object({
+  count: Type.Integer({ minimum: 0 }),
+  totalAmount: DecimalString,
+  oldestAgeSeconds: Nullable(Type.Integer({ minimum: 0, description: 'Since the oldest entered the status; null when none.' })),
+  over24h: Type.Integer({ minimum: 0 }),
+  over72h: Type.Integer({ minimum: 0 }),
+});
+export const AtRiskReport = Type.Object(
+  {
+    escrowed: AtRiskBucket,
+    in_review: AtRiskBucket,
+    pending_user_action: AtRiskBucket,
+    disputed: AtRiskBucket,
+  },
+  { $id: 'AtRiskReport', description: 'Ages count from the moment each transaction entered its current status.' },
+);
+export type AtRiskReport = Static<typeof AtRiskReport>;
+
+const StatsBucket = Type.Object({ count: Type.Integer({ minimum: 0 }), total_amount: DecimalString });
+export const TransactionStats = Type.Object(
+  {
+    pending: StatsBucket,
+    risk_review: StatsBucket,
+    pending_user_action: StatsBucket,
+    escrowed: StatsBucket,
+    in_review: StatsBucket,
+    disputed: StatsBucket,
+    completed: StatsBucket,
+    refunded: StatsBucket,
+    failed: StatsBucket,
+    rescinded: StatsBucket,
+  },
+  { $id: 'TransactionStats', description: 'Every status, with zero counts included.' },
+);
+export type TransactionStats = Static<typeof TransactionStats>;
+
+// ------------------------------------------------------------------ quote
+
+export const QuoteBody = Type.Object(
+  {
+    amount: AmountInput,
+    currency: CurrencySchema,
+    blockchainNetwork: Type.Optional(NetworkSchema),
+    billingConfig: Type.Optional(BillingConfig),
+  },
+  { additionalProperties: false },
+);
+export type QuoteBody = Static<typeof QuoteBody>;
+
+export const Quote = Type.Object(
+  {
+    quoteId: Uuid,
+    amount: DecimalString,
+    fee: DecimalString,
+    total: DecimalString,
+    currency: CurrencySchema,
+    blockchainNetwork: NetworkSchema,
+    feeType: StringEnum(BILLING_FEE_TYPES),
+    feePercentage: DecimalString,
+    expiresAt: DateTime,
+  },
+  { $id: 'Quote', description: 'A fee quote; pass `quoteId` to one create within its lifetime. Used once.' },
+);
+export type Quote = Static<typeof Quote>;

@@ -56,6 +56,12 @@ export const PaymentsEnv = Type.Object({
   IDENTITY_PROVIDER_TIMEOUT: Type.String({ format: 'duration', default: '10s', errorMessage: 'must be a duration such as 10s' }),
   CONTROLS_CODE_TTL: Type.String({ format: 'duration', default: '10m', errorMessage: 'must be a duration such as 10m' }),
   CONTROLS_CODE_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 20, default: 5, errorMessage: 'must be an integer from 1 to 20' }),
+  /** Hold period of an escrowed transaction (the sender may rescind until it ends); a template may set its own. */
+  PAYMENTS_HOLD_PERIOD_SECONDS: Type.Integer({ minimum: 0, default: 7 * 24 * 3600, errorMessage: 'must be a number of seconds' }),
+  /** Same sender, receiver, amount, currency and network within this window, without an idempotency key: 409. */
+  PAYMENTS_DUPLICATE_WINDOW_SECONDS: Type.Integer({ minimum: 0, default: 60, errorMessage: 'must be a number of seconds (0 = off)' }),
+  /** How long a fee quote can be used. */
+  PAYMENTS_QUOTE_TTL_SECONDS: Type.Integer({ minimum: 1, default: 300, errorMessage: 'must be a positive number of seconds' }),
 });
 
 export type PaymentsConfig = ReturnType<typeof resolve>;

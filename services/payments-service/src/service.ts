@@ -27,8 +27,13 @@ import { createOAuthService } from './modules/oauth/service.js';
 import { createPlatformsRepository } from './modules/platforms/repository.js';
 import { registerPlatformRoutes } from './modules/platforms/routes.js';
 import { createPlatformsService } from './modules/platforms/service.js';
+import { createQuotesRepository } from './modules/quotes/repository.js';
+import { registerQuoteRoutes } from './modules/quotes/routes.js';
+import { createQuotesService } from './modules/quotes/service.js';
 import { createTransactionMoves } from './modules/transactions/moves.js';
 import { createTransactionsRepository } from './modules/transactions/repository.js';
+import { registerTransactionRoutes } from './modules/transactions/routes.js';
+import { createTransactionsService } from './modules/transactions/service.js';
 import { registerWebhookRoutes } from './modules/webhooks/routes.js';
 import { createWebhooksService } from './modules/webhooks/service.js';
 import { serveWorkspaceAccessCommands } from './modules/workspace-access/commands.js';
@@ -99,6 +104,7 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
       moves,
     }),
   );
+
   // Controls: templates, one-time codes (SMS gateway adapters; the local one logs the code), risk reviews.
   // `controls.gate` is the ControlsGate transaction creation takes (`controls: ControlsGate`).
   const controls = createControlsService({
@@ -111,6 +117,26 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
     maxAttempts: config.CONTROLS_CODE_MAX_ATTEMPTS,
   });
   registerControlsRoutes(app, controls);
+
+  // Transactions: creation (the controls gate, quotes, idempotency), reads.
+  const quotes = createQuotesService({
+    repository: createQuotesRepository(database.sql),
+    sql: database.sql,
+    appEnv: config.APP_ENV,
+    ttlSeconds: config.PAYMENTS_QUOTE_TTL_SECONDS,
+  });
+  const transactions = createTransactionsService({
+    sql: database.sql,
+    repository: transactionsRepository,
+    moves,
+    controls: controls.gate,
+    quotes,
+    appEnv: config.APP_ENV,
+    holdPeriodSeconds: config.PAYMENTS_HOLD_PERIOD_SECONDS,
+    duplicateWindowSeconds: config.PAYMENTS_DUPLICATE_WINDOW_SECONDS,
+  });
+  registerTransactionRoutes(app, transactions);
+  registerQuoteRoutes(app, quotes);
 
   if (config.PAYMENTS_BOOTSTRAP_API_KEY) await platforms.ensureBootstrap(config.PAYMENTS_BOOTSTRAP_API_KEY);
 

@@ -12,4 +12,5 @@ export { controlChallenges, controlResults, controlTemplates } from '../modules/
 export { disputeEvidence, disputes } from '../modules/disputes/tables.js';
 export { oauthClients, oauthTokens } from '../modules/oauth/tables.js';
 export { apiKeys, platforms } from '../modules/platforms/tables.js';
+export { quotes } from '../modules/quotes/tables.js';
 export { batches, transactions, transactionTransitions } from '../modules/transactions/tables.js';

@@ -365,6 +365,9 @@ export function createControlsService(deps: ControlsDeps) {
             templateName: t.templateName,
             templateVersion: t.templateVersion ?? null,
             controls: t.controls.map(stored),
+            // The template's hold period and rescind rules are creation's (docs/transactions.md).
+            ...(t.holdPeriodSeconds !== undefined ? { holdPeriodSeconds: t.holdPeriodSeconds } : {}),
+            ...(t.rescind ? { rescind: t.rescind } : {}),
           },
         };
       }

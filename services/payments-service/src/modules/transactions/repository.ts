@@ -102,8 +102,165 @@ export interface MovePatch {
   holdDeadline?: string;
 }
 
+/** What creation writes (the row before any move). */
+export interface NewTransaction {
+  id: string;
+  platformId: string;
+  workspaceId: string | null;
+  status: TransactionStatus;
+  amount: string;
+  currency: string;
+  fromAddress: string;
+  toAddress: string;
+  blockchainNetwork: string;
+  chainId: number | null;
+  orchestrationType: string;
+  signerType: string | null;
+  customerId: string | null;
+  templateId: string | null;
+  template: Record<string, unknown> | null;
+  billingConfig: Record<string, unknown> | null;
+  quoteId: string | null;
+  feeAmount: string | null;
+  metadata: Record<string, unknown>;
+  idempotencyKey: string | null;
+  requestFingerprint: string | null;
+  holdDeadline: string;
+  rescindPolicy: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface TransactionFilters {
+  page: number;
+  limit: number;
+  status?: TransactionStatus;
+  fromAddress?: string;
+  toAddress?: string;
+  walletAddress?: string;
+  /** Inclusive lower bound (ISO). */
+  createdFrom?: string;
+  /** Inclusive upper bound (ISO). */
+  createdTo?: string;
+  /** Exclusive upper bound (ISO). */
+  createdBefore?: string;
+  customerId?: string;
+}
+
+const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+
 export function createTransactionsRepository() {
   return {
+    /**
+     * Serializes creations of one sender on one platform until the caller's transaction ends, so
+     * the duplicate check, the per-sender limit and the idempotency check see each other's rows.
+     */
+    async lockSender(tx: Queryable, platformId: string, fromAddress: string): Promise<void> {
+      await tx`select pg_advisory_xact_lock(hashtextextended(${`tx-sender:${platformId}:${fromAddress.toLowerCase()}`}, 0))`;
+    },
+
+    /** The database's clock now (not the transaction's start: the lock may have been waited for). */
+    async clock(tx: Queryable): Promise<string> {
+      const rows = await tx<{ now: string | Date }[]>`select clock_timestamp() as now`;
+      return isoOf(rows[0]!.now);
+    },
+
+    async findByIdempotencyKey(q: Queryable, platformId: string, key: string): Promise<TransactionRow | null> {
+      const rows = await q<Row[]>`
+        select * from transactions where platform_id = ${platformId} and idempotency_key = ${key} and batch_id is null`;
+      return rows[0] ? toTransactionRow(rows[0]) : null;
+    },
+
+    /** A transaction of the same parameters created since `since` (single transactions only). */
+    async findDuplicate(
+      tx: Queryable,
+      t: { platformId: string; fromAddress: string; toAddress: string; amount: string; currency: string; blockchainNetwork: string },
+      since: string,
+    ): Promise<string | null> {
+      const rows = await tx<{ id: string }[]>`
+        select id from transactions
+        where platform_id = ${t.platformId} and lower(from_address) = ${t.fromAddress.toLowerCase()}
+          and lower(to_address) = ${t.toAddress.toLowerCase()} and amount = ${t.amount}::numeric
+          and currency = ${t.currency} and blockchain_network = ${t.blockchainNetwork}
+          and batch_id is null and created_at > ${since}::timestamptz
+        order by created_at desc limit 1`;
+      return rows[0]?.id ?? null;
+    },
+
+    /**
+     * The sender's creations since `since`: how many, and when the `nth` newest was created (once
+     * it leaves the window, the count drops below n).
+     */
+    async senderWindow(tx: Queryable, platformId: string, fromAddress: string, since: string, n: number) {
+      const rows = await tx<{ created_at: string | Date }[]>`
+        select created_at from transactions
+        where platform_id = ${platformId} and lower(from_address) = ${fromAddress.toLowerCase()}
+          and batch_id is null and created_at > ${since}::timestamptz
+        order by created_at desc limit ${n}`;
+      return { count: rows.length, nthNewest: rows.length >= n ? isoOf(rows[n - 1]!.created_at) : null };
+    },
+
+    async platformSettings(q: Queryable, platformId: string): Promise<Record<string, unknown>> {
+      const rows = await q<{ settings: Record<string, unknown> }[]>`select settings from platforms where id = ${platformId}`;
+      return rows[0]?.settings ?? {};
+    },
+
+    /** Writes a new transaction and its creation row in transaction_transitions (from null). */
+    async insert(tx: Queryable, t: NewTransaction, creation: { actor: string; eventId: string }): Promise<TransactionRow> {
+      const rows = await tx<Row[]>`
+        insert into transactions (id, platform_id, workspace_id, status, amount, currency, from_address, to_address,
+          blockchain_network, chain_id, orchestration_type, signer_type, customer_id, template_id, template, billing_config,
+          quote_id, fee_amount, metadata, idempotency_key, request_fingerprint, hold_deadline, rescind_policy,
+          status_changed_at, created_at, updated_at)
+        values (${t.id}, ${t.platformId}, ${t.workspaceId}, ${t.status}, ${t.amount}::numeric, ${t.currency}, ${t.fromAddress},
+          ${t.toAddress}, ${t.blockchainNetwork}, ${t.chainId}, ${t.orchestrationType}, ${t.signerType}, ${t.customerId},
+          ${t.templateId}, ${json(t.template)}::text::jsonb, ${json(t.billingConfig)}::text::jsonb, ${t.quoteId}, ${t.feeAmount}::numeric,
+          ${json(t.metadata)}::text::jsonb, ${t.idempotencyKey}, ${t.requestFingerprint}, ${t.holdDeadline}::timestamptz,
+          ${json(t.rescindPolicy)}::text::jsonb, ${t.createdAt}::timestamptz, ${t.createdAt}::timestamptz, ${t.createdAt}::timestamptz)
+        returning *`;
+      await tx`
+        insert into transaction_transitions (transaction_id, from_status, to_status, action, actor, reason, event_id)
+        values (${t.id}, null, ${t.status}, 'create', ${creation.actor}, null, ${creation.eventId})`;
+      return toTransactionRow(rows[0]!);
+    },
+
+    async list(q: Queryable, platformId: string, f: TransactionFilters): Promise<{ rows: TransactionRow[]; total: number }> {
+      const lower = (s: string) => s.toLowerCase();
+      const where = q`
+        platform_id = ${platformId}
+        ${f.status ? q`and status = ${f.status}` : q``}
+        ${f.fromAddress ? q`and lower(from_address) = ${lower(f.fromAddress)}` : q``}
+        ${f.toAddress ? q`and lower(to_address) = ${lower(f.toAddress)}` : q``}
+        ${f.walletAddress ? q`and (lower(from_address) = ${lower(f.walletAddress)} or lower(to_address) = ${lower(f.walletAddress)})` : q``}
+        ${f.createdFrom ? q`and created_at >= ${f.createdFrom}::timestamptz` : q``}
+        ${f.createdTo ? q`and created_at <= ${f.createdTo}::timestamptz` : q``}
+        ${f.createdBefore ? q`and created_at < ${f.createdBefore}::timestamptz` : q``}
+        ${f.customerId ? q`and customer_id = ${f.customerId}` : q``}`;
+      const [rows, counted] = await Promise.all([
+        q<Row[]>`select * from transactions where ${where} order by created_at desc, id desc
+          limit ${f.limit} offset ${(f.page - 1) * f.limit}`,
+        q<{ n: string }[]>`select count(*)::text as n from transactions where ${where}`,
+      ]);
+      return { rows: rows.map(toTransactionRow), total: Number(counted[0]?.n ?? 0) };
+    },
+
+    /** Per status: count and exact sum (numeric summed by PostgreSQL, answered as text). */
+    async stats(q: Queryable, platformId: string) {
+      return q<{ status: TransactionStatus; count: number; total: string }[]>`
+        select status, count(*)::int as count, coalesce(sum(amount), 0)::text as total
+        from transactions where platform_id = ${platformId} group by status`;
+    },
+
+    /** Per status of `statuses`: count, exact sum, oldest age and counts aged over 24 h / 72 h, by status_changed_at. */
+    async atRisk(q: Queryable, platformId: string, statuses: readonly TransactionStatus[]) {
+      return q<{ status: TransactionStatus; count: number; total: string; oldest: number | null; over24h: number; over72h: number }[]>`
+        select status, count(*)::int as count, coalesce(sum(amount), 0)::text as total,
+          floor(extract(epoch from (now() - min(status_changed_at))))::int as oldest,
+          (count(*) filter (where status_changed_at < now() - interval '24 hours'))::int as over24h,
+          (count(*) filter (where status_changed_at < now() - interval '72 hours'))::int as over72h
+        from transactions where platform_id = ${platformId} and status in ${q([...statuses])}
+        group by status`;
+    },
+
     /** The row, locked until the caller's transaction ends (`for update`): moves cannot interleave. */
     async lock(tx: Queryable, id: string, platformId?: string): Promise<TransactionRow | null> {
       const rows = await tx<Row[]>`

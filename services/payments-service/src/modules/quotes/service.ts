@@ -1,0 +1,133 @@
+import { type AppEnv, AppError, type BillingConfig, type Currency, type Quote, type QuoteBody, uuidv7 } from '@holdfast/contracts';
+import type { Queryable } from '@holdfast/db';
+import type { Principal } from '../auth/index.js';
+import { compareDecimal, normalizeAmount, resolveNetwork, sumDecimals } from '../transactions/rules.js';
+import type { QuoteRow, QuotesRepository } from './repository.js';
+
+/** Decimals a fee is rounded to (half up): the token's own precision. */
+export function feeScaleOf(currency: Currency): number {
+  return currency === 'ETH' ? 18 : 6;
+}
+
+const PERCENT = /^(100(\.0+)?|\d{1,2}(\.\d{1,6})?)$/;
+const FIXED = /^\d{1,7}(\.\d{1,18})?$/;
+
+function decimalText(value: number | string | undefined, fallback: string): string {
+  if (value === undefined) return fallback;
+  return typeof value === 'number' ? String(value) : value.trim();
+}
+
+function trim(d: string): string {
+  return d.includes('.') ? d.replace(/0+$/, '').replace(/\.$/, '') : d;
+}
+
+function units(d: string): { n: bigint; scale: number } {
+  const [i = '0', f = ''] = d.split('.');
+  return { n: BigInt(i + f), scale: f.length };
+}
+
+/** `n / 10^scale` rounded half up to `target` decimals, as a decimal string. */
+function roundTo(n: bigint, scale: number, target: number): string {
+  let v = n;
+  if (scale > target) {
+    const div = 10n ** BigInt(scale - target);
+    v = (n + div / 2n) / div;
+  } else {
+    v = n * 10n ** BigInt(target - scale);
+  }
+  const digits = v.toString().padStart(target + 1, '0');
+  const text = target ? `${digits.slice(0, digits.length - target)}.${digits.slice(digits.length - target)}` : digits;
+  return trim(text);
+}
+
+/** The fee of `amount` under a billing configuration, exactly (no floating point). */
+export function feeOf(
+  amount: string,
+  currency: Currency,
+  billing: BillingConfig,
+): { feeType: Quote['feeType']; feePercentage: string; fee: string } {
+  const feeType = billing.feeType ?? 'percentage';
+  if (feeType === 'fixed') {
+    const fixed = decimalText(billing.fixedFee, '0');
+    if (!FIXED.test(fixed)) throw invalid('billingConfig.fixedFee', 'must be a non-negative decimal');
+    return { feeType, feePercentage: '0', fee: roundTo(units(fixed).n, units(fixed).scale, feeScaleOf(currency)) };
+  }
+  const pct = decimalText(billing.feePercentage, '0');
+  if (!PERCENT.test(pct)) throw invalid('billingConfig.feePercentage', 'must be a decimal from 0 to 100 with at most 6 decimals');
+  const a = units(amount);
+  const p = units(pct);
+  // amount * pct / 100: the product at scale a+p, divided by 100 = two more decimals.
+  return { feeType, feePercentage: trim(pct), fee: roundTo(a.n * p.n, a.scale + p.scale + 2, feeScaleOf(currency)) };
+}
+
+function invalid(field: string, reason: string): AppError {
+  return new AppError('VALIDATION_ERROR', `${field} ${reason}`, { errors: [{ field, reason }] });
+}
+
+/** The platform's billing defaults: `settings.billing` (`enabled`, `feeType`, `feePercentage`, `fixedFee`). */
+export function platformBilling(settings: Record<string, unknown>): (BillingConfig & { enabled?: boolean }) | null {
+  const billing = settings.billing;
+  return billing && typeof billing === 'object' && !Array.isArray(billing) ? (billing as BillingConfig & { enabled?: boolean }) : null;
+}
+
+const toQuote = (q: QuoteRow): Quote => ({
+  quoteId: q.id,
+  amount: q.amount,
+  fee: q.fee,
+  total: q.total,
+  currency: q.currency,
+  blockchainNetwork: q.blockchainNetwork,
+  feeType: q.feeType,
+  feePercentage: q.feePercentage,
+  expiresAt: q.expiresAt,
+});
+
+export function createQuotesService(deps: { repository: QuotesRepository; sql: Queryable; appEnv: AppEnv; ttlSeconds: number }) {
+  const { repository, sql, appEnv, ttlSeconds } = deps;
+
+  return {
+    /** POST /transactions/quote: the fee of an amount, valid for `ttlSeconds`, usable by one create. */
+    async quote(principal: Principal, body: QuoteBody): Promise<Quote> {
+      const amount = normalizeAmount(body.amount);
+      const { network } = resolveNetwork(appEnv, body.blockchainNetwork);
+      if (body.billingConfig?.currency && body.billingConfig.currency !== body.currency) {
+        throw invalid('billingConfig.currency', 'must be the currency of the amount (fees are charged in it)');
+      }
+      const billing = body.billingConfig ?? platformBilling(await repository.platformSettings(sql, principal.platformId)) ?? {};
+      const { feeType, feePercentage, fee } = feeOf(amount, body.currency, billing);
+      const row = await repository.insert(
+        {
+          id: uuidv7(),
+          platformId: principal.platformId,
+          amount,
+          currency: body.currency,
+          blockchainNetwork: network,
+          feeType,
+          feePercentage,
+          fee,
+          total: sumDecimals([amount, fee]),
+          billingConfig: billing as Record<string, unknown>,
+        },
+        ttlSeconds,
+      );
+      return toQuote(row);
+    },
+
+    /**
+     * Uses a quote for a transaction being created (inside its database transaction): the quote
+     * must be the platform's, unexpired, unused, and for the same amount and currency.
+     */
+    async use(tx: Queryable, platformId: string, quoteId: string, t: { amount: string; currency: Currency; transactionId: string }) {
+      const quote = await repository.lock(tx, quoteId, platformId);
+      if (!quote) throw new AppError('NOT_FOUND', 'Quote not found', { field: 'quoteId' });
+      if (quote.usedAt) throw new AppError('CONFLICT', 'Quote was already used by another transaction', { field: 'quoteId' });
+      if (quote.expired) throw invalid('quoteId', `expired at ${quote.expiresAt}; request a new quote`);
+      if (compareDecimal(quote.amount, t.amount) !== 0 || quote.currency !== t.currency) {
+        throw invalid('quoteId', `was quoted for ${quote.amount} ${quote.currency}, not ${t.amount} ${t.currency}`);
+      }
+      await repository.markUsed(tx, quote.id, t.transactionId);
+      return quote;
+    },
+  };
+}
+export type QuotesService = ReturnType<typeof createQuotesService>;

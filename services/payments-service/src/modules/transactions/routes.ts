@@ -1,0 +1,125 @@
+import {
+  AtRiskReport,
+  CreatedTransaction,
+  CreateTransactionBody,
+  IdempotencyKey,
+  PaymentsTransaction,
+  TransactionList,
+  TransactionListQuery,
+  TransactionStats,
+  Uuid,
+} from '@holdfast/contracts';
+import { errorResponses, type HttpApp } from '@holdfast/http-kit';
+import { Type } from '@sinclair/typebox';
+import { principalOf, type RouteAuth } from '../auth/index.js';
+import type { TransactionsService } from './service.js';
+
+const IdParams = Type.Object({ id: Uuid });
+const CreateHeaders = Type.Object({
+  'idempotency-key': Type.Optional({ ...IdempotencyKey, description: 'Same as the body field `idempotencyKey` (send one, or the same).' }),
+});
+const VERSIONS = ['v1', 'v2'] as const;
+const opId = (name: string, v: 'v1' | 'v2') => (v === 'v2' ? name : `${name}V1`);
+
+/**
+ * Transactions (spec "Payments API: transactions"): create, list, read, at-risk, stats, on v1
+ * (API keys or tokens, v1 scopes) and v2 (tokens). The static paths (/at-risk, /stats, /quote,
+ * /batch, /batches) win over /transactions/:id in the router, and :id must be a uuid.
+ */
+export function registerTransactionRoutes(app: HttpApp, service: TransactionsService): void {
+  for (const v of VERSIONS) {
+    const createAuth: RouteAuth =
+      v === 'v1' ? { anyScope: ['write:transactions', 'move:transactions'] } : { scopes: ['move:transactions'] };
+    app.post(
+      `/api/${v}/transactions`,
+      {
+        config: { tier: 'standard', auth: createAuth },
+        schema: {
+          tags: ['transactions'],
+          summary: 'Create a transaction',
+          description:
+            'Creates a transaction (`transaction.created` is its first event). An idempotency key (body `idempotencyKey` or header `Idempotency-Key`) makes retries safe: the same key with the same parameters answers the first result with `Idempotent-Replayed: true`; with other parameters 422. Without a key, the same sender, receiver, amount, currency and network within the duplicate window answers 409. At most 10 creations per minute per sender (429 with Retry-After). See docs/transactions.md.',
+          operationId: opId('createTransaction', v),
+          deprecated: v === 'v1',
+          headers: CreateHeaders,
+          body: CreateTransactionBody,
+          response: { 201: CreatedTransaction, ...errorResponses(404, 409, 422) },
+        },
+      },
+      async (request, reply) => {
+        const header = request.headers['idempotency-key'];
+        const out = await service.create(principalOf(request), request.body, typeof header === 'string' ? header : undefined);
+        if (out.replayed) reply.header('idempotent-replayed', 'true');
+        return reply.code(201).send(out.transaction);
+      },
+    );
+
+    app.get(
+      `/api/${v}/transactions`,
+      {
+        config: { tier: 'standard', auth: { scopes: ['read:transactions'] } },
+        schema: {
+          tags: ['transactions'],
+          summary: 'List transactions',
+          description:
+            'Newest first, `{data, pagination}`. Addresses match case-insensitively; `walletAddress` matches the sender or the receiver; a date `dateTo` includes that whole day.',
+          operationId: opId('listTransactions', v),
+          deprecated: v === 'v1',
+          querystring: TransactionListQuery,
+          response: { 200: TransactionList },
+        },
+      },
+      async (request) => service.list(principalOf(request), request.query),
+    );
+
+    app.get(
+      `/api/${v}/transactions/at-risk`,
+      {
+        config: { tier: 'standard', auth: { scopes: ['read:transactions'] } },
+        schema: {
+          tags: ['transactions'],
+          summary: 'At-risk report',
+          description:
+            'Per status (escrowed, in_review, pending_user_action, disputed): count, exact total amount, age of the oldest and counts aged over 24 h and 72 h, ages counted from entering the status.',
+          operationId: opId('getAtRiskTransactions', v),
+          deprecated: v === 'v1',
+          response: { 200: AtRiskReport },
+        },
+      },
+      async (request) => service.atRisk(principalOf(request)),
+    );
+
+    app.get(
+      `/api/${v}/transactions/stats`,
+      {
+        config: { tier: 'standard', auth: { scopes: ['read:transactions'] } },
+        schema: {
+          tags: ['transactions'],
+          summary: 'Statistics by status',
+          description: 'Every status with `{count, total_amount}` (exact decimal string), zero when none.',
+          operationId: opId('getTransactionStats', v),
+          deprecated: v === 'v1',
+          response: { 200: TransactionStats },
+        },
+      },
+      async (request) => service.stats(principalOf(request)),
+    );
+
+    app.get(
+      `/api/${v}/transactions/:id`,
+      {
+        config: { tier: 'high', auth: { scopes: ['read:transactions'] } },
+        schema: {
+          tags: ['transactions'],
+          summary: 'Read a transaction',
+          description: "Another platform's transaction answers 404.",
+          operationId: opId('getTransaction', v),
+          deprecated: v === 'v1',
+          params: IdParams,
+          response: { 200: PaymentsTransaction, ...errorResponses(404) },
+        },
+      },
+      async (request) => service.get(principalOf(request), request.params.id),
+    );
+  }
+}

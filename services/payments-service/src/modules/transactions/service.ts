@@ -1,0 +1,342 @@
+import { createHash } from 'node:crypto';
+import {
+  type AppEnv,
+  AppError,
+  AT_RISK_STATUSES,
+  type AtRiskReport,
+  type CreateTransactionBody,
+  newEventId,
+  type RescindInfo,
+  TRANSACTION_STATUSES,
+  type TransactionList,
+  type TransactionListQuery,
+  type TransactionStats,
+  uuidv7,
+} from '@holdfast/contracts';
+import { appendToOutboxSql, type Sql } from '@holdfast/db';
+import { SCHEMA_NAME } from '../../db/pg-schema.js';
+import type { Principal } from '../auth/index.js';
+import type { ControlsGate, PreparedTemplate } from '../controls/gate.js';
+import { platformBilling, type QuotesService } from '../quotes/service.js';
+import { type TransactionMoves, transactionEvent, transactionRef } from './moves.js';
+import { type TransactionRow, type TransactionsRepository, toPaymentsTransaction } from './repository.js';
+import { normalizeAmount, resolveNetwork } from './rules.js';
+
+/** Spec "Limits": transaction creation, 10 per minute per sender. */
+export const SENDER_LIMIT = 10;
+export const SENDER_WINDOW_SECONDS = 60;
+
+export type CreatedTransaction = ReturnType<typeof toPaymentsTransaction> & { rescind: RescindInfo };
+
+export interface TransactionsServiceDeps {
+  sql: Sql;
+  repository: TransactionsRepository;
+  moves: TransactionMoves;
+  controls: ControlsGate;
+  quotes: QuotesService;
+  appEnv: AppEnv;
+  holdPeriodSeconds: number;
+  duplicateWindowSeconds: number;
+}
+
+const invalid = (field: string, reason: string) => new AppError('VALIDATION_ERROR', `${field} ${reason}`, { errors: [{ field, reason }] });
+
+/** JSON with object keys sorted, so equal requests hash equally whatever the key order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** The rescind rules of a new transaction: the hold period of the template (`holdPeriodSeconds`) or the default. */
+export function rescindOf(
+  orchestrationType: string,
+  createdAt: string,
+  template: Record<string, unknown> | null,
+  defaultHoldSeconds: number,
+): RescindInfo {
+  const t = template ?? {};
+  const hold =
+    typeof t.holdPeriodSeconds === 'number' && Number.isInteger(t.holdPeriodSeconds) && t.holdPeriodSeconds >= 0
+      ? t.holdPeriodSeconds
+      : defaultHoldSeconds;
+  const r = t.rescind && typeof t.rescind === 'object' ? (t.rescind as Record<string, unknown>) : {};
+  return {
+    allowed: orchestrationType === 'platform' && r.allowed !== false,
+    deadline: new Date(Date.parse(createdAt) + hold * 1000).toISOString(),
+    requiresReason: r.requiresReason === true,
+    notifyRecipient: r.notifyRecipient !== false,
+  };
+}
+
+export const toCreated = (row: TransactionRow): CreatedTransaction => ({
+  ...toPaymentsTransaction(row),
+  rescind: (row.rescindPolicy as RescindInfo | null) ?? {
+    allowed: false,
+    deadline: row.holdDeadline ?? row.createdAt,
+    requiresReason: false,
+    notifyRecipient: false,
+  },
+});
+
+/** Thrown inside the creation transaction when a concurrent request with the key committed first. */
+class Replay {
+  constructor(readonly row: TransactionRow) {}
+}
+
+function isIdempotencyConflict(error: unknown): boolean {
+  const e = error as { code?: string; constraint_name?: string };
+  return e?.code === '23505' && e.constraint_name === 'transactions_idempotency_unique';
+}
+
+/** A whole day for a date, the instant for a date-time. */
+function dayStart(value: string): string {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00.000Z` : value;
+}
+
+export function createTransactionsService(deps: TransactionsServiceDeps) {
+  const { sql, repository, moves, controls, quotes, appEnv } = deps;
+
+  /** The first result of an idempotency key, or 422 when the key was used with other parameters. */
+  function replayOf(existing: TransactionRow, fingerprint: string) {
+    if (existing.requestFingerprint !== fingerprint) {
+      throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was already used with other parameters', {
+        field: 'idempotencyKey',
+        transactionId: existing.id,
+      });
+    }
+    return { transaction: toCreated(existing), replayed: true };
+  }
+
+  async function create(
+    principal: Principal,
+    body: CreateTransactionBody,
+    headerKey?: string,
+  ): Promise<{ transaction: CreatedTransaction; replayed: boolean }> {
+    // 1. Everything the request alone decides, before any read or write.
+    if (body.idempotencyKey !== undefined && headerKey !== undefined && body.idempotencyKey !== headerKey) {
+      throw invalid('idempotencyKey', 'differs from the Idempotency-Key header; send one, or the same in both');
+    }
+    const idempotencyKey = body.idempotencyKey ?? headerKey ?? null;
+    if (body.templateId && body.contractTemplateId && body.templateId !== body.contractTemplateId) {
+      throw invalid('contractTemplateId', 'is an alias of templateId and must not differ from it');
+    }
+    const templateId = body.templateId ?? body.contractTemplateId;
+    const amount = normalizeAmount(body.amount);
+    const { network, chainId } = resolveNetwork(appEnv, body.blockchainNetwork);
+    const currency = body.currency ?? 'USDC';
+    const orchestrationType = body.orchestrationType ?? 'platform';
+    const signerType = body.signerType ?? null;
+    const fromAddress = body.fromAddress.trim();
+    const toAddress = body.toAddress.trim();
+    if (fromAddress.toLowerCase() === toAddress.toLowerCase()) throw invalid('toAddress', 'must differ from fromAddress');
+
+    const fingerprint = createHash('sha256')
+      .update(
+        canonical({
+          fromAddress: fromAddress.toLowerCase(),
+          toAddress: toAddress.toLowerCase(),
+          amount,
+          currency,
+          blockchainNetwork: network,
+          orchestrationType,
+          templateId,
+          template: body.template,
+          metadata: body.metadata ?? {},
+          billingConfig: body.billingConfig,
+          quoteId: body.quoteId,
+          signerType,
+          customerId: body.customerId,
+        }),
+      )
+      .digest('hex');
+
+    // 2. A key seen before answers its first result (or 422), whatever else is now true.
+    if (idempotencyKey) {
+      const existing = await repository.findByIdempotencyKey(sql, principal.platformId, idempotencyKey);
+      if (existing) return replayOf(existing, fingerprint);
+    }
+
+    // 3. Rules that read stored state but write nothing.
+    const billing = platformBilling(await repository.platformSettings(sql, principal.platformId));
+    const billingEnabled = billing?.enabled === true || body.billingConfig?.isActive === true;
+    if (billingEnabled && !body.quoteId) throw invalid('quoteId', 'is required: billing is enabled (request one from /transactions/quote)');
+    const prepared: PreparedTemplate = await controls.prepare(principal.platformId, {
+      ...(templateId ? { templateId } : {}),
+      ...(body.template ? { template: body.template as Record<string, unknown> } : {}),
+    });
+
+    // 4. One database transaction, serialized per sender: checks that depend on the sender's other
+    // creations, the row, its first event, the quote, and the move the controls call for.
+    const actor = `platform:${principal.platformId}`;
+    try {
+      const row = await sql.begin(async (tx) => {
+        await repository.lockSender(tx, principal.platformId, fromAddress);
+        if (idempotencyKey) {
+          const existing = await repository.findByIdempotencyKey(tx, principal.platformId, idempotencyKey);
+          if (existing) throw new Replay(existing);
+        }
+        const now = await repository.clock(tx);
+        const nowMs = Date.parse(now);
+        if (!idempotencyKey && deps.duplicateWindowSeconds > 0) {
+          const since = new Date(nowMs - deps.duplicateWindowSeconds * 1000).toISOString();
+          const duplicate = await repository.findDuplicate(
+            tx,
+            { platformId: principal.platformId, fromAddress, toAddress, amount, currency, blockchainNetwork: network },
+            since,
+          );
+          if (duplicate) {
+            throw new AppError(
+              'DUPLICATE_TRANSACTION',
+              `A transaction with the same sender, receiver, amount, currency and network was created less than ${deps.duplicateWindowSeconds} s ago; send an idempotency key to create deliberate repeats`,
+              { transactionId: duplicate, windowSeconds: deps.duplicateWindowSeconds },
+            );
+          }
+        }
+        const window = await repository.senderWindow(
+          tx,
+          principal.platformId,
+          fromAddress,
+          new Date(nowMs - SENDER_WINDOW_SECONDS * 1000).toISOString(),
+          SENDER_LIMIT,
+        );
+        if (window.nthNewest) {
+          const retryAfter = Math.max(1, Math.ceil((Date.parse(window.nthNewest) + SENDER_WINDOW_SECONDS * 1000 - nowMs) / 1000));
+          throw new AppError(
+            'RATE_LIMIT_EXCEEDED',
+            `At most ${SENDER_LIMIT} transactions per minute per sender; retry in ${retryAfter} s`,
+            { scope: 'sender', limit: SENDER_LIMIT, retryAfterSeconds: retryAfter },
+            { 'Retry-After': String(retryAfter) },
+          );
+        }
+
+        const id = uuidv7();
+        const quote = body.quoteId
+          ? await quotes.use(tx, principal.platformId, body.quoteId, { amount, currency, transactionId: id })
+          : null;
+        const rescind = rescindOf(orchestrationType, now, prepared.snapshot, deps.holdPeriodSeconds);
+        const eventId = newEventId();
+        let created = await repository.insert(
+          tx,
+          {
+            id,
+            platformId: principal.platformId,
+            workspaceId: principal.workspaceId ?? null,
+            // An external wallet must sign before anything happens on chain: the user acts first.
+            status: signerType === 'external_wallet' ? 'pending_user_action' : 'pending',
+            amount,
+            currency,
+            fromAddress,
+            toAddress,
+            blockchainNetwork: network,
+            chainId,
+            orchestrationType,
+            signerType,
+            customerId: body.customerId ?? null,
+            templateId: prepared.templateId,
+            template: prepared.snapshot,
+            billingConfig: (body.billingConfig as Record<string, unknown> | undefined) ?? null,
+            quoteId: quote?.id ?? null,
+            feeAmount: quote?.fee ?? null,
+            metadata: body.metadata ?? {},
+            idempotencyKey,
+            requestFingerprint: fingerprint,
+            holdDeadline: rescind.deadline,
+            rescindPolicy: rescind,
+            createdAt: now,
+          },
+          { actor, eventId },
+        );
+        await appendToOutboxSql(tx, SCHEMA_NAME, [
+          { ...transactionEvent('transaction.created', created, { transaction: transactionRef(created) }), id: eventId },
+        ]);
+        const outcome = await controls.afterCreate(tx, created, prepared);
+        const alreadyWaiting = outcome.action === 'require_user_action' && created.status === 'pending_user_action';
+        if (outcome.action && !alreadyWaiting) {
+          created = (
+            await moves.move(tx, {
+              transactionId: id,
+              action: outcome.action,
+              actor,
+              platformId: principal.platformId,
+              reason: outcome.reason ?? null,
+              ...(outcome.action === 'fail_control' && outcome.reason ? { patch: { failureReason: outcome.reason } } : {}),
+            })
+          ).after;
+        }
+        return created;
+      });
+      return { transaction: toCreated(row), replayed: false };
+    } catch (error) {
+      if (error instanceof Replay) return replayOf(error.row, fingerprint);
+      if (idempotencyKey && isIdempotencyConflict(error)) {
+        const existing = await repository.findByIdempotencyKey(sql, principal.platformId, idempotencyKey);
+        if (existing) return replayOf(existing, fingerprint);
+      }
+      throw error;
+    }
+  }
+
+  async function get(principal: Principal, id: string) {
+    const row = await repository.find(sql, id, principal.platformId);
+    if (!row) throw new AppError('NOT_FOUND', 'Transaction not found');
+    return toPaymentsTransaction(row);
+  }
+
+  async function list(principal: Principal, query: TransactionListQuery): Promise<TransactionList> {
+    const createdFrom = query.dateFrom ? dayStart(query.dateFrom) : undefined;
+    const dateOnlyTo = query.dateTo && /^\d{4}-\d{2}-\d{2}$/.test(query.dateTo);
+    const createdTo = query.dateTo && !dateOnlyTo ? query.dateTo : undefined;
+    const createdBefore = dateOnlyTo ? new Date(Date.parse(`${query.dateTo}T00:00:00.000Z`) + 86_400_000).toISOString() : undefined;
+    if (createdFrom && query.dateTo && Date.parse(createdFrom) > Date.parse(createdTo ?? createdBefore!)) {
+      throw invalid('dateTo', 'must not be before dateFrom');
+    }
+    const { rows, total } = await repository.list(sql, principal.platformId, {
+      page: query.page,
+      limit: query.limit,
+      ...(query.status ? { status: query.status } : {}),
+      ...(query.fromAddress ? { fromAddress: query.fromAddress } : {}),
+      ...(query.toAddress ? { toAddress: query.toAddress } : {}),
+      ...(query.walletAddress ? { walletAddress: query.walletAddress } : {}),
+      ...(query.customerId ? { customerId: query.customerId } : {}),
+      ...(createdFrom ? { createdFrom } : {}),
+      ...(createdTo ? { createdTo } : {}),
+      ...(createdBefore ? { createdBefore } : {}),
+    });
+    return {
+      data: rows.map(toPaymentsTransaction),
+      pagination: { page: query.page, limit: query.limit, total, totalPages: total === 0 ? 0 : Math.ceil(total / query.limit) },
+    };
+  }
+
+  async function stats(principal: Principal): Promise<TransactionStats> {
+    const rows = await repository.stats(sql, principal.platformId);
+    const out = Object.fromEntries(TRANSACTION_STATUSES.map((s) => [s, { count: 0, total_amount: '0' }])) as TransactionStats;
+    for (const r of rows) out[r.status] = { count: r.count, total_amount: r.total };
+    return out;
+  }
+
+  async function atRisk(principal: Principal): Promise<AtRiskReport> {
+    const rows = await repository.atRisk(sql, principal.platformId, AT_RISK_STATUSES);
+    const empty = { count: 0, totalAmount: '0', oldestAgeSeconds: null, over24h: 0, over72h: 0 };
+    const out = Object.fromEntries(AT_RISK_STATUSES.map((s) => [s, { ...empty }])) as AtRiskReport;
+    for (const r of rows) {
+      out[r.status as (typeof AT_RISK_STATUSES)[number]] = {
+        count: r.count,
+        totalAmount: r.total,
+        oldestAgeSeconds: r.oldest === null ? null : Math.max(0, r.oldest),
+        over24h: r.over24h,
+        over72h: r.over72h,
+      };
+    }
+    return out;
+  }
+
+  return { create, get, list, stats, atRisk };
+}
+export type TransactionsService = ReturnType<typeof createTransactionsService>;
