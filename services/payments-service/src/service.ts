@@ -20,6 +20,9 @@ import { registerWebhookRoutes } from './modules/webhooks/routes.js';
 import { createWebhooksService } from './modules/webhooks/service.js';
 import { serveWorkspaceAccessCommands } from './modules/workspace-access/commands.js';
 import { createWorkspaceAccessService } from './modules/workspace-access/service.js';
+import { serveWorkspaceTransactionCommands } from './modules/workspace-transactions/commands.js';
+import { createWorkspaceTransactionsRepository } from './modules/workspace-transactions/repository.js';
+import { createWorkspaceTransactionsService, operationsNotWired } from './modules/workspace-transactions/service.js';
 
 /** Assembles payments-service from its configuration: database, NATS, HTTP routes, outbox relay. */
 export async function createPaymentsService(config: PaymentsConfig, logger: Logger): Promise<ServiceHandle> {
@@ -45,13 +48,23 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
   const cache = createCredentialCache();
   const authRepository = createAuthRepository(database.sql);
   const feed = createInvalidationFeed({ repository: authRepository, cache, bus, logger });
-  registerAuth(app, createAuthenticator({ repository: authRepository, cache, feed, appEnv: config.APP_ENV }));
+  const authenticator = createAuthenticator({ repository: authRepository, cache, feed, appEnv: config.APP_ENV });
+  registerAuth(app, authenticator);
 
   const platformsRepository = createPlatformsRepository(database.sql);
   const platforms = createPlatformsService({ repository: platformsRepository, feed, appEnv: config.APP_ENV });
   const oauthRepository = createOAuthRepository(database.sql);
   const oauth = createOAuthService({ repository: oauthRepository, platforms: platformsRepository, feed });
   const workspaceAccess = createWorkspaceAccessService({ platformsRepository, platforms, oauthRepository, oauth, feed });
+
+  // The Workspace API's transaction reads, key checks and forwarded create / submit-escrow-hash.
+  const workspaceTransactions = createWorkspaceTransactionsService({
+    repository: createWorkspaceTransactionsRepository(database.sql),
+    authenticator,
+    // WIRE: transactions service (the transactions module's create and submit-escrow-hash, scoped to a platform)
+    operations: operationsNotWired,
+    appEnv: config.APP_ENV,
+  });
 
   registerPlatformRoutes(app, platforms);
   await registerOAuthRoutes(app, oauth, { publicUrl: config.publicUrl });
@@ -61,16 +74,19 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
 
   const relay = createEventRelay(foundation, SCHEMA_NAME, logger);
   let stopCommands = () => {};
+  let stopTransactionCommands = () => {};
 
   return {
     app,
     startWorkers: async () => {
       await feed.start();
       stopCommands = serveWorkspaceAccessCommands(bus, SERVICE_NAME, workspaceAccess, oauth);
+      stopTransactionCommands = serveWorkspaceTransactionCommands(bus, SERVICE_NAME, workspaceTransactions);
       await relay.start();
     },
     closers: [
       { name: 'commands', close: async () => stopCommands() },
+      { name: 'transaction commands', close: async () => stopTransactionCommands() },
       { name: 'credential invalidation feed', close: feed.stop },
       { name: 'outbox relay', close: relay.stop },
       ...foundation.baseClosers,
