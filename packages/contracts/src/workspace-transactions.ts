@@ -69,9 +69,10 @@ const Address = Type.String({ minLength: 1, maxLength: 128 });
 // ---------------------------------------------------------------- payments side (commands)
 
 /** A payments transaction with the name of its platform (what the commands answer). */
-export const PlatformTransaction = Type.Intersect([PaymentsTransaction, Type.Object({ platformName: Type.String() })], {
-  $id: 'PlatformTransaction',
-});
+export const PlatformTransaction = Type.Object(
+  { ...PaymentsTransaction.properties, platformName: Type.String() },
+  { $id: 'PlatformTransaction' },
+);
 export type PlatformTransaction = Static<typeof PlatformTransaction>;
 
 /** Where a workspace's transactions are: its platforms, and its addresses (lower-cased). */
