@@ -231,7 +231,7 @@ describe('workspace-key routes', () => {
   });
 
   it("security: no key, a wrong key, a bearer token 401; another workspace's key 404; a key without the scope 403", async () => {
-    for (const headers of [{}, { 'x-api-key': 'hf_test_nope' }, { 'x-api-key': `hf_test_${'x'.repeat(43)}` }]) {
+    for (const headers of [{} as Record<string, string>, { 'x-api-key': 'hf_test_nope' }, { 'x-api-key': `hf_test_${'x'.repeat(43)}` }]) {
       const res = await h.call('GET', `${a.base}/transactions/${aTx}`, { headers });
       expect([res.status, res.body.error.code], JSON.stringify(headers)).toEqual([401, 'UNAUTHORIZED']);
     }
