@@ -24,3 +24,4 @@ export * from './workspace-api/index.js';
 export * from './workspace-integrations.js';
 export * from './workspace-notifications.js';
 export * from './workspace-settings.js';
+export * from './workspace-transactions.js';

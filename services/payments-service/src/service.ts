@@ -38,6 +38,9 @@ import { registerWebhookRoutes } from './modules/webhooks/routes.js';
 import { createWebhooksService } from './modules/webhooks/service.js';
 import { serveWorkspaceAccessCommands } from './modules/workspace-access/commands.js';
 import { createWorkspaceAccessService } from './modules/workspace-access/service.js';
+import { serveWorkspaceTransactionCommands } from './modules/workspace-transactions/commands.js';
+import { createWorkspaceTransactionsRepository } from './modules/workspace-transactions/repository.js';
+import { createWorkspaceTransactionsService, forwardedCreateBody, operationsNotWired } from './modules/workspace-transactions/service.js';
 
 /** Assembles payments-service from its configuration: database, NATS, HTTP routes, outbox relay. */
 export async function createPaymentsService(config: PaymentsConfig, logger: Logger): Promise<ServiceHandle> {
@@ -63,7 +66,8 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
   const cache = createCredentialCache();
   const authRepository = createAuthRepository(database.sql);
   const feed = createInvalidationFeed({ repository: authRepository, cache, bus, logger });
-  registerAuth(app, createAuthenticator({ repository: authRepository, cache, feed, appEnv: config.APP_ENV }));
+  const authenticator = createAuthenticator({ repository: authRepository, cache, feed, appEnv: config.APP_ENV });
+  registerAuth(app, authenticator);
 
   const platformsRepository = createPlatformsRepository(database.sql);
   const platforms = createPlatformsService({ repository: platformsRepository, feed, appEnv: config.APP_ENV });
@@ -138,20 +142,39 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
   registerTransactionRoutes(app, transactions);
   registerQuoteRoutes(app, quotes);
 
+  // The Workspace API's transaction reads, key checks and forwarded create / submit-escrow-hash.
+  const workspaceTransactions = createWorkspaceTransactionsService({
+    repository: createWorkspaceTransactionsRepository(database.sql),
+    authenticator,
+    operations: {
+      create: async (platformId, input) => {
+        const platform = await platformsRepository.get(platformId);
+        const owner = { platformId, workspaceId: platform?.workspaceId ?? null };
+        return (await transactions.create(owner, forwardedCreateBody(input))).transaction;
+      },
+      // WIRE: submit-escrow-hash (the settlement module's)
+      submitEscrowHash: operationsNotWired.submitEscrowHash,
+    },
+    appEnv: config.APP_ENV,
+  });
+
   if (config.PAYMENTS_BOOTSTRAP_API_KEY) await platforms.ensureBootstrap(config.PAYMENTS_BOOTSTRAP_API_KEY);
 
   const relay = createEventRelay(foundation, SCHEMA_NAME, logger);
   let stopCommands = () => {};
+  let stopTransactionCommands = () => {};
 
   return {
     app,
     startWorkers: async () => {
       await feed.start();
       stopCommands = serveWorkspaceAccessCommands(bus, SERVICE_NAME, workspaceAccess, oauth);
+      stopTransactionCommands = serveWorkspaceTransactionCommands(bus, SERVICE_NAME, workspaceTransactions);
       await relay.start();
     },
     closers: [
       { name: 'commands', close: async () => stopCommands() },
+      { name: 'transaction commands', close: async () => stopTransactionCommands() },
       { name: 'credential invalidation feed', close: feed.stop },
       { name: 'outbox relay', close: relay.stop },
       ...foundation.baseClosers,

@@ -58,6 +58,9 @@ import { createSettingsService } from './modules/settings/service.js';
 import { createLocalDiskStorage } from './modules/storage/adapter.js';
 import { createAvatarStore } from './modules/storage/avatars.js';
 import { avatarFileRoutes } from './modules/storage/routes.js';
+import { createTransactionScopeRepository } from './modules/transactions/repository.js';
+import { transactionRoutes } from './modules/transactions/routes.js';
+import { createTransactionsService } from './modules/transactions/service.js';
 import { createUsersRepository } from './modules/users/repository.js';
 import { usersRoutes } from './modules/users/routes.js';
 import { createUsersService } from './modules/users/service.js';
@@ -86,6 +89,7 @@ function repositories(executor: Executor) {
     settings: createSettingsRepository(executor),
     notifications: createNotificationsRepository(executor),
     customers: createCustomersRepository(executor),
+    transactionScope: createTransactionScopeRepository(executor),
   };
 }
 
@@ -215,12 +219,14 @@ export async function createWorkspaceService(
     });
     const oauthClients = createOAuthClientsService({ store, audit, bus });
     const webhooks = createWebhooksService({ store, audit, bus, catalog });
+    const transactions = createTransactionsService({ store, audit, bus });
 
     await registerWorkspaceApi(app, {
       tokens,
       actorFor: sessions.actorFor,
       customers: { tokens: customerTokens, customerFor: customers.customerFor },
       internalApiKey: config.INTERNAL_API_KEY,
+      workspaceKeys: transactions.verifyKey,
       audit,
       logger,
       hostRoot: [hostRootSessionRoutes(sessions), avatarFileRoutes(avatars)],
@@ -244,6 +250,7 @@ export async function createWorkspaceService(
         contractRoutes(wallets),
         oauthClientRoutes(oauthClients),
         webhookRoutes(webhooks),
+        transactionRoutes(transactions),
       ],
     });
 

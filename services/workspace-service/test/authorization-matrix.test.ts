@@ -99,7 +99,7 @@ describe('bad input gets a 4xx and changes nothing', () => {
       token: tokens[bad.as ?? 'superAdmin'],
       body: bad.body,
       form: bad.form?.(),
-      headers: { ...bad.headers, 'x-request-id': requestId },
+      headers: { ...(typeof bad.headers === 'function' ? bad.headers(ctx) : bad.headers), 'x-request-id': requestId },
     });
     expect(answer.status, answer.text).toBe(bad.status ?? 400);
     expect(answer.body.error.code).toBe(bad.status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION_ERROR');

@@ -1,3 +1,4 @@
+import type { WorkspaceKeyPrincipal } from '@holdfast/contracts';
 import type { HttpApp } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import type { Actor, CustomerPrincipal } from '../modules/access/caller.js';
@@ -21,6 +22,7 @@ export async function registerWorkspaceApi(
     actorFor: (claims: AccessClaims) => Promise<Actor | null>;
     customers?: { tokens: CustomerTokens; customerFor: (claims: CustomerClaims) => Promise<CustomerPrincipal | null> };
     internalApiKey?: string | undefined;
+    workspaceKeys?: ((apiKey: string) => Promise<WorkspaceKeyPrincipal>) | undefined;
     audit: AuditService;
     logger: Logger;
     hostRoot: RoutePlugin[];

@@ -8,6 +8,8 @@ export const BEARER = [{ bearer: [] }];
 export const CUSTOMER_BEARER = [{ customerBearer: [] }];
 /** OpenAPI security of service-to-service routes (`X-Internal-API-Key`). */
 export const INTERNAL_KEY = [{ internalApiKey: [] }];
+/** OpenAPI security of the workspace-key routes (`X-API-Key`: a Payments API key of the workspace). */
+export const WORKSPACE_KEY = [{ workspaceKey: [] }];
 
 /** `{success: true, data, meta}` around a payload (list answers carry `meta.pagination`). */
 export function ok<T extends TSchema>(data: T, description?: string) {

@@ -94,5 +94,11 @@ export const openApiInfo: OpenApiInfo = {
       description: 'Customer access token from POST /api/v1/workspaces/{id}/customers/auth/login (1 hour), valid in its workspace only.',
     },
     internalApiKey: { type: 'apiKey', in: 'header', name: 'X-Internal-API-Key', description: 'INTERNAL_API_KEY: Holdfast processes only.' },
+    workspaceKey: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-Key',
+      description: "The workspace key: a Payments API key of one of the workspace's platforms (e.g. its sandbox credentials' apiKey).",
+    },
   },
 };

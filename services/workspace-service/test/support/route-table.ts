@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { type DomainEvent, INTEGRATION_CATALOG, newEventId, PAYMENTS_COMMANDS, WebhookCommands } from '@holdfast/contracts';
 import { publishEvent, sendCommand } from '@holdfast/messaging';
 import type { FormData } from 'undici';
 import { imageForm, insertUser } from './fixtures.js';
 import { createWorkspace, type Harness, PASSWORD, SUPER_PASSWORD, uniqueEmail, type World } from './harness.js';
 import { WALLET_BAD_INPUT, WALLET_ROUTES } from './route-table-wallets.js';
+import { seedTransaction } from './transactions.js';
 import type { WalletWorld } from './wallet-world.js';
 
 /** Who calls: nobody, an expired token, W1's CLIENT and ADMIN, the operator, W2's ADMIN, and a customer of W1 (customer JWT). */
@@ -30,6 +31,9 @@ export interface Forwarded {
   deliveryId: string;
   /** An OAuth client of W1, on its sandbox credentials. */
   clientId: string;
+  /** W1's sandbox API key (its workspace key) and a transaction on that platform. */
+  apiKey: string;
+  transactionId: string;
 }
 
 /** Where W1's subscriptions point: nothing listens there, so attempts fail at once. */
@@ -48,7 +52,8 @@ async function ok<T>(h: Harness, method: string, path: string, token: string, bo
 export async function prepareForwarded(h: Harness, world: World): Promise<Forwarded> {
   const w1 = `/api/v1/workspaces/${world.w1.id}`;
   const token = world.superAdmin.token;
-  await ok(h, 'POST', `${w1}/sandbox-credentials`, token);
+  const sandbox = await ok<{ apiKey: string; platformId: string }>(h, 'POST', `${w1}/sandbox-credentials`, token);
+  const transactionId = await seedTransaction(h, { platformId: sandbox.platformId });
   const client = await ok<{ clientId: string }>(h, 'POST', `${w1}/oauth/clients`, token, {
     name: 'W1 backend',
     scopes: ['transactions:read'],
@@ -66,7 +71,15 @@ export async function prepareForwarded(h: Harness, world: World): Promise<Forwar
   const deadline = Date.now() + 15_000;
   for (;;) {
     const logs = await ok<{ logs: { deliveryId: string }[] }>(h, 'GET', `${w1}/webhooks/${webhook.id}/delivery-logs`, token);
-    if (logs.logs[0]) return { webhookId: webhook.id, deliveryId: logs.logs[0].deliveryId, clientId: client.clientId };
+    if (logs.logs[0]) {
+      return {
+        webhookId: webhook.id,
+        deliveryId: logs.logs[0].deliveryId,
+        clientId: client.clientId,
+        apiKey: sandbox.apiKey,
+        transactionId,
+      };
+    }
     if (Date.now() > deadline) throw new Error('no delivery attempt for the W1 subscription');
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -496,6 +509,67 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(200, 200, 200, 403),
   },
 
+  // Transactions (read from payments; create and submit-escrow-hash forwarded). The workspace-key
+  // routes take X-API-Key, which no principal here sends: 401 for all (transactions.test.ts has the key cases).
+  {
+    method: 'GET',
+    route: '/api/v1/workspaces/:id/transactions',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/transactions` }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/workspaces/:id/transactions',
+    audit: 'transaction.create',
+    // Fresh addresses per call: payments refuses the same transfer twice within its duplicate window.
+    prepare: async (ctx) => ({
+      path: `/api/v1/workspaces/${ctx.world.w1.id}/transactions`,
+      body: {
+        fromAddress: `0x${randomBytes(20).toString('hex')}`,
+        toAddress: `0x${randomBytes(20).toString('hex')}`,
+        amount: '1.5',
+        network: 'base-sepolia',
+      },
+    }),
+    expect: bearer(200, 200, 200, 403),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/workspaces/:id/transactions/:txId',
+    prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/transactions/${ctx.forwarded.transactionId}` }),
+    expect: all(401),
+    codes: { expired: 'UNAUTHORIZED' },
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/workspaces/:id/transactions/:txId/submit-escrow-hash',
+    // Audited (transaction.submit_escrow_hash) but no principal here holds a workspace key: transactions.test.ts checks its entries.
+    prepare: async (ctx) => ({
+      path: `/api/v1/workspaces/${ctx.world.w1.id}/transactions/${ctx.forwarded.transactionId}/submit-escrow-hash`,
+      body: { transactionHash: `0x${'ab'.repeat(32)}` },
+    }),
+    expect: all(401),
+    codes: { expired: 'UNAUTHORIZED' },
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/transactions',
+    prepare: at('/api/v1/transactions'),
+    expect: bearer(200, 200, 200, 200),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/transactions/stats',
+    prepare: at('/api/v1/transactions/stats'),
+    expect: bearer(200, 200, 200, 200),
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/transactions/:id',
+    prepare: async (ctx) => ({ path: `/api/v1/transactions/${ctx.forwarded.transactionId}` }),
+    expect: bearer(200, 200, 200, 404),
+  },
+
   // Webhooks (forwarded to the dispatcher).
   {
     method: 'GET',
@@ -879,7 +953,7 @@ export interface BadInput {
   /** Defaults to the SUPER_ADMIN; `/me` routes of a workspace need a member. */
   as?: Principal;
   status?: number;
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | ((ctx: Context) => Record<string, string>);
 }
 
 const W1 =
@@ -932,6 +1006,22 @@ export const BAD_INPUT: Record<string, BadInput> = {
   'DELETE /api/v1/workspaces/:id/oauth/clients/:clientId': { path: W1('/oauth/clients/not-a-client') },
   'POST /api/v1/workspaces/:id/oauth/clients/:clientId/revoke-tokens': { path: W1('/oauth/clients/hf_client_x/revoke-tokens') },
   'GET /api/v1/workspaces/:id/oauth/clients/:clientId/stats': { path: W1('/oauth/clients/12345/stats') },
+  'GET /api/v1/workspaces/:id/transactions': { path: W1('/transactions?status=cancelled') },
+  'POST /api/v1/workspaces/:id/transactions': {
+    path: W1('/transactions'),
+    body: { fromAddress: '0x1', toAddress: '0x2', amount: 10, network: 'base' },
+  },
+  'GET /api/v1/workspaces/:id/transactions/:txId': {
+    path: W1('/transactions/not-a-uuid'),
+    headers: (ctx) => ({ 'x-api-key': ctx.forwarded.apiKey }),
+  },
+  'POST /api/v1/workspaces/:id/transactions/:txId/submit-escrow-hash': {
+    path: (ctx) => `${W1('/transactions/')(ctx)}${ctx.forwarded.transactionId}/submit-escrow-hash`,
+    body: { transactionHash: 'not-a-hash' },
+    headers: (ctx) => ({ 'x-api-key': ctx.forwarded.apiKey }),
+  },
+  'GET /api/v1/transactions': { path: fixed('/api/v1/transactions?status=completed') },
+  'GET /api/v1/transactions/:id': { path: fixed('/api/v1/transactions/not-a-uuid') },
   'GET /api/v1/workspaces/:id/webhooks': { path: W1('/webhooks?isActive=maybe') },
   'POST /api/v1/workspaces/:id/webhooks': { path: W1('/webhooks'), body: { url: 'not a url', eventTypes: [] } },
   'GET /api/v1/workspaces/:id/webhooks/:webhookId': { path: W1('/webhooks/not-a-uuid') },
@@ -998,6 +1088,7 @@ export const BAD_INPUT: Record<string, BadInput> = {
 
 /** Routes that take no input at all: nothing can be bad. */
 export const NO_INPUT = [
+  'GET /api/v1/transactions/stats',
   'GET /identity/me',
   'GET /api/v1/workspaces/me',
   'GET /api/v1/users/me',

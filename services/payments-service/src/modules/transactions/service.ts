@@ -114,7 +114,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
   }
 
   async function create(
-    principal: Principal,
+    principal: Pick<Principal, 'platformId' | 'workspaceId'>,
     body: CreateTransactionBody,
     headerKey?: string,
   ): Promise<{ transaction: CreatedTransaction; replayed: boolean }> {

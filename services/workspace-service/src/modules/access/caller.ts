@@ -1,4 +1,4 @@
-import type { SessionEnvironment, UserRole } from '@holdfast/contracts';
+import type { SessionEnvironment, UserRole, WorkspaceKeyPrincipal } from '@holdfast/contracts';
 import { unauthorized } from '@holdfast/http-kit';
 
 /** The authenticated user behind a request, as stored now (not as the token claimed at login). */
@@ -26,6 +26,8 @@ export interface Caller {
   actor: Actor | null;
   /** Set on customer routes (`config.auth: 'customer'`) only. */
   customer?: CustomerPrincipal | null;
+  /** Set on workspace-key routes (`config.auth: 'workspace_key'`) only: the platform of the key. */
+  workspaceKey?: WorkspaceKeyPrincipal | null;
   ipAddress: string | null;
   userAgent: string | null;
   requestId: string;
@@ -43,4 +45,9 @@ export function requireActor(caller: Caller): Actor {
 export function requireCustomer(caller: Caller): CustomerPrincipal {
   if (!caller.customer) throw unauthorized('Missing customer bearer token');
   return caller.customer;
+}
+
+export function requireWorkspaceKey(caller: Caller): WorkspaceKeyPrincipal {
+  if (!caller.workspaceKey) throw unauthorized('Missing X-API-Key');
+  return caller.workspaceKey;
 }

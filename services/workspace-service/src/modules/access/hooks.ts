@@ -1,4 +1,4 @@
-import type { UserRole } from '@holdfast/contracts';
+import type { UserRole, WorkspaceKeyPrincipal } from '@holdfast/contracts';
 import { type HttpApp, unauthorized } from '@holdfast/http-kit';
 import { safeEqual, tokenHash } from '@holdfast/secrets';
 import type { FastifyRequest } from 'fastify';
@@ -12,9 +12,10 @@ declare module 'fastify' {
     /**
      * `public`: no bearer needed (sign-up, login...). `customer`: a customer access token (customer
      * self-service). `internal`: the `X-Internal-API-Key` header (service to service). Every other
-     * route needs a valid user access token.
+     * route needs a valid user access token. `workspace_key`: a Payments API key of the workspace in
+     * `X-API-Key` (the spec's "workspace key"), verified by payments.
      */
-    auth?: 'public' | 'user' | 'customer' | 'internal';
+    auth?: 'public' | 'user' | 'customer' | 'internal' | 'workspace_key';
     /** Roles allowed on the route (403 for the others), checked before the body is even validated. */
     roles?: readonly UserRole[];
     /** Mutating routes: the action their audit entries record. */
@@ -41,6 +42,8 @@ export function installAuthentication(
     customers?: { tokens: CustomerTokens; customerFor: (claims: CustomerClaims) => Promise<CustomerPrincipal | null> };
     /** INTERNAL_API_KEY; internal routes refuse every call without it. */
     internalApiKey?: string | undefined;
+    /** Workspace-key routes: verifies an `X-API-Key` (throws 401 for a bad one). */
+    workspaceKeys?: ((apiKey: string) => Promise<WorkspaceKeyPrincipal>) | undefined;
   },
 ) {
   const internalKeyHash = deps.internalApiKey ? tokenHash(deps.internalApiKey) : undefined;
@@ -68,6 +71,15 @@ export function installAuthentication(
       if (typeof presented !== 'string' || !safeEqual(tokenHash(presented), internalKeyHash)) {
         throw unauthorized('Missing or wrong X-Internal-API-Key');
       }
+      return;
+    }
+    if (config.auth === 'workspace_key') {
+      const presented = request.headers['x-api-key'];
+      if (typeof presented !== 'string' || presented.trim() === '') {
+        throw unauthorized('Missing X-API-Key: send a Payments API key of the workspace (its workspace key)');
+      }
+      if (!deps.workspaceKeys) throw unauthorized('Workspace keys are not accepted here');
+      request.caller.workspaceKey = await deps.workspaceKeys(presented.trim());
       return;
     }
     const match = BEARER.exec(request.headers.authorization ?? '');

@@ -46,6 +46,8 @@ export const AUDIT = {
   oauthClientUpdate: { action: 'oauth_client.update', resourceType: 'oauth_client' },
   oauthClientDelete: { action: 'oauth_client.delete', resourceType: 'oauth_client' },
   oauthClientRevokeTokens: { action: 'oauth_client.revoke_tokens', resourceType: 'oauth_client' },
+  transactionCreate: { action: 'transaction.create', resourceType: 'transaction' },
+  transactionSubmitEscrowHash: { action: 'transaction.submit_escrow_hash', resourceType: 'transaction' },
   webhookCreate: { action: 'webhook.create', resourceType: 'webhook' },
   webhookUpdate: { action: 'webhook.update', resourceType: 'webhook' },
   webhookDelete: { action: 'webhook.delete', resourceType: 'webhook' },
