@@ -13,7 +13,7 @@ import {
   requiredOutsideLocal,
   withDotEnv,
 } from '@holdfast/config';
-import { API_KEY_PATTERN } from '@holdfast/contracts';
+import { API_KEY_PATTERN, MAX_BATCH_LEGS_CEILING, MAX_BATCH_LEGS_DEFAULT } from '@holdfast/contracts';
 import { Type } from '@sinclair/typebox';
 
 export const SERVICE_NAME = 'payments-service';
@@ -43,6 +43,12 @@ export const PaymentsEnv = Type.Object({
   INTERNAL_API_KEY: InternalApiKeyField,
   PAYMENTS_V1_SUNSET_ENFORCED: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
   HTTP_BODY_LIMIT: HttpBodyLimitField,
+  PAYMENTS_MAX_BATCH_LEGS: Type.Integer({
+    minimum: 1,
+    maximum: MAX_BATCH_LEGS_CEILING,
+    default: MAX_BATCH_LEGS_DEFAULT,
+    errorMessage: `must be an integer from 1 to ${MAX_BATCH_LEGS_CEILING} (legs per batch)`,
+  }),
 });
 
 export type PaymentsConfig = ReturnType<typeof resolve>;

@@ -10,6 +10,9 @@ import { createInvalidationFeed } from './modules/auth/invalidation-feed.js';
 import { rateLimitCredentialOf, registerAuth } from './modules/auth/plugin.js';
 import { createAuthRepository } from './modules/auth/repository.js';
 import { createAuthenticator } from './modules/auth/service.js';
+import { createBatchesRepository } from './modules/batches/repository.js';
+import { registerBatchRoutes } from './modules/batches/routes.js';
+import { createBatchesService } from './modules/batches/service.js';
 import { createOAuthRepository } from './modules/oauth/repository.js';
 import { registerOAuthRoutes } from './modules/oauth/routes.js';
 import { createOAuthService } from './modules/oauth/service.js';
@@ -56,6 +59,16 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
   registerPlatformRoutes(app, platforms);
   await registerOAuthRoutes(app, oauth, { publicUrl: config.publicUrl });
   await registerWebhookRoutes(app, createWebhooksService({ bus }), { workspaceApiUrl: config.workspaceApiUrl });
+
+  // Batches: one sender, many legs, created atomically.
+  registerBatchRoutes(
+    app,
+    createBatchesService({
+      repository: createBatchesRepository(database.sql),
+      appEnv: config.APP_ENV,
+      maxLegs: config.PAYMENTS_MAX_BATCH_LEGS,
+    }),
+  );
 
   if (config.PAYMENTS_BOOTSTRAP_API_KEY) await platforms.ensureBootstrap(config.PAYMENTS_BOOTSTRAP_API_KEY);
 
