@@ -49,7 +49,15 @@ export async function appendToOutbox(tx: AnyTransaction, table: OutboxTable, sch
  */
 export async function appendToOutboxSql(tx: ISql, schemaName: string, events: readonly DomainEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const rows = events.map((event) => ({ id: event.id, type: event.type, platform_id: event.platformId, payload: tx.json(event as never) }));
-  await tx`insert into outbox ${tx(rows as never, 'id', 'type', 'platform_id', 'payload')}`;
+  // One JSON text parameter cast in SQL (`::text::jsonb`), not `tx.json(...)`: drizzle replaces the
+  // pool's json/jsonb serializers with pass-through ones, so a `tx.json` object reaches the wire
+  // unserialized; a text parameter is sent as is by every client. Rows keep the events' order.
+  const rows = JSON.stringify(events.map((event) => ({ id: event.id, type: event.type, platform_id: event.platformId, payload: event })));
+  await tx`
+    insert into outbox (id, type, platform_id, payload)
+    select e.id, e.type, e.platform_id, e.payload
+    from rows from (jsonb_to_recordset(${rows}::text::jsonb) as (id text, type text, platform_id uuid, payload jsonb))
+      with ordinality as e(id, type, platform_id, payload, n)
+    order by e.n`;
   await tx`select pg_notify(${outboxChannel(schemaName)}, '')`;
 }

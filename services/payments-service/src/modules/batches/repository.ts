@@ -116,8 +116,8 @@ export function createBatchesRepository(sql: Sql) {
           metadata, leg_count, total_amount)
         values (${b.id}, ${b.platformId}, ${b.workspaceId}, ${INITIAL_STATUS}, ${b.fromAddress}, ${b.currency},
           ${b.blockchainNetwork}, ${b.chainId}, ${b.orchestrationType}, ${b.signerType}, ${b.templateId},
-          ${b.template === null ? null : JSON.stringify(b.template)}::jsonb, ${b.customerId}, ${b.idempotencyKey},
-          ${b.requestFingerprint}, ${JSON.stringify(b.metadata)}::jsonb, ${b.legs.length}, ${b.totalAmount}::numeric)
+          ${b.template === null ? null : JSON.stringify(b.template)}::text::jsonb, ${b.customerId}, ${b.idempotencyKey},
+          ${b.requestFingerprint}, ${JSON.stringify(b.metadata)}::text::jsonb, ${b.legs.length}, ${b.totalAmount}::numeric)
         on conflict (platform_id, idempotency_key) where idempotency_key is not null do nothing
         returning *`;
       return rows[0] ? toBatchRow(rows[0]) : null;
@@ -134,8 +134,8 @@ export function createBatchesRepository(sql: Sql) {
           batch_id, leg_index)
         select l.id, ${b.platformId}, ${b.workspaceId}, ${INITIAL_STATUS}, l.amount::numeric, ${b.currency}, ${b.fromAddress},
           l.to_address, ${b.blockchainNetwork}, ${b.chainId}, ${b.orchestrationType}, ${b.signerType}, ${b.customerId},
-          ${b.templateId}, ${b.template === null ? null : JSON.stringify(b.template)}::jsonb, l.metadata, ${b.id}, l.leg_index
-        from jsonb_to_recordset(${legs}::jsonb) as l(id uuid, leg_index int, to_address text, amount text, metadata jsonb)
+          ${b.templateId}, ${b.template === null ? null : JSON.stringify(b.template)}::text::jsonb, l.metadata, ${b.id}, l.leg_index
+        from jsonb_to_recordset(${legs}::text::jsonb) as l(id uuid, leg_index int, to_address text, amount text, metadata jsonb)
         returning *`;
       return rows.map(toTransactionRow).sort((x, y) => (x.legIndex ?? 0) - (y.legIndex ?? 0));
     },
