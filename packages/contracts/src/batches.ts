@@ -1,7 +1,19 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { CurrencySchema, DateTime, DecimalString, Metadata, NetworkSchema, StringEnum, TransactionStatusSchema, Uuid } from './domain.js';
+import {
+  CURRENCIES,
+  CurrencySchema,
+  DateTime,
+  DecimalString,
+  Metadata,
+  NETWORKS,
+  NetworkSchema,
+  ORCHESTRATION_TYPES,
+  StringEnum,
+  TransactionStatusSchema,
+  Uuid,
+} from './domain.js';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PaginationMeta } from './pagination.js';
-import { OrchestrationTypeSchema, PaymentsTransaction, SignerTypeSchema } from './payments-transactions.js';
+import { OrchestrationTypeSchema, PaymentsTransaction, SIGNER_TYPES, SignerTypeSchema } from './payments-transactions.js';
 
 /*
  * Payments API: batches (spec "Batch"; v1 `/api/v1/transactions/batch`, v2 `/api/v2/transactions/batches`).
@@ -46,18 +58,20 @@ export const CreateBatchBody = Type.Object(
       minItems: 1,
       description: `One leg per recipient, 1 to MAX_BATCH_LEGS (${MAX_BATCH_LEGS_DEFAULT} unless the operator set PAYMENTS_MAX_BATCH_LEGS). Each leg becomes a transaction.`,
     }),
-    currency: Type.Optional({ ...CurrencySchema, description: 'Shared by every leg; USDC when omitted.' }),
-    blockchainNetwork: Type.Optional({
-      ...NetworkSchema,
-      description:
-        'The environment base network when omitted (`base` in production, `base-sepolia` elsewhere); mainnets are coerced to their testnet outside production; testnets are refused in production.',
-    }),
-    orchestrationType: Type.Optional({ ...OrchestrationTypeSchema, description: '`platform` (escrow, the default) or `raw`.' }),
-    signerType: Type.Optional({
-      ...SignerTypeSchema,
-      description: 'Must be `external_wallet` (the default): custodial batches are not supported and answer 400.',
-    }),
-    templateId: Type.Optional({ ...Uuid, description: 'Control template, stored on the batch and each leg.' }),
+    currency: Type.Optional(StringEnum(CURRENCIES, { description: 'Shared by every leg; USDC when omitted.' })),
+    blockchainNetwork: Type.Optional(
+      StringEnum(NETWORKS, {
+        description:
+          'The environment base network when omitted (`base` in production, `base-sepolia` elsewhere); mainnets are coerced to their testnet outside production; testnets are refused in production.',
+      }),
+    ),
+    orchestrationType: Type.Optional(StringEnum(ORCHESTRATION_TYPES, { description: '`platform` (escrow, the default) or `raw`.' })),
+    signerType: Type.Optional(
+      StringEnum(SIGNER_TYPES, {
+        description: 'Must be `external_wallet` (the default): custodial batches are not supported and answer 400.',
+      }),
+    ),
+    templateId: Type.Optional(Type.String({ format: 'uuid', description: 'Control template, stored on the batch and each leg.' })),
     template: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), { deprecated: true, description: 'Embedded template (deprecated: prefer templateId).' }),
     ),
@@ -104,7 +118,7 @@ export const Batch = Type.Object(
     idempotencyKey: Nullable(Type.String()),
     metadata: Metadata,
     legCount: Type.Integer({ minimum: 1 }),
-    totalAmount: { ...DecimalString, description: 'Exact sum of the legs’ amounts.' },
+    totalAmount: Type.String({ pattern: DecimalString.pattern, description: 'Exact sum of the legs’ amounts.' }),
     createdAt: DateTime,
     updatedAt: DateTime,
   },
@@ -155,8 +169,8 @@ export const BatchListQuery = Type.Object(
     limit: Type.Integer({ minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT }),
     status: Type.Optional(BatchStatusSchema),
     fromAddress: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Sender (compared case-insensitively).' })),
-    dateFrom: Type.Optional({ ...DateTime, description: 'Created at or after.' }),
-    dateTo: Type.Optional({ ...DateTime, description: 'Created at or before.' }),
+    dateFrom: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or after (inclusive).' })),
+    dateTo: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or before (inclusive).' })),
     customerId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   },
   { additionalProperties: false },

@@ -2,6 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { type DomainEvent, STREAMS } from '@holdfast/contracts';
 import { prefixedName } from '@holdfast/messaging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Principal } from '../../src/modules/auth/index.js';
+import { createBatchesRepository } from '../../src/modules/batches/repository.js';
+import { createBatchesService } from '../../src/modules/batches/service.js';
 import { createTransactionMoves } from '../../src/modules/transactions/moves.js';
 import { createTransactionsRepository } from '../../src/modules/transactions/repository.js';
 import {
@@ -272,6 +275,19 @@ describe('create: bad input writes nothing', () => {
     await refused({ fromAddress: SENDER, legs: [{ toAddress: address(), amount: 1, memo: 'x' }] }, ['legs.0.memo']);
   });
 
+  it('production: a testnet is refused with TESTNET_NOT_ALLOWED_IN_PRODUCTION, nothing written', async () => {
+    const production = createBatchesService({ repository: createBatchesRepository(sql), appEnv: 'production', maxLegs: MAX_LEGS });
+    const principal = { kind: 'oauth_token', platformId: a.platformId, workspaceId: a.workspaceId, scopes: [] } as unknown as Principal;
+    const before = await counts();
+    await expect(
+      production.create(principal, { fromAddress: SENDER, legs: legs(1), blockchainNetwork: 'base-sepolia' }),
+    ).rejects.toMatchObject({ code: 'TESTNET_NOT_ALLOWED_IN_PRODUCTION' });
+    expect(await counts()).toEqual(before);
+    // Its default network is the mainnet.
+    const made = await production.create(principal, { fromAddress: SENDER, legs: legs(1) });
+    expect(made.batch).toMatchObject({ blockchainNetwork: 'base', chainId: 8453 });
+  });
+
   it('different idempotency keys in the body and the header', async () => {
     const before = await counts();
     const res = await call(svc.url, 'POST', '/api/v2/transactions/batches', {
@@ -318,6 +334,21 @@ describe('create: idempotency', () => {
     expect(other.status).toBe(422);
     expect(other.body.error).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', details: { batchId: first.body.id } });
     expect(await counts()).toEqual(before);
+  });
+
+  it('the same amounts written differently are the same request', async () => {
+    const toAddress = address();
+    const idempotencyKey = `k-${randomUUID()}`;
+    const first = await call(svc.url, 'POST', '/api/v2/transactions/batches', {
+      headers: bearer(a.token),
+      body: { fromAddress: SENDER, legs: [{ toAddress, amount: 12.5 }], idempotencyKey },
+    });
+    const again = await call(svc.url, 'POST', '/api/v2/transactions/batches', {
+      headers: bearer(a.token),
+      body: { fromAddress: SENDER, legs: [{ toAddress, amount: '12.50', metadata: {} }], idempotencyKey, metadata: {} },
+    });
+    expect([first.status, again.status]).toEqual([201, 200]);
+    expect(again.body.id).toBe(first.body.id);
   });
 
   it('a key is per platform: another platform with the same key makes its own batch', async () => {
