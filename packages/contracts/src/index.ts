@@ -1,5 +1,6 @@
 import './formats.js';
 
+export * from './batches.js';
 export * from './chain.js';
 export * from './commands.js';
 export * from './compliance.js';

@@ -13,7 +13,7 @@ import {
   requiredOutsideLocal,
   withDotEnv,
 } from '@holdfast/config';
-import { API_KEY_PATTERN } from '@holdfast/contracts';
+import { API_KEY_PATTERN, MAX_BATCH_LEGS_CEILING, MAX_BATCH_LEGS_DEFAULT } from '@holdfast/contracts';
 import { Type } from '@sinclair/typebox';
 
 export const SERVICE_NAME = 'payments-service';
@@ -62,6 +62,12 @@ export const PaymentsEnv = Type.Object({
   PAYMENTS_DUPLICATE_WINDOW_SECONDS: Type.Integer({ minimum: 0, default: 60, errorMessage: 'must be a number of seconds (0 = off)' }),
   /** How long a fee quote can be used. */
   PAYMENTS_QUOTE_TTL_SECONDS: Type.Integer({ minimum: 1, default: 300, errorMessage: 'must be a positive number of seconds' }),
+  PAYMENTS_MAX_BATCH_LEGS: Type.Integer({
+    minimum: 1,
+    maximum: MAX_BATCH_LEGS_CEILING,
+    default: MAX_BATCH_LEGS_DEFAULT,
+    errorMessage: `must be an integer from 1 to ${MAX_BATCH_LEGS_CEILING} (legs per batch)`,
+  }),
 });
 
 export type PaymentsConfig = ReturnType<typeof resolve>;

@@ -10,6 +10,9 @@ import { createInvalidationFeed } from './modules/auth/invalidation-feed.js';
 import { rateLimitCredentialOf, registerAuth } from './modules/auth/plugin.js';
 import { createAuthRepository } from './modules/auth/repository.js';
 import { createAuthenticator } from './modules/auth/service.js';
+import { createBatchesRepository } from './modules/batches/repository.js';
+import { registerBatchRoutes } from './modules/batches/routes.js';
+import { createBatchesService } from './modules/batches/service.js';
 import { createHttpIdentityProvider, createLocalIdentityProvider } from './modules/compliance/identity-provider.js';
 import { createComplianceRepository } from './modules/compliance/repository.js';
 import { registerComplianceRoutes } from './modules/compliance/routes.js';
@@ -141,6 +144,17 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
   });
   registerTransactionRoutes(app, transactions);
   registerQuoteRoutes(app, quotes);
+
+  // Batches: one sender, many legs, created atomically.
+  registerBatchRoutes(
+    app,
+    createBatchesService({
+      repository: createBatchesRepository(database.sql),
+      appEnv: config.APP_ENV,
+      maxLegs: config.PAYMENTS_MAX_BATCH_LEGS,
+      controls: controls.gate,
+    }),
+  );
 
   // The Workspace API's transaction reads, key checks and forwarded create / submit-escrow-hash.
   const workspaceTransactions = createWorkspaceTransactionsService({

@@ -1,0 +1,177 @@
+import type { BatchListQuery, Currency, Network, OrchestrationType, SignerType } from '@holdfast/contracts';
+import type { Queryable, Sql } from '@holdfast/db';
+import { isoOf } from '../auth/repository.js';
+import { type TransactionRow, toTransactionRow } from '../transactions/repository.js';
+import type { BatchStatus } from '../transactions/state-machine.js';
+
+export interface BatchRow {
+  id: string;
+  platformId: string;
+  workspaceId: string | null;
+  status: BatchStatus;
+  fromAddress: string;
+  currency: Currency;
+  blockchainNetwork: Network;
+  chainId: number | null;
+  orchestrationType: OrchestrationType;
+  signerType: SignerType;
+  templateId: string | null;
+  template: Record<string, unknown> | null;
+  customerId: string | null;
+  idempotencyKey: string | null;
+  requestFingerprint: string | null;
+  metadata: Record<string, unknown>;
+  legCount: number;
+  totalAmount: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface Row {
+  id: string;
+  platform_id: string;
+  workspace_id: string | null;
+  status: BatchStatus;
+  from_address: string;
+  currency: Currency;
+  blockchain_network: Network;
+  chain_id: number | null;
+  orchestration_type: OrchestrationType;
+  signer_type: SignerType;
+  template_id: string | null;
+  template: Record<string, unknown> | null;
+  customer_id: string | null;
+  idempotency_key: string | null;
+  request_fingerprint: string | null;
+  metadata: Record<string, unknown>;
+  leg_count: number;
+  total_amount: string;
+  created_at: string | Date;
+  updated_at: string | Date;
+}
+
+function toBatchRow(r: Row): BatchRow {
+  return {
+    id: r.id,
+    platformId: r.platform_id,
+    workspaceId: r.workspace_id,
+    status: r.status,
+    fromAddress: r.from_address,
+    currency: r.currency,
+    blockchainNetwork: r.blockchain_network,
+    chainId: r.chain_id,
+    orchestrationType: r.orchestration_type,
+    signerType: r.signer_type,
+    templateId: r.template_id,
+    template: r.template,
+    customerId: r.customer_id,
+    idempotencyKey: r.idempotency_key,
+    requestFingerprint: r.request_fingerprint,
+    metadata: r.metadata,
+    legCount: r.leg_count,
+    totalAmount: r.total_amount,
+    createdAt: isoOf(r.created_at),
+    updatedAt: isoOf(r.updated_at),
+  };
+}
+
+export interface NewBatch {
+  id: string;
+  platformId: string;
+  workspaceId: string | null;
+  fromAddress: string;
+  currency: Currency;
+  blockchainNetwork: Network;
+  chainId: number | null;
+  orchestrationType: OrchestrationType;
+  signerType: SignerType;
+  templateId: string | null;
+  template: Record<string, unknown> | null;
+  customerId: string | null;
+  idempotencyKey: string | null;
+  requestFingerprint: string;
+  metadata: Record<string, unknown>;
+  totalAmount: string;
+  legs: { id: string; legIndex: number; toAddress: string; amount: string; metadata: Record<string, unknown> }[];
+}
+
+/** Newly created batches and legs start here: the external wallet must sign the batch escrow call. */
+const INITIAL_STATUS = 'pending_user_action';
+
+export function createBatchesRepository(sql: Sql) {
+  return {
+    /** The pool, for reads outside a transaction. */
+    sql: sql as Queryable,
+    transaction: <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => sql.begin((tx) => fn(tx)) as Promise<T>,
+
+    /**
+     * Inserts the batch, or nothing when the platform already has a batch with this idempotency key
+     * (answers null). A concurrent insert of the same key waits for the other transaction and then
+     * sees its row (`batches_idempotency_unique`), so one key makes exactly one batch.
+     */
+    async insertBatch(tx: Queryable, b: NewBatch): Promise<BatchRow | null> {
+      const rows = await tx<Row[]>`
+        insert into batches (id, platform_id, workspace_id, status, from_address, currency, blockchain_network, chain_id,
+          orchestration_type, signer_type, template_id, template, customer_id, idempotency_key, request_fingerprint,
+          metadata, leg_count, total_amount)
+        values (${b.id}, ${b.platformId}, ${b.workspaceId}, ${INITIAL_STATUS}, ${b.fromAddress}, ${b.currency},
+          ${b.blockchainNetwork}, ${b.chainId}, ${b.orchestrationType}, ${b.signerType}, ${b.templateId},
+          ${b.template === null ? null : JSON.stringify(b.template)}::text::jsonb, ${b.customerId}, ${b.idempotencyKey},
+          ${b.requestFingerprint}, ${JSON.stringify(b.metadata)}::text::jsonb, ${b.legs.length}, ${b.totalAmount}::numeric)
+        on conflict (platform_id, idempotency_key) where idempotency_key is not null do nothing
+        returning *`;
+      return rows[0] ? toBatchRow(rows[0]) : null;
+    },
+
+    /** Inserts every leg of a batch as a transaction, in one statement; answers them in leg order. */
+    async insertLegs(tx: Queryable, b: NewBatch): Promise<TransactionRow[]> {
+      const legs = JSON.stringify(
+        b.legs.map((l) => ({ id: l.id, leg_index: l.legIndex, to_address: l.toAddress, amount: l.amount, metadata: l.metadata })),
+      );
+      const rows = await tx<Parameters<typeof toTransactionRow>[0][]>`
+        insert into transactions (id, platform_id, workspace_id, status, amount, currency, from_address, to_address,
+          blockchain_network, chain_id, orchestration_type, signer_type, customer_id, template_id, template, metadata,
+          batch_id, leg_index)
+        select l.id, ${b.platformId}, ${b.workspaceId}, ${INITIAL_STATUS}, l.amount::numeric, ${b.currency}, ${b.fromAddress},
+          l.to_address, ${b.blockchainNetwork}, ${b.chainId}, ${b.orchestrationType}, ${b.signerType}, ${b.customerId},
+          ${b.templateId}, ${b.template === null ? null : JSON.stringify(b.template)}::text::jsonb, l.metadata, ${b.id}, l.leg_index
+        from jsonb_to_recordset(${legs}::text::jsonb) as l(id uuid, leg_index int, to_address text, amount text, metadata jsonb)
+        returning *`;
+      return rows.map(toTransactionRow).sort((x, y) => (x.legIndex ?? 0) - (y.legIndex ?? 0));
+    },
+
+    async findByIdempotencyKey(q: Queryable, platformId: string, key: string): Promise<BatchRow | null> {
+      const rows = await q<Row[]>`select * from batches where platform_id = ${platformId} and idempotency_key = ${key}`;
+      return rows[0] ? toBatchRow(rows[0]) : null;
+    },
+
+    async find(q: Queryable, id: string, platformId: string): Promise<BatchRow | null> {
+      const rows = await q<Row[]>`select * from batches where id = ${id} and platform_id = ${platformId}`;
+      return rows[0] ? toBatchRow(rows[0]) : null;
+    },
+
+    async legs(q: Queryable, batchId: string): Promise<TransactionRow[]> {
+      const rows = await q<Parameters<typeof toTransactionRow>[0][]>`
+        select * from transactions where batch_id = ${batchId} order by leg_index`;
+      return rows.map(toTransactionRow);
+    },
+
+    /** One page of the platform's batches, newest first, and the number matching the filters. */
+    async list(q: Queryable, platformId: string, query: BatchListQuery): Promise<{ rows: BatchRow[]; total: number }> {
+      const where = () => q`
+        platform_id = ${platformId}
+        ${query.status ? q`and status = ${query.status}` : q``}
+        ${query.fromAddress ? q`and lower(from_address) = ${query.fromAddress.toLowerCase()}` : q``}
+        ${query.customerId ? q`and customer_id = ${query.customerId}` : q``}
+        ${query.dateFrom ? q`and created_at >= ${query.dateFrom}::timestamptz` : q``}
+        ${query.dateTo ? q`and created_at <= ${query.dateTo}::timestamptz` : q``}`;
+      const [rows, count] = await Promise.all([
+        q<Row[]>`select * from batches where ${where()} order by created_at desc, id desc
+          limit ${query.limit} offset ${(query.page - 1) * query.limit}`,
+        q<{ total: number }[]>`select count(*)::int as total from batches where ${where()}`,
+      ]);
+      return { rows: rows.map(toBatchRow), total: count[0]?.total ?? 0 };
+    },
+  };
+}
+export type BatchesRepository = ReturnType<typeof createBatchesRepository>;

@@ -1,0 +1,233 @@
+import { createHash } from 'node:crypto';
+import {
+  type AppEnv,
+  type Batch,
+  type BatchCreated,
+  type BatchLeg,
+  type BatchList,
+  type BatchListQuery,
+  type BatchNextAction,
+  type BatchWithLegs,
+  type CreateBatchBody,
+  type FieldError,
+  paginationMeta,
+  uuidv7,
+} from '@holdfast/contracts';
+import { appendToOutboxSql } from '@holdfast/db';
+import { AppError, validationError } from '@holdfast/http-kit';
+import { SCHEMA_NAME } from '../../db/pg-schema.js';
+import type { Principal } from '../auth/index.js';
+import { type ControlsGate, noControls } from '../controls/gate.js';
+import { transactionEvent, transactionRef } from '../transactions/moves.js';
+import { type TransactionRow, toPaymentsTransaction } from '../transactions/repository.js';
+import { normalizeAmount, resolveNetwork, sumDecimals } from '../transactions/rules.js';
+import type { BatchesRepository, BatchRow, NewBatch } from './repository.js';
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+/** The escrow id of a leg: its UUID's 16 bytes left-padded to a bytes32 (as `uuidToOnchainId` of @holdfast/escrow). */
+export function onchainIdOf(uuid: string): string {
+  return `0x${'0'.repeat(32)}${uuid.replaceAll('-', '').toLowerCase()}`;
+}
+
+/** JSON with object keys sorted, so the same request always has the same fingerprint. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function toBatch(row: BatchRow): Batch {
+  const { workspaceId, template, requestFingerprint, ...batch } = row;
+  return batch;
+}
+
+function toLeg(row: TransactionRow): BatchLeg {
+  return { ...toPaymentsTransaction(row), legIndex: row.legIndex ?? 0, onchainId: onchainIdOf(row.id) };
+}
+
+function nextActionOf(batch: BatchRow, legs: readonly TransactionRow[]): BatchNextAction {
+  const common = {
+    totalAmount: batch.totalAmount,
+    ids: legs.map((l) => onchainIdOf(l.id)),
+    receivers: legs.map((l) => l.toAddress),
+    amounts: legs.map((l) => l.amount),
+  };
+  if (batch.orchestrationType === 'raw') {
+    return {
+      type: 'send_transfers',
+      description: `From ${batch.fromAddress}, send each leg's amount of ${batch.currency} to its receiver on ${batch.blockchainNetwork}, then submit each transfer's hash on its leg.`,
+      ...common,
+    };
+  }
+  return {
+    type: 'create_batch_escrow',
+    description: `From ${batch.fromAddress} on ${batch.blockchainNetwork}: approve the escrow contract for ${batch.totalAmount} ${batch.currency}, then call createBatch(ids, receivers, amounts, token, attester, holdDeadline) with the legs in this order (amounts in the token's units). Each leg moves to escrowed when its escrow-created event is observed.`,
+    ...common,
+  };
+}
+
+export interface CreateBatchOutcome {
+  batch: BatchCreated;
+  /** True when the idempotency key named an existing batch (nothing was created). */
+  replayed: boolean;
+}
+
+export function createBatchesService(deps: { repository: BatchesRepository; appEnv: AppEnv; maxLegs: number; controls?: ControlsGate }) {
+  const { repository, appEnv, maxLegs } = deps;
+  const controls = deps.controls ?? noControls;
+
+  /** Every rule that needs no stored state, all legs checked: one 400 names every bad field. */
+  function validate(body: CreateBatchBody, idempotencyKey: string | undefined) {
+    const errors: FieldError[] = [];
+    if ((body.signerType ?? 'external_wallet') !== 'external_wallet') {
+      errors.push({ field: 'signerType', reason: 'must be external_wallet: custodial batches are not supported' });
+    }
+    if (body.legs.length > maxLegs) {
+      errors.push({ field: 'legs', reason: `must have at most ${maxLegs} legs (got ${body.legs.length})` });
+    }
+    if (body.idempotencyKey !== undefined && idempotencyKey !== undefined && body.idempotencyKey !== idempotencyKey) {
+      errors.push({ field: 'idempotencyKey', reason: 'differs from the Idempotency-Key header' });
+    }
+    const { network, chainId } = resolveNetwork(appEnv, body.blockchainNetwork);
+    const pattern = network.startsWith('solana') ? SOLANA_ADDRESS : EVM_ADDRESS;
+    const family = network.startsWith('solana') ? 'a Solana (base58)' : 'an EVM (0x + 40 hex digits)';
+    if (!pattern.test(body.fromAddress)) errors.push({ field: 'fromAddress', reason: `must be ${family} address` });
+    const amounts: string[] = [];
+    body.legs.forEach((leg, i) => {
+      if (!pattern.test(leg.toAddress)) {
+        errors.push({ field: `legs.${i}.toAddress`, reason: `must be ${family} address` });
+      } else if (leg.toAddress.toLowerCase() === body.fromAddress.toLowerCase()) {
+        errors.push({ field: `legs.${i}.toAddress`, reason: 'must differ from fromAddress' });
+      }
+      try {
+        amounts.push(normalizeAmount(leg.amount, `legs.${i}.amount`));
+      } catch (error) {
+        const details = error instanceof AppError ? (error.details as { errors?: FieldError[] } | undefined) : undefined;
+        if (!details?.errors) throw error;
+        errors.push(...details.errors);
+      }
+    });
+    if (errors.length > 0) throw validationError(errors);
+    return { network, chainId, amounts };
+  }
+
+  async function existing(principal: Principal, key: string, fingerprint: string): Promise<CreateBatchOutcome | null> {
+    const found = await repository.findByIdempotencyKey(repository.sql, principal.platformId, key);
+    if (!found) return null;
+    if (found.requestFingerprint !== fingerprint) {
+      throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was used for a batch with other parameters', {
+        batchId: found.id,
+      });
+    }
+    const legs = await repository.legs(repository.sql, found.id);
+    return { batch: { ...toBatch(found), legs: legs.map(toLeg), nextAction: nextActionOf(found, legs) }, replayed: true };
+  }
+
+  return {
+    /**
+     * Creates the batch and all its legs in one database transaction, with a `transaction.created`
+     * event per leg; any invalid leg writes nothing. A known idempotency key answers the batch it made.
+     */
+    async create(principal: Principal, body: CreateBatchBody, headerKey?: string): Promise<CreateBatchOutcome> {
+      const { network, chainId, amounts } = validate(body, headerKey);
+      const idempotencyKey = body.idempotencyKey ?? headerKey ?? null;
+      const prepared = await controls.prepare(principal.platformId, {
+        ...(body.templateId ? { templateId: body.templateId } : {}),
+        ...(body.template ? { template: body.template } : {}),
+      });
+      const id = uuidv7();
+      const batch: NewBatch = {
+        id,
+        platformId: principal.platformId,
+        workspaceId: principal.workspaceId,
+        fromAddress: body.fromAddress,
+        currency: body.currency ?? 'USDC',
+        blockchainNetwork: network,
+        chainId,
+        orchestrationType: body.orchestrationType ?? 'platform',
+        signerType: 'external_wallet',
+        templateId: prepared.templateId,
+        template: prepared.snapshot,
+        customerId: body.customerId ?? null,
+        idempotencyKey,
+        requestFingerprint: '',
+        metadata: body.metadata ?? {},
+        totalAmount: sumDecimals(amounts),
+        legs: body.legs.map((leg, i) => ({
+          id: uuidv7(),
+          legIndex: i,
+          toAddress: leg.toAddress,
+          amount: amounts[i] ?? '0',
+          metadata: leg.metadata ?? {},
+        })),
+      };
+      batch.requestFingerprint = createHash('sha256')
+        .update(
+          canonical({
+            fromAddress: batch.fromAddress,
+            currency: batch.currency,
+            blockchainNetwork: batch.blockchainNetwork,
+            orchestrationType: batch.orchestrationType,
+            signerType: batch.signerType,
+            templateId: batch.templateId,
+            template: batch.template,
+            customerId: batch.customerId,
+            metadata: batch.metadata,
+            legs: batch.legs.map((l) => ({ toAddress: l.toAddress, amount: l.amount, metadata: l.metadata })),
+          }),
+        )
+        .digest('hex');
+
+      if (idempotencyKey) {
+        const replay = await existing(principal, idempotencyKey, batch.requestFingerprint);
+        if (replay) return replay;
+      }
+
+      const created = await repository.transaction(async (tx) => {
+        const row = await repository.insertBatch(tx, batch);
+        if (!row) return null; // a concurrent request with the same key won; nothing written here
+        const legs = await repository.insertLegs(tx, batch);
+        await appendToOutboxSql(
+          tx,
+          SCHEMA_NAME,
+          legs.map((leg) => transactionEvent('transaction.created', leg, { transaction: transactionRef(leg) })),
+        );
+        return { row, legs };
+      });
+      if (!created) {
+        const replay = idempotencyKey ? await existing(principal, idempotencyKey, batch.requestFingerprint) : null;
+        if (!replay) throw new Error('batch insert conflicted without an existing batch');
+        return replay;
+      }
+      return {
+        batch: { ...toBatch(created.row), legs: created.legs.map(toLeg), nextAction: nextActionOf(created.row, created.legs) },
+        replayed: false,
+      };
+    },
+
+    /** The platform's batches, newest first, without legs. */
+    async list(principal: Principal, query: BatchListQuery): Promise<BatchList> {
+      if (query.dateFrom && query.dateTo && Date.parse(query.dateFrom) > Date.parse(query.dateTo)) {
+        throw validationError([{ field: 'dateTo', reason: 'must not be before dateFrom' }]);
+      }
+      const { rows, total } = await repository.list(repository.sql, principal.platformId, query);
+      return { data: rows.map(toBatch), pagination: paginationMeta(query.page, query.limit, total) };
+    },
+
+    /** One batch of the platform with its legs in leg order; another platform's answers 404. */
+    async get(principal: Principal, id: string): Promise<BatchWithLegs> {
+      const row = await repository.find(repository.sql, id, principal.platformId);
+      if (!row) throw new AppError('NOT_FOUND', 'Batch not found');
+      const legs = await repository.legs(repository.sql, row.id);
+      return { ...toBatch(row), legs: legs.map(toLeg) };
+    },
+  };
+}
+export type BatchesService = ReturnType<typeof createBatchesService>;
