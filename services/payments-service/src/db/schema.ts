@@ -9,4 +9,11 @@ export const rateLimitCounters = rateLimitCountersTable(paymentsSchema);
 export { credentialInvalidations } from '../modules/auth/tables.js';
 export { oauthClients, oauthTokens } from '../modules/oauth/tables.js';
 export { apiKeys, platforms } from '../modules/platforms/tables.js';
+export {
+  appliedChainMessages,
+  claimedTransfers,
+  earlyReleaseAttestations,
+  rescindRequests,
+  settlements,
+} from '../modules/settlement/tables.js';
 export { batches, transactions, transactionTransitions } from '../modules/transactions/tables.js';
