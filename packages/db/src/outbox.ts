@@ -49,7 +49,10 @@ export async function appendToOutbox(tx: AnyTransaction, table: OutboxTable, sch
  */
 export async function appendToOutboxSql(tx: ISql, schemaName: string, events: readonly DomainEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const rows = events.map((event) => ({ id: event.id, type: event.type, platform_id: event.platformId, payload: tx.json(event as never) }));
-  await tx`insert into outbox ${tx(rows as never, 'id', 'type', 'platform_id', 'payload')}`;
+  // `$n::text::jsonb`: `tx.json(...)` breaks on a service's pool, whose JSON serializers drizzle made transparent.
+  await tx`
+    insert into outbox (id, type, platform_id, payload)
+    select e->>'id', e->>'type', (e->>'platformId')::uuid, e
+    from jsonb_array_elements(${JSON.stringify(events)}::text::jsonb) with ordinality as x(e, n) order by n`;
   await tx`select pg_notify(${outboxChannel(schemaName)}, '')`;
 }

@@ -27,6 +27,11 @@ const AUTH: Record<string, Record<Version, RouteAuth>> = {
 
 const DESIGN = 'Design: docs/settlement.md.';
 
+/** Rescind and refund may be sent without a body (all their fields are optional): validate it as `{}`. */
+async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
+  request.body ??= {};
+}
+
 /** The on-chain operations of a transaction (spec "named only"), on v1 and v2 with the v2 renames. */
 export function registerSettlementRoutes(app: HttpApp, service: SettlementService): void {
   const paths: Record<Version, Record<string, string[]>> = {
@@ -127,17 +132,18 @@ export function registerSettlementRoutes(app: HttpApp, service: SettlementServic
         path,
         {
           config: { tier: 'standard', auth: AUTH.rescind?.[v] },
+          preValidation: emptyBodyAsObject,
           schema: {
             ...common,
             summary: 'Rescind within the hold period',
             description: `With the sender's rescind txHash: verified on chain, rescinded at once (200). Without: the request is recorded (202) and the transaction is rescinded when the chain shows the sender's rescind. 409 HOLD_PERIOD_ENDED after the deadline. ${DESIGN}`,
             operationId: opId('rescindTransaction', v),
-            body: Type.Optional(RescindBody),
+            body: RescindBody,
             response: { 200: TransactionOperationResult, 202: TransactionOperationResult, ...errorResponses(404, 409, 503) },
           },
         },
         async (request, reply) => {
-          const out = await service.rescind(principalOf(request), request.params.id, request.body ?? {});
+          const out = await service.rescind(principalOf(request), request.params.id, request.body);
           return reply.code(out.status).send(out.body);
         },
       );
@@ -148,16 +154,17 @@ export function registerSettlementRoutes(app: HttpApp, service: SettlementServic
         path,
         {
           config: { tier: 'standard', auth: AUTH.refund?.[v] },
+          preValidation: emptyBodyAsObject,
           schema: {
             ...common,
             summary: 'Refund',
             description: `escrowed, in_review or disputed -> refunded (transaction.refunded); Holdfast's attester returns the funds on chain. ${DESIGN}`,
             operationId: opId('refundTransaction', v),
-            body: Type.Optional(RefundBody),
+            body: RefundBody,
             response: { 200: TransactionOperationResult, ...errorResponses(404, 409, 503) },
           },
         },
-        async (request) => service.refund(principalOf(request), request.params.id, request.body ?? {}),
+        async (request) => service.refund(principalOf(request), request.params.id, request.body),
       );
     }
   }
