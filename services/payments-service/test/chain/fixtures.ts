@@ -12,7 +12,9 @@ import { deployEscrow, deployMockUsdc, localDeployerAccount, onchainIdToUuid, uu
 import { type Bus, publishChecked } from '@holdfast/messaging';
 import { ANVIL_ACCOUNTS, type Anvil, startAnvil } from '@holdfast/test-fixtures';
 import {
+  type Account,
   type Address,
+  type Chain,
   createPublicClient,
   createWalletClient,
   decodeEventLog,
@@ -21,7 +23,10 @@ import {
   type Hash,
   type Hex,
   http,
+  type PublicClient,
   type TransactionReceipt,
+  type Transport,
+  type WalletClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { LOCAL_ATTESTER_KEY } from '../../src/config.js';
@@ -30,12 +35,42 @@ import { call, createClient, key, type testSql, tokenFor } from '../helpers.js';
 export const NETWORK = 'base-sepolia';
 export const ATTESTER = privateKeyToAccount(LOCAL_ATTESTER_KEY).address;
 
+type Wallet = WalletClient<Transport, Chain, Account>;
+
+export interface ChainWorld {
+  anvil: Anvil;
+  publicClient: PublicClient;
+  usdc: Address;
+  escrow: Address;
+  sender: Wallet;
+  receiver: Wallet;
+  stranger: Wallet;
+  env: Record<string, string>;
+  mined: (hash: Promise<Hash>) => Promise<TransactionReceipt>;
+  balance: (address: Address) => Promise<bigint>;
+  mint: (to: Address, amount: bigint) => Promise<TransactionReceipt>;
+  transfer: (to: Address, amount: bigint) => Promise<TransactionReceipt>;
+  createEscrow: (
+    transactionId: string,
+    amount: bigint,
+    options?: { holdDeadline?: bigint; receiver?: Address; attester?: Address },
+  ) => Promise<TransactionReceipt>;
+  escrowCall: (
+    fn: 'rescind' | 'release' | 'attestEarlyRelease',
+    transactionId: string,
+    by?: 'sender' | 'receiver',
+  ) => Promise<TransactionReceipt>;
+  escrowStatus: (transactionId: string) => Promise<number>;
+  now: () => Promise<bigint>;
+  indexed: (receipt: TransactionReceipt) => Promise<ChainEvent[]>;
+}
+
 /**
  * A private anvil with MockUSDC and the escrow deployed (by the local deployer, as ./scripts/start
  * does), wallets for the sender (#1), the receiver (#2) and a stranger (#3), and the payments
  * configuration that points at them.
  */
-export async function startChain() {
+export async function startChain(): Promise<ChainWorld> {
   const anvil: Anvil = await startAnvil();
   const chain = defineChain({
     id: anvil.chainId,
@@ -44,11 +79,12 @@ export async function startChain() {
     rpcUrls: { default: { http: [anvil.rpcUrl] } },
   });
   const transport = http(anvil.rpcUrl);
-  const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 });
+  const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 }) as PublicClient;
   const deployer = createWalletClient({ account: localDeployerAccount(), chain, transport });
   const usdc = await deployMockUsdc({ walletClient: deployer, publicClient });
   const escrow = await deployEscrow({ walletClient: deployer, publicClient });
-  const wallet = (i: 1 | 2 | 3) => createWalletClient({ account: privateKeyToAccount(ANVIL_ACCOUNTS[i].privateKey), chain, transport });
+  const wallet = (i: 1 | 2 | 3): Wallet =>
+    createWalletClient({ account: privateKeyToAccount(ANVIL_ACCOUNTS[i].privateKey), chain, transport });
   const sender = wallet(1);
   const receiver = wallet(2);
   const stranger = wallet(3);
@@ -57,7 +93,7 @@ export async function startChain() {
     return publicClient.waitForTransactionReceipt({ hash: await hash });
   }
 
-  const api = {
+  const api: ChainWorld = {
     anvil,
     publicClient,
     usdc: usdc.address,
@@ -208,7 +244,6 @@ export async function startChain() {
   };
   return api;
 }
-export type ChainWorld = Awaited<ReturnType<typeof startChain>>;
 
 /** Publishes CHAIN messages as the indexer does: subject per kind, Nats-Msg-Id = chainMessageId. */
 export async function publishChain(bus: Bus, events: ChainEvent[]): Promise<void> {
