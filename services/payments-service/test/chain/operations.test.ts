@@ -243,6 +243,21 @@ describe('escrow, release attest and the settlement worker, end to end', () => {
     expect(await world.escrowStatus(id)).toBe(EscrowStatus.Held);
   });
 
+  it('does not send a release the chain already made: the instruction is done without a transaction', async () => {
+    const { id } = await escrowed();
+    const release = await world.escrowCall('release', id); // the sender released it himself
+    const attested = await call(svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: v2() });
+    expect(attested.status).toBe(200);
+    const s = await waitFor(async () => {
+      const [row] = await sql`select status, tx_hash from settlements where transaction_id = ${id}`;
+      return row?.status === 'done' ? row : undefined;
+    }, 'the release instruction');
+    expect(s.tx_hash).toBeNull();
+    await publishChain(nats.bus, await world.indexed(release));
+    await waitFor(async () => (await statusOf(id)) === 'completed', 'completed');
+    expect((await eventsOf(sql, id)).map((e) => e.type)).toEqual(['transaction.escrowed', 'transaction.completed']);
+  });
+
   it('refuses an escrow whose receiver differs (400) and changes nothing', async () => {
     const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
     const created = await world.createEscrow(id, AMOUNT, { receiver: STRANGER });
@@ -417,6 +432,28 @@ describe('refund', () => {
     const res = await call(svc.url, 'POST', `/api/v1/transactions/${id}/refund`, { headers: key(p.apiKey) });
     expect(res.status).toBe(200);
     await waitFor(async () => (await world.escrowStatus(id)) === EscrowStatus.Refunded, 'the refund on chain');
+  });
+
+  it('the worker records a refund the chain can no longer make as superseded; the release event is a conflict', async () => {
+    const { id } = await escrowed();
+    // The sender pays the receiver on chain, then the platform refunds before payments saw the release.
+    const release = await world.escrowCall('release', id);
+    const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/refund`, { headers: v2(), body: {} });
+    expect(res.status).toBe(200);
+    const s = await waitFor(async () => {
+      const [row] = await sql`select status, tx_hash, last_error from settlements where transaction_id = ${id}`;
+      return row?.status === 'superseded' ? row : undefined;
+    }, 'the superseded refund');
+    expect(s.tx_hash).toBeNull();
+    const [outcome] = await Promise.all([
+      waitFor(
+        async () => (await sql`select outcome from applied_chain_messages where transaction_id = ${id} and kind = 'escrow.released'`)[0],
+        'release',
+      ),
+      publishChain(nats.bus, await world.indexed(release)),
+    ]);
+    expect(outcome.outcome).toBe('conflict');
+    expect(await statusOf(id)).toBe('refunded');
   });
 
   it('refuses a pending transaction (409) and writes no instruction', async () => {

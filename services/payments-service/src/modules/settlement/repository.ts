@@ -124,12 +124,6 @@ export function createSettlementRepository() {
         next_attempt_at = now() + make_interval(secs => ${delayMs / 1000}), updated_at = now() where id = ${id}`;
     },
 
-    async settlementsOf(q: Queryable, transactionId: string): Promise<(SettlementRow & { lastError: string | null })[]> {
-      const rows = await q<(SettlementDbRow & { last_error: string | null })[]>`
-        select * from settlements where transaction_id = ${transactionId} order by created_at`;
-      return rows.map((r) => ({ ...toSettlement(r), lastError: r.last_error }));
-    },
-
     async recordAttestation(tx: Queryable, transactionId: string, party: string, txHash: string | null, verified: boolean): Promise<void> {
       await tx`
         insert into early_release_attestations (transaction_id, party, tx_hash, verified)
