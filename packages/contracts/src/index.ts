@@ -16,6 +16,7 @@ export * from './forwarding.js';
 export * from './ids.js';
 export * from './pagination.js';
 export * from './payments-access.js';
+export * from './payments-settlement.js';
 export * from './payments-transactions.js';
 export * from './payments-v2.js';
 export * from './subjects.js';

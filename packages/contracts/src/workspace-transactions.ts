@@ -320,7 +320,7 @@ export const CreateWorkspaceTransactionBody = Type.Object(
 );
 export type CreateWorkspaceTransactionBody = Static<typeof CreateWorkspaceTransactionBody>;
 
-export const SubmitEscrowHashBody = Type.Object(
+export const WorkspaceSubmitEscrowHashBody = Type.Object(
   {
     transactionHash: Type.String({
       pattern: '^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,90})$',
@@ -329,7 +329,7 @@ export const SubmitEscrowHashBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export type SubmitEscrowHashBody = Static<typeof SubmitEscrowHashBody>;
+export type WorkspaceSubmitEscrowHashBody = Static<typeof WorkspaceSubmitEscrowHashBody>;
 
 export const SubmitEscrowHashResult = Type.Object({ success: Type.Boolean(), message: Type.String(), transaction: WorkspaceTransaction });
 export type SubmitEscrowHashResult = Static<typeof SubmitEscrowHashResult>;

@@ -2,15 +2,19 @@ import {
   ChainEnv,
   CommonEnv,
   durationMs,
+  EscrowContractsEnv,
   exitOnConfigError,
   HttpBodyLimitField,
   InternalApiKeyField,
   loadConfig,
   parseChainRpcUrls,
+  parseEscrowContracts,
+  parseTokenContracts,
   portField,
   RateLimitEnv,
   rateLimitsPerMinute,
   requiredOutsideLocal,
+  TokenContractsEnv,
   withDotEnv,
 } from '@holdfast/config';
 import { API_KEY_PATTERN, MAX_BATCH_LEGS_CEILING, MAX_BATCH_LEGS_DEFAULT } from '@holdfast/contracts';
@@ -29,6 +33,15 @@ export const PaymentsEnv = Type.Object({
   ...CommonEnv,
   ...ChainEnv,
   ...RateLimitEnv,
+  ...EscrowContractsEnv,
+  ...TokenContractsEnv,
+  PAYMENTS_ATTESTER_PRIVATE_KEY: Type.Optional(
+    Type.String({
+      pattern: '^0x[0-9a-fA-F]{64}$',
+      errorMessage: 'must be a private key: 0x and 64 hex digits (the attester of the escrows payments creates)',
+    }),
+  ),
+  SETTLEMENT_POLL_INTERVAL: Type.String({ format: 'duration', default: '1s', errorMessage: 'must be a duration such as 1s' }),
   PAYMENTS_PORT: portField(3001),
   PAYMENTS_BOOTSTRAP_API_KEY: Type.Optional(
     Type.String({
@@ -80,10 +93,13 @@ function resolve(env: Record<string, string | undefined>) {
       ? ['IDENTITY_PROVIDER_API_KEY: is required with IDENTITY_PROVIDER_URL']
       : []),
     ...bootstrapKeyProblems(c.PAYMENTS_BOOTSTRAP_API_KEY, c.APP_ENV),
+    ...parseEscrowContracts(c.ESCROW_CONTRACTS).problems,
+    ...parseTokenContracts(c.TOKEN_CONTRACTS).problems,
   ]);
   return {
     ...raw,
     chainRpcUrls: parseChainRpcUrls(raw.CHAIN_RPC_URLS, raw.APP_ENV),
+    settlement: settlementSettings(raw),
     shutdownTimeoutMs: durationMs(raw.SHUTDOWN_TIMEOUT),
     controlsCodeTtlMs: durationMs(raw.CONTROLS_CODE_TTL),
     rateLimitsPerMinute: rateLimitsPerMinute(raw),
@@ -107,6 +123,30 @@ function resolve(env: Record<string, string | undefined>) {
     },
   };
 }
+
+/**
+ * The on-chain side of settlement: escrow and token contracts per network, and the attester key
+ * (in `local`, anvil dev account #7, which no other part of the stack signs with).
+ */
+function settlementSettings(raw: {
+  APP_ENV: string;
+  ESCROW_CONTRACTS?: string | undefined;
+  TOKEN_CONTRACTS?: string | undefined;
+  PAYMENTS_ATTESTER_PRIVATE_KEY?: string | undefined;
+  SETTLEMENT_POLL_INTERVAL: string;
+}) {
+  return {
+    escrowContracts: parseEscrowContracts(raw.ESCROW_CONTRACTS).value,
+    tokenContracts: parseTokenContracts(raw.TOKEN_CONTRACTS).value,
+    attesterPrivateKey: (raw.PAYMENTS_ATTESTER_PRIVATE_KEY ?? (raw.APP_ENV === 'local' ? LOCAL_ATTESTER_KEY : undefined)) as
+      | `0x${string}`
+      | undefined,
+    pollIntervalMs: durationMs(raw.SETTLEMENT_POLL_INTERVAL),
+  };
+}
+
+/** anvil dev account #7 (0x14dC79964da2C08b23698B3D3cc7Ca32193d9955): the local attester. Never valid outside local chains. */
+export const LOCAL_ATTESTER_KEY = '0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbf7cbf4356';
 
 /** A bootstrap key must be of its environment: hf_live_ in production, hf_test_ elsewhere. */
 function bootstrapKeyProblems(key: string | undefined, appEnv: string): string[] {

@@ -1,5 +1,7 @@
+import { ChainEvent, CONSUMERS, STREAMS } from '@holdfast/contracts';
 import type { ServiceHandle } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
+import { type RunningConsumer, startConsumer } from '@holdfast/messaging';
 import { createEventRelay, createFoundation } from '@holdfast/runtime';
 import { type PaymentsConfig, SERVICE_NAME } from './config.js';
 import * as tables from './db/schema.js';
@@ -33,6 +35,11 @@ import { createPlatformsService } from './modules/platforms/service.js';
 import { createQuotesRepository } from './modules/quotes/repository.js';
 import { registerQuoteRoutes } from './modules/quotes/routes.js';
 import { createQuotesService } from './modules/quotes/service.js';
+import { createChainAccess } from './modules/settlement/chain.js';
+import { createSettlementRepository } from './modules/settlement/repository.js';
+import { registerSettlementRoutes } from './modules/settlement/routes.js';
+import { createSettlementService } from './modules/settlement/service.js';
+import { createSettlementWorker } from './modules/settlement/worker.js';
 import { createTransactionMoves } from './modules/transactions/moves.js';
 import { createTransactionsRepository } from './modules/transactions/repository.js';
 import { registerTransactionRoutes } from './modules/transactions/routes.js';
@@ -43,7 +50,7 @@ import { serveWorkspaceAccessCommands } from './modules/workspace-access/command
 import { createWorkspaceAccessService } from './modules/workspace-access/service.js';
 import { serveWorkspaceTransactionCommands } from './modules/workspace-transactions/commands.js';
 import { createWorkspaceTransactionsRepository } from './modules/workspace-transactions/repository.js';
-import { createWorkspaceTransactionsService, forwardedCreateBody, operationsNotWired } from './modules/workspace-transactions/service.js';
+import { createWorkspaceTransactionsService, forwardedCreateBody } from './modules/workspace-transactions/service.js';
 
 /** Assembles payments-service from its configuration: database, NATS, HTTP routes, outbox relay. */
 export async function createPaymentsService(config: PaymentsConfig, logger: Logger): Promise<ServiceHandle> {
@@ -101,6 +108,28 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
   const transactionsRepository = createTransactionsRepository();
   const moves = createTransactionMoves({ repository: transactionsRepository });
 
+  // Settlement: the on-chain operations, the CHAIN consumer and the attester's worker (docs/settlement.md).
+  const chain = createChainAccess({ appEnv: config.APP_ENV, rpcUrls: config.chainRpcUrls, ...config.settlement });
+  const settlementRepository = createSettlementRepository();
+  const settlement = createSettlementService({
+    sql: database.sql,
+    moves,
+    transactions: transactionsRepository,
+    repository: settlementRepository,
+    chain,
+    logger,
+  });
+  registerSettlementRoutes(app, settlement);
+  const settlementWorker = createSettlementWorker({
+    sql: database.sql,
+    repository: settlementRepository,
+    transactions: transactionsRepository,
+    chain,
+    logger,
+    pollIntervalMs: config.settlement.pollIntervalMs,
+  });
+  let chainConsumer: RunningConsumer | undefined;
+
   // Disputes: open, escalate, evidence, resolve; moves the disputed transaction.
   registerDisputeRoutes(
     app,
@@ -109,6 +138,7 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
       repository: createDisputesRepository(),
       transactions: transactionsRepository,
       moves,
+      settle: (tx, input) => settlement.enqueueSettlement(tx, input),
     }),
   );
 
@@ -166,8 +196,8 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
         const owner = { platformId, workspaceId: platform?.workspaceId ?? null };
         return (await transactions.create(owner, forwardedCreateBody(input))).transaction;
       },
-      // WIRE: submit-escrow-hash (the settlement module's)
-      submitEscrowHash: operationsNotWired.submitEscrowHash,
+      submitEscrowHash: async (platformId, transactionId, transactionHash) =>
+        (await settlement.submitEscrowHash({ platformId }, transactionId, { transactionHash })).transaction,
     },
     appEnv: config.APP_ENV,
   });
@@ -185,9 +215,24 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
       stopCommands = serveWorkspaceAccessCommands(bus, SERVICE_NAME, workspaceAccess, oauth);
       stopTransactionCommands = serveWorkspaceTransactionCommands(bus, SERVICE_NAME, workspaceTransactions);
       await relay.start();
+      chainConsumer = await startConsumer({
+        bus,
+        stream: STREAMS.CHAIN.name,
+        durable: CONSUMERS.paymentsChain,
+        filterSubject: STREAMS.CHAIN.subjects[0],
+        schema: ChainEvent,
+        logger,
+        concurrency: 1,
+        handler: async (event) => {
+          await settlement.handleChainEvent(event);
+        },
+      });
+      if (chain.attesterAddress()) settlementWorker.start();
     },
     closers: [
       { name: 'commands', close: async () => stopCommands() },
+      { name: 'chain consumer', close: async () => chainConsumer?.stop() },
+      { name: 'settlement worker', close: settlementWorker.stop },
       { name: 'transaction commands', close: async () => stopTransactionCommands() },
       { name: 'credential invalidation feed', close: feed.stop },
       { name: 'outbox relay', close: relay.stop },

@@ -31,13 +31,13 @@ const basic = (id: string, secret: string) => ({ authorization: `Basic ${Buffer.
 
 beforeAll(async () => {
   [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
-  // Probe routes shaped like the money-movement operations other modules add, to exercise the
-  // auth layer's v2 rules.
+  // Probe routes with the scopes of the money-movement operations (the real ones need real
+  // transactions), to exercise the auth layer's v2 rules alone.
   svc = await startPayments(db, nats, { PAYMENTS_BOOTSTRAP_API_KEY: admin, ...LIMITS }, (app) => {
     const ok = async () => ({ ok: true });
-    app.post('/api/v2/transactions/:id/rescind', { config: { auth: { scopes: ['reverse:transactions'] } } }, ok);
-    app.post('/api/v2/transactions', { config: { auth: { scopes: ['move:transactions'] } } }, ok);
-    app.post('/api/v1/transactions/:id/rescind', { config: { auth: { scopes: ['rescind:transactions'] } } }, ok);
+    app.post('/api/v2/probes/:id/rescind', { config: { auth: { scopes: ['reverse:transactions'] } } }, ok);
+    app.post('/api/v2/probes/transactions', { config: { auth: { scopes: ['move:transactions'] } } }, ok);
+    app.post('/api/v1/probes/:id/rescind', { config: { auth: { scopes: ['rescind:transactions'] } } }, ok);
   });
   sql = testSql(db);
 });
@@ -443,17 +443,17 @@ describe('access tokens on the API', () => {
     const oldToken = await tokenFor(svc.url, v1Scoped);
     const newToken = await tokenFor(svc.url, v2Scoped);
     const id = randomUUID();
-    const reversal = await call(svc.url, 'POST', `/api/v2/transactions/${id}/rescind`, { headers: bearer(oldToken) });
+    const reversal = await call(svc.url, 'POST', `/api/v2/probes/${id}/rescind`, { headers: bearer(oldToken) });
     expect(reversal.status).toBe(403);
     expect(reversal.body.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: { required: ['reverse:transactions'] } });
     expect(reversal.body.error.message).toMatch(/cancel:transactions and rescind:transactions are v1 scopes/);
     expect(reversal.headers['www-authenticate']).toMatch(/insufficient_scope/);
-    const movement = await call(svc.url, 'POST', '/api/v2/transactions', { headers: bearer(oldToken) });
+    const movement = await call(svc.url, 'POST', '/api/v2/probes/transactions', { headers: bearer(oldToken) });
     expect(movement.status).toBe(403);
     expect(movement.body.error.message).toMatch(/write:transactions is a v1 scope/);
-    expect((await call(svc.url, 'POST', `/api/v2/transactions/${id}/rescind`, { headers: bearer(newToken) })).status).toBe(200);
-    expect((await call(svc.url, 'POST', '/api/v2/transactions', { headers: bearer(newToken) })).status).toBe(200);
-    expect((await call(svc.url, 'POST', `/api/v1/transactions/${id}/rescind`, { headers: bearer(oldToken) })).status).toBe(200);
-    expect((await call(svc.url, 'POST', `/api/v1/transactions/${id}/rescind`, { headers: bearer(newToken) })).status).toBe(403);
+    expect((await call(svc.url, 'POST', `/api/v2/probes/${id}/rescind`, { headers: bearer(newToken) })).status).toBe(200);
+    expect((await call(svc.url, 'POST', '/api/v2/probes/transactions', { headers: bearer(newToken) })).status).toBe(200);
+    expect((await call(svc.url, 'POST', `/api/v1/probes/${id}/rescind`, { headers: bearer(oldToken) })).status).toBe(200);
+    expect((await call(svc.url, 'POST', `/api/v1/probes/${id}/rescind`, { headers: bearer(newToken) })).status).toBe(403);
   });
 });

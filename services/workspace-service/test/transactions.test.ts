@@ -263,9 +263,10 @@ describe('workspace-key routes', () => {
     expect((await h.call('POST', path(randomUUID()), { body, headers: key(a) })).status).toBe(404);
     // Readable through A's custody address, but on B's platform: A cannot move it.
     expect((await h.call('POST', path(viaAddress), { body, headers: key(a) })).status).toBe(404);
-    // WIRE: the workspace's own transaction reaches payments' submit-escrow-hash (503 until it is wired).
+    // The workspace's own transaction reaches payments' submit-escrow-hash, which checks it: this one
+    // is raw (a direct transfer), so it has no escrow (payments' chain tests cover the escrowed path).
     const own = await h.call('POST', path(aTx), { body, headers: key(a) });
-    expect([own.status, own.body.error?.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+    expect([own.status, own.body.error?.code]).toEqual([409, 'ORCHESTRATION_TYPE_MISMATCH']);
     const rows = await h.sql`select tx_hash, status from payments.transactions where id in ${h.sql([aTx, bTx, viaAddress])}`;
     expect(rows.every((r) => r.tx_hash === null)).toBe(true);
     const refused = await auditEntries(h, { action: 'transaction.submit_escrow_hash' });

@@ -13,4 +13,11 @@ export { disputeEvidence, disputes } from '../modules/disputes/tables.js';
 export { oauthClients, oauthTokens } from '../modules/oauth/tables.js';
 export { apiKeys, platforms } from '../modules/platforms/tables.js';
 export { quotes } from '../modules/quotes/tables.js';
+export {
+  appliedChainMessages,
+  claimedTransfers,
+  earlyReleaseAttestations,
+  rescindRequests,
+  settlements,
+} from '../modules/settlement/tables.js';
 export { batches, transactions, transactionTransitions } from '../modules/transactions/tables.js';

@@ -35,6 +35,7 @@ const ALLOWED: Record<string, TransactionStatus> = {
   'in_review refund': 'refunded',
   'disputed refund': 'refunded',
   'escrowed rescind': 'rescinded',
+  'escrowed revert_escrow': 'pending',
 };
 
 describe('transaction state machine', () => {

@@ -92,6 +92,12 @@ export function createDisputesService(deps: {
   repository: DisputesRepository;
   transactions: TransactionsRepository;
   moves: TransactionMoves;
+  /**
+   * Writes the on-chain instruction of an outcome (the settlement worker's `release` or
+   * `refund(id, bps)` with the attester key) in the resolution's transaction. Escrowed
+   * (`platform`) transactions only: a raw transfer has nothing on chain to move.
+   */
+  settle?: (tx: Queryable, input: { transactionId: string; kind: 'release' | 'refund'; refundBps?: number }) => Promise<void>;
 }): DisputesService {
   const { sql, repository, transactions, moves } = deps;
 
@@ -222,7 +228,7 @@ export function createDisputesService(deps: {
           resolvedBy: actorOf(principal),
         });
         await appendToOutboxSql(tx, SCHEMA_NAME, [disputeEvent('dispute.resolved', after, { dispute: disputeRef(after) })]);
-        await moves.move(tx, {
+        const moved = await moves.move(tx, {
           transactionId: before.transactionId,
           action: decided.action,
           actor: actorOf(principal),
@@ -232,6 +238,14 @@ export function createDisputesService(deps: {
               ? `dispute resolved: partial_refund, ${decided.refundPercentage}% to the sender`
               : `dispute resolved: ${decided.outcome}`,
         });
+        if (deps.settle && moved.after.orchestrationType === 'platform') {
+          await deps.settle(
+            tx,
+            decided.outcome === 'favor_receiver'
+              ? { transactionId: before.transactionId, kind: 'release' }
+              : { transactionId: before.transactionId, kind: 'refund', refundBps: decided.refundBps },
+          );
+        }
         return withEvidence(tx, after);
       });
     },

@@ -42,6 +42,8 @@ export const TRANSACTION_ACTIONS = [
   'refund',
   /** The sender took the funds back during the hold period. */
   'rescind',
+  /** A reorg withdrew the `escrow.created` event that escrowed it (docs/settlement.md, corrections). */
+  'revert_escrow',
 ] as const;
 export type TransactionAction = (typeof TRANSACTION_ACTIONS)[number];
 
@@ -91,6 +93,7 @@ export const TRANSACTION_MOVES: Readonly<Record<TransactionAction, Move>> = {
     why: 'funds returned to the sender',
   },
   rescind: { from: ['escrowed'], to: 'rescinded', event: 'transaction.rescinded', why: 'the sender rescinded during the hold period' },
+  revert_escrow: { from: ['escrowed'], to: 'pending', event: null, why: 'the escrow event was withdrawn by a reorg' },
 };
 
 /** Where a transaction may start. */

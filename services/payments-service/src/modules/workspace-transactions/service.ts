@@ -1,13 +1,12 @@
-import {
-  type AppEnv,
-  AppError,
-  type CommandReply,
-  type CommandRequest,
-  type CreateTransactionBody,
-  type ForwardedTransactionInput,
-  type PaymentsTransaction,
-  type PlatformTransaction,
-  type WORKSPACE_TRANSACTION_COMMANDS,
+import type {
+  AppEnv,
+  CommandReply,
+  CommandRequest,
+  CreateTransactionBody,
+  ForwardedTransactionInput,
+  PaymentsTransaction,
+  PlatformTransaction,
+  WORKSPACE_TRANSACTION_COMMANDS,
 } from '@holdfast/contracts';
 import { notFound } from '@holdfast/http-kit';
 import type { Authenticator } from '../auth/service.js';
@@ -37,16 +36,6 @@ export function forwardedCreateBody(input: ForwardedTransactionInput): CreateTra
   }
   return body;
 }
-
-/** Until the transactions module's create and submit-escrow-hash are wired: 503. */
-export const operationsNotWired: TransactionOperations = {
-  create: async () => {
-    throw new AppError('SERVICE_UNAVAILABLE', 'not wired yet');
-  },
-  submitEscrowHash: async () => {
-    throw new AppError('SERVICE_UNAVAILABLE', 'not wired yet');
-  },
-};
 
 /**
  * The Workspace API's transaction commands (contracts: WORKSPACE_TRANSACTION_COMMANDS): reads over

@@ -5,12 +5,12 @@ import {
   type GlobalTransactionsQuery,
   paginationMeta,
   paymentsStatusesOf,
-  type SubmitEscrowHashBody,
   type SubmitEscrowHashResult,
   type TransactionFilters,
   toWorkspaceTransaction,
   WORKSPACE_TRANSACTION_COMMANDS,
   type WorkspaceKeyPrincipal,
+  type WorkspaceSubmitEscrowHashBody,
   type WorkspaceTransaction,
   type WorkspaceTransactionList,
   type WorkspaceTransactionStats,
@@ -137,7 +137,7 @@ export function createTransactionsService(deps: {
       caller: Caller,
       workspaceId: string,
       transactionId: string,
-      body: SubmitEscrowHashBody,
+      body: WorkspaceSubmitEscrowHashBody,
     ): Promise<SubmitEscrowHashResult> => {
       keyFor(caller, workspaceId, 'write:transactions');
       const platformIds = await repos.transactionScope.platformIdsOf([workspaceId]);

@@ -1,0 +1,218 @@
+import type { EscrowContract, TokenContract } from '@holdfast/config';
+import { CHAIN_IDS, type Network } from '@holdfast/contracts';
+import { EscrowStatus, holdfastEscrowAbi, holdfastEscrowDeployedBytecode, isCodeOf, uuidToOnchainId } from '@holdfast/escrow';
+import { AppError } from '@holdfast/http-kit';
+import {
+  type Address,
+  type Chain,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  getAddress,
+  type Hash,
+  type Hex,
+  http,
+  type PublicClient,
+  type Transaction,
+  TransactionNotFoundError,
+  type TransactionReceipt,
+  TransactionReceiptNotFoundError,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+
+/** Every token currency Holdfast moves has 6 decimals (USDC, USDT, USDG, MockUSDC); ETH is not an ERC-20. */
+export const TOKEN_DECIMALS = 6;
+
+/** `"25.5"` -> 25500000n (6 decimals); undefined when the amount has more decimals than the token. */
+export function toBaseUnits(amount: string, decimals = TOKEN_DECIMALS): bigint | undefined {
+  const match = /^([0-9]+)(?:\.([0-9]+))?$/.exec(amount);
+  if (!match) return undefined;
+  const [, whole = '0', fraction = ''] = match;
+  const trimmed = fraction.replace(/0+$/, '');
+  if (trimmed.length > decimals) return undefined;
+  return BigInt(whole) * 10n ** BigInt(decimals) + BigInt(trimmed.padEnd(decimals, '0') || '0');
+}
+
+export const sameAddress = (a: string | null | undefined, b: string | null | undefined) =>
+  !!a && !!b && a.toLowerCase() === b.toLowerCase();
+
+export interface ChainSettings {
+  appEnv: string;
+  rpcUrls: Record<string, string>;
+  escrowContracts: EscrowContract[];
+  tokenContracts: TokenContract[];
+  attesterPrivateKey: Hex | undefined;
+}
+
+export interface OnchainEscrow {
+  status: number;
+  sender: Address;
+  receiver: Address;
+  token: Address;
+  attester: Address;
+  amount: bigint;
+  holdDeadline: bigint;
+}
+
+/**
+ * Payments' view of the chains: receipts (viem, the network's RPC of CHAIN_RPC_URLS), the token of
+ * each currency (TOKEN_CONTRACTS), which contracts are Holdfast escrows, and the attester's calls.
+ * RPC failures become UPSTREAM_UNAVAILABLE (503) for a request; workers retry them.
+ */
+export function createChainAccess(settings: ChainSettings) {
+  const publicClients = new Map<string, PublicClient>();
+  /** Escrow contracts proven genuine by their code (addresses lower-case), per network. */
+  const genuine = new Set<string>();
+  const attester = settings.attesterPrivateKey ? privateKeyToAccount(settings.attesterPrivateKey) : undefined;
+
+  function rpcOf(network: string): string {
+    const url = settings.rpcUrls[network];
+    if (!url) throw new AppError('CONTRACT_NOT_AVAILABLE', `No RPC is configured for ${network}`, { reason: 'no_rpc', network });
+    return url;
+  }
+
+  function chainOf(network: string): Chain {
+    const id = CHAIN_IDS[network as Network];
+    if (!id) throw new AppError('CONTRACT_NOT_AVAILABLE', `${network} is not an EVM network`, { reason: 'not_evm', network });
+    return defineChain({
+      id,
+      name: network,
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [rpcOf(network)] } },
+    });
+  }
+
+  function client(network: string): PublicClient {
+    let c = publicClients.get(network);
+    if (!c) {
+      c = createPublicClient({
+        chain: chainOf(network),
+        transport: http(rpcOf(network), { retryCount: 1, timeout: 10_000 }),
+        pollingInterval: 250,
+      });
+      publicClients.set(network, c);
+    }
+    return c;
+  }
+
+  async function rpc<T>(what: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw new AppError('UPSTREAM_UNAVAILABLE', `The chain's RPC did not answer (${what})`, undefined, undefined, { cause: error });
+    }
+  }
+
+  return {
+    chainId(network: string): number {
+      return chainOf(network).id;
+    },
+
+    /** The attester of the escrows payments settles (PAYMENTS_ATTESTER_PRIVATE_KEY), or undefined when none is configured. */
+    attesterAddress(): Address | undefined {
+      return attester?.address;
+    },
+
+    requireAttester(): Address {
+      if (!attester) {
+        throw new AppError('CONTRACT_NOT_AVAILABLE', 'No attester key is configured (PAYMENTS_ATTESTER_PRIVATE_KEY)', {
+          reason: 'no_attester',
+        });
+      }
+      return attester.address;
+    },
+
+    /** The ERC-20 of a currency on a network (TOKEN_CONTRACTS; in `local`, USDC falls back to the network's MockUSDC). */
+    tokenAddress(network: string, currency: string): Address {
+      const find = (symbol: string) => settings.tokenContracts.find((t) => t.network === network && t.symbol === symbol);
+      const token = find(currency) ?? (settings.appEnv === 'local' && currency === 'USDC' ? find('MockUSDC') : undefined);
+      if (!token?.address.startsWith('0x')) {
+        throw new AppError('CONTRACT_NOT_AVAILABLE', `No ${currency} token contract is configured for ${network} (TOKEN_CONTRACTS)`, {
+          reason: 'no_token',
+          network,
+          currency,
+        });
+      }
+      return getAddress(token.address);
+    },
+
+    /** The receipt, or null while the transaction is not mined (or unknown to the node). */
+    async receipt(network: string, hash: Hash): Promise<TransactionReceipt | null> {
+      return rpc('getTransactionReceipt', async () => {
+        try {
+          return await client(network).getTransactionReceipt({ hash });
+        } catch (error) {
+          if (error instanceof TransactionReceiptNotFoundError) return null;
+          throw error;
+        }
+      });
+    },
+
+    async transaction(network: string, hash: Hash): Promise<Transaction | null> {
+      return rpc('getTransaction', async () => {
+        try {
+          return await client(network).getTransaction({ hash });
+        } catch (error) {
+          if (error instanceof TransactionNotFoundError) return null;
+          throw error;
+        }
+      });
+    },
+
+    /**
+     * Whether `address` is a Holdfast escrow: one of ESCROW_CONTRACTS for the network, or a contract
+     * whose code is HoldfastEscrow's (a workspace's dedicated escrow). Anyone can emit an
+     * `EscrowCreated` from a contract of their own; only the genuine code's events are facts.
+     */
+    async isEscrowContract(network: string, address: string): Promise<boolean> {
+      const lower = address.toLowerCase();
+      if (settings.escrowContracts.some((c) => c.network === network && c.address === lower)) return true;
+      const key = `${network}:${lower}`;
+      if (genuine.has(key)) return true;
+      const code = await rpc('getCode', () => client(network).getCode({ address: getAddress(address) }));
+      if (!isCodeOf(code, holdfastEscrowDeployedBytecode)) return false;
+      genuine.add(key);
+      return true;
+    },
+
+    async getEscrow(network: string, escrowAddress: string, transactionId: string): Promise<OnchainEscrow> {
+      const e = await rpc('getEscrow', () =>
+        client(network).readContract({
+          address: getAddress(escrowAddress),
+          abi: holdfastEscrowAbi,
+          functionName: 'getEscrow',
+          args: [uuidToOnchainId(transactionId)],
+        }),
+      );
+      return e as unknown as OnchainEscrow;
+    },
+
+    /** The latest block's timestamp (seconds): the contract's clock for hold deadlines. */
+    async chainTime(network: string): Promise<bigint> {
+      const block = await rpc('getBlock', () => client(network).getBlock({ blockTag: 'latest' }));
+      return block.timestamp;
+    },
+
+    /** Sends the attester's `release(id)` or `refund(id, bps)` and waits for its receipt. */
+    async settle(
+      network: string,
+      escrowAddress: string,
+      transactionId: string,
+      call: { kind: 'release' } | { kind: 'refund'; bps: number },
+    ): Promise<{ hash: Hash; status: 'success' | 'reverted' }> {
+      if (!attester) throw new AppError('CONTRACT_NOT_AVAILABLE', 'No attester key is configured', { reason: 'no_attester' });
+      const wallet = createWalletClient({ account: attester, chain: chainOf(network), transport: http(rpcOf(network)) });
+      const id = uuidToOnchainId(transactionId);
+      const address = getAddress(escrowAddress);
+      const hash =
+        call.kind === 'release'
+          ? await wallet.writeContract({ address, abi: holdfastEscrowAbi, functionName: 'release', args: [id] })
+          : await wallet.writeContract({ address, abi: holdfastEscrowAbi, functionName: 'refund', args: [id, BigInt(call.bps)] });
+      const receipt = await client(network).waitForTransactionReceipt({ hash, timeout: 60_000 });
+      return { hash, status: receipt.status };
+    },
+  };
+}
+export type ChainAccess = ReturnType<typeof createChainAccess>;
+export { EscrowStatus };

@@ -1,0 +1,171 @@
+import {
+  RefundBody,
+  ReleaseEarlyAttestBody,
+  RescindBody,
+  SubmitEscrowHashBody,
+  SubmitHashBody,
+  TransactionOperationResult,
+  Uuid,
+} from '@holdfast/contracts';
+import { errorResponses, type HttpApp } from '@holdfast/http-kit';
+import { Type } from '@sinclair/typebox';
+import type { RouteAuth } from '../auth/index.js';
+import { principalOf } from '../auth/plugin.js';
+import type { SettlementService } from './service.js';
+
+const params = Type.Object({ id: Uuid });
+type Version = 'v1' | 'v2';
+const opId = (name: string, v: Version) => (v === 'v2' ? name : `${name}V1`);
+
+/** The scopes of each operation: v2 per PAYMENTS_V2_OPERATIONS; v1 its v1 scope, or a v2 token's. */
+const AUTH: Record<string, Record<Version, RouteAuth>> = {
+  hash: { v1: { scopes: ['write:transactions'] }, v2: { scopes: ['write:transactions'] } },
+  move: { v1: { anyScope: ['write:transactions', 'move:transactions'] }, v2: { scopes: ['move:transactions'] } },
+  rescind: { v1: { anyScope: ['rescind:transactions', 'reverse:transactions'] }, v2: { scopes: ['reverse:transactions'] } },
+  refund: { v1: { anyScope: ['cancel:transactions', 'reverse:transactions'] }, v2: { scopes: ['reverse:transactions'] } },
+};
+
+const DESIGN = 'Design: docs/settlement.md.';
+
+/** Rescind and refund may be sent without a body (all their fields are optional): validate it as `{}`. */
+async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
+  request.body ??= {};
+}
+
+/** The on-chain operations of a transaction (spec "named only"), on v1 and v2 with the v2 renames. */
+export function registerSettlementRoutes(app: HttpApp, service: SettlementService): void {
+  const paths: Record<Version, Record<string, string[]>> = {
+    v2: {
+      hash: ['/api/v2/transactions/:id/hash'],
+      escrowHash: ['/api/v2/transactions/:id/escrow-hash'],
+      release: ['/api/v2/transactions/:id/release/attest'],
+      early: ['/api/v2/transactions/:id/release-early/attest'],
+      rescind: ['/api/v2/transactions/:id/rescind'],
+      refund: ['/api/v2/transactions/:id/refund'],
+    },
+    v1: {
+      hash: ['/api/v1/transactions/:id/submit-hash'],
+      escrowHash: ['/api/v1/transactions/:id/submit-escrow-hash'],
+      release: ['/api/v1/transactions/:id/authorize-release'],
+      early: ['/api/v1/transactions/:id/release-early/authorize', '/api/v1/transactions/:id/release-early/attest'],
+      rescind: ['/api/v1/transactions/:id/rescind'],
+      refund: ['/api/v1/transactions/:id/refund'],
+    },
+  };
+
+  for (const v of ['v1', 'v2'] as const) {
+    const common = { tags: ['transactions'], deprecated: v === 'v1', params };
+
+    for (const path of paths[v].hash ?? []) {
+      app.post(
+        path,
+        {
+          config: { tier: 'standard', auth: AUTH.hash?.[v] },
+          schema: {
+            ...common,
+            summary: 'Submit the on-chain hash (raw)',
+            description: `A raw transaction's ERC-20 transfer: its receipt is read on chain; a matching transfer completes the transaction, a reverted one fails it. 409 CHAIN_TRANSACTION_PENDING while it has no receipt. ${DESIGN}`,
+            operationId: opId('submitTransactionHash', v),
+            body: SubmitHashBody,
+            response: { 200: TransactionOperationResult, ...errorResponses(404, 409, 503) },
+          },
+        },
+        async (request) => service.submitHash(principalOf(request), request.params.id, request.body),
+      );
+    }
+
+    for (const path of paths[v].escrowHash ?? []) {
+      app.post(
+        path,
+        {
+          config: { tier: 'standard', auth: AUTH.hash?.[v] },
+          schema: {
+            ...common,
+            summary: 'Submit the escrow hash',
+            description: `The createEscrow (or createBatch) transaction: its EscrowCreated log for this transaction id must match the transaction; the transaction is escrowed at once. ${DESIGN}`,
+            operationId: opId('submitEscrowHash', v),
+            body: SubmitEscrowHashBody,
+            response: { 200: TransactionOperationResult, ...errorResponses(404, 409, 503) },
+          },
+        },
+        async (request) => service.submitEscrowHash(principalOf(request), request.params.id, request.body),
+      );
+    }
+
+    for (const path of paths[v].release ?? []) {
+      app.post(
+        path,
+        {
+          config: { tier: 'standard', auth: AUTH.move?.[v] },
+          schema: {
+            ...common,
+            summary: 'Attest a release',
+            description: `escrowed -> in_review; Holdfast's attester releases the escrow on chain once its hold has ended, and the chain event completes the transaction. ${DESIGN}`,
+            operationId: opId('attestRelease', v),
+            response: { 200: TransactionOperationResult, ...errorResponses(404, 409, 503) },
+          },
+        },
+        async (request) => service.attestRelease(principalOf(request), request.params.id),
+      );
+    }
+
+    (paths[v].early ?? []).forEach((path, i) => {
+      app.post(
+        path,
+        {
+          config: { tier: 'standard', auth: AUTH.move?.[v] },
+          schema: {
+            ...common,
+            summary: 'Attest an early release',
+            description: `Records a party's consent to an early release (verified on chain when its attestEarlyRelease hash is given). The escrow pays the receiver when both consents are on chain. ${DESIGN}`,
+            operationId: opId(i === 0 ? 'attestEarlyRelease' : 'attestEarlyReleaseAlias', v),
+            body: ReleaseEarlyAttestBody,
+            response: { 200: TransactionOperationResult, ...errorResponses(404, 409, 503) },
+          },
+        },
+        async (request) => service.attestEarlyRelease(principalOf(request), request.params.id, request.body),
+      );
+    });
+
+    for (const path of paths[v].rescind ?? []) {
+      app.post(
+        path,
+        {
+          config: { tier: 'standard', auth: AUTH.rescind?.[v] },
+          preValidation: emptyBodyAsObject,
+          schema: {
+            ...common,
+            summary: 'Rescind within the hold period',
+            description: `With the sender's rescind txHash: verified on chain, rescinded at once (200). Without: the request is recorded (202) and the transaction is rescinded when the chain shows the sender's rescind. 409 HOLD_PERIOD_ENDED after the deadline. ${DESIGN}`,
+            operationId: opId('rescindTransaction', v),
+            body: RescindBody,
+            response: { 200: TransactionOperationResult, 202: TransactionOperationResult, ...errorResponses(404, 409, 503) },
+          },
+        },
+        async (request, reply) => {
+          const out = await service.rescind(principalOf(request), request.params.id, request.body);
+          return reply.code(out.status).send(out.body);
+        },
+      );
+    }
+
+    for (const path of paths[v].refund ?? []) {
+      app.post(
+        path,
+        {
+          config: { tier: 'standard', auth: AUTH.refund?.[v] },
+          preValidation: emptyBodyAsObject,
+          schema: {
+            ...common,
+            summary: 'Refund',
+            description: `escrowed, in_review or disputed -> refunded (transaction.refunded); Holdfast's attester returns the funds on chain. ${DESIGN}`,
+            operationId: opId('refundTransaction', v),
+            body: RefundBody,
+            response: { 200: TransactionOperationResult, ...errorResponses(404, 409, 503) },
+          },
+        },
+        async (request) => service.refund(principalOf(request), request.params.id, request.body),
+      );
+    }
+  }
+}

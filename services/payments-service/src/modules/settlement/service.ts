@@ -1,0 +1,550 @@
+import {
+  type ChainEvent,
+  chainEventId,
+  chainMessageId,
+  type RefundBody,
+  type ReleaseEarlyAttestBody,
+  type RescindBody,
+  type SettlementKind,
+  type SubmitEscrowHashBody,
+  type SubmitHashBody,
+  type TransactionOperationResult,
+} from '@holdfast/contracts';
+import { holdfastEscrowAbi } from '@holdfast/contracts/escrow';
+import type { Queryable, Sql } from '@holdfast/db';
+import { uuidToOnchainId } from '@holdfast/escrow';
+import { AppError, validationError } from '@holdfast/http-kit';
+import type { Logger } from '@holdfast/logging';
+import { NonRetryableError } from '@holdfast/messaging';
+import { erc20Abi, getAddress, type Hash, parseEventLogs, type TransactionReceipt } from 'viem';
+import type { Principal } from '../auth/index.js';
+import type { TransactionMoves } from '../transactions/moves.js';
+import { type TransactionRow, type TransactionsRepository, toPaymentsTransaction } from '../transactions/repository.js';
+import { actionsFrom, nextStatus, TRANSACTION_MOVES, type TransactionAction } from '../transactions/state-machine.js';
+import { type ChainAccess, sameAddress, toBaseUnits } from './chain.js';
+import type { ChainOutcome, SettlementRepository } from './repository.js';
+
+export interface SettlementDeps {
+  sql: Sql;
+  moves: TransactionMoves;
+  transactions: TransactionsRepository;
+  repository: SettlementRepository;
+  chain: ChainAccess;
+  logger: Logger;
+}
+
+const PRE_ESCROW = ['pending', 'pending_user_action'] as const;
+const actorOf = (principal: Pick<Principal, 'platformId'>) => `platform:${principal.platformId}`;
+const lower = (hash: string) => hash.toLowerCase() as Hash;
+const isoOfSeconds = (seconds: bigint) => new Date(Number(seconds) * 1000).toISOString();
+
+function mismatch(reason: string, message: string, details: Record<string, unknown> = {}): AppError {
+  return new AppError('CHAIN_RECEIPT_MISMATCH', message, { reason, ...details });
+}
+
+/** The same refusal `moves.move` gives, for operations that check before they call the chain. */
+function refuseUnless(row: TransactionRow, action: TransactionAction): void {
+  const decision = nextStatus(row.status, action);
+  if (decision.ok) return;
+  throw new AppError('INVALID_STATE_TRANSITION', `Cannot ${action.replaceAll('_', ' ')} a transaction that is ${row.status}`, {
+    status: row.status,
+    action,
+    allowedFrom: decision.allowedFrom,
+    allowedActions: actionsFrom(row.status),
+  });
+}
+
+function requireOrchestration(row: TransactionRow, type: 'raw' | 'platform'): void {
+  if (row.orchestrationType === type) return;
+  throw new AppError(
+    'ORCHESTRATION_TYPE_MISMATCH',
+    type === 'raw'
+      ? 'This transaction is held in the escrow contract (orchestrationType platform): submit its escrow hash instead'
+      : 'This transaction is a direct transfer (orchestrationType raw): submit its transfer hash instead',
+    { orchestrationType: row.orchestrationType, required: type },
+  );
+}
+
+interface EscrowTerms {
+  sender: string;
+  receiver: string;
+  token: string;
+  amount: bigint;
+  attester: string;
+}
+
+/**
+ * The on-chain operations of a transaction and the application of CHAIN events. Every move goes
+ * through `moves.move` (row lock, state machine, outbox event); an instruction for the attester key
+ * (release, refund) is a `settlements` row written in the move's transaction.
+ */
+export function createSettlementService(deps: SettlementDeps) {
+  const { sql, moves, transactions, repository, chain, logger } = deps;
+  const log = logger.child({ component: 'settlement' });
+
+  async function load(principal: Pick<Principal, 'platformId'>, id: string): Promise<TransactionRow> {
+    const row = await transactions.find(sql, id, principal.platformId);
+    if (!row) throw new AppError('NOT_FOUND', 'Transaction not found');
+    return row;
+  }
+
+  function result(row: TransactionRow, message: string, success = true): TransactionOperationResult {
+    return { success, message, transaction: toPaymentsTransaction(row) };
+  }
+
+  /** What the escrow of `row` must say: sender, receiver, token, amount (base units) and our attester. */
+  function termsProblems(row: TransactionRow, terms: EscrowTerms): string[] {
+    const problems: string[] = [];
+    if (!sameAddress(terms.sender, row.fromAddress)) problems.push('sender');
+    if (!sameAddress(terms.receiver, row.toAddress)) problems.push('receiver');
+    if (!sameAddress(terms.token, chain.tokenAddress(row.blockchainNetwork, row.currency))) problems.push('token');
+    if (toBaseUnits(row.amount) !== terms.amount) problems.push('amount');
+    if (!sameAddress(terms.attester, chain.requireAttester())) problems.push('attester');
+    return problems;
+  }
+
+  async function receiptOf(row: TransactionRow, hash: Hash): Promise<TransactionReceipt> {
+    const receipt = await chain.receipt(row.blockchainNetwork, hash);
+    if (!receipt) {
+      throw new AppError(
+        'CHAIN_TRANSACTION_PENDING',
+        `No receipt for ${hash} on ${row.blockchainNetwork} yet: submit it again once it is mined`,
+        {
+          txHash: hash,
+          network: row.blockchainNetwork,
+        },
+      );
+    }
+    return receipt;
+  }
+
+  /** Logs of the transaction's escrow event `eventName` for this id, emitted by `contract` (or any genuine escrow). */
+  function escrowLogs<E extends 'EscrowCreated' | 'EscrowRescinded' | 'EarlyReleaseAttested'>(
+    receipt: TransactionReceipt,
+    eventName: E,
+    id: string,
+  ) {
+    const onchainId = uuidToOnchainId(id).toLowerCase();
+    return parseEventLogs({ abi: holdfastEscrowAbi, eventName, logs: receipt.logs }).filter(
+      (l) => (l.args as { id: string }).id.toLowerCase() === onchainId,
+    );
+  }
+
+  // ---------------------------------------------------------------- operations
+
+  /** Raw orchestration: the client's own ERC-20 transfer, proven by its receipt. */
+  async function submitHash(principal: Principal, id: string, body: SubmitHashBody): Promise<TransactionOperationResult> {
+    const row = await load(principal, id);
+    requireOrchestration(row, 'raw');
+    const hash = lower(body.txHash);
+    if (row.txHash === hash && (row.status === 'completed' || row.status === 'failed')) {
+      return result(row, `This hash was already applied: the transaction is ${row.status}`, row.status === 'completed');
+    }
+    refuseUnless(row, 'confirm_transfer');
+    const network = row.blockchainNetwork;
+    const token = chain.tokenAddress(network, row.currency);
+    const amount = toBaseUnits(row.amount);
+    const chainId = chain.chainId(network);
+    const receipt = await receiptOf(row, hash);
+
+    if (receipt.status === 'reverted') {
+      const sent = await chain.transaction(network, hash);
+      if (!sent || !sameAddress(sent.from, row.fromAddress) || !sameAddress(sent.to, token)) {
+        throw mismatch('not_this_transfer', "The reverted transaction is not a transfer of this transaction's token from its sender");
+      }
+      const out = await sql.begin((tx) =>
+        moves.move(tx, {
+          transactionId: id,
+          platformId: principal.platformId,
+          action: 'fail_transfer',
+          actor: actorOf(principal),
+          reason: 'transfer_reverted',
+          patch: { txHash: hash, chainId, failureReason: 'The transfer reverted on chain' },
+        }),
+      );
+      return result(out.after, 'The transfer reverted on chain: the transaction failed', false);
+    }
+
+    const transfer = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs }).find(
+      (l) =>
+        sameAddress(l.address, token) &&
+        sameAddress(l.args.from, row.fromAddress) &&
+        sameAddress(l.args.to, row.toAddress) &&
+        l.args.value === amount,
+    );
+    if (!transfer) {
+      throw mismatch(
+        'no_matching_transfer',
+        `The transaction holds no ${row.currency} transfer of ${row.amount} from the sender to the receiver`,
+        {
+          expected: { token, from: row.fromAddress, to: row.toAddress, amount: amount?.toString() ?? null },
+        },
+      );
+    }
+    const out = await sql.begin(async (tx) => {
+      const holder = await repository.claimTransfer(tx, chainId, hash, transfer.logIndex, id);
+      if (holder !== id) throw new AppError('CONFLICT', 'This transfer already confirmed another transaction', { txHash: hash });
+      return moves.move(tx, {
+        transactionId: id,
+        platformId: principal.platformId,
+        action: 'confirm_transfer',
+        actor: actorOf(principal),
+        patch: { txHash: hash, chainId },
+      });
+    });
+    return result(out.after, 'Transfer confirmed on chain');
+  }
+
+  /** Platform orchestration: the client's `createEscrow`/`createBatch`, proven by its `EscrowCreated` log. */
+  async function submitEscrowHash(
+    principal: Pick<Principal, 'platformId'>,
+    id: string,
+    body: SubmitEscrowHashBody,
+  ): Promise<TransactionOperationResult> {
+    const row = await load(principal, id);
+    requireOrchestration(row, 'platform');
+    const hash = lower(body.transactionHash);
+    if (row.txHash === hash && !(PRE_ESCROW as readonly string[]).includes(row.status)) {
+      return result(row, `This escrow was already recorded: the transaction is ${row.status}`);
+    }
+    refuseUnless(row, 'lock_escrow');
+    const network = row.blockchainNetwork;
+    const chainId = chain.chainId(network);
+    const receipt = await receiptOf(row, hash);
+    if (receipt.status === 'reverted') throw mismatch('reverted', 'The escrow transaction reverted on chain');
+    const created = escrowLogs(receipt, 'EscrowCreated', id);
+    const genuine: typeof created = [];
+    for (const l of created) if (await chain.isEscrowContract(network, l.address)) genuine.push(l);
+    const log = genuine[0];
+    if (!log)
+      throw mismatch(
+        'no_escrow_for_transaction',
+        'The transaction created no escrow for this transaction id in a Holdfast escrow contract',
+      );
+    const problems = termsProblems(row, log.args);
+    if (problems.length > 0) {
+      throw mismatch('terms_mismatch', `The escrow's ${problems.join(', ')} differ from the transaction`, { fields: problems });
+    }
+    const out = await sql.begin(async (tx) => {
+      const locked = await transactions.lock(tx, id, principal.platformId);
+      if (locked && locked.status === 'escrowed' && locked.txHash === hash) return { after: locked };
+      // The indexer's copy of this log is then a no-op, and its correction (a reorg) undoes this move.
+      await repository.claimMessage(
+        tx,
+        {
+          messageId: chainEventId(chainId, hash, log.logIndex),
+          eventId: chainEventId(chainId, hash, log.logIndex),
+          kind: 'escrow.created',
+          removed: false,
+          network,
+          transactionId: id,
+          source: 'api',
+        },
+        'applied',
+        'lock_escrow',
+      );
+      return moves.move(tx, {
+        transactionId: id,
+        platformId: principal.platformId,
+        action: 'lock_escrow',
+        actor: actorOf(principal),
+        patch: { txHash: hash, escrowAddress: getAddress(log.address), chainId, holdDeadline: isoOfSeconds(log.args.holdDeadline) },
+      });
+    });
+    return result(out.after, 'Escrow confirmed on chain');
+  }
+
+  /** The platform attests the release: in_review, and the attester key releases the escrow once its hold has ended. */
+  async function attestRelease(principal: Principal, id: string): Promise<TransactionOperationResult> {
+    const row = await load(principal, id);
+    requireOrchestration(row, 'platform');
+    chain.requireAttester();
+    const out = await sql.begin(async (tx) => {
+      const moved = await moves.move(tx, {
+        transactionId: id,
+        platformId: principal.platformId,
+        action: 'attest_release',
+        actor: actorOf(principal),
+      });
+      await repository.enqueue(tx, { transactionId: id, kind: 'release', notBefore: moved.after.holdDeadline });
+      return moved;
+    });
+    return result(out.after, 'Release attested: the escrow is released on chain once its hold period has ended');
+  }
+
+  /** A party's consent to an early release: recorded (verified when its `attestEarlyRelease` hash is given). */
+  async function attestEarlyRelease(principal: Principal, id: string, body: ReleaseEarlyAttestBody): Promise<TransactionOperationResult> {
+    const row = await load(principal, id);
+    requireOrchestration(row, 'platform');
+    if (row.status !== 'escrowed' && row.status !== 'in_review') {
+      throw new AppError('INVALID_STATE_TRANSITION', `Cannot attest an early release of a transaction that is ${row.status}`, {
+        status: row.status,
+        action: 'release_early_attest',
+        allowedFrom: ['escrowed', 'in_review'],
+        allowedActions: actionsFrom(row.status),
+      });
+    }
+    let txHash: Hash | null = null;
+    if (body.txHash) {
+      txHash = lower(body.txHash);
+      const receipt = await receiptOf(row, txHash);
+      if (receipt.status === 'reverted') throw mismatch('reverted', 'The attestation reverted on chain');
+      const party = body.party === 'sender' ? row.fromAddress : row.toAddress;
+      const found = escrowLogs(receipt, 'EarlyReleaseAttested', id).some(
+        (l) => sameAddress(l.address, row.escrowAddress) && sameAddress(l.args.party, party),
+      );
+      if (!found) throw mismatch('no_attestation', `The transaction holds no early-release consent of the ${body.party} for this escrow`);
+    }
+    await sql.begin((tx) => repository.recordAttestation(tx, id, body.party, txHash, txHash !== null));
+    const earlyRelease = await repository.attestations(sql, id);
+    const fresh = (await transactions.find(sql, id)) ?? row;
+    return {
+      ...result(
+        fresh,
+        earlyRelease.senderAttested && earlyRelease.receiverAttested
+          ? 'Both parties consented: the escrow pays the receiver when both consents are on chain'
+          : `The ${body.party}'s consent is recorded; the other party's is still needed`,
+      ),
+      earlyRelease,
+    };
+  }
+
+  /** The sender takes the funds back during the hold (docs/settlement.md): verified hash -> rescinded; else the request is recorded. */
+  async function rescind(
+    principal: Principal,
+    id: string,
+    body: RescindBody,
+  ): Promise<{ status: 200 | 202; body: TransactionOperationResult }> {
+    const row = await load(principal, id);
+    requireOrchestration(row, 'platform');
+    refuseUnless(row, 'rescind');
+    const policy = (row.rescindPolicy ?? {}) as { allowed?: boolean; requiresReason?: boolean; deadline?: string };
+    if (policy.allowed === false) throw new AppError('RESCIND_NOT_ALLOWED', "This transaction's rescind rules do not allow rescinding it");
+    const reason = body.reason ?? null;
+    if (policy.requiresReason && !reason) throw validationError([{ field: 'reason', reason: 'is required by the rescind rules' }]);
+
+    if (body.txHash) {
+      const hash = lower(body.txHash);
+      const receipt = await receiptOf(row, hash);
+      if (receipt.status === 'reverted') throw mismatch('reverted', 'The rescind transaction reverted on chain');
+      const log = escrowLogs(receipt, 'EscrowRescinded', id).find((l) => sameAddress(l.address, row.escrowAddress));
+      if (!log) throw mismatch('no_rescind', "The transaction holds no rescind of this transaction's escrow");
+      const chainId = chain.chainId(row.blockchainNetwork);
+      const out = await sql.begin(async (tx) => {
+        await repository.claimMessage(
+          tx,
+          {
+            messageId: chainEventId(chainId, hash, log.logIndex),
+            eventId: chainEventId(chainId, hash, log.logIndex),
+            kind: 'escrow.rescinded',
+            removed: false,
+            network: row.blockchainNetwork,
+            transactionId: id,
+            source: 'api',
+          },
+          'applied',
+          'rescind',
+        );
+        return moves.move(tx, {
+          transactionId: id,
+          platformId: principal.platformId,
+          action: 'rescind',
+          actor: actorOf(principal),
+          reason,
+          patch: { txHash: hash },
+        });
+      });
+      return { status: 200, body: result(out.after, 'Rescinded on chain') };
+    }
+
+    const deadline = row.holdDeadline ?? policy.deadline ?? null;
+    if (!deadline || Date.parse(deadline) <= Date.now()) {
+      throw new AppError('HOLD_PERIOD_ENDED', 'The hold period is over: the sender can no longer rescind', { holdDeadline: deadline });
+    }
+    await sql.begin((tx) => repository.recordRescindRequest(tx, id, reason, actorOf(principal)));
+    return {
+      status: 202,
+      body: result(
+        row,
+        `Rescind recorded: the sender calls rescind(${uuidToOnchainId(id)}) on ${row.escrowAddress} before ${deadline}; the transaction moves to rescinded when the chain confirms it`,
+      ),
+    };
+  }
+
+  /** Full refund: refunded now (transaction.refunded), the attester key returns the funds on chain. */
+  async function refund(principal: Principal, id: string, body: RefundBody): Promise<TransactionOperationResult> {
+    const row = await load(principal, id);
+    requireOrchestration(row, 'platform');
+    chain.requireAttester();
+    const out = await sql.begin(async (tx) => {
+      const moved = await moves.move(tx, {
+        transactionId: id,
+        platformId: principal.platformId,
+        action: 'refund',
+        actor: actorOf(principal),
+        reason: body.reason ?? null,
+      });
+      await enqueueSettlement(tx, { transactionId: id, kind: 'refund', refundBps: 10_000 });
+      return moved;
+    });
+    return result(out.after, 'Refunded: the funds are returned to the sender on chain');
+  }
+
+  /**
+   * Writes an on-chain instruction (in the caller's transaction): the disputes module calls it when a
+   * resolution moves a transaction (`resolve_for_receiver` -> release, `resolve_for_sender` -> refund with its share).
+   */
+  async function enqueueSettlement(
+    tx: Queryable,
+    input: { transactionId: string; kind: SettlementKind; refundBps?: number; notBefore?: string | null },
+  ): Promise<void> {
+    await repository.enqueue(tx, input);
+  }
+
+  // ---------------------------------------------------------------- chain events
+
+  const ACTION_OF: Partial<Record<ChainEvent['kind'], TransactionAction>> = {
+    'escrow.created': 'lock_escrow',
+    'escrow.released': 'release',
+    'escrow.refunded': 'refund',
+    'escrow.rescinded': 'rescind',
+  };
+
+  interface Decision {
+    outcome: ChainOutcome;
+    action: TransactionAction | null;
+    detail: string | null;
+  }
+  const decided = (outcome: ChainOutcome, detail: string | null = null, action: TransactionAction | null = null): Decision => ({
+    outcome,
+    action,
+    detail,
+  });
+
+  async function applyEvent(tx: Queryable, event: ChainEvent, genuine: boolean): Promise<Decision> {
+    const actor = `chain:${event.eventId}`;
+    if (event.kind === 'escrow.batch-created' || event.kind === 'escrow.frozen') return decided('noop', 'changes no transaction status');
+    const row = await transactions.lock(tx, event.transactionId);
+    if (!row) return decided('ignored', 'unknown transaction');
+    if (row.blockchainNetwork !== event.network || (row.chainId !== null && row.chainId !== event.chainId)) {
+      return decided('ignored', `the transaction is on ${row.blockchainNetwork}`);
+    }
+    if (row.orchestrationType !== 'platform') return decided('ignored', 'not an escrowed (platform) transaction');
+    if (!genuine) return decided('ignored', `${event.contractAddress} is not a Holdfast escrow contract`);
+    if (event.kind !== 'escrow.created' && !sameAddress(row.escrowAddress, event.contractAddress)) {
+      return decided('ignored', `the transaction is escrowed in ${row.escrowAddress ?? 'no contract yet'}`);
+    }
+
+    if (event.kind === 'escrow.early-release-attested') {
+      const party = sameAddress(event.data.party, row.fromAddress)
+        ? 'sender'
+        : sameAddress(event.data.party, row.toAddress)
+          ? 'receiver'
+          : null;
+      if (!party) return decided('ignored', `${event.data.party} is neither party`);
+      await repository.recordAttestation(tx, row.id, party, event.transactionHash, true);
+      return decided('applied', `${party} consented to an early release`);
+    }
+
+    const action = ACTION_OF[event.kind];
+    if (!action) return decided('noop');
+    let patch = {};
+    if (event.kind === 'escrow.created') {
+      const problems = termsProblems(row, { ...event.data, amount: BigInt(event.data.amount) });
+      if (problems.length > 0) return decided('rejected', `the escrow's ${problems.join(', ')} differ from the transaction`, action);
+      if (row.escrowAddress && !sameAddress(row.escrowAddress, event.contractAddress)) {
+        return decided('conflict', `already escrowed in ${row.escrowAddress}`, action);
+      }
+      patch = {
+        escrowAddress: getAddress(event.contractAddress),
+        txHash: event.transactionHash,
+        chainId: event.chainId,
+        holdDeadline: event.data.holdDeadline,
+      };
+    } else {
+      patch = { txHash: event.transactionHash };
+    }
+    if (row.status === TRANSACTION_MOVES[action].to) return decided('noop', `already ${row.status}`, action);
+    if (!nextStatus(row.status, action).ok) {
+      log.error(
+        { transactionId: row.id, eventId: event.eventId, kind: event.kind, status: row.status },
+        'chain event conflicts with the transaction status: needs an operator',
+      );
+      return decided('conflict', `the transaction is ${row.status}`, action);
+    }
+    const reason =
+      action === 'rescind'
+        ? await repository.rescindReason(tx, row.id)
+        : event.kind === 'escrow.refunded'
+          ? `refund_bps:${event.data.refundBps}`
+          : null;
+    await moves.move(tx, { transactionId: row.id, action, actor, reason, patch });
+    return decided('applied', null, action);
+  }
+
+  /** Undoes what the event `eventId` did, when it did something that can be undone (docs/settlement.md, corrections). */
+  async function applyCorrection(tx: Queryable, event: ChainEvent): Promise<Decision> {
+    const original = await repository.findMessage(tx, event.eventId);
+    if (original?.outcome !== 'applied') return decided('noop', 'the withdrawn event changed nothing');
+    if (event.kind === 'escrow.early-release-attested') {
+      await repository.removeChainAttestation(tx, event.transactionId, event.transactionHash);
+      return decided('applied', 'early-release consent withdrawn');
+    }
+    if (original.action === 'lock_escrow') {
+      const row = await transactions.lock(tx, event.transactionId);
+      if (row && row.status === 'escrowed' && row.txHash === event.transactionHash) {
+        await moves.move(tx, {
+          transactionId: row.id,
+          action: 'revert_escrow',
+          actor: `chain:${event.eventId}:removed`,
+          reason: event.removedReason ?? 'reorg',
+        });
+        return decided('applied', null, 'revert_escrow');
+      }
+    }
+    log.error(
+      { transactionId: event.transactionId, eventId: event.eventId, kind: event.kind, action: original.action },
+      'a chain event payments applied was withdrawn and cannot be undone: needs an operator',
+    );
+    return decided('correction_unapplied', `${original.action ?? 'the move'} is not undone automatically`);
+  }
+
+  /**
+   * One CHAIN message, at most once: its message id is claimed in the transaction that applies it.
+   * A database error propagates (the consumer naks and it comes again); an escrow whose terms differ
+   * from the transaction is recorded, then terminated (NonRetryableError, logged for operators).
+   */
+  async function handleChainEvent(event: ChainEvent): Promise<ChainOutcome | 'duplicate'> {
+    // An RPC failure here throws: the consumer naks and the message comes again.
+    const genuine = event.removed ? true : await chain.isEscrowContract(event.network, event.contractAddress);
+    const messageId = chainMessageId(event);
+    const decision = await sql.begin(async (tx) => {
+      const fresh = await repository.claimMessage(
+        tx,
+        {
+          messageId,
+          eventId: event.eventId,
+          kind: event.kind,
+          removed: event.removed,
+          network: event.network,
+          transactionId: event.transactionId,
+          source: 'chain',
+        },
+        'pending',
+      );
+      if (!fresh) return null;
+      const d = event.removed ? await applyCorrection(tx, event) : await applyEvent(tx, event, genuine);
+      await repository.recordOutcome(tx, messageId, d.outcome, d.action, d.detail);
+      return d;
+    });
+    if (!decision) return 'duplicate';
+    log.info({ messageId, transactionId: event.transactionId, outcome: decision.outcome, detail: decision.detail }, 'chain event handled');
+    if (decision.outcome === 'rejected') {
+      throw new NonRetryableError(`chain event ${messageId} not applied: ${decision.detail}`);
+    }
+    return decision.outcome;
+  }
+
+  return { submitHash, submitEscrowHash, attestRelease, attestEarlyRelease, rescind, refund, enqueueSettlement, handleChainEvent };
+}
+export type SettlementService = ReturnType<typeof createSettlementService>;

@@ -1,0 +1,104 @@
+import type { SettlementKind } from '@holdfast/contracts';
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { paymentsSchema } from '../../db/pg-schema.js';
+import { transactions } from '../transactions/tables.js';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'string' });
+
+/**
+ * Every CHAIN message payments has handled, by its message id (`chainMessageId`): the key of
+ * "at most once" (docs/chain.md). Also written by submit-escrow-hash and a verified rescind for the
+ * log they applied, so the indexer's copy of that log is a no-op and its correction undoes the move.
+ */
+export const appliedChainMessages = paymentsSchema.table(
+  'applied_chain_messages',
+  {
+    messageId: text('message_id').primaryKey(),
+    eventId: text('event_id').notNull(),
+    kind: text('kind').notNull(),
+    removed: boolean('removed').notNull(),
+    network: text('network').notNull(),
+    transactionId: uuid('transaction_id'),
+    /** `applied` (a move), `noop` (already there), `ignored` (not about this transaction), `rejected` (terms differ), `conflict`, `correction_unapplied`. */
+    outcome: text('outcome').notNull(),
+    action: text('action'),
+    /** `chain` (the consumer) or `api` (a verified hash submitted by the platform). */
+    source: text('source').notNull(),
+    detail: text('detail'),
+    appliedAt: ts('applied_at').notNull().defaultNow(),
+  },
+  (t) => [index('applied_chain_messages_tx_idx').on(t.transactionId)],
+);
+
+/**
+ * On-chain instructions for the attester key (release, refund), written in the transaction of the
+ * move that needs them and executed by the settlement worker (at least once; idempotent).
+ */
+export const settlements = paymentsSchema.table(
+  'settlements',
+  {
+    id: uuid('id').primaryKey(),
+    transactionId: uuid('transaction_id')
+      .notNull()
+      .references(() => transactions.id),
+    kind: text('kind').$type<SettlementKind>().notNull(),
+    /** Refunds: basis points back to the sender (10000 = full). */
+    refundBps: integer('refund_bps'),
+    /** `pending`, `sending` (claimed, lease below), `done`, `superseded` (the escrow was settled otherwise), `failed`. */
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    leaseUntil: ts('lease_until'),
+    txHash: text('tx_hash'),
+    lastError: text('last_error'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('settlements_transaction_kind_unique').on(t.transactionId, t.kind),
+    index('settlements_due_idx').on(t.nextAttemptAt).where(sql`status in ('pending', 'sending')`),
+  ],
+);
+
+/** Early-release consents (sender, receiver): stated by the platform, verified on chain, or seen by the indexer. */
+export const earlyReleaseAttestations = paymentsSchema.table(
+  'early_release_attestations',
+  {
+    transactionId: uuid('transaction_id')
+      .notNull()
+      .references(() => transactions.id),
+    party: text('party').notNull(),
+    /** The `attestEarlyRelease` transaction, when known. */
+    txHash: text('tx_hash'),
+    /** True once seen on chain (a verified hash, or the indexer's event). */
+    verified: boolean('verified').notNull().default(false),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.transactionId, t.party] })],
+);
+
+/** A sender's rescind request recorded before its on-chain `rescind` is seen: its reason goes with the move. */
+export const rescindRequests = paymentsSchema.table('rescind_requests', {
+  transactionId: uuid('transaction_id')
+    .primaryKey()
+    .references(() => transactions.id),
+  reason: text('reason'),
+  actor: text('actor').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+/** A direct (raw) transfer confirms one transaction only: its log is claimed here. */
+export const claimedTransfers = paymentsSchema.table(
+  'claimed_transfers',
+  {
+    chainId: integer('chain_id').notNull(),
+    txHash: text('tx_hash').notNull(),
+    logIndex: integer('log_index').notNull(),
+    transactionId: uuid('transaction_id')
+      .notNull()
+      .references(() => transactions.id),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.chainId, t.txHash, t.logIndex] })],
+);

@@ -1,0 +1,123 @@
+import type { Sql } from '@holdfast/db';
+import type { Logger } from '@holdfast/logging';
+import type { TransactionsRepository } from '../transactions/repository.js';
+import { type ChainAccess, EscrowStatus } from './chain.js';
+import type { SettlementRepository, SettlementRow } from './repository.js';
+
+export interface SettlementWorkerDeps {
+  sql: Sql;
+  repository: SettlementRepository;
+  transactions: TransactionsRepository;
+  chain: ChainAccess;
+  logger: Logger;
+  pollIntervalMs: number;
+}
+
+/** Attempts before an instruction is given up (`failed`, logged for operators). */
+export const MAX_SETTLEMENT_ATTEMPTS = 20;
+/** A claim lasts this long: another instance takes over an instruction whose claimer died. */
+const LEASE_SECONDS = 120;
+
+/** Delay after the n-th failed attempt: 2 s, 4 s, 8 s... capped at 5 minutes. */
+export function settlementBackoffMs(attempts: number): number {
+  return Math.min(1000 * 2 ** Math.max(1, attempts), 300_000);
+}
+
+/**
+ * Executes the on-chain instructions of `settlements` with the attester key: `release(id)` and
+ * `refund(id, bps)`. At least once and idempotent: before sending, the escrow's on-chain status is
+ * read, so an instruction already carried out (a crash after sending, a second instance) is
+ * recorded as done rather than sent again. The transaction's status is moved by the chain event
+ * (release -> completed), or was moved when the instruction was written (refund).
+ */
+export function createSettlementWorker(deps: SettlementWorkerDeps) {
+  const { sql, repository, transactions, chain, pollIntervalMs } = deps;
+  const log = deps.logger.child({ component: 'settlement-worker' });
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = true;
+
+  async function execute(s: SettlementRow): Promise<void> {
+    const row = await transactions.find(sql, s.transactionId);
+    if (!row?.escrowAddress) {
+      await repository.finish(sql, s.id, 'failed', null, 'the transaction has no escrow address');
+      log.error({ settlementId: s.id, transactionId: s.transactionId }, 'settlement has no escrow: needs an operator');
+      return;
+    }
+    const network = row.blockchainNetwork;
+    const escrow = await chain.getEscrow(network, row.escrowAddress, row.id);
+    const wanted = s.kind === 'release' ? EscrowStatus.Released : EscrowStatus.Refunded;
+    if (escrow.status === wanted) {
+      await repository.finish(sql, s.id, 'done', null, null);
+      return;
+    }
+    if (escrow.status !== EscrowStatus.Held) {
+      if (escrow.status === EscrowStatus.None) throw new Error('the escrow does not exist on chain (yet)');
+      await repository.finish(sql, s.id, 'superseded', null, `the escrow was already settled otherwise (status ${escrow.status})`);
+      log.error(
+        { settlementId: s.id, transactionId: row.id, kind: s.kind, onchainStatus: escrow.status },
+        'escrow settled otherwise: needs an operator',
+      );
+      return;
+    }
+    const bps = s.refundBps ?? 10_000;
+    // The attester may release, or refund a split, only once the hold has ended: wait for it.
+    if (s.kind === 'release' || bps < 10_000) {
+      const now = await chain.chainTime(network);
+      if (now < escrow.holdDeadline) {
+        await repository.reschedule(sql, s.id, Number(escrow.holdDeadline - now) * 1000, null, false);
+        return;
+      }
+    }
+    const sent = await chain.settle(
+      network,
+      row.escrowAddress,
+      row.id,
+      s.kind === 'release' ? { kind: 'release' } : { kind: 'refund', bps },
+    );
+    if (sent.status !== 'success') throw new Error(`${s.kind} transaction ${sent.hash} reverted`);
+    await repository.finish(sql, s.id, 'done', sent.hash, null);
+    log.info({ settlementId: s.id, transactionId: row.id, kind: s.kind, txHash: sent.hash }, 'settled on chain');
+  }
+
+  async function runOnce(): Promise<number> {
+    const due = await sql.begin((tx) => repository.claimDue(tx, 5, LEASE_SECONDS));
+    for (const s of due) {
+      try {
+        await execute(s);
+      } catch (error) {
+        const message = error instanceof Error ? error.message.slice(0, 500) : String(error);
+        if (s.attempts >= MAX_SETTLEMENT_ATTEMPTS) {
+          await repository.finish(sql, s.id, 'failed', null, message);
+          log.error({ err: error, settlementId: s.id, transactionId: s.transactionId }, 'settlement given up: needs an operator');
+        } else {
+          await repository.reschedule(sql, s.id, settlementBackoffMs(s.attempts), message);
+          log.warn({ err: error, settlementId: s.id, attempts: s.attempts }, 'settlement failed; will retry');
+        }
+      }
+    }
+    return due.length;
+  }
+
+  function schedule(delay: number) {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = runOnce()
+        .catch((error) => log.warn({ err: error }, 'settlement poll failed'))
+        .then((n) => schedule(n && n > 0 ? 0 : pollIntervalMs));
+    }, delay);
+  }
+
+  return {
+    runOnce,
+    start() {
+      stopped = false;
+      schedule(0);
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,314 @@
+import {
+  type ChainEvent,
+  ChainEvent as ChainEventSchema,
+  chainEventId,
+  chainMessageId,
+  chainSubject,
+  RELEASE_REASONS,
+  uuidv7,
+} from '@holdfast/contracts';
+import { holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/contracts/escrow';
+import { deployEscrow, deployMockUsdc, localDeployerAccount, onchainIdToUuid, uuidToOnchainId } from '@holdfast/escrow';
+import { type Bus, publishChecked } from '@holdfast/messaging';
+import { ANVIL_ACCOUNTS, type Anvil, startAnvil } from '@holdfast/test-fixtures';
+import {
+  type Account,
+  type Address,
+  type Chain,
+  createPublicClient,
+  createWalletClient,
+  decodeEventLog,
+  defineChain,
+  getAddress,
+  type Hash,
+  type Hex,
+  http,
+  type PublicClient,
+  type TransactionReceipt,
+  type Transport,
+  type WalletClient,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { LOCAL_ATTESTER_KEY } from '../../src/config.js';
+import { call, createClient, key, type testSql, tokenFor } from '../helpers.js';
+
+export const NETWORK = 'base-sepolia';
+export const ATTESTER = privateKeyToAccount(LOCAL_ATTESTER_KEY).address;
+
+type Wallet = WalletClient<Transport, Chain, Account>;
+
+export interface ChainWorld {
+  anvil: Anvil;
+  publicClient: PublicClient;
+  usdc: Address;
+  escrow: Address;
+  sender: Wallet;
+  receiver: Wallet;
+  stranger: Wallet;
+  env: Record<string, string>;
+  mined: (hash: Promise<Hash>) => Promise<TransactionReceipt>;
+  balance: (address: Address) => Promise<bigint>;
+  mint: (to: Address, amount: bigint) => Promise<TransactionReceipt>;
+  transfer: (to: Address, amount: bigint) => Promise<TransactionReceipt>;
+  createEscrow: (
+    transactionId: string,
+    amount: bigint,
+    options?: { holdDeadline?: bigint; receiver?: Address; attester?: Address },
+  ) => Promise<TransactionReceipt>;
+  escrowCall: (
+    fn: 'rescind' | 'release' | 'attestEarlyRelease',
+    transactionId: string,
+    by?: 'sender' | 'receiver',
+  ) => Promise<TransactionReceipt>;
+  escrowStatus: (transactionId: string) => Promise<number>;
+  now: () => Promise<bigint>;
+  indexed: (receipt: TransactionReceipt) => Promise<ChainEvent[]>;
+}
+
+/**
+ * A private anvil with MockUSDC and the escrow deployed (by the local deployer, as ./scripts/start
+ * does), wallets for the sender (#1), the receiver (#2) and a stranger (#3), and the payments
+ * configuration that points at them.
+ */
+export async function startChain(): Promise<ChainWorld> {
+  const anvil: Anvil = await startAnvil();
+  const chain = defineChain({
+    id: anvil.chainId,
+    name: NETWORK,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [anvil.rpcUrl] } },
+  });
+  const transport = http(anvil.rpcUrl);
+  const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 }) as PublicClient;
+  const deployer = createWalletClient({ account: localDeployerAccount(), chain, transport });
+  const usdc = await deployMockUsdc({ walletClient: deployer, publicClient });
+  const escrow = await deployEscrow({ walletClient: deployer, publicClient });
+  const wallet = (i: 1 | 2 | 3): Wallet =>
+    createWalletClient({ account: privateKeyToAccount(ANVIL_ACCOUNTS[i].privateKey), chain, transport });
+  const sender = wallet(1);
+  const receiver = wallet(2);
+  const stranger = wallet(3);
+
+  async function mined(hash: Promise<Hash>): Promise<TransactionReceipt> {
+    return publicClient.waitForTransactionReceipt({ hash: await hash });
+  }
+
+  const api: ChainWorld = {
+    anvil,
+    publicClient,
+    usdc: usdc.address,
+    escrow: escrow.address,
+    sender,
+    receiver,
+    stranger,
+    env: {
+      CHAIN_RPC_URLS: `${NETWORK}=${anvil.rpcUrl}`,
+      ESCROW_CONTRACTS: `${NETWORK}=${escrow.address}@${escrow.blockNumber}`,
+      TOKEN_CONTRACTS: `${NETWORK}:MockUSDC=${usdc.address}`,
+      PAYMENTS_ATTESTER_PRIVATE_KEY: LOCAL_ATTESTER_KEY,
+      SETTLEMENT_POLL_INTERVAL: '100ms',
+    },
+    mined,
+    async balance(address: Address): Promise<bigint> {
+      return publicClient.readContract({ address: usdc.address, abi: mockUsdcAbi, functionName: 'balanceOf', args: [address] });
+    },
+    async mint(to: Address, amount: bigint) {
+      return mined(sender.writeContract({ address: usdc.address, abi: mockUsdcAbi, functionName: 'mint', args: [to, amount] }));
+    },
+    async transfer(to: Address, amount: bigint) {
+      return mined(sender.writeContract({ address: usdc.address, abi: mockUsdcAbi, functionName: 'transfer', args: [to, amount] }));
+    },
+    /** The sender approves and locks `amount` for `transactionId` (hold until `holdDeadline`, unix seconds; 0: none). */
+    async createEscrow(
+      transactionId: string,
+      amount: bigint,
+      options: { holdDeadline?: bigint; receiver?: Address; attester?: Address } = {},
+    ) {
+      await api.mint(sender.account.address, amount);
+      await mined(
+        sender.writeContract({ address: usdc.address, abi: mockUsdcAbi, functionName: 'approve', args: [escrow.address, amount] }),
+      );
+      return mined(
+        sender.writeContract({
+          address: escrow.address,
+          abi: holdfastEscrowAbi,
+          functionName: 'createEscrow',
+          args: [
+            uuidToOnchainId(transactionId),
+            options.receiver ?? receiver.account.address,
+            usdc.address,
+            amount,
+            options.attester ?? ATTESTER,
+            options.holdDeadline ?? 0n,
+          ],
+        }),
+      );
+    },
+    async escrowCall(fn: 'rescind' | 'release' | 'attestEarlyRelease', transactionId: string, by: 'sender' | 'receiver' = 'sender') {
+      const w = by === 'sender' ? sender : receiver;
+      return mined(
+        w.writeContract({ address: escrow.address, abi: holdfastEscrowAbi, functionName: fn, args: [uuidToOnchainId(transactionId)] }),
+      );
+    },
+    async escrowStatus(transactionId: string): Promise<number> {
+      const e = await publicClient.readContract({
+        address: escrow.address,
+        abi: holdfastEscrowAbi,
+        functionName: 'getEscrow',
+        args: [uuidToOnchainId(transactionId)],
+      });
+      return Number((e as { status: number }).status);
+    },
+    async now(): Promise<bigint> {
+      return (await publicClient.getBlock({ blockTag: 'latest' })).timestamp;
+    },
+    /** The CHAIN messages the chain-indexer publishes for the escrow logs of a receipt (its decode, written out). */
+    async indexed(receipt: TransactionReceipt): Promise<ChainEvent[]> {
+      const block = await publicClient.getBlock({ blockNumber: receipt.blockNumber });
+      const events: ChainEvent[] = [];
+      for (const log of receipt.logs) {
+        if (log.address.toLowerCase() !== escrow.address.toLowerCase()) continue;
+        const decoded = decodeEventLog({ abi: holdfastEscrowAbi, data: log.data, topics: log.topics as [Hex, ...Hex[]] });
+        const args = decoded.args as Record<string, unknown>;
+        const escrowId = ((args.id ?? args.firstId) as Hex).toLowerCase() as Hex;
+        const a = (name: string) => getAddress(args[name] as string);
+        const u = (name: string) => (args[name] as bigint).toString();
+        const iso = (name: string) => new Date(Number(args[name] as bigint) * 1000).toISOString();
+        const common = {
+          eventId: chainEventId(anvil.chainId, log.transactionHash, log.logIndex),
+          removed: false,
+          network: NETWORK,
+          chainId: anvil.chainId,
+          contractAddress: getAddress(log.address),
+          blockNumber: Number(log.blockNumber),
+          blockHash: log.blockHash.toLowerCase(),
+          blockTimestamp: new Date(Number(block.timestamp) * 1000).toISOString(),
+          transactionHash: log.transactionHash.toLowerCase(),
+          logIndex: log.logIndex,
+          escrowId,
+          transactionId: onchainIdToUuid(escrowId),
+        } as const;
+        switch (decoded.eventName) {
+          case 'EscrowCreated':
+            events.push({
+              ...common,
+              kind: 'escrow.created',
+              data: {
+                sender: a('sender'),
+                receiver: a('receiver'),
+                token: a('token'),
+                amount: u('amount'),
+                attester: a('attester'),
+                holdDeadline: iso('holdDeadline'),
+                expiresAt: iso('expiresAt'),
+              },
+            });
+            break;
+          case 'EscrowReleased':
+            events.push({
+              ...common,
+              kind: 'escrow.released',
+              data: {
+                receiver: a('receiver'),
+                by: a('by'),
+                amount: u('amount'),
+                reason: RELEASE_REASONS[Number(args.reason)] ?? 'release',
+              },
+            });
+            break;
+          case 'EscrowRescinded':
+            events.push({ ...common, kind: 'escrow.rescinded', data: { sender: a('sender'), amount: u('amount') } });
+            break;
+          case 'EscrowRefunded':
+            events.push({
+              ...common,
+              kind: 'escrow.refunded',
+              data: {
+                sender: a('sender'),
+                receiver: a('receiver'),
+                refundedToSender: u('refundedToSender'),
+                paidToReceiver: u('paidToReceiver'),
+                refundBps: Number(args.refundBps),
+              },
+            });
+            break;
+          case 'EarlyReleaseAttested':
+            events.push({ ...common, kind: 'escrow.early-release-attested', data: { party: a('party') } });
+            break;
+          default:
+            break;
+        }
+      }
+      return events;
+    },
+  };
+  return api;
+}
+
+/** Publishes CHAIN messages as the indexer does: subject per kind, Nats-Msg-Id = chainMessageId. */
+export async function publishChain(bus: Bus, events: ChainEvent[]): Promise<void> {
+  for (const event of events) {
+    await publishChecked(bus, chainSubject(event.network, event.kind), ChainEventSchema, event, chainMessageId(event));
+  }
+}
+
+/** Polls until `probe` answers something truthy (10 s at most). */
+export async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+type Sql = ReturnType<typeof testSql>;
+
+/** A transaction row as the create route writes it (the create route is another module's). */
+export async function insertTransaction(
+  sql: Sql,
+  values: {
+    platformId: string;
+    from: string;
+    to: string;
+    amount?: string;
+    status?: string;
+    orchestrationType?: 'raw' | 'platform';
+    holdDeadline?: string | null;
+    rescindPolicy?: Record<string, unknown> | null;
+  },
+): Promise<string> {
+  const id = uuidv7();
+  const holdDeadline = values.holdDeadline === undefined ? new Date(Date.now() + 86_400_000).toISOString() : values.holdDeadline;
+  await sql`
+    insert into transactions (id, platform_id, status, amount, currency, from_address, to_address, blockchain_network,
+      orchestration_type, signer_type, hold_deadline, rescind_policy)
+    values (${id}, ${values.platformId}, ${values.status ?? 'pending'}, ${values.amount ?? '25.5'}, 'USDC', ${values.from}, ${values.to},
+      ${NETWORK}, ${values.orchestrationType ?? 'platform'}, 'external_wallet', ${holdDeadline},
+      ${values.rescindPolicy === undefined ? null : sql.json(values.rescindPolicy as never)})`;
+  return id;
+}
+
+/** A platform with an API key (v1 scopes) and an OAuth token (v2 money movement and reversals). */
+export async function platformWithCredentials(url: string, admin: string, name: string) {
+  const made = await call(url, 'POST', '/api/v1/auth/api-key', {
+    headers: key(admin),
+    body: { name, scopes: ['read:transactions', 'write:transactions', 'rescind:transactions', 'cancel:transactions'] },
+  });
+  if (made.status !== 201) throw new Error(`platform: ${made.status} ${JSON.stringify(made.body)}`);
+  const client = await createClient(url, admin, {
+    name: `${name} client`,
+    scopes: ['read:transactions', 'write:transactions', 'move:transactions', 'reverse:transactions'],
+    platformId: made.body.platformId,
+  });
+  const token = await tokenFor(url, client);
+  const readOnly = await tokenFor(url, client, 'read:transactions');
+  return { platformId: made.body.platformId as string, apiKey: made.body.apiKey as string, token, readOnly };
+}
+
+/** The outbox events of a transaction, oldest first. */
+export async function eventsOf(sql: Sql, transactionId: string) {
+  return sql<{ type: string; payload: Record<string, unknown> & { data: Record<string, unknown> } }[]>`
+    select type, payload from outbox where payload->'data'->'transaction'->>'id' = ${transactionId} order by seq`;
+}
