@@ -437,6 +437,9 @@ describe('POST /disputes/{id}/resolve', () => {
       { from_status: 'disputed', to_status: 'completed', action: 'resolve_for_receiver' },
     ]);
     expect(await eventsOf(transactionId)).toEqual(['dispute.created', 'dispute.resolved', 'transaction.completed']);
+    expect(await sql`select kind, refund_bps from settlements where transaction_id = ${transactionId}`).toEqual([
+      { kind: 'release', refund_bps: null },
+    ]);
     expect(await createDisputesRepository().resolutionFor(sql, transactionId)).toMatchObject({
       disputeId,
       outcome: 'favor_receiver',
@@ -491,6 +494,10 @@ describe('POST /disputes/{id}/resolve', () => {
       refundPercentage: 37.5,
       refundBps: 3750,
     });
+    // The escrow's split is instructed in the same transaction: the attester's worker sends refund(id, 3750).
+    expect(await sql`select kind, refund_bps, status from settlements where transaction_id = ${transactionId}`).toEqual([
+      { kind: 'refund', refund_bps: 3750, status: 'pending' },
+    ]);
   });
 
   it('refuses an invalid outcome, reason or percentage with 400 and changes nothing', async () => {
