@@ -1,0 +1,315 @@
+// Create-transaction benchmark: throughput and latency (p50, p99) of POST /api/v2/transactions (bearer
+// token, a unique Idempotency-Key per request) on the built payments-service, side by side with a bare
+// Fastify route doing one postgres.js insert (bare-insert.ts), loaded identically in the same run; plus
+// the idempotent replay (the same key and body re-sent: `Idempotent-Replayed: true`). Each server runs
+// as its own process; the load is N closed loops of undici requests from this process. Payments gets a
+// fresh database (migrated by its dist/migrate.js), its own NATS subject prefix and rate limits far
+// above the load, all removed afterwards.
+//
+//   pnpm exec turbo run build && node scripts/bench/create-transaction.ts [--requests 2000] [--replays 2000] [--warmup 300] [--write]
+//
+// Every request has its own sender (fromAddress): payments allows 10 creations per minute per sender.
+// --write puts the results into docs/benchmarks.md (its create-transaction section); --keep keeps the
+// bench database (its URL is printed). Needs PostgreSQL and NATS at DATABASE_URL and NATS_URL
+// (./scripts/start's defaults otherwise).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { connect } from '@nats-io/transport-node';
+import postgres from 'postgres';
+import { Agent, request } from 'undici';
+import { deletePrefixedStreams } from '../lib/stack/nats.ts';
+import { portFor, waitFor } from '../lib/stack/ports.ts';
+
+const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const REQUESTS = option('requests', 2000);
+const REPLAYS = option('replays', 2000);
+const WARMUP = option('warmup', 300);
+const IN_FLIGHT = [10, 50];
+const WRITE = args.includes('--write');
+const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/holdfast';
+const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+/** Far above any load this script makes: the limiter still counts every request, but never refuses one. */
+const NO_REFUSAL = '10000000';
+
+const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+const withDatabase = (url: string, name: string) => url.replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
+
+/** A random EVM address (40 hex digits). */
+const address = () => `0x${randomBytes(20).toString('hex')}`;
+
+interface Result {
+  requests: number;
+  ok: number;
+  errors: number;
+  seconds: number;
+  latencies: number[];
+  firstError?: string;
+}
+
+interface Request {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * `inFlight` closed loops: each sends the next request as soon as its previous answer is read, until
+ * `total` were sent. A request counts as ok when `ok(status, headers)` holds; latency is from the
+ * start of the request to the end of its answer's body.
+ */
+async function closedLoops(
+  url: string,
+  total: number,
+  inFlight: number,
+  next: () => Request,
+  ok: (status: number, headers: Record<string, string | string[] | undefined>) => boolean,
+): Promise<Result> {
+  const agent = new Agent({ keepAliveTimeout: 30_000, connections: inFlight });
+  const result: Result = { requests: 0, ok: 0, errors: 0, seconds: 0, latencies: [] };
+  let sent = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (sent < total) {
+        sent += 1;
+        const { body, headers } = next();
+        const t0 = performance.now();
+        try {
+          const res = await request(url, { method: 'POST', dispatcher: agent, headers, body });
+          const text = await res.body.text();
+          result.latencies.push(performance.now() - t0);
+          if (ok(res.statusCode, res.headers)) result.ok += 1;
+          else {
+            result.errors += 1;
+            result.firstError ??= `${res.statusCode} ${text.slice(0, 300)}`;
+          }
+        } catch (error) {
+          result.errors += 1;
+          result.firstError ??= String(error);
+        }
+        result.requests += 1;
+      }
+    }),
+  );
+  result.seconds = (performance.now() - started) / 1000;
+  await agent.close();
+  return result;
+}
+
+function lines(child: ChildProcess): AsyncIterator<string> {
+  return createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+}
+
+async function main(): Promise<void> {
+  const database = `hf_bench_${randomBytes(4).toString('hex')}`;
+  const prefix = `bench${randomBytes(3).toString('hex')}.`;
+  const admin = postgres(withDatabase(databaseUrl, 'postgres'), { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${database}"`);
+  const benchDbUrl = withDatabase(databaseUrl, database);
+  const children: ChildProcess[] = [];
+  const startLoad = os.loadavg();
+  try {
+    // payments-service, as ./scripts/start runs it: migrated by its own dist/migrate.js, then dist/main.js.
+    const bootstrapKey = `hf_test_${randomBytes(32).toString('base64url')}`;
+    const port = await portFor(0);
+    const env = {
+      PATH: process.env.PATH ?? '',
+      APP_ENV: 'local',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: benchDbUrl,
+      NATS_URL: natsUrl,
+      NATS_SUBJECT_PREFIX: prefix,
+      PAYMENTS_PORT: String(port),
+      PAYMENTS_BOOTSTRAP_API_KEY: bootstrapKey,
+      // Nothing here goes on chain (creation only writes the row and its event).
+      CHAIN_RPC_URLS: 'base-sepolia=http://127.0.0.1:9',
+      RATE_LIMIT_PUBLIC: NO_REFUSAL,
+      RATE_LIMIT_STANDARD: NO_REFUSAL,
+      RATE_LIMIT_HIGH: NO_REFUSAL,
+      RATE_LIMIT_ADMIN: NO_REFUSAL,
+    };
+    const cwd = mkdtempSync(join(os.tmpdir(), 'holdfast-bench-'));
+    await new Promise<void>((resolve, reject) =>
+      spawn(process.execPath, [join(root, 'services/payments-service/dist/migrate.js')], { env, cwd, stdio: 'inherit' }).once(
+        'exit',
+        (code) => (code === 0 ? resolve() : reject(new Error(`migrate exited ${code}`))),
+      ),
+    );
+    const payments = spawn(process.execPath, [join(root, 'services/payments-service/dist/main.js')], {
+      env,
+      cwd,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    children.push(payments);
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor('payments-service', async () => (await request(`${base}/health`)).statusCode === 200, 60_000);
+
+    // A platform, an OAuth client with move:transactions, and a v2 access token, all through the API.
+    const post = async (path: string, headers: Record<string, string>, body: unknown) => {
+      const res = await request(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+      const text = await res.body.text();
+      if (res.statusCode >= 300) throw new Error(`${path}: ${res.statusCode} ${text}`);
+      return JSON.parse(text) as Record<string, unknown> & { data?: Record<string, unknown> };
+    };
+    const platform = await post('/api/v1/auth/api-key', { 'x-api-key': bootstrapKey }, { name: 'bench', scopes: ['read:transactions'] });
+    const client = await post(
+      '/api/v1/oauth/clients',
+      { 'x-api-key': bootstrapKey },
+      { name: 'bench', scopes: ['read:transactions', 'move:transactions'], platformId: platform.platformId },
+    );
+    const token = (
+      await post(
+        '/api/v2/oauth/token',
+        {},
+        { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, scope: 'move:transactions' },
+      )
+    ).data?.access_token as string;
+
+    // The bare route: its table in the bench database, its server in a process of its own.
+    const bench = postgres(benchDbUrl, { max: 1, onnotice: () => {} });
+    await bench`create table bench_transactions (
+      id uuid primary key default gen_random_uuid(),
+      from_address text not null,
+      to_address text not null,
+      amount numeric(20, 6) not null,
+      idempotency_key text,
+      created_at timestamptz not null default now()
+    )`;
+    await bench.end();
+    const bare = spawn(process.execPath, [join(root, 'scripts/bench/bare-insert.ts')], {
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: benchDbUrl },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(bare);
+    const { port: barePort } = JSON.parse((await lines(bare).next()).value as string) as { port: number };
+
+    // Identical requests to both: the bearer token, a unique Idempotency-Key, a new sender each time.
+    const createRequest = (): Request => ({
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': randomUUID() },
+      body: JSON.stringify({ fromAddress: address(), toAddress: address(), amount: '12.50' }),
+    });
+    const created = (status: number) => status === 201;
+    const paymentsUrl = `${base}/api/v2/transactions`;
+    const bareUrl = `http://127.0.0.1:${barePort}/transactions`;
+
+    const rows: string[][] = [];
+    let failed = false;
+    const row = (what: string, inFlight: number, r: Result) => {
+      const sorted = [...r.latencies].sort((a, b) => a - b);
+      rows.push([
+        what,
+        String(inFlight),
+        String(r.requests),
+        String(r.ok),
+        String(r.errors),
+        (r.ok / r.seconds).toFixed(0),
+        percentile(sorted, 50).toFixed(1),
+        percentile(sorted, 99).toFixed(1),
+      ]);
+      log(rows.at(-1)!.join(' | '));
+      if (r.errors > 0) {
+        failed = true;
+        log(`  ${r.errors} errors; the first: ${r.firstError}`);
+      }
+    };
+
+    // Warm-up: connections, JIT, PostgreSQL caches, the token in payments' credential cache.
+    log('warming up…');
+    await closedLoops(bareUrl, WARMUP, 10, createRequest, created);
+    await closedLoops(paymentsUrl, WARMUP, 10, createRequest, created);
+
+    for (const inFlight of IN_FLIGHT) {
+      row('bare Fastify route, one postgres.js insert', inFlight, await closedLoops(bareUrl, REQUESTS, inFlight, createRequest, created));
+      row('payments POST /api/v2/transactions', inFlight, await closedLoops(paymentsUrl, REQUESTS, inFlight, createRequest, created));
+    }
+    // The replay: one key, created once, then re-sent with the same body.
+    const original = createRequest();
+    const first = await request(paymentsUrl, { method: 'POST', headers: original.headers, body: original.body });
+    await first.body.dump();
+    if (first.statusCode !== 201) throw new Error(`replay original: ${first.statusCode}`);
+    row(
+      'payments, the same Idempotency-Key re-sent (replay)',
+      IN_FLIGHT[0]!,
+      await closedLoops(
+        paymentsUrl,
+        REPLAYS,
+        IN_FLIGHT[0]!,
+        () => original,
+        (status, headers) => status === 201 && headers['idempotent-replayed'] === 'true',
+      ),
+    );
+
+    const versions = postgres(benchDbUrl, { max: 1, onnotice: () => {} });
+    const [pg] = await versions<{ version: string }[]>`select current_setting('server_version') as version`;
+    const [stored] = await versions<{ n: number }[]>`select count(*)::int as n from payments.transactions`;
+    await versions.end();
+    const nc = await connect({ servers: natsUrl.split(','), name: 'holdfast-bench' });
+    const natsVersion = nc.info?.version ?? '?';
+    await nc.close();
+    const expected = WARMUP + REQUESTS * IN_FLIGHT.length + 1;
+    if (stored?.n !== expected) {
+      failed = true;
+      log(`payments.transactions holds ${stored?.n} rows, expected ${expected}`);
+    }
+    report(rows, { postgres: pg?.version ?? '?', nats: natsVersion }, startLoad);
+    if (failed) process.exitCode = 1;
+  } finally {
+    for (const child of children.reverse()) {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+    }
+    await deletePrefixedStreams(natsUrl, prefix).catch(() => undefined);
+    if (args.includes('--keep')) log(`kept ${benchDbUrl}`);
+    else await admin.unsafe(`drop database if exists "${database}" with (force)`);
+    await admin.end();
+  }
+}
+
+function report(rows: string[][], software: { postgres: string; nats: string }, startLoad: number[]): void {
+  const cpus = os.cpus();
+  const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(', ');
+  const machine = `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}; load average ${load(startLoad)} at the start, ${load(os.loadavg())} at the end`;
+  const command = `node scripts/bench/create-transaction.ts --requests ${REQUESTS} --replays ${REPLAYS} --warmup ${WARMUP}`;
+  const header = ['run', 'in flight', 'requests', '201s', 'errors', 'requests/s', 'latency p50 (ms)', 'latency p99 (ms)'];
+  const table = [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
+  const section = [
+    '<!-- create-transaction:start -->',
+    '## Create transaction',
+    '',
+    `- **date**: ${new Date().toISOString().slice(0, 10)}`,
+    `- **machine**: ${machine}`,
+    `- **software**: Node ${process.versions.node}, PostgreSQL ${software.postgres}, NATS ${software.nats}`,
+    `- **command**: \`pnpm exec turbo run build && ${command}\``,
+    `- **setup**: the built payments-service as its own process (\`APP_ENV=local\`, defaults but for \`RATE_LIMIT_*\` set far above the load: the limiter still counts every request; \`DATABASE_POOL_SIZE\` 10) on a fresh migrated database and its own NATS subject prefix; next to it, in a process of its own, a bare Fastify server whose one POST route does one postgres.js insert (pool of 10) into a five-column table of the same database. Both get the same requests: \`Authorization: Bearer\` (a v2 token with \`move:transactions\`), a unique \`Idempotency-Key\`, and a body with a new \`fromAddress\` each time (payments allows 10 creations per minute per sender). The load is N closed loops of undici requests from the bench process (each sends its next request when its answer is read); ${WARMUP} requests to each warm up first. Latency is from the start of a request to the end of its answer. Any answer but 201 (for the replay: 201 with \`Idempotent-Replayed: true\`) is an error.`,
+    '',
+    table,
+    '',
+    "What payments does per creation that the bare route does not: the bearer token is hashed and looked up (in its credential cache after the first request); the rate limiter increments its PostgreSQL window counter; the body is validated against its schema and fingerprinted (SHA-256 of the canonical parameters); the idempotency key is looked up before and again inside the database transaction, after the per-sender advisory lock; the platform's billing settings are read; the per-sender window (10 a minute) is counted; then the row, its creation transition row and its `transaction.created` outbox event are written in that one transaction, and the controls gate (no template here: nothing to run) is asked; the answer is serialized through its response schema. The outbox relay then publishes each event to JetStream, in the same process, concurrently with the load. A replay stops after the first idempotency lookup: auth, rate limit, one indexed read, the answer.",
+    '<!-- create-transaction:end -->',
+  ].join('\n');
+  process.stdout.write(`\n${section}\n`);
+  if (!WRITE) return;
+  const file = join(root, 'docs', 'benchmarks.md');
+  let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const pattern = /<!-- create-transaction:start -->[\s\S]*<!-- create-transaction:end -->/;
+  text = pattern.test(text) ? text.replace(pattern, section) : `${text.trimEnd()}\n\n${section}\n`;
+  writeFileSync(file, text);
+  log(`written to ${file}`);
+}
+
+await main();
