@@ -13,7 +13,7 @@ import {
   Uuid,
 } from './domain.js';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PaginationMeta } from './pagination.js';
-import { OrchestrationTypeSchema, PaymentsTransaction, SIGNER_TYPES, SignerTypeSchema } from './payments-transactions.js';
+import { EscrowTerms, OrchestrationTypeSchema, PaymentsTransaction, SIGNER_TYPES, SignerTypeSchema } from './payments-transactions.js';
 
 /*
  * Payments API: batches (spec "Batch"; v1 `/api/v1/transactions/batch`, v2 `/api/v2/transactions/batches`).
@@ -157,6 +157,19 @@ export const BatchNextAction = Type.Object({
   ids: Type.Array(Type.String(), { description: 'The legs’ on-chain ids, in leg order.' }),
   receivers: Type.Array(Type.String(), { description: 'The legs’ receivers, in leg order.' }),
   amounts: Type.Array(DecimalString, { description: 'The legs’ amounts in currency units (convert to token units), in leg order.' }),
+  escrow: Type.Optional(
+    Type.Object(
+      {
+        ...EscrowTerms.properties,
+        amountsBaseUnits: Type.Array(Type.Union([Type.String({ pattern: '^[0-9]+$' }), Type.Null()]), {
+          description: 'The legs’ amounts in the token’s units (6 decimals), in leg order.',
+        }),
+        totalBaseUnits: Type.Union([Type.String({ pattern: '^[0-9]+$' }), Type.Null()], { description: 'What to approve.' }),
+        holdDeadline: Type.Integer({ minimum: 0, description: 'Unix seconds: the sender may rescind each leg until then.' }),
+      },
+      { description: 'The arguments of `createBatch` besides ids and receivers (platform orchestration only).' },
+    ),
+  ),
 });
 export type BatchNextAction = Static<typeof BatchNextAction>;
 

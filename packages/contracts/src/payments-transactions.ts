@@ -125,8 +125,37 @@ export const CreateTransactionBody = Type.Object(
 export type CreateTransactionBody = Static<typeof CreateTransactionBody>;
 
 /** The answer of a create: the record with its `rescind` rules. */
+/** Where a `platform` transaction's funds go on chain: this deployment's shared escrow, token and attester for the network. */
+export const EscrowTerms = Type.Object({
+  contractAddress: Nullable(
+    Type.String({ description: 'The escrow contract (ESCROW_CONTRACTS); null when none is configured for the network.' }),
+  ),
+  tokenAddress: Nullable(Type.String({ description: 'The ERC-20 of the currency (TOKEN_CONTRACTS); null when none is configured.' })),
+  attester: Nullable(
+    Type.String({
+      description: "Payments' attester, the address the escrow must name to be released or refunded; null when none is configured.",
+    }),
+  ),
+});
+export type EscrowTerms = Static<typeof EscrowTerms>;
+
+/** What the sender's wallet signs for a `platform` transaction (docs/settlement.md). */
+export const EscrowInstructions = Type.Object(
+  {
+    ...EscrowTerms.properties,
+    onchainId: Type.String({ pattern: '^0x[0-9a-f]{64}$', description: 'The escrow id: the transaction id as bytes32.' }),
+    amountBaseUnits: Nullable(Type.String({ pattern: '^[0-9]+$', description: 'The amount in the token’s units (6 decimals).' })),
+    holdDeadline: Type.Integer({ minimum: 0, description: 'Unix seconds: the sender may rescind until then.' }),
+  },
+  {
+    description:
+      'Approve `tokenAddress` for `amountBaseUnits` to `contractAddress`, then call `createEscrow(onchainId, toAddress, tokenAddress, amountBaseUnits, attester, holdDeadline)`. The transaction moves to `escrowed` when the chain shows it (or when its hash is submitted to escrow-hash).',
+  },
+);
+export type EscrowInstructions = Static<typeof EscrowInstructions>;
+
 export const CreatedTransaction = Type.Object(
-  { ...PaymentsTransaction.properties, rescind: RescindInfo },
+  { ...PaymentsTransaction.properties, rescind: RescindInfo, escrow: Type.Optional(EscrowInstructions) },
   { $id: 'CreatedTransaction', description: 'The transaction as created, with its rescind rules.' },
 );
 

@@ -171,6 +171,7 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
     appEnv: config.APP_ENV,
     holdPeriodSeconds: config.PAYMENTS_HOLD_PERIOD_SECONDS,
     duplicateWindowSeconds: config.PAYMENTS_DUPLICATE_WINDOW_SECONDS,
+    escrowTerms: chain.escrowTerms,
   });
   registerTransactionRoutes(app, transactions);
   registerQuoteRoutes(app, quotes);
@@ -183,6 +184,8 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
       appEnv: config.APP_ENV,
       maxLegs: config.PAYMENTS_MAX_BATCH_LEGS,
       controls: controls.gate,
+      escrowTerms: chain.escrowTerms,
+      holdPeriodSeconds: config.PAYMENTS_HOLD_PERIOD_SECONDS,
     }),
   );
 

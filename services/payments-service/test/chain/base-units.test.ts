@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toBaseUnits } from '../../src/modules/settlement/chain.js';
+import { toBaseUnits } from '../../src/modules/transactions/rules.js';
 
 describe('toBaseUnits (6 decimals)', () => {
   it.each([

@@ -1,4 +1,8 @@
-import { EscrowStatus } from '@holdfast/escrow';
+import { type DomainEvent, STREAMS } from '@holdfast/contracts';
+import { holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/contracts/escrow';
+import { EscrowStatus, uuidToOnchainId } from '@holdfast/escrow';
+import { prefixedName } from '@holdfast/messaging';
+import type { Address, Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
@@ -12,7 +16,7 @@ import {
   type TestDatabase,
   testSql,
 } from '../helpers.js';
-import { type ChainWorld, eventsOf, platformWithCredentials, publishChain, startChain, waitFor } from './fixtures.js';
+import { ATTESTER, type ChainWorld, eventsOf, platformWithCredentials, publishChain, startChain, waitFor } from './fixtures.js';
 
 // A payment's whole life through the Payments API v2 and a real chain: created by the API, funds
 // locked by the sender's own createEscrow on anvil, the CHAIN event (as the indexer publishes it)
@@ -62,6 +66,15 @@ describe('a payment through the API and the chain', () => {
     const id: string = created.body.id;
     expect(created.body).toMatchObject({ status: 'pending_user_action', orchestrationType: 'platform', amount: '12.5' });
     expect(created.body.rescind).toMatchObject({ allowed: true });
+    // What the sender's wallet needs is in the answer.
+    expect(created.body.escrow).toEqual({
+      contractAddress: world.escrow,
+      tokenAddress: world.usdc,
+      attester: ATTESTER,
+      onchainId: uuidToOnchainId(id),
+      amountBaseUnits: '12500000',
+      holdDeadline: Math.floor(Date.parse(created.body.rescind.deadline) / 1000),
+    });
 
     // The sender's wallet locks the funds under the transaction's on-chain id.
     const receiverBefore = await world.balance(receiver);
@@ -103,4 +116,82 @@ describe('a payment through the API and the chain', () => {
     const moves = await sql`select action from transaction_transitions where transaction_id = ${id} order by seq`;
     expect(moves.map((m) => m.action)).toEqual(['create', 'lock_escrow', 'attest_release', 'release']);
   });
+
+  it('a batch created through the API, locked by one createBatch call from the signer: every leg escrowed, one event each', async () => {
+    const receivers = [world.receiver.account.address, world.stranger.account.address, world.receiver.account.address];
+    const res = await call(svc.url, 'POST', '/api/v2/transactions/batches', {
+      headers: bearer(p.token),
+      body: {
+        fromAddress: world.sender.account.address,
+        legs: [
+          { toAddress: receivers[0], amount: 1.25 },
+          { toAddress: receivers[1], amount: '2.5' },
+          { toAddress: receivers[2], amount: 0.75 },
+        ],
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const next = res.body.nextAction;
+    expect(next).toMatchObject({ type: 'create_batch_escrow', receivers, amounts: ['1.25', '2.5', '0.75'] });
+    expect(next.escrow).toMatchObject({
+      contractAddress: world.escrow,
+      tokenAddress: world.usdc,
+      attester: ATTESTER,
+      amountsBaseUnits: ['1250000', '2500000', '750000'],
+      totalBaseUnits: '4500000',
+    });
+
+    // The client-side signer: approve the total, then createBatch with the legs' ids, in leg order.
+    const { sender } = world;
+    await world.mint(sender.account.address, 4_500_000n);
+    await world.mined(
+      sender.writeContract({ address: world.usdc, abi: mockUsdcAbi, functionName: 'approve', args: [world.escrow, 4_500_000n] }),
+    );
+    const lock = await world.mined(
+      sender.writeContract({
+        address: next.escrow.contractAddress as Address,
+        abi: holdfastEscrowAbi,
+        functionName: 'createBatch',
+        args: [
+          next.ids as Hex[],
+          next.receivers as Address[],
+          next.escrow.amountsBaseUnits.map((a: string) => BigInt(a)),
+          next.escrow.tokenAddress as Address,
+          next.escrow.attester as Address,
+          BigInt(next.escrow.holdDeadline),
+        ],
+      }),
+    );
+    await publishChain(nats.bus, await world.indexed(lock));
+
+    const legIds: string[] = res.body.legs.map((l: { id: string }) => l.id);
+    const batch = await waitFor(async () => {
+      const b = await call(svc.url, 'GET', `/api/v2/transactions/batches/${res.body.id}`, { headers: bearer(p.token) });
+      return b.body.legs.every((l: { status: string }) => l.status === 'escrowed') && b.body;
+    }, 'every leg escrowed');
+    expect(batch.status).toBe('submitted');
+    for (const leg of batch.legs) expect(leg).toMatchObject({ escrowAddress: world.escrow, txHash: lock.transactionHash });
+
+    // A subscriber on the EVENTS stream sees one transaction.escrowed per leg, with the address and hash.
+    const escrowedEvents = await waitFor(async () => {
+      const seen = (await streamEvents()).filter(
+        (e) => e.type === 'transaction.escrowed' && legIds.includes((e.data as { transaction: { id: string } }).transaction.id),
+      );
+      return seen.length >= legIds.length && seen;
+    }, 'transaction.escrowed on the stream for every leg');
+    expect(escrowedEvents).toHaveLength(legIds.length);
+    for (const e of escrowedEvents) expect(e.data).toMatchObject({ escrowAddress: world.escrow, txHash: lock.transactionHash });
+  });
 });
+
+/** Every event on the EVENTS stream (what a JetStream subscriber receives). */
+async function streamEvents(): Promise<DomainEvent[]> {
+  const stream = prefixedName(nats.bus, STREAMS.EVENTS.name);
+  const info = await nats.bus.jsm.streams.info(stream);
+  const events: DomainEvent[] = [];
+  for (let seq = info.state.first_seq; info.state.messages > 0 && seq <= info.state.last_seq; seq++) {
+    const message = await nats.bus.jsm.streams.getMessage(stream, { seq }).catch(() => null);
+    if (message) events.push(message.json<DomainEvent>());
+  }
+  return events;
+}

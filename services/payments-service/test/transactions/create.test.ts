@@ -55,6 +55,14 @@ describe('create: happy path', () => {
     // The hold period defaults to 7 days from creation; platform orchestration may rescind.
     expect(tx.rescind).toEqual({ allowed: true, deadline: tx.holdDeadline, requiresReason: false, notifyRecipient: true });
     expect(Date.parse(tx.holdDeadline) - Date.parse(tx.createdAt)).toBe(7 * 24 * 3600 * 1000);
+    // What the sender's wallet signs (no escrow contract or token configured in this test's chain settings).
+    expect(tx.escrow).toMatchObject({
+      amountBaseUnits: '25500000',
+      onchainId: `0x${'0'.repeat(32)}${tx.id.replaceAll('-', '')}`,
+      holdDeadline: Math.floor(Date.parse(tx.holdDeadline) / 1000),
+      contractAddress: null,
+      tokenAddress: null,
+    });
 
     const [row] =
       await e.sql`select status, amount::text, hold_deadline, rescind_policy, workspace_id from transactions where id = ${tx.id}`;
@@ -70,7 +78,7 @@ describe('create: happy path', () => {
 
     const read = await call(e.svc.url, 'GET', `/api/v2/transactions/${tx.id}`, { headers: bearer(t.token) });
     expect(read.status).toBe(200);
-    const { rescind, ...record } = tx;
+    const { rescind, escrow, ...record } = tx;
     expect(read.body).toEqual(record);
   });
 

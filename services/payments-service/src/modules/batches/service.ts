@@ -9,39 +9,24 @@ import {
   type BatchNextAction,
   type BatchWithLegs,
   type CreateBatchBody,
+  type EscrowTerms,
   type FieldError,
   paginationMeta,
   uuidv7,
 } from '@holdfast/contracts';
 import { appendToOutboxSql } from '@holdfast/db';
+import { uuidToOnchainId } from '@holdfast/escrow';
 import { AppError, validationError } from '@holdfast/http-kit';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';
 import { type ControlsGate, noControls } from '../controls/gate.js';
 import { transactionEvent, transactionRef } from '../transactions/moves.js';
 import { type TransactionRow, toPaymentsTransaction } from '../transactions/repository.js';
-import { normalizeAmount, resolveNetwork, sumDecimals } from '../transactions/rules.js';
+import { canonical, normalizeAmount, resolveNetwork, sumDecimals, toBaseUnits } from '../transactions/rules.js';
 import type { BatchesRepository, BatchRow, NewBatch } from './repository.js';
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
-
-/** The escrow id of a leg: its UUID's 16 bytes left-padded to a bytes32 (as `uuidToOnchainId` of @holdfast/escrow). */
-export function onchainIdOf(uuid: string): string {
-  return `0x${'0'.repeat(32)}${uuid.replaceAll('-', '').toLowerCase()}`;
-}
-
-/** JSON with object keys sorted, so the same request always has the same fingerprint. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 function toBatch(row: BatchRow): Batch {
   const { workspaceId, template, requestFingerprint, ...batch } = row;
@@ -49,13 +34,18 @@ function toBatch(row: BatchRow): Batch {
 }
 
 function toLeg(row: TransactionRow): BatchLeg {
-  return { ...toPaymentsTransaction(row), legIndex: row.legIndex ?? 0, onchainId: onchainIdOf(row.id) };
+  return { ...toPaymentsTransaction(row), legIndex: row.legIndex ?? 0, onchainId: uuidToOnchainId(row.id) };
 }
 
-function nextActionOf(batch: BatchRow, legs: readonly TransactionRow[]): BatchNextAction {
+function nextActionOf(
+  batch: BatchRow,
+  legs: readonly TransactionRow[],
+  terms: ((network: string, currency: string) => EscrowTerms) | undefined,
+  holdPeriodSeconds: number,
+): BatchNextAction {
   const common = {
     totalAmount: batch.totalAmount,
-    ids: legs.map((l) => onchainIdOf(l.id)),
+    ids: legs.map((l) => uuidToOnchainId(l.id)),
     receivers: legs.map((l) => l.toAddress),
     amounts: legs.map((l) => l.amount),
   };
@@ -66,7 +56,15 @@ function nextActionOf(batch: BatchRow, legs: readonly TransactionRow[]): BatchNe
       ...common,
     };
   }
+  const units = legs.map((l) => toBaseUnits(l.amount));
+  const escrow = terms && {
+    ...terms(batch.blockchainNetwork, batch.currency),
+    amountsBaseUnits: units.map((u) => (u === undefined ? null : u.toString())),
+    totalBaseUnits: units.every((u): u is bigint => u !== undefined) ? units.reduce((a, b) => a + b, 0n).toString() : null,
+    holdDeadline: Math.floor(Date.parse(batch.createdAt) / 1000) + holdPeriodSeconds,
+  };
   return {
+    ...(escrow ? { escrow } : {}),
     type: 'create_batch_escrow',
     description: `From ${batch.fromAddress} on ${batch.blockchainNetwork}: approve the escrow contract for ${batch.totalAmount} ${batch.currency}, then call createBatch(ids, receivers, amounts, token, attester, holdDeadline) with the legs in this order (amounts in the token's units). Each leg moves to escrowed when its escrow-created event is observed.`,
     ...common,
@@ -79,9 +77,19 @@ export interface CreateBatchOutcome {
   replayed: boolean;
 }
 
-export function createBatchesService(deps: { repository: BatchesRepository; appEnv: AppEnv; maxLegs: number; controls?: ControlsGate }) {
+export function createBatchesService(deps: {
+  repository: BatchesRepository;
+  appEnv: AppEnv;
+  maxLegs: number;
+  controls?: ControlsGate;
+  /** The escrow contract, token and attester of a network (the settlement module's view of the chain). */
+  escrowTerms?: (network: string, currency: string) => EscrowTerms;
+  /** The hold period the signer puts in `createBatch` (the default of single transactions). */
+  holdPeriodSeconds?: number;
+}) {
   const { repository, appEnv, maxLegs } = deps;
   const controls = deps.controls ?? noControls;
+  const holdPeriod = deps.holdPeriodSeconds ?? 7 * 24 * 3600;
 
   /** Every rule that needs no stored state, all legs checked: one 400 names every bad field. */
   function validate(body: CreateBatchBody, idempotencyKey: string | undefined) {
@@ -127,7 +135,10 @@ export function createBatchesService(deps: { repository: BatchesRepository; appE
       });
     }
     const legs = await repository.legs(repository.sql, found.id);
-    return { batch: { ...toBatch(found), legs: legs.map(toLeg), nextAction: nextActionOf(found, legs) }, replayed: true };
+    return {
+      batch: { ...toBatch(found), legs: legs.map(toLeg), nextAction: nextActionOf(found, legs, deps.escrowTerms, holdPeriod) },
+      replayed: true,
+    };
   }
 
   return {
@@ -207,7 +218,11 @@ export function createBatchesService(deps: { repository: BatchesRepository; appE
         return replay;
       }
       return {
-        batch: { ...toBatch(created.row), legs: created.legs.map(toLeg), nextAction: nextActionOf(created.row, created.legs) },
+        batch: {
+          ...toBatch(created.row),
+          legs: created.legs.map(toLeg),
+          nextAction: nextActionOf(created.row, created.legs, deps.escrowTerms, holdPeriod),
+        },
         replayed: false,
       };
     },

@@ -1,5 +1,5 @@
 import type { EscrowContract, TokenContract } from '@holdfast/config';
-import { CHAIN_IDS, type Network } from '@holdfast/contracts';
+import { CHAIN_IDS, type EscrowTerms, type Network } from '@holdfast/contracts';
 import { EscrowStatus, holdfastEscrowAbi, holdfastEscrowDeployedBytecode, isCodeOf, uuidToOnchainId } from '@holdfast/escrow';
 import { AppError } from '@holdfast/http-kit';
 import {
@@ -19,19 +19,6 @@ import {
   TransactionReceiptNotFoundError,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-
-/** Every token currency Holdfast moves has 6 decimals (USDC, USDT, USDG, MockUSDC); ETH is not an ERC-20. */
-export const TOKEN_DECIMALS = 6;
-
-/** `"25.5"` -> 25500000n (6 decimals); undefined when the amount has more decimals than the token. */
-export function toBaseUnits(amount: string, decimals = TOKEN_DECIMALS): bigint | undefined {
-  const match = /^([0-9]+)(?:\.([0-9]+))?$/.exec(amount);
-  if (!match) return undefined;
-  const [, whole = '0', fraction = ''] = match;
-  const trimmed = fraction.replace(/0+$/, '');
-  if (trimmed.length > decimals) return undefined;
-  return BigInt(whole) * 10n ** BigInt(decimals) + BigInt(trimmed.padEnd(decimals, '0') || '0');
-}
 
 export const sameAddress = (a: string | null | undefined, b: string | null | undefined) =>
   !!a && !!b && a.toLowerCase() === b.toLowerCase();
@@ -64,6 +51,13 @@ export function createChainAccess(settings: ChainSettings) {
   /** Escrow contracts proven genuine by their code (addresses lower-case), per network. */
   const genuine = new Set<string>();
   const attester = settings.attesterPrivateKey ? privateKeyToAccount(settings.attesterPrivateKey) : undefined;
+
+  /** The configured ERC-20 of a currency (in `local`, USDC falls back to the network's MockUSDC). */
+  function tokenOf(network: string, currency: string): TokenContract | undefined {
+    const find = (symbol: string) => settings.tokenContracts.find((t) => t.network === network && t.symbol === symbol);
+    const token = find(currency) ?? (settings.appEnv === 'local' && currency === 'USDC' ? find('MockUSDC') : undefined);
+    return token?.address.startsWith('0x') ? token : undefined;
+  }
 
   function rpcOf(network: string): string {
     const url = settings.rpcUrls[network];
@@ -125,9 +119,8 @@ export function createChainAccess(settings: ChainSettings) {
 
     /** The ERC-20 of a currency on a network (TOKEN_CONTRACTS; in `local`, USDC falls back to the network's MockUSDC). */
     tokenAddress(network: string, currency: string): Address {
-      const find = (symbol: string) => settings.tokenContracts.find((t) => t.network === network && t.symbol === symbol);
-      const token = find(currency) ?? (settings.appEnv === 'local' && currency === 'USDC' ? find('MockUSDC') : undefined);
-      if (!token?.address.startsWith('0x')) {
+      const token = tokenOf(network, currency);
+      if (!token) {
         throw new AppError('CONTRACT_NOT_AVAILABLE', `No ${currency} token contract is configured for ${network} (TOKEN_CONTRACTS)`, {
           reason: 'no_token',
           network,
@@ -135,6 +128,17 @@ export function createChainAccess(settings: ChainSettings) {
         });
       }
       return getAddress(token.address);
+    },
+
+    /** The escrow contract, token and attester a sender's wallet needs on a network, null where none is configured. */
+    escrowTerms(network: string, currency: string): EscrowTerms {
+      const contract = settings.escrowContracts.find((c) => c.network === network);
+      const token = tokenOf(network, currency);
+      return {
+        contractAddress: contract ? getAddress(contract.address) : null,
+        tokenAddress: token ? getAddress(token.address) : null,
+        attester: attester?.address ?? null,
+      };
     },
 
     /** The receipt, or null while the transaction is not mined (or unknown to the node). */

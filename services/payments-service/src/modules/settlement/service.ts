@@ -20,8 +20,9 @@ import { erc20Abi, getAddress, type Hash, parseEventLogs, type TransactionReceip
 import type { Principal } from '../auth/index.js';
 import type { TransactionMoves } from '../transactions/moves.js';
 import { type TransactionRow, type TransactionsRepository, toPaymentsTransaction } from '../transactions/repository.js';
+import { toBaseUnits } from '../transactions/rules.js';
 import { actionsFrom, nextStatus, TRANSACTION_MOVES, type TransactionAction } from '../transactions/state-machine.js';
-import { type ChainAccess, sameAddress, toBaseUnits } from './chain.js';
+import { type ChainAccess, sameAddress } from './chain.js';
 import type { ChainOutcome, SettlementRepository } from './repository.js';
 
 export interface SettlementDeps {

@@ -92,3 +92,28 @@ function numberToDecimal(n: number): string {
   if (!/e/i.test(s)) return s;
   return n.toFixed(20).replace(/0+$/, '').replace(/\.$/, '');
 }
+
+/** Every token currency Holdfast moves has 6 decimals (USDC, USDT, USDG, MockUSDC); ETH is not an ERC-20. */
+export const TOKEN_DECIMALS = 6;
+
+/** `"25.5"` -> 25500000n (6 decimals); undefined when the amount has more decimals than the token. */
+export function toBaseUnits(amount: string, decimals = TOKEN_DECIMALS): bigint | undefined {
+  const match = /^([0-9]+)(?:\.([0-9]+))?$/.exec(amount);
+  if (!match) return undefined;
+  const [, whole = '0', fraction = ''] = match;
+  const trimmed = fraction.replace(/0+$/, '');
+  if (trimmed.length > decimals) return undefined;
+  return BigInt(whole) * 10n ** BigInt(decimals) + BigInt(trimmed.padEnd(decimals, '0') || '0');
+}
+
+/** JSON with object keys sorted, so equal requests hash equally whatever the key order (idempotency fingerprints). */
+export function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}

@@ -5,6 +5,8 @@ import {
   AT_RISK_STATUSES,
   type AtRiskReport,
   type CreateTransactionBody,
+  type EscrowInstructions,
+  type EscrowTerms,
   newEventId,
   type RescindInfo,
   TRANSACTION_STATUSES,
@@ -14,19 +16,20 @@ import {
   uuidv7,
 } from '@holdfast/contracts';
 import { appendToOutboxSql, type Sql } from '@holdfast/db';
+import { uuidToOnchainId } from '@holdfast/escrow';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';
 import type { ControlsGate, PreparedTemplate } from '../controls/gate.js';
 import { platformBilling, type QuotesService } from '../quotes/service.js';
 import { type TransactionMoves, transactionEvent, transactionRef } from './moves.js';
 import { type TransactionRow, type TransactionsRepository, toPaymentsTransaction } from './repository.js';
-import { normalizeAmount, resolveNetwork } from './rules.js';
+import { canonical, normalizeAmount, resolveNetwork, toBaseUnits } from './rules.js';
 
 /** Spec "Limits": transaction creation, 10 per minute per sender. */
 export const SENDER_LIMIT = 10;
 export const SENDER_WINDOW_SECONDS = 60;
 
-export type CreatedTransaction = ReturnType<typeof toPaymentsTransaction> & { rescind: RescindInfo };
+export type CreatedTransaction = ReturnType<typeof toPaymentsTransaction> & { rescind: RescindInfo; escrow?: EscrowInstructions };
 
 export interface TransactionsServiceDeps {
   sql: Sql;
@@ -37,21 +40,11 @@ export interface TransactionsServiceDeps {
   appEnv: AppEnv;
   holdPeriodSeconds: number;
   duplicateWindowSeconds: number;
+  /** The escrow contract, token and attester of a network (the settlement module's view of the chain). */
+  escrowTerms?: (network: string, currency: string) => EscrowTerms;
 }
 
 const invalid = (field: string, reason: string) => new AppError('VALIDATION_ERROR', `${field} ${reason}`, { errors: [{ field, reason }] });
-
-/** JSON with object keys sorted, so equal requests hash equally whatever the key order. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
 
 /** The rescind rules of a new transaction: the hold period of the template (`holdPeriodSeconds`) or the default. */
 export function rescindOf(
@@ -84,6 +77,18 @@ export const toCreated = (row: TransactionRow): CreatedTransaction => ({
   },
 });
 
+/** What the sender's wallet signs for a `platform` transaction; none for a raw transfer. */
+export function escrowInstructionsOf(row: TransactionRow, terms: EscrowTerms): EscrowInstructions | undefined {
+  if (row.orchestrationType !== 'platform') return undefined;
+  const units = toBaseUnits(row.amount);
+  return {
+    ...terms,
+    onchainId: uuidToOnchainId(row.id),
+    amountBaseUnits: units === undefined ? null : units.toString(),
+    holdDeadline: Math.floor(Date.parse(row.holdDeadline ?? row.createdAt) / 1000),
+  };
+}
+
 /** Thrown inside the creation transaction when a concurrent request with the key committed first. */
 class Replay {
   constructor(readonly row: TransactionRow) {}
@@ -101,6 +106,10 @@ function dayStart(value: string): string {
 
 export function createTransactionsService(deps: TransactionsServiceDeps) {
   const { sql, repository, moves, controls, quotes, appEnv } = deps;
+  const created = (row: TransactionRow): CreatedTransaction => {
+    const escrow = deps.escrowTerms ? escrowInstructionsOf(row, deps.escrowTerms(row.blockchainNetwork, row.currency)) : undefined;
+    return escrow ? { ...toCreated(row), escrow } : toCreated(row);
+  };
 
   /** The first result of an idempotency key, or 422 when the key was used with other parameters. */
   function replayOf(existing: TransactionRow, fingerprint: string) {
@@ -110,7 +119,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
         transactionId: existing.id,
       });
     }
-    return { transaction: toCreated(existing), replayed: true };
+    return { transaction: created(existing), replayed: true };
   }
 
   async function create(
@@ -271,7 +280,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
         }
         return created;
       });
-      return { transaction: toCreated(row), replayed: false };
+      return { transaction: created(row), replayed: false };
     } catch (error) {
       if (error instanceof Replay) return replayOf(error.row, fingerprint);
       if (idempotencyKey && isIdempotencyConflict(error)) {
