@@ -1,2 +1,2 @@
 export { type PaymentsConfig, paymentsConfigFrom } from './config.js';
-export { createPaymentsService } from './service.js';
+export { createPaymentsService, type PaymentsOverrides } from './service.js';

@@ -35,6 +35,13 @@ import { createPlatformsService } from './modules/platforms/service.js';
 import { createQuotesRepository } from './modules/quotes/repository.js';
 import { registerQuoteRoutes } from './modules/quotes/routes.js';
 import { createQuotesService } from './modules/quotes/service.js';
+import { createRemoteTasksRepository } from './modules/remote-tasks/repository.js';
+import {
+  createRemoteTaskRunner,
+  DEFAULT_REMOTE_TASK_SETTINGS,
+  type RemoteTaskSettings,
+  remoteTaskHandlers,
+} from './modules/remote-tasks/service.js';
 import { createChainAccess } from './modules/settlement/chain.js';
 import { createSettlementRepository } from './modules/settlement/repository.js';
 import { registerSettlementRoutes } from './modules/settlement/routes.js';
@@ -52,8 +59,18 @@ import { serveWorkspaceTransactionCommands } from './modules/workspace-transacti
 import { createWorkspaceTransactionsRepository } from './modules/workspace-transactions/repository.js';
 import { createWorkspaceTransactionsService, forwardedCreateBody } from './modules/workspace-transactions/service.js';
 
+/** What tests may tune beyond the configuration. */
+export interface PaymentsOverrides {
+  /** Retry timing of the commands owed to other processes (tests make them fast). */
+  remoteTasks?: Partial<RemoteTaskSettings>;
+}
+
 /** Assembles payments-service from its configuration: database, NATS, HTTP routes, outbox relay. */
-export async function createPaymentsService(config: PaymentsConfig, logger: Logger): Promise<ServiceHandle> {
+export async function createPaymentsService(
+  config: PaymentsConfig,
+  logger: Logger,
+  overrides: PaymentsOverrides = {},
+): Promise<ServiceHandle> {
   const foundation = await createFoundation({
     serviceName: SERVICE_NAME,
     schemaName: SCHEMA_NAME,
@@ -79,8 +96,23 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
   const authenticator = createAuthenticator({ repository: authRepository, cache, feed, appEnv: config.APP_ENV });
   registerAuth(app, authenticator);
 
+  // Commands owed to other processes, sent until answered (ADR 15): a deactivated platform's webhooks.
+  const remoteTasksRepository = createRemoteTasksRepository();
+  const remoteTasks = createRemoteTaskRunner({
+    sql: database.sql,
+    repository: remoteTasksRepository,
+    handlers: remoteTaskHandlers({ bus }),
+    logger,
+    settings: { ...DEFAULT_REMOTE_TASK_SETTINGS, ...overrides.remoteTasks },
+  });
+
   const platformsRepository = createPlatformsRepository(database.sql);
-  const platforms = createPlatformsService({ repository: platformsRepository, feed, appEnv: config.APP_ENV });
+  const platforms = createPlatformsService({
+    repository: platformsRepository,
+    feed,
+    appEnv: config.APP_ENV,
+    remoteTasks: { enqueue: remoteTasksRepository.enqueue, wake: remoteTasks.wake },
+  });
   const oauthRepository = createOAuthRepository(database.sql);
   const oauth = createOAuthService({ repository: oauthRepository, platforms: platformsRepository, feed });
   const workspaceAccess = createWorkspaceAccessService({ platformsRepository, platforms, oauthRepository, oauth, feed });
@@ -218,6 +250,7 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
       stopCommands = serveWorkspaceAccessCommands(bus, SERVICE_NAME, workspaceAccess, oauth);
       stopTransactionCommands = serveWorkspaceTransactionCommands(bus, SERVICE_NAME, workspaceTransactions);
       await relay.start();
+      await remoteTasks.start();
       chainConsumer = await startConsumer({
         bus,
         stream: STREAMS.CHAIN.name,
@@ -237,6 +270,7 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
       { name: 'chain consumer', close: async () => chainConsumer?.stop() },
       { name: 'settlement worker', close: settlementWorker.stop },
       { name: 'transaction commands', close: async () => stopTransactionCommands() },
+      { name: 'remote tasks', close: remoteTasks.stop },
       { name: 'credential invalidation feed', close: feed.stop },
       { name: 'outbox relay', close: relay.stop },
       ...foundation.baseClosers,

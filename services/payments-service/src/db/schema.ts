@@ -13,6 +13,7 @@ export { disputeEvidence, disputes } from '../modules/disputes/tables.js';
 export { oauthClients, oauthTokens } from '../modules/oauth/tables.js';
 export { apiKeys, platforms } from '../modules/platforms/tables.js';
 export { quotes } from '../modules/quotes/tables.js';
+export { remoteTasks } from '../modules/remote-tasks/tables.js';
 export {
   appliedChainMessages,
   claimedTransfers,

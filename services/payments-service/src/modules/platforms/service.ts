@@ -17,6 +17,7 @@ import { notFound, validationError } from '@holdfast/http-kit';
 import { credentialHash, keyHint, keyMatchesEnvironment, looksLikeApiKey, newApiKey } from '../auth/credentials.js';
 import type { InvalidationFeed } from '../auth/invalidation-feed.js';
 import { hasScope, type Principal } from '../auth/principal.js';
+import { type RemoteTasksOutbox, task } from '../remote-tasks/service.js';
 import type { NewPlatform, PlatformChanges, PlatformRow, PlatformsRepository } from './repository.js';
 
 export const BOOTSTRAP_PLATFORM_NAME = 'bootstrap';
@@ -52,7 +53,8 @@ export interface PlatformsService {
   createWithKey: (tx: Queryable, platform: NewPlatform) => Promise<{ platform: PlatformRow; apiKey: string }>;
   /**
    * Deactivates inside the caller's transaction: the key stops working, unexpired tokens are
-   * revoked. The caller announces `{kind: 'platform', ref}` after commit. Idempotent.
+   * revoked, the dispatcher is told (a remote task) to deactivate the platform's webhook
+   * subscriptions. The caller announces `{kind: 'platform', ref}` after commit. Idempotent.
    */
   deactivateInTransaction: (tx: Queryable, id: string) => Promise<{ revokedTokens: number }>;
 }
@@ -70,8 +72,10 @@ export function createPlatformsService(deps: {
   repository: PlatformsRepository;
   feed: Pick<InvalidationFeed, 'announce'>;
   appEnv: AppEnv;
+  /** Commands owed to other processes (ADR 15): the webhooks of a deactivated platform. */
+  remoteTasks: RemoteTasksOutbox;
 }): PlatformsService {
-  const { repository, feed, appEnv } = deps;
+  const { repository, feed, appEnv, remoteTasks } = deps;
 
   function checkWebhookUrl(url: string | null | undefined): void {
     if (appEnv === 'production' && url && !url.startsWith('https://')) {
@@ -110,7 +114,10 @@ export function createPlatformsService(deps: {
     changes: PlatformChanges,
   ): Promise<{ row: PlatformRow; revokedTokens: number }> {
     const updated = await repository.update(tx, row.id, changes);
-    const revokedTokens = changes.isActive === false && row.isActive ? await repository.revokeTokens(tx, row.id) : 0;
+    const deactivated = changes.isActive === false && row.isActive;
+    const revokedTokens = deactivated ? await repository.revokeTokens(tx, row.id) : 0;
+    // Its subscriptions stop delivering too: the dispatcher is told until it answers (not on reactivation).
+    if (deactivated) await remoteTasks.enqueue(tx, [task.deactivatePlatformWebhooks(row.id)]);
     return { row: updated, revokedTokens };
   }
 
@@ -182,6 +189,7 @@ export function createPlatformsService(deps: {
         return applyChanges(tx, current, body);
       });
       feed.announce([{ kind: 'platform', ref: id }]);
+      if (body.isActive === false) remoteTasks.wake();
       return toPlatform(row);
     },
 
@@ -191,6 +199,7 @@ export function createPlatformsService(deps: {
         if (current.isActive) await applyChanges(tx, current, { isActive: false });
       });
       feed.announce([{ kind: 'platform', ref: id }]);
+      remoteTasks.wake();
     },
 
     list: async (_principal, filter) => (await repository.list({ workspaceId: filter.workspaceId })).map(toPlatform),

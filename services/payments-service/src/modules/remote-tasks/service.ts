@@ -1,0 +1,179 @@
+import { AppError, WebhookCommands, type WebhookOwner } from '@holdfast/contracts';
+import type { Queryable, Sql } from '@holdfast/db';
+import type { Logger } from '@holdfast/logging';
+import { type Bus, PayloadError, sendCommand } from '@holdfast/messaging';
+import type { NewRemoteTask, RemoteTaskRow, RemoteTasksRepository } from './repository.js';
+import type { RemoteTaskKind } from './tables.js';
+
+/** Runs one task; throws to be retried (or, on a 4xx AppError or a contract breach, given up). */
+export type RemoteTaskHandler = (task: RemoteTaskRow) => Promise<void>;
+
+export interface RemoteTaskSettings {
+  /** Longest wait between passes when nothing wakes the runner. */
+  pollIntervalMs: number;
+  /** First retry delay; doubles with each failed attempt up to `retryMaxMs`. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+}
+
+export const DEFAULT_REMOTE_TASK_SETTINGS: RemoteTaskSettings = { pollIntervalMs: 5000, retryBaseMs: 2000, retryMaxMs: 5 * 60 * 1000 };
+
+const BATCH = 10;
+const PURGE_EVERY_MS = 60 * 60 * 1000;
+const KEEP_DONE_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Retried: no answer, an outage or a bug on the other side, a database error. Given up: the other
+ * side refused the command (4xx), or its payload breaks the contract (it would fail the same way).
+ */
+function retryable(error: unknown): boolean {
+  if (error instanceof PayloadError) return false;
+  return !(error instanceof AppError) || error.statusCode >= 500;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof AppError) return `${error.code}: ${error.message}`;
+  return (error instanceof Error ? error.message : String(error)).slice(0, 500);
+}
+
+/** Delay after the n-th failed attempt (0-based): base, 2 x base, 4 x base... capped. */
+export function remoteTaskBackoffMs(settings: RemoteTaskSettings, attempts: number): number {
+  return Math.min(settings.retryMaxMs, settings.retryBaseMs * 2 ** Math.min(attempts, 20));
+}
+
+/**
+ * The durable outbound commands of payments-service (ADR 15). Each pass claims due tasks with
+ * `FOR UPDATE SKIP LOCKED` (so any number of instances share them), runs each and marks it done,
+ * or schedules its retry with exponential backoff. A task whose command the other side refuses
+ * (4xx) is marked dead and logged: it would fail the same way forever. Nothing is held in memory:
+ * a restart picks up every pending row.
+ */
+export function createRemoteTaskRunner(deps: {
+  sql: Sql;
+  repository: RemoteTasksRepository;
+  handlers: Record<RemoteTaskKind, RemoteTaskHandler>;
+  logger: Logger;
+  settings: RemoteTaskSettings;
+}) {
+  const { sql, repository, handlers, settings } = deps;
+  const log = deps.logger.child({ component: 'remote-tasks' });
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+  let woken = false;
+  let lastPurge = 0;
+
+  /** One pass over the due tasks; returns how many were claimed. */
+  async function runOnce(): Promise<number> {
+    return sql.begin(async (tx) => {
+      const due = await repository.claimDue(tx, BATCH);
+      for (const task of due) {
+        try {
+          await handlers[task.kind](task);
+          await repository.finish(tx, task.id, 'done');
+        } catch (error) {
+          if (retryable(error)) {
+            const delay = remoteTaskBackoffMs(settings, task.attempts);
+            log.warn(
+              { err: error, taskId: task.id, kind: task.kind, attempts: task.attempts + 1, retryInMs: delay },
+              'remote task failed; retrying',
+            );
+            await repository.retryLater(tx, task.id, delay, describe(error));
+          } else {
+            log.error(
+              { err: error, taskId: task.id, kind: task.kind, payload: task.payload },
+              'remote task refused by the other side; given up',
+            );
+            await repository.finish(tx, task.id, 'dead', describe(error));
+          }
+        }
+      }
+      return due.length;
+    }) as Promise<number>;
+  }
+
+  function sleep(ms: number): Promise<void> {
+    if (woken) {
+      woken = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+  }
+
+  async function run(): Promise<void> {
+    let failures = 0;
+    while (running) {
+      try {
+        woken = false;
+        const claimed = await runOnce();
+        failures = 0;
+        if (Date.now() - lastPurge > PURGE_EVERY_MS) {
+          lastPurge = Date.now();
+          await repository.purgeDone(sql, KEEP_DONE_MS);
+        }
+        if (claimed < BATCH && running) await sleep(settings.pollIntervalMs);
+      } catch (error) {
+        failures += 1;
+        log.error({ err: error }, 'remote task pass failed');
+        if (running) await sleep(Math.min(settings.pollIntervalMs * 2 ** failures, 60_000));
+      }
+    }
+  }
+
+  return {
+    runOnce,
+    /** Starts a pass now instead of at the next poll (after a commit that queued tasks). Never waits. */
+    wake: () => {
+      if (wake) wake();
+      else woken = true;
+    },
+    start: async () => {
+      if (running) return;
+      running = true;
+      loop = run();
+    },
+    stop: async () => {
+      running = false;
+      wake?.();
+      await loop;
+    },
+  };
+}
+
+export type RemoteTaskRunner = ReturnType<typeof createRemoteTaskRunner>;
+
+// ---------------------------------------------------------------- the tasks
+
+export const task = {
+  /** The dispatcher deactivates every subscription of the platform (its payments platform was deactivated). */
+  deactivatePlatformWebhooks: (platformId: string): NewRemoteTask => ({
+    kind: 'webhooks.deactivate-owner',
+    platformId,
+    payload: { owner: { platformId }, reason: 'its payments platform was deactivated' },
+  }),
+};
+
+/** What the platforms module needs: queue tasks in its transaction, wake the runner after the commit. */
+export interface RemoteTasksOutbox {
+  enqueue: (tx: Queryable, tasks: NewRemoteTask[]) => Promise<string[]>;
+  wake: () => void;
+}
+
+/** The handlers of every task kind. */
+export function remoteTaskHandlers(deps: { bus: Bus }): Record<RemoteTaskKind, RemoteTaskHandler> {
+  const { bus } = deps;
+  return {
+    'webhooks.deactivate-owner': async (row) => {
+      const { owner, reason } = row.payload as { owner: WebhookOwner; reason?: string };
+      await sendCommand(bus, WebhookCommands.deactivateOwner, { owner, ...(reason ? { reason } : {}) });
+    },
+  };
+}
