@@ -67,6 +67,15 @@ export const PaymentsEnv = Type.Object({
   IDENTITY_PROVIDER_API_KEY: Type.Optional(Type.String({ minLength: 16, errorMessage: 'must be at least 16 characters' })),
   IDENTITY_PROVIDER_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 32, errorMessage: 'must be at least 32 characters' })),
   IDENTITY_PROVIDER_TIMEOUT: Type.String({ format: 'duration', default: '10s', errorMessage: 'must be a duration such as 10s' }),
+  SMS_GATEWAY_URL: Type.Optional(
+    Type.String({ format: 'http-url', errorMessage: "must be the http(s) URL of the SMS gateway's API (two_factor codes)" }),
+  ),
+  SMS_GATEWAY_API_KEY: Type.Optional(Type.String({ minLength: 16, errorMessage: 'must be at least 16 characters' })),
+  SMS_VENDOR_URL: Type.Optional(
+    Type.String({ format: 'http-url', errorMessage: "must be the http(s) URL of the SMS vendor's API (vendor_sms codes)" }),
+  ),
+  SMS_VENDOR_API_KEY: Type.Optional(Type.String({ minLength: 16, errorMessage: 'must be at least 16 characters' })),
+  SMS_TIMEOUT: Type.String({ format: 'duration', default: '10s', errorMessage: 'must be a duration such as 10s' }),
   CONTROLS_CODE_TTL: Type.String({ format: 'duration', default: '10m', errorMessage: 'must be a duration such as 10m' }),
   CONTROLS_CODE_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 20, default: 5, errorMessage: 'must be an integer from 1 to 20' }),
   /** Hold period of an escrowed transaction (the sender may rescind until it ends); a template may set its own. */
@@ -92,6 +101,8 @@ function resolve(env: Record<string, string | undefined>) {
     ...(c.IDENTITY_PROVIDER_URL && !c.IDENTITY_PROVIDER_API_KEY
       ? ['IDENTITY_PROVIDER_API_KEY: is required with IDENTITY_PROVIDER_URL']
       : []),
+    ...smsProblems(c, 'SMS_GATEWAY'),
+    ...smsProblems(c, 'SMS_VENDOR'),
     ...bootstrapKeyProblems(c.PAYMENTS_BOOTSTRAP_API_KEY, c.APP_ENV),
     ...parseEscrowContracts(c.ESCROW_CONTRACTS).problems,
     ...parseTokenContracts(c.TOKEN_CONTRACTS).problems,
@@ -121,7 +132,33 @@ function resolve(env: Record<string, string | undefined>) {
       webhookSecret:
         raw.IDENTITY_PROVIDER_WEBHOOK_SECRET ?? (raw.APP_ENV === 'local' ? LOCAL_IDENTITY_PROVIDER_WEBHOOK_SECRET : undefined) ?? '',
     },
+    /**
+     * Controls' SMS codes: the gateway of `two_factor` and the vendor of `vendor_sms` (the same
+     * HTTP adapter, configured apart). Unset: the log gateway in `local`, a refusing one elsewhere.
+     */
+    sms: {
+      gateway: { url: raw.SMS_GATEWAY_URL?.replace(/\/+$/, ''), apiKey: raw.SMS_GATEWAY_API_KEY, timeoutMs: durationMs(raw.SMS_TIMEOUT) },
+      vendor: { url: raw.SMS_VENDOR_URL?.replace(/\/+$/, ''), apiKey: raw.SMS_VENDOR_API_KEY, timeoutMs: durationMs(raw.SMS_TIMEOUT) },
+    },
   };
+}
+
+/**
+ * An SMS API's URL and key go together; outside `local` and `staging` the URL must be https (the
+ * webhook targets' scheme rule); never a user:password in it (the key is the bearer header).
+ */
+function smsProblems(c: Record<string, unknown> & { APP_ENV: string }, prefix: 'SMS_GATEWAY' | 'SMS_VENDOR'): string[] {
+  const url = c[`${prefix}_URL`] as string | undefined;
+  const apiKey = c[`${prefix}_API_KEY`] as string | undefined;
+  const problems: string[] = [];
+  if (url && !apiKey) problems.push(`${prefix}_API_KEY: is required with ${prefix}_URL`);
+  if (apiKey && !url) problems.push(`${prefix}_URL: is required with ${prefix}_API_KEY`);
+  if (url) {
+    const parsed = URL.canParse(url) ? new URL(url) : undefined;
+    if (parsed && (parsed.username || parsed.password)) problems.push(`${prefix}_URL: must not contain a user name or password`);
+    if (parsed && c.APP_ENV === 'production' && parsed.protocol !== 'https:') problems.push(`${prefix}_URL: must use https in production`);
+  }
+  return problems;
 }
 
 /**

@@ -22,7 +22,7 @@ import { createComplianceService } from './modules/compliance/service.js';
 import { createControlsRepository } from './modules/controls/repository.js';
 import { registerControlsRoutes } from './modules/controls/routes.js';
 import { createControlsService } from './modules/controls/service.js';
-import { createLogSmsGateway } from './modules/controls/sms.js';
+import { smsGatewayFor } from './modules/controls/sms.js';
 import { createDisputesRepository } from './modules/disputes/repository.js';
 import { registerDisputeRoutes } from './modules/disputes/routes.js';
 import { createDisputesService } from './modules/disputes/service.js';
@@ -176,12 +176,18 @@ export async function createPaymentsService(
 
   // Controls: templates, one-time codes (SMS gateway adapters; the local one logs the code), risk reviews.
   // `controls.gate` is the ControlsGate transaction creation takes (`controls: ControlsGate`).
+  const smsDeps = { appEnv: config.APP_ENV, logger };
   const controls = createControlsService({
     repository: createControlsRepository(database.sql),
     transactions: transactionsRepository,
     moves,
-    sms: createLogSmsGateway({ logger, appEnv: config.APP_ENV, provider: 'local-log' }),
-    vendorSms: createLogSmsGateway({ logger, appEnv: config.APP_ENV, provider: 'local-vendor-log' }),
+    sms: smsGatewayFor(config.sms.gateway, { ...smsDeps, provider: 'sms-gateway', localProvider: 'local-log', setting: 'SMS_GATEWAY_URL' }),
+    vendorSms: smsGatewayFor(config.sms.vendor, {
+      ...smsDeps,
+      provider: 'sms-vendor',
+      localProvider: 'local-vendor-log',
+      setting: 'SMS_VENDOR_URL',
+    }),
     codeTtlMs: config.controlsCodeTtlMs,
     maxAttempts: config.CONTROLS_CODE_MAX_ATTEMPTS,
   });

@@ -43,7 +43,7 @@ export function registerTransactionRoutes(app: HttpApp, service: TransactionsSer
           deprecated: v === 'v1',
           headers: CreateHeaders,
           body: CreateTransactionBody,
-          response: { 201: CreatedTransaction, ...errorResponses(404, 409, 422) },
+          response: { 201: CreatedTransaction, ...errorResponses(404, 409, 422, 502, 503) },
         },
       },
       async (request, reply) => {
