@@ -7,6 +7,7 @@ export const REMOTE_TASK_KINDS = [
   'payments.deactivate-platform',
   'webhooks.deactivate-owner',
   'sandbox.reconcile-issuance',
+  'customer-wallets.auto-create',
 ] as const;
 export type RemoteTaskKind = (typeof REMOTE_TASK_KINDS)[number];
 
@@ -38,7 +39,7 @@ export const remoteTasks = workspaceSchema.table(
     index('remote_tasks_workspace_idx').on(t.workspaceId, t.createdAt),
     check(
       'remote_tasks_kind_check',
-      sql`${t.kind} in ('payments.deactivate-workspace-platforms', 'payments.deactivate-platform', 'webhooks.deactivate-owner', 'sandbox.reconcile-issuance')`,
+      sql`${t.kind} in ('payments.deactivate-workspace-platforms', 'payments.deactivate-platform', 'webhooks.deactivate-owner', 'sandbox.reconcile-issuance', 'customer-wallets.auto-create')`,
     ),
     check('remote_tasks_status_check', sql`${t.status} in ('pending', 'done', 'dead')`),
   ],
