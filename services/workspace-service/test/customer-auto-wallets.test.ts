@@ -171,11 +171,11 @@ describe('autoCreateCustomerWallets off, or without a provider', () => {
     const customer = await registerCustomer(h, workspace.slug);
     expect(await walletRow(customer.id)).toBeUndefined();
     expect(await tasksOf(customer.id)).toEqual([expect.objectContaining({ status: 'done' })]);
-    const [entry] = await auditEntries(h, { action: 'customer_wallet.auto_create_skipped', resourceId: customer.id });
+    const [entry] = await auditEntries(h, { action: 'customer_wallet.auto_create_skip', resourceId: customer.id });
     expect(entry).toMatchObject({ workspace_id: workspace.id, resource_type: 'customer_wallet' });
     expect(entry?.metadata).toMatchObject({ customerId: customer.id, reason: 'no_provider', provider: null });
     // Visible to the workspace's administrators in its audit log.
-    const log = await h.call('GET', `/api/v1/workspaces/${workspace.id}/audit-logs?action=customer_wallet.auto_create_skipped`, {
+    const log = await h.call('GET', `/api/v1/workspaces/${workspace.id}/audit-logs?action=customer_wallet.auto_create_skip`, {
       token: world.superAdmin.token,
     });
     expect(log.status, log.text).toBe(200);
@@ -187,7 +187,7 @@ describe('autoCreateCustomerWallets off, or without a provider', () => {
     await walletSettings(workspace.id, { walletProvider: 'CUSTODY_A', autoCreateCustomerWallets: true });
     const customer = await adminCreates(workspace.id);
     expect(customer.walletAddress).toBeNull();
-    const [entry] = await auditEntries(h, { action: 'customer_wallet.auto_create_skipped', resourceId: customer.id });
+    const [entry] = await auditEntries(h, { action: 'customer_wallet.auto_create_skip', resourceId: customer.id });
     expect(entry?.metadata).toMatchObject({ reason: 'provider_not_configured', provider: 'CUSTODY_A' });
   });
 });

@@ -13,7 +13,7 @@ export function autoCreateWalletTask(workspaceId: string, customerId: string): N
 
 /**
  * The handler of `customer-wallets.auto-create`. A provider failure throws (retried with backoff);
- * a workspace without a usable provider is recorded (audit `customer_wallet.auto_create_skipped`)
+ * a workspace without a usable provider is recorded (audit `customer_wallet.auto_create_skip`)
  * and the task is done; a customer that has a wallet (or is gone) needs nothing.
  */
 export function autoCreateWalletHandler(deps: { customerWallets: Pick<CustomerWalletService, 'autoCreate'> }) {

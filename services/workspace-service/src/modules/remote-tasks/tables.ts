@@ -15,8 +15,9 @@ export const REMOTE_TASK_STATUSES = ['pending', 'done', 'dead'] as const;
 export type RemoteTaskStatus = (typeof REMOTE_TASK_STATUSES)[number];
 
 /**
- * Commands this service owes another process (payments, the dispatcher), written in the same
- * transaction as the change that makes them due (a workspace deleted, a sandbox issuance begun)
+ * Commands this service owes another process (payments, the dispatcher) or a wallet provider (a new
+ * customer's wallet), written in the same transaction as the change that makes them due (a
+ * workspace deleted, a sandbox issuance begun, a customer created)
  * and sent by the task runner until they are answered. No foreign key to the workspace: the
  * tasks of a deleted workspace must outlive it.
  */

@@ -55,7 +55,7 @@ export const WALLET_AUDIT = {
   customerWalletLink: { action: 'customer_wallet.link', resourceType: 'customer_wallet' },
   custodyAWalletCreate: { action: 'customer_wallet.custody_a_create', resourceType: 'customer_wallet' },
   customerWalletAutoCreate: { action: 'customer_wallet.auto_create', resourceType: 'customer_wallet' },
-  customerWalletAutoCreateSkip: { action: 'customer_wallet.auto_create_skipped', resourceType: 'customer_wallet' },
+  customerWalletAutoCreateSkip: { action: 'customer_wallet.auto_create_skip', resourceType: 'customer_wallet' },
   contractDeploy: { action: 'contract_deployment.deploy', resourceType: 'contract_deployment' },
   contractDeprecate: { action: 'contract_deployment.deprecate', resourceType: 'contract_deployment' },
 } as const satisfies Record<string, AuditAction>;
