@@ -451,7 +451,7 @@ export const LinkWalletBody = Type.Object(
 );
 export type LinkWalletBody = Static<typeof LinkWalletBody>;
 
-export const CUSTOMER_WALLET_SOURCES = ['siwe', 'custody_a'] as const;
+export const CUSTOMER_WALLET_SOURCES = ['siwe', 'custody_a', 'platform'] as const;
 
 export const CustomerWallet = Type.Object(
   {

@@ -17,6 +17,7 @@ import { auditRoutes } from './modules/audit/routes.js';
 import { createAuditService } from './modules/audit/service.js';
 import { createCatalogService } from './modules/catalog/service.js';
 import { contractRoutes } from './modules/contracts/routes.js';
+import { autoCreateWalletHandler } from './modules/customer-wallets/auto-create.js';
 import { custodyAWalletRoutes } from './modules/customer-wallets/routes.js';
 import { createCustomersRepository } from './modules/customers/repository.js';
 import { customerAuthRoutes, globalCustomerRoutes, workspaceCustomerRoutes } from './modules/customers/routes.js';
@@ -178,6 +179,8 @@ export async function createWorkspaceService(
       tokens: customerTokens,
       refreshTokenTtlMs: config.refreshTokenTtlMs,
       logger,
+      // The runner is built below (its handlers need the wallet features, which need the customers).
+      tasks: { attempt: (ids) => remoteTasks?.attempt(ids) ?? Promise.resolve() },
     });
     const walletFeatures = createWalletFeatures({
       db: foundation.database.db,
@@ -205,6 +208,7 @@ export async function createWorkspaceService(
       handlers: {
         ...deactivationHandlers({ bus }),
         'sandbox.reconcile-issuance': reconcileIssuanceHandler({ bus, logger }),
+        'customer-wallets.auto-create': autoCreateWalletHandler({ customerWallets: walletFeatures.customerWallets }),
       },
     });
     remoteTasks = runner;

@@ -15,6 +15,7 @@ import {
   type WalletBalances,
   type WalletLinkNonce,
   type WalletLinkNonceBody,
+  type WalletProviderKind,
 } from '@holdfast/contracts';
 import { validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
@@ -24,9 +25,11 @@ import { createSiweMessage, parseSiweMessage, validateSiweMessage } from 'viem/s
 import type { BalanceReader } from '../balances/service.js';
 import { viaProvider } from '../providers/adapter.js';
 import type { CustodyAAdapter } from '../providers/custody-a.js';
+import type { PlatformAdapter } from '../providers/platform.js';
 import type { WalletProviderConfigService } from '../wallet-providers/service.js';
 import { type ActorContext, type AuditSink, canAccess, WALLET_AUDIT, type WorkspaceAccess } from '../wallets/audit.js';
 import { evmPublicClient, networkOfChainId } from '../wallets/chains.js';
+import type { WorkspaceWalletProviderLookup } from '../wallets/service.js';
 import type { CustomerWalletRepository } from './repository.js';
 import type { CustomerWalletRow } from './tables.js';
 
@@ -51,6 +54,10 @@ export interface CustomerWalletServiceDeps {
   audit: AuditSink;
   appEnv: AppEnv;
   logger: Logger;
+  /** `Workspace.walletProvider` (workspace tenancy): the provider auto-created customer wallets use. */
+  workspaceWalletProvider?: WorkspaceWalletProviderLookup;
+  /** The built-in HD wallet of a workspace (auto-created PLATFORM customer wallets). */
+  platform?: (workspaceId: string) => PlatformAdapter;
   /** The clock; tests move it. */
   now?: () => Date;
 }
@@ -77,6 +84,33 @@ function derivedUuid(name: string): string {
   const hex = createHash('sha256').update(name).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
+
+const HARDENED_LIMIT = 0x80000000;
+
+/**
+ * Where a customer's PLATFORM wallet lives in the workspace's HD wallet: account 1' of the Ethereum
+ * coin type is reserved for customers (the workspace's own accounts use account 0'), and the two
+ * levels under it are 62 bits of SHA-256(customer id). Fixed by the customer id, so a retried
+ * creation derives the same address.
+ */
+export function customerAccountPath(customerId: string): string {
+  const digest = createHash('sha256').update(`customer-wallet:${customerId}`).digest();
+  const a = digest.readUInt32BE(0) % HARDENED_LIMIT;
+  const b = digest.readUInt32BE(4) % HARDENED_LIMIT;
+  return `m/44'/60'/1'/${a}'/${b}'`;
+}
+
+/** Why no wallet was auto-created for a new customer (the audit entry's `metadata.reason`). */
+export type AutoCreateSkipReason = 'no_provider' | 'provider_not_configured' | 'provider_not_supported';
+
+export type AutoCreateOutcome =
+  | { outcome: 'created'; provider: WalletProviderKind; walletAddress: string }
+  | { outcome: 'already_has_wallet'; walletAddress?: string }
+  | { outcome: 'customer_gone' }
+  | { outcome: 'skipped'; reason: AutoCreateSkipReason };
+
+/** Acts without a request (the remote task runner): audited for the system. */
+const SYSTEM_ACTOR: ActorContext = { actorId: null };
 
 function isRpcFailure(error: unknown): boolean {
   if (!(error instanceof BaseError)) return false;
@@ -126,6 +160,58 @@ export function createCustomerWalletService(deps: CustomerWalletServiceDeps) {
   async function custodyA(workspaceId: string) {
     const { adapter } = await deps.configs.usableAdapter(workspaceId, 'CUSTODY_A');
     return adapter as CustodyAAdapter;
+  }
+
+  function defaultCustodyANetwork(): CustodyANetwork {
+    return deps.appEnv === 'production' ? 'BASE' : 'BASE_SEPOLIA';
+  }
+
+  /**
+   * Creates the customer's wallet at CUSTODY_A (once: a retry sends the vendor the same idempotency
+   * key) and stores it as the customer's wallet, with its audit entry. 400
+   * WALLET_PROVIDER_NOT_CONFIGURED, 400 WALLET_ALREADY_LINKED, 502 vendor failure (nothing stored).
+   */
+  async function provisionCustodyA(
+    workspaceId: string,
+    customerId: string,
+    blockchain: CustodyANetwork,
+    action: typeof WALLET_AUDIT.custodyAWalletCreate | typeof WALLET_AUDIT.customerWalletAutoCreate,
+    actor: ActorContext,
+  ): Promise<CustomerWalletRow> {
+    const adapter = await custodyA(workspaceId);
+    const wallet = await viaProvider(() =>
+      adapter.createWallet({
+        name: `holdfast-customer-${customerId}`,
+        refId: customerId,
+        network: CUSTODY_A_NETWORK[blockchain],
+        accounts: [],
+        idempotencyKey: derivedUuid(`custody-a-wallet:${workspaceId}:${customerId}`),
+      }),
+    );
+    const address = wallet.accounts[0]?.address;
+    if (!address) throw new AppError('WALLET_PROVIDER_ERROR', 'CUSTODY_A created a wallet without an address', { provider: 'CUSTODY_A' });
+    return repository.transaction(async (tx) => {
+      const inserted = await repository.insertWallet(tx, {
+        customerId,
+        workspaceId,
+        walletAddress: getAddress(address),
+        chainId: CHAIN_IDS[CUSTODY_A_NETWORK[blockchain]] ?? null,
+        source: 'custody_a',
+        providerWalletId: wallet.walletId,
+        blockchain,
+      });
+      if (typeof inserted === 'string') throw storeConflict(inserted);
+      await deps.audit(tx, {
+        ...action,
+        resourceId: customerId,
+        workspaceId,
+        details: `Created a CUSTODY_A wallet for customer ${customerId}`,
+        changes: { walletAddress: { from: null, to: inserted.walletAddress }, walletId: { from: null, to: wallet.walletId } },
+        ...(action === WALLET_AUDIT.customerWalletAutoCreate ? { metadata: { customerId, provider: 'CUSTODY_A' } } : {}),
+        actor,
+      });
+      return inserted;
+    });
   }
 
   return {
@@ -310,47 +396,101 @@ export function createCustomerWalletService(deps: CustomerWalletServiceDeps) {
     ): Promise<CustodyAWalletCreated> => {
       const workspaceId = await customerWorkspace(customerId, access);
       await refuseIfLinked(workspaceId, customerId);
-      const blockchain: CustodyANetwork = body.network ?? (deps.appEnv === 'production' ? 'BASE' : 'BASE_SEPOLIA');
-      const adapter = await custodyA(workspaceId);
-      const wallet = await viaProvider(() =>
-        adapter.createWallet({
-          name: `holdfast-customer-${customerId}`,
-          refId: customerId,
-          network: CUSTODY_A_NETWORK[blockchain],
-          accounts: [],
-          idempotencyKey: derivedUuid(`custody-a-wallet:${workspaceId}:${customerId}`),
-        }),
-      );
-      const address = wallet.accounts[0]?.address;
-      if (!address) throw new AppError('WALLET_PROVIDER_ERROR', 'CUSTODY_A created a wallet without an address', { provider: 'CUSTODY_A' });
-      const row = await repository.transaction(async (tx) => {
-        const inserted = await repository.insertWallet(tx, {
-          customerId,
-          workspaceId,
-          walletAddress: getAddress(address),
-          chainId: CHAIN_IDS[CUSTODY_A_NETWORK[blockchain]] ?? null,
-          source: 'custody_a',
-          providerWalletId: wallet.walletId,
-          blockchain,
-        });
-        if (typeof inserted === 'string') throw storeConflict(inserted);
-        await deps.audit(tx, {
-          ...WALLET_AUDIT.custodyAWalletCreate,
-          resourceId: customerId,
-          workspaceId,
-          details: `Created a CUSTODY_A wallet for customer ${customerId}`,
-          changes: { walletAddress: { from: null, to: inserted.walletAddress }, walletId: { from: null, to: wallet.walletId } },
-          actor,
-        });
-        return inserted;
-      });
+      const blockchain: CustodyANetwork = body.network ?? defaultCustodyANetwork();
+      const row = await provisionCustodyA(workspaceId, customerId, blockchain, WALLET_AUDIT.custodyAWalletCreate, actor);
       return {
         success: true,
-        walletId: wallet.walletId,
+        walletId: row.providerWalletId as string,
         walletAddress: row.walletAddress,
         blockchain,
         createdAt: row.linkedAt.toISOString(),
       };
+    },
+
+    /**
+     * The `autoCreateCustomerWallets` step of a new customer (run by the remote task
+     * `customer-wallets.auto-create`, never inside the customer's transaction): gives the customer a
+     * wallet with the workspace's wallet provider, once. PLATFORM derives an account of the
+     * workspace's HD wallet at a path fixed by the customer id; CUSTODY_A creates one as
+     * POST /customers/{id}/custody-a-wallet does (same idempotency key). Answers what happened; a
+     * provider that fails throws (502 WALLET_PROVIDER_ERROR: the task is retried, and a retry
+     * creates the same wallet, never a second one).
+     */
+    autoCreate: async (workspaceId: string, customerId: string): Promise<AutoCreateOutcome> => {
+      const customer = await deps.findCustomer(customerId);
+      if (customer?.workspaceId !== workspaceId) return { outcome: 'customer_gone' };
+      const existing = await repository.findWalletOfCustomer(customerId);
+      if (existing) return { outcome: 'already_has_wallet', walletAddress: existing.walletAddress };
+      if (!deps.workspaceWalletProvider || !deps.platform) throw new Error('customer wallet auto-creation is not wired');
+      const provider = await deps.workspaceWalletProvider(workspaceId);
+      const skip = async (reason: AutoCreateSkipReason, message: string): Promise<AutoCreateOutcome> => {
+        await repository.transaction((tx) =>
+          deps.audit(tx, {
+            ...WALLET_AUDIT.customerWalletAutoCreateSkip,
+            resourceId: customerId,
+            workspaceId,
+            details: `No wallet created for customer ${customerId}: ${message}`,
+            changes: {},
+            metadata: { customerId, reason, provider },
+            actor: SYSTEM_ACTOR,
+          }),
+        );
+        deps.logger.warn({ workspaceId, customerId, reason, provider }, 'customer wallet not auto-created');
+        return { outcome: 'skipped', reason };
+      };
+      if (!provider) return skip('no_provider', 'the workspace has no wallet provider (walletProvider)');
+      if (provider === 'CUSTODY_A') {
+        let row: CustomerWalletRow;
+        try {
+          row = await provisionCustodyA(
+            workspaceId,
+            customerId,
+            defaultCustodyANetwork(),
+            WALLET_AUDIT.customerWalletAutoCreate,
+            SYSTEM_ACTOR,
+          );
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'WALLET_PROVIDER_NOT_CONFIGURED') {
+            return skip('provider_not_configured', 'the workspace has no usable CUSTODY_A config');
+          }
+          if (error instanceof AppError && error.code === 'WALLET_ALREADY_LINKED') return { outcome: 'already_has_wallet' };
+          throw error;
+        }
+        return { outcome: 'created', provider, walletAddress: row.walletAddress };
+      }
+      if (provider !== 'PLATFORM') return skip('provider_not_supported', `${provider} customer wallets are not created automatically`);
+      const platform = deps.platform(workspaceId);
+      const { walletId } = await platform.ensureWallet();
+      const [account] = await platform.createAccounts({
+        walletId,
+        accounts: [{ addressFormat: 'ADDRESS_FORMAT_ETHEREUM', curve: 'CURVE_SECP256K1', path: customerAccountPath(customerId) }],
+      });
+      if (!account) throw new Error('PLATFORM derived no account');
+      const row = await repository.transaction(async (tx) => {
+        const inserted = await repository.insertWallet(tx, {
+          customerId,
+          workspaceId,
+          walletAddress: getAddress(account.address),
+          chainId: null,
+          source: 'platform',
+          providerWalletId: walletId,
+        });
+        if (typeof inserted === 'string') return inserted;
+        await deps.audit(tx, {
+          ...WALLET_AUDIT.customerWalletAutoCreate,
+          resourceId: customerId,
+          workspaceId,
+          details: `Created a PLATFORM wallet for customer ${customerId}`,
+          changes: { walletAddress: { from: null, to: inserted.walletAddress } },
+          metadata: { customerId, provider, path: account.path },
+          actor: SYSTEM_ACTOR,
+        });
+        return inserted;
+      });
+      // The customer linked a wallet meanwhile (or the address is taken, which a derived path cannot be).
+      if (row === 'customer_has_wallet') return { outcome: 'already_has_wallet' };
+      if (row === 'address_taken') throw new AppError('CONFLICT', 'The derived address belongs to another customer of the workspace');
+      return { outcome: 'created', provider, walletAddress: row.walletAddress };
     },
 
     /** GET /customers/{id}/custody-a-wallet/balance: CUSTODY_A's own balance report; 404 without one (or outside `access`); 502. */

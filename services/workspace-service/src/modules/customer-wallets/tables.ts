@@ -5,7 +5,8 @@ import { customers } from '../customers/tables.js';
 import { workspaces } from '../workspaces/tables.js';
 
 /**
- * The one wallet of a customer: linked by a signed SIWE message, or created at CUSTODY_A.
+ * The one wallet of a customer: linked by a signed SIWE message, created at CUSTODY_A, or derived
+ * from the workspace's PLATFORM HD wallet (auto-created customer wallets).
  * Deleted with its customer or its workspace (ON DELETE CASCADE).
  */
 export const customerWallets = workspaceSchema.table(
@@ -19,7 +20,7 @@ export const customerWallets = workspaceSchema.table(
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     walletAddress: text('wallet_address').notNull(),
     chainId: integer('chain_id'),
-    source: text('source').$type<'siwe' | 'custody_a'>().notNull(),
+    source: text('source').$type<'siwe' | 'custody_a' | 'platform'>().notNull(),
     providerWalletId: text('provider_wallet_id'),
     blockchain: text('blockchain'),
     linkedAt: timestamp('linked_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
@@ -27,7 +28,7 @@ export const customerWallets = workspaceSchema.table(
   () => [
     // An address belongs to at most one customer of a workspace.
     uniqueIndex('customer_wallets_address_idx').on(sql`workspace_id`, sql`lower(wallet_address)`),
-    check('customer_wallets_source_ck', sql`source in ('siwe', 'custody_a')`),
+    check('customer_wallets_source_ck', sql`source in ('siwe', 'custody_a', 'platform')`),
   ],
 );
 export type CustomerWalletRow = typeof customerWallets.$inferSelect;

@@ -28,8 +28,11 @@ import type { AuditAction } from '../audit/actions.js';
 import { diffChanges } from '../audit/redact.js';
 import type { AuditRepository } from '../audit/repository.js';
 import type { AuditService } from '../audit/service.js';
+import { autoCreateWalletTask } from '../customer-wallets/auto-create.js';
+import type { RemoteTasksRepository } from '../remote-tasks/repository.js';
 import type { SessionsRepository } from '../sessions/repository.js';
 import { normalizeEmail } from '../users/records.js';
+import type { WorkspacesRepository } from '../workspaces/repository.js';
 import { auditedCustomer, CUSTOMER_AUDIT, toCustomerMe, toCustomerRecord } from './records.js';
 import {
   type CustomerPatch,
@@ -42,6 +45,10 @@ import {
 
 export interface CustomersRepos {
   customers: CustomersRepository;
+  /** The workspace's `autoCreateCustomerWallets` setting. */
+  workspaces: Pick<WorkspacesRepository, 'findWalletSettings'>;
+  /** Where a new customer's wallet step is queued (autoCreateCustomerWallets). */
+  remoteTasks: Pick<RemoteTasksRepository, 'enqueue'>;
   /** The login throttle (shared with user logins, keyed apart). */
   sessions: SessionsRepository;
   audit: AuditRepository;
@@ -53,6 +60,8 @@ export interface CustomersDeps {
   tokens: CustomerTokens;
   refreshTokenTtlMs: number;
   logger: Logger;
+  /** Runs queued remote tasks right after the commit (the new customer's wallet step); the runner retries what fails. */
+  tasks?: { attempt: (ids: string[]) => Promise<void> };
 }
 
 /** Customer refresh tokens: `hfcr_` + 32 random bytes (user ones are `hfr_`). */
@@ -154,8 +163,10 @@ export function createCustomersService(deps: CustomersDeps) {
     const problems = fieldProblems(body);
     if (problems.length > 0) throw validationError(problems);
     const email = normalizeEmail(body.email);
+    let walletTasks: string[] = [];
+    let created: CustomerWithWallet;
     try {
-      return await store.transaction(async (repos) => {
+      created = await store.transaction(async (repos) => {
         if (await repos.customers.findByEmail(workspaceId, email)) throw duplicate('email');
         const row = await repos.customers.insert({
           id: uuidv7(),
@@ -183,6 +194,11 @@ export function createCustomersService(deps: CustomersDeps) {
           changes: diffChanges({}, auditedCustomer(row)),
           ...(what === CUSTOMER_AUDIT.register ? { metadata: { customerId: row.id } } : {}),
         });
+        // autoCreateCustomerWallets: the wallet is created after the commit, never inside this transaction.
+        const walletSettings = await repos.workspaces.findWalletSettings(workspaceId);
+        walletTasks = walletSettings?.autoCreateCustomerWallets
+          ? await repos.remoteTasks.enqueue([autoCreateWalletTask(workspaceId, row.id)])
+          : [];
         return { ...row, walletAddress: null, walletLinkedAt: null };
       });
     } catch (error) {
@@ -190,6 +206,11 @@ export function createCustomersService(deps: CustomersDeps) {
       if (field) throw duplicate(field);
       throw error;
     }
+    if (walletTasks.length === 0 || !deps.tasks) return created;
+    // Once now, so that the wallet usually exists before the answer; a failure stays queued for the runner.
+    await deps.tasks.attempt(walletTasks);
+    const wallet = await store.repos.customers.findById(created.id);
+    return wallet ? { ...created, walletAddress: wallet.walletAddress, walletLinkedAt: wallet.walletLinkedAt } : created;
   }
 
   // ---- sessions ------------------------------------------------------------------------------

@@ -60,7 +60,7 @@ export function createRemoteTaskRunner<R extends { remoteTasks: RemoteTasksRepos
   if (deps.registry) {
     new Gauge({
       name: 'workspace_remote_tasks',
-      help: 'Commands owed to payments and the webhook dispatcher, by status (pending: not yet answered; dead: refused, needs a look)',
+      help: 'Commands owed to payments and the webhook dispatcher, and customer wallet steps, by status (pending: not yet answered; dead: refused, needs a look)',
       labelNames: ['status'] as const,
       registers: [deps.registry],
       async collect() {

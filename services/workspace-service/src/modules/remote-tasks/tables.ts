@@ -7,6 +7,7 @@ export const REMOTE_TASK_KINDS = [
   'payments.deactivate-platform',
   'webhooks.deactivate-owner',
   'sandbox.reconcile-issuance',
+  'customer-wallets.auto-create',
 ] as const;
 export type RemoteTaskKind = (typeof REMOTE_TASK_KINDS)[number];
 
@@ -14,8 +15,9 @@ export const REMOTE_TASK_STATUSES = ['pending', 'done', 'dead'] as const;
 export type RemoteTaskStatus = (typeof REMOTE_TASK_STATUSES)[number];
 
 /**
- * Commands this service owes another process (payments, the dispatcher), written in the same
- * transaction as the change that makes them due (a workspace deleted, a sandbox issuance begun)
+ * Commands this service owes another process (payments, the dispatcher) or a wallet provider (a new
+ * customer's wallet), written in the same transaction as the change that makes them due (a
+ * workspace deleted, a sandbox issuance begun, a customer created)
  * and sent by the task runner until they are answered. No foreign key to the workspace: the
  * tasks of a deleted workspace must outlive it.
  */
@@ -38,7 +40,7 @@ export const remoteTasks = workspaceSchema.table(
     index('remote_tasks_workspace_idx').on(t.workspaceId, t.createdAt),
     check(
       'remote_tasks_kind_check',
-      sql`${t.kind} in ('payments.deactivate-workspace-platforms', 'payments.deactivate-platform', 'webhooks.deactivate-owner', 'sandbox.reconcile-issuance')`,
+      sql`${t.kind} in ('payments.deactivate-workspace-platforms', 'payments.deactivate-platform', 'webhooks.deactivate-owner', 'sandbox.reconcile-issuance', 'customer-wallets.auto-create')`,
     ),
     check('remote_tasks_status_check', sql`${t.status} in ('pending', 'done', 'dead')`),
   ],

@@ -54,6 +54,8 @@ export const WALLET_AUDIT = {
   accountsCreate: { action: 'wallet_account.create', resourceType: 'wallet_account' },
   customerWalletLink: { action: 'customer_wallet.link', resourceType: 'customer_wallet' },
   custodyAWalletCreate: { action: 'customer_wallet.custody_a_create', resourceType: 'customer_wallet' },
+  customerWalletAutoCreate: { action: 'customer_wallet.auto_create', resourceType: 'customer_wallet' },
+  customerWalletAutoCreateSkip: { action: 'customer_wallet.auto_create_skip', resourceType: 'customer_wallet' },
   contractDeploy: { action: 'contract_deployment.deploy', resourceType: 'contract_deployment' },
   contractDeprecate: { action: 'contract_deployment.deprecate', resourceType: 'contract_deployment' },
 } as const satisfies Record<string, AuditAction>;
@@ -83,7 +85,7 @@ export interface WalletAuditEntry {
 // biome-ignore lint/suspicious/noExplicitAny: a drizzle transaction of the service's schema
 export type AuditSink = (tx: PgTransaction<any, any, any>, entry: WalletAuditEntry) => Promise<void>;
 
-/** A caller for acts without a request (none today; kept so the sink never drops an entry). */
+/** The caller of acts without a request (the remote task runner's auto-created customer wallets). */
 const SYSTEM_CALLER: Caller = {
   actor: null,
   ipAddress: null,

@@ -102,6 +102,8 @@ export function createWalletFeatures(deps: WalletFeatureDeps) {
       audit: deps.audit,
       appEnv: settings.appEnv,
       logger: logger.child({ feature: 'customer-wallets' }),
+      workspaceWalletProvider: deps.workspaceWalletProvider,
+      platform,
     }),
     contracts: createContractDeploymentService({
       repository: contractRepository,

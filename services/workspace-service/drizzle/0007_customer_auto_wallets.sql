@@ -1,0 +1,4 @@
+ALTER TABLE "workspace"."customer_wallets" DROP CONSTRAINT "customer_wallets_source_ck";--> statement-breakpoint
+ALTER TABLE "workspace"."remote_tasks" DROP CONSTRAINT "remote_tasks_kind_check";--> statement-breakpoint
+ALTER TABLE "workspace"."customer_wallets" ADD CONSTRAINT "customer_wallets_source_ck" CHECK (source in ('siwe', 'custody_a', 'platform'));--> statement-breakpoint
+ALTER TABLE "workspace"."remote_tasks" ADD CONSTRAINT "remote_tasks_kind_check" CHECK ("workspace"."remote_tasks"."kind" in ('payments.deactivate-workspace-platforms', 'payments.deactivate-platform', 'webhooks.deactivate-owner', 'sandbox.reconcile-issuance', 'customer-wallets.auto-create'));
