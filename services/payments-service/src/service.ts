@@ -35,6 +35,8 @@ import { createPlatformsService } from './modules/platforms/service.js';
 import { createQuotesRepository } from './modules/quotes/repository.js';
 import { registerQuoteRoutes } from './modules/quotes/routes.js';
 import { createQuotesService } from './modules/quotes/service.js';
+import { createPaymentsRetentionRepository } from './modules/retention/repository.js';
+import { startRetentionSweeper } from './modules/retention/service.js';
 import { createChainAccess } from './modules/settlement/chain.js';
 import { createSettlementRepository } from './modules/settlement/repository.js';
 import { registerSettlementRoutes } from './modules/settlement/routes.js';
@@ -207,6 +209,7 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
   const relay = createEventRelay(foundation, SCHEMA_NAME, logger);
   let stopCommands = () => {};
   let stopTransactionCommands = () => {};
+  let retention: ReturnType<typeof startRetentionSweeper> | undefined;
 
   return {
     app,
@@ -228,11 +231,13 @@ export async function createPaymentsService(config: PaymentsConfig, logger: Logg
         },
       });
       if (chain.attesterAddress()) settlementWorker.start();
+      retention = startRetentionSweeper({ repository: createPaymentsRetentionRepository(database.sql), logger, ...config.retention });
     },
     closers: [
       { name: 'commands', close: async () => stopCommands() },
       { name: 'chain consumer', close: async () => chainConsumer?.stop() },
       { name: 'settlement worker', close: settlementWorker.stop },
+      { name: 'retention sweeper', close: async () => retention?.stop() },
       { name: 'transaction commands', close: async () => stopTransactionCommands() },
       { name: 'credential invalidation feed', close: feed.stop },
       { name: 'outbox relay', close: relay.stop },
