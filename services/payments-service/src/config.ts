@@ -84,6 +84,10 @@ export const PaymentsEnv = Type.Object({
   PAYMENTS_DUPLICATE_WINDOW_SECONDS: Type.Integer({ minimum: 0, default: 60, errorMessage: 'must be a number of seconds (0 = off)' }),
   /** How long a fee quote can be used. */
   PAYMENTS_QUOTE_TTL_SECONDS: Type.Integer({ minimum: 1, default: 300, errorMessage: 'must be a positive number of seconds' }),
+  /** Retention (docs/operations.md, "Retention"): how often the sweeper runs and how long dead rows are kept. */
+  PAYMENTS_RETENTION_INTERVAL: Type.String({ format: 'duration', default: '1h', errorMessage: 'must be a duration such as 1h' }),
+  PAYMENTS_TOKEN_RETENTION: Type.String({ format: 'duration', default: '7d', errorMessage: 'must be a duration such as 7d' }),
+  PAYMENTS_QUOTE_RETENTION: Type.String({ format: 'duration', default: '1d', errorMessage: 'must be a duration such as 1d' }),
   PAYMENTS_MAX_BATCH_LEGS: Type.Integer({
     minimum: 1,
     maximum: MAX_BATCH_LEGS_CEILING,
@@ -113,6 +117,13 @@ function resolve(env: Record<string, string | undefined>) {
     settlement: settlementSettings(raw),
     shutdownTimeoutMs: durationMs(raw.SHUTDOWN_TIMEOUT),
     controlsCodeTtlMs: durationMs(raw.CONTROLS_CODE_TTL),
+    retention: {
+      everyMs: durationMs(raw.PAYMENTS_RETENTION_INTERVAL),
+      horizons: {
+        tokenSeconds: Math.floor(durationMs(raw.PAYMENTS_TOKEN_RETENTION) / 1000),
+        quoteSeconds: Math.floor(durationMs(raw.PAYMENTS_QUOTE_RETENTION) / 1000),
+      },
+    },
     rateLimitsPerMinute: rateLimitsPerMinute(raw),
     v1SunsetEnforced: raw.PAYMENTS_V1_SUNSET_ENFORCED ?? raw.APP_ENV === 'production',
     publicUrl: raw.PAYMENTS_PUBLIC_URL?.replace(/\/+$/, ''),

@@ -42,6 +42,8 @@ import {
   type RemoteTaskSettings,
   remoteTaskHandlers,
 } from './modules/remote-tasks/service.js';
+import { createPaymentsRetentionRepository } from './modules/retention/repository.js';
+import { startRetentionSweeper } from './modules/retention/service.js';
 import { createChainAccess } from './modules/settlement/chain.js';
 import { createSettlementRepository } from './modules/settlement/repository.js';
 import { registerSettlementRoutes } from './modules/settlement/routes.js';
@@ -248,6 +250,7 @@ export async function createPaymentsService(
   const relay = createEventRelay(foundation, SCHEMA_NAME, logger);
   let stopCommands = () => {};
   let stopTransactionCommands = () => {};
+  let retention: ReturnType<typeof startRetentionSweeper> | undefined;
 
   return {
     app,
@@ -270,11 +273,13 @@ export async function createPaymentsService(
         },
       });
       if (chain.attesterAddress()) settlementWorker.start();
+      retention = startRetentionSweeper({ repository: createPaymentsRetentionRepository(database.sql), logger, ...config.retention });
     },
     closers: [
       { name: 'commands', close: async () => stopCommands() },
       { name: 'chain consumer', close: async () => chainConsumer?.stop() },
       { name: 'settlement worker', close: settlementWorker.stop },
+      { name: 'retention sweeper', close: async () => retention?.stop() },
       { name: 'transaction commands', close: async () => stopTransactionCommands() },
       { name: 'remote tasks', close: remoteTasks.stop },
       { name: 'credential invalidation feed', close: feed.stop },

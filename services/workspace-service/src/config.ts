@@ -35,6 +35,10 @@ export const WorkspaceEnv = Type.Object({
   WORKSPACE_UNVERSIONED_SUNSET_ENFORCED: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
   HTTP_BODY_LIMIT: HttpBodyLimitField,
   WORKSPACE_REFRESH_TOKEN_TTL: Type.String({ format: 'duration', default: '30d', errorMessage: 'must be a duration such as 30d' }),
+  /** Retention (docs/operations.md, "Retention"): how often the sweeper runs and how long dead rows are kept. */
+  WORKSPACE_RETENTION_INTERVAL: Type.String({ format: 'duration', default: '1h', errorMessage: 'must be a duration such as 1h' }),
+  WORKSPACE_REFRESH_TOKEN_RETENTION: Type.String({ format: 'duration', default: '7d', errorMessage: 'must be a duration such as 7d' }),
+  WORKSPACE_NONCE_RETENTION: Type.String({ format: 'duration', default: '1d', errorMessage: 'must be a duration such as 1d' }),
   WORKSPACE_STORAGE_DIR: Type.String({ minLength: 1, default: '.holdfast/storage', errorMessage: 'must be a directory path' }),
   MAILER_TRANSPORT: StringEnum(['log', 'http'], { default: 'log', description: 'must be log or http' }),
   MAILER_HTTP_URL: Type.Optional(Type.String({ format: 'http-url', errorMessage: 'must be an http:// or https:// URL' })),
@@ -75,6 +79,13 @@ function resolve(env: Record<string, string | undefined>) {
     jwtSecret,
     jwtSecretGenerated: raw.JWT_SECRET === undefined,
     refreshTokenTtlMs: durationMs(raw.WORKSPACE_REFRESH_TOKEN_TTL),
+    retention: {
+      everyMs: durationMs(raw.WORKSPACE_RETENTION_INTERVAL),
+      horizons: {
+        refreshTokenSeconds: Math.floor(durationMs(raw.WORKSPACE_REFRESH_TOKEN_RETENTION) / 1000),
+        nonceSeconds: Math.floor(durationMs(raw.WORKSPACE_NONCE_RETENTION) / 1000),
+      },
+    },
     mailer:
       raw.MAILER_TRANSPORT === 'http'
         ? { transport: 'http' as const, url: raw.MAILER_HTTP_URL!, apiKey: raw.MAILER_API_KEY!, from: raw.MAILER_FROM }

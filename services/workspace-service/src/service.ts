@@ -43,6 +43,8 @@ import {
   type RemoteTaskRunner,
   type RemoteTaskSettings,
 } from './modules/remote-tasks/service.js';
+import { createWorkspaceRetentionRepository } from './modules/retention/repository.js';
+import { startRetentionSweeper } from './modules/retention/service.js';
 import { createSandboxIssuancesRepository } from './modules/sandbox-credentials/repository.js';
 import { sandboxCredentialRoutes } from './modules/sandbox-credentials/routes.js';
 import {
@@ -269,6 +271,7 @@ export async function createWorkspaceService(
 
   const relay = createEventRelay(foundation, SCHEMA_NAME, logger);
   let notificationConsumer: RunningConsumer | undefined;
+  let retention: ReturnType<typeof startRetentionSweeper> | undefined;
   const runner = remoteTasks!;
   return {
     app,
@@ -277,9 +280,15 @@ export async function createWorkspaceService(
       notificationConsumer = await startNotifications?.();
       await startRegistration();
       await runner.start();
+      retention = startRetentionSweeper({
+        repository: createWorkspaceRetentionRepository(foundation.database.sql),
+        logger,
+        ...config.retention,
+      });
     },
     closers: [
       { name: 'remote tasks', close: runner.stop },
+      { name: 'retention sweeper', close: async () => retention?.stop() },
       { name: 'contract registration', close: () => stopRegistration() },
       { name: 'notification consumer', close: async () => notificationConsumer?.stop() },
       { name: 'outbox relay', close: relay.stop },

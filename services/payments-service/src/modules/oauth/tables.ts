@@ -52,5 +52,7 @@ export const oauthTokens = paymentsSchema.table(
     uniqueIndex('oauth_tokens_hash_unique').on(t.tokenHash),
     index('oauth_tokens_client_idx').on(t.clientPk, t.expiresAt),
     index('oauth_tokens_platform_live_idx').on(t.platformId).where(sql`revoked_at is null`),
+    /** The retention sweeper's scan (modules/retention). */
+    index('oauth_tokens_expires_idx').on(t.expiresAt),
   ],
 );

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, jsonb, numeric, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
 import { platforms } from '../platforms/tables.js';
@@ -29,5 +30,9 @@ export const quotes = paymentsSchema.table(
     transactionId: uuid('transaction_id'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [index('quotes_platform_created_idx').on(t.platformId, t.createdAt)],
+  (t) => [
+    index('quotes_platform_created_idx').on(t.platformId, t.createdAt),
+    /** The retention sweeper's scan of unused quotes (modules/retention). */
+    index('quotes_unused_expires_idx').on(t.expiresAt).where(sql`used_at is null`),
+  ],
 );

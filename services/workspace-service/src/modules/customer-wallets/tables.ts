@@ -49,5 +49,9 @@ export const walletLinkNonces = workspaceSchema.table(
     usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('wallet_link_nonces_customer_idx').on(t.customerId)],
+  (t) => [
+    index('wallet_link_nonces_customer_idx').on(t.customerId),
+    /** The retention sweeper's scan (modules/retention). */
+    index('wallet_link_nonces_expires_idx').on(t.expiresAt),
+  ],
 );

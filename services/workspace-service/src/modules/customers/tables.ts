@@ -83,5 +83,10 @@ export const customerRefreshTokens = workspaceSchema.table(
     rotatedAt: timestamp('rotated_at', { withTimezone: true, mode: 'date' }),
     replacedBy: uuid('replaced_by'),
   },
-  (t) => [uniqueIndex('customer_refresh_tokens_hash_unique').on(t.tokenHash), index('customer_refresh_tokens_session_idx').on(t.sessionId)],
+  (t) => [
+    uniqueIndex('customer_refresh_tokens_hash_unique').on(t.tokenHash),
+    index('customer_refresh_tokens_session_idx').on(t.sessionId),
+    /** The retention sweeper's scan (modules/retention). */
+    index('customer_refresh_tokens_expires_idx').on(t.expiresAt),
+  ],
 );

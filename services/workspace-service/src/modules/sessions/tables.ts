@@ -39,7 +39,12 @@ export const refreshTokens = workspaceSchema.table(
     rotatedAt: timestamp('rotated_at', { withTimezone: true, mode: 'date' }),
     replacedBy: uuid('replaced_by'),
   },
-  (t) => [uniqueIndex('refresh_tokens_hash_unique').on(t.tokenHash), index('refresh_tokens_session_idx').on(t.sessionId)],
+  (t) => [
+    uniqueIndex('refresh_tokens_hash_unique').on(t.tokenHash),
+    index('refresh_tokens_session_idx').on(t.sessionId),
+    /** The retention sweeper's scan (modules/retention). */
+    index('refresh_tokens_expires_idx').on(t.expiresAt),
+  ],
 );
 
 /** E-mail verification codes (6 digits), stored as keyed hashes; one live code per user. */

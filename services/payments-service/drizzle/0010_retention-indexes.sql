@@ -1,0 +1,2 @@
+CREATE INDEX "oauth_tokens_expires_idx" ON "payments"."oauth_tokens" USING btree ("expires_at");--> statement-breakpoint
+CREATE INDEX "quotes_unused_expires_idx" ON "payments"."quotes" USING btree ("expires_at") WHERE used_at is null;

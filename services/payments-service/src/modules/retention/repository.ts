@@ -1,0 +1,71 @@
+import type { Sql } from '@holdfast/db';
+
+/** Rows deleted per statement, so that no statement holds locks for long. */
+export const RETENTION_BATCH = 1000;
+
+/** How long payments keeps its short-lived rows after they stopped mattering (docs/operations.md, "Retention"). */
+export interface PaymentsRetentionHorizons {
+  /** OAuth access tokens: kept this long after `expires_at` (a revoked token expires within its hour anyway). */
+  tokenSeconds: number;
+  /** Unused fee quotes: kept this long after `expires_at`. A used quote is kept with its transaction. */
+  quoteSeconds: number;
+}
+
+export interface PaymentsRetentionResult {
+  oauthTokens: number;
+  quotes: number;
+}
+
+export type PaymentsRetentionRepository = ReturnType<typeof createPaymentsRetentionRepository>;
+
+async function inBatches(run: () => Promise<number>, batch: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const n = await run();
+    total += n;
+    if (n < batch) return total;
+  }
+}
+
+/**
+ * Deletes what is past its horizon. `applied_chain_messages` is deliberately not here: it is the
+ * at-most-once record of CHAIN messages, and a correction (a reindex after a chain reset) may name
+ * a message of any age (docs/operations.md, "Retention").
+ */
+export function createPaymentsRetentionRepository(sql: Sql, options: { batch?: number } = {}) {
+  const batch = options.batch ?? RETENTION_BATCH;
+  return {
+    /** One pass by one instance at a time (an advisory lock); undefined when another instance holds it. */
+    sweep: async (h: PaymentsRetentionHorizons): Promise<PaymentsRetentionResult | undefined> => {
+      const conn = await sql.reserve();
+      try {
+        const [lock] = await conn<{ locked: boolean }[]>`select pg_try_advisory_lock(hashtextextended('payments:retention', 0)) as locked`;
+        if (!lock?.locked) return undefined;
+        try {
+          const oauthTokens = await inBatches(async () => {
+            const rows = await conn`
+              delete from oauth_tokens where id in (
+                select id from oauth_tokens where expires_at < now() - make_interval(secs => ${h.tokenSeconds}) limit ${batch})
+              returning 1`;
+            return rows.length;
+          }, batch);
+          // A used quote is the fee record of its transaction (transactions.quote_id): never deleted here.
+          const quotes = await inBatches(async () => {
+            const rows = await conn`
+              delete from quotes where id in (
+                select id from quotes
+                where used_at is null and transaction_id is null and expires_at < now() - make_interval(secs => ${h.quoteSeconds})
+                limit ${batch})
+              returning 1`;
+            return rows.length;
+          }, batch);
+          return { oauthTokens, quotes };
+        } finally {
+          await conn`select pg_advisory_unlock(hashtextextended('payments:retention', 0))`;
+        }
+      } finally {
+        conn.release();
+      }
+    },
+  };
+}

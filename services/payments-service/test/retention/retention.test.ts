@@ -1,0 +1,124 @@
+import { uuidv7 } from '@holdfast/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPaymentsRetentionRepository } from '../../src/modules/retention/repository.js';
+import { createTestBus, createTestDatabase, startPayments, type TestBus, type TestDatabase, testSql } from '../helpers.js';
+
+const DAY = 24 * 3600;
+const HORIZONS = { tokenSeconds: 7 * DAY, quoteSeconds: DAY };
+
+let db: TestDatabase;
+let sql: ReturnType<typeof testSql>;
+const platformId = uuidv7();
+const clientPk = uuidv7();
+
+/** A token that expires (or expired) `expiresInSeconds` from now. */
+async function token(expiresInSeconds: number, revokedSecondsAgo?: number) {
+  const id = uuidv7();
+  await sql`insert into oauth_tokens (id, token_hash, client_pk, platform_id, scopes, issued_at, expires_at, revoked_at)
+    values (${id}, ${`hash-${id}`}, ${clientPk}, ${platformId}, ${['read:transactions']},
+            now() + make_interval(secs => ${expiresInSeconds - 3600}), now() + make_interval(secs => ${expiresInSeconds}),
+            ${revokedSecondsAgo === undefined ? null : sql`now() - make_interval(secs => ${revokedSecondsAgo})`})`;
+  return id;
+}
+
+async function quote(expiresInSeconds: number, usedBy?: string) {
+  const id = uuidv7();
+  await sql`insert into quotes (id, platform_id, amount, currency, blockchain_network, fee_type, fee_percentage, fee, total, expires_at, used_at, transaction_id)
+    values (${id}, ${platformId}, '10', 'USDC', 'base-sepolia', 'percentage', '1', '0.1', '10.1',
+            now() + make_interval(secs => ${expiresInSeconds}), ${usedBy ? sql`now() + make_interval(secs => ${expiresInSeconds - 60})` : null}, ${usedBy ?? null})`;
+  return id;
+}
+
+const exists = async (table: 'oauth_tokens' | 'quotes', id: string) =>
+  (await sql`select 1 from ${sql(table)} where id = ${id}`).length === 1;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  sql = testSql(db);
+  await sql`insert into platforms (id, name, scopes) values (${platformId}, 'retention', ${['read:transactions']})`;
+  await sql`insert into oauth_clients (id, client_id, secret_hash, name, platform_id, scopes, grant_types)
+    values (${clientPk}, ${`client-${clientPk}`}, 'x', 'retention', ${platformId}, ${['read:transactions']}, ${['client_credentials']})`;
+});
+afterAll(async () => {
+  await sql.end();
+  await db.drop();
+});
+
+describe('payments retention', () => {
+  it('deletes access tokens 7 days after expiry (revoked or not) and keeps younger ones', async () => {
+    const old = await token(-8 * DAY);
+    const oldRevoked = await token(-8 * DAY, 8 * DAY + 1800);
+    const recentlyExpired = await token(-6 * DAY);
+    const recentlyRevoked = await token(1800, 60);
+    const live = await token(3600);
+
+    const removed = await createPaymentsRetentionRepository(sql).sweep(HORIZONS);
+
+    expect(removed?.oauthTokens).toBe(2);
+    expect(await exists('oauth_tokens', old)).toBe(false);
+    expect(await exists('oauth_tokens', oldRevoked)).toBe(false);
+    for (const kept of [recentlyExpired, recentlyRevoked, live]) expect(await exists('oauth_tokens', kept)).toBe(true);
+  });
+
+  it('deletes unused quotes a day after expiry; keeps younger ones and every quote a transaction used', async () => {
+    const stale = await quote(-2 * DAY);
+    const recent = await quote(-3600);
+    const live = await quote(300);
+    const used = await quote(-30 * DAY, uuidv7());
+
+    const removed = await createPaymentsRetentionRepository(sql).sweep(HORIZONS);
+
+    expect(removed?.quotes).toBe(1);
+    expect(await exists('quotes', stale)).toBe(false);
+    for (const kept of [recent, live, used]) expect(await exists('quotes', kept)).toBe(true);
+  });
+
+  it('deletes in batches until nothing past the horizon is left', async () => {
+    const ids = await Promise.all(Array.from({ length: 7 }, () => token(-10 * DAY)));
+    const removed = await createPaymentsRetentionRepository(sql, { batch: 3 }).sweep(HORIZONS);
+    expect(removed?.oauthTokens).toBe(7);
+    for (const id of ids) expect(await exists('oauth_tokens', id)).toBe(false);
+  });
+
+  it('skips the pass while another instance holds the lock', async () => {
+    const old = await token(-8 * DAY);
+    const holder = await sql.reserve();
+    try {
+      await holder`select pg_advisory_lock(hashtextextended('payments:retention', 0))`;
+      expect(await createPaymentsRetentionRepository(sql).sweep(HORIZONS)).toBeUndefined();
+      expect(await exists('oauth_tokens', old)).toBe(true);
+      await holder`select pg_advisory_unlock(hashtextextended('payments:retention', 0))`;
+    } finally {
+      holder.release();
+    }
+    expect((await createPaymentsRetentionRepository(sql).sweep(HORIZONS))?.oauthTokens).toBe(1);
+  });
+});
+
+describe('the sweeper of a running payments-service', () => {
+  let nats: TestBus;
+  beforeAll(async () => {
+    nats = await createTestBus();
+  });
+  afterAll(async () => nats?.dispose());
+
+  it('runs a pass at start with the configured horizons, and stops with the service', async () => {
+    const beyondShortHorizon = await token(-2 * 3600);
+    const inside = await token(-1800);
+    const staleQuote = await quote(-2 * 3600);
+    const running = await startPayments(db, nats, {
+      PAYMENTS_TOKEN_RETENTION: '1h',
+      PAYMENTS_QUOTE_RETENTION: '1h',
+      PAYMENTS_RETENTION_INTERVAL: '1h',
+    });
+    try {
+      for (let i = 0; i < 100 && ((await exists('oauth_tokens', beyondShortHorizon)) || (await exists('quotes', staleQuote))); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(await exists('oauth_tokens', beyondShortHorizon)).toBe(false);
+      expect(await exists('quotes', staleQuote)).toBe(false);
+      expect(await exists('oauth_tokens', inside)).toBe(true);
+    } finally {
+      await running.stop();
+    }
+  });
+});
