@@ -230,10 +230,9 @@ describe('retries', () => {
     const subscription = await subscribe(owner, '/busy');
     await publish(transactionEvent(owner));
     await waitForRequests('/busy', 1);
-    await expect.poll(async () => (await deliveryRows(subscription.id))[0]?.attempt_count).toBe(1);
-    const [paused] = await dispatcher.sql<{ paused: boolean }[]>`
-      select paused_until > now() as paused from webhooks.subscriptions where id = ${subscription.id}`;
-    expect(paused?.paused).toBe(true);
+    await expect.poll(async () => (await deliveryRows(subscription.id))[0]?.attempt_count).toBeGreaterThanOrEqual(1);
+    // No look at the pause while it runs (a loaded machine can outlast a one-second pause before
+    // the check): the gap between the two attempts is what the receiver relies on.
     await waitForRequests('/busy', 2);
     const [first, second] = receiver.received('/busy');
     // The schedule says 100 ms; the receiver asked for a second.
