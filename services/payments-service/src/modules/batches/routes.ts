@@ -36,7 +36,7 @@ export function registerBatchRoutes(app: HttpApp, service: BatchesService): void
           response: {
             201: BatchCreated,
             200: { ...BatchCreated, description: 'The batch an earlier request with this idempotency key created.' },
-            ...errorResponses(422),
+            ...errorResponses(404, 422),
           },
         },
       },
