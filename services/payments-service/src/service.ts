@@ -1,7 +1,7 @@
 import { ChainEvent, CONSUMERS, STREAMS } from '@holdfast/contracts';
 import type { ServiceHandle } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
-import { type RunningConsumer, startConsumer } from '@holdfast/messaging';
+import { DEFAULT_REMOTE_TASK_SETTINGS, type RemoteTaskSettings, type RunningConsumer, startConsumer } from '@holdfast/messaging';
 import { createEventRelay, createFoundation } from '@holdfast/runtime';
 import { type PaymentsConfig, SERVICE_NAME } from './config.js';
 import * as tables from './db/schema.js';
@@ -36,12 +36,7 @@ import { createQuotesRepository } from './modules/quotes/repository.js';
 import { registerQuoteRoutes } from './modules/quotes/routes.js';
 import { createQuotesService } from './modules/quotes/service.js';
 import { createRemoteTasksRepository } from './modules/remote-tasks/repository.js';
-import {
-  createRemoteTaskRunner,
-  DEFAULT_REMOTE_TASK_SETTINGS,
-  type RemoteTaskSettings,
-  remoteTaskHandlers,
-} from './modules/remote-tasks/service.js';
+import { createRemoteTaskRunner, remoteTaskHandlers } from './modules/remote-tasks/service.js';
 import { createPaymentsRetentionRepository } from './modules/retention/repository.js';
 import { startRetentionSweeper } from './modules/retention/service.js';
 import { createChainAccess } from './modules/settlement/chain.js';

@@ -2,7 +2,7 @@ import fastifyJwt from '@fastify/jwt';
 import { INDEXER_COMMANDS } from '@holdfast/contracts';
 import type { ServiceHandle } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
-import { type RunningConsumer, sendCommand } from '@holdfast/messaging';
+import { DEFAULT_REMOTE_TASK_SETTINGS, type RemoteTaskSettings, type RunningConsumer, sendCommand } from '@holdfast/messaging';
 import { createEventRelay, createFoundation } from '@holdfast/runtime';
 import { createSecretBox, dataEncryptionKey } from '@holdfast/secrets';
 import { SERVICE_NAME, type WorkspaceConfig } from './config.js';
@@ -36,13 +36,7 @@ import { oauthClientRoutes, oauthScopeRoutes } from './modules/oauth-clients/rou
 import { createOAuthClientsService } from './modules/oauth-clients/service.js';
 import { createPlatformMappingsRepository } from './modules/platform-mappings/repository.js';
 import { createRemoteTasksRepository } from './modules/remote-tasks/repository.js';
-import {
-  createRemoteTaskRunner,
-  DEFAULT_REMOTE_TASK_SETTINGS,
-  deactivationHandlers,
-  type RemoteTaskRunner,
-  type RemoteTaskSettings,
-} from './modules/remote-tasks/service.js';
+import { createRemoteTaskRunner, deactivationHandlers, type RemoteTaskRunner } from './modules/remote-tasks/service.js';
 import { createWorkspaceRetentionRepository } from './modules/retention/repository.js';
 import { startRetentionSweeper } from './modules/retention/service.js';
 import { createSandboxIssuancesRepository } from './modules/sandbox-credentials/repository.js';

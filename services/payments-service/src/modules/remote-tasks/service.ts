@@ -1,45 +1,22 @@
-import { AppError, WebhookCommands, type WebhookOwner } from '@holdfast/contracts';
+import { WebhookCommands, type WebhookOwner } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
 import type { Logger } from '@holdfast/logging';
-import { type Bus, PayloadError, sendCommand } from '@holdfast/messaging';
+import {
+  type Bus,
+  REMOTE_TASK_BATCH,
+  REMOTE_TASK_KEEP_DONE_MS,
+  REMOTE_TASK_PURGE_EVERY_MS,
+  type RemoteTaskSettings,
+  remoteTaskBackoffMs,
+  remoteTaskFailure,
+  remoteTaskRetryable,
+  sendCommand,
+} from '@holdfast/messaging';
 import type { NewRemoteTask, RemoteTaskRow, RemoteTasksRepository } from './repository.js';
 import type { RemoteTaskKind } from './tables.js';
 
 /** Runs one task; throws to be retried (or, on a 4xx AppError or a contract breach, given up). */
 export type RemoteTaskHandler = (task: RemoteTaskRow) => Promise<void>;
-
-export interface RemoteTaskSettings {
-  /** Longest wait between passes when nothing wakes the runner. */
-  pollIntervalMs: number;
-  /** First retry delay; doubles with each failed attempt up to `retryMaxMs`. */
-  retryBaseMs: number;
-  retryMaxMs: number;
-}
-
-export const DEFAULT_REMOTE_TASK_SETTINGS: RemoteTaskSettings = { pollIntervalMs: 5000, retryBaseMs: 2000, retryMaxMs: 5 * 60 * 1000 };
-
-const BATCH = 10;
-const PURGE_EVERY_MS = 60 * 60 * 1000;
-const KEEP_DONE_MS = 7 * 24 * 60 * 60 * 1000;
-
-/**
- * Retried: no answer, an outage or a bug on the other side, a database error. Given up: the other
- * side refused the command (4xx), or its payload breaks the contract (it would fail the same way).
- */
-function retryable(error: unknown): boolean {
-  if (error instanceof PayloadError) return false;
-  return !(error instanceof AppError) || error.statusCode >= 500;
-}
-
-function describe(error: unknown): string {
-  if (error instanceof AppError) return `${error.code}: ${error.message}`;
-  return (error instanceof Error ? error.message : String(error)).slice(0, 500);
-}
-
-/** Delay after the n-th failed attempt (0-based): base, 2 x base, 4 x base... capped. */
-export function remoteTaskBackoffMs(settings: RemoteTaskSettings, attempts: number): number {
-  return Math.min(settings.retryMaxMs, settings.retryBaseMs * 2 ** Math.min(attempts, 20));
-}
 
 /**
  * The durable outbound commands of payments-service (ADR 15). Each pass claims due tasks with
@@ -66,25 +43,25 @@ export function createRemoteTaskRunner(deps: {
   /** One pass over the due tasks; returns how many were claimed. */
   async function runOnce(): Promise<number> {
     return sql.begin(async (tx) => {
-      const due = await repository.claimDue(tx, BATCH);
+      const due = await repository.claimDue(tx, REMOTE_TASK_BATCH);
       for (const task of due) {
         try {
           await handlers[task.kind](task);
           await repository.finish(tx, task.id, 'done');
         } catch (error) {
-          if (retryable(error)) {
+          if (remoteTaskRetryable(error)) {
             const delay = remoteTaskBackoffMs(settings, task.attempts);
             log.warn(
               { err: error, taskId: task.id, kind: task.kind, attempts: task.attempts + 1, retryInMs: delay },
               'remote task failed; retrying',
             );
-            await repository.retryLater(tx, task.id, delay, describe(error));
+            await repository.retryLater(tx, task.id, delay, remoteTaskFailure(error));
           } else {
             log.error(
               { err: error, taskId: task.id, kind: task.kind, payload: task.payload },
               'remote task refused by the other side; given up',
             );
-            await repository.finish(tx, task.id, 'dead', describe(error));
+            await repository.finish(tx, task.id, 'dead', remoteTaskFailure(error));
           }
         }
       }
@@ -115,11 +92,11 @@ export function createRemoteTaskRunner(deps: {
         woken = false;
         const claimed = await runOnce();
         failures = 0;
-        if (Date.now() - lastPurge > PURGE_EVERY_MS) {
+        if (Date.now() - lastPurge > REMOTE_TASK_PURGE_EVERY_MS) {
           lastPurge = Date.now();
-          await repository.purgeDone(sql, KEEP_DONE_MS);
+          await repository.purgeDone(sql, REMOTE_TASK_KEEP_DONE_MS);
         }
-        if (claimed < BATCH && running) await sleep(settings.pollIntervalMs);
+        if (claimed < REMOTE_TASK_BATCH && running) await sleep(settings.pollIntervalMs);
       } catch (error) {
         failures += 1;
         log.error({ err: error }, 'remote task pass failed');

@@ -1,6 +1,16 @@
 import { AppError, PAYMENTS_COMMANDS, WebhookCommands, type WebhookOwner } from '@holdfast/contracts';
 import type { Logger } from '@holdfast/logging';
-import { type Bus, PayloadError, sendCommand } from '@holdfast/messaging';
+import {
+  type Bus,
+  REMOTE_TASK_BATCH,
+  REMOTE_TASK_KEEP_DONE_MS,
+  REMOTE_TASK_PURGE_EVERY_MS,
+  type RemoteTaskSettings,
+  remoteTaskBackoffMs,
+  remoteTaskFailure,
+  remoteTaskRetryable,
+  sendCommand,
+} from '@holdfast/messaging';
 import { Gauge, type Registry } from 'prom-client';
 import type { Store } from '../../db/store.js';
 import type { NewRemoteTask, RemoteTaskRow, RemoteTasksRepository } from './repository.js';
@@ -8,34 +18,6 @@ import type { RemoteTaskKind } from './tables.js';
 
 /** Runs one task with the repositories of its savepoint; throws to be retried (or, on a 4xx AppError, given up). */
 export type RemoteTaskHandler<R> = (task: RemoteTaskRow, repos: R) => Promise<void>;
-
-export interface RemoteTaskSettings {
-  /** Longest wait between passes when nothing wakes the runner. */
-  pollIntervalMs: number;
-  /** First retry delay; doubles with each failed attempt up to `retryMaxMs`. */
-  retryBaseMs: number;
-  retryMaxMs: number;
-}
-
-export const DEFAULT_REMOTE_TASK_SETTINGS: RemoteTaskSettings = { pollIntervalMs: 5000, retryBaseMs: 2000, retryMaxMs: 5 * 60 * 1000 };
-
-const BATCH = 10;
-const PURGE_EVERY_MS = 60 * 60 * 1000;
-const KEEP_DONE_MS = 7 * 24 * 60 * 60 * 1000;
-
-/**
- * Retried: no answer, an outage or a bug on the other side, a database error. Given up: the other
- * side refused the command (4xx), or its payload breaks the contract (it would fail the same way).
- */
-function retryable(error: unknown): boolean {
-  if (error instanceof PayloadError) return false;
-  return !(error instanceof AppError) || error.statusCode >= 500;
-}
-
-function describe(error: unknown): string {
-  if (error instanceof AppError) return `${error.code}: ${error.message}`;
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * The durable outbound commands of workspace-service. Each pass claims due tasks with `FOR UPDATE
@@ -71,15 +53,13 @@ export function createRemoteTaskRunner<R extends { remoteTasks: RemoteTasksRepos
     });
   }
 
-  function delayAfter(attempts: number): number {
-    return Math.min(settings.retryMaxMs, settings.retryBaseMs * 2 ** Math.min(attempts, 20));
-  }
+  const delayAfter = (attempts: number) => remoteTaskBackoffMs(settings, attempts);
 
   /** One pass: the due tasks, or the given ones (waiting for a runner that holds them). Returns how many were done. */
   async function runOnce(ids?: string[]): Promise<number> {
     if (ids && ids.length === 0) return 0;
     return store.transaction(async (repos, savepoint) => {
-      const due = ids ? await repos.remoteTasks.claimThese(ids) : await repos.remoteTasks.claimDue(BATCH);
+      const due = ids ? await repos.remoteTasks.claimThese(ids) : await repos.remoteTasks.claimDue(REMOTE_TASK_BATCH);
       let done = 0;
       for (const task of due) {
         try {
@@ -89,19 +69,19 @@ export function createRemoteTaskRunner<R extends { remoteTasks: RemoteTasksRepos
           });
           done += 1;
         } catch (error) {
-          if (retryable(error)) {
+          if (remoteTaskRetryable(error)) {
             const delay = delayAfter(task.attempts);
             log.warn(
               { err: error, taskId: task.id, kind: task.kind, attempts: task.attempts + 1, retryInMs: delay },
               'remote task failed; retrying',
             );
-            await repos.remoteTasks.retryLater(task.id, delay, describe(error));
+            await repos.remoteTasks.retryLater(task.id, delay, remoteTaskFailure(error));
           } else {
             log.error(
               { err: error, taskId: task.id, kind: task.kind, payload: task.payload },
               'remote task refused by the other side; given up',
             );
-            await repos.remoteTasks.finish(task.id, 'dead', describe(error));
+            await repos.remoteTasks.finish(task.id, 'dead', remoteTaskFailure(error));
           }
         }
       }
@@ -127,11 +107,11 @@ export function createRemoteTaskRunner<R extends { remoteTasks: RemoteTasksRepos
       try {
         const done = await runOnce();
         failures = 0;
-        if (Date.now() - lastPurge > PURGE_EVERY_MS) {
+        if (Date.now() - lastPurge > REMOTE_TASK_PURGE_EVERY_MS) {
           lastPurge = Date.now();
-          await store.repos.remoteTasks.purgeDone(new Date(Date.now() - KEEP_DONE_MS));
+          await store.repos.remoteTasks.purgeDone(new Date(Date.now() - REMOTE_TASK_KEEP_DONE_MS));
         }
-        if (done < BATCH && running) await sleep(settings.pollIntervalMs);
+        if (done < REMOTE_TASK_BATCH && running) await sleep(settings.pollIntervalMs);
       } catch (error) {
         failures += 1;
         log.error({ err: error }, 'remote task pass failed');
