@@ -17,7 +17,7 @@ export const SMOKE_RECEIVER = mnemonicToAccount(MNEMONIC, { addressIndex: 5 }).a
 
 type Answer = { status: number; body: Record<string, unknown> & { data?: Record<string, unknown> } };
 
-async function api(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer> {
+export async function api(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer> {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -34,11 +34,44 @@ async function api(base: string, method: string, path: string, headers: Record<s
   return { status: res.status, body: parsed };
 }
 
-function expectStatus(what: string, answer: Answer, status: number): Answer['body'] {
+export function expectStatus(what: string, answer: Answer, status: number): Answer['body'] {
   if (answer.status !== status) {
-    throw new Error(`smoke payment: ${what} answered ${answer.status} (expected ${status}): ${JSON.stringify(answer.body).slice(0, 500)}`);
+    throw new Error(`Payments API: ${what} answered ${answer.status} (expected ${status}): ${JSON.stringify(answer.body).slice(0, 500)}`);
   }
   return answer.body;
+}
+
+/**
+ * A new platform (made with the bootstrap key) and an OAuth client for it; the client's v2 access token with
+ * `move:transactions` and `read:transactions`, as docs/try-a-payment.md makes them by hand.
+ */
+export async function platformToken(base: string, adminKey: string, name: string): Promise<string> {
+  const admin = { 'x-api-key': adminKey };
+  const platform = expectStatus(
+    'POST /api/v1/auth/api-key (a platform, with the bootstrap key)',
+    await api(base, 'POST', '/api/v1/auth/api-key', admin, { name, scopes: ['read:transactions', 'write:transactions'] }),
+    201,
+  );
+  const client = expectStatus(
+    'POST /api/v1/oauth/clients',
+    await api(base, 'POST', '/api/v1/oauth/clients', admin, {
+      name: `${name} client`,
+      scopes: ['read:transactions', 'move:transactions'],
+      platformId: platform.platformId,
+    }),
+    201,
+  );
+  return expectStatus(
+    'POST /api/v2/oauth/token',
+    await api(
+      base,
+      'POST',
+      '/api/v2/oauth/token',
+      {},
+      { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret },
+    ),
+    200,
+  ).data?.access_token as string;
 }
 
 /** Runs scripts/sign-escrow.ts with the transaction on stdin; the createEscrow hash it printed. */
@@ -93,33 +126,7 @@ export async function smokePayment(options: {
   timeoutMs?: number;
 }): Promise<{ transactionId: string; txHash: string }> {
   const base = options.paymentsUrl;
-  const admin = { 'x-api-key': options.adminKey };
-  const platform = expectStatus(
-    'POST /api/v1/auth/api-key (a platform, with the bootstrap key)',
-    await api(base, 'POST', '/api/v1/auth/api-key', admin, { name: 'Smoke', scopes: ['read:transactions', 'write:transactions'] }),
-    201,
-  );
-  const client = expectStatus(
-    'POST /api/v1/oauth/clients',
-    await api(base, 'POST', '/api/v1/oauth/clients', admin, {
-      name: 'Smoke client',
-      scopes: ['read:transactions', 'move:transactions'],
-      platformId: platform.platformId,
-    }),
-    201,
-  );
-  const token = expectStatus(
-    'POST /api/v2/oauth/token',
-    await api(
-      base,
-      'POST',
-      '/api/v2/oauth/token',
-      {},
-      { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret },
-    ),
-    200,
-  ).data?.access_token as string;
-  const bearer = { authorization: `Bearer ${token}` };
+  const bearer = { authorization: `Bearer ${await platformToken(base, options.adminKey, 'Smoke')}` };
   const created = expectStatus(
     'POST /api/v2/transactions',
     await api(
