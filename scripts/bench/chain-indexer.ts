@@ -263,7 +263,7 @@ function report(
     `| the same from the process start (Node, connections, migrations check) | ${backfill.withStartSeconds.toFixed(1)} s |`,
     `| head lag, transaction mined -> \`escrow.created\` on the CHAIN stream (${lag.samples} transactions) | **p50 ${lag.p50} ms, p99 ${lag.p99} ms** (max ${lag.max} ms) |`,
     '',
-    'Head lag is dominated by the poll interval (a new head is noticed within `INDEXER_POLL_INTERVAL`) plus one range (`eth_getLogs`, headers, publish, commit). The lag to `transaction.escrowed` adds payments applying the event (its CHAIN consumer and outbox relay); it will be measured here when payments applies chain events.',
+    'Head lag is dominated by the poll interval (a new head is noticed within `INDEXER_POLL_INTERVAL`) plus one range (`eth_getLogs`, headers, publish, commit). The lag to `transaction.escrowed` adds payments applying the event (its CHAIN consumer and outbox relay): [Escrow lag](#escrow-lag) (`scripts/bench/escrow-lag.ts`).',
     '<!-- chain-indexer:end -->',
   ].join('\n');
   process.stdout.write(`${section}\n`);

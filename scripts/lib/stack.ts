@@ -7,12 +7,13 @@ import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import postgres from 'postgres';
 import { ensureChain, LOCAL_CHAIN_ID, LOCAL_NETWORK } from './stack/chain.ts';
-import { deployLocalContracts, type LocalDeployment, localDeploymentFile, smokeEscrow } from './stack/contracts.ts';
+import { deployLocalContracts, type LocalDeployment, localDeploymentFile } from './stack/contracts.ts';
 import { say } from './stack/log.ts';
 import { deletePrefixedStreams, ensureNats } from './stack/nats.ts';
 import { portFor, tcpAnswers } from './stack/ports.ts';
 import { ensurePostgres, type Started } from './stack/postgres.ts';
 import { migrateAll, runAll, services, waitAllReady } from './stack/processes.ts';
+import { smokePayment } from './stack/smoke-payment.ts';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const [command, ...rest] = process.argv.slice(2);
@@ -166,7 +167,8 @@ async function step(name: string, args: string[], env: NodeJS.ProcessEnv): Promi
 
 /**
  * The four processes start and become ready on a fresh database and a throw-away anvil with the contracts
- * deployed; a wallet locks a payment in the escrow and the indexer must publish it; then they stop cleanly.
+ * deployed; a payment goes the product's way (created through the Payments API, locked by the sender's
+ * wallet from the answer's `escrow`, published by the indexer, `escrowed` in payments); then they stop cleanly.
  */
 async function smoke(databaseUrl: string, natsUrl: string): Promise<void> {
   say('▶ smoke: the four processes reach /health/ready');
@@ -178,6 +180,7 @@ async function smoke(databaseUrl: string, natsUrl: string): Promise<void> {
   const list = services(root);
   const ports = Object.fromEntries(await Promise.all(list.map(async (s) => [s.name, await portFor(0)] as const)));
   const prefix = `smoke${randomBytes(3).toString('hex')}.`;
+  const adminKey = `hf_test_${randomBytes(32).toString('base64url')}`;
   let stack: ReturnType<typeof runAll> | undefined;
   try {
     const deployment = await deployLocalContracts({ rpcUrl: chain.localRpcUrl!, network: LOCAL_NETWORK, chainId: LOCAL_CHAIN_ID });
@@ -189,6 +192,7 @@ async function smoke(databaseUrl: string, natsUrl: string): Promise<void> {
       NATS_URL: natsUrl,
       NATS_SUBJECT_PREFIX: prefix,
       CHAIN_RPC_URLS: chain.rpcUrls,
+      PAYMENTS_BOOTSTRAP_API_KEY: adminKey,
       ...deployment.env,
       ...Object.fromEntries(list.map((s) => [s.portEnv, String(ports[s.name])])),
     };
@@ -200,8 +204,20 @@ async function smoke(databaseUrl: string, natsUrl: string): Promise<void> {
         throw new Error(`${name} exited with ${code} during the smoke start`);
       }),
     ]);
-    await smokeEscrow({ rpcUrl: chain.localRpcUrl!, chainId: LOCAL_CHAIN_ID, network: LOCAL_NETWORK, deployment, natsUrl, prefix });
-    say('✔ smoke: an escrow locked by a wallet reached the CHAIN stream through the indexer');
+    say(`✔ smoke: ready in ${((Date.now() - t0) / 1000).toFixed(1)} s; ▶ smoke: a payment from the Payments API to escrowed`);
+    const t1 = Date.now();
+    const payment = await smokePayment({
+      root,
+      paymentsUrl: `http://127.0.0.1:${ports['payments-service']}`,
+      adminKey,
+      rpcUrl: chain.localRpcUrl!,
+      natsUrl,
+      prefix,
+      network: LOCAL_NETWORK,
+    });
+    say(
+      `✔ smoke: transaction ${payment.transactionId} created through the API, locked by the sender's createEscrow (${payment.txHash.slice(0, 10)}…), escrowed through the indexer and payments' CHAIN consumer (${((Date.now() - t1) / 1000).toFixed(1)} s)`,
+    );
   } finally {
     await stack?.stop();
     await chain.started?.stop();
@@ -243,9 +259,31 @@ async function test(): Promise<void> {
   say(`all checks passed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
 
+/** Only the smoke start (`node scripts/lib/stack.ts smoke`, after a build): what ./scripts/test runs last. */
+async function smokeOnly(): Promise<void> {
+  const env = environment();
+  onSignal(async () => {
+    await stopStarted();
+    process.exit(130);
+  });
+  let failed: unknown;
+  try {
+    const deps = await dependencies(env, false);
+    await smoke(deps.databaseUrl, deps.natsUrl);
+  } catch (error) {
+    failed = error;
+  }
+  await stopStarted();
+  if (failed) {
+    say(`FAILED: ${failed instanceof Error ? failed.message : String(failed)}`);
+    process.exit(1);
+  }
+}
+
 if (command === 'start') await start();
 else if (command === 'test') await test();
+else if (command === 'smoke') await smokeOnly();
 else {
-  process.stderr.write('usage: stack.ts start | test [turbo test args]\n');
+  process.stderr.write('usage: stack.ts start | test [turbo test args] | smoke\n');
   process.exit(2);
 }

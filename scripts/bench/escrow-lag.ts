@@ -1,0 +1,290 @@
+// Escrow lag benchmark: from a sender's createEscrow mined on anvil to the transaction `escrowed` in
+// payments, p50 and p99. The built payments-service and chain-indexer run as real processes (their
+// dist/main.js, as ./scripts/start runs them) against a throw-away anvil with the local contracts, a fresh
+// database and their own NATS subject prefix, all removed afterwards. Transactions are created through the
+// Payments API v2 (a platform, OAuth client and token made with the bootstrap key); each is then locked by
+// its sender's own createEscrow, one at a time.
+//
+//   pnpm exec turbo run build && node scripts/bench/escrow-lag.ts [--samples 200] [--write]
+//
+// Mined: when anvil answers eth_sendRawTransaction (it mines a block as each transaction arrives).
+// Escrowed: when `transaction.escrowed` (written by payments' CHAIN consumer with the move, published by
+// its outbox relay) reaches a plain subscriber of the EVENTS stream's subject, i.e. when a webhook
+// subscriber could first learn of it. On the way, `escrow.created` reaching a subscriber of the CHAIN
+// stream's subject splits the lag into the indexer's part and payments' part. Each sample's GET is
+// checked to answer `escrowed` with the escrow and the hash (not timed).
+// --write puts the results into docs/benchmarks.md (its escrow-lag section). Needs PostgreSQL and NATS at
+// DATABASE_URL and NATS_URL (./scripts/start's defaults otherwise).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/escrow';
+import { connect } from '@nats-io/transport-node';
+import postgres from 'postgres';
+import { type Address, createPublicClient, defineChain, encodeFunctionData, type Hex, http, maxUint256 } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { ensureChain, LOCAL_CHAIN_ID, LOCAL_NETWORK } from '../lib/stack/chain.ts';
+import { deployLocalContracts } from '../lib/stack/contracts.ts';
+import { deletePrefixedStreams } from '../lib/stack/nats.ts';
+import { portFor } from '../lib/stack/ports.ts';
+import { services, waitAllReady } from '../lib/stack/processes.ts';
+import { api, expectStatus, platformToken } from '../lib/stack/smoke-payment.ts';
+
+const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const SAMPLES = option('samples', 200);
+const WRITE = args.includes('--write');
+const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/holdfast';
+const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+/** Payments allows 10 creations per minute per sender: a new sender every 10 transactions. */
+const PER_SENDER = 10;
+const NO_REFUSAL = '10000000';
+
+const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+const withDatabase = (url: string, name: string) => url.replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
+
+interface Stats {
+  p50: number;
+  p99: number;
+  max: number;
+}
+const stats = (values: number[]): Stats => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { p50: Math.round(percentile(sorted, 50)), p99: Math.round(percentile(sorted, 99)), max: Math.round(sorted.at(-1) ?? 0) };
+};
+
+async function main(): Promise<void> {
+  const startLoad = os.loadavg();
+  const chain = await ensureChain(root, undefined, { ephemeral: true });
+  const rpcUrl = chain.localRpcUrl!;
+  const database = `hf_bench_${randomBytes(4).toString('hex')}`;
+  const prefix = `bench${randomBytes(3).toString('hex')}.`;
+  const admin = postgres(withDatabase(databaseUrl, 'postgres'), { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${database}"`);
+  const nc = await connect({ servers: natsUrl.split(','), name: 'holdfast-bench' });
+  const children: ChildProcess[] = [];
+  try {
+    const deployment = await deployLocalContracts({ rpcUrl, network: LOCAL_NETWORK, chainId: LOCAL_CHAIN_ID });
+    const { escrow, mockUsdc } = deployment.contracts;
+    const viemChain = defineChain({
+      id: LOCAL_CHAIN_ID,
+      name: 'anvil',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [rpcUrl] } },
+    });
+    const publicClient = createPublicClient({ chain: viemChain, transport: http(rpcUrl), cacheTime: 0, pollingInterval: 20 });
+    const rpc = (method: string, params: unknown[] = []) => publicClient.request({ method, params } as never);
+    const gasPrice = await publicClient.getGasPrice();
+
+    // Senders: new keys with ETH (anvil_setBalance), MockUSDC and the escrow approved once each.
+    const senders = Array.from({ length: Math.ceil(SAMPLES / PER_SENDER) }, () => ({
+      account: privateKeyToAccount(generatePrivateKey()),
+      nonce: 0,
+    }));
+    const send = async (sender: (typeof senders)[number], to: Address, data: Hex) =>
+      publicClient.sendRawTransaction({
+        serializedTransaction: await sender.account.signTransaction({
+          to,
+          data,
+          nonce: sender.nonce++,
+          gas: 300_000n,
+          gasPrice,
+          chainId: LOCAL_CHAIN_ID,
+          type: 'legacy',
+        }),
+      });
+    const mined = async (hash: Hex) => {
+      const receipt = await publicClient.waitForTransactionReceipt({ hash });
+      if (receipt.status !== 'success') throw new Error(`${hash} reverted`);
+      return receipt;
+    };
+    log(`funding ${senders.length} senders…`);
+    for (const sender of senders) {
+      await rpc('anvil_setBalance', [sender.account.address, '0x56BC75E2D63100000']);
+      await mined(
+        await send(
+          sender,
+          mockUsdc.address,
+          encodeFunctionData({ abi: mockUsdcAbi, functionName: 'mint', args: [sender.account.address, 10n ** 12n] }),
+        ),
+      );
+      await mined(
+        await send(
+          sender,
+          mockUsdc.address,
+          encodeFunctionData({ abi: mockUsdcAbi, functionName: 'approve', args: [escrow.address, maxUint256] }),
+        ),
+      );
+    }
+
+    // payments-service and chain-indexer, migrated and started as ./scripts/start does.
+    const list = services(root).filter((s) => s.name === 'payments-service' || s.name === 'chain-indexer');
+    const ports = Object.fromEntries(await Promise.all(list.map(async (s) => [s.name, await portFor(0)] as const)));
+    const adminKey = `hf_test_${randomBytes(32).toString('base64url')}`;
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH ?? '',
+      APP_ENV: 'local',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: withDatabase(databaseUrl, database),
+      NATS_URL: natsUrl,
+      NATS_SUBJECT_PREFIX: prefix,
+      CHAIN_RPC_URLS: chain.rpcUrls,
+      ...deployment.env,
+      PAYMENTS_BOOTSTRAP_API_KEY: adminKey,
+      RATE_LIMIT_PUBLIC: NO_REFUSAL,
+      RATE_LIMIT_STANDARD: NO_REFUSAL,
+      RATE_LIMIT_HIGH: NO_REFUSAL,
+      RATE_LIMIT_ADMIN: NO_REFUSAL,
+      ...Object.fromEntries(list.map((s) => [s.portEnv, String(ports[s.name])])),
+    };
+    const cwd = mkdtempSync(join(os.tmpdir(), 'holdfast-bench-'));
+    for (const service of list) {
+      await new Promise<void>((resolve, reject) =>
+        spawn(process.execPath, [join(service.dir, 'dist', 'migrate.js')], { env, cwd, stdio: ['ignore', 'ignore', 'inherit'] }).once(
+          'exit',
+          (code) => (code === 0 ? resolve() : reject(new Error(`${service.name} migrate exited ${code}`))),
+        ),
+      );
+    }
+    for (const service of list) {
+      children.push(spawn(process.execPath, [join(service.dir, 'dist', 'main.js')], { env, cwd, stdio: ['ignore', 'ignore', 'inherit'] }));
+    }
+    await waitAllReady(list, ports, 60_000);
+    const base = `http://127.0.0.1:${ports['payments-service']}`;
+    const bearer = { authorization: `Bearer ${await platformToken(base, adminKey, 'Bench')}` };
+
+    // The transactions, through the API (not timed): PER_SENDER per sender.
+    log(`creating ${SAMPLES} transactions through POST /api/v2/transactions…`);
+    const receiver = privateKeyToAccount(generatePrivateKey()).address;
+    const transactions: { id: string; sender: (typeof senders)[number]; escrow: Record<string, string> }[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      const sender = senders[Math.floor(i / PER_SENDER)]!;
+      const created = expectStatus(
+        'POST /api/v2/transactions',
+        await api(
+          base,
+          'POST',
+          '/api/v2/transactions',
+          { ...bearer, 'idempotency-key': randomUUID() },
+          { fromAddress: sender.account.address, toAddress: receiver, amount: '1.5', signerType: 'external_wallet' },
+        ),
+        201,
+      );
+      transactions.push({ id: created.id as string, sender, escrow: created.escrow as Record<string, string> });
+    }
+
+    const chainSeen = new Map<string, number>();
+    const escrowedSeen = new Map<string, number>();
+    const subscriptions = [
+      nc.subscribe(`${prefix}chain.${LOCAL_NETWORK}.escrow.created`, {
+        callback: (_error, message) => {
+          chainSeen.set((message.json() as { transactionId: string }).transactionId, performance.now());
+        },
+      }),
+      nc.subscribe(`${prefix}events.transaction.escrowed`, {
+        callback: (_error, message) => {
+          escrowedSeen.set((message.json() as { data: { transaction: { id: string } } }).data.transaction.id, performance.now());
+        },
+      }),
+    ];
+    const toIndexer: number[] = [];
+    const toEscrowed: number[] = [];
+    const inPayments: number[] = [];
+    log(`lag over ${SAMPLES} escrows, one at a time…`);
+    for (const { id, sender, escrow: terms } of transactions) {
+      const data = encodeFunctionData({
+        abi: holdfastEscrowAbi,
+        functionName: 'createEscrow',
+        args: [
+          terms.onchainId as Hex,
+          receiver,
+          terms.tokenAddress as Address,
+          BigInt(terms.amountBaseUnits!),
+          terms.attester as Address,
+          BigInt(terms.holdDeadline!),
+        ],
+      });
+      const hash = await send(sender, terms.contractAddress as Address, data);
+      const minedAt = performance.now();
+      await mined(hash);
+      const deadline = Date.now() + 30_000;
+      while (!escrowedSeen.has(id)) {
+        if (Date.now() > deadline)
+          throw new Error(`transaction ${id} was not escrowed within 30 s (indexer published: ${chainSeen.has(id)})`);
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      const indexed = chainSeen.get(id) ?? Number.NaN;
+      toIndexer.push(indexed - minedAt);
+      toEscrowed.push(escrowedSeen.get(id)! - minedAt);
+      inPayments.push(escrowedSeen.get(id)! - indexed);
+      const read = expectStatus(`GET /api/v2/transactions/${id}`, await api(base, 'GET', `/api/v2/transactions/${id}`, bearer), 200);
+      if (read.status !== 'escrowed' || read.txHash !== hash)
+        throw new Error(`GET ${id}: ${read.status} ${read.txHash}, expected escrowed ${hash}`);
+      // Spread the locks over the indexer's poll interval instead of hitting the same phase each time.
+      await new Promise((r) => setTimeout(r, 50 + Math.random() * 250));
+    }
+    for (const subscription of subscriptions) subscription.unsubscribe();
+    const result = { samples: SAMPLES, escrowed: stats(toEscrowed), indexer: stats(toIndexer), payments: stats(inPayments) };
+    log(JSON.stringify(result));
+    report(result, startLoad);
+  } finally {
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
+            child.once('exit', resolve);
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+    await nc.close();
+    await chain.started?.stop();
+    await deletePrefixedStreams(natsUrl, prefix).catch(() => undefined);
+    await admin.unsafe(`drop database if exists "${database}" with (force)`);
+    await admin.end();
+  }
+}
+
+function report(result: { samples: number; escrowed: Stats; indexer: Stats; payments: Stats }, startLoad: number[]): void {
+  const cpus = os.cpus();
+  const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(', ');
+  const machine = `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.versions.node}; load average ${load(startLoad)} at the start, ${load(os.loadavg())} at the end`;
+  const row = (what: string, s: Stats) => `| ${what} | **p50 ${s.p50} ms, p99 ${s.p99} ms** (max ${s.max} ms) |`;
+  const section = [
+    '<!-- escrow-lag:start -->',
+    '## Escrow lag',
+    '',
+    `- **date**: ${new Date().toISOString().slice(0, 10)}`,
+    `- **machine**: ${machine}`,
+    `- **command**: \`pnpm exec turbo run build && node scripts/bench/escrow-lag.ts --samples ${result.samples}\``,
+    "- **setup**: the built payments-service and chain-indexer as their own processes (`APP_ENV=local`, defaults: `INDEXER_POLL_INTERVAL=500ms`, 0 confirmations in `local`; rate limits far above the load) against a throw-away anvil with the local contracts, a fresh database on the shared PostgreSQL and NATS JetStream. Each transaction is created through `POST /api/v2/transactions` (not timed), then its sender signs `createEscrow` from the answer's `escrow`, one at a time, 50 to 300 ms apart; anvil mines a block as each transaction arrives.",
+    "- **measured**: from the moment anvil answers the `createEscrow` send (mined) to the moment `transaction.escrowed` reaches a plain subscriber of the EVENTS stream's subject (payments' CHAIN consumer moved the transaction and its outbox relay published the event: what a webhook subscriber could first see). `escrow.created` reaching a subscriber of the CHAIN stream splits it into the indexer's part and payments' part. After each sample `GET /api/v2/transactions/{id}` must answer `escrowed` with the `createEscrow` hash.",
+    '',
+    '| measure | result |',
+    '| --- | --- |',
+    row(`head lag, block mined -> transaction \`escrowed\` (${result.samples} transactions)`, result.escrowed),
+    row("the indexer's part: mined -> `escrow.created` on the CHAIN stream", result.indexer),
+    row("payments' part: `escrow.created` -> `transaction.escrowed` on the EVENTS stream", result.payments),
+    '',
+    "Most of the lag is the indexer's poll interval (a new head is noticed within `INDEXER_POLL_INTERVAL`, 500 ms); payments' part is its CHAIN consumer (the escrow's code and terms checked, the move and its outbox event in one database transaction) and the outbox relay's publish. The indexer alone: [chain-indexer](#chain-indexer).",
+    '<!-- escrow-lag:end -->',
+  ].join('\n');
+  process.stdout.write(`${section}\n`);
+  if (!WRITE) return;
+  const file = join(root, 'docs', 'benchmarks.md');
+  let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const pattern = /<!-- escrow-lag:start -->[\s\S]*<!-- escrow-lag:end -->/;
+  text = pattern.test(text) ? text.replace(pattern, section) : `${text.trimEnd()}\n\n${section}\n`;
+  writeFileSync(file, text);
+  log(`written to ${file}`);
+}
+
+await main();

@@ -1,0 +1,173 @@
+// The smoke start's payment: the product path across the real processes. A platform and an OAuth client
+// are made with the bootstrap key, a platform transaction is created through the Payments API v2, the
+// sender's wallet (scripts/sign-escrow.ts, as a user runs it) approves and calls createEscrow from the
+// answer's `escrow`, the chain-indexer publishes the EscrowCreated log on the CHAIN stream, and payments'
+// CHAIN consumer moves the transaction to `escrowed`, which GET must show with the escrow and the hash.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { mnemonicToAccount } from 'viem/accounts';
+
+const MNEMONIC = 'test test test test test test test test test test test junk';
+/** The wallets: anvil dev accounts #4 (sender, scripts/sign-escrow.ts's default) and #5; the stack signs with #7, #8 and #9. */
+export const SMOKE_SENDER = mnemonicToAccount(MNEMONIC, { addressIndex: 4 }).address;
+export const SMOKE_RECEIVER = mnemonicToAccount(MNEMONIC, { addressIndex: 5 }).address;
+
+type Answer = { status: number; body: Record<string, unknown> & { data?: Record<string, unknown> } };
+
+export async function api(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await res.text();
+  let parsed: Answer['body'] = {};
+  try {
+    parsed = text ? JSON.parse(text) : {};
+  } catch {
+    parsed = { text };
+  }
+  return { status: res.status, body: parsed };
+}
+
+export function expectStatus(what: string, answer: Answer, status: number): Answer['body'] {
+  if (answer.status !== status) {
+    throw new Error(`Payments API: ${what} answered ${answer.status} (expected ${status}): ${JSON.stringify(answer.body).slice(0, 500)}`);
+  }
+  return answer.body;
+}
+
+/**
+ * A new platform (made with the bootstrap key) and an OAuth client for it; the client's v2 access token with
+ * `move:transactions` and `read:transactions`, as docs/try-a-payment.md makes them by hand.
+ */
+export async function platformToken(base: string, adminKey: string, name: string): Promise<string> {
+  const admin = { 'x-api-key': adminKey };
+  const platform = expectStatus(
+    'POST /api/v1/auth/api-key (a platform, with the bootstrap key)',
+    await api(base, 'POST', '/api/v1/auth/api-key', admin, { name, scopes: ['read:transactions', 'write:transactions'] }),
+    201,
+  );
+  const client = expectStatus(
+    'POST /api/v1/oauth/clients',
+    await api(base, 'POST', '/api/v1/oauth/clients', admin, {
+      name: `${name} client`,
+      scopes: ['read:transactions', 'move:transactions'],
+      platformId: platform.platformId,
+    }),
+    201,
+  );
+  return expectStatus(
+    'POST /api/v2/oauth/token',
+    await api(
+      base,
+      'POST',
+      '/api/v2/oauth/token',
+      {},
+      { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret },
+    ),
+    200,
+  ).data?.access_token as string;
+}
+
+/** Runs scripts/sign-escrow.ts with the transaction on stdin; the createEscrow hash it printed. */
+function signEscrow(root: string, transaction: unknown, rpcUrl: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, 'scripts', 'sign-escrow.ts')], {
+      cwd: root,
+      env: { PATH: process.env.PATH, HOLDFAST_RPC_URL: rpcUrl },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const hash = /^createEscrow\s+(0x[0-9a-f]{64})/m.exec(out)?.[1];
+      if (code === 0 && hash) resolve(hash);
+      else reject(new Error(`smoke payment: scripts/sign-escrow.ts exited with ${code}: ${out.trim()}`));
+    });
+    child.stdin.end(JSON.stringify(transaction));
+  });
+}
+
+/** Whether the indexer published an escrow.created for the transaction (to say which half failed). */
+async function indexerPublished(options: { natsUrl: string; prefix: string; network: string; transactionId: string }): Promise<boolean> {
+  const nc = await connect({ servers: options.natsUrl.split(','), name: 'holdfast-smoke' });
+  try {
+    const jsm = await jetstreamManager(nc);
+    const message = await jsm.streams
+      .getMessage(`${options.prefix}CHAIN`.replaceAll('.', '_'), {
+        last_by_subj: `${options.prefix}chain.${options.network}.escrow.created`,
+      })
+      .catch(() => null);
+    return message?.json<{ transactionId?: string }>().transactionId === options.transactionId;
+  } finally {
+    await nc.close();
+  }
+}
+
+export async function smokePayment(options: {
+  root: string;
+  paymentsUrl: string;
+  adminKey: string;
+  rpcUrl: string;
+  natsUrl: string;
+  prefix: string;
+  network: string;
+  timeoutMs?: number;
+}): Promise<{ transactionId: string; txHash: string }> {
+  const base = options.paymentsUrl;
+  const bearer = { authorization: `Bearer ${await platformToken(base, options.adminKey, 'Smoke')}` };
+  const created = expectStatus(
+    'POST /api/v2/transactions',
+    await api(
+      base,
+      'POST',
+      '/api/v2/transactions',
+      { ...bearer, 'idempotency-key': randomUUID() },
+      {
+        fromAddress: SMOKE_SENDER,
+        toAddress: SMOKE_RECEIVER,
+        amount: '12.5',
+        signerType: 'external_wallet',
+      },
+    ),
+    201,
+  );
+  const id = created.id as string;
+  const escrow = created.escrow as { contractAddress?: string } | undefined;
+  if (!escrow?.contractAddress) throw new Error(`smoke payment: the created transaction has no escrow to sign: ${JSON.stringify(created)}`);
+
+  const txHash = await signEscrow(options.root, created, options.rpcUrl);
+
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  let last: Answer['body'] = created;
+  while (Date.now() < deadline) {
+    last = expectStatus(`GET /api/v2/transactions/${id}`, await api(base, 'GET', `/api/v2/transactions/${id}`, bearer), 200);
+    if (last.status === 'escrowed') {
+      if (String(last.escrowAddress).toLowerCase() !== escrow.contractAddress.toLowerCase() || last.txHash !== txHash) {
+        throw new Error(
+          `smoke payment: transaction ${id} is escrowed but shows escrowAddress ${last.escrowAddress} and txHash ${last.txHash}, expected ${escrow.contractAddress} and ${txHash}`,
+        );
+      }
+      return { transactionId: id, txHash };
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const seconds = Math.round((options.timeoutMs ?? 30_000) / 1000);
+  const published = await indexerPublished({ ...options, transactionId: id }).catch(() => false);
+  throw new Error(
+    published
+      ? `smoke payment: the indexer published escrow.created for transaction ${id} (createEscrow ${txHash}), but payments still shows it ${last.status} after ${seconds} s: its CHAIN consumer did not apply the event (see payments-service's log above)`
+      : `smoke payment: createEscrow ${txHash} for transaction ${id} was mined, but the indexer did not publish escrow.created within ${seconds} s (see chain-indexer's log above); payments shows ${last.status}`,
+  );
+}
