@@ -22,6 +22,7 @@ import { ATTESTER, type ChainWorld, eventsOf, platformWithCredentials, publishCh
 // locked by the sender's own createEscrow on anvil, the CHAIN event (as the indexer publishes it)
 // moving it to escrowed, the release attested by the API, paid out by the attester's worker on
 // chain, and completed from the chain's release event. Each move announced exactly once, in order.
+// A whole life takes seconds (blocks, a hold, the worker's poll): generous limits for a loaded machine.
 
 let db: TestDatabase;
 let nats: TestBus;
@@ -80,34 +81,44 @@ describe('a payment through the API and the chain', () => {
     const receiverBefore = await world.balance(receiver);
     const lock = await world.createEscrow(id, 12_500_000n, { holdDeadline: (await world.now()) + 2n });
     await publishChain(nats.bus, await world.indexed(lock));
-    const escrowed = await waitFor(async () => {
-      const t = await get(id);
-      return t.status === 'escrowed' && t;
-    }, 'escrowed');
+    const escrowed = await waitFor(
+      async () => {
+        const t = await get(id);
+        return t.status === 'escrowed' && t;
+      },
+      'escrowed',
+      60_000,
+    );
     expect(escrowed).toMatchObject({ escrowAddress: world.escrow, txHash: lock.transactionHash });
 
     const attested = await call(svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: bearer(p.token) });
     expect(attested.status, JSON.stringify(attested.body)).toBe(200);
     expect(attested.body.transaction.status).toBe('in_review');
 
-    // The worker releases with the attester key once the hold has ended.
+    // The worker releases with the attester key once the hold has ended by the chain's clock.
+    // A live chain makes blocks all the time; anvil only when asked, so the probe asks for one.
     const settlement = await waitFor(
       async () => {
+        await world.publicClient.request({ method: 'evm_mine' } as never);
         const [s] = await sql`select status, tx_hash from settlements where transaction_id = ${id} and kind = 'release'`;
         return s?.status === 'done' && s.tx_hash && s;
       },
       'the release on chain',
-      30_000,
+      60_000,
     );
     expect(await world.escrowStatus(id)).toBe(EscrowStatus.Released);
     expect((await world.balance(receiver)) - receiverBefore).toBe(12_500_000n);
 
     const release = await world.publicClient.getTransactionReceipt({ hash: settlement.tx_hash });
     await publishChain(nats.bus, await world.indexed(release));
-    const completed = await waitFor(async () => {
-      const t = await get(id);
-      return t.status === 'completed' && t;
-    }, 'completed');
+    const completed = await waitFor(
+      async () => {
+        const t = await get(id);
+        return t.status === 'completed' && t;
+      },
+      'completed',
+      60_000,
+    );
     expect(completed.txHash).toBe(release.transactionHash);
 
     const events = await eventsOf(sql, id);
@@ -115,7 +126,7 @@ describe('a payment through the API and the chain', () => {
     expect(events[1]?.payload.data).toMatchObject({ escrowAddress: world.escrow, txHash: lock.transactionHash });
     const moves = await sql`select action from transaction_transitions where transaction_id = ${id} order by seq`;
     expect(moves.map((m) => m.action)).toEqual(['create', 'lock_escrow', 'attest_release', 'release']);
-  });
+  }, 120_000);
 
   it('a batch created through the API, locked by one createBatch call from the signer: every leg escrowed, one event each', async () => {
     const receivers = [world.receiver.account.address, world.stranger.account.address, world.receiver.account.address];
@@ -165,23 +176,31 @@ describe('a payment through the API and the chain', () => {
     await publishChain(nats.bus, await world.indexed(lock));
 
     const legIds: string[] = res.body.legs.map((l: { id: string }) => l.id);
-    const batch = await waitFor(async () => {
-      const b = await call(svc.url, 'GET', `/api/v2/transactions/batches/${res.body.id}`, { headers: bearer(p.token) });
-      return b.body.legs.every((l: { status: string }) => l.status === 'escrowed') && b.body;
-    }, 'every leg escrowed');
+    const batch = await waitFor(
+      async () => {
+        const b = await call(svc.url, 'GET', `/api/v2/transactions/batches/${res.body.id}`, { headers: bearer(p.token) });
+        return b.body.legs.every((l: { status: string }) => l.status === 'escrowed') && b.body;
+      },
+      'every leg escrowed',
+      60_000,
+    );
     expect(batch.status).toBe('submitted');
     for (const leg of batch.legs) expect(leg).toMatchObject({ escrowAddress: world.escrow, txHash: lock.transactionHash });
 
     // A subscriber on the EVENTS stream sees one transaction.escrowed per leg, with the address and hash.
-    const escrowedEvents = await waitFor(async () => {
-      const seen = (await streamEvents()).filter(
-        (e) => e.type === 'transaction.escrowed' && legIds.includes((e.data as { transaction: { id: string } }).transaction.id),
-      );
-      return seen.length >= legIds.length && seen;
-    }, 'transaction.escrowed on the stream for every leg');
+    const escrowedEvents = await waitFor(
+      async () => {
+        const seen = (await streamEvents()).filter(
+          (e) => e.type === 'transaction.escrowed' && legIds.includes((e.data as { transaction: { id: string } }).transaction.id),
+        );
+        return seen.length >= legIds.length && seen;
+      },
+      'transaction.escrowed on the stream for every leg',
+      60_000,
+    );
     expect(escrowedEvents).toHaveLength(legIds.length);
     for (const e of escrowedEvents) expect(e.data).toMatchObject({ escrowAddress: world.escrow, txHash: lock.transactionHash });
-  });
+  }, 120_000);
 });
 
 /** Every event on the EVENTS stream (what a JetStream subscriber receives). */
