@@ -4,6 +4,9 @@ import type { TransactionsRepository } from '../transactions/repository.js';
 import { type ChainAccess, EscrowStatus } from './chain.js';
 import type { SettlementRepository, SettlementRow } from './repository.js';
 
+/** How far the next block's timestamp may trail this machine's clock before a release would revert (and be retried). */
+const CLOCK_SKEW_MARGIN_SECONDS = 5;
+
 export interface SettlementWorkerDeps {
   sql: Sql;
   repository: SettlementRepository;
@@ -63,7 +66,12 @@ export function createSettlementWorker(deps: SettlementWorkerDeps) {
     const bps = s.refundBps ?? 10_000;
     // The attester may release, or refund a split, only once the hold has ended: wait for it.
     if (s.kind === 'release' || bps < 10_000) {
-      const now = await chain.chainTime(network);
+      // The contract compares with the timestamp of the block that includes the call. The latest
+      // block's is a floor of it; on a quiet chain (or an idle local anvil) it lags the clock, and
+      // the next block's timestamp will be about now. Trust the clock, less a margin for skew.
+      const wall = BigInt(Math.floor(Date.now() / 1000) - CLOCK_SKEW_MARGIN_SECONDS);
+      const latest = await chain.chainTime(network);
+      const now = latest > wall ? latest : wall;
       if (now < escrow.holdDeadline) {
         await repository.reschedule(sql, s.id, Number(escrow.holdDeadline - now) * 1000, null, false);
         return;
