@@ -12,7 +12,7 @@ export const CONTROL_TYPES = ['amount_limit', 'allow_list', 'deny_list', 'two_fa
 export type ControlType = (typeof CONTROL_TYPES)[number];
 export const ControlTypeSchema = StringEnum(CONTROL_TYPES);
 
-/** `pre_escrow` runs at creation; the later phases are recorded with the template, not run yet. */
+/** `pre_escrow` runs at creation, `pre_release` when a release is attested; `post_release` is stored, not run. */
 export const CONTROL_PHASES = ['pre_escrow', 'pre_release', 'post_release'] as const;
 export type ControlPhase = (typeof CONTROL_PHASES)[number];
 export const ControlPhaseSchema = StringEnum(CONTROL_PHASES);

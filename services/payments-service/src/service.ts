@@ -137,6 +137,25 @@ export async function createPaymentsService(
   const transactionsRepository = createTransactionsRepository();
   const moves = createTransactionMoves({ repository: transactionsRepository });
 
+  // Controls: templates, one-time codes (SMS gateway adapters; the local one logs the code), risk reviews.
+  // `controls.gate` is the ControlsGate transaction creation takes (`controls: ControlsGate`).
+  const smsDeps = { appEnv: config.APP_ENV, logger };
+  const controls = createControlsService({
+    repository: createControlsRepository(database.sql),
+    transactions: transactionsRepository,
+    moves,
+    sms: smsGatewayFor(config.sms.gateway, { ...smsDeps, provider: 'sms-gateway', localProvider: 'local-log', setting: 'SMS_GATEWAY_URL' }),
+    vendorSms: smsGatewayFor(config.sms.vendor, {
+      ...smsDeps,
+      provider: 'sms-vendor',
+      localProvider: 'local-vendor-log',
+      setting: 'SMS_VENDOR_URL',
+    }),
+    codeTtlMs: config.controlsCodeTtlMs,
+    maxAttempts: config.CONTROLS_CODE_MAX_ATTEMPTS,
+  });
+  registerControlsRoutes(app, controls);
+
   // Settlement: the on-chain operations, the CHAIN consumer and the attester's worker (docs/settlement.md).
   const chain = createChainAccess({ appEnv: config.APP_ENV, rpcUrls: config.chainRpcUrls, ...config.settlement });
   const settlementRepository = createSettlementRepository();
@@ -147,6 +166,7 @@ export async function createPaymentsService(
     repository: settlementRepository,
     chain,
     logger,
+    checkRelease: controls.checkRelease,
   });
   registerSettlementRoutes(app, settlement);
   const settlementWorker = createSettlementWorker({
@@ -170,25 +190,6 @@ export async function createPaymentsService(
       settle: (tx, input) => settlement.enqueueSettlement(tx, input),
     }),
   );
-
-  // Controls: templates, one-time codes (SMS gateway adapters; the local one logs the code), risk reviews.
-  // `controls.gate` is the ControlsGate transaction creation takes (`controls: ControlsGate`).
-  const smsDeps = { appEnv: config.APP_ENV, logger };
-  const controls = createControlsService({
-    repository: createControlsRepository(database.sql),
-    transactions: transactionsRepository,
-    moves,
-    sms: smsGatewayFor(config.sms.gateway, { ...smsDeps, provider: 'sms-gateway', localProvider: 'local-log', setting: 'SMS_GATEWAY_URL' }),
-    vendorSms: smsGatewayFor(config.sms.vendor, {
-      ...smsDeps,
-      provider: 'sms-vendor',
-      localProvider: 'local-vendor-log',
-      setting: 'SMS_VENDOR_URL',
-    }),
-    codeTtlMs: config.controlsCodeTtlMs,
-    maxAttempts: config.CONTROLS_CODE_MAX_ATTEMPTS,
-  });
-  registerControlsRoutes(app, controls);
 
   // Transactions: creation (the controls gate, quotes, idempotency), reads.
   const quotes = createQuotesService({

@@ -7,8 +7,14 @@ import { compareDecimal } from '../transactions/rules.js';
  * transaction. No I/O; the service runs these in order and writes what they decide.
  */
 
-/** The phase run at creation. The other phases are stored with the template and not run yet. */
+/** The phase run at creation. `pre_release` runs when a release is attested; `post_release` is stored, not run. */
 export const RUN_PHASE: ControlPhase = 'pre_escrow';
+
+/**
+ * What may run before a release: checks that pass or refuse on their own. A control that waits
+ * for someone (a code, a review) has no place there: the escrowed funds have no state to wait in.
+ */
+export const RELEASE_CHECK_TYPES: readonly Control['type'][] = ['amount_limit', 'allow_list', 'deny_list'];
 
 /** What one control decided. */
 export type Verdict =
@@ -48,6 +54,12 @@ export function controlProblems(controls: readonly Control[], prefix: string): F
       if (seen.has(field)) continue;
       seen.add(field);
       problems.push({ field, reason: reasonOf(error.message) });
+    }
+    if (control.executionPhase === 'pre_release' && !RELEASE_CHECK_TYPES.includes(control.type)) {
+      problems.push({
+        field: `${at}.type`,
+        reason: `cannot run in pre_release (only ${RELEASE_CHECK_TYPES.join(', ')}: checks that need no one to act)`,
+      });
     }
     const c = control.config as { min?: unknown; max?: unknown };
     if (control.type === 'amount_limit' && c.min !== undefined && c.max !== undefined && seen.size === 0) {

@@ -139,6 +139,33 @@ export function createControlsService(deps: ControlsDeps) {
     return { action: null };
   }
 
+  /**
+   * The `pre_release` controls of an escrowed transaction, in execution order, when its release is
+   * attested: each result is recorded (in the caller's transaction); the first required control
+   * that fails refuses the release. Answers the refusal's reason, or null to go ahead.
+   */
+  async function checkRelease(tx: Queryable, row: TransactionRow): Promise<string | null> {
+    for (const control of controlsOfPhase(controlsOf(row.template), 'pre_release') as StoredControl[]) {
+      const record = (outcome: 'passed' | 'failed' | 'skipped', reason: string | null = null) =>
+        repository.insertResult(tx, { transactionId: row.id, control, outcome, reason });
+      if (!control.isActive) {
+        await record('skipped', 'inactive');
+        continue;
+      }
+      const verdict = evaluate(control, row);
+      if (verdict.kind === 'failed') {
+        await record('failed', verdict.reason);
+        if (control.isRequired) return `control ${control.id} (${control.type}) refused the release: ${verdict.reason}`;
+      } else if (verdict.kind === 'passed') {
+        await record('passed');
+      } else {
+        // Templates cannot put a waiting control in this phase (rules.ts); one stored before that rule is skipped.
+        await record('skipped', `a ${control.type} control does not run before a release`);
+      }
+    }
+    return null;
+  }
+
   /** Applies a run's outcome as a move (outside creation, which applies its own). */
   async function apply(tx: Queryable, row: TransactionRow, outcome: ControlsOutcome, actor: string): Promise<void> {
     if (!outcome.action) return;
@@ -380,7 +407,7 @@ export function createControlsService(deps: ControlsDeps) {
     },
   };
 
-  return { gate, verifyCode, decideReview, createTemplate, getTemplate, listTemplates };
+  return { gate, checkRelease, verifyCode, decideReview, createTemplate, getTemplate, listTemplates };
 }
 export type ControlsService = ReturnType<typeof createControlsService>;
 

@@ -32,6 +32,8 @@ export interface SettlementDeps {
   repository: SettlementRepository;
   chain: ChainAccess;
   logger: Logger;
+  /** The template's `pre_release` controls (controls module): a refusal's reason, or null. */
+  checkRelease?: (tx: Queryable, row: TransactionRow) => Promise<string | null>;
 }
 
 const PRE_ESCROW = ['pending', 'pending_user_action'] as const;
@@ -261,6 +263,9 @@ export function createSettlementService(deps: SettlementDeps) {
     requireOrchestration(row, 'platform');
     chain.requireAttester();
     const out = await sql.begin(async (tx) => {
+      // The template's pre_release controls: their results are kept even when one refuses.
+      const refused = deps.checkRelease ? await deps.checkRelease(tx, row) : null;
+      if (refused) return { refused };
       const moved = await moves.move(tx, {
         transactionId: id,
         platformId: principal.platformId,
@@ -268,9 +273,11 @@ export function createSettlementService(deps: SettlementDeps) {
         actor: actorOf(principal),
       });
       await repository.enqueue(tx, { transactionId: id, kind: 'release', notBefore: moved.after.holdDeadline });
-      return moved;
+      return { moved };
     });
-    return result(out.after, 'Release attested: the escrow is released on chain once its hold period has ended');
+    if ('refused' in out)
+      throw new AppError('RELEASE_BLOCKED_BY_CONTROL', 'A control of the template refused the release', { reason: out.refused });
+    return result(out.moved.after, 'Release attested: the escrow is released on chain once its hold period has ended');
   }
 
   /** A party's consent to an early release: recorded (verified when its `attestEarlyRelease` hash is given). */

@@ -1,0 +1,119 @@
+import { ANVIL_ACCOUNTS } from '@holdfast/test-fixtures';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bearer,
+  call,
+  createTestBus,
+  createTestDatabase,
+  key,
+  newBootstrapKey,
+  type Running,
+  startPayments,
+  type TestBus,
+  type TestDatabase,
+  testSql,
+} from '../helpers.js';
+import { type ChainWorld, insertTransaction, platformWithCredentials, startChain } from './fixtures.js';
+
+// A template's pre_release controls run when a release is attested: a required one that fails
+// refuses the release (409 RELEASE_BLOCKED_BY_CONTROL) and leaves the escrow as it was; every
+// result is recorded either way. Waiting controls cannot be put in that phase.
+
+let db: TestDatabase;
+let nats: TestBus;
+let svc: Running;
+let sql: ReturnType<typeof testSql>;
+let world: ChainWorld;
+let p: Awaited<ReturnType<typeof platformWithCredentials>>;
+const admin = newBootstrapKey();
+const SENDER = ANVIL_ACCOUNTS[1].address;
+const RECEIVER = ANVIL_ACCOUNTS[2].address;
+const LIMITS = { RATE_LIMIT_STANDARD: '10000', RATE_LIMIT_ADMIN: '10000', RATE_LIMIT_PUBLIC: '10000', RATE_LIMIT_HIGH: '10000' };
+
+beforeAll(async () => {
+  [db, nats, world] = await Promise.all([createTestDatabase(), createTestBus(), startChain()]);
+  svc = await startPayments(db, nats, { PAYMENTS_BOOTSTRAP_API_KEY: admin, ...LIMITS, ...world.env });
+  sql = testSql(db);
+  p = await platformWithCredentials(svc.url, admin, 'Release controls');
+}, 60_000);
+
+afterAll(async () => {
+  await svc?.stop();
+  await sql?.end();
+  await Promise.all([db?.drop(), nats?.dispose(), world?.anvil.stop()]);
+});
+
+const control = (id: string, type: string, config: Record<string, unknown>, executionOrder = 0) => ({
+  id,
+  type,
+  name: id,
+  executionPhase: 'pre_release',
+  executionOrder,
+  config,
+  isRequired: true,
+  isActive: true,
+});
+
+/** An escrowed platform transaction (locked on anvil, recorded through escrow-hash) carrying `controls`. */
+async function escrowedWith(controls: ReturnType<typeof control>[]) {
+  const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER, amount: '25.5' });
+  await sql`update transactions set template = ${sql.json({ templateName: 'release checks', controls } as never)} where id = ${id}`;
+  const receipt = await world.createEscrow(id, 25_500_000n);
+  const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
+    headers: bearer(p.token),
+    body: { transactionHash: receipt.transactionHash },
+  });
+  expect(res.status).toBe(200);
+  return id;
+}
+
+const results = (id: string) =>
+  sql`select control_id, outcome from control_results where transaction_id = ${id} order by created_at, control_id`;
+
+describe('pre_release controls', () => {
+  it('a failing required control refuses the release attest and changes nothing but the record', async () => {
+    const id = await escrowedWith([
+      control('limit', 'amount_limit', { max: '10' }, 0),
+      control('deny', 'deny_list', { addresses: [RECEIVER.toLowerCase()], applyTo: 'to' }, 1),
+    ]);
+    const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: bearer(p.token) });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatchObject({ code: 'RELEASE_BLOCKED_BY_CONTROL' });
+    expect(res.body.error.details.reason).toMatch(/control limit \(amount_limit\) refused the release/);
+    expect((await sql`select status from transactions where id = ${id}`)[0]?.status).toBe('escrowed');
+    expect(await sql`select id from settlements where transaction_id = ${id}`).toHaveLength(0);
+    // The first refusal stops the run; it is kept although the release was refused.
+    expect(await results(id)).toEqual([{ control_id: 'limit', outcome: 'failed' }]);
+  });
+
+  it('passing controls let the release through (v1 authorize-release too), each result recorded', async () => {
+    const id = await escrowedWith([
+      control('limit', 'amount_limit', { max: '100' }, 0),
+      control('allow', 'allow_list', { addresses: [RECEIVER], applyTo: 'to' }, 1),
+    ]);
+    const res = await call(svc.url, 'POST', `/api/v1/transactions/${id}/authorize-release`, { headers: key(p.apiKey) });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.transaction.status).toBe('in_review');
+    expect(await results(id)).toEqual([
+      { control_id: 'allow', outcome: 'passed' },
+      { control_id: 'limit', outcome: 'passed' },
+    ]);
+  });
+
+  it('refuses a template that puts a waiting control (two-factor, review) before the release', async () => {
+    const res = await call(svc.url, 'POST', '/api/v2/transactions', {
+      headers: bearer(p.token),
+      body: {
+        fromAddress: SENDER,
+        toAddress: RECEIVER,
+        amount: 1,
+        template: { templateName: 'bad', controls: [control('code', 'two_factor', { phoneNumber: '+14155550123' })] },
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.errors).toContainEqual({
+      field: 'template.controls.0.type',
+      reason: expect.stringMatching(/cannot run in pre_release/),
+    });
+  });
+});
