@@ -20,7 +20,11 @@ export const CUSTODY_PROVIDER_TYPES = ['CUSTODY_A', 'CUSTODY_B', 'CUSTODY_C', 'C
 export type CustodyProviderType = (typeof CUSTODY_PROVIDER_TYPES)[number];
 export const CustodyProviderTypeSchema = StringEnum(CUSTODY_PROVIDER_TYPES);
 
-const Https = Type.String({ format: 'uri', maxLength: 2048, description: "The vendor's API base URL (https outside `local`)." });
+const Https = Type.String({
+  format: 'uri',
+  maxLength: 2048,
+  description: "The vendor's API base URL: https, and a public address outside `local` (docs/wallets.md).",
+});
 const Credential = (description: string) => Type.String({ minLength: 8, maxLength: 4096, description });
 
 /**
@@ -224,7 +228,7 @@ export const ConnectionTestResult = Type.Object(
     message: Type.String(),
     details: Type.Record(Type.String(), Type.Unknown(), {
       description:
-        '`providerType`, `baseUrl`; on failure `reason` (unauthorized, timeout, unreachable, malformed_response, vendor_error) and `vendorStatus`.',
+        '`providerType`, `baseUrl`; on failure `reason` (unauthorized, timeout, unreachable, address_refused, malformed_response, vendor_error), `vendorStatus`, and `refusal` for address_refused.',
     }),
   },
   { $id: 'ConnectionTestResult' },

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, serviceMigrations } from '@holdfast/db/testing';
 import { describe, expect, it } from 'vitest';
@@ -34,6 +34,32 @@ describe('schema ownership', () => {
           ['payments-service', 'workspace-service', 'webhook-dispatcher', 'chain-indexer'].filter((s) => s !== service),
           file,
         ).not.toContain(match[1]);
+      }
+    }
+  });
+});
+
+// Outbound requests to URLs a tenant chose go through @holdfast/outbound (docs/adr/0016): the one
+// place that classifies addresses and builds the guarded connector. A service that builds its own
+// would be a second, diverging SSRF policy.
+describe('outbound safety', () => {
+  it.each(services)('$service builds no address list or undici connector of its own', ({ service }) => {
+    const src = join(repoRoot(), 'services', service, 'src');
+    for (const file of filesUnder(src, '.ts')) {
+      const text = readFileSync(file, 'utf8');
+      expect(text, file).not.toMatch(/\bbuildConnector\b|\bBlockList\b/);
+    }
+  });
+
+  it('packages import no service', () => {
+    const packages = join(repoRoot(), 'packages');
+    const dirs = readdirSync(packages, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .flatMap((d) => ['src', 'test'].map((sub) => join(packages, d.name, sub)))
+      .filter((dir) => existsSync(dir));
+    for (const file of dirs.flatMap((dir) => filesUnder(dir, '.ts'))) {
+      for (const match of readFileSync(file, 'utf8').matchAll(/from '@holdfast\/([a-z-]+)/g)) {
+        expect(['payments-service', 'workspace-service', 'webhook-dispatcher', 'chain-indexer'], file).not.toContain(match[1]);
       }
     }
   });

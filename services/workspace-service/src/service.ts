@@ -3,6 +3,7 @@ import { INDEXER_COMMANDS } from '@holdfast/contracts';
 import type { ServiceHandle } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { DEFAULT_REMOTE_TASK_SETTINGS, type RemoteTaskSettings, type RunningConsumer, sendCommand } from '@holdfast/messaging';
+import type { Resolver } from '@holdfast/outbound';
 import { createEventRelay, createFoundation } from '@holdfast/runtime';
 import { createSecretBox, dataEncryptionKey } from '@holdfast/secrets';
 import { SERVICE_NAME, type WorkspaceConfig } from './config.js';
@@ -96,6 +97,8 @@ export interface WorkspaceOverrides {
   remoteTasks?: Partial<RemoteTaskSettings>;
   /** How long after a sandbox issuance began its unrecorded outcome is reconciled. */
   sandboxReconcileAfterMs?: number;
+  /** Host name resolution of the outbound policy guarding vendor URLs (default: the system's). */
+  outboundResolver?: Resolver;
 }
 
 function mailerOf(config: WorkspaceConfig, logger: Logger): Mailer {
@@ -130,6 +133,7 @@ export async function createWorkspaceService(
   let startRegistration: () => Promise<void> = async () => {};
   let stopRegistration: () => Promise<void> = async () => {};
   let remoteTasks: RemoteTaskRunner | undefined;
+  let closeOutbound: () => Promise<void> = async () => {};
   if (config.jwtSecretGenerated) {
     logger.warn('JWT_SECRET is not set: using a random secret for this run (APP_ENV=local only); sessions end when the process restarts');
   }
@@ -186,7 +190,9 @@ export async function createWorkspaceService(
       workspaceWalletProvider: async (id) => (await store.repos.workspaces.findById(id))?.walletProvider ?? null,
       findCustomer: customers.findCustomer,
       followContract: (request) => sendCommand(foundation.bus, INDEXER_COMMANDS.followContract, request, { timeoutMs: 5_000 }),
+      ...(overrides.outboundResolver ? { outboundResolver: overrides.outboundResolver } : {}),
     });
+    closeOutbound = walletFeatures.outbound.close;
     const wallets = createWalletApi({ features: walletFeatures, workspaceExists, customerIn: customers.customerIn });
     if (walletFeatures.contractRegistration) {
       startRegistration = walletFeatures.contractRegistration.start;
@@ -286,6 +292,7 @@ export async function createWorkspaceService(
       { name: 'contract registration', close: () => stopRegistration() },
       { name: 'notification consumer', close: async () => notificationConsumer?.stop() },
       { name: 'outbox relay', close: relay.stop },
+      { name: 'outbound connections', close: () => closeOutbound() },
       ...foundation.baseClosers,
     ],
   };

@@ -1,10 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError, CreateWalletProviderConfigBody, type CustodyAConfig, uuidv7 } from '@holdfast/contracts';
+import { createOutboundPolicy, type OutboundPolicy, type ResolvedAddress } from '@holdfast/outbound';
 import { createSecretBox } from '@holdfast/secrets';
 import { Value } from '@sinclair/typebox/value';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { walletProviderConfigs } from '../src/db/schema.js';
+import { viaProvider } from '../src/modules/providers/adapter.js';
 import { createWalletProviderConfigRepository } from '../src/modules/wallet-providers/repository.js';
 import {
   type ConfigAccess,
@@ -449,6 +451,150 @@ describe('test-connection', () => {
     for (const line of logs.lines) expect(line).not.toContain(credentials().apiKey);
     logs.logger.info({ config: credentials() }, 'a careless line');
     expect(logs.lines.at(-1)).toContain('"config":"[redacted]"');
+  });
+});
+
+// SSRF: a tenant's baseUrl must not reach our own network (127.0.0.1:5432 is our PostgreSQL,
+// 169.254.169.254 a cloud metadata service). Outside local it is refused when saved (the host as
+// written and what it resolves to) and again on every connection, on the address actually
+// connected to. Names resolve through an injected resolver, so one can be public when saved and
+// loopback when connected to (DNS rebinding); `localhost` goes through the real resolver.
+describe('where baseUrl may point, outside local (APP_ENV=staging)', () => {
+  const dns = new Map<string, string[]>([
+    ['vendor.example', ['93.184.216.34']],
+    ['internal.example', ['10.1.2.3']],
+  ]);
+  const resolver = async (hostname: string): Promise<ResolvedAddress[]> => {
+    const addresses = dns.get(hostname);
+    if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
+  let policy: OutboundPolicy;
+  let staging: WalletProviderConfigService;
+
+  beforeAll(() => {
+    policy = createOutboundPolicy({ appEnv: 'staging', resolver, connectTimeoutMs: 500 });
+    staging = createWalletProviderConfigService({
+      repository: repository(),
+      secrets,
+      audit: audit.sink,
+      appEnv: 'staging',
+      vendor: { timeoutMs: 500, appEnv: 'staging' },
+      outbound: policy,
+      logger: logs.logger,
+    });
+  });
+  afterAll(() => policy?.close());
+
+  const withBaseUrl = (baseUrl: string) => ({ ...credentials(), baseUrl });
+  const stagingCreate = (baseUrl: string) =>
+    staging.create(
+      { workspaceId: workspaceA, providerType: 'CUSTODY_A', providerName: 'x', config: withBaseUrl(baseUrl) },
+      FULL_CONFIG_ACCESS,
+      actor,
+    );
+
+  it.each([
+    ['http://127.0.0.1:5432', 'must be an https URL outside local'],
+    ['http://169.254.169.254/', 'must be an https URL outside local'],
+    ['http://10.0.0.1', 'must be an https URL outside local'],
+    ['https://127.0.0.1:5432', 'must not point to a loopback address (127.0.0.1) outside local'],
+    ['https://169.254.169.254/', 'must not point to a link-local address (169.254.169.254) outside local'],
+    ['https://10.0.0.1', 'must not point to a private address (10.0.0.1) outside local'],
+    ['https://[::1]:4222', 'must not point to a loopback address (::1) outside local'],
+    ['https://internal.example', 'must not point to a private address: internal.example resolves to 10.1.2.3, refused outside local'],
+  ])('create refuses %s with 400 and stores nothing', async (baseUrl, reason) => {
+    const error = await expectAppError(stagingCreate(baseUrl), 'VALIDATION_ERROR', 400);
+    expect(error.details).toEqual({ errors: [{ field: 'config.baseUrl', reason }] });
+    expect(JSON.stringify(error.details)).not.toContain(credentials().apiKey);
+    expect(await db.db.select().from(walletProviderConfigs)).toEqual([]);
+    expect(audit.entries).toEqual([]);
+  });
+
+  it('update refuses a non-public baseUrl with 400 and keeps the stored config', async () => {
+    const created = await stagingCreate('https://vendor.example');
+    const [stored] = await db.db.select().from(walletProviderConfigs).where(eq(walletProviderConfigs.id, created.id));
+    audit.entries.length = 0;
+    for (const [baseUrl, reason] of [
+      ['https://127.0.0.1:5432', 'must not point to a loopback address (127.0.0.1) outside local'],
+      ['https://169.254.169.254/', 'must not point to a link-local address (169.254.169.254) outside local'],
+      ['https://10.0.0.1', 'must not point to a private address (10.0.0.1) outside local'],
+      ['http://10.0.0.1', 'must be an https URL outside local'],
+    ] as const) {
+      const error = await expectAppError(
+        staging.update(created.id, { config: { baseUrl }, providerName: 'renamed' }, FULL_CONFIG_ACCESS, actor),
+        'VALIDATION_ERROR',
+        400,
+      );
+      expect(error.details).toEqual({ errors: [{ field: 'config.baseUrl', reason }] });
+    }
+    expect(await db.db.select().from(walletProviderConfigs).where(eq(walletProviderConfigs.id, created.id))).toEqual([stored]);
+    expect(audit.entries).toEqual([]);
+    // A public one is accepted.
+    expect(
+      (await staging.update(created.id, { config: { baseUrl: 'https://vendor.example/v2' } }, FULL_CONFIG_ACCESS, actor)).version,
+    ).toBe(2);
+  });
+
+  it('test-connection answers address_refused when the saved host resolves to loopback at connect time (DNS rebinding)', async () => {
+    dns.set('rebind.example', ['93.184.216.34']);
+    const port = new URL(vendor.url).port;
+    const created = await stagingCreate(`https://rebind.example:${port}`);
+    dns.set('rebind.example', ['127.0.0.1']);
+    const requests = vendor.requests.length;
+    const refusal =
+      'connection refused by policy: rebind.example: address 127.0.0.1 is loopback; only public addresses are allowed outside local';
+    expect(await staging.testConnection(created.id, FULL_CONFIG_ACCESS)).toEqual({
+      success: false,
+      message: `CUSTODY_A is at an address we do not connect to (${refusal})`,
+      details: {
+        providerType: 'CUSTODY_A',
+        baseUrl: `https://rebind.example:${port}`,
+        provider: 'CUSTODY_A',
+        reason: 'address_refused',
+        refusal,
+      },
+    });
+    // Wallet operations answer the usual provider error (502), not a 500.
+    const { adapter } = await staging.usableAdapter(workspaceA, 'CUSTODY_A');
+    const error = await expectAppError(
+      viaProvider(() => adapter.listAccounts({ walletId: vendor.walletSetId })),
+      'WALLET_PROVIDER_ERROR',
+      502,
+    );
+    expect(error.details).toMatchObject({ provider: 'CUSTODY_A', reason: 'address_refused', refusal });
+    expect(vendor.requests.length).toBe(requests);
+  });
+
+  it('test-connection refuses a stored localhost baseUrl (saved before the rules, real resolver)', async () => {
+    const real = createOutboundPolicy({ appEnv: 'staging', connectTimeoutMs: 500 });
+    const service = createWalletProviderConfigService({
+      repository: repository(),
+      secrets,
+      audit: audit.sink,
+      appEnv: 'staging',
+      vendor: { timeoutMs: 500, appEnv: 'staging' },
+      outbound: real,
+      logger: logs.logger,
+    });
+    const id = uuidv7();
+    const baseUrl = `http://localhost:${new URL(vendor.url).port}`;
+    await repository().insert(db.db, {
+      id,
+      workspaceId: workspaceA,
+      isGlobal: false,
+      providerType: 'CUSTODY_A',
+      providerName: 'from before',
+      configSealed: secrets.seal(JSON.stringify(withBaseUrl(baseUrl)), configContext(id)),
+    });
+    const requests = vendor.requests.length;
+    const result = await service.testConnection(id, FULL_CONFIG_ACCESS);
+    expect(result).toMatchObject({ success: false, details: { reason: 'address_refused', baseUrl } });
+    expect(result.details.refusal).toMatch(
+      /^connection refused by policy: localhost: address (127\.0\.0\.1|::1) is loopback; only public addresses are allowed outside local$/,
+    );
+    expect(vendor.requests.length).toBe(requests);
+    await real.close();
   });
 });
 

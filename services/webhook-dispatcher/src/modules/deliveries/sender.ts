@@ -1,6 +1,6 @@
 import { WEBHOOK_LIMITS } from '@holdfast/contracts';
+import { refusalIn } from '@holdfast/outbound';
 import { type Dispatcher, request } from 'undici';
-import { TargetRefusedError } from '../target-safety/service.js';
 
 /** What one POST to a receiver came to. */
 export interface AttemptOutcome {
@@ -60,9 +60,9 @@ function causes(error: unknown): unknown[] {
 
 /** A short, secret-free description of why no answer came. */
 export function describeFailure(error: unknown, timeoutMs: number): string {
-  const chain = causes(error);
-  const refused = chain.find((e): e is TargetRefusedError => e instanceof TargetRefusedError);
+  const refused = refusalIn(error);
   if (refused) return refused.message;
+  const chain = causes(error);
   if (chain.some((e) => e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError')))
     return `no answer within ${timeoutMs} ms`;
   const coded = chain.find((e): e is NodeJS.ErrnoException => e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string');

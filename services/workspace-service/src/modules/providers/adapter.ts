@@ -58,32 +58,48 @@ export interface ProviderBalance {
 }
 
 /** Why a provider call failed, as the details of a WALLET_PROVIDER_ERROR (502) and test-connection answers. */
-export const PROVIDER_FAILURES = ['unauthorized', 'timeout', 'unreachable', 'malformed_response', 'vendor_error', 'not_found'] as const;
+export const PROVIDER_FAILURES = [
+  'unauthorized',
+  'timeout',
+  'unreachable',
+  'address_refused',
+  'malformed_response',
+  'vendor_error',
+  'not_found',
+] as const;
 export type ProviderFailure = (typeof PROVIDER_FAILURES)[number];
 
 const FAILURE_TEXT: Record<ProviderFailure, string> = {
   unauthorized: 'refused our credentials',
   timeout: 'did not answer in time',
   unreachable: 'could not be reached',
+  address_refused: 'is at an address we do not connect to',
   malformed_response: 'answered with something we could not read',
   vendor_error: 'answered with an error',
   not_found: 'does not know the requested wallet',
 };
 
+export interface ProviderErrorOptions extends ErrorOptions {
+  /** Why the outbound policy refused the connection (`address_refused`): the host, the address, the rule. */
+  refusal?: string | undefined;
+}
+
 /** A provider that failed. Never carries credentials; `vendorMessage` is the vendor's own short text. */
 export class ProviderError extends Error {
   override readonly name = 'ProviderError';
+  readonly refusal: string | undefined;
   constructor(
     readonly provider: WalletProviderKind,
     readonly reason: ProviderFailure,
     readonly vendorStatus?: number,
     readonly vendorMessage?: string,
-    options?: ErrorOptions,
+    options?: ProviderErrorOptions,
   ) {
     super(
-      `${provider} ${FAILURE_TEXT[reason]}${vendorStatus ? ` (HTTP ${vendorStatus})` : ''}${vendorMessage ? `: ${vendorMessage}` : ''}`,
+      `${provider} ${FAILURE_TEXT[reason]}${vendorStatus ? ` (HTTP ${vendorStatus})` : ''}${vendorMessage ? `: ${vendorMessage}` : ''}${options?.refusal ? ` (${options.refusal})` : ''}`,
       options,
     );
+    this.refusal = options?.refusal;
   }
 
   get details(): Record<string, unknown> {
@@ -92,6 +108,7 @@ export class ProviderError extends Error {
       reason: this.reason,
       ...(this.vendorStatus ? { vendorStatus: this.vendorStatus } : {}),
       ...(this.vendorMessage ? { vendorMessage: this.vendorMessage } : {}),
+      ...(this.refusal ? { refusal: this.refusal } : {}),
     };
   }
 

@@ -6,7 +6,10 @@ import { ProviderError } from './adapter.js';
 export interface VendorAdapterDeps {
   timeoutMs: number;
   appEnv: AppEnv;
-  /** For tests and proxies; undici's global dispatcher otherwise. */
+  /**
+   * The outbound policy's guarded dispatcher (wallet-providers/service.ts passes it: a tenant's
+   * `baseUrl` must not reach our own network). Undici's global dispatcher when absent (adapter tests).
+   */
   dispatcher?: Dispatcher | undefined;
 }
 

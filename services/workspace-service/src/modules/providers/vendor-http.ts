@@ -1,4 +1,5 @@
 import type { CustodyProviderType } from '@holdfast/contracts';
+import { refusalIn } from '@holdfast/outbound';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { type Dispatcher, request } from 'undici';
@@ -70,7 +71,9 @@ function parseJson(text: string | undefined): { ok: true; value: unknown } | { o
  * The HTTP client of one custody vendor, on undici: a deadline on every call, no redirects
  * (credentials never follow one), a capped answer size, and the answer checked against the shape
  * the vendor documents. Timeouts, refusals, vendor errors and malformed answers all become a
- * ProviderError with a reason; nothing else escapes.
+ * ProviderError with a reason; nothing else escapes. The dispatcher is the outbound policy's
+ * (wallet-providers/service.ts): outside `local` a connection to a non-public address is refused
+ * (`address_refused`), whatever the host name resolved to when the config was saved.
  */
 export function createVendorClient(options: VendorClientOptions): VendorClient {
   const base = options.baseUrl.replace(/\/+$/, '');
@@ -98,6 +101,9 @@ export function createVendorClient(options: VendorClientOptions): VendorClient {
         status = res.statusCode;
         text = await readCapped(res.body);
       } catch (error) {
+        const refused = refusalIn(error);
+        if (refused)
+          throw new ProviderError(options.provider, 'address_refused', undefined, undefined, { cause: error, refusal: refused.message });
         throw new ProviderError(options.provider, failureOf(error, signal), undefined, undefined, { cause: error });
       }
       const parsed = parseJson(text);

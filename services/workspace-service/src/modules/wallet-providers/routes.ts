@@ -169,7 +169,7 @@ export function walletProviderConfigRoutes(api: WalletApi) {
           summary: "Test the vendor's answer to the stored credentials",
           description:
             'Calls the vendor with the stored credentials. A vendor that refuses, times out or answers nonsense is `success: false` with ' +
-            '`details.reason` (`unauthorized`, `timeout`, `unreachable`, `malformed_response`, `vendor_error`; `undecryptable` when the ' +
+            '`details.reason` (`unauthorized`, `timeout`, `unreachable`, `address_refused`, `malformed_response`, `vendor_error`; `undecryptable` when the ' +
             'credentials no longer open under DATA_ENCRYPTION_KEY), never an error. Nothing is changed.',
           operationId: 'testWalletProviderConnection',
           security: BEARER,

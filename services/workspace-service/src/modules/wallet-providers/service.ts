@@ -19,6 +19,7 @@ import {
 } from '@holdfast/contracts';
 import { validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
+import { createOutboundPolicy, type OutboundPolicy } from '@holdfast/outbound';
 import type { SecretBox } from '@holdfast/secrets';
 import { Value } from '@sinclair/typebox/value';
 import type { WalletProviderAdapter } from '../providers/adapter.js';
@@ -65,6 +66,12 @@ export interface WalletProviderConfigServiceDeps {
   appEnv: AppEnv;
   vendor: VendorAdapterDeps;
   logger: Logger;
+  /**
+   * Where a tenant's `baseUrl` may point (checked on create and update) and the guarded dispatcher
+   * every vendor call goes through. Default: the policy of `appEnv` (public addresses only outside
+   * `local`) with the system resolver.
+   */
+  outbound?: OutboundPolicy;
 }
 
 export function toWalletProviderConfig(row: WalletProviderConfigRow): WalletProviderConfig {
@@ -111,12 +118,25 @@ export function credentialProblems(providerType: CustodyProviderType, config: un
 }
 
 /**
+ * Where a schema-valid config's `baseUrl` points, checked against the outbound policy: outside
+ * `local`, not a loopback, private, link-local or otherwise non-public address, neither as written
+ * nor as its host resolves now (connections are checked again, so a later DNS change does not get
+ * through either). Runs only on an https URL outside `local`: the scheme has its own message.
+ */
+export async function baseUrlProblems(policy: OutboundPolicy, baseUrl: unknown): Promise<FieldError[]> {
+  if (!policy.publicOnly || typeof baseUrl !== 'string' || !baseUrl.startsWith('https://')) return [];
+  return policy.checkUrl(baseUrl, { field: 'config.baseUrl', httpsOnly: true });
+}
+
+/**
  * Wallet provider configs: custody vendor credentials per workspace (and global ones the operator
  * inserts). Credentials are sealed with AES-256-GCM bound to the row and leave the service only
  * towards their vendor; answers, logs and audit entries never hold them.
  */
 export function createWalletProviderConfigService(deps: WalletProviderConfigServiceDeps) {
   const { repository, secrets, audit } = deps;
+  const outbound = deps.outbound ?? createOutboundPolicy({ appEnv: deps.appEnv, connectTimeoutMs: deps.vendor.timeoutMs });
+  const vendor: VendorAdapterDeps = { ...deps.vendor, dispatcher: deps.vendor.dispatcher ?? outbound.dispatcher() };
 
   function visible(row: WalletProviderConfigRow | undefined, access: ConfigAccess): row is WalletProviderConfigRow {
     if (!row) return false;
@@ -161,7 +181,7 @@ export function createWalletProviderConfigService(deps: WalletProviderConfigServ
   const previousDefaults = (ids: string[]) => (ids.length > 0 ? { metadata: { previousDefaultIds: ids } } : {});
 
   function adapterOf(row: WalletProviderConfigRow): WalletProviderAdapter {
-    return createCustodyAdapter({ providerType: row.providerType, config: openConfig(row), walletSetId: row.walletSetId }, deps.vendor);
+    return createCustodyAdapter({ providerType: row.providerType, config: openConfig(row), walletSetId: row.walletSetId }, vendor);
   }
 
   return {
@@ -169,6 +189,7 @@ export function createWalletProviderConfigService(deps: WalletProviderConfigServ
     create: async (body: CreateWalletProviderConfigBody, access: ConfigAccess, actor: ActorContext): Promise<WalletProviderConfig> => {
       assertWorkspaceAccess(body.workspaceId, access);
       const problems = credentialProblems(body.providerType, body.config, deps.appEnv);
+      if (problems.length === 0) problems.push(...(await baseUrlProblems(outbound, (body.config as { baseUrl?: unknown }).baseUrl)));
       const isActive = body.isActive ?? true;
       const isDefault = body.isDefault ?? false;
       if (isDefault && !isActive) problems.push({ field: 'isDefault', reason: 'cannot be true for an inactive config' });
@@ -241,6 +262,10 @@ export function createWalletProviderConfigService(deps: WalletProviderConfigServ
       access: ConfigAccess,
       actor: ActorContext,
     ): Promise<WalletProviderConfig> => {
+      // A new baseUrl is checked before the row is locked (the check may wait for DNS); a stored
+      // one was checked when it was set, and every connection is checked anyway.
+      const newBaseUrl = (body.config as { baseUrl?: unknown } | undefined)?.baseUrl;
+      const urlProblems = await baseUrlProblems(outbound, newBaseUrl);
       const row = await repository.transaction(async (tx) => {
         const before = await lockedVisible(tx, id, access);
         assertManageable(before, access);
@@ -248,7 +273,8 @@ export function createWalletProviderConfigService(deps: WalletProviderConfigServ
         const problems: FieldError[] = [];
         if (body.config !== undefined) {
           const merged = { ...(openConfig(before) as Record<string, unknown>), ...body.config };
-          problems.push(...credentialProblems(before.providerType, merged, deps.appEnv));
+          const credentials = credentialProblems(before.providerType, merged, deps.appEnv);
+          problems.push(...credentials, ...(credentials.length === 0 ? urlProblems : []));
           patch.configSealed = secrets.seal(JSON.stringify(merged), configContext(before.id));
         }
         const isActive = body.isActive ?? before.isActive;

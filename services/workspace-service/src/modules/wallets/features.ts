@@ -1,4 +1,5 @@
 import type { Logger } from '@holdfast/logging';
+import { createOutboundPolicy, type Resolver } from '@holdfast/outbound';
 import { createSecretBox, dataEncryptionKey } from '@holdfast/secrets';
 import { createBalanceReader } from '../balances/service.js';
 import { createContractRegistration, type FollowContract } from '../contracts/registration.js';
@@ -32,6 +33,8 @@ export interface WalletFeatureDeps {
   followContract?: FollowContract;
   /** How often unacknowledged deployments are announced again (default 5 s). */
   registrationRetryMs?: number;
+  /** Host name resolution of the outbound policy (tests only; default: the system's). */
+  outboundResolver?: Resolver;
 }
 
 /**
@@ -41,13 +44,20 @@ export interface WalletFeatureDeps {
 export function createWalletFeatures(deps: WalletFeatureDeps) {
   const { db, settings, logger } = deps;
   const secrets = createSecretBox(dataEncryptionKey(settings.dataEncryptionKey, settings.appEnv));
-  const vendor = { timeoutMs: settings.providerTimeoutMs, appEnv: settings.appEnv };
+  // Tenant-set vendor URLs: public addresses only outside local, at save time and on every connection.
+  const outbound = createOutboundPolicy({
+    appEnv: settings.appEnv,
+    connectTimeoutMs: settings.providerTimeoutMs,
+    resolver: deps.outboundResolver,
+  });
+  const vendor = { timeoutMs: settings.providerTimeoutMs, appEnv: settings.appEnv, dispatcher: outbound.dispatcher() };
   const walletProviderConfigs = createWalletProviderConfigService({
     repository: createWalletProviderConfigRepository(db),
     secrets,
     audit: deps.audit,
     appEnv: settings.appEnv,
     vendor,
+    outbound,
     logger: logger.child({ feature: 'wallet-provider-configs' }),
   });
   const balances = createBalanceReader({
@@ -115,6 +125,8 @@ export function createWalletFeatures(deps: WalletFeatureDeps) {
       logger: logger.child({ feature: 'contracts' }),
       ...(contractRegistration ? { registration: contractRegistration } : {}),
     }),
+    /** The outbound policy of vendor calls (closed with the service). */
+    outbound,
     /** The retry loop announcing dedicated escrows to the chain-indexer (a worker of the service), when wired. */
     contractRegistration,
     /** The built-in HD wallet of a workspace (signing, sending on the local chain). */

@@ -1,9 +1,9 @@
 import { BlockList, isIP, isIPv4 } from 'node:net';
 
 /**
- * Which addresses a webhook may reach outside `local`: only public unicast ones. Each rule names
- * why a range is refused; the reason appears in the 400 at creation and in the delivery log at
- * connect time. IPv4-mapped IPv6 addresses (`::ffff:127.0.0.1`) are judged as their IPv4 address;
+ * Which addresses outbound requests to tenant-set URLs may reach outside `local`: only public
+ * unicast ones. Each rule names why a range is refused; the reason appears in the 400 at creation
+ * and in the caller's failure (a delivery log, a provider error) at connect time. IPv4-mapped IPv6 addresses (`::ffff:127.0.0.1`) are judged as their IPv4 address;
  * NAT64 (`64:ff9b::/96`) and 6to4 (`2002::/16`) addresses as the IPv4 address they embed.
  */
 const RULES: [reason: string, ranges: [network: string, prefix: number][]][] = [
@@ -123,13 +123,13 @@ export function nonPublicReason(address: string): string | null {
   return null;
 }
 
-/** An `ipWhitelist`: addresses and CIDR ranges an address must fall within (empty: any). */
+/** An allow list (a webhook's `ipWhitelist`): addresses and CIDR ranges an address must fall within (empty: any). */
 export interface AddressAllowList {
   isEmpty: boolean;
   allows: (address: string) => boolean;
 }
 
-/** Why an `ipWhitelist` entry is malformed, or null. */
+/** Why an allow-list entry is malformed, or null. */
 export function whitelistEntryProblem(entry: string): string | null {
   const [network, prefix, ...extra] = entry.trim().split('/');
   if (extra.length > 0 || !network) return 'must be an IP address or a CIDR range such as 203.0.113.0/24';

@@ -1,0 +1,14 @@
+export { type AddressAllowList, allowListOf, nonPublicReason, whitelistEntryProblem } from './addresses.js';
+export {
+  createOutboundPolicy,
+  type GuardOptions,
+  type OutboundPolicy,
+  type OutboundPolicyOptions,
+  OutboundRefusedError,
+  publicOnlyIn,
+  type ResolvedAddress,
+  type Resolver,
+  refusalIn,
+  systemResolver,
+  type UrlRules,
+} from './policy.js';
