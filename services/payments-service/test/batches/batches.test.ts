@@ -11,27 +11,23 @@ import {
   bearer,
   call,
   createClient,
-  createTestBus,
-  createTestDatabase,
   key,
-  newBootstrapKey,
+  type PaymentsEnv,
   type Running,
-  startPayments,
+  startPaymentsEnv,
   type TestBus,
-  type TestDatabase,
-  testSql,
+  type TestSql,
   tokenFor,
 } from '../helpers.js';
 
 // Batches on v1 and v2: atomic creation of the batch and its legs, idempotency, list and read,
 // the security matrix, and the batch status following its legs' moves.
 
-let db: TestDatabase;
 let nats: TestBus;
+let e: PaymentsEnv;
 let svc: Running;
-let sql: ReturnType<typeof testSql>;
-const admin = newBootstrapKey();
-const LIMITS = { RATE_LIMIT_PUBLIC: '10000', RATE_LIMIT_STANDARD: '10000', RATE_LIMIT_HIGH: '10000', RATE_LIMIT_ADMIN: '10000' };
+let sql: TestSql;
+let admin: string;
 const MAX_LEGS = 5;
 const moves = createTransactionMoves({ repository: createTransactionsRepository() });
 
@@ -91,18 +87,12 @@ async function eventually<T>(probe: () => Promise<T | undefined>, what: string):
 }
 
 beforeAll(async () => {
-  [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
-  svc = await startPayments(db, nats, { PAYMENTS_BOOTSTRAP_API_KEY: admin, PAYMENTS_MAX_BATCH_LEGS: String(MAX_LEGS), ...LIMITS });
-  sql = testSql(db);
+  e = await startPaymentsEnv({ PAYMENTS_MAX_BATCH_LEGS: String(MAX_LEGS) });
+  ({ svc, sql, admin, nats } = e);
   [a, b] = await Promise.all([tenant(), tenant()]);
 });
 
-afterAll(async () => {
-  await svc?.stop();
-  await sql?.end();
-  await nats?.dispose();
-  await db?.drop();
-});
+afterAll(async () => e?.stop());
 
 describe('POST /api/v1/transactions/batch and /api/v2/transactions/batches', () => {
   it('v1 (API key): creates the batch, its legs and a transaction.created per leg, in one go', async () => {

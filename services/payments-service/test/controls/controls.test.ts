@@ -5,31 +5,16 @@ import { createControlsService } from '../../src/modules/controls/service.js';
 import type { SmsGateway, SmsMessage } from '../../src/modules/controls/sms.js';
 import { createTransactionMoves } from '../../src/modules/transactions/moves.js';
 import { createTransactionsRepository } from '../../src/modules/transactions/repository.js';
-import {
-  bearer,
-  call,
-  createClient,
-  createTestBus,
-  createTestDatabase,
-  key,
-  newBootstrapKey,
-  type Running,
-  startPayments,
-  type TestBus,
-  type TestDatabase,
-  testSql,
-  tokenFor,
-} from '../helpers.js';
+import { bearer, call, createClient, key, type PaymentsEnv, type Running, startPaymentsEnv, type TestSql, tokenFor } from '../helpers.js';
 
 // The controls gate is exercised at the database level (creation is another module): a row is
 // inserted as creation does, `afterCreate` runs in its transaction and its move is applied there;
 // the codes are then verified over HTTP on a running service.
 
-let db: TestDatabase;
-let nats: TestBus;
+let e: PaymentsEnv;
 let svc: Running;
-let sql: ReturnType<typeof testSql>;
-const admin = newBootstrapKey();
+let sql: TestSql;
+let admin: string;
 let a: { platformId: string; apiKey: string };
 let b: { platformId: string; apiKey: string };
 let weakKey: string;
@@ -104,9 +89,8 @@ const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(
 const phone = { phoneNumber: '+14155550123' };
 
 beforeAll(async () => {
-  [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
-  svc = await startPayments(db, nats, { PAYMENTS_BOOTSTRAP_API_KEY: admin });
-  sql = testSql(db);
+  e = await startPaymentsEnv();
+  ({ svc, sql, admin } = e);
   controls = createControlsService({
     repository: createControlsRepository(sql),
     transactions,
@@ -126,12 +110,7 @@ beforeAll(async () => {
   v2Token = await tokenFor(svc.url, client);
 });
 
-afterAll(async () => {
-  await svc?.stop();
-  await sql?.end();
-  await nats?.dispose();
-  await db?.drop();
-});
+afterAll(async () => e?.stop());
 
 describe('control types', () => {
   it('amount_limit compares exact decimals against min and max', async () => {
