@@ -1,7 +1,18 @@
 import { createHash, randomUUID } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, createClient, key, type PaymentsEnv, type Running, startPaymentsEnv, type TestSql, tokenFor } from './helpers.js';
+import {
+  bearer,
+  call,
+  createClient,
+  key,
+  newPlatform,
+  type PaymentsEnv,
+  type Running,
+  startPaymentsEnv,
+  type TestSql,
+  tokenFor,
+} from './helpers.js';
 
 // OAuth 2.0 client credentials: clients, the token endpoint in both encodings, revocation,
 // revoke-all, introspection, expiry, the v2 scope rules, and a standard client library.
@@ -27,13 +38,7 @@ beforeAll(async () => {
 
 afterAll(async () => e?.stop());
 
-async function platform(scopes: string[] = ['read:platform']) {
-  const res = await call(svc.url, 'POST', '/api/v1/auth/api-key', {
-    headers: key(admin),
-    body: { name: `p ${randomUUID().slice(0, 8)}`, scopes },
-  });
-  return res.body as { apiKey: string; platformId: string };
-}
+const platform = (scopes: string[] = ['read:platform']) => newPlatform(e, { scopes });
 
 async function expire(token: string) {
   await sql`update oauth_tokens set expires_at = now() - interval '1 second' where token_hash = ${sha256(token)}`;

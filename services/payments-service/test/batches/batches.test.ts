@@ -12,6 +12,7 @@ import {
   call,
   createClient,
   key,
+  newPlatform,
   type PaymentsEnv,
   type Running,
   startPaymentsEnv,
@@ -44,15 +45,13 @@ let a: Tenant;
 let b: Tenant;
 
 async function tenant(): Promise<Tenant> {
-  const created = await call(svc.url, 'POST', '/api/v1/auth/api-key', {
-    headers: key(admin),
-    body: { name: `batches ${randomUUID().slice(0, 8)}`, scopes: ['read:transactions', 'write:transactions', 'write:templates'] },
+  const { platformId, apiKey, token } = await newPlatform(e, {
+    scopes: ['read:transactions', 'write:transactions', 'write:templates'],
+    clientScopes: ['read:transactions', 'move:transactions'],
   });
-  const { platformId, apiKey } = created.body as { platformId: string; apiKey: string };
   const workspaceId = randomUUID();
   await sql`update platforms set workspace_id = ${workspaceId} where id = ${platformId}`;
-  const client = await createClient(svc.url, admin, { name: 'batcher', scopes: ['read:transactions', 'move:transactions'], platformId });
-  return { platformId, workspaceId, apiKey, token: await tokenFor(svc.url, client) };
+  return { platformId, workspaceId, apiKey, token };
 }
 
 const legs = (...amounts: (number | string)[]) => amounts.map((amount, i) => ({ toAddress: address(), amount, metadata: { line: i } }));

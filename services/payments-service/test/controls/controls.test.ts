@@ -5,7 +5,18 @@ import { createControlsService } from '../../src/modules/controls/service.js';
 import type { SmsGateway, SmsMessage } from '../../src/modules/controls/sms.js';
 import { createTransactionMoves } from '../../src/modules/transactions/moves.js';
 import { createTransactionsRepository } from '../../src/modules/transactions/repository.js';
-import { bearer, call, createClient, key, type PaymentsEnv, type Running, startPaymentsEnv, type TestSql, tokenFor } from '../helpers.js';
+import {
+  bearer,
+  call,
+  createClient,
+  key,
+  newPlatform,
+  type PaymentsEnv,
+  type Running,
+  startPaymentsEnv,
+  type TestSql,
+  tokenFor,
+} from '../helpers.js';
 
 // The controls gate is exercised at the database level (creation is another module): a row is
 // inserted as creation does, `afterCreate` runs in its transaction and its move is applied there;
@@ -101,11 +112,9 @@ beforeAll(async () => {
     maxAttempts: 5,
   });
   const scopes = ['write:transactions', 'read:templates', 'write:templates'];
-  a = (await call(svc.url, 'POST', '/api/v1/auth/api-key', { headers: key(admin), body: { name: 'Platform A', scopes } })).body;
-  b = (await call(svc.url, 'POST', '/api/v1/auth/api-key', { headers: key(admin), body: { name: 'Platform B', scopes } })).body;
-  weakKey = (
-    await call(svc.url, 'POST', '/api/v1/auth/api-key', { headers: key(admin), body: { name: 'Weak', scopes: ['read:transactions'] } })
-  ).body.apiKey;
+  a = await newPlatform(e, { name: 'Platform A', scopes });
+  b = await newPlatform(e, { name: 'Platform B', scopes });
+  weakKey = (await newPlatform(e, { name: 'Weak', scopes: ['read:transactions'] })).apiKey;
   const client = await createClient(svc.url, admin, { name: 'a client', scopes: ['write:transactions'], platformId: a.platformId });
   v2Token = await tokenFor(svc.url, client);
 });

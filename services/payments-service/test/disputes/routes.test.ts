@@ -2,7 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { uuidv7 } from '@holdfast/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDisputesRepository } from '../../src/modules/disputes/repository.js';
-import { bearer, call, createClient, key, type PaymentsEnv, type Running, startPaymentsEnv, type TestSql, tokenFor } from '../helpers.js';
+import {
+  bearer,
+  call,
+  createClient,
+  key,
+  newPlatform,
+  type PaymentsEnv,
+  type Running,
+  startPaymentsEnv,
+  type TestSql,
+  tokenFor,
+} from '../helpers.js';
 
 // Disputes on v1 and v2: open, list, read, escalate, evidence, resolve; what each does to the
 // disputed transaction and which events it writes; the refusals; two concurrent resolutions.
@@ -22,13 +33,7 @@ let keyB: Record<string, string>;
 let readOnlyKey: Record<string, string>;
 let readOnlyToken: Record<string, string>;
 
-async function platform(scopes: string[]) {
-  const res = await call(svc.url, 'POST', '/api/v1/auth/api-key', {
-    headers: key(admin),
-    body: { name: `p ${randomUUID().slice(0, 8)}`, scopes },
-  });
-  return res.body as { apiKey: string; platformId: string };
-}
+const platform = (scopes: string[]) => newPlatform(e, { scopes });
 
 /** An escrowed transaction of the platform, inserted directly (creation is another module). */
 async function transaction(platformId: string, status = 'escrowed') {
