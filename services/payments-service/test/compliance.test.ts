@@ -6,17 +6,13 @@ import {
   type Answer,
   bearer,
   call,
-  createClient,
-  createTestBus,
-  createTestDatabase,
   key,
   type Loose,
-  newBootstrapKey,
+  newPlatform,
+  type PaymentsEnv,
   type Running,
-  startPayments,
-  type TestBus,
-  type TestDatabase,
-  testSql,
+  startPaymentsEnv,
+  type TestSql,
   tokenFor,
 } from './helpers.js';
 import { type ProviderStandIn, startIdentityProvider } from './support/identity-provider.js';
@@ -24,14 +20,11 @@ import { type ProviderStandIn, startIdentityProvider } from './support/identity-
 // Compliance verifications: the four operations on v1 (the spec's doubled prefix, exactly) and v2,
 // against a stand-in of the identity provider, with the provider's signed callback moving statuses.
 
-let db: TestDatabase;
-let nats: TestBus;
+let e: PaymentsEnv;
 let svc: Running;
-let sql: ReturnType<typeof testSql>;
+let sql: TestSql;
 let provider: ProviderStandIn;
-const admin = newBootstrapKey();
 const SECRET = 'test-identity-provider-secret-0123456789abcdef';
-const LIMITS = { RATE_LIMIT_PUBLIC: '10000', RATE_LIMIT_STANDARD: '10000', RATE_LIMIT_HIGH: '10000', RATE_LIMIT_ADMIN: '10000' };
 const BASE = { v1: '/api/v1/api/v1/compliance', v2: '/api/v2/compliance' } as const;
 type Version = keyof typeof BASE;
 
@@ -43,54 +36,36 @@ let creds: Record<
 let platformA: string;
 let apiKeyA: string;
 
-async function newPlatform(scopes: string[]) {
-  const res = await call(svc.url, 'POST', '/api/v1/auth/api-key', {
-    headers: key(admin),
-    body: { name: `platform ${randomUUID().slice(0, 8)}`, scopes },
-  });
-  expect(res.status).toBe(201);
-  return res.body as { apiKey: string; platformId: string };
-}
-
 beforeAll(async () => {
-  [db, nats, provider] = await Promise.all([createTestDatabase(), createTestBus(), startIdentityProvider()]);
-  svc = await startPayments(db, nats, {
-    PAYMENTS_BOOTSTRAP_API_KEY: admin,
-    ...LIMITS,
+  provider = await startIdentityProvider();
+  e = await startPaymentsEnv({
     IDENTITY_PROVIDER_URL: provider.url,
     IDENTITY_PROVIDER_API_KEY: provider.apiKey,
     IDENTITY_PROVIDER_WEBHOOK_SECRET: SECRET,
   });
-  sql = testSql(db);
+  ({ svc, sql } = e);
   const both = ['read:compliance', 'write:compliance'];
   const [a, b, readOnly, writeOnly] = await Promise.all([
-    newPlatform(both),
-    newPlatform(both),
-    newPlatform(['read:compliance']),
-    newPlatform(['write:compliance']),
+    newPlatform(e, { name: 'compliance a', scopes: both, clientScopes: both }),
+    newPlatform(e, { name: 'compliance b', scopes: both, clientScopes: both }),
+    newPlatform(e, { scopes: ['read:compliance'] }),
+    newPlatform(e, { scopes: ['write:compliance'] }),
   ]);
   platformA = a.platformId;
   apiKeyA = a.apiKey;
-  const clientA = await createClient(svc.url, admin, { name: 'compliance a', scopes: both, platformId: a.platformId });
-  const clientB = await createClient(svc.url, admin, { name: 'compliance b', scopes: both, platformId: b.platformId });
-  const [tokenA, tokenB, tokenRead, tokenWrite] = await Promise.all([
-    tokenFor(svc.url, clientA),
-    tokenFor(svc.url, clientB),
-    tokenFor(svc.url, clientA, 'read:compliance'),
-    tokenFor(svc.url, clientA, 'write:compliance'),
+  const [tokenRead, tokenWrite] = await Promise.all([
+    tokenFor(svc.url, a.client, 'read:compliance'),
+    tokenFor(svc.url, a.client, 'write:compliance'),
   ]);
   creds = {
     v1: { a: key(a.apiKey), b: key(b.apiKey), readOnly: key(readOnly.apiKey), writeOnly: key(writeOnly.apiKey) },
-    v2: { a: bearer(tokenA), b: bearer(tokenB), readOnly: bearer(tokenRead), writeOnly: bearer(tokenWrite) },
+    v2: { a: bearer(a.token), b: bearer(b.token), readOnly: bearer(tokenRead), writeOnly: bearer(tokenWrite) },
   };
 });
 
 afterAll(async () => {
-  await svc?.stop();
-  await sql?.end();
+  await e?.stop();
   await provider?.stop();
-  await nats?.dispose();
-  await db?.drop();
 });
 
 afterEach(() => {

@@ -74,10 +74,111 @@ export function testSql(db: TestDatabase) {
   return postgres(db.url, { max: 2, onnotice: () => {}, connection: { search_path: 'payments' } });
 }
 
+export type TestSql = ReturnType<typeof testSql>;
+
+/** Rate limits far above what a test file sends, so only a file about rate limits ever meets one (it passes its own). */
+export const GENEROUS_LIMITS = {
+  RATE_LIMIT_PUBLIC: '10000',
+  RATE_LIMIT_STANDARD: '10000',
+  RATE_LIMIT_HIGH: '10000',
+  RATE_LIMIT_ADMIN: '10000',
+} as const;
+
+/** A database, a NATS prefix, a payments instance on them, direct SQL, and the bootstrap (admin) API key. */
+export interface PaymentsEnv {
+  db: TestDatabase;
+  nats: TestBus;
+  svc: Running;
+  sql: TestSql;
+  admin: string;
+  /** Stops the instance and drops everything it was given. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * The set-up of a payments test file: its own database and NATS prefix, an instance with a bootstrap
+ * API key (`admin`; hf_live_ when APP_ENV is production) and generous rate limits; `env` adds to or
+ * overrides that configuration.
+ */
+export async function startPaymentsEnv(env: Record<string, string> = {}, beforeListen?: (app: HttpApp) => void): Promise<PaymentsEnv> {
+  const admin =
+    env.PAYMENTS_BOOTSTRAP_API_KEY ??
+    (env.APP_ENV === 'production' ? newBootstrapKey().replace('hf_test_', 'hf_live_') : newBootstrapKey());
+  const [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
+  const svc = await startPayments(db, nats, { PAYMENTS_BOOTSTRAP_API_KEY: admin, ...GENEROUS_LIMITS, ...env }, beforeListen);
+  const sql = testSql(db);
+  return {
+    db,
+    nats,
+    svc,
+    sql,
+    admin,
+    stop: async () => {
+      await svc.stop();
+      await sql.end();
+      await nats.dispose();
+      await db.drop();
+    },
+  };
+}
+
+export interface OAuthClient {
+  id: string;
+  clientId: string;
+  clientSecret: string;
+  scopes: string[];
+  platformId: string;
+}
+
+export interface PlatformSpec {
+  /** The API key's scopes (the route's default when absent). */
+  scopes?: string[];
+  name?: string;
+  settings?: Record<string, unknown>;
+  /** With these, an OAuth client of the platform and a token holding all of them. */
+  clientScopes?: string[];
+}
+
+export interface KeyedPlatform {
+  platformId: string;
+  apiKey: string;
+}
+
+export interface CredentialedPlatform extends KeyedPlatform {
+  client: OAuthClient;
+  token: string;
+}
+
+/** A platform created by the admin key: its API key, and with `clientScopes` an OAuth client and a token. */
+export async function newPlatform(
+  e: Pick<PaymentsEnv, 'svc' | 'admin'>,
+  spec: PlatformSpec & { clientScopes: string[] },
+): Promise<CredentialedPlatform>;
+export async function newPlatform(e: Pick<PaymentsEnv, 'svc' | 'admin'>, spec?: PlatformSpec): Promise<KeyedPlatform>;
+export async function newPlatform(
+  e: Pick<PaymentsEnv, 'svc' | 'admin'>,
+  spec: PlatformSpec = {},
+): Promise<KeyedPlatform | CredentialedPlatform> {
+  const name = spec.name ?? `platform ${randomBytes(4).toString('hex')}`;
+  const made = await call(e.svc.url, 'POST', '/api/v1/auth/api-key', {
+    headers: key(e.admin),
+    body: { name, ...(spec.scopes ? { scopes: spec.scopes } : {}), ...(spec.settings ? { settings: spec.settings } : {}) },
+  });
+  if (made.status !== 201) throw new Error(`platform: ${made.status} ${JSON.stringify(made.body)}`);
+  const platform: KeyedPlatform = { platformId: made.body.platformId, apiKey: made.body.apiKey };
+  if (!spec.clientScopes) return platform;
+  const client = await createClient(e.svc.url, e.admin, {
+    name: `${name} client`,
+    scopes: spec.clientScopes,
+    platformId: platform.platformId,
+  });
+  return { ...platform, client, token: await tokenFor(e.svc.url, client) };
+}
+
 export async function createClient(base: string, adminKey: string, body: Record<string, unknown>) {
   const res = await call(base, 'POST', '/api/v1/oauth/clients', { headers: key(adminKey), body });
   if (res.status !== 201) throw new Error(`client creation failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body as { id: string; clientId: string; clientSecret: string; scopes: string[]; platformId: string };
+  return res.body as OAuthClient;
 }
 
 export async function tokenFor(base: string, client: { clientId: string; clientSecret: string }, scope?: string, version = 'v2') {

@@ -5,57 +5,40 @@ import {
   bearer,
   call,
   createClient,
-  createTestBus,
-  createTestDatabase,
   key,
-  newBootstrapKey,
+  newPlatform,
+  type PaymentsEnv,
   type Running,
-  startPayments,
-  type TestBus,
-  type TestDatabase,
-  testSql,
+  startPaymentsEnv,
+  type TestSql,
   tokenFor,
 } from './helpers.js';
 
 // OAuth 2.0 client credentials: clients, the token endpoint in both encodings, revocation,
 // revoke-all, introspection, expiry, the v2 scope rules, and a standard client library.
 
-let db: TestDatabase;
-let nats: TestBus;
+let e: PaymentsEnv;
 let svc: Running;
-let sql: ReturnType<typeof testSql>;
-const admin = newBootstrapKey();
-const LIMITS = { RATE_LIMIT_PUBLIC: '10000', RATE_LIMIT_STANDARD: '10000', RATE_LIMIT_HIGH: '10000', RATE_LIMIT_ADMIN: '10000' };
+let sql: TestSql;
+let admin: string;
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const basic = (id: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` });
 
 beforeAll(async () => {
-  [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
   // Probe routes with the scopes of the money-movement operations (the real ones need real
   // transactions), to exercise the auth layer's v2 rules alone.
-  svc = await startPayments(db, nats, { PAYMENTS_BOOTSTRAP_API_KEY: admin, ...LIMITS }, (app) => {
+  e = await startPaymentsEnv({}, (app) => {
     const ok = async () => ({ ok: true });
     app.post('/api/v2/probes/:id/rescind', { config: { auth: { scopes: ['reverse:transactions'] } } }, ok);
     app.post('/api/v2/probes/transactions', { config: { auth: { scopes: ['move:transactions'] } } }, ok);
     app.post('/api/v1/probes/:id/rescind', { config: { auth: { scopes: ['rescind:transactions'] } } }, ok);
   });
-  sql = testSql(db);
+  ({ svc, sql, admin } = e);
 });
 
-afterAll(async () => {
-  await svc?.stop();
-  await sql?.end();
-  await nats?.dispose();
-  await db?.drop();
-});
+afterAll(async () => e?.stop());
 
-async function platform(scopes: string[] = ['read:platform']) {
-  const res = await call(svc.url, 'POST', '/api/v1/auth/api-key', {
-    headers: key(admin),
-    body: { name: `p ${randomUUID().slice(0, 8)}`, scopes },
-  });
-  return res.body as { apiKey: string; platformId: string };
-}
+const platform = (scopes: string[] = ['read:platform']) => newPlatform(e, { scopes });
 
 async function expire(token: string) {
   await sql`update oauth_tokens set expires_at = now() - interval '1 second' where token_hash = ${sha256(token)}`;

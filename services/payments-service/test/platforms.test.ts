@@ -5,15 +5,15 @@ import {
   bearer,
   call,
   createClient,
-  createTestBus,
-  createTestDatabase,
+  GENEROUS_LIMITS,
   key,
-  newBootstrapKey,
+  type PaymentsEnv,
   type Running,
   startPayments,
+  startPaymentsEnv,
   type TestBus,
   type TestDatabase,
-  testSql,
+  type TestSql,
   tokenFor,
 } from './helpers.js';
 
@@ -22,25 +22,19 @@ import {
 
 let db: TestDatabase;
 let nats: TestBus;
+let e: PaymentsEnv;
 let svc: Running;
-let sql: ReturnType<typeof testSql>;
-const admin = newBootstrapKey();
-const LIMITS = { RATE_LIMIT_PUBLIC: '10000', RATE_LIMIT_STANDARD: '10000', RATE_LIMIT_HIGH: '10000', RATE_LIMIT_ADMIN: '10000' };
+let sql: TestSql;
+let admin: string;
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const randomKey = () => `hf_test_${randomBytes(32).toString('base64url')}`;
 
 beforeAll(async () => {
-  [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
-  svc = await startPayments(db, nats, { PAYMENTS_BOOTSTRAP_API_KEY: admin, ...LIMITS });
-  sql = testSql(db);
+  e = await startPaymentsEnv();
+  ({ svc, sql, admin, db, nats } = e);
 });
 
-afterAll(async () => {
-  await svc?.stop();
-  await sql?.end();
-  await nats?.dispose();
-  await db?.drop();
-});
+afterAll(async () => e?.stop());
 
 async function newPlatform(body: Record<string, unknown> = {}) {
   const res = await call(svc.url, 'POST', '/api/v1/auth/api-key', {
@@ -59,7 +53,7 @@ describe('bootstrap platform (PAYMENTS_BOOTSTRAP_API_KEY)', () => {
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ name: 'bootstrap', isActive: true, workspaceId: null, sandbox: false });
     expect([...me.body.scopes].sort()).toEqual([...V1_SCOPES].sort());
-    const second = await startPayments(db, nats, { PAYMENTS_BOOTSTRAP_API_KEY: admin, ...LIMITS });
+    const second = await startPayments(db, nats, { PAYMENTS_BOOTSTRAP_API_KEY: admin, ...GENEROUS_LIMITS });
     await second.stop();
     expect((await sql`select count(*) as n from platforms where bootstrap`)[0]?.n).toBe('1');
     expect((await sql`select count(*) as n from api_keys where key_hash = ${sha256(admin)}`)[0]?.n).toBe('1');
@@ -443,7 +437,7 @@ describe('versioning headers', () => {
   });
 
   it('answers 410 API_VERSION_SUNSET with the same headers when the sunset is enforced', async () => {
-    const sunset = await startPayments(db, nats, { PAYMENTS_V1_SUNSET_ENFORCED: 'true', ...LIMITS });
+    const sunset = await startPayments(db, nats, { PAYMENTS_V1_SUNSET_ENFORCED: 'true', ...GENEROUS_LIMITS });
     try {
       for (const path of ['/api/v1/auth/platform/me', '/api/v1/transactions/abc/submit-hash']) {
         const res = await call(sunset.url, 'GET', path, { headers: key(admin) });

@@ -1,40 +1,23 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SCOPES } from '@holdfast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  call,
-  createClient,
-  createTestBus,
-  createTestDatabase,
-  key,
-  newBootstrapKey,
-  type Running,
-  startPayments,
-  type TestBus,
-  type TestDatabase,
-  testSql,
-  tokenFor,
-} from './helpers.js';
+import { bearer, call, createClient, key, type PaymentsEnv, type Running, startPaymentsEnv, type TestSql, tokenFor } from './helpers.js';
 
 // Every authenticated access operation against every way a credential can be wrong, generated
 // from one table. Each refused request must change nothing.
 
-let db: TestDatabase;
-let nats: TestBus;
+let e: PaymentsEnv;
 let svc: Running;
-let sql: ReturnType<typeof testSql>;
-const admin = newBootstrapKey();
-const LIMITS = { RATE_LIMIT_PUBLIC: '10000', RATE_LIMIT_STANDARD: '10000', RATE_LIMIT_HIGH: '10000', RATE_LIMIT_ADMIN: '10000' };
+let sql: TestSql;
+let admin: string;
 
 let target: { platformId: string; platformName: string };
 let client: { id: string; clientId: string; clientSecret: string };
 const credentials: Record<string, Record<string, string>> = {};
 
 beforeAll(async () => {
-  [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
-  svc = await startPayments(db, nats, { PAYMENTS_BOOTSTRAP_API_KEY: admin, ...LIMITS });
-  sql = testSql(db);
+  e = await startPaymentsEnv();
+  ({ svc, sql, admin } = e);
   const made = await call(svc.url, 'POST', '/api/v1/auth/api-key', { headers: key(admin), body: { name: 'Target platform' } });
   target = made.body;
   client = await createClient(svc.url, admin, { name: 'target client', scopes: ['read:platform'], platformId: target.platformId });
@@ -73,12 +56,7 @@ beforeAll(async () => {
   credentials['token missing the scope'] = bearer(await tokenFor(svc.url, weakClient));
 });
 
-afterAll(async () => {
-  await svc?.stop();
-  await sql?.end();
-  await nats?.dispose();
-  await db?.drop();
-});
+afterAll(async () => e?.stop());
 
 interface Operation {
   name: string;

@@ -1,49 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { PAYMENTS_V2_OPERATIONS } from '@holdfast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  call,
-  createClient,
-  createTestBus,
-  createTestDatabase,
-  key,
-  newBootstrapKey,
-  type Running,
-  startPayments,
-  type TestBus,
-  type TestDatabase,
-  tokenFor,
-} from './helpers.js';
+import { bearer, call, createClient, key, type PaymentsEnv, type Running, startPaymentsEnv, tokenFor } from './helpers.js';
 
 // Every one of the 36 v2 operations of the contract is served, refuses a request without a
 // credential and an API key (v2 takes OAuth tokens only), and a token without the operation's scope.
 // Generated from PAYMENTS_V2_OPERATIONS, so an operation added to the contract is checked here.
 
-let db: TestDatabase;
-let nats: TestBus;
+let e: PaymentsEnv;
 let svc: Running;
-const admin = newBootstrapKey();
+let admin: string;
 let weakToken = '';
 
 beforeAll(async () => {
-  [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
-  svc = await startPayments(db, nats, {
-    PAYMENTS_BOOTSTRAP_API_KEY: admin,
-    RATE_LIMIT_PUBLIC: '10000',
-    RATE_LIMIT_STANDARD: '10000',
-    RATE_LIMIT_HIGH: '10000',
-    RATE_LIMIT_ADMIN: '10000',
-  });
+  e = await startPaymentsEnv();
+  ({ svc, admin } = e);
   // A client whose only scope no v2 operation asks for on its own.
   weakToken = await tokenFor(svc.url, await createClient(svc.url, admin, { name: 'weak', scopes: ['read:customers'] }));
 });
 
-afterAll(async () => {
-  await svc?.stop();
-  await nats?.dispose();
-  await db?.drop();
-});
+afterAll(async () => e?.stop());
 
 const fill = (path: string) => path.replace(/\{[A-Za-z]+\}/g, () => randomUUID());
 

@@ -2,42 +2,23 @@ import { randomUUID } from 'node:crypto';
 import { PAYMENTS_COMMANDS, SANDBOX_CLIENT_SCOPES, SANDBOX_KEY_SCOPES } from '@holdfast/contracts';
 import { prefixed, sendCommand } from '@holdfast/messaging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  call,
-  createTestBus,
-  createTestDatabase,
-  key,
-  type Running,
-  startPayments,
-  type TestBus,
-  type TestDatabase,
-  testSql,
-  tokenFor,
-} from './helpers.js';
+import { bearer, call, key, type PaymentsEnv, type Running, startPaymentsEnv, type TestBus, type TestSql, tokenFor } from './helpers.js';
 
 // The commands the Workspace API sends to payments (PAYMENTS_COMMANDS), over real NATS against a
 // real payments instance: sandbox credentials, a workspace's platforms, its OAuth clients.
 
-let db: TestDatabase;
 let nats: TestBus;
+let e: PaymentsEnv;
 let svc: Running;
-let sql: ReturnType<typeof testSql>;
+let sql: TestSql;
 const C = PAYMENTS_COMMANDS;
-const LIMITS = { RATE_LIMIT_PUBLIC: '10000', RATE_LIMIT_STANDARD: '10000', RATE_LIMIT_HIGH: '10000', RATE_LIMIT_ADMIN: '10000' };
 
 beforeAll(async () => {
-  [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
-  svc = await startPayments(db, nats, LIMITS);
-  sql = testSql(db);
+  e = await startPaymentsEnv();
+  ({ svc, sql, nats } = e);
 });
 
-afterAll(async () => {
-  await svc?.stop();
-  await sql?.end();
-  await nats?.dispose();
-  await db?.drop();
-});
+afterAll(async () => e?.stop());
 
 const send = <K extends keyof typeof C>(name: K, request: Parameters<typeof sendCommand<(typeof C)[K]>>[2]) =>
   sendCommand(nats.bus, C[name], request);

@@ -11,27 +11,24 @@ import {
   bearer,
   call,
   createClient,
-  createTestBus,
-  createTestDatabase,
   key,
-  newBootstrapKey,
+  newPlatform,
+  type PaymentsEnv,
   type Running,
-  startPayments,
+  startPaymentsEnv,
   type TestBus,
-  type TestDatabase,
-  testSql,
+  type TestSql,
   tokenFor,
 } from '../helpers.js';
 
 // Batches on v1 and v2: atomic creation of the batch and its legs, idempotency, list and read,
 // the security matrix, and the batch status following its legs' moves.
 
-let db: TestDatabase;
 let nats: TestBus;
+let e: PaymentsEnv;
 let svc: Running;
-let sql: ReturnType<typeof testSql>;
-const admin = newBootstrapKey();
-const LIMITS = { RATE_LIMIT_PUBLIC: '10000', RATE_LIMIT_STANDARD: '10000', RATE_LIMIT_HIGH: '10000', RATE_LIMIT_ADMIN: '10000' };
+let sql: TestSql;
+let admin: string;
 const MAX_LEGS = 5;
 const moves = createTransactionMoves({ repository: createTransactionsRepository() });
 
@@ -48,15 +45,13 @@ let a: Tenant;
 let b: Tenant;
 
 async function tenant(): Promise<Tenant> {
-  const created = await call(svc.url, 'POST', '/api/v1/auth/api-key', {
-    headers: key(admin),
-    body: { name: `batches ${randomUUID().slice(0, 8)}`, scopes: ['read:transactions', 'write:transactions', 'write:templates'] },
+  const { platformId, apiKey, token } = await newPlatform(e, {
+    scopes: ['read:transactions', 'write:transactions', 'write:templates'],
+    clientScopes: ['read:transactions', 'move:transactions'],
   });
-  const { platformId, apiKey } = created.body as { platformId: string; apiKey: string };
   const workspaceId = randomUUID();
   await sql`update platforms set workspace_id = ${workspaceId} where id = ${platformId}`;
-  const client = await createClient(svc.url, admin, { name: 'batcher', scopes: ['read:transactions', 'move:transactions'], platformId });
-  return { platformId, workspaceId, apiKey, token: await tokenFor(svc.url, client) };
+  return { platformId, workspaceId, apiKey, token };
 }
 
 const legs = (...amounts: (number | string)[]) => amounts.map((amount, i) => ({ toAddress: address(), amount, metadata: { line: i } }));
@@ -91,18 +86,12 @@ async function eventually<T>(probe: () => Promise<T | undefined>, what: string):
 }
 
 beforeAll(async () => {
-  [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
-  svc = await startPayments(db, nats, { PAYMENTS_BOOTSTRAP_API_KEY: admin, PAYMENTS_MAX_BATCH_LEGS: String(MAX_LEGS), ...LIMITS });
-  sql = testSql(db);
+  e = await startPaymentsEnv({ PAYMENTS_MAX_BATCH_LEGS: String(MAX_LEGS) });
+  ({ svc, sql, admin, nats } = e);
   [a, b] = await Promise.all([tenant(), tenant()]);
 });
 
-afterAll(async () => {
-  await svc?.stop();
-  await sql?.end();
-  await nats?.dispose();
-  await db?.drop();
-});
+afterAll(async () => e?.stop());
 
 describe('POST /api/v1/transactions/batch and /api/v2/transactions/batches', () => {
   it('v1 (API key): creates the batch, its legs and a transaction.created per leg, in one go', async () => {

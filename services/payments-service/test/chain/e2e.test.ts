@@ -4,18 +4,7 @@ import { EscrowStatus, uuidToOnchainId } from '@holdfast/escrow';
 import { prefixedName } from '@holdfast/messaging';
 import type { Address, Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  call,
-  createTestBus,
-  createTestDatabase,
-  newBootstrapKey,
-  type Running,
-  startPayments,
-  type TestBus,
-  type TestDatabase,
-  testSql,
-} from '../helpers.js';
+import { bearer, call, type PaymentsEnv, type Running, startPaymentsEnv, type TestBus, type TestSql } from '../helpers.js';
 import { ATTESTER, type ChainWorld, eventsOf, platformWithCredentials, publishChain, startChain, waitFor } from './fixtures.js';
 
 // A payment's whole life through the Payments API v2 and a real chain: created by the API, funds
@@ -24,26 +13,23 @@ import { ATTESTER, type ChainWorld, eventsOf, platformWithCredentials, publishCh
 // chain, and completed from the chain's release event. Each move announced exactly once, in order.
 // A whole life takes seconds (blocks, a hold, the worker's poll): generous limits for a loaded machine.
 
-let db: TestDatabase;
+let e: PaymentsEnv;
 let nats: TestBus;
 let svc: Running;
-let sql: ReturnType<typeof testSql>;
+let sql: TestSql;
 let world: ChainWorld;
 let p: Awaited<ReturnType<typeof platformWithCredentials>>;
-const admin = newBootstrapKey();
-const LIMITS = { RATE_LIMIT_STANDARD: '10000', RATE_LIMIT_ADMIN: '10000', RATE_LIMIT_PUBLIC: '10000', RATE_LIMIT_HIGH: '10000' };
 
 beforeAll(async () => {
-  [db, nats, world] = await Promise.all([createTestDatabase(), createTestBus(), startChain()]);
-  svc = await startPayments(db, nats, { PAYMENTS_BOOTSTRAP_API_KEY: admin, ...LIMITS, ...world.env });
-  sql = testSql(db);
-  p = await platformWithCredentials(svc.url, admin, 'End to end');
+  world = await startChain();
+  e = await startPaymentsEnv(world.env);
+  ({ nats, svc, sql } = e);
+  p = await platformWithCredentials(e, 'End to end');
 }, 60_000);
 
 afterAll(async () => {
-  await svc?.stop();
-  await sql?.end();
-  await Promise.all([db?.drop(), nats?.dispose(), world?.anvil.stop()]);
+  await e?.stop();
+  await world?.anvil.stop();
 });
 
 const get = async (id: string) => (await call(svc.url, 'GET', `/api/v2/transactions/${id}`, { headers: bearer(p.token) })).body;

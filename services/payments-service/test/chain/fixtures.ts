@@ -30,7 +30,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { LOCAL_ATTESTER_KEY } from '../../src/config.js';
-import { call, createClient, key, type testSql, tokenFor } from '../helpers.js';
+import { newPlatform, type PaymentsEnv, type TestSql, tokenFor } from '../helpers.js';
 
 export const NETWORK = 'base-sepolia';
 export const ATTESTER = privateKeyToAccount(LOCAL_ATTESTER_KEY).address;
@@ -263,7 +263,7 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | null | fal
   }
 }
 
-type Sql = ReturnType<typeof testSql>;
+type Sql = TestSql;
 
 /** A transaction row as the create route writes it (the create route is another module's). */
 export async function insertTransaction(
@@ -291,20 +291,14 @@ export async function insertTransaction(
 }
 
 /** A platform with an API key (v1 scopes) and an OAuth token (v2 money movement and reversals). */
-export async function platformWithCredentials(url: string, admin: string, name: string) {
-  const made = await call(url, 'POST', '/api/v1/auth/api-key', {
-    headers: key(admin),
-    body: { name, scopes: ['read:transactions', 'write:transactions', 'rescind:transactions', 'cancel:transactions'] },
+export async function platformWithCredentials(e: Pick<PaymentsEnv, 'svc' | 'admin'>, name: string) {
+  const made = await newPlatform(e, {
+    name,
+    scopes: ['read:transactions', 'write:transactions', 'rescind:transactions', 'cancel:transactions'],
+    clientScopes: ['read:transactions', 'write:transactions', 'move:transactions', 'reverse:transactions'],
   });
-  if (made.status !== 201) throw new Error(`platform: ${made.status} ${JSON.stringify(made.body)}`);
-  const client = await createClient(url, admin, {
-    name: `${name} client`,
-    scopes: ['read:transactions', 'write:transactions', 'move:transactions', 'reverse:transactions'],
-    platformId: made.body.platformId,
-  });
-  const token = await tokenFor(url, client);
-  const readOnly = await tokenFor(url, client, 'read:transactions');
-  return { platformId: made.body.platformId as string, apiKey: made.body.apiKey as string, token, readOnly };
+  const readOnly = await tokenFor(e.svc.url, made.client, 'read:transactions');
+  return { platformId: made.platformId, apiKey: made.apiKey, token: made.token, readOnly };
 }
 
 /** The outbox events of a transaction, oldest first. */

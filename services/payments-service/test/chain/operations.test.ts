@@ -4,50 +4,35 @@ import { EscrowStatus } from '@holdfast/escrow';
 import { ANVIL_ACCOUNTS } from '@holdfast/test-fixtures';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  call,
-  createTestBus,
-  createTestDatabase,
-  key,
-  newBootstrapKey,
-  type Running,
-  startPayments,
-  type TestBus,
-  type TestDatabase,
-  testSql,
-} from '../helpers.js';
+import { bearer, call, key, type PaymentsEnv, type Running, startPaymentsEnv, type TestBus, type TestSql } from '../helpers.js';
 import { type ChainWorld, eventsOf, insertTransaction, platformWithCredentials, publishChain, startChain, waitFor } from './fixtures.js';
 
 // The on-chain operations over HTTP, on a private anvil with the real escrow and MockUSDC, the
 // settlement worker holding the attester key, and CHAIN messages published as the indexer does.
 
-let db: TestDatabase;
+let e: PaymentsEnv;
 let nats: TestBus;
 let svc: Running;
-let sql: ReturnType<typeof testSql>;
+let sql: TestSql;
 let world: ChainWorld;
 let p: Awaited<ReturnType<typeof platformWithCredentials>>;
 let other: Awaited<ReturnType<typeof platformWithCredentials>>;
-const admin = newBootstrapKey();
 const SENDER = ANVIL_ACCOUNTS[1].address;
 const RECEIVER = ANVIL_ACCOUNTS[2].address;
 const STRANGER = ANVIL_ACCOUNTS[3].address;
 const AMOUNT = 25_500_000n; // 25.5 MockUSDC
-const LIMITS = { RATE_LIMIT_STANDARD: '10000', RATE_LIMIT_ADMIN: '10000', RATE_LIMIT_PUBLIC: '10000', RATE_LIMIT_HIGH: '10000' };
 
 beforeAll(async () => {
-  [db, nats, world] = await Promise.all([createTestDatabase(), createTestBus(), startChain()]);
-  svc = await startPayments(db, nats, { PAYMENTS_BOOTSTRAP_API_KEY: admin, ...LIMITS, ...world.env });
-  sql = testSql(db);
-  p = await platformWithCredentials(svc.url, admin, 'Chain platform');
-  other = await platformWithCredentials(svc.url, admin, 'Other platform');
+  world = await startChain();
+  e = await startPaymentsEnv(world.env);
+  ({ nats, svc, sql } = e);
+  p = await platformWithCredentials(e, 'Chain platform');
+  other = await platformWithCredentials(e, 'Other platform');
 }, 60_000);
 
 afterAll(async () => {
-  await svc?.stop();
-  await sql?.end();
-  await Promise.all([db?.drop(), nats?.dispose(), world?.anvil.stop()]);
+  await e?.stop();
+  await world?.anvil.stop();
 });
 
 const v2 = () => bearer(p.token);

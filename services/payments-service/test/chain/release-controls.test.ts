@@ -1,46 +1,30 @@
 import { ANVIL_ACCOUNTS } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  call,
-  createTestBus,
-  createTestDatabase,
-  key,
-  newBootstrapKey,
-  type Running,
-  startPayments,
-  type TestBus,
-  type TestDatabase,
-  testSql,
-} from '../helpers.js';
+import { bearer, call, key, type PaymentsEnv, type Running, startPaymentsEnv, type TestSql } from '../helpers.js';
 import { type ChainWorld, insertTransaction, platformWithCredentials, startChain } from './fixtures.js';
 
 // A template's pre_release controls run when a release is attested: a required one that fails
 // refuses the release (409 RELEASE_BLOCKED_BY_CONTROL) and leaves the escrow as it was; every
 // result is recorded either way. Waiting controls cannot be put in that phase.
 
-let db: TestDatabase;
-let nats: TestBus;
+let e: PaymentsEnv;
 let svc: Running;
-let sql: ReturnType<typeof testSql>;
+let sql: TestSql;
 let world: ChainWorld;
 let p: Awaited<ReturnType<typeof platformWithCredentials>>;
-const admin = newBootstrapKey();
 const SENDER = ANVIL_ACCOUNTS[1].address;
 const RECEIVER = ANVIL_ACCOUNTS[2].address;
-const LIMITS = { RATE_LIMIT_STANDARD: '10000', RATE_LIMIT_ADMIN: '10000', RATE_LIMIT_PUBLIC: '10000', RATE_LIMIT_HIGH: '10000' };
 
 beforeAll(async () => {
-  [db, nats, world] = await Promise.all([createTestDatabase(), createTestBus(), startChain()]);
-  svc = await startPayments(db, nats, { PAYMENTS_BOOTSTRAP_API_KEY: admin, ...LIMITS, ...world.env });
-  sql = testSql(db);
-  p = await platformWithCredentials(svc.url, admin, 'Release controls');
+  world = await startChain();
+  e = await startPaymentsEnv(world.env);
+  ({ svc, sql } = e);
+  p = await platformWithCredentials(e, 'Release controls');
 }, 60_000);
 
 afterAll(async () => {
-  await svc?.stop();
-  await sql?.end();
-  await Promise.all([db?.drop(), nats?.dispose(), world?.anvil.stop()]);
+  await e?.stop();
+  await world?.anvil.stop();
 });
 
 const control = (id: string, type: string, config: Record<string, unknown>, executionOrder = 0) => ({

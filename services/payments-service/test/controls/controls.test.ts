@@ -9,15 +9,12 @@ import {
   bearer,
   call,
   createClient,
-  createTestBus,
-  createTestDatabase,
   key,
-  newBootstrapKey,
+  newPlatform,
+  type PaymentsEnv,
   type Running,
-  startPayments,
-  type TestBus,
-  type TestDatabase,
-  testSql,
+  startPaymentsEnv,
+  type TestSql,
   tokenFor,
 } from '../helpers.js';
 
@@ -25,11 +22,10 @@ import {
 // inserted as creation does, `afterCreate` runs in its transaction and its move is applied there;
 // the codes are then verified over HTTP on a running service.
 
-let db: TestDatabase;
-let nats: TestBus;
+let e: PaymentsEnv;
 let svc: Running;
-let sql: ReturnType<typeof testSql>;
-const admin = newBootstrapKey();
+let sql: TestSql;
+let admin: string;
 let a: { platformId: string; apiKey: string };
 let b: { platformId: string; apiKey: string };
 let weakKey: string;
@@ -104,9 +100,8 @@ const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(
 const phone = { phoneNumber: '+14155550123' };
 
 beforeAll(async () => {
-  [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
-  svc = await startPayments(db, nats, { PAYMENTS_BOOTSTRAP_API_KEY: admin });
-  sql = testSql(db);
+  e = await startPaymentsEnv();
+  ({ svc, sql, admin } = e);
   controls = createControlsService({
     repository: createControlsRepository(sql),
     transactions,
@@ -117,21 +112,14 @@ beforeAll(async () => {
     maxAttempts: 5,
   });
   const scopes = ['write:transactions', 'read:templates', 'write:templates'];
-  a = (await call(svc.url, 'POST', '/api/v1/auth/api-key', { headers: key(admin), body: { name: 'Platform A', scopes } })).body;
-  b = (await call(svc.url, 'POST', '/api/v1/auth/api-key', { headers: key(admin), body: { name: 'Platform B', scopes } })).body;
-  weakKey = (
-    await call(svc.url, 'POST', '/api/v1/auth/api-key', { headers: key(admin), body: { name: 'Weak', scopes: ['read:transactions'] } })
-  ).body.apiKey;
+  a = await newPlatform(e, { name: 'Platform A', scopes });
+  b = await newPlatform(e, { name: 'Platform B', scopes });
+  weakKey = (await newPlatform(e, { name: 'Weak', scopes: ['read:transactions'] })).apiKey;
   const client = await createClient(svc.url, admin, { name: 'a client', scopes: ['write:transactions'], platformId: a.platformId });
   v2Token = await tokenFor(svc.url, client);
 });
 
-afterAll(async () => {
-  await svc?.stop();
-  await sql?.end();
-  await nats?.dispose();
-  await db?.drop();
-});
+afterAll(async () => e?.stop());
 
 describe('control types', () => {
   it('amount_limit compares exact decimals against min and max', async () => {

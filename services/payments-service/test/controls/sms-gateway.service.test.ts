@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, key } from '../helpers.js';
+import { bearer, call, key, type PaymentsEnv, startPaymentsEnv } from '../helpers.js';
 import { type GatewayStandIn, startSmsGateway } from '../support/sms-gateway.js';
-import { address, count, type Env, newTenant, startEnv, type Tenant } from '../transactions/setup.js';
+import { address, count, newTenant, type Tenant } from '../transactions/setup.js';
 
 // A real instance with SMS_GATEWAY_URL pointing at the gateway stand-in: a two_factor control's
 // code goes out over HTTP, and the code the stand-in received is the one verify-2fa accepts.
 
-let e: Env;
+let e: PaymentsEnv;
 let t: Tenant;
 let gateway: GatewayStandIn;
 
 beforeAll(async () => {
   gateway = await startSmsGateway();
-  e = await startEnv({ SMS_GATEWAY_URL: gateway.url, SMS_GATEWAY_API_KEY: gateway.apiKey, SMS_TIMEOUT: '5s' });
+  e = await startPaymentsEnv({ SMS_GATEWAY_URL: gateway.url, SMS_GATEWAY_API_KEY: gateway.apiKey, SMS_TIMEOUT: '5s' });
   t = await newTenant(e);
 });
 afterAll(async () => {

@@ -6,27 +6,22 @@ import {
   bearer,
   call,
   createClient,
-  createTestBus,
-  createTestDatabase,
   key,
-  newBootstrapKey,
+  newPlatform,
+  type PaymentsEnv,
   type Running,
-  startPayments,
-  type TestBus,
-  type TestDatabase,
-  testSql,
+  startPaymentsEnv,
+  type TestSql,
   tokenFor,
 } from '../helpers.js';
 
 // Disputes on v1 and v2: open, list, read, escalate, evidence, resolve; what each does to the
 // disputed transaction and which events it writes; the refusals; two concurrent resolutions.
 
-let db: TestDatabase;
-let nats: TestBus;
+let e: PaymentsEnv;
 let svc: Running;
-let sql: ReturnType<typeof testSql>;
-const admin = newBootstrapKey();
-const LIMITS = { RATE_LIMIT_PUBLIC: '10000', RATE_LIMIT_STANDARD: '10000', RATE_LIMIT_HIGH: '10000', RATE_LIMIT_ADMIN: '10000' };
+let sql: TestSql;
+let admin: string;
 const ALL = ['read:disputes', 'write:disputes', 'submit:evidence'];
 const workspaceId = randomUUID();
 
@@ -38,13 +33,7 @@ let keyB: Record<string, string>;
 let readOnlyKey: Record<string, string>;
 let readOnlyToken: Record<string, string>;
 
-async function platform(scopes: string[]) {
-  const res = await call(svc.url, 'POST', '/api/v1/auth/api-key', {
-    headers: key(admin),
-    body: { name: `p ${randomUUID().slice(0, 8)}`, scopes },
-  });
-  return res.body as { apiKey: string; platformId: string };
-}
+const platform = (scopes: string[]) => newPlatform(e, { scopes });
 
 /** An escrowed transaction of the platform, inserted directly (creation is another module). */
 async function transaction(platformId: string, status = 'escrowed') {
@@ -78,9 +67,8 @@ async function opened(platformId = platformA, headers = full.v1key) {
 }
 
 beforeAll(async () => {
-  [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
-  svc = await startPayments(db, nats, { PAYMENTS_BOOTSTRAP_API_KEY: admin, ...LIMITS });
-  sql = testSql(db);
+  e = await startPaymentsEnv();
+  ({ svc, sql, admin } = e);
   const a = await platform(ALL);
   const b = await platform(ALL);
   const weak = await platform(['read:disputes']);
@@ -97,12 +85,7 @@ beforeAll(async () => {
   readOnlyToken = bearer(await tokenFor(svc.url, weakClient));
 });
 
-afterAll(async () => {
-  await svc?.stop();
-  await sql?.end();
-  await nats?.dispose();
-  await db?.drop();
-});
+afterAll(async () => e?.stop());
 
 describe('POST /disputes (open)', () => {
   for (const [label, v, cred] of [

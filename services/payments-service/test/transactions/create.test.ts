@@ -2,18 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransactionMoves } from '../../src/modules/transactions/moves.js';
 import { createTransactionsRepository } from '../../src/modules/transactions/repository.js';
-import { bearer, call, createClient, key, type Loose, tokenFor } from '../helpers.js';
-import { address, count, type Env, newTenant, startEnv, type Tenant, waitForEvents } from './setup.js';
+import { bearer, call, createClient, key, type Loose, type PaymentsEnv, startPaymentsEnv, tokenFor } from '../helpers.js';
+import { address, count, newTenant, type Tenant, waitForEvents } from './setup.js';
 
 // POST /api/{v1,v2}/transactions on one real instance (PostgreSQL, JetStream): the create table,
 // idempotency, the duplicate window, the per-sender limit, quotes, and the events it leaves.
 
-let e: Env;
+let e: PaymentsEnv;
 let t: Tenant;
 let other: Tenant;
 
 beforeAll(async () => {
-  e = await startEnv();
+  e = await startPaymentsEnv();
   [t, other] = await Promise.all([newTenant(e), newTenant(e)]);
 });
 afterAll(async () => e?.stop());

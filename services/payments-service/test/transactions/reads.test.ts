@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { PAYMENTS_V2_OPERATIONS, TRANSACTION_STATUSES } from '@holdfast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, createClient, key, type Loose, tokenFor } from '../helpers.js';
-import { address, count, type Env, newTenant, startEnv, type Tenant } from './setup.js';
+import { bearer, call, createClient, key, type Loose, type PaymentsEnv, startPaymentsEnv, tokenFor } from '../helpers.js';
+import { address, count, newTenant, type Tenant } from './setup.js';
 
 // GET list / at-risk / stats and POST quote, on v1 and v2, with the security cases.
 
-let e: Env;
+let e: PaymentsEnv;
 let t: Tenant;
 let other: Tenant;
 let readOnly: string;
@@ -29,7 +29,7 @@ async function make(name: string, b: Loose, status?: string, ageHours = 0) {
 }
 
 beforeAll(async () => {
-  e = await startEnv();
+  e = await startPaymentsEnv();
   [t, other] = await Promise.all([newTenant(e), newTenant(e)]);
   const reader = await createClient(e.svc.url, e.admin, { name: 'no read', scopes: ['write:transactions'], platformId: t.platformId });
   readOnly = await tokenFor(e.svc.url, reader);
@@ -244,10 +244,10 @@ describe('OpenAPI', () => {
 });
 
 describe('production instance', () => {
-  let prod: Env;
+  let prod: PaymentsEnv;
   let p: Tenant;
   beforeAll(async () => {
-    prod = await startEnv({
+    prod = await startPaymentsEnv({
       APP_ENV: 'production',
       PAYMENTS_V1_SUNSET_ENFORCED: 'false',
       INTERNAL_API_KEY: 'x'.repeat(32),
