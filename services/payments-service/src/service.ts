@@ -1,7 +1,13 @@
 import { ChainEvent, CONSUMERS, STREAMS } from '@holdfast/contracts';
 import type { ServiceHandle } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
-import { DEFAULT_REMOTE_TASK_SETTINGS, type RemoteTaskSettings, type RunningConsumer, startConsumer } from '@holdfast/messaging';
+import {
+  DEFAULT_REMOTE_TASK_SETTINGS,
+  NonRetryableError,
+  type RemoteTaskSettings,
+  type RunningConsumer,
+  startConsumer,
+} from '@holdfast/messaging';
 import { createEventRelay, createFoundation } from '@holdfast/runtime';
 import { type PaymentsConfig, SERVICE_NAME } from './config.js';
 import * as tables from './db/schema.js';
@@ -40,6 +46,7 @@ import { createRemoteTaskRunner, remoteTaskHandlers } from './modules/remote-tas
 import { createPaymentsRetentionRepository } from './modules/retention/repository.js';
 import { startRetentionSweeper } from './modules/retention/service.js';
 import { createChainAccess } from './modules/settlement/chain.js';
+import { registerSettlementMetrics } from './modules/settlement/metrics.js';
 import { createSettlementRepository } from './modules/settlement/repository.js';
 import { registerSettlementRoutes } from './modules/settlement/routes.js';
 import { createSettlementService } from './modules/settlement/service.js';
@@ -178,6 +185,12 @@ export async function createPaymentsService(
     pollIntervalMs: config.settlement.pollIntervalMs,
   });
   let chainConsumer: RunningConsumer | undefined;
+  const metrics = registerSettlementMetrics({
+    registry: app.metrics,
+    sql: database.sql,
+    settlements: settlementRepository,
+    remoteTasks: remoteTasksRepository,
+  });
 
   // Disputes: open, escalate, evidence, resolve; moves the disputed transaction.
   registerDisputeRoutes(
@@ -265,7 +278,12 @@ export async function createPaymentsService(
         logger,
         concurrency: 1,
         handler: async (event) => {
-          await settlement.handleChainEvent(event);
+          try {
+            metrics.chainEventHandled(event.kind, await settlement.handleChainEvent(event));
+          } catch (error) {
+            if (error instanceof NonRetryableError) metrics.chainEventHandled(event.kind, 'rejected');
+            throw error;
+          }
         },
       });
       if (chain.attesterAddress()) settlementWorker.start();

@@ -2,6 +2,7 @@ import { type DomainEvent, STREAMS } from '@holdfast/contracts';
 import { holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/contracts/escrow';
 import { EscrowStatus, uuidToOnchainId } from '@holdfast/escrow';
 import { prefixedName } from '@holdfast/messaging';
+import { request } from 'undici';
 import type { Address, Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, call, type PaymentsEnv, type Running, startPaymentsEnv, type TestBus, type TestSql } from '../helpers.js';
@@ -111,6 +112,12 @@ describe('a payment through the API and the chain', () => {
     expect(events[1]?.payload.data).toMatchObject({ escrowAddress: world.escrow, txHash: lock.transactionHash });
     const moves = await sql`select action from transaction_transitions where transaction_id = ${id} order by seq`;
     expect(moves.map((m) => m.action)).toEqual(['create', 'lock_escrow', 'attest_release', 'release']);
+
+    // What an SRE watches: both CHAIN events applied, no instruction left owed.
+    const metrics = (await request(`${svc.url}/metrics`).then((r) => r.body.text())) as string;
+    expect(metrics).toMatch(/payments_chain_events_total\{kind="escrow.created",outcome="applied"[^}]*\} 1/);
+    expect(metrics).toMatch(/payments_chain_events_total\{kind="escrow.released",outcome="applied"[^}]*\} 1/);
+    expect(metrics).toMatch(/payments_settlements\{status="pending"[^}]*\} 0/);
   }, 120_000);
 
   it('a batch created through the API, locked by one createBatch call from the signer: every leg escrowed, one event each', async () => {

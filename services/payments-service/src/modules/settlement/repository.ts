@@ -154,6 +154,15 @@ export function createSettlementRepository() {
     },
 
     /** Claims a transfer log for one transaction; answers the transaction that holds it. */
+    /** Settlement instructions still owed (pending, sending) or needing an operator (failed, superseded). */
+    async countOpenByStatus(q: Queryable): Promise<Record<'pending' | 'sending' | 'failed' | 'superseded', number>> {
+      const rows = await q<{ status: 'pending' | 'sending' | 'failed' | 'superseded'; total: number }[]>`
+        select status, count(*)::int as total from settlements where status <> 'done' group by status`;
+      const counts = { pending: 0, sending: 0, failed: 0, superseded: 0 };
+      for (const row of rows) counts[row.status] = row.total;
+      return counts;
+    },
+
     async claimTransfer(tx: Queryable, chainId: number, txHash: string, logIndex: number, transactionId: string): Promise<string> {
       await tx`
         insert into claimed_transfers (chain_id, tx_hash, log_index, transaction_id)
