@@ -2,9 +2,10 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ServiceHandle, startForTest } from '@holdfast/http-kit';
+import { startForTest } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import type { Bus } from '@holdfast/messaging';
+import { createPaymentsService, paymentsConfigFrom } from '@holdfast/payments-service';
 import { createTestBus, createTestDatabase, type TestBus, testLogger } from '@holdfast/test-fixtures';
 import { createDispatcherService, dispatcherConfigFrom } from '@holdfast/webhook-dispatcher';
 import postgres from 'postgres';
@@ -73,19 +74,6 @@ export interface Harness {
   stop: () => Promise<void>;
 }
 
-/**
- * payments-service types Fastify's route `config.auth` its own way (scopes) and this service its
- * way ('public' | 'user'): the two augmentations cannot be type-checked in one program, so payments
- * is loaded here without its types.
- */
-const PAYMENTS_MODULE: string = '@holdfast/payments-service';
-async function paymentsFactory() {
-  return (await import(PAYMENTS_MODULE)) as {
-    createPaymentsService: (config: unknown, logger: Logger) => Promise<ServiceHandle>;
-    paymentsConfigFrom: (env: Record<string, string>) => unknown;
-  };
-}
-
 /** Fast retries of the commands owed to payments and the dispatcher, so tests see them land. */
 const FAST_REMOTE_TASKS: WorkspaceOverrides = { remoteTasks: { pollIntervalMs: 100, retryBaseMs: 100, retryMaxMs: 400 } };
 
@@ -114,7 +102,6 @@ async function startPeer(start: () => Promise<{ url: string; stop: () => Promise
 export async function startHarness(env: Record<string, string> = {}, options: HarnessOptions = {}): Promise<Harness> {
   const [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
   const shared = { DATABASE_URL: db.url, NATS_URL: nats.url, NATS_SUBJECT_PREFIX: nats.prefix, LOG_LEVEL: 'silent' };
-  const { createPaymentsService, paymentsConfigFrom } = options.peers ? await paymentsFactory() : ({} as never);
   const peers: Peers | undefined = options.peers
     ? {
         payments: await startPeer(async () =>

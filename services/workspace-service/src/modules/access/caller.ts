@@ -24,9 +24,9 @@ export interface CustomerPrincipal {
 /** Who calls and from where: what a service needs for its rules and its audit entries. */
 export interface Caller {
   actor: Actor | null;
-  /** Set on customer routes (`config.auth: 'customer'`) only. */
+  /** Set on customer routes (`config.access: 'customer'`) only. */
   customer?: CustomerPrincipal | null;
-  /** Set on workspace-key routes (`config.auth: 'workspace_key'`) only: the platform of the key. */
+  /** Set on workspace-key routes (`config.access: 'workspace_key'`) only: the platform of the key. */
   workspaceKey?: WorkspaceKeyPrincipal | null;
   ipAddress: string | null;
   userAgent: string | null;

@@ -15,7 +15,7 @@ declare module 'fastify' {
      * route needs a valid user access token. `workspace_key`: a Payments API key of the workspace in
      * `X-API-Key` (the spec's "workspace key"), verified by payments.
      */
-    auth?: 'public' | 'user' | 'customer' | 'internal' | 'workspace_key';
+    access?: 'public' | 'user' | 'customer' | 'internal' | 'workspace_key';
     /** Roles allowed on the route (403 for the others), checked before the body is even validated. */
     roles?: readonly UserRole[];
     /** Mutating routes: the action their audit entries record. */
@@ -63,8 +63,8 @@ export function installAuthentication(
       audited: false,
     };
     const config = request.routeOptions.config;
-    if (config.auth === 'public') return;
-    if (config.auth === 'internal') {
+    if (config.access === 'public') return;
+    if (config.access === 'internal') {
       const presented = request.headers['x-internal-api-key'];
       if (!internalKeyHash) throw unauthorized('Internal routes are closed: INTERNAL_API_KEY is not configured on this instance');
       // Hashes compared in constant time: neither the key's content nor its length leaks.
@@ -73,7 +73,7 @@ export function installAuthentication(
       }
       return;
     }
-    if (config.auth === 'workspace_key') {
+    if (config.access === 'workspace_key') {
       const presented = request.headers['x-api-key'];
       if (typeof presented !== 'string' || presented.trim() === '') {
         throw unauthorized('Missing X-API-Key: send a Payments API key of the workspace (its workspace key)');
@@ -83,7 +83,7 @@ export function installAuthentication(
       return;
     }
     const match = BEARER.exec(request.headers.authorization ?? '');
-    if (config.auth === 'customer') {
+    if (config.access === 'customer') {
       if (!match?.[1]) throw unauthorized('Missing bearer token: send Authorization: Bearer <customer accessToken>');
       if (!deps.customers) throw unauthorized('Customer tokens are not accepted here');
       const customer = await deps.customers.customerFor(deps.customers.tokens.verify(match[1]));

@@ -196,7 +196,7 @@ export function customerAuthRoutes(customers: CustomersService, wallets: WalletA
     app.post(
       '/workspaces/:id/customers/auth/register',
       {
-        config: { tier: 'public', auth: 'public', audit: CUSTOMER_AUDIT.register },
+        config: { tier: 'public', access: 'public', audit: CUSTOMER_AUDIT.register },
         schema: {
           tags: [SELF_TAG],
           summary: 'Register as a customer of the workspace',
@@ -217,7 +217,7 @@ export function customerAuthRoutes(customers: CustomersService, wallets: WalletA
     app.post(
       '/workspaces/:id/customers/auth/login',
       {
-        config: { tier: 'public', auth: 'public', audit: CUSTOMER_AUDIT.login },
+        config: { tier: 'public', access: 'public', audit: CUSTOMER_AUDIT.login },
         schema: {
           tags: [SELF_TAG],
           summary: 'Log in as a customer',
@@ -238,7 +238,7 @@ export function customerAuthRoutes(customers: CustomersService, wallets: WalletA
     app.post(
       '/workspaces/:id/customers/auth/refresh',
       {
-        config: { tier: 'public', auth: 'public', audit: CUSTOMER_AUDIT.refresh },
+        config: { tier: 'public', access: 'public', audit: CUSTOMER_AUDIT.refresh },
         schema: {
           tags: [SELF_TAG],
           summary: 'Exchange a customer refresh token for new tokens',
@@ -257,7 +257,7 @@ export function customerAuthRoutes(customers: CustomersService, wallets: WalletA
     app.post(
       '/workspaces/:id/customers/auth/logout',
       {
-        config: { tier: 'public', auth: 'public', audit: CUSTOMER_AUDIT.logout },
+        config: { tier: 'public', access: 'public', audit: CUSTOMER_AUDIT.logout },
         schema: {
           tags: [SELF_TAG],
           summary: 'Log out a customer: the refresh token stops working at once',
@@ -276,7 +276,7 @@ export function customerAuthRoutes(customers: CustomersService, wallets: WalletA
     app.get(
       '/workspaces/:id/customers/auth/me',
       {
-        config: { tier: 'high', auth: 'customer' },
+        config: { tier: 'high', access: 'customer' },
         schema: {
           tags: [SELF_TAG],
           summary: 'The customer behind the token',
@@ -293,7 +293,7 @@ export function customerAuthRoutes(customers: CustomersService, wallets: WalletA
     app.post(
       '/workspaces/:id/customers/auth/wallet-nonce',
       {
-        config: { tier: 'standard', auth: 'customer' },
+        config: { tier: 'standard', access: 'customer' },
         preValidation: emptyBodyAsObject,
         schema: {
           tags: [SELF_TAG],
@@ -316,7 +316,7 @@ export function customerAuthRoutes(customers: CustomersService, wallets: WalletA
     app.post(
       '/workspaces/:id/customers/auth/link-wallet',
       {
-        config: { tier: 'standard', auth: 'customer', audit: WALLET_AUDIT.customerWalletLink },
+        config: { tier: 'standard', access: 'customer', audit: WALLET_AUDIT.customerWalletLink },
         schema: {
           tags: [SELF_TAG],
           summary: "Link the customer's wallet with a signed EIP-4361 message",
@@ -339,7 +339,7 @@ export function customerAuthRoutes(customers: CustomersService, wallets: WalletA
     app.get(
       '/workspaces/:id/customers/auth/wallet-balances',
       {
-        config: { tier: 'standard', auth: 'customer' },
+        config: { tier: 'standard', access: 'customer' },
         schema: {
           tags: [SELF_TAG],
           summary: "Balances of the customer's wallet",

@@ -30,7 +30,7 @@ function sessionRoutes(
   app.post(
     paths.login,
     {
-      config: { tier: 'public', auth: 'public', audit: AUDIT.login },
+      config: { tier: 'public', access: 'public', audit: AUDIT.login },
       schema: {
         tags: [TAG],
         summary: 'Log in with e-mail and password',
@@ -47,7 +47,7 @@ function sessionRoutes(
   app.post(
     paths.refresh,
     {
-      config: { tier: 'public', auth: 'public', audit: AUDIT.refresh },
+      config: { tier: 'public', access: 'public', audit: AUDIT.refresh },
       schema: {
         tags: [TAG],
         summary: 'Exchange a refresh token for new tokens',
@@ -64,7 +64,7 @@ function sessionRoutes(
   app.post(
     paths.logout,
     {
-      config: { tier: 'public', auth: 'public', audit: AUDIT.logout },
+      config: { tier: 'public', access: 'public', audit: AUDIT.logout },
       schema: {
         tags: [TAG],
         summary: 'Log out: the refresh token stops working at once',
@@ -86,7 +86,7 @@ export function hostRootSessionRoutes(sessions: SessionsService) {
     app.post(
       '/auth/signup',
       {
-        config: { tier: 'public', auth: 'public', audit: AUDIT.signup },
+        config: { tier: 'public', access: 'public', audit: AUDIT.signup },
         schema: {
           tags: [TAG],
           summary: 'Sign up: create an account and get a verification code',
@@ -105,7 +105,7 @@ export function hostRootSessionRoutes(sessions: SessionsService) {
     app.post(
       '/auth/verify-code',
       {
-        config: { tier: 'public', auth: 'public', audit: AUDIT.verifyEmail },
+        config: { tier: 'public', access: 'public', audit: AUDIT.verifyEmail },
         schema: {
           tags: [TAG],
           summary: 'Verify the e-mail address with the code',
@@ -122,7 +122,7 @@ export function hostRootSessionRoutes(sessions: SessionsService) {
     app.post(
       '/auth/resend-code',
       {
-        config: { tier: 'public', auth: 'public', audit: AUDIT.resendCode },
+        config: { tier: 'public', access: 'public', audit: AUDIT.resendCode },
         schema: {
           tags: [TAG],
           summary: 'Send a new verification code',

@@ -8,7 +8,7 @@ export function avatarFileRoutes(avatars: AvatarStore) {
     app.get(
       '/avatars/:file',
       {
-        config: { tier: 'high', auth: 'public' },
+        config: { tier: 'high', access: 'public' },
         schema: {
           tags: ['files'],
           summary: 'An uploaded avatar image',

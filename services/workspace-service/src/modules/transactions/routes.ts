@@ -74,7 +74,7 @@ export function transactionRoutes(transactions: TransactionsService) {
     app.get(
       '/workspaces/:id/transactions/:txId',
       {
-        config: { auth: 'workspace_key' },
+        config: { access: 'workspace_key' },
         schema: {
           tags: [TAG],
           summary: 'Read a transaction with the workspace key',
@@ -95,7 +95,7 @@ export function transactionRoutes(transactions: TransactionsService) {
     app.post(
       '/workspaces/:id/transactions/:txId/submit-escrow-hash',
       {
-        config: { auth: 'workspace_key', tier: 'standard', audit: AUDIT.transactionSubmitEscrowHash },
+        config: { access: 'workspace_key', tier: 'standard', audit: AUDIT.transactionSubmitEscrowHash },
         schema: {
           tags: [TAG],
           summary: "Submit a transaction's escrow hash with the workspace key",

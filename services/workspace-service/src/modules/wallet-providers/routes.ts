@@ -68,7 +68,7 @@ export function walletProviderConfigRoutes(api: WalletApi) {
     app.get(
       '/wallet-provider-configs/status',
       {
-        config: { tier: 'high', auth: 'internal' },
+        config: { tier: 'high', access: 'internal' },
         schema: {
           tags: [TAG],
           summary: 'Every config and its version (service to service)',
