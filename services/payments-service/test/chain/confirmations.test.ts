@@ -1,5 +1,6 @@
 import { ANVIL_ACCOUNTS } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paymentsConfigFrom } from '../../src/config.js';
 import { bearer, call, key, type PaymentsEnv, type Running, startPaymentsEnv, type TestSql } from '../helpers.js';
 import { type ChainWorld, eventsOf, insertTransaction, platformWithCredentials, startChain } from './fixtures.js';
 
@@ -105,5 +106,15 @@ describe('CHAIN_CONFIRMATIONS=base-sepolia=3', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'CHAIN_RECEIPT_MISMATCH', details: { reason: 'no_matching_transfer' } });
     expect((await rowOf(id))?.status).toBe('pending');
+  });
+});
+
+describe('payments reads CHAIN_CONFIRMATIONS', () => {
+  it('as the indexer does: overrides per network, one line per bad entry', () => {
+    expect(paymentsConfigFrom({ CHAIN_CONFIRMATIONS: 'base-sepolia=3' }).settlement.confirmations).toEqual({ 'base-sepolia': 3 });
+    expect(paymentsConfigFrom({}).settlement.confirmations).toEqual({});
+    expect(() => paymentsConfigFrom({ CHAIN_CONFIRMATIONS: 'base-sepolia=-1' })).toThrow(
+      /CHAIN_CONFIRMATIONS: "base-sepolia=-1": confirmations must be an integer from 0 to 10000/,
+    );
   });
 });
