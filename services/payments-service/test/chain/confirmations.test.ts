@@ -95,6 +95,35 @@ describe('CHAIN_CONFIRMATIONS=base-sepolia=3', () => {
     expect((await eventsOf(sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed']);
   });
 
+  it("a sender's rescind hash at depth 1 is pending (409, nothing changed); two blocks later it rescinds", async () => {
+    const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+    const created = await world.createEscrow(id, AMOUNT, { holdDeadline: (await world.now()) + 3600n });
+    await mine(2);
+    const escrow = await call(svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
+      headers: bearer(p.token),
+      body: { transactionHash: created.transactionHash },
+    });
+    expect(escrow.status, JSON.stringify(escrow.body)).toBe(200);
+    const rescind = await world.escrowCall('rescind', id);
+    const submit = () =>
+      call(svc.url, 'POST', `/api/v2/transactions/${id}/rescind`, {
+        headers: bearer(p.token),
+        body: { txHash: rescind.transactionHash, reason: 'changed my mind' },
+      });
+
+    const early = await submit();
+    expect(early.status).toBe(409);
+    expect(early.body.error).toMatchObject({ code: 'CHAIN_TRANSACTION_PENDING', details: { confirmations: 1, required: 3 } });
+    expect((await rowOf(id))?.status).toBe('escrowed');
+    expect((await eventsOf(sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed']);
+
+    await mine(2);
+    const done = await submit();
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(await rowOf(id)).toEqual({ status: 'rescinded', tx_hash: rescind.transactionHash });
+    expect((await eventsOf(sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed', 'transaction.rescinded']);
+  });
+
   it('a receipt that does not match is refused at once (400), whatever its depth', async () => {
     const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER, orchestrationType: 'raw' });
     await world.mint(SENDER, 1_000_000n);
