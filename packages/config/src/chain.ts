@@ -1,4 +1,4 @@
-import { CHAIN_IDS, CURRENCIES, type Network } from '@holdfast/contracts';
+import { type AppEnv, CHAIN_IDS, CURRENCIES, type Network } from '@holdfast/contracts';
 import { Type } from '@sinclair/typebox';
 
 /**
@@ -160,6 +160,47 @@ export function parseNetworkIntegers(
     result[network] = n;
   }
   return { value: result, problems };
+}
+
+/**
+ * Blocks to wait on top of a block before it is taken as final, outside `local` (docs/chain.md):
+ * roughly half a minute on the L2s (2 s blocks on Base and OP, 0.25 s on Arbitrum) and two and a half
+ * minutes on Ethereum, far beyond the reorgs those chains have seen. In `local` (anvil) it is 0.
+ * The chain-indexer waits them before it publishes an event; payments before it moves a transaction
+ * on a hash a client submitted (docs/settlement.md).
+ */
+export const DEFAULT_CONFIRMATIONS: Partial<Record<Network, number>> = {
+  ethereum: 12,
+  'ethereum-sepolia': 12,
+  base: 15,
+  'base-sepolia': 15,
+  optimism: 15,
+  'optimism-sepolia': 15,
+  arbitrum: 60,
+  'arbitrum-sepolia': 60,
+};
+
+/** A network without a default of its own (none today: every EVM network has one). */
+const FALLBACK_CONFIRMATIONS = 12;
+
+/** `CHAIN_CONFIRMATIONS=base=20,ethereum=12`: read its entries with `parseConfirmations` in the process's `refine`. */
+export const ChainConfirmationsEnv = {
+  CHAIN_CONFIRMATIONS: Type.Optional(
+    Type.String({ description: 'network=confirmations pairs, comma-separated, e.g. base=20,ethereum=12' }),
+  ),
+};
+
+/** The overrides of `CHAIN_CONFIRMATIONS` per network (0 to 10000 each). */
+export function parseConfirmations(value: string | undefined): Parsed<Partial<Record<Network, number>>> {
+  return parseNetworkIntegers('CHAIN_CONFIRMATIONS', value, { min: 0, max: 10_000, what: 'confirmations' });
+}
+
+/** The confirmations of a network: its `CHAIN_CONFIRMATIONS` override, else 0 in `local`, else its default. */
+export function confirmationsFor(network: Network, appEnv: AppEnv, overrides: Partial<Record<Network, number>> = {}): number {
+  const override = overrides[network];
+  if (override !== undefined) return override;
+  if (appEnv === 'local') return 0;
+  return DEFAULT_CONFIRMATIONS[network] ?? FALLBACK_CONFIRMATIONS;
 }
 
 /** Networks named by entries that have no RPC (one line each). */

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { networksWithoutRpc, parseEscrowContracts, parseNetworkIntegers, parseTokenContracts } from '../src/index.js';
+import {
+  confirmationsFor,
+  DEFAULT_CONFIRMATIONS,
+  EVM_NETWORKS,
+  networksWithoutRpc,
+  parseConfirmations,
+  parseEscrowContracts,
+  parseNetworkIntegers,
+  parseTokenContracts,
+} from '../src/index.js';
 
 const ESCROW = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512';
 const TOKEN = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
@@ -84,6 +93,29 @@ describe('network=integer variables', () => {
   it('names networks without an RPC', () => {
     expect(networksWithoutRpc('ESCROW_CONTRACTS', ['base', 'base', 'base-sepolia'], { 'base-sepolia': 'http://x' })).toEqual([
       'ESCROW_CONTRACTS: base has no RPC: add base=<url> to CHAIN_RPC_URLS',
+    ]);
+  });
+});
+
+describe('CHAIN_CONFIRMATIONS', () => {
+  it('is 0 in local, the documented default elsewhere, and an override wins everywhere', () => {
+    expect(confirmationsFor('base', 'local')).toBe(0);
+    expect(confirmationsFor('base', 'production')).toBe(15);
+    expect(confirmationsFor('ethereum', 'staging')).toBe(12);
+    expect(confirmationsFor('arbitrum-sepolia', 'staging')).toBe(60);
+    expect(confirmationsFor('base-sepolia', 'local', { 'base-sepolia': 3 })).toBe(3);
+    expect(confirmationsFor('base', 'production', { base: 0, ethereum: 20 })).toBe(0);
+    expect(confirmationsFor('ethereum', 'production', { base: 0, ethereum: 20 })).toBe(20);
+    // Every EVM network has a default of its own.
+    expect(EVM_NETWORKS.filter((n) => DEFAULT_CONFIRMATIONS[n] === undefined)).toEqual([]);
+  });
+
+  it('reads its overrides from 0 to 10000, one line per bad entry', () => {
+    expect(parseConfirmations('base-sepolia=3, ethereum=10000')).toEqual({ value: { 'base-sepolia': 3, ethereum: 10_000 }, problems: [] });
+    expect(parseConfirmations(undefined)).toEqual({ value: {}, problems: [] });
+    expect(parseConfirmations('base=-1,ethereum=10001').problems).toEqual([
+      'CHAIN_CONFIRMATIONS: "base=-1": confirmations must be an integer from 0 to 10000',
+      'CHAIN_CONFIRMATIONS: "ethereum=10001": confirmations must be an integer from 0 to 10000',
     ]);
   });
 });

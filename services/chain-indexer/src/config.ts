@@ -1,6 +1,8 @@
 import {
+  ChainConfirmationsEnv,
   ChainEnv,
   CommonEnv,
+  confirmationsFor,
   durationMs,
   type EscrowContract,
   EscrowContractsEnv,
@@ -8,40 +10,22 @@ import {
   loadConfig,
   networksWithoutRpc,
   parseChainRpcUrls,
+  parseConfirmations,
   parseEscrowContracts,
-  parseNetworkIntegers,
   portField,
   withDotEnv,
 } from '@holdfast/config';
-import { type AppEnv, CHAIN_IDS, type Network, StringEnum } from '@holdfast/contracts';
+import { CHAIN_IDS, type Network, StringEnum } from '@holdfast/contracts';
 import { Type } from '@sinclair/typebox';
 
 export const SERVICE_NAME = 'chain-indexer';
-
-/**
- * Blocks to wait on top of a block before its events are published, outside `local` (docs/chain.md):
- * roughly half a minute on the L2s (2 s blocks on Base and OP, 0.25 s on Arbitrum) and two and a half
- * minutes on Ethereum, far beyond the reorgs those chains have seen. In `local` (anvil) it is 0.
- */
-export const DEFAULT_CONFIRMATIONS: Partial<Record<Network, number>> = {
-  ethereum: 12,
-  'ethereum-sepolia': 12,
-  base: 15,
-  'base-sepolia': 15,
-  optimism: 15,
-  'optimism-sepolia': 15,
-  arbitrum: 60,
-  'arbitrum-sepolia': 60,
-};
 
 export const IndexerEnv = Type.Object({
   ...CommonEnv,
   ...ChainEnv,
   ...EscrowContractsEnv,
+  ...ChainConfirmationsEnv,
   INDEXER_PORT: portField(3004),
-  CHAIN_CONFIRMATIONS: Type.Optional(
-    Type.String({ description: 'network=confirmations pairs, comma-separated, e.g. base=20,ethereum=12' }),
-  ),
   INDEXER_POLL_INTERVAL: Type.String({
     format: 'duration',
     default: '500ms',
@@ -75,11 +59,7 @@ function resolve(env: Record<string, string | undefined>) {
       problems.push(`CHAIN_RPC_URLS: is required when APP_ENV is ${c.APP_ENV}: the indexer needs a chain to follow (missing)`);
     }
     const parsedEscrow = parseEscrowContracts(c.ESCROW_CONTRACTS);
-    const parsedConfirmations = parseNetworkIntegers('CHAIN_CONFIRMATIONS', c.CHAIN_CONFIRMATIONS, {
-      min: 0,
-      max: 10_000,
-      what: 'confirmations',
-    });
+    const parsedConfirmations = parseConfirmations(c.CHAIN_CONFIRMATIONS);
     escrow = parsedEscrow.value;
     confirmations = parsedConfirmations.value;
     const rpc = parseChainRpcUrls(c.CHAIN_RPC_URLS, c.APP_ENV);
@@ -105,7 +85,7 @@ function resolve(env: Record<string, string | undefined>) {
       chainId: CHAIN_IDS[network] as number,
       rpcUrl,
       contracts: escrow.filter((e) => e.network === network),
-      confirmations: confirmations[network] ?? defaultConfirmations(network, raw.APP_ENV),
+      confirmations: confirmationsFor(network, raw.APP_ENV, confirmations),
     };
   });
   const networks = rpcNetworks.filter((n) => n.contracts.length > 0);
@@ -122,11 +102,6 @@ function resolve(env: Record<string, string | undefined>) {
     onChainReset: raw.INDEXER_ON_CHAIN_RESET ?? (raw.APP_ENV === 'local' ? 'reindex' : 'halt'),
     shutdownTimeoutMs: durationMs(raw.SHUTDOWN_TIMEOUT),
   };
-}
-
-function defaultConfirmations(network: Network, appEnv: AppEnv): number {
-  if (appEnv === 'local') return 0;
-  return DEFAULT_CONFIRMATIONS[network] ?? 12;
 }
 
 /** Validates an environment (tests pass their own). */

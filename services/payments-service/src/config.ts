@@ -1,4 +1,5 @@
 import {
+  ChainConfirmationsEnv,
   ChainEnv,
   CommonEnv,
   durationMs,
@@ -8,6 +9,7 @@ import {
   InternalApiKeyField,
   loadConfig,
   parseChainRpcUrls,
+  parseConfirmations,
   parseEscrowContracts,
   parseTokenContracts,
   portField,
@@ -35,6 +37,7 @@ export const PaymentsEnv = Type.Object({
   ...RateLimitEnv,
   ...EscrowContractsEnv,
   ...TokenContractsEnv,
+  ...ChainConfirmationsEnv,
   PAYMENTS_ATTESTER_PRIVATE_KEY: Type.Optional(
     Type.String({
       pattern: '^0x[0-9a-fA-F]{64}$',
@@ -110,6 +113,7 @@ function resolve(env: Record<string, string | undefined>) {
     ...bootstrapKeyProblems(c.PAYMENTS_BOOTSTRAP_API_KEY, c.APP_ENV),
     ...parseEscrowContracts(c.ESCROW_CONTRACTS).problems,
     ...parseTokenContracts(c.TOKEN_CONTRACTS).problems,
+    ...parseConfirmations(c.CHAIN_CONFIRMATIONS).problems,
   ]);
   return {
     ...raw,
@@ -173,19 +177,23 @@ function smsProblems(c: Record<string, unknown> & { APP_ENV: string }, prefix: '
 }
 
 /**
- * The on-chain side of settlement: escrow and token contracts per network, and the attester key
+ * The on-chain side of settlement: escrow and token contracts per network, the confirmations a
+ * submitted hash needs, and the attester key
  * (in `local`, anvil dev account #7, which no other part of the stack signs with).
  */
 function settlementSettings(raw: {
   APP_ENV: string;
   ESCROW_CONTRACTS?: string | undefined;
   TOKEN_CONTRACTS?: string | undefined;
+  CHAIN_CONFIRMATIONS?: string | undefined;
   PAYMENTS_ATTESTER_PRIVATE_KEY?: string | undefined;
   SETTLEMENT_POLL_INTERVAL: string;
 }) {
   return {
     escrowContracts: parseEscrowContracts(raw.ESCROW_CONTRACTS).value,
     tokenContracts: parseTokenContracts(raw.TOKEN_CONTRACTS).value,
+    /** CHAIN_CONFIRMATIONS overrides: a submitted hash moves a transaction only this deep (`confirmationsFor`). */
+    confirmations: parseConfirmations(raw.CHAIN_CONFIRMATIONS).value,
     attesterPrivateKey: (raw.PAYMENTS_ATTESTER_PRIVATE_KEY ?? (raw.APP_ENV === 'local' ? LOCAL_ATTESTER_KEY : undefined)) as
       | `0x${string}`
       | undefined,

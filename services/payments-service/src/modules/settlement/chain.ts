@@ -1,5 +1,5 @@
-import type { EscrowContract, TokenContract } from '@holdfast/config';
-import { CHAIN_IDS, type EscrowTerms, type Network } from '@holdfast/contracts';
+import { confirmationsFor, type EscrowContract, type TokenContract } from '@holdfast/config';
+import { type AppEnv, CHAIN_IDS, type EscrowTerms, type Network } from '@holdfast/contracts';
 import { EscrowStatus, holdfastEscrowAbi, holdfastEscrowDeployedBytecode, isCodeOf, uuidToOnchainId } from '@holdfast/escrow';
 import { AppError } from '@holdfast/http-kit';
 import {
@@ -28,6 +28,8 @@ export interface ChainSettings {
   rpcUrls: Record<string, string>;
   escrowContracts: EscrowContract[];
   tokenContracts: TokenContract[];
+  /** CHAIN_CONFIRMATIONS overrides per network (else the defaults of `confirmationsFor`). */
+  confirmations?: Partial<Record<Network, number>>;
   attesterPrivateKey: Hex | undefined;
 }
 
@@ -151,6 +153,16 @@ export function createChainAccess(settings: ChainSettings) {
           throw error;
         }
       });
+    },
+
+    /** Confirmations a receipt needs before a submitted hash moves a transaction (CHAIN_CONFIRMATIONS; 0 in `local`). */
+    requiredConfirmations(network: string): number {
+      return confirmationsFor(network as Network, settings.appEnv as AppEnv, settings.confirmations);
+    },
+
+    /** The latest block number of a network. */
+    async latestBlock(network: string): Promise<bigint> {
+      return rpc('getBlockNumber', () => client(network).getBlockNumber({ cacheTime: 0 }));
     },
 
     async transaction(network: string, hash: Hash): Promise<Transaction | null> {

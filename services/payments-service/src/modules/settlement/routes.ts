@@ -64,7 +64,7 @@ export function registerSettlementRoutes(app: HttpApp, service: SettlementServic
           schema: {
             ...common,
             summary: 'Submit the on-chain hash (raw)',
-            description: `A raw transaction's ERC-20 transfer: its receipt is read on chain; a matching transfer completes the transaction, a reverted one fails it. 409 CHAIN_TRANSACTION_PENDING while it has no receipt. ${DESIGN}`,
+            description: `A raw transaction's ERC-20 transfer: its receipt is read on chain; a matching transfer completes the transaction, a reverted one fails it. 409 CHAIN_TRANSACTION_PENDING while it has no receipt or fewer confirmations than CHAIN_CONFIRMATIONS of its network (details.confirmations, details.required): submit it again later. ${DESIGN}`,
             operationId: opId('submitTransactionHash', v),
             body: SubmitHashBody,
             response: { 200: TransactionOperationResult, ...errorResponses(404, 409, 503) },
@@ -82,7 +82,7 @@ export function registerSettlementRoutes(app: HttpApp, service: SettlementServic
           schema: {
             ...common,
             summary: 'Submit the escrow hash',
-            description: `The createEscrow (or createBatch) transaction: its EscrowCreated log for this transaction id must match the transaction; the transaction is escrowed at once. ${DESIGN}`,
+            description: `The createEscrow (or createBatch) transaction: its EscrowCreated log for this transaction id must match the transaction; the transaction is escrowed once the receipt has the network's CHAIN_CONFIRMATIONS (before: 409 CHAIN_TRANSACTION_PENDING, submit it again later). ${DESIGN}`,
             operationId: opId('submitEscrowHash', v),
             body: SubmitEscrowHashBody,
             response: { 200: TransactionOperationResult, ...errorResponses(404, 409, 503) },
@@ -136,7 +136,7 @@ export function registerSettlementRoutes(app: HttpApp, service: SettlementServic
           schema: {
             ...common,
             summary: 'Rescind within the hold period',
-            description: `With the sender's rescind txHash: verified on chain, rescinded at once (200). Without: the request is recorded (202) and the transaction is rescinded when the chain shows the sender's rescind. 409 HOLD_PERIOD_ENDED after the deadline. ${DESIGN}`,
+            description: `With the sender's rescind txHash: verified on chain, rescinded once its receipt has the network's CHAIN_CONFIRMATIONS (200; before: 409 CHAIN_TRANSACTION_PENDING). Without: the request is recorded (202) and the transaction is rescinded when the chain shows the sender's rescind. 409 HOLD_PERIOD_ENDED after the deadline. ${DESIGN}`,
             operationId: opId('rescindTransaction', v),
             body: RescindBody,
             response: { 200: TransactionOperationResult, 202: TransactionOperationResult, ...errorResponses(404, 409, 503) },

@@ -121,6 +121,27 @@ export function createSettlementService(deps: SettlementDeps) {
     return receipt;
   }
 
+  /**
+   * A submitted hash moves a transaction only once `requiredConfirmations` blocks are on top of its
+   * receipt's block, the depth at which the indexer publishes the same log (CHAIN_CONFIRMATIONS means
+   * one thing everywhere): shallower, a reorg could take it away after the move.
+   * Until then 409 CHAIN_TRANSACTION_PENDING, nothing changed; the indexer's CHAIN event (which waits
+   * as long) moves it too.
+   */
+  async function requireConfirmations(row: TransactionRow, hash: Hash, receipt: TransactionReceipt): Promise<void> {
+    const network = row.blockchainNetwork;
+    const required = chain.requiredConfirmations(network);
+    if (required === 0) return;
+    const latest = await chain.latestBlock(network);
+    const have = Math.max(0, Number(latest - receipt.blockNumber));
+    if (have >= required) return;
+    throw new AppError(
+      'CHAIN_TRANSACTION_PENDING',
+      `${hash} has ${have} of the ${required} confirmations ${network} needs: nothing changed; submit it again later (or wait: the transaction moves once the chain event arrives)`,
+      { txHash: hash, network, confirmations: have, required },
+    );
+  }
+
   /** Logs of the transaction's escrow event `eventName` for this id, emitted by `contract` (or any genuine escrow). */
   function escrowLogs<E extends 'EscrowCreated' | 'EscrowRescinded' | 'EarlyReleaseAttested'>(
     receipt: TransactionReceipt,
@@ -155,6 +176,7 @@ export function createSettlementService(deps: SettlementDeps) {
       if (!sent || !sameAddress(sent.from, row.fromAddress) || !sameAddress(sent.to, token)) {
         throw mismatch('not_this_transfer', "The reverted transaction is not a transfer of this transaction's token from its sender");
       }
+      await requireConfirmations(row, hash, receipt);
       const out = await sql.begin((tx) =>
         moves.move(tx, {
           transactionId: id,
@@ -184,6 +206,7 @@ export function createSettlementService(deps: SettlementDeps) {
         },
       );
     }
+    await requireConfirmations(row, hash, receipt);
     const out = await sql.begin(async (tx) => {
       const holder = await repository.claimTransfer(tx, chainId, hash, transfer.logIndex, id);
       if (holder !== id) throw new AppError('CONFLICT', 'This transfer already confirmed another transaction', { txHash: hash });
@@ -228,6 +251,7 @@ export function createSettlementService(deps: SettlementDeps) {
     if (problems.length > 0) {
       throw mismatch('terms_mismatch', `The escrow's ${problems.join(', ')} differ from the transaction`, { fields: problems });
     }
+    await requireConfirmations(row, hash, receipt);
     const out = await sql.begin(async (tx) => {
       const locked = await transactions.lock(tx, id, principal.platformId);
       if (locked && locked.status === 'escrowed' && locked.txHash === hash) return { after: locked };
@@ -337,6 +361,7 @@ export function createSettlementService(deps: SettlementDeps) {
       if (receipt.status === 'reverted') throw mismatch('reverted', 'The rescind transaction reverted on chain');
       const log = escrowLogs(receipt, 'EscrowRescinded', id).find((l) => sameAddress(l.address, row.escrowAddress));
       if (!log) throw mismatch('no_rescind', "The transaction holds no rescind of this transaction's escrow");
+      await requireConfirmations(row, hash, receipt);
       const chainId = chain.chainId(row.blockchainNetwork);
       const out = await sql.begin(async (tx) => {
         await repository.claimMessage(

@@ -1,0 +1,149 @@
+import { ANVIL_ACCOUNTS } from '@holdfast/test-fixtures';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paymentsConfigFrom } from '../../src/config.js';
+import { bearer, call, key, type PaymentsEnv, type Running, startPaymentsEnv, type TestSql } from '../helpers.js';
+import { type ChainWorld, eventsOf, insertTransaction, platformWithCredentials, startChain } from './fixtures.js';
+
+// A submitted hash moves a transaction only once its receipt is CHAIN_CONFIRMATIONS deep (the
+// receipt's block is the first confirmation): before that 409 CHAIN_TRANSACTION_PENDING and nothing
+// changes; the same request succeeds once enough blocks are on top.
+
+let e: PaymentsEnv;
+let svc: Running;
+let sql: TestSql;
+let world: ChainWorld;
+let p: Awaited<ReturnType<typeof platformWithCredentials>>;
+const SENDER = ANVIL_ACCOUNTS[1].address;
+const RECEIVER = ANVIL_ACCOUNTS[2].address;
+const AMOUNT = 25_500_000n; // 25.5 MockUSDC
+
+beforeAll(async () => {
+  world = await startChain();
+  e = await startPaymentsEnv({ ...world.env, CHAIN_CONFIRMATIONS: 'base-sepolia=3' });
+  ({ svc, sql } = e);
+  p = await platformWithCredentials(e, 'Confirmations');
+}, 60_000);
+
+afterAll(async () => {
+  await e?.stop();
+  await world?.anvil.stop();
+});
+
+/** anvil mines an empty block. */
+const mineOne = () => world.publicClient.request({ method: 'evm_mine' } as never);
+async function mine(blocks: number) {
+  for (let i = 0; i < blocks; i++) await mineOne();
+}
+const rowOf = async (id: string) => (await sql`select status, tx_hash from transactions where id = ${id}`)[0];
+
+describe('CHAIN_CONFIRMATIONS=base-sepolia=3', () => {
+  it('a raw transfer with no block on top is pending (409, nothing changed); three blocks later the same hash completes it', async () => {
+    const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER, orchestrationType: 'raw' });
+    await world.mint(SENDER, AMOUNT);
+    const receipt = await world.transfer(RECEIVER, AMOUNT);
+    const submit = () =>
+      call(svc.url, 'POST', `/api/v2/transactions/${id}/hash`, { headers: bearer(p.token), body: { txHash: receipt.transactionHash } });
+
+    const early = await submit();
+    expect(early.status).toBe(409);
+    expect(early.body.error).toMatchObject({
+      code: 'CHAIN_TRANSACTION_PENDING',
+      details: { confirmations: 0, required: 3, txHash: receipt.transactionHash, network: 'base-sepolia' },
+    });
+    expect(early.body.error.message).toMatch(/submit it again later/);
+    expect(await rowOf(id)).toEqual({ status: 'pending', tx_hash: null });
+    expect(await eventsOf(sql, id)).toEqual([]);
+    expect(await sql`select 1 from claimed_transfers where transaction_id = ${id}`).toHaveLength(0);
+
+    await mineOne();
+    const still = await call(svc.url, 'POST', `/api/v1/transactions/${id}/submit-hash`, {
+      headers: key(p.apiKey),
+      body: { txHash: receipt.transactionHash },
+    });
+    expect(still.status).toBe(409);
+    expect(still.body.error.details).toMatchObject({ confirmations: 1, required: 3 });
+    expect((await rowOf(id))?.status).toBe('pending');
+
+    await mine(2);
+    const done = await submit();
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body).toMatchObject({ success: true, transaction: { id, status: 'completed', txHash: receipt.transactionHash } });
+    expect(await rowOf(id)).toEqual({ status: 'completed', tx_hash: receipt.transactionHash });
+    expect((await eventsOf(sql, id)).map((ev) => ev.type)).toEqual(['transaction.completed']);
+  });
+
+  it('an escrow with no block on top is pending (409, nothing changed); three blocks later the same hash escrows it', async () => {
+    const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+    const receipt = await world.createEscrow(id, AMOUNT);
+    const submit = () =>
+      call(svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
+        headers: bearer(p.token),
+        body: { transactionHash: receipt.transactionHash },
+      });
+
+    const early = await submit();
+    expect(early.status).toBe(409);
+    expect(early.body.error).toMatchObject({ code: 'CHAIN_TRANSACTION_PENDING', details: { confirmations: 0, required: 3 } });
+    expect(await rowOf(id)).toEqual({ status: 'pending', tx_hash: null });
+    expect(await eventsOf(sql, id)).toEqual([]);
+    expect(await sql`select 1 from applied_chain_messages where transaction_id = ${id}`).toHaveLength(0);
+
+    await mine(3);
+    const done = await submit();
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.transaction).toMatchObject({ id, status: 'escrowed', txHash: receipt.transactionHash });
+    expect((await eventsOf(sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed']);
+  });
+
+  it("a sender's rescind hash with no block on top is pending (409, nothing changed); three blocks later it rescinds", async () => {
+    const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+    const created = await world.createEscrow(id, AMOUNT, { holdDeadline: (await world.now()) + 3600n });
+    await mine(3);
+    const escrow = await call(svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
+      headers: bearer(p.token),
+      body: { transactionHash: created.transactionHash },
+    });
+    expect(escrow.status, JSON.stringify(escrow.body)).toBe(200);
+    const rescind = await world.escrowCall('rescind', id);
+    const submit = () =>
+      call(svc.url, 'POST', `/api/v2/transactions/${id}/rescind`, {
+        headers: bearer(p.token),
+        body: { txHash: rescind.transactionHash, reason: 'changed my mind' },
+      });
+
+    const early = await submit();
+    expect(early.status).toBe(409);
+    expect(early.body.error).toMatchObject({ code: 'CHAIN_TRANSACTION_PENDING', details: { confirmations: 0, required: 3 } });
+    expect((await rowOf(id))?.status).toBe('escrowed');
+    expect((await eventsOf(sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed']);
+
+    await mine(3);
+    const done = await submit();
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(await rowOf(id)).toEqual({ status: 'rescinded', tx_hash: rescind.transactionHash });
+    expect((await eventsOf(sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed', 'transaction.rescinded']);
+  });
+
+  it('a receipt that does not match is refused at once (400), whatever its depth', async () => {
+    const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER, orchestrationType: 'raw' });
+    await world.mint(SENDER, 1_000_000n);
+    const receipt = await world.transfer(RECEIVER, 1_000_000n);
+    const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/hash`, {
+      headers: bearer(p.token),
+      body: { txHash: receipt.transactionHash },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'CHAIN_RECEIPT_MISMATCH', details: { reason: 'no_matching_transfer' } });
+    expect((await rowOf(id))?.status).toBe('pending');
+  });
+});
+
+describe('payments reads CHAIN_CONFIRMATIONS', () => {
+  it('as the indexer does: overrides per network, one line per bad entry', () => {
+    expect(paymentsConfigFrom({ CHAIN_CONFIRMATIONS: 'base-sepolia=3' }).settlement.confirmations).toEqual({ 'base-sepolia': 3 });
+    expect(paymentsConfigFrom({}).settlement.confirmations).toEqual({});
+    expect(() => paymentsConfigFrom({ CHAIN_CONFIRMATIONS: 'base-sepolia=-1' })).toThrow(
+      /CHAIN_CONFIRMATIONS: "base-sepolia=-1": confirmations must be an integer from 0 to 10000/,
+    );
+  });
+});
