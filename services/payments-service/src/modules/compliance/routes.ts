@@ -4,31 +4,20 @@ import {
   IDENTITY_PROVIDER_SIGNATURE_HEADER,
   IdentityProviderCallback,
   IdentityProviderCallbackResult,
-  PAYMENTS_V2_OPERATIONS,
-  type Scope,
   Uuid,
   Verification,
 } from '@holdfast/contracts';
 import { captureRawBody, errorResponses, type HttpApp } from '@holdfast/http-kit';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import { API_VERSIONS, type ApiVersion, operationId, v2Contract } from '../../http/versions.js';
 import { principalOf } from '../auth/index.js';
 import type { ComplianceService } from './service.js';
 
 const IdParams = Type.Object({ id: Uuid });
-const VERSIONS = ['v1', 'v2'] as const;
-type Version = (typeof VERSIONS)[number];
 
 /** v1 keeps the spec's doubled prefix exactly; v2 drops it (PAYMENTS_V2_OPERATIONS, area compliance). */
-const PREFIX: Record<Version, string> = { v1: '/api/v1/api/v1/compliance', v2: '/api/v2/compliance' };
-const opId = (name: string, v: Version) => (v === 'v2' ? name : `${name}V1`);
-
-/** The scopes the contract gives the v2 operation; v1 uses the same (`write:compliance`, `read:compliance`). */
-function scopesOf(method: string, v2Path: string): Scope[] {
-  const op = PAYMENTS_V2_OPERATIONS.find((o) => o.method === method && o.path === `/api/v2/compliance${v2Path}`);
-  if (!op || typeof op.auth !== 'object' || !('scopes' in op.auth)) throw new Error(`no compliance operation ${method} ${v2Path}`);
-  return op.auth.scopes;
-}
+const PREFIX: Record<ApiVersion, string> = { v1: '/api/v1/api/v1/compliance', v2: '/api/v2/compliance' };
 
 const signatureHeader = (request: FastifyRequest) => {
   const value = request.headers[IDENTITY_PROVIDER_SIGNATURE_HEADER];
@@ -37,19 +26,19 @@ const signatureHeader = (request: FastifyRequest) => {
 
 /** Compliance verifications (spec "Payments API: compliance"), on v1 and v2. */
 export function registerComplianceRoutes(app: HttpApp, service: ComplianceService): void {
-  for (const v of VERSIONS) {
+  for (const v of API_VERSIONS) {
     const base = PREFIX[v];
 
     app.post(
       `${base}/verifications`,
       {
-        config: { tier: 'standard', auth: { scopes: scopesOf('POST', '/verifications') } },
+        config: { tier: 'standard', auth: { scopes: v2Contract('POST', '/compliance/verifications').auth.scopes } },
         schema: {
           tags: ['compliance'],
           summary: 'Create a verification',
           description:
             "Opens an inquiry at the identity provider for one of your users and answers the verification, `pending`, with the provider's `externalInquiryId` and `externalSessionToken` (hand the token to the provider's SDK). The provider's callbacks move its status. When the provider refuses or cannot be reached (502 `INTEGRATION_PROVIDER_ERROR`, `details.retryable` says whether to try again), nothing is stored.",
-          operationId: opId('createVerification', v),
+          operationId: operationId('createVerification', v),
           deprecated: v === 'v1',
           body: CreateVerificationBody,
           response: { 201: Verification, ...errorResponses(502) },
@@ -61,13 +50,13 @@ export function registerComplianceRoutes(app: HttpApp, service: ComplianceServic
     app.post(
       `${base}/verifications/check`,
       {
-        config: { tier: 'standard', auth: { scopes: scopesOf('POST', '/verifications/check') } },
+        config: { tier: 'standard', auth: { scopes: v2Contract('POST', '/compliance/verifications/check').auth.scopes } },
         schema: {
           tags: ['compliance'],
           summary: 'Check a verification',
           description:
             'Your latest verification of the user and type (the most recently created, whatever its status); 404 when there is none. Changes nothing.',
-          operationId: opId('checkVerification', v),
+          operationId: operationId('checkVerification', v),
           deprecated: v === 'v1',
           body: CheckVerificationBody,
           response: { 200: Verification, ...errorResponses(404) },
@@ -79,12 +68,12 @@ export function registerComplianceRoutes(app: HttpApp, service: ComplianceServic
     app.get(
       `${base}/verifications/:id`,
       {
-        config: { tier: 'high', auth: { scopes: scopesOf('GET', '/verifications/{id}') } },
+        config: { tier: 'high', auth: { scopes: v2Contract('GET', '/compliance/verifications/{id}').auth.scopes } },
         schema: {
           tags: ['compliance'],
           summary: 'Read a verification',
           description: "One of your platform's verifications; another platform's answers 404.",
-          operationId: opId('getVerification', v),
+          operationId: operationId('getVerification', v),
           deprecated: v === 'v1',
           params: IdParams,
           response: { 200: Verification, ...errorResponses(404) },
@@ -111,7 +100,7 @@ export function registerComplianceRoutes(app: HttpApp, service: ComplianceServic
             'a missing, malformed, wrong or stale (more than 300 s off) signature answers 401 and changes nothing.',
             'A processed `eventId` answers 200 `duplicate` again and changes nothing; an unknown inquiry answers 404 (the provider retries). See docs/api/compliance.md.',
           ].join(' '),
-          operationId: opId('identityProviderCallback', v),
+          operationId: operationId('identityProviderCallback', v),
           deprecated: v === 'v1',
           security: [],
           headers: Type.Object({ [IDENTITY_PROVIDER_SIGNATURE_HEADER]: Type.Optional(Type.String()) }),

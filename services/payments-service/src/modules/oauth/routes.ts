@@ -17,12 +17,12 @@ import {
 import { AppError, ErrorResponse, envelope, errorEnvelope, errorResponses, type HttpApp, toErrorObject } from '@holdfast/http-kit';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { API_VERSIONS } from '../../http/versions.js';
 import { principalOf } from '../auth/plugin.js';
 import { OAuthError } from './errors.js';
 import type { OAuthService, PresentedClient } from './service.js';
 
 const FORM = 'application/x-www-form-urlencoded';
-const VERSIONS = ['v1', 'v2'] as const;
 
 const isForm = (request: FastifyRequest) => (request.headers['content-type'] ?? '').toLowerCase().startsWith(FORM);
 
@@ -96,7 +96,7 @@ async function oauthEndpoints(scope: HttpApp, service: OAuthService, issuerOf: (
     401: Type.Union([ErrorResponse, OAuthErrorResponse], { description: 'Client authentication failed (invalid_client).' }),
   };
 
-  for (const v of VERSIONS) {
+  for (const v of API_VERSIONS) {
     scope.post(
       `/api/${v}/oauth/token`,
       {

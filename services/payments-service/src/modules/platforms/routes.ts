@@ -14,13 +14,12 @@ import {
 } from '@holdfast/contracts';
 import { errorResponses, type HttpApp } from '@holdfast/http-kit';
 import { Type } from '@sinclair/typebox';
+import { API_VERSIONS, operationId } from '../../http/versions.js';
 import { principalOf } from '../auth/plugin.js';
 import type { PlatformsService } from './service.js';
 
 const IdParams = Type.Object({ id: Uuid });
-const VERSIONS = ['v1', 'v2'] as const;
 /** v2 operation ids are the plain names; v1 ones end in V1 and are marked deprecated. */
-const opId = (name: string, v: 'v1' | 'v2') => (v === 'v2' ? name : `${name}V1`);
 const deprecated = (v: 'v1' | 'v2') => v === 'v1';
 
 const SCOPE_CATALOGUE = SCOPES.map((scope) => ({
@@ -87,7 +86,7 @@ export function registerPlatformRoutes(app: HttpApp, service: PlatformsService):
     },
   );
 
-  for (const v of VERSIONS) {
+  for (const v of API_VERSIONS) {
     app.get(
       `/api/${v}/auth/scopes`,
       {
@@ -96,7 +95,7 @@ export function registerPlatformRoutes(app: HttpApp, service: PlatformsService):
           tags: ['platforms'],
           summary: 'List the scopes',
           description: 'Every scope, what it grants, its Workspace API form, and whether API keys and v2 accept it.',
-          operationId: opId('listScopes', v),
+          operationId: operationId('listScopes', v),
           deprecated: deprecated(v),
           response: { 200: ScopeCatalogue },
         },
@@ -111,7 +110,7 @@ export function registerPlatformRoutes(app: HttpApp, service: PlatformsService):
         schema: {
           tags: ['platforms'],
           summary: 'The platform of the calling credential',
-          operationId: opId('getOwnPlatform', v),
+          operationId: operationId('getOwnPlatform', v),
           deprecated: deprecated(v),
           response: { 200: Platform },
         },
@@ -127,7 +126,7 @@ export function registerPlatformRoutes(app: HttpApp, service: PlatformsService):
           tags: ['platforms'],
           summary: 'List platforms',
           description: 'Every platform, newest first, active or not; `workspaceId` narrows to one workspace.',
-          operationId: opId('listPlatforms', v),
+          operationId: operationId('listPlatforms', v),
           deprecated: deprecated(v),
           querystring: Type.Object({ workspaceId: Type.Optional(Uuid) }, { additionalProperties: false }),
           response: { 200: Type.Array(Platform) },
@@ -144,7 +143,7 @@ export function registerPlatformRoutes(app: HttpApp, service: PlatformsService):
           tags: ['platforms'],
           summary: 'Read a platform',
           description: 'Your own platform with `read:platform`; any platform with `admin:platform`. Others answer 404.',
-          operationId: opId('getPlatform', v),
+          operationId: operationId('getPlatform', v),
           deprecated: deprecated(v),
           params: IdParams,
           response: { 200: Platform, ...errorResponses(404) },
@@ -162,7 +161,7 @@ export function registerPlatformRoutes(app: HttpApp, service: PlatformsService):
           summary: 'Update a platform',
           description:
             'Your own platform with `write:platform` (name, webhookUrl, settings); any platform and also `scopes` and `isActive` with `admin:platform`. `isActive: false` stops the key and revokes its tokens at once. New scopes apply to the key at once.',
-          operationId: opId('updatePlatform', v),
+          operationId: operationId('updatePlatform', v),
           deprecated: deprecated(v),
           params: IdParams,
           body: UpdatePlatformBody,
@@ -181,7 +180,7 @@ export function registerPlatformRoutes(app: HttpApp, service: PlatformsService):
           summary: 'Deactivate a platform',
           description:
             'Soft delete: the platform stays readable with `isActive: false`, its API key stops working and its OAuth tokens are revoked, on every instance within a second. `PUT` with `isActive: true` brings the key back (not the tokens).',
-          operationId: opId('deactivatePlatform', v),
+          operationId: operationId('deactivatePlatform', v),
           deprecated: deprecated(v),
           params: IdParams,
           response: { 204: Type.Null({ description: 'Deactivated' }), ...errorResponses(404) },

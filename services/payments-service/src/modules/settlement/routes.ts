@@ -9,16 +9,15 @@ import {
 } from '@holdfast/contracts';
 import { errorResponses, type HttpApp } from '@holdfast/http-kit';
 import { Type } from '@sinclair/typebox';
+import { type ApiVersion, operationId } from '../../http/versions.js';
 import type { RouteAuth } from '../auth/index.js';
 import { principalOf } from '../auth/plugin.js';
 import type { SettlementService } from './service.js';
 
 const params = Type.Object({ id: Uuid });
-type Version = 'v1' | 'v2';
-const opId = (name: string, v: Version) => (v === 'v2' ? name : `${name}V1`);
 
 /** The scopes of each operation: v2 per PAYMENTS_V2_OPERATIONS; v1 its v1 scope, or a v2 token's. */
-const AUTH: Record<string, Record<Version, RouteAuth>> = {
+const AUTH: Record<string, Record<ApiVersion, RouteAuth>> = {
   hash: { v1: { scopes: ['write:transactions'] }, v2: { scopes: ['write:transactions'] } },
   move: { v1: { anyScope: ['write:transactions', 'move:transactions'] }, v2: { scopes: ['move:transactions'] } },
   rescind: { v1: { anyScope: ['rescind:transactions', 'reverse:transactions'] }, v2: { scopes: ['reverse:transactions'] } },
@@ -34,7 +33,7 @@ async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
 
 /** The on-chain operations of a transaction (spec "named only"), on v1 and v2 with the v2 renames. */
 export function registerSettlementRoutes(app: HttpApp, service: SettlementService): void {
-  const paths: Record<Version, Record<string, string[]>> = {
+  const paths: Record<ApiVersion, Record<string, string[]>> = {
     v2: {
       hash: ['/api/v2/transactions/:id/hash'],
       escrowHash: ['/api/v2/transactions/:id/escrow-hash'],
@@ -65,7 +64,7 @@ export function registerSettlementRoutes(app: HttpApp, service: SettlementServic
             ...common,
             summary: 'Submit the on-chain hash (raw)',
             description: `A raw transaction's ERC-20 transfer: its receipt is read on chain; a matching transfer completes the transaction, a reverted one fails it. 409 CHAIN_TRANSACTION_PENDING while it has no receipt or fewer confirmations than CHAIN_CONFIRMATIONS of its network (details.confirmations, details.required): submit it again later. ${DESIGN}`,
-            operationId: opId('submitTransactionHash', v),
+            operationId: operationId('submitTransactionHash', v),
             body: SubmitHashBody,
             response: { 200: TransactionOperationResult, ...errorResponses(404, 409, 503) },
           },
@@ -83,7 +82,7 @@ export function registerSettlementRoutes(app: HttpApp, service: SettlementServic
             ...common,
             summary: 'Submit the escrow hash',
             description: `The createEscrow (or createBatch) transaction: its EscrowCreated log for this transaction id must match the transaction; the transaction is escrowed once the receipt has the network's CHAIN_CONFIRMATIONS (before: 409 CHAIN_TRANSACTION_PENDING, submit it again later). ${DESIGN}`,
-            operationId: opId('submitEscrowHash', v),
+            operationId: operationId('submitEscrowHash', v),
             body: SubmitEscrowHashBody,
             response: { 200: TransactionOperationResult, ...errorResponses(404, 409, 503) },
           },
@@ -101,7 +100,7 @@ export function registerSettlementRoutes(app: HttpApp, service: SettlementServic
             ...common,
             summary: 'Attest a release',
             description: `escrowed -> in_review; Holdfast's attester releases the escrow on chain once its hold has ended, and the chain event completes the transaction. ${DESIGN}`,
-            operationId: opId('attestRelease', v),
+            operationId: operationId('attestRelease', v),
             response: { 200: TransactionOperationResult, ...errorResponses(404, 409, 503) },
           },
         },
@@ -118,7 +117,7 @@ export function registerSettlementRoutes(app: HttpApp, service: SettlementServic
             ...common,
             summary: 'Attest an early release',
             description: `Records a party's consent to an early release (verified on chain when its attestEarlyRelease hash is given). The escrow pays the receiver when both consents are on chain. ${DESIGN}`,
-            operationId: opId(i === 0 ? 'attestEarlyRelease' : 'attestEarlyReleaseAlias', v),
+            operationId: operationId(i === 0 ? 'attestEarlyRelease' : 'attestEarlyReleaseAlias', v),
             body: ReleaseEarlyAttestBody,
             response: { 200: TransactionOperationResult, ...errorResponses(404, 409, 503) },
           },
@@ -137,7 +136,7 @@ export function registerSettlementRoutes(app: HttpApp, service: SettlementServic
             ...common,
             summary: 'Rescind within the hold period',
             description: `With the sender's rescind txHash: verified on chain, rescinded once its receipt has the network's CHAIN_CONFIRMATIONS (200; before: 409 CHAIN_TRANSACTION_PENDING). Without: the request is recorded (202) and the transaction is rescinded when the chain shows the sender's rescind. 409 HOLD_PERIOD_ENDED after the deadline. ${DESIGN}`,
-            operationId: opId('rescindTransaction', v),
+            operationId: operationId('rescindTransaction', v),
             body: RescindBody,
             response: { 200: TransactionOperationResult, 202: TransactionOperationResult, ...errorResponses(404, 409, 503) },
           },
@@ -159,7 +158,7 @@ export function registerSettlementRoutes(app: HttpApp, service: SettlementServic
             ...common,
             summary: 'Refund',
             description: `escrowed, in_review or disputed -> refunded (transaction.refunded); Holdfast's attester returns the funds on chain. ${DESIGN}`,
-            operationId: opId('refundTransaction', v),
+            operationId: operationId('refundTransaction', v),
             body: RefundBody,
             response: { 200: TransactionOperationResult, ...errorResponses(404, 409, 503) },
           },

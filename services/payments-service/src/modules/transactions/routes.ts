@@ -11,6 +11,7 @@ import {
 } from '@holdfast/contracts';
 import { errorResponses, type HttpApp } from '@holdfast/http-kit';
 import { Type } from '@sinclair/typebox';
+import { API_VERSIONS, operationId } from '../../http/versions.js';
 import { principalOf, type RouteAuth } from '../auth/index.js';
 import type { TransactionsService } from './service.js';
 
@@ -18,8 +19,6 @@ const IdParams = Type.Object({ id: Uuid });
 const CreateHeaders = Type.Object({
   'idempotency-key': Type.Optional({ ...IdempotencyKey, description: 'Same as the body field `idempotencyKey` (send one, or the same).' }),
 });
-const VERSIONS = ['v1', 'v2'] as const;
-const opId = (name: string, v: 'v1' | 'v2') => (v === 'v2' ? name : `${name}V1`);
 
 /**
  * Transactions (spec "Payments API: transactions"): create, list, read, at-risk, stats, on v1
@@ -27,7 +26,7 @@ const opId = (name: string, v: 'v1' | 'v2') => (v === 'v2' ? name : `${name}V1`)
  * /batch, /batches) win over /transactions/:id in the router, and :id must be a uuid.
  */
 export function registerTransactionRoutes(app: HttpApp, service: TransactionsService): void {
-  for (const v of VERSIONS) {
+  for (const v of API_VERSIONS) {
     const createAuth: RouteAuth =
       v === 'v1' ? { anyScope: ['write:transactions', 'move:transactions'] } : { scopes: ['move:transactions'] };
     app.post(
@@ -39,7 +38,7 @@ export function registerTransactionRoutes(app: HttpApp, service: TransactionsSer
           summary: 'Create a transaction',
           description:
             'Creates a transaction (`transaction.created` is its first event). An idempotency key (body `idempotencyKey` or header `Idempotency-Key`) makes retries safe: the same key with the same parameters answers the first result with `Idempotent-Replayed: true`; with other parameters 422. Without a key, the same sender, receiver, amount, currency and network within the duplicate window answers 409. At most 10 creations per minute per sender (429 with Retry-After). See docs/transactions.md.',
-          operationId: opId('createTransaction', v),
+          operationId: operationId('createTransaction', v),
           deprecated: v === 'v1',
           headers: CreateHeaders,
           body: CreateTransactionBody,
@@ -63,7 +62,7 @@ export function registerTransactionRoutes(app: HttpApp, service: TransactionsSer
           summary: 'List transactions',
           description:
             'Newest first, `{data, pagination}`. Addresses match case-insensitively; `walletAddress` matches the sender or the receiver; a date `dateTo` includes that whole day.',
-          operationId: opId('listTransactions', v),
+          operationId: operationId('listTransactions', v),
           deprecated: v === 'v1',
           querystring: TransactionListQuery,
           response: { 200: TransactionList },
@@ -81,7 +80,7 @@ export function registerTransactionRoutes(app: HttpApp, service: TransactionsSer
           summary: 'At-risk report',
           description:
             'Per status (escrowed, in_review, pending_user_action, disputed): count, exact total amount, age of the oldest and counts aged over 24 h and 72 h, ages counted from entering the status.',
-          operationId: opId('getAtRiskTransactions', v),
+          operationId: operationId('getAtRiskTransactions', v),
           deprecated: v === 'v1',
           response: { 200: AtRiskReport },
         },
@@ -97,7 +96,7 @@ export function registerTransactionRoutes(app: HttpApp, service: TransactionsSer
           tags: ['transactions'],
           summary: 'Statistics by status',
           description: 'Every status with `{count, total_amount}` (exact decimal string), zero when none.',
-          operationId: opId('getTransactionStats', v),
+          operationId: operationId('getTransactionStats', v),
           deprecated: v === 'v1',
           response: { 200: TransactionStats },
         },
@@ -113,7 +112,7 @@ export function registerTransactionRoutes(app: HttpApp, service: TransactionsSer
           tags: ['transactions'],
           summary: 'Read a transaction',
           description: "Another platform's transaction answers 404.",
-          operationId: opId('getTransaction', v),
+          operationId: operationId('getTransaction', v),
           deprecated: v === 'v1',
           params: IdParams,
           response: { 200: PaymentsTransaction, ...errorResponses(404) },
