@@ -122,6 +122,56 @@ describe('CHAIN_CONFIRMATIONS=base-sepolia=3', () => {
     expect(done.status, JSON.stringify(done.body)).toBe(200);
     expect(await rowOf(id)).toEqual({ status: 'rescinded', tx_hash: rescind.transactionHash });
     expect((await eventsOf(sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed', 'transaction.rescinded']);
+
+    // The same hash again (a client retrying after a lost answer): 200 with the transaction, nothing moves twice.
+    const again = await submit();
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body).toMatchObject({ success: true, transaction: { id, status: 'rescinded', txHash: rescind.transactionHash } });
+    expect((await eventsOf(sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed', 'transaction.rescinded']);
+    // Another hash on a rescinded transaction is still refused.
+    const other = await call(svc.url, 'POST', `/api/v2/transactions/${id}/rescind`, {
+      headers: bearer(p.token),
+      body: { txHash: created.transactionHash },
+    });
+    expect(other.status).toBe(409);
+    expect(other.body.error.code).toBe('INVALID_STATE_TRANSITION');
+  });
+
+  it('an early-release consent hash waits for the confirmations too; the same hash again is 200, also once the release completed', async () => {
+    const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+    const created = await world.createEscrow(id, AMOUNT, { holdDeadline: (await world.now()) + 3600n });
+    await mine(3);
+    const escrow = await call(svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
+      headers: bearer(p.token),
+      body: { transactionHash: created.transactionHash },
+    });
+    expect(escrow.status, JSON.stringify(escrow.body)).toBe(200);
+    const consent = await world.escrowCall('attestEarlyRelease', id, 'sender');
+    const submit = () =>
+      call(svc.url, 'POST', `/api/v2/transactions/${id}/release-early/attest`, {
+        headers: bearer(p.token),
+        body: { party: 'sender', txHash: consent.transactionHash },
+      });
+    const consents = () => sql`select party, verified from early_release_attestations where transaction_id = ${id}`;
+
+    const early = await submit();
+    expect(early.status).toBe(409);
+    expect(early.body.error).toMatchObject({ code: 'CHAIN_TRANSACTION_PENDING', details: { confirmations: 0, required: 3 } });
+    expect(await consents()).toEqual([]);
+
+    await mine(3);
+    const done = await submit();
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.earlyRelease).toEqual({ senderAttested: true, receiverAttested: false });
+    expect(await consents()).toEqual([{ party: 'sender', verified: true }]);
+
+    // The receiver's consent pays out on chain; the payments row follows the chain (as the indexer's event would).
+    await world.escrowCall('attestEarlyRelease', id, 'receiver');
+    await sql`update transactions set status = 'completed' where id = ${id}`;
+    const again = await submit();
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body).toMatchObject({ success: true, transaction: { id, status: 'completed' } });
+    expect(await consents()).toEqual([{ party: 'sender', verified: true }]);
   });
 
   it('a receipt that does not match is refused at once (400), whatever its depth', async () => {

@@ -133,6 +133,13 @@ export function createSettlementRepository() {
           verified = early_release_attestations.verified or excluded.verified`;
     },
 
+    async hasAttestation(q: Queryable, transactionId: string, party: string, txHash: string): Promise<boolean> {
+      const rows = await q`
+        select 1 from early_release_attestations
+        where transaction_id = ${transactionId} and party = ${party} and lower(tx_hash) = ${txHash.toLowerCase()}`;
+      return rows.length > 0;
+    },
+
     async removeChainAttestation(tx: Queryable, transactionId: string, txHash: string): Promise<void> {
       await tx`delete from early_release_attestations where transaction_id = ${transactionId} and lower(tx_hash) = ${txHash.toLowerCase()}`;
     },

@@ -116,7 +116,7 @@ export function registerSettlementRoutes(app: HttpApp, service: SettlementServic
           schema: {
             ...common,
             summary: 'Attest an early release',
-            description: `Records a party's consent to an early release (verified on chain when its attestEarlyRelease hash is given). The escrow pays the receiver when both consents are on chain. ${DESIGN}`,
+            description: `Records a party's consent to an early release (verified on chain when its attestEarlyRelease hash is given, once the receipt has the network's CHAIN_CONFIRMATIONS; before: 409 CHAIN_TRANSACTION_PENDING; the same party's hash again: 200). The escrow pays the receiver when both consents are on chain. ${DESIGN}`,
             operationId: operationId(i === 0 ? 'attestEarlyRelease' : 'attestEarlyReleaseAlias', v),
             body: ReleaseEarlyAttestBody,
             response: { 200: TransactionOperationResult, ...errorResponses(404, 409, 503) },
@@ -135,7 +135,7 @@ export function registerSettlementRoutes(app: HttpApp, service: SettlementServic
           schema: {
             ...common,
             summary: 'Rescind within the hold period',
-            description: `With the sender's rescind txHash: verified on chain, rescinded once its receipt has the network's CHAIN_CONFIRMATIONS (200; before: 409 CHAIN_TRANSACTION_PENDING). Without: the request is recorded (202) and the transaction is rescinded when the chain shows the sender's rescind. 409 HOLD_PERIOD_ENDED after the deadline. ${DESIGN}`,
+            description: `With the sender's rescind txHash: verified on chain, rescinded once its receipt has the network's CHAIN_CONFIRMATIONS (200; before: 409 CHAIN_TRANSACTION_PENDING). The hash that already rescinded it again: 200 with the transaction (idempotent). Without: the request is recorded (202) and the transaction is rescinded when the chain shows the sender's rescind. 409 HOLD_PERIOD_ENDED after the deadline. ${DESIGN}`,
             operationId: operationId('rescindTransaction', v),
             body: RescindBody,
             response: { 200: TransactionOperationResult, 202: TransactionOperationResult, ...errorResponses(404, 409, 503) },

@@ -308,6 +308,13 @@ export function createSettlementService(deps: SettlementDeps) {
   async function attestEarlyRelease(principal: Principal, id: string, body: ReleaseEarlyAttestBody): Promise<TransactionOperationResult> {
     const row = await load(principal, id);
     requireOrchestration(row, 'platform');
+    // A consent hash already recorded for this party again (also once the release completed it): 200.
+    if (body.txHash && (await repository.hasAttestation(sql, id, body.party, lower(body.txHash)))) {
+      return {
+        ...result(row, `The ${body.party}'s consent with this hash was already recorded: the transaction is ${row.status}`),
+        earlyRelease: await repository.attestations(sql, id),
+      };
+    }
     if (row.status !== 'escrowed' && row.status !== 'in_review') {
       throw new AppError('INVALID_STATE_TRANSITION', `Cannot attest an early release of a transaction that is ${row.status}`, {
         status: row.status,
@@ -326,6 +333,7 @@ export function createSettlementService(deps: SettlementDeps) {
         (l) => sameAddress(l.address, row.escrowAddress) && sameAddress(l.args.party, party),
       );
       if (!found) throw mismatch('no_attestation', `The transaction holds no early-release consent of the ${body.party} for this escrow`);
+      await requireConfirmations(row, txHash, receipt);
     }
     await sql.begin((tx) => repository.recordAttestation(tx, id, body.party, txHash, txHash !== null));
     const earlyRelease = await repository.attestations(sql, id);
@@ -349,6 +357,10 @@ export function createSettlementService(deps: SettlementDeps) {
   ): Promise<{ status: 200 | 202; body: TransactionOperationResult }> {
     const row = await load(principal, id);
     requireOrchestration(row, 'platform');
+    // The hash that rescinded it (through this route or the chain event) again: 200, as submit-escrow-hash does.
+    if (body.txHash && row.status === 'rescinded' && row.txHash === lower(body.txHash)) {
+      return { status: 200, body: result(row, 'This rescind was already recorded: the transaction is rescinded') };
+    }
     refuseUnless(row, 'rescind');
     const policy = (row.rescindPolicy ?? {}) as { allowed?: boolean; requiresReason?: boolean; deadline?: string };
     if (policy.allowed === false) throw new AppError('RESCIND_NOT_ALLOWED', "This transaction's rescind rules do not allow rescinding it");
