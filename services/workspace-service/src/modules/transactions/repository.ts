@@ -1,14 +1,13 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/store.js';
-import { customerWallets } from '../customer-wallets/tables.js';
 import { customers } from '../customers/tables.js';
 import { platformMappings } from '../platform-mappings/tables.js';
 import { platformWalletAccounts } from '../providers/tables.js';
 
 /**
  * What the transaction reads need from this service's tables: the platforms mapped to a
- * workspace (active and revoked: their transactions stay the workspace's history) and its custody
- * addresses (the built-in wallet's accounts, customers' CUSTODY_A wallets), lower-cased.
+ * workspace (active and revoked: their transactions stay the workspace's history) and the addresses
+ * it has proven control of, lower-cased.
  */
 export function createTransactionScopeRepository(db: Executor) {
   return {
@@ -21,18 +20,19 @@ export function createTransactionScopeRepository(db: Executor) {
       return rows.map((r) => r.platformId);
     },
 
-    custodyAddressesOf: async (workspaceId: string): Promise<string[]> => {
-      const [accounts, wallets] = await Promise.all([
-        db
-          .select({ address: platformWalletAccounts.address })
-          .from(platformWalletAccounts)
-          .where(eq(platformWalletAccounts.workspaceId, workspaceId)),
-        db
-          .select({ address: customerWallets.walletAddress })
-          .from(customerWallets)
-          .where(and(eq(customerWallets.workspaceId, workspaceId), eq(customerWallets.source, 'custody_a'))),
-      ]);
-      return [...new Set([...accounts, ...wallets].map((r) => r.address.toLowerCase()))];
+    /**
+     * The addresses that widen what a workspace sees (docs/workspace-transactions.md, "Which
+     * addresses count"): only those derived from its own PLATFORM HD wallet (its accounts and its
+     * customers' auto-created wallets, both rows of platform_wallet_accounts), whose key this
+     * service holds for the workspace. A CUSTODY_A address is whatever a tenant-set vendor answers
+     * and a SIWE-linked one is the customer's own: neither proves anything, so neither counts.
+     */
+    provenAddressesOf: async (workspaceId: string): Promise<string[]> => {
+      const accounts = await db
+        .select({ address: platformWalletAccounts.address })
+        .from(platformWalletAccounts)
+        .where(eq(platformWalletAccounts.workspaceId, workspaceId));
+      return [...new Set(accounts.map((r) => r.address.toLowerCase()))];
     },
 
     /** The workspace's default platform for creation: its newest active production mapping, else its newest active sandbox one. */

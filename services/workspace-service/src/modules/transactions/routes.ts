@@ -32,8 +32,9 @@ export function transactionRoutes(transactions: TransactionsService) {
           tags: [TAG],
           summary: "List a workspace's transactions",
           description: [
-            "Transactions on the workspace's platforms (its platform mappings, revoked ones included), from or to one of its custody",
-            "addresses (its built-in wallet accounts and its customers' CUSTODY_A wallets), or naming one in `metadata.walletAddress`,",
+            "Transactions on the workspace's platforms (its platform mappings, revoked ones included), from or to an address it has",
+            "proven control of (the accounts of its built-in PLATFORM wallet, customers' auto-created ones included; never a",
+            "CUSTODY_A or SIWE-linked address, which proves nothing), or naming one in `metadata.walletAddress`,",
             '`metadata.senderWalletAddress` or `metadata.recipientWalletAddress`; newest first, each with `_platformId` and `_platformName`.',
             `\`status\` filters by the upper-case value. ${STATUSES} Members of the workspace and SUPER_ADMINs. ${UPSTREAM}`,
           ].join(' '),

@@ -46,7 +46,7 @@ function filtersOf(q: { status?: WorkspaceTransactionsQuery['status'] } & Omit<T
 
 /**
  * Workspace API transactions (docs/workspace-transactions.md): payments owns them; this service
- * decides where a workspace's transactions are (its platform mappings and custody addresses), asks
+ * decides where a workspace's transactions are (its platform mappings and proven addresses), asks
  * payments over NATS and shows the answers with upper-case statuses and `_platformId/_platformName`.
  */
 export function createTransactionsService(deps: {
@@ -63,11 +63,11 @@ export function createTransactionsService(deps: {
     if (!(await repos.workspaces.findById(workspaceId))) throw notFound('Workspace');
   }
 
-  /** The workspace's platforms and custody addresses. */
+  /** The workspace's platforms and the addresses it has proven control of. */
   async function workspaceScope(workspaceId: string): Promise<Scope> {
     const [platformIds, addresses] = await Promise.all([
       repos.transactionScope.platformIdsOf([workspaceId]),
-      repos.transactionScope.custodyAddressesOf(workspaceId),
+      repos.transactionScope.provenAddressesOf(workspaceId),
     ]);
     return { platformIds, addresses };
   }
