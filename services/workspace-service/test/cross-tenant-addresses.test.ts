@@ -32,7 +32,10 @@ const ids = (list: Json[]) => list.map((t: { id: string }) => t.id).sort();
 /** A stranger signs up, verifies, logs in and creates a workspace: an ADMIN nobody vetted. */
 async function selfSignedUpAdmin() {
   const email = uniqueEmail('attacker');
-  const signup = await ok('signup', h.call('POST', '/auth/signup', { body: { email, password: PASSWORD, firstName: 'Mallory', lastName: 'M' } }));
+  const signup = await ok(
+    'signup',
+    h.call('POST', '/auth/signup', { body: { email, password: PASSWORD, firstName: 'Mallory', lastName: 'M' } }),
+  );
   await ok('verify', h.call('POST', '/auth/verify-code', { body: { email, code: signup.verificationCode } }));
   const { accessToken: token } = await h.login(email);
   const workspace = await ok('workspace', h.call('POST', '/api/v1/workspaces', { token, body: { name: `Mallory ${Date.now()}`, email } }));
@@ -51,12 +54,19 @@ describe('a CUSTODY_A address answered by a tenant-set vendor', () => {
     // (an address it has proven), paid on its own platform and on a third tenant's.
     victim = await newTenant(h, world);
     victimPlatform = (await ok('sandbox', h.call('POST', `${victim.base}/sandbox-credentials`, { token: victim.admin.token }))).platformId;
-    await ok('provider', h.call('PUT', `/api/v1/workspaces/${victim.workspace.id}`, { token: world.superAdmin.token, body: { walletProvider: 'PLATFORM' } }));
+    await ok(
+      'provider',
+      h.call('PUT', `/api/v1/workspaces/${victim.workspace.id}`, { token: world.superAdmin.token, body: { walletProvider: 'PLATFORM' } }),
+    );
     const eth = { addressFormat: 'ADDRESS_FORMAT_ETHEREUM', curve: 'CURVE_SECP256K1', path: "m/44'/60'/0'/0/0" };
-    const accounts = await ok('accounts', h.call('POST', `${victim.base}/wallet-accounts`, { token: victim.admin.token, body: { accounts: [eth] } }));
+    const accounts = await ok(
+      'accounts',
+      h.call('POST', `${victim.base}/wallet-accounts`, { token: victim.admin.token, body: { accounts: [eth] } }),
+    );
     victimAddress = JSON.stringify(accounts).match(/0x[0-9a-fA-F]{40}/)![0];
     const third = await newTenant(h, world);
-    const thirdPlatform = (await ok('sandbox', h.call('POST', `${third.base}/sandbox-credentials`, { token: third.admin.token }))).platformId;
+    const thirdPlatform = (await ok('sandbox', h.call('POST', `${third.base}/sandbox-credentials`, { token: third.admin.token })))
+      .platformId;
     victimTx.push(
       await seedTransaction(h, { platformId: victimPlatform, toAddress: victimAddress, status: 'escrowed', amount: '900' }),
       await seedTransaction(h, { platformId: thirdPlatform, fromAddress: victimAddress.toLowerCase(), status: 'completed' }),
@@ -109,7 +119,10 @@ describe('a CUSTODY_A address answered by a tenant-set vendor', () => {
         body: { email: uniqueEmail('straw'), firstName: 'Straw', lastName: 'Man' },
       }),
     );
-    const wallet = await ok('custody wallet', h.call('POST', `/api/v1/customers/${customer.id}/custody-a-wallet`, { token: attacker.token, body: {} }));
+    const wallet = await ok(
+      'custody wallet',
+      h.call('POST', `/api/v1/customers/${customer.id}/custody-a-wallet`, { token: attacker.token, body: {} }),
+    );
     expect(wallet.walletAddress.toLowerCase()).toBe(victimAddress.toLowerCase());
     const own = await seedTransaction(h, { platformId: attacker.platformId, toAddress: victimAddress });
 

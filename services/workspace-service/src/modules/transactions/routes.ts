@@ -34,7 +34,7 @@ export function transactionRoutes(transactions: TransactionsService) {
           description: [
             "Transactions on the workspace's platforms (its platform mappings, revoked ones included), from or to an address it has",
             "proven control of (the accounts of its built-in PLATFORM wallet, customers' auto-created ones included; never a",
-            "CUSTODY_A or SIWE-linked address, which proves nothing), or naming one in `metadata.walletAddress`,",
+            'CUSTODY_A or SIWE-linked address, which proves nothing), or naming one in `metadata.walletAddress`,',
             '`metadata.senderWalletAddress` or `metadata.recipientWalletAddress`; newest first, each with `_platformId` and `_platformName`.',
             `\`status\` filters by the upper-case value. ${STATUSES} Members of the workspace and SUPER_ADMINs. ${UPSTREAM}`,
           ].join(' '),
