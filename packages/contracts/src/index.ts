@@ -11,6 +11,7 @@ export * from './domain.js';
 export * from './envelope.js';
 export * from './errors.js';
 export * from './escrow-registry.js';
+export * from './event-stream.js';
 export * from './events.js';
 export * from './forwarding.js';
 export * from './ids.js';

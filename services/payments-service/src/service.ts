@@ -32,6 +32,8 @@ import { smsGatewayFor } from './modules/controls/sms.js';
 import { createDisputesRepository } from './modules/disputes/repository.js';
 import { registerDisputeRoutes } from './modules/disputes/routes.js';
 import { createDisputesService } from './modules/disputes/service.js';
+import { registerEventStreamRoutes } from './modules/event-stream/routes.js';
+import { createEventStreamService } from './modules/event-stream/service.js';
 import { createOAuthRepository } from './modules/oauth/repository.js';
 import { registerOAuthRoutes } from './modules/oauth/routes.js';
 import { createOAuthService } from './modules/oauth/service.js';
@@ -253,6 +255,9 @@ export async function createPaymentsService(
     },
     appEnv: config.APP_ENV,
   });
+
+  // The platform's events live (server-sent events, resumable), read from the EVENTS stream.
+  registerEventStreamRoutes(app, createEventStreamService({ bus }));
 
   if (config.PAYMENTS_BOOTSTRAP_API_KEY) await platforms.ensureBootstrap(config.PAYMENTS_BOOTSTRAP_API_KEY);
 

@@ -60,12 +60,22 @@ export const openApiInfo: OpenApiInfo = {
     'Webhook and OAuth-client management live on the Workspace API; API keys are v1 credentials.',
     '',
     v2OperationTable(),
+    '',
+    '## Beyond the 36 operations',
+    '',
+    '`GET /api/v2/events/stream` (tag `events`): the calling platform’s events as server-sent events, resumable with',
+    '`Last-Event-ID`, an extension the SDK and the `holdfast listen` command use (docs/api/events-stream.md).',
   ].join('\n'),
   tags: [
     { name: 'platforms', description: 'Platforms, API keys and scopes' },
     { name: 'oauth', description: 'OAuth 2.0 client credentials: clients, tokens, revocation, introspection' },
     { name: 'compliance', description: "Compliance verifications and the identity provider's signed callback (docs/api/compliance.md)" },
     { name: 'controls', description: 'Control templates, one-time SMS codes of two-factor controls, risk reviews (docs/controls.md)' },
+    {
+      name: 'events',
+      description:
+        'The platform’s events live as server-sent events: an extension beyond the spec’s operations (docs/api/events-stream.md)',
+    },
     {
       name: 'webhooks (v1)',
       description:
