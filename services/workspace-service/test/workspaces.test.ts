@@ -271,6 +271,59 @@ describe('wallet settings', () => {
     );
     expect(entry?.changes).toMatchObject({ walletProvider: { from: null, to: 'CUSTODY_A' } });
   });
+
+  it('PUT replaces the whole record (a field left out is reset), PATCH merges', async () => {
+    const path = `/api/v1/workspaces/${world.w2.id}/wallet-settings`;
+    const full = await h.call('PUT', path, {
+      token: world.adminW2.token,
+      body: {
+        walletProvider: 'CUSTODY_B',
+        walletId: 'ws-9',
+        enabledNetworks: ['base-sepolia'],
+        defaultNetwork: 'base-sepolia',
+        defaultCurrency: 'USDC',
+        autoCreateCustomerWallets: true,
+      },
+    });
+    expect(full.status, JSON.stringify(full.body)).toBe(200);
+    const merged = await h.call('PATCH', path, { token: world.adminW2.token, body: { defaultCurrency: 'USDT' } });
+    expect(merged.body.data).toMatchObject({
+      walletProvider: 'CUSTODY_B',
+      walletId: 'ws-9',
+      defaultCurrency: 'USDT',
+      autoCreateCustomerWallets: true,
+    });
+
+    const replaced = await h.call('PUT', path, { token: world.adminW2.token, body: { enabledNetworks: ['ethereum-sepolia'] } });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.data).toMatchObject({
+      walletProvider: null,
+      walletId: null,
+      custodyCOrganizationId: null,
+      defaultNetwork: null,
+      enabledNetworks: ['ethereum-sepolia'],
+      defaultCurrency: null,
+      autoCreateCustomerWallets: false,
+    });
+    const read = await h.call('GET', path, { token: world.adminW2.token });
+    expect(read.body.data).toEqual(replaced.body.data);
+    const workspace = await h.call('GET', `/api/v1/workspaces/${world.w2.id}`, { token: world.adminW2.token });
+    expect(workspace.body.data.walletProvider ?? null).toBeNull();
+
+    // Bad input changes nothing: the default network outside the replacement's networks, an unknown field.
+    const outside = await h.call('PUT', path, {
+      token: world.adminW2.token,
+      body: { enabledNetworks: ['base-sepolia'], defaultNetwork: 'base' },
+    });
+    expect(outside.status).toBe(400);
+    expect((await h.call('PUT', path, { token: world.adminW2.token, body: { plan: 'gold' } })).status).toBe(400);
+    expect((await h.call('PUT', path, { token: world.clientW1.token, body: {} })).status).toBe(403);
+    expect((await h.call('GET', path, { token: world.adminW2.token })).body.data).toEqual(replaced.body.data);
+    const entries = await auditEntries(h, { action: 'workspace.wallet_settings_update', resourceId: world.w2.id });
+    expect(entries.some((e) => e.success && (e.changes as { walletProvider?: { to: unknown } } | null)?.walletProvider?.to === null)).toBe(
+      true,
+    );
+  });
 });
 
 describe('platform mappings', () => {

@@ -175,6 +175,13 @@ export const UpdateWalletSettingsBody = Type.Object(
 );
 export type UpdateWalletSettingsBody = Static<typeof UpdateWalletSettingsBody>;
 
+/** PUT: the whole record; a field left out takes its default (null, `[]`, false), unlike PATCH, which keeps it. */
+export const ReplaceWalletSettingsBody = Type.Object(UpdateWalletSettingsBody.properties, {
+  additionalProperties: false,
+  description: 'Every wallet setting; a field left out is reset to its default (null, [] or false).',
+});
+export type ReplaceWalletSettingsBody = Static<typeof ReplaceWalletSettingsBody>;
+
 /** The link between a workspace and one of its payments platforms (an API key holder in payments-service). */
 export const PLATFORM_MAPPING_KINDS = ['sandbox', 'production'] as const;
 export type PlatformMappingKind = (typeof PLATFORM_MAPPING_KINDS)[number];

@@ -409,6 +409,17 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(403, 200, 200, 403),
   },
   {
+    method: 'PUT',
+    route: '/api/v1/workspaces/:id/wallet-settings',
+    audit: 'workspace.wallet_settings_update',
+    // A replacement: keeps the PLATFORM provider the wallet routes of this world rely on.
+    prepare: async (ctx) => ({
+      path: `/api/v1/workspaces/${ctx.world.w1.id}/wallet-settings`,
+      body: { walletProvider: 'PLATFORM', autoCreateCustomerWallets: true },
+    }),
+    expect: bearer(403, 200, 200, 403),
+  },
+  {
     method: 'GET',
     route: '/api/v1/workspaces/:id/audit-logs',
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/audit-logs` }),
@@ -987,6 +998,7 @@ export const BAD_INPUT: Record<string, BadInput> = {
   'GET /api/v1/workspaces/:id/platform-mappings': { path: W1('/platform-mappings?status=deleted') },
   'GET /api/v1/workspaces/:id/wallet-settings': { path: fixed('/api/v1/workspaces/not-a-uuid/wallet-settings') },
   'PATCH /api/v1/workspaces/:id/wallet-settings': { path: W1('/wallet-settings'), body: { enabledNetworks: ['mars'] } },
+  'PUT /api/v1/workspaces/:id/wallet-settings': { path: W1('/wallet-settings'), body: { walletProvider: 'BANK' } },
   'GET /api/v1/workspaces/:id/audit-logs': { path: W1('/audit-logs?success=maybe') },
   'GET /api/v1/workspaces/:id/oauth/scopes': { path: fixed('/api/v1/workspaces/not-a-uuid/oauth/scopes') },
   'GET /api/v1/workspaces/:id/webhooks/events/types': { path: fixed('/api/v1/workspaces/not-a-uuid/webhooks/events/types') },

@@ -4,6 +4,7 @@ import {
   IdParams,
   PlatformMapping,
   PlatformMappingQuery,
+  ReplaceWalletSettingsBody,
   UpdateBillingBody,
   UpdateWalletSettingsBody,
   UpdateWorkspaceBody,
@@ -283,6 +284,25 @@ export function workspacesRoutes(deps: { workspaces: WorkspacesService; audit: A
         },
       },
       async (request) => envelope(request, await workspaces.updateWalletSettings(request.caller, request.params.id, request.body)),
+    );
+
+    app.put(
+      '/workspaces/:id/wallet-settings',
+      {
+        config: { tier: 'admin', roles: ADMIN_ROLES, audit: AUDIT.walletSettingsUpdate },
+        schema: {
+          tags: [TAG],
+          summary: 'Replace wallet settings of the workspace',
+          description:
+            'An ADMIN of the workspace or a SUPER_ADMIN. Replaces the whole record: a field left out is reset to its default (`null`, `[]` or `false`); PATCH merges instead. `defaultNetwork` must be one of `enabledNetworks` when that list is not empty. Audited as `workspace.wallet_settings_update`.',
+          operationId: 'replaceWalletSettings',
+          security: BEARER,
+          params: IdParams,
+          body: ReplaceWalletSettingsBody,
+          response: { 200: ok(WalletSettings), ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => envelope(request, await workspaces.replaceWalletSettings(request.caller, request.params.id, request.body)),
     );
 
     app.get(

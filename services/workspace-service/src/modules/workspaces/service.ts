@@ -5,6 +5,7 @@ import {
   type PlatformMapping,
   type PlatformMappingQuery,
   paginationMeta,
+  type ReplaceWalletSettingsBody,
   type UpdateBillingBody,
   type UpdateWalletSettingsBody,
   type UpdateWorkspaceBody,
@@ -43,6 +44,17 @@ export interface WorkspacesRepos {
 /** Largest `metadata` object, serialised. */
 export const METADATA_MAX_BYTES = 16 * 1024;
 const SLUG_ATTEMPTS = 5;
+
+/** What a PUT of the wallet settings resets a field it leaves out to. */
+const WALLET_SETTINGS_DEFAULTS = {
+  walletProvider: null,
+  walletId: null,
+  custodyCOrganizationId: null,
+  defaultNetwork: null,
+  enabledNetworks: [],
+  defaultCurrency: null,
+  autoCreateCustomerWallets: false,
+} satisfies Required<ReplaceWalletSettingsBody>;
 
 /**
  * Workspaces (tenants) and their settings. Reads need workspace access (a member or a SUPER_ADMIN);
@@ -116,7 +128,7 @@ export function createWorkspacesService(deps: {
     return toWorkspaceRecord(row.next);
   }
 
-  return {
+  const service = {
     list: async (actor: Actor, query: WorkspaceListQuery) => {
       const scope = adminReadScope(actor);
       if (scope.kind === 'self') return { workspaces: [], pagination: paginationMeta(query.page, query.limit, 0) };
@@ -368,6 +380,10 @@ export function createWorkspacesService(deps: {
       });
     },
 
+    /** PUT: every field a replacement sends, the defaults for the others (one audited write, as PATCH). */
+    replaceWalletSettings: async (caller: Caller, id: string, body: ReplaceWalletSettingsBody): Promise<WalletSettings> =>
+      service.updateWalletSettings(caller, id, { ...WALLET_SETTINGS_DEFAULTS, ...body }),
+
     platformMappings: async (actor: Actor, id: string, query: PlatformMappingQuery): Promise<PlatformMapping[]> => {
       assertWorkspaceAccess(actor, id);
       await found(store.repos, id);
@@ -378,6 +394,7 @@ export function createWorkspacesService(deps: {
     /** For the audit service: does the workspace exist. */
     exists: async (id: string): Promise<boolean> => (await store.repos.workspaces.findById(id)) !== undefined,
   };
+  return service;
 }
 
 export type WorkspacesService = ReturnType<typeof createWorkspacesService>;
