@@ -1,30 +1,9 @@
-import './formats.js';
+// Everything that crosses a process boundary, by surface (docs/architecture.md). One entry point:
+// services import from `@holdfast/contracts`, never from a file inside it.
+import './common/formats.js';
 
-export * from './batches.js';
-export * from './chain.js';
-export * from './commands.js';
-export * from './compliance.js';
-export * from './controls.js';
-export * from './customers.js';
-export * from './disputes.js';
-export * from './domain.js';
-export * from './envelope.js';
-export * from './errors.js';
-export * from './escrow-registry.js';
-export * from './event-stream.js';
-export * from './events.js';
-export * from './forwarding.js';
-export * from './ids.js';
-export * from './pagination.js';
-export * from './payments-access.js';
-export * from './payments-settlement.js';
-export * from './payments-transactions.js';
-export * from './payments-v2.js';
-export * from './subjects.js';
-export * from './wallets.js';
-export * from './webhooks.js';
-export * from './workspace-api/index.js';
-export * from './workspace-integrations.js';
-export * from './workspace-notifications.js';
-export * from './workspace-settings.js';
-export * from './workspace-transactions.js';
+export * from './commands/index.js';
+export * from './common/index.js';
+export * from './events/index.js';
+export * from './payments/index.js';
+export * from './workspace/index.js';

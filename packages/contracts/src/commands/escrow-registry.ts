@@ -1,0 +1,56 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { DateTime, NetworkSchema, Uuid } from '../common/domain.js';
+import { defineCommand } from './define.js';
+
+/*
+ * Escrow contracts registered at run time: a workspace's dedicated escrow, deployed by
+ * workspace-service, announced to the chain-indexer so that the indexer follows it from its
+ * deployment block without a restart (ESCROW_CONTRACTS lists only the shared ones). workspace-service
+ * keeps every deployment it has not had acknowledged and sends the command again until it is
+ * (at least once); the indexer's answer is the same for a repeat. docs/chain.md, "Contracts
+ * registered at run time".
+ */
+
+const Address = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description: 'The contract address (any case).' });
+const strict = { additionalProperties: false } as const;
+
+export const FollowEscrowContractRequest = Type.Object(
+  {
+    network: NetworkSchema,
+    address: Address,
+    deploymentBlock: Type.Integer({ minimum: 0, description: 'The block the contract was deployed in: its events are read from there.' }),
+    /** Who the contract belongs to, for the indexer's record and logs. */
+    workspaceId: Uuid,
+    deploymentId: Uuid,
+  },
+  strict,
+);
+export type FollowEscrowContractRequest = Static<typeof FollowEscrowContractRequest>;
+
+export const FollowEscrowContractReply = Type.Object(
+  {
+    network: NetworkSchema,
+    /** EIP-55 checksummed. */
+    address: Type.String(),
+    deploymentBlock: Type.Integer({ minimum: 0 }),
+    /** When the indexer first recorded it (a repeat answers the first registration). */
+    registeredAt: DateTime,
+    /** True when the contract was already followed (registered before, or in ESCROW_CONTRACTS). */
+    alreadyFollowed: Type.Boolean(),
+  },
+  strict,
+);
+export type FollowEscrowContractReply = Static<typeof FollowEscrowContractReply>;
+
+export const INDEXER_COMMANDS = {
+  /**
+   * Errors: VALIDATION_ERROR (bad payload); CONTRACT_NOT_AVAILABLE (the indexer has no RPC for the
+   * network: `details.reason` `no_rpc`). The sender retries both until the operator fixes it.
+   */
+  followContract: defineCommand(
+    'cmd.chain-indexer.contracts.follow',
+    FollowEscrowContractRequest,
+    FollowEscrowContractReply,
+    'Follows an escrow contract from its deployment block on (its past events are published first), from now on and after restarts. Idempotent.',
+  ),
+} as const;

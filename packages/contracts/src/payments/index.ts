@@ -1,0 +1,11 @@
+// The Payments API (v1 and v2): scopes and credentials, transactions, batches, controls, settlement,
+// compliance, disputes, and the v2 operation table.
+export * from './access.js';
+export * from './batches.js';
+export * from './compliance.js';
+export * from './controls.js';
+export * from './disputes.js';
+export * from './event-stream.js';
+export * from './settlement.js';
+export * from './transactions.js';
+export * from './v2.js';

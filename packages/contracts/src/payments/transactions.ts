@@ -1,0 +1,262 @@
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import {
+  CurrencySchema,
+  DateTime,
+  DecimalString,
+  Metadata,
+  NetworkSchema,
+  ORCHESTRATION_TYPES,
+  StringEnum,
+  TransactionStatusSchema,
+  Uuid,
+} from '../common/domain.js';
+import { EmbeddedTemplate } from './controls.js';
+
+/*
+ * Payments API: the transaction record and what every transaction operation shares. The
+ * operations' own bodies and answers sit next to their module's contract; this file is the record.
+ */
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const OrchestrationTypeSchema = StringEnum(ORCHESTRATION_TYPES, {
+  description: '`raw`: a direct transfer the client submits (submit-hash). `platform`: held in the escrow contract.',
+});
+export const SIGNER_TYPES = ['custodial', 'external_wallet'] as const;
+export type SignerType = (typeof SIGNER_TYPES)[number];
+export const SignerTypeSchema = StringEnum(SIGNER_TYPES);
+
+/** The `rescind` object of a created transaction (spec "Transaction"). */
+export const RescindInfo = Type.Object(
+  {
+    allowed: Type.Boolean({ description: 'Whether the sender may rescind this transaction once escrowed.' }),
+    deadline: DateTime,
+    requiresReason: Type.Boolean(),
+    notifyRecipient: Type.Boolean(),
+  },
+  { description: 'Rescind rules: the sender may take escrowed funds back until `deadline` (the hold period).' },
+);
+export type RescindInfo = Static<typeof RescindInfo>;
+
+/**
+ * A transaction as the Payments API returns it. `amount` is an exact decimal string (the create
+ * body takes a number, as the spec says; answers never round-trip money through floating point).
+ */
+export const PaymentsTransaction = Type.Object(
+  {
+    id: Uuid,
+    platformId: Uuid,
+    status: TransactionStatusSchema,
+    amount: DecimalString,
+    currency: CurrencySchema,
+    fromAddress: Type.String(),
+    toAddress: Type.String(),
+    blockchainNetwork: NetworkSchema,
+    chainId: Nullable(Type.Integer()),
+    orchestrationType: OrchestrationTypeSchema,
+    signerType: Nullable(SignerTypeSchema),
+    customerId: Nullable(Type.String()),
+    templateId: Nullable(Uuid),
+    batchId: Nullable(Uuid),
+    quoteId: Nullable(Uuid),
+    feeAmount: Nullable(DecimalString),
+    billingConfig: Nullable(Type.Record(Type.String(), Type.Unknown())),
+    txHash: Nullable(Type.String()),
+    escrowAddress: Nullable(Type.String()),
+    holdDeadline: Nullable(DateTime),
+    failureReason: Nullable(Type.String()),
+    idempotencyKey: Nullable(Type.String()),
+    metadata: Metadata,
+    rescind: Type.Optional(RescindInfo),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { $id: 'PaymentsTransaction' },
+);
+export type PaymentsTransaction = Static<typeof PaymentsTransaction>;
+
+// ------------------------------------------------------------------ create
+
+const BILLING_FEE_TYPES = ['percentage', 'fixed'] as const;
+export type BillingFeeType = (typeof BILLING_FEE_TYPES)[number];
+
+/** An amount as the spec sends it (a JSON number); an exact decimal string is accepted too. */
+const AmountInput = Type.Union([Type.Number(), Type.String({ maxLength: 40 })], {
+  description: 'Between 0.01 and 1,000,000. A JSON number (as the spec says) or, to avoid floating point, a decimal string.',
+});
+
+/** `billingConfig` of a create or quote body (spec: feeType, feePercentage, feeWalletAddress, currency, isActive). */
+export const BillingConfig = Type.Object(
+  {
+    feeType: Type.Optional(StringEnum(BILLING_FEE_TYPES, { description: '`percentage` of the amount, or a `fixed` fee.' })),
+    feePercentage: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.String({ maxLength: 40 })])),
+    fixedFee: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.String({ maxLength: 40 })])),
+    feeWalletAddress: Type.Optional(Type.String({ maxLength: 200 })),
+    currency: Type.Optional(CurrencySchema),
+    isActive: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type BillingConfig = Static<typeof BillingConfig>;
+
+export const IdempotencyKey = Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' });
+
+/** POST /transactions (spec "Create transaction body"). */
+export const CreateTransactionBody = Type.Object(
+  {
+    fromAddress: Type.String({ minLength: 1, maxLength: 200, description: 'Sender address.' }),
+    toAddress: Type.String({ minLength: 1, maxLength: 200, description: 'Receiver address.' }),
+    amount: AmountInput,
+    currency: Type.Optional(CurrencySchema),
+    blockchainNetwork: Type.Optional(NetworkSchema),
+    orchestrationType: Type.Optional(OrchestrationTypeSchema),
+    templateId: Type.Optional(Uuid),
+    contractTemplateId: Type.Optional(Uuid),
+    template: Type.Optional(EmbeddedTemplate),
+    metadata: Type.Optional(Metadata),
+    billingConfig: Type.Optional(BillingConfig),
+    quoteId: Type.Optional(Uuid),
+    signerType: Type.Optional(SignerTypeSchema),
+    customerId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    idempotencyKey: Type.Optional(IdempotencyKey),
+  },
+  { additionalProperties: false },
+);
+export type CreateTransactionBody = Static<typeof CreateTransactionBody>;
+
+/** The answer of a create: the record with its `rescind` rules. */
+/** Where a `platform` transaction's funds go on chain: this deployment's shared escrow, token and attester for the network. */
+export const EscrowTerms = Type.Object({
+  contractAddress: Nullable(
+    Type.String({ description: 'The escrow contract (ESCROW_CONTRACTS); null when none is configured for the network.' }),
+  ),
+  tokenAddress: Nullable(Type.String({ description: 'The ERC-20 of the currency (TOKEN_CONTRACTS); null when none is configured.' })),
+  attester: Nullable(
+    Type.String({
+      description: "Payments' attester, the address the escrow must name to be released or refunded; null when none is configured.",
+    }),
+  ),
+});
+export type EscrowTerms = Static<typeof EscrowTerms>;
+
+/** What the sender's wallet signs for a `platform` transaction (docs/settlement.md). */
+export const EscrowInstructions = Type.Object(
+  {
+    ...EscrowTerms.properties,
+    onchainId: Type.String({ pattern: '^0x[0-9a-f]{64}$', description: 'The escrow id: the transaction id as bytes32.' }),
+    amountBaseUnits: Nullable(Type.String({ pattern: '^[0-9]+$', description: 'The amount in the token’s units (6 decimals).' })),
+    holdDeadline: Type.Integer({ minimum: 0, description: 'Unix seconds: the sender may rescind until then.' }),
+  },
+  {
+    description:
+      'Approve `tokenAddress` for `amountBaseUnits` to `contractAddress`, then call `createEscrow(onchainId, toAddress, tokenAddress, amountBaseUnits, attester, holdDeadline)`. The transaction moves to `escrowed` when the chain shows it (or when its hash is submitted to escrow-hash).',
+  },
+);
+export type EscrowInstructions = Static<typeof EscrowInstructions>;
+
+export const CreatedTransaction = Type.Object(
+  { ...PaymentsTransaction.properties, rescind: RescindInfo, escrow: Type.Optional(EscrowInstructions) },
+  { $id: 'CreatedTransaction', description: 'The transaction as created, with its rescind rules.' },
+);
+
+// ------------------------------------------------------------------ reads
+
+const DateOrDateTime = Type.Union([Type.String({ format: 'date-time' }), Type.String({ format: 'date' })], {
+  description: 'ISO 8601 date-time, or a date (a whole day).',
+});
+
+export const TransactionListQuery = Type.Object(
+  {
+    page: Type.Integer({ minimum: 1, default: 1 }),
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    status: Type.Optional(TransactionStatusSchema),
+    fromAddress: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    toAddress: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    walletAddress: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Matches the sender or the receiver.' })),
+    dateFrom: Type.Optional(DateOrDateTime),
+    dateTo: Type.Optional(DateOrDateTime),
+    customerId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+export type TransactionListQuery = Static<typeof TransactionListQuery>;
+
+export const TransactionList = Type.Object(
+  {
+    data: Type.Array(PaymentsTransaction),
+    pagination: Type.Object({
+      page: Type.Integer({ minimum: 1 }),
+      limit: Type.Integer({ minimum: 1, maximum: 100 }),
+      total: Type.Integer({ minimum: 0 }),
+      totalPages: Type.Integer({ minimum: 0 }),
+    }),
+  },
+  { $id: 'TransactionList', description: 'Newest first.' },
+);
+export type TransactionList = Static<typeof TransactionList>;
+
+export const AT_RISK_STATUSES = ['escrowed', 'in_review', 'pending_user_action', 'disputed'] as const;
+const AtRiskBucket = Type.Object({
+  count: Type.Integer({ minimum: 0 }),
+  totalAmount: DecimalString,
+  oldestAgeSeconds: Nullable(Type.Integer({ minimum: 0, description: 'Since the oldest entered the status; null when none.' })),
+  over24h: Type.Integer({ minimum: 0 }),
+  over72h: Type.Integer({ minimum: 0 }),
+});
+export const AtRiskReport = Type.Object(
+  {
+    escrowed: AtRiskBucket,
+    in_review: AtRiskBucket,
+    pending_user_action: AtRiskBucket,
+    disputed: AtRiskBucket,
+  },
+  { $id: 'AtRiskReport', description: 'Ages count from the moment each transaction entered its current status.' },
+);
+export type AtRiskReport = Static<typeof AtRiskReport>;
+
+const StatsBucket = Type.Object({ count: Type.Integer({ minimum: 0 }), total_amount: DecimalString });
+export const TransactionStats = Type.Object(
+  {
+    pending: StatsBucket,
+    risk_review: StatsBucket,
+    pending_user_action: StatsBucket,
+    escrowed: StatsBucket,
+    in_review: StatsBucket,
+    disputed: StatsBucket,
+    completed: StatsBucket,
+    refunded: StatsBucket,
+    failed: StatsBucket,
+    rescinded: StatsBucket,
+  },
+  { $id: 'TransactionStats', description: 'Every status, with zero counts included.' },
+);
+export type TransactionStats = Static<typeof TransactionStats>;
+
+// ------------------------------------------------------------------ quote
+
+export const QuoteBody = Type.Object(
+  {
+    amount: AmountInput,
+    currency: CurrencySchema,
+    blockchainNetwork: Type.Optional(NetworkSchema),
+    billingConfig: Type.Optional(BillingConfig),
+  },
+  { additionalProperties: false },
+);
+export type QuoteBody = Static<typeof QuoteBody>;
+
+export const Quote = Type.Object(
+  {
+    quoteId: Uuid,
+    amount: DecimalString,
+    fee: DecimalString,
+    total: DecimalString,
+    currency: CurrencySchema,
+    blockchainNetwork: NetworkSchema,
+    feeType: StringEnum(BILLING_FEE_TYPES),
+    feePercentage: DecimalString,
+    expiresAt: DateTime,
+  },
+  { $id: 'Quote', description: 'A fee quote; pass `quoteId` to one create within its lifetime. Used once.' },
+);
+export type Quote = Static<typeof Quote>;

@@ -1,0 +1,283 @@
+import type { Scope } from './access.js';
+
+/** Rate-limit tier of an operation (spec "Limits"); mirrors @holdfast/http-kit's tiers. */
+export type OperationTier = 'public' | 'standard' | 'high' | 'admin';
+
+export interface PaymentsOperation {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path template under {payments_host}, OpenAPI style (`{id}`). */
+  path: string;
+  /** The v1 operations it succeeds (same method); empty when v2 added it. */
+  v1: string[];
+  /**
+   * Scopes the operation needs: all of them, or, for `anyScope`, one of them. `client` means
+   * OAuth client authentication (client_id and secret), `none` no credential at all.
+   */
+  auth: { scopes: Scope[] } | { anyScope: Scope[] } | 'client' | 'none';
+  tier: OperationTier;
+  summary: string;
+  /** Part of the product the operation belongs to (the module that serves it). */
+  area: 'access' | 'transactions' | 'controls' | 'compliance' | 'disputes';
+}
+
+const op = (
+  area: PaymentsOperation['area'],
+  method: PaymentsOperation['method'],
+  path: string,
+  v1: string | string[],
+  auth: PaymentsOperation['auth'],
+  tier: OperationTier,
+  summary: string,
+): PaymentsOperation => ({ area, method, path: `/api/v2${path}`, v1: [v1].flat().map((p) => `/api/v1${p}`), auth, tier, summary });
+
+/**
+ * Payments API v2: the 36 operations (spec "Versioning"). v2 accepts OAuth bearer tokens only;
+ * webhook and OAuth-client management live on the Workspace API. Renames from v1: submit-hash ->
+ * hash, submit-escrow-hash -> escrow-hash, authorize-release -> release/attest,
+ * release-early/authorize -> release-early/attest, transactions/batch -> transactions/batches,
+ * verify-vendor-sms -> vendor-sms/verify; compliance loses v1's doubled `/api/v1` prefix.
+ * This list is the contract each module implements; docs/api/versions.md and the OpenAPI
+ * description are written from it.
+ */
+export const PAYMENTS_V2_OPERATIONS: readonly PaymentsOperation[] = [
+  op('access', 'POST', '/oauth/token', '/oauth/token', 'none', 'public', 'Obtain an access token (client credentials)'),
+  op('access', 'POST', '/oauth/revoke', '/oauth/revoke', 'client', 'public', 'Revoke an access token (RFC 7009)'),
+  op('access', 'POST', '/oauth/introspect', '/oauth/introspect', 'client', 'high', 'Introspect an access token (RFC 7662)'),
+  op('access', 'GET', '/auth/scopes', '/auth/scopes', 'none', 'public', 'List the scopes and what each grants'),
+  op('access', 'GET', '/auth/platform/me', '/auth/platform/me', { scopes: [] }, 'standard', 'The platform of the calling credential'),
+  op('access', 'GET', '/auth/platforms', '/auth/platforms', { scopes: ['admin:platform'] }, 'admin', 'List platforms'),
+  op(
+    'access',
+    'GET',
+    '/auth/platform/{id}',
+    '/auth/platform/{id}',
+    { anyScope: ['read:platform', 'admin:platform'] },
+    'admin',
+    'Read a platform',
+  ),
+  op(
+    'access',
+    'PUT',
+    '/auth/platform/{id}',
+    '/auth/platform/{id}',
+    { anyScope: ['write:platform', 'admin:platform'] },
+    'admin',
+    'Update a platform',
+  ),
+  op('access', 'DELETE', '/auth/platform/{id}', '/auth/platform/{id}', { scopes: ['admin:platform'] }, 'admin', 'Deactivate a platform'),
+  op('transactions', 'GET', '/transactions', '/transactions', { scopes: ['read:transactions'] }, 'standard', 'List transactions'),
+  op('transactions', 'POST', '/transactions', '/transactions', { scopes: ['move:transactions'] }, 'standard', 'Create a transaction'),
+  op(
+    'transactions',
+    'GET',
+    '/transactions/at-risk',
+    '/transactions/at-risk',
+    { scopes: ['read:transactions'] },
+    'standard',
+    'At-risk report',
+  ),
+  op(
+    'transactions',
+    'GET',
+    '/transactions/stats',
+    '/transactions/stats',
+    { scopes: ['read:transactions'] },
+    'standard',
+    'Statistics by status',
+  ),
+  op('transactions', 'POST', '/transactions/quote', '/transactions/quote', { scopes: ['write:transactions'] }, 'standard', 'Fee quote'),
+  op('transactions', 'GET', '/transactions/batches', '/transactions/batch', { scopes: ['read:transactions'] }, 'standard', 'List batches'),
+  op(
+    'transactions',
+    'POST',
+    '/transactions/batches',
+    '/transactions/batch',
+    { scopes: ['move:transactions'] },
+    'standard',
+    'Create a batch',
+  ),
+  op(
+    'transactions',
+    'GET',
+    '/transactions/batches/{id}',
+    '/transactions/batch/{id}',
+    { scopes: ['read:transactions'] },
+    'high',
+    'Read a batch',
+  ),
+  op('transactions', 'GET', '/transactions/{id}', '/transactions/{id}', { scopes: ['read:transactions'] }, 'high', 'Read a transaction'),
+  op(
+    'transactions',
+    'POST',
+    '/transactions/{id}/hash',
+    '/transactions/{id}/submit-hash',
+    { scopes: ['write:transactions'] },
+    'standard',
+    'Submit the on-chain hash (raw)',
+  ),
+  op(
+    'transactions',
+    'POST',
+    '/transactions/{id}/escrow-hash',
+    '/transactions/{id}/submit-escrow-hash',
+    { scopes: ['write:transactions'] },
+    'standard',
+    'Submit the escrow hash',
+  ),
+  op(
+    'transactions',
+    'POST',
+    '/transactions/{id}/release/attest',
+    '/transactions/{id}/authorize-release',
+    { scopes: ['move:transactions'] },
+    'standard',
+    'Attest a release',
+  ),
+  op(
+    'transactions',
+    'POST',
+    '/transactions/{id}/release-early/attest',
+    ['/transactions/{id}/release-early/authorize', '/transactions/{id}/release-early/attest'],
+    { scopes: ['move:transactions'] },
+    'standard',
+    'Attest an early release',
+  ),
+  op(
+    'transactions',
+    'POST',
+    '/transactions/{id}/rescind',
+    '/transactions/{id}/rescind',
+    { scopes: ['reverse:transactions'] },
+    'standard',
+    'Rescind within the hold period',
+  ),
+  op(
+    'transactions',
+    'POST',
+    '/transactions/{id}/refund',
+    '/transactions/{id}/refund',
+    { scopes: ['reverse:transactions'] },
+    'standard',
+    'Refund',
+  ),
+  op(
+    'controls',
+    'POST',
+    '/controls/verify-2fa',
+    '/controls/verify-2fa',
+    { scopes: ['write:transactions'] },
+    'standard',
+    'Verify a two-factor code',
+  ),
+  op(
+    'controls',
+    'POST',
+    '/controls/vendor-sms/verify',
+    '/controls/verify-vendor-sms',
+    { scopes: ['write:transactions'] },
+    'standard',
+    'Verify a vendor SMS code',
+  ),
+  op(
+    'compliance',
+    'POST',
+    '/compliance/verifications',
+    '/api/v1/compliance/verifications',
+    { scopes: ['write:compliance'] },
+    'standard',
+    'Create a verification',
+  ),
+  op(
+    'compliance',
+    'POST',
+    '/compliance/verifications/check',
+    '/api/v1/compliance/verifications/check',
+    { scopes: ['write:compliance'] },
+    'standard',
+    'Check a verification',
+  ),
+  op(
+    'compliance',
+    'GET',
+    '/compliance/verifications/{id}',
+    '/api/v1/compliance/verifications/{id}',
+    { scopes: ['read:compliance'] },
+    'high',
+    'Read a verification',
+  ),
+  op(
+    'compliance',
+    'POST',
+    '/compliance/webhooks/identity-provider',
+    '/api/v1/compliance/webhooks/identity-provider',
+    'none',
+    'public',
+    'Identity provider callback (signed by the provider)',
+  ),
+  op('disputes', 'GET', '/disputes', '/disputes', { scopes: ['read:disputes'] }, 'standard', 'List disputes'),
+  op('disputes', 'POST', '/disputes', '/disputes', { scopes: ['write:disputes'] }, 'standard', 'Open a dispute'),
+  op('disputes', 'GET', '/disputes/{id}', '/disputes/{id}', { scopes: ['read:disputes'] }, 'high', 'Read a dispute'),
+  op(
+    'disputes',
+    'POST',
+    '/disputes/{id}/escalate',
+    '/disputes/{id}/escalate',
+    { scopes: ['write:disputes'] },
+    'standard',
+    'Escalate a dispute',
+  ),
+  op(
+    'disputes',
+    'POST',
+    '/disputes/{id}/evidence',
+    '/disputes/{id}/evidence',
+    { scopes: ['submit:evidence'] },
+    'standard',
+    'Submit evidence',
+  ),
+  op(
+    'disputes',
+    'POST',
+    '/disputes/{id}/resolve',
+    '/disputes/{id}/resolve',
+    { scopes: ['write:disputes'] },
+    'standard',
+    'Resolve a dispute',
+  ),
+];
+
+/**
+ * v1 operations whose successor is not a v2 path: API keys are v1 credentials, and webhook and
+ * OAuth-client management moved to the Workspace API. Their `Link` names `/api/v2` itself.
+ */
+export const PAYMENTS_V1_ONLY = [
+  'POST /api/v1/auth/api-key',
+  'POST /api/v1/auth/api-key/regenerate',
+  'POST /api/v1/auth/verify',
+  'POST /api/v1/oauth/clients',
+  'POST /api/v1/oauth/clients/{clientId}/revoke-all-tokens',
+  '/api/v1/webhooks (all eleven operations)',
+] as const;
+
+function templateRegex(template: string): RegExp {
+  const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[A-Za-z]+\}/g, '([^/]+)');
+  return new RegExp(`^${escaped}/?$`);
+}
+
+const SUCCESSORS = PAYMENTS_V2_OPERATIONS.flatMap((o) => o.v1.map((v1) => ({ v1: templateRegex(v1), v2: o.path })));
+
+/**
+ * The v2 successor of a v1 request path (query ignored): the renamed v2 path with the request's
+ * own identifiers, or `/api/v2` when the v1 operation has no v2 counterpart.
+ */
+export function v2SuccessorPath(v1Url: string): string {
+  const path = v1Url.split('?')[0] ?? v1Url;
+  for (const s of SUCCESSORS) {
+    const match = s.v1.exec(path);
+    if (!match) continue;
+    const values = match.slice(1);
+    let i = 0;
+    return s.v2.replace(/\{[A-Za-z]+\}/g, () => values[i++] ?? '');
+  }
+  return '/api/v2';
+}
