@@ -1,3 +1,4 @@
+import { WORKSPACE_OAUTH_SCOPES } from '@holdfast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageForm } from './support/fixtures.js';
 import { buildWorld, expiredTokenFor, type Harness, type World } from './support/harness.js';
@@ -71,6 +72,28 @@ describe.each(ROUTES)('$method $route', (route) => {
       }
       if (status === 403) expect(answer.body.error.code).toBe('FORBIDDEN');
     }
+  });
+});
+
+// A credential a member mints can do no more than the member (issue 13 item 4,
+// docs/api/scopes.md#who-may-grant-a-scope): every offered OAuth scope against every role of W1.
+describe('OAuth client scopes a member may grant', () => {
+  const grants = { client: ['CLIENT'], admin: ['CLIENT', 'ADMIN'], superAdmin: ['CLIENT', 'ADMIN'] } as const;
+  const cases = WORKSPACE_OAUTH_SCOPES.flatMap((s) =>
+    (Object.keys(grants) as (keyof typeof grants)[]).map(
+      (principal) => [s.scope, principal, (grants[principal] as readonly string[]).includes(s.grantableBy) ? 201 : 403] as const,
+    ),
+  );
+  it.each(cases)('%s by %s -> %i', async (scope, principal, status) => {
+    const name = `grant ${scope} ${principal} ${Math.random().toString(36).slice(2, 8)}`;
+    const answer = await h.call('POST', `/api/v1/workspaces/${world.w1.id}/oauth/clients`, {
+      token: tokens[principal],
+      body: { name, scopes: [scope] },
+    });
+    expect(answer.status, answer.text).toBe(status);
+    const [row] = await h.sql<{ n: number }[]>`select count(*)::int as n from payments.oauth_clients where name = ${name}`;
+    expect(row?.n).toBe(status === 201 ? 1 : 0);
+    if (status === 403) expect(answer.body.error).toMatchObject({ code: 'FORBIDDEN', details: { scopes: [scope] } });
   });
 });
 

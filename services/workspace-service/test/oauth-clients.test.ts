@@ -39,7 +39,7 @@ describe('POST /workspaces/{id}/oauth/clients', () => {
   it('creates a client with payments scopes for the resource:action ones, the secret shown once, and its tokens work', async () => {
     const t = await tenantWithSandbox();
     const res = await h.call('POST', `${t.base}/oauth/clients`, {
-      token: t.client.token,
+      token: t.admin.token,
       body: { name: 'Payouts backend', description: 'moves money', scopes: ['transactions:read', 'transactions:move', 'disputes:read'] },
     });
     expect(res.status).toBe(201);
@@ -64,7 +64,7 @@ describe('POST /workspaces/{id}/oauth/clients', () => {
     expect(me.body).toMatchObject({ id: t.sandbox.platformId, workspaceId: t.workspace.id });
 
     const [entry] = await auditEntries(h, { action: 'oauth_client.create', resourceId: client.clientId });
-    expect(entry).toMatchObject({ success: true, user_id: t.client.id, workspace_id: t.workspace.id });
+    expect(entry).toMatchObject({ success: true, user_id: t.admin.id, workspace_id: t.workspace.id });
     expect(entry?.changes).toMatchObject({ scopes: { from: null, to: ['transactions:read', 'transactions:move', 'disputes:read'] } });
     expect(JSON.stringify(entry)).not.toContain(client.clientSecret);
   });
@@ -92,6 +92,42 @@ describe('POST /workspaces/{id}/oauth/clients', () => {
     expect(foreign.status).toBe(404);
     // Only the sandbox client exists.
     expect((await h.sql`select count(*)::int as n from payments.oauth_clients where workspace_id = ${t.workspace.id}`)[0]?.n).toBe(1);
+  });
+});
+
+describe('a credential a member mints can do no more than the member', () => {
+  it('a CLIENT mints no client that moves money, grants no such scope to one, and changes none that has one', async () => {
+    const t = await tenantWithSandbox();
+    const count = async () =>
+      (await h.sql`select count(*)::int as n from payments.oauth_clients where workspace_id = ${t.workspace.id}`)[0]?.n as number;
+    const before = await count();
+    for (const scopes of [['transactions:move'], ['transactions:read', 'transactions:write'], ['transactions:read', 'disputes:write']]) {
+      const res = await h.call('POST', `${t.base}/oauth/clients`, { token: t.client.token, body: { name: 'Escalate', scopes } });
+      expect([res.status, res.body.error?.code], JSON.stringify(scopes)).toEqual([403, 'FORBIDDEN']);
+      expect(res.body.error.details.scopes).toEqual(scopes.filter((s) => s !== 'transactions:read'));
+    }
+    expect(await count()).toBe(before);
+
+    // What it may do itself: read transactions, manage webhooks, read the platform.
+    const own = await h.call('POST', `${t.base}/oauth/clients`, {
+      token: t.client.token,
+      body: { name: 'Reader', scopes: ['transactions:read', 'webhooks:write', 'platform:read'] },
+    });
+    expect(own.status, own.text).toBe(201);
+    const widened = await h.call('PATCH', `${t.base}/oauth/clients/${own.body.data.clientId}`, {
+      token: t.client.token,
+      body: { scopes: ['transactions:read', 'transactions:move'] },
+    });
+    expect([widened.status, widened.body.error?.code]).toEqual([403, 'FORBIDDEN']);
+    const [row] = await h.sql`select scopes from payments.oauth_clients where client_id = ${own.body.data.clientId}`;
+    expect(row?.scopes).toEqual(['read:transactions', 'write:webhooks', 'read:platform']);
+
+    // The sandbox client moves money: a CLIENT may not change it (its name, its state)...
+    const sandboxPath = `${t.base}/oauth/clients/${t.sandbox.oauthClient.clientId}`;
+    const touched = await h.call('PATCH', sandboxPath, { token: t.client.token, body: { name: 'mine now' } });
+    expect([touched.status, touched.body.error?.code]).toEqual([403, 'FORBIDDEN']);
+    // ...an ADMIN may.
+    expect((await h.call('PATCH', sandboxPath, { token: t.admin.token, body: { description: 'sandbox' } })).status).toBe(200);
   });
 });
 

@@ -479,7 +479,7 @@ export const ROUTES: RouteCase[] = [
     audit: 'oauth_client.create',
     prepare: async (ctx) => ({
       path: `/api/v1/workspaces/${ctx.world.w1.id}/oauth/clients`,
-      body: { name: 'Matrix client', scopes: ['transactions:read', 'customers:read'] },
+      body: { name: 'Matrix client', scopes: ['transactions:read', 'platform:read'] },
     }),
     expect: bearer(201, 201, 201, 403),
   },

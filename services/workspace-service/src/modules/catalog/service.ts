@@ -16,6 +16,7 @@ export function createCatalogService(deps: { workspaceExists: (id: string) => Pr
         scope: s.scope,
         paymentsScope: s.paymentsScope,
         apiVersions: [...s.apiVersions],
+        grantableBy: s.grantableBy,
         description: s.description,
       }));
     },

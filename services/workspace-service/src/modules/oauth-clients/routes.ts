@@ -20,6 +20,9 @@ import type { OAuthClientsService } from './service.js';
 
 const TAG = 'OAuth clients';
 const WHO = 'Members of the workspace and SUPER_ADMINs. 503 when payments does not answer.';
+/** Issue 13 item 4: a minted credential is bounded by its minting member. */
+const GRANT =
+  "A member grants only scopes its role may (`grantableBy` in GET /workspaces/{id}/oauth/scopes): a CLIENT's scopes beyond it answer 403 `FORBIDDEN` with `details.scopes`.";
 
 /** `/workspaces/{id}/oauth/scopes`: the scopes a workspace OAuth client may hold. */
 export function oauthScopeRoutes(catalog: CatalogService) {
@@ -73,7 +76,7 @@ export function oauthClientRoutes(clients: OAuthClientsService) {
             'A client-credentials client for the Payments API (v2 takes only its tokens). `scopes` are `resource:action` strings from',
             'GET /workspaces/{id}/oauth/scopes; the client gets the Payments API scope of each. It belongs to `platformId` (one of the',
             "workspace's active platforms) or, by default, to its newest active sandbox platform: without one, 409 `CONFLICT` (issue",
-            `sandbox credentials first). \`clientSecret\` is in this answer only. ${WHO}`,
+            `sandbox credentials first). \`clientSecret\` is in this answer only. ${GRANT} ${WHO}`,
           ].join(' '),
           operationId: 'createOAuthClient',
           security: BEARER,
@@ -109,7 +112,7 @@ export function oauthClientRoutes(clients: OAuthClientsService) {
         schema: {
           tags: [TAG],
           summary: 'Change an OAuth client',
-          description: `\`name\`, \`description\`, \`scopes\` (narrowed scopes apply to its existing tokens at once), \`isActive\` (\`false\` revokes all its tokens). ${WHO}`,
+          description: `\`name\`, \`description\`, \`scopes\` (narrowed scopes apply to its existing tokens at once), \`isActive\` (\`false\` revokes all its tokens). ${GRANT} A CLIENT may not change a client holding a scope beyond its role (403). ${WHO}`,
           operationId: 'updateOAuthClient',
           security: BEARER,
           params: WorkspaceOAuthClientParams,

@@ -5,13 +5,14 @@ import {
   type OAuthClientWithSecret,
   PAYMENTS_COMMANDS,
   type Scope,
+  scopesBeyondRole,
   toPaymentsScope,
   toWorkspaceScope,
   type UpdateWorkspaceOAuthClientBody,
   type WorkspaceOAuthClient,
   type WorkspaceOAuthClientWithSecret,
 } from '@holdfast/contracts';
-import { notFound } from '@holdfast/http-kit';
+import { AppError, notFound } from '@holdfast/http-kit';
 import { type Bus, sendCommand } from '@holdfast/messaging';
 import type { Store } from '../../db/store.js';
 import type { Actor, Caller } from '../access/caller.js';
@@ -74,6 +75,19 @@ export function createOAuthClientsService(deps: { store: Store<{ workspaces: Wor
 
   const opts = (caller: Caller) => ({ requestId: caller.requestId });
 
+  /**
+   * A credential a member mints can do no more than the member (docs/api/scopes.md#who-may-grant-a-scope):
+   * a CLIENT may neither grant a scope beyond its role nor change a client that holds one.
+   */
+  function assertMayGrant(actor: Actor, scopes: readonly string[], what: string): void {
+    const beyond = scopesBeyondRole(actor.role, scopes);
+    if (beyond.length > 0) {
+      throw new AppError('FORBIDDEN', `A ${actor.role} may not ${what} an OAuth client with ${beyond.join(', ')}: ask an ADMIN`, {
+        scopes: beyond,
+      });
+    }
+  }
+
   return {
     list: async (caller: Caller, workspaceId: string): Promise<{ clients: WorkspaceOAuthClient[] }> => {
       await accessible(requireActor(caller), workspaceId);
@@ -82,7 +96,9 @@ export function createOAuthClientsService(deps: { store: Store<{ workspaces: Wor
     },
 
     create: async (caller: Caller, workspaceId: string, body: CreateWorkspaceOAuthClientBody): Promise<WorkspaceOAuthClientWithSecret> => {
-      await accessible(requireActor(caller), workspaceId);
+      const actor = requireActor(caller);
+      await accessible(actor, workspaceId);
+      assertMayGrant(actor, body.scopes, 'create');
       const { scopes, ...rest } = body;
       const created: OAuthClientWithSecret = await sendCommand(
         bus,
@@ -106,8 +122,11 @@ export function createOAuthClientsService(deps: { store: Store<{ workspaces: Wor
     },
 
     update: async (caller: Caller, workspaceId: string, clientId: string, body: UpdateWorkspaceOAuthClientBody) => {
-      await accessible(requireActor(caller), workspaceId);
+      const actor = requireActor(caller);
+      await accessible(actor, workspaceId);
+      if (body.scopes) assertMayGrant(actor, body.scopes, 'grant');
       const before = toWorkspaceClient(await sendCommand(bus, PAYMENTS_COMMANDS.getOAuthClient, { workspaceId, clientId }, opts(caller)));
+      assertMayGrant(actor, before.scopes, 'change');
       const { scopes, ...rest } = body;
       const after = toWorkspaceClient(
         await sendCommand(
