@@ -1,0 +1,111 @@
+// Schemas of the objects that are not core Kubernetes (no npm package carries them offline), limited
+// to the fields Holdfast sets and closed (an unknown or misspelt field fails): the CloudNativePG
+// `Cluster` (postgresql.cnpg.io/v1, from the operator's API reference) and the values of the official
+// NATS Helm chart 1.x (from the chart's values.yaml).
+import { type TSchema, Type } from '@sinclair/typebox';
+
+const closed = { additionalProperties: false } as const;
+
+/** A Kubernetes resource quantity (`500m`, `2Gi`, `8`). */
+export const Quantity = Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?(m|k|M|G|T|Ki|Mi|Gi|Ti)?$' });
+
+const Resources = Type.Object(
+  { requests: Type.Optional(Type.Record(Type.String(), Quantity)), limits: Type.Optional(Type.Record(Type.String(), Quantity)) },
+  closed,
+);
+
+const Metadata = Type.Object(
+  {
+    name: Type.String({ pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' }),
+    namespace: Type.Optional(Type.String()),
+    labels: Type.Optional(Type.Record(Type.String(), Type.String())),
+    annotations: Type.Optional(Type.Record(Type.String(), Type.String())),
+  },
+  closed,
+);
+
+export const CnpgCluster = Type.Object(
+  {
+    apiVersion: Type.Literal('postgresql.cnpg.io/v1'),
+    kind: Type.Literal('Cluster'),
+    metadata: Metadata,
+    spec: Type.Object(
+      {
+        instances: Type.Integer({ minimum: 1 }),
+        imageName: Type.Optional(Type.String()),
+        primaryUpdateStrategy: Type.Optional(Type.Union([Type.Literal('unsupervised'), Type.Literal('supervised')])),
+        minSyncReplicas: Type.Optional(Type.Integer({ minimum: 0 })),
+        maxSyncReplicas: Type.Optional(Type.Integer({ minimum: 0 })),
+        bootstrap: Type.Optional(Type.Object({ initdb: Type.Object({ database: Type.String(), owner: Type.String() }, closed) }, closed)),
+        postgresql: Type.Optional(Type.Object({ parameters: Type.Record(Type.String(), Type.String()) }, closed)),
+        storage: Type.Object({ size: Quantity, storageClass: Type.Optional(Type.String()) }, closed),
+        resources: Type.Optional(Resources),
+        affinity: Type.Optional(
+          Type.Object(
+            {
+              enablePodAntiAffinity: Type.Boolean(),
+              topologyKey: Type.String(),
+              podAntiAffinityType: Type.Optional(Type.Union([Type.Literal('preferred'), Type.Literal('required')])),
+            },
+            closed,
+          ),
+        ),
+        monitoring: Type.Optional(Type.Object({ enablePodMonitor: Type.Boolean() }, closed)),
+      },
+      closed,
+    ),
+  },
+  closed,
+);
+
+const Enabled = Type.Object({ enabled: Type.Boolean() }, closed);
+
+export const NatsChartValues = Type.Object(
+  {
+    config: Type.Object(
+      {
+        cluster: Type.Object({ enabled: Type.Boolean(), replicas: Type.Integer({ minimum: 1 }) }, closed),
+        jetstream: Type.Object(
+          {
+            enabled: Type.Boolean(),
+            fileStore: Type.Object(
+              {
+                enabled: Type.Boolean(),
+                dir: Type.String(),
+                maxSize: Type.Optional(Quantity),
+                pvc: Type.Object({ enabled: Type.Boolean(), size: Quantity, storageClassName: Type.Optional(Type.String()) }, closed),
+              },
+              closed,
+            ),
+            memoryStore: Type.Object({ enabled: Type.Boolean(), maxSize: Type.Optional(Quantity) }, closed),
+          },
+          closed,
+        ),
+        monitor: Enabled,
+      },
+      closed,
+    ),
+    container: Type.Object({ merge: Type.Object({ resources: Resources }, closed) }, closed),
+    podTemplate: Type.Object(
+      {
+        topologySpreadConstraints: Type.Record(
+          Type.String(),
+          Type.Object(
+            {
+              maxSkew: Type.Integer({ minimum: 1 }),
+              whenUnsatisfiable: Type.Union([Type.Literal('DoNotSchedule'), Type.Literal('ScheduleAnyway')]),
+            },
+            closed,
+          ),
+        ),
+      },
+      closed,
+    ),
+    podDisruptionBudget: Enabled,
+    promExporter: Enabled,
+    natsBox: Enabled,
+  },
+  closed,
+);
+
+export type Schema = TSchema;
