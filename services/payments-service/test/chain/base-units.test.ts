@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toBaseUnits } from '../../src/modules/transactions/rules.js';
+import { toBaseUnits } from '../../src/modules/money/amounts.js';
 
 describe('toBaseUnits (6 decimals)', () => {
   it.each([

@@ -19,10 +19,12 @@ import { uuidToOnchainId } from '@holdfast/escrow';
 import { AppError, validationError } from '@holdfast/http-kit';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';
-import { type ControlsGate, noControls } from '../controls/gate.js';
+import { normalizeAmount, sumDecimals, toBaseUnits } from '../money/amounts.js';
+import { resolveNetwork } from '../money/networks.js';
+import { canonical } from '../transactions/canonical.js';
+import { type ControlsGate, noControls } from '../transactions/controls-gate.js';
 import { transactionEvent, transactionRef } from '../transactions/moves.js';
 import { type TransactionRow, toPaymentsTransaction } from '../transactions/repository.js';
-import { canonical, normalizeAmount, resolveNetwork, sumDecimals, toBaseUnits } from '../transactions/rules.js';
 import type { BatchesRepository, BatchRow, NewBatch } from './repository.js';
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;

@@ -13,9 +13,9 @@ import {
 import type { Queryable } from '@holdfast/db';
 import { notFound, validationError } from '@holdfast/http-kit';
 import type { Principal } from '../auth/principal.js';
+import type { ControlsGate, ControlsOutcome, PreparedTemplate } from '../transactions/controls-gate.js';
 import type { TransactionMoves } from '../transactions/moves.js';
 import { type TransactionRow, type TransactionsRepository, toPaymentsTransaction } from '../transactions/repository.js';
-import type { ControlsGate, ControlsOutcome, PreparedTemplate } from './gate.js';
 import type { ChallengeRow, ControlsRepository } from './repository.js';
 import { controlProblems, controlsOfPhase, embeddedTemplateProblems, evaluate } from './rules.js';
 import { maskPhone, type SmsGateway } from './sms.js';

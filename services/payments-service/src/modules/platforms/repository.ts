@@ -93,6 +93,12 @@ const SELECT = (q: Queryable) => q`
          p.created_at, p.updated_at, p.deactivated_at, k.hint
   from platforms p left join api_keys k on k.platform_id = p.id and k.revoked_at is null`;
 
+/** A platform's `settings` (`{}` when it has none or does not exist). */
+export async function readPlatformSettings(q: Queryable, platformId: string): Promise<Record<string, unknown>> {
+  const rows = await q<{ settings: Record<string, unknown> }[]>`select settings from platforms where id = ${platformId}`;
+  return rows[0]?.settings ?? {};
+}
+
 export function createPlatformsRepository(sql: Sql): PlatformsRepository {
   return {
     transaction: (fn) => sql.begin((tx) => fn(tx)) as never,

@@ -56,10 +56,6 @@ const toQuoteRow = (r: Row): QuoteRow => ({
 export function createQuotesRepository(sql: Queryable) {
   return {
     /** The platform's settings (its `billing` defaults). */
-    async platformSettings(q: Queryable, platformId: string): Promise<Record<string, unknown>> {
-      const rows = await q<{ settings: Record<string, unknown> }[]>`select settings from platforms where id = ${platformId}`;
-      return rows[0]?.settings ?? {};
-    },
 
     async insert(quote: Omit<QuoteRow, 'usedAt' | 'transactionId' | 'expired' | 'expiresAt'>, ttlSeconds: number): Promise<QuoteRow> {
       const rows = await sql<Row[]>`

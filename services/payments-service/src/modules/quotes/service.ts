@@ -1,7 +1,9 @@
 import { type AppEnv, AppError, type BillingConfig, type Currency, type Quote, type QuoteBody, uuidv7 } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
 import type { Principal } from '../auth/index.js';
-import { compareDecimal, normalizeAmount, resolveNetwork, sumDecimals } from '../transactions/rules.js';
+import { compareDecimal, decimalUnits, normalizeAmount, roundHalfUp, sumDecimals, trimDecimal } from '../money/amounts.js';
+import { resolveNetwork } from '../money/networks.js';
+import { platformBillingOf } from '../platforms/billing.js';
 import type { QuoteRow, QuotesRepository } from './repository.js';
 
 /** Decimals a fee is rounded to (half up): the token's own precision. */
@@ -17,29 +19,6 @@ function decimalText(value: number | string | undefined, fallback: string): stri
   return typeof value === 'number' ? String(value) : value.trim();
 }
 
-function trim(d: string): string {
-  return d.includes('.') ? d.replace(/0+$/, '').replace(/\.$/, '') : d;
-}
-
-function units(d: string): { n: bigint; scale: number } {
-  const [i = '0', f = ''] = d.split('.');
-  return { n: BigInt(i + f), scale: f.length };
-}
-
-/** `n / 10^scale` rounded half up to `target` decimals, as a decimal string. */
-function roundTo(n: bigint, scale: number, target: number): string {
-  let v = n;
-  if (scale > target) {
-    const div = 10n ** BigInt(scale - target);
-    v = (n + div / 2n) / div;
-  } else {
-    v = n * 10n ** BigInt(target - scale);
-  }
-  const digits = v.toString().padStart(target + 1, '0');
-  const text = target ? `${digits.slice(0, digits.length - target)}.${digits.slice(digits.length - target)}` : digits;
-  return trim(text);
-}
-
 /** The fee of `amount` under a billing configuration, exactly (no floating point). */
 export function feeOf(
   amount: string,
@@ -50,24 +29,18 @@ export function feeOf(
   if (feeType === 'fixed') {
     const fixed = decimalText(billing.fixedFee, '0');
     if (!FIXED.test(fixed)) throw invalid('billingConfig.fixedFee', 'must be a non-negative decimal');
-    return { feeType, feePercentage: '0', fee: roundTo(units(fixed).n, units(fixed).scale, feeScaleOf(currency)) };
+    return { feeType, feePercentage: '0', fee: roundHalfUp(decimalUnits(fixed).n, decimalUnits(fixed).scale, feeScaleOf(currency)) };
   }
   const pct = decimalText(billing.feePercentage, '0');
   if (!PERCENT.test(pct)) throw invalid('billingConfig.feePercentage', 'must be a decimal from 0 to 100 with at most 6 decimals');
-  const a = units(amount);
-  const p = units(pct);
+  const a = decimalUnits(amount);
+  const p = decimalUnits(pct);
   // amount * pct / 100: the product at scale a+p, divided by 100 = two more decimals.
-  return { feeType, feePercentage: trim(pct), fee: roundTo(a.n * p.n, a.scale + p.scale + 2, feeScaleOf(currency)) };
+  return { feeType, feePercentage: trimDecimal(pct), fee: roundHalfUp(a.n * p.n, a.scale + p.scale + 2, feeScaleOf(currency)) };
 }
 
 function invalid(field: string, reason: string): AppError {
   return new AppError('VALIDATION_ERROR', `${field} ${reason}`, { errors: [{ field, reason }] });
-}
-
-/** The platform's billing defaults: `settings.billing` (`enabled`, `feeType`, `feePercentage`, `fixedFee`). */
-export function platformBilling(settings: Record<string, unknown>): (BillingConfig & { enabled?: boolean }) | null {
-  const billing = settings.billing;
-  return billing && typeof billing === 'object' && !Array.isArray(billing) ? (billing as BillingConfig & { enabled?: boolean }) : null;
 }
 
 const toQuote = (q: QuoteRow): Quote => ({
@@ -93,7 +66,7 @@ export function createQuotesService(deps: { repository: QuotesRepository; sql: Q
       if (body.billingConfig?.currency && body.billingConfig.currency !== body.currency) {
         throw invalid('billingConfig.currency', 'must be the currency of the amount (fees are charged in it)');
       }
-      const billing = body.billingConfig ?? platformBilling(await repository.platformSettings(sql, principal.platformId)) ?? {};
+      const billing = body.billingConfig ?? (await platformBillingOf(sql, principal.platformId)) ?? {};
       const { feeType, feePercentage, fee } = feeOf(amount, body.currency, billing);
       const row = await repository.insert(
         {

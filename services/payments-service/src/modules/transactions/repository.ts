@@ -199,11 +199,6 @@ export function createTransactionsRepository() {
       return { count: rows.length, nthNewest: rows.length >= n ? isoOf(rows[n - 1]!.created_at) : null };
     },
 
-    async platformSettings(q: Queryable, platformId: string): Promise<Record<string, unknown>> {
-      const rows = await q<{ settings: Record<string, unknown> }[]>`select settings from platforms where id = ${platformId}`;
-      return rows[0]?.settings ?? {};
-    },
-
     /** Writes a new transaction and its creation row in transaction_transitions (from null). */
     async insert(tx: Queryable, t: NewTransaction, creation: { actor: string; eventId: string }): Promise<TransactionRow> {
       const rows = await tx<Row[]>`

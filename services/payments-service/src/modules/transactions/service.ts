@@ -19,11 +19,14 @@ import { appendToOutboxSql, type Sql } from '@holdfast/db';
 import { uuidToOnchainId } from '@holdfast/escrow';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';
-import type { ControlsGate, PreparedTemplate } from '../controls/gate.js';
-import { platformBilling, type QuotesService } from '../quotes/service.js';
+import { normalizeAmount, toBaseUnits } from '../money/amounts.js';
+import { resolveNetwork } from '../money/networks.js';
+import { platformBillingOf } from '../platforms/billing.js';
+import type { QuotesService } from '../quotes/service.js';
+import { canonical } from './canonical.js';
+import type { ControlsGate, PreparedTemplate } from './controls-gate.js';
 import { type TransactionMoves, transactionEvent, transactionRef } from './moves.js';
 import { type TransactionRow, type TransactionsRepository, toPaymentsTransaction } from './repository.js';
-import { canonical, normalizeAmount, resolveNetwork, toBaseUnits } from './rules.js';
 
 /** Spec "Limits": transaction creation, 10 per minute per sender. */
 export const SENDER_LIMIT = 10;
@@ -172,7 +175,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
     }
 
     // 3. Rules that read stored state but write nothing.
-    const billing = platformBilling(await repository.platformSettings(sql, principal.platformId));
+    const billing = await platformBillingOf(sql, principal.platformId);
     const billingEnabled = billing?.enabled === true || body.billingConfig?.isActive === true;
     if (billingEnabled && !body.quoteId) throw invalid('quoteId', 'is required: billing is enabled (request one from /transactions/quote)');
     const prepared: PreparedTemplate = await controls.prepare(principal.platformId, {

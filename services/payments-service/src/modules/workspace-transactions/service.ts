@@ -10,7 +10,8 @@ import type {
 } from '@holdfast/contracts';
 import { notFound } from '@holdfast/http-kit';
 import type { Authenticator } from '../auth/service.js';
-import { normalizeAmount, resolveNetwork } from '../transactions/rules.js';
+import { normalizeAmount } from '../money/amounts.js';
+import { resolveNetwork } from '../money/networks.js';
 import type { WorkspaceTransactionsRepository } from './repository.js';
 
 type Cmd = typeof WORKSPACE_TRANSACTION_COMMANDS;

@@ -1,34 +1,10 @@
-import { type AppEnv, AppError, CHAIN_IDS, type Network, TESTNET_OF, TESTNETS } from '@holdfast/contracts';
+import { AppError } from '@holdfast/contracts';
 
 /**
- * Rules every way of creating a transaction shares (single create, batch legs, the Workspace API's
- * forwarded create): the network an environment accepts and the exact amount.
+ * Decimal arithmetic on amounts: exact, on decimal strings and bigints, never floating point. Every
+ * module that compares, sums, rounds or converts an amount uses these (transactions, batches,
+ * quotes, controls, settlement).
  */
-
-/** The environment's base network when none is sent. */
-export function defaultNetwork(appEnv: AppEnv): Network {
-  return appEnv === 'production' ? 'base' : 'base-sepolia';
-}
-
-/**
- * The network a transaction runs on: the default when none is sent; outside production a mainnet
- * name is coerced to its testnet; in production a testnet is refused.
- */
-export function resolveNetwork(
-  appEnv: AppEnv,
-  requested: Network | undefined,
-  field = 'blockchainNetwork',
-): { network: Network; chainId: number | null } {
-  let network = requested ?? defaultNetwork(appEnv);
-  if (appEnv === 'production') {
-    if (TESTNETS.includes(network)) {
-      throw new AppError('TESTNET_NOT_ALLOWED_IN_PRODUCTION', `${network} is a testnet; production accepts mainnets only`, { field });
-    }
-  } else {
-    network = TESTNET_OF[network] ?? network;
-  }
-  return { network, chainId: CHAIN_IDS[network] ?? null };
-}
 
 export const MIN_AMOUNT = '0.01';
 export const MAX_AMOUNT = '1000000';
@@ -106,14 +82,27 @@ export function toBaseUnits(amount: string, decimals = TOKEN_DECIMALS): bigint |
   return BigInt(whole) * 10n ** BigInt(decimals) + BigInt(trimmed.padEnd(decimals, '0') || '0');
 }
 
-/** JSON with object keys sorted, so equal requests hash equally whatever the key order (idempotency fingerprints). */
-export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+/** A decimal string as an integer and its scale: `"12.50"` -> `{ n: 1250n, scale: 2 }`. */
+export function decimalUnits(d: string): { n: bigint; scale: number } {
+  const [i = '0', f = ''] = d.split('.');
+  return { n: BigInt(i + f), scale: f.length };
+}
+
+/** A decimal string without trailing fraction zeros (`"1.50"` -> `"1.5"`, `"2.0"` -> `"2"`). */
+export function trimDecimal(d: string): string {
+  return d.includes('.') ? d.replace(/0+$/, '').replace(/\.$/, '') : d;
+}
+
+/** `n / 10^scale` rounded half up to `target` decimals, as a decimal string. */
+export function roundHalfUp(n: bigint, scale: number, target: number): string {
+  let v = n;
+  if (scale > target) {
+    const div = 10n ** BigInt(scale - target);
+    v = (n + div / 2n) / div;
+  } else {
+    v = n * 10n ** BigInt(target - scale);
   }
-  return JSON.stringify(value ?? null);
+  const digits = v.toString().padStart(target + 1, '0');
+  const text = target ? `${digits.slice(0, digits.length - target)}.${digits.slice(digits.length - target)}` : digits;
+  return trimDecimal(text);
 }

@@ -1,9 +1,10 @@
 import type { Queryable } from '@holdfast/db';
-import type { TransactionRow } from '../transactions/repository.js';
-import type { TransactionAction } from '../transactions/state-machine.js';
+import type { TransactionRow } from './repository.js';
+import type { TransactionAction } from './state-machine.js';
 
 /**
- * What transaction creation asks the controls module (the seam between the two modules).
+ * What transaction creation asks the controls module: the port is declared here, by its user, and
+ * implemented by `controls` (which depends on transactions, never the reverse).
  *
  * `prepare` runs before anything is written: it resolves the template (`templateId`, its alias
  * `contractTemplateId`, or the embedded `template`) and throws an AppError (404 unknown template,
