@@ -85,6 +85,13 @@ export const PaymentsEnv = Type.Object({
   PAYMENTS_HOLD_PERIOD_SECONDS: Type.Integer({ minimum: 0, default: 7 * 24 * 3600, errorMessage: 'must be a number of seconds' }),
   /** Same sender, receiver, amount, currency and network within this window, without an idempotency key: 409. */
   PAYMENTS_DUPLICATE_WINDOW_SECONDS: Type.Integer({ minimum: 0, default: 60, errorMessage: 'must be a number of seconds (0 = off)' }),
+  /** Operator contract: transaction creations per minute per fromAddress (batch legs count); 0 = off. */
+  TX_RATE_LIMIT_PER_SENDER: Type.Integer({
+    minimum: 0,
+    maximum: 100_000,
+    default: 10,
+    errorMessage: 'must be an integer from 0 (off) to 100000 (creations per minute per sender)',
+  }),
   /** How long a fee quote can be used. */
   PAYMENTS_QUOTE_TTL_SECONDS: Type.Integer({ minimum: 1, default: 300, errorMessage: 'must be a positive number of seconds' }),
   /** Retention (docs/operations.md, "Retention"): how often the sweeper runs and how long dead rows are kept. */

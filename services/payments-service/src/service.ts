@@ -56,6 +56,7 @@ import { createSettlementWorker } from './modules/settlement/worker.js';
 import { createTransactionMoves } from './modules/transactions/moves.js';
 import { createTransactionsRepository } from './modules/transactions/repository.js';
 import { registerTransactionRoutes } from './modules/transactions/routes.js';
+import { createSenderLimits } from './modules/transactions/sender-limits.js';
 import { createTransactionsService } from './modules/transactions/service.js';
 import { registerWebhookRoutes } from './modules/webhooks/routes.js';
 import { createWebhooksService } from './modules/webhooks/service.js';
@@ -213,6 +214,10 @@ export async function createPaymentsService(
     appEnv: config.APP_ENV,
     ttlSeconds: config.PAYMENTS_QUOTE_TTL_SECONDS,
   });
+  const checkSender = createSenderLimits(transactionsRepository, {
+    perSender: config.TX_RATE_LIMIT_PER_SENDER,
+    duplicateWindowSeconds: config.PAYMENTS_DUPLICATE_WINDOW_SECONDS,
+  });
   const transactions = createTransactionsService({
     sql: database.sql,
     repository: transactionsRepository,
@@ -221,7 +226,7 @@ export async function createPaymentsService(
     quotes,
     appEnv: config.APP_ENV,
     holdPeriodSeconds: config.PAYMENTS_HOLD_PERIOD_SECONDS,
-    duplicateWindowSeconds: config.PAYMENTS_DUPLICATE_WINDOW_SECONDS,
+    checkSender,
     escrowTerms: chain.escrowTerms,
   });
   registerTransactionRoutes(app, transactions);
@@ -234,6 +239,7 @@ export async function createPaymentsService(
       repository: createBatchesRepository(database.sql),
       appEnv: config.APP_ENV,
       maxLegs: config.PAYMENTS_MAX_BATCH_LEGS,
+      checkSender,
       controls: controls.gate,
       escrowTerms: chain.escrowTerms,
       holdPeriodSeconds: config.PAYMENTS_HOLD_PERIOD_SECONDS,

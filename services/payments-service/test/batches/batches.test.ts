@@ -7,6 +7,7 @@ import { createBatchesRepository } from '../../src/modules/batches/repository.js
 import { createBatchesService } from '../../src/modules/batches/service.js';
 import { createTransactionMoves } from '../../src/modules/transactions/moves.js';
 import { createTransactionsRepository } from '../../src/modules/transactions/repository.js';
+import { createSenderLimits } from '../../src/modules/transactions/sender-limits.js';
 import {
   bearer,
   call,
@@ -86,7 +87,8 @@ async function eventually<T>(probe: () => Promise<T | undefined>, what: string):
 }
 
 beforeAll(async () => {
-  e = await startPaymentsEnv({ PAYMENTS_MAX_BATCH_LEGS: String(MAX_LEGS) });
+  // This file creates many batches of one sender; the per-sender limit has its own tests (transactions/create.test.ts).
+  e = await startPaymentsEnv({ PAYMENTS_MAX_BATCH_LEGS: String(MAX_LEGS), TX_RATE_LIMIT_PER_SENDER: '0' });
   ({ svc, sql, admin, nats } = e);
   [a, b] = await Promise.all([tenant(), tenant()]);
 });
@@ -271,7 +273,12 @@ describe('create: bad input writes nothing', () => {
   });
 
   it('production: a testnet is refused with TESTNET_NOT_ALLOWED_IN_PRODUCTION, nothing written', async () => {
-    const production = createBatchesService({ repository: createBatchesRepository(sql), appEnv: 'production', maxLegs: MAX_LEGS });
+    const production = createBatchesService({
+      repository: createBatchesRepository(sql),
+      appEnv: 'production',
+      maxLegs: MAX_LEGS,
+      checkSender: createSenderLimits(createTransactionsRepository(), { perSender: 0, duplicateWindowSeconds: 0 }),
+    });
     const principal = { kind: 'oauth_token', platformId: a.platformId, workspaceId: a.workspaceId, scopes: [] } as unknown as Principal;
     const before = await counts();
     await expect(

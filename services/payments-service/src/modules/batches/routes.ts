@@ -28,7 +28,7 @@ export function registerBatchRoutes(app: HttpApp, service: BatchesService): void
           tags: ['batches'],
           summary: 'Create a batch',
           description:
-            'Creates the batch and one transaction per leg in one atomic operation: any invalid leg writes nothing (400 naming the leg, e.g. `legs.3.amount`). `signerType` must be `external_wallet`. 1 to MAX_BATCH_LEGS legs (100 by default). A known `idempotencyKey` (or `Idempotency-Key` header) answers the existing batch with 200 and `Idempotent-Replayed: true`; with other parameters 422 `IDEMPOTENCY_KEY_REUSED`. Then the client signs the batch escrow call with each leg’s `onchainId` (see `nextAction`).',
+            'Creates the batch and one transaction per leg in one atomic operation: any invalid leg writes nothing (400 naming the leg, e.g. `legs.3.amount`). `signerType` must be `external_wallet`. 1 to MAX_BATCH_LEGS legs (100 by default). A known `idempotencyKey` (or `Idempotency-Key` header) answers the existing batch with 200 and `Idempotent-Replayed: true`; with other parameters 422 `IDEMPOTENCY_KEY_REUSED`. Each leg counts toward the sender’s per-minute limit (TX_RATE_LIMIT_PER_SENDER: 429) and the duplicate window (409 `DUPLICATE_TRANSACTION` naming the leg) like a single transaction. Then the client signs the batch escrow call with each leg’s `onchainId` (see `nextAction`).',
           operationId: `createBatch${s.suffix}`,
           deprecated: s.deprecated,
           headers: IdempotencyKeyHeaders,
@@ -36,7 +36,7 @@ export function registerBatchRoutes(app: HttpApp, service: BatchesService): void
           response: {
             201: BatchCreated,
             200: { ...BatchCreated, description: 'The batch an earlier request with this idempotency key created.' },
-            ...errorResponses(404, 422),
+            ...errorResponses(404, 409, 422),
           },
         },
       },

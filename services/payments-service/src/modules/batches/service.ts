@@ -25,6 +25,7 @@ import { canonical } from '../transactions/canonical.js';
 import { type ControlsGate, noControls } from '../transactions/controls-gate.js';
 import { transactionEvent, transactionRef } from '../transactions/moves.js';
 import { type TransactionRow, toPaymentsTransaction } from '../transactions/repository.js';
+import type { CheckSender } from '../transactions/sender-limits.js';
 import type { BatchesRepository, BatchRow, NewBatch } from './repository.js';
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -83,6 +84,8 @@ export function createBatchesService(deps: {
   repository: BatchesRepository;
   appEnv: AppEnv;
   maxLegs: number;
+  /** The duplicate window and the per-sender limit of single transactions; each leg counts as one. */
+  checkSender: CheckSender;
   controls?: ControlsGate;
   /** The escrow contract, token and attester of a network (the settlement module's view of the chain). */
   escrowTerms?: (network: string, currency: string) => EscrowTerms;
@@ -204,6 +207,14 @@ export function createBatchesService(deps: {
       }
 
       const created = await repository.transaction(async (tx) => {
+        await deps.checkSender(tx, {
+          platformId: principal.platformId,
+          fromAddress: batch.fromAddress,
+          currency: batch.currency,
+          blockchainNetwork: batch.blockchainNetwork,
+          transfers: batch.legs.map((l, i) => ({ toAddress: l.toAddress, amount: l.amount, field: `legs.${i}` })),
+          idempotent: idempotencyKey !== null,
+        });
         const row = await repository.insertBatch(tx, batch);
         if (!row) return null; // a concurrent request with the same key won; nothing written here
         const legs = await repository.insertLegs(tx, batch);

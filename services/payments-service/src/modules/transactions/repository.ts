@@ -170,7 +170,7 @@ export function createTransactionsRepository() {
       return rows[0] ? toTransactionRow(rows[0]) : null;
     },
 
-    /** A transaction of the same parameters created since `since` (single transactions only). */
+    /** A transaction (single or batch leg) of the same parameters created since `since`. */
     async findDuplicate(
       tx: Queryable,
       t: { platformId: string; fromAddress: string; toAddress: string; amount: string; currency: string; blockchainNetwork: string },
@@ -181,7 +181,7 @@ export function createTransactionsRepository() {
         where platform_id = ${t.platformId} and lower(from_address) = ${t.fromAddress.toLowerCase()}
           and lower(to_address) = ${t.toAddress.toLowerCase()} and amount = ${t.amount}::numeric
           and currency = ${t.currency} and blockchain_network = ${t.blockchainNetwork}
-          and batch_id is null and created_at > ${since}::timestamptz
+          and created_at > ${since}::timestamptz
         order by created_at desc limit 1`;
       return rows[0]?.id ?? null;
     },
@@ -194,7 +194,7 @@ export function createTransactionsRepository() {
       const rows = await tx<{ created_at: string | Date }[]>`
         select created_at from transactions
         where platform_id = ${platformId} and lower(from_address) = ${fromAddress.toLowerCase()}
-          and batch_id is null and created_at > ${since}::timestamptz
+          and created_at > ${since}::timestamptz
         order by created_at desc limit ${n}`;
       return { count: rows.length, nthNewest: rows.length >= n ? isoOf(rows[n - 1]!.created_at) : null };
     },

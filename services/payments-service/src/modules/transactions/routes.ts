@@ -37,7 +37,7 @@ export function registerTransactionRoutes(app: HttpApp, service: TransactionsSer
           tags: ['transactions'],
           summary: 'Create a transaction',
           description:
-            'Creates a transaction (`transaction.created` is its first event). An idempotency key (body `idempotencyKey` or header `Idempotency-Key`) makes retries safe: the same key with the same parameters answers the first result with `Idempotent-Replayed: true`; with other parameters 422. Without a key, the same sender, receiver, amount, currency and network within the duplicate window answers 409. At most 10 creations per minute per sender (429 with Retry-After). See docs/transactions.md.',
+            'Creates a transaction (`transaction.created` is its first event). An idempotency key (body `idempotencyKey` or header `Idempotency-Key`) makes retries safe: the same key with the same parameters answers the first result with `Idempotent-Replayed: true`; with other parameters 422. Without a key, the same sender, receiver, amount, currency and network within the duplicate window answers 409. At most TX_RATE_LIMIT_PER_SENDER (default 10) creations per minute per sender, batch legs included (429 with Retry-After). See docs/transactions.md.',
           operationId: operationId('createTransaction', v),
           deprecated: v === 'v1',
           headers: CreateHeaders,

@@ -27,10 +27,7 @@ import { canonical } from './canonical.js';
 import type { ControlsGate, PreparedTemplate } from './controls-gate.js';
 import { type TransactionMoves, transactionEvent, transactionRef } from './moves.js';
 import { type TransactionRow, type TransactionsRepository, toPaymentsTransaction } from './repository.js';
-
-/** Spec "Limits": transaction creation, 10 per minute per sender. */
-export const SENDER_LIMIT = 10;
-export const SENDER_WINDOW_SECONDS = 60;
+import type { CheckSender } from './sender-limits.js';
 
 export type CreatedTransaction = ReturnType<typeof toPaymentsTransaction> & { rescind: RescindInfo; escrow?: EscrowInstructions };
 
@@ -42,7 +39,8 @@ export interface TransactionsServiceDeps {
   quotes: QuotesService;
   appEnv: AppEnv;
   holdPeriodSeconds: number;
-  duplicateWindowSeconds: number;
+  /** The duplicate window and the per-sender limit (sender-limits.ts), shared with batches. */
+  checkSender: CheckSender;
   /** The escrow contract, token and attester of a network (the settlement module's view of the chain). */
   escrowTerms?: (network: string, currency: string) => EscrowTerms;
 }
@@ -108,7 +106,7 @@ function dayStart(value: string): string {
 }
 
 export function createTransactionsService(deps: TransactionsServiceDeps) {
-  const { sql, repository, moves, controls, quotes, appEnv } = deps;
+  const { sql, repository, moves, controls, quotes, appEnv, checkSender } = deps;
   const created = (row: TransactionRow): CreatedTransaction => {
     const escrow = deps.escrowTerms ? escrowInstructionsOf(row, deps.escrowTerms(row.blockchainNetwork, row.currency)) : undefined;
     return escrow ? { ...toCreated(row), escrow } : toCreated(row);
@@ -193,39 +191,14 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
           const existing = await repository.findByIdempotencyKey(tx, principal.platformId, idempotencyKey);
           if (existing) throw new Replay(existing);
         }
-        const now = await repository.clock(tx);
-        const nowMs = Date.parse(now);
-        if (!idempotencyKey && deps.duplicateWindowSeconds > 0) {
-          const since = new Date(nowMs - deps.duplicateWindowSeconds * 1000).toISOString();
-          const duplicate = await repository.findDuplicate(
-            tx,
-            { platformId: principal.platformId, fromAddress, toAddress, amount, currency, blockchainNetwork: network },
-            since,
-          );
-          if (duplicate) {
-            throw new AppError(
-              'DUPLICATE_TRANSACTION',
-              `A transaction with the same sender, receiver, amount, currency and network was created less than ${deps.duplicateWindowSeconds} s ago; send an idempotency key to create deliberate repeats`,
-              { transactionId: duplicate, windowSeconds: deps.duplicateWindowSeconds },
-            );
-          }
-        }
-        const window = await repository.senderWindow(
-          tx,
-          principal.platformId,
+        const now = await checkSender(tx, {
+          platformId: principal.platformId,
           fromAddress,
-          new Date(nowMs - SENDER_WINDOW_SECONDS * 1000).toISOString(),
-          SENDER_LIMIT,
-        );
-        if (window.nthNewest) {
-          const retryAfter = Math.max(1, Math.ceil((Date.parse(window.nthNewest) + SENDER_WINDOW_SECONDS * 1000 - nowMs) / 1000));
-          throw new AppError(
-            'RATE_LIMIT_EXCEEDED',
-            `At most ${SENDER_LIMIT} transactions per minute per sender; retry in ${retryAfter} s`,
-            { scope: 'sender', limit: SENDER_LIMIT, retryAfterSeconds: retryAfter },
-            { 'Retry-After': String(retryAfter) },
-          );
-        }
+          currency,
+          blockchainNetwork: network,
+          transfers: [{ toAddress, amount }],
+          idempotent: idempotencyKey !== null,
+        });
 
         const id = uuidv7();
         const quote = body.quoteId
