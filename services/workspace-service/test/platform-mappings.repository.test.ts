@@ -3,7 +3,7 @@ import { createDatabase, type Database } from '@holdfast/db';
 import { createTestDatabase, type TestDatabase } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as tables from '../src/db/schema.js';
-import { createPlatformMappingsRepository } from '../src/modules/platform-mappings/repository.js';
+import { createPlatformMappingsRepository } from '../src/modules/workspaces/platform-mappings.js';
 
 // The repository the sandbox-credential operations count their limits with.
 let testDb: TestDatabase;

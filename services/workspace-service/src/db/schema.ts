@@ -15,7 +15,6 @@ export { customerRefreshTokens, customerSessions, customers } from '../modules/c
 export { externalWalletConfigs } from '../modules/external-wallets/tables.js';
 export { workspaceIntegrations } from '../modules/integrations/tables.js';
 export { notificationPreferences, notifications } from '../modules/notifications/tables.js';
-export { platformMappings } from '../modules/platform-mappings/tables.js';
 export { platformWalletAccounts, platformWallets } from '../modules/providers/tables.js';
 export { remoteTasks } from '../modules/remote-tasks/tables.js';
 export { sandboxIssuances } from '../modules/sandbox-credentials/tables.js';
@@ -23,4 +22,4 @@ export { loginThrottles, refreshTokens, sessions, verificationCodes } from '../m
 export { settings } from '../modules/settings/tables.js';
 export { users } from '../modules/users/tables.js';
 export { walletProviderConfigs } from '../modules/wallet-providers/tables.js';
-export { workspaceBilling, workspaces, workspaceWalletSettings } from '../modules/workspaces/tables.js';
+export { platformMappings, workspaceBilling, workspaces, workspaceWalletSettings } from '../modules/workspaces/tables.js';

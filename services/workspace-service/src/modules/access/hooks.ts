@@ -2,7 +2,6 @@ import type { UserRole, WorkspaceKeyPrincipal } from '@holdfast/contracts';
 import { type HttpApp, unauthorized } from '@holdfast/http-kit';
 import { safeEqual, tokenHash } from '@holdfast/secrets';
 import type { FastifyRequest } from 'fastify';
-import type { AuditAction } from '../audit/actions.js';
 import type { Actor, Caller, CustomerPrincipal } from './caller.js';
 import { assertRole } from './policy.js';
 import type { AccessClaims, AccessTokens, CustomerClaims, CustomerTokens } from './tokens.js';
@@ -18,8 +17,6 @@ declare module 'fastify' {
     access?: 'public' | 'user' | 'customer' | 'internal' | 'workspace_key';
     /** Roles allowed on the route (403 for the others), checked before the body is even validated. */
     roles?: readonly UserRole[];
-    /** Mutating routes: the action their audit entries record. */
-    audit?: AuditAction;
   }
   interface FastifyRequest {
     caller: Caller;

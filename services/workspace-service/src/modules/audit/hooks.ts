@@ -1,9 +1,14 @@
 import type { ErrorObject } from '@holdfast/contracts';
 import { type HttpApp, toErrorObject } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
+import type { AuditAction } from './actions.js';
 import type { AuditService } from './service.js';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Mutating routes: the action their audit entries record. */
+    audit?: AuditAction;
+  }
   interface FastifyRequest {
     auditError?: ErrorObject;
   }

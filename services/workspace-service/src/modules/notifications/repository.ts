@@ -1,7 +1,7 @@
 import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/store.js';
-import { platformMappings } from '../platform-mappings/tables.js';
 import { users } from '../users/tables.js';
+import { platformMappings } from '../workspaces/tables.js';
 import { notificationPreferences, notifications } from './tables.js';
 
 export type NotificationRow = typeof notifications.$inferSelect;

@@ -18,9 +18,9 @@ import { AUDIT } from '../audit/actions.js';
 import { diffChanges } from '../audit/redact.js';
 import type { AuditRepository } from '../audit/repository.js';
 import type { AuditService } from '../audit/service.js';
-import type { PlatformMappingRow, PlatformMappingsRepository } from '../platform-mappings/repository.js';
 import type { RemoteTaskRow, RemoteTasksRepository } from '../remote-tasks/repository.js';
 import { type RemoteTaskRunner, task } from '../remote-tasks/service.js';
+import type { PlatformMappingRow, PlatformMappingsRepository } from '../workspaces/platform-mappings.js';
 import type { WorkspacesRepository } from '../workspaces/repository.js';
 import type { SandboxIssuancesRepository } from './repository.js';
 

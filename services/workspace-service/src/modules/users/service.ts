@@ -19,15 +19,22 @@ import { AUDIT } from '../audit/actions.js';
 import { diffChanges, REDACTED } from '../audit/redact.js';
 import type { AuditRepository } from '../audit/repository.js';
 import type { AuditService } from '../audit/service.js';
-import type { SessionsRepository } from '../sessions/repository.js';
 import type { AvatarStore, Upload } from '../storage/avatars.js';
 import type { WorkspacesRepository } from '../workspaces/repository.js';
 import { auditedUser, normalizeEmail, roleFromRequest, toUserRecord } from './records.js';
 import { isDuplicateEmail, type UserPatch, type UserRow, type UsersRepository } from './repository.js';
 
+/**
+ * Ends a user's sessions when an administrator disables it or its password changes. The sessions
+ * repository implements it: sessions depend on users, never the reverse.
+ */
+export interface UserSessions {
+  revokeUserSessions(userId: string, reason: string, exceptSessionId?: string): Promise<number>;
+}
+
 export interface UsersRepos {
   users: UsersRepository;
-  sessions: SessionsRepository;
+  sessions: UserSessions;
   workspaces: WorkspacesRepository;
   audit: AuditRepository;
 }

@@ -1,5 +1,5 @@
 import type { PlatformMapping, WalletSettings, WorkspaceBilling, WorkspaceRecord } from '@holdfast/contracts';
-import type { PlatformMappingRow } from '../platform-mappings/repository.js';
+import type { PlatformMappingRow } from './platform-mappings.js';
 import type { BillingRow, WalletSettingsRow, WorkspaceRow } from './repository.js';
 
 export function toWorkspaceRecord(row: WorkspaceRow): WorkspaceRecord {

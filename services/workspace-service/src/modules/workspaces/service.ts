@@ -24,18 +24,27 @@ import { AUDIT } from '../audit/actions.js';
 import { diffChanges } from '../audit/redact.js';
 import type { AuditRepository } from '../audit/repository.js';
 import type { AuditService } from '../audit/service.js';
-import type { PlatformMappingsRepository } from '../platform-mappings/repository.js';
 import type { RemoteTasksRepository } from '../remote-tasks/repository.js';
 import { type RemoteTaskRunner, task } from '../remote-tasks/service.js';
 import type { AvatarStore, Upload } from '../storage/avatars.js';
-import type { UsersRepository } from '../users/repository.js';
+import type { PlatformMappingsRepository } from './platform-mappings.js';
 import { auditedWorkspace, toBilling, toPlatformMapping, toWalletSettings, toWorkspaceRecord } from './records.js';
 import { isDuplicateSlug, type WorkspacePatch, type WorkspaceRow, type WorkspacesRepository } from './repository.js';
 import { slugFromName, slugWithSuffix } from './slug.js';
 
+/**
+ * The members of a workspace as its creation and deletion need them. The users repository
+ * implements it: users depend on workspaces, never the reverse.
+ */
+export interface WorkspaceMembers {
+  findByIdForUpdate(id: string): Promise<{ workspaceId: string | null } | undefined>;
+  update(id: string, patch: { workspaceId: string }): Promise<unknown>;
+  idsInWorkspace(workspaceId: string): Promise<string[]>;
+}
+
 export interface WorkspacesRepos {
   workspaces: WorkspacesRepository;
-  users: UsersRepository;
+  users: WorkspaceMembers;
   platformMappings: PlatformMappingsRepository;
   remoteTasks: RemoteTasksRepository;
   audit: AuditRepository;
