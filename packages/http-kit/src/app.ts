@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import AjvCompiler, { type ValidatorFactory } from '@fastify/ajv-compiler';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ErrorEnvelope } from '@holdfast/contracts';
+import { ErrorEnvelope, MAX_FIELD_ERRORS } from '@holdfast/contracts';
 import type { Logger } from '@holdfast/logging';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
   LogController,
   type RawReplyDefaultExpression,
   type RawRequestDefaultExpression,
@@ -16,8 +20,9 @@ import Fastify, {
 import type { Registry } from 'prom-client';
 import { type DeprecatedSurface, registerDeprecations, sunsetError } from './deprecation.js';
 import { ErrorResponse, errorEnvelope } from './envelope.js';
-import { AppError, toErrorObject } from './errors.js';
+import { AppError, toErrorObject, validationError } from './errors.js';
 import { type ReadinessCheck, registerHealth } from './health.js';
+import { boundRequestSchema, unstorableFields } from './input-rules.js';
 import { registerMetrics } from './metrics.js';
 import { openApiPath, type RateLimitSettings, registerRateLimits, TIER_TITLES } from './rate-limit.js';
 
@@ -88,6 +93,41 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Every route answers these even when it declares nothing else: bad input, over the limit, our bug. */
 const DEFAULT_ERROR_STATUSES = [400, 429, 500] as const;
+/** Longest path parameter the router takes; a longer one is 414 URI_TOO_LONG. */
+const MAX_PARAM_LENGTH = 100;
+const REQUEST_PARTS = ['body', 'querystring', 'params', 'headers'] as const;
+
+/**
+ * Errors Node's HTTP parser raises before there is a request (a malformed request line, headers
+ * over the size limit, a request that never finishes): answered on the socket in the envelope.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? ([431, 'HEADERS_TOO_LARGE', 'Request headers are larger than the limit (16 KiB)'] as const)
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? ([408, 'REQUEST_TIMEOUT', 'The request was not received in time'] as const)
+        : ([400, 'VALIDATION_ERROR', 'Malformed HTTP request'] as const);
+  const requestId = `req_${randomUUID().replaceAll('-', '')}`;
+  const body = JSON.stringify(errorEnvelope({ code, message, statusCode: status }, requestId));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
+/** The one error answer: every thrown value leaves as the envelope; a 5xx is logged with its cause. */
+function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const body = toErrorObject(error);
+  if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+  else request.log.info({ code: body.code, message: body.message }, 'request refused');
+  if (error instanceof AppError && error.headers) reply.headers(error.headers);
+  return reply.code(body.statusCode).send(errorEnvelope(body, request.id));
+}
 
 /**
  * A Fastify app with Holdfast's behaviour. Register routes on it, then `listen`. Every error of
@@ -106,7 +146,15 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     trustProxy: options.trustProxy ?? false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Errors the router raises before a route is found (bad percent-encoding, a path parameter
+    // over the limit) go through the same error answer as every other error.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('X-Request-Id', request.id);
+      reply.header('X-API-Version', options.apiVersion(request.url));
+      return sendError(error, request, reply);
+    },
+    clientErrorHandler: answerClientError,
     schemaController: { compilersFactory: { buildValidator: buildValidators } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -123,6 +171,19 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     const response = (route.schema.response ?? {}) as Record<string, unknown>;
     for (const status of DEFAULT_ERROR_STATUSES) response[status] ??= ErrorResponse;
     route.schema.response = response;
+    const schema = route.schema as Record<string, unknown>;
+    for (const part of REQUEST_PARTS) if (schema[part]) schema[part] = boundRequestSchema(schema[part], part);
+  });
+
+  // What PostgreSQL cannot store (NUL, unpaired surrogates, Infinity) is refused after the schema
+  // checks and before any handler, naming each field: body, query string and path parameters.
+  app.addHook('preHandler', async (request) => {
+    const errors = [
+      ...unstorableFields(request.params, MAX_FIELD_ERRORS),
+      ...unstorableFields(request.query, MAX_FIELD_ERRORS),
+      ...unstorableFields(request.body, MAX_FIELD_ERRORS),
+    ];
+    if (errors.length > 0) throw validationError(errors);
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -154,13 +215,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     );
   });
 
-  app.setErrorHandler((error, request, reply) => {
-    const body = toErrorObject(error);
-    if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ code: body.code, message: body.message }, 'request refused');
-    if (error instanceof AppError && error.headers) reply.headers(error.headers);
-    return reply.code(body.statusCode).send(errorEnvelope(body, request.id));
-  });
+  app.setErrorHandler(sendError);
 
   if (options.rateLimit) await registerRateLimits(app, options.rateLimit);
 

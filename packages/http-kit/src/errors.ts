@@ -1,4 +1,12 @@
-import { AppError, type ErrorCode, type ErrorObject, errorStatus, type FieldError } from '@holdfast/contracts';
+import {
+  AppError,
+  type ErrorCode,
+  type ErrorObject,
+  errorStatus,
+  type FieldError,
+  MAX_ERROR_TEXT,
+  MAX_FIELD_ERRORS,
+} from '@holdfast/contracts';
 
 export { AppError };
 
@@ -9,8 +17,27 @@ export const conflict = (message: string, details?: Record<string, unknown>) => 
 
 /** `VALIDATION_ERROR` naming each bad field, for checks a schema cannot express. */
 export function validationError(errors: FieldError[]): AppError {
-  const message = errors.map((e) => `${e.field} ${e.reason}`).join('; ');
-  return new AppError('VALIDATION_ERROR', message || 'Invalid request', { errors });
+  const bounded = boundedFieldErrors(errors);
+  return new AppError('VALIDATION_ERROR', bounded.message, bounded.details);
+}
+
+/** Text echoed in an error, cut at `MAX_ERROR_TEXT` characters. */
+export function boundedText(text: string, max = MAX_ERROR_TEXT): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/**
+ * At most `MAX_FIELD_ERRORS` field errors, each cut to `MAX_ERROR_TEXT`, and how many more there
+ * were: an error answer stays a few kilobytes whatever the request.
+ */
+function boundedFieldErrors(all: FieldError[]): { message: string; details: { errors: FieldError[]; more?: number } } {
+  const errors = all.slice(0, MAX_FIELD_ERRORS).map((e) => ({ field: boundedText(e.field), reason: boundedText(e.reason) }));
+  const more = all.length - errors.length;
+  const listed = errors.map((e) => `${e.field} ${e.reason}`).join('; ') || 'Invalid request';
+  return {
+    message: more > 0 ? `${listed}; and ${more} more` : listed,
+    details: more > 0 ? { errors, more } : { errors },
+  };
 }
 
 interface AjvIssue {
@@ -53,6 +80,9 @@ const FASTIFY_CODES: Record<string, { code: ErrorCode; message?: string }> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'INVALID_JSON', message: 'Body is empty but Content-Type is application/json' },
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'INVALID_JSON', message: 'Body is not valid JSON' },
   FST_ERR_VALIDATION: { code: 'VALIDATION_ERROR' },
+  FST_ERR_BAD_URL: { code: 'VALIDATION_ERROR', message: 'The URL has invalid percent-encoding' },
+  FST_ERR_INVALID_URL: { code: 'VALIDATION_ERROR', message: 'The URL is not valid' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'URI_TOO_LONG', message: 'A path parameter is longer than 100 characters' },
 };
 
 const STATUS_CODES: Record<number, ErrorCode> = {
@@ -62,9 +92,12 @@ const STATUS_CODES: Record<number, ErrorCode> = {
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
   409: 'CONFLICT',
+  408: 'REQUEST_TIMEOUT',
   413: 'PAYLOAD_TOO_LARGE',
+  414: 'URI_TOO_LONG',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'RATE_LIMIT_EXCEEDED',
+  431: 'HEADERS_TOO_LARGE',
   503: 'SERVICE_UNAVAILABLE',
 };
 
@@ -76,18 +109,29 @@ interface FastifyishError {
   validationContext?: string;
 }
 
-/** Any thrown value -> the public error object. Unknown errors become a bare 500 (details only in logs). */
+/**
+ * Any thrown value -> the public error object, bounded in size. Unknown errors become a bare 500
+ * (details only in logs).
+ */
 export function toErrorObject(error: unknown): ErrorObject {
+  const object = unboundedErrorObject(error);
+  const errors = object.details?.errors;
+  if (object.code === 'VALIDATION_ERROR' && Array.isArray(errors) && errors.length > MAX_FIELD_ERRORS) {
+    const bounded = boundedFieldErrors(errors as FieldError[]);
+    return { ...object, message: bounded.message, details: { ...object.details, ...bounded.details } };
+  }
+  return { ...object, message: boundedText(object.message, MAX_MESSAGE) };
+}
+
+/** Longest `error.message`: room for `MAX_FIELD_ERRORS` bounded field errors. */
+const MAX_MESSAGE = MAX_FIELD_ERRORS * (2 * MAX_ERROR_TEXT + 3) + 32;
+
+function unboundedErrorObject(error: unknown): ErrorObject {
   if (error instanceof AppError) return error.toObject();
   const e = error as FastifyishError;
   if (e && Array.isArray(e.validation)) {
-    const errors = fieldErrorsFromAjv(e.validation, e.validationContext);
-    return {
-      code: 'VALIDATION_ERROR',
-      message: errors.map((x) => `${x.field} ${x.reason}`).join('; '),
-      statusCode: 400,
-      details: { errors },
-    };
+    const bounded = boundedFieldErrors(fieldErrorsFromAjv(e.validation, e.validationContext));
+    return { code: 'VALIDATION_ERROR', message: bounded.message, statusCode: 400, details: bounded.details };
   }
   if (e && typeof e.code === 'string' && e.code in FASTIFY_CODES) {
     const mapped = FASTIFY_CODES[e.code]!;

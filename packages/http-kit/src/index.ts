@@ -1,9 +1,21 @@
+export { MAX_FIELD_ERRORS, PAGE_MAX } from '@holdfast/contracts';
 export { createHttpApp, DEFAULT_BODY_LIMIT, type HttpApp, type HttpAppOptions, type OpenApiInfo } from './app.js';
 export type { DeprecatedSurface } from './deprecation.js';
 export { ErrorResponse, envelope, errorEnvelope, errorResponses } from './envelope.js';
-export { AppError, conflict, fieldErrorsFromAjv, forbidden, notFound, toErrorObject, unauthorized, validationError } from './errors.js';
+export {
+  AppError,
+  boundedText,
+  conflict,
+  fieldErrorsFromAjv,
+  forbidden,
+  notFound,
+  toErrorObject,
+  unauthorized,
+  validationError,
+} from './errors.js';
 export type { ReadinessCheck } from './health.js';
 export { chainRpcCheck } from './health.js';
+export { isStorableText, UNSTORABLE_TEXT_REASON } from './input-rules.js';
 export {
   createMemoryWindowCounter,
   defaultCredentialOf,

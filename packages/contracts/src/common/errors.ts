@@ -35,11 +35,14 @@ export const ERROR_STATUS = {
   RESCIND_NOT_ALLOWED: 409,
   HOLD_PERIOD_ENDED: 409,
   RELEASE_BLOCKED_BY_CONTROL: 409,
+  REQUEST_TIMEOUT: 408,
   API_VERSION_SUNSET: 410,
   PAYLOAD_TOO_LARGE: 413,
+  URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMIT_EXCEEDED: 429,
+  HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
   WALLET_PROVIDER_ERROR: 502,
   INTEGRATION_PROVIDER_ERROR: 502,
@@ -55,6 +58,14 @@ export const ErrorCodeSchema = Type.Union(
   ERROR_CODES.map((code) => Type.Literal(code)),
   { $id: 'ErrorCode', description: 'Closed list of error codes; see docs/errors.md.' },
 );
+
+/**
+ * A VALIDATION_ERROR lists at most this many bad fields in `details.errors`; `details.more` counts
+ * the rest, so an answer stays small whatever the body (10,000 bad items are 20 + `more: 9980`).
+ */
+export const MAX_FIELD_ERRORS = 20;
+/** Longest field path or reason echoed in an error; longer ones end in `…`. */
+export const MAX_ERROR_TEXT = 200;
 
 export const FieldError = Type.Object(
   {

@@ -2,10 +2,16 @@ import { type Static, Type } from '@sinclair/typebox';
 
 export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 100;
+/**
+ * The highest `page` any list takes (with `limit` 100, the first 100,000 rows). Deeper pages are
+ * reached by narrowing the filters (`dateFrom`/`dateTo`), so OFFSET never scans without bound.
+ * The HTTP kit applies it to every `page` query parameter, declared maximum or not.
+ */
+export const PAGE_MAX = 1000;
 
 /** `page` (1-indexed) and `limit` (default 20, max 100), as query parameters. */
 export const PageQuery = Type.Object({
-  page: Type.Integer({ minimum: 1, default: 1, description: '1-indexed page number.' }),
+  page: Type.Integer({ minimum: 1, maximum: PAGE_MAX, default: 1, description: '1-indexed page number.' }),
   limit: Type.Integer({ minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT }),
 });
 export type PageQuery = Static<typeof PageQuery>;

@@ -1,0 +1,95 @@
+import { type FieldError, PAGE_MAX } from '@holdfast/contracts';
+
+/**
+ * Rules every request input obeys, whatever its route declares (issue 14): what PostgreSQL cannot
+ * store never reaches it, integers stay exact, and `page` has one maximum.
+ */
+
+/** Integers beyond this lose precision in JavaScript (and would overflow a `bigint` as offsets). */
+const INTEGER_BOUND = Number.MAX_SAFE_INTEGER;
+export const UNSTORABLE_TEXT_REASON = 'must not contain NUL characters (\\u0000) or unpaired surrogates';
+export const NON_FINITE_REASON = 'must be a finite number';
+
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * A copy of a request schema (body, querystring, params, headers) with the global bounds: every
+ * integer without its own bound gets ±2^53-1, a `page` query parameter at most `PAGE_MAX`. The copy
+ * is what Ajv compiles and the OpenAPI description shows; the shared contract schema is untouched.
+ */
+export function boundRequestSchema(schema: unknown, part: 'body' | 'querystring' | 'params' | 'headers'): unknown {
+  if (!schema || typeof schema !== 'object') return schema;
+  const copy = cloneSchema(schema as JsonSchema);
+  boundIntegers(copy, new Set());
+  if (part === 'querystring') {
+    const page = (copy.properties as Record<string, JsonSchema> | undefined)?.page;
+    if (page && (page.type === 'integer' || page.type === 'number')) {
+      page.maximum = Math.min(typeof page.maximum === 'number' ? page.maximum : PAGE_MAX, PAGE_MAX);
+    }
+  }
+  return copy;
+}
+
+/** Deep copy of plain JSON-schema data (TypeBox's symbol keys are dropped; Ajv does not read them). */
+function cloneSchema(value: JsonSchema): JsonSchema {
+  return JSON.parse(JSON.stringify(value)) as JsonSchema;
+}
+
+function boundIntegers(node: unknown, seen: Set<unknown>): void {
+  if (!node || typeof node !== 'object' || seen.has(node)) return;
+  seen.add(node);
+  if (Array.isArray(node)) {
+    for (const item of node) boundIntegers(item, seen);
+    return;
+  }
+  const schema = node as JsonSchema;
+  if (schema.type === 'integer') {
+    if (typeof schema.maximum !== 'number' && typeof schema.exclusiveMaximum !== 'number') schema.maximum = INTEGER_BOUND;
+    if (typeof schema.minimum !== 'number' && typeof schema.exclusiveMinimum !== 'number') schema.minimum = -INTEGER_BOUND;
+  }
+  for (const [key, child] of Object.entries(schema)) {
+    // `const`, `default`, `enum`, `examples` hold data, not schemas.
+    if (key === 'const' || key === 'default' || key === 'enum' || key === 'examples') continue;
+    boundIntegers(child, seen);
+  }
+}
+
+/** True when PostgreSQL can store the text (`text`, `jsonb`): no NUL, no unpaired UTF-16 surrogate. */
+export function isStorableText(text: string): boolean {
+  return !text.includes('\u0000') && text.isWellFormed();
+}
+
+/**
+ * Every value of a validated input that PostgreSQL cannot store: strings (values and object keys)
+ * with NUL or an unpaired surrogate, and numbers that are not finite (`1e309` parses as Infinity,
+ * in JSON and in a converted query string alike). Field errors with dotted paths; stops after
+ * `max`. Walks iteratively: a deeply nested body cannot exhaust the stack.
+ */
+export function unstorableFields(input: unknown, max: number): FieldError[] {
+  const errors: FieldError[] = [];
+  const stack: { value: unknown; path: string[] }[] = [{ value: input, path: [] }];
+  while (stack.length > 0 && errors.length < max) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (!isStorableText(value)) errors.push({ field: path.join('.') || 'body', reason: UNSTORABLE_TEXT_REASON });
+      continue;
+    }
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) errors.push({ field: path.join('.') || 'body', reason: NON_FINITE_REASON });
+      continue;
+    }
+    if (!value || typeof value !== 'object') continue;
+    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
+    // Pushed in reverse, so fields are reported in document order.
+    for (let i = entries.length - 1; i >= 0; i -= 1) {
+      const [key, child] = entries[i]!;
+      const childPath = [...path, isStorableText(key) ? key : key.toWellFormed().replaceAll('\u0000', '\uFFFD')];
+      if (!Array.isArray(value) && !isStorableText(key)) {
+        stack.push({ value: '\u0000', path: childPath });
+        continue;
+      }
+      stack.push({ value: child, path: childPath });
+    }
+  }
+  return errors;
+}
