@@ -28,6 +28,9 @@ import { PaymentsTransaction } from '../payments/transactions.js';
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** The six statuses the Workspace API shows (spec "Transaction"). */
+/** Longest `X-API-Key` the Workspace API forwards for verification; a longer one is no key (401). */
+export const WORKSPACE_KEY_MAX_LENGTH = 256;
+
 export const WORKSPACE_TRANSACTION_STATUSES = ['PENDING', 'ESCROWED', 'IN_REVIEW', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
 export type WorkspaceTransactionStatus = (typeof WORKSPACE_TRANSACTION_STATUSES)[number];
 export const WorkspaceTransactionStatusSchema = StringEnum(WORKSPACE_TRANSACTION_STATUSES, {
@@ -170,7 +173,7 @@ export const WORKSPACE_TRANSACTION_COMMANDS = {
   ),
   verifyKey: defineCommand(
     'cmd.payments.workspace-keys.verify',
-    Type.Object({ apiKey: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
+    Type.Object({ apiKey: Type.String({ minLength: 1, maxLength: WORKSPACE_KEY_MAX_LENGTH }) }, { additionalProperties: false }),
     WorkspaceKeyPrincipal,
     'Verifies a Payments API key presented to the Workspace API (X-API-Key); UNAUTHORIZED when it is unknown, revoked or its platform is deactivated.',
   ),

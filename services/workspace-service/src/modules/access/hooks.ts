@@ -1,4 +1,4 @@
-import type { UserRole, WorkspaceKeyPrincipal } from '@holdfast/contracts';
+import { type UserRole, WORKSPACE_KEY_MAX_LENGTH, type WorkspaceKeyPrincipal } from '@holdfast/contracts';
 import { type HttpApp, unauthorized } from '@holdfast/http-kit';
 import { safeEqual, tokenHash } from '@holdfast/secrets';
 import type { FastifyRequest } from 'fastify';
@@ -76,6 +76,8 @@ export function installAuthentication(
         throw unauthorized('Missing X-API-Key: send a Payments API key of the workspace (its workspace key)');
       }
       if (!deps.workspaceKeys) throw unauthorized('Workspace keys are not accepted here');
+      // No key is that long: refused here rather than by the verify command's schema (a 500).
+      if (presented.trim().length > WORKSPACE_KEY_MAX_LENGTH) throw unauthorized('X-API-Key is not a valid key');
       request.caller.workspaceKey = await deps.workspaceKeys(presented.trim());
       return;
     }

@@ -173,7 +173,7 @@ export function createWalletProviderConfigService(deps: WalletProviderConfigServ
    * Takes the default flag from the scope's other configs. Their change is part of this act: its
    * one audit entry names them (`metadata.previousDefaultIds`).
    */
-  async function clearOtherDefaults(tx: Tx, row: WalletProviderConfigRow): Promise<string[]> {
+  async function clearOtherDefaults(tx: Tx, row: Pick<WalletProviderConfigRow, 'id' | 'workspaceId'>): Promise<string[]> {
     const cleared = await repository.clearDefault(tx, row.workspaceId, row.id);
     return cleared.map((other) => other.id);
   }
@@ -196,7 +196,10 @@ export function createWalletProviderConfigService(deps: WalletProviderConfigServ
       if (problems.length > 0) throw validationError(problems);
       const id = uuidv7();
       const row = await repository.transaction(async (tx) => {
+        // The old default loses its flag before the new one is inserted: the unique index on the
+        // scope's default allows one at a time, and both moves share this transaction.
         if (isDefault) await repository.lockScope(tx, body.workspaceId);
+        const cleared = isDefault ? await clearOtherDefaults(tx, { id, workspaceId: body.workspaceId }) : [];
         const inserted = await repository.insert(tx, {
           id,
           workspaceId: body.workspaceId,
@@ -211,7 +214,6 @@ export function createWalletProviderConfigService(deps: WalletProviderConfigServ
           metadata: body.metadata ?? {},
           configSealed: secrets.seal(JSON.stringify(body.config), configContext(id)),
         });
-        const cleared = isDefault ? await clearOtherDefaults(tx, inserted) : [];
         await audit(tx, {
           ...WALLET_AUDIT.providerConfigCreate,
           resourceId: id,
