@@ -16,7 +16,7 @@ RUN pnpm exec turbo run build --filter=@holdfast/workspace-service...
 RUN pnpm --filter=@holdfast/workspace-service deploy --prod --legacy /out
 
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
-ENV NODE_ENV=production HOST=0.0.0.0
+ENV NODE_ENV=production APP_ENV=production HOST=0.0.0.0
 WORKDIR /app
 COPY --from=build --chown=node:node /out ./
 # Uploaded avatars (WORKSPACE_STORAGE_DIR); mount a volume shared by the instances here.

@@ -13,6 +13,7 @@ import { deletePrefixedStreams, ensureNats } from './stack/nats.ts';
 import { portFor, tcpAnswers } from './stack/ports.ts';
 import { ensurePostgres, type Started } from './stack/postgres.ts';
 import { migrateAll, runAll, services, waitAllReady } from './stack/processes.ts';
+import { productionStart } from './stack/production-start.ts';
 import { smokePayment } from './stack/smoke-payment.ts';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
@@ -248,6 +249,7 @@ async function test(): Promise<void> {
     await step('lint and format (biome)', ['exec', 'biome', 'check', '--error-on-warnings', '.'], testEnv);
     await step('tests', ['exec', 'turbo', 'run', 'test', '--output-logs=new-only', '--concurrency=2', ...rest], testEnv);
     await smoke(deps.databaseUrl, deps.natsUrl);
+    await productionStart(root, deps.databaseUrl, deps.natsUrl);
   } catch (error) {
     failed = error;
   }
@@ -259,7 +261,7 @@ async function test(): Promise<void> {
   say(`all checks passed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
 
-/** Only the smoke start (`node scripts/lib/stack.ts smoke`, after a build): what ./scripts/test runs last. */
+/** Only the smoke start (`node scripts/lib/stack.ts smoke [--production]`, after a build): what ./scripts/test runs last. */
 async function smokeOnly(): Promise<void> {
   const env = environment();
   onSignal(async () => {
@@ -269,7 +271,8 @@ async function smokeOnly(): Promise<void> {
   let failed: unknown;
   try {
     const deps = await dependencies(env, false);
-    await smoke(deps.databaseUrl, deps.natsUrl);
+    if (rest.includes('--production')) await productionStart(root, deps.databaseUrl, deps.natsUrl);
+    else await smoke(deps.databaseUrl, deps.natsUrl);
   } catch (error) {
     failed = error;
   }

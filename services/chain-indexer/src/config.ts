@@ -13,6 +13,7 @@ import {
   parseConfirmations,
   parseEscrowContracts,
   portField,
+  requireAppEnv,
   withDotEnv,
 } from '@holdfast/config';
 import { CHAIN_IDS, type Network, StringEnum } from '@holdfast/contracts';
@@ -111,5 +112,5 @@ export function indexerConfigFrom(env: Record<string, string | undefined>): Inde
 
 /** The only place chain-indexer reads process.env: a .env file under the real environment. */
 export function loadIndexerConfig(): IndexerConfig {
-  return exitOnConfigError(() => resolve(withDotEnv(process.env)), SERVICE_NAME);
+  return exitOnConfigError(() => resolve(requireAppEnv(withDotEnv(process.env))), SERVICE_NAME);
 }

@@ -29,6 +29,14 @@ describe('chain-indexer process', () => {
 });
 
 describe('chain-indexer start-up', () => {
+  it('refuses to start without APP_ENV: no development fallback unless local is asked for', async () => {
+    const result = await runMainExpectingExit(fileURLToPath(new URL('../dist/main.js', import.meta.url)), {});
+    expect(result.code).toBe(1);
+    expect(result.stderrLines).toEqual([
+      'chain-indexer: configuration error: APP_ENV: must be set to local, staging or production; a process never assumes one (./scripts/start sets local) (missing)',
+    ]);
+  });
+
   it('needs a chain outside local', async () => {
     const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
     const result = await runMainExpectingExit(main, { APP_ENV: 'production' });

@@ -13,8 +13,10 @@ import {
   parseEscrowContracts,
   parseTokenContracts,
   portField,
+  publicConstantProblems,
   RateLimitEnv,
   rateLimitsPerMinute,
+  requireAppEnv,
   requiredOutsideLocal,
   TokenContractsEnv,
   withDotEnv,
@@ -118,6 +120,10 @@ function resolve(env: Record<string, string | undefined>) {
     ...smsProblems(c, 'SMS_GATEWAY'),
     ...smsProblems(c, 'SMS_VENDOR'),
     ...bootstrapKeyProblems(c.PAYMENTS_BOOTSTRAP_API_KEY, c.APP_ENV),
+    ...publicConstantProblems(c, {
+      privateKeys: ['PAYMENTS_ATTESTER_PRIVATE_KEY'],
+      publicValues: { IDENTITY_PROVIDER_WEBHOOK_SECRET: [LOCAL_IDENTITY_PROVIDER_WEBHOOK_SECRET] },
+    }),
     ...parseEscrowContracts(c.ESCROW_CONTRACTS).problems,
     ...parseTokenContracts(c.TOKEN_CONTRACTS).problems,
     ...parseConfirmations(c.CHAIN_CONFIRMATIONS).problems,
@@ -227,5 +233,5 @@ export function paymentsConfigFrom(env: Record<string, string | undefined>): Pay
 
 /** The only place payments-service reads process.env: a .env file under the real environment. */
 export function loadPaymentsConfig(): PaymentsConfig {
-  return exitOnConfigError(() => resolve(withDotEnv(process.env)), SERVICE_NAME);
+  return exitOnConfigError(() => resolve(requireAppEnv(withDotEnv(process.env))), SERVICE_NAME);
 }

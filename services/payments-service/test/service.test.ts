@@ -3,7 +3,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { runMainExpectingExit, startTestService, type TestService } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_IDENTITY_PROVIDER_WEBHOOK_SECRET } from '../src/config.js';
+import { LOCAL_ATTESTER_KEY, LOCAL_IDENTITY_PROVIDER_WEBHOOK_SECRET } from '../src/config.js';
 import { createPaymentsService, type PaymentsConfig, paymentsConfigFrom } from '../src/index.js';
 
 /** The secrets a non-local environment must set. */
@@ -58,10 +58,38 @@ describe('payments-service process', () => {
 });
 
 describe('payments-service start-up', () => {
+  it('refuses in production a missing INTERNAL_API_KEY, the local attester key and the published identity-provider secret, one line each', async () => {
+    const result = await runMainExpectingExit(fileURLToPath(new URL('../dist/main.js', import.meta.url)), {
+      APP_ENV: 'production',
+      ...STAGING_SECRETS,
+      INTERNAL_API_KEY: '',
+      PAYMENTS_ATTESTER_PRIVATE_KEY: LOCAL_ATTESTER_KEY,
+      IDENTITY_PROVIDER_WEBHOOK_SECRET: LOCAL_IDENTITY_PROVIDER_WEBHOOK_SECRET,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderrLines).toEqual([
+      'payments-service: configuration error: INTERNAL_API_KEY: is required when APP_ENV is production (missing)',
+      "payments-service: configuration error: PAYMENTS_ATTESTER_PRIVATE_KEY: is a public development key (anvil's default accounts); production needs a key of your own",
+      'payments-service: configuration error: IDENTITY_PROVIDER_WEBHOOK_SECRET: is a value published in the Holdfast repository; production needs a secret of your own',
+    ]);
+    // The same values are the local fallbacks, accepted where they belong.
+    expect(paymentsConfigFrom({ PAYMENTS_ATTESTER_PRIVATE_KEY: LOCAL_ATTESTER_KEY }).settlement.attesterPrivateKey).toBe(
+      LOCAL_ATTESTER_KEY,
+    );
+  });
+
+  it('refuses to start without APP_ENV: no development fallback unless local is asked for', async () => {
+    const result = await runMainExpectingExit(fileURLToPath(new URL('../dist/main.js', import.meta.url)), {});
+    expect(result.code).toBe(1);
+    expect(result.stderrLines).toEqual([
+      'payments-service: configuration error: APP_ENV: must be set to local, staging or production; a process never assumes one (./scripts/start sets local) (missing)',
+    ]);
+  });
+
   const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
   it('refuses a malformed DATABASE_URL with one clear line and a non-zero exit', async () => {
-    const result = await runMainExpectingExit(main, { DATABASE_URL: 'mysql//oops', PAYMENTS_PORT: 'ninety' });
+    const result = await runMainExpectingExit(main, { APP_ENV: 'local', DATABASE_URL: 'mysql//oops', PAYMENTS_PORT: 'ninety' });
     expect(result.code).toBe(1);
     expect(result.stderrLines).toEqual([
       'payments-service: configuration error: DATABASE_URL: must be a postgres:// or postgresql:// URL with a host (got "mysql//oops")',

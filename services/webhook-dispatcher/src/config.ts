@@ -6,6 +6,7 @@ import {
   exitOnConfigError,
   loadConfig,
   portField,
+  requireAppEnv,
   requiredOutsideLocal,
   withDotEnv,
 } from '@holdfast/config';
@@ -63,5 +64,5 @@ export function dispatcherConfigFrom(env: Record<string, string | undefined>): D
 
 /** The only place webhook-dispatcher reads process.env: a .env file under the real environment. */
 export function loadDispatcherConfig(): DispatcherConfig {
-  return exitOnConfigError(() => resolve(withDotEnv(process.env)), SERVICE_NAME);
+  return exitOnConfigError(() => resolve(requireAppEnv(withDotEnv(process.env))), SERVICE_NAME);
 }

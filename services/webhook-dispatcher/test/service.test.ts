@@ -63,9 +63,17 @@ describe('webhook-dispatcher configuration', () => {
 });
 
 describe('webhook-dispatcher start-up', () => {
+  it('refuses to start without APP_ENV: no development fallback unless local is asked for', async () => {
+    const result = await runMainExpectingExit(fileURLToPath(new URL('../dist/main.js', import.meta.url)), {});
+    expect(result.code).toBe(1);
+    expect(result.stderrLines).toEqual([
+      'webhook-dispatcher: configuration error: APP_ENV: must be set to local, staging or production; a process never assumes one (./scripts/start sets local) (missing)',
+    ]);
+  });
+
   it('refuses a malformed retry schedule with one clear line', async () => {
     const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-    const result = await runMainExpectingExit(main, { WEBHOOK_RETRY_SCHEDULE: '5s,soon' });
+    const result = await runMainExpectingExit(main, { APP_ENV: 'local', WEBHOOK_RETRY_SCHEDULE: '5s,soon' });
     expect(result.code).toBe(1);
     expect(result.stderrLines).toEqual([
       'webhook-dispatcher: configuration error: WEBHOOK_RETRY_SCHEDULE: must be comma-separated durations such as 5s,5m,30m,2h (got "5s,soon")',

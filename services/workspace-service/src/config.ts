@@ -10,8 +10,10 @@ import {
   loadConfig,
   parseChainRpcUrls,
   portField,
+  publicConstantProblems,
   RateLimitEnv,
   rateLimitsPerMinute,
+  requireAppEnv,
   requiredOutsideLocal,
   withDotEnv,
 } from '@holdfast/config';
@@ -57,6 +59,7 @@ function resolve(env: Record<string, string | undefined>) {
     ...requiredOutsideLocal(c, ['INTERNAL_API_KEY', 'DATA_ENCRYPTION_KEY', 'JWT_SECRET']),
     ...requiredOutsideLocal(c, ['SIWE_DOMAIN']),
     ...walletContractProblems(c),
+    ...publicConstantProblems(c, { privateKeys: ['CONTRACT_DEPLOYER_PRIVATE_KEY'] }),
     ...integrationProblems(c),
     ...(c.WORKSPACE_BOOTSTRAP_EMAIL && !c.WORKSPACE_BOOTSTRAP_PASSWORD
       ? ['WORKSPACE_BOOTSTRAP_PASSWORD: is required with WORKSPACE_BOOTSTRAP_EMAIL (missing)']
@@ -106,5 +109,5 @@ export function workspaceConfigFrom(env: Record<string, string | undefined>): Wo
 
 /** The only place workspace-service reads process.env: a .env file under the real environment. */
 export function loadWorkspaceConfig(): WorkspaceConfig {
-  return exitOnConfigError(() => resolve(withDotEnv(process.env)), SERVICE_NAME);
+  return exitOnConfigError(() => resolve(requireAppEnv(withDotEnv(process.env))), SERVICE_NAME);
 }

@@ -45,6 +45,33 @@ describe('workspace-service process', () => {
 });
 
 describe('workspace-service start-up', () => {
+  it('refuses in production missing secrets and a public development deployer key, one line each', async () => {
+    const result = await runMainExpectingExit(fileURLToPath(new URL('../dist/main.js', import.meta.url)), {
+      APP_ENV: 'production',
+      SIWE_DOMAIN: 'pay.example.com',
+      MAILER_TRANSPORT: 'http',
+      MAILER_HTTP_URL: 'https://mail.example.com',
+      MAILER_API_KEY: 'm'.repeat(24),
+      // anvil's account #8: the local deployer, whose key anyone can read.
+      CONTRACT_DEPLOYER_PRIVATE_KEY: '0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderrLines).toEqual([
+      'workspace-service: configuration error: INTERNAL_API_KEY: is required when APP_ENV is production (missing)',
+      'workspace-service: configuration error: DATA_ENCRYPTION_KEY: is required when APP_ENV is production (missing)',
+      'workspace-service: configuration error: JWT_SECRET: is required when APP_ENV is production (missing)',
+      "workspace-service: configuration error: CONTRACT_DEPLOYER_PRIVATE_KEY: is a public development key (anvil's default accounts); production needs a key of your own",
+    ]);
+  });
+
+  it('refuses to start without APP_ENV: no development fallback unless local is asked for', async () => {
+    const result = await runMainExpectingExit(fileURLToPath(new URL('../dist/main.js', import.meta.url)), {});
+    expect(result.code).toBe(1);
+    expect(result.stderrLines).toEqual([
+      'workspace-service: configuration error: APP_ENV: must be set to local, staging or production; a process never assumes one (./scripts/start sets local) (missing)',
+    ]);
+  });
+
   it('refuses bad configuration with one line per problem', async () => {
     const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
     const result = await runMainExpectingExit(main, { APP_ENV: 'staging', NATS_URL: 'localhost:4222' });
