@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { type AppEnv, StringEnum } from '@holdfast/contracts';
 import { Type } from '@sinclair/typebox';
 import { parseDuration, parseDurationList } from './durations.js';
@@ -105,4 +106,40 @@ export function rateLimitsPerMinute(config: {
     high: config.RATE_LIMIT_HIGH,
     admin: config.RATE_LIMIT_ADMIN,
   };
+}
+
+/**
+ * Which hops in front of an HTTP process may set X-Forwarded-For (Fastify's trustProxy): a count
+ * of proxies (`1`: one load balancer) or their addresses and CIDRs, comma-separated (also
+ * `loopback`, `linklocal`, `uniquelocal`). Unset: the TCP peer is the client. `true` (trust any
+ * hop) is refused: a client could then pick its own address and escape the per-address limits.
+ */
+export const TrustProxyEnv = {
+  TRUST_PROXY: Type.Optional(
+    Type.String({ minLength: 1, errorMessage: 'must be a number of proxy hops or a comma-separated list of proxy addresses or CIDRs' }),
+  ),
+};
+
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+export function parseTrustProxy(value: string | undefined): { value: false | number | string[]; problems: string[] } {
+  if (value === undefined || value === 'false') return { value: false, problems: [] };
+  if (/^\d{1,2}$/.test(value)) return { value: Number(value), problems: [] };
+  const entries = value.split(',').map((e) => e.trim());
+  const bad = entries.filter((entry) => {
+    if (TRUST_PROXY_NAMES.has(entry)) return false;
+    const [address, bits, ...rest] = entry.split('/');
+    const family = isIP(address ?? '');
+    if (family === 0 || rest.length > 0) return true;
+    return bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+  });
+  if (bad.length > 0) {
+    return {
+      value: false,
+      problems: [
+        `TRUST_PROXY: must be a number of proxy hops or proxy addresses/CIDRs (or loopback, linklocal, uniquelocal), comma-separated; "true" is refused (got "${value}")`,
+      ],
+    };
+  }
+  return { value: entries, problems: [] };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, PUBLIC_DEV_PRIVATE_KEYS, publicConstantProblems, requireAppEnv } from '../src/index.js';
+import { ConfigError, PUBLIC_DEV_PRIVATE_KEYS, parseTrustProxy, publicConstantProblems, requireAppEnv } from '../src/index.js';
 
 describe('production mode', () => {
   it('refuses an environment without APP_ENV (or with an empty one) in one line naming it', () => {
@@ -25,5 +25,22 @@ describe('production mode', () => {
     ]);
     expect(publicConstantProblems({ APP_ENV: 'staging', SIGNER: key, HOOK_SECRET: 'published-value' }, rules)).toEqual([]);
     expect(publicConstantProblems({ APP_ENV: 'production', SIGNER: `0x${'1'.repeat(64)}`, HOOK_SECRET: 'mine' }, rules)).toEqual([]);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('takes hops or proxy addresses and CIDRs, refuses "true" and anything else in one line', () => {
+    expect(parseTrustProxy(undefined)).toEqual({ value: false, problems: [] });
+    expect(parseTrustProxy('false')).toEqual({ value: false, problems: [] });
+    expect(parseTrustProxy('2')).toEqual({ value: 2, problems: [] });
+    expect(parseTrustProxy('10.0.0.0/8, 192.168.1.5,loopback,fd00::/8')).toEqual({
+      value: ['10.0.0.0/8', '192.168.1.5', 'loopback', 'fd00::/8'],
+      problems: [],
+    });
+    for (const bad of ['true', '10.0.0.0/33', 'lb.example.com', '1.2.3.4/8/9']) {
+      expect(parseTrustProxy(bad).problems).toEqual([
+        `TRUST_PROXY: must be a number of proxy hops or proxy addresses/CIDRs (or loopback, linklocal, uniquelocal), comma-separated; "true" is refused (got "${bad}")`,
+      ]);
+    }
   });
 });

@@ -62,8 +62,8 @@ export interface HttpAppOptions {
   deprecations?: DeprecatedSurface[];
   /** Per-credential limits by tier, counted in a store shared by instances; absent: no limits. */
   rateLimit?: RateLimitSettings;
-  /** Trust X-Forwarded-* from a load balancer in front (client address for per-IP limits). */
-  trustProxy?: boolean | string | string[];
+  /** Hops (a count) or proxy addresses/CIDRs allowed to set X-Forwarded-For (TRUST_PROXY); absent: none. */
+  trustProxy?: false | number | string[];
 }
 
 interface OpenApiDocument {
@@ -88,6 +88,12 @@ const buildValidators = ((externalSchemas: Record<string, never>) => {
   }) as unknown as RouteCompiler;
   return (route: { schema: unknown; httpPart?: string }) => (route.httpPart === 'body' ? body : text)(route);
 }) as unknown as ValidatorFactory;
+
+/** A hop count becomes proxy-addr's "trust the first n hops" (Fastify's types take no number). */
+function trustProxyOption(trust: HttpAppOptions['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust ?? false;
+}
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -143,7 +149,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomUUID().replaceAll('-', '')}`;
     },
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: trustProxyOption(options.trustProxy),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },

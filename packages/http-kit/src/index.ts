@@ -18,7 +18,6 @@ export { chainRpcCheck } from './health.js';
 export { isStorableText, UNSTORABLE_TEXT_REASON } from './input-rules.js';
 export {
   createMemoryWindowCounter,
-  defaultCredentialOf,
   RATE_LIMIT_TIERS,
   type RateLimitSettings,
   type RateLimitTier,

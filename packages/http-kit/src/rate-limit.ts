@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import { AppError } from '@holdfast/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Counter, type Registry } from 'prom-client';
 
 /** The spec's four tiers. Every route names one in `config.tier`; unnamed routes are `standard`. */
 export const RATE_LIMIT_TIERS = ['public', 'standard', 'high', 'admin'] as const;
@@ -33,25 +33,15 @@ export interface RateLimitSettings {
   perMinute: Record<RateLimitTier, number>;
   counter: WindowCounter;
   /**
-   * Who a request counts against. The default: the API key or bearer token presented (hashed),
-   * else the client address. Public routes always count per client address.
+   * The caller the service has VERIFIED (a checked API key, a token whose signature holds), by a
+   * stable id; undefined for anything else. A request without a verified caller counts against
+   * its client address, so a random or refused credential never opens a fresh bucket of its own.
+   * Absent: every request counts per client address. Public routes always count per address.
    */
   credentialOf?: (request: FastifyRequest) => string | undefined;
 }
 
 const WINDOW_MS = 60_000;
-
-function hashed(value: string): string {
-  return createHash('sha256').update(value).digest('base64url').slice(0, 32);
-}
-
-export function defaultCredentialOf(request: FastifyRequest): string | undefined {
-  const apiKey = request.headers['x-api-key'];
-  if (typeof apiKey === 'string' && apiKey) return `key:${hashed(apiKey)}`;
-  const authorization = request.headers.authorization;
-  if (authorization?.toLowerCase().startsWith('bearer ')) return `bearer:${hashed(authorization.slice(7).trim())}`;
-  return undefined;
-}
 
 export function tierOf(request: FastifyRequest): RateLimitTier {
   return request.routeOptions.config?.tier ?? 'standard';
@@ -69,13 +59,29 @@ export function openApiPath(url: string): string {
  * a 429 carries Retry-After and the RATE_LIMIT_EXCEEDED envelope.
  */
 export async function registerRateLimits(app: FastifyInstance, settings: RateLimitSettings): Promise<void> {
-  const credentialOf = settings.credentialOf ?? defaultCredentialOf;
+  const credentialOf = settings.credentialOf ?? (() => undefined);
+  // Created once the app's metrics registry exists (it is decorated after the plugins).
+  let storeErrors: Counter | undefined;
+  app.addHook('onReady', async () => {
+    const registry = (app as FastifyInstance & { metrics?: Registry }).metrics;
+    storeErrors = new Counter({
+      name: 'holdfast_rate_limit_store_errors_total',
+      help: 'Requests let through unlimited because the rate-limit counter store failed',
+      registers: registry ? [registry] : [],
+    });
+  });
 
   class SharedStore implements FastifyRateLimitStore {
     incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow?: number): void {
       settings.counter.increment(key, timeWindow ?? WINDOW_MS).then(
         ({ count, resetAtMs }) => callback(null, { current: count, ttl: Math.max(0, resetAtMs - Date.now()) }),
-        (error: Error) => callback(error),
+        (error: Error) => {
+          // The request passes (skipOnError): an outage of the limiter must not take the API down,
+          // but it must be seen.
+          storeErrors?.inc();
+          app.log.error({ err: error }, 'rate limiter: the counter store failed; the request is let through unlimited');
+          callback(error);
+        },
       );
     }
     child(): FastifyRateLimitStore {
@@ -96,7 +102,7 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
       const who = tier === 'public' ? undefined : credentialOf(request);
       return `${tier}:${who ?? `ip:${request.ip}`}`;
     },
-    // A store outage must not take the API down: the request passes, the error is logged.
+    // A store outage must not take the API down: the request passes, logged and counted above.
     skipOnError: true,
     addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },

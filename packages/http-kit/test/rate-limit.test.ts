@@ -4,6 +4,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, createHttpApp, createMemoryWindowCounter, errorResponses, type HttpApp } from '../src/index.js';
 
+const VERIFIED_KEYS = new Set(['key-a', 'key-b', 'key-c', 'key-sunset']);
 let app: HttpApp;
 let base: string;
 
@@ -13,7 +14,15 @@ beforeAll(async () => {
     logger: createLogger({ service: 'limits-test', level: 'silent' }),
     apiVersion: () => 'v2',
     openapi: { title: 'Limits', version: '1.0.0', description: 'limits' },
-    rateLimit: { perMinute: { public: 3, standard: 5, high: 50, admin: 2 }, counter: createMemoryWindowCounter() },
+    rateLimit: {
+      perMinute: { public: 3, standard: 5, high: 50, admin: 2 },
+      counter: createMemoryWindowCounter(),
+      // What a service's authentication verified: here, keys it knows. Anything else is unverified.
+      credentialOf: (req) => {
+        const key = req.headers['x-api-key'];
+        return typeof key === 'string' && VERIFIED_KEYS.has(key) ? `key:${key}` : undefined;
+      },
+    },
     deprecations: [
       {
         matches: (url) => url.startsWith('/old/'),
@@ -57,7 +66,7 @@ describe('rate limits', () => {
     expect(reset).toBeLessThanOrEqual(now + 61);
     const refused = await get('/things', { 'x-api-key': 'wrong' });
     expect(refused.statusCode).toBe(401);
-    expect(refused.headers['x-ratelimit-remaining']).toBe('4');
+    expect(refused.headers['x-ratelimit-limit']).toBe('5');
     const unknown = await get('/nowhere', { 'x-api-key': 'key-a' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.headers['x-ratelimit-limit']).toBeDefined();
@@ -76,6 +85,17 @@ describe('rate limits', () => {
     expect(body.success).toBe(false);
     expect(body.error).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', statusCode: 429, details: { tier: 'admin', limit: 2 } });
     expect((await get('/admin/keys', { 'x-api-key': 'key-c' }, 'POST')).statusCode).toBe(200);
+  });
+
+  it('counts random (unverified) credentials against the client address, never a fresh bucket each', async () => {
+    const statuses: number[] = [];
+    // The attack: a new made-up key on every request. Each would be a first request of its own
+    // bucket if unverified keys counted per key; they all count against 127.0.0.1.
+    for (let i = 0; i < 7; i++)
+      statuses.push((await get('/admin/keys', { 'x-api-key': `random-${i}-${Math.random()}` }, 'POST')).statusCode);
+    expect(statuses).toEqual([200, 200, 429, 429, 429, 429, 429]);
+    // A verified caller keeps its own bucket.
+    expect((await get('/admin/keys', { 'x-api-key': 'key-a' }, 'POST')).statusCode).toBe(200);
   });
 
   it('counts public routes per client address whatever credential is sent', async () => {
@@ -103,5 +123,78 @@ describe('rate limits', () => {
     expect(doc.paths['/login']?.post?.['x-rate-limit-tier']).toBe('public');
     expect(doc.paths['/things']?.get?.['x-rate-limit-tier']).toBe('standard');
     expect(doc.paths['/admin/keys']?.post?.description).toBe('Rate limit: Admin tier, 2 requests per minute per credential.');
+  });
+});
+
+describe('a rate limiter whose store fails', () => {
+  it('lets requests through, logs the failure and counts it in /metrics', async () => {
+    const lines: string[] = [];
+    const failing = await createHttpApp({
+      service: 'limits-outage',
+      logger: createLogger({ service: 'limits-outage', level: 'error', destination: { write: (line: string) => lines.push(line) } }),
+      apiVersion: () => 'v2',
+      rateLimit: {
+        perMinute: { public: 1, standard: 1, high: 1, admin: 1 },
+        counter: { increment: async () => Promise.reject(new Error('counter store down')) },
+      },
+    });
+    failing.get('/things', async () => ({ ok: true }));
+    const url = await failing.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      for (let i = 0; i < 3; i++) expect((await request(`${url}/things`)).statusCode).toBe(200);
+      const metrics = await (await request(`${url}/metrics`)).body.text();
+      expect(metrics).toMatch(/^holdfast_rate_limit_store_errors_total\{service="limits-outage"\} 3$/m);
+      const logged = lines.map((l) => JSON.parse(l) as { msg: string; err?: { message: string } });
+      expect(logged.filter((l) => l.msg.startsWith('rate limiter: the counter store failed')).map((l) => l.err?.message)).toEqual([
+        'counter store down',
+        'counter store down',
+        'counter store down',
+      ]);
+    } finally {
+      await failing.close();
+    }
+  });
+});
+
+describe('client addresses behind a load balancer (TRUST_PROXY)', () => {
+  async function publicApp(trustProxy?: false | number | string[]) {
+    const limited = await createHttpApp({
+      service: 'limits-proxy',
+      logger: createLogger({ service: 'limits-proxy', level: 'silent' }),
+      apiVersion: () => 'v2',
+      ...(trustProxy === undefined ? {} : { trustProxy }),
+      rateLimit: { perMinute: { public: 1, standard: 1, high: 1, admin: 1 }, counter: createMemoryWindowCounter() },
+    });
+    limited.get('/login', { config: { tier: 'public' } }, async (req) => ({ ip: req.ip }));
+    return { limited, url: await limited.listen({ host: '127.0.0.1', port: 0 }) };
+  }
+  const from = (url: string, forwardedFor: string) => request(`${url}/login`, { headers: { 'x-forwarded-for': forwardedFor } });
+
+  it('without it, ignores X-Forwarded-For: a client cannot pick a new address per request to escape its limit', async () => {
+    const { limited, url } = await publicApp();
+    try {
+      expect((await from(url, '203.0.113.1')).statusCode).toBe(200);
+      expect((await from(url, '203.0.113.2')).statusCode).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('with the proxy hops or addresses, counts each client behind the load balancer apart', async () => {
+    for (const trust of [1, ['127.0.0.1/32'], ['loopback']]) {
+      const { limited, url } = await publicApp(trust);
+      try {
+        const first = await from(url, '203.0.113.1');
+        expect(first.statusCode).toBe(200);
+        expect(await first.body.json()).toEqual({ ip: '203.0.113.1' });
+        expect((await from(url, '203.0.113.2')).statusCode).toBe(200);
+        expect((await from(url, '203.0.113.1')).statusCode).toBe(429);
+        // One hop trusted: a client's own X-Forwarded-For entry before the balancer's is not believed.
+        if (trust === 1)
+          expect((await (await from(url, '198.51.100.7, 203.0.113.3')).body.json()) as object).toEqual({ ip: '203.0.113.3' });
+      } finally {
+        await limited.close();
+      }
+    }
   });
 });

@@ -51,6 +51,8 @@ export interface FoundationOptions<TSchema extends Record<string, unknown>> {
     /** Per-tier limits counted in the process's `rate_limit_counters` table (shared by instances). */
     rateLimitsPerMinute?: Record<RateLimitTier, number>;
     credentialOf?: RateLimitSettings['credentialOf'];
+    /** TRUST_PROXY: who may set the client address (X-Forwarded-For). */
+    trustProxy?: false | number | string[];
   };
   /** Networks whose RPC this process uses: each becomes a readiness check. */
   chainRpcUrls?: Record<string, string>;

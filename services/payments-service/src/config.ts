@@ -12,6 +12,7 @@ import {
   parseConfirmations,
   parseEscrowContracts,
   parseTokenContracts,
+  parseTrustProxy,
   portField,
   publicConstantProblems,
   RateLimitEnv,
@@ -19,6 +20,7 @@ import {
   requireAppEnv,
   requiredOutsideLocal,
   TokenContractsEnv,
+  TrustProxyEnv,
   withDotEnv,
 } from '@holdfast/config';
 import { API_KEY_PATTERN, MAX_BATCH_LEGS_CEILING, MAX_BATCH_LEGS_DEFAULT } from '@holdfast/contracts';
@@ -37,6 +39,7 @@ export const PaymentsEnv = Type.Object({
   ...CommonEnv,
   ...ChainEnv,
   ...RateLimitEnv,
+  ...TrustProxyEnv,
   ...EscrowContractsEnv,
   ...TokenContractsEnv,
   ...ChainConfirmationsEnv,
@@ -120,6 +123,7 @@ function resolve(env: Record<string, string | undefined>) {
     ...smsProblems(c, 'SMS_GATEWAY'),
     ...smsProblems(c, 'SMS_VENDOR'),
     ...bootstrapKeyProblems(c.PAYMENTS_BOOTSTRAP_API_KEY, c.APP_ENV),
+    ...parseTrustProxy(c.TRUST_PROXY).problems,
     ...publicConstantProblems(c, {
       privateKeys: ['PAYMENTS_ATTESTER_PRIVATE_KEY'],
       publicValues: { IDENTITY_PROVIDER_WEBHOOK_SECRET: [LOCAL_IDENTITY_PROVIDER_WEBHOOK_SECRET] },
@@ -142,6 +146,7 @@ function resolve(env: Record<string, string | undefined>) {
       },
     },
     rateLimitsPerMinute: rateLimitsPerMinute(raw),
+    trustProxy: parseTrustProxy(raw.TRUST_PROXY).value,
     v1SunsetEnforced: raw.PAYMENTS_V1_SUNSET_ENFORCED ?? raw.APP_ENV === 'production',
     publicUrl: raw.PAYMENTS_PUBLIC_URL?.replace(/\/+$/, ''),
     /** Named in the v1 webhook answers' `Link` (the Workspace API equivalent); the local stack's in `local`. */

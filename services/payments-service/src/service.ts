@@ -91,6 +91,7 @@ export async function createPaymentsService(
       deprecations: [v1Deprecation(config.v1SunsetEnforced)],
       bodyLimit: config.HTTP_BODY_LIMIT,
       rateLimitsPerMinute: config.rateLimitsPerMinute,
+      trustProxy: config.trustProxy,
       credentialOf: rateLimitCredentialOf,
     },
   });

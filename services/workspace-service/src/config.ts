@@ -9,12 +9,14 @@ import {
   InternalApiKeyField,
   loadConfig,
   parseChainRpcUrls,
+  parseTrustProxy,
   portField,
   publicConstantProblems,
   RateLimitEnv,
   rateLimitsPerMinute,
   requireAppEnv,
   requiredOutsideLocal,
+  TrustProxyEnv,
   withDotEnv,
 } from '@holdfast/config';
 import { StringEnum } from '@holdfast/contracts';
@@ -28,6 +30,7 @@ export const WorkspaceEnv = Type.Object({
   ...CommonEnv,
   ...ChainEnv,
   ...RateLimitEnv,
+  ...TrustProxyEnv,
   WORKSPACE_PORT: portField(3002),
   WORKSPACE_BOOTSTRAP_EMAIL: Type.Optional(Type.String({ format: 'email', errorMessage: 'must be an e-mail address' })),
   WORKSPACE_BOOTSTRAP_PASSWORD: Type.Optional(Type.String({ minLength: 12, errorMessage: 'must be at least 12 characters' })),
@@ -59,6 +62,7 @@ function resolve(env: Record<string, string | undefined>) {
     ...requiredOutsideLocal(c, ['INTERNAL_API_KEY', 'DATA_ENCRYPTION_KEY', 'JWT_SECRET']),
     ...requiredOutsideLocal(c, ['SIWE_DOMAIN']),
     ...walletContractProblems(c),
+    ...parseTrustProxy(c.TRUST_PROXY).problems,
     ...publicConstantProblems(c, { privateKeys: ['CONTRACT_DEPLOYER_PRIVATE_KEY'] }),
     ...integrationProblems(c),
     ...(c.WORKSPACE_BOOTSTRAP_EMAIL && !c.WORKSPACE_BOOTSTRAP_PASSWORD
@@ -78,6 +82,7 @@ function resolve(env: Record<string, string | undefined>) {
     chainRpcUrls: parseChainRpcUrls(raw.CHAIN_RPC_URLS, raw.APP_ENV),
     shutdownTimeoutMs: durationMs(raw.SHUTDOWN_TIMEOUT),
     rateLimitsPerMinute: rateLimitsPerMinute(raw),
+    trustProxy: parseTrustProxy(raw.TRUST_PROXY).value,
     unversionedSunsetEnforced: raw.WORKSPACE_UNVERSIONED_SUNSET_ENFORCED ?? raw.APP_ENV === 'production',
     jwtSecret,
     jwtSecretGenerated: raw.JWT_SECRET === undefined,

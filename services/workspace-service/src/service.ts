@@ -12,6 +12,7 @@ import { SCHEMA_NAME } from './db/schema.js';
 import { createStore, type Executor } from './db/store.js';
 import { registerWorkspaceApi } from './http/api.js';
 import { openApiInfo, unversionedDeprecation } from './http/surface.js';
+import { rateLimitCallerOf } from './modules/access/hooks.js';
 import { accessTokensFrom, customerTokensFrom, TOKEN_AUDIENCE, TOKEN_ISSUER, verificationCodeHasher } from './modules/access/tokens.js';
 import { createAuditRepository } from './modules/audit/repository.js';
 import { auditRoutes } from './modules/audit/routes.js';
@@ -113,6 +114,8 @@ export async function createWorkspaceService(
   logger: Logger,
   overrides: WorkspaceOverrides = {},
 ): Promise<ServiceHandle> {
+  // Set once the token verifiers exist (below); until then every request counts per address.
+  let rateLimitCaller: ReturnType<typeof rateLimitCallerOf> | undefined;
   const foundation = await createFoundation({
     serviceName: SERVICE_NAME,
     schemaName: SCHEMA_NAME,
@@ -126,6 +129,8 @@ export async function createWorkspaceService(
       deprecations: [unversionedDeprecation(config.unversionedSunsetEnforced)],
       bodyLimit: config.HTTP_BODY_LIMIT,
       rateLimitsPerMinute: config.rateLimitsPerMinute,
+      credentialOf: (request) => rateLimitCaller?.(request),
+      trustProxy: config.trustProxy,
     },
   });
   const { app, bus } = foundation;
@@ -173,6 +178,7 @@ export async function createWorkspaceService(
     startNotifications = () => startNotificationConsumer({ bus: foundation.bus, notifications, logger });
     // Customers and wallets (issue 8).
     const customerTokens = customerTokensFrom(app.jwt);
+    rateLimitCaller = rateLimitCallerOf(tokens, customerTokens);
     const customers = createCustomersService({
       store,
       audit,

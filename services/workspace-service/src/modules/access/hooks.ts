@@ -26,6 +26,30 @@ declare module 'fastify' {
 const BEARER = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i;
 
 /**
+ * Who a request counts against for the rate limits: the user or customer of a bearer token whose
+ * signature, issuer, audience and expiry hold (checked here, before the limiter counts). Anything
+ * else (no token, a made-up or expired one, an `X-API-Key` that only payments can verify) counts
+ * against the client address, so random credentials never open fresh buckets.
+ */
+export function rateLimitCallerOf(tokens: AccessTokens, customerTokens: CustomerTokens) {
+  const verified = <T>(verify: (token: string) => T, token: string): T | undefined => {
+    try {
+      return verify(token);
+    } catch {
+      return undefined;
+    }
+  };
+  return (request: FastifyRequest): string | undefined => {
+    const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
+    if (!token) return undefined;
+    const user = verified(tokens.verify, token);
+    if (user) return `user:${user.sub}`;
+    const customer = verified(customerTokens.verify, token);
+    return customer ? `customer:${customer.sub}` : undefined;
+  };
+}
+
+/**
  * Authentication for every Workspace API route registered in `scope`: the caller (address, user
  * agent, request id) is attached to each request; unless the route is `public`, a valid access
  * token of an existing, active user is required, and the route's roles are checked.
