@@ -23,6 +23,7 @@ import { ErrorResponse, errorEnvelope } from './envelope.js';
 import { AppError, toErrorObject, validationError } from './errors.js';
 import { type ReadinessCheck, registerHealth } from './health.js';
 import { boundRequestSchema, unstorableFields } from './input-rules.js';
+import { registerJsonBody } from './json-body.js';
 import { registerMetrics } from './metrics.js';
 import { openApiPath, type RateLimitSettings, registerRateLimits, TIER_TITLES } from './rate-limit.js';
 
@@ -165,6 +166,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addSchema(ErrorEnvelope);
+  // Every number's source text kept, so amounts are never rounded silently (json-body.ts).
+  registerJsonBody(app);
 
   // Tier of each documented operation, written into the OpenAPI description (`x-rate-limit-tier`).
   const tiers = new Map<string, string>();

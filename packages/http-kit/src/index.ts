@@ -16,6 +16,7 @@ export {
 export type { ReadinessCheck } from './health.js';
 export { chainRpcCheck } from './health.js';
 export { isStorableText, UNSTORABLE_TEXT_REASON } from './input-rules.js';
+export { numberSourceOf, parseJsonKeepingNumbers } from './json-body.js';
 export {
   createMemoryWindowCounter,
   RATE_LIMIT_TIERS,

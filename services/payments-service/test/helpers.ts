@@ -48,11 +48,15 @@ export async function call<T = Loose>(
   base: string,
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH',
   path: string,
-  options: { headers?: Record<string, string>; body?: unknown; form?: Record<string, string> } = {},
+  options: { headers?: Record<string, string>; body?: unknown; form?: Record<string, string>; json?: string } = {},
 ): Promise<Answer<T>> {
   const headers: Record<string, string> = { ...options.headers };
   let body: string | undefined;
-  if (options.form) {
+  if (options.json !== undefined) {
+    // JSON text as written (numbers JSON.stringify could not produce, such as 0.1234567890123456789).
+    headers['content-type'] = 'application/json';
+    body = options.json;
+  } else if (options.form) {
     headers['content-type'] = 'application/x-www-form-urlencoded';
     body = new URLSearchParams(options.form).toString();
   } else if (options.body !== undefined) {

@@ -43,7 +43,7 @@ export const BatchLegInput = Type.Object(
     toAddress: Address,
     amount: Type.Union([Type.Number(), Type.String()], {
       description:
-        'Between 0.01 and 1,000,000, at most 18 decimals. A JSON number (as the spec says) or a decimal string (exact; recommended).',
+        "Between 0.01 and 1,000,000, at most the currency's decimals (6; ETH 18). A JSON number (as the spec says; at most 15 significant digits) or a decimal string (exact; recommended). Never rounded: anything else is 400 naming `legs.<i>.amount`.",
     }),
     metadata: Type.Optional(Metadata),
   },

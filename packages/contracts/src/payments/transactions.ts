@@ -82,7 +82,8 @@ export type BillingFeeType = (typeof BILLING_FEE_TYPES)[number];
 
 /** An amount as the spec sends it (a JSON number); an exact decimal string is accepted too. */
 const AmountInput = Type.Union([Type.Number(), Type.String({ maxLength: 40 })], {
-  description: 'Between 0.01 and 1,000,000. A JSON number (as the spec says) or, to avoid floating point, a decimal string.',
+  description:
+    "Between 0.01 and 1,000,000, at most the currency's decimals (6; ETH 18). A JSON number (as the spec says; at most 15 significant digits, read from the digits sent) or a decimal string (exact). Never rounded: anything else is 400 naming the field.",
 });
 
 /** `billingConfig` of a create or quote body (spec: feeType, feePercentage, feeWalletAddress, currency, isActive). */

@@ -155,15 +155,15 @@ describe('create: happy path', () => {
   });
 
   it('keeps amounts exact: bounds, decimal strings, 0.1+0.2-style values', async () => {
-    for (const [amount, stored] of [
+    for (const [amount, stored, currency] of [
       [0.01, '0.01'],
       [1000000, '1000000'],
       [0.3, '0.3'],
-      ['0.30000000000000004', '0.30000000000000004'],
-      ['123456.789012345678', '123456.789012345678'],
+      ['0.30000000000000004', '0.30000000000000004', 'ETH'],
+      ['123456.789012345678', '123456.789012345678', 'ETH'],
       [1e-2, '0.01'],
     ] as const) {
-      const res = await create(body({ amount }));
+      const res = await create(body({ amount, ...(currency ? { currency } : {}) }));
       expect(res.status, String(amount)).toBe(201);
       expect(res.body.amount).toBe(stored);
       const [row] = await e.sql`select amount::text as amount from transactions where id = ${res.body.id}`;

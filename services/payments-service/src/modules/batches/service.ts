@@ -16,7 +16,7 @@ import {
 } from '@holdfast/contracts';
 import { appendToOutboxSql } from '@holdfast/db';
 import { uuidToOnchainId } from '@holdfast/escrow';
-import { AppError, validationError } from '@holdfast/http-kit';
+import { AppError, numberSourceOf, validationError } from '@holdfast/http-kit';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';
 import { normalizeAmount, sumDecimals, toBaseUnits } from '../money/amounts.js';
@@ -120,7 +120,9 @@ export function createBatchesService(deps: {
         errors.push({ field: `legs.${i}.toAddress`, reason: 'must differ from fromAddress' });
       }
       try {
-        amounts.push(normalizeAmount(leg.amount, `legs.${i}.amount`));
+        amounts.push(
+          normalizeAmount(leg.amount, `legs.${i}.amount`, { currency: body.currency ?? 'USDC', source: numberSourceOf(leg, 'amount') }),
+        );
       } catch (error) {
         const details = error instanceof AppError ? (error.details as { errors?: FieldError[] } | undefined) : undefined;
         if (!details?.errors) throw error;

@@ -36,37 +36,101 @@ export function sumDecimals(values: readonly string[]): string {
   return frac ? `${intPart}.${frac}` : intPart;
 }
 
+/** The most significant digits a JSON number may carry: a double holds 15 exactly, more are rounded. */
+export const MAX_SIGNIFICANT_DIGITS = 15;
+
+export interface AmountInputOptions {
+  /** The currency of the amount: more decimals than it has is refused. Omitted: 18 (ETH's). */
+  currency?: string;
+  /** How the number was written in the JSON body (`numberSourceOf` of http-kit), when it was a JSON number. */
+  source?: string | undefined;
+}
+
+const invalidAmount = (field: string, message: string, reason: string) =>
+  new AppError('VALIDATION_ERROR', `${field} ${message}`, { errors: [{ field, reason }] });
+
 /**
- * The exact decimal of an amount sent as a JSON number (or a decimal string, as the Workspace API
- * forwards it), between 0.01 and 1,000,000. A JSON number is taken as its shortest decimal
- * representation (`String(n)`), which is what the client wrote for any amount with up to 15
- * significant digits; exponent forms are expanded.
+ * The exact decimal of an amount sent as a JSON number or a decimal string (docs/transactions.md,
+ * "Amounts"), between 0.01 and 1,000,000. A JSON number is read from the digits the client wrote
+ * (`source`), never from the double `JSON.parse` made of them: more than 15 significant digits, or
+ * more decimals than the currency has, is refused (400 naming the field), never rounded. Trailing
+ * zeros of the fraction carry no value (`25.500000000` is 25.5).
  */
-export function normalizeAmount(value: number | string, field = 'amount'): string {
-  let text = typeof value === 'number' ? numberToDecimal(value) : value.trim();
+export function normalizeAmount(value: number | string, field = 'amount', options: AmountInputOptions = {}): string {
+  let text: string;
+  if (typeof value === 'number') {
+    const written = options.source ?? numberToDecimal(value);
+    const expanded = expandJsonNumber(written);
+    if (expanded === null) throw invalidAmount(field, 'must be a decimal number', 'must be a decimal number');
+    if (significantDigits(expanded) > MAX_SIGNIFICANT_DIGITS) {
+      throw invalidAmount(
+        field,
+        `has more than ${MAX_SIGNIFICANT_DIGITS} significant digits: a JSON number cannot carry them exactly; send the amount as a decimal string`,
+        `must have at most ${MAX_SIGNIFICANT_DIGITS} significant digits as a JSON number (send a decimal string)`,
+      );
+    }
+    text = expanded;
+  } else {
+    text = value.trim();
+  }
   if (!DECIMAL.test(text)) {
-    throw new AppError(
-      'VALIDATION_ERROR',
-      `${field} must be a decimal amount between ${MIN_AMOUNT} and 1,000,000 with at most 18 decimals`,
-      {
-        errors: [{ field, reason: 'must be a decimal number with at most 18 decimals' }],
-      },
+    throw invalidAmount(
+      field,
+      `must be a decimal amount between ${MIN_AMOUNT} and 1,000,000 with at most 18 decimals`,
+      'must be a decimal number with at most 18 decimals',
     );
   }
-  text = text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+  text = trimDecimal(text);
+  const decimals = decimalsOf(options.currency);
+  const fraction = text.split('.')[1] ?? '';
+  if (fraction.length > decimals) {
+    throw invalidAmount(
+      field,
+      `has ${fraction.length} decimals; ${options.currency ?? 'the currency'} has ${decimals}: nothing is rounded, send at most ${decimals}`,
+      `must have at most ${decimals} decimals (${options.currency ?? 'currency'})`,
+    );
+  }
   if (compareDecimal(text, MIN_AMOUNT) < 0 || compareDecimal(text, MAX_AMOUNT) > 0) {
-    throw new AppError('VALIDATION_ERROR', `${field} must be between ${MIN_AMOUNT} and 1,000,000`, {
-      errors: [{ field, reason: `must be >= ${MIN_AMOUNT} and <= 1000000` }],
-    });
+    throw invalidAmount(field, `must be between ${MIN_AMOUNT} and 1,000,000`, `must be >= ${MIN_AMOUNT} and <= 1000000`);
   }
   return text;
 }
 
 function numberToDecimal(n: number): string {
   if (!Number.isFinite(n)) return 'NaN';
-  const s = String(n);
-  if (!/e/i.test(s)) return s;
-  return n.toFixed(20).replace(/0+$/, '').replace(/\.$/, '');
+  return String(n);
+}
+
+/** A JSON number's text as a plain decimal (`"1.5e-3"` -> `"0.0015"`), exactly; null when it is not one (or absurd). */
+export function expandJsonNumber(text: string): string | null {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text.trim());
+  if (!match) return null;
+  const [, sign = '', int = '', frac = '', exp = '0'] = match;
+  const shift = Number(exp);
+  if (!Number.isSafeInteger(shift) || Math.abs(shift) > 100) return null;
+  const digits = int + frac;
+  let point = int.length + shift;
+  let body = digits;
+  if (point <= 0) {
+    body = '0'.repeat(1 - point) + body;
+    point = 1;
+  } else if (point > body.length) {
+    body = body.padEnd(point, '0');
+  }
+  const whole = body.slice(0, point).replace(/^0+(?=\d)/, '');
+  const rest = body.slice(point);
+  return `${sign}${whole}${rest ? `.${rest}` : ''}`;
+}
+
+/** Significant digits of a plain decimal: from its first to its last non-zero digit. */
+function significantDigits(decimal: string): number {
+  const digits = decimal.replace(/[-.]/g, '').replace(/^0+/, '').replace(/0+$/, '');
+  return digits.length;
+}
+
+/** Decimals of a currency: ETH 18, every token Holdfast moves 6. */
+export function decimalsOf(currency: string | undefined): number {
+  return currency === undefined || currency === 'ETH' ? 18 : TOKEN_DECIMALS;
 }
 
 /** Every token currency Holdfast moves has 6 decimals (USDC, USDT, USDG, MockUSDC); ETH is not an ERC-20. */

@@ -1,5 +1,6 @@
 import { type AppEnv, AppError, type BillingConfig, type Currency, type Quote, type QuoteBody, uuidv7 } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
+import { numberSourceOf } from '@holdfast/http-kit';
 import type { Principal } from '../auth/index.js';
 import { compareDecimal, decimalUnits, normalizeAmount, roundHalfUp, sumDecimals, trimDecimal } from '../money/amounts.js';
 import { resolveNetwork } from '../money/networks.js';
@@ -61,7 +62,7 @@ export function createQuotesService(deps: { repository: QuotesRepository; sql: Q
   return {
     /** POST /transactions/quote: the fee of an amount, valid for `ttlSeconds`, usable by one create. */
     async quote(principal: Principal, body: QuoteBody): Promise<Quote> {
-      const amount = normalizeAmount(body.amount);
+      const amount = normalizeAmount(body.amount, 'amount', { currency: body.currency, source: numberSourceOf(body, 'amount') });
       const { network } = resolveNetwork(appEnv, body.blockchainNetwork);
       if (body.billingConfig?.currency && body.billingConfig.currency !== body.currency) {
         throw invalid('billingConfig.currency', 'must be the currency of the amount (fees are charged in it)');

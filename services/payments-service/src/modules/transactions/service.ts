@@ -17,6 +17,7 @@ import {
 } from '@holdfast/contracts';
 import { appendToOutboxSql, type Sql } from '@holdfast/db';
 import { uuidToOnchainId } from '@holdfast/escrow';
+import { numberSourceOf } from '@holdfast/http-kit';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';
 import { normalizeAmount, toBaseUnits } from '../money/amounts.js';
@@ -137,9 +138,9 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
       throw invalid('contractTemplateId', 'is an alias of templateId and must not differ from it');
     }
     const templateId = body.templateId ?? body.contractTemplateId;
-    const amount = normalizeAmount(body.amount);
-    const { network, chainId } = resolveNetwork(appEnv, body.blockchainNetwork);
     const currency = body.currency ?? 'USDC';
+    const amount = normalizeAmount(body.amount, 'amount', { currency, source: numberSourceOf(body, 'amount') });
+    const { network, chainId } = resolveNetwork(appEnv, body.blockchainNetwork);
     const orchestrationType = body.orchestrationType ?? 'platform';
     const signerType = body.signerType ?? null;
     const fromAddress = body.fromAddress.trim();

@@ -84,7 +84,7 @@ export function createWorkspaceTransactionsService(deps: {
     create: async (r: CommandRequest<Cmd['create']>): Promise<PlatformTransaction> => {
       const platform = await repository.activePlatformOf(r.workspaceId, r.platformId);
       if (!platform) throw notFound('Platform');
-      const amount = normalizeAmount(r.transaction.amount, 'amount');
+      const amount = normalizeAmount(r.transaction.amount, 'amount', { currency: r.transaction.currency ?? 'USDC' });
       const { network } = resolveNetwork(appEnv, r.transaction.blockchainNetwork, 'network');
       const created = await operations.create(platform.id, { ...r.transaction, amount, blockchainNetwork: network });
       return { ...created, platformName: platform.name };
