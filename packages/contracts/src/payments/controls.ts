@@ -12,10 +12,13 @@ export const CONTROL_TYPES = ['amount_limit', 'allow_list', 'deny_list', 'two_fa
 export type ControlType = (typeof CONTROL_TYPES)[number];
 export const ControlTypeSchema = StringEnum(CONTROL_TYPES);
 
-/** `pre_escrow` runs at creation, `pre_release` when a release is attested; `post_release` is stored, not run. */
+/** `pre_escrow` runs at creation, `pre_release` when a release is attested; `post_release` is refused with 400 (nothing can run after a release). */
 export const CONTROL_PHASES = ['pre_escrow', 'pre_release', 'post_release'] as const;
 export type ControlPhase = (typeof CONTROL_PHASES)[number];
-export const ControlPhaseSchema = StringEnum(CONTROL_PHASES);
+export const ControlPhaseSchema = StringEnum(CONTROL_PHASES, {
+  description:
+    '`pre_escrow` runs at creation, `pre_release` when a release is attested (checks that decide on their own only). `post_release` is refused (400 on `executionPhase`): nothing a control decides can change a release that happened.',
+});
 
 /** An exact decimal amount in a control's config: a JSON number or a decimal string. */
 const ConfigAmount = Type.Union([Type.String({ pattern: '^\\d+(\\.\\d+)?$' }), Type.Number({ minimum: 0 })]);

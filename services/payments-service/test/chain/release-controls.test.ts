@@ -1,6 +1,6 @@
 import { ANVIL_ACCOUNTS } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, key, type PaymentsEnv, type Running, startPaymentsEnv, type TestSql } from '../helpers.js';
+import { bearer, call, key, newPlatform, type PaymentsEnv, type Running, startPaymentsEnv, type TestSql } from '../helpers.js';
 import { type ChainWorld, insertTransaction, platformWithCredentials, startChain } from './fixtures.js';
 
 // A template's pre_release controls run when a release is attested: a required one that fails
@@ -99,5 +99,42 @@ describe('pre_release controls', () => {
       field: 'template.controls.0.type',
       reason: expect.stringMatching(/cannot run in pre_release/),
     });
+  });
+});
+
+describe('post_release controls', () => {
+  it('are refused with 400 on executionPhase, in an embedded template and in the template library; nothing is written', async () => {
+    const before = await sql`select (select count(*)::int from transactions) as t, (select count(*)::int from control_templates) as l`;
+    const embedded = await call(svc.url, 'POST', '/api/v2/transactions', {
+      headers: bearer(p.token),
+      body: {
+        fromAddress: SENDER,
+        toAddress: RECEIVER,
+        amount: 1,
+        template: {
+          templateName: 'after',
+          controls: [{ ...control('after', 'amount_limit', { max: '10' }), executionPhase: 'post_release' }],
+        },
+      },
+    });
+    expect(embedded.status).toBe(400);
+    expect(embedded.body.error.details.errors).toEqual([
+      { field: 'template.controls.0.executionPhase', reason: expect.stringMatching(/post_release is not supported.*pre_release/) },
+    ]);
+    const author = await newPlatform(e, { name: 'Template author', scopes: ['write:templates'] });
+    const library = await call(svc.url, 'POST', '/api/v1/controls/templates', {
+      headers: key(author.apiKey),
+      body: {
+        name: 'after release',
+        controls: [{ ...control('after', 'deny_list', { addresses: [RECEIVER] }), executionPhase: 'post_release' }],
+      },
+    });
+    expect(library.status).toBe(400);
+    expect(library.body.error.details.errors).toEqual([
+      { field: 'controls.0.executionPhase', reason: expect.stringMatching(/post_release is not supported/) },
+    ]);
+    expect(await sql`select (select count(*)::int from transactions) as t, (select count(*)::int from control_templates) as l`).toEqual(
+      before,
+    );
   });
 });

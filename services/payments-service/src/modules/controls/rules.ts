@@ -7,7 +7,7 @@ import { compareDecimal } from '../money/amounts.js';
  * transaction. No I/O; the service runs these in order and writes what they decide.
  */
 
-/** The phase run at creation. `pre_release` runs when a release is attested; `post_release` is stored, not run. */
+/** The phase run at creation. `pre_release` runs when a release is attested; `post_release` is refused (docs/controls.md). */
 export const RUN_PHASE: ControlPhase = 'pre_escrow';
 
 /**
@@ -54,6 +54,15 @@ export function controlProblems(controls: readonly Control[], prefix: string): F
       if (seen.has(field)) continue;
       seen.add(field);
       problems.push({ field, reason: reasonOf(error.message) });
+    }
+    if (control.executionPhase === 'post_release') {
+      // After a release the funds are the receiver's: no control can change anything there, and a
+      // stored control that never runs would look like a safeguard it is not.
+      problems.push({
+        field: `${at}.executionPhase`,
+        reason:
+          'post_release is not supported: once the escrow is released nothing a control decides can change it; put the check in pre_release (it runs before the release) or pre_escrow',
+      });
     }
     if (control.executionPhase === 'pre_release' && !RELEASE_CHECK_TYPES.includes(control.type)) {
       problems.push({
