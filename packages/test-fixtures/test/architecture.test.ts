@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { repoRoot, serviceMigrations } from '@holdfast/db/testing';
 import { describe, expect, it } from 'vitest';
 
@@ -62,5 +62,75 @@ describe('outbound safety', () => {
         expect(['payments-service', 'workspace-service', 'webhook-dispatcher', 'chain-indexer'], file).not.toContain(match[1]);
       }
     }
+  });
+});
+
+// "Modules depend in one direction": a folder under src/modules (a module, or a part of one, such
+// as workspace's wallets/providers) never imports, directly or through others, a folder that
+// imports it. Two modules that need each other share a lower module instead, or the lower one
+// declares the port the higher one implements.
+describe('module dependencies', () => {
+  /** Folder -> folders it imports, with one import that makes each edge (for the message). */
+  function moduleGraph(modulesDir: string): Map<string, Map<string, string>> {
+    const graph = new Map<string, Map<string, string>>();
+    for (const file of filesUnder(modulesDir, '.ts')) {
+      const from = relative(modulesDir, dirname(file));
+      for (const match of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s+'(\.{1,2}\/[^']+)'/g)) {
+        const to = relative(modulesDir, dirname(resolve(dirname(file), match[1] as string)));
+        if (to === from || to.startsWith('..')) continue;
+        const edges = graph.get(from) ?? new Map<string, string>();
+        if (!edges.has(to)) edges.set(to, `${relative(modulesDir, file)} imports ${match[1]}`);
+        graph.set(from, edges);
+      }
+    }
+    return graph;
+  }
+
+  /** Every strongly connected set of two or more folders (Tarjan), each as the imports that close it. */
+  function cycles(graph: Map<string, Map<string, string>>): string[][] {
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const found: string[][] = [];
+    const visit = (node: string) => {
+      index.set(node, index.size);
+      low.set(node, index.get(node) as number);
+      stack.push(node);
+      for (const next of graph.get(node)?.keys() ?? []) {
+        if (!index.has(next)) {
+          visit(next);
+          low.set(node, Math.min(low.get(node) as number, low.get(next) as number));
+        } else if (stack.includes(next)) low.set(node, Math.min(low.get(node) as number, index.get(next) as number));
+      }
+      if (low.get(node) !== index.get(node)) return;
+      const members: string[] = [];
+      let member: string | undefined;
+      do {
+        member = stack.pop() as string;
+        members.push(member);
+      } while (member !== node);
+      if (members.length > 1) {
+        found.push(members.flatMap((m) => [...(graph.get(m) ?? [])].filter(([to]) => members.includes(to)).map(([, why]) => why)));
+      }
+    };
+    for (const node of graph.keys()) if (!index.has(node)) visit(node);
+    return found;
+  }
+
+  it('finds a cycle when there is one', () => {
+    const graph = new Map([
+      ['a', new Map([['b', 'a/x.ts imports ../b/y.js']])],
+      ['b', new Map([['c', 'b/y.ts imports ../c/z.js']])],
+      ['c', new Map([['a', 'c/z.ts imports ../a/x.js']])],
+      ['d', new Map([['a', 'd/w.ts imports ../a/x.js']])],
+    ]);
+    expect(cycles(graph).map((cycle) => cycle.sort())).toEqual([
+      ['a/x.ts imports ../b/y.js', 'b/y.ts imports ../c/z.js', 'c/z.ts imports ../a/x.js'],
+    ]);
+  });
+
+  it.each(services)('$service modules import each other in one direction only', ({ service }) => {
+    const modulesDir = join(repoRoot(), 'services', service, 'src', 'modules');
+    expect(cycles(moduleGraph(modulesDir))).toEqual([]);
   });
 });

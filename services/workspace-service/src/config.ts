@@ -22,7 +22,7 @@ import {
 import { StringEnum } from '@holdfast/contracts';
 import { Type } from '@sinclair/typebox';
 import { IntegrationEnv, integrationProblems, resolveIntegrationSettings } from './modules/integrations/settings.js';
-import { resolveWalletSettings, WalletEnv, walletContractProblems } from './modules/wallets/settings.js';
+import { resolveWalletSettings, WalletEnv, walletContractProblems } from './modules/wallets/common/settings.js';
 
 export const SERVICE_NAME = 'workspace-service';
 

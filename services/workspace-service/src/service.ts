@@ -18,13 +18,9 @@ import { createAuditRepository } from './modules/audit/repository.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { createAuditService } from './modules/audit/service.js';
 import { createCatalogService } from './modules/catalog/service.js';
-import { contractRoutes } from './modules/contracts/routes.js';
-import { autoCreateWalletHandler } from './modules/customer-wallets/auto-create.js';
-import { custodyAWalletRoutes } from './modules/customer-wallets/routes.js';
 import { createCustomersRepository } from './modules/customers/repository.js';
 import { customerAuthRoutes, globalCustomerRoutes, workspaceCustomerRoutes } from './modules/customers/routes.js';
 import { createCustomersService } from './modules/customers/service.js';
-import { externalWalletConfigRoutes } from './modules/external-wallets/routes.js';
 import { createIntegrationProviders } from './modules/integrations/adapters.js';
 import { createIntegrationsRepository } from './modules/integrations/repository.js';
 import { integrationsRoutes } from './modules/integrations/routes.js';
@@ -62,11 +58,15 @@ import { createTransactionsService } from './modules/transactions/service.js';
 import { createUsersRepository } from './modules/users/repository.js';
 import { usersRoutes } from './modules/users/routes.js';
 import { createUsersService } from './modules/users/service.js';
-import { walletProviderConfigRoutes } from './modules/wallet-providers/routes.js';
 import { createWalletApi } from './modules/wallets/api.js';
-import { walletAuditSink } from './modules/wallets/audit.js';
+import { walletAuditSink } from './modules/wallets/common/audit.js';
+import { autoCreateWalletHandler } from './modules/wallets/customer/auto-create.js';
 import { createWalletFeatures } from './modules/wallets/features.js';
-import { walletAccountRoutes } from './modules/wallets/routes.js';
+import { walletAccountRoutes } from './modules/wallets/routes/accounts.js';
+import { contractRoutes } from './modules/wallets/routes/contracts.js';
+import { custodyAWalletRoutes, customerSelfWalletRoutes } from './modules/wallets/routes/customer.js';
+import { externalWalletConfigRoutes } from './modules/wallets/routes/external.js';
+import { walletProviderConfigRoutes } from './modules/wallets/routes/provider-configs.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
 import { createWebhooksService } from './modules/webhooks/service.js';
 import { createPlatformMappingsRepository } from './modules/workspaces/platform-mappings.js';
@@ -254,7 +254,8 @@ export async function createWorkspaceService(
         notificationsRoutes(notifications),
         workspaceCustomerRoutes(customers),
         globalCustomerRoutes(customers),
-        customerAuthRoutes(customers, wallets),
+        customerAuthRoutes(customers),
+        customerSelfWalletRoutes(wallets),
         custodyAWalletRoutes(wallets),
         walletProviderConfigRoutes(wallets),
         externalWalletConfigRoutes(wallets),

@@ -5,11 +5,11 @@ import { ed25519 } from '@noble/curves/ed25519';
 import { base58 } from '@scure/base';
 import { hexToBytes, verifyMessage } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ProviderError, viaProvider, type WalletProviderAdapter } from '../src/modules/providers/adapter.js';
-import { createCustodyAAdapter } from '../src/modules/providers/custody-a.js';
-import { createCustodyBAdapter } from '../src/modules/providers/custody-b.js';
-import { createCustodyCAdapter } from '../src/modules/providers/custody-c.js';
-import { createCustodyDAdapter } from '../src/modules/providers/custody-d.js';
+import { ProviderError, viaProvider, type WalletProviderAdapter } from '../src/modules/wallets/providers/adapter.js';
+import { createCustodyAAdapter } from '../src/modules/wallets/providers/custody-a.js';
+import { createCustodyBAdapter } from '../src/modules/wallets/providers/custody-b.js';
+import { createCustodyCAdapter } from '../src/modules/wallets/providers/custody-c.js';
+import { createCustodyDAdapter } from '../src/modules/wallets/providers/custody-d.js';
 import { startCustodyA, startCustodyB, startCustodyC, startCustodyD, type VendorMode } from './helpers/vendors.js';
 
 // Contract tests of each custody adapter against a local stand-in that honours the vendor's

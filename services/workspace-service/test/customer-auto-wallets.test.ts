@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getAddress } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customerAccountPath } from '../src/modules/customer-wallets/service.js';
+import { customerAccountPath } from '../src/modules/wallets/customer/service.js';
 import { startCustodyA } from './helpers/vendors.js';
 import { registerCustomer } from './support/customers.js';
 import { auditEntries, buildWorld, createWorkspace, type Harness, startHarness, uniqueEmail, type World } from './support/harness.js';

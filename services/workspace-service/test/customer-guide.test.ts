@@ -7,7 +7,7 @@ import { ensureLocalContracts, escrowContractsEntry, localDeployerAccount, token
 import { type Anvil, startAnvil } from '@holdfast/test-fixtures';
 import { createPublicClient, createWalletClient, http } from 'viem';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { evmChain } from '../src/modules/wallets/chains.js';
+import { evmChain } from '../src/modules/wallets/common/chains.js';
 import { buildWorld, createWorkspace, type Harness, type Json, startHarness } from './support/harness.js';
 
 // docs/customer-guide.md, step by step, on a local chain set up as ./scripts/start sets it up

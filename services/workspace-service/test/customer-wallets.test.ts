@@ -9,15 +9,15 @@ import { createSiweMessage, parseSiweMessage } from 'viem/siwe';
 import { serializeErc6492Signature } from 'viem/utils';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { customerWallets, walletLinkNonces } from '../src/db/schema.js';
-import { createBalanceReader } from '../src/modules/balances/service.js';
-import { createCustomerWalletRepository } from '../src/modules/customer-wallets/repository.js';
-import { type CustomerWalletService, createCustomerWalletService, LINK_STATEMENT } from '../src/modules/customer-wallets/service.js';
-import { createWalletProviderConfigRepository } from '../src/modules/wallet-providers/repository.js';
+import { createBalanceReader } from '../src/modules/wallets/balances/service.js';
+import { createCustomerWalletRepository } from '../src/modules/wallets/customer/repository.js';
+import { type CustomerWalletService, createCustomerWalletService, LINK_STATEMENT } from '../src/modules/wallets/customer/service.js';
+import { createWalletProviderConfigRepository } from '../src/modules/wallets/provider-configs/repository.js';
 import {
   createWalletProviderConfigService,
   FULL_CONFIG_ACCESS,
   type WalletProviderConfigService,
-} from '../src/modules/wallet-providers/service.js';
+} from '../src/modules/wallets/provider-configs/service.js';
 import { anvilClients } from './helpers/chain.js';
 import { auditRecorder, openTestDatabase, type TestDb } from './helpers/db.js';
 import { compileFixtures } from './helpers/solidity.js';

@@ -5,12 +5,12 @@ import { Value } from '@sinclair/typebox/value';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { externalWalletConfigs } from '../src/db/schema.js';
-import { createExternalWalletConfigRepository } from '../src/modules/external-wallets/repository.js';
+import { createExternalWalletConfigRepository } from '../src/modules/wallets/external/repository.js';
 import {
   createExternalWalletConfigService,
   type ExternalWalletConfigService,
   rpcKeyContext,
-} from '../src/modules/external-wallets/service.js';
+} from '../src/modules/wallets/external/service.js';
 import { auditRecorder, openTestDatabase, type TestDb } from './helpers/db.js';
 import { insertWorkspace } from './helpers/tenants.js';
 

@@ -9,11 +9,11 @@ import { bytesToHex, createPublicClient, createWalletClient, hexToBytes, http, p
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { platformWalletAccounts, platformWallets } from '../src/db/schema.js';
-import { derive, isMnemonic, seedOf, slip10Ed25519, specProblems } from '../src/modules/providers/hd.js';
-import { createPlatformAdapter, type PlatformAdapter, seedContext } from '../src/modules/providers/platform.js';
-import { createPlatformWalletRepository } from '../src/modules/providers/repository.js';
-import { evmChain } from '../src/modules/wallets/chains.js';
-import { ANVIL_MNEMONIC } from '../src/modules/wallets/settings.js';
+import { evmChain } from '../src/modules/wallets/common/chains.js';
+import { ANVIL_MNEMONIC } from '../src/modules/wallets/common/settings.js';
+import { derive, isMnemonic, seedOf, slip10Ed25519, specProblems } from '../src/modules/wallets/providers/hd.js';
+import { createPlatformAdapter, type PlatformAdapter, seedContext } from '../src/modules/wallets/providers/platform.js';
+import { createPlatformWalletRepository } from '../src/modules/wallets/providers/repository.js';
 import { openTestDatabase, type TestDb } from './helpers/db.js';
 import { insertWorkspace } from './helpers/tenants.js';
 

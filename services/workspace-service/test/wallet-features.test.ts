@@ -5,8 +5,8 @@ import { ANVIL_ACCOUNTS, type Anvil, startAnvil, testLogger } from '@holdfast/te
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceConfigFrom } from '../src/config.js';
+import { anvilDevKey, DOCUMENTED_USDC } from '../src/modules/wallets/common/settings.js';
 import { createWalletFeatures, type WalletFeatures } from '../src/modules/wallets/features.js';
-import { anvilDevKey, DOCUMENTED_USDC } from '../src/modules/wallets/settings.js';
 import { anvilClients } from './helpers/chain.js';
 import { auditRecorder, openTestDatabase, type TestDb } from './helpers/db.js';
 import { insertCustomer, insertWorkspace } from './helpers/tenants.js';

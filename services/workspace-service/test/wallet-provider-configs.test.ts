@@ -6,15 +6,15 @@ import { Value } from '@sinclair/typebox/value';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { walletProviderConfigs } from '../src/db/schema.js';
-import { viaProvider } from '../src/modules/providers/adapter.js';
-import { createWalletProviderConfigRepository } from '../src/modules/wallet-providers/repository.js';
+import { createWalletProviderConfigRepository } from '../src/modules/wallets/provider-configs/repository.js';
 import {
   type ConfigAccess,
   configContext,
   createWalletProviderConfigService,
   FULL_CONFIG_ACCESS,
   type WalletProviderConfigService,
-} from '../src/modules/wallet-providers/service.js';
+} from '../src/modules/wallets/provider-configs/service.js';
+import { viaProvider } from '../src/modules/wallets/providers/adapter.js';
 import { auditRecorder, openTestDatabase, type TestDb } from './helpers/db.js';
 import { capturedLogger } from './helpers/logs.js';
 import { insertWorkspaces } from './helpers/tenants.js';

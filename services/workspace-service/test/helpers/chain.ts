@@ -16,7 +16,7 @@ import {
   type WalletClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { evmChain } from '../../src/modules/wallets/chains.js';
+import { evmChain } from '../../src/modules/wallets/common/chains.js';
 
 export interface AnvilClients {
   publicClient: PublicClient<Transport, Chain>;

@@ -2,7 +2,7 @@ import { createDatabase, type Database } from '@holdfast/db';
 import { createTestDatabase } from '@holdfast/test-fixtures';
 import * as tables from '../../src/db/schema.js';
 import { SCHEMA_NAME } from '../../src/db/schema.js';
-import type { AuditSink, WalletAuditEntry } from '../../src/modules/wallets/audit.js';
+import type { AuditSink, WalletAuditEntry } from '../../src/modules/wallets/common/audit.js';
 
 export type TestDb = Database<typeof tables> & { drop: () => Promise<void> };
 

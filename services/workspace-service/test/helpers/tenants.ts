@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WalletProvider } from '@holdfast/contracts';
 import { customers, workspaces } from '../../src/db/schema.js';
-import type { Db } from '../../src/modules/providers/repository.js';
+import type { Db } from '../../src/modules/wallets/providers/repository.js';
 
 // Wallet rows reference their workspace (and customer wallets their customer) with foreign keys:
 // domain tests that work below HTTP create real rows with these.

@@ -1,9 +1,9 @@
 import type { CustomerStatus, WorkspaceStatus } from '@holdfast/contracts';
 import { and, count, desc, eq, getTableColumns, ilike, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/store.js';
-import { customerWallets } from '../customer-wallets/tables.js';
 import { workspaces } from '../workspaces/tables.js';
 import { customerRefreshTokens, customerSessions, customers } from './tables.js';
+import { customerWallets } from './wallet-tables.js';
 
 export type CustomerRow = typeof customers.$inferSelect;
 export type NewCustomerRow = typeof customers.$inferInsert;

@@ -8,32 +8,26 @@ import {
   CustomerRefreshBody,
   CustomerRegisterBody,
   CustomerSession,
-  CustomerWallet,
   IdParams,
-  LinkWalletBody,
   MessageResult,
   UpdateCustomerBody,
-  WalletBalances,
-  WalletLinkNonce,
-  WalletLinkNonceBody,
   WorkspaceCustomerListQuery,
   WorkspaceRefParams,
 } from '@holdfast/contracts';
 import { envelope, errorResponses, type HttpApp } from '@holdfast/http-kit';
 import { Type } from '@sinclair/typebox';
-import { BEARER, CUSTOMER_BEARER, emptyBodyAsObject, ok } from '../../http/schemas.js';
+import { BEARER, CUSTOMER_BEARER, ok } from '../../http/schemas.js';
 import { requireActor } from '../access/caller.js';
 import { ADMIN_ROLES } from '../access/policy.js';
-import type { WalletApi } from '../wallets/api.js';
-import { WALLET_AUDIT } from '../wallets/audit.js';
 import { CUSTOMER_AUDIT } from './records.js';
 import type { CustomersService } from './service.js';
 
 const ADMIN_TAG = 'customers';
-const SELF_TAG = 'customer self-service';
+/** The OpenAPI tag of the customer self-service routes (also the wallet ones, in wallets/routes/customer.ts). */
+export const SELF_TAG = 'customer self-service';
 const ADMINS = 'ADMINs of the workspace and SUPER_ADMINs; other roles get 403.';
 const SEARCH = '`search` matches part of the e-mail, first, last or full name; `status` filters. Newest first.';
-const CUSTOMER_TOKEN =
+export const CUSTOMER_TOKEN =
   'Needs the customer access token of this workspace (`Authorization: Bearer <accessToken>` from register, login or refresh): a ' +
   "token of another workspace's customer is 403, a user's token 401.";
 
@@ -191,7 +185,7 @@ export function globalCustomerRoutes(customers: CustomersService) {
  * `/workspaces/{id}/customers/auth/*`: customers registering and signing in (public), and acting
  * with their customer JWT (me, wallet linking, wallet balances). `{id}` is the workspace id or slug.
  */
-export function customerAuthRoutes(customers: CustomersService, wallets: WalletApi) {
+export function customerAuthRoutes(customers: CustomersService) {
   return async (app: HttpApp) => {
     app.post(
       '/workspaces/:id/customers/auth/register',
@@ -288,71 +282,6 @@ export function customerAuthRoutes(customers: CustomersService, wallets: WalletA
         },
       },
       async (request) => envelope(request, await customers.me(request.caller, request.params.id)),
-    );
-
-    app.post(
-      '/workspaces/:id/customers/auth/wallet-nonce',
-      {
-        config: { tier: 'standard', access: 'customer' },
-        preValidation: emptyBodyAsObject,
-        schema: {
-          tags: [SELF_TAG],
-          summary: 'A nonce for linking a wallet (Sign-In with Ethereum)',
-          description:
-            'A single-use nonce bound to this customer and chain, valid SIWE_NONCE_TTL (10 minutes), with what the EIP-4361 message must ' +
-            'hold: `{nonce, domain, uri, version, chainId, statement, issuedAt, expirationTime}`, and the ready-to-sign `message` when ' +
-            '`walletAddress` is given. `chainId` defaults to the first configured EVM network. 400 `WALLET_ALREADY_LINKED` when the ' +
-            `customer has a wallet. ${CUSTOMER_TOKEN}`,
-          operationId: 'customerWalletNonce',
-          security: CUSTOMER_BEARER,
-          params: WorkspaceRefParams,
-          body: WalletLinkNonceBody,
-          response: { 200: ok(WalletLinkNonce), ...errorResponses(401, 403, 503) },
-        },
-      },
-      async (request) => envelope(request, await wallets.walletNonce(request.caller, request.params.id, request.body)),
-    );
-
-    app.post(
-      '/workspaces/:id/customers/auth/link-wallet',
-      {
-        config: { tier: 'standard', access: 'customer', audit: WALLET_AUDIT.customerWalletLink },
-        schema: {
-          tags: [SELF_TAG],
-          summary: "Link the customer's wallet with a signed EIP-4361 message",
-          description:
-            '`message` is the Sign-In with Ethereum message (for SIWE_DOMAIN, a configured chain, the nonce of wallet-nonce, unexpired), ' +
-            '`signature` its signature by `walletAddress`, checked with viem so that ordinary accounts and smart-contract wallets ' +
-            '(ERC-1271, ERC-6492) both work. 400 `VALIDATION_ERROR` naming the field; 400 `INVALID_CODE` for an unknown, used or expired ' +
-            'nonce (a replay); 400 `WALLET_ALREADY_LINKED`; 409 when another customer of the workspace has the address; 503 when the chain ' +
-            `cannot be asked about a contract wallet. ${CUSTOMER_TOKEN}`,
-          operationId: 'customerLinkWallet',
-          security: CUSTOMER_BEARER,
-          params: WorkspaceRefParams,
-          body: LinkWalletBody,
-          response: { 200: ok(CustomerWallet), ...errorResponses(401, 403, 409, 503) },
-        },
-      },
-      async (request) => envelope(request, await wallets.linkWallet(request.caller, request.params.id, request.body)),
-    );
-
-    app.get(
-      '/workspaces/:id/customers/auth/wallet-balances',
-      {
-        config: { tier: 'standard', access: 'customer' },
-        schema: {
-          tags: [SELF_TAG],
-          summary: "Balances of the customer's wallet",
-          description:
-            'Native and token balances of the linked wallet on every configured EVM network (exact decimal strings); a network or token ' +
-            `that cannot be read is a \`warnings\` entry, never an error. 404 when the customer has no wallet. ${CUSTOMER_TOKEN}`,
-          operationId: 'customerWalletBalances',
-          security: CUSTOMER_BEARER,
-          params: WorkspaceRefParams,
-          response: { 200: ok(WalletBalances), ...errorResponses(401, 403, 404) },
-        },
-      },
-      async (request) => envelope(request, await wallets.customerWalletBalances(request.caller, request.params.id)),
     );
   };
 }

@@ -28,8 +28,8 @@ import type { AuditAction } from '../audit/actions.js';
 import { diffChanges } from '../audit/redact.js';
 import type { AuditRepository } from '../audit/repository.js';
 import type { AuditService } from '../audit/service.js';
-import { autoCreateWalletTask } from '../customer-wallets/auto-create.js';
 import type { RemoteTasksRepository } from '../remote-tasks/repository.js';
+import { task } from '../remote-tasks/service.js';
 import type { SessionsRepository } from '../sessions/repository.js';
 import { normalizeEmail } from '../users/records.js';
 import type { WorkspacesRepository } from '../workspaces/repository.js';
@@ -197,7 +197,7 @@ export function createCustomersService(deps: CustomersDeps) {
         // autoCreateCustomerWallets: the wallet is created after the commit, never inside this transaction.
         const walletSettings = await repos.workspaces.findWalletSettings(workspaceId);
         walletTasks = walletSettings?.autoCreateCustomerWallets
-          ? await repos.remoteTasks.enqueue([autoCreateWalletTask(workspaceId, row.id)])
+          ? await repos.remoteTasks.enqueue([task.autoCreateCustomerWallet(workspaceId, row.id)])
           : [];
         return { ...row, walletAddress: null, walletLinkedAt: null };
       });

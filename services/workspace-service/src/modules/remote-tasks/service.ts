@@ -170,6 +170,18 @@ export const task = {
     workspaceId,
     payload: { owner, reason },
   }),
+  /**
+   * `autoCreateCustomerWallets`: a new customer's wallet is a remote task inserted in the customer's
+   * own transaction (so a committed customer always has its wallet step queued, and no provider call
+   * runs inside that transaction), attempted right after the commit and retried by the runner until
+   * the provider answers (docs/wallets.md#auto-created-customer-wallets). Handled by
+   * `wallets/customer/auto-create.ts`.
+   */
+  autoCreateCustomerWallet: (workspaceId: string, customerId: string): NewRemoteTask => ({
+    kind: 'customer-wallets.auto-create',
+    workspaceId,
+    payload: { workspaceId, customerId },
+  }),
 };
 
 /** The handlers of the tasks that ask payments and the dispatcher to deactivate things. */

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/store.js';
 import { customers } from '../customers/tables.js';
-import { platformWalletAccounts } from '../providers/tables.js';
+import { platformWalletAccounts } from '../wallets/providers/tables.js';
 import { platformMappings } from '../workspaces/tables.js';
 
 /**

@@ -14,9 +14,9 @@ import type {
 import { forbidden, notFound, validationError } from '@holdfast/http-kit';
 import { type Actor, type Caller, type CustomerPrincipal, requireActor } from '../access/caller.js';
 import { assertWorkspaceAccess, assertWorkspaceAdmin, isSuperAdmin } from '../access/policy.js';
-import type { ConfigAccess } from '../wallet-providers/service.js';
-import { actorContextOf, canAccess, workspaceAccessOf } from './audit.js';
+import { actorContextOf, canAccess, workspaceAccessOf } from './common/audit.js';
 import type { WalletFeatures } from './features.js';
+import type { ConfigAccess } from './provider-configs/service.js';
 
 export interface WalletApiDeps {
   features: WalletFeatures;

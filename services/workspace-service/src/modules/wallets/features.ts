@@ -1,21 +1,21 @@
 import type { Logger } from '@holdfast/logging';
 import { createOutboundPolicy, type Resolver } from '@holdfast/outbound';
 import { createSecretBox, dataEncryptionKey } from '@holdfast/secrets';
-import { createBalanceReader } from '../balances/service.js';
-import { createContractRegistration, type FollowContract } from '../contracts/registration.js';
-import { createContractDeploymentRepository } from '../contracts/repository.js';
-import { createContractDeploymentService } from '../contracts/service.js';
-import { createCustomerWalletRepository } from '../customer-wallets/repository.js';
-import { type CustomerLookup, createCustomerWalletService } from '../customer-wallets/service.js';
-import { createExternalWalletConfigRepository } from '../external-wallets/repository.js';
-import { createExternalWalletConfigService } from '../external-wallets/service.js';
-import { createPlatformAdapter } from '../providers/platform.js';
-import { createPlatformWalletRepository, type Db } from '../providers/repository.js';
-import { createWalletProviderConfigRepository, type Tx } from '../wallet-providers/repository.js';
-import { createWalletProviderConfigService } from '../wallet-providers/service.js';
-import type { AuditSink } from './audit.js';
-import { createWalletAccountService, type WorkspaceWalletProviderLookup } from './service.js';
-import type { WalletSettings } from './settings.js';
+import { createWalletAccountService, type WorkspaceWalletProviderLookup } from './accounts/service.js';
+import { createBalanceReader } from './balances/service.js';
+import type { AuditSink } from './common/audit.js';
+import type { WalletSettings } from './common/settings.js';
+import { createContractRegistration, type FollowContract } from './contracts/registration.js';
+import { createContractDeploymentRepository } from './contracts/repository.js';
+import { createContractDeploymentService } from './contracts/service.js';
+import { createCustomerWalletRepository } from './customer/repository.js';
+import { type CustomerLookup, createCustomerWalletService } from './customer/service.js';
+import { createExternalWalletConfigRepository } from './external/repository.js';
+import { createExternalWalletConfigService } from './external/service.js';
+import { createWalletProviderConfigRepository, type Tx } from './provider-configs/repository.js';
+import { createWalletProviderConfigService } from './provider-configs/service.js';
+import { createPlatformAdapter } from './providers/platform.js';
+import { createPlatformWalletRepository, type Db } from './providers/repository.js';
 
 export interface WalletFeatureDeps {
   /** The service's drizzle instance (its own schema). */

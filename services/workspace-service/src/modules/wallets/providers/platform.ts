@@ -2,7 +2,7 @@ import { AppError, type Network, type WalletAccount, type WalletAccountSpec } fr
 import { validationError } from '@holdfast/http-kit';
 import type { SecretBox } from '@holdfast/secrets';
 import { type Address, createWalletClient, type Hash, type Hex, http } from 'viem';
-import { evmChain, isEvmNetwork } from '../wallets/chains.js';
+import { evmChain, isEvmNetwork } from '../common/chains.js';
 import type { CreateWalletInput, ProviderWallet, WalletProviderAdapter } from './adapter.js';
 import { type DerivedKey, derive, newMnemonic, seedOf, specProblems } from './hd.js';
 import type { PlatformWalletRepository } from './repository.js';

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { type CustomerWalletRow, customerWallets, walletLinkNonces } from '../../customers/wallet-tables.js';
+import type { Tx } from '../provider-configs/repository.js';
 import type { Db } from '../providers/repository.js';
-import type { Tx } from '../wallet-providers/repository.js';
-import { type CustomerWalletRow, customerWallets, walletLinkNonces } from './tables.js';
 
 export type NonceRow = typeof walletLinkNonces.$inferSelect;
 export type NewCustomerWallet = typeof customerWallets.$inferInsert;

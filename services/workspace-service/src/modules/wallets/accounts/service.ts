@@ -9,12 +9,12 @@ import {
 } from '@holdfast/contracts';
 import { validationError } from '@holdfast/http-kit';
 import type { BalanceReader } from '../balances/service.js';
+import { type ActorContext, type AuditSink, WALLET_AUDIT } from '../common/audit.js';
+import type { Tx } from '../provider-configs/repository.js';
+import type { WalletProviderConfigService } from '../provider-configs/service.js';
 import { ProviderError, viaProvider, type WalletProviderAdapter } from '../providers/adapter.js';
 import { specProblems } from '../providers/hd.js';
 import type { PlatformAdapter } from '../providers/platform.js';
-import type { Tx } from '../wallet-providers/repository.js';
-import type { WalletProviderConfigService } from '../wallet-providers/service.js';
-import { type ActorContext, type AuditSink, WALLET_AUDIT } from './audit.js';
 
 /**
  * The wallet provider a workspace chose (`Workspace.walletProvider`), or null when it chose none.

@@ -1,10 +1,10 @@
 import { CreateWalletAccountsBody, IdParams, WalletAccounts, WalletBalances } from '@holdfast/contracts';
 import { envelope, errorResponses, type HttpApp } from '@holdfast/http-kit';
-import { BEARER, ok } from '../../http/schemas.js';
-import { requireActor } from '../access/caller.js';
-import { ADMIN_ROLES } from '../access/policy.js';
-import type { WalletApi } from './api.js';
-import { WALLET_AUDIT } from './audit.js';
+import { BEARER, ok } from '../../../http/schemas.js';
+import { requireActor } from '../../access/caller.js';
+import { ADMIN_ROLES } from '../../access/policy.js';
+import type { WalletApi } from '../api.js';
+import { WALLET_AUDIT } from '../common/audit.js';
 
 const TAG = 'wallets';
 

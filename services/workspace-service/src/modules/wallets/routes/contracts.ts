@@ -8,11 +8,11 @@ import {
   IdParams,
 } from '@holdfast/contracts';
 import { envelope, errorResponses, type HttpApp } from '@holdfast/http-kit';
-import { BEARER, ok } from '../../http/schemas.js';
-import { requireActor } from '../access/caller.js';
-import { ADMIN_ROLES } from '../access/policy.js';
-import type { WalletApi } from '../wallets/api.js';
-import { WALLET_AUDIT } from '../wallets/audit.js';
+import { BEARER, ok } from '../../../http/schemas.js';
+import { requireActor } from '../../access/caller.js';
+import { ADMIN_ROLES } from '../../access/policy.js';
+import type { WalletApi } from '../api.js';
+import { WALLET_AUDIT } from '../common/audit.js';
 
 const TAG = 'contracts';
 

@@ -1,7 +1,7 @@
 import type { AddressFormat, Curve } from '@holdfast/contracts';
 import { text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { workspaceSchema } from '../../db/pg-schema.js';
-import { workspaces } from '../workspaces/tables.js';
+import { workspaceSchema } from '../../../db/pg-schema.js';
+import { workspaces } from '../../workspaces/tables.js';
 
 /**
  * The built-in PLATFORM provider: one HD wallet per workspace. `seed_sealed` is the BIP-39

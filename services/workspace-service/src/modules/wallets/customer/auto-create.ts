@@ -1,15 +1,5 @@
-import type { NewRemoteTask, RemoteTaskRow } from '../remote-tasks/repository.js';
+import type { RemoteTaskRow } from '../../remote-tasks/repository.js';
 import type { CustomerWalletService } from './service.js';
-
-/**
- * `autoCreateCustomerWallets`: a new customer's wallet is a remote task inserted in the customer's
- * own transaction (so a committed customer always has its wallet step queued, and no provider call
- * runs inside that transaction), attempted right after the commit and retried by the runner until
- * the provider answers (docs/wallets.md#auto-created-customer-wallets).
- */
-export function autoCreateWalletTask(workspaceId: string, customerId: string): NewRemoteTask {
-  return { kind: 'customer-wallets.auto-create', workspaceId, payload: { workspaceId, customerId } };
-}
 
 /**
  * The handler of `customer-wallets.auto-create`. A provider failure throws (retried with backoff);

@@ -12,11 +12,11 @@ import {
   WalletProviderStatusQuery,
 } from '@holdfast/contracts';
 import { envelope, errorResponses, type HttpApp } from '@holdfast/http-kit';
-import { BEARER, INTERNAL_KEY, NoContent, ok } from '../../http/schemas.js';
-import { requireActor } from '../access/caller.js';
-import { ADMIN_ROLES } from '../access/policy.js';
-import type { WalletApi } from '../wallets/api.js';
-import { WALLET_AUDIT } from '../wallets/audit.js';
+import { BEARER, INTERNAL_KEY, NoContent, ok } from '../../../http/schemas.js';
+import { requireActor } from '../../access/caller.js';
+import { ADMIN_ROLES } from '../../access/policy.js';
+import type { WalletApi } from '../api.js';
+import { WALLET_AUDIT } from '../common/audit.js';
 
 const TAG = 'wallet provider configs';
 const SECRECY =

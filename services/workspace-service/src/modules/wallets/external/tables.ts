@@ -1,8 +1,8 @@
 import type { ExternalWalletType } from '@holdfast/contracts';
 import { sql } from 'drizzle-orm';
 import { boolean, check, jsonb, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { workspaceSchema } from '../../db/pg-schema.js';
-import { workspaces } from '../workspaces/tables.js';
+import { workspaceSchema } from '../../../db/pg-schema.js';
+import { workspaces } from '../../workspaces/tables.js';
 
 /**
  * Browser wallet connectors a workspace offers its customers, one row per (workspace, type).

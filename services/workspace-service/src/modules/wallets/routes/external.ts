@@ -7,10 +7,10 @@ import {
   UpsertExternalWalletConfigBody,
 } from '@holdfast/contracts';
 import { errorResponses, type HttpApp } from '@holdfast/http-kit';
-import { BEARER } from '../../http/schemas.js';
-import { requireActor } from '../access/caller.js';
-import type { WalletApi } from '../wallets/api.js';
-import { WALLET_AUDIT } from '../wallets/audit.js';
+import { BEARER } from '../../../http/schemas.js';
+import { requireActor } from '../../access/caller.js';
+import type { WalletApi } from '../api.js';
+import { WALLET_AUDIT } from '../common/audit.js';
 
 const TAG = 'external wallet configs';
 const ACCESS = 'Members of the workspace (any role) and SUPER_ADMINs.';

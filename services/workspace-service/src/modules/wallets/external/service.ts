@@ -9,7 +9,7 @@ import {
   uuidv7,
 } from '@holdfast/contracts';
 import type { SecretBox } from '@holdfast/secrets';
-import { type ActorContext, type AuditSink, diffChanges, WALLET_AUDIT } from '../wallets/audit.js';
+import { type ActorContext, type AuditSink, diffChanges, WALLET_AUDIT } from '../common/audit.js';
 import type { ExternalWalletConfigRepository, ExternalWalletPatch } from './repository.js';
 import type { ExternalWalletConfigRow } from './tables.js';
 

@@ -22,10 +22,10 @@ import type { Logger } from '@holdfast/logging';
 import { createOutboundPolicy, type OutboundPolicy } from '@holdfast/outbound';
 import type { SecretBox } from '@holdfast/secrets';
 import { Value } from '@sinclair/typebox/value';
+import { type ActorContext, type AuditSink, canAccess, diffChanges, WALLET_AUDIT, type WorkspaceAccess } from '../common/audit.js';
 import type { WalletProviderAdapter } from '../providers/adapter.js';
 import { createCustodyAdapter } from '../providers/registry.js';
 import type { VendorAdapterDeps } from '../providers/vendor-common.js';
-import { type ActorContext, type AuditSink, canAccess, diffChanges, WALLET_AUDIT, type WorkspaceAccess } from '../wallets/audit.js';
 import type { ConfigPatch, Tx, WalletProviderConfigRepository } from './repository.js';
 import type { WalletProviderConfigRow } from './tables.js';
 

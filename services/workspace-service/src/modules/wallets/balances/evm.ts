@@ -1,7 +1,7 @@
 import type { BalanceWarning, Network, TokenBalance } from '@holdfast/contracts';
 import { type Address, BaseError, erc20Abi, formatUnits, HttpRequestError, type PublicClient, RpcRequestError, TimeoutError } from 'viem';
-import { EVM_NATIVE_SYMBOL } from '../wallets/chains.js';
-import type { TokenContract } from '../wallets/settings.js';
+import { EVM_NATIVE_SYMBOL } from '../common/chains.js';
+import type { TokenContract } from '../common/settings.js';
 import type { NetworkRead } from './solana.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { ExternalWalletType } from '@holdfast/contracts';
 import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Tx } from '../provider-configs/repository.js';
 import type { Db } from '../providers/repository.js';
-import type { Tx } from '../wallet-providers/repository.js';
 import { type ExternalWalletConfigRow, externalWalletConfigs as t } from './tables.js';
 
 export type NewExternalWalletConfig = typeof t.$inferInsert;

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../db/pg-schema.js';
-import { customers } from '../customers/tables.js';
 import { workspaces } from '../workspaces/tables.js';
+import { customers } from './tables.js';
 
 /**
  * The one wallet of a customer: linked by a signed SIWE message, created at CUSTODY_A, or derived

@@ -2,9 +2,9 @@ import type { BalanceEntry, BalanceWarning, Network, TokenBalance } from '@holdf
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { request } from 'undici';
+import { SOLANA_NATIVE_SYMBOL } from '../common/chains.js';
+import type { TokenContract } from '../common/settings.js';
 import { unitsToDecimal } from '../providers/vendor-common.js';
-import { SOLANA_NATIVE_SYMBOL } from '../wallets/chains.js';
-import type { TokenContract } from '../wallets/settings.js';
 
 /** One network's reading of one address: the entry (when the network answered) and what went wrong. */
 export interface NetworkRead {

@@ -22,16 +22,16 @@ import type { Logger } from '@holdfast/logging';
 import { tokenHash } from '@holdfast/secrets';
 import { BaseError, getAddress, type Hex, HttpRequestError, isAddress, isAddressEqual, RpcRequestError, TimeoutError } from 'viem';
 import { createSiweMessage, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
+import type { CustomerWalletRow } from '../../customers/wallet-tables.js';
+import type { WorkspaceWalletProviderLookup } from '../accounts/service.js';
 import type { BalanceReader } from '../balances/service.js';
+import { type ActorContext, type AuditSink, canAccess, WALLET_AUDIT, type WorkspaceAccess } from '../common/audit.js';
+import { evmPublicClient, networkOfChainId } from '../common/chains.js';
+import type { WalletProviderConfigService } from '../provider-configs/service.js';
 import { viaProvider } from '../providers/adapter.js';
 import type { CustodyAAdapter } from '../providers/custody-a.js';
 import type { PlatformAdapter } from '../providers/platform.js';
-import type { WalletProviderConfigService } from '../wallet-providers/service.js';
-import { type ActorContext, type AuditSink, canAccess, WALLET_AUDIT, type WorkspaceAccess } from '../wallets/audit.js';
-import { evmPublicClient, networkOfChainId } from '../wallets/chains.js';
-import type { WorkspaceWalletProviderLookup } from '../wallets/service.js';
 import type { CustomerWalletRepository } from './repository.js';
-import type { CustomerWalletRow } from './tables.js';
 
 /** What the customer signs: shown by the wallet above the fields. */
 export const LINK_STATEMENT = 'Link this wallet to your Holdfast customer account.';

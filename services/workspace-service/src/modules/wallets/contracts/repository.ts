@@ -1,8 +1,8 @@
 import { type ContractNetwork, uuidv7 } from '@holdfast/contracts';
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Sql } from 'postgres';
+import type { Tx } from '../provider-configs/repository.js';
 import type { Db } from '../providers/repository.js';
-import type { Tx } from '../wallet-providers/repository.js';
 import { type ContractDeploymentRow, type DeploymentMetadata, contractDeployments as t } from './tables.js';
 
 export type NewDeployment = typeof t.$inferInsert;

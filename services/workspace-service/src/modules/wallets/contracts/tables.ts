@@ -1,8 +1,8 @@
 import type { ContractDeploymentStatus, Network } from '@holdfast/contracts';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, jsonb, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { workspaceSchema } from '../../db/pg-schema.js';
-import { workspaces } from '../workspaces/tables.js';
+import { workspaceSchema } from '../../../db/pg-schema.js';
+import { workspaces } from '../../workspaces/tables.js';
 
 export interface DeploymentMetadata {
   gasUsed?: number;

@@ -1,8 +1,8 @@
 import type { AddressFormat, BalanceEntry, BalanceWarning, Network, WalletBalances } from '@holdfast/contracts';
 import type { Logger } from '@holdfast/logging';
 import type { Address } from 'viem';
-import { evmPublicClient, isEvmNetwork, isSolanaNetwork } from '../wallets/chains.js';
-import type { TokenContract } from '../wallets/settings.js';
+import { evmPublicClient, isEvmNetwork, isSolanaNetwork } from '../common/chains.js';
+import type { TokenContract } from '../common/settings.js';
 import { readEvmBalances } from './evm.js';
 import { createSolanaRpc, type NetworkRead, readSolanaBalances } from './solana.js';
 
