@@ -50,6 +50,14 @@ export interface OpenApiInfo {
   securitySchemes?: Record<string, unknown>;
 }
 
+/**
+ * Who answers for the API and under which terms, in every document (Spectral `info-contact`,
+ * Redocly `info-license`); the server is relative: the host that serves the document.
+ */
+const OPENAPI_CONTACT = { name: 'Holdfast API support (quote meta.requestId)' };
+const OPENAPI_LICENSE = { name: 'Proprietary', identifier: 'LicenseRef-Holdfast-Proprietary' };
+const OPENAPI_SERVERS = [{ url: '/', description: 'The host that serves this document' }];
+
 export interface HttpAppOptions {
   service: string;
   logger: Logger;
@@ -69,6 +77,24 @@ export interface HttpAppOptions {
 
 interface OpenApiDocument {
   paths?: Record<string, Record<string, { description?: string; 'x-rate-limit-tier'?: string }>>;
+  components?: { schemas?: Record<string, unknown> };
+}
+
+/** Drops component schemas nothing refers to (a nested `$id` becomes a component of its own). */
+function dropUnusedSchemas(document: OpenApiDocument): void {
+  const schemas = document.components?.schemas;
+  if (!schemas) return;
+  const refsOf = (value: unknown) =>
+    [...JSON.stringify(value).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => decodeURIComponent(m[1]!));
+  const used = new Set<string>();
+  const pending = refsOf({ ...document, components: { ...document.components, schemas: {} } });
+  while (pending.length > 0) {
+    const name = pending.pop()!;
+    if (used.has(name)) continue;
+    used.add(name);
+    pending.push(...refsOf(schemas[name] ?? null));
+  }
+  for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
 }
 
 /**
@@ -100,6 +126,10 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Every route answers these even when it declares nothing else: bad input, over the limit, our bug. */
 const DEFAULT_ERROR_STATUSES = [400, 429, 500] as const;
+/** And a route with a path parameter: an id that is not there (or not yours), an id over the length limit. */
+const PATH_PARAMETER_STATUSES = [404, 414] as const;
+/** And a route that takes a body: over the body limit, not a media type it takes. */
+const BODY_STATUSES = [413, 415] as const;
 /** Longest path parameter the router takes; a longer one is 414 URI_TOO_LONG. */
 const MAX_PARAM_LENGTH = 100;
 const REQUEST_PARTS = ['body', 'querystring', 'params', 'headers'] as const;
@@ -178,7 +208,10 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       for (const method of [route.method].flat()) tiers.set(`${method.toLowerCase()} ${openApiPath(route.url)}`, tier);
     }
     const response = (route.schema.response ?? {}) as Record<string, unknown>;
-    for (const status of DEFAULT_ERROR_STATUSES) response[status] ??= ErrorResponse;
+    const statuses: number[] = [...DEFAULT_ERROR_STATUSES];
+    if (route.url.includes(':')) statuses.push(...PATH_PARAMETER_STATUSES);
+    if (route.schema.body || (route.schema as { consumes?: unknown }).consumes) statuses.push(...BODY_STATUSES);
+    for (const status of statuses) response[status] ??= ErrorResponse;
     route.schema.response = response;
     const schema = route.schema as Record<string, unknown>;
     for (const part of REQUEST_PARTS) if (schema[part]) schema[part] = boundRequestSchema(schema[part], part);
@@ -246,7 +279,14 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',
-        info: { title: info.title, version: info.version, description: info.description },
+        info: {
+          title: info.title,
+          version: info.version,
+          description: info.description,
+          contact: OPENAPI_CONTACT,
+          license: OPENAPI_LICENSE as never,
+        },
+        servers: OPENAPI_SERVERS,
         tags: [{ name: 'operations', description: 'Health and readiness' }, ...(info.tags ?? [])],
         components: { securitySchemes: (info.securitySchemes ?? {}) as never },
       },
@@ -264,6 +304,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
             operation.description = operation.description ? `${operation.description}\n\n${note}` : note;
           }
         }
+        dropUnusedSchemas(document);
         return document;
       },
     });

@@ -40,7 +40,14 @@ export function registerHealth(app: FastifyInstance, checks: ReadinessCheck[]): 
     '/health',
     {
       config: { unlimited: true },
-      schema: { tags: ['operations'], summary: 'Liveness: 200 while the process runs', response: { 200: Health } },
+      schema: {
+        tags: ['operations'],
+        summary: 'Liveness: 200 while the process runs',
+        description: 'For the orchestrator: 200 as long as the process serves HTTP; checks no dependency. No credential.',
+        operationId: 'health',
+        security: [],
+        response: { 200: Health },
+      },
     },
     async () => ({ status: 'ok' as const }),
   );
@@ -51,6 +58,9 @@ export function registerHealth(app: FastifyInstance, checks: ReadinessCheck[]): 
       schema: {
         tags: ['operations'],
         summary: 'Readiness: 200 when every dependency answers, else 503 naming the failing ones',
+        description: 'For the load balancer: PostgreSQL, NATS and the chain RPC the process uses, really checked. No credential.',
+        operationId: 'readiness',
+        security: [],
         response: { 200: Readiness, 503: Readiness },
       },
     },

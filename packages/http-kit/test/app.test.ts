@@ -201,7 +201,11 @@ describe('operations endpoints', () => {
     expect(doc.openapi).toBe('3.1.0');
     await SwaggerParser.validate(structuredClone(doc));
     const post = doc.paths['/api/v2/things'].post;
-    expect(Object.keys(post.responses).sort()).toEqual(['201', '400', '409', '429', '500']);
+    // A body route also answers 413 and 415; a route with a path id 404 and 414 (issue 14).
+    expect(Object.keys(post.responses).sort()).toEqual(['201', '400', '409', '413', '415', '429', '500']);
+    expect(doc.servers).toEqual([{ url: '/', description: 'The host that serves this document' }]);
+    expect(doc.info.license).toEqual({ name: 'Proprietary', identifier: 'LicenseRef-Holdfast-Proprietary' });
+    expect(doc.paths['/health'].get.security).toEqual([]);
     expect(doc.components.schemas.ErrorEnvelope).toBeDefined();
     expect(doc.paths['/metrics']).toBeUndefined();
     const docs = await request(`${base}/docs/`);

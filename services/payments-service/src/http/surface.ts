@@ -67,6 +67,9 @@ export const openApiInfo: OpenApiInfo = {
     '`Last-Event-ID`, an extension the SDK and the `holdfast listen` command use (docs/api/events-stream.md).',
   ].join('\n'),
   tags: [
+    { name: 'transactions', description: 'Transactions: create, read, list, move through their states, quotes (docs/transactions.md)' },
+    { name: 'batches', description: 'One sender, many legs (docs/batches.md)' },
+    { name: 'disputes', description: 'Disputes, their tiers and evidence (docs/disputes.md)' },
     { name: 'platforms', description: 'Platforms, API keys and scopes' },
     { name: 'oauth', description: 'OAuth 2.0 client credentials: clients, tokens, revocation, introspection' },
     { name: 'compliance', description: "Compliance verifications and the identity provider's signed callback (docs/api/compliance.md)" },

@@ -83,6 +83,7 @@ export const openApiInfo: OpenApiInfo = {
     { name: 'external wallet configs', description: 'The browser wallet connectors a workspace offers its customers' },
     { name: 'wallets', description: "A workspace's wallet accounts and their balances; customers' CUSTODY_A wallets" },
     { name: 'contracts', description: 'The escrow contracts a workspace uses: dedicated or shared' },
+    { name: 'Transactions', description: "Payments of the workspace's platforms, aggregated (docs/workspace-transactions.md)" },
     { name: UNVERSIONED_TAG, description: 'The `/api/v1` routes at their deprecated unversioned paths' },
   ],
   securitySchemes: {

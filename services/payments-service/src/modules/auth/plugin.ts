@@ -152,7 +152,12 @@ export function registerAuth(app: HttpApp, authenticator: Authenticator): void {
 
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
-    if (!auth) return;
+    if (!auth) {
+      // A public route says so in its OpenAPI operation (`security: []`), unless it lists its own.
+      const schema = route.schema as { security?: unknown } | undefined;
+      if (schema && schema.security === undefined) schema.security = [];
+      return;
+    }
     const v2 = isV2(route.url);
     const accepted: CredentialKind[] = v2 ? ['oauth_token'] : (auth.credentials ?? ['api_key', 'oauth_token']);
     const enforce = async (request: FastifyRequest) => {

@@ -122,6 +122,9 @@ export function installAuthentication(
     if (config.roles) assertRole(actor, config.roles);
   };
   scope.addHook('onRoute', (route) => {
+    // A public route says so in its OpenAPI operation (`security: []`), unless it lists its own.
+    const schema = route.schema as { security?: unknown } | undefined;
+    if (route.config?.access === 'public' && schema && schema.security === undefined) schema.security = [];
     route.onRequest = [...[route.onRequest ?? []].flat(), authenticate] as typeof route.onRequest;
   });
 }
