@@ -28,7 +28,7 @@ export function withDotEnv(env: Env, path = '.env'): Env {
   return { ...fromFile, ...env };
 }
 
-const SECRET_NAME = /KEY|SECRET|PASSWORD|TOKEN/i;
+const SECRET_NAME = /KEY|SECRET|PASSWORD|TOKEN|HEADERS/i;
 
 function shown(name: string, value: unknown): string {
   if (value === undefined) return 'missing';

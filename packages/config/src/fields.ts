@@ -28,7 +28,32 @@ export const CommonEnv = {
     description: 'must be fatal, error, warn, info, debug, trace or silent',
   }),
   SHUTDOWN_TIMEOUT: Type.String({ format: 'duration', default: '10s', errorMessage: 'must be a duration such as 10s' }),
+  // Tracing (docs/operations.md, "Tracing"): off unless an OTLP endpoint is set. The standard
+  // OpenTelemetry names, read here like every other setting and handed to the SDK explicitly.
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(
+    Type.String({ format: 'http-url', errorMessage: 'must be the http(s) URL of an OTLP/HTTP collector, e.g. http://otel-collector:4318' }),
+  ),
+  OTEL_EXPORTER_OTLP_HEADERS: Type.Optional(
+    Type.String({ format: 'header-list', errorMessage: 'must be name=value pairs, comma-separated (e.g. authorization=Bearer abc)' }),
+  ),
+  OTEL_TRACES_SAMPLER_ARG: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    default: 1,
+    errorMessage: 'must be a fraction from 0 to 1 (share of new traces recorded)',
+  }),
 };
+
+/** `name=value,name=value` (OTEL_EXPORTER_OTLP_HEADERS) as a header object. */
+export function parseHeaderList(value: string | undefined): Record<string, string> {
+  if (!value) return {};
+  return Object.fromEntries(
+    value.split(',').map((pair) => {
+      const at = pair.indexOf('=');
+      return [pair.slice(0, at).trim(), decodeURIComponent(pair.slice(at + 1).trim())];
+    }),
+  );
+}
 
 export function portField(defaultPort: number) {
   return Type.Integer({ minimum: 0, maximum: 65535, default: defaultPort, errorMessage: 'must be a TCP port from 0 to 65535' });

@@ -16,6 +16,7 @@ const formats: Record<string, (value: string) => boolean> = {
   'postgres-url': urlWith(['postgres:', 'postgresql:']),
   'nats-url': (v) => v.split(',').every(urlWith(['nats:', 'tls:', 'ws:', 'wss:'])),
   'http-url': urlWith(['http:', 'https:']),
+  'header-list': (v) => v.split(',').every((pair) => /^[A-Za-z0-9-]+=.+$/.test(pair.trim())),
   duration: (v) => parseDuration(v) !== undefined,
   'duration-list': (v) => parseDurationList(v) !== undefined,
   'base64-32': (v) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32,

@@ -7,6 +7,7 @@ import {
   loadConfig,
   parseChainRpcUrls,
   parseDurationList,
+  parseHeaderList,
   portField,
   requiredOutsideLocal,
 } from '../src/index.js';
@@ -60,5 +61,28 @@ describe('loadConfig', () => {
     expect(parseChainRpcUrls(undefined, 'production')).toEqual({});
     expect(parseDurationList('5s,5m,30m,2h')).toEqual([5000, 300000, 1800000, 7200000]);
     expect(parseDurationList('5s,soon')).toBeUndefined();
+  });
+});
+
+describe('tracing settings', () => {
+  it('are off by default and record every trace once on', () => {
+    const config = loadConfig(schema, {});
+    expect(config.OTEL_EXPORTER_OTLP_ENDPOINT).toBeUndefined();
+    expect(config.OTEL_TRACES_SAMPLER_ARG).toBe(1);
+  });
+
+  it('refuse a bad endpoint, header list or ratio with one line each, never echoing the headers', () => {
+    expect(
+      problemsOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318', OTEL_EXPORTER_OTLP_HEADERS: 'authorization', OTEL_TRACES_SAMPLER_ARG: '2' }),
+    ).toEqual([
+      'OTEL_EXPORTER_OTLP_ENDPOINT: must be the http(s) URL of an OTLP/HTTP collector, e.g. http://otel-collector:4318 (got "collector:4318")',
+      'OTEL_EXPORTER_OTLP_HEADERS: must be name=value pairs, comma-separated (e.g. authorization=Bearer abc) (got a value (hidden))',
+      'OTEL_TRACES_SAMPLER_ARG: must be a fraction from 0 to 1 (share of new traces recorded) (got "2")',
+    ]);
+  });
+
+  it('parses the collector headers, values URL-decoded as the OpenTelemetry variable defines them', () => {
+    expect(parseHeaderList('authorization=Bearer%20abc, x-team=payments')).toEqual({ authorization: 'Bearer abc', 'x-team': 'payments' });
+    expect(parseHeaderList(undefined)).toEqual({});
   });
 });

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '@holdfast/contracts';
+import { activeTraceCarrier, type TraceCarrier } from '@holdfast/logging';
 import { sql } from 'drizzle-orm';
 import type { PgTransaction } from 'drizzle-orm/pg-core';
 import { bigserial, index, jsonb, type PgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
@@ -17,6 +18,8 @@ export function outboxTable(schema: PgSchema) {
       type: text('type').notNull(),
       platformId: uuid('platform_id'),
       payload: jsonb('payload').$type<DomainEvent>().notNull(),
+      /** The trace context of the change (W3C traceparent), so the relay's publish continues its trace; null when tracing is off. */
+      traceContext: jsonb('trace_context').$type<TraceCarrier>(),
       createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
       publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }),
     },
@@ -38,7 +41,10 @@ type AnyTransaction = PgTransaction<any, any, any>;
  */
 export async function appendToOutbox(tx: AnyTransaction, table: OutboxTable, schemaName: string, events: DomainEvent[]): Promise<void> {
   if (events.length === 0) return;
-  await tx.insert(table).values(events.map((event) => ({ id: event.id, type: event.type, platformId: event.platformId, payload: event })));
+  const traceContext = activeTraceCarrier();
+  await tx
+    .insert(table)
+    .values(events.map((event) => ({ id: event.id, type: event.type, platformId: event.platformId, payload: event, traceContext })));
   await tx.execute(sql`select pg_notify(${outboxChannel(schemaName)}, '')`);
 }
 
@@ -51,9 +57,11 @@ export async function appendToOutboxSql(tx: ISql, schemaName: string, events: re
   if (events.length === 0) return;
   // The payload goes as JSON text cast to jsonb: drizzle replaces the client's json serializers
   // (`tx.json(...)` fails on a client drizzle wraps, such as every service's `database.sql`).
+  const traceContext = activeTraceCarrier();
+  const traceJson = traceContext ? JSON.stringify(traceContext) : null;
   for (const event of events) {
-    await tx`insert into outbox (id, type, platform_id, payload)
-      values (${event.id}, ${event.type}, ${event.platformId}, ${JSON.stringify(event)}::text::jsonb)`;
+    await tx`insert into outbox (id, type, platform_id, payload, trace_context)
+      values (${event.id}, ${event.type}, ${event.platformId}, ${JSON.stringify(event)}::text::jsonb, ${traceJson}::text::jsonb)`;
   }
   await tx`select pg_notify(${outboxChannel(schemaName)}, '')`;
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DomainEvent } from '@holdfast/contracts';
-import type { Logger } from '@holdfast/logging';
+import { contextFromCarrier, type Logger, type TraceCarrier } from '@holdfast/logging';
+import { context } from '@opentelemetry/api';
 import type { Sql } from 'postgres';
 import { outboxChannel } from './outbox.js';
 
@@ -54,11 +55,14 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     return sql.begin(async (tx) => {
       const [lock] = await tx<{ locked: boolean }[]>`select pg_try_advisory_xact_lock(${lockKey}::bigint) as locked`;
       if (!lock?.locked) return 0;
-      const rows = await tx<{ seq: string; payload: DomainEvent }[]>`
-        select seq, payload from ${table} where published_at is null order by seq limit ${batchSize}`;
+      const rows = await tx<{ seq: string; payload: DomainEvent; trace_context: TraceCarrier | null }[]>`
+        select seq, payload, trace_context from ${table} where published_at is null order by seq limit ${batchSize}`;
       if (rows.length === 0) return 0;
-      // Sent in order on one connection, acknowledged in any order.
-      const results = await Promise.allSettled(rows.map((row) => options.publish(row.payload)));
+      // Sent in order on one connection, acknowledged in any order. Each publish runs in the trace
+      // context stored with its row, so the event continues the trace of the change that wrote it.
+      const results = await Promise.allSettled(
+        rows.map((row) => context.with(contextFromCarrier(row.trace_context), () => options.publish(row.payload))),
+      );
       const published = rows.filter((_, i) => results[i]?.status === 'fulfilled').map((row) => row.seq);
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) log.warn({ err: failed.reason, failed: rows.length - published.length }, 'publish failed; will retry');

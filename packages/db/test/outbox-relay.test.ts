@@ -24,7 +24,7 @@ beforeAll(async () => {
     create schema relay_test;
     create table relay_test.outbox (
       seq bigserial primary key, id text not null unique, type text not null, platform_id uuid,
-      payload jsonb not null, created_at timestamptz not null default now(), published_at timestamptz);`);
+      payload jsonb not null, trace_context jsonb, created_at timestamptz not null default now(), published_at timestamptz);`);
 });
 
 afterAll(async () => {

@@ -26,6 +26,7 @@ import { boundRequestSchema, unstorableFields } from './input-rules.js';
 import { registerJsonBody } from './json-body.js';
 import { registerMetrics } from './metrics.js';
 import { openApiPath, type RateLimitSettings, registerRateLimits, TIER_TITLES } from './rate-limit.js';
+import { registerRequestTracing } from './tracing.js';
 
 export type HttpApp = FastifyInstance<
   RawServerDefault,
@@ -198,6 +199,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   app.addSchema(ErrorEnvelope);
   // Every number's source text kept, so amounts are never rounded silently (json-body.ts).
   registerJsonBody(app);
+  // Before the other hooks, so that they, the handler and the request's log lines run in its span.
+  registerRequestTracing(app as unknown as FastifyInstance);
 
   // Tier of each documented operation, written into the OpenAPI description (`x-rate-limit-tier`).
   const tiers = new Map<string, string>();

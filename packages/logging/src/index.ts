@@ -1,6 +1,8 @@
 import { type DestinationStream, type Logger, type LoggerOptions, pino } from 'pino';
+import { activeTraceIds } from './trace.js';
 
 export type { Logger } from 'pino';
+export * from './trace.js';
 
 /** Keys whose values never reach a log line, at any of the first four levels of nesting. */
 export const SECRET_KEYS = [
@@ -55,7 +57,10 @@ export interface LoggerSettings {
   destination?: DestinationStream;
 }
 
-/** JSON lines with `service`, ISO time and textual level, secrets replaced by "[redacted]". */
+/**
+ * JSON lines with `service`, ISO time and textual level, secrets replaced by "[redacted]", and the
+ * `traceId`/`spanId` of the active span when tracing is on (docs/operations.md, "Tracing").
+ */
 export function createLogger({ service, level, destination }: LoggerSettings): Logger {
   const options: LoggerOptions = {
     level,
@@ -63,6 +68,7 @@ export function createLogger({ service, level, destination }: LoggerSettings): L
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    mixin: activeTraceIds,
   };
   return destination ? pino(options, destination) : pino(options);
 }

@@ -14,6 +14,13 @@ function capture() {
 }
 
 describe('createLogger', () => {
+  it('adds no trace fields while tracing is off (no SDK registered)', () => {
+    const { lines, logger } = capture();
+    logger.info('outside any span');
+    expect(lines[0]).not.toHaveProperty('traceId');
+    expect(lines[0]).not.toHaveProperty('spanId');
+  });
+
   it('writes JSON with the service, an ISO time and a textual level', () => {
     const { lines, logger } = capture();
     logger.info({ reqId: 'req_1' }, 'hello');

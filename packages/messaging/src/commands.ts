@@ -1,7 +1,9 @@
 import { AppError, type CommandDefinition, CommandResult, commandQueue, type ErrorObject } from '@holdfast/contracts';
+import { SpanKind, withSpan } from '@holdfast/logging';
 import { headers as natsHeaders, type Subscription } from '@nats-io/transport-node';
 import type { Static } from '@sinclair/typebox';
 import { type Bus, prefixed } from './bus.js';
+import { contextOfHeaders, injectTraceHeaders } from './trace-headers.js';
 import { assertPayload, PayloadError } from './validate.js';
 
 const REQUEST_ID_HEADER = 'Holdfast-Request-Id';
@@ -42,7 +44,12 @@ export function serveCommand<C extends CommandDefinition>(bus: Bus, command: C, 
         return;
       }
       const requestId = message.headers?.get(REQUEST_ID_HEADER) || undefined;
-      void (async () => {
+      const span = {
+        kind: SpanKind.SERVER,
+        parent: contextOfHeaders(message.headers),
+        attributes: { 'messaging.destination.name': command.subject },
+      };
+      void withSpan(`${command.subject} serve`, span, async () => {
         let result: CommandResult<unknown>;
         try {
           const request: unknown = message.json();
@@ -57,7 +64,7 @@ export function serveCommand<C extends CommandDefinition>(bus: Bus, command: C, 
           }
         }
         message.respond(JSON.stringify(result));
-      })();
+      });
     },
   });
 }
@@ -91,15 +98,18 @@ export async function sendCommand<C extends CommandDefinition>(
   options: SendOptions = {},
 ): Promise<Static<C['reply']>> {
   assertPayload(command.request, request, `${command.subject} request`);
-  const headers = natsHeaders();
-  if (options.requestId) headers.set(REQUEST_ID_HEADER, options.requestId);
   let raw: unknown;
   try {
-    const reply = await bus.nc.request(prefixed(bus, command.subject), JSON.stringify(request), {
-      timeout: options.timeoutMs ?? 5000,
-      headers,
+    const span = { kind: SpanKind.CLIENT, attributes: { 'messaging.destination.name': command.subject } };
+    raw = await withSpan(`${command.subject} send`, span, async () => {
+      const headers = injectTraceHeaders(natsHeaders());
+      if (options.requestId) headers.set(REQUEST_ID_HEADER, options.requestId);
+      const reply = await bus.nc.request(prefixed(bus, command.subject), JSON.stringify(request), {
+        timeout: options.timeoutMs ?? 5000,
+        headers,
+      });
+      return reply.json();
     });
-    raw = reply.json();
   } catch (error) {
     throw new AppError(
       'UPSTREAM_UNAVAILABLE',

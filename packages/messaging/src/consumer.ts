@@ -1,10 +1,11 @@
 import { STREAMS, type StreamName } from '@holdfast/contracts';
-import type { Logger } from '@holdfast/logging';
+import { failSpan, type Logger, SpanKind, withSpan } from '@holdfast/logging';
 import { AckPolicy, type ConsumerConfig, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, type JsMsg } from '@nats-io/jetstream';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { type Bus, prefixed, prefixedName } from './bus.js';
 import { NonRetryableError, RetryableError } from './errors.js';
 import { streamName } from './streams.js';
+import { contextOfHeaders } from './trace-headers.js';
 import { assertPayload, PayloadError } from './validate.js';
 
 export interface MessageMeta {
@@ -86,21 +87,37 @@ export async function startConsumer<S extends TSchema>(options: ConsumerOptions<
       deliveryCount: message.info.deliveryCount,
       msgId: message.headers?.get('Nats-Msg-Id') || undefined,
     };
-    try {
-      const payload: unknown = message.json();
-      assertPayload(schema, payload, meta.subject);
-      await handler(payload, meta);
-      message.ack();
-    } catch (error) {
-      if (error instanceof NonRetryableError || error instanceof PayloadError || error instanceof SyntaxError) {
-        log.error({ err: error, ...meta }, 'message dropped: it cannot succeed');
-        message.term();
-        return;
+    // A consumer span under the producer's (the headers carry its trace context): the handler's
+    // writes, logs and outbox rows continue the trace of the message.
+    const span = {
+      kind: SpanKind.CONSUMER,
+      parent: contextOfHeaders(message.headers),
+      attributes: {
+        'messaging.system': 'nats',
+        'messaging.destination.name': meta.subject,
+        'messaging.consumer.group.name': options.durable,
+        'messaging.message.id': meta.msgId ?? '',
+        'messaging.nats.delivery_count': meta.deliveryCount,
+      },
+    };
+    await withSpan(`${meta.subject} process`, span, async (active) => {
+      try {
+        const payload: unknown = message.json();
+        assertPayload(schema, payload, meta.subject);
+        await handler(payload, meta);
+        message.ack();
+      } catch (error) {
+        failSpan(active, error);
+        if (error instanceof NonRetryableError || error instanceof PayloadError || error instanceof SyntaxError) {
+          log.error({ err: error, ...meta }, 'message dropped: it cannot succeed');
+          message.term();
+          return;
+        }
+        const delay = error instanceof RetryableError && error.delayMs !== undefined ? error.delayMs : backoffMs(meta.deliveryCount);
+        log.warn({ err: error, ...meta, retryInMs: delay }, 'message failed; will be redelivered');
+        message.nak(delay);
       }
-      const delay = error instanceof RetryableError && error.delayMs !== undefined ? error.delayMs : backoffMs(meta.deliveryCount);
-      log.warn({ err: error, ...meta, retryInMs: delay }, 'message failed; will be redelivered');
-      message.nak(delay);
-    }
+    });
   }
 
   const concurrency = Math.max(1, options.concurrency ?? 1);

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { parseHeaderList } from '@holdfast/config';
 import { CHAIN_IDS } from '@holdfast/contracts';
 import {
   createDatabase,
@@ -24,6 +25,9 @@ import {
 } from '@holdfast/http-kit';
 import { createLogger, type Logger } from '@holdfast/logging';
 import { type Bus, connectBus, ensureStreams, publishEvent } from '@holdfast/messaging';
+import { startTracing } from './tracing.js';
+
+export * from './tracing.js';
 
 /** The configuration every process has (CommonEnv resolved). */
 export interface BaseConfig {
@@ -35,6 +39,9 @@ export interface BaseConfig {
   HOST: string;
   LOG_LEVEL: string;
   shutdownTimeoutMs: number;
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  OTEL_EXPORTER_OTLP_HEADERS?: string;
+  OTEL_TRACES_SAMPLER_ARG: number;
 }
 
 export interface FoundationOptions<TSchema extends Record<string, unknown>> {
@@ -148,6 +155,13 @@ export async function runProcess<C extends BaseConfig>(options: {
   const config = options.loadConfig();
   const logger = createLogger({ service: options.serviceName, level: config.LOG_LEVEL });
   exitOnUnhandled(logger);
+  const tracing = startTracing({
+    serviceName: options.serviceName,
+    endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    headers: parseHeaderList(config.OTEL_EXPORTER_OTLP_HEADERS),
+    sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,
+  });
+  if (tracing) logger.info({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, sampleRatio: config.OTEL_TRACES_SAMPLER_ARG }, 'tracing on');
   let service: ServiceHandle;
   try {
     service = await options.create(config, logger);
@@ -161,7 +175,8 @@ export async function runProcess<C extends BaseConfig>(options: {
     port: options.port(config),
     logger,
     onListening: service.startWorkers,
-    closers: service.closers,
+    // Spans of the drain are exported last.
+    closers: tracing ? [...service.closers, { name: 'tracing', close: tracing.shutdown }] : service.closers,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
   });
 }

@@ -1,4 +1,5 @@
 import { type CircuitState, type DeliveryStatus, type DomainEvent, uuidv7 } from '@holdfast/contracts';
+import type { TraceCarrier } from '@holdfast/logging';
 import type { Sql, TransactionSql } from 'postgres';
 import { textArray } from '../../db/arrays.js';
 import { wakeDeliveryWorkers } from '../../db/channels.js';
@@ -19,6 +20,8 @@ export interface ClaimedDelivery {
   secret_sealed: string;
   previous_secret_sealed: string | null;
   payload: DomainEvent;
+  /** The trace context the event was taken in; the attempt's span continues it. */
+  trace_context: TraceCarrier | null;
 }
 
 export interface AttemptLogRow {
@@ -74,7 +77,7 @@ export function createDeliveriesRepository(sql: Sql) {
   const deliveryColumns = sql.unsafe(DELIVERY_COLUMNS);
 
   const claimedColumns = sql.unsafe(`d.id, d.subscription_id, d.event_id, d.event_type, d.attempt_count, d.retry_index, d.claim_token,
-    s.url, s.ip_whitelist, s.secret_sealed, s.previous_secret_sealed, e.payload`);
+    s.url, s.ip_whitelist, s.secret_sealed, s.previous_secret_sealed, e.payload, e.trace_context`);
 
   async function details(ids: string[]): Promise<ClaimedDelivery[]> {
     if (ids.length === 0) return [];

@@ -10,7 +10,7 @@ import {
   type WebhookDeliveryLogList,
   type WebhookOwner,
 } from '@holdfast/contracts';
-import type { Logger } from '@holdfast/logging';
+import { contextFromCarrier, failSpan, type Logger, SpanKind, withSpan } from '@holdfast/logging';
 import { iso, isoOrNull } from '../../db/time.js';
 import type { SecretBox } from '../secrets/service.js';
 import type { SubscriptionRow } from '../subscriptions/repository.js';
@@ -105,7 +105,7 @@ export function createDeliveryService(deps: {
   const leaseMs = settings.timeoutMs + CLAIM_MARGIN_MS;
 
   /** Signs and sends one attempt of a claimed delivery, then stores its outcome. */
-  async function attempt(job: ClaimedDelivery): Promise<void> {
+  async function attempt(job: ClaimedDelivery): Promise<AttemptOutcome> {
     const event = job.payload;
     const body = JSON.stringify({ id: event.id, type: event.type, createdAt: event.createdAt, data: event.data });
     let headers: Record<string, string> = {};
@@ -163,6 +163,7 @@ export function createDeliveryService(deps: {
       circuit: { threshold: settings.circuitThreshold, cooldownMs: settings.circuitCooldownMs },
     });
     if (decision.disableSubscription) log.warn({ subscriptionId: job.subscription_id }, 'receiver answered 410: subscription deactivated');
+    return outcome;
   }
 
   /**
@@ -187,7 +188,23 @@ export function createDeliveryService(deps: {
       });
 
     function track(job: ClaimedDelivery) {
-      const task = attempt(job)
+      // The attempt continues the trace of the event's intake, hence of the change that caused it.
+      const span = {
+        kind: SpanKind.CLIENT,
+        parent: contextFromCarrier(job.trace_context),
+        attributes: {
+          'http.request.method': 'POST',
+          'server.address': new URL(job.url).hostname,
+          'holdfast.event.id': job.event_id,
+          'holdfast.delivery.id': job.id,
+          'holdfast.delivery.attempt': job.attempt_count,
+        },
+      };
+      const task = withSpan(`webhook ${job.event_type} attempt`, span, async (active) => {
+        const outcome = await attempt(job);
+        if (outcome.statusCode !== null) active.setAttribute('http.response.status_code', outcome.statusCode);
+        if (!outcome.success) failSpan(active, outcome.errorMessage ?? 'not delivered');
+      })
         .catch((error) =>
           log.error({ err: error, deliveryId: job.id }, 'could not store an attempt; its claim will expire and it will be sent again'),
         )

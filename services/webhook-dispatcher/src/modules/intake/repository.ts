@@ -1,4 +1,5 @@
 import type { DomainEvent } from '@holdfast/contracts';
+import type { TraceCarrier } from '@holdfast/logging';
 import type { Sql } from 'postgres';
 import { DELIVERIES_WAKE_CHANNEL } from '../../db/channels.js';
 
@@ -9,28 +10,35 @@ export interface IntakeRepository {
    * platform's workspace). Returns the number of new events and of deliveries created. One
    * statement, so one commit (one WAL flush) for the whole batch.
    */
-  recordMany: (events: DomainEvent[]) => Promise<{ newEvents: number; deliveries: number }>;
+  recordMany: (events: IntakeItem[]) => Promise<{ newEvents: number; deliveries: number }>;
+}
+
+/** An event taken from the stream, with the trace context it arrived in (null when tracing is off). */
+export interface IntakeItem {
+  event: DomainEvent;
+  traceContext: TraceCarrier | null;
 }
 
 export function createIntakeRepository(sql: Sql): IntakeRepository {
   return {
     recordMany: async (events) => {
-      const rows = events.map((event) => ({
+      const rows = events.map(({ event, traceContext }) => ({
         id: event.id,
         type: event.type,
         platform_id: event.platformId,
         workspace_id: event.workspaceId ?? null,
         payload: event,
         occurred_at: event.createdAt,
+        trace_context: traceContext,
       }));
       const [result] = await sql<{ new_events: number; deliveries: number }[]>`
         with input as (
           select * from jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb)
-            as x(id text, type text, platform_id uuid, workspace_id uuid, payload jsonb, occurred_at timestamptz)
+            as x(id text, type text, platform_id uuid, workspace_id uuid, payload jsonb, occurred_at timestamptz, trace_context jsonb)
         ),
         event as (
-          insert into received_events (id, type, platform_id, workspace_id, payload, occurred_at)
-          select id, type, platform_id, workspace_id, payload, occurred_at from input
+          insert into received_events (id, type, platform_id, workspace_id, payload, occurred_at, trace_context)
+          select id, type, platform_id, workspace_id, payload, occurred_at, trace_context from input
           on conflict (id) do nothing
           returning id, type, platform_id, workspace_id
         ),

@@ -1,7 +1,7 @@
 import { CONSUMERS, DomainEvent } from '@holdfast/contracts';
-import type { Logger } from '@holdfast/logging';
+import { activeTraceCarrier, type Logger } from '@holdfast/logging';
 import { type Bus, type RunningConsumer, startConsumer } from '@holdfast/messaging';
-import type { IntakeRepository } from './repository.js';
+import type { IntakeItem, IntakeRepository } from './repository.js';
 
 /** Events handled at once; they are written together (see createIntakeBatcher). */
 const INTAKE_CONCURRENCY = 64;
@@ -14,7 +14,7 @@ const BATCH_MAX = 200;
  * a time, so that one bad event cannot hold the others back.
  */
 export function createIntakeBatcher(repository: IntakeRepository, logger: Logger) {
-  let queue: { event: DomainEvent; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  let queue: (IntakeItem & { resolve: () => void; reject: (error: unknown) => void })[] = [];
   let writing = false;
 
   async function drain(): Promise<void> {
@@ -23,7 +23,7 @@ export function createIntakeBatcher(repository: IntakeRepository, logger: Logger
       const batch = queue.slice(0, BATCH_MAX);
       queue = queue.slice(BATCH_MAX);
       try {
-        const result = await repository.recordMany(batch.map((b) => b.event));
+        const result = await repository.recordMany(batch.map(({ event, traceContext }) => ({ event, traceContext })));
         logger.debug({ events: batch.length, ...result }, 'events stored');
         for (const item of batch) item.resolve();
       } catch (error) {
@@ -32,7 +32,7 @@ export function createIntakeBatcher(repository: IntakeRepository, logger: Logger
           continue;
         }
         for (const item of batch) {
-          await repository.recordMany([item.event]).then(item.resolve, item.reject);
+          await repository.recordMany([{ event: item.event, traceContext: item.traceContext }]).then(item.resolve, item.reject);
         }
       }
     }
@@ -41,7 +41,8 @@ export function createIntakeBatcher(repository: IntakeRepository, logger: Logger
 
   return (event: DomainEvent): Promise<void> =>
     new Promise<void>((resolve, reject) => {
-      queue.push({ event, resolve, reject });
+      // The batch is written in whichever caller's context started it: keep each event's own.
+      queue.push({ event, traceContext: activeTraceCarrier(), resolve, reject });
       if (!writing) void drain();
     });
 }

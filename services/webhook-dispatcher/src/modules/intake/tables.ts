@@ -1,4 +1,5 @@
 import type { DomainEvent } from '@holdfast/contracts';
+import type { TraceCarrier } from '@holdfast/logging';
 import { index, jsonb, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { webhooksSchema } from '../../db/pg-schema.js';
 
@@ -19,6 +20,8 @@ export const receivedEvents = webhooksSchema.table(
     payload: jsonb('payload').$type<DomainEvent>().notNull(),
     occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** The trace context of the intake (W3C traceparent): each delivery attempt of the event continues its trace. */
+    traceContext: jsonb('trace_context').$type<TraceCarrier>(),
   },
   (t) => [
     index('received_events_platform_idx').on(t.platformId, t.occurredAt),

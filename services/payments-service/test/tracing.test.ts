@@ -1,0 +1,162 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { startForTest } from '@holdfast/http-kit';
+import { createLogger } from '@holdfast/logging';
+import { InMemorySpanExporter, type ReadableSpan, startTracing, type Tracing } from '@holdfast/runtime';
+import { createTestBus, createTestDatabase, type TestBus, type TestDatabase, testLogger } from '@holdfast/test-fixtures';
+import { createDispatcherService, dispatcherConfigFrom } from '@holdfast/webhook-dispatcher';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPaymentsService, paymentsConfigFrom } from '../src/index.js';
+import { call, key, type Running } from './helpers.js';
+
+// One payment followed across processes (docs/operations.md, "Tracing"): real payments-service and
+// webhook-dispatcher on real PostgreSQL and NATS, spans read from an in-memory exporter. The HTTP
+// request, the outbox row's publish, the dispatcher's intake and the webhook attempt are one trace.
+
+const admin = `hf_test_${randomBytes(32).toString('base64url')}`;
+const exporter = new InMemorySpanExporter();
+const logLines: Record<string, unknown>[] = [];
+let tracing: Tracing | undefined;
+let db: TestDatabase;
+let nats: TestBus;
+let payments: Running;
+let dispatcher: Running;
+let sql: postgres.Sql;
+let receiver: { url: string; bodies: string[]; close: () => Promise<void> };
+
+async function startReceiver() {
+  const bodies: string[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      bodies.push(Buffer.concat(chunks).toString('utf8'));
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hooks`, bodies, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+beforeAll(async () => {
+  tracing = startTracing({ serviceName: 'holdfast-test', exporter });
+  [db, nats, receiver] = await Promise.all([createTestDatabase(), createTestBus(), startReceiver()]);
+  // payments logs into memory, to check that its lines carry the trace id.
+  const lines = new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
+  const paymentsConfig = paymentsConfigFrom({
+    DATABASE_URL: db.url,
+    NATS_URL: nats.url,
+    NATS_SUBJECT_PREFIX: nats.prefix,
+    CHAIN_RPC_URLS: 'base-sepolia=http://127.0.0.1:9',
+    PAYMENTS_BOOTSTRAP_API_KEY: admin,
+    LOG_LEVEL: 'info',
+  });
+  payments = await startForTest(
+    await createPaymentsService(paymentsConfig, createLogger({ service: 'payments-service', level: 'info', destination: lines })),
+  );
+  const dispatcherConfig = dispatcherConfigFrom({
+    DATABASE_URL: db.url,
+    NATS_URL: nats.url,
+    NATS_SUBJECT_PREFIX: nats.prefix,
+    LOG_LEVEL: 'silent',
+  });
+  dispatcher = await startForTest(
+    await createDispatcherService(dispatcherConfig, testLogger('webhook-dispatcher'), { pollIntervalMs: 100 }),
+  );
+  sql = postgres(db.url, { max: 1, onnotice: () => {} });
+});
+
+afterAll(async () => {
+  await dispatcher?.stop();
+  await payments?.stop();
+  await receiver?.close();
+  await sql?.end();
+  await nats?.dispose();
+  await db?.drop();
+  await tracing?.shutdown();
+});
+
+const spanId = (span: ReadableSpan | undefined) => span?.spanContext().spanId;
+
+describe('one payment, one trace', () => {
+  it('follows a transaction from its HTTP request through the outbox, NATS and the dispatcher to the webhook attempt', async () => {
+    const subscription = await call(payments.url, 'POST', '/api/v1/webhooks', {
+      headers: key(admin),
+      body: { url: receiver.url, eventTypes: ['transaction.created'] },
+    });
+    expect(subscription.status).toBe(201);
+
+    // A client's traceparent is linked, not adopted: the trace starts here.
+    const clientTrace = '0af7651916cd43dd8448eb211c80319c';
+    const created = await call(payments.url, 'POST', '/api/v1/transactions', {
+      headers: { ...key(admin), traceparent: `00-${clientTrace}-b7ad6b7169203331-01` },
+      body: {
+        fromAddress: `0x${randomUUID().replaceAll('-', '')}00000000`,
+        toAddress: `0x${randomUUID().replaceAll('-', '')}11111111`,
+        amount: 10,
+      },
+    });
+    expect(created.status).toBe(201);
+    const transactionId = created.body.id as string;
+
+    // The webhook arrives, then its attempt's span ends (after the attempt is stored).
+    await until('the webhook', () => receiver.bodies.find((b) => b.includes(transactionId)));
+    const attempt = await until('the attempt span', () =>
+      exporter.getFinishedSpans().find((s) => s.name === 'webhook transaction.created attempt'),
+    );
+
+    const request = exporter
+      .getFinishedSpans()
+      .find((s) => s.name === 'POST /api/v1/transactions' && s.attributes['http.response.status_code'] === 201);
+    expect(request).toBeDefined();
+    const traceId = request?.spanContext().traceId;
+    expect(traceId).not.toBe(clientTrace);
+    expect(request?.parentSpanContext).toBeUndefined();
+    expect(request?.links.map((l) => l.context.traceId)).toEqual([clientTrace]);
+
+    const inTrace = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
+    const publish = inTrace.find((s) => s.name === 'events.transaction.created publish');
+    const intake = inTrace.find((s) => s.name === 'events.transaction.created process');
+    // request -> (outbox row) -> publish -> (NATS headers) -> intake -> (received event row) -> attempt
+    expect(publish?.parentSpanContext?.spanId).toBe(spanId(request));
+    expect(intake?.parentSpanContext?.spanId).toBe(spanId(publish));
+    expect(attempt.spanContext().traceId).toBe(traceId);
+    expect(attempt.parentSpanContext?.spanId).toBe(spanId(intake));
+    expect(attempt.attributes).toMatchObject({ 'http.response.status_code': 200, 'holdfast.delivery.attempt': 1 });
+    expect(publish?.attributes['messaging.message.id']).toBe(intake?.attributes['messaging.message.id']);
+
+    // What carried it: the outbox row's stored context names the request's span.
+    const [row] = await sql<{ trace_context: { traceparent: string } }[]>`
+      select trace_context from payments.outbox where type = 'transaction.created' and payload->'data'->'transaction'->>'id' = ${transactionId}`;
+    expect(row?.trace_context.traceparent).toBe(`00-${traceId}-${spanId(request)}-01`);
+
+    // The request's log line carries its trace id.
+    const line = logLines.find((l) => l.msg === 'request completed' && l.route === '/api/v1/transactions' && l.statusCode === 201);
+    expect(line).toMatchObject({ traceId, spanId: spanId(request) });
+  });
+
+  it('traces no health probe', async () => {
+    exporter.reset();
+    expect((await call(payments.url, 'GET', '/health')).status).toBe(200);
+    expect(exporter.getFinishedSpans().filter((s) => s.kind === 1 /* SERVER */)).toEqual([]);
+  });
+});

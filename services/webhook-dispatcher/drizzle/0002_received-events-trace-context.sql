@@ -1,0 +1,1 @@
+ALTER TABLE "webhooks"."received_events" ADD COLUMN "trace_context" jsonb;

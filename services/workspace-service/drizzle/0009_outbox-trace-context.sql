@@ -1,0 +1,1 @@
+ALTER TABLE "workspace"."outbox" ADD COLUMN "trace_context" jsonb;
