@@ -73,7 +73,11 @@ describe('tracing settings', () => {
 
   it('refuse a bad endpoint, header list or ratio with one line each, never echoing the headers', () => {
     expect(
-      problemsOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318', OTEL_EXPORTER_OTLP_HEADERS: 'authorization', OTEL_TRACES_SAMPLER_ARG: '2' }),
+      problemsOf({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318',
+        OTEL_EXPORTER_OTLP_HEADERS: 'authorization',
+        OTEL_TRACES_SAMPLER_ARG: '2',
+      }),
     ).toEqual([
       'OTEL_EXPORTER_OTLP_ENDPOINT: must be the http(s) URL of an OTLP/HTTP collector, e.g. http://otel-collector:4318 (got "collector:4318")',
       'OTEL_EXPORTER_OTLP_HEADERS: must be name=value pairs, comma-separated (e.g. authorization=Bearer abc) (got a value (hidden))',
