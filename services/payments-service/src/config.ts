@@ -2,6 +2,7 @@ import {
   ChainConfirmationsEnv,
   ChainEnv,
   CommonEnv,
+  DataEncryptionKeyField,
   durationMs,
   EscrowContractsEnv,
   exitOnConfigError,
@@ -24,6 +25,7 @@ import {
   withDotEnv,
 } from '@holdfast/config';
 import { API_KEY_PATTERN, MAX_BATCH_LEGS_CEILING, MAX_BATCH_LEGS_DEFAULT } from '@holdfast/contracts';
+import { dataEncryptionKey } from '@holdfast/secrets';
 import { Type } from '@sinclair/typebox';
 
 export const SERVICE_NAME = 'payments-service';
@@ -85,6 +87,10 @@ export const PaymentsEnv = Type.Object({
   SMS_VENDOR_API_KEY: Type.Optional(Type.String({ minLength: 16, errorMessage: 'must be at least 16 characters' })),
   SMS_TIMEOUT: Type.String({ format: 'duration', default: '10s', errorMessage: 'must be a duration such as 10s' }),
   CONTROLS_CODE_TTL: Type.String({ format: 'duration', default: '10m', errorMessage: 'must be a duration such as 10m' }),
+  /** How often the code delivery worker looks for codes to send (the codes outbox). */
+  CONTROLS_CODE_DELIVERY_INTERVAL: Type.String({ format: 'duration', default: '250ms', errorMessage: 'must be a duration such as 250ms' }),
+  /** Seals one-time codes until they are sent; in local a development key is derived when unset. */
+  DATA_ENCRYPTION_KEY: DataEncryptionKeyField,
   CONTROLS_CODE_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 20, default: 5, errorMessage: 'must be an integer from 1 to 20' }),
   /** Hold period of an escrowed transaction (the sender may rescind until it ends); a template may set its own. */
   PAYMENTS_HOLD_PERIOD_SECONDS: Type.Integer({ minimum: 0, default: 7 * 24 * 3600, errorMessage: 'must be a number of seconds' }),
@@ -138,6 +144,9 @@ function resolve(env: Record<string, string | undefined>) {
     settlement: settlementSettings(raw),
     shutdownTimeoutMs: durationMs(raw.SHUTDOWN_TIMEOUT),
     controlsCodeTtlMs: durationMs(raw.CONTROLS_CODE_TTL),
+    codeDeliveryIntervalMs: durationMs(raw.CONTROLS_CODE_DELIVERY_INTERVAL),
+    // Outside local without a key no one-time code can be sealed: controls that send one answer 503.
+    codeKey: raw.DATA_ENCRYPTION_KEY || raw.APP_ENV === 'local' ? dataEncryptionKey(raw.DATA_ENCRYPTION_KEY, raw.APP_ENV) : null,
     retention: {
       everyMs: durationMs(raw.PAYMENTS_RETENTION_INTERVAL),
       horizons: {

@@ -9,6 +9,7 @@ import {
   startConsumer,
 } from '@holdfast/messaging';
 import { createEventRelay, createFoundation } from '@holdfast/runtime';
+import { createSecretBox } from '@holdfast/secrets';
 import { type PaymentsConfig, SERVICE_NAME } from './config.js';
 import * as tables from './db/schema.js';
 import { SCHEMA_NAME } from './db/schema.js';
@@ -25,6 +26,7 @@ import { createHttpIdentityProvider, createLocalIdentityProvider } from './modul
 import { createComplianceRepository } from './modules/compliance/repository.js';
 import { registerComplianceRoutes } from './modules/compliance/routes.js';
 import { createComplianceService } from './modules/compliance/service.js';
+import { createCodeDeliveryWorker } from './modules/controls/delivery.js';
 import { createControlsRepository } from './modules/controls/repository.js';
 import { registerControlsRoutes } from './modules/controls/routes.js';
 import { createControlsService } from './modules/controls/service.js';
@@ -151,20 +153,43 @@ export async function createPaymentsService(
   // Controls: templates, one-time codes (SMS gateway adapters; the local one logs the code), risk reviews.
   // `controls.gate` is the ControlsGate transaction creation takes (`controls: ControlsGate`).
   const smsDeps = { appEnv: config.APP_ENV, logger };
-  const controls = createControlsService({
-    repository: createControlsRepository(database.sql),
-    transactions: transactionsRepository,
-    moves,
-    sms: smsGatewayFor(config.sms.gateway, { ...smsDeps, provider: 'sms-gateway', localProvider: 'local-log', setting: 'SMS_GATEWAY_URL' }),
-    vendorSms: smsGatewayFor(config.sms.vendor, {
+  const gateways = {
+    two_factor: smsGatewayFor(config.sms.gateway, {
+      ...smsDeps,
+      provider: 'sms-gateway',
+      localProvider: 'local-log',
+      setting: 'SMS_GATEWAY_URL',
+    }),
+    vendor_sms: smsGatewayFor(config.sms.vendor, {
       ...smsDeps,
       provider: 'sms-vendor',
       localProvider: 'local-vendor-log',
       setting: 'SMS_VENDOR_URL',
     }),
+  };
+  const codeBox = config.codeKey ? createSecretBox(config.codeKey) : null;
+  const controlsRepository = createControlsRepository(database.sql);
+  const controls = createControlsService({
+    repository: controlsRepository,
+    transactions: transactionsRepository,
+    moves,
+    sms: gateways.two_factor,
+    vendorSms: gateways.vendor_sms,
     codeTtlMs: config.controlsCodeTtlMs,
     maxAttempts: config.CONTROLS_CODE_MAX_ATTEMPTS,
+    box: codeBox,
   });
+  // The codes outbox: one-time codes go out after the transaction that made them committed.
+  const codeDelivery = codeBox
+    ? createCodeDeliveryWorker({
+        sql: database.sql,
+        repository: controlsRepository,
+        box: codeBox,
+        gateways,
+        logger,
+        pollIntervalMs: config.codeDeliveryIntervalMs,
+      })
+    : null;
   registerControlsRoutes(app, controls);
 
   // Settlement: the on-chain operations, the CHAIN consumer and the attester's worker (docs/settlement.md).
@@ -299,12 +324,14 @@ export async function createPaymentsService(
         },
       });
       if (chain.attesterAddress()) settlementWorker.start();
+      codeDelivery?.start();
       retention = startRetentionSweeper({ repository: createPaymentsRetentionRepository(database.sql), logger, ...config.retention });
     },
     closers: [
       { name: 'commands', close: async () => stopCommands() },
       { name: 'chain consumer', close: async () => chainConsumer?.stop() },
       { name: 'settlement worker', close: settlementWorker.stop },
+      { name: 'code delivery worker', close: async () => codeDelivery?.stop() },
       { name: 'retention sweeper', close: async () => retention?.stop() },
       { name: 'transaction commands', close: async () => stopTransactionCommands() },
       { name: 'remote tasks', close: remoteTasks.stop },

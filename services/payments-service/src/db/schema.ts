@@ -8,7 +8,7 @@ export const outbox = outboxTable(paymentsSchema);
 export const rateLimitCounters = rateLimitCountersTable(paymentsSchema);
 export { credentialInvalidations } from '../modules/auth/tables.js';
 export { identityProviderEvents, verifications } from '../modules/compliance/tables.js';
-export { controlChallenges, controlResults, controlTemplates } from '../modules/controls/tables.js';
+export { codeDeliveries, controlChallenges, controlResults, controlTemplates } from '../modules/controls/tables.js';
 export { disputeEvidence, disputes } from '../modules/disputes/tables.js';
 export { oauthClients, oauthTokens } from '../modules/oauth/tables.js';
 export { apiKeys, platforms } from '../modules/platforms/tables.js';

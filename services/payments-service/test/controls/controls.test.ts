@@ -1,5 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { type Control, uuidv7 } from '@holdfast/contracts';
+import { createSecretBox } from '@holdfast/secrets';
+import { testLogger } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCodeDeliveryWorker } from '../../src/modules/controls/delivery.js';
 import { createControlsRepository } from '../../src/modules/controls/repository.js';
 import { createControlsService } from '../../src/modules/controls/service.js';
 import type { SmsGateway, SmsMessage } from '../../src/modules/controls/sms.js';
@@ -48,6 +52,8 @@ const vendorSms = capturingGateway('test-vendor-sms');
 const transactions = createTransactionsRepository();
 const moves = createTransactionMoves({ repository: transactions });
 let controls: ReturnType<typeof createControlsService>;
+let delivery: ReturnType<typeof createCodeDeliveryWorker>;
+const box = createSecretBox(randomBytes(32));
 
 const control = (c: Partial<Control> & Pick<Control, 'id' | 'type'>): Control => ({
   name: c.id,
@@ -85,6 +91,8 @@ async function create(
     }
     return out;
   });
+  // The codes outbox: what the committed transaction asked for is sent now.
+  await delivery.runOnce();
   return { id, outcome };
 }
 
@@ -100,16 +108,18 @@ const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(
 const phone = { phoneNumber: '+14155550123' };
 
 beforeAll(async () => {
-  e = await startPaymentsEnv();
+  // The service's own code worker polls once at start only: the codes of this file go out through `delivery`.
+  e = await startPaymentsEnv({ CONTROLS_CODE_DELIVERY_INTERVAL: '1h' });
   ({ svc, sql, admin } = e);
-  controls = createControlsService({
-    repository: createControlsRepository(sql),
-    transactions,
-    moves,
-    sms,
-    vendorSms,
-    codeTtlMs: 600_000,
-    maxAttempts: 5,
+  const repository = createControlsRepository(sql);
+  controls = createControlsService({ repository, transactions, moves, sms, vendorSms, codeTtlMs: 600_000, maxAttempts: 5, box });
+  delivery = createCodeDeliveryWorker({
+    sql,
+    repository,
+    box,
+    gateways: { two_factor: sms, vendor_sms: vendorSms },
+    logger: testLogger(),
+    pollIntervalMs: 60_000,
   });
   const scopes = ['write:transactions', 'read:templates', 'write:templates'];
   a = await newPlatform(e, { name: 'Platform A', scopes });
@@ -249,6 +259,45 @@ describe('templates', () => {
 
 describe('two-factor codes', () => {
   const twoFactor = (extra: Partial<Control> = {}) => control({ id: '2fa', type: 'two_factor', config: phone, ...extra });
+
+  it('a code goes out only after the creating transaction committed; a rollback sends nothing', async () => {
+    const prepared = await controls.gate.prepare(a.platformId, { template: template(twoFactor()) });
+    const id = uuidv7();
+    const sentBefore = sms.sent.length;
+    const seenInside: number[] = [];
+    await expect(
+      sql.begin(async (tx) => {
+        await tx`insert into transactions (id, platform_id, status, amount, currency, from_address, to_address, blockchain_network,
+                   orchestration_type, template_id, template, metadata)
+          values (${id}, ${a.platformId}, 'pending', '10', 'USDC', '0xAaA1', '0xBbB2', 'base-sepolia', 'platform', ${prepared.templateId},
+                  ${JSON.stringify(prepared.snapshot)}::text::jsonb, '{}'::jsonb)`;
+        const out = await controls.gate.afterCreate(tx, (await transactions.find(tx, id))!, prepared);
+        expect(out.action).toBe('require_user_action');
+        // Inside the transaction: the challenge and its sealed code exist, nothing was sent, and another
+        // connection (the delivery worker) does not see the uncommitted row.
+        expect(await tx`select status, sealed is not null as sealed from code_deliveries where transaction_id = ${id}`).toEqual([
+          { status: 'pending', sealed: true },
+        ]);
+        seenInside.push(await delivery.runOnce(), sms.sent.length - sentBefore);
+        throw new Error('the creation fails after the controls ran');
+      }),
+    ).rejects.toThrow('the creation fails');
+    expect(seenInside).toEqual([0, 0]);
+    await delivery.runOnce();
+    expect(sms.sent.length).toBe(sentBefore);
+    expect(await sql`select 1 from control_challenges where transaction_id = ${id}`).toHaveLength(0);
+    expect(await sql`select 1 from code_deliveries where transaction_id = ${id}`).toHaveLength(0);
+
+    // Committed: the worker sends it, records the message id and wipes the sealed code.
+    const made = await create(a.platformId, { template: template(twoFactor()) });
+    expect(sms.sent.filter((m) => m.transactionId === made.id)).toHaveLength(1);
+    expect(await sql`select status, sealed, message_id from code_deliveries where transaction_id = ${made.id}`).toEqual([
+      { status: 'sent', sealed: null, message_id: expect.stringMatching(/^m-/) },
+    ]);
+    // Sent once: another pass sends nothing more.
+    await delivery.runOnce();
+    expect(sms.sent.filter((m) => m.transactionId === made.id)).toHaveLength(1);
+  });
 
   it('waits for the user, stores only a hash, and a right code moves the transaction back to pending', async () => {
     const { id, outcome } = await create(a.platformId, { template: template(twoFactor()) });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../chain/fixtures.js';
 import { bearer, call, key, type PaymentsEnv, startPaymentsEnv } from '../helpers.js';
 import { type GatewayStandIn, startSmsGateway } from '../support/sms-gateway.js';
-import { address, count, newTenant, type Tenant } from '../transactions/setup.js';
+import { address, newTenant, type Tenant } from '../transactions/setup.js';
 
 // A real instance with SMS_GATEWAY_URL pointing at the gateway stand-in: a two_factor control's
 // code goes out over HTTP, and the code the stand-in received is the one verify-2fa accepts.
@@ -47,7 +48,8 @@ describe('two_factor through the HTTP SMS gateway', () => {
     expect(res.body.status).toBe('pending_user_action');
     const id: string = res.body.id;
 
-    expect(gateway.messages).toHaveLength(before + 1);
+    // Sent by the delivery worker once the creation committed (the codes outbox).
+    await waitFor(async () => gateway.messages.length === before + 1, 'the code at the gateway');
     const sms = gateway.messages.at(-1)!;
     expect(sms).toMatchObject({ to: '+14155550123', reference: id });
     const code = /\b(\d{6})\b/.exec(sms.body)?.[1] as string;
@@ -73,18 +75,42 @@ describe('two_factor through the HTTP SMS gateway', () => {
     expect(transitions.map((x) => x.action)).toEqual(['create', 'require_user_action', 'complete_user_action']);
   });
 
-  it.each([
-    [503, true],
-    [401, false],
-  ])('a gateway answering %i fails the creation with 502 and nothing is written', async (status, retryable) => {
-    gateway.mode = status;
+  it('a gateway answering 503 does not undo the creation: the code is sent again until the gateway takes it', async () => {
+    gateway.mode = 503;
+    let id = '';
     try {
-      const tables = ['transactions', 'outbox', 'transaction_transitions', 'control_challenges', 'control_results'];
-      const before = await Promise.all(tables.map((name) => count(e, name)));
       const res = await create();
-      expect(res.status).toBe(502);
-      expect(res.body.error).toMatchObject({ code: 'INTEGRATION_PROVIDER_ERROR', details: { provider: 'sms-gateway', retryable } });
-      expect(await Promise.all(tables.map((name) => count(e, name)))).toEqual(before);
+      expect(res.status).toBe(201);
+      expect(res.body.status).toBe('pending_user_action');
+      id = res.body.id;
+      const delivery = () => e.sql`select status, attempts, last_error from code_deliveries where transaction_id = ${id}`;
+      const [waiting] = await waitFor(async () => {
+        const rows = await delivery();
+        return rows[0] && rows[0].attempts >= 2 && rows[0].status === 'pending' ? rows : null;
+      }, 'two refused attempts');
+      expect(waiting).toMatchObject({ status: 'pending', last_error: expect.stringMatching(/try again/) });
+    } finally {
+      gateway.mode = 'ok';
+    }
+    await waitFor(async () => gateway.messages.some((m) => m.reference === id), 'the code once the gateway is back', 20_000);
+    const [row] = await e.sql`select status, sealed from code_deliveries where transaction_id = ${id}`;
+    expect(row).toEqual({ status: 'sent', sealed: null });
+  });
+
+  it('a gateway refusing our key (401) fails the delivery at once, logged for operators; the transaction waits', async () => {
+    gateway.mode = 401;
+    try {
+      const before = gateway.requests.length;
+      const res = await create();
+      expect(res.status).toBe(201);
+      const id: string = res.body.id;
+      const [row] = await waitFor(async () => {
+        const rows = await e.sql`select status, attempts, sealed from code_deliveries where transaction_id = ${id}`;
+        return rows[0]?.status === 'failed' ? rows : null;
+      }, 'the failed delivery');
+      expect(row).toEqual({ status: 'failed', attempts: 1, sealed: null });
+      expect(gateway.requests.length).toBe(before + 1);
+      expect((await e.sql`select status from transactions where id = ${id}`)[0]?.status).toBe('pending_user_action');
     } finally {
       gateway.mode = 'ok';
     }

@@ -110,6 +110,18 @@ export interface ResultRow {
 }
 
 /** All SQL of controls: the template library, challenges and the results of control runs. */
+type UserActionPurpose = 'two_factor' | 'vendor_sms';
+
+/** A claimed code delivery: the sealed message and whether its challenge still waits for the code. */
+export interface DueDelivery {
+  challengeId: string;
+  transactionId: string;
+  purpose: UserActionPurpose;
+  sealed: string | null;
+  attempts: number;
+  challengeOpen: boolean;
+}
+
 export function createControlsRepository(sql: Sql) {
   return {
     transaction: <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => sql.begin((tx) => fn(tx)) as Promise<T>,
@@ -138,6 +150,71 @@ export function createControlsRepository(sql: Sql) {
       const rows = await sql<TemplateDbRow[]>`
         select * from control_templates where platform_id = ${platformId} order by created_at desc, id desc limit 500`;
       return rows.map(toTemplate);
+    },
+
+    /** The code to send once the creating transaction commits (the codes outbox). */
+    async insertDelivery(tx: Queryable, d: { challengeId: string; transactionId: string; purpose: UserActionPurpose; sealed: string }) {
+      await tx`
+        insert into code_deliveries (challenge_id, transaction_id, purpose, sealed)
+        values (${d.challengeId}, ${d.transactionId}, ${d.purpose}, ${d.sealed})`;
+    },
+
+    /** Up to `limit` due deliveries, leased for `leaseSeconds` (a crashed claimer's are taken over), with their challenge's state. */
+    async claimDueDeliveries(tx: Queryable, limit: number, leaseSeconds: number): Promise<DueDelivery[]> {
+      const rows = await tx<
+        {
+          challenge_id: string;
+          transaction_id: string;
+          purpose: UserActionPurpose;
+          sealed: string | null;
+          attempts: number;
+          challenge_status: ChallengeStatus;
+          expired: boolean;
+        }[]
+      >`
+        with due as (
+          select challenge_id from code_deliveries
+          where (status = 'pending' and next_attempt_at <= now()) or (status = 'sending' and lease_until < now())
+          order by next_attempt_at
+          limit ${limit}
+          for update skip locked
+        )
+        update code_deliveries d
+        set status = 'sending', attempts = d.attempts + 1, lease_until = now() + ${leaseSeconds} * interval '1 second'
+        from due, control_challenges c
+        where d.challenge_id = due.challenge_id and c.id = d.challenge_id
+        returning d.challenge_id, d.transaction_id, d.purpose, d.sealed, d.attempts, c.status as challenge_status,
+          c.expires_at <= now() as expired`;
+      return rows.map((r) => ({
+        challengeId: r.challenge_id,
+        transactionId: r.transaction_id,
+        purpose: r.purpose,
+        sealed: r.sealed,
+        attempts: r.attempts,
+        challengeOpen: r.challenge_status === 'open' && !r.expired,
+      }));
+    },
+
+    /** A delivery's end: `sent` (with the gateway's message id), `failed` or `dropped`; the sealed code is wiped. */
+    async finishDelivery(
+      q: Queryable,
+      challengeId: string,
+      status: 'sent' | 'failed' | 'dropped',
+      messageId: string | null,
+      error: string | null,
+    ) {
+      await q`
+        update code_deliveries
+        set status = ${status}, sealed = null, message_id = ${messageId}, last_error = ${error}, lease_until = null,
+            sent_at = case when ${status} = 'sent' then now() else sent_at end
+        where challenge_id = ${challengeId}`;
+    },
+
+    async retryDelivery(q: Queryable, challengeId: string, delayMs: number, error: string) {
+      await q`
+        update code_deliveries
+        set status = 'pending', lease_until = null, last_error = ${error}, next_attempt_at = now() + ${delayMs} * interval '1 millisecond'
+        where challenge_id = ${challengeId}`;
     },
 
     async insertChallenge(

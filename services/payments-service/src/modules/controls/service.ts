@@ -12,10 +12,12 @@ import {
 } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
 import { notFound, validationError } from '@holdfast/http-kit';
+import type { SecretBox } from '@holdfast/secrets';
 import type { Principal } from '../auth/principal.js';
 import type { ControlsGate, ControlsOutcome, PreparedTemplate } from '../transactions/controls-gate.js';
 import type { TransactionMoves } from '../transactions/moves.js';
 import { type TransactionRow, type TransactionsRepository, toPaymentsTransaction } from '../transactions/repository.js';
+import { deliveryContext } from './delivery.js';
 import type { ChallengeRow, ControlsRepository } from './repository.js';
 import { controlProblems, controlsOfPhase, embeddedTemplateProblems, evaluate } from './rules.js';
 import { maskPhone, type SmsGateway } from './sms.js';
@@ -34,6 +36,8 @@ export interface ControlsDeps {
   codeTtlMs: number;
   /** Wrong codes allowed per challenge before the control fails (CONTROLS_CODE_MAX_ATTEMPTS). */
   maxAttempts: number;
+  /** Seals codes in the outbox until the delivery worker sends them; null: no key, no codes. */
+  box: SecretBox | null;
 }
 
 const LABEL: Record<UserActionType, string> = { two_factor: 'two-factor', vendor_sms: 'vendor SMS' };
@@ -63,13 +67,28 @@ function codeMatches(code: string, challenge: ChallengeRow): boolean {
 export function createControlsService(deps: ControlsDeps) {
   const { repository, transactions, moves } = deps;
 
-  /** Sends a new code for a user-action control and records the challenge. */
+  /**
+   * Records the challenge of a user-action control and puts its code in the codes outbox, in the
+   * caller's transaction: the delivery worker sends it once that transaction committed, so a
+   * rollback sends nothing (docs/controls.md, "Codes after commit").
+   */
   async function challenge(tx: Queryable, row: TransactionRow, control: StoredControl, phone: string): Promise<void> {
     const type = control.type as UserActionType;
     const gateway = type === 'two_factor' ? deps.sms : deps.vendorSms;
+    if (gateway.configured === false || !deps.box) {
+      // Refused before anything is written: a code nobody can send would leave the transaction waiting forever.
+      throw new AppError(
+        'UPSTREAM_UNAVAILABLE',
+        `No ${LABEL[type]} code can be sent: no SMS gateway (or DATA_ENCRYPTION_KEY) is configured`,
+        {
+          provider: gateway.provider,
+          configured: false,
+        },
+      );
+    }
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const salt = randomBytes(16).toString('hex');
-    await repository.insertChallenge(tx, {
+    const created = await repository.insertChallenge(tx, {
       platformId: row.platformId,
       transactionId: row.id,
       controlId: control.id,
@@ -83,20 +102,13 @@ export function createControlsService(deps: ControlsDeps) {
       ttlMs: deps.codeTtlMs,
     });
     const minutes = Math.max(1, Math.round(deps.codeTtlMs / 60_000));
-    try {
-      await gateway.send({
-        to: phone,
-        code,
-        transactionId: row.id,
-        purpose: type,
-        text: `Your Holdfast verification code is ${code}. It expires in ${minutes} minutes.`,
-      });
-    } catch (error) {
-      if (error instanceof AppError) throw error;
-      throw new AppError('UPSTREAM_UNAVAILABLE', 'The SMS gateway did not accept the verification code', undefined, undefined, {
-        cause: error,
-      });
-    }
+    const message = { to: phone, code, text: `Your Holdfast verification code is ${code}. It expires in ${minutes} minutes.` };
+    await repository.insertDelivery(tx, {
+      challengeId: created.id,
+      transactionId: row.id,
+      purpose: type,
+      sealed: deps.box.seal(JSON.stringify(message), deliveryContext(created.id)),
+    });
   }
 
   /**

@@ -23,6 +23,8 @@ export interface SmsMessage {
 export interface SmsGateway {
   /** Recorded as the verification's `provider`. */
   readonly provider: string;
+  /** false: every send would be refused (no gateway configured), so no code is promised at all. */
+  readonly configured?: boolean;
   send(message: SmsMessage): Promise<{ messageId: string }>;
 }
 
@@ -185,6 +187,7 @@ async function readLimited(body: AsyncIterable<Buffer>): Promise<string | undefi
 export function createUnconfiguredSmsGateway(deps: { provider: string; setting: string }): SmsGateway {
   return {
     provider: deps.provider,
+    configured: false,
     async send() {
       throw new AppError('UPSTREAM_UNAVAILABLE', `No SMS gateway is configured (${deps.setting}); the verification code cannot be sent`, {
         provider: deps.provider,

@@ -62,6 +62,36 @@ export const controlChallenges = paymentsSchema.table(
   ],
 );
 
+export type CodeDeliveryStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'dropped';
+
+/**
+ * The outbox of one-time codes (docs/controls.md, "Codes after commit"): a row is written in the
+ * transaction that opens the challenge, and the delivery worker sends it only once that transaction
+ * committed; a rollback leaves no row, so nothing is sent. The recipient and code are sealed
+ * (AES-256-GCM, DATA_ENCRYPTION_KEY, bound to the row id) and wiped once the code is sent or dropped.
+ */
+export const codeDeliveries = paymentsSchema.table(
+  'code_deliveries',
+  {
+    challengeId: uuid('challenge_id')
+      .primaryKey()
+      .references(() => controlChallenges.id, { onDelete: 'cascade' }),
+    transactionId: uuid('transaction_id').notNull(),
+    purpose: text('purpose').$type<'two_factor' | 'vendor_sms'>().notNull(),
+    /** `{to, code, text}` sealed; null once sent, failed or dropped. */
+    sealed: text('sealed'),
+    status: text('status').$type<CodeDeliveryStatus>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    leaseUntil: ts('lease_until'),
+    lastError: text('last_error'),
+    messageId: text('message_id'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    sentAt: ts('sent_at'),
+  },
+  (t) => [index('code_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status in ('pending', 'sending')`)],
+);
+
 export type ControlOutcomeKind = 'passed' | 'failed' | 'skipped' | 'challenged' | 'flagged' | 'approved' | 'rejected';
 
 /** Every control run of every transaction, in order: what passed, failed (and why), was skipped or waits. */

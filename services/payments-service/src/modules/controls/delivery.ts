@@ -1,0 +1,101 @@
+import { AppError } from '@holdfast/contracts';
+import type { Sql } from '@holdfast/db';
+import type { Logger } from '@holdfast/logging';
+import type { SecretBox } from '@holdfast/secrets';
+import type { ControlsRepository, DueDelivery } from './repository.js';
+import { maskPhone, type SmsGateway, type SmsMessage } from './sms.js';
+
+/** Sends of one code before it is given up (the code expires long before anyway). */
+export const MAX_DELIVERY_ATTEMPTS = 8;
+const LEASE_SECONDS = 60;
+const BATCH = 10;
+
+/** The sealing context of a delivery: a sealed code copied into another row does not open. */
+export const deliveryContext = (challengeId: string) => `code_deliveries.sealed:${challengeId}`;
+
+/** 1 s, 2 s, 4 s... at most 60 s. */
+export const deliveryBackoffMs = (attempts: number) => Math.min(1000 * 2 ** Math.max(0, attempts - 1), 60_000);
+
+export interface CodeDeliveryDeps {
+  sql: Sql;
+  repository: ControlsRepository;
+  box: SecretBox;
+  gateways: Record<'two_factor' | 'vendor_sms', SmsGateway>;
+  logger: Logger;
+  pollIntervalMs: number;
+}
+
+/**
+ * Sends the one-time codes of `code_deliveries` once the transaction that wrote them committed
+ * (docs/controls.md, "Codes after commit"). At least once: a code is sent again only when a
+ * claimer died between sending and recording (its lease ran out). A challenge that is no longer
+ * open (verified, expired) is dropped unsent. A gateway refusal that retrying cannot fix (bad key,
+ * refused number) fails the delivery at once; anything else is retried with back-off.
+ */
+export function createCodeDeliveryWorker(deps: CodeDeliveryDeps) {
+  const { sql, repository, box, gateways, pollIntervalMs } = deps;
+  const log = deps.logger.child({ component: 'code-delivery' });
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let stopped = true;
+
+  async function deliver(d: DueDelivery): Promise<void> {
+    if (!d.challengeOpen || d.sealed === null) {
+      await repository.finishDelivery(sql, d.challengeId, 'dropped', null, 'the challenge is no longer open');
+      return;
+    }
+    const message = JSON.parse(box.open(d.sealed, deliveryContext(d.challengeId))) as Omit<SmsMessage, 'transactionId' | 'purpose'>;
+    try {
+      const sent = await gateways[d.purpose].send({ ...message, transactionId: d.transactionId, purpose: d.purpose });
+      await repository.finishDelivery(sql, d.challengeId, 'sent', sent.messageId, null);
+      log.info({ transactionId: d.transactionId, to: maskPhone(message.to), purpose: d.purpose }, 'verification code sent');
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.slice(0, 300) : String(error);
+      const retryable = !(error instanceof AppError && (error.details as { retryable?: boolean } | undefined)?.retryable === false);
+      if (!retryable || d.attempts >= MAX_DELIVERY_ATTEMPTS) {
+        await repository.finishDelivery(sql, d.challengeId, 'failed', null, reason);
+        log.error({ transactionId: d.transactionId, purpose: d.purpose, attempts: d.attempts, reason }, 'verification code not delivered');
+      } else {
+        await repository.retryDelivery(sql, d.challengeId, deliveryBackoffMs(d.attempts), reason);
+        log.warn(
+          { transactionId: d.transactionId, purpose: d.purpose, attempts: d.attempts, reason },
+          'verification code send failed; will retry',
+        );
+      }
+    }
+  }
+
+  async function runOnce(): Promise<number> {
+    const due = await sql.begin((tx) => repository.claimDueDeliveries(tx, BATCH, LEASE_SECONDS));
+    await Promise.all(
+      due.map((d) => deliver(d).catch((error) => log.error({ err: error, transactionId: d.transactionId }, 'code delivery'))),
+    );
+    return due.length;
+  }
+
+  function schedule(delay: number) {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = runOnce()
+        .catch((error) => {
+          log.warn({ err: error }, 'code delivery poll failed');
+          return 0;
+        })
+        .then((n) => schedule(n > 0 ? 0 : pollIntervalMs));
+    }, delay);
+  }
+
+  return {
+    runOnce,
+    start() {
+      stopped = false;
+      schedule(0);
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
+export type CodeDeliveryWorker = ReturnType<typeof createCodeDeliveryWorker>;
