@@ -93,7 +93,10 @@ describe('two_factor through the HTTP SMS gateway', () => {
       gateway.mode = 'ok';
     }
     await waitFor(async () => gateway.messages.some((m) => m.reference === id), 'the code once the gateway is back', 20_000);
-    const [row] = await e.sql`select status, sealed from code_deliveries where transaction_id = ${id}`;
+    const [row] = await waitFor(async () => {
+      const rows = await e.sql`select status, sealed from code_deliveries where transaction_id = ${id}`;
+      return rows[0]?.status === 'sent' ? rows : null;
+    }, 'the delivery recorded');
     expect(row).toEqual({ status: 'sent', sealed: null });
   });
 
