@@ -92,13 +92,16 @@ describe('escrow.created', () => {
     expect(await deliver(events)).toEqual([{ outcome: 'ignored', action: null, detail: 'unknown transaction' }]);
   });
 
-  it('ignores an event claimed by a contract that is not a Holdfast escrow', async () => {
+  it('refuses an event claimed by a contract that did not emit its log: nothing recorded, nothing moves', async () => {
     const id = await newTransaction();
     const [real] = await world.indexed(await world.createEscrow(id, AMOUNT));
     if (!real) throw new Error('no event');
     const forged = { ...real, contractAddress: getAddress(world.usdc), eventId: chainEventId(real.chainId, real.transactionHash, 99) };
-    const [outcome] = await deliver([forged]);
-    expect(outcome?.outcome).toBe('ignored');
+    // Handled in order: once the marker after it is recorded, the forgery was handled.
+    const marker = await world.indexed(await world.createEscrow(uuidv7(), AMOUNT));
+    await publishChain(nats.bus, [forged]);
+    await deliver(marker);
+    expect(await sql`select 1 from applied_chain_messages where message_id = ${chainMessageId(forged)}`).toEqual([]);
     expect((await rowOf(id)).status).toBe('pending');
   });
 });

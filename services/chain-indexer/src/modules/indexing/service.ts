@@ -1,11 +1,11 @@
 import type { EscrowContract } from '@holdfast/config';
 import { ChainEvent, chainEventId, chainMessageId, chainSubject, type Network } from '@holdfast/contracts';
+import { type DecodedEvent, decodeEscrowLog, UndecodableLogError } from '@holdfast/escrow';
 import type { Logger } from '@holdfast/logging';
 import { type Bus, publishChecked } from '@holdfast/messaging';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { type Address, getAddress } from 'viem';
 import type { BlockHeader, ChainLog, ChainReader } from './chain-reader.js';
-import { type DecodedEvent, decodeEscrowLog, UndecodableLogError } from './decode.js';
 import type { IndexerMetrics } from './metrics.js';
 import { type Cursor, type IndexerRepository, LeaseLostError, type NewEvent, type StoredBlock, type StoredEvent } from './repository.js';
 

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import {
   type ChainEvent,
   chainEventId,
@@ -12,7 +13,7 @@ import {
 } from '@holdfast/contracts';
 import { holdfastEscrowAbi } from '@holdfast/contracts/escrow';
 import type { Queryable, Sql } from '@holdfast/db';
-import { uuidToOnchainId } from '@holdfast/escrow';
+import { decodeEscrowLog, uuidToOnchainId } from '@holdfast/escrow';
 import { AppError, validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { NonRetryableError } from '@holdfast/messaging';
@@ -555,12 +556,46 @@ export function createSettlementService(deps: SettlementDeps) {
   }
 
   /**
+   * Why a CHAIN message is not what the chain says, or undefined when it is: the receipt of its
+   * transaction hash holds, at its log index and in its block, an escrow log that decodes to
+   * exactly the message's payload. NATS is not trusted with money: whoever can publish on CHAIN
+   * subjects (a stolen credential, a bug) still cannot move a transaction with made-up fields.
+   */
+  async function notOnChain(event: ChainEvent): Promise<string | undefined> {
+    const receipt = await chain.receipt(event.network, event.transactionHash as Hash);
+    const found = receipt?.logs.find((l) => l.logIndex === event.logIndex);
+    if (!receipt || !found) return `no log ${event.logIndex} in transaction ${event.transactionHash} on ${event.network}`;
+    if (receipt.status !== 'success') return 'its transaction reverted';
+    let decoded: ReturnType<typeof decodeEscrowLog>;
+    try {
+      decoded = decodeEscrowLog(found, 0n, event.network, chain.chainId(event.network));
+    } catch {
+      return `log ${event.logIndex} of ${event.transactionHash} is not an escrow event`;
+    }
+    const { blockTimestamp: _decodedTime, ...onChain } = decoded;
+    const { eventId: _id, removed: _removed, removedReason: _reason, blockTimestamp: _time, ...claimed } = event;
+    return isDeepStrictEqual(onChain, claimed) ? undefined : `the message differs from log ${event.logIndex} of ${event.transactionHash}`;
+  }
+
+  /**
    * One CHAIN message, at most once: its message id is claimed in the transaction that applies it.
    * A database error propagates (the consumer naks and it comes again); an escrow whose terms differ
    * from the transaction is recorded, then terminated (NonRetryableError, logged for operators).
+   * A message the chain does not back is terminated WITHOUT claiming its id, so a forgery carrying
+   * the id of a genuine event still to come cannot make the genuine one a duplicate.
    */
   async function handleChainEvent(event: ChainEvent): Promise<ChainOutcome | 'duplicate'> {
     // An RPC failure here throws: the consumer naks and the message comes again.
+    if (!event.removed) {
+      const problem = await notOnChain(event);
+      if (problem) {
+        log.warn(
+          { eventId: event.eventId, transactionId: event.transactionId, kind: event.kind, problem },
+          'chain event refused: not on chain',
+        );
+        throw new NonRetryableError(`chain event ${chainMessageId(event)} refused: ${problem}`);
+      }
+    }
     const genuine = event.removed ? true : await chain.isEscrowContract(event.network, event.contractAddress);
     const messageId = chainMessageId(event);
     const decision = await sql.begin(async (tx) => {

@@ -1,8 +1,18 @@
 import { type ChainEvent, type ChainEventKind, type Network, RELEASE_REASONS } from '@holdfast/contracts';
 import { holdfastEscrowAbi } from '@holdfast/contracts/escrow';
-import { onchainIdToUuid } from '@holdfast/escrow';
-import { decodeEventLog, getAddress, type Hex } from 'viem';
-import type { ChainLog } from './chain-reader.js';
+import { type Address, decodeEventLog, getAddress, type Hex } from 'viem';
+import { onchainIdToUuid } from './ids.js';
+
+/** A log as both the indexer (eth_getLogs) and payments (a receipt) read it. */
+export interface EscrowLog {
+  address: Address;
+  topics: Hex[] | readonly Hex[];
+  data: Hex;
+  blockNumber: bigint;
+  blockHash: Hex;
+  transactionHash: Hex;
+  logIndex: number;
+}
 
 /** A log that is not one of the escrow contract's events as we know them: never published, counted and logged. */
 export class UndecodableLogError extends Error {
@@ -32,8 +42,10 @@ function isoOf(seconds: bigint): string {
 /**
  * One escrow log as a CHAIN payload: the contract's arguments with checksummed addresses, amounts as
  * base-unit decimal strings, times as ISO 8601, and the transaction UUID mapped back from the on-chain id.
+ * The indexer publishes what it decodes; payments decodes a receipt's log again to check a CHAIN
+ * message against the chain before it moves money.
  */
-export function decodeEscrowLog(log: ChainLog, blockTimestamp: bigint, network: Network, chainId: number): DecodedEvent {
+export function decodeEscrowLog(log: EscrowLog, blockTimestamp: bigint, network: Network, chainId: number): DecodedEvent {
   let decoded: ReturnType<typeof decodeEventLog<typeof holdfastEscrowAbi>>;
   try {
     decoded = decodeEventLog({ abi: holdfastEscrowAbi, data: log.data, topics: log.topics as [Hex, ...Hex[]], strict: true });

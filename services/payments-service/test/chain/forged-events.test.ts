@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { type ChainEvent, chainEventId, chainMessageId, uuidv7 } from '@holdfast/contracts';
+import { uuidToOnchainId } from '@holdfast/escrow';
+import { ANVIL_ACCOUNTS } from '@holdfast/test-fixtures';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestBus, createTestDatabase, type Running, startPayments, type TestBus, type TestDatabase, testSql } from '../helpers.js';
+import { type ChainWorld, eventsOf, insertTransaction, publishChain, startChain, waitFor } from './fixtures.js';
+
+// NATS is not trusted with money. Whoever can publish on a CHAIN subject (a stolen NATS
+// credential, a compromised process) publishes events with valid-looking fields; payments reads
+// the receipt of each event's transaction hash on the chain (anvil here) and moves a transaction
+// only when the log there decodes to exactly the message.
+
+let db: TestDatabase;
+let nats: TestBus;
+let svc: Running;
+let sql: ReturnType<typeof testSql>;
+let world: ChainWorld;
+const platformId = uuidv7();
+const SENDER = ANVIL_ACCOUNTS[1].address;
+const RECEIVER = ANVIL_ACCOUNTS[2].address;
+const AMOUNT = 25_500_000n;
+
+beforeAll(async () => {
+  [db, nats, world] = await Promise.all([createTestDatabase(), createTestBus(), startChain()]);
+  svc = await startPayments(db, nats, world.env);
+  sql = testSql(db);
+  await sql`insert into platforms (id, name, scopes) values (${platformId}, 'forged chain events', ${['read:transactions']})`;
+}, 60_000);
+
+afterAll(async () => {
+  await svc?.stop();
+  await sql?.end();
+  await Promise.all([db?.drop(), nats?.dispose(), world?.anvil.stop()]);
+});
+
+const statusOf = async (id: string) => ((await sql`select status from transactions where id = ${id}`)[0] as { status: string }).status;
+const hex32 = () => `0x${randomBytes(32).toString('hex')}`;
+const newTransaction = () => insertTransaction(sql, { platformId, from: SENDER, to: RECEIVER });
+
+/**
+ * Publishes the forgeries, then a genuine event as a marker: the consumer handles CHAIN messages
+ * one at a time in order, so once the marker is recorded every forgery before it was handled.
+ */
+async function deliverForgedThenMarker(forged: ChainEvent[]) {
+  const marker = await world.indexed(await world.createEscrow(uuidv7(), AMOUNT));
+  await publishChain(nats.bus, [...forged, ...marker]);
+  for (const e of marker) {
+    await waitFor(async () => (await sql`select 1 from applied_chain_messages where message_id = ${chainMessageId(e)}`)[0], 'the marker');
+  }
+  const recorded = await sql`select message_id from applied_chain_messages where message_id in ${sql(forged.map(chainMessageId))}`;
+  expect(recorded).toEqual([]);
+}
+
+describe('forged CHAIN events', () => {
+  it('an escrow.created with a made-up transaction hash, naming the real escrow contract and the exact terms, moves nothing', async () => {
+    const id = await newTransaction();
+    // A genuine event of the same shape, as a template for every field a forger can read or guess.
+    const [template] = await world.indexed(await world.createEscrow(uuidv7(), AMOUNT));
+    if (template?.kind !== 'escrow.created') throw new Error('no template');
+    const transactionHash = hex32();
+    const forged: ChainEvent = {
+      ...template,
+      eventId: chainEventId(template.chainId, transactionHash, 0),
+      transactionHash,
+      blockHash: hex32(),
+      logIndex: 0,
+      transactionId: id,
+      escrowId: uuidToOnchainId(id).toLowerCase(),
+    };
+    await deliverForgedThenMarker([forged]);
+    expect(await statusOf(id)).toBe('pending');
+    expect(await eventsOf(sql, id)).toEqual([]);
+  });
+
+  it("an escrow.created pointing at a real log of another escrow, relabelled with the victim's id, moves nothing", async () => {
+    const id = await newTransaction();
+    const [other] = await world.indexed(await world.createEscrow(uuidv7(), AMOUNT));
+    if (!other) throw new Error('no event');
+    const forged: ChainEvent = { ...other, transactionId: id, escrowId: uuidToOnchainId(id).toLowerCase() };
+    await deliverForgedThenMarker([forged]);
+    expect(await statusOf(id)).toBe('pending');
+  });
+
+  it('an escrow.released for an escrowed transaction, on the hash of its real escrow.created, does not complete it', async () => {
+    const id = await newTransaction();
+    const [created] = await world.indexed(await world.createEscrow(id, AMOUNT));
+    if (created?.kind !== 'escrow.created') throw new Error('no event');
+    await publishChain(nats.bus, [created]);
+    await waitFor(async () => (await statusOf(id)) === 'escrowed', 'the genuine escrow');
+    const forged: ChainEvent = {
+      ...created,
+      eventId: `${created.eventId}:7`,
+      kind: 'escrow.released',
+      data: { receiver: created.data.receiver, by: created.data.receiver, amount: created.data.amount, reason: 'release' },
+    };
+    await deliverForgedThenMarker([forged]);
+    expect(await statusOf(id)).toBe('escrowed');
+    expect((await eventsOf(sql, id)).map((e) => e.type)).toEqual(['transaction.escrowed']);
+  });
+});
