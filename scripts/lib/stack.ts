@@ -9,7 +9,7 @@ import postgres from 'postgres';
 import { ensureChain, LOCAL_CHAIN_ID, LOCAL_NETWORK } from './stack/chain.ts';
 import { deployLocalContracts, type LocalDeployment, localDeploymentFile } from './stack/contracts.ts';
 import { say } from './stack/log.ts';
-import { deletePrefixedStreams, ensureNats } from './stack/nats.ts';
+import { ensureNats, startPermissionedNats } from './stack/nats.ts';
 import { portFor, tcpAnswers } from './stack/ports.ts';
 import { ensurePostgres, type Started } from './stack/postgres.ts';
 import { migrateAll, runAll, services, waitAllReady } from './stack/processes.ts';
@@ -171,7 +171,7 @@ async function step(name: string, args: string[], env: NodeJS.ProcessEnv): Promi
  * deployed; a payment goes the product's way (created through the Payments API, locked by the sender's
  * wallet from the answer's `escrow`, published by the indexer, `escrowed` in payments); then they stop cleanly.
  */
-async function smoke(databaseUrl: string, natsUrl: string): Promise<void> {
+async function smoke(databaseUrl: string): Promise<void> {
   say('▶ smoke: the four processes reach /health/ready');
   const t0 = Date.now();
   const database = `hf_smoke_${randomBytes(4).toString('hex')}`;
@@ -182,6 +182,8 @@ async function smoke(databaseUrl: string, natsUrl: string): Promise<void> {
   const ports = Object.fromEntries(await Promise.all(list.map(async (s) => [s.name, await portFor(0)] as const)));
   const prefix = `smoke${randomBytes(3).toString('hex')}.`;
   const adminKey = `hf_test_${randomBytes(32).toString('base64url')}`;
+  // Each process connects as its own NATS user with only its own subjects (infra/nats).
+  const nats = await startPermissionedNats(prefix);
   let stack: ReturnType<typeof runAll> | undefined;
   try {
     const deployment = await deployLocalContracts({ rpcUrl: chain.localRpcUrl!, network: LOCAL_NETWORK, chainId: LOCAL_CHAIN_ID });
@@ -190,7 +192,6 @@ async function smoke(databaseUrl: string, natsUrl: string): Promise<void> {
       APP_ENV: 'local',
       LOG_LEVEL: 'warn',
       DATABASE_URL: databaseUrl.replace(/\/[^/?]*(\?|$)/, `/${database}$1`),
-      NATS_URL: natsUrl,
       NATS_SUBJECT_PREFIX: prefix,
       CHAIN_RPC_URLS: chain.rpcUrls,
       PAYMENTS_BOOTSTRAP_API_KEY: adminKey,
@@ -198,7 +199,7 @@ async function smoke(databaseUrl: string, natsUrl: string): Promise<void> {
       ...Object.fromEntries(list.map((s) => [s.portEnv, String(ports[s.name])])),
     };
     await migrateAll(root, env);
-    stack = runAll(root, env, list);
+    stack = runAll(root, env, list, nats.envOf);
     await Promise.race([
       waitAllReady(list, ports, 60_000),
       stack.exited.then(({ name, code }) => {
@@ -212,7 +213,7 @@ async function smoke(databaseUrl: string, natsUrl: string): Promise<void> {
       paymentsUrl: `http://127.0.0.1:${ports['payments-service']}`,
       adminKey,
       rpcUrl: chain.localRpcUrl!,
-      natsUrl,
+      natsUrl: nats.adminUrl,
       prefix,
       network: LOCAL_NETWORK,
     });
@@ -222,7 +223,7 @@ async function smoke(databaseUrl: string, natsUrl: string): Promise<void> {
   } finally {
     await stack?.stop();
     await chain.started?.stop();
-    await deletePrefixedStreams(natsUrl, prefix).catch(() => undefined);
+    await nats.stop();
     await admin.unsafe(`drop database if exists "${database}" with (force)`);
     await admin.end();
   }
@@ -248,8 +249,8 @@ async function test(): Promise<void> {
     await step('type-check', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only'], testEnv);
     await step('lint and format (biome)', ['exec', 'biome', 'check', '--error-on-warnings', '.'], testEnv);
     await step('tests', ['exec', 'turbo', 'run', 'test', '--output-logs=new-only', '--concurrency=2', ...rest], testEnv);
-    await smoke(deps.databaseUrl, deps.natsUrl);
-    await productionStart(root, deps.databaseUrl, deps.natsUrl);
+    await smoke(deps.databaseUrl);
+    await productionStart(root, deps.databaseUrl);
   } catch (error) {
     failed = error;
   }
@@ -271,8 +272,8 @@ async function smokeOnly(): Promise<void> {
   let failed: unknown;
   try {
     const deps = await dependencies(env, false);
-    if (rest.includes('--production')) await productionStart(root, deps.databaseUrl, deps.natsUrl);
-    else await smoke(deps.databaseUrl, deps.natsUrl);
+    if (rest.includes('--production')) await productionStart(root, deps.databaseUrl);
+    else await smoke(deps.databaseUrl);
   } catch (error) {
     failed = error;
   }

@@ -22,6 +22,18 @@ export const CommonEnv = {
     default: '',
     errorMessage: 'must be empty or a token followed by a dot, like "staging."',
   }),
+  NATS_USER: Type.Optional(Type.String({ minLength: 1, errorMessage: "must be the process's NATS user name" })),
+  NATS_PASSWORD: Type.Optional(Type.String({ minLength: 1, errorMessage: "must be the NATS user's password" })),
+  NATS_NKEY_SEED: Type.Optional(
+    Type.String({ pattern: '^SU[A-Z2-7]{56}$', errorMessage: 'must be an nkey user seed (SU followed by 56 base32 characters)' }),
+  ),
+  NATS_TLS_CA: Type.Optional(
+    Type.String({ minLength: 1, errorMessage: "must be the path of the CA file that signed the NATS server's certificate" }),
+  ),
+  NATS_TLS_CERT: Type.Optional(
+    Type.String({ minLength: 1, errorMessage: "must be the path of this process's client certificate for NATS" }),
+  ),
+  NATS_TLS_KEY: Type.Optional(Type.String({ minLength: 1, errorMessage: 'must be the path of the key of NATS_TLS_CERT' })),
   HOST: Type.String({ default: '0.0.0.0', minLength: 1, errorMessage: 'must be an interface address such as 0.0.0.0' }),
   LOG_LEVEL: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     default: 'info',
@@ -167,4 +179,26 @@ export function parseTrustProxy(value: string | undefined): { value: false | num
     };
   }
   return { value: entries, problems: [] };
+}
+
+/**
+ * For `refine` (every process): NATS credentials come whole (a user with its password, or an nkey
+ * seed), a client certificate with its key. Anonymous connections are refused by the server's
+ * configuration (infra/nats), not here.
+ */
+export function natsCredentialProblems(config: {
+  NATS_USER?: string | undefined;
+  NATS_PASSWORD?: string | undefined;
+  NATS_NKEY_SEED?: string | undefined;
+  NATS_TLS_CERT?: string | undefined;
+  NATS_TLS_KEY?: string | undefined;
+}): string[] {
+  const problems: string[] = [];
+  if (config.NATS_USER && !config.NATS_PASSWORD) problems.push('NATS_PASSWORD: is required with NATS_USER (missing)');
+  if (config.NATS_PASSWORD && !config.NATS_USER) problems.push('NATS_USER: is required with NATS_PASSWORD (missing)');
+  if (config.NATS_NKEY_SEED && config.NATS_USER)
+    problems.push('NATS_NKEY_SEED: set either NATS_USER and NATS_PASSWORD or NATS_NKEY_SEED, not both');
+  if (config.NATS_TLS_CERT && !config.NATS_TLS_KEY) problems.push('NATS_TLS_KEY: is required with NATS_TLS_CERT (missing)');
+  if (config.NATS_TLS_KEY && !config.NATS_TLS_CERT) problems.push('NATS_TLS_CERT: is required with NATS_TLS_KEY (missing)');
+  return problems;
 }

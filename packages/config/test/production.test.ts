@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, PUBLIC_DEV_PRIVATE_KEYS, parseTrustProxy, publicConstantProblems, requireAppEnv } from '../src/index.js';
+import {
+  ConfigError,
+  natsCredentialProblems,
+  PUBLIC_DEV_PRIVATE_KEYS,
+  parseTrustProxy,
+  publicConstantProblems,
+  requireAppEnv,
+} from '../src/index.js';
 
 describe('production mode', () => {
   it('refuses an environment without APP_ENV (or with an empty one) in one line naming it', () => {
@@ -42,5 +49,19 @@ describe('TRUST_PROXY', () => {
         `TRUST_PROXY: must be a number of proxy hops or proxy addresses/CIDRs (or loopback, linklocal, uniquelocal), comma-separated; "true" is refused (got "${bad}")`,
       ]);
     }
+  });
+});
+
+describe('NATS credentials', () => {
+  it('come whole: a user with its password, or an nkey seed, and a client certificate with its key', () => {
+    expect(natsCredentialProblems({ NATS_USER: 'payments-service', NATS_PASSWORD: 'pw' })).toEqual([]);
+    expect(natsCredentialProblems({ NATS_USER: 'payments-service' })).toEqual(['NATS_PASSWORD: is required with NATS_USER (missing)']);
+    expect(natsCredentialProblems({ NATS_PASSWORD: 'pw' })).toEqual(['NATS_USER: is required with NATS_PASSWORD (missing)']);
+    expect(natsCredentialProblems({ NATS_USER: 'u', NATS_PASSWORD: 'p', NATS_NKEY_SEED: `SU${'A'.repeat(56)}` })).toEqual([
+      'NATS_NKEY_SEED: set either NATS_USER and NATS_PASSWORD or NATS_NKEY_SEED, not both',
+    ]);
+    expect(natsCredentialProblems({ NATS_TLS_CERT: '/etc/tls/client.pem' })).toEqual([
+      'NATS_TLS_KEY: is required with NATS_TLS_CERT (missing)',
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import type { Logger } from '@holdfast/logging';
 import { type JetStreamClient, type JetStreamManager, jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, type NatsConnection, nkeyAuthenticator, PermissionViolationError } from '@nats-io/transport-node';
+import { inboxPrefixOf } from './permissions.js';
 
 /** A NATS connection with its JetStream handles and the subject prefix of this deployment. */
 export interface Bus {
@@ -22,20 +23,35 @@ export interface BusOptions {
   name: string;
   prefix: string;
   logger: Logger;
+  /** This process's NATS user (NATS_USER, NATS_PASSWORD) or nkey seed (NATS_NKEY_SEED); none: anonymous. */
+  credentials?: { user?: string | undefined; password?: string | undefined; nkeySeed?: string | undefined };
+  /** TLS files (NATS_TLS_CA, NATS_TLS_CERT, NATS_TLS_KEY); any one given turns TLS on. */
+  tls?: { caFile?: string | undefined; certFile?: string | undefined; keyFile?: string | undefined };
 }
 
 export async function connectBus(options: BusOptions): Promise<Bus> {
+  const { credentials, tls } = options;
+  const tlsFiles = Object.fromEntries(Object.entries(tls ?? {}).filter(([, v]) => v));
   const nc = await connect({
     servers: options.url.split(','),
     name: options.name,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 1000,
+    // Replies come back under an inbox of this process's own, the only one its NATS user may read.
+    inboxPrefix: inboxPrefixOf(options.name),
+    ...(credentials?.user ? { user: credentials.user, pass: credentials.password } : {}),
+    ...(credentials?.nkeySeed ? { authenticator: nkeyAuthenticator(new TextEncoder().encode(credentials.nkeySeed)) } : {}),
+    ...(Object.keys(tlsFiles).length > 0 ? { tls: tlsFiles } : {}),
   });
   const log = options.logger.child({ component: 'nats' });
   void (async () => {
     for await (const status of nc.status()) {
-      if (status.type === 'disconnect' || status.type === 'reconnect' || status.type === 'error')
+      // A subject this process's NATS user may not use is a deployment mistake (or infra/nats's): say so loudly.
+      if (status.type === 'error' && status.error instanceof PermissionViolationError) {
+        log.error({ err: status.error }, 'nats permission violation: this process used a subject its NATS user is not granted');
+      } else if (status.type === 'disconnect' || status.type === 'reconnect' || status.type === 'error') {
         log.warn({ status: status.type }, 'nats connection status');
+      }
     }
   })();
   const jsm = await jetstreamManager(nc);

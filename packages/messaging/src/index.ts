@@ -3,6 +3,7 @@ export * from './commands.js';
 export * from './consumer.js';
 export * from './errors.js';
 export * from './follow.js';
+export * from './permissions.js';
 export * from './publish.js';
 export * from './remote-task-policy.js';
 export * from './streams.js';

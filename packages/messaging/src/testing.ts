@@ -39,3 +39,5 @@ export async function createTestBus(options: { logger?: Logger; name?: string } 
     },
   };
 }
+
+export { startNatsServer } from './nats-server.js';

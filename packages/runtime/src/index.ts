@@ -36,6 +36,12 @@ export interface BaseConfig {
   DATABASE_POOL_SIZE: number;
   NATS_URL: string;
   NATS_SUBJECT_PREFIX: string;
+  NATS_USER?: string | undefined;
+  NATS_PASSWORD?: string | undefined;
+  NATS_NKEY_SEED?: string | undefined;
+  NATS_TLS_CA?: string | undefined;
+  NATS_TLS_CERT?: string | undefined;
+  NATS_TLS_KEY?: string | undefined;
   HOST: string;
   LOG_LEVEL: string;
   shutdownTimeoutMs: number;
@@ -90,7 +96,14 @@ export async function createFoundation<TSchema extends Record<string, unknown>>(
   });
   let bus: Bus;
   try {
-    bus = await connectBus({ url: config.NATS_URL, name: options.serviceName, prefix: config.NATS_SUBJECT_PREFIX, logger });
+    bus = await connectBus({
+      url: config.NATS_URL,
+      name: options.serviceName,
+      prefix: config.NATS_SUBJECT_PREFIX,
+      logger,
+      credentials: { user: config.NATS_USER, password: config.NATS_PASSWORD, nkeySeed: config.NATS_NKEY_SEED },
+      tls: { caFile: config.NATS_TLS_CA, certFile: config.NATS_TLS_CERT, keyFile: config.NATS_TLS_KEY },
+    });
     await ensureStreams(bus);
   } catch (error) {
     await database.close();

@@ -1,4 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -100,4 +101,33 @@ export async function deletePrefixedStreams(url: string, prefix: string): Promis
   } finally {
     await nc.close();
   }
+}
+
+export interface PermissionedNats {
+  /** The server's URL with the stack's own credentials (full access: the smoke's checks, clean-up). */
+  adminUrl: string;
+  /** NATS_URL, NATS_USER and NATS_PASSWORD of one process: its own user, only its own subjects. */
+  envOf: (service: string) => NodeJS.ProcessEnv;
+  stop: () => Promise<void>;
+}
+
+/**
+ * A private nats-server with infra/nats's authorization rendered for `prefix` (each process its own
+ * user and subjects, no anonymous access), so that a permission the grants forgot fails the run.
+ */
+export async function startPermissionedNats(prefix: string): Promise<PermissionedNats> {
+  const { NATS_SERVICES, natsPasswordVariable, renderNatsAuthorization } = await import('@holdfast/messaging');
+  const { startNatsServer } = await import('@holdfast/messaging/nats-server');
+  const secret = () => randomBytes(18).toString('base64url');
+  const passwords = Object.fromEntries(NATS_SERVICES.map((s) => [s, secret()]));
+  const admin = secret();
+  const server = await startNatsServer({
+    config: renderNatsAuthorization(prefix, [`{ user: "holdfast-stack", password: "${admin}" }`]),
+    env: Object.fromEntries(NATS_SERVICES.map((s) => [natsPasswordVariable(s), passwords[s]!])),
+  });
+  return {
+    adminUrl: server.url.replace('nats://', `nats://holdfast-stack:${admin}@`),
+    envOf: (service) => ({ NATS_URL: server.url, NATS_USER: service, NATS_PASSWORD: passwords[service] }),
+    stop: server.stop,
+  };
 }

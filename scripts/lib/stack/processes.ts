@@ -43,8 +43,13 @@ export interface RunningStack {
   stop: () => Promise<void>;
 }
 
-/** Runs every service's dist/main.js with interleaved, labelled logs. */
-export function runAll(root: string, env: NodeJS.ProcessEnv, list = services(root)): RunningStack {
+/** Runs every service's dist/main.js with interleaved, labelled logs; `envOf` adds a process's own variables (its NATS user). */
+export function runAll(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  list = services(root),
+  envOf: (service: string) => NodeJS.ProcessEnv = () => ({}),
+): RunningStack {
   const label = labeller(list.map((s) => s.name));
   const children: { name: string; child: ChildProcess }[] = [];
   let stopping = false;
@@ -53,7 +58,7 @@ export function runAll(root: string, env: NodeJS.ProcessEnv, list = services(roo
       // Own process group: a terminal's Ctrl-C reaches only the stack, which then stops each
       // process once, in order, instead of every process getting the signal twice.
       const child = spawn(process.execPath, [join(service.dir, 'dist', 'main.js')], {
-        env,
+        env: { ...env, ...envOf(service.name) },
         cwd: root,
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { ensureChain } from './chain.ts';
 import { say } from './log.ts';
-import { deletePrefixedStreams } from './nats.ts';
+import { startPermissionedNats } from './nats.ts';
 import { portFor } from './ports.ts';
 import { migrateAll, runAll, services, waitAllReady } from './processes.ts';
 
@@ -12,7 +12,7 @@ import { migrateAll, runAll, services, waitAllReady } from './processes.ts';
  * fresh database, and reach /health/ready. Vendors are configured (production needs them) but
  * never called during a start.
  */
-export async function productionStart(root: string, databaseUrl: string, natsUrl: string, natsEnv: NodeJS.ProcessEnv = {}): Promise<void> {
+export async function productionStart(root: string, databaseUrl: string): Promise<void> {
   say('▶ production start: the four processes with APP_ENV=production and generated secrets reach /health/ready');
   const t0 = Date.now();
   const database = `hf_prod_${randomBytes(4).toString('hex')}`;
@@ -23,6 +23,8 @@ export async function productionStart(root: string, databaseUrl: string, natsUrl
   const ports = Object.fromEntries(await Promise.all(list.map(async (s) => [s.name, await portFor(0)] as const)));
   const prefix = `prod${randomBytes(3).toString('hex')}.`;
   const secret = (bytes: number) => randomBytes(bytes).toString('base64url');
+  // Each process connects as its own NATS user with only its own subjects (infra/nats).
+  const nats = await startPermissionedNats(prefix);
   let stack: ReturnType<typeof runAll> | undefined;
   try {
     const env: NodeJS.ProcessEnv = {
@@ -30,9 +32,7 @@ export async function productionStart(root: string, databaseUrl: string, natsUrl
       APP_ENV: 'production',
       LOG_LEVEL: 'warn',
       DATABASE_URL: databaseUrl.replace(/\/[^/?]*(\?|$)/, `/${database}$1`),
-      NATS_URL: natsUrl,
       NATS_SUBJECT_PREFIX: prefix,
-      ...natsEnv,
       CHAIN_RPC_URLS: chain.rpcUrls,
       JWT_SECRET: secret(48),
       INTERNAL_API_KEY: secret(32),
@@ -49,7 +49,7 @@ export async function productionStart(root: string, databaseUrl: string, natsUrl
       ...Object.fromEntries(list.map((s) => [s.portEnv, String(ports[s.name])])),
     };
     await migrateAll(root, env);
-    stack = runAll(root, env, list);
+    stack = runAll(root, env, list, nats.envOf);
     await Promise.race([
       waitAllReady(list, ports, 60_000),
       stack.exited.then(({ name, code }) => {
@@ -59,7 +59,7 @@ export async function productionStart(root: string, databaseUrl: string, natsUrl
   } finally {
     await stack?.stop();
     await chain.started?.stop();
-    await deletePrefixedStreams(natsUrl, prefix).catch(() => undefined);
+    await nats.stop();
     await admin.unsafe(`drop database if exists "${database}" with (force)`);
     await admin.end();
   }

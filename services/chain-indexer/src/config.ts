@@ -8,6 +8,7 @@ import {
   EscrowContractsEnv,
   exitOnConfigError,
   loadConfig,
+  natsCredentialProblems,
   networksWithoutRpc,
   parseChainRpcUrls,
   parseConfirmations,
@@ -76,6 +77,7 @@ function resolve(env: Record<string, string | undefined>) {
       );
     }
     problems.push(...parsedConfirmations.problems);
+    problems.push(...natsCredentialProblems(c));
     return problems;
   });
   const chainRpcUrls = parseChainRpcUrls(raw.CHAIN_RPC_URLS, raw.APP_ENV);

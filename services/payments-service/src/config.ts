@@ -9,6 +9,7 @@ import {
   HttpBodyLimitField,
   InternalApiKeyField,
   loadConfig,
+  natsCredentialProblems,
   parseChainRpcUrls,
   parseConfirmations,
   parseEscrowContracts,
@@ -130,6 +131,7 @@ function resolve(env: Record<string, string | undefined>) {
     ...smsProblems(c, 'SMS_VENDOR'),
     ...bootstrapKeyProblems(c.PAYMENTS_BOOTSTRAP_API_KEY, c.APP_ENV),
     ...parseTrustProxy(c.TRUST_PROXY).problems,
+    ...natsCredentialProblems(c),
     ...publicConstantProblems(c, {
       privateKeys: ['PAYMENTS_ATTESTER_PRIVATE_KEY'],
       publicValues: { IDENTITY_PROVIDER_WEBHOOK_SECRET: [LOCAL_IDENTITY_PROVIDER_WEBHOOK_SECRET] },

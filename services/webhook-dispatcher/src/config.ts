@@ -5,6 +5,7 @@ import {
   durationMs,
   exitOnConfigError,
   loadConfig,
+  natsCredentialProblems,
   portField,
   requireAppEnv,
   requiredOutsideLocal,
@@ -48,7 +49,7 @@ export const DispatcherEnv = Type.Object({
 export type DispatcherConfig = ReturnType<typeof resolve>;
 
 function resolve(env: Record<string, string | undefined>) {
-  const raw = loadConfig(DispatcherEnv, env, (c) => requiredOutsideLocal(c, ['DATA_ENCRYPTION_KEY']));
+  const raw = loadConfig(DispatcherEnv, env, (c) => [...requiredOutsideLocal(c, ['DATA_ENCRYPTION_KEY']), ...natsCredentialProblems(c)]);
   return {
     ...raw,
     shutdownTimeoutMs: durationMs(raw.SHUTDOWN_TIMEOUT),

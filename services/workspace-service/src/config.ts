@@ -8,6 +8,7 @@ import {
   HttpBodyLimitField,
   InternalApiKeyField,
   loadConfig,
+  natsCredentialProblems,
   parseChainRpcUrls,
   parseTrustProxy,
   portField,
@@ -63,6 +64,7 @@ function resolve(env: Record<string, string | undefined>) {
     ...requiredOutsideLocal(c, ['SIWE_DOMAIN']),
     ...walletContractProblems(c),
     ...parseTrustProxy(c.TRUST_PROXY).problems,
+    ...natsCredentialProblems(c),
     ...publicConstantProblems(c, { privateKeys: ['CONTRACT_DEPLOYER_PRIVATE_KEY'] }),
     ...integrationProblems(c),
     ...(c.WORKSPACE_BOOTSTRAP_EMAIL && !c.WORKSPACE_BOOTSTRAP_PASSWORD

@@ -1,0 +1,204 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CONSUMERS, defineCommand } from '@holdfast/contracts';
+import { createLogger } from '@holdfast/logging';
+import { connect, nkeys } from '@nats-io/transport-node';
+import { Type } from '@sinclair/typebox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Bus,
+  connectBus,
+  ensureStreams,
+  followStream,
+  NATS_SERVICES,
+  type NatsService,
+  natsAuthorizationFile,
+  natsPasswordVariable,
+  renderNatsAuthorization,
+  sendCommand,
+  serveCommand,
+  startConsumer,
+  streamName,
+} from '../src/index.js';
+import { startNatsServer } from '../src/testing.js';
+
+// NATS as a trust boundary: a private nats-server runs with the authorization rendered from the
+// grants (as infra/nats does); each process's user can do its own job and nothing of another's.
+
+const logger = createLogger({ service: 'permissions-test', level: 'silent' });
+const passwords = Object.fromEntries(NATS_SERVICES.map((s) => [s, randomBytes(18).toString('base64url')])) as Record<NatsService, string>;
+let server: Awaited<ReturnType<typeof startNatsServer>>;
+const buses: Partial<Record<NatsService, Bus>> = {};
+const Payload = Type.Object({ n: Type.Number() });
+const probeCommand = defineCommand('cmd.payments.permissions-probe', Payload, Payload, 'echo (test only)');
+
+const as = (service: NatsService) => buses[service] as Bus;
+
+beforeAll(async () => {
+  server = await startNatsServer({
+    config: renderNatsAuthorization(''),
+    env: Object.fromEntries(NATS_SERVICES.map((s) => [natsPasswordVariable(s), passwords[s]])),
+  });
+  for (const service of NATS_SERVICES) {
+    buses[service] = await connectBus({
+      url: server.url,
+      name: service,
+      prefix: '',
+      logger,
+      credentials: { user: service, password: passwords[service] },
+    });
+  }
+  // Every process keeps the streams up to date at start: each user may.
+  for (const service of NATS_SERVICES) await ensureStreams(as(service));
+}, 30_000);
+
+afterAll(async () => {
+  for (const bus of Object.values(buses)) await bus?.close();
+  await server?.stop();
+});
+
+const chainMessages = async () => (await as('chain-indexer').jsm.streams.info(streamName(as('chain-indexer'), 'CHAIN'))).state.messages;
+
+describe('NATS users and permissions (infra/nats)', () => {
+  it('refuses anonymous connections and wrong passwords', async () => {
+    await expect(connect({ servers: server.url, maxReconnectAttempts: 0 })).rejects.toThrow(/Authorization Violation/i);
+    await expect(connect({ servers: server.url, user: 'payments-service', pass: 'guessed', maxReconnectAttempts: 0 })).rejects.toThrow(
+      /Authorization Violation/i,
+    );
+  });
+
+  it('lets the indexer publish CHAIN events and payments consume them; the dispatcher and workspace cannot publish one', async () => {
+    const before = await chainMessages();
+    const ack = await as('chain-indexer').js.publish('chain.base-sepolia.escrow.created', JSON.stringify({ n: 1 }));
+    expect(ack.seq).toBeGreaterThan(0);
+    for (const intruder of ['webhook-dispatcher', 'workspace-service'] as const) {
+      await expect(
+        as(intruder).js.publish('chain.base-sepolia.escrow.released', JSON.stringify({ n: 666 }), { timeout: 1500 }),
+      ).rejects.toThrow();
+    }
+    expect(await chainMessages()).toBe(before + 1);
+    const seen: number[] = [];
+    const consumer = await startConsumer({
+      bus: as('payments-service'),
+      stream: 'CHAIN',
+      durable: CONSUMERS.paymentsChain,
+      filterSubject: 'chain.>',
+      schema: Payload,
+      logger,
+      handler: async (payload) => {
+        seen.push(payload.n);
+      },
+    });
+    await expect.poll(() => seen, { timeout: 5000 }).toEqual([1]);
+    await consumer.stop();
+  });
+
+  it("serves payments' commands to workspace only: the dispatcher's user cannot send a workspace command to payments", async () => {
+    const handled: number[] = [];
+    const sub = serveCommand(as('payments-service'), probeCommand, 'payments-service', async (request) => {
+      handled.push(request.n);
+      return request;
+    });
+    await as('payments-service').nc.flush();
+    expect(await sendCommand(as('workspace-service'), probeCommand, { n: 7 })).toEqual({ n: 7 });
+    await expect(sendCommand(as('webhook-dispatcher'), probeCommand, { n: 666 }, { timeoutMs: 1500 })).rejects.toThrow();
+    await expect(sendCommand(as('chain-indexer'), probeCommand, { n: 667 }, { timeoutMs: 1500 })).rejects.toThrow();
+    expect(handled).toEqual([7]);
+    sub.unsubscribe();
+  });
+
+  it('lets payments and workspace publish EVENTS, which the dispatcher consumes and payments follows; the indexer cannot publish one', async () => {
+    const abort = new AbortController();
+    const followed = await followStream(as('payments-service'), { stream: 'EVENTS', filterSubject: 'events.>', signal: abort.signal });
+    const seen: number[] = [];
+    const consumer = await startConsumer({
+      bus: as('webhook-dispatcher'),
+      stream: 'EVENTS',
+      durable: CONSUMERS.dispatcherEvents,
+      filterSubject: 'events.>',
+      schema: Payload,
+      logger,
+      handler: async (payload) => {
+        seen.push(payload.n);
+      },
+    });
+    await as('payments-service').js.publish('events.transaction.created', JSON.stringify({ n: 1 }));
+    await as('workspace-service').js.publish('events.workspace.created', JSON.stringify({ n: 2 }));
+    await expect(
+      as('chain-indexer').js.publish('events.transaction.created', JSON.stringify({ n: 666 }), { timeout: 1500 }),
+    ).rejects.toThrow();
+    await expect.poll(() => seen, { timeout: 5000 }).toEqual([1, 2]);
+    const first = await followed[Symbol.asyncIterator]().next();
+    expect(first.value?.payload).toEqual({ n: 1 });
+    abort.abort();
+    await consumer.stop();
+  });
+
+  it('connects a process with an nkey seed (NATS_NKEY_SEED) instead of a password', async () => {
+    const user = nkeys.createUser();
+    const nkeyServer = await startNatsServer({ config: `authorization { users: [ { nkey: "${user.getPublicKey()}" } ] }` });
+    try {
+      const seed = new TextDecoder().decode(user.getSeed());
+      const bus = await connectBus({ url: nkeyServer.url, name: 'chain-indexer', prefix: '', logger, credentials: { nkeySeed: seed } });
+      await bus.ping();
+      await bus.close();
+      await expect(connect({ servers: nkeyServer.url, maxReconnectAttempts: 0 })).rejects.toThrow(/Authorization Violation/i);
+    } finally {
+      await nkeyServer.stop();
+    }
+  });
+
+  it('speaks TLS with the CA, client certificate and key given (NATS_TLS_*); a client without a certificate is refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'holdfast-tls-'));
+    const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+    const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+    openssl('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=holdfast-test-ca');
+    writeFileSync(join(dir, 'san.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
+    for (const [name, extra] of [
+      ['server', ['-extfile', 'san.ext']],
+      ['client', []],
+    ] as const) {
+      openssl('req', ...ec, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`);
+      openssl(
+        'x509',
+        '-req',
+        '-in',
+        `${name}.csr`,
+        '-CA',
+        'ca.pem',
+        '-CAkey',
+        'ca.key',
+        '-CAcreateserial',
+        '-out',
+        `${name}.pem`,
+        '-days',
+        '1',
+        ...extra,
+      );
+    }
+    const file = (name: string) => JSON.stringify(join(dir, name));
+    const tlsServer = await startNatsServer({
+      config: `tls { cert_file: ${file('server.pem')}, key_file: ${file('server.key')}, ca_file: ${file('ca.pem')}, verify: true }`,
+    });
+    try {
+      const tls = { caFile: join(dir, 'ca.pem'), certFile: join(dir, 'client.pem'), keyFile: join(dir, 'client.key') };
+      const bus = await connectBus({ url: tlsServer.url, name: 'chain-indexer', prefix: '', logger, tls });
+      await bus.ping();
+      await bus.close();
+      await expect(
+        connect({ servers: tlsServer.url, tls: { caFile: tls.caFile }, maxReconnectAttempts: 0, timeout: 3000 }),
+      ).rejects.toThrow();
+    } finally {
+      await tlsServer.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps infra/nats/authorization.conf equal to the grants (regenerate: node scripts/nats-config.ts)', () => {
+    const committed = readFileSync(new URL('../../../infra/nats/authorization.conf', import.meta.url), 'utf8');
+    expect(committed).toBe(natsAuthorizationFile());
+  });
+});
