@@ -1,7 +1,6 @@
 import type { DomainEvent } from '@holdfast/contracts';
 import { activeTraceCarrier, type TraceCarrier } from '@holdfast/logging';
 import { sql } from 'drizzle-orm';
-import type { PgTransaction } from 'drizzle-orm/pg-core';
 import { bigserial, index, jsonb, type PgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { ISql } from 'postgres';
 
@@ -32,26 +31,10 @@ export function outboxChannel(schemaName: string): string {
   return `holdfast_outbox_${schemaName}`;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: any drizzle transaction of any schema
-type AnyTransaction = PgTransaction<any, any, any>;
-
 /**
- * Adds events to the outbox inside the caller's transaction and wakes the relay when (and only
- * if) that transaction commits.
- */
-export async function appendToOutbox(tx: AnyTransaction, table: OutboxTable, schemaName: string, events: DomainEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  const traceContext = activeTraceCarrier();
-  await tx
-    .insert(table)
-    .values(events.map((event) => ({ id: event.id, type: event.type, platformId: event.platformId, payload: event, traceContext })));
-  await tx.execute(sql`select pg_notify(${outboxChannel(schemaName)}, '')`);
-}
-
-/**
- * `appendToOutbox` for repositories written with postgres.js: inside the caller's `sql.begin`
- * transaction (the relay only sees the rows, and is only woken, once it commits). The table is
- * `outbox` of the connection's own schema (its search_path).
+ * Adds events to the outbox inside the caller's `sql.begin` transaction and wakes the relay when
+ * (and only if) that transaction commits. The table is `outbox` of the connection's own schema (its
+ * search_path). The one way to write an event: payments' repositories are postgres.js.
  */
 export async function appendToOutboxSql(tx: ISql, schemaName: string, events: readonly DomainEvent[]): Promise<void> {
   if (events.length === 0) return;

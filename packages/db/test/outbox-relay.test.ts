@@ -4,7 +4,7 @@ import { publishEvent } from '@holdfast/messaging';
 import { createTestBus, type TestBus } from '@holdfast/messaging/testing';
 import { pgSchema } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { appendToOutbox, createDatabase, createOutboxRelay, outboxTable } from '../src/index.js';
+import { appendToOutboxSql, createDatabase, createOutboxRelay, outboxTable } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing.js';
 
 // The outbox of a made-up schema, created here so the test does not depend on any service.
@@ -49,7 +49,7 @@ function createdEvent(transactionId: string): DomainEvent {
 }
 
 async function commitEvents(events: DomainEvent[]): Promise<void> {
-  await database.db.transaction(async (tx) => appendToOutbox(tx, outbox, 'relay_test', events));
+  await database.sql.begin(async (tx) => appendToOutboxSql(tx, 'relay_test', events));
 }
 
 async function streamMessages(): Promise<DomainEvent[]> {
@@ -84,8 +84,8 @@ describe('outbox relay', () => {
   it('never publishes what did not commit', async () => {
     const event = createdEvent('2b1d5e9e-7c1f-4d3a-9a63-2f7a1f0c9e12');
     await expect(
-      database.db.transaction(async (tx) => {
-        await appendToOutbox(tx, outbox, 'relay_test', [event]);
+      database.sql.begin(async (tx) => {
+        await appendToOutboxSql(tx, 'relay_test', [event]);
         throw new Error('business rule failed after the insert');
       }),
     ).rejects.toThrow('business rule failed');

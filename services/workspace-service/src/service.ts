@@ -4,7 +4,7 @@ import type { ServiceHandle } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { DEFAULT_REMOTE_TASK_SETTINGS, type RemoteTaskSettings, type RunningConsumer, sendCommand } from '@holdfast/messaging';
 import type { Resolver } from '@holdfast/outbound';
-import { createEventRelay, createFoundation } from '@holdfast/runtime';
+import { createFoundation } from '@holdfast/runtime';
 import { createSecretBox, dataEncryptionKey } from '@holdfast/secrets';
 import { SERVICE_NAME, type WorkspaceConfig } from './config.js';
 import * as tables from './db/schema.js';
@@ -108,7 +108,7 @@ function mailerOf(config: WorkspaceConfig, logger: Logger): Mailer {
     : createLogMailer({ from: config.mailer.from, logger });
 }
 
-/** Assembles workspace-service from its configuration: database, NATS, HTTP routes, outbox relay. */
+/** Assembles workspace-service from its configuration: database, NATS, HTTP routes, background workers. */
 export async function createWorkspaceService(
   config: WorkspaceConfig,
   logger: Logger,
@@ -276,14 +276,12 @@ export async function createWorkspaceService(
     throw error;
   }
 
-  const relay = createEventRelay(foundation, SCHEMA_NAME, logger);
   let notificationConsumer: RunningConsumer | undefined;
   let retention: ReturnType<typeof startRetentionSweeper> | undefined;
   const runner = remoteTasks!;
   return {
     app,
     startWorkers: async () => {
-      await relay.start();
       notificationConsumer = await startNotifications?.();
       await startRegistration();
       await runner.start();
@@ -298,7 +296,6 @@ export async function createWorkspaceService(
       { name: 'retention sweeper', close: async () => retention?.stop() },
       { name: 'contract registration', close: () => stopRegistration() },
       { name: 'notification consumer', close: async () => notificationConsumer?.stop() },
-      { name: 'outbox relay', close: relay.stop },
       { name: 'outbound connections', close: () => closeOutbound() },
       ...foundation.baseClosers,
     ],

@@ -1,4 +1,4 @@
-import { CONSUMERS, DomainEvent } from '@holdfast/contracts';
+import { CONSUMERS, DomainEvent, STREAMS } from '@holdfast/contracts';
 import { activeTraceCarrier, type Logger } from '@holdfast/logging';
 import { type Bus, type RunningConsumer, startConsumer } from '@holdfast/messaging';
 import type { IntakeItem, IntakeRepository } from './repository.js';
@@ -56,9 +56,9 @@ export function startEventIntake(deps: { bus: Bus; repository: IntakeRepository;
   const store = createIntakeBatcher(deps.repository, deps.logger.child({ component: 'intake' }));
   return startConsumer({
     bus: deps.bus,
-    stream: 'EVENTS',
+    stream: STREAMS.EVENTS.name,
     durable: CONSUMERS.dispatcherEvents,
-    filterSubject: 'events.>',
+    filterSubject: STREAMS.EVENTS.subjects[0],
     schema: DomainEvent,
     logger: deps.logger,
     concurrency: INTAKE_CONCURRENCY,

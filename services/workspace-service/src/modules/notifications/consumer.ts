@@ -1,4 +1,4 @@
-import { CONSUMERS, DomainEvent } from '@holdfast/contracts';
+import { CONSUMERS, DomainEvent, STREAMS } from '@holdfast/contracts';
 import type { Logger } from '@holdfast/logging';
 import { type Bus, type RunningConsumer, startConsumer } from '@holdfast/messaging';
 import type { NotificationsService } from './service.js';
@@ -17,9 +17,9 @@ export function startNotificationConsumer(deps: {
 }): Promise<RunningConsumer> {
   return startConsumer({
     bus: deps.bus,
-    stream: 'EVENTS',
+    stream: STREAMS.EVENTS.name,
     durable: CONSUMERS.workspaceNotifications,
-    filterSubject: 'events.>',
+    filterSubject: STREAMS.EVENTS.subjects[0],
     schema: DomainEvent,
     logger: deps.logger,
     deliverPolicy: 'new',
