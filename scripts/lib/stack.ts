@@ -65,11 +65,11 @@ function onSignal(handler: () => Promise<void>): void {
   process.on('SIGTERM', handle);
 }
 
-async function dependencies(env: NodeJS.ProcessEnv, withChain: boolean) {
+async function dependencies(env: NodeJS.ProcessEnv, withChain: boolean, withNats = true) {
   const pg = await ensurePostgres(root, env.DATABASE_URL);
   if (pg.started) started.push(pg.started);
-  const nats = await ensureNats(root, env.NATS_URL);
-  if (nats.started) started.push(nats.started);
+  const nats = withNats ? await ensureNats(root, env.NATS_URL) : undefined;
+  if (nats?.started) started.push(nats.started);
   const chain = withChain ? await ensureChain(root, env.CHAIN_RPC_URLS) : undefined;
   if (chain?.started) started.push(chain.started);
   // Contracts are deployed only on the anvil started here: a chain of CHAIN_RPC_URLS brings its own
@@ -86,7 +86,7 @@ async function dependencies(env: NodeJS.ProcessEnv, withChain: boolean) {
       if (env[name] && env[name] !== value) say(`${name} from the environment is ignored: the local anvil's contracts are ${value}`);
     }
   }
-  return { databaseUrl: pg.url, natsUrl: nats.url, chainRpcUrls: chain?.rpcUrls, deployment };
+  return { databaseUrl: pg.url, natsUrl: nats?.url ?? '', chainRpcUrls: chain?.rpcUrls, deployment };
 }
 
 async function start(): Promise<void> {
@@ -113,20 +113,23 @@ async function start(): Promise<void> {
         throw new Error(`port ${ports[service.name]} (${service.name}) is in use; stop what listens there or set ${service.portEnv}`);
       }
     }
-    const deps = await dependencies(env, true);
+    // Without NATS_URL: a private nats-server with infra/nats's grants, each process its own user.
+    const deps = await dependencies(env, true, env.NATS_URL !== undefined);
+    const nats = env.NATS_URL ? undefined : await startPermissionedNats(env.NATS_SUBJECT_PREFIX ?? '', join(root, '.holdfast', 'nats'));
+    if (nats) started.push(nats);
     const childEnv: NodeJS.ProcessEnv = {
       ...env,
       ...localCredentials(env),
       APP_ENV: env.APP_ENV ?? 'local',
       DATABASE_URL: deps.databaseUrl,
-      NATS_URL: deps.natsUrl,
+      ...(nats ? {} : { NATS_URL: deps.natsUrl }),
       CHAIN_RPC_URLS: deps.chainRpcUrls,
       ...deps.deployment?.env,
       ...Object.fromEntries(list.map((s) => [s.portEnv, String(ports[s.name])])),
     };
     await migrateAll(root, childEnv);
     const t0 = Date.now();
-    stack = runAll(root, childEnv, list);
+    stack = runAll(root, childEnv, list, nats?.envOf);
     void stack.exited.then(({ name, code }) => {
       say(`${name} exited (code ${code}); stopping everything`);
       void shutdown(1);
@@ -137,6 +140,7 @@ async function start(): Promise<void> {
     say(`  Workspace API  http://127.0.0.1:${ports['workspace-service']}/docs`);
     say(`  dispatcher     http://127.0.0.1:${ports['webhook-dispatcher']}/health/ready`);
     say(`  indexer        http://127.0.0.1:${ports['chain-indexer']}/health/ready`);
+    if (nats) say(`  NATS           ${nats.adminUrl}  (this run's own full-access user; each process has its own)`);
     if (deps.deployment) {
       say(`  escrow         ${deps.deployment.contracts.escrow.address} on ${LOCAL_NETWORK} (${deps.chainRpcUrls?.split('=')[1]})`);
       say(`  MockUSDC       ${deps.deployment.contracts.mockUsdc.address} (anyone may mint; see docs/chain.md)`);

@@ -6,9 +6,15 @@ import { join } from 'node:path';
 /**
  * A private nats-server (from PATH) with JetStream and the given configuration lines (an
  * authorization block...), on a free port of 127.0.0.1 with its own store directory. `env` is the
- * server's environment: nats.conf reads the processes' passwords from it.
+ * server's environment: nats.conf reads the processes' passwords from it. `storeDir` keeps the
+ * streams across runs (default: a temporary directory, removed at stop).
  */
-export async function startNatsServer(options: { config: string; env?: Record<string, string> }): Promise<{
+export async function startNatsServer(options: {
+  config: string;
+  env?: Record<string, string>;
+  storeDir?: string;
+  binary?: string;
+}): Promise<{
   url: string;
   stop: () => Promise<void>;
 }> {
@@ -22,8 +28,14 @@ export async function startNatsServer(options: { config: string; env?: Record<st
   });
   const dir = await mkdtemp(join(tmpdir(), 'holdfast-nats-'));
   const file = join(dir, 'nats.conf');
-  await writeFile(file, `listen: 127.0.0.1:${port}\njetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }\n${options.config}\n`);
-  const child = spawn('nats-server', ['-c', file], { env: { PATH: process.env.PATH ?? '', ...options.env }, stdio: 'ignore' });
+  await writeFile(
+    file,
+    `listen: 127.0.0.1:${port}\njetstream { store_dir: ${JSON.stringify(options.storeDir ?? join(dir, 'js'))} }\n${options.config}\n`,
+  );
+  const child = spawn(options.binary ?? 'nats-server', ['-c', file], {
+    env: { PATH: process.env.PATH ?? '', ...options.env },
+    stdio: 'ignore',
+  });
   const deadline = Date.now() + 10_000;
   for (;;) {
     const open = await new Promise<boolean>((resolve) => {

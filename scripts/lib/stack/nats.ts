@@ -115,7 +115,7 @@ export interface PermissionedNats {
  * A private nats-server with infra/nats's authorization rendered for `prefix` (each process its own
  * user and subjects, no anonymous access), so that a permission the grants forgot fails the run.
  */
-export async function startPermissionedNats(prefix: string): Promise<PermissionedNats> {
+export async function startPermissionedNats(prefix: string, storeDir?: string): Promise<PermissionedNats> {
   const { NATS_SERVICES, natsPasswordVariable, renderNatsAuthorization } = await import('@holdfast/messaging');
   const { startNatsServer } = await import('@holdfast/messaging/nats-server');
   const secret = () => randomBytes(18).toString('base64url');
@@ -124,6 +124,8 @@ export async function startPermissionedNats(prefix: string): Promise<Permissione
   const server = await startNatsServer({
     config: renderNatsAuthorization(prefix, [`{ user: "holdfast-stack", password: "${admin}" }`]),
     env: Object.fromEntries(NATS_SERVICES.map((s) => [natsPasswordVariable(s), passwords[s]!])),
+    ...(storeDir ? { storeDir } : {}),
+    binary: findNatsServer() ?? installNatsServer(),
   });
   return {
     adminUrl: server.url.replace('nats://', `nats://holdfast-stack:${admin}@`),
