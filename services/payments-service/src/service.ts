@@ -55,6 +55,9 @@ import { createSettlementRepository } from './modules/settlement/repository.js';
 import { registerSettlementRoutes } from './modules/settlement/routes.js';
 import { createSettlementService } from './modules/settlement/service.js';
 import { createSettlementWorker } from './modules/settlement/worker.js';
+import { createSettlementReviewRepository } from './modules/settlement-review/repository.js';
+import { registerSettlementReviewRoutes } from './modules/settlement-review/routes.js';
+import { createSettlementReviewService } from './modules/settlement-review/service.js';
 import { createTransactionMoves } from './modules/transactions/moves.js';
 import { createTransactionsRepository } from './modules/transactions/repository.js';
 import { registerTransactionRoutes } from './modules/transactions/routes.js';
@@ -205,6 +208,11 @@ export async function createPaymentsService(
     checkRelease: controls.checkRelease,
   });
   registerSettlementRoutes(app, settlement);
+  // The operator's desk: settlement items that need a person (admin scope).
+  registerSettlementReviewRoutes(
+    app,
+    createSettlementReviewService({ sql: database.sql, repository: createSettlementReviewRepository(), logger }),
+  );
   const settlementWorker = createSettlementWorker({
     sql: database.sql,
     repository: settlementRepository,

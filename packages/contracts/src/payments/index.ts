@@ -6,6 +6,7 @@ export * from './compliance.js';
 export * from './controls.js';
 export * from './disputes.js';
 export * from './event-stream.js';
+export * from './operations.js';
 export * from './settlement.js';
 export * from './transactions.js';
 export * from './v2.js';

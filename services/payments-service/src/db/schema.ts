@@ -13,12 +13,14 @@ export { disputeEvidence, disputes } from '../modules/disputes/tables.js';
 export { oauthClients, oauthTokens } from '../modules/oauth/tables.js';
 export { apiKeys, platforms } from '../modules/platforms/tables.js';
 export { quotes } from '../modules/quotes/tables.js';
+export { reconciliationMismatches } from '../modules/reconciliation/tables.js';
 export { remoteTasks } from '../modules/remote-tasks/tables.js';
 export {
   appliedChainMessages,
   claimedTransfers,
   earlyReleaseAttestations,
   rescindRequests,
+  settlementOperatorActions,
   settlements,
 } from '../modules/settlement/tables.js';
 export { batches, transactions, transactionTransitions } from '../modules/transactions/tables.js';

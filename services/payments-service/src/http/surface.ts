@@ -73,6 +73,10 @@ export const openApiInfo: OpenApiInfo = {
     { name: 'platforms', description: 'Platforms, API keys and scopes' },
     { name: 'oauth', description: 'OAuth 2.0 client credentials: clients, tokens, revocation, introspection' },
     { name: 'compliance', description: "Compliance verifications and the identity provider's signed callback (docs/api/compliance.md)" },
+    {
+      name: 'operations',
+      description: 'Operator routes (admin scope): settlement items that need a person, reconciliation with the chain (docs/settlement.md)',
+    },
     { name: 'controls', description: 'Control templates, one-time SMS codes of two-factor controls, risk reviews (docs/controls.md)' },
     {
       name: 'events',

@@ -27,6 +27,8 @@ export const appliedChainMessages = paymentsSchema.table(
     source: text('source').notNull(),
     detail: text('detail'),
     appliedAt: ts('applied_at').notNull().defaultNow(),
+    /** Set when an operator resolved a `conflict`, `rejected` or `correction_unapplied` (settlement_operator_actions says who and why). */
+    resolvedAt: ts('resolved_at'),
   },
   (t) => [index('applied_chain_messages_tx_idx').on(t.transactionId)],
 );
@@ -54,6 +56,8 @@ export const settlements = paymentsSchema.table(
     lastError: text('last_error'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
+    /** Set when an operator resolved a `failed` or `superseded` instruction (settlement_operator_actions says who and why). */
+    resolvedAt: ts('resolved_at'),
   },
   (t) => [
     uniqueIndex('settlements_transaction_kind_unique').on(t.transactionId, t.kind),
@@ -101,4 +105,22 @@ export const claimedTransfers = paymentsSchema.table(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.chainId, t.txHash, t.logIndex] })],
+);
+
+/** Every operator action on a settlement item (docs/settlement.md, "Operator runbook"): who, why, from which status. */
+export const settlementOperatorActions = paymentsSchema.table(
+  'settlement_operator_actions',
+  {
+    id: uuid('id').primaryKey(),
+    /** `settlement` (settlements.id) or `chain_message` (applied_chain_messages.message_id). */
+    itemKind: text('item_kind').notNull(),
+    itemId: text('item_id').notNull(),
+    action: text('action').notNull(),
+    actor: text('actor').notNull(),
+    actorPlatformId: uuid('actor_platform_id').notNull(),
+    reason: text('reason').notNull(),
+    fromStatus: text('from_status').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('settlement_operator_actions_item_idx').on(t.itemKind, t.itemId, t.createdAt)],
 );

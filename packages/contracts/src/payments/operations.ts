@@ -1,0 +1,145 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { DateTime, StringEnum, Uuid } from '../common/domain.js';
+import { PageQuery, PaginationMeta } from '../common/pagination.js';
+
+/*
+ * Payments API, operator routes (admin scope, `admin:platform`): the settlement items that need a
+ * person, and the reconciliation of the books against the escrow contract (docs/settlement.md,
+ * "Operator runbook" and "Reconciliation").
+ */
+
+const strict = { additionalProperties: false } as const;
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+
+/** What needs a person: a settlement instruction `failed` or `superseded`, a CHAIN message `conflict`, `rejected` or `correction_unapplied`. */
+export const SETTLEMENT_ITEM_STATUSES = ['failed', 'superseded', 'conflict', 'rejected', 'correction_unapplied'] as const;
+export type SettlementItemStatus = (typeof SETTLEMENT_ITEM_STATUSES)[number];
+export const SETTLEMENT_ITEM_KINDS = ['settlement', 'chain_message'] as const;
+export const OPERATOR_ACTIONS = ['retry', 'resolve'] as const;
+
+export const OperatorAction = Type.Object(
+  {
+    action: StringEnum(OPERATOR_ACTIONS),
+    actor: Type.String({ description: 'Who acted: `api_key:<keyId>` or `oauth_client:<clientId>`, of the platform `actorPlatformId`.' }),
+    actorPlatformId: Uuid,
+    reason: Type.String(),
+    fromStatus: Type.String({ description: 'The status of the item when the action was taken.' }),
+    createdAt: DateTime,
+  },
+  strict,
+);
+export type OperatorAction = Static<typeof OperatorAction>;
+
+export const SettlementItem = Type.Object(
+  {
+    kind: StringEnum(SETTLEMENT_ITEM_KINDS, {
+      description: '`settlement`: an on-chain instruction of the attester key; `chain_message`: a CHAIN event payments could not apply.',
+    }),
+    id: Type.String({ description: 'The settlement id (uuid) or the CHAIN message id.' }),
+    transactionId: Type.Union([Uuid, Type.Null()]),
+    status: Type.String({
+      description:
+        'failed, superseded (settlement), conflict, rejected, correction_unapplied (chain_message); pending again after a retry.',
+    }),
+    detail: Type.Union([Type.String(), Type.Null()], { description: 'The last error, or why the event was not applied.' }),
+    settlementKind: Type.Union([StringEnum(['release', 'refund'] as const), Type.Null()]),
+    eventKind: Type.Union([Type.String(), Type.Null()]),
+    attempts: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+    createdAt: DateTime,
+    resolvedAt: Type.Union([DateTime, Type.Null()]),
+    actions: Type.Array(OperatorAction, { description: 'Every operator action on the item, oldest first.' }),
+  },
+  strict,
+);
+export type SettlementItem = Static<typeof SettlementItem>;
+
+export const SettlementItemQuery = Type.Composite([
+  PageQuery,
+  Type.Object({
+    status: Type.Optional(StringEnum(SETTLEMENT_ITEM_STATUSES)),
+    includeResolved: Type.Optional(Type.Boolean({ default: false, description: 'Also list the items an operator resolved.' })),
+  }),
+]);
+export type SettlementItemQuery = Static<typeof SettlementItemQuery>;
+
+export const SettlementItemList = Type.Object({ data: Type.Array(SettlementItem), pagination: PaginationMeta }, strict);
+export type SettlementItemList = Static<typeof SettlementItemList>;
+
+/** Why an operator retries or resolves an item (kept with who did it). */
+export const OperatorActionBody = Type.Object(
+  { reason: Type.String({ minLength: 3, maxLength: 500, description: 'Why: kept in the item’s audit trail with who acted.' }) },
+  strict,
+);
+export type OperatorActionBody = Static<typeof OperatorActionBody>;
+
+export const SettlementIdParams = Type.Object({ id: Uuid }, strict);
+export const ChainMessageIdParams = Type.Object({ messageId: Type.String({ minLength: 1, maxLength: 200 }) }, strict);
+
+// ---------------------------------------------------------------- reconciliation
+
+/**
+ * A difference between the books and the escrow contract (docs/settlement.md, "Reconciliation"):
+ * `released_on_chain`, `rescinded_on_chain`, `refunded_on_chain` (the chain settled an escrow the
+ * database still holds: a missed event), `settled_during_dispute`, `escrow_missing` (the database
+ * holds an escrow the chain does not know), `terminal_but_held` (the database says settled, the
+ * chain still holds the funds and no instruction is owed), `settled_otherwise` (both settled, differently).
+ */
+export const MISMATCH_KINDS = [
+  'released_on_chain',
+  'rescinded_on_chain',
+  'refunded_on_chain',
+  'settled_during_dispute',
+  'escrow_missing',
+  'terminal_but_held',
+  'settled_otherwise',
+] as const;
+export type MismatchKind = (typeof MISMATCH_KINDS)[number];
+
+export const ReconciliationMismatch = Type.Object(
+  {
+    id: Uuid,
+    kind: StringEnum(MISMATCH_KINDS),
+    transactionId: Uuid,
+    batchId: Type.Union([Uuid, Type.Null()]),
+    network: Type.String(),
+    escrowAddress: Type.String(),
+    databaseStatus: Type.String({ description: 'The transaction status in the books when last seen.' }),
+    chainStatus: StringEnum(['none', 'held', 'released', 'rescinded', 'refunded'] as const, {
+      description: 'The escrow status the contract answered.',
+    }),
+    firstSeenAt: DateTime,
+    lastSeenAt: DateTime,
+    resolvedAt: Type.Union([DateTime, Type.Null()]),
+    resolution: Type.Union([StringEnum(['repaired', 'cleared'] as const), Type.Null()], {
+      description: '`repaired`: the reconciler moved the transaction to what the chain says; `cleared`: the difference went away.',
+    }),
+    repairedBy: Nullable(Type.String({ description: 'The move the reconciler applied (`release`, `rescind`, `refund`).' })),
+  },
+  strict,
+);
+export type ReconciliationMismatch = Static<typeof ReconciliationMismatch>;
+
+export const MismatchQuery = Type.Composite([
+  PageQuery,
+  Type.Object({
+    open: Type.Optional(Type.Boolean({ default: true, description: 'Only the mismatches not resolved (default); false: all.' })),
+    kind: Type.Optional(StringEnum(MISMATCH_KINDS)),
+    transactionId: Type.Optional(Uuid),
+  }),
+]);
+export type MismatchQuery = Static<typeof MismatchQuery>;
+
+export const MismatchList = Type.Object({ data: Type.Array(ReconciliationMismatch), pagination: PaginationMeta }, strict);
+export type MismatchList = Static<typeof MismatchList>;
+
+/** What one reconciliation pass found (POST /admin/reconciliation/run). */
+export const ReconciliationPass = Type.Object(
+  {
+    checked: Type.Integer({ minimum: 0 }),
+    mismatches: Type.Integer({ minimum: 0, description: 'Differences seen in this pass (before repairs).' }),
+    repaired: Type.Integer({ minimum: 0 }),
+    open: Type.Integer({ minimum: 0, description: 'Mismatches still open after the pass.' }),
+  },
+  strict,
+);
+export type ReconciliationPass = Static<typeof ReconciliationPass>;
