@@ -34,6 +34,8 @@ export function createDatabase<TSchema extends Record<string, unknown>>(options:
     onnotice: () => {},
     // Money columns are numeric: keep them as exact strings, never floats.
     types: { numeric: { to: 1700, from: [1700], serialize: (v: string | number) => String(v), parse: (v: string) => v } },
+    // Reconnect within 2 s of PostgreSQL coming back (the driver's own back-off grows to 20 s).
+    backoff: (attempt: number) => Math.min(0.1 * 2 ** attempt, 2),
     idle_timeout: 30,
     max_lifetime: 60 * 30,
   });
@@ -48,4 +50,14 @@ export function createDatabase<TSchema extends Record<string, unknown>>(options:
       await sql.end({ timeout: 5 });
     },
   };
+}
+
+/** `select 1` on a new connection, closed after: a pool would wait out its reconnect back-off instead. */
+export async function pingOnce(url: string, applicationName: string): Promise<void> {
+  const sql = postgres(url, { max: 1, connect_timeout: 2, onnotice: () => {}, connection: { application_name: applicationName } });
+  try {
+    await sql`select 1`;
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
 }
