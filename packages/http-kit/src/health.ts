@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 
 export interface ReadinessCheck {
@@ -35,6 +35,19 @@ const Readiness = Type.Object({
   failing: Type.Optional(Type.Array(Type.String())),
 });
 
+export type ReadinessBody = Static<typeof Readiness>;
+
+/** Runs every check (each within CHECK_TIMEOUT_MS): the body `/health/ready` answers, ready or not. */
+export async function probeReadiness(checks: ReadinessCheck[]): Promise<ReadinessBody> {
+  const results = await Promise.all(checks.map(runCheck));
+  const failing = results.filter((r) => !r.ok);
+  return {
+    status: failing.length === 0 ? 'ready' : 'unavailable',
+    checks: Object.fromEntries(results.map((r) => [r.name, r.ok ? 'ok' : (r.error ?? 'failed')])),
+    ...(failing.length > 0 ? { failing: failing.map((r) => r.name) } : {}),
+  };
+}
+
 export function registerHealth(app: FastifyInstance, checks: ReadinessCheck[]): void {
   app.get(
     '/health',
@@ -65,15 +78,9 @@ export function registerHealth(app: FastifyInstance, checks: ReadinessCheck[]): 
       },
     },
     async (request, reply) => {
-      const results = await Promise.all(checks.map(runCheck));
-      const failing = results.filter((r) => !r.ok);
-      const body = {
-        status: failing.length === 0 ? ('ready' as const) : ('unavailable' as const),
-        checks: Object.fromEntries(results.map((r) => [r.name, r.ok ? 'ok' : (r.error ?? 'failed')])),
-        ...(failing.length > 0 ? { failing: failing.map((r) => r.name) } : {}),
-      };
-      if (failing.length > 0) request.log.warn({ failing: body.failing, checks: body.checks }, 'not ready');
-      return reply.code(failing.length === 0 ? 200 : 503).send(body);
+      const body = await probeReadiness(checks);
+      if (body.failing) request.log.warn({ failing: body.failing, checks: body.checks }, 'not ready');
+      return reply.code(body.failing ? 503 : 200).send(body);
     },
   );
 }

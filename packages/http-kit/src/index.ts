@@ -13,8 +13,8 @@ export {
   unauthorized,
   validationError,
 } from './errors.js';
-export type { ReadinessCheck } from './health.js';
-export { chainRpcCheck } from './health.js';
+export type { ReadinessBody, ReadinessCheck } from './health.js';
+export { chainRpcCheck, probeReadiness } from './health.js';
 export { isStorableText, UNSTORABLE_TEXT_REASON } from './input-rules.js';
 export { numberSourceOf, parseJsonKeepingNumbers } from './json-body.js';
 export {
@@ -27,3 +27,4 @@ export {
 export { captureRawBody } from './raw-body.js';
 export { type ServiceHandle, startForTest } from './service.js';
 export { type Closer, exitOnUnhandled, type RunOptions, runUntilSignalled } from './shutdown.js';
+export { type WaitOptions, waitForDependencies } from './starting.js';

@@ -7,6 +7,7 @@ import {
   createPostgresWindowCounter,
   type Database,
   type OutboxRelay,
+  pingOnce,
   runMigrations,
 } from '@holdfast/db';
 import {
@@ -22,9 +23,10 @@ import {
   type ReadinessCheck,
   runUntilSignalled,
   type ServiceHandle,
+  waitForDependencies,
 } from '@holdfast/http-kit';
 import { createLogger, type Logger } from '@holdfast/logging';
-import { type Bus, connectBus, ensureStreams, publishEvent } from '@holdfast/messaging';
+import { type Bus, type BusOptions, connectBus, ensureStreams, publishEvent } from '@holdfast/messaging';
 import { startTracing } from './tracing.js';
 
 export * from './tracing.js';
@@ -96,14 +98,7 @@ export async function createFoundation<TSchema extends Record<string, unknown>>(
   });
   let bus: Bus;
   try {
-    bus = await connectBus({
-      url: config.NATS_URL,
-      name: options.serviceName,
-      prefix: config.NATS_SUBJECT_PREFIX,
-      logger,
-      credentials: { user: config.NATS_USER, password: config.NATS_PASSWORD, nkeySeed: config.NATS_NKEY_SEED },
-      tls: { caFile: config.NATS_TLS_CA, certFile: config.NATS_TLS_CERT, keyFile: config.NATS_TLS_KEY },
-    });
+    bus = await connectBus(busOptionsOf(config, options.serviceName, logger));
     await ensureStreams(bus);
   } catch (error) {
     await database.close();
@@ -143,6 +138,42 @@ export async function createFoundation<TSchema extends Record<string, unknown>>(
   };
 }
 
+/** How a process connects to NATS: one place, used by the foundation and the start-up probe. */
+function busOptionsOf(config: BaseConfig, serviceName: string, logger: Logger): BusOptions {
+  return {
+    url: config.NATS_URL,
+    name: serviceName,
+    prefix: config.NATS_SUBJECT_PREFIX,
+    logger,
+    credentials: { user: config.NATS_USER, password: config.NATS_PASSWORD, nkeySeed: config.NATS_NKEY_SEED },
+    tls: { caFile: config.NATS_TLS_CA, certFile: config.NATS_TLS_CERT, keyFile: config.NATS_TLS_KEY },
+  };
+}
+
+/**
+ * What a process needs before it can be assembled: its PostgreSQL answers and NATS answers with
+ * JetStream. Probed the way the process connects (same URL, options and credentials).
+ */
+function startupChecks(config: BaseConfig, serviceName: string, logger: Logger): ReadinessCheck[] {
+  return [
+    {
+      name: 'postgres',
+      check: () => pingOnce(config.DATABASE_URL, `${serviceName}-startup`),
+    },
+    {
+      name: 'nats',
+      check: async () => {
+        const bus = await connectBus(busOptionsOf(config, serviceName, logger.child({ component: 'startup-probe' })));
+        try {
+          await bus.jsm.getAccountInfo();
+        } finally {
+          await bus.nc.close();
+        }
+      },
+    },
+  ];
+}
+
 /** The outbox relay of a process, publishing to JetStream. */
 export function createEventRelay(foundation: Foundation<Record<string, unknown>>, schemaName: string, logger: Logger): OutboxRelay {
   return createOutboxRelay({
@@ -175,10 +206,19 @@ export async function runProcess<C extends BaseConfig>(options: {
     sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,
   });
   if (tracing) logger.info({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, sampleRatio: config.OTEL_TRACES_SAMPLER_ARG }, 'tracing on');
+  // Started before its database or NATS: wait (ready answers 503) instead of exiting.
+  await waitForDependencies({
+    host: config.HOST,
+    port: options.port(config),
+    logger,
+    checks: startupChecks(config, options.serviceName, logger),
+  });
   let service: ServiceHandle;
   try {
     service = await options.create(config, logger);
   } catch (error) {
+    // The dependencies answered a moment ago: a failure here is a misconfiguration or an outage
+    // that began during start; exiting lets the supervisor start the process (and its wait) again.
     logger.fatal({ err: error }, 'could not start: a dependency is unreachable or misconfigured');
     process.exit(1);
   }

@@ -1,7 +1,11 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type DomainEvent, newEventId } from '@holdfast/contracts';
 import { publishEvent } from '@holdfast/messaging';
-import { runMainExpectingExit, startTestService, type TestService } from '@holdfast/test-fixtures';
+import { freePort, runMainExpectingExit, startTestService, type TestService } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,4 +83,51 @@ describe('webhook-dispatcher start-up', () => {
       'webhook-dispatcher: configuration error: WEBHOOK_RETRY_SCHEDULE: must be comma-separated durations such as 5s,5m,30m,2h (got "5s,soon")',
     ]);
   });
+});
+
+describe('webhook-dispatcher started before NATS', () => {
+  it('waits answering ready 503 (naming nats), becomes ready once NATS answers, and exits 0 on SIGTERM', async () => {
+    const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+    const [port, natsPort] = [await freePort(), await freePort()];
+    const store = mkdtempSync(join(tmpdir(), 'hf-nats-'));
+    const child = spawn(process.execPath, [main], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        APP_ENV: 'local',
+        DATABASE_URL: service.db.url,
+        NATS_URL: `nats://127.0.0.1:${natsPort}`,
+        NATS_SUBJECT_PREFIX: 'waitfornats.',
+        HOST: '127.0.0.1',
+        DISPATCHER_PORT: String(port),
+        LOG_LEVEL: 'silent',
+      },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const ready = async () => {
+      try {
+        const res = await request(`http://127.0.0.1:${port}/health/ready`);
+        return { status: res.statusCode, body: (await res.body.json()) as { failing?: string[] } };
+      } catch {
+        return { status: 0, body: {} };
+      }
+    };
+    let nats: ReturnType<typeof spawn> | undefined;
+    try {
+      await expect.poll(async () => (await ready()).status, { timeout: 20_000 }).toBe(503);
+      expect((await ready()).body.failing).toContain('nats');
+      expect((await request(`http://127.0.0.1:${port}/health`)).statusCode).toBe(200);
+      expect(child.exitCode).toBeNull();
+
+      nats = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', store], { stdio: 'ignore' });
+      await expect.poll(async () => (await ready()).status, { timeout: 30_000, interval: 250 }).toBe(200);
+
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+      nats?.kill('SIGKILL');
+      rmSync(store, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
