@@ -107,11 +107,33 @@ describe('escrow.created', () => {
 });
 
 describe('corrections', () => {
+  async function rpc(method: string, params: unknown[] = []): Promise<unknown> {
+    const res = await fetch(world.anvil.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    return ((await res.json()) as { result: unknown }).result;
+  }
+  /**
+   * Runs `onChain` (mine and deliver), then drops the blocks it mined (anvil's snapshot and
+   * revert): the logs are gone from the chain, as after a reorg, so their corrections are facts.
+   */
+  async function thenWithdrawn<T>(onChain: () => Promise<T>): Promise<T> {
+    const snapshot = await rpc('evm_snapshot');
+    const out = await onChain();
+    await rpc('evm_revert', [snapshot]);
+    return out;
+  }
+
   it('a withdrawn escrow.created moves escrowed back to pending (no event); the re-mined log escrows it again', async () => {
     const id = await newTransaction();
-    const [created] = await world.indexed(await world.createEscrow(id, AMOUNT));
-    if (!created) throw new Error('no event');
-    await deliver([created]);
+    const created = await thenWithdrawn(async () => {
+      const [event] = await world.indexed(await world.createEscrow(id, AMOUNT));
+      if (!event) throw new Error('no event');
+      await deliver([event]);
+      return event;
+    });
     const [undone] = await deliver([{ ...created, removed: true, removedReason: 'reorg' }]);
     expect(undone).toMatchObject({ outcome: 'applied', action: 'revert_escrow' });
     expect((await rowOf(id)).status).toBe('pending');
@@ -121,7 +143,10 @@ describe('corrections', () => {
       { action: 'lock_escrow', to_status: 'escrowed', event_id: expect.any(String) },
       { action: 'revert_escrow', to_status: 'pending', event_id: null },
     ]);
-    await deliver([{ ...created, eventId: `${created.eventId}:2` }]);
+    // Re-mined (the same signed transaction may get the same hash): the indexer publishes it as a new occurrence.
+    const [again] = await world.indexed(await world.createEscrow(id, AMOUNT));
+    if (!again) throw new Error('no event');
+    await deliver([{ ...again, eventId: again.eventId === created.eventId ? `${created.eventId}:2` : again.eventId }]);
     expect((await rowOf(id)).status).toBe('escrowed');
     expect((await eventsOf(sql, id)).map((e) => e.type)).toEqual(['transaction.escrowed', 'transaction.escrowed']);
   });
@@ -129,8 +154,11 @@ describe('corrections', () => {
   it('a withdrawn release is recorded for an operator and the completed transaction is left as it is', async () => {
     const id = await newTransaction();
     await deliver(await world.indexed(await world.createEscrow(id, AMOUNT)));
-    const released = await world.indexed(await world.escrowCall('release', id));
-    await deliver(released);
+    const released = await thenWithdrawn(async () => {
+      const events = await world.indexed(await world.escrowCall('release', id));
+      await deliver(events);
+      return events;
+    });
     expect((await rowOf(id)).status).toBe('completed');
     const [undone] = await deliver(released.map((e) => ({ ...e, removed: true, removedReason: 'reorg' as const })));
     expect(undone?.outcome).toBe('correction_unapplied');
@@ -138,8 +166,11 @@ describe('corrections', () => {
   });
 
   it('a correction of an event that changed nothing is a no-op', async () => {
-    const events = await world.indexed(await world.createEscrow(uuidv7(), AMOUNT));
-    await deliver(events);
+    const events = await thenWithdrawn(async () => {
+      const mined = await world.indexed(await world.createEscrow(uuidv7(), AMOUNT));
+      await deliver(mined);
+      return mined;
+    });
     const [undone] = await deliver(events.map((e) => ({ ...e, removed: true })));
     expect(undone?.outcome).toBe('noop');
   });

@@ -98,4 +98,15 @@ describe('forged CHAIN events', () => {
     expect(await statusOf(id)).toBe('escrowed');
     expect((await eventsOf(sql, id)).map((e) => e.type)).toEqual(['transaction.escrowed']);
   });
+
+  it('a correction of an escrow.created whose log is still on chain does not move the transaction back to pending', async () => {
+    const id = await newTransaction();
+    const [created] = await world.indexed(await world.createEscrow(id, AMOUNT));
+    if (!created) throw new Error('no event');
+    await publishChain(nats.bus, [created]);
+    await waitFor(async () => (await statusOf(id)) === 'escrowed', 'the genuine escrow');
+    await deliverForgedThenMarker([{ ...created, removed: true, removedReason: 'reorg' }]);
+    expect(await statusOf(id)).toBe('escrowed');
+    expect((await eventsOf(sql, id)).map((e) => e.type)).toEqual(['transaction.escrowed']);
+  });
 });

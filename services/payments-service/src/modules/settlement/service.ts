@@ -581,20 +581,25 @@ export function createSettlementService(deps: SettlementDeps) {
    * One CHAIN message, at most once: its message id is claimed in the transaction that applies it.
    * A database error propagates (the consumer naks and it comes again); an escrow whose terms differ
    * from the transaction is recorded, then terminated (NonRetryableError, logged for operators).
-   * A message the chain does not back is terminated WITHOUT claiming its id, so a forgery carrying
-   * the id of a genuine event still to come cannot make the genuine one a duplicate.
+   * A message the chain does not back (an event whose log is not there, a correction whose log still
+   * is) is terminated WITHOUT claiming its id, so a forgery carrying the id of a genuine event still
+   * to come cannot make the genuine one a duplicate.
    */
   async function handleChainEvent(event: ChainEvent): Promise<ChainOutcome | 'duplicate'> {
     // An RPC failure here throws: the consumer naks and the message comes again.
-    if (!event.removed) {
-      const problem = await notOnChain(event);
-      if (problem) {
-        log.warn(
-          { eventId: event.eventId, transactionId: event.transactionId, kind: event.kind, problem },
-          'chain event refused: not on chain',
-        );
-        throw new NonRetryableError(`chain event ${chainMessageId(event)} refused: ${problem}`);
-      }
+    // A correction is a fact only when the log it withdraws is no longer in its block.
+    const offChain = await notOnChain(event);
+    const problem = event.removed
+      ? offChain
+        ? undefined
+        : `log ${event.logIndex} of ${event.transactionHash} is still on chain`
+      : offChain;
+    if (problem) {
+      log.warn(
+        { eventId: event.eventId, transactionId: event.transactionId, kind: event.kind, removed: event.removed, problem },
+        'chain event refused: the chain does not back it',
+      );
+      throw new NonRetryableError(`chain event ${chainMessageId(event)} refused: ${problem}`);
     }
     const genuine = event.removed ? true : await chain.isEscrowContract(event.network, event.contractAddress);
     const messageId = chainMessageId(event);
