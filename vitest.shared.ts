@@ -23,6 +23,9 @@ export function holdfastVitestConfig(options: { infrastructure?: boolean; test?:
       include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
       testTimeout: 30_000,
       hookTimeout: 60_000,
+      // `expect.poll` waits for a side effect of another process (a delivery, a state): one second,
+      // vitest's default, is too short on a loaded CI machine (2 cores), where it failed at random.
+      expect: { poll: { timeout: 10_000 } },
       globalSetup,
       ...options.test,
     },
