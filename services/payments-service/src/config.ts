@@ -104,6 +104,10 @@ export const PaymentsEnv = Type.Object({
     default: 10,
     errorMessage: 'must be an integer from 0 (off) to 100000 (creations per minute per sender)',
   }),
+  /** The reconciler (docs/settlement.md, Reconciliation): how often it compares the books with the chain, how far back settled ones, and how long a repairable difference waits for its CHAIN event. */
+  RECONCILIATION_INTERVAL: Type.String({ format: 'duration', default: '5m', errorMessage: 'must be a duration such as 5m' }),
+  RECONCILIATION_LOOKBACK: Type.String({ format: 'duration', default: '7d', errorMessage: 'must be a duration such as 7d' }),
+  RECONCILIATION_REPAIR_AFTER: Type.String({ format: 'duration', default: '10m', errorMessage: 'must be a duration such as 10m' }),
   /** How long a fee quote can be used. */
   PAYMENTS_QUOTE_TTL_SECONDS: Type.Integer({ minimum: 1, default: 300, errorMessage: 'must be a positive number of seconds' }),
   /** Retention (docs/operations.md, "Retention"): how often the sweeper runs and how long dead rows are kept. */
@@ -147,6 +151,11 @@ function resolve(env: Record<string, string | undefined>) {
     shutdownTimeoutMs: durationMs(raw.SHUTDOWN_TIMEOUT),
     controlsCodeTtlMs: durationMs(raw.CONTROLS_CODE_TTL),
     codeDeliveryIntervalMs: durationMs(raw.CONTROLS_CODE_DELIVERY_INTERVAL),
+    reconciliation: {
+      everyMs: Math.max(1000, durationMs(raw.RECONCILIATION_INTERVAL)),
+      lookbackSeconds: Math.floor(durationMs(raw.RECONCILIATION_LOOKBACK) / 1000),
+      repairAfterMs: durationMs(raw.RECONCILIATION_REPAIR_AFTER),
+    },
     // Outside local without a key no one-time code can be sealed: controls that send one answer 503.
     codeKey: raw.DATA_ENCRYPTION_KEY || raw.APP_ENV === 'local' ? dataEncryptionKey(raw.DATA_ENCRYPTION_KEY, raw.APP_ENV) : null,
     retention: {

@@ -45,6 +45,9 @@ import { createPlatformsService } from './modules/platforms/service.js';
 import { createQuotesRepository } from './modules/quotes/repository.js';
 import { registerQuoteRoutes } from './modules/quotes/routes.js';
 import { createQuotesService } from './modules/quotes/service.js';
+import { createReconciliationRepository } from './modules/reconciliation/repository.js';
+import { registerReconciliationRoutes } from './modules/reconciliation/routes.js';
+import { createReconciliationService, startReconciler } from './modules/reconciliation/service.js';
 import { createRemoteTasksRepository } from './modules/remote-tasks/repository.js';
 import { createRemoteTaskRunner, remoteTaskHandlers } from './modules/remote-tasks/service.js';
 import { createPaymentsRetentionRepository } from './modules/retention/repository.js';
@@ -208,6 +211,20 @@ export async function createPaymentsService(
     checkRelease: controls.checkRelease,
   });
   registerSettlementRoutes(app, settlement);
+  // The reconciler: the books against the escrow contract (docs/settlement.md, Reconciliation).
+  const reconciliation = createReconciliationService({
+    sql: database.sql,
+    repository: createReconciliationRepository(),
+    transactions: transactionsRepository,
+    moves,
+    chain,
+    logger,
+    registry: app.metrics,
+    ...config.reconciliation,
+  });
+  registerReconciliationRoutes(app, reconciliation);
+  let reconciler: ReturnType<typeof startReconciler> | undefined;
+
   // The operator's desk: settlement items that need a person (admin scope).
   registerSettlementReviewRoutes(
     app,
@@ -333,12 +350,14 @@ export async function createPaymentsService(
       });
       if (chain.attesterAddress()) settlementWorker.start();
       codeDelivery?.start();
+      reconciler = startReconciler(reconciliation, logger, config.reconciliation.everyMs);
       retention = startRetentionSweeper({ repository: createPaymentsRetentionRepository(database.sql), logger, ...config.retention });
     },
     closers: [
       { name: 'commands', close: async () => stopCommands() },
       { name: 'chain consumer', close: async () => chainConsumer?.stop() },
       { name: 'settlement worker', close: settlementWorker.stop },
+      { name: 'reconciler', close: async () => reconciler?.stop() },
       { name: 'code delivery worker', close: async () => codeDelivery?.stop() },
       { name: 'retention sweeper', close: async () => retention?.stop() },
       { name: 'transaction commands', close: async () => stopTransactionCommands() },

@@ -192,13 +192,15 @@ export function createChainAccess(settings: ChainSettings) {
       return true;
     },
 
-    async getEscrow(network: string, escrowAddress: string, transactionId: string): Promise<OnchainEscrow> {
+    /** The escrow of a transaction, at the latest block or at `blockNumber` (the reconciler reads it CHAIN_CONFIRMATIONS deep). */
+    async getEscrow(network: string, escrowAddress: string, transactionId: string, blockNumber?: bigint): Promise<OnchainEscrow> {
       const e = await rpc('getEscrow', () =>
         client(network).readContract({
           address: getAddress(escrowAddress),
           abi: holdfastEscrowAbi,
           functionName: 'getEscrow',
           args: [uuidToOnchainId(transactionId)],
+          ...(blockNumber === undefined ? {} : { blockNumber }),
         }),
       );
       return e as unknown as OnchainEscrow;

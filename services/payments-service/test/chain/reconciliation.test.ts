@@ -1,0 +1,152 @@
+import { ANVIL_ACCOUNTS } from '@holdfast/test-fixtures';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, call, key, type PaymentsEnv, type Running, startPaymentsEnv, type TestSql } from '../helpers.js';
+import { type ChainWorld, eventsOf, insertTransaction, platformWithCredentials, startChain } from './fixtures.js';
+
+// The reconciler against a private anvil: the books are broken on purpose (the sender settles an
+// escrow on chain and payments never hears of it: no CHAIN event is published in this file). The
+// difference is reported (operator route, metric) with since when, then repaired once it has been
+// open RECONCILIATION_REPAIR_AFTER (1 s here), or left to an operator where no repair is safe.
+
+let e: PaymentsEnv;
+let svc: Running;
+let sql: TestSql;
+let world: ChainWorld;
+let p: Awaited<ReturnType<typeof platformWithCredentials>>;
+const SENDER = ANVIL_ACCOUNTS[1].address;
+const RECEIVER = ANVIL_ACCOUNTS[2].address;
+const AMOUNT = 25_500_000n;
+
+beforeAll(async () => {
+  world = await startChain();
+  // The periodic pass runs once at start only: this file runs its passes through the operator route.
+  e = await startPaymentsEnv({ ...world.env, RECONCILIATION_INTERVAL: '1h', RECONCILIATION_REPAIR_AFTER: '1s' });
+  ({ svc, sql } = e);
+  p = await platformWithCredentials(e, 'Reconciled platform');
+}, 60_000);
+
+afterAll(async () => {
+  await e?.stop();
+  await world?.anvil.stop();
+});
+
+const admin = () => key(e.admin);
+const run = () => call(svc.url, 'POST', '/api/v1/admin/reconciliation/run', { headers: admin() });
+const mismatches = async (transactionId: string, open = true) =>
+  (await call(svc.url, 'GET', `/api/v1/admin/reconciliation/mismatches?transactionId=${transactionId}&open=${open}`, { headers: admin() }))
+    .body.data;
+const statusOf = async (id: string) => (await sql`select status from transactions where id = ${id}`)[0]?.status as string;
+const metrics = async () => (await (await request(`${svc.url}/metrics`)).body.text()) as string;
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function escrowed(holdDeadline = 0n) {
+  const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+  const receipt = await world.createEscrow(id, AMOUNT, { holdDeadline });
+  const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
+    headers: bearer(p.token),
+    body: { transactionHash: receipt.transactionHash },
+  });
+  expect(res.status).toBe(200);
+  return id;
+}
+
+describe('reconciliation with the escrow contract', () => {
+  it('books that agree with the chain report nothing', async () => {
+    const id = await escrowed();
+    const pass = await run();
+    expect(pass.status).toBe(200);
+    expect(pass.body.checked).toBeGreaterThanOrEqual(1);
+    expect(await mismatches(id, false)).toEqual([]);
+  });
+
+  it('an escrow released on chain behind the API (a missed event) is reported with since when, then repaired', async () => {
+    const id = await escrowed();
+    await world.escrowCall('release', id); // the sender pays the receiver; no CHAIN event reaches payments
+
+    const first = await run();
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ repaired: 0 });
+    expect(first.body.mismatches).toBeGreaterThanOrEqual(1);
+    const [reported] = await mismatches(id);
+    expect(reported).toMatchObject({
+      kind: 'released_on_chain',
+      transactionId: id,
+      batchId: null,
+      network: 'base-sepolia',
+      databaseStatus: 'escrowed',
+      chainStatus: 'released',
+      firstSeenAt: expect.any(String),
+      resolvedAt: null,
+      resolution: null,
+    });
+    expect(await statusOf(id)).toBe('escrowed');
+    expect(await metrics()).toMatch(/payments_reconciliation_mismatches\{kind="released_on_chain"[^}]*\} [1-9]/);
+    expect(await metrics()).toMatch(/payments_reconciliation_mismatches_found_total\{kind="released_on_chain"[^}]*\} [1-9]/);
+
+    // Seen again before RECONCILIATION_REPAIR_AFTER: the same row, still since the first sighting.
+    await run();
+    expect((await mismatches(id))[0]).toMatchObject({ id: reported.id, firstSeenAt: reported.firstSeenAt });
+
+    await pause(1100);
+    const second = await run();
+    expect(second.body.repaired).toBeGreaterThanOrEqual(1);
+    expect(await statusOf(id)).toBe('completed');
+    expect((await eventsOf(sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed', 'transaction.completed']);
+    const [transition] =
+      await sql`select action, actor from transaction_transitions where transaction_id = ${id} order by seq desc limit 1`;
+    expect(transition).toEqual({ action: 'release', actor: 'reconciler' });
+    expect(await mismatches(id)).toEqual([]);
+    expect(await mismatches(id, false)).toEqual([
+      expect.objectContaining({ id: reported.id, resolution: 'repaired', repairedBy: 'release', resolvedAt: expect.any(String) }),
+    ]);
+    expect(await metrics()).toMatch(/payments_reconciliation_repairs_total\{kind="released_on_chain"[^}]*\} [1-9]/);
+
+    // Completed within the look-back, and the chain agrees: nothing new.
+    await run();
+    expect(await mismatches(id)).toEqual([]);
+  });
+
+  it("a sender's rescind the books never heard of is repaired to rescinded", async () => {
+    const id = await escrowed((await world.now()) + 3600n);
+    await world.escrowCall('rescind', id);
+    await run();
+    expect((await mismatches(id))[0]).toMatchObject({ kind: 'rescinded_on_chain', databaseStatus: 'escrowed', chainStatus: 'rescinded' });
+    await pause(1100);
+    await run();
+    expect(await statusOf(id)).toBe('rescinded');
+    expect((await eventsOf(sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed', 'transaction.rescinded']);
+  });
+
+  it('a release during a dispute is reported for an operator and never repaired', async () => {
+    const id = await escrowed();
+    await sql`update transactions set status = 'disputed' where id = ${id}`; // a dispute was opened
+    await world.escrowCall('release', id);
+    await run();
+    await pause(1100);
+    const pass = await run();
+    expect(pass.body.open).toBeGreaterThanOrEqual(1);
+    expect(await mismatches(id)).toEqual([
+      expect.objectContaining({ kind: 'settled_during_dispute', databaseStatus: 'disputed', chainStatus: 'released', resolvedAt: null }),
+    ]);
+    expect(await statusOf(id)).toBe('disputed');
+  });
+
+  it('a refunded transaction whose escrow is still held and owes no instruction is reported; it clears once the chain agrees', async () => {
+    const id = await escrowed();
+    await sql`update transactions set status = 'refunded' where id = ${id}`; // the refund instruction was lost
+    await run();
+    expect((await mismatches(id))[0]).toMatchObject({ kind: 'terminal_but_held', databaseStatus: 'refunded', chainStatus: 'held' });
+    // An operator re-issues the instruction (as the runbook says): the worker refunds, the next pass clears the row.
+    await sql`insert into settlements (id, transaction_id, kind, refund_bps) values (gen_random_uuid(), ${id}, 'refund', 10000)`;
+    for (let i = 0; i < 100 && (await world.escrowStatus(id)) !== 4; i++) await pause(100);
+    await run();
+    expect(await mismatches(id)).toEqual([]);
+    expect((await mismatches(id, false))[0]).toMatchObject({ kind: 'terminal_but_held', resolution: 'cleared' });
+  });
+
+  it('needs the admin scope', async () => {
+    expect((await call(svc.url, 'POST', '/api/v1/admin/reconciliation/run', { headers: key(p.apiKey) })).status).toBe(403);
+    expect((await call(svc.url, 'GET', '/api/v1/admin/reconciliation/mismatches')).status).toBe(401);
+  });
+});
