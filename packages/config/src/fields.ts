@@ -113,6 +113,14 @@ export const DataEncryptionKeyField = Type.Optional(
   Type.String({ format: 'base64-32', errorMessage: 'must be base64 of exactly 32 bytes (openssl rand -base64 32)' }),
 );
 
+/**
+ * Keys that sealed values before the current DATA_ENCRYPTION_KEY (comma-separated, base64 of 32
+ * bytes each): they still open old values, never seal new ones (docs/operations.md, rotating it).
+ */
+export const DataEncryptionPreviousKeysField = Type.Optional(
+  Type.String({ format: 'base64-32-list', errorMessage: 'must be comma-separated base64 keys of exactly 32 bytes each' }),
+);
+
 /** The `X-Internal-API-Key` for service-to-service HTTP calls. Required outside local. */
 export const InternalApiKeyField = Type.Optional(Type.String({ minLength: 16, errorMessage: 'must be at least 16 characters' }));
 

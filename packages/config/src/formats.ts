@@ -20,6 +20,11 @@ const formats: Record<string, (value: string) => boolean> = {
   duration: (v) => parseDuration(v) !== undefined,
   'duration-list': (v) => parseDurationList(v) !== undefined,
   'base64-32': (v) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32,
+  'base64-32-list': (v) =>
+    v
+      .split(',')
+      .map((k) => k.trim())
+      .every((k) => /^[A-Za-z0-9+/]+={0,2}$/.test(k) && Buffer.from(k, 'base64').length === 32),
   'chain-rpc-urls': (v) =>
     v.split(',').every((pair) => {
       const [network, url, ...rest] = pair.split('=');

@@ -2,4 +2,5 @@ export * from './database.js';
 export * from './migrate.js';
 export * from './outbox.js';
 export * from './rate-limit.js';
+export * from './reencrypt.js';
 export * from './relay.js';

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Logger } from '@holdfast/logging';
+import { sha256 } from '@holdfast/secrets';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
@@ -11,7 +11,7 @@ import postgres from 'postgres';
 export const MIGRATIONS_SCHEMA = 'holdfast_migrations';
 
 function lockKey(schemaName: string): bigint {
-  return createHash('sha256').update(`holdfast:migrate:${schemaName}`).digest().readBigInt64BE(0);
+  return sha256(`holdfast:migrate:${schemaName}`, 'buffer').readBigInt64BE(0);
 }
 
 /**

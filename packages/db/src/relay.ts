@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { DomainEvent } from '@holdfast/contracts';
 import { contextFromCarrier, type Logger, type TraceCarrier } from '@holdfast/logging';
+import { sha256 } from '@holdfast/secrets';
 import { context } from '@opentelemetry/api';
 import type { Sql } from 'postgres';
 import { outboxChannel } from './outbox.js';
@@ -41,7 +41,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const batchSize = options.batchSize ?? 200;
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const retentionMs = options.retentionMs ?? 7 * 24 * 60 * 60 * 1000;
-  const lockKey = createHash('sha256').update(`holdfast:outbox:${schemaName}`).digest().readBigInt64BE(0).toString();
+  const lockKey = sha256(`holdfast:outbox:${schemaName}`, 'buffer').readBigInt64BE(0).toString();
   const table = sql(`${schemaName}.outbox`);
   const log = logger.child({ component: 'outbox-relay', schema: schemaName });
 

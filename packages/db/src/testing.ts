@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sha256 } from '@holdfast/secrets';
 import postgres from 'postgres';
 import { inject } from 'vitest';
 import { runMigrations } from './migrate.js';
@@ -26,16 +27,16 @@ export function databaseUrl(adminUrl: string, database: string): string {
 }
 
 function migrationsHash(): string {
-  const hash = createHash('sha256');
+  const parts: Buffer[] = [];
   for (const { schemaName, migrationsFolder } of serviceMigrations()) {
-    hash.update(schemaName);
+    parts.push(Buffer.from(schemaName));
     for (const file of readdirSync(migrationsFolder)
       .filter((f) => f.endsWith('.sql'))
       .sort()) {
-      hash.update(file).update(readFileSync(join(migrationsFolder, file)));
+      parts.push(Buffer.from(file), readFileSync(join(migrationsFolder, file)));
     }
   }
-  return hash.digest('hex').slice(0, 16);
+  return sha256(Buffer.concat(parts)).slice(0, 16);
 }
 
 /**

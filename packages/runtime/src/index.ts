@@ -8,7 +8,10 @@ import {
   type Database,
   type OutboxRelay,
   pingOnce,
+  type ReencryptResult,
+  reencryptColumns,
   runMigrations,
+  type SealedColumn,
 } from '@holdfast/db';
 import {
   type Closer,
@@ -27,6 +30,7 @@ import {
 } from '@holdfast/http-kit';
 import { createLogger, type Logger } from '@holdfast/logging';
 import { type Bus, type BusOptions, connectBus, ensureStreams, publishEvent } from '@holdfast/messaging';
+import { createSecretBox, keyringFromConfig } from '@holdfast/secrets';
 import { startTracing } from './tracing.js';
 
 export * from './tracing.js';
@@ -255,5 +259,31 @@ export async function runMigrationsOf<C extends BaseConfig>(options: {
     const cause = (error as { cause?: { message?: string; code?: string } }).cause;
     logger.fatal({ err: error, pgCode: cause?.code }, `migrations failed: ${cause?.message ?? (error as Error).message}`);
     process.exit(1);
+  }
+}
+
+/**
+ * The body of every `reencrypt.ts` (docs/operations.md#rotating-data_encryption_key): re-seals the
+ * service's sealed columns under the current DATA_ENCRYPTION_KEY, opening old values with
+ * DATA_ENCRYPTION_KEYS_PREVIOUS. Prints one line per column; exits 1 when a value no key opens.
+ */
+export async function runReencryptOf<
+  C extends BaseConfig & { DATA_ENCRYPTION_KEY?: string | undefined; DATA_ENCRYPTION_KEYS_PREVIOUS?: string | undefined },
+>(options: { serviceName: string; schemaName: string; loadConfig: () => C; columns: readonly SealedColumn[] }): Promise<ReencryptResult[]> {
+  const config = options.loadConfig();
+  const logger = createLogger({ service: options.serviceName, level: config.LOG_LEVEL });
+  const box = createSecretBox(keyringFromConfig(config));
+  const database = createDatabase({
+    url: config.DATABASE_URL,
+    schemaName: options.schemaName,
+    tables: {},
+    poolSize: 2,
+    applicationName: `${options.serviceName}-reencrypt`,
+    logger,
+  });
+  try {
+    return await reencryptColumns(database.sql, box, options.columns, logger);
+  } finally {
+    await database.close();
   }
 }

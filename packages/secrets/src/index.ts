@@ -1,53 +1,13 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/**
- * Seals and opens secrets stored at rest (webhook secrets, provider credentials, seeds) with
- * AES-256-GCM. Sealed text is `v1.<iv>.<ciphertext>.<tag>` in base64url, so the format can change
- * later without ambiguity. The additional data binds a sealed value to where it is stored (e.g.
- * `webhook_subscriptions.secret:<id>`): a value copied into another row does not open.
- */
-export interface SecretBox {
-  seal: (plaintext: string, context: string) => string;
-  open: (sealed: string, context: string) => string;
-}
+// The one crypto package (docs/security.md#the-database): sealing at rest, tokens, hashes, MACs and
+// constant-time comparison for every service. The architecture test forbids node:crypto's ciphers,
+// hashes and MACs anywhere else.
+export { createKeyring, createSecretBox, type Keyring, keyIdOf, keyringFromConfig, keyringOf, type SecretBox } from './seal.js';
 
-const VERSION = 'v1';
-
-export function createSecretBox(key: Buffer): SecretBox {
-  if (key.length !== 32) throw new Error('the data encryption key must be 32 bytes');
-  return {
-    seal: (plaintext, context) => {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      cipher.setAAD(Buffer.from(context, 'utf8'));
-      const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-      return [VERSION, iv.toString('base64url'), ciphertext.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
-    },
-    open: (sealed, context) => {
-      const [version, iv, ciphertext, tag] = sealed.split('.');
-      if (version !== VERSION || !iv || ciphertext === undefined || !tag) throw new Error('not a sealed secret');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-      decipher.setAAD(Buffer.from(context, 'utf8'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
-    },
-  };
-}
-
-/**
- * The key from `DATA_ENCRYPTION_KEY` (base64 of 32 bytes). In `local` without one, a key derived
- * from a fixed label: secrets stay unreadable to a casual look at the table, and a local database
- * keeps working across restarts; outside `local` the configuration refuses to start without a key.
- */
-export function dataEncryptionKey(base64: string | undefined, appEnv: string): Buffer {
-  if (base64) return Buffer.from(base64, 'base64');
-  if (appEnv !== 'local') throw new Error('DATA_ENCRYPTION_KEY is required outside local');
-  return createHash('sha256').update('holdfast-local-only-data-encryption-key').digest();
-}
-
-/** `prefix` + 32 random bytes in base64url: API keys, client ids and secrets, refresh tokens. */
-export function randomToken(prefix: string, bytes = 32): string {
-  return `${prefix}${randomBytes(bytes).toString('base64url')}`;
+/** `prefix` + random bytes (32 by default) in base64url (or base64): API keys, client ids and secrets, refresh tokens, webhook secrets. */
+export function randomToken(prefix: string, bytes = 32, encoding: 'base64url' | 'base64' = 'base64url'): string {
+  return `${prefix}${randomBytes(bytes).toString(encoding)}`;
 }
 
 /**
@@ -55,18 +15,41 @@ export function randomToken(prefix: string, bytes = 32): string {
  * (A slow password hash adds nothing for 256-bit random tokens and would cost every request.)
  */
 export function tokenHash(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return sha256(token);
 }
 
-/** HMAC-SHA256, hex or base64. */
-export function hmacSha256(key: string | Buffer, data: string | Buffer, encoding: 'hex' | 'base64' = 'hex'): string {
-  return createHmac('sha256', key).update(data).digest(encoding);
+/** SHA-256 of a string or bytes: fingerprints, lock keys, derived ids (not for secrets of low entropy). */
+export function sha256(data: string | Buffer): string;
+export function sha256(data: string | Buffer, encoding: 'hex' | 'base64url'): string;
+export function sha256(data: string | Buffer, encoding: 'buffer'): Buffer;
+export function sha256(data: string | Buffer, encoding: 'hex' | 'base64url' | 'buffer' = 'hex'): string | Buffer {
+  const hash = createHash('sha256').update(data);
+  return encoding === 'buffer' ? hash.digest() : hash.digest(encoding);
+}
+
+/** HMAC-SHA256, hex, base64 or the bytes. */
+export function hmacSha256(key: string | Buffer, data: string | Buffer, encoding?: 'hex' | 'base64'): string;
+export function hmacSha256(key: string | Buffer, data: string | Buffer, encoding: 'buffer'): Buffer;
+export function hmacSha256(key: string | Buffer, data: string | Buffer, encoding: 'hex' | 'base64' | 'buffer' = 'hex'): string | Buffer {
+  const mac = createHmac('sha256', key).update(data);
+  return encoding === 'buffer' ? mac.digest() : mac.digest(encoding);
+}
+
+/**
+ * A keyed hash for low-entropy one-time codes (email codes, release codes): HMAC-SHA256 under a
+ * server-side secret, with a purpose label and the code's owner in the message. A stolen table
+ * alone does not let six digits be brute-forced, and a code of one owner or purpose never matches
+ * another's.
+ */
+export function codeHash(secret: string | Buffer, purpose: string, owner: string, code: string): string {
+  const key = hmacSha256(secret, `holdfast:${purpose}`, 'buffer');
+  return hmacSha256(key, `${owner}:${code}`);
 }
 
 /** Constant-time string comparison (different lengths compare false without leaking where). */
-export function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'utf8');
-  const right = Buffer.from(b, 'utf8');
+export function safeEqual(a: string | Buffer, b: string | Buffer): boolean {
+  const left = Buffer.isBuffer(a) ? a : Buffer.from(a, 'utf8');
+  const right = Buffer.isBuffer(b) ? b : Buffer.from(b, 'utf8');
   if (left.length !== right.length) {
     timingSafeEqual(left, left);
     return false;

@@ -134,3 +134,26 @@ describe('module dependencies', () => {
     expect(cycles(moduleGraph(modulesDir))).toEqual([]);
   });
 });
+
+// One crypto package (issue 19): @holdfast/secrets seals, hashes, MACs and compares for every
+// service and package. Ciphers, hashes and MACs of node:crypto anywhere else would be a second,
+// diverging way (another key format, another comparison).
+describe('one crypto package', () => {
+  const CRYPTO =
+    /\b(createCipheriv|createDecipheriv|createCipher|createDecipher|createHmac|createHash|timingSafeEqual|scrypt|scryptSync|pbkdf2|pbkdf2Sync|hkdf|hkdfSync|createSign|createVerify|publicEncrypt|privateDecrypt)\b/;
+  const sources = [
+    ...services.map(({ service }) => join(repoRoot(), 'services', service, 'src')),
+    ...readdirSync(join(repoRoot(), 'packages'), { withFileTypes: true })
+      .filter((d) => d.isDirectory() && d.name !== 'secrets')
+      .map((d) => join(repoRoot(), 'packages', d.name, 'src')),
+    join(repoRoot(), 'scripts'),
+  ].filter((dir) => existsSync(dir));
+
+  it('no source outside packages/secrets uses node:crypto ciphers, hashes or MACs', () => {
+    const offenders = sources
+      .flatMap((dir) => filesUnder(dir, '.ts'))
+      .filter((file) => !file.includes('node_modules'))
+      .filter((file) => CRYPTO.test(readFileSync(file, 'utf8')));
+    expect(offenders).toEqual([]);
+  });
+});

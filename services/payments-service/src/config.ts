@@ -3,6 +3,7 @@ import {
   ChainEnv,
   CommonEnv,
   DataEncryptionKeyField,
+  DataEncryptionPreviousKeysField,
   durationMs,
   EscrowContractsEnv,
   exitOnConfigError,
@@ -26,7 +27,7 @@ import {
   withDotEnv,
 } from '@holdfast/config';
 import { API_KEY_PATTERN, MAX_BATCH_LEGS_CEILING, MAX_BATCH_LEGS_DEFAULT } from '@holdfast/contracts';
-import { dataEncryptionKey } from '@holdfast/secrets';
+import { keyringFromConfig } from '@holdfast/secrets';
 import { Type } from '@sinclair/typebox';
 
 export const SERVICE_NAME = 'payments-service';
@@ -92,6 +93,7 @@ export const PaymentsEnv = Type.Object({
   CONTROLS_CODE_DELIVERY_INTERVAL: Type.String({ format: 'duration', default: '250ms', errorMessage: 'must be a duration such as 250ms' }),
   /** Seals one-time codes until they are sent; in local a development key is derived when unset. */
   DATA_ENCRYPTION_KEY: DataEncryptionKeyField,
+  DATA_ENCRYPTION_KEYS_PREVIOUS: DataEncryptionPreviousKeysField,
   CONTROLS_CODE_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 20, default: 5, errorMessage: 'must be an integer from 1 to 20' }),
   /** Hold period of an escrowed transaction (the sender may rescind until it ends); a template may set its own. */
   PAYMENTS_HOLD_PERIOD_SECONDS: Type.Integer({ minimum: 0, default: 7 * 24 * 3600, errorMessage: 'must be a number of seconds' }),
@@ -157,7 +159,7 @@ function resolve(env: Record<string, string | undefined>) {
       repairAfterMs: durationMs(raw.RECONCILIATION_REPAIR_AFTER),
     },
     // Outside local without a key no one-time code can be sealed: controls that send one answer 503.
-    codeKey: raw.DATA_ENCRYPTION_KEY || raw.APP_ENV === 'local' ? dataEncryptionKey(raw.DATA_ENCRYPTION_KEY, raw.APP_ENV) : null,
+    codeKeyring: raw.DATA_ENCRYPTION_KEY || raw.APP_ENV === 'local' ? keyringFromConfig(raw) : null,
     retention: {
       everyMs: durationMs(raw.PAYMENTS_RETENTION_INTERVAL),
       horizons: {

@@ -173,7 +173,7 @@ export async function createPaymentsService(
       setting: 'SMS_VENDOR_URL',
     }),
   };
-  const codeBox = config.codeKey ? createSecretBox(config.codeKey) : null;
+  const codeBox = config.codeKeyring ? createSecretBox(config.codeKeyring) : null;
   const controlsRepository = createControlsRepository(database.sql);
   const controls = createControlsService({
     repository: controlsRepository,

@@ -1,6 +1,7 @@
 import {
   CommonEnv,
   DataEncryptionKeyField,
+  DataEncryptionPreviousKeysField,
   durationListMs,
   durationMs,
   exitOnConfigError,
@@ -19,6 +20,7 @@ export const DispatcherEnv = Type.Object({
   ...CommonEnv,
   DISPATCHER_PORT: portField(3003),
   DATA_ENCRYPTION_KEY: DataEncryptionKeyField,
+  DATA_ENCRYPTION_KEYS_PREVIOUS: DataEncryptionPreviousKeysField,
   WEBHOOK_RETRY_SCHEDULE: Type.String({
     format: 'duration-list',
     default: '5s,5m,30m,2h,5h,10h,10h',

@@ -2,6 +2,7 @@ import type { ServiceHandle } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import type { RunningConsumer } from '@holdfast/messaging';
 import { createFoundation } from '@holdfast/runtime';
+import { createSecretBox, keyringFromConfig } from '@holdfast/secrets';
 import { type DispatcherConfig, SERVICE_NAME } from './config.js';
 import { DELIVERIES_WAKE_CHANNEL } from './db/channels.js';
 import * as tables from './db/schema.js';
@@ -14,7 +15,6 @@ import { createIntakeRepository } from './modules/intake/repository.js';
 import { startEventIntake } from './modules/intake/service.js';
 import { createRetentionRepository } from './modules/retention/repository.js';
 import { startRetentionPurge } from './modules/retention/service.js';
-import { createSecretBox } from './modules/secrets/service.js';
 import { serveSubscriptionCommands } from './modules/subscriptions/commands.js';
 import { createSubscriptionsRepository } from './modules/subscriptions/repository.js';
 import { createSubscriptionsService } from './modules/subscriptions/service.js';
@@ -50,7 +50,9 @@ export async function createDispatcherService(
   const { sql } = foundation.database;
   const { bus } = foundation;
 
-  const secrets = createSecretBox({ encryptionKey: config.DATA_ENCRYPTION_KEY, appEnv: config.APP_ENV, logger });
+  const secrets = createSecretBox(keyringFromConfig(config));
+  if (!config.DATA_ENCRYPTION_KEY)
+    logger.warn('DATA_ENCRYPTION_KEY is not set: webhook secrets are sealed with the public local development key');
   const policy = createTargetPolicy({
     appEnv: config.APP_ENV,
     connectTimeoutMs: config.WEBHOOK_TIMEOUT_MS,

@@ -5,7 +5,7 @@ import type { Logger } from '@holdfast/logging';
 import { DEFAULT_REMOTE_TASK_SETTINGS, type RemoteTaskSettings, type RunningConsumer, sendCommand } from '@holdfast/messaging';
 import type { Resolver } from '@holdfast/outbound';
 import { createFoundation } from '@holdfast/runtime';
-import { createSecretBox, dataEncryptionKey } from '@holdfast/secrets';
+import { createSecretBox, keyringFromConfig } from '@holdfast/secrets';
 import { SERVICE_NAME, type WorkspaceConfig } from './config.js';
 import * as tables from './db/schema.js';
 import { SCHEMA_NAME } from './db/schema.js';
@@ -166,7 +166,7 @@ export async function createWorkspaceService(
     });
     const users = createUsersService({ store, audit, avatars });
     const catalog = createCatalogService({ workspaceExists });
-    const secrets = createSecretBox(dataEncryptionKey(config.DATA_ENCRYPTION_KEY, config.APP_ENV));
+    const secrets = createSecretBox(keyringFromConfig(config));
     const integrations = createIntegrationsService({
       store,
       audit,

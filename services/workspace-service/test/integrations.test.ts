@@ -1,5 +1,5 @@
 import { INTEGRATION_CATALOG } from '@holdfast/contracts';
-import { createSecretBox, dataEncryptionKey } from '@holdfast/secrets';
+import { createKeyring, createSecretBox } from '@holdfast/secrets';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { capturedLogger } from './helpers/logs.js';
 import { type StandIn, startStandIn } from './helpers/stand-in.js';
@@ -167,7 +167,7 @@ describe('POST /workspaces/{id}/integrations', () => {
     expect(row?.secrets_sealed).toMatch(/^v1\./);
     expect(row?.secrets_sealed).not.toContain(KYC_KEY);
     // Sealed under DATA_ENCRYPTION_KEY and bound to its row: another row's context does not open it.
-    const box = createSecretBox(dataEncryptionKey(undefined, 'local'));
+    const box = createSecretBox(createKeyring({ key: undefined, appEnv: 'local' }));
     expect(JSON.parse(box.open(row!.secrets_sealed, `workspace_integrations.secrets:${row!.id}`))).toEqual({
       apiKey: KYC_KEY,
       webhookSecret: KYC_WEBHOOK_SECRET,
@@ -432,7 +432,7 @@ describe('PATCH, disable, status, get, delete', () => {
     const rotated = await call('PATCH', path, world.clientW1.token, { config: { apiKey: KYC_LIVE_KEY, environment: 'live' } });
     expect(rotated.body.data.status).toBe('pending');
     const [row] = await h.sql`select secrets_sealed from workspace.workspace_integrations where id = ${removed.body.data.id}`;
-    const box = createSecretBox(dataEncryptionKey(undefined, 'local'));
+    const box = createSecretBox(createKeyring({ key: undefined, appEnv: 'local' }));
     expect(JSON.parse(box.open(row!.secrets_sealed, `workspace_integrations.secrets:${removed.body.data.id}`))).toEqual({
       apiKey: KYC_LIVE_KEY,
     });

@@ -1,4 +1,4 @@
-import { createSecretBox, dataEncryptionKey } from '@holdfast/secrets';
+import { createKeyring, createSecretBox } from '@holdfast/secrets';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capturedLogger } from './helpers/logs.js';
 import { auditEntries, buildWorld, type Harness, startHarness, type World } from './support/harness.js';
@@ -79,7 +79,7 @@ describe('POST /settings (create or update)', () => {
 
     const [row] = await h.sql`select * from workspace.settings where id = ${created.body.data.id}`;
     expect(row?.value).not.toContain(SECRET_VALUE);
-    const box = createSecretBox(dataEncryptionKey(undefined, 'local'));
+    const box = createSecretBox(createKeyring({ key: undefined, appEnv: 'local' }));
     expect(box.open(row!.value, `settings.value:${row!.id}`)).toBe(SECRET_VALUE);
 
     // Updating it keeps it encrypted unless told otherwise; the trail never shows the value.

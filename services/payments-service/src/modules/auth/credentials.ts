@@ -1,5 +1,6 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { ACCESS_TOKEN_PATTERN, API_KEY_PATTERN, type AppEnv, CLIENT_ID_PATTERN, CLIENT_SECRET_PATTERN } from '@holdfast/contracts';
+import { safeEqual, tokenHash } from '@holdfast/secrets';
 
 // Every credential Holdfast issues is 256 random bits in base62 behind a recognisable prefix, and
 // is stored only as its SHA-256. A slow password hash (argon2, bcrypt) buys nothing for secrets
@@ -33,14 +34,12 @@ export const newAccessToken = () => `hf_at_${randomBase62(SECRET_CHARS)}`;
 
 /** What the database stores of a credential: hex SHA-256. */
 export function credentialHash(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return tokenHash(secret);
 }
 
 /** Constant-time comparison of a presented secret with a stored hash. */
 export function secretMatches(secret: string, storedHash: string): boolean {
-  const a = Buffer.from(credentialHash(secret), 'hex');
-  const b = Buffer.from(storedHash, 'hex');
-  return a.length === b.length && timingSafeEqual(a, b);
+  return safeEqual(credentialHash(secret), storedHash);
 }
 
 /** `hf_test_Ab3d…x9Qz`: recognisable in a list, useless as a credential. */

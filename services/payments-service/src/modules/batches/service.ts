@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   type AppEnv,
   type Batch,
@@ -17,6 +16,7 @@ import {
 import { appendToOutboxSql } from '@holdfast/db';
 import { uuidToOnchainId } from '@holdfast/escrow';
 import { AppError, numberSourceOf, validationError } from '@holdfast/http-kit';
+import { sha256 } from '@holdfast/secrets';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';
 import { normalizeAmount, sumDecimals, toBaseUnits } from '../money/amounts.js';
@@ -186,22 +186,20 @@ export function createBatchesService(deps: {
           metadata: leg.metadata ?? {},
         })),
       };
-      batch.requestFingerprint = createHash('sha256')
-        .update(
-          canonical({
-            fromAddress: batch.fromAddress,
-            currency: batch.currency,
-            blockchainNetwork: batch.blockchainNetwork,
-            orchestrationType: batch.orchestrationType,
-            signerType: batch.signerType,
-            templateId: batch.templateId,
-            template: batch.template,
-            customerId: batch.customerId,
-            metadata: batch.metadata,
-            legs: batch.legs.map((l) => ({ toAddress: l.toAddress, amount: l.amount, metadata: l.metadata })),
-          }),
-        )
-        .digest('hex');
+      batch.requestFingerprint = sha256(
+        canonical({
+          fromAddress: batch.fromAddress,
+          currency: batch.currency,
+          blockchainNetwork: batch.blockchainNetwork,
+          orchestrationType: batch.orchestrationType,
+          signerType: batch.signerType,
+          templateId: batch.templateId,
+          template: batch.template,
+          customerId: batch.customerId,
+          metadata: batch.metadata,
+          legs: batch.legs.map((l) => ({ toAddress: l.toAddress, amount: l.amount, metadata: l.metadata })),
+        }),
+      );
 
       if (idempotencyKey) {
         const replay = await existing(principal, idempotencyKey, batch.requestFingerprint);

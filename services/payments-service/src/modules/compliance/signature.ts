@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { hmacSha256, safeEqual } from '@holdfast/secrets';
 
 /**
  * The identity provider signs each callback: header
@@ -37,11 +37,11 @@ export function verifyCallbackSignature(
   if (timestamp === undefined || candidates.length === 0) return { ok: false, reason: 'malformed' };
   if (Math.abs(options.nowMs / 1000 - timestamp) > options.toleranceSeconds) return { ok: false, reason: 'stale' };
   if (!secret) return { ok: false, reason: 'mismatch' };
-  const expected = Buffer.from(hmac(secret, timestamp, rawBody), 'hex');
-  const matches = candidates.some((c) => timingSafeEqual(Buffer.from(c, 'hex'), expected));
+  const expected = hmac(secret, timestamp, rawBody);
+  const matches = candidates.some((c) => safeEqual(c, expected));
   return matches ? { ok: true } : { ok: false, reason: 'mismatch' };
 }
 
 function hmac(secret: string, timestampSeconds: number, rawBody: Buffer | string): string {
-  return createHmac('sha256', secret).update(`${timestampSeconds}.`).update(rawBody).digest('hex');
+  return hmacSha256(secret, Buffer.concat([Buffer.from(`${timestampSeconds}.`), Buffer.from(rawBody)]));
 }

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import {
   AppError,
   type Control,
@@ -12,7 +12,7 @@ import {
 } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
 import { notFound, validationError } from '@holdfast/http-kit';
-import type { SecretBox } from '@holdfast/secrets';
+import { hmacSha256, type SecretBox, safeEqual } from '@holdfast/secrets';
 import type { Principal } from '../auth/principal.js';
 import type { ControlsGate, ControlsOutcome, PreparedTemplate } from '../transactions/controls-gate.js';
 import type { TransactionMoves } from '../transactions/moves.js';
@@ -52,12 +52,10 @@ function controlsOf(snapshot: Record<string, unknown> | null): StoredControl[] {
   return Array.isArray(controls) ? (controls as Control[]).map(stored) : [];
 }
 
-export const hashCode = (code: string, salt: string) => createHmac('sha256', salt).update(code).digest('hex');
+export const hashCode = (code: string, salt: string) => hmacSha256(salt, code);
 
 function codeMatches(code: string, challenge: ChallengeRow): boolean {
-  const expected = Buffer.from(challenge.codeHash, 'hex');
-  const actual = Buffer.from(hashCode(code, challenge.salt), 'hex');
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
+  return safeEqual(challenge.codeHash, hashCode(code, challenge.salt));
 }
 
 /**

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   type AppEnv,
   AppError,
@@ -18,6 +17,7 @@ import {
 import { appendToOutboxSql, type Sql } from '@holdfast/db';
 import { uuidToOnchainId } from '@holdfast/escrow';
 import { numberSourceOf } from '@holdfast/http-kit';
+import { sha256 } from '@holdfast/secrets';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';
 import { normalizeAmount, toBaseUnits } from '../money/amounts.js';
@@ -147,25 +147,23 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
     const toAddress = body.toAddress.trim();
     if (fromAddress.toLowerCase() === toAddress.toLowerCase()) throw invalid('toAddress', 'must differ from fromAddress');
 
-    const fingerprint = createHash('sha256')
-      .update(
-        canonical({
-          fromAddress: fromAddress.toLowerCase(),
-          toAddress: toAddress.toLowerCase(),
-          amount,
-          currency,
-          blockchainNetwork: network,
-          orchestrationType,
-          templateId,
-          template: body.template,
-          metadata: body.metadata ?? {},
-          billingConfig: body.billingConfig,
-          quoteId: body.quoteId,
-          signerType,
-          customerId: body.customerId,
-        }),
-      )
-      .digest('hex');
+    const fingerprint = sha256(
+      canonical({
+        fromAddress: fromAddress.toLowerCase(),
+        toAddress: toAddress.toLowerCase(),
+        amount,
+        currency,
+        blockchainNetwork: network,
+        orchestrationType,
+        templateId,
+        template: body.template,
+        metadata: body.metadata ?? {},
+        billingConfig: body.billingConfig,
+        quoteId: body.quoteId,
+        signerType,
+        customerId: body.customerId,
+      }),
+    );
 
     // 2. A key seen before answers its first result (or 422), whatever else is now true.
     if (idempotencyKey) {

@@ -11,8 +11,8 @@ import {
   type WebhookOwner,
 } from '@holdfast/contracts';
 import { contextFromCarrier, failSpan, type Logger, SpanKind, withSpan } from '@holdfast/logging';
+import type { SecretBox } from '@holdfast/secrets';
 import { iso, isoOrNull } from '../../db/time.js';
-import type { SecretBox } from '../secrets/service.js';
 import type { SubscriptionRow } from '../subscriptions/repository.js';
 import { secretContext } from '../subscriptions/service.js';
 import type { TargetPolicy } from '../target-safety/service.js';

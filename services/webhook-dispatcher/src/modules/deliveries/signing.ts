@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { hmacSha256 } from '@holdfast/secrets';
 
 /**
  * The headers of one delivery attempt (operator contract, "Webhook deliveries"; docs/webhooks.md):
@@ -21,11 +21,11 @@ export function standardWebhooksKey(secret: string): Buffer {
 }
 
 export function hexSignature(secret: string, body: string): string {
-  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(body, 'utf8').digest('hex');
+  return hmacSha256(Buffer.from(secret, 'utf8'), body);
 }
 
 export function standardSignature(secret: string, id: string, timestamp: number, body: string): string {
-  return `v1,${createHmac('sha256', standardWebhooksKey(secret)).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64')}`;
+  return `v1,${hmacSha256(standardWebhooksKey(secret), `${id}.${timestamp}.${body}`, 'base64')}`;
 }
 
 /**

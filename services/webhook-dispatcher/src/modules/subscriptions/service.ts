@@ -11,8 +11,8 @@ import {
   type WebhookSubscription,
   type WebhookSubscriptionWithSecret,
 } from '@holdfast/contracts';
+import { randomToken, type SecretBox } from '@holdfast/secrets';
 import { iso, isoOrNull } from '../../db/time.js';
-import type { SecretBox } from '../secrets/service.js';
 import type { TargetPolicy } from '../target-safety/service.js';
 import type { SubscriptionChanges, SubscriptionRow, SubscriptionsRepository } from './repository.js';
 import { nextCircuit } from './state-machine.js';
@@ -80,6 +80,9 @@ const notFound = () => new AppError('NOT_FOUND', 'Webhook subscription not found
 
 export type SubscriptionsService = ReturnType<typeof createSubscriptionsService>;
 
+/** A new signing secret: `whsec_` + base64 of 32 random bytes (the Standard Webhooks form). */
+export const webhookSecret = (): string => randomToken('whsec_', 32, 'base64');
+
 export function createSubscriptionsService(deps: { repository: SubscriptionsRepository; policy: TargetPolicy; secrets: SecretBox }) {
   const { repository, policy, secrets } = deps;
 
@@ -114,7 +117,7 @@ export function createSubscriptionsService(deps: { repository: SubscriptionsRepo
       const ipWhitelist = (input.ipWhitelist ?? []).map((e) => e.trim());
       await validateTarget(input.url, ipWhitelist, input.metadata);
       const id = uuidv7();
-      const secret = secrets.generate();
+      const secret = webhookSecret();
       const row = await repository.insertWithinLimit(
         {
           id,
@@ -163,7 +166,7 @@ export function createSubscriptionsService(deps: { repository: SubscriptionsRepo
     },
 
     rotateSecret: async (owner: WebhookOwner, id: string): Promise<WebhookSubscriptionWithSecret> => {
-      const secret = secrets.generate();
+      const secret = webhookSecret();
       const row = await repository.rotate(owner, id, secrets.seal(secret, secretContext(id)));
       if (!row) throw notFound();
       return { ...toSubscription(row), secret };

@@ -1,6 +1,7 @@
-import { createHmac, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { ACCESS_TOKEN_TTL_SECONDS, AppError, type SessionEnvironment } from '@holdfast/contracts';
 import { unauthorized } from '@holdfast/http-kit';
+import { codeHash } from '@holdfast/secrets';
 
 export const TOKEN_ISSUER = 'holdfast-workspace';
 /** Distinguishes user tokens from other JWTs signed with the same secret (customer sessions). */
@@ -112,6 +113,5 @@ export function newVerificationCode(): string {
  * server secret and bound to the user.
  */
 export function verificationCodeHasher(secret: string): (userId: string, code: string) => string {
-  const key = createHmac('sha256', secret).update('holdfast:verification-codes').digest();
-  return (userId, code) => createHmac('sha256', key).update(`${userId}:${code}`).digest('hex');
+  return (userId, code) => codeHash(secret, 'verification-codes', userId, code);
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   AppError,
   type CreateCustomerBody,
@@ -18,6 +17,7 @@ import {
 } from '@holdfast/contracts';
 import { conflict, forbidden, notFound, unauthorized, validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
+import { sha256 } from '@holdfast/secrets';
 import type { Store } from '../../db/store.js';
 import { type Actor, type Caller, type CustomerPrincipal, requireActor, requireCustomer } from '../access/caller.js';
 import { createTimingEqualiser, hashPassword, passwordPolicyErrors, verifyPassword } from '../access/passwords.js';
@@ -86,7 +86,7 @@ const EDITABLE = [
 
 /** The throttle key of a customer login: the workspace and the address, hashed (user logins are keyed by the address alone). */
 function loginKey(workspaceId: string, email: string): string {
-  return createHash('sha256').update(`customer:${workspaceId}:${email}`).digest('hex');
+  return sha256(`customer:${workspaceId}:${email}`);
 }
 
 function fieldProblems(body: { metadata?: Record<string, unknown> | undefined; dateOfBirth?: string | null | undefined }): FieldError[] {

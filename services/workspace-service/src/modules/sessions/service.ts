@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   type AppEnv,
   AppError,
@@ -14,6 +13,7 @@ import {
 } from '@holdfast/contracts';
 import { conflict, notFound, unauthorized, validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
+import { safeEqual, sha256 } from '@holdfast/secrets';
 import type { Store } from '../../db/store.js';
 import type { Actor, Caller } from '../access/caller.js';
 import { createTimingEqualiser, hashPassword, passwordPolicyErrors, verifyPassword } from '../access/passwords.js';
@@ -54,13 +54,11 @@ const invalidCode = () => new AppError('INVALID_CODE', 'The verification code is
 const REFRESH_TOKEN_PREFIX = 'hfr_';
 
 function sameHash(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === y.length && timingSafeEqual(x, y);
+  return safeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
 }
 
 function emailKey(email: string): string {
-  return createHash('sha256').update(email).digest('hex');
+  return sha256(email);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Logger } from '@holdfast/logging';
 import { createOutboundPolicy, type Resolver } from '@holdfast/outbound';
-import { createSecretBox, dataEncryptionKey } from '@holdfast/secrets';
+import { createSecretBox, keyringFromConfig } from '@holdfast/secrets';
 import { createWalletAccountService, type WorkspaceWalletProviderLookup } from './accounts/service.js';
 import { createBalanceReader } from './balances/service.js';
 import type { AuditSink } from './common/audit.js';
@@ -43,7 +43,13 @@ export interface WalletFeatureDeps {
  */
 export function createWalletFeatures(deps: WalletFeatureDeps) {
   const { db, settings, logger } = deps;
-  const secrets = createSecretBox(dataEncryptionKey(settings.dataEncryptionKey, settings.appEnv));
+  const secrets = createSecretBox(
+    keyringFromConfig({
+      DATA_ENCRYPTION_KEY: settings.dataEncryptionKey,
+      DATA_ENCRYPTION_KEYS_PREVIOUS: settings.dataEncryptionKeysPrevious,
+      APP_ENV: settings.appEnv,
+    }),
+  );
   // Tenant-set vendor URLs: public addresses only outside local, at save time and on every connection.
   const outbound = createOutboundPolicy({
     appEnv: settings.appEnv,

@@ -63,6 +63,8 @@ export interface WalletSettings {
   chainRpcTimeoutMs: number;
   /** AES-256-GCM key for secrets at rest (DATA_ENCRYPTION_KEY), base64 or undefined in local. */
   dataEncryptionKey: string | undefined;
+  /** Keys that still open older values (DATA_ENCRYPTION_KEYS_PREVIOUS, comma-separated). */
+  dataEncryptionKeysPrevious: string | undefined;
 }
 
 /**
@@ -119,6 +121,7 @@ interface RawWalletEnv {
   APP_ENV: AppEnv;
   CHAIN_RPC_URLS?: string | undefined;
   DATA_ENCRYPTION_KEY?: string | undefined;
+  DATA_ENCRYPTION_KEYS_PREVIOUS?: string | undefined;
   SOLANA_RPC_URLS?: string | undefined;
   TOKEN_CONTRACTS?: string | undefined;
   ESCROW_CONTRACTS?: string | undefined;
@@ -170,5 +173,6 @@ export function resolveWalletSettings(raw: RawWalletEnv): WalletSettings {
     providerTimeoutMs: durationMs(raw.WALLET_PROVIDER_TIMEOUT),
     chainRpcTimeoutMs: durationMs(raw.CHAIN_RPC_TIMEOUT),
     dataEncryptionKey: raw.DATA_ENCRYPTION_KEY,
+    dataEncryptionKeysPrevious: raw.DATA_ENCRYPTION_KEYS_PREVIOUS,
   };
 }

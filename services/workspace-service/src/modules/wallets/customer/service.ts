@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   type AppEnv,
   AppError,
@@ -19,7 +19,7 @@ import {
 } from '@holdfast/contracts';
 import { validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
-import { tokenHash } from '@holdfast/secrets';
+import { sha256, tokenHash } from '@holdfast/secrets';
 import { BaseError, getAddress, type Hex, HttpRequestError, isAddress, isAddressEqual, RpcRequestError, TimeoutError } from 'viem';
 import { createSiweMessage, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
 import type { CustomerWalletRow } from '../../customers/wallet-tables.js';
@@ -81,7 +81,7 @@ function toCustomerWallet(row: CustomerWalletRow): CustomerWallet {
 
 /** A UUID-shaped key derived from a name: the same customer always sends the vendor the same idempotency key. */
 function derivedUuid(name: string): string {
-  const hex = createHash('sha256').update(name).digest('hex');
+  const hex = sha256(name);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
@@ -94,7 +94,7 @@ const HARDENED_LIMIT = 0x80000000;
  * creation derives the same address.
  */
 export function customerAccountPath(customerId: string): string {
-  const digest = createHash('sha256').update(`customer-wallet:${customerId}`).digest();
+  const digest = sha256(`customer-wallet:${customerId}`, 'buffer');
   const a = digest.readUInt32BE(0) % HARDENED_LIMIT;
   const b = digest.readUInt32BE(4) % HARDENED_LIMIT;
   return `m/44'/60'/1'/${a}'/${b}'`;
