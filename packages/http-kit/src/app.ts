@@ -125,8 +125,11 @@ function trustProxyOption(trust: HttpAppOptions['trustProxy']): boolean | string
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-/** Every route answers these even when it declares nothing else: bad input, over the limit, our bug. */
-const DEFAULT_ERROR_STATUSES = [400, 429, 500] as const;
+/**
+ * Every route answers these even when it declares nothing else: bad input, over the limit, our bug,
+ * a dependency down (PostgreSQL restarting: retry).
+ */
+const DEFAULT_ERROR_STATUSES = [400, 429, 500, 503] as const;
 /** And a route with a path parameter: an id that is not there (or not yours), an id over the length limit. */
 const PATH_PARAMETER_STATUSES = [404, 414] as const;
 /** And a route that takes a body: over the body limit, not a media type it takes. */

@@ -143,5 +143,41 @@ function unboundedErrorObject(error: unknown): ErrorObject {
   // Other client errors raised by Fastify or its plugins (their messages are written for clients).
   const byStatus = e && typeof e.statusCode === 'number' ? STATUS_CODES[e.statusCode] : undefined;
   if (byStatus) return { code: byStatus, message: e.message || byStatus, statusCode: errorStatus(byStatus) };
+  if (isDependencyOutage(error)) {
+    return { code: 'SERVICE_UNAVAILABLE', message: 'A service this request needs is unavailable; retry shortly', statusCode: 503 };
+  }
   return { code: 'INTERNAL_ERROR', message: 'Internal server error', statusCode: 500 };
+}
+
+/** postgres.js connection failures and PostgreSQL's "connection exception" and shutdown codes. */
+const OUTAGE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_DESTROYED',
+  'CONNECTION_ENDED',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+]);
+
+/**
+ * A request that failed because PostgreSQL (or another dependency) is down or restarting, not
+ * because of a bug: it changed nothing (its transaction never committed), so 503 says "retry",
+ * with the same Idempotency-Key. Looks through drizzle's wrapping (`cause`).
+ */
+export function isDependencyOutage(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
+    if (typeof e.code === 'string' && OUTAGE_CODES.has(e.code)) return true;
+    e = e.cause as typeof e;
+  }
+  return false;
 }

@@ -74,6 +74,12 @@ beforeAll(async () => {
   app.get('/api/v2/boom', { schema: { response: { 200: Type.Object({}) } } }, async () => {
     throw new Error('relation "payments.secret_table" does not exist');
   });
+  app.get('/api/v2/database-down', async () => {
+    // As drizzle reports a query whose connection PostgreSQL closed while restarting.
+    throw Object.assign(new Error('Failed query: insert into secret_table'), {
+      cause: Object.assign(new Error('write CONNECTION_CLOSED 127.0.0.1:5432'), { code: 'CONNECTION_CLOSED' }),
+    });
+  });
   app.get('/api/v2/slow', async () => {
     await new Promise((r) => setTimeout(r, 300));
     return { done: true };
@@ -139,6 +145,17 @@ describe('errors', () => {
     expect(logLines.some((l) => l.level === 'error' && JSON.stringify(l).includes('secret_table'))).toBe(true);
   });
 
+  it('answers a request that met a database outage with 503 SERVICE_UNAVAILABLE, not a 500', async () => {
+    const res = await call('GET', '/api/v2/database-down');
+    expect(res.status).toBe(503);
+    expect(res.body.error).toEqual({
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'A service this request needs is unavailable; retry shortly',
+      statusCode: 503,
+    });
+    expect(res.text).not.toMatch(/secret_table|127\.0\.0\.1/);
+  });
+
   it('answers unknown routes with a 404 envelope', async () => {
     const res = await call('GET', '/api/v2/nothing-here?x=1');
     expect(res.status).toBe(404);
@@ -202,7 +219,7 @@ describe('operations endpoints', () => {
     await SwaggerParser.validate(structuredClone(doc));
     const post = doc.paths['/api/v2/things'].post;
     // A body route also answers 413 and 415; a route with a path id 404 and 414 (issue 14).
-    expect(Object.keys(post.responses).sort()).toEqual(['201', '400', '409', '413', '415', '429', '500']);
+    expect(Object.keys(post.responses).sort()).toEqual(['201', '400', '409', '413', '415', '429', '500', '503']);
     expect(doc.servers).toEqual([{ url: '/', description: 'The host that serves this document' }]);
     expect(doc.info.license).toEqual({ name: 'Proprietary', identifier: 'LicenseRef-Holdfast-Proprietary' });
     expect(doc.paths['/health'].get.security).toEqual([]);

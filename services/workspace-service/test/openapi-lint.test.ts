@@ -55,7 +55,7 @@ describe.each(documents)('the %s OpenAPI document', (name) => {
     const missing: string[] = [];
     for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
       for (const [method, operation] of Object.entries(operations)) {
-        const needed = ['400', '429', '500'];
+        const needed = ['400', '429', '500', '503'];
         if (path.includes('{')) needed.push('404', '414');
         if (operation.requestBody) needed.push('413', '415');
         for (const status of needed) if (!operation.responses[status]) missing.push(`${method.toUpperCase()} ${path} ${status}`);
