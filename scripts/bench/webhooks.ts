@@ -25,6 +25,8 @@ const DELIVERIES = option('deliveries', 5000);
 const PACED_RATE = option('rate', 100);
 const PACED_SECONDS = option('seconds', 5);
 const WRITE = args.includes('--write');
+/** One dispatcher against two on the same burst (claims shared through FOR UPDATE SKIP LOCKED). */
+const COMPARE_INSTANCES = args.includes('--compare-instances');
 
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/holdfast';
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -79,25 +81,29 @@ async function main() {
     const stats = async (): Promise<Stats> => (await (await request(`${receiver}/stats`)).body.json()) as Stats;
     const reset = async () => void (await (await request(`${receiver}/reset`, { method: 'POST' })).body.text());
 
-    const dispatcherPort = 20_000 + Math.floor(Math.random() * 20_000);
-    const env = {
-      PATH: process.env.PATH ?? '',
-      APP_ENV: 'local',
-      DATABASE_URL: benchDbUrl,
-      NATS_URL: natsUrl,
-      NATS_SUBJECT_PREFIX: prefix,
-      HOST: '127.0.0.1',
-      DISPATCHER_PORT: String(dispatcherPort),
-      LOG_LEVEL: 'warn',
-      DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    const dataEncryptionKey = randomBytes(32).toString('base64');
+    const startDispatcher = async () => {
+      const dispatcherPort = 20_000 + Math.floor(Math.random() * 20_000);
+      const env = {
+        PATH: process.env.PATH ?? '',
+        APP_ENV: 'local',
+        DATABASE_URL: benchDbUrl,
+        NATS_URL: natsUrl,
+        NATS_SUBJECT_PREFIX: prefix,
+        HOST: '127.0.0.1',
+        DISPATCHER_PORT: String(dispatcherPort),
+        LOG_LEVEL: 'warn',
+        DATA_ENCRYPTION_KEY: dataEncryptionKey,
+      };
+      const dispatcher = spawn(
+        process.execPath,
+        [...(process.env.BENCH_DISPATCHER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), `${root}/services/webhook-dispatcher/dist/main.js`],
+        { env, stdio: ['ignore', 'inherit', 'inherit'] },
+      );
+      children.push(dispatcher);
+      await waitReady(`http://127.0.0.1:${dispatcherPort}`);
     };
-    const dispatcher = spawn(
-      process.execPath,
-      [...(process.env.BENCH_DISPATCHER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), `${root}/services/webhook-dispatcher/dist/main.js`],
-      { env, stdio: ['ignore', 'inherit', 'inherit'] },
-    );
-    children.push(dispatcher);
-    await waitReady(`http://127.0.0.1:${dispatcherPort}`);
+    await startDispatcher();
 
     const body = (createdAt: string) =>
       JSON.stringify({
@@ -237,28 +243,35 @@ async function main() {
     await dispatcherBurst(500);
     await undiciLoop(500, 10);
 
-    row('plain undici POST loop', '10', await undiciLoop(DELIVERIES, 10));
-    await subscriptions(1);
-    row('dispatcher, 1 subscription (burst)', '≤ 10 (per-subscription limit)', await dispatcherBurst(DELIVERIES));
-    row('plain undici POST loop', '50', await undiciLoop(DELIVERIES, 50));
-    await subscriptions(5);
-    row('dispatcher, 5 subscriptions (burst)', '≤ 50 (WEBHOOK_CONCURRENCY)', await dispatcherBurst(DELIVERIES));
-    row(`plain undici POST, paced ${PACED_RATE}/s`, 'as needed', await undiciPaced(PACED_RATE, PACED_SECONDS));
-    await subscriptions(1);
-    row(`dispatcher, 1 subscription, paced ${PACED_RATE} events/s`, 'as needed', await dispatcherPaced(PACED_RATE, PACED_SECONDS));
+    if (COMPARE_INSTANCES) {
+      await subscriptions(5);
+      row('1 dispatcher, 5 subscriptions (burst)', '≤ 50 (WEBHOOK_CONCURRENCY)', await dispatcherBurst(DELIVERIES));
+      await startDispatcher();
+      row('2 dispatchers, 5 subscriptions (burst)', '≤ 100 (50 each)', await dispatcherBurst(DELIVERIES));
+    } else {
+      row('plain undici POST loop', '10', await undiciLoop(DELIVERIES, 10));
+      await subscriptions(1);
+      row('dispatcher, 1 subscription (burst)', '≤ 10 (per-subscription limit)', await dispatcherBurst(DELIVERIES));
+      row('plain undici POST loop', '50', await undiciLoop(DELIVERIES, 50));
+      await subscriptions(5);
+      row('dispatcher, 5 subscriptions (burst)', '≤ 50 (WEBHOOK_CONCURRENCY)', await dispatcherBurst(DELIVERIES));
+      row(`plain undici POST, paced ${PACED_RATE}/s`, 'as needed', await undiciPaced(PACED_RATE, PACED_SECONDS));
+      await subscriptions(1);
+      row(`dispatcher, 1 subscription, paced ${PACED_RATE} events/s`, 'as needed', await dispatcherPaced(PACED_RATE, PACED_SECONDS));
+    }
 
     const [pg] = await admin<{ version: string }[]>`select current_setting('server_version') as version`;
     const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
     const header = ['run', 'in flight', 'deliveries', 'deliveries/s', 'latency p50 (ms)', 'latency p99 (ms)', 'duplicates'];
     const table = [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
     const section = [
-      `## Webhook deliveries, ${new Date().toISOString().slice(0, 10)}`,
+      `## Webhook deliveries${COMPARE_INSTANCES ? ', one dispatcher against two' : ''}, ${new Date().toISOString().slice(0, 10)}`,
       '',
       `- Machine: ${cpu}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}; load average at start ${os
         .loadavg()
         .map((l) => l.toFixed(2))
         .join(', ')}`,
-      `- Software: Node ${process.version}, PostgreSQL ${pg?.version}, NATS ${bus.nc.info?.version ?? '?'}; one dispatcher process with default settings (WEBHOOK_CONCURRENCY 50, WEBHOOK_SUBSCRIPTION_CONCURRENCY 10), receiver in its own process answering 200 at once`,
+      `- Software: Node ${process.version}, PostgreSQL ${pg?.version}, NATS ${bus.nc.info?.version ?? '?'}; ${COMPARE_INSTANCES ? 'one, then two dispatcher processes (one PostgreSQL, one NATS)' : 'one dispatcher process'} with default settings (WEBHOOK_CONCURRENCY 50, WEBHOOK_SUBSCRIPTION_CONCURRENCY 10), receiver in its own process answering 200 at once`,
       `- Command: \`node scripts/bench/webhooks.ts ${args.join(' ')}\``,
       '',
       table,
