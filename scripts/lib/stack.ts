@@ -255,6 +255,9 @@ async function test(): Promise<void> {
     await step('tests', ['exec', 'turbo', 'run', 'test', '--output-logs=new-only', '--concurrency=2', ...rest], testEnv);
     await smoke(deps.databaseUrl);
     await productionStart(root, deps.databaseUrl);
+    // The chaos suite's short form (docs/reliability.md): kill -9 of payments and of the dispatcher
+    // under load, on its own PostgreSQL, NATS and anvil; nothing may be lost.
+    await step('chaos, short form (scripts/chaos)', ['exec', 'node', 'scripts/chaos/chaos.ts', '--short'], testEnv);
   } catch (error) {
     failed = error;
   }

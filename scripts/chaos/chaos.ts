@@ -1,0 +1,483 @@
+// The chaos suite: the four Holdfast processes (one or two instances each) on a private
+// PostgreSQL, NATS and anvil, under steady load; one fault at a time; then a count of what came
+// out. Run by ./scripts/chaos/run (every scenario) and, in its short form, by ./scripts/test.
+//
+//   node scripts/chaos/chaos.ts [--short] [--instances 2] [--rate 30] [scenario ...]
+//
+// Scenarios: kill-<process> (kill -9, restarted after 3 s), term-<process> (SIGTERM: must exit 0,
+// restarted after 3 s), nats-crash (kill -9 of nats-server for 10 s, restarted on its store),
+// postgres-crash (pg_ctl -m immediate for 10 s). <process>: payments, workspace, dispatcher, indexer.
+// --nats-cluster: three nats-server nodes with every stream replicated 3 times (NATS_STREAM_REPLICAS),
+// and the scenario nats-node-crash (kill -9 of one node for 10 s, restarted on its store).
+// Exits 1 when anything was lost, a process died on its own, or a check failed.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import postgres from 'postgres';
+import { ensureChain, LOCAL_CHAIN_ID, LOCAL_NETWORK } from '../lib/stack/chain.ts';
+import { deployLocalContracts } from '../lib/stack/contracts.ts';
+import { say } from '../lib/stack/log.ts';
+import { portFor } from '../lib/stack/ports.ts';
+import { ensureDatabase } from '../lib/stack/postgres.ts';
+import { migrateAll, services } from '../lib/stack/processes.ts';
+import { type Instance, instance, type PrivateNats, readiness, startNats, startNatsCluster, startPostgres, waitReady } from './infra.ts';
+import { createTransaction, type Load, setUpPlatform, startLoad, startReceiver } from './load.ts';
+
+const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
+const { values, positionals } = parseArgs({
+  options: {
+    short: { type: 'boolean', default: false },
+    instances: { type: 'string', default: '1' },
+    rate: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+    'nats-cluster': { type: 'boolean', default: false },
+  },
+  allowPositionals: true,
+});
+
+const PROCESSES = {
+  payments: 'payments-service',
+  workspace: 'workspace-service',
+  dispatcher: 'webhook-dispatcher',
+  indexer: 'chain-indexer',
+} as const;
+type ProcessKey = keyof typeof PROCESSES;
+const ALL_SCENARIOS = [
+  ...Object.keys(PROCESSES).map((p) => `kill-${p}`),
+  ...Object.keys(PROCESSES).map((p) => `term-${p}`),
+  'nats-crash',
+  'postgres-crash',
+  'nats-node-crash',
+];
+const cluster = values['nats-cluster'];
+const scenarios =
+  positionals.length > 0
+    ? positionals
+    : values.short
+      ? ['kill-payments', 'kill-dispatcher']
+      : cluster
+        ? ['nats-node-crash', 'kill-payments', 'kill-dispatcher']
+        : ALL_SCENARIOS.filter((s) => s !== 'nats-node-crash');
+if (scenarios.includes('nats-node-crash') && !cluster) throw new Error('nats-node-crash needs --nats-cluster');
+if (scenarios.includes('nats-crash') && cluster)
+  throw new Error('nats-crash stops a single server; with --nats-cluster use nats-node-crash');
+for (const s of scenarios) if (!ALL_SCENARIOS.includes(s)) throw new Error(`unknown scenario ${s} (one of ${ALL_SCENARIOS.join(', ')})`);
+const copies = Number(values.instances);
+const rate = Number(values.rate ?? (values.short ? 10 : 30));
+const PRE_MS = values.short ? 3000 : 5000;
+const POST_MS = values.short ? 5000 : 8000;
+const SETTLE_TIMEOUT_MS = 120_000;
+
+interface Row {
+  scenario: string;
+  requests: number;
+  created: number;
+  failures: Record<string, number>;
+  ready503: boolean | null;
+  recoverySeconds: number | null;
+  exitCode: string;
+  lostTransactions: number;
+  idempotencyMismatches: number;
+  lostEvents: number;
+  duplicates: number;
+  escrows: string;
+  crashed: string[];
+  ok: boolean;
+  notes: string[];
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function main(): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'holdfast-chaos-'));
+  const logDir = join(dir, 'logs');
+  mkdirSync(logDir);
+  say(`chaos: private PostgreSQL, NATS and anvil; logs in ${logDir}`);
+  const pg = await startPostgres(join(dir, 'pg'));
+  const natsCluster = cluster ? await startNatsCluster(dir) : undefined;
+  const nats: Pick<PrivateNats, 'url' | 'stop'> & Partial<PrivateNats> = natsCluster ?? (await startNats(dir));
+  const chain = await ensureChain(root, undefined, { ephemeral: true });
+  const instances: Instance[] = [];
+  const cleanup = async () => {
+    await Promise.all(instances.map((i) => i.signal('SIGKILL')));
+    await chain.started?.stop();
+    await nats.stop();
+    pg.stop();
+    if (!values.keep) rmSync(dir, { recursive: true, force: true });
+  };
+  // Ctrl-C or a kill stops what the suite started (processes, PostgreSQL, NATS, anvil).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void cleanup().finally(() => process.exit(130)));
+  }
+  try {
+    await ensureDatabase(pg.url);
+    const deployment = await deployLocalContracts({ rpcUrl: chain.localRpcUrl!, network: LOCAL_NETWORK, chainId: LOCAL_CHAIN_ID });
+    const receiverPort = await portFor(0);
+    const receiver = await startReceiver(receiverPort);
+    const adminKey = `hf_test_${randomBytes(32).toString('base64url')}`;
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      APP_ENV: 'local',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: pg.url,
+      NATS_URL: nats.url,
+      NATS_STREAM_REPLICAS: cluster ? '3' : '1',
+      NATS_SUBJECT_PREFIX: 'chaos.',
+      CHAIN_RPC_URLS: chain.rpcUrls,
+      PAYMENTS_BOOTSTRAP_API_KEY: adminKey,
+      TX_RATE_LIMIT_PER_SENDER: '0',
+      RATE_LIMIT_STANDARD: '1000000',
+      RATE_LIMIT_HIGH: '1000000',
+      RATE_LIMIT_ADMIN: '1000000',
+      RATE_LIMIT_PUBLIC: '1000000',
+      WEBHOOK_RETRY_SCHEDULE: '1s,2s,5s,10s,10s,10s,10s,10s',
+      ...deployment.env,
+    };
+    await migrateAll(root, env);
+    for (const service of services(root)) {
+      for (let n = 1; n <= copies; n++) {
+        instances.push(await instance({ root, service, label: copies > 1 ? `${service.name}-${n}` : service.name, env, logDir }));
+      }
+    }
+    for (const i of instances) i.start();
+    await waitReady(instances, 120_000);
+    say(`chaos: ${instances.length} processes ready`);
+    const paymentsUrls = () => instances.filter((i) => i.service.name === PROCESSES.payments && i.running()).map((i) => i.url);
+    const platform = await setUpPlatform(paymentsUrls()[0]!, adminKey, receiver.url);
+    const sql = postgres(pg.url, { max: 2, onnotice: () => {} });
+
+    const rows: Row[] = [];
+    for (const scenario of scenarios) {
+      say(`chaos: ▶ ${scenario}`);
+      const row = await runScenario({
+        scenario,
+        instances,
+        pg,
+        nats,
+        natsNodes: natsCluster?.nodes ?? [],
+        platform,
+        paymentsUrls,
+        sql,
+        receiver,
+        rpcUrl: chain.localRpcUrl!,
+      });
+      rows.push(row);
+      say(`chaos: ${row.ok ? '✔' : '✘'} ${scenario}${row.notes.length ? ` (${row.notes.join('; ')})` : ''}`);
+    }
+    await sql.end({ timeout: 2 }).catch(() => undefined);
+    printTable(rows, { instances: copies, rate });
+    return rows.every((r) => r.ok) ? 0 : 1;
+  } finally {
+    await cleanup();
+  }
+}
+
+async function runScenario(ctx: {
+  scenario: string;
+  instances: Instance[];
+  pg: Awaited<ReturnType<typeof startPostgres>>;
+  nats: Partial<PrivateNats>;
+  natsNodes: PrivateNats[];
+  platform: Awaited<ReturnType<typeof setUpPlatform>>;
+  paymentsUrls: () => string[];
+  sql: postgres.Sql;
+  receiver: Awaited<ReturnType<typeof startReceiver>>;
+  rpcUrl: string;
+}): Promise<Row> {
+  const { scenario, instances } = ctx;
+  const notes: string[] = [];
+  const exitsBefore = new Map(instances.map((i) => [i, i.unexpectedExits.length]));
+  const duplicatesBefore = duplicatesSoFar(ctx.receiver.received);
+  const load: Load = startLoad({
+    paymentsUrls: ctx.paymentsUrls,
+    platform: ctx.platform,
+    ratePerSecond: rate,
+    rpcUrl: ctx.rpcUrl,
+    chainId: LOCAL_CHAIN_ID,
+    escrowEvery: 10,
+  });
+  // Readiness of every instance, twice a second.
+  const readinessLog: { at: number; label: string; status: number }[] = [];
+  let watching = true;
+  const watcher = (async () => {
+    while (watching) {
+      await Promise.all(instances.map(async (i) => readinessLog.push({ at: Date.now(), label: i.label, status: await readiness(i.url) })));
+      await sleep(500);
+    }
+  })();
+
+  await sleep(PRE_MS);
+  const [kind, target] = scenario.split('-') as [string, string];
+  let outageStart = Date.now();
+  let outageEnd = outageStart;
+  let exitCode = '';
+  let failover = '';
+  if (kind === 'kill' || kind === 'term') {
+    // One instance of the process: with two, the other keeps serving. Of two indexers, the leader.
+    const candidates = instances.filter((i) => i.service.name === PROCESSES[target as ProcessKey]);
+    const leaders = target === 'indexer' ? await Promise.all(candidates.map((i) => isLeader(i.url))) : [];
+    const victim = candidates[Math.max(0, leaders.indexOf(true))]!;
+    const survivor = candidates.find((i) => i !== victim);
+    outageStart = Date.now();
+    const code = await victim.signal(kind === 'kill' ? 'SIGKILL' : 'SIGTERM');
+    if (target === 'indexer' && survivor) {
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline && !(await isLeader(survivor.url))) await sleep(100);
+      failover = (await isLeader(survivor.url)) ? `${((Date.now() - outageStart) / 1000).toFixed(1)} s` : 'none in 60 s';
+      notes.push(`indexer lease taken over by ${survivor.label} ${failover.startsWith('none') ? 'never' : `in ${failover}`}`);
+    }
+    if (kind === 'term') {
+      exitCode = `${code} in ${((Date.now() - outageStart) / 1000).toFixed(1)} s`;
+      if (code !== 0) notes.push(`SIGTERM exit code ${code}, expected 0`);
+    }
+    await sleep(3000);
+    outageEnd = Date.now();
+    victim.start();
+  } else if (scenario === 'nats-crash') {
+    outageStart = Date.now();
+    await ctx.nats.kill?.();
+    await sleep(10_000);
+    outageEnd = Date.now();
+    await ctx.nats.start?.();
+  } else if (scenario === 'nats-node-crash') {
+    // The first node; the other two keep a quorum and the services move to them by themselves.
+    const node = ctx.natsNodes[0]!;
+    outageStart = Date.now();
+    await node.kill();
+    await sleep(10_000);
+    outageEnd = Date.now();
+    await node.start();
+  } else {
+    outageStart = Date.now();
+    ctx.pg.crash();
+    await sleep(10_000);
+    outageEnd = Date.now();
+    await ctx.pg.start();
+  }
+  // Recovered: every instance ready again and a creation started after the restart answered 201.
+  let recoverySeconds: number | null = null;
+  const recoveryDeadline = Date.now() + 120_000;
+  while (Date.now() < recoveryDeadline) {
+    const ready = (await Promise.all(instances.map((i) => readiness(i.url)))).every((s) => s === 200);
+    const served = load.creations.some((c) => c.at >= outageEnd && c.status === 201);
+    if (ready && served) {
+      recoverySeconds = (Date.now() - outageEnd) / 1000;
+      break;
+    }
+    await sleep(250);
+  }
+  if (recoverySeconds === null) notes.push('did not recover within 120 s');
+  await sleep(POST_MS);
+  await load.stop();
+  watching = false;
+  await watcher;
+
+  // Settle: every event of ours published and delivered, every locked escrow applied.
+  const settled = await settle(ctx, load);
+  if (!settled) notes.push(`not settled within ${SETTLE_TIMEOUT_MS / 1000} s`);
+
+  const creations = load.creations;
+  const during = creations.filter((c) => c.at >= outageStart - 1000 && c.at <= outageEnd + (recoverySeconds ?? 0) * 1000);
+  const failures: Record<string, number> = {};
+  for (const c of during) {
+    if (c.status === 201) continue;
+    const label = c.status === 0 ? (c.error ?? 'error') : String(c.status);
+    failures[label] = (failures[label] ?? 0) + 1;
+  }
+  const otherFailures = creations.filter((c) => !during.includes(c) && c.status !== 201);
+  if (otherFailures.length > 0)
+    notes.push(
+      `${otherFailures.length} failures outside the outage (${[...new Set(otherFailures.map((c) => c.status || c.error))].join(', ')})`,
+    );
+
+  if (load.lastLockError && load.locked.size === 0) notes.push(`escrow locker: ${load.lastLockError}`);
+  const verify = await verifyScenario(ctx, load);
+  // The retries created the transactions the outage refused: their events must arrive too.
+  if (!(await settle(ctx, load))) notes.push("the retries' events did not settle");
+  const { undelivered } = await pending(ctx);
+  if (undelivered.length > 0) notes.push(`${undelivered.length} events never delivered`);
+  notes.push(...verify.notes);
+
+  const inOutage = readinessLog.filter((r) => r.at >= outageStart && r.at <= outageEnd);
+  // A dependency down: readiness must say so. A process killed, or one node of three: n/a.
+  const ready503 = kind === 'kill' || kind === 'term' || scenario === 'nats-node-crash' ? null : inOutage.some((r) => r.status === 503);
+  if (ready503 === false) notes.push('no 503 from /health/ready during the outage');
+  const crashed = instances.filter((i) => i.unexpectedExits.length > (exitsBefore.get(i) ?? 0)).map((i) => i.label);
+  if (crashed.length > 0) notes.push(`died on their own: ${crashed.join(', ')} (see their logs)`);
+  for (const i of instances) if (!i.running()) i.start();
+
+  const row: Row = {
+    scenario,
+    requests: creations.length,
+    created: creations.filter((c) => c.status === 201).length,
+    failures,
+    ready503,
+    recoverySeconds,
+    exitCode,
+    lostTransactions: verify.lostTransactions,
+    idempotencyMismatches: verify.idempotencyMismatches,
+    lostEvents: undelivered.length,
+    duplicates: duplicatesSoFar(ctx.receiver.received) - duplicatesBefore,
+    escrows: `${verify.escrowedOnce}/${load.locked.size}`,
+    crashed,
+    notes,
+    ok: false,
+  };
+  row.ok =
+    settled &&
+    recoverySeconds !== null &&
+    row.lostTransactions === 0 &&
+    row.idempotencyMismatches === 0 &&
+    row.lostEvents === 0 &&
+    verify.escrowedOnce === load.locked.size &&
+    crashed.length === 0 &&
+    ready503 !== false &&
+    !(kind === 'term' && !exitCode.startsWith('0 ')) &&
+    !failover.startsWith('none');
+  return row;
+}
+
+/** Whether this chain-indexer instance holds the local network's lease (its metrics say). */
+async function isLeader(url: string): Promise<boolean> {
+  try {
+    const text = await (await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(2000) })).text();
+    return /^chain_indexer_leader\{[^}]*network="base-sepolia"[^}]*\} 1$/m.test(text);
+  } catch {
+    return false;
+  }
+}
+
+/** Deliveries beyond the first of each event, since the start of the run. */
+function duplicatesSoFar(received: { byEvent: Map<string, number> }): number {
+  let n = 0;
+  for (const count of received.byEvent.values()) n += count - 1;
+  return n;
+}
+
+/** Our events in the payments outbox that are not yet published, or published and not received. */
+async function pending(ctx: {
+  sql: postgres.Sql;
+  platform: { platformId: string };
+  receiver: { received: { byEvent: Map<string, number> } };
+}) {
+  const rows = await ctx.sql<{ id: string; published: boolean }[]>`
+    select id, published_at is not null as published from payments.outbox
+    where type like 'transaction.%' and payload->>'platformId' = ${ctx.platform.platformId}`;
+  return { all: rows.map((r) => r.id), undelivered: rows.filter((r) => !ctx.receiver.received.byEvent.has(r.id)).map((r) => r.id) };
+}
+
+async function escrowedCount(sql: postgres.Sql, ids: string[]): Promise<Map<string, { status: string; events: number }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await sql<{ id: string; status: string; events: number }[]>`
+    select t.id::text, t.status,
+      (select count(*)::int from payments.outbox o
+        where o.type = 'transaction.escrowed' and o.payload->'data'->'transaction'->>'id' = t.id::text) as events
+    from payments.transactions t where t.id = any(${ids}::uuid[])`;
+  return new Map(rows.map((r) => [r.id, { status: r.status, events: r.events }]));
+}
+
+async function settle(ctx: Parameters<typeof pending>[0], load: Load): Promise<boolean> {
+  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    try {
+      const { undelivered } = await pending(ctx);
+      const escrows = await escrowedCount(ctx.sql, [...load.locked.keys()]);
+      const allEscrowed = [...load.locked.keys()].every((id) => escrows.get(id)?.status === 'escrowed');
+      if (undelivered.length === 0 && allEscrowed) return true;
+    } catch {
+      // PostgreSQL still coming back
+    }
+    await sleep(1000);
+  }
+  return false;
+}
+
+async function verifyScenario(
+  ctx: Parameters<typeof pending>[0] & { paymentsUrls: () => string[]; platform: Awaited<ReturnType<typeof setUpPlatform>> },
+  load: Load,
+): Promise<{
+  lostTransactions: number;
+  idempotencyMismatches: number;
+  escrowedOnce: number;
+  notes: string[];
+}> {
+  const notes: string[] = [];
+  const keys = load.creations.map((c) => c.key);
+  const stored = await ctx.sql<{ key: string; id: string; n: number }[]>`
+    select idempotency_key as key, min(id::text) as id, count(*)::int as n from payments.transactions
+    where platform_id = ${ctx.platform.platformId} and idempotency_key = any(${keys})
+    group by idempotency_key`;
+  const byKey = new Map(stored.map((r) => [r.key, r]));
+  // Every 201 exists, under its key, once.
+  const lost = load.creations.filter((c) => c.status === 201 && byKey.get(c.key)?.id !== c.id);
+  let mismatches = stored.filter((r) => r.n > 1).length;
+  // A client retry with the same key returns the same transaction: every failed request, and 20 of the 201s.
+  const retried = [...load.creations.filter((c) => c.status !== 201), ...load.creations.filter((c) => c.status === 201).slice(0, 20)];
+  for (const c of retried) {
+    const before = byKey.get(c.key)?.id ?? c.id;
+    const again = await createTransaction(ctx.paymentsUrls(), ctx.platform, c.key, c.body);
+    if (again.status !== 201 && again.status !== 200) {
+      mismatches += 1;
+      notes.push(`retry of ${c.key} answered ${again.status || again.error}`);
+    } else if (before && again.id !== before) {
+      mismatches += 1;
+      notes.push(`retry of ${c.key} returned ${again.id}, first ${before}`);
+    }
+  }
+  const escrows = await escrowedCount(ctx.sql, [...load.locked.keys()]);
+  const escrowedOnce = [...load.locked.keys()].filter(
+    (id) => escrows.get(id)?.status === 'escrowed' && escrows.get(id)?.events === 1,
+  ).length;
+  if (lost.length > 0) notes.push(`${lost.length} answered 201 but missing`);
+  return {
+    lostTransactions: lost.length,
+    idempotencyMismatches: mismatches,
+    escrowedOnce,
+    notes,
+  };
+}
+
+function printTable(rows: Row[], run: { instances: number; rate: number }): void {
+  const header = [
+    'scenario',
+    'requests',
+    '201s',
+    'failures during outage',
+    'ready 503',
+    'recovery s',
+    'SIGTERM exit',
+    'lost tx',
+    'idem. mismatch',
+    'lost events',
+    'duplicates',
+    'escrowed once',
+    'ok',
+  ];
+  const lines = rows.map((r) => [
+    r.scenario,
+    String(r.requests),
+    String(r.created),
+    Object.entries(r.failures)
+      .map(([k, v]) => `${k}×${v}`)
+      .join(' ') || '-',
+    r.ready503 === null ? 'n/a' : r.ready503 ? 'yes' : 'NO',
+    r.recoverySeconds === null ? 'never' : r.recoverySeconds.toFixed(1),
+    r.exitCode || '-',
+    String(r.lostTransactions),
+    String(r.idempotencyMismatches),
+    String(r.lostEvents),
+    String(r.duplicates),
+    r.escrows,
+    r.ok ? 'yes' : 'NO',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  process.stdout.write(`\nchaos: ${run.instances} instance(s) of each process, ${run.rate} creations/s, ${new Date().toISOString()}\n`);
+  process.stdout.write(`${fmt(header)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n`);
+  for (const l of lines) process.stdout.write(`${fmt(l)}\n`);
+  for (const r of rows) for (const n of r.notes) process.stdout.write(`  ${r.scenario}: ${n}\n`);
+}
+
+process.exit(await main());

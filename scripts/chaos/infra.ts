@@ -1,0 +1,226 @@
+// The chaos suite's own infrastructure: a private PostgreSQL (initdb/pg_ctl, crashable with
+// `-m immediate`), a private nats-server with its own store (kill -9, restart on the same store),
+// and the Holdfast processes, each one a child this suite can kill, stop and start again.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { jetStreamAnswers } from '../lib/stack/nats.ts';
+import { portFor, waitFor } from '../lib/stack/ports.ts';
+import { postgresAnswers } from '../lib/stack/postgres.ts';
+import type { ServiceInfo } from '../lib/stack/processes.ts';
+
+const PG_BIN = process.env.HOLDFAST_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+const asRoot = process.getuid?.() === 0;
+
+/** Runs a PostgreSQL tool; as root, as the `postgres` user (PostgreSQL refuses to run as root). */
+function pgTool(tool: string, args: string[]): void {
+  const binary = join(PG_BIN, tool);
+  try {
+    if (asRoot) execFileSync('runuser', ['-u', 'postgres', '--', binary, ...args], { stdio: 'pipe' });
+    else execFileSync(binary, args, { stdio: 'pipe' });
+  } catch (error) {
+    throw new Error(`${tool} ${args.join(' ')} failed: ${String((error as { stderr?: Buffer }).stderr ?? error).trim()}`);
+  }
+}
+
+export interface PrivatePostgres {
+  url: string;
+  port: number;
+  start: () => Promise<void>;
+  /** A crash: every backend is killed at once, no checkpoint (`pg_ctl -m immediate stop`). */
+  crash: () => void;
+  stop: () => void;
+}
+
+export async function startPostgres(dir: string): Promise<PrivatePostgres> {
+  if (!existsSync(join(PG_BIN, 'initdb'))) throw new Error(`no initdb in ${PG_BIN} (set HOLDFAST_PG_BIN to PostgreSQL's bin directory)`);
+  const port = await portFor(0);
+  const data = join(dir, 'pgdata');
+  mkdirSync(dir, { recursive: true });
+  if (asRoot) {
+    // The postgres user must reach the data directory through the run's (private) directory.
+    chmodSync(dirname(dir), 0o755);
+    chmodSync(dir, 0o755);
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    chownSync(dir, uid, gid);
+  }
+  pgTool('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  const url = `postgres://postgres@127.0.0.1:${port}/holdfast`;
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off`;
+  const start = async () => {
+    pgTool('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'postgres.log'), '-w', 'start']);
+    await waitFor('private PostgreSQL', () => postgresAnswers(url.replace('/holdfast', '/postgres')), 30_000);
+  };
+  await start();
+  return {
+    url,
+    port,
+    start,
+    crash: () => pgTool('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']),
+    stop: () => {
+      try {
+        pgTool('pg_ctl', ['-D', data, '-m', 'fast', 'stop']);
+      } catch {
+        // already stopped
+      }
+    },
+  };
+}
+
+export interface PrivateNats {
+  url: string;
+  start: () => Promise<void>;
+  /** kill -9: the server's store is left as a crash leaves it. */
+  kill: () => Promise<void>;
+  stop: () => Promise<void>;
+}
+
+function killed(child: ChildProcess | undefined, signal: NodeJS.Signals): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}
+
+export async function startNats(dir: string): Promise<PrivateNats> {
+  const port = await portFor(0);
+  const store = join(dir, 'nats');
+  mkdirSync(store, { recursive: true });
+  const url = `nats://127.0.0.1:${port}`;
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    const log = openSync(join(dir, 'nats.log'), 'a');
+    child = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], { stdio: ['ignore', log, log] });
+    const started = child;
+    process.once('exit', () => started.kill('SIGKILL'));
+    await waitFor('private nats-server', () => jetStreamAnswers(url), 30_000);
+  };
+  await start();
+  return { url, start, kill: () => killed(child, 'SIGKILL'), stop: () => killed(child, 'SIGTERM') };
+}
+
+export interface PrivateNatsCluster {
+  /** The three client URLs, comma-separated (NATS_URL). */
+  url: string;
+  nodes: PrivateNats[];
+  stop: () => Promise<void>;
+}
+
+/**
+ * Three nats-server nodes on loopback forming one JetStream cluster (each with its own store), as
+ * a production cluster is laid out: streams created with 3 replicas survive any one node.
+ */
+export async function startNatsCluster(dir: string): Promise<PrivateNatsCluster> {
+  const ports = [await portFor(0), await portFor(0), await portFor(0)];
+  const routes = [await portFor(0), await portFor(0), await portFor(0)];
+  const url = ports.map((p) => `nats://127.0.0.1:${p}`).join(',');
+  const nodes: PrivateNats[] = [];
+  const starting: Promise<void>[] = [];
+  for (let n = 0; n < 3; n++) {
+    const store = join(dir, `nats-${n + 1}`);
+    mkdirSync(store, { recursive: true });
+    let child: ChildProcess | undefined;
+    const others = routes.filter((_, i) => i !== n).map((p) => `nats-route://127.0.0.1:${p}`);
+    const launch = () => {
+      const log = openSync(join(dir, `nats-${n + 1}.log`), 'a');
+      child = spawn(
+        'nats-server',
+        [
+          ...['-a', '127.0.0.1', '-p', String(ports[n]), '-js', '-sd', store, '--name', `chaos-${n + 1}`],
+          ...['--cluster_name', 'holdfast-chaos', '--cluster', `nats://127.0.0.1:${routes[n]}`, '--routes', others.join(',')],
+        ],
+        { stdio: ['ignore', log, log] },
+      );
+      const started = child;
+      process.once('exit', () => started.kill('SIGKILL'));
+    };
+    const nodeUrl = `nats://127.0.0.1:${ports[n]}`;
+    const node: PrivateNats = {
+      url: nodeUrl,
+      start: async () => {
+        launch();
+        await waitFor(`nats node ${n + 1}`, () => jetStreamAnswers(nodeUrl), 60_000);
+      },
+      kill: () => killed(child, 'SIGKILL'),
+      stop: () => killed(child, 'SIGTERM'),
+    };
+    nodes.push(node);
+    launch();
+  }
+  // JetStream answers once the three elected a meta leader.
+  for (const node of nodes) starting.push(waitFor(`nats node ${node.url}`, () => jetStreamAnswers(node.url), 60_000));
+  await Promise.all(starting);
+  return { url, nodes, stop: async () => void (await Promise.all(nodes.map((node) => node.stop()))) };
+}
+
+/** One running instance of a Holdfast process. */
+export interface Instance {
+  label: string;
+  service: ServiceInfo;
+  port: number;
+  url: string;
+  start: () => void;
+  /** Sends the signal and resolves with the exit code (null when killed by a signal). */
+  signal: (signal: NodeJS.Signals) => Promise<number | null>;
+  running: () => boolean;
+  /** Exits nobody asked for (a crash), with their codes. */
+  unexpectedExits: { code: number | null; signal: string | null; at: number }[];
+}
+
+export async function instance(options: {
+  root: string;
+  service: ServiceInfo;
+  label: string;
+  env: NodeJS.ProcessEnv;
+  logDir: string;
+}): Promise<Instance> {
+  const port = await portFor(0);
+  let child: ChildProcess | undefined;
+  let expected = false;
+  const result: Instance = {
+    label: options.label,
+    service: options.service,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    unexpectedExits: [],
+    running: () => !!child && child.exitCode === null && child.signalCode === null,
+    start: () => {
+      expected = false;
+      const log = openSync(join(options.logDir, `${options.label}.log`), 'a');
+      const started = spawn(process.execPath, [join(options.service.dir, 'dist', 'main.js')], {
+        env: { ...options.env, [options.service.portEnv]: String(port) },
+        cwd: options.root,
+        stdio: ['ignore', log, log],
+      });
+      child = started;
+      process.once('exit', () => started.kill('SIGKILL'));
+      started.once('exit', (code, signal) => {
+        if (!expected) result.unexpectedExits.push({ code, signal, at: Date.now() });
+      });
+    },
+    signal: async (signal) => {
+      const running = child;
+      if (!running || running.exitCode !== null || running.signalCode !== null) return running?.exitCode ?? null;
+      expected = true;
+      await killed(running, signal);
+      return running.exitCode;
+    },
+  };
+  return result;
+}
+
+export async function readiness(url: string): Promise<number> {
+  try {
+    const res = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(3000) });
+    await res.arrayBuffer();
+    return res.status;
+  } catch {
+    return 0;
+  }
+}
+
+export async function waitReady(instances: Instance[], timeoutMs: number): Promise<void> {
+  await Promise.all(instances.map((i) => waitFor(`${i.label} /health/ready`, async () => (await readiness(i.url)) === 200, timeoutMs)));
+}
