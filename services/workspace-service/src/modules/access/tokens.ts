@@ -28,6 +28,22 @@ export interface CustomerClaims {
   typ: 'customer_access';
 }
 
+/**
+ * A stolen session ends (docs/workspace-sessions-and-roles.md#when-access-tokens-stop-working):
+ * every access token names its session (`sid`), and each request reads that session with the user
+ * (one query, no cache, so every instance refuses it from the next request on). A session revoked
+ * for any reason but `logout` (refresh-token reuse, a password change or reset, the user suspended,
+ * deactivated or removed from its sessions by an admin) refuses its access tokens at once; logout
+ * keeps the spec's rule: the refresh token dies, the access token lives until it expires.
+ */
+export function assertSessionLive(
+  session: { revokedAt: Date | null; revokedReason: string | null },
+  kind: 'access' | 'customer access',
+): void {
+  if (!session.revokedAt || session.revokedReason === 'logout') return;
+  throw unauthorized(`This ${kind} token's session has ended (${session.revokedReason ?? 'revoked'}); log in again`);
+}
+
 /** Signs and checks access JWTs; built on @fastify/jwt by the access plugin. */
 export interface AccessTokens {
   sign: (claims: AccessClaims) => string;

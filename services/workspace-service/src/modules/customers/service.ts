@@ -23,7 +23,7 @@ import { type Actor, type Caller, type CustomerPrincipal, requireActor, requireC
 import { createTimingEqualiser, hashPassword, passwordPolicyErrors, verifyPassword } from '../access/passwords.js';
 import { adminReadScope, assertWorkspaceAdmin } from '../access/policy.js';
 import { issueRefreshToken, loginLockedError, refreshTokenHash, refuseRefresh, rotateRefreshToken } from '../access/refresh-tokens.js';
-import type { CustomerClaims, CustomerTokens } from '../access/tokens.js';
+import { assertSessionLive, type CustomerClaims, type CustomerTokens } from '../access/tokens.js';
 import type { AuditAction } from '../audit/actions.js';
 import { diffChanges } from '../audit/redact.js';
 import type { AuditRepository } from '../audit/repository.js';
@@ -512,8 +512,9 @@ export function createCustomersService(deps: CustomersDeps) {
 
     /** The customer behind valid token claims: active, in an open workspace, the token's; null otherwise. */
     customerFor: async (claims: CustomerClaims): Promise<CustomerPrincipal | null> => {
-      const row = await store.repos.customers.findPrincipal(claims.sub);
+      const row = await store.repos.customers.findPrincipal(claims.sub, claims.sid);
       if (row?.status !== 'active' || row.workspaceId !== claims.wid || CLOSED_WORKSPACE.has(row.workspaceStatus)) return null;
+      assertSessionLive({ revokedAt: row.sessionRevokedAt, revokedReason: row.sessionRevokedReason }, 'customer access');
       return { id: row.id, email: row.email, workspaceId: row.workspaceId, sessionId: claims.sid };
     },
   };

@@ -62,10 +62,20 @@ export function createSessionsRepository(db: Executor) {
     },
 
     /** The user behind an access token, for authorization on every request. */
-    findActor: async (userId: string) => {
+    /** The user behind a token and the token's session (in one query: every authenticated request runs it). */
+    findActor: async (userId: string, sessionId: string) => {
       const [row] = await db
-        .select({ id: users.id, email: users.email, role: users.role, status: users.status, workspaceId: users.workspaceId })
+        .select({
+          id: users.id,
+          email: users.email,
+          role: users.role,
+          status: users.status,
+          workspaceId: users.workspaceId,
+          sessionRevokedReason: sessions.revokedReason,
+          sessionRevokedAt: sessions.revokedAt,
+        })
         .from(users)
+        .leftJoin(sessions, and(eq(sessions.id, sessionId), eq(sessions.userId, users.id)))
         .where(eq(users.id, userId));
       return row;
     },

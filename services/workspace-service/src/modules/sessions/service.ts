@@ -18,7 +18,7 @@ import type { Store } from '../../db/store.js';
 import type { Actor, Caller } from '../access/caller.js';
 import { createTimingEqualiser, hashPassword, passwordPolicyErrors, verifyPassword } from '../access/passwords.js';
 import { issueRefreshToken, loginLockedError, refreshTokenHash, refuseRefresh, rotateRefreshToken } from '../access/refresh-tokens.js';
-import { type AccessClaims, type AccessTokens, newVerificationCode } from '../access/tokens.js';
+import { type AccessClaims, type AccessTokens, assertSessionLive, newVerificationCode } from '../access/tokens.js';
 import { AUDIT } from '../audit/actions.js';
 import { diffChanges } from '../audit/redact.js';
 import type { AuditRepository } from '../audit/repository.js';
@@ -399,8 +399,9 @@ export function createSessionsService(deps: SessionsDeps) {
 
     /** The current user behind valid access-token claims, or null when it is gone or not active. */
     actorFor: async (claims: AccessClaims): Promise<Actor | null> => {
-      const row = await store.repos.sessions.findActor(claims.sub);
+      const row = await store.repos.sessions.findActor(claims.sub, claims.sid);
       if (row?.status !== 'active') return null;
+      assertSessionLive({ revokedAt: row.sessionRevokedAt, revokedReason: row.sessionRevokedReason }, 'access');
       return { id: row.id, email: row.email, role: row.role, workspaceId: row.workspaceId, sessionId: claims.sid, environment: claims.env };
     },
 
