@@ -7,8 +7,8 @@ export interface ExitedProcess {
   stderrLines: string[];
 }
 
-/** Runs a built `main.js` with only the given environment and waits for it to exit (bad config). */
-export async function runMainExpectingExit(mainPath: string, env: Record<string, string>, timeoutMs = 10_000): Promise<ExitedProcess> {
+/** Runs a built `main.js` with only the given environment and waits for it to exit (bad config); generous: a loaded CI machine takes seconds to load a service. */
+export async function runMainExpectingExit(mainPath: string, env: Record<string, string>, timeoutMs = 20_000): Promise<ExitedProcess> {
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [mainPath], {
       env: { PATH: process.env.PATH ?? '', ...env },
