@@ -293,7 +293,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
           license: OPENAPI_LICENSE as never,
         },
         servers: OPENAPI_SERVERS,
-        tags: [{ name: 'operations', description: 'Health and readiness' }, ...(info.tags ?? [])],
+        tags: [{ name: 'health', description: 'Liveness and readiness, for orchestrators and load balancers' }, ...(info.tags ?? [])],
         components: { securitySchemes: (info.securitySchemes ?? {}) as never },
       },
       // Shared schemas keep their $id as component name (`ErrorEnvelope`, not `def-0`).

@@ -54,7 +54,7 @@ export function registerHealth(app: FastifyInstance, checks: ReadinessCheck[]): 
     {
       config: { unlimited: true },
       schema: {
-        tags: ['operations'],
+        tags: ['health'],
         summary: 'Liveness: 200 while the process runs',
         description: 'For the orchestrator: 200 as long as the process serves HTTP; checks no dependency. No credential.',
         operationId: 'health',
@@ -69,7 +69,7 @@ export function registerHealth(app: FastifyInstance, checks: ReadinessCheck[]): 
     {
       config: { unlimited: true },
       schema: {
-        tags: ['operations'],
+        tags: ['health'],
         summary: 'Readiness: 200 when every dependency answers, else 503 naming the failing ones',
         description: 'For the load balancer: PostgreSQL, NATS and the chain RPC the process uses, really checked. No credential.',
         operationId: 'readiness',
