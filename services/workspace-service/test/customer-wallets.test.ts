@@ -234,6 +234,8 @@ describe('link-wallet with Sign-In with Ethereum', () => {
 
   it.each([
     ['a wrong domain', { domain: 'evil.example' }, { field: 'message', reason: `must be for the domain ${DOMAIN}` }],
+    // Issue 13 item 7: a message signed on another site (same domain claimed, its own URI) links nothing.
+    ['a wrong URI', { uri: 'https://evil.example/link' }, { field: 'message', reason: `must be for the URI ${URI}` }],
     ['a chain that is not configured', { chainId: 1 }, { field: 'message', reason: 'must be for one of the chains 84532, 11155111' }],
     [
       'another chain than the nonce',

@@ -252,7 +252,7 @@ export function createCustomerWalletService(deps: CustomerWalletServiceDeps) {
 
     /**
      * POST .../customers/auth/link-wallet: verifies the signed EIP-4361 message (domain SIWE_DOMAIN,
-     * a configured chain, this customer's unused unexpired nonce, not expired, signed for
+     * URI SIWE_URI, a configured chain, this customer's unused unexpired nonce, not expired, signed for
      * walletAddress by an account or a smart-contract wallet: ERC-1271, ERC-6492) and links the
      * wallet. 400 VALIDATION_ERROR naming the field; 400 INVALID_CODE for an unknown, spent or
      * expired nonce; 400 WALLET_ALREADY_LINKED; 409 CONFLICT when another customer has the address;
@@ -272,6 +272,8 @@ export function createCustomerWalletService(deps: CustomerWalletServiceDeps) {
         problems.push({ field: 'walletAddress', reason: 'differs from the address in the signed message' });
       }
       if (parsed.domain !== deps.siwe.domain) problems.push({ field: 'message', reason: `must be for the domain ${deps.siwe.domain}` });
+      // The URI too (the one the nonce answer gave): a message signed for another site's URI is not a link to this one.
+      if (parsed.uri !== deps.siwe.uri) problems.push({ field: 'message', reason: `must be for the URI ${deps.siwe.uri}` });
       const network = networkOfChainId(deps.chainRpcUrls, parsed.chainId);
       if (!network) problems.push({ field: 'message', reason: `must be for one of the chains ${acceptedChains.join(', ')}` });
       if (!validateSiweMessage({ message: parsed, time: now() })) {
