@@ -145,6 +145,30 @@ describe('reconciliation with the escrow contract', () => {
     expect((await mismatches(id, false))[0]).toMatchObject({ kind: 'terminal_but_held', resolution: 'cleared' });
   });
 
+  it('a batch leg is reconciled like a single transaction, and its batch follows the repair', async () => {
+    const made = await call(svc.url, 'POST', '/api/v2/transactions/batches', {
+      headers: bearer(p.token),
+      body: { fromAddress: SENDER, legs: [{ toAddress: RECEIVER, amount: '25.5' }], idempotencyKey: `recon-${Date.now()}` },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const batchId: string = made.body.id;
+    const legId: string = made.body.legs[0].id;
+    const receipt = await world.createEscrow(legId, AMOUNT);
+    const recorded = await call(svc.url, 'POST', `/api/v2/transactions/${legId}/escrow-hash`, {
+      headers: bearer(p.token),
+      body: { transactionHash: receipt.transactionHash },
+    });
+    expect(recorded.status, JSON.stringify(recorded.body)).toBe(200);
+    await world.escrowCall('release', legId);
+
+    await run();
+    expect((await mismatches(legId))[0]).toMatchObject({ kind: 'released_on_chain', transactionId: legId, batchId });
+    await pause(1100);
+    await run();
+    expect(await statusOf(legId)).toBe('completed');
+    expect((await sql`select status from batches where id = ${batchId}`)[0]?.status).toBe('completed');
+  });
+
   it('needs the admin scope', async () => {
     expect((await call(svc.url, 'POST', '/api/v1/admin/reconciliation/run', { headers: key(p.apiKey) })).status).toBe(403);
     expect((await call(svc.url, 'GET', '/api/v1/admin/reconciliation/mismatches')).status).toBe(401);
