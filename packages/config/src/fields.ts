@@ -22,6 +22,12 @@ export const CommonEnv = {
     default: '',
     errorMessage: 'must be empty or a token followed by a dot, like "staging."',
   }),
+  NATS_STREAM_REPLICAS: Type.Integer({
+    minimum: 1,
+    maximum: 5,
+    default: 1,
+    errorMessage: 'must be 1 (one server) or the copies of each stream in a NATS cluster, 3 or 5',
+  }),
   NATS_USER: Type.Optional(Type.String({ minLength: 1, errorMessage: "must be the process's NATS user name" })),
   NATS_PASSWORD: Type.Optional(Type.String({ minLength: 1, errorMessage: "must be the NATS user's password" })),
   NATS_NKEY_SEED: Type.Optional(

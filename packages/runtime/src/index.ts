@@ -29,7 +29,7 @@ import {
   waitForDependencies,
 } from '@holdfast/http-kit';
 import { createLogger, type Logger } from '@holdfast/logging';
-import { type Bus, type BusOptions, connectBus, ensureStreams, publishEvent } from '@holdfast/messaging';
+import { type Bus, type BusOptions, connectBus, DEFAULT_STREAM_SETTINGS, ensureStreams, publishEvent } from '@holdfast/messaging';
 import { createSecretBox, keyringFromConfig } from '@holdfast/secrets';
 import { startTracing } from './tracing.js';
 
@@ -42,6 +42,8 @@ export interface BaseConfig {
   DATABASE_POOL_SIZE: number;
   NATS_URL: string;
   NATS_SUBJECT_PREFIX: string;
+  /** Copies of each JetStream stream (3 in a three-node cluster); 1 by default. */
+  NATS_STREAM_REPLICAS?: number;
   NATS_USER?: string | undefined;
   NATS_PASSWORD?: string | undefined;
   NATS_NKEY_SEED?: string | undefined;
@@ -103,7 +105,7 @@ export async function createFoundation<TSchema extends Record<string, unknown>>(
   let bus: Bus;
   try {
     bus = await connectBus(busOptionsOf(config, options.serviceName, logger));
-    await ensureStreams(bus);
+    await ensureStreams(bus, { ...DEFAULT_STREAM_SETTINGS, replicas: config.NATS_STREAM_REPLICAS ?? 1 });
   } catch (error) {
     await database.close();
     throw error;
