@@ -100,12 +100,15 @@ async function main(): Promise<number> {
   const nats: Pick<PrivateNats, 'url' | 'stop'> & Partial<PrivateNats> = natsCluster ?? (await startNats(dir));
   const chain = await ensureChain(root, undefined, { ephemeral: true });
   const instances: Instance[] = [];
+  let failed = true;
   const cleanup = async () => {
     await Promise.all(instances.map((i) => i.signal('SIGKILL')));
     await chain.started?.stop();
     await nats.stop();
     pg.stop();
-    if (!values.keep) rmSync(dir, { recursive: true, force: true });
+    // The run's logs stay for a failed run (or with --keep).
+    if (!values.keep && !failed) rmSync(dir, { recursive: true, force: true });
+    else say(`chaos: logs and stores kept in ${dir}`);
   };
   // Ctrl-C or a kill stops what the suite started (processes, PostgreSQL, NATS, anvil).
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -142,7 +145,7 @@ async function main(): Promise<number> {
       }
     }
     for (const i of instances) i.start();
-    await waitReady(instances, 120_000);
+    await waitReady(instances, 180_000);
     say(`chaos: ${instances.length} processes ready`);
     const paymentsUrls = () => instances.filter((i) => i.service.name === PROCESSES.payments && i.running()).map((i) => i.url);
     const platform = await setUpPlatform(paymentsUrls()[0]!, adminKey, receiver.url);
@@ -168,7 +171,8 @@ async function main(): Promise<number> {
     }
     await sql.end({ timeout: 2 }).catch(() => undefined);
     printTable(rows, { instances: copies, rate });
-    return rows.every((r) => r.ok) ? 0 : 1;
+    failed = !rows.every((r) => r.ok);
+    return failed ? 1 : 0;
   } finally {
     await cleanup();
   }
