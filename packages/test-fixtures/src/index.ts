@@ -4,4 +4,5 @@ export * from './anvil.js';
 export * from './logger.js';
 export * from './ports.js';
 export * from './process.js';
+export * from './processes.js';
 export * from './service.js';

@@ -1,0 +1,166 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createTestDatabase, repoRoot, type TestDatabase } from '@holdfast/db/testing';
+import { createTestBus, type TestBus } from '@holdfast/messaging/testing';
+import { freePort } from './ports.js';
+
+/** The services a client test can start, with the variable that sets each one's port. */
+const PORT_VARIABLES = {
+  'payments-service': 'PAYMENTS_PORT',
+  'workspace-service': 'WORKSPACE_PORT',
+  'webhook-dispatcher': 'DISPATCHER_PORT',
+  'chain-indexer': 'INDEXER_PORT',
+} as const;
+export type ServiceName = keyof typeof PORT_VARIABLES;
+
+export interface RunningProcesses {
+  /** Base URL of each started service (`http://127.0.0.1:<port>`). */
+  urls: Partial<Record<ServiceName, string>>;
+  /** Every variable the processes were started with (database, NATS prefix, bootstrap credentials). */
+  env: Record<string, string>;
+  db: TestDatabase;
+  nats: TestBus;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Services as real processes (their built `dist/main.js`, as `./scripts/start` runs them) on a
+ * fresh database and a NATS prefix of their own, for tests of clients that must meet the services
+ * only over HTTP (the SDK, the CLI). Resolves once each answers `GET /health`. Build the services
+ * first (a client package lists them as devDependencies so turbo does).
+ */
+export async function startServiceProcesses(options: {
+  services: ServiceName[];
+  /** Extra variables; they win over the generated ones. */
+  env?: Record<string, string>;
+}): Promise<RunningProcesses> {
+  const [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
+  const ports = Object.fromEntries(await Promise.all(options.services.map(async (s) => [s, await freePort()] as const))) as Record<
+    ServiceName,
+    number
+  >;
+  const env: Record<string, string> = {
+    APP_ENV: 'local',
+    LOG_LEVEL: process.env.HOLDFAST_TEST_LOGS || 'silent',
+    DATABASE_URL: db.url,
+    NATS_URL: nats.url,
+    NATS_SUBJECT_PREFIX: nats.prefix,
+    CHAIN_RPC_URLS: 'base-sepolia=http://127.0.0.1:9',
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    JWT_SECRET: randomBytes(32).toString('base64url'),
+    INTERNAL_API_KEY: randomBytes(24).toString('base64url'),
+    PAYMENTS_BOOTSTRAP_API_KEY: `hf_test_${randomBytes(32).toString('base64url')}`,
+    WORKSPACE_BOOTSTRAP_EMAIL: 'admin@holdfast.test',
+    WORKSPACE_BOOTSTRAP_PASSWORD: `Hf-${randomBytes(12).toString('base64url')}1!`,
+    RATE_LIMIT_PUBLIC: '10000',
+    RATE_LIMIT_STANDARD: '10000',
+    RATE_LIMIT_HIGH: '10000',
+    RATE_LIMIT_ADMIN: '10000',
+    ...Object.fromEntries(options.services.map((s) => [PORT_VARIABLES[s], String(ports[s])])),
+    ...options.env,
+  };
+  const children: ChildProcess[] = [];
+  const stop = async () => {
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+            child.once('exit', () => {
+              clearTimeout(force);
+              resolve();
+            });
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+    await nats.dispose();
+    await db.drop();
+  };
+  const urls: Partial<Record<ServiceName, string>> = {};
+  try {
+    await Promise.all(
+      options.services.map(async (service) => {
+        const main = join(repoRoot(), 'services', service, 'dist', 'main.js');
+        if (!existsSync(main)) throw new Error(`${main} is missing: build the services first (pnpm exec turbo run build)`);
+        const output: string[] = [];
+        const child = spawn(process.execPath, [main], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+        children.push(child);
+        for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+        const url = `http://127.0.0.1:${ports[service]}`;
+        const deadline = Date.now() + 60_000;
+        for (;;) {
+          if (child.exitCode !== null) throw new Error(`${service} exited with ${child.exitCode}: ${output.join('').slice(-2000)}`);
+          const ok = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) })
+            .then((r) => r.status === 200)
+            .catch(() => false);
+          if (ok) break;
+          if (Date.now() > deadline) throw new Error(`${service} did not answer /health: ${output.join('').slice(-2000)}`);
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        urls[service] = url;
+      }),
+    );
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { urls, env, db, nats, stop };
+}
+
+export interface SignedUpWorkspace {
+  email: string;
+  password: string;
+  workspaceId: string;
+  /** The workspace's sandbox credentials: a platform, its v1 API key and its v2 OAuth client. */
+  sandbox: { platformId: string; apiKey: string; clientId: string; clientSecret: string };
+}
+
+async function postJson(url: string, body: unknown, token?: string): Promise<{ status: number; body: { data: Record<string, unknown> } }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const answer = { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
+  if (res.status >= 300) throw new Error(`POST ${url}: ${res.status} ${JSON.stringify(answer.body)}`);
+  return answer;
+}
+
+/**
+ * A new administrator over the Workspace API, as docs/workspace-getting-started.md does it: sign
+ * up, verify the e-mail (the code is in the answer in `local`), log in, create a workspace, issue
+ * sandbox credentials.
+ */
+export async function signUpWorkspace(workspaceUrl: string, name = `ws${randomBytes(4).toString('hex')}`): Promise<SignedUpWorkspace> {
+  const email = `${name}@example.com`;
+  const password = `Hf-${randomBytes(9).toString('base64url')}7!`;
+  const signup = await postJson(`${workspaceUrl}/auth/signup`, {
+    email,
+    password,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    companyName: name,
+  });
+  await postJson(`${workspaceUrl}/auth/verify-code`, { email, code: signup.body.data.verificationCode });
+  const login = await postJson(`${workspaceUrl}/identity/login`, { email, password });
+  const token = login.body.data.accessToken as string;
+  const workspace = await postJson(`${workspaceUrl}/api/v1/workspaces`, { name, email }, token);
+  const workspaceId = workspace.body.data.id as string;
+  const issued = await postJson(`${workspaceUrl}/api/v1/workspaces/${workspaceId}/sandbox-credentials`, {}, token);
+  const data = issued.body.data as { platformId: string; apiKey: string; oauthClient: { clientId: string; clientSecret: string } };
+  return {
+    email,
+    password,
+    workspaceId,
+    sandbox: {
+      platformId: data.platformId,
+      apiKey: data.apiKey,
+      clientId: data.oauthClient.clientId,
+      clientSecret: data.oauthClient.clientSecret,
+    },
+  };
+}
