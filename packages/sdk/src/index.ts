@@ -1,0 +1,17 @@
+export type { DeliveredEvent, EventType } from '@holdfast/contracts';
+export {
+  AuthError,
+  ConflictError,
+  ConnectionError,
+  HoldfastError,
+  NotFoundError,
+  RateLimitError,
+  ValidationError,
+  WebhookVerificationError,
+} from './errors.js';
+export type { EventStreamOptions, StreamedEvent, StreamStatus } from './event-stream.js';
+export { type Page, PageIterator } from './pagination.js';
+export * from './payments.js';
+export { SDK_VERSION, type TransportOptions } from './transport.js';
+export * from './webhooks.js';
+export * from './workspace.js';

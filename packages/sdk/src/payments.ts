@@ -1,0 +1,307 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  AtRiskReport,
+  BatchCreated,
+  BatchList,
+  BatchListQuery,
+  BatchWithLegs,
+  CheckVerificationBody,
+  ControlVerification,
+  CreateBatchBody,
+  CreateDisputeBody,
+  CreatedTransaction,
+  CreateTransactionBody,
+  CreateVerificationBody,
+  Dispute,
+  Evidence,
+  IntrospectionResponse,
+  ListDisputesQuery,
+  PaymentsTransaction,
+  Platform,
+  Quote,
+  QuoteBody,
+  RefundBody,
+  ReleaseEarlyAttestBody,
+  RescindBody,
+  ResolveDisputeBody,
+  ScopeCatalogue,
+  SubmitEscrowHashBody,
+  SubmitEvidenceBody,
+  SubmitHashBody,
+  TransactionListQuery,
+  TransactionOperationResult,
+  TransactionStats,
+  UpdatePlatformBody,
+  Verification,
+  VerifyControlCodeBody,
+} from '@holdfast/contracts';
+import type { Static } from '@sinclair/typebox';
+import { type EventStreamOptions, type StreamedEvent, streamEvents } from './event-stream.js';
+import { type Page, PageIterator, singlePage } from './pagination.js';
+import { type ApiRequest, createTransport, type TokenSource, type TransportOptions } from './transport.js';
+
+export interface PaymentsClientOptions extends TransportOptions {
+  clientId: string;
+  clientSecret: string;
+  /** Space-separated scopes to ask for; every scope of the client when absent. */
+  scope?: string;
+  /** Renew the token this long before it expires (seconds). Default 60. */
+  renewBeforeSeconds?: number;
+  /** Called while a token is fetched (for progress output). */
+  onTokenFetch?: (phase: 'start' | 'done') => void;
+}
+
+/** Per-call options of a money-creating call. */
+export interface IdempotentCall {
+  /**
+   * Makes a repeat of this call answer the first one's result instead of paying twice. Sent as
+   * `Idempotency-Key`; the SDK makes one (a UUID) when you give none, and reuses it on its own retries.
+   */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export type Transaction = Static<typeof PaymentsTransaction>;
+export type NewTransaction = Static<typeof CreatedTransaction>;
+/** List filters: `page` and `limit` are optional (the iterator walks the pages itself). */
+export type TransactionFilters = Partial<TransactionListQuery>;
+export type BatchFilters = Partial<BatchListQuery>;
+export type Batch = BatchWithLegs;
+/** A batch as lists show it (without its legs). */
+export type BatchSummary = BatchList['data'][number];
+export type Scopes = Static<typeof ScopeCatalogue>;
+export type AccessToken = { accessToken: string; expiresAt: Date; scope: string };
+/** An idempotent create's result and whether it replayed an earlier request's (`Idempotent-Replayed`). */
+export type Created<T> = T & { idempotentReplayed?: boolean };
+
+interface TokenAnswer {
+  access_token: string;
+  token_type: string;
+  expires_in: number;
+  scope: string;
+}
+
+/**
+ * The Payments API v2 client: OAuth client credentials (token fetched, cached and renewed before it
+ * expires), one method per v2 operation, grouped by resource. docs/sdk.md.
+ */
+export class PaymentsClient {
+  readonly oauth;
+  readonly auth;
+  readonly platforms;
+  readonly transactions;
+  readonly batches;
+  readonly controls;
+  readonly compliance;
+  readonly disputes;
+  readonly events;
+
+  readonly #transport;
+  readonly #options: PaymentsClientOptions;
+  #token: { value: string; expiresAtMs: number; scope: string } | undefined;
+  #fetching: Promise<void> | undefined;
+
+  constructor(options: PaymentsClientOptions) {
+    if (!options.baseUrl || !options.clientId || !options.clientSecret) {
+      throw new TypeError('PaymentsClient needs baseUrl, clientId and clientSecret');
+    }
+    this.#options = options;
+    this.#transport = createTransport(options);
+    const bearer: TokenSource = { token: () => this.#accessToken(), renew: async (rejected) => this.#renew(rejected) };
+    const get = <T>(path: string, query?: ApiRequest['query'], signal?: AbortSignal) =>
+      this.#transport.send<T>({ method: 'GET', path, query, retry: true, auth: bearer, signal }).then((a) => a.body);
+    const post = <T>(path: string, body: unknown, signal?: AbortSignal) =>
+      this.#transport.send<T>({ method: 'POST', path, body: body ?? {}, retry: false, auth: bearer, signal }).then((a) => a.body);
+    const create = async <T>(path: string, body: unknown, options: IdempotentCall = {}): Promise<Created<T>> => {
+      const idempotencyKey = options.idempotencyKey ?? (body as { idempotencyKey?: string }).idempotencyKey ?? randomUUID();
+      const answer = await this.#transport.send<T>({
+        method: 'POST',
+        path,
+        body,
+        headers: { 'idempotency-key': idempotencyKey },
+        retry: true,
+        auth: bearer,
+        signal: options.signal,
+      });
+      return answer.headers.get('idempotent-replayed') === 'true'
+        ? { ...answer.body, idempotentReplayed: true }
+        : (answer.body as Created<T>);
+    };
+    const id = (value: string) => encodeURIComponent(value);
+    const v2 = '/api/v2';
+
+    this.oauth = {
+      /** A valid access token (cached; fetched or renewed when needed). */
+      token: async (): Promise<AccessToken> => {
+        await this.#accessToken();
+        const t = this.#token as { value: string; expiresAtMs: number; scope: string };
+        return { accessToken: t.value, expiresAt: new Date(t.expiresAtMs), scope: t.scope };
+      },
+      /** Revokes a token of this client (the current one when none is given); the next call fetches a new one. */
+      revoke: async (token?: string): Promise<void> => {
+        const value = token ?? this.#token?.value;
+        if (!value) return;
+        await this.#clientCall('/oauth/revoke', { token: value });
+        if (value === this.#token?.value) this.#token = undefined;
+      },
+      introspect: (token: string): Promise<IntrospectionResponse> =>
+        this.#clientCall<IntrospectionResponse>('/oauth/introspect', { token }),
+    };
+
+    this.auth = {
+      /** Every scope and what it grants (public). */
+      scopes: (options: CallOptions = {}): Promise<Scopes> =>
+        this.#transport.send<Scopes>({ method: 'GET', path: `${v2}/auth/scopes`, retry: true, signal: options.signal }).then((a) => a.body),
+    };
+
+    this.platforms = {
+      /** The platform of this client's token. */
+      me: (options: CallOptions = {}): Promise<Platform> => get(`${v2}/auth/platform/me`, undefined, options.signal),
+      list: (query: { workspaceId?: string } = {}) => singlePage(() => get<Platform[]>(`${v2}/auth/platforms`, query)),
+      get: (platformId: string, options: CallOptions = {}): Promise<Platform> =>
+        get(`${v2}/auth/platform/${id(platformId)}`, undefined, options.signal),
+      update: (platformId: string, body: UpdatePlatformBody): Promise<Platform> =>
+        this.#transport
+          .send<Platform>({ method: 'PUT', path: `${v2}/auth/platform/${id(platformId)}`, body, retry: true, auth: bearer })
+          .then((a) => a.body),
+      deactivate: async (platformId: string): Promise<void> => {
+        await this.#transport.send({ method: 'DELETE', path: `${v2}/auth/platform/${id(platformId)}`, retry: true, auth: bearer });
+      },
+    };
+
+    this.transactions = {
+      /** Creates a transaction; sends an Idempotency-Key (yours or a new UUID), so a retry never pays twice. */
+      create: (body: CreateTransactionBody, options?: IdempotentCall) => create<NewTransaction>(`${v2}/transactions`, body, options),
+      get: (transactionId: string, options: CallOptions = {}): Promise<Transaction> =>
+        get(`${v2}/transactions/${id(transactionId)}`, undefined, options.signal),
+      /** Every transaction matching the filters, newest first, page after page. */
+      list: (filters: TransactionFilters = {}) =>
+        new PageIterator<Transaction>(
+          (page) => get<Page<Transaction>>(`${v2}/transactions`, { ...filters, page, limit: filters.limit ?? 100 }),
+          filters.page ?? 1,
+        ),
+      atRisk: (options: CallOptions = {}): Promise<AtRiskReport> => get(`${v2}/transactions/at-risk`, undefined, options.signal),
+      stats: (options: CallOptions = {}): Promise<TransactionStats> => get(`${v2}/transactions/stats`, undefined, options.signal),
+      quote: (body: QuoteBody, options: CallOptions = {}): Promise<Quote> => post(`${v2}/transactions/quote`, body, options.signal),
+      submitHash: (transactionId: string, body: SubmitHashBody): Promise<TransactionOperationResult> =>
+        post(`${v2}/transactions/${id(transactionId)}/hash`, body),
+      submitEscrowHash: (transactionId: string, body: SubmitEscrowHashBody): Promise<TransactionOperationResult> =>
+        post(`${v2}/transactions/${id(transactionId)}/escrow-hash`, body),
+      attestRelease: (transactionId: string): Promise<TransactionOperationResult> =>
+        post(`${v2}/transactions/${id(transactionId)}/release/attest`, {}),
+      attestEarlyRelease: (transactionId: string, body: ReleaseEarlyAttestBody): Promise<TransactionOperationResult> =>
+        post(`${v2}/transactions/${id(transactionId)}/release-early/attest`, body),
+      rescind: (transactionId: string, body: RescindBody = {} as RescindBody): Promise<TransactionOperationResult> =>
+        post(`${v2}/transactions/${id(transactionId)}/rescind`, body),
+      refund: (transactionId: string, body: RefundBody): Promise<TransactionOperationResult> =>
+        post(`${v2}/transactions/${id(transactionId)}/refund`, body),
+    };
+
+    this.batches = {
+      /** Creates a batch (one sender, many legs) with an Idempotency-Key, like `transactions.create`. */
+      create: (body: CreateBatchBody, options?: IdempotentCall) => create<BatchCreated>(`${v2}/transactions/batches`, body, options),
+      get: (batchId: string, options: CallOptions = {}): Promise<Batch> =>
+        get(`${v2}/transactions/batches/${id(batchId)}`, undefined, options.signal),
+      list: (filters: BatchFilters = {}) =>
+        new PageIterator<BatchSummary>(
+          (page) => get(`${v2}/transactions/batches`, { ...filters, page, limit: filters.limit ?? 100 }),
+          filters.page ?? 1,
+        ),
+    };
+
+    this.controls = {
+      verifyTwoFactor: (body: VerifyControlCodeBody): Promise<ControlVerification> => post(`${v2}/controls/verify-2fa`, body),
+      verifyVendorSms: (body: VerifyControlCodeBody): Promise<ControlVerification> => post(`${v2}/controls/vendor-sms/verify`, body),
+    };
+
+    this.compliance = {
+      createVerification: (body: CreateVerificationBody): Promise<Verification> => post(`${v2}/compliance/verifications`, body),
+      checkVerification: (body: CheckVerificationBody): Promise<Verification> => post(`${v2}/compliance/verifications/check`, body),
+      getVerification: (verificationId: string, options: CallOptions = {}): Promise<Verification> =>
+        get(`${v2}/compliance/verifications/${id(verificationId)}`, undefined, options.signal),
+    };
+
+    this.disputes = {
+      /** Disputes, newest first (the API answers at most `limit`, 100 by default, in one list). */
+      list: (filters: Partial<ListDisputesQuery> = {}) => singlePage(() => get<Dispute[]>(`${v2}/disputes`, filters)),
+      open: (body: CreateDisputeBody): Promise<Dispute> => post(`${v2}/disputes`, body),
+      get: (disputeId: string, options: CallOptions = {}): Promise<Dispute> =>
+        get(`${v2}/disputes/${id(disputeId)}`, undefined, options.signal),
+      escalate: (disputeId: string): Promise<Dispute> => post(`${v2}/disputes/${id(disputeId)}/escalate`, {}),
+      submitEvidence: (disputeId: string, body: SubmitEvidenceBody): Promise<Evidence> =>
+        post(`${v2}/disputes/${id(disputeId)}/evidence`, body),
+      resolve: (disputeId: string, body: ResolveDisputeBody): Promise<Dispute> => post(`${v2}/disputes/${id(disputeId)}/resolve`, body),
+    };
+
+    this.events = {
+      /**
+       * The platform's events live (`GET /api/v2/events/stream`, an extension beyond the spec's
+       * operations), reconnecting with `Last-Event-ID` so none is missed.
+       */
+      stream: (options: EventStreamOptions = {}): AsyncIterable<StreamedEvent> =>
+        streamEvents(this.#transport.baseUrl, bearer, fetchOf(this.#options), options),
+    };
+  }
+
+  async #accessToken(): Promise<string> {
+    const margin = (this.#options.renewBeforeSeconds ?? 60) * 1000;
+    if (!this.#token || this.#token.expiresAtMs - margin <= Date.now()) {
+      this.#fetching ??= this.#fetchToken().finally(() => {
+        this.#fetching = undefined;
+      });
+      await this.#fetching;
+    }
+    return (this.#token as { value: string }).value;
+  }
+
+  async #renew(rejected: string): Promise<void> {
+    if (this.#token?.value === rejected) this.#token = undefined;
+    await this.#accessToken();
+  }
+
+  /** The client-credentials grant, form-encoded with HTTP Basic (RFC 6749 §4.4). */
+  async #fetchToken(): Promise<void> {
+    this.#options.onTokenFetch?.('start');
+    try {
+      const form = new URLSearchParams({ grant_type: 'client_credentials' });
+      if (this.#options.scope) form.set('scope', this.#options.scope);
+      const answer = await this.#formCall<TokenAnswer>('/oauth/token', form, true);
+      this.#token = { value: answer.access_token, expiresAtMs: Date.now() + answer.expires_in * 1000, scope: answer.scope };
+    } finally {
+      this.#options.onTokenFetch?.('done');
+    }
+  }
+
+  /** revoke and introspect: authenticated as the client, not with a token. */
+  #clientCall<T>(path: string, fields: Record<string, string>): Promise<T> {
+    return this.#formCall<T>(path, new URLSearchParams(fields), false);
+  }
+
+  async #formCall<T>(path: string, form: URLSearchParams, retry: boolean): Promise<T> {
+    const basic = Buffer.from(`${encodeURIComponent(this.#options.clientId)}:${encodeURIComponent(this.#options.clientSecret)}`).toString(
+      'base64',
+    );
+    const doFetch = fetchOf(this.#options);
+    // The transport speaks JSON; the OAuth endpoints take a form, so the body is sent by a wrapper fetch.
+    const formFetch: typeof fetch = (input, init) =>
+      doFetch(input, {
+        ...init,
+        body: form.toString(),
+        headers: { ...(init?.headers as Record<string, string>), 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    const answer = await createTransport({ ...this.#options, fetch: formFetch }).send<T>({
+      method: 'POST',
+      path: `/api/v2${path}`,
+      headers: { authorization: `Basic ${basic}` },
+      retry,
+    });
+    return answer.body;
+  }
+}
+
+function fetchOf(options: { fetch?: typeof fetch }): typeof fetch {
+  return options.fetch ?? globalThis.fetch;
+}

@@ -1,0 +1,181 @@
+import type {
+  CreateWebhookBody,
+  CreateWorkspaceBody,
+  DeliveryLogsQuery,
+  EventTypeInfo,
+  ListWebhooksQuery,
+  ResponseMeta,
+  SandboxCredential,
+  SessionTokens,
+  UpdateWebhookBody,
+  UserRecord,
+  WebhookDeliveryLog,
+  WebhookDeliveryLogList,
+  WebhookSubscription,
+  WebhookSubscriptionWithSecret,
+  WorkspaceListQuery,
+  WorkspaceRecord,
+} from '@holdfast/contracts';
+import { AuthError } from './errors.js';
+import { PageIterator } from './pagination.js';
+import { type ApiRequest, createTransport, type TokenSource, type TransportOptions } from './transport.js';
+
+/** Sign in with a token you already hold (no refresh), or with e-mail and password (refreshed for you). */
+export type WorkspaceClientOptions = TransportOptions & ({ accessToken: string } | { email: string; password: string });
+
+interface Envelope<T> {
+  success: true;
+  data: T;
+  meta: ResponseMeta;
+}
+
+/**
+ * The Workspace API client (`{workspace_host}`, e.g. http://127.0.0.1:3002): signs in, refreshes
+ * the session before the access token expires or after a `401 TOKEN_EXPIRED` (the refresh token is
+ * single use, so one refresh runs at a time), unwraps the envelope. docs/sdk.md.
+ */
+export class WorkspaceClient {
+  readonly me;
+  readonly workspaces;
+  readonly sandboxCredentials;
+  readonly webhooks;
+
+  readonly #transport;
+  readonly #options: WorkspaceClientOptions;
+  #session: { accessToken: string; refreshToken?: string; expiresAtMs: number } | undefined;
+  #signingIn: Promise<void> | undefined;
+
+  constructor(options: WorkspaceClientOptions) {
+    if (!options.baseUrl) throw new TypeError('WorkspaceClient needs baseUrl');
+    this.#options = options;
+    this.#transport = createTransport(options);
+    if ('accessToken' in options) this.#session = { accessToken: options.accessToken, expiresAtMs: Number.POSITIVE_INFINITY };
+    const bearer: TokenSource = {
+      token: () => this.#accessToken(),
+      ...('email' in options ? { renew: (rejected: string) => this.#renew(rejected) } : {}),
+    };
+    const call = async <T>(request: Omit<ApiRequest, 'auth' | 'retry'> & { retry?: boolean }) => {
+      const answer = await this.#transport.send<Envelope<T>>({ retry: request.method === 'GET', ...request, auth: bearer });
+      return answer.body;
+    };
+    const data = async <T>(request: Omit<ApiRequest, 'auth' | 'retry'> & { retry?: boolean }) => (await call<T>(request)).data;
+    const v1 = '/api/v1';
+    const id = (value: string) => encodeURIComponent(value);
+    const hooks = (workspaceId: string) => `${v1}/workspaces/${id(workspaceId)}/webhooks`;
+
+    /** The signed-in user. */
+    this.me = (): Promise<UserRecord> => data({ method: 'GET', path: '/identity/me' });
+
+    this.workspaces = {
+      /** A SUPER_ADMIN sees every workspace, an ADMIN its own; page after page. */
+      list: (filters: Partial<WorkspaceListQuery> = {}) =>
+        new PageIterator<WorkspaceRecord>(async (page) => {
+          const answer = await call<WorkspaceRecord[]>({
+            method: 'GET',
+            path: `${v1}/workspaces`,
+            query: { ...filters, page, limit: filters.limit ?? 100 },
+          });
+          const pagination = answer.meta.pagination ?? { page, limit: answer.data.length, total: answer.data.length, totalPages: 1 };
+          return { data: answer.data, pagination };
+        }, filters.page ?? 1),
+      /** The caller's own workspace. */
+      mine: (): Promise<WorkspaceRecord> => data({ method: 'GET', path: `${v1}/workspaces/me` }),
+      get: (workspaceId: string): Promise<WorkspaceRecord> => data({ method: 'GET', path: `${v1}/workspaces/${id(workspaceId)}` }),
+      create: (body: CreateWorkspaceBody): Promise<WorkspaceRecord> => data({ method: 'POST', path: `${v1}/workspaces`, body }),
+    };
+
+    this.sandboxCredentials = {
+      /** A platform for the workspace with a v1 API key and a v2 OAuth client; the secrets are shown only here. */
+      create: (workspaceId: string): Promise<SandboxCredential> =>
+        data({ method: 'POST', path: `${v1}/workspaces/${id(workspaceId)}/sandbox-credentials`, body: {} }),
+    };
+
+    this.webhooks = {
+      eventTypes: (workspaceId: string): Promise<EventTypeInfo[]> => data({ method: 'GET', path: `${hooks(workspaceId)}/events/types` }),
+      list: (workspaceId: string, query: Partial<ListWebhooksQuery> = {}): Promise<WebhookSubscription[]> =>
+        data({ method: 'GET', path: hooks(workspaceId), query }),
+      /** Subscribes a URL; the answer's `secret` is shown only here. */
+      create: (workspaceId: string, body: CreateWebhookBody): Promise<WebhookSubscriptionWithSecret> =>
+        data({ method: 'POST', path: hooks(workspaceId), body }),
+      get: (workspaceId: string, webhookId: string): Promise<WebhookSubscription> =>
+        data({ method: 'GET', path: `${hooks(workspaceId)}/${id(webhookId)}` }),
+      update: (workspaceId: string, webhookId: string, body: UpdateWebhookBody): Promise<WebhookSubscription> =>
+        data({ method: 'PATCH', path: `${hooks(workspaceId)}/${id(webhookId)}`, body }),
+      delete: async (workspaceId: string, webhookId: string): Promise<void> => {
+        await call({ method: 'DELETE', path: `${hooks(workspaceId)}/${id(webhookId)}` });
+      },
+      deliveryLogs: (workspaceId: string, webhookId: string, query: Partial<DeliveryLogsQuery> = {}): Promise<WebhookDeliveryLogList> =>
+        data({ method: 'GET', path: `${hooks(workspaceId)}/${id(webhookId)}/delivery-logs`, query }),
+      /** Starts a rotation: the answer holds the new secret; deliveries are signed with both until `completeRotation`. */
+      rotateSecret: (workspaceId: string, webhookId: string): Promise<WebhookSubscriptionWithSecret> =>
+        data({ method: 'POST', path: `${hooks(workspaceId)}/${id(webhookId)}/rotate-secret`, body: {} }),
+      completeRotation: (workspaceId: string, webhookId: string): Promise<WebhookSubscription> =>
+        data({ method: 'POST', path: `${hooks(workspaceId)}/${id(webhookId)}/complete-rotation`, body: {} }),
+      /** Sends one signed `webhook.test` delivery now and answers how it went. */
+      test: (workspaceId: string, webhookId: string): Promise<WebhookDeliveryLog> =>
+        data({ method: 'POST', path: `${hooks(workspaceId)}/${id(webhookId)}/test`, body: {} }),
+    };
+  }
+
+  /** Ends the session (the refresh token stops working at once). */
+  async logout(): Promise<void> {
+    const refreshToken = this.#session?.refreshToken;
+    if (!refreshToken) return;
+    await this.#transport.send({ method: 'POST', path: '/identity/logout', body: { refreshToken }, retry: false });
+    this.#session = undefined;
+  }
+
+  async #accessToken(): Promise<string> {
+    const session = this.#session;
+    if (session && session.expiresAtMs - 60_000 > Date.now()) return session.accessToken;
+    if (!('email' in this.#options)) {
+      if (session) return session.accessToken;
+      throw new AuthError({ code: 'UNAUTHORIZED', message: 'no access token' });
+    }
+    this.#signingIn ??= (session?.refreshToken ? this.#refresh(session.refreshToken) : this.#login()).finally(() => {
+      this.#signingIn = undefined;
+    });
+    await this.#signingIn;
+    return (this.#session as { accessToken: string }).accessToken;
+  }
+
+  async #renew(rejected: string): Promise<void> {
+    if (this.#session?.accessToken === rejected) this.#session = { ...this.#session, expiresAtMs: 0 };
+    await this.#accessToken();
+  }
+
+  #keep(tokens: SessionTokens): void {
+    this.#session = {
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken,
+      expiresAtMs: Date.now() + tokens.expiresIn * 1000,
+    };
+  }
+
+  async #login(): Promise<void> {
+    const { email, password } = this.#options as { email: string; password: string };
+    const answer = await this.#transport.send<Envelope<SessionTokens>>({
+      method: 'POST',
+      path: '/identity/login',
+      body: { email, password },
+      retry: false,
+    });
+    this.#keep(answer.body.data);
+  }
+
+  async #refresh(refreshToken: string): Promise<void> {
+    try {
+      const answer = await this.#transport.send<Envelope<SessionTokens>>({
+        method: 'POST',
+        path: '/identity/refresh',
+        body: { refreshToken },
+        retry: false,
+      });
+      this.#keep(answer.body.data);
+    } catch (error) {
+      // A refresh token that no longer works: sign in again with the credentials we were given.
+      if (!(error instanceof AuthError)) throw error;
+      await this.#login();
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import { connect, createServer, type Socket } from 'node:net';
+import { type RunningProcesses, type SignedUpWorkspace, signUpWorkspace, startServiceProcesses } from '@holdfast/test-fixtures';
+
+export interface Stack {
+  processes: RunningProcesses;
+  paymentsUrl: string;
+  workspaceUrl: string;
+  tenant: SignedUpWorkspace;
+  stop: () => Promise<void>;
+}
+
+/** Payments, workspace and the webhook dispatcher as real processes, and a signed-up workspace with sandbox credentials. */
+export async function startStack(): Promise<Stack> {
+  const processes = await startServiceProcesses({
+    services: ['payments-service', 'workspace-service', 'webhook-dispatcher'],
+    env: { WEBHOOK_RETRY_SCHEDULE: '1s,2s' },
+  });
+  const paymentsUrl = processes.urls['payments-service'] as string;
+  const workspaceUrl = processes.urls['workspace-service'] as string;
+  try {
+    const tenant = await signUpWorkspace(workspaceUrl);
+    return { processes, paymentsUrl, workspaceUrl, tenant, stop: processes.stop };
+  } catch (error) {
+    await processes.stop();
+    throw error;
+  }
+}
+
+/** A random EVM-looking address. */
+export const address = () => `0x${[...crypto.getRandomValues(new Uint8Array(20))].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+
+/**
+ * A TCP proxy to `target` that cuts the connection of the first request whose head matches, just as
+ * the answer starts coming back: the server did the work, the client never hears of it.
+ */
+export async function droppingProxy(target: string, matches: (requestHead: string) => boolean) {
+  const { hostname, port } = new URL(target);
+  let dropped = 0;
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    sockets.add(client);
+    const backend = connect(Number(port), hostname);
+    sockets.add(backend);
+    let cut = false;
+    client.on('data', (chunk: Buffer) => {
+      if (dropped === 0 && matches(chunk.toString('latin1'))) {
+        dropped += 1;
+        cut = true;
+      }
+      backend.write(chunk);
+    });
+    backend.on('data', (chunk: Buffer) => {
+      if (cut) {
+        client.destroy();
+        backend.destroy();
+      } else client.write(chunk);
+    });
+    const end = () => {
+      client.destroy();
+      backend.destroy();
+    };
+    client.on('close', end).on('error', end);
+    backend.on('close', end).on('error', end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    dropped: () => dropped,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
