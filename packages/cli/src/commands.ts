@@ -1,0 +1,422 @@
+import { randomBytes } from 'node:crypto';
+import { createInterface } from 'node:readline/promises';
+import {
+  type EventType,
+  HoldfastError,
+  newWebhookSecret,
+  PaymentsClient,
+  type StreamStatus,
+  signWebhook,
+  WorkspaceClient,
+} from '@holdfast/sdk';
+import { type Io, record, table, withProgress } from './output.js';
+import { configPath, loadProfile, type Profile, saveProfile } from './profiles.js';
+
+export type Flags = Record<string, string | boolean | (string | boolean)[] | undefined>;
+
+export interface Context {
+  io: Io;
+  flags: Flags;
+  args: string[];
+  profileName: string;
+  json: boolean;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+}
+
+export interface Command {
+  name: string;
+  summary: string;
+  usage: string;
+  options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
+  run: (context: Context) => Promise<void>;
+}
+
+/** A usage mistake: printed with the command's usage, exit code 2. */
+export class UsageError extends Error {}
+
+const TRANSACTION_COLUMNS = ['id', 'status', 'amount', 'currency', 'fromAddress', 'toAddress', 'blockchainNetwork', 'createdAt'];
+const TRIGGERABLE: Partial<Record<EventType, string>> = {
+  'transaction.created': 'creates a transaction (raw orchestration, random addresses, 1 USDC)',
+};
+
+const text = (flags: Flags, name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
+function required(flags: Flags, name: string): string {
+  const value = text(flags, name);
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+const randomAddress = () => `0x${randomBytes(20).toString('hex')}`;
+
+function profileOf(context: Context): Profile {
+  const profile = loadProfile(context.profileName);
+  if (!profile)
+    throw new UsageError(
+      `no profile "${context.profileName}": run holdfast login${context.profileName === 'default' ? '' : ` --profile ${context.profileName}`}`,
+    );
+  return profile;
+}
+
+function paymentsClient(context: Context): PaymentsClient {
+  const profile = profileOf(context);
+  if (!profile.apiUrl || !profile.clientId || !profile.clientSecret) {
+    throw new UsageError(`profile "${context.profileName}" has no Payments API client: holdfast login --client-id … --client-secret …`);
+  }
+  return new PaymentsClient({
+    baseUrl: profile.apiUrl,
+    clientId: profile.clientId,
+    clientSecret: profile.clientSecret,
+    userAgent: 'holdfast-cli',
+    onTokenFetch: (phase) => {
+      if (phase === 'start' && !context.json) context.io.err('Fetching an access token…');
+    },
+  });
+}
+
+function workspaceClient(context: Context): WorkspaceClient {
+  const profile = profileOf(context);
+  if (!profile.workspaceUrl || !profile.email || !profile.password) {
+    throw new UsageError(`profile "${context.profileName}" has no Workspace API login: holdfast login --email … --password …`);
+  }
+  return new WorkspaceClient({
+    baseUrl: profile.workspaceUrl,
+    email: profile.email,
+    password: profile.password,
+    userAgent: 'holdfast-cli',
+  });
+}
+
+function show(context: Context, value: unknown, human: () => string): void {
+  context.io.out(context.json ? JSON.stringify(value, null, 2) : human());
+}
+
+async function ask(question: string): Promise<string> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return (await rl.question(question)).trim();
+  } finally {
+    rl.close();
+  }
+}
+
+const login: Command = {
+  name: 'login',
+  summary: 'Store credentials in a profile (Payments client id and secret, and/or Workspace e-mail and password)',
+  usage:
+    'holdfast login [--api-url URL] [--client-id ID --client-secret SECRET] [--workspace-url URL] [--email E --password P] [--profile NAME]\n' +
+    'Secrets may come from HOLDFAST_CLIENT_SECRET and HOLDFAST_PASSWORD instead of flags; asked for when on a terminal and missing.',
+  options: {
+    'api-url': { type: 'string' },
+    'client-id': { type: 'string' },
+    'client-secret': { type: 'string' },
+    'workspace-url': { type: 'string' },
+    email: { type: 'string' },
+    password: { type: 'string' },
+  },
+  run: async (context) => {
+    const { flags, env, io } = context;
+    let clientId = text(flags, 'client-id') ?? env.HOLDFAST_CLIENT_ID;
+    let email = text(flags, 'email') ?? env.HOLDFAST_EMAIL;
+    if (!clientId && !email && process.stdin.isTTY) {
+      clientId = (await ask('OAuth client id (hf_client_…, empty to log in with e-mail instead): ')) || undefined;
+      if (!clientId) email = await ask('Workspace e-mail: ');
+    }
+    if (!clientId && !email) throw new UsageError('give --client-id and --client-secret, or --email and --password');
+    const changes: Profile = {};
+    if (clientId) {
+      const clientSecret =
+        text(flags, 'client-secret') ?? env.HOLDFAST_CLIENT_SECRET ?? (process.stdin.isTTY ? await ask('Client secret: ') : '');
+      if (!clientSecret) throw new UsageError('--client-secret is required with --client-id');
+      const apiUrl = (text(flags, 'api-url') ?? env.HOLDFAST_API_URL ?? 'http://127.0.0.1:3001').replace(/\/+$/, '');
+      const client = new PaymentsClient({ baseUrl: apiUrl, clientId, clientSecret, userAgent: 'holdfast-cli' });
+      const platform = await withProgress(io, `Checking the client at ${apiUrl}`, () => client.platforms.me());
+      Object.assign(changes, { apiUrl, clientId, clientSecret });
+      if (!context.json) io.err(`Payments API: platform ${platform.name} (${platform.id})`);
+    }
+    if (email) {
+      const password = text(flags, 'password') ?? env.HOLDFAST_PASSWORD ?? (process.stdin.isTTY ? await ask('Password: ') : '');
+      if (!password) throw new UsageError('--password is required with --email');
+      const workspaceUrl = (text(flags, 'workspace-url') ?? env.HOLDFAST_WORKSPACE_URL ?? 'http://127.0.0.1:3002').replace(/\/+$/, '');
+      const user = await withProgress(io, `Signing in at ${workspaceUrl}`, () =>
+        new WorkspaceClient({ baseUrl: workspaceUrl, email, password }).me(),
+      );
+      Object.assign(changes, { workspaceUrl, email, password });
+      if (!context.json) io.err(`Workspace API: ${user.email} (${user.role})`);
+    }
+    saveProfile(context.profileName, changes);
+    show(
+      context,
+      { profile: context.profileName, path: configPath(env) },
+      () => `Saved profile "${context.profileName}" to ${configPath(env)}`,
+    );
+  },
+};
+
+const transactionsCreate: Command = {
+  name: 'transactions create',
+  summary: 'Create a transaction',
+  usage:
+    'holdfast transactions create --from ADDRESS --to ADDRESS --amount N [--currency USDC] [--network base-sepolia] [--orchestration platform|raw] [--idempotency-key KEY] [--metadata JSON]',
+  options: {
+    from: { type: 'string' },
+    to: { type: 'string' },
+    amount: { type: 'string' },
+    currency: { type: 'string' },
+    network: { type: 'string' },
+    orchestration: { type: 'string' },
+    'idempotency-key': { type: 'string' },
+    metadata: { type: 'string' },
+  },
+  run: async (context) => {
+    const { flags } = context;
+    const amount = Number(required(flags, 'amount'));
+    if (!Number.isFinite(amount)) throw new UsageError('--amount must be a number');
+    const body = {
+      fromAddress: required(flags, 'from'),
+      toAddress: required(flags, 'to'),
+      amount,
+      ...(text(flags, 'currency') ? { currency: text(flags, 'currency') } : {}),
+      ...(text(flags, 'network') ? { blockchainNetwork: text(flags, 'network') } : {}),
+      ...(text(flags, 'orchestration') ? { orchestrationType: text(flags, 'orchestration') } : {}),
+      ...(text(flags, 'metadata') ? { metadata: JSON.parse(text(flags, 'metadata') as string) } : {}),
+    } as Parameters<PaymentsClient['transactions']['create']>[0];
+    const key = text(flags, 'idempotency-key');
+    const created = await paymentsClient(context).transactions.create(body, key ? { idempotencyKey: key } : {});
+    show(context, created, () => record(created, [...TRANSACTION_COLUMNS, 'orchestrationType', 'idempotencyKey', 'holdDeadline']));
+  },
+};
+
+const transactionsGet: Command = {
+  name: 'transactions get',
+  summary: 'Show one transaction',
+  usage: 'holdfast transactions get ID',
+  options: {},
+  run: async (context) => {
+    const id = context.args[0];
+    if (!id) throw new UsageError('give the transaction id');
+    const tx = await paymentsClient(context).transactions.get(id);
+    show(context, tx, () => record(tx, [...TRANSACTION_COLUMNS, 'orchestrationType', 'txHash', 'updatedAt']));
+  },
+};
+
+const transactionsList: Command = {
+  name: 'transactions list',
+  summary: 'List transactions, newest first',
+  usage: 'holdfast transactions list [--status STATUS] [--from ADDRESS] [--to ADDRESS] [--limit N (default 20)]',
+  options: { status: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, limit: { type: 'string' } },
+  run: async (context) => {
+    const { flags } = context;
+    const limit = Number(text(flags, 'limit') ?? 20);
+    if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive integer');
+    const filters = {
+      ...(text(flags, 'status') ? { status: text(flags, 'status') } : {}),
+      ...(text(flags, 'from') ? { fromAddress: text(flags, 'from') } : {}),
+      ...(text(flags, 'to') ? { toAddress: text(flags, 'to') } : {}),
+      limit: Math.min(limit, 100),
+    } as Parameters<PaymentsClient['transactions']['list']>[0];
+    const rows: Awaited<ReturnType<PaymentsClient['transactions']['get']>>[] = [];
+    for await (const tx of paymentsClient(context).transactions.list(filters)) {
+      rows.push(tx);
+      if (rows.length >= limit) break;
+    }
+    show(context, rows, () => (rows.length ? table(rows, TRANSACTION_COLUMNS) : 'No transactions.'));
+  },
+};
+
+const batchesCreate: Command = {
+  name: 'batches create',
+  summary: 'Create a batch: one sender, one leg per --leg ADDRESS:AMOUNT',
+  usage:
+    'holdfast batches create --from ADDRESS --leg ADDRESS:AMOUNT [--leg ...] [--currency USDC] [--network base-sepolia] [--idempotency-key KEY]',
+  options: {
+    from: { type: 'string' },
+    leg: { type: 'string', multiple: true },
+    currency: { type: 'string' },
+    network: { type: 'string' },
+    'idempotency-key': { type: 'string' },
+  },
+  run: async (context) => {
+    const { flags } = context;
+    const legs = ((flags.leg as string[] | undefined) ?? []).map((leg) => {
+      const at = leg.lastIndexOf(':');
+      const amount = Number(leg.slice(at + 1));
+      if (at <= 0 || !Number.isFinite(amount)) throw new UsageError(`--leg ${leg}: expected ADDRESS:AMOUNT`);
+      return { toAddress: leg.slice(0, at), amount };
+    });
+    if (legs.length === 0) throw new UsageError('give at least one --leg ADDRESS:AMOUNT');
+    const body = {
+      fromAddress: required(flags, 'from'),
+      legs,
+      signerType: 'external_wallet',
+      ...(text(flags, 'currency') ? { currency: text(flags, 'currency') } : {}),
+      ...(text(flags, 'network') ? { blockchainNetwork: text(flags, 'network') } : {}),
+    } as Parameters<PaymentsClient['batches']['create']>[0];
+    const key = text(flags, 'idempotency-key');
+    const batch = await paymentsClient(context).batches.create(body, key ? { idempotencyKey: key } : {});
+    show(
+      context,
+      batch,
+      () =>
+        `${record(batch, ['id', 'status', 'fromAddress', 'currency', 'blockchainNetwork', 'createdAt'])}\n\n${table(batch.legs as unknown as Record<string, unknown>[], ['id', 'toAddress', 'amount', 'status'])}`,
+    );
+  },
+};
+
+const batchesGet: Command = {
+  name: 'batches get',
+  summary: 'Show one batch with its legs',
+  usage: 'holdfast batches get ID',
+  options: {},
+  run: async (context) => {
+    const id = context.args[0];
+    if (!id) throw new UsageError('give the batch id');
+    const batch = await paymentsClient(context).batches.get(id);
+    show(
+      context,
+      batch,
+      () =>
+        `${record(batch, ['id', 'status', 'fromAddress', 'currency', 'blockchainNetwork', 'createdAt'])}\n\n${table(batch.legs as unknown as Record<string, unknown>[], ['id', 'toAddress', 'amount', 'status'])}`,
+    );
+  },
+};
+
+const DISPUTE_KEYS = ['id', 'transactionId', 'status', 'currentTier', 'initiatedBy', 'reason', 'outcome', 'createdAt'];
+
+const disputesOpen: Command = {
+  name: 'disputes open',
+  summary: 'Open a dispute on an escrowed transaction',
+  usage: 'holdfast disputes open --transaction ID --reason TEXT [--initiated-by sender|receiver]',
+  options: { transaction: { type: 'string' }, reason: { type: 'string' }, 'initiated-by': { type: 'string' } },
+  run: async (context) => {
+    const { flags } = context;
+    const dispute = await paymentsClient(context).disputes.open({
+      transactionId: required(flags, 'transaction'),
+      reason: required(flags, 'reason'),
+      initiatedBy: (text(flags, 'initiated-by') ?? 'sender') as 'sender' | 'receiver',
+    });
+    show(context, dispute, () => record(dispute, DISPUTE_KEYS));
+  },
+};
+
+const disputesGet: Command = {
+  name: 'disputes get',
+  summary: 'Show one dispute',
+  usage: 'holdfast disputes get ID',
+  options: {},
+  run: async (context) => {
+    const id = context.args[0];
+    if (!id) throw new UsageError('give the dispute id');
+    const dispute = await paymentsClient(context).disputes.get(id);
+    show(context, dispute, () => record(dispute, [...DISPUTE_KEYS, 'evidence']));
+  },
+};
+
+const workspacesList: Command = {
+  name: 'workspaces list',
+  summary: 'List the workspaces you administer (Workspace API login)',
+  usage: 'holdfast workspaces list',
+  options: {},
+  run: async (context) => {
+    const rows = await withProgress(context.io, 'Loading workspaces', () => workspaceClient(context).workspaces.list().toArray());
+    show(context, rows, () => (rows.length ? table(rows, ['id', 'name', 'slug', 'status', 'email', 'createdAt']) : 'No workspaces.'));
+  },
+};
+
+const listen: Command = {
+  name: 'listen',
+  summary: "Receive your platform's events live and forward each, signed like a real delivery, to a local URL",
+  usage:
+    'holdfast listen --forward-to http://127.0.0.1:PORT/path [--events transaction.created,...]\n' +
+    'Signs with a local secret (whsec_…) kept in the profile and printed at start: verify with verifyWebhook(body, headers, secret).',
+  options: { 'forward-to': { type: 'string' }, events: { type: 'string' } },
+  run: async (context) => {
+    const { io, flags } = context;
+    const target = required(flags, 'forward-to');
+    if (!/^https?:\/\//.test(target)) throw new UsageError('--forward-to must be an http(s) URL');
+    const types = text(flags, 'events')
+      ?.split(',')
+      .map((t) => t.trim())
+      .filter(Boolean) as EventType[] | undefined;
+    const client = paymentsClient(context);
+    const profile = profileOf(context);
+    const secret = profile.listenSecret ?? (saveProfile(context.profileName, { listenSecret: newWebhookSecret() }).listenSecret as string);
+    const onStatus = (status: StreamStatus) => {
+      if (status.state === 'connecting' && status.attempt === 1) io.err('Connecting to the event stream…');
+      if (status.state === 'connected') {
+        if (context.json) io.out(JSON.stringify({ ready: true, secret, forwardTo: target }));
+        else io.out(`Ready! Forwarding ${types?.join(', ') ?? 'every event'} to ${target}\nYour local webhook signing secret is ${secret}`);
+      }
+      if (status.state === 'reconnecting')
+        io.err(`Connection lost (${status.error.message}); reconnecting in ${Math.round(status.inMs / 1000)} s…`);
+    };
+    for await (const { event } of client.events.stream({ ...(types?.length ? { types } : {}), signal: context.signal, onStatus })) {
+      const body = JSON.stringify(event);
+      const { headers } = signWebhook(body, secret, { eventType: event.type });
+      const started = Date.now();
+      let status: number | string;
+      try {
+        const answer = await fetch(target, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(30_000) });
+        status = answer.status;
+        await answer.body?.cancel();
+      } catch (error) {
+        status = `failed: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`;
+      }
+      const ms = Date.now() - started;
+      if (context.json) io.out(JSON.stringify({ eventId: event.id, type: event.type, deliveryId: headers['webhook-id'], status, ms }));
+      else io.out(`${new Date().toISOString()}  ${event.type.padEnd(22)} ${event.id}  → ${status} (${ms} ms)`);
+    }
+  },
+};
+
+const trigger: Command = {
+  name: 'trigger',
+  summary: 'Make an event happen for real in a local or sandbox platform (transaction.created)',
+  usage: `holdfast trigger EVENT\nEvents: ${Object.entries(TRIGGERABLE)
+    .map(([type, how]) => `${type} (${how})`)
+    .join('; ')}`,
+  options: {},
+  run: async (context) => {
+    const type = context.args[0] as EventType | undefined;
+    if (!type || !(type in TRIGGERABLE)) {
+      throw new UsageError(
+        `${type ?? 'an event'} cannot be triggered here; possible: ${Object.keys(TRIGGERABLE).join(', ')} (the others need an escrow locked on chain: see docs/try-a-payment.md)`,
+      );
+    }
+    const client = paymentsClient(context);
+    const created = await withProgress(context.io, `Triggering ${type}`, () =>
+      client.transactions.create({
+        fromAddress: randomAddress(),
+        toAddress: randomAddress(),
+        amount: 1,
+        currency: 'USDC',
+        orchestrationType: 'raw',
+      }),
+    );
+    show(context, { event: type, transaction: created }, () => `Triggered ${type}: transaction ${created.id} (${created.status})`);
+  },
+};
+
+export const COMMANDS: Command[] = [
+  login,
+  transactionsCreate,
+  transactionsGet,
+  transactionsList,
+  batchesCreate,
+  batchesGet,
+  disputesOpen,
+  disputesGet,
+  workspacesList,
+  listen,
+  trigger,
+];
+
+/** One line per failure: the API's code and message, and its request id to quote to support. */
+export function describeError(error: unknown): string {
+  if (error instanceof HoldfastError) {
+    const where = error.requestId ? ` (request ${error.requestId})` : '';
+    const fields =
+      (error.details?.errors as { field: string; reason: string }[] | undefined)?.map((e) => `\n  ${e.field}: ${e.reason}`).join('') ?? '';
+    return `Error: ${error.code}${error.statusCode ? ` ${error.statusCode}` : ''}: ${error.message}${where}${fields}`;
+  }
+  return `Error: ${(error as Error).message ?? String(error)}`;
+}

@@ -1,0 +1,293 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PaymentsClient, verifyWebhook, type WebhookEvent } from '@holdfast/sdk';
+import { type RunningProcesses, type SignedUpWorkspace, signUpWorkspace, startServiceProcesses } from '@holdfast/test-fixtures';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The holdfast binary run as a process (its built dist/main.js) against payments-service and
+// workspace-service running as processes: login, the resource commands with tables and --json,
+// trigger, and listen forwarding a real transaction.created to a local receiver that verifies it.
+
+const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main.js');
+const config = mkdtempSync(join(tmpdir(), 'holdfast-cli-'));
+let processes: RunningProcesses;
+let tenant: SignedUpWorkspace;
+let paymentsUrl: string;
+let workspaceUrl: string;
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function holdfast(...args: string[]): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [main, ...args],
+      { env: { PATH: process.env.PATH ?? '', XDG_CONFIG_HOME: config } },
+      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+const address = () => `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(20))).toString('hex')}`;
+
+beforeAll(async () => {
+  processes = await startServiceProcesses({ services: ['payments-service', 'workspace-service'] });
+  paymentsUrl = processes.urls['payments-service'] as string;
+  workspaceUrl = processes.urls['workspace-service'] as string;
+  tenant = await signUpWorkspace(workspaceUrl);
+});
+afterAll(async () => {
+  await processes?.stop();
+  rmSync(config, { recursive: true, force: true });
+});
+
+describe('holdfast --help', () => {
+  it('lists every command', async () => {
+    const ran = await holdfast('--help');
+    expect(ran.code).toBe(0);
+    for (const command of [
+      'login',
+      'transactions create',
+      'transactions get',
+      'transactions list',
+      'batches create',
+      'batches get',
+      'disputes open',
+      'disputes get',
+      'workspaces list',
+      'listen',
+      'trigger',
+    ]) {
+      expect(ran.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+    }
+    const usage = await holdfast('listen', '--help');
+    expect(usage.stdout).toContain('--forward-to');
+  });
+
+  it('refuses an unknown command and a missing option with exit code 2', async () => {
+    expect((await holdfast('pay')).code).toBe(2);
+    const missing = await holdfast('transactions', 'create', '--from', '0x1');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--amount is required');
+  });
+});
+
+describe('holdfast login', () => {
+  it('stores the client credentials in a 0600 profile after checking them, and the workspace login in another', async () => {
+    const ran = await holdfast(
+      'login',
+      '--api-url',
+      paymentsUrl,
+      '--client-id',
+      tenant.sandbox.clientId,
+      '--client-secret',
+      tenant.sandbox.clientSecret,
+    );
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stderr).toContain(`Checking the client at ${paymentsUrl}`);
+    const file = join(config, 'holdfast', 'config.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(file)).mode & 0o777).toBe(0o700);
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default).toMatchObject({
+      apiUrl: paymentsUrl,
+      clientId: tenant.sandbox.clientId,
+    });
+
+    const ws = await holdfast(
+      'login',
+      '--profile',
+      'ws',
+      '--workspace-url',
+      workspaceUrl,
+      '--email',
+      tenant.email,
+      '--password',
+      tenant.password,
+    );
+    expect(ws.code, ws.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.ws).toMatchObject({ workspaceUrl, email: tenant.email });
+  });
+
+  it('refuses a wrong secret and stores nothing', async () => {
+    const ran = await holdfast(
+      'login',
+      '--profile',
+      'bad',
+      '--api-url',
+      paymentsUrl,
+      '--client-id',
+      tenant.sandbox.clientId,
+      '--client-secret',
+      'hf_secret_no',
+    );
+    expect(ran.code).toBe(1);
+    expect(ran.stderr).toMatch(/Error: INVALID_CLIENT 401/);
+    expect(JSON.parse(readFileSync(join(config, 'holdfast', 'config.json'), 'utf8')).profiles.bad).toBeUndefined();
+  });
+});
+
+describe('resource commands', () => {
+  it('transactions create, get and list, as tables and as JSON', async () => {
+    const from = address();
+    const created = await holdfast(
+      'transactions',
+      'create',
+      '--from',
+      from,
+      '--to',
+      address(),
+      '--amount',
+      '12.5',
+      '--orchestration',
+      'raw',
+      '--json',
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const tx = JSON.parse(created.stdout);
+    expect(tx).toMatchObject({ status: 'pending', amount: '12.5', fromAddress: from });
+    const got = await holdfast('transactions', 'get', tx.id);
+    expect(got.stdout).toMatch(new RegExp(`^id\\s+${tx.id}$`, 'm'));
+    expect(got.stdout).toMatch(/^status\s+pending$/m);
+    const listed = await holdfast('transactions', 'list', '--from', from);
+    expect(listed.stdout.split('\n')[0]).toMatch(/^ID\s+STATUS\s+AMOUNT/);
+    expect(listed.stdout).toContain(tx.id);
+    const json = await holdfast('transactions', 'list', '--from', from, '--json');
+    expect(JSON.parse(json.stdout).map((t: { id: string }) => t.id)).toEqual([tx.id]);
+  });
+
+  it('batches create and get', async () => {
+    const created = await holdfast(
+      'batches',
+      'create',
+      '--from',
+      address(),
+      '--leg',
+      `${address()}:1`,
+      '--leg',
+      `${address()}:2.5`,
+      '--json',
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const batch = JSON.parse(created.stdout);
+    expect(batch.legs).toHaveLength(2);
+    const got = await holdfast('batches', 'get', batch.id);
+    expect(got.stdout).toContain(batch.id);
+    expect(got.stdout).toMatch(/^ID\s+TOADDRESS\s+AMOUNT\s+STATUS$/m);
+  });
+
+  it('disputes open and get, and the API refusal of a pending transaction', async () => {
+    const tx = JSON.parse(
+      (await holdfast('transactions', 'create', '--from', address(), '--to', address(), '--amount', '3', '--json')).stdout,
+    );
+    const refused = await holdfast('disputes', 'open', '--transaction', tx.id, '--reason', 'not delivered');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/Error: [A-Z_]+ 4\d\d: .*\(request req_/);
+    // Arranged: the escrow lock the chain would have reported.
+    const sql = postgres(processes.db.url, { max: 1, onnotice: () => {} });
+    await sql`update payments.transactions set status = 'escrowed' where id = ${tx.id}`;
+    await sql.end();
+    const opened = await holdfast('disputes', 'open', '--transaction', tx.id, '--reason', 'not delivered', '--json');
+    expect(opened.code, opened.stderr).toBe(0);
+    const dispute = JSON.parse(opened.stdout);
+    expect(dispute).toMatchObject({ transactionId: tx.id, status: 'open' });
+    const got = await holdfast('disputes', 'get', dispute.id);
+    expect(got.stdout).toMatch(/^currentTier\s+tier_1_smart_contract$/m);
+  });
+
+  it('workspaces list with the workspace profile', async () => {
+    const ran = await holdfast('workspaces', 'list', '--profile', 'ws');
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout).toMatch(/^ID\s+NAME\s+SLUG\s+STATUS/);
+    expect(ran.stdout).toContain(tenant.workspaceId);
+    expect(JSON.parse((await holdfast('workspaces', 'list', '--profile', 'ws', '--json')).stdout)[0].id).toBe(tenant.workspaceId);
+  });
+
+  it('trigger transaction.created creates a real transaction; an unreachable event is refused', async () => {
+    const ran = await holdfast('trigger', 'transaction.created', '--json');
+    expect(ran.code, ran.stderr).toBe(0);
+    const { transaction } = JSON.parse(ran.stdout);
+    const client = new PaymentsClient({
+      baseUrl: paymentsUrl,
+      clientId: tenant.sandbox.clientId,
+      clientSecret: tenant.sandbox.clientSecret,
+    });
+    expect((await client.transactions.get(transaction.id)).status).toBe('pending');
+    const refused = await holdfast('trigger', 'payment.made');
+    expect(refused.code).toBe(2);
+  });
+});
+
+describe('holdfast listen', () => {
+  it('forwards a real transaction.created to a local receiver, signed so that verifyWebhook accepts it, and shows the status', async () => {
+    const received: { body: string; headers: IncomingHttpHeaders }[] = [];
+    let secret = '';
+    const verified: WebhookEvent[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        received.push({ body, headers: req.headers });
+        try {
+          verified.push(verifyWebhook(body, req.headers, secret));
+          res.writeHead(202).end();
+        } catch {
+          res.writeHead(400).end();
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [main, 'listen', '--forward-to', `http://127.0.0.1:${port}/hooks`, '--events', 'transaction.created'],
+      { env: { PATH: process.env.PATH ?? '', XDG_CONFIG_HOME: config } },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr?.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    const until = async (what: () => boolean, label: string) => {
+      const deadline = Date.now() + 20_000;
+      while (!what()) {
+        if (Date.now() > deadline) throw new Error(`${label}; stdout: ${stdout}; stderr: ${stderr}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    try {
+      await until(() => /signing secret is (whsec_\S+)/.test(stdout), 'listen never got ready');
+      secret = /signing secret is (whsec_\S+)/.exec(stdout)?.[1] as string;
+      expect(stderr).toContain('Connecting to the event stream');
+      const client = new PaymentsClient({
+        baseUrl: paymentsUrl,
+        clientId: tenant.sandbox.clientId,
+        clientSecret: tenant.sandbox.clientSecret,
+      });
+      const tx = await client.transactions.create({ fromAddress: address(), toAddress: address(), amount: 4, orchestrationType: 'raw' });
+      await until(() => verified.some((e) => e.type === 'transaction.created' && e.data.transaction.id === tx.id), 'no verified forward');
+      const forwarded = received.find((r) => r.body.includes(tx.id));
+      expect(forwarded?.headers).toMatchObject({ 'x-webhook-event': 'transaction.created', 'user-agent': 'Holdfast-Webhooks/1.0' });
+      expect(forwarded?.headers['webhook-id']).toBe(forwarded?.headers['x-webhook-delivery']);
+      await until(() => /transaction\.created\s+evt_\S+\s+→ 202 \(\d+ ms\)/.test(stdout), 'the forward status was not shown');
+      // The secret is the profile's: the same on the next run.
+      expect(JSON.parse(readFileSync(join(config, 'holdfast', 'config.json'), 'utf8')).profiles.default.listenSecret).toBe(secret);
+    } finally {
+      child.kill('SIGINT');
+      await new Promise((r) => child.once('exit', r));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
