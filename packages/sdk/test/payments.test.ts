@@ -1,7 +1,7 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthError, ConflictError, HoldfastError, NotFoundError, PaymentsClient, ValidationError } from '../src/index.js';
-import { address, droppingProxy, type Stack, startStack } from './stack.js';
+import { AuthError, ConflictError, HoldfastError, NotFoundError, PaymentsClient, RateLimitError, ValidationError } from '../src/index.js';
+import { address, answeringProxy, droppingProxy, type Stack, startStack } from './stack.js';
 
 // Every PaymentsClient method against payments-service running as a process (its built main.js),
 // on a real PostgreSQL and JetStream: the sandbox platform of a workspace signed up over HTTP.
@@ -142,6 +142,44 @@ describe('transactions', () => {
       expect(created.idempotentReplayed).toBe(true);
       const rows = await sql`select id from payments.transactions where lower(from_address) = ${fromAddress.toLowerCase()}`;
       expect(rows.map((r) => r.id)).toEqual([created.id]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('retries a read after a 503 and a 429, waiting as Retry-After says, and never repeats a write without an idempotency key', async () => {
+    const made = await tx();
+    const other = await tx();
+    const proxy = await answeringProxy(stack.paymentsUrl, (method, path, seen) => {
+      if (path === `/api/v2/transactions/${other.id}`) return { status: 429, headers: { 'retry-after': '7' } };
+      if (method === 'GET' && path === `/api/v2/transactions/${made.id}` && seen <= 2) {
+        return seen === 1 ? { status: 503, headers: { 'retry-after': '1' } } : { status: 429, headers: { 'retry-after': '1' } };
+      }
+      if (method === 'POST' && path.endsWith('/release/attest')) return { status: 503 };
+      return undefined;
+    });
+    try {
+      const behind = new PaymentsClient({
+        baseUrl: proxy.url,
+        clientId: stack.tenant.sandbox.clientId,
+        clientSecret: stack.tenant.sandbox.clientSecret,
+      });
+      expect((await behind.transactions.get(made.id)).id).toBe(made.id);
+      expect(proxy.seen.filter((s) => s === `GET /api/v2/transactions/${made.id}`)).toHaveLength(3);
+      const refused = await behind.transactions.attestRelease(made.id).catch((e: unknown) => e);
+      expect(refused).toMatchObject({ statusCode: 503, code: 'SERVICE_UNAVAILABLE' });
+      expect(proxy.seen.filter((s) => s.endsWith('/release/attest'))).toHaveLength(1);
+      // With retries off, the 429 reaches the caller with its Retry-After.
+      const noRetries = new PaymentsClient({
+        baseUrl: proxy.url,
+        clientId: stack.tenant.sandbox.clientId,
+        clientSecret: stack.tenant.sandbox.clientSecret,
+        maxRetries: 0,
+      });
+      const limited = await noRetries.transactions.get(other.id).catch((e: unknown) => e);
+      expect(limited).toBeInstanceOf(RateLimitError);
+      expect(limited).toMatchObject({ statusCode: 429, code: 'RATE_LIMIT_EXCEEDED', retryAfterSeconds: 7 });
+      expect(proxy.seen.filter((s) => s === `GET /api/v2/transactions/${other.id}`)).toHaveLength(1);
     } finally {
       await proxy.close();
     }

@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer, type Socket } from 'node:net';
 import { type RunningProcesses, type SignedUpWorkspace, signUpWorkspace, startServiceProcesses } from '@holdfast/test-fixtures';
 
@@ -71,5 +72,61 @@ export async function droppingProxy(target: string, matches: (requestHead: strin
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/**
+ * An HTTP proxy to `target` that answers some requests itself, as a load balancer in front of the
+ * API would (`503` while an instance restarts, `429` with `Retry-After`); everything else passes
+ * through. `answer` returns the status and headers to answer with, or undefined to pass it on.
+ */
+export async function answeringProxy(
+  target: string,
+  answer: (method: string, path: string, seen: number) => { status: number; headers?: Record<string, string> } | undefined,
+) {
+  const seen: string[] = [];
+  const server = createHttpServer(async (req, res) => {
+    const key = `${req.method} ${req.url}`;
+    seen.push(key);
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const own = answer(req.method ?? 'GET', req.url ?? '/', seen.filter((s) => s === key).length);
+    if (own) {
+      res.writeHead(own.status, { 'content-type': 'application/json', ...own.headers });
+      res.end(
+        JSON.stringify({
+          success: false,
+          data: null,
+          error: {
+            code: own.status === 429 ? 'RATE_LIMIT_EXCEEDED' : 'SERVICE_UNAVAILABLE',
+            message: 'from the proxy',
+            statusCode: own.status,
+          },
+        }),
+      );
+      return;
+    }
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
+    ) as Record<string, string>;
+    const upstream = await fetch(`${target}${req.url}`, {
+      method: req.method,
+      headers,
+      body: chunks.length ? Buffer.concat(chunks) : undefined,
+    });
+    const body = Buffer.from(await upstream.arrayBuffer());
+    res.writeHead(
+      upstream.status,
+      Object.fromEntries(
+        [...upstream.headers].filter(([k]) => !['content-encoding', 'transfer-encoding', 'connection', 'content-length'].includes(k)),
+      ),
+    );
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    seen,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
