@@ -1,3 +1,4 @@
 import { holdfastVitestConfig } from '../../vitest.shared.js';
 
-export default holdfastVitestConfig({ infrastructure: true });
+// Each file starts the services as processes: give the set-up room on a busy 2-core machine.
+export default holdfastVitestConfig({ infrastructure: true, test: { hookTimeout: 180_000, testTimeout: 120_000 } });

@@ -9,6 +9,7 @@ import {
   signWebhook,
   WorkspaceClient,
 } from '@holdfast/sdk';
+import { type EscrowTerms, lockEscrow, senderAccount } from './chain.js';
 import { type Io, record, table, withProgress } from './output.js';
 import { configPath, loadProfile, type Profile, saveProfile } from './profiles.js';
 
@@ -36,9 +37,6 @@ export interface Command {
 export class UsageError extends Error {}
 
 const TRANSACTION_COLUMNS = ['id', 'status', 'amount', 'currency', 'fromAddress', 'toAddress', 'blockchainNetwork', 'createdAt'];
-const TRIGGERABLE: Partial<Record<EventType, string>> = {
-  'transaction.created': 'creates a transaction (raw orchestration, random addresses, 1 USDC)',
-};
 
 const text = (flags: Flags, name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
 function required(flags: Flags, name: string): string {
@@ -368,31 +366,127 @@ const listen: Command = {
   },
 };
 
+interface Trigger {
+  how: string;
+  run: (context: Context, client: PaymentsClient) => Promise<Record<string, unknown>>;
+}
+
+type NewTransaction = Awaited<ReturnType<PaymentsClient['transactions']['create']>>;
+
+/** A platform transaction whose escrow the sender's wallet locked on chain, shown `escrowed` by Payments. */
+async function escrowedTransaction(context: Context, client: PaymentsClient): Promise<NewTransaction> {
+  const { io, flags, env } = context;
+  const account = senderAccount(text(flags, 'sender-key') ?? env.HOLDFAST_SENDER_KEY);
+  const rpcUrl = text(flags, 'rpc-url') ?? env.HOLDFAST_RPC_URL ?? 'http://127.0.0.1:8545';
+  const tx = await withProgress(io, `Creating a transaction from ${account.address}`, () =>
+    client.transactions.create({
+      fromAddress: account.address,
+      toAddress: randomAddress(),
+      amount: 1,
+      currency: 'MockUSDC',
+      orchestrationType: 'platform',
+    }),
+  );
+  const hash = await withProgress(io, `Locking its escrow on the chain at ${rpcUrl}`, () =>
+    lockEscrow({ rpcUrl, account, toAddress: tx.toAddress, terms: tx.escrow as EscrowTerms }),
+  );
+  await withProgress(io, 'Waiting for Payments to see the escrow', async () => {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const answer = await client.transactions.submitEscrowHash(tx.id, { transactionHash: hash }).catch((error: unknown) => error);
+      if (!(answer instanceof Error) || (await client.transactions.get(tx.id)).status === 'escrowed') return;
+      if (!(answer instanceof HoldfastError && answer.code === 'CHAIN_TRANSACTION_PENDING') || Date.now() > deadline) throw answer;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  });
+  return tx;
+}
+
+async function openedDispute(context: Context, client: PaymentsClient) {
+  const tx = await escrowedTransaction(context, client);
+  const dispute = await withProgress(context.io, 'Opening a dispute', () =>
+    client.disputes.open({ transactionId: tx.id, initiatedBy: 'sender', reason: 'holdfast trigger' }),
+  );
+  return { transaction: tx, dispute };
+}
+
+const resolvedFor = (outcome: 'favor_sender' | 'favor_receiver') => async (context: Context, client: PaymentsClient) => {
+  const { transaction, dispute } = await openedDispute(context, client);
+  const resolved = await withProgress(context.io, `Resolving it (${outcome})`, () =>
+    client.disputes.resolve(dispute.id, { outcome, resolutionReason: 'holdfast trigger' }),
+  );
+  return { transaction, dispute: resolved };
+};
+
+const CHAIN = 'a platform transaction whose escrow the sender wallet locks on the local chain';
+const TRIGGERS: Record<string, Trigger> = {
+  'transaction.created': {
+    how: 'creates a transaction (raw orchestration, random addresses, 1 USDC)',
+    run: async (context, client) => ({
+      transaction: await withProgress(context.io, 'Creating a transaction', () =>
+        client.transactions.create({
+          fromAddress: randomAddress(),
+          toAddress: randomAddress(),
+          amount: 1,
+          currency: 'USDC',
+          orchestrationType: 'raw',
+        }),
+      ),
+    }),
+  },
+  'transaction.escrowed': { how: CHAIN, run: async (context, client) => ({ transaction: await escrowedTransaction(context, client) }) },
+  'dispute.created': { how: `${CHAIN}, then a dispute on it`, run: openedDispute },
+  'evidence.submitted': {
+    how: 'a dispute, then evidence on it',
+    run: async (context, client) => {
+      const opened = await openedDispute(context, client);
+      const evidence = await withProgress(context.io, 'Submitting evidence', () =>
+        client.disputes.submitEvidence(opened.dispute.id, {
+          submittedBy: 'sender',
+          type: 'text',
+          title: 'holdfast trigger',
+          content: 'evidence',
+        }),
+      );
+      return { ...opened, evidence };
+    },
+  },
+  'dispute.escalated': {
+    how: 'a dispute, then its escalation',
+    run: async (context, client) => {
+      const opened = await openedDispute(context, client);
+      return { ...opened, dispute: await withProgress(context.io, 'Escalating it', () => client.disputes.escalate(opened.dispute.id)) };
+    },
+  },
+  'dispute.resolved': { how: 'a dispute, then resolved for the sender (also transaction.refunded)', run: resolvedFor('favor_sender') },
+  'transaction.refunded': { how: 'a dispute resolved for the sender', run: resolvedFor('favor_sender') },
+  'transaction.completed': { how: 'a dispute resolved for the receiver', run: resolvedFor('favor_receiver') },
+};
+
 const trigger: Command = {
   name: 'trigger',
-  summary: 'Make an event happen for real in a local or sandbox platform (transaction.created)',
-  usage: `holdfast trigger EVENT\nEvents: ${Object.entries(TRIGGERABLE)
-    .map(([type, how]) => `${type} (${how})`)
-    .join('; ')}`,
-  options: {},
+  summary: 'Make an event happen for real on the profile’s platform (transaction.created, transaction.escrowed, dispute.created…)',
+  usage: `holdfast trigger EVENT [--sender-key 0x… (default: anvil's dev account #4)] [--rpc-url URL (default http://127.0.0.1:8545)]\nEvents:\n${Object.entries(
+    TRIGGERS,
+  )
+    .map(([type, t]) => `  ${type.padEnd(22)} ${t.how}`)
+    .join('\n')}\nOnly transaction.created needs no chain; the others lock an escrow with a local chain's test wallet.`,
+  options: { 'sender-key': { type: 'string' }, 'rpc-url': { type: 'string' } },
   run: async (context) => {
-    const type = context.args[0] as EventType | undefined;
-    if (!type || !(type in TRIGGERABLE)) {
+    const type = context.args[0];
+    const chosen = type ? TRIGGERS[type] : undefined;
+    if (!type || !chosen) {
       throw new UsageError(
-        `${type ?? 'an event'} cannot be triggered here; possible: ${Object.keys(TRIGGERABLE).join(', ')} (the others need an escrow locked on chain: see docs/try-a-payment.md)`,
+        `${type ?? 'an event'} cannot be triggered; possible: ${Object.keys(TRIGGERS).join(', ')} (transaction.failed and transaction.rescinded need a control or the sender's own rescind)`,
       );
     }
-    const client = paymentsClient(context);
-    const created = await withProgress(context.io, `Triggering ${type}`, () =>
-      client.transactions.create({
-        fromAddress: randomAddress(),
-        toAddress: randomAddress(),
-        amount: 1,
-        currency: 'USDC',
-        orchestrationType: 'raw',
-      }),
+    const result = await chosen.run(context, paymentsClient(context));
+    const tx = result.transaction as { id: string; status: string };
+    show(
+      context,
+      { event: type, ...result },
+      () => `Triggered ${type}: transaction ${tx.id}${result.dispute ? `, dispute ${(result.dispute as { id: string }).id}` : ''}`,
     );
-    show(context, { event: type, transaction: created }, () => `Triggered ${type}: transaction ${created.id} (${created.status})`);
   },
 };
 

@@ -4,17 +4,28 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deployEscrow, deployMockUsdc, escrowContractsEntry, localDeployerAccount, tokenContractsEntry } from '@holdfast/escrow';
 import { PaymentsClient, verifyWebhook, type WebhookEvent } from '@holdfast/sdk';
-import { type RunningProcesses, type SignedUpWorkspace, signUpWorkspace, startServiceProcesses } from '@holdfast/test-fixtures';
+import {
+  type Anvil,
+  type RunningProcesses,
+  type SignedUpWorkspace,
+  signUpWorkspace,
+  startAnvil,
+  startServiceProcesses,
+} from '@holdfast/test-fixtures';
 import postgres from 'postgres';
+import { createPublicClient, createWalletClient, http, type PublicClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The holdfast binary run as a process (its built dist/main.js) against payments-service and
 // workspace-service running as processes: login, the resource commands with tables and --json,
-// trigger, and listen forwarding a real transaction.created to a local receiver that verifies it.
+// trigger (on a private anvil with the escrow deployed, as ./scripts/start has it), and listen
+// forwarding a real transaction.created to a local receiver that verifies it.
 
 const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main.js');
 const config = mkdtempSync(join(tmpdir(), 'holdfast-cli-'));
+let anvil: Anvil;
 let processes: RunningProcesses;
 let tenant: SignedUpWorkspace;
 let paymentsUrl: string;
@@ -40,13 +51,35 @@ function holdfast(...args: string[]): Promise<Ran> {
 const address = () => `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(20))).toString('hex')}`;
 
 beforeAll(async () => {
-  processes = await startServiceProcesses({ services: ['payments-service', 'workspace-service'] });
+  anvil = await startAnvil();
+  const transport = http(anvil.rpcUrl);
+  const publicClient = createPublicClient({ transport, pollingInterval: 50 }) as PublicClient;
+  const walletClient = createWalletClient({
+    account: localDeployerAccount(),
+    transport,
+    chain: {
+      id: anvil.chainId,
+      name: 'local',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [anvil.rpcUrl] } },
+    },
+  });
+  const [usdc, escrow] = [await deployMockUsdc({ walletClient, publicClient }), await deployEscrow({ walletClient, publicClient })];
+  processes = await startServiceProcesses({
+    services: ['payments-service', 'workspace-service'],
+    env: {
+      CHAIN_RPC_URLS: `base-sepolia=${anvil.rpcUrl}`,
+      ESCROW_CONTRACTS: escrowContractsEntry('base-sepolia', escrow),
+      TOKEN_CONTRACTS: tokenContractsEntry('base-sepolia', 'MockUSDC', usdc),
+    },
+  });
   paymentsUrl = processes.urls['payments-service'] as string;
   workspaceUrl = processes.urls['workspace-service'] as string;
   tenant = await signUpWorkspace(workspaceUrl);
 });
 afterAll(async () => {
   await processes?.stop();
+  await anvil?.stop();
   rmSync(config, { recursive: true, force: true });
 });
 
@@ -223,6 +256,24 @@ describe('resource commands', () => {
     expect((await client.transactions.get(transaction.id)).status).toBe('pending');
     const refused = await holdfast('trigger', 'payment.made');
     expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('possible: transaction.created, transaction.escrowed');
+  });
+
+  it('trigger transaction.escrowed locks a real escrow on the chain, and dispute.created opens a dispute on one', async () => {
+    const client = new PaymentsClient({
+      baseUrl: paymentsUrl,
+      clientId: tenant.sandbox.clientId,
+      clientSecret: tenant.sandbox.clientSecret,
+    });
+    const escrowed = await holdfast('trigger', 'transaction.escrowed', '--rpc-url', anvil.rpcUrl, '--json');
+    expect(escrowed.code, escrowed.stderr).toBe(0);
+    expect(escrowed.stderr).toContain('Locking its escrow on the chain');
+    const { transaction } = JSON.parse(escrowed.stdout);
+    expect((await client.transactions.get(transaction.id)).status).toBe('escrowed');
+    const disputed = await holdfast('trigger', 'dispute.created', '--rpc-url', anvil.rpcUrl);
+    expect(disputed.code, disputed.stderr).toBe(0);
+    const disputeId = /dispute ([0-9a-f-]{36})/.exec(disputed.stdout)?.[1] as string;
+    expect((await client.disputes.get(disputeId)).status).toBe('open');
   });
 });
 

@@ -1,0 +1,83 @@
+import { holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/contracts/escrow';
+import { type Address, createPublicClient, createWalletClient, defineChain, type Hex, http, type LocalAccount } from 'viem';
+import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
+
+/** anvil's public development mnemonic: its accounts hold test ETH on every local chain and nothing anywhere else. */
+const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
+
+/**
+ * The wallet that plays the sender: `--sender-key` / HOLDFAST_SENDER_KEY, else anvil's dev account
+ * #4 (as scripts/sign-escrow.ts), which nothing else in the local stack signs with.
+ */
+export function senderAccount(key: string | undefined): LocalAccount {
+  return key ? privateKeyToAccount(key as Hex) : mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 4 });
+}
+
+export interface EscrowTerms {
+  contractAddress: string | null;
+  tokenAddress: string | null;
+  attester: string | null;
+  onchainId: string;
+  amountBaseUnits: string;
+  holdDeadline: number | null;
+}
+
+/**
+ * What the sender's wallet does for a platform transaction: approve the escrow for the amount and
+ * call `createEscrow` with the terms Payments answered; on a local chain it first mints the MockUSDC
+ * the sender lacks (anyone may mint the mock; a real token refuses). Resolves with the createEscrow hash.
+ */
+export async function lockEscrow(options: {
+  rpcUrl: string;
+  account: LocalAccount;
+  toAddress: string;
+  terms: EscrowTerms;
+  onStep?: (step: string, hash: Hex) => void;
+}): Promise<Hex> {
+  const { contractAddress, tokenAddress, attester, onchainId, holdDeadline } = options.terms;
+  if (!contractAddress || !tokenAddress || !attester || holdDeadline === null) {
+    throw new Error(`this deployment has no escrow, token or attester for the network: ${JSON.stringify(options.terms)}`);
+  }
+  const probe = createPublicClient({ transport: http(options.rpcUrl) });
+  const chain = defineChain({
+    id: await probe.getChainId(),
+    name: 'local',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [options.rpcUrl] } },
+  });
+  const publicClient = createPublicClient({ chain, transport: http(options.rpcUrl), pollingInterval: 100 });
+  const wallet = createWalletClient({ account: options.account, chain, transport: http(options.rpcUrl) });
+  const mined = async (step: string, hash: Promise<Hex>) => {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash: await hash });
+    if (receipt.status !== 'success') throw new Error(`${step} ${receipt.transactionHash} reverted`);
+    options.onStep?.(step, receipt.transactionHash);
+    return receipt.transactionHash;
+  };
+  const token = tokenAddress as Address;
+  const amount = BigInt(options.terms.amountBaseUnits);
+  const balance = await publicClient.readContract({
+    address: token,
+    abi: mockUsdcAbi,
+    functionName: 'balanceOf',
+    args: [options.account.address],
+  });
+  if (balance < amount) {
+    await mined(
+      'mint',
+      wallet.writeContract({ address: token, abi: mockUsdcAbi, functionName: 'mint', args: [options.account.address, amount - balance] }),
+    );
+  }
+  await mined(
+    'approve',
+    wallet.writeContract({ address: token, abi: mockUsdcAbi, functionName: 'approve', args: [contractAddress as Address, amount] }),
+  );
+  return mined(
+    'createEscrow',
+    wallet.writeContract({
+      address: contractAddress as Address,
+      abi: holdfastEscrowAbi,
+      functionName: 'createEscrow',
+      args: [onchainId as Hex, options.toAddress as Address, token, amount, attester as Address, BigInt(holdDeadline)],
+    }),
+  );
+}
