@@ -1,6 +1,6 @@
 // After tsc: make dist/ stand alone. The SDK imports @holdfast/contracts for types only (never at
 // run time), and that package is not published, so its declarations are copied into
-// dist/contracts/ and the SDK's declarations point there (ADR 0017). Fails the build when a
+// dist/contracts/ and the SDK's declarations point there (ADR 22). Fails the build when a
 // compiled .js file still names a workspace package.
 import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
