@@ -15,6 +15,16 @@ const PORT_VARIABLES = {
 } as const;
 export type ServiceName = keyof typeof PORT_VARIABLES;
 
+interface Readiness {
+  status?: string;
+  failing?: string[];
+}
+
+/** Ready, or failing only on a chain RPC (tests that need no chain point it nowhere). */
+function usable(body: Readiness): boolean {
+  return body.status === 'ready' || (Array.isArray(body.failing) && body.failing.every((name) => name.startsWith('chain:')));
+}
+
 export interface RunningProcesses {
   /** Base URL of each started service (`http://127.0.0.1:<port>`). */
   urls: Partial<Record<ServiceName, string>>;
@@ -28,8 +38,9 @@ export interface RunningProcesses {
 /**
  * Services as real processes (their built `dist/main.js`, as `./scripts/start` runs them) on a
  * fresh database and a NATS prefix of their own, for tests of clients that must meet the services
- * only over HTTP (the SDK, the CLI). Resolves once each answers `GET /health`. Build the services
- * first (a client package lists them as devDependencies so turbo does).
+ * only over HTTP (the SDK, the CLI). Resolves once each is connected to PostgreSQL and NATS
+ * (`/health/ready` with every check but a chain RPC ok: the default chain URL answers nothing). Build
+ * the services first (a client package's turbo.json makes its tests depend on their builds).
  */
 export async function startServiceProcesses(options: {
   services: ServiceName[];
@@ -94,11 +105,11 @@ export async function startServiceProcesses(options: {
         const deadline = Date.now() + 60_000;
         for (;;) {
           if (child.exitCode !== null) throw new Error(`${service} exited with ${child.exitCode}: ${output.join('').slice(-2000)}`);
-          const ok = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) })
-            .then((r) => r.status === 200)
+          const ok = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(3000) })
+            .then(async (r) => usable((await r.json()) as Readiness))
             .catch(() => false);
           if (ok) break;
-          if (Date.now() > deadline) throw new Error(`${service} did not answer /health: ${output.join('').slice(-2000)}`);
+          if (Date.now() > deadline) throw new Error(`${service} did not get ready: ${output.join('').slice(-2000)}`);
           await new Promise((r) => setTimeout(r, 200));
         }
         urls[service] = url;
