@@ -82,10 +82,50 @@ export const NatsChartValues = Type.Object(
           closed,
         ),
         monitor: Enabled,
+        // Merged into nats.conf as is: the users of the Holdfast processes (checked against their grants by the test).
+        merge: Type.Object(
+          {
+            authorization: Type.Object(
+              {
+                users: Type.Array(
+                  Type.Object(
+                    {
+                      user: Type.String(),
+                      password: Type.String({ pattern: '^<< \\$[A-Z_]+ >>$' }),
+                      permissions: Type.Object(
+                        {
+                          publish: Type.Object({ allow: Type.Array(Type.String()) }, closed),
+                          subscribe: Type.Object({ allow: Type.Array(Type.String()) }, closed),
+                          allow_responses: Type.Boolean(),
+                        },
+                        closed,
+                      ),
+                    },
+                    closed,
+                  ),
+                ),
+              },
+              closed,
+            ),
+          },
+          closed,
+        ),
       },
       closed,
     ),
-    container: Type.Object({ merge: Type.Object({ resources: Resources }, closed) }, closed),
+    container: Type.Object(
+      {
+        env: Type.Record(
+          Type.String(),
+          Type.Object(
+            { valueFrom: Type.Object({ secretKeyRef: Type.Object({ name: Type.String(), key: Type.String() }, closed) }, closed) },
+            closed,
+          ),
+        ),
+        merge: Type.Object({ resources: Resources }, closed),
+      },
+      closed,
+    ),
     podTemplate: Type.Object(
       {
         topologySpreadConstraints: Type.Record(

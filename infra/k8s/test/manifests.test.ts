@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { Value } from '@sinclair/typebox/value';
 import * as kubernetes from 'kubernetes-models';
 import { describe, expect, it } from 'vitest';
+import { NATS_SERVICES, natsPasswordVariable, natsPermissions } from '../../../packages/messaging/src/permissions.ts';
 import { IndexerEnv, indexerConfigFrom } from '../../../services/chain-indexer/src/config.ts';
 import { PaymentsEnv, paymentsConfigFrom } from '../../../services/payments-service/src/config.ts';
 import { DispatcherEnv, dispatcherConfigFrom } from '../../../services/webhook-dispatcher/src/config.ts';
@@ -74,6 +75,7 @@ const SECRET_SAMPLES: Record<string, string> = {
   'holdfast-workspace/JWT_SECRET': 'jwt-sample-secret-0123456789abcdef0123456789',
   'holdfast-workspace/MAILER_API_KEY': 'mailer-sample-key-0123456789',
   'holdfast-dispatcher/DATA_ENCRYPTION_KEY': Buffer.alloc(32, 9).toString('base64'),
+  ...Object.fromEntries(NATS_SERVICES.map((s) => [`holdfast-nats/${natsPasswordVariable(s)}`, `nats-sample-password-${s}`])),
 };
 
 const SECRET_NAME = /KEY|SECRET|PASSWORD|TOKEN|DATABASE_URL|RPC_URLS|CREDS/;
@@ -214,6 +216,10 @@ describe.each(['staging', 'production'])('overlay %s', (overlay) => {
       expect(Object.keys(env).filter((name) => !known.includes(name))).toEqual([]);
       expect(() => process.load(env)).not.toThrow();
       expect(env.APP_ENV).toBe(overlay);
+      // Its own NATS user, with the password nats-server knows it by (operators/nats-values.yaml).
+      expect(env.NATS_USER).toBe(process.name);
+      const password = container.env?.find((v) => v.name === 'NATS_PASSWORD')?.valueFrom?.secretKeyRef;
+      expect(password).toEqual({ name: 'holdfast-nats', key: natsPasswordVariable(process.name) });
     });
 
     it('is migrated by a Job with the same image and configuration, before the rollout', () => {
@@ -274,6 +280,30 @@ describe('PostgreSQL and NATS', () => {
         jetstream: { enabled: true, fileStore: { enabled: true, pvc: { enabled: true } } },
       },
     });
+    // One user per process with exactly the grants of packages/messaging/src/permissions.ts (as
+    // infra/nats/authorization.conf), its password from the Secret the processes read.
+    const typed = values as {
+      config: { merge: { authorization: { users: unknown[] } } };
+      container: { env: Record<string, unknown> };
+    };
+    expect(typed.config.merge.authorization.users).toEqual(
+      NATS_SERVICES.map((service) => {
+        const grants = natsPermissions(service, '');
+        return {
+          user: service,
+          password: `<< $${natsPasswordVariable(service)} >>`,
+          permissions: { publish: { allow: grants.publish }, subscribe: { allow: grants.subscribe }, allow_responses: true },
+        };
+      }),
+    );
+    expect(typed.container.env).toEqual(
+      Object.fromEntries(
+        NATS_SERVICES.map((service) => [
+          natsPasswordVariable(service),
+          { valueFrom: { secretKeyRef: { name: 'holdfast-nats', key: natsPasswordVariable(service) } } },
+        ]),
+      ),
+    );
     // The processes' NATS_URL names the chart's client Service of the release `nats`.
     const config = configMapData(renderKustomization(kustomizationDir('base')), 'holdfast-config');
     expect(config.NATS_URL).toBe('nats://nats:4222');
