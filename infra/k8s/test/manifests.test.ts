@@ -307,5 +307,7 @@ describe('PostgreSQL and NATS', () => {
     // The processes' NATS_URL names the chart's client Service of the release `nats`.
     const config = configMapData(renderKustomization(kustomizationDir('base')), 'holdfast-config');
     expect(config.NATS_URL).toBe('nats://nats:4222');
+    // Every stream on every server of the cluster.
+    expect(Number(config.NATS_STREAM_REPLICAS)).toBe((values as { config: { cluster: { replicas: number } } }).config.cluster.replicas);
   });
 });

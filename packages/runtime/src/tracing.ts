@@ -1,4 +1,4 @@
-// The OpenTelemetry SDK of a process (docs/operations.md, "Tracing"; ADR 18). Off by default: only
+// The OpenTelemetry SDK of a process (docs/operations.md, "Tracing"; ADR 23). Off by default: only
 // when an OTLP endpoint is configured (or a test passes an exporter) is a tracer provider
 // registered; until then the API calls in @holdfast/logging, http-kit, messaging and db are no-ops.
 
