@@ -37,12 +37,12 @@ export function registerTransactionRoutes(app: HttpApp, service: TransactionsSer
           tags: ['transactions'],
           summary: 'Create a transaction',
           description:
-            'Creates a transaction (`transaction.created` is its first event). An idempotency key (body `idempotencyKey` or header `Idempotency-Key`) makes retries safe: the same key with the same parameters answers the first result with `Idempotent-Replayed: true`; with other parameters 422. Without a key, the same sender, receiver, amount, currency and network within the duplicate window answers 409. At most TX_RATE_LIMIT_PER_SENDER (default 10) creations per minute per sender, batch legs included (429 with Retry-After). See docs/transactions.md.',
+            'Creates a transaction (`transaction.created` is its first event). An idempotency key (body `idempotencyKey` or header `Idempotency-Key`) makes retries safe: the same key with the same parameters answers the first result with `Idempotent-Replayed: true`; with other parameters 422. Without a key, the same sender, receiver, amount, currency and network within the duplicate window answers 409. At most TX_RATE_LIMIT_PER_SENDER (default 10) creations per minute per sender, batch legs included (429 with Retry-After). A control that sends a one-time code sends it once the creation committed (the codes outbox: an SMS gateway failure no longer fails the creation; no gateway configured: 503). See docs/transactions.md.',
           operationId: operationId('createTransaction', v),
           deprecated: v === 'v1',
           headers: CreateHeaders,
           body: CreateTransactionBody,
-          response: { 201: CreatedTransaction, ...errorResponses(404, 409, 422, 502, 503) },
+          response: { 201: CreatedTransaction, ...errorResponses(404, 409, 422, 503) },
         },
       },
       async (request, reply) => {
