@@ -35,6 +35,7 @@ function build(
     sharedEscrows: overrides.sharedEscrows ?? { 'base-sepolia': sharedEscrow },
     deployerPrivateKey: 'deployerPrivateKey' in overrides ? overrides.deployerPrivateKey : deployerKey,
     rpcTimeoutMs: 5000,
+    deploymentsPerDay: 1000,
     audit: audit.sink,
     logger: testLogger('contracts'),
   });

@@ -126,6 +126,7 @@ export function createWalletFeatures(deps: WalletFeatureDeps) {
       chainRpcUrls: settings.chainRpcUrls,
       sharedEscrows: settings.sharedEscrows,
       deployerPrivateKey: settings.deployerPrivateKey,
+      deploymentsPerDay: settings.deploymentsPerDay,
       rpcTimeoutMs: Math.max(settings.chainRpcTimeoutMs, 30_000),
       audit: deps.audit,
       logger: logger.child({ feature: 'contracts' }),

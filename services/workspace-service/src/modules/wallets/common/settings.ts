@@ -33,6 +33,12 @@ export const WalletEnv = {
   CONTRACT_DEPLOYER_PRIVATE_KEY: Type.Optional(
     Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', errorMessage: 'must be a private key: 0x and 64 hex digits' }),
   ),
+  CONTRACT_DEPLOYMENTS_PER_DAY: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 5,
+    errorMessage: 'must be an integer from 1 to 1000 (dedicated escrow deployments a workspace may start in 24 hours)',
+  }),
   SIWE_DOMAIN: Type.Optional(
     Type.String({
       pattern: '^[A-Za-z0-9.-]+(:[0-9]{1,5})?$',
@@ -58,6 +64,8 @@ export interface WalletSettings {
   sharedEscrows: Partial<Record<ContractNetwork, Hex>>;
   /** Pays for dedicated escrow deployments; undefined means deployments are unavailable. */
   deployerPrivateKey: Hex | undefined;
+  /** Dedicated deployments a workspace may start in any 24 hours (CONTRACT_DEPLOYMENTS_PER_DAY). */
+  deploymentsPerDay: number;
   siwe: { domain: string; uri: string; nonceTtlMs: number };
   providerTimeoutMs: number;
   chainRpcTimeoutMs: number;
@@ -126,6 +134,7 @@ interface RawWalletEnv {
   TOKEN_CONTRACTS?: string | undefined;
   ESCROW_CONTRACTS?: string | undefined;
   CONTRACT_DEPLOYER_PRIVATE_KEY?: string | undefined;
+  CONTRACT_DEPLOYMENTS_PER_DAY: number;
   SIWE_DOMAIN?: string | undefined;
   SIWE_URI?: string | undefined;
   SIWE_NONCE_TTL: string;
@@ -165,6 +174,7 @@ export function resolveWalletSettings(raw: RawWalletEnv): WalletSettings {
     ),
     sharedEscrows: sharedEscrowsOf(parseEscrowContracts(raw.ESCROW_CONTRACTS).value),
     deployerPrivateKey: (raw.CONTRACT_DEPLOYER_PRIVATE_KEY as Hex | undefined) ?? (local ? anvilDevKey(LOCAL_DEPLOYER_INDEX) : undefined),
+    deploymentsPerDay: raw.CONTRACT_DEPLOYMENTS_PER_DAY,
     siwe: {
       domain,
       uri: raw.SIWE_URI ?? `${local ? 'http' : 'https'}://${domain}`,

@@ -106,6 +106,20 @@ export function createContractDeploymentRepository(db: Db) {
         )
         .returning(),
 
+    /**
+     * The workspace's dedicated deployments created since `since` (any status: a failed one paid
+     * gas too), counted under a transaction lock per workspace so two requests cannot both pass the
+     * bound; and the oldest of them (when the window frees a place).
+     */
+    deploymentsSince: async (tx: Tx, workspaceId: string, since: Date): Promise<{ count: number; oldest: Date | null }> => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`contract-deployments:${workspaceId}`}))`);
+      const [row] = await tx
+        .select({ count: sql<number>`count(*)::int`, oldest: sql<string | null>`min(${t.createdAt})::text` })
+        .from(t)
+        .where(and(eq(t.workspaceId, workspaceId), eq(t.isShared, false), sql`${t.createdAt} >= ${since.toISOString()}::timestamptz`));
+      return { count: row?.count ?? 0, oldest: row?.oldest ? new Date(row.oldest) : null };
+    },
+
     /** Inserts a pending deployment; undefined when the workspace already has a live one there. */
     insertPending: async (tx: Tx, row: NewDeployment): Promise<ContractDeploymentRow | undefined> => {
       try {

@@ -13,6 +13,7 @@ import { BaseError, createWalletClient, type Hex, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { type ActorContext, type AuditSink, WALLET_AUDIT } from '../common/audit.js';
 import { evmChain, evmPublicClient } from '../common/chains.js';
+import type { Tx } from '../provider-configs/repository.js';
 import type { ContractRegistration } from './registration.js';
 import type { ContractDeploymentRepository } from './repository.js';
 import { nextStatus } from './state-machine.js';
@@ -27,6 +28,8 @@ export interface ContractDeploymentServiceDeps {
   /** Pays for dedicated deployments (CONTRACT_DEPLOYER_PRIVATE_KEY); none means deployments are unavailable. */
   deployerPrivateKey: Hex | undefined;
   rpcTimeoutMs: number;
+  /** CONTRACT_DEPLOYMENTS_PER_DAY: dedicated deployments a workspace may start in any 24 hours (the deployer pays each one's gas). */
+  deploymentsPerDay: number;
   audit: AuditSink;
   logger: Logger;
   /** Announces a new dedicated escrow to the chain-indexer (at least once); none in tests that do not need it. */
@@ -84,6 +87,26 @@ export function createContractDeploymentService(deps: ContractDeploymentServiceD
     return synced;
   }
 
+  const DAY_MS = 24 * 3600 * 1000;
+
+  /**
+   * The deployer pays every deployment's gas: a workspace that deploys, deprecates and deploys
+   * again could drain it. At most `deploymentsPerDay` in any 24 hours (failed ones count); more is
+   * 429 DEPLOYMENT_LIMIT_EXCEEDED with Retry-After (when the oldest leaves the window).
+   */
+  async function assertUnderDailyBound(tx: Tx, workspaceId: string): Promise<void> {
+    const now = Date.now();
+    const { count, oldest } = await repository.deploymentsSince(tx, workspaceId, new Date(now - DAY_MS));
+    if (count < deps.deploymentsPerDay) return;
+    const retryAfter = Math.max(1, Math.ceil(((oldest?.getTime() ?? now) + DAY_MS - now) / 1000));
+    throw new AppError(
+      'DEPLOYMENT_LIMIT_EXCEEDED',
+      `The workspace started ${count} contract deployments in the last 24 hours; at most ${deps.deploymentsPerDay} (CONTRACT_DEPLOYMENTS_PER_DAY). Try again in ${retryAfter} s`,
+      { limit: deps.deploymentsPerDay, windowSeconds: DAY_MS / 1000, retryAfterSeconds: retryAfter },
+      { 'Retry-After': String(retryAfter) },
+    );
+  }
+
   return {
     syncShared,
 
@@ -131,6 +154,7 @@ export function createContractDeploymentService(deps: ContractDeploymentServiceD
       const account = privateKeyToAccount(deps.deployerPrivateKey);
 
       const pending = await repository.transaction(async (tx) => {
+        await assertUnderDailyBound(tx, workspaceId);
         const row = await repository.insertPending(tx, {
           id: uuidv7(),
           workspaceId,

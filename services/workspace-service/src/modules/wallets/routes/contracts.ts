@@ -68,12 +68,13 @@ export function contractRoutes(api: WalletApi) {
             "Deploys the Holdfast escrow on the network's RPC (CHAIN_RPC_URLS), paid by CONTRACT_DEPLOYER_PRIVATE_KEY, and waits until it " +
             'is mined (up to a minute). From then on it is the contract new transactions of the workspace use there, and the chain-indexer ' +
             'follows it from its deployment block. 409 when the workspace has a pending or active one there; 503 `CONTRACT_NOT_AVAILABLE` ' +
-            'with `details.reason` (`no_rpc`, `no_deployer_key`, `rpc_unreachable`, `chain_mismatch`, `deployment_failed`). ADMINs of the ' +
-            'workspace and SUPER_ADMINs.',
+            'with `details.reason` (`no_rpc`, `no_deployer_key`, `rpc_unreachable`, `chain_mismatch`, `deployment_failed`). At most ' +
+            'CONTRACT_DEPLOYMENTS_PER_DAY (5) deployments per workspace in any 24 hours, failed ones included: more is 429 ' +
+            '`DEPLOYMENT_LIMIT_EXCEEDED` with `Retry-After`. ADMINs of the workspace and SUPER_ADMINs.',
           operationId: 'deployContract',
           security: BEARER,
           params: ContractNetworkParams,
-          response: { 201: ok(ContractDeployed), ...errorResponses(401, 403, 404, 409, 503) },
+          response: { 201: ok(ContractDeployed), ...errorResponses(401, 403, 404, 409, 429, 503) },
         },
       },
       async (request, reply) =>
