@@ -3,4 +3,3 @@ export * from './migrate.js';
 export * from './outbox.js';
 export * from './rate-limit.js';
 export * from './reencrypt.js';
-export * from './relay.js';

@@ -3,10 +3,8 @@ import { parseHeaderList } from '@holdfast/config';
 import { CHAIN_IDS } from '@holdfast/contracts';
 import {
   createDatabase,
-  createOutboxRelay,
   createPostgresWindowCounter,
   type Database,
-  type OutboxRelay,
   pingOnce,
   type ReencryptResult,
   reencryptColumns,
@@ -31,9 +29,12 @@ import {
 import { createLogger, type Logger } from '@holdfast/logging';
 import { type Bus, type BusOptions, connectBus, DEFAULT_STREAM_SETTINGS, ensureStreams, publishEvent } from '@holdfast/messaging';
 import { createSecretBox, keyringFromConfig } from '@holdfast/secrets';
+import { createOutboxRelay, type OutboxRelay } from './outbox-relay.js';
 import { startTracing } from './tracing.js';
 
+export * from './outbox-relay.js';
 export * from './tracing.js';
+export * from './worker.js';
 
 /** The configuration every process has (CommonEnv resolved). */
 export interface BaseConfig {

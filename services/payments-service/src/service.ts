@@ -8,7 +8,7 @@ import {
   type RunningConsumer,
   startConsumer,
 } from '@holdfast/messaging';
-import { createEventRelay, createFoundation } from '@holdfast/runtime';
+import { createEventRelay, createFoundation, createRetentionSweeper } from '@holdfast/runtime';
 import { createSecretBox } from '@holdfast/secrets';
 import { type PaymentsConfig, SERVICE_NAME } from './config.js';
 import * as tables from './db/schema.js';
@@ -47,11 +47,10 @@ import { registerQuoteRoutes } from './modules/quotes/routes.js';
 import { createQuotesService } from './modules/quotes/service.js';
 import { createReconciliationRepository } from './modules/reconciliation/repository.js';
 import { registerReconciliationRoutes } from './modules/reconciliation/routes.js';
-import { createReconciliationService, startReconciler } from './modules/reconciliation/service.js';
+import { createReconciler, createReconciliationService } from './modules/reconciliation/service.js';
 import { createRemoteTasksRepository } from './modules/remote-tasks/repository.js';
 import { createRemoteTaskRunner, remoteTaskHandlers } from './modules/remote-tasks/service.js';
 import { createPaymentsRetentionRepository } from './modules/retention/repository.js';
-import { startRetentionSweeper } from './modules/retention/service.js';
 import { createChainAccess } from './modules/settlement/chain.js';
 import { registerSettlementMetrics } from './modules/settlement/metrics.js';
 import { createSettlementRepository } from './modules/settlement/repository.js';
@@ -223,7 +222,7 @@ export async function createPaymentsService(
     ...config.reconciliation,
   });
   registerReconciliationRoutes(app, reconciliation);
-  let reconciler: ReturnType<typeof startReconciler> | undefined;
+  const reconciler = createReconciler(reconciliation, logger, config.reconciliation.everyMs);
 
   // The operator's desk: settlement items that need a person (admin scope).
   registerSettlementReviewRoutes(
@@ -319,9 +318,14 @@ export async function createPaymentsService(
   if (config.PAYMENTS_BOOTSTRAP_API_KEY) await platforms.ensureBootstrap(config.PAYMENTS_BOOTSTRAP_API_KEY);
 
   const relay = createEventRelay(foundation, SCHEMA_NAME, logger);
+  const retentionRepository = createPaymentsRetentionRepository(database.sql);
+  const retention = createRetentionSweeper({
+    logger,
+    everyMs: config.retention.everyMs,
+    sweep: () => retentionRepository.sweep(config.retention.horizons),
+  });
   let stopCommands = () => {};
   let stopTransactionCommands = () => {};
-  let retention: ReturnType<typeof startRetentionSweeper> | undefined;
 
   return {
     app,
@@ -348,18 +352,18 @@ export async function createPaymentsService(
           }
         },
       });
-      if (chain.attesterAddress()) settlementWorker.start();
-      codeDelivery?.start();
-      reconciler = startReconciler(reconciliation, logger, config.reconciliation.everyMs);
-      retention = startRetentionSweeper({ repository: createPaymentsRetentionRepository(database.sql), logger, ...config.retention });
+      if (chain.attesterAddress()) await settlementWorker.start();
+      await codeDelivery?.start();
+      await reconciler.start();
+      await retention.start();
     },
     closers: [
       { name: 'commands', close: async () => stopCommands() },
       { name: 'chain consumer', close: async () => chainConsumer?.stop() },
       { name: 'settlement worker', close: settlementWorker.stop },
-      { name: 'reconciler', close: async () => reconciler?.stop() },
+      { name: 'reconciler', close: reconciler.stop },
       { name: 'code delivery worker', close: async () => codeDelivery?.stop() },
-      { name: 'retention sweeper', close: async () => retention?.stop() },
+      { name: 'retention sweeper', close: retention.stop },
       { name: 'transaction commands', close: async () => stopTransactionCommands() },
       { name: 'remote tasks', close: remoteTasks.stop },
       { name: 'credential invalidation feed', close: feed.stop },

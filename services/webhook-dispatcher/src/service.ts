@@ -14,7 +14,7 @@ import { createDeliveryService } from './modules/deliveries/service.js';
 import { createIntakeRepository } from './modules/intake/repository.js';
 import { startEventIntake } from './modules/intake/service.js';
 import { createRetentionRepository } from './modules/retention/repository.js';
-import { startRetentionPurge } from './modules/retention/service.js';
+import { createRetentionPurge } from './modules/retention/service.js';
 import { serveSubscriptionCommands } from './modules/subscriptions/commands.js';
 import { createSubscriptionsRepository } from './modules/subscriptions/repository.js';
 import { createSubscriptionsService } from './modules/subscriptions/service.js';
@@ -86,7 +86,12 @@ export async function createDispatcherService(
   let intake: RunningConsumer | undefined;
   let worker: ReturnType<typeof deliveries.startWorker> | undefined;
   let unlisten: (() => Promise<void>) | undefined;
-  let purge: ReturnType<typeof startRetentionPurge> | undefined;
+
+  const purge = createRetentionPurge({
+    repository: createRetentionRepository(sql),
+    logger,
+    ...(overrides.purgeEveryMs ? { everyMs: overrides.purgeEveryMs } : {}),
+  });
 
   return {
     app: foundation.app,
@@ -95,11 +100,7 @@ export async function createDispatcherService(
       const listener = await sql.listen(DELIVERIES_WAKE_CHANNEL, () => worker?.wake());
       unlisten = listener.unlisten;
       intake = await startEventIntake({ bus, repository: createIntakeRepository(sql), logger });
-      purge = startRetentionPurge({
-        repository: createRetentionRepository(sql),
-        logger,
-        ...(overrides.purgeEveryMs ? { everyMs: overrides.purgeEveryMs } : {}),
-      });
+      await purge.start();
     },
     closers: [
       {
@@ -110,7 +111,7 @@ export async function createDispatcherService(
       },
       { name: 'event intake', close: async () => intake?.stop() },
       { name: 'delivery worker', close: async () => worker?.stop() },
-      { name: 'retention purge', close: async () => purge?.stop() },
+      { name: 'retention purge', close: purge.stop },
       {
         name: 'delivery wake-ups',
         close: async () => {

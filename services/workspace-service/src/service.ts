@@ -4,7 +4,7 @@ import type { ServiceHandle } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { DEFAULT_REMOTE_TASK_SETTINGS, type RemoteTaskSettings, type RunningConsumer, sendCommand } from '@holdfast/messaging';
 import type { Resolver } from '@holdfast/outbound';
-import { createFoundation } from '@holdfast/runtime';
+import { createFoundation, createRetentionSweeper } from '@holdfast/runtime';
 import { createSecretBox, keyringFromConfig } from '@holdfast/secrets';
 import { SERVICE_NAME, type WorkspaceConfig } from './config.js';
 import * as tables from './db/schema.js';
@@ -35,7 +35,6 @@ import { createOAuthClientsService } from './modules/oauth-clients/service.js';
 import { createRemoteTasksRepository } from './modules/remote-tasks/repository.js';
 import { createRemoteTaskRunner, deactivationHandlers, type RemoteTaskRunner } from './modules/remote-tasks/service.js';
 import { createWorkspaceRetentionRepository } from './modules/retention/repository.js';
-import { startRetentionSweeper } from './modules/retention/service.js';
 import { createSandboxIssuancesRepository } from './modules/sandbox-credentials/repository.js';
 import { sandboxCredentialRoutes } from './modules/sandbox-credentials/routes.js';
 import {
@@ -277,7 +276,12 @@ export async function createWorkspaceService(
   }
 
   let notificationConsumer: RunningConsumer | undefined;
-  let retention: ReturnType<typeof startRetentionSweeper> | undefined;
+  const retentionRepository = createWorkspaceRetentionRepository(foundation.database.sql);
+  const retention = createRetentionSweeper({
+    logger,
+    everyMs: config.retention.everyMs,
+    sweep: () => retentionRepository.sweep(config.retention.horizons),
+  });
   const runner = remoteTasks!;
   return {
     app,
@@ -285,15 +289,11 @@ export async function createWorkspaceService(
       notificationConsumer = await startNotifications?.();
       await startRegistration();
       await runner.start();
-      retention = startRetentionSweeper({
-        repository: createWorkspaceRetentionRepository(foundation.database.sql),
-        logger,
-        ...config.retention,
-      });
+      await retention.start();
     },
     closers: [
       { name: 'remote tasks', close: runner.stop },
-      { name: 'retention sweeper', close: async () => retention?.stop() },
+      { name: 'retention sweeper', close: retention.stop },
       { name: 'contract registration', close: () => stopRegistration() },
       { name: 'notification consumer', close: async () => notificationConsumer?.stop() },
       { name: 'outbound connections', close: () => closeOutbound() },

@@ -1,6 +1,7 @@
 import { AppError } from '@holdfast/contracts';
 import type { Sql } from '@holdfast/db';
 import type { Logger } from '@holdfast/logging';
+import { createPollingWorker } from '@holdfast/runtime';
 import type { SecretBox } from '@holdfast/secrets';
 import type { ControlsRepository, DueDelivery } from './repository.js';
 import { maskPhone, type SmsGateway, type SmsMessage } from './sms.js';
@@ -35,9 +36,6 @@ export interface CodeDeliveryDeps {
 export function createCodeDeliveryWorker(deps: CodeDeliveryDeps) {
   const { sql, repository, box, gateways, pollIntervalMs } = deps;
   const log = deps.logger.child({ component: 'code-delivery' });
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = true;
 
   async function deliver(d: DueDelivery): Promise<void> {
     if (!d.challengeOpen || d.sealed === null) {
@@ -73,29 +71,18 @@ export function createCodeDeliveryWorker(deps: CodeDeliveryDeps) {
     return due.length;
   }
 
-  function schedule(delay: number) {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = runOnce()
-        .catch((error) => {
-          log.warn({ err: error }, 'code delivery poll failed');
-          return 0;
-        })
-        .then((n) => schedule(n > 0 ? 0 : pollIntervalMs));
-    }, delay);
-  }
+  const worker = createPollingWorker({
+    name: 'code-delivery',
+    logger: deps.logger,
+    intervalMs: pollIntervalMs,
+    pass: async () => (await runOnce()) > 0,
+  });
 
   return {
     runOnce,
-    start() {
-      stopped = false;
-      schedule(0);
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
+    start: worker.start,
+    /** Finishes the pass in progress (drain), then stops. */
+    stop: worker.stop,
   };
 }
 export type CodeDeliveryWorker = ReturnType<typeof createCodeDeliveryWorker>;

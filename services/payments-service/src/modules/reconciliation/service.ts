@@ -1,6 +1,7 @@
 import { AppError, type MismatchList, type MismatchQuery, paginationMeta, type ReconciliationPass } from '@holdfast/contracts';
 import type { Sql } from '@holdfast/db';
 import type { Logger } from '@holdfast/logging';
+import { createPollingWorker } from '@holdfast/runtime';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { ChainAccess } from '../settlement/chain.js';
 import type { TransactionMoves } from '../transactions/moves.js';
@@ -149,27 +150,17 @@ export function createReconciliationService(deps: ReconciliationDeps) {
 export type ReconciliationService = ReturnType<typeof createReconciliationService>;
 
 /** The reconciler's timer: a pass every `everyMs` (and one at start); a failed pass is logged and the next one tries again. */
-export function startReconciler(service: ReconciliationService, logger: Logger, everyMs: number) {
+export function createReconciler(service: ReconciliationService, logger: Logger, everyMs: number) {
   const log = logger.child({ component: 'reconciler' });
-  let running: Promise<unknown> | undefined;
-  const tick = () => {
-    running ??= service
-      .runPass()
-      .then((pass) => {
-        if (pass && pass.mismatches > 0) log.info(pass, 'reconciliation pass');
-      })
-      .catch((error) => log.error({ err: error }, 'reconciliation pass failed; will try again'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  tick();
-  const timer = setInterval(tick, everyMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
+  return createPollingWorker({
+    name: 'reconciler',
+    logger,
+    intervalMs: everyMs,
+    maxBackoffMs: everyMs,
+    pass: async () => {
+      const pass = await service.runPass();
+      if (pass && pass.mismatches > 0) log.info(pass, 'reconciliation pass');
+      return false;
     },
-  };
+  });
 }

@@ -12,6 +12,7 @@ import {
   remoteTaskRetryable,
   sendCommand,
 } from '@holdfast/messaging';
+import { createPollingWorker } from '@holdfast/runtime';
 import type { NewRemoteTask, RemoteTaskRow, RemoteTasksRepository } from './repository.js';
 import type { RemoteTaskKind } from './tables.js';
 
@@ -34,10 +35,6 @@ export function createRemoteTaskRunner(deps: {
 }) {
   const { sql, repository, handlers, settings } = deps;
   const log = deps.logger.child({ component: 'remote-tasks' });
-  let running = false;
-  let loop: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
-  let woken = false;
   let lastPurge = 0;
 
   /** One pass over the due tasks; returns how many were claimed. */
@@ -69,59 +66,28 @@ export function createRemoteTaskRunner(deps: {
     }) as Promise<number>;
   }
 
-  function sleep(ms: number): Promise<void> {
-    if (woken) {
-      woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
+  const worker = createPollingWorker({
+    name: 'remote-tasks',
+    logger: deps.logger,
+    intervalMs: settings.pollIntervalMs,
+    maxBackoffMs: 60_000,
+    pass: async () => {
+      const claimed = await runOnce();
+      if (Date.now() - lastPurge > REMOTE_TASK_PURGE_EVERY_MS) {
+        lastPurge = Date.now();
+        await repository.purgeDone(sql, REMOTE_TASK_KEEP_DONE_MS);
       }
-      wake = done;
-    });
-  }
-
-  async function run(): Promise<void> {
-    let failures = 0;
-    while (running) {
-      try {
-        woken = false;
-        const claimed = await runOnce();
-        failures = 0;
-        if (Date.now() - lastPurge > REMOTE_TASK_PURGE_EVERY_MS) {
-          lastPurge = Date.now();
-          await repository.purgeDone(sql, REMOTE_TASK_KEEP_DONE_MS);
-        }
-        if (claimed < REMOTE_TASK_BATCH && running) await sleep(settings.pollIntervalMs);
-      } catch (error) {
-        failures += 1;
-        log.error({ err: error }, 'remote task pass failed');
-        if (running) await sleep(Math.min(settings.pollIntervalMs * 2 ** failures, 60_000));
-      }
-    }
-  }
+      return claimed >= REMOTE_TASK_BATCH;
+    },
+  });
 
   return {
     runOnce,
     /** Starts a pass now instead of at the next poll (after a commit that queued tasks). Never waits. */
-    wake: () => {
-      if (wake) wake();
-      else woken = true;
-    },
-    start: async () => {
-      if (running) return;
-      running = true;
-      loop = run();
-    },
-    stop: async () => {
-      running = false;
-      wake?.();
-      await loop;
-    },
+    wake: worker.wake,
+    start: worker.start,
+    /** Finishes the pass in progress (drain), then stops. */
+    stop: worker.stop,
   };
 }
 

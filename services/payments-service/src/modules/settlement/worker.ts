@@ -1,5 +1,6 @@
 import type { Sql } from '@holdfast/db';
 import type { Logger } from '@holdfast/logging';
+import { createPollingWorker } from '@holdfast/runtime';
 import type { TransactionsRepository } from '../transactions/repository.js';
 import { type ChainAccess, EscrowStatus } from './chain.js';
 import type { SettlementRepository, SettlementRow } from './repository.js';
@@ -36,9 +37,6 @@ export function settlementBackoffMs(attempts: number): number {
 export function createSettlementWorker(deps: SettlementWorkerDeps) {
   const { sql, repository, transactions, chain, pollIntervalMs } = deps;
   const log = deps.logger.child({ component: 'settlement-worker' });
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let stopped = true;
 
   async function execute(s: SettlementRow): Promise<void> {
     const row = await transactions.find(sql, s.transactionId);
@@ -107,25 +105,17 @@ export function createSettlementWorker(deps: SettlementWorkerDeps) {
     return due.length;
   }
 
-  function schedule(delay: number) {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = runOnce()
-        .catch((error) => log.warn({ err: error }, 'settlement poll failed'))
-        .then((n) => schedule(n && n > 0 ? 0 : pollIntervalMs));
-    }, delay);
-  }
+  const worker = createPollingWorker({
+    name: 'settlement-worker',
+    logger: deps.logger,
+    intervalMs: pollIntervalMs,
+    pass: async () => (await runOnce()) > 0,
+  });
 
   return {
     runOnce,
-    start() {
-      stopped = false;
-      schedule(0);
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
+    start: worker.start,
+    /** Finishes the pass in progress (drain), then stops. */
+    stop: worker.stop,
   };
 }

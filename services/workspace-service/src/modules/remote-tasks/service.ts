@@ -11,6 +11,7 @@ import {
   remoteTaskRetryable,
   sendCommand,
 } from '@holdfast/messaging';
+import { createPollingWorker } from '@holdfast/runtime';
 import { Gauge, type Registry } from 'prom-client';
 import type { Store } from '../../db/store.js';
 import type { NewRemoteTask, RemoteTaskRow, RemoteTasksRepository } from './repository.js';
@@ -34,9 +35,6 @@ export function createRemoteTaskRunner<R extends { remoteTasks: RemoteTasksRepos
 }) {
   const { store, handlers, settings } = deps;
   const log = deps.logger.child({ component: 'remote-tasks' });
-  let running = false;
-  let loop: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
   let lastPurge = 0;
 
   if (deps.registry) {
@@ -89,36 +87,20 @@ export function createRemoteTaskRunner<R extends { remoteTasks: RemoteTasksRepos
     });
   }
 
-  function sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
+  const worker = createPollingWorker({
+    name: 'remote-tasks',
+    logger: deps.logger,
+    intervalMs: settings.pollIntervalMs,
+    maxBackoffMs: 60_000,
+    pass: async () => {
+      const done = await runOnce();
+      if (Date.now() - lastPurge > REMOTE_TASK_PURGE_EVERY_MS) {
+        lastPurge = Date.now();
+        await store.repos.remoteTasks.purgeDone(new Date(Date.now() - REMOTE_TASK_KEEP_DONE_MS));
       }
-      wake = done;
-    });
-  }
-
-  async function run(): Promise<void> {
-    let failures = 0;
-    while (running) {
-      try {
-        const done = await runOnce();
-        failures = 0;
-        if (Date.now() - lastPurge > REMOTE_TASK_PURGE_EVERY_MS) {
-          lastPurge = Date.now();
-          await store.repos.remoteTasks.purgeDone(new Date(Date.now() - REMOTE_TASK_KEEP_DONE_MS));
-        }
-        if (done < REMOTE_TASK_BATCH && running) await sleep(settings.pollIntervalMs);
-      } catch (error) {
-        failures += 1;
-        log.error({ err: error }, 'remote task pass failed');
-        if (running) await sleep(Math.min(settings.pollIntervalMs * 2 ** failures, 60_000));
-      }
-    }
-  }
+      return done >= REMOTE_TASK_BATCH;
+    },
+  });
 
   return {
     runOnce,
@@ -133,20 +115,13 @@ export function createRemoteTaskRunner<R extends { remoteTasks: RemoteTasksRepos
         log.warn({ err: error }, 'immediate run of remote tasks failed; the runner retries them');
       }
       // Tasks those ones queued (the webhooks of each deactivated platform) go at the next pass: now.
-      wake?.();
+      worker.wake();
     },
     /** Starts a pass now instead of at the next poll. */
-    wake: () => wake?.(),
-    start: async () => {
-      if (running) return;
-      running = true;
-      loop = run();
-    },
-    stop: async () => {
-      running = false;
-      wake?.();
-      await loop;
-    },
+    wake: worker.wake,
+    start: worker.start,
+    /** Finishes the pass in progress (drain), then stops. */
+    stop: worker.stop,
   };
 }
 

@@ -1,9 +1,9 @@
 import type { DomainEvent } from '@holdfast/contracts';
+import { outboxChannel, type Sql } from '@holdfast/db';
 import { contextFromCarrier, type Logger, type TraceCarrier } from '@holdfast/logging';
 import { sha256 } from '@holdfast/secrets';
 import { context } from '@opentelemetry/api';
-import type { Sql } from 'postgres';
-import { outboxChannel } from './outbox.js';
+import { createPollingWorker } from './worker.js';
 
 export interface OutboxRelayOptions {
   sql: Sql;
@@ -45,10 +45,6 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const table = sql(`${schemaName}.outbox`);
   const log = logger.child({ component: 'outbox-relay', schema: schemaName });
 
-  let running = false;
-  let loop: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
-  let unlisten: (() => Promise<void>) | undefined;
   let lastSweep = 0;
 
   async function runOnce(): Promise<number> {
@@ -79,33 +75,17 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     await sql`delete from ${table} where published_at is not null and published_at < ${cutoff}`;
   }
 
-  function sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      }
-      wake = done;
-    });
-  }
-
-  async function run(): Promise<void> {
-    let failures = 0;
-    while (running) {
-      try {
-        const count = await runOnce();
-        failures = 0;
-        await sweep();
-        if (count < batchSize && running) await sleep(pollIntervalMs);
-      } catch (error) {
-        failures += 1;
-        log.error({ err: error }, 'outbox pass failed');
-        if (running) await sleep(Math.min(pollIntervalMs * 2 ** failures, 30_000));
-      }
-    }
-  }
+  const worker = createPollingWorker({
+    name: 'outbox-relay',
+    logger: log,
+    intervalMs: pollIntervalMs,
+    pass: async () => {
+      const count = await runOnce();
+      await sweep();
+      return count >= batchSize;
+    },
+    wakeOn: async (wake) => (await sql.listen(outboxChannel(schemaName), wake)).unlisten,
+  });
 
   return {
     runOnce,
@@ -114,18 +94,11 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       return row?.n ?? 0;
     },
     start: async () => {
-      if (running) return;
-      running = true;
-      const listener = await sql.listen(outboxChannel(schemaName), () => wake?.());
-      unlisten = listener.unlisten;
-      loop = run();
+      await worker.start();
       log.info('outbox relay started');
     },
     stop: async () => {
-      running = false;
-      wake?.();
-      await loop;
-      await unlisten?.();
+      await worker.stop();
       log.info('outbox relay stopped');
     },
   };

@@ -1,25 +1,23 @@
 import { type DomainEvent, newEventId, STREAMS } from '@holdfast/contracts';
+import { appendToOutboxSql, createDatabase } from '@holdfast/db';
+import { createTestDatabase, type TestDatabase } from '@holdfast/db/testing';
 import { createLogger } from '@holdfast/logging';
 import { publishEvent } from '@holdfast/messaging';
 import { createTestBus, type TestBus } from '@holdfast/messaging/testing';
-import { pgSchema } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { appendToOutboxSql, createDatabase, createOutboxRelay, outboxTable } from '../src/index.js';
-import { createTestDatabase, type TestDatabase } from '../src/testing.js';
+import { createOutboxRelay } from '../src/outbox-relay.js';
 
 // The outbox of a made-up schema, created here so the test does not depend on any service.
-const schema = pgSchema('relay_test');
-const outbox = outboxTable(schema);
 const logger = createLogger({ service: 'relay-test', level: 'silent' });
 
 let testDb: TestDatabase;
 let testBus: TestBus;
-let database: ReturnType<typeof createDatabase<{ outbox: typeof outbox }>>;
+let database: ReturnType<typeof createDatabase<Record<string, never>>>;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
   testBus = await createTestBus();
-  database = createDatabase({ url: testDb.url, schemaName: 'relay_test', tables: { outbox }, poolSize: 4, applicationName: 'relay-test' });
+  database = createDatabase({ url: testDb.url, schemaName: 'relay_test', tables: {}, poolSize: 4, applicationName: 'relay-test' });
   await database.sql.unsafe(`
     create schema relay_test;
     create table relay_test.outbox (

@@ -1,0 +1,3 @@
+import { holdfastVitestConfig } from '../../vitest.shared.js';
+
+export default holdfastVitestConfig({ infrastructure: true });
