@@ -36,6 +36,14 @@ describe('loadConfig', () => {
     });
   });
 
+  it('takes the stream replicas of a NATS cluster (1 by default) and refuses anything but 1 to 5', () => {
+    expect(loadConfig(schema, {}).NATS_STREAM_REPLICAS).toBe(1);
+    expect(loadConfig(schema, { NATS_STREAM_REPLICAS: '3' }).NATS_STREAM_REPLICAS).toBe(3);
+    expect(problemsOf({ NATS_STREAM_REPLICAS: '0' })).toEqual([
+      'NATS_STREAM_REPLICAS: must be 1 (one server) or the copies of each stream in a NATS cluster, 3 or 5 (got "0")',
+    ]);
+  });
+
   it('converts numbers and treats empty strings as unset', () => {
     expect(loadConfig(schema, { PORT: '4000', LOG_LEVEL: '' })).toMatchObject({ PORT: 4000, LOG_LEVEL: 'info' });
   });
