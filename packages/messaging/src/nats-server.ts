@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, connect as tcpConnect } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 /**
@@ -18,7 +18,60 @@ export async function startNatsServer(options: {
   url: string;
   stop: () => Promise<void>;
 }> {
-  const port = await new Promise<number>((resolve, reject) => {
+  const dir = await mkdtemp(join(tmpdir(), 'holdfast-nats-'));
+  const file = join(dir, 'nats.conf');
+  // A port free a moment ago may be taken before nats-server binds it (tests run in parallel): try again on another.
+  let lastError = '';
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = await freeLoopbackPort();
+    await writeFile(
+      file,
+      `listen: 127.0.0.1:${port}\njetstream { store_dir: ${JSON.stringify(options.storeDir ?? join(dir, 'js'))} }\n${options.config}\n`,
+    );
+    const child = spawn(options.binary ?? 'nats-server', ['-c', file], {
+      env: { PATH: process.env.PATH ?? '', ...options.env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const ready = await new Promise<boolean>((resolve) => {
+      let log = '';
+      const timer = setTimeout(() => resolve(false), 15_000);
+      child.stderr?.on('data', (chunk: Buffer) => {
+        log = (log + chunk.toString()).slice(-4000);
+        lastError = log;
+        if (log.includes('Server is ready')) {
+          clearTimeout(timer);
+          resolve(true);
+        }
+      });
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve(false);
+      });
+    });
+    if (!ready) {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      continue;
+    }
+    child.stderr?.resume();
+    return {
+      url: `nats://127.0.0.1:${port}`,
+      stop: async () => {
+        if (child.exitCode === null) {
+          await new Promise<void>((resolve) => {
+            child.once('exit', () => resolve());
+            child.kill('SIGTERM');
+          });
+        }
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  await rm(dir, { recursive: true, force: true });
+  throw new Error(`nats-server did not start: ${lastError.trim().split('\n').slice(-3).join(' | ')}`);
+}
+
+function freeLoopbackPort(): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
     const server = createServer().unref();
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
@@ -26,38 +79,4 @@ export async function startNatsServer(options: {
       server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });
   });
-  const dir = await mkdtemp(join(tmpdir(), 'holdfast-nats-'));
-  const file = join(dir, 'nats.conf');
-  await writeFile(
-    file,
-    `listen: 127.0.0.1:${port}\njetstream { store_dir: ${JSON.stringify(options.storeDir ?? join(dir, 'js'))} }\n${options.config}\n`,
-  );
-  const child = spawn(options.binary ?? 'nats-server', ['-c', file], {
-    env: { PATH: process.env.PATH ?? '', ...options.env },
-    stdio: 'ignore',
-  });
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = tcpConnect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      }).on('error', () => resolve(false));
-    });
-    if (open) break;
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`nats-server did not start (exit ${child.exitCode})`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return {
-    url: `nats://127.0.0.1:${port}`,
-    stop: async () => {
-      if (child.exitCode === null) {
-        await new Promise<void>((resolve) => {
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        });
-      }
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
 }
