@@ -2,15 +2,10 @@ import { type AppEnv, AppError, type BillingConfig, type Currency, type Quote, t
 import type { Queryable } from '@holdfast/db';
 import { numberSourceOf } from '@holdfast/http-kit';
 import type { Principal } from '../auth/index.js';
-import { compareDecimal, decimalUnits, normalizeAmount, roundHalfUp, sumDecimals, trimDecimal } from '../money/amounts.js';
+import { compareDecimal, decimalsOf, decimalUnits, normalizeAmount, roundHalfUp, sumDecimals, trimDecimal } from '../money/amounts.js';
 import { resolveNetwork } from '../money/networks.js';
 import { platformBillingOf } from '../platforms/billing.js';
 import type { QuoteRow, QuotesRepository } from './repository.js';
-
-/** Decimals a fee is rounded to (half up): the token's own precision. */
-export function feeScaleOf(currency: Currency): number {
-  return currency === 'ETH' ? 18 : 6;
-}
 
 const PERCENT = /^(100(\.0+)?|\d{1,2}(\.\d{1,6})?)$/;
 const FIXED = /^\d{1,7}(\.\d{1,18})?$/;
@@ -20,7 +15,7 @@ function decimalText(value: number | string | undefined, fallback: string): stri
   return typeof value === 'number' ? String(value) : value.trim();
 }
 
-/** The fee of `amount` under a billing configuration, exactly (no floating point). */
+/** The fee of `amount` under a billing configuration, exactly (no floating point), rounded half up to the token's decimals. */
 export function feeOf(
   amount: string,
   currency: Currency,
@@ -30,14 +25,14 @@ export function feeOf(
   if (feeType === 'fixed') {
     const fixed = decimalText(billing.fixedFee, '0');
     if (!FIXED.test(fixed)) throw invalid('billingConfig.fixedFee', 'must be a non-negative decimal');
-    return { feeType, feePercentage: '0', fee: roundHalfUp(decimalUnits(fixed).n, decimalUnits(fixed).scale, feeScaleOf(currency)) };
+    return { feeType, feePercentage: '0', fee: roundHalfUp(decimalUnits(fixed).n, decimalUnits(fixed).scale, decimalsOf(currency)) };
   }
   const pct = decimalText(billing.feePercentage, '0');
   if (!PERCENT.test(pct)) throw invalid('billingConfig.feePercentage', 'must be a decimal from 0 to 100 with at most 6 decimals');
   const a = decimalUnits(amount);
   const p = decimalUnits(pct);
   // amount * pct / 100: the product at scale a+p, divided by 100 = two more decimals.
-  return { feeType, feePercentage: trimDecimal(pct), fee: roundHalfUp(a.n * p.n, a.scale + p.scale + 2, feeScaleOf(currency)) };
+  return { feeType, feePercentage: trimDecimal(pct), fee: roundHalfUp(a.n * p.n, a.scale + p.scale + 2, decimalsOf(currency)) };
 }
 
 function invalid(field: string, reason: string): AppError {
