@@ -116,6 +116,7 @@ export const PaymentsEnv = Type.Object({
   PAYMENTS_RETENTION_INTERVAL: Type.String({ format: 'duration', default: '1h', errorMessage: 'must be a duration such as 1h' }),
   PAYMENTS_TOKEN_RETENTION: Type.String({ format: 'duration', default: '7d', errorMessage: 'must be a duration such as 7d' }),
   PAYMENTS_QUOTE_RETENTION: Type.String({ format: 'duration', default: '1d', errorMessage: 'must be a duration such as 1d' }),
+  PAYMENTS_CODE_DELIVERY_RETENTION: Type.String({ format: 'duration', default: '7d', errorMessage: 'must be a duration such as 7d' }),
   PAYMENTS_MAX_BATCH_LEGS: Type.Integer({
     minimum: 1,
     maximum: MAX_BATCH_LEGS_CEILING,
@@ -165,6 +166,7 @@ function resolve(env: Record<string, string | undefined>) {
       horizons: {
         tokenSeconds: Math.floor(durationMs(raw.PAYMENTS_TOKEN_RETENTION) / 1000),
         quoteSeconds: Math.floor(durationMs(raw.PAYMENTS_QUOTE_RETENTION) / 1000),
+        codeDeliverySeconds: Math.floor(durationMs(raw.PAYMENTS_CODE_DELIVERY_RETENTION) / 1000),
       },
     },
     rateLimitsPerMinute: rateLimitsPerMinute(raw),

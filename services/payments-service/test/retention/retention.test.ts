@@ -4,7 +4,7 @@ import { createPaymentsRetentionRepository } from '../../src/modules/retention/r
 import { createTestBus, createTestDatabase, startPayments, type TestBus, type TestDatabase, testSql } from '../helpers.js';
 
 const DAY = 24 * 3600;
-const HORIZONS = { tokenSeconds: 7 * DAY, quoteSeconds: DAY };
+const HORIZONS = { tokenSeconds: 7 * DAY, quoteSeconds: DAY, codeDeliverySeconds: 7 * DAY };
 
 let db: TestDatabase;
 let sql: ReturnType<typeof testSql>;
@@ -29,8 +29,27 @@ async function quote(expiresInSeconds: number, usedBy?: string) {
   return id;
 }
 
+/** A one-time-code delivery (with its challenge and transaction) whose last attempt was `lastAttemptSecondsAgo` ago. */
+async function codeDelivery(status: 'pending' | 'sending' | 'sent' | 'failed' | 'dropped', lastAttemptSecondsAgo: number) {
+  const transactionId = uuidv7();
+  const challengeId = uuidv7();
+  const at = sql`now() - make_interval(secs => ${lastAttemptSecondsAgo})`;
+  await sql`insert into transactions (id, platform_id, status, amount, currency, from_address, to_address, blockchain_network, orchestration_type)
+    values (${transactionId}, ${platformId}, 'pending', '10', 'USDC', '0xaaa', '0xbbb', 'base-sepolia', 'platform')`;
+  await sql`insert into control_challenges (id, platform_id, transaction_id, control_id, control_type, recipient, provider, code_hash, salt,
+                                            max_attempts, status, expires_at, created_at)
+    values (${challengeId}, ${platformId}, ${transactionId}, 'ctl_2fa', 'two_factor', '+1******0123', 'sms', 'h', 's', 3,
+            ${status === 'pending' || status === 'sending' ? 'open' : 'expired'}, ${at}, ${at})`;
+  await sql`insert into code_deliveries (challenge_id, transaction_id, purpose, sealed, status, attempts, next_attempt_at, created_at, sent_at)
+    values (${challengeId}, ${transactionId}, 'two_factor', ${status === 'pending' || status === 'sending' ? 'sealed' : null}, ${status}, 1,
+            ${at}, ${at}, ${status === 'sent' ? at : null})`;
+  return challengeId;
+}
+
 const exists = async (table: 'oauth_tokens' | 'quotes', id: string) =>
   (await sql`select 1 from ${sql(table)} where id = ${id}`).length === 1;
+const deliveryExists = async (challengeId: string) =>
+  (await sql`select 1 from code_deliveries where challenge_id = ${challengeId}`).length === 1;
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -73,6 +92,23 @@ describe('payments retention', () => {
     for (const kept of [recent, live, used]) expect(await exists('quotes', kept)).toBe(true);
   });
 
+  it('deletes finished code deliveries (sent, failed, dropped) 7 days after their last attempt; keeps younger and unfinished ones', async () => {
+    const oldSent = await codeDelivery('sent', 8 * DAY);
+    const oldFailed = await codeDelivery('failed', 8 * DAY);
+    const oldDropped = await codeDelivery('dropped', 8 * DAY);
+    const recentSent = await codeDelivery('sent', 6 * DAY);
+    const oldPending = await codeDelivery('pending', 8 * DAY);
+    const oldSending = await codeDelivery('sending', 8 * DAY);
+
+    const removed = await createPaymentsRetentionRepository(sql).sweep(HORIZONS);
+
+    expect(removed?.codeDeliveries).toBe(3);
+    for (const gone of [oldSent, oldFailed, oldDropped]) expect(await deliveryExists(gone)).toBe(false);
+    for (const kept of [recentSent, oldPending, oldSending]) expect(await deliveryExists(kept)).toBe(true);
+    // The challenge (the record of the control's outcome) stays.
+    expect((await sql`select 1 from control_challenges where id = ${oldSent}`).length).toBe(1);
+  });
+
   it('deletes in batches until nothing past the horizon is left', async () => {
     const ids = await Promise.all(Array.from({ length: 7 }, () => token(-10 * DAY)));
     const removed = await createPaymentsRetentionRepository(sql, { batch: 3 }).sweep(HORIZONS);
@@ -106,16 +142,24 @@ describe('the sweeper of a running payments-service', () => {
     const beyondShortHorizon = await token(-2 * 3600);
     const inside = await token(-1800);
     const staleQuote = await quote(-2 * 3600);
+    const sentCode = await codeDelivery('sent', 2 * 3600);
     const running = await startPayments(db, nats, {
       PAYMENTS_TOKEN_RETENTION: '1h',
       PAYMENTS_QUOTE_RETENTION: '1h',
+      PAYMENTS_CODE_DELIVERY_RETENTION: '1h',
       PAYMENTS_RETENTION_INTERVAL: '1h',
     });
     try {
-      for (let i = 0; i < 100 && ((await exists('oauth_tokens', beyondShortHorizon)) || (await exists('quotes', staleQuote))); i++)
+      for (
+        let i = 0;
+        i < 100 &&
+        ((await exists('oauth_tokens', beyondShortHorizon)) || (await exists('quotes', staleQuote)) || (await deliveryExists(sentCode)));
+        i++
+      )
         await new Promise((r) => setTimeout(r, 50));
       expect(await exists('oauth_tokens', beyondShortHorizon)).toBe(false);
       expect(await exists('quotes', staleQuote)).toBe(false);
+      expect(await deliveryExists(sentCode)).toBe(false);
       expect(await exists('oauth_tokens', inside)).toBe(true);
     } finally {
       await running.stop();

@@ -9,11 +9,14 @@ export interface PaymentsRetentionHorizons {
   tokenSeconds: number;
   /** Unused fee quotes: kept this long after `expires_at`. A used quote is kept with its transaction. */
   quoteSeconds: number;
+  /** One-time-code deliveries that finished (sent, failed or dropped): kept this long after their last attempt. */
+  codeDeliverySeconds: number;
 }
 
 export interface PaymentsRetentionResult {
   oauthTokens: number;
   quotes: number;
+  codeDeliveries: number;
 }
 
 export type PaymentsRetentionRepository = ReturnType<typeof createPaymentsRetentionRepository>;
@@ -59,7 +62,20 @@ export function createPaymentsRetentionRepository(sql: Sql, options: { batch?: n
               returning 1`;
             return rows.length;
           }, batch);
-          return { oauthTokens, quotes };
+          // A pending or sending row is still to be delivered: only finished ones go. Their sealed code
+          // is already wiped; what is left (status, message id, last error) answers "where is my code?".
+          // Counted from the last attempt (sent_at, else the attempt's scheduled time): the row ended then.
+          const codeDeliveries = await inBatches(async () => {
+            const rows = await conn`
+              delete from code_deliveries where challenge_id in (
+                select challenge_id from code_deliveries
+                where status in ('sent', 'failed', 'dropped')
+                  and coalesce(sent_at, next_attempt_at) < now() - make_interval(secs => ${h.codeDeliverySeconds})
+                limit ${batch})
+              returning 1`;
+            return rows.length;
+          }, batch);
+          return { oauthTokens, quotes, codeDeliveries };
         } finally {
           await conn`select pg_advisory_unlock(hashtextextended('payments:retention', 0))`;
         }
