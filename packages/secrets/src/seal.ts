@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Secrets at rest (webhook secrets, provider credentials, seeds, encrypted settings), sealed with
@@ -21,6 +21,15 @@ export interface SecretBox {
   currentKeyId: string;
   /** True when `sealed` was not sealed with the current key (reencrypt rewrites it). */
   isStale: (sealed: string) => boolean;
+  /**
+   * A keyed hash of a low-entropy value (a 6-digit one-time code with its owner): `<key id>.<hex>`,
+   * HMAC-SHA256 under a key derived from the current key for `purpose`. A copy of the table alone
+   * does not let the million codes be tried; a stored MAC stays checkable after a rotation while its
+   * key is among the previous ones.
+   */
+  mac: (purpose: string, value: string) => string;
+  /** Whether `stored` (from `mac`) is the MAC of `value`, in constant time; false for a key not held. */
+  macMatches: (purpose: string, value: string, stored: string) => boolean;
 }
 
 /** The keys a process holds: the current one (seals and opens) and previous ones (open only). */
@@ -97,7 +106,18 @@ export function createSecretBox(keys: Keyring | Buffer): SecretBox {
     const parts = sealed.split('.');
     return parts[0] === VERSION && parts.length === 5 ? parts[1] : undefined;
   };
+  const macWith = (key: Buffer, purpose: string, value: string) =>
+    createHmac('sha256', createHmac('sha256', key).update(`holdfast-mac:${purpose}`).digest())
+      .update(value)
+      .digest('hex');
   return {
+    mac: (purpose, value) => `${keyring.currentKeyId}.${macWith(current, purpose, value)}`,
+    macMatches: (purpose, value, stored) => {
+      const [keyId, hex] = stored.split('.');
+      const key = keyId ? keyring.keys.get(keyId) : undefined;
+      if (!key || !hex || !/^[0-9a-f]{64}$/.test(hex)) return false;
+      return timingSafeEqual(Buffer.from(macWith(key, purpose, value), 'hex'), Buffer.from(hex, 'hex'));
+    },
     currentKeyId: keyring.currentKeyId,
     seal: (plaintext, context) => {
       const iv = randomBytes(12);

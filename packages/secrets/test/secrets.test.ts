@@ -70,6 +70,24 @@ describe('keyring and rotation', () => {
   });
 });
 
+describe('MACs of low-entropy values', () => {
+  it('are keyed by the current key, bound to purpose and value, and still match after a rotation', () => {
+    const [a, b] = [b64(), b64()];
+    const before = createSecretBox(createKeyring({ key: a, appEnv: 'production' }));
+    const stored = before.mac('control-codes', 'tx:2fa:123456');
+    expect(stored).toMatch(new RegExp(`^${keyIdOf(Buffer.from(a, 'base64'))}\\.[0-9a-f]{64}$`));
+    expect(before.macMatches('control-codes', 'tx:2fa:123456', stored)).toBe(true);
+    expect(before.macMatches('control-codes', 'tx:2fa:123457', stored)).toBe(false);
+    expect(before.macMatches('other', 'tx:2fa:123456', stored)).toBe(false);
+    expect(before.macMatches('control-codes', 'tx:2fa:123456', 'garbage')).toBe(false);
+    const after = createSecretBox(createKeyring({ key: b, previous: [a], appEnv: 'production' }));
+    expect(after.macMatches('control-codes', 'tx:2fa:123456', stored)).toBe(true);
+    expect(createSecretBox(createKeyring({ key: b, appEnv: 'production' })).macMatches('control-codes', 'tx:2fa:123456', stored)).toBe(
+      false,
+    );
+  });
+});
+
 describe('tokens, hashes and codes', () => {
   it('makes prefixed random tokens, hashes them stably and compares in constant time', () => {
     const token = randomToken('hf_test_');

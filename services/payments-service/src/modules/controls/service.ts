@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import {
   AppError,
   type Control,
@@ -52,10 +52,18 @@ function controlsOf(snapshot: Record<string, unknown> | null): StoredControl[] {
   return Array.isArray(controls) ? (controls as Control[]).map(stored) : [];
 }
 
-export const hashCode = (code: string, salt: string) => hmacSha256(salt, code);
+/**
+ * One-time codes are stored as MACs under a key derived from DATA_ENCRYPTION_KEY (never with a
+ * salt stored beside them: six digits and their salt are a million tries away), bound to the
+ * transaction and control they were sent for (docs/controls.md).
+ */
+const CODE_PURPOSE = 'control-codes';
+const codeOwner = (transactionId: string, controlId: string, code: string) => `${transactionId}:${controlId}:${code}`;
 
-function codeMatches(code: string, challenge: ChallengeRow): boolean {
-  return safeEqual(challenge.codeHash, hashCode(code, challenge.salt));
+function codeMatches(box: SecretBox | null, code: string, challenge: ChallengeRow): boolean {
+  // A challenge opened before codes were keyed (salt kept, minutes old at most) checks the old way.
+  if (challenge.salt !== '') return safeEqual(challenge.codeHash, hmacSha256(challenge.salt, code));
+  return box?.macMatches(CODE_PURPOSE, codeOwner(challenge.transactionId, challenge.controlId, code), challenge.codeHash) ?? false;
 }
 
 /**
@@ -85,7 +93,6 @@ export function createControlsService(deps: ControlsDeps) {
       );
     }
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    const salt = randomBytes(16).toString('hex');
     const created = await repository.insertChallenge(tx, {
       platformId: row.platformId,
       transactionId: row.id,
@@ -94,8 +101,8 @@ export function createControlsService(deps: ControlsDeps) {
       isRequired: control.isRequired,
       recipient: maskPhone(phone),
       provider: gateway.provider,
-      codeHash: hashCode(code, salt),
-      salt,
+      codeHash: deps.box.mac(CODE_PURPOSE, codeOwner(row.id, control.id, code)),
+      salt: '',
       maxAttempts: deps.maxAttempts,
       ttlMs: deps.codeTtlMs,
     });
@@ -279,7 +286,7 @@ export function createControlsService(deps: ControlsDeps) {
         await closeFailed(tx, row, open, 'the code expired', actor);
         return { kind: 'expired', transactionStatus: await statusNow() };
       }
-      if (!codeMatches(body.code, open)) {
+      if (!codeMatches(deps.box, body.code, open)) {
         const attempts = open.attempts + 1;
         const attemptsRemaining = Math.max(0, open.maxAttempts - attempts);
         await repository.updateChallenge(tx, open.id, { status: attemptsRemaining > 0 ? 'open' : 'rejected', attempts });

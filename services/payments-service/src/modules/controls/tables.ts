@@ -29,7 +29,8 @@ export type ChallengeStatus = 'open' | 'approved' | 'rejected' | 'expired';
 
 /**
  * A one-time code a user-action control (two_factor, vendor_sms) sent for a transaction. The code
- * is stored only as HMAC-SHA-256 under a random per-row salt; at most one challenge per
+ * is stored only as a MAC under a key derived from DATA_ENCRYPTION_KEY (`salt` is empty; a
+ * non-empty one marks a challenge opened before that, checked the old way); at most one challenge per
  * transaction is open.
  */
 export const controlChallenges = paymentsSchema.table(
