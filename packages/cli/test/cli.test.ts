@@ -275,6 +275,30 @@ describe('resource commands', () => {
     const disputeId = /dispute ([0-9a-f-]{36})/.exec(disputed.stdout)?.[1] as string;
     expect((await client.disputes.get(disputeId)).status).toBe('open');
   });
+
+  it('trigger evidence.submitted, dispute.escalated, dispute.resolved and transaction.completed leave the objects that emit them', async () => {
+    const client = new PaymentsClient({
+      baseUrl: paymentsUrl,
+      clientId: tenant.sandbox.clientId,
+      clientSecret: tenant.sandbox.clientSecret,
+    });
+    const run = async (type: string) => {
+      const ran = await holdfast('trigger', type, '--rpc-url', anvil.rpcUrl, '--json');
+      expect(ran.code, ran.stderr).toBe(0);
+      return JSON.parse(ran.stdout);
+    };
+    const withEvidence = await run('evidence.submitted');
+    expect((await client.disputes.get(withEvidence.dispute.id)).evidence.map((e: { id: string }) => e.id)).toContain(
+      withEvidence.evidence.id,
+    );
+    const escalated = await run('dispute.escalated');
+    expect((await client.disputes.get(escalated.dispute.id)).currentTier).not.toBe('tier_1_smart_contract');
+    const refunded = await run('dispute.resolved');
+    expect(await client.disputes.get(refunded.dispute.id)).toMatchObject({ status: 'resolved', outcome: 'favor_sender' });
+    expect((await client.transactions.get(refunded.transaction.id)).status).toBe('refunded');
+    const completed = await run('transaction.completed');
+    expect((await client.transactions.get(completed.transaction.id)).status).toBe('completed');
+  });
 });
 
 describe('holdfast listen', () => {

@@ -303,6 +303,47 @@ describe('disputes', () => {
 });
 
 describe('events', () => {
+  it('reconnects by itself when the connection drops and misses nothing (Last-Event-ID)', async () => {
+    // The first stream connection is cut right after it relayed one transaction.created.
+    const proxy = await droppingProxy(
+      stack.paymentsUrl,
+      (head) => head.startsWith('GET /api/v2/events/stream'),
+      (relayed) => relayed.includes('event: transaction.created'),
+    );
+    const controller = new AbortController();
+    const statuses: string[] = [];
+    const seen: string[] = [];
+    try {
+      const behind = new PaymentsClient({
+        baseUrl: proxy.url,
+        clientId: stack.tenant.sandbox.clientId,
+        clientSecret: stack.tenant.sandbox.clientSecret,
+      });
+      const reading = (async () => {
+        for await (const { event } of behind.events.stream({
+          types: ['transaction.created'],
+          signal: controller.signal,
+          onStatus: (s) => statuses.push(s.state),
+        })) {
+          if (event.type === 'transaction.created') seen.push(event.data.transaction.id);
+          if (seen.length === 2) controller.abort();
+        }
+      })();
+      while (!statuses.includes('connected')) await new Promise((r) => setTimeout(r, 50));
+      const first = await tx();
+      while (!statuses.includes('reconnecting')) await new Promise((r) => setTimeout(r, 50));
+      // Created while the stream is down: delivered after the reconnection.
+      const second = await tx();
+      await reading;
+      expect(seen).toEqual([first.id, second.id]);
+      expect(proxy.dropped()).toBe(1);
+      expect(statuses.filter((s) => s === 'connected')).toHaveLength(2);
+    } finally {
+      controller.abort();
+      await proxy.close();
+    }
+  });
+
   it('streams the platform’s events live and resumes after the last id', async () => {
     const controller = new AbortController();
     const statuses: string[] = [];

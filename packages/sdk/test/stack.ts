@@ -34,7 +34,12 @@ export const address = () => `0x${[...crypto.getRandomValues(new Uint8Array(20))
  * A TCP proxy to `target` that cuts the connection of the first request whose head matches, just as
  * the answer starts coming back: the server did the work, the client never hears of it.
  */
-export async function droppingProxy(target: string, matches: (requestHead: string) => boolean) {
+export async function droppingProxy(
+  target: string,
+  matches: (requestHead: string) => boolean,
+  /** Relay the answer until this holds for what was relayed, then cut; without it, cut before any of it. */
+  relayUntil?: (relayed: string) => boolean,
+) {
   const { hostname, port } = new URL(target);
   let dropped = 0;
   const sockets = new Set<Socket>();
@@ -42,7 +47,12 @@ export async function droppingProxy(target: string, matches: (requestHead: strin
     sockets.add(client);
     const backend = connect(Number(port), hostname);
     sockets.add(backend);
+    const end = () => {
+      client.destroy();
+      backend.destroy();
+    };
     let cut = false;
+    let relayed: string | null = '';
     client.on('data', (chunk: Buffer) => {
       if (dropped === 0 && matches(chunk.toString('latin1'))) {
         dropped += 1;
@@ -51,15 +61,14 @@ export async function droppingProxy(target: string, matches: (requestHead: strin
       backend.write(chunk);
     });
     backend.on('data', (chunk: Buffer) => {
-      if (cut) {
-        client.destroy();
-        backend.destroy();
-      } else client.write(chunk);
+      if (!cut) return void client.write(chunk);
+      if (!relayUntil) return end();
+      if (relayed === null) return;
+      relayed += chunk.toString('utf8');
+      const done = relayUntil(relayed);
+      client.write(chunk, done ? end : undefined);
+      if (done) relayed = null;
     });
-    const end = () => {
-      client.destroy();
-      backend.destroy();
-    };
     client.on('close', end).on('error', end);
     backend.on('close', end).on('error', end);
   });

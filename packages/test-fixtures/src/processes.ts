@@ -102,14 +102,18 @@ export async function startServiceProcesses(options: {
         children.push(child);
         for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
         const url = `http://127.0.0.1:${ports[service]}`;
-        const deadline = Date.now() + 60_000;
+        const deadline = Date.now() + 150_000;
+        let lastAnswer = 'no answer';
         for (;;) {
           if (child.exitCode !== null) throw new Error(`${service} exited with ${child.exitCode}: ${output.join('').slice(-2000)}`);
           const ok = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(3000) })
-            .then(async (r) => usable((await r.json()) as Readiness))
+            .then(async (r) => {
+              lastAnswer = await r.text();
+              return usable(JSON.parse(lastAnswer) as Readiness);
+            })
             .catch(() => false);
           if (ok) break;
-          if (Date.now() > deadline) throw new Error(`${service} did not get ready: ${output.join('').slice(-2000)}`);
+          if (Date.now() > deadline) throw new Error(`${service} did not get ready (${lastAnswer}): ${output.join('').slice(-2000)}`);
           await new Promise((r) => setTimeout(r, 200));
         }
         urls[service] = url;
