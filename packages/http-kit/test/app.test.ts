@@ -238,13 +238,20 @@ describe('graceful shutdown', () => {
       logger: createLogger({ service: 'drain', level: 'silent' }),
       apiVersion: () => 'v1',
     });
+    let entered!: () => void;
+    const handlerEntered = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
     other.get('/slow', async () => {
+      entered();
       await new Promise((r) => setTimeout(r, 300));
       return { done: true };
     });
     const url = await other.listen({ host: '127.0.0.1', port: 0 });
     const inFlight = request(`${url}/slow`).then(async (r) => ({ status: r.statusCode, body: await r.body.json() }));
-    await new Promise((r) => setTimeout(r, 50));
+    // Close only once the request is really in flight: on a loaded machine a fixed 50 ms pause was
+    // sometimes shorter than the time the request took to arrive, and it met the closing server.
+    await handlerEntered;
     await other.close();
     expect(await inFlight).toEqual({ status: 200, body: { done: true } });
     await expect(request(`${url}/slow`)).rejects.toThrow();
