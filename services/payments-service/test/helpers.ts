@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type HttpApp, startForTest } from '@holdfast/http-kit';
+import type { Logger } from '@holdfast/logging';
 import { createTestBus, createTestDatabase, type TestBus, type TestDatabase, testLogger } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { request } from 'undici';
@@ -12,12 +13,13 @@ export interface Running {
 
 export const newBootstrapKey = () => `hf_test_${randomBytes(32).toString('base64url')}`;
 
-/** A payments instance on its own free port, on the given database and NATS prefix. */
+/** A payments instance on its own free port, on the given database and NATS prefix; silent unless given a logger. */
 export async function startPayments(
   db: TestDatabase,
   nats: TestBus,
   env: Record<string, string> = {},
   beforeListen?: (app: HttpApp) => void,
+  logger: Logger = testLogger('payments-service'),
 ): Promise<Running> {
   const config = paymentsConfigFrom({
     DATABASE_URL: db.url,
@@ -28,7 +30,7 @@ export async function startPayments(
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const handle = await createPaymentsService(config, testLogger('payments-service'));
+  const handle = await createPaymentsService(config, logger);
   beforeListen?.(handle.app);
   return startForTest(handle);
 }
@@ -102,14 +104,18 @@ export interface PaymentsEnv {
 /**
  * The set-up of a payments test file: its own database and NATS prefix, an instance with a bootstrap
  * API key (`admin`; hf_live_ when APP_ENV is production) and generous rate limits; `env` adds to or
- * overrides that configuration.
+ * overrides that configuration; `logger` (e.g. `capturingLogger` of test-fixtures) receives its log lines.
  */
-export async function startPaymentsEnv(env: Record<string, string> = {}, beforeListen?: (app: HttpApp) => void): Promise<PaymentsEnv> {
+export async function startPaymentsEnv(
+  env: Record<string, string> = {},
+  beforeListen?: (app: HttpApp) => void,
+  logger?: Logger,
+): Promise<PaymentsEnv> {
   const admin =
     env.PAYMENTS_BOOTSTRAP_API_KEY ??
     (env.APP_ENV === 'production' ? newBootstrapKey().replace('hf_test_', 'hf_live_') : newBootstrapKey());
   const [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
-  const svc = await startPayments(db, nats, { PAYMENTS_BOOTSTRAP_API_KEY: admin, ...GENEROUS_LIMITS, ...env }, beforeListen);
+  const svc = await startPayments(db, nats, { PAYMENTS_BOOTSTRAP_API_KEY: admin, ...GENEROUS_LIMITS, ...env }, beforeListen, logger);
   const sql = testSql(db);
   return {
     db,

@@ -1,4 +1,4 @@
-import { ANVIL_ACCOUNTS } from '@holdfast/test-fixtures';
+import { ANVIL_ACCOUNTS, capturingLogger } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, call, key, type PaymentsEnv, type Running, startPaymentsEnv, type TestSql } from '../helpers.js';
@@ -17,11 +17,15 @@ let p: Awaited<ReturnType<typeof platformWithCredentials>>;
 const SENDER = ANVIL_ACCOUNTS[1].address;
 const RECEIVER = ANVIL_ACCOUNTS[2].address;
 const AMOUNT = 25_500_000n;
+/** What payments logged: a mismatch must reach an operator's logs, not only the route and the metric. */
+const { logger, lines: logLines } = capturingLogger('payments-service', 'warn');
+const reconcilerLines = (transactionId: string) =>
+  logLines.filter((l) => l.component === 'reconciler' && l.transactionId === transactionId);
 
 beforeAll(async () => {
   world = await startChain();
   // The periodic pass runs once at start only: this file runs its passes through the operator route.
-  e = await startPaymentsEnv({ ...world.env, RECONCILIATION_INTERVAL: '1h', RECONCILIATION_REPAIR_AFTER: '1s' });
+  e = await startPaymentsEnv({ ...world.env, RECONCILIATION_INTERVAL: '1h', RECONCILIATION_REPAIR_AFTER: '1s' }, undefined, logger);
   ({ svc, sql } = e);
   p = await platformWithCredentials(e, 'Reconciled platform');
 }, 60_000);
@@ -81,12 +85,27 @@ describe('reconciliation with the escrow contract', () => {
       resolution: null,
     });
     expect(await statusOf(id)).toBe('escrowed');
+    // One warning line per new difference, with what an operator needs to find it.
+    expect(reconcilerLines(id)).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        service: 'payments-service',
+        msg: 'reconciliation mismatch: the chain settled an escrow the books still hold',
+        kind: 'released_on_chain',
+        transactionId: id,
+        databaseStatus: 'escrowed',
+        chainStatus: 'released',
+        repair: 'release',
+        since: reported.firstSeenAt,
+      }),
+    ]);
     expect(await metrics()).toMatch(/payments_reconciliation_mismatches\{kind="released_on_chain"[^}]*\} [1-9]/);
     expect(await metrics()).toMatch(/payments_reconciliation_mismatches_found_total\{kind="released_on_chain"[^}]*\} [1-9]/);
 
     // Seen again before RECONCILIATION_REPAIR_AFTER: the same row, still since the first sighting.
     await run();
     expect((await mismatches(id))[0]).toMatchObject({ id: reported.id, firstSeenAt: reported.firstSeenAt });
+    expect(reconcilerLines(id)).toHaveLength(1); // not logged again while it stays open
 
     await pause(1100);
     const second = await run();
@@ -96,6 +115,15 @@ describe('reconciliation with the escrow contract', () => {
     const [transition] =
       await sql`select action, actor from transaction_transitions where transaction_id = ${id} order by seq desc limit 1`;
     expect(transition).toEqual({ action: 'release', actor: 'reconciler' });
+    expect(reconcilerLines(id).at(-1)).toMatchObject({
+      level: 'warn',
+      msg: 'reconciliation repaired: the transaction now says what the chain says',
+      kind: 'released_on_chain',
+      transactionId: id,
+      databaseStatus: 'escrowed',
+      chainStatus: 'released',
+      repair: 'release',
+    });
     expect(await mismatches(id)).toEqual([]);
     expect(await mismatches(id, false)).toEqual([
       expect.objectContaining({ id: reported.id, resolution: 'repaired', repairedBy: 'release', resolvedAt: expect.any(String) }),
@@ -130,6 +158,16 @@ describe('reconciliation with the escrow contract', () => {
       expect.objectContaining({ kind: 'settled_during_dispute', databaseStatus: 'disputed', chainStatus: 'released', resolvedAt: null }),
     ]);
     expect(await statusOf(id)).toBe('disputed');
+    expect(reconcilerLines(id)).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        msg: 'reconciliation mismatch: needs an operator',
+        kind: 'settled_during_dispute',
+        transactionId: id,
+        databaseStatus: 'disputed',
+        chainStatus: 'released',
+      }),
+    ]);
   });
 
   it('a refunded transaction whose escrow is still held and owes no instruction is reported; it clears once the chain agrees', async () => {
