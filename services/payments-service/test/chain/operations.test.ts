@@ -243,6 +243,47 @@ describe('escrow, release attest and the settlement worker, end to end', () => {
     expect((await eventsOf(sql, id)).map((e) => e.type)).toEqual(['transaction.escrowed', 'transaction.completed']);
   });
 
+  it('a repeat of release attest by the same platform answers 200 with the transaction as it is (v2 and v1), and nothing is done twice', async () => {
+    const { id } = await escrowed();
+    const first = await call(svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: v2() });
+    expect(first.status).toBe(200);
+    const again = await call(svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: v2() });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ success: true, transaction: { id, status: 'in_review' } });
+    expect(again.body.message).toContain('already attested');
+
+    const settlement = await waitFor(async () => {
+      const [row] = await sql`select status, tx_hash from settlements where transaction_id = ${id}`;
+      return row?.status === 'done' ? row : undefined;
+    }, 'the release on chain');
+    await publishChain(nats.bus, await world.indexed(await world.publicClient.getTransactionReceipt({ hash: settlement.tx_hash })));
+    await waitFor(async () => (await statusOf(id)) === 'completed', 'completed');
+
+    const afterCompletion = await call(svc.url, 'POST', `/api/v1/transactions/${id}/authorize-release`, { headers: key(p.apiKey) });
+    expect(afterCompletion.status).toBe(200);
+    expect(afterCompletion.body.transaction.status).toBe('completed');
+    // A conflicting request is still refused.
+    const refund = await call(svc.url, 'POST', `/api/v2/transactions/${id}/refund`, { headers: v2(), body: {} });
+    expect(refund.status).toBe(409);
+    expect(refund.body.error.code).toBe('INVALID_STATE_TRANSITION');
+
+    expect((await sql`select kind from settlements where transaction_id = ${id}`).map((r) => r.kind)).toEqual(['release']);
+    const moves =
+      await sql`select action from transaction_transitions where transaction_id = ${id} and from_status is not null order by seq`;
+    expect(moves.map((m) => m.action)).toEqual(['lock_escrow', 'attest_release', 'release']);
+    expect((await eventsOf(sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed', 'transaction.completed']);
+  });
+
+  it('release attest of a transaction the chain completed without this platform attesting is still 409', async () => {
+    const { id } = await escrowed();
+    await publishChain(nats.bus, await world.indexed(await world.escrowCall('release', id))); // the sender released it himself
+    await waitFor(async () => (await statusOf(id)) === 'completed', 'completed');
+    const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: v2() });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatchObject({ code: 'INVALID_STATE_TRANSITION', details: { status: 'completed' } });
+    expect((await sql`select 1 from settlements where transaction_id = ${id}`).length).toBe(0);
+  });
+
   it('refuses an escrow whose receiver differs (400) and changes nothing', async () => {
     const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
     const created = await world.createEscrow(id, AMOUNT, { receiver: STRANGER });
@@ -439,6 +480,28 @@ describe('refund', () => {
     ]);
     expect(outcome.outcome).toBe('conflict');
     expect(await statusOf(id)).toBe('refunded');
+  });
+
+  it('a repeat of the refund by the same platform answers 200 with the transaction as it is (v2 and v1); one refund, one instruction', async () => {
+    const { id } = await escrowed({ holdDeadline: (await world.now()) + 3600n });
+    const first = await call(svc.url, 'POST', `/api/v2/transactions/${id}/refund`, { headers: v2(), body: { reason: 'out of stock' } });
+    expect(first.status).toBe(200);
+    // Being refunded (the instruction may not have reached the chain yet) and once refunded on chain: the same answer.
+    const again = await call(svc.url, 'POST', `/api/v2/transactions/${id}/refund`, { headers: v2(), body: { reason: 'out of stock' } });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ success: true, transaction: { id, status: 'refunded' } });
+    expect(again.body.message).toContain('already made');
+    await waitFor(async () => (await world.escrowStatus(id)) === EscrowStatus.Refunded, 'the refund on chain');
+    const v1 = await call(svc.url, 'POST', `/api/v1/transactions/${id}/refund`, { headers: key(p.apiKey) });
+    expect(v1.status).toBe(200);
+    expect(v1.body.transaction.status).toBe('refunded');
+    // A conflicting request is still refused.
+    const attest = await call(svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: v2() });
+    expect(attest.status).toBe(409);
+    expect(attest.body.error.code).toBe('INVALID_STATE_TRANSITION');
+
+    expect((await sql`select kind, refund_bps from settlements where transaction_id = ${id}`).length).toBe(1);
+    expect((await eventsOf(sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed', 'transaction.refunded']);
   });
 
   it('refuses a pending transaction (409) and writes no instruction', async () => {

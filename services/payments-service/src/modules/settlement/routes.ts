@@ -99,7 +99,7 @@ export function registerSettlementRoutes(app: HttpApp, service: SettlementServic
           schema: {
             ...common,
             summary: 'Attest a release',
-            description: `escrowed -> in_review; Holdfast's attester releases the escrow on chain once its hold has ended, and the chain event completes the transaction. ${DESIGN}`,
+            description: `escrowed -> in_review; Holdfast's attester releases the escrow on chain once its hold has ended, and the chain event completes the transaction. Idempotent: the same platform's attest again, once in_review or completed, answers 200 with the transaction as it is (nothing is done twice); any other status is 409 INVALID_STATE_TRANSITION. ${DESIGN}`,
             operationId: operationId('attestRelease', v),
             response: { 200: TransactionOperationResult, ...errorResponses(404, 409, 503) },
           },
@@ -157,7 +157,7 @@ export function registerSettlementRoutes(app: HttpApp, service: SettlementServic
           schema: {
             ...common,
             summary: 'Refund',
-            description: `escrowed, in_review or disputed -> refunded (transaction.refunded); Holdfast's attester returns the funds on chain. ${DESIGN}`,
+            description: `escrowed, in_review or disputed -> refunded (transaction.refunded); Holdfast's attester returns the funds on chain. Idempotent: the same platform's refund again, once refunded (on chain or still being returned), answers 200 with the transaction as it is (nothing is done twice); any other status, or a refund made by a dispute resolution, is 409 INVALID_STATE_TRANSITION. ${DESIGN}`,
             operationId: operationId('refundTransaction', v),
             body: RefundBody,
             response: { 200: TransactionOperationResult, ...errorResponses(404, 409, 503) },

@@ -22,7 +22,7 @@ import type { Principal } from '../auth/index.js';
 import { toBaseUnits } from '../money/amounts.js';
 import type { TransactionMoves } from '../transactions/moves.js';
 import { type TransactionRow, type TransactionsRepository, toPaymentsTransaction } from '../transactions/repository.js';
-import { actionsFrom, nextStatus, TRANSACTION_MOVES, type TransactionAction } from '../transactions/state-machine.js';
+import { actionsFrom, isRepeatedRequest, nextStatus, TRANSACTION_MOVES, type TransactionAction } from '../transactions/state-machine.js';
 import { type ChainAccess, sameAddress } from './chain.js';
 import type { ChainOutcome, SettlementRepository } from './repository.js';
 
@@ -282,12 +282,31 @@ export function createSettlementService(deps: SettlementDeps) {
     return result(out.after, 'Escrow confirmed on chain');
   }
 
+  /**
+   * The transaction (locked) when this request repeats one the same party already made and that took
+   * effect (`isRepeatedRequest`); undefined when the request is to be made (or refused) as usual.
+   * Under the row lock, so a concurrent first request is seen once it committed.
+   */
+  async function repeatOf(
+    tx: Queryable,
+    principal: Pick<Principal, 'platformId'>,
+    id: string,
+    action: 'attest_release' | 'refund',
+  ): Promise<TransactionRow | undefined> {
+    const locked = await transactions.lock(tx, id, principal.platformId);
+    if (!locked) throw new AppError('NOT_FOUND', 'Transaction not found');
+    const made = await transactions.madeMove(tx, id, action, actorOf(principal));
+    return isRepeatedRequest(locked.status, action, made) ? locked : undefined;
+  }
+
   /** The platform attests the release: in_review, and the attester key releases the escrow once its hold has ended. */
   async function attestRelease(principal: Principal, id: string): Promise<TransactionOperationResult> {
     const row = await load(principal, id);
     requireOrchestration(row, 'platform');
-    chain.requireAttester();
     const out = await sql.begin(async (tx) => {
+      const repeated = await repeatOf(tx, principal, id, 'attest_release');
+      if (repeated) return { repeated };
+      chain.requireAttester();
       // The template's pre_release controls: their results are kept even when one refuses.
       const refused = deps.checkRelease ? await deps.checkRelease(tx, row) : null;
       if (refused) return { refused };
@@ -300,6 +319,7 @@ export function createSettlementService(deps: SettlementDeps) {
       await repository.enqueue(tx, { transactionId: id, kind: 'release', notBefore: moved.after.holdDeadline });
       return { moved };
     });
+    if (out.repeated) return result(out.repeated, `The release was already attested: the transaction is ${out.repeated.status}`);
     if ('refused' in out)
       throw new AppError('RELEASE_BLOCKED_BY_CONTROL', 'A control of the template refused the release', { reason: out.refused });
     return result(out.moved.after, 'Release attested: the escrow is released on chain once its hold period has ended');
@@ -421,8 +441,10 @@ export function createSettlementService(deps: SettlementDeps) {
   async function refund(principal: Principal, id: string, body: RefundBody): Promise<TransactionOperationResult> {
     const row = await load(principal, id);
     requireOrchestration(row, 'platform');
-    chain.requireAttester();
     const out = await sql.begin(async (tx) => {
+      const repeated = await repeatOf(tx, principal, id, 'refund');
+      if (repeated) return { repeated };
+      chain.requireAttester();
       const moved = await moves.move(tx, {
         transactionId: id,
         platformId: principal.platformId,
@@ -431,9 +453,10 @@ export function createSettlementService(deps: SettlementDeps) {
         reason: body.reason ?? null,
       });
       await enqueueSettlement(tx, { transactionId: id, kind: 'refund', refundBps: 10_000 });
-      return moved;
+      return { moved };
     });
-    return result(out.after, 'Refunded: the funds are returned to the sender on chain');
+    if (out.repeated) return result(out.repeated, 'The refund was already made: the funds are returned to the sender on chain');
+    return result(out.moved.after, 'Refunded: the funds are returned to the sender on chain');
   }
 
   /**

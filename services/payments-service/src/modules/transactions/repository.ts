@@ -269,6 +269,13 @@ export function createTransactionsRepository() {
       return rows[0] ? toTransactionRow(rows[0]) : null;
     },
 
+    /** Whether `actor` made the move `action` on the transaction (its transitions). */
+    async madeMove(q: Queryable, id: string, action: string, actor: string): Promise<boolean> {
+      const rows = await q`
+        select 1 from transaction_transitions where transaction_id = ${id} and action = ${action} and actor = ${actor} limit 1`;
+      return rows.length > 0;
+    },
+
     /** Writes a move decided by the state machine; the row must be locked by the caller's transaction. */
     async applyMove(
       tx: Queryable,

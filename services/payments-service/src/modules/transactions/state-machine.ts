@@ -96,6 +96,22 @@ export const TRANSACTION_MOVES: Readonly<Record<TransactionAction, Move>> = {
   revert_escrow: { from: ['escrowed'], to: 'pending', event: null, why: 'the escrow event was withdrawn by a reorg' },
 };
 
+/**
+ * Client requests whose outcome is a status: where the same party asks again once its request took
+ * effect (the release it attested is in review or done, the refund it asked for is made or being
+ * made on chain), the answer is the transaction as it is now (200), not a refusal (docs/settlement.md,
+ * "Repeating a settlement request"). Any other status still refuses the move.
+ */
+export const REPEATABLE_REQUESTS: Readonly<Partial<Record<TransactionAction, readonly TransactionStatus[]>>> = {
+  attest_release: ['in_review', 'completed'],
+  refund: ['refunded'],
+};
+
+/** Whether `action`, asked again by a party that already made it, is answered with the transaction as it is. */
+export function isRepeatedRequest(status: TransactionStatus, action: TransactionAction, madeBySameParty: boolean): boolean {
+  return madeBySameParty && (REPEATABLE_REQUESTS[action]?.includes(status) ?? false);
+}
+
 /** Where a transaction may start. */
 export const INITIAL_STATUSES: readonly TransactionStatus[] = ['pending', 'pending_user_action', 'risk_review'];
 
