@@ -43,6 +43,9 @@ beforeAll(async () => {
     sandbox(world.w2.id, world.adminW2.token),
     registerCustomer(h, world.w1.id),
   ]);
+  // The credentials this test sends are never to appear in an answer (new ones a route mints may).
+  secrets.push(world.adminW1.token, world.clientW1.token, world.adminW2.token, world.superAdmin.token, customer.token);
+  secrets.push(a.accessToken, b.accessToken);
   ids.A.push(world.w1.id, world.adminW1.id, world.clientW1.id, a.platformId, customer.id, a.oauthClient.clientId);
   ids.B.push(world.w2.id, world.adminW2.id, b.platformId, b.oauthClient.clientId);
   for (const [api, url] of [

@@ -3,6 +3,7 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { PAGE_MAX } from '@holdfast/contracts';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, type Json, startHarness } from './support/harness.js';
@@ -50,7 +51,7 @@ async function output(file: string, args: string[]): Promise<string> {
 }
 
 describe.each(documents)('the %s OpenAPI document', (name) => {
-  it('declares the statuses every operation really answers: 404 and 414 with a path id, 413 and 415 with a body', async () => {
+  it('declares the statuses every operation really answers (404 and 414 with a path id, 413 and 415 with a body) and the page maximum', async () => {
     const doc = JSON.parse(await readFile(join(dir, `${name}.json`), 'utf8'));
     const missing: string[] = [];
     for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
@@ -60,6 +61,8 @@ describe.each(documents)('the %s OpenAPI document', (name) => {
         if (operation.requestBody) needed.push('413', '415');
         for (const status of needed) if (!operation.responses[status]) missing.push(`${method.toUpperCase()} ${path} ${status}`);
         if (!operation.security) missing.push(`${method.toUpperCase()} ${path} security`);
+        const page = (operation.parameters ?? []).find((p: Json) => p.in === 'query' && p.name === 'page');
+        if (page && page.schema?.maximum !== PAGE_MAX) missing.push(`${method.toUpperCase()} ${path} page maximum ${PAGE_MAX}`);
       }
     }
     expect(missing).toEqual([]);
