@@ -261,7 +261,8 @@ export function requestsFor(
     let path = op.path;
     const foreign: string[] = [];
     pathParams.forEach((p, i) => {
-      const value = pathValues[i] ?? '';
+      // An empty segment would address another operation (`/webhooks/` is the list): a blank instead.
+      const value = pathValues[i] || ' ';
       const other = credential.tenant === 'A' ? ids.B : credential.tenant === 'B' ? ids.A : [];
       if (other.includes(value)) foreign.push(value);
       path = path.replace(`{${p.name}}`, encodePathValue(value));
