@@ -1,5 +1,4 @@
-import { Writable } from 'node:stream';
-import { createLogger } from '@holdfast/logging';
+import { capturingLogger } from '@holdfast/test-fixtures';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { paymentsConfigFrom } from '../../src/config.js';
 import { createHttpSmsGateway, type SmsMessage, smsGatewayFor } from '../../src/modules/controls/sms.js';
@@ -17,16 +16,8 @@ afterEach(() => {
   gateway.mode = 'ok';
 });
 
-function capture() {
-  const lines: Record<string, unknown>[] = [];
-  const destination = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(JSON.parse(String(chunk)));
-      done();
-    },
-  });
-  return { lines, logger: createLogger({ service: 'sms-test', level: 'info', destination }) };
-}
+/** What the adapter logged, in the service's own format. */
+const capture = () => capturingLogger('sms-test');
 
 const adapter = (overrides: { apiKey?: string; timeoutMs?: number; url?: string; logger?: ReturnType<typeof capture>['logger'] } = {}) =>
   createHttpSmsGateway({

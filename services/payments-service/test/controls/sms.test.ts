@@ -1,22 +1,13 @@
-import { Writable } from 'node:stream';
 import type { AppEnv } from '@holdfast/contracts';
-import { createLogger } from '@holdfast/logging';
+import { capturingLogger } from '@holdfast/test-fixtures';
 import { describe, expect, it } from 'vitest';
 import { createLogSmsGateway, maskPhone, type SmsGateway, type SmsMessage } from '../../src/modules/controls/sms.js';
 
 // The SMS gateway is a third party: its adapter contract is checked on the local gateway (what
 // runs here) and on the capturing stand-in the controls tests use, so both keep the same promise.
 
-function capture() {
-  const lines: Record<string, unknown>[] = [];
-  const destination = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(JSON.parse(String(chunk)));
-      done();
-    },
-  });
-  return { lines, logger: createLogger({ service: 'sms-test', level: 'info', destination }) };
-}
+/** What the adapter logged, in the service's own format. */
+const capture = () => capturingLogger('sms-test');
 
 const message: SmsMessage = {
   to: '+14155550123',
