@@ -5,7 +5,7 @@ import AjvCompiler, { type ValidatorFactory } from '@fastify/ajv-compiler';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ErrorEnvelope, MAX_FIELD_ERRORS } from '@holdfast/contracts';
+import { AppError, ErrorEnvelope, MAX_FIELD_ERRORS } from '@holdfast/contracts';
 import type { Logger } from '@holdfast/logging';
 import Fastify, {
   type FastifyBaseLogger,
@@ -20,7 +20,7 @@ import Fastify, {
 import type { Registry } from 'prom-client';
 import { type DeprecatedSurface, registerDeprecations, sunsetError } from './deprecation.js';
 import { ErrorResponse, errorEnvelope } from './envelope.js';
-import { AppError, toErrorObject, validationError } from './errors.js';
+import { toErrorObject, validationError } from './errors.js';
 import { type ReadinessCheck, registerHealth } from './health.js';
 import { boundRequestSchema, unstorableFields } from './input-rules.js';
 import { registerJsonBody } from './json-body.js';

@@ -1,5 +1,5 @@
+import { AppError } from '@holdfast/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from './errors.js';
 
 /** A deprecated surface (Payments v1, the unversioned Workspace routes) and its sunset. */
 export interface DeprecatedSurface {

@@ -8,9 +8,8 @@ import {
   MAX_FIELD_ERRORS,
 } from '@holdfast/contracts';
 
-export { AppError };
-
-export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
+/** `NOT_FOUND` "<what> not found" (another tenant's resource answers this too: it does not exist for the caller). */
+export const notFound = (what: string, details?: Record<string, unknown>) => new AppError('NOT_FOUND', `${what} not found`, details);
 export const unauthorized = (message = 'Missing or invalid credentials') => new AppError('UNAUTHORIZED', message);
 export const forbidden = (message = 'Insufficient permissions') => new AppError('FORBIDDEN', message);
 export const conflict = (message: string, details?: Record<string, unknown>) => new AppError('CONFLICT', message, details);

@@ -3,7 +3,6 @@ export { createHttpApp, DEFAULT_BODY_LIMIT, type HttpApp, type HttpAppOptions, t
 export type { DeprecatedSurface } from './deprecation.js';
 export { ErrorResponse, envelope, errorEnvelope, errorResponses } from './envelope.js';
 export {
-  AppError,
   boundedText,
   conflict,
   fieldErrorsFromAjv,

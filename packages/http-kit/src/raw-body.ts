@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
+import { AppError } from '@holdfast/contracts';
 import type { FastifyRequest, preParsingAsyncHookHandler } from 'fastify';
-import { AppError } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,10 +1,11 @@
 import { Writable } from 'node:stream';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { AppError } from '@holdfast/contracts';
 import { createLogger } from '@holdfast/logging';
 import { Type } from '@sinclair/typebox';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError, createHttpApp, envelope, errorResponses, type HttpApp } from '../src/index.js';
+import { createHttpApp, envelope, errorResponses, type HttpApp } from '../src/index.js';
 
 const logLines: Record<string, unknown>[] = [];
 const destination = new Writable({

@@ -1,8 +1,9 @@
+import { AppError } from '@holdfast/contracts';
 import { createLogger } from '@holdfast/logging';
 import { Type } from '@sinclair/typebox';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError, createHttpApp, createMemoryWindowCounter, errorResponses, type HttpApp } from '../src/index.js';
+import { createHttpApp, createMemoryWindowCounter, errorResponses, type HttpApp } from '../src/index.js';
 
 const VERIFIED_KEYS = new Set(['key-a', 'key-b', 'key-c', 'key-sunset']);
 let app: HttpApp;

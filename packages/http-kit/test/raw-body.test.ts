@@ -1,8 +1,9 @@
+import { AppError } from '@holdfast/contracts';
 import { createLogger } from '@holdfast/logging';
 import { Type } from '@sinclair/typebox';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError, captureRawBody, createHttpApp, type HttpApp } from '../src/index.js';
+import { captureRawBody, createHttpApp, type HttpApp } from '../src/index.js';
 
 let app: HttpApp;
 let base: string;

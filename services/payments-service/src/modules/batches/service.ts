@@ -1,5 +1,6 @@
 import {
   type AppEnv,
+  AppError,
   type Batch,
   type BatchCreated,
   type BatchLeg,
@@ -15,7 +16,7 @@ import {
 } from '@holdfast/contracts';
 import { appendToOutboxSql } from '@holdfast/db';
 import { uuidToOnchainId } from '@holdfast/escrow';
-import { AppError, numberSourceOf, validationError } from '@holdfast/http-kit';
+import { notFound, numberSourceOf, validationError } from '@holdfast/http-kit';
 import { sha256 } from '@holdfast/secrets';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';
@@ -252,7 +253,7 @@ export function createBatchesService(deps: {
     /** One batch of the platform with its legs in leg order; another platform's answers 404. */
     async get(principal: Principal, id: string): Promise<BatchWithLegs> {
       const row = await repository.find(repository.sql, id, principal.platformId);
-      if (!row) throw new AppError('NOT_FOUND', 'Batch not found');
+      if (!row) throw notFound('Batch');
       const legs = await repository.legs(repository.sql, row.id);
       return { ...toBatch(row), legs: legs.map(toLeg) };
     },

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { VerificationType } from '@holdfast/contracts';
-import { AppError } from '@holdfast/http-kit';
+import { AppError } from '@holdfast/contracts';
 
 /**
  * The identity provider (a third party) behind an adapter. Holdfast opens one inquiry per

@@ -387,7 +387,7 @@ export function createControlsService(deps: ControlsDeps) {
     async prepare(platformId, input) {
       if (input.templateId) {
         const template = await repository.transaction((tx) => repository.findTemplate(tx, platformId, input.templateId as string));
-        if (!template) throw new AppError('NOT_FOUND', 'Control template not found', { field: 'templateId' });
+        if (!template) throw notFound('Control template', { field: 'templateId' });
         return {
           templateId: template.id,
           snapshot: {

@@ -1,4 +1,5 @@
 import {
+  AppError,
   AuthorizationServerMetadata,
   CreateOAuthClientBody,
   IntrospectionResponse,
@@ -14,7 +15,7 @@ import {
   TokenRequestForm,
   TokenResponse,
 } from '@holdfast/contracts';
-import { AppError, ErrorResponse, envelope, errorEnvelope, errorResponses, type HttpApp, toErrorObject } from '@holdfast/http-kit';
+import { ErrorResponse, envelope, errorEnvelope, errorResponses, type HttpApp, toErrorObject } from '@holdfast/http-kit';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { API_VERSIONS } from '../../http/versions.js';

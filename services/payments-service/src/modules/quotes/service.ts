@@ -1,6 +1,6 @@
 import { type AppEnv, AppError, type BillingConfig, type Currency, type Quote, type QuoteBody, uuidv7 } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
-import { numberSourceOf } from '@holdfast/http-kit';
+import { notFound, numberSourceOf } from '@holdfast/http-kit';
 import type { Principal } from '../auth/index.js';
 import { compareDecimal, decimalsOf, decimalUnits, normalizeAmount, roundHalfUp, sumDecimals, trimDecimal } from '../money/amounts.js';
 import { resolveNetwork } from '../money/networks.js';
@@ -88,7 +88,7 @@ export function createQuotesService(deps: { repository: QuotesRepository; sql: Q
      */
     async use(tx: Queryable, platformId: string, quoteId: string, t: { amount: string; currency: Currency; transactionId: string }) {
       const quote = await repository.lock(tx, quoteId, platformId);
-      if (!quote) throw new AppError('NOT_FOUND', 'Quote not found', { field: 'quoteId' });
+      if (!quote) throw notFound('Quote', { field: 'quoteId' });
       if (quote.usedAt) throw new AppError('CONFLICT', 'Quote was already used by another transaction', { field: 'quoteId' });
       if (quote.expired) throw invalid('quoteId', `expired at ${quote.expiresAt}; request a new quote`);
       if (compareDecimal(quote.amount, t.amount) !== 0 || quote.currency !== t.currency) {

@@ -1,7 +1,6 @@
 import { confirmationsFor, type EscrowContract, type TokenContract } from '@holdfast/config';
-import { type AppEnv, CHAIN_IDS, type EscrowTerms, type Network } from '@holdfast/contracts';
+import { type AppEnv, AppError, CHAIN_IDS, type EscrowTerms, type Network } from '@holdfast/contracts';
 import { EscrowStatus, holdfastEscrowAbi, holdfastEscrowDeployedBytecode, isCodeOf, uuidToOnchainId } from '@holdfast/escrow';
-import { AppError } from '@holdfast/http-kit';
 import {
   type Address,
   type Chain,

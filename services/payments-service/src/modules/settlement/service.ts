@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import {
+  AppError,
   type ChainEvent,
   chainEventId,
   chainMessageId,
@@ -14,7 +15,7 @@ import {
 import { holdfastEscrowAbi } from '@holdfast/contracts/escrow';
 import type { Queryable, Sql } from '@holdfast/db';
 import { decodeEscrowLog, uuidToOnchainId } from '@holdfast/escrow';
-import { AppError, validationError } from '@holdfast/http-kit';
+import { notFound, validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { NonRetryableError } from '@holdfast/messaging';
 import { erc20Abi, getAddress, type Hash, parseEventLogs, type TransactionReceipt } from 'viem';
@@ -88,7 +89,7 @@ export function createSettlementService(deps: SettlementDeps) {
 
   async function load(principal: Pick<Principal, 'platformId'>, id: string): Promise<TransactionRow> {
     const row = await transactions.find(sql, id, principal.platformId);
-    if (!row) throw new AppError('NOT_FOUND', 'Transaction not found');
+    if (!row) throw notFound('Transaction');
     return row;
   }
 

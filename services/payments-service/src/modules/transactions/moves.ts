@@ -1,6 +1,6 @@
-import { type DomainEvent, type EventPayload, type EventType, newEventId } from '@holdfast/contracts';
+import { AppError, type DomainEvent, type EventPayload, type EventType, newEventId } from '@holdfast/contracts';
 import { appendToOutboxSql, type Queryable } from '@holdfast/db';
-import { AppError } from '@holdfast/http-kit';
+import { notFound } from '@holdfast/http-kit';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { MovePatch, TransactionRow, TransactionsRepository } from './repository.js';
 import { actionsFrom, batchStatusOf, nextStatus, type TransactionAction } from './state-machine.js';
@@ -79,7 +79,7 @@ export function createTransactionMoves(deps: { repository: TransactionsRepositor
 
   async function move(tx: Queryable, input: MoveInput): Promise<MoveOutcome> {
     const before = await repository.lock(tx, input.transactionId, input.platformId);
-    if (!before) throw new AppError('NOT_FOUND', 'Transaction not found');
+    if (!before) throw notFound('Transaction');
     const decision = nextStatus(before.status, input.action);
     if (!decision.ok) {
       throw new AppError('INVALID_STATE_TRANSITION', `Cannot ${input.action.replaceAll('_', ' ')} a transaction that is ${before.status}`, {

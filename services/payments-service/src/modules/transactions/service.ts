@@ -16,7 +16,7 @@ import {
 } from '@holdfast/contracts';
 import { appendToOutboxSql, type Sql } from '@holdfast/db';
 import { uuidToOnchainId } from '@holdfast/escrow';
-import { numberSourceOf } from '@holdfast/http-kit';
+import { notFound, numberSourceOf } from '@holdfast/http-kit';
 import { sha256 } from '@holdfast/secrets';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';
@@ -268,7 +268,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
 
   async function get(principal: Principal, id: string) {
     const row = await repository.find(sql, id, principal.platformId);
-    if (!row) throw new AppError('NOT_FOUND', 'Transaction not found');
+    if (!row) throw notFound('Transaction');
     return toPaymentsTransaction(row);
   }
 

@@ -10,6 +10,7 @@ import {
   type WebhookDeliveryLogList,
   type WebhookOwner,
 } from '@holdfast/contracts';
+import { notFound } from '@holdfast/http-kit';
 import { contextFromCarrier, failSpan, type Logger, SpanKind, withSpan } from '@holdfast/logging';
 import type { SecretBox } from '@holdfast/secrets';
 import { iso, isoOrNull } from '../../db/time.js';
@@ -329,7 +330,7 @@ export function createDeliveryService(deps: {
         request_headers: loggedHeaders(headers),
         response_body: outcome.responseBody,
       });
-      if (!row) throw new AppError('NOT_FOUND', 'Webhook subscription not found');
+      if (!row) throw notFound('Webhook subscription');
       return toDeliveryLog(row);
     },
 
@@ -339,7 +340,7 @@ export function createDeliveryService(deps: {
       if (requeued) return toDelivery(requeued);
       // Not requeued: unknown, or an attempt of it is in flight right now (then shown as it is).
       const current = await repository.getDelivery(subscriptionId, deliveryId);
-      if (!current) throw new AppError('NOT_FOUND', 'Webhook delivery not found');
+      if (!current) throw notFound('Webhook delivery');
       return toDelivery(current);
     },
 

@@ -11,6 +11,7 @@ import {
   type WebhookSubscription,
   type WebhookSubscriptionWithSecret,
 } from '@holdfast/contracts';
+import { notFound } from '@holdfast/http-kit';
 import { randomToken, type SecretBox } from '@holdfast/secrets';
 import { iso, isoOrNull } from '../../db/time.js';
 import type { TargetPolicy } from '../target-safety/service.js';
@@ -76,8 +77,6 @@ function throwIfProblems(problems: FieldError[]): void {
   throw new AppError('VALIDATION_ERROR', problems.map((p) => `${p.field} ${p.reason}`).join('; '), { errors: problems });
 }
 
-const notFound = () => new AppError('NOT_FOUND', 'Webhook subscription not found');
-
 export type SubscriptionsService = ReturnType<typeof createSubscriptionsService>;
 
 /** A new signing secret: `whsec_` + base64 of 32 random bytes (the Standard Webhooks form). */
@@ -98,7 +97,7 @@ export function createSubscriptionsService(deps: { repository: SubscriptionsRepo
     /** The subscription row of this owner, or 404 (another owner's id is "not found" too). */
     requireOwned: async (owner: WebhookOwner, id: string): Promise<SubscriptionRow> => {
       const row = await repository.get(owner, id);
-      if (!row) throw notFound();
+      if (!row) throw notFound('Webhook subscription');
       return row;
     },
 
@@ -144,44 +143,44 @@ export function createSubscriptionsService(deps: { repository: SubscriptionsRepo
 
     get: async (owner: WebhookOwner, id: string): Promise<WebhookSubscription> => {
       const row = await repository.get(owner, id);
-      if (!row) throw notFound();
+      if (!row) throw notFound('Webhook subscription');
       return toSubscription(row);
     },
 
     update: async (owner: WebhookOwner, id: string, input: SubscriptionChanges): Promise<WebhookSubscription> => {
       // Ownership first: another owner's id answers 404 even when the body is also wrong.
-      if (!(await repository.get(owner, id))) throw notFound();
+      if (!(await repository.get(owner, id))) throw notFound('Webhook subscription');
       const changes: SubscriptionChanges = { ...input };
       if (input.eventTypes !== undefined) changes.eventTypes = checkedEventTypes(input.eventTypes);
       if (input.ipWhitelist !== undefined) changes.ipWhitelist = input.ipWhitelist.map((e) => e.trim());
       await validateTarget(changes.url, changes.ipWhitelist, changes.metadata);
       const row = await repository.update(owner, id, changes);
-      if (!row) throw notFound();
+      if (!row) throw notFound('Webhook subscription');
       return toSubscription(row);
     },
 
     remove: async (owner: WebhookOwner, id: string) => {
-      if (!(await repository.delete(owner, id))) throw notFound();
+      if (!(await repository.delete(owner, id))) throw notFound('Webhook subscription');
       return { id, deleted: true as const, message: 'Webhook subscription deleted' };
     },
 
     rotateSecret: async (owner: WebhookOwner, id: string): Promise<WebhookSubscriptionWithSecret> => {
       const secret = webhookSecret();
       const row = await repository.rotate(owner, id, secrets.seal(secret, secretContext(id)));
-      if (!row) throw notFound();
+      if (!row) throw notFound('Webhook subscription');
       return { ...toSubscription(row), secret };
     },
 
     completeRotation: async (owner: WebhookOwner, id: string): Promise<WebhookSubscription> => {
       const result = await repository.completeRotation(owner, id);
-      if (result === undefined) throw notFound();
+      if (result === undefined) throw notFound('Webhook subscription');
       if (result === 'noRotation') throw new AppError('NO_ROTATION_IN_PROGRESS', 'No secret rotation is in progress for this subscription');
       return toSubscription(result);
     },
 
     resetCircuitBreaker: async (owner: WebhookOwner, id: string): Promise<WebhookSubscription> => {
       const row = await repository.resetCircuit(owner, id, nextCircuit({ state: 'OPEN', consecutiveFailures: 0 }, 'reset', 1));
-      if (!row) throw notFound();
+      if (!row) throw notFound('Webhook subscription');
       return toSubscription(row);
     },
 

@@ -1,4 +1,5 @@
 import {
+  AppError,
   type CreateWorkspaceOAuthClientBody,
   fromPaymentsScope,
   type OAuthClient,
@@ -12,7 +13,7 @@ import {
   type WorkspaceOAuthClient,
   type WorkspaceOAuthClientWithSecret,
 } from '@holdfast/contracts';
-import { AppError, notFound } from '@holdfast/http-kit';
+import { notFound } from '@holdfast/http-kit';
 import { type Bus, sendCommand } from '@holdfast/messaging';
 import type { Store } from '../../db/store.js';
 import type { Actor, Caller } from '../access/caller.js';

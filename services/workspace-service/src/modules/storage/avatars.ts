@@ -1,5 +1,5 @@
-import { uuidv7 } from '@holdfast/contracts';
-import { AppError, validationError } from '@holdfast/http-kit';
+import { AppError, uuidv7 } from '@holdfast/contracts';
+import { validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import type { FileStorage } from './adapter.js';
 

@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
-import { AppError, type HttpApp, validationError } from '@holdfast/http-kit';
+import { AppError } from '@holdfast/contracts';
+import { type HttpApp, validationError } from '@holdfast/http-kit';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { AVATAR_MAX_BYTES, AVATAR_TYPES, type Upload } from './avatars.js';

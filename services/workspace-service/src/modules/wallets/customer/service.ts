@@ -17,7 +17,7 @@ import {
   type WalletLinkNonceBody,
   type WalletProviderKind,
 } from '@holdfast/contracts';
-import { validationError } from '@holdfast/http-kit';
+import { notFound, validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { sha256, tokenHash } from '@holdfast/secrets';
 import { BaseError, getAddress, type Hex, HttpRequestError, isAddress, isAddressEqual, RpcRequestError, TimeoutError } from 'viem';
@@ -132,7 +132,7 @@ export function createCustomerWalletService(deps: CustomerWalletServiceDeps) {
   /** The customer of this workspace (routes authenticated as the customer: the token names both). */
   async function requireCustomer(workspaceId: string, customerId: string): Promise<void> {
     const customer = await deps.findCustomer(customerId);
-    if (customer?.workspaceId !== workspaceId) throw new AppError('NOT_FOUND', 'Customer not found');
+    if (customer?.workspaceId !== workspaceId) throw notFound('Customer');
   }
 
   /**
@@ -141,7 +141,7 @@ export function createCustomerWalletService(deps: CustomerWalletServiceDeps) {
    */
   async function customerWorkspace(customerId: string, access: WorkspaceAccess): Promise<string> {
     const customer = await deps.findCustomer(customerId);
-    if (!customer || !canAccess(access, customer.workspaceId)) throw new AppError('NOT_FOUND', 'Customer not found');
+    if (!customer || !canAccess(access, customer.workspaceId)) throw notFound('Customer');
     return customer.workspaceId;
   }
 

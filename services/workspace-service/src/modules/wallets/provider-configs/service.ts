@@ -17,7 +17,7 @@ import {
   type WalletProviderConfigList,
   type WalletProviderStatus,
 } from '@holdfast/contracts';
-import { validationError } from '@holdfast/http-kit';
+import { notFound, validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { createOutboundPolicy, type OutboundPolicy } from '@holdfast/outbound';
 import type { SecretBox } from '@holdfast/secrets';
@@ -156,7 +156,7 @@ export function createWalletProviderConfigService(deps: WalletProviderConfigServ
 
   async function lockedVisible(tx: Tx, id: string, access: ConfigAccess): Promise<WalletProviderConfigRow> {
     const row = await repository.findById(id, tx, true);
-    if (!visible(row, access)) throw new AppError('NOT_FOUND', 'Wallet provider config not found');
+    if (!visible(row, access)) throw notFound('Wallet provider config');
     return row;
   }
 
@@ -250,7 +250,7 @@ export function createWalletProviderConfigService(deps: WalletProviderConfigServ
     /** GET /wallet-provider-configs/{id}. 404 when it does not exist or is not the caller's. */
     get: async (id: string, access: ConfigAccess): Promise<WalletProviderConfig> => {
       const row = await repository.findById(id);
-      if (!visible(row, access)) throw new AppError('NOT_FOUND', 'Wallet provider config not found');
+      if (!visible(row, access)) throw notFound('Wallet provider config');
       return toWalletProviderConfig(row);
     },
 
@@ -295,7 +295,7 @@ export function createWalletProviderConfigService(deps: WalletProviderConfigServ
           cleared = await clearOtherDefaults(tx, before);
         }
         const after = await repository.update(tx, id, patch);
-        if (!after) throw new AppError('NOT_FOUND', 'Wallet provider config not found');
+        if (!after) throw notFound('Wallet provider config');
         await audit(tx, {
           ...WALLET_AUDIT.providerConfigUpdate,
           resourceId: id,
@@ -338,7 +338,7 @@ export function createWalletProviderConfigService(deps: WalletProviderConfigServ
         await repository.lockScope(tx, before.workspaceId);
         const cleared = await clearOtherDefaults(tx, before);
         const after = await repository.update(tx, id, { isDefault: true });
-        if (!after) throw new AppError('NOT_FOUND', 'Wallet provider config not found');
+        if (!after) throw notFound('Wallet provider config');
         await audit(tx, {
           ...WALLET_AUDIT.providerConfigSetDefault,
           resourceId: id,
@@ -385,7 +385,7 @@ export function createWalletProviderConfigService(deps: WalletProviderConfigServ
     /** POST /wallet-provider-configs/{id}/test-connection: asks the vendor; a vendor failure is `success: false`, never an error. */
     testConnection: async (id: string, access: ConfigAccess): Promise<ConnectionTestResult> => {
       const row = await repository.findById(id);
-      if (!visible(row, access)) throw new AppError('NOT_FOUND', 'Wallet provider config not found');
+      if (!visible(row, access)) throw notFound('Wallet provider config');
       let adapter: WalletProviderAdapter;
       try {
         adapter = adapterOf(row);

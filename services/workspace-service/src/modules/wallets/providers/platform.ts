@@ -1,5 +1,5 @@
 import { AppError, type Network, type WalletAccount, type WalletAccountSpec } from '@holdfast/contracts';
-import { validationError } from '@holdfast/http-kit';
+import { notFound, validationError } from '@holdfast/http-kit';
 import type { SecretBox } from '@holdfast/secrets';
 import { type Address, createWalletClient, type Hash, type Hex, http } from 'viem';
 import { evmChain, isEvmNetwork } from '../common/chains.js';
@@ -51,7 +51,7 @@ export function createPlatformAdapter(deps: PlatformAdapterDeps): PlatformAdapte
 
   async function walletRow(walletId: string) {
     const row = await repository.findByWorkspace(workspaceId);
-    if (!row || row.id !== walletId) throw new AppError('NOT_FOUND', 'Wallet not found');
+    if (!row || row.id !== walletId) throw notFound('Wallet');
     return row;
   }
 
