@@ -15,7 +15,11 @@ import { paymentsToken } from './support/integrations.js';
 // The seed is printed; replay a failure with FUZZ_SEED=<seed>. FUZZ_RUNS sets the requests per
 // operation (the suite's bounded run: 4, about 1,400 requests; `pnpm fuzz:long`: 60, about
 // 21,000). FUZZ_TRACE=<file> appends every request sent to that file.
-const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
+// The suite's run uses one fixed seed, so a red ./scripts/test means a change broke something,
+// never a lucky draw; exploring new seeds is the long run's job (FUZZ_SEED=random, its default).
+const SUITE_SEED = 273427890;
+const givenSeed = process.env.FUZZ_SEED;
+const seed = givenSeed === undefined ? SUITE_SEED : givenSeed === 'random' ? Date.now() % 2 ** 31 : Number(givenSeed);
 const runs = Number(process.env.FUZZ_RUNS ?? 4);
 const INTERNAL_API_KEY = 'internal-key-for-the-fuzz-test-0123456789';
 
