@@ -218,8 +218,8 @@ export function customerAuthRoutes(customers: CustomersService) {
           description:
             'The e-mail is compared in lower case. Answers an access token (a customer JWT, 3600 s, valid only on the customer routes of ' +
             'this workspace) and a refresh token (single use). 401 `INVALID_CREDENTIALS` for a wrong e-mail or password (also for a ' +
-            'customer an administrator created, which has no password); 401 for an account that is not active; 429 after 10 failures ' +
-            'within 15 minutes for the address.',
+            'customer an administrator created, which has no password); 401 for an account that is not active; 429 with a doubling back-off ' +
+            'after 5 failures within 15 minutes for this account from this client address (other addresses are not affected).',
           operationId: 'loginCustomer',
           params: WorkspaceRefParams,
           body: CustomerLoginBody,

@@ -84,9 +84,9 @@ const EDITABLE = [
   'metadata',
 ] as const;
 
-/** The throttle key of a customer login: the workspace and the address, hashed (user logins are keyed by the address alone). */
-function loginKey(workspaceId: string, email: string): string {
-  return sha256(`customer:${workspaceId}:${email}`);
+/** The throttle key of a customer login: the workspace, the account and the client address, hashed (as user logins: no lock-out from elsewhere). */
+function loginKey(workspaceId: string, email: string, clientAddress: string | null): string {
+  return sha256(`customer:${workspaceId}:${email}|${clientAddress ?? 'unknown'}`);
 }
 
 function fieldProblems(body: { metadata?: Record<string, unknown> | undefined; dateOfBirth?: string | null | undefined }): FieldError[] {
@@ -387,12 +387,12 @@ export function createCustomersService(deps: CustomersDeps) {
     /**
      * POST /workspaces/{id}/customers/auth/login. 401 INVALID_CREDENTIALS for a wrong e-mail or
      * password (and for a customer without a password: one an administrator created); 401 for an
-     * account that is not active; 429 after 10 failures within 15 minutes.
+     * account that is not active; 429 with a doubling back-off after 5 failures from one address within 15 minutes.
      */
     login: async (caller: Caller, ref: string, body: CustomerLoginBody): Promise<CustomerSession> => {
       const workspace = await openWorkspace(ref);
       const email = normalizeEmail(body.email);
-      const key = loginKey(workspace.id, email);
+      const key = loginKey(workspace.id, email, caller.ipAddress);
       const refuse = async (error: AppError, customer?: CustomerWithWallet) => {
         await audit.recordFailure(caller, CUSTOMER_AUDIT.login, {
           userId: null,

@@ -7,8 +7,10 @@ export type SessionRow = typeof sessions.$inferSelect;
 export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
 export type VerificationCodeRow = typeof verificationCodes.$inferSelect;
 
-export const LOGIN_FAILURE_LIMIT = 10;
+/** Failed logins of one account from one client address before the back-off starts. */
+export const LOGIN_FAILURE_LIMIT = 5;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
+/** The longest back-off: it doubles from 1 s with each failure past the limit, up to this. */
 export const LOGIN_LOCK_MS = 15 * 60_000;
 
 export function createSessionsRepository(db: Executor) {
@@ -112,7 +114,10 @@ export function createSessionsRepository(db: Executor) {
       return row?.lockedUntil && row.lockedUntil.getTime() > Date.now() ? row.lockedUntil : null;
     },
 
-    /** Counts a failed login (a fresh window when the last one is over); locks the address at the limit. */
+    /**
+     * Counts a failed login (a fresh window when the last one is over); from the limit on, each
+     * failure locks the key for 1 s, 2 s, 4 s... up to LOGIN_LOCK_MS (exponential back-off).
+     */
     recordLoginFailure: async (emailHash: string): Promise<void> => {
       const windowSeconds = LOGIN_FAILURE_WINDOW_MS / 1000;
       const lockSeconds = LOGIN_LOCK_MS / 1000;
@@ -127,7 +132,7 @@ export function createSessionsRepository(db: Executor) {
           locked_until = case
             when ${loginThrottles.windowStart} >= now() - make_interval(secs => ${windowSeconds})
               and ${loginThrottles.failures} + 1 >= ${LOGIN_FAILURE_LIMIT}
-            then now() + make_interval(secs => ${lockSeconds})
+            then now() + make_interval(secs => least(power(2, ${loginThrottles.failures} + 1 - ${LOGIN_FAILURE_LIMIT}), ${lockSeconds}))
             else ${loginThrottles.lockedUntil} end`);
     },
 

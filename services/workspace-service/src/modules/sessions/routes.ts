@@ -36,7 +36,7 @@ function sessionRoutes(
         summary: 'Log in with e-mail and password',
         description:
           'The e-mail is compared in lower case. Answers an access token (JWT, 3600 s) and a refresh token (single use, rotated by each refresh). ' +
-          'Unverified, inactive and suspended accounts get 401; after 10 failed attempts within 15 minutes the address is locked for 15 minutes (429).',
+          'Unverified, inactive and suspended accounts get 401; after 5 failed attempts within 15 minutes for one account from one client address, that pair backs off (1 s, doubling up to 15 minutes; 429 with Retry-After); other addresses are not affected.',
         operationId: `${idPrefix}Login`,
         body: LoginBody,
         response: { 200: ok(SessionTokens), ...errorResponses(401) },

@@ -57,8 +57,12 @@ function sameHash(a: string, b: string): boolean {
   return safeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
 }
 
-function emailKey(email: string): string {
-  return sha256(email);
+/**
+ * The throttle key of a user login: the account and the client address together, so failures from
+ * an attacker's address back off that address only and never lock the owner out from its own.
+ */
+function loginThrottleKey(email: string, clientAddress: string | null): string {
+  return sha256(`user:${email}|${clientAddress ?? 'unknown'}`);
 }
 
 /**
@@ -276,7 +280,7 @@ export function createSessionsService(deps: SessionsDeps) {
 
     login: async (caller: Caller, body: LoginBody): Promise<SessionTokens> => {
       const email = normalizeEmail(body.email);
-      const key = emailKey(email);
+      const key = loginThrottleKey(email, caller.ipAddress);
       const environment = body.environment ?? 'sandbox';
       const refuse = async (error: AppError, user: UserRow | undefined) => {
         await audit.recordFailure(caller, AUDIT.login, {

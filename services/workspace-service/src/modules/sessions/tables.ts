@@ -59,8 +59,9 @@ export const verificationCodes = workspaceSchema.table('verification_codes', {
 });
 
 /**
- * Failed logins per e-mail (hashed): after 10 failures within 15 minutes the address is locked for
- * 15 minutes, whatever address the attempts come from.
+ * Failed logins per account and client address (`email_hash` is SHA-256 of both, customers' with
+ * their workspace): from the 5th failure within 15 minutes each failure locks that pair for 1 s,
+ * 2 s, 4 s... up to 15 minutes. Failures from an attacker's address never lock the owner out.
  */
 export const loginThrottles = workspaceSchema.table('login_throttles', {
   emailHash: text('email_hash').primaryKey(),
