@@ -65,6 +65,17 @@ describe('outbound safety', () => {
   });
 });
 
+// Stream, consumer and subject names come from their constants in @holdfast/contracts (STREAMS,
+// CONSUMERS, eventSubject, chainSubject): a literal in a service drifts from the contract unnoticed.
+describe('names from their constants', () => {
+  it.each(services)('$service names no stream, durable consumer or filter subject with a literal', ({ service }) => {
+    const src = join(repoRoot(), 'services', service, 'src');
+    for (const file of filesUnder(src, '.ts')) {
+      expect(readFileSync(file, 'utf8'), file).not.toMatch(/\b(stream|durable|filterSubject):\s*['`]/);
+    }
+  });
+});
+
 // "Modules depend in one direction": a folder under src/modules (a module, or a part of one, such
 // as workspace's wallets/providers) never imports, directly or through others, a folder that
 // imports it. Two modules that need each other share a lower module instead, or the lower one
