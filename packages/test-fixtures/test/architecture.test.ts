@@ -156,7 +156,7 @@ describe('one crypto package', () => {
     ...services.map(({ service }) => join(repoRoot(), 'services', service, 'src')),
     ...readdirSync(join(repoRoot(), 'packages'), { withFileTypes: true })
       // The published SDK runs in an integrator's process and carries no workspace package at run
-      // time (ADR 22): its verifyWebhook is the receiving side of the dispatcher's signature, and
+      // time (ADR 24): its verifyWebhook is the receiving side of the dispatcher's signature, and
       // its tests verify real deliveries, so the two cannot drift apart unnoticed.
       .filter((d) => d.isDirectory() && d.name !== 'secrets' && d.name !== 'sdk')
       .map((d) => join(repoRoot(), 'packages', d.name, 'src')),
