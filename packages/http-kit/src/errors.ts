@@ -14,10 +14,13 @@ export const unauthorized = (message = 'Missing or invalid credentials') => new 
 export const forbidden = (message = 'Insufficient permissions') => new AppError('FORBIDDEN', message);
 export const conflict = (message: string, details?: Record<string, unknown>) => new AppError('CONFLICT', message, details);
 
-/** `VALIDATION_ERROR` naming each bad field, for checks a schema cannot express. */
-export function validationError(errors: FieldError[]): AppError {
+/**
+ * `VALIDATION_ERROR` naming each bad field, for checks a schema cannot express. The message is
+ * "<field> <reason>; ..." unless `message` says the whole problem better (a rule across fields).
+ */
+export function validationError(errors: FieldError[], message?: string): AppError {
   const bounded = boundedFieldErrors(errors);
-  return new AppError('VALIDATION_ERROR', bounded.message, bounded.details);
+  return new AppError('VALIDATION_ERROR', message === undefined ? bounded.message : boundedText(message), bounded.details);
 }
 
 /** Text echoed in an error, cut at `MAX_ERROR_TEXT` characters. */

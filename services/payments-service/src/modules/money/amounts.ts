@@ -1,4 +1,4 @@
-import { AppError } from '@holdfast/contracts';
+import { validationError } from '@holdfast/http-kit';
 
 /**
  * Decimal arithmetic on amounts: exact, on decimal strings and bigints, never floating point. Every
@@ -46,8 +46,7 @@ export interface AmountInputOptions {
   source?: string | undefined;
 }
 
-const invalidAmount = (field: string, message: string, reason: string) =>
-  new AppError('VALIDATION_ERROR', `${field} ${message}`, { errors: [{ field, reason }] });
+const invalidAmount = (field: string, message: string, reason: string) => validationError([{ field, reason }], `${field} ${message}`);
 
 /**
  * The exact decimal of an amount sent as a JSON number or a decimal string (docs/transactions.md,

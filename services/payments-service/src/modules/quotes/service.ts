@@ -1,6 +1,6 @@
 import { type AppEnv, AppError, type BillingConfig, type Currency, type Quote, type QuoteBody, uuidv7 } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
-import { notFound, numberSourceOf } from '@holdfast/http-kit';
+import { notFound, numberSourceOf, validationError } from '@holdfast/http-kit';
 import type { Principal } from '../auth/index.js';
 import { compareDecimal, decimalsOf, decimalUnits, normalizeAmount, roundHalfUp, sumDecimals, trimDecimal } from '../money/amounts.js';
 import { resolveNetwork } from '../money/networks.js';
@@ -24,19 +24,16 @@ export function feeOf(
   const feeType = billing.feeType ?? 'percentage';
   if (feeType === 'fixed') {
     const fixed = decimalText(billing.fixedFee, '0');
-    if (!FIXED.test(fixed)) throw invalid('billingConfig.fixedFee', 'must be a non-negative decimal');
+    if (!FIXED.test(fixed)) throw validationError([{ field: 'billingConfig.fixedFee', reason: 'must be a non-negative decimal' }]);
     return { feeType, feePercentage: '0', fee: roundHalfUp(decimalUnits(fixed).n, decimalUnits(fixed).scale, decimalsOf(currency)) };
   }
   const pct = decimalText(billing.feePercentage, '0');
-  if (!PERCENT.test(pct)) throw invalid('billingConfig.feePercentage', 'must be a decimal from 0 to 100 with at most 6 decimals');
+  if (!PERCENT.test(pct))
+    throw validationError([{ field: 'billingConfig.feePercentage', reason: 'must be a decimal from 0 to 100 with at most 6 decimals' }]);
   const a = decimalUnits(amount);
   const p = decimalUnits(pct);
   // amount * pct / 100: the product at scale a+p, divided by 100 = two more decimals.
   return { feeType, feePercentage: trimDecimal(pct), fee: roundHalfUp(a.n * p.n, a.scale + p.scale + 2, decimalsOf(currency)) };
-}
-
-function invalid(field: string, reason: string): AppError {
-  return new AppError('VALIDATION_ERROR', `${field} ${reason}`, { errors: [{ field, reason }] });
 }
 
 const toQuote = (q: QuoteRow): Quote => ({
@@ -60,7 +57,7 @@ export function createQuotesService(deps: { repository: QuotesRepository; sql: Q
       const amount = normalizeAmount(body.amount, 'amount', { currency: body.currency, source: numberSourceOf(body, 'amount') });
       const { network } = resolveNetwork(appEnv, body.blockchainNetwork);
       if (body.billingConfig?.currency && body.billingConfig.currency !== body.currency) {
-        throw invalid('billingConfig.currency', 'must be the currency of the amount (fees are charged in it)');
+        throw validationError([{ field: 'billingConfig.currency', reason: 'must be the currency of the amount (fees are charged in it)' }]);
       }
       const billing = body.billingConfig ?? (await platformBillingOf(sql, principal.platformId)) ?? {};
       const { feeType, feePercentage, fee } = feeOf(amount, body.currency, billing);
@@ -90,9 +87,11 @@ export function createQuotesService(deps: { repository: QuotesRepository; sql: Q
       const quote = await repository.lock(tx, quoteId, platformId);
       if (!quote) throw notFound('Quote', { field: 'quoteId' });
       if (quote.usedAt) throw new AppError('CONFLICT', 'Quote was already used by another transaction', { field: 'quoteId' });
-      if (quote.expired) throw invalid('quoteId', `expired at ${quote.expiresAt}; request a new quote`);
+      if (quote.expired) throw validationError([{ field: 'quoteId', reason: `expired at ${quote.expiresAt}; request a new quote` }]);
       if (compareDecimal(quote.amount, t.amount) !== 0 || quote.currency !== t.currency) {
-        throw invalid('quoteId', `was quoted for ${quote.amount} ${quote.currency}, not ${t.amount} ${t.currency}`);
+        throw validationError([
+          { field: 'quoteId', reason: `was quoted for ${quote.amount} ${quote.currency}, not ${t.amount} ${t.currency}` },
+        ]);
       }
       await repository.markUsed(tx, quote.id, t.transactionId);
       return quote;

@@ -16,7 +16,7 @@ import {
 } from '@holdfast/contracts';
 import { appendToOutboxSql, type Sql } from '@holdfast/db';
 import { uuidToOnchainId } from '@holdfast/escrow';
-import { notFound, numberSourceOf } from '@holdfast/http-kit';
+import { notFound, numberSourceOf, validationError } from '@holdfast/http-kit';
 import { sha256 } from '@holdfast/secrets';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';
@@ -45,8 +45,6 @@ export interface TransactionsServiceDeps {
   /** The escrow contract, token and attester of a network (the settlement module's view of the chain). */
   escrowTerms?: (network: string, currency: string) => EscrowTerms;
 }
-
-const invalid = (field: string, reason: string) => new AppError('VALIDATION_ERROR', `${field} ${reason}`, { errors: [{ field, reason }] });
 
 /** The rescind rules of a new transaction: the hold period of the template (`holdPeriodSeconds`) or the default. */
 export function rescindOf(
@@ -131,11 +129,13 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
   ): Promise<{ transaction: CreatedTransaction; replayed: boolean }> {
     // 1. Everything the request alone decides, before any read or write.
     if (body.idempotencyKey !== undefined && headerKey !== undefined && body.idempotencyKey !== headerKey) {
-      throw invalid('idempotencyKey', 'differs from the Idempotency-Key header; send one, or the same in both');
+      throw validationError([
+        { field: 'idempotencyKey', reason: 'differs from the Idempotency-Key header; send one, or the same in both' },
+      ]);
     }
     const idempotencyKey = body.idempotencyKey ?? headerKey ?? null;
     if (body.templateId && body.contractTemplateId && body.templateId !== body.contractTemplateId) {
-      throw invalid('contractTemplateId', 'is an alias of templateId and must not differ from it');
+      throw validationError([{ field: 'contractTemplateId', reason: 'is an alias of templateId and must not differ from it' }]);
     }
     const templateId = body.templateId ?? body.contractTemplateId;
     const currency = body.currency ?? 'USDC';
@@ -145,7 +145,8 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
     const signerType = body.signerType ?? null;
     const fromAddress = body.fromAddress.trim();
     const toAddress = body.toAddress.trim();
-    if (fromAddress.toLowerCase() === toAddress.toLowerCase()) throw invalid('toAddress', 'must differ from fromAddress');
+    if (fromAddress.toLowerCase() === toAddress.toLowerCase())
+      throw validationError([{ field: 'toAddress', reason: 'must differ from fromAddress' }]);
 
     const fingerprint = sha256(
       canonical({
@@ -174,7 +175,8 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
     // 3. Rules that read stored state but write nothing.
     const billing = await platformBillingOf(sql, principal.platformId);
     const billingEnabled = billing?.enabled === true || body.billingConfig?.isActive === true;
-    if (billingEnabled && !body.quoteId) throw invalid('quoteId', 'is required: billing is enabled (request one from /transactions/quote)');
+    if (billingEnabled && !body.quoteId)
+      throw validationError([{ field: 'quoteId', reason: 'is required: billing is enabled (request one from /transactions/quote)' }]);
     const prepared: PreparedTemplate = await controls.prepare(principal.platformId, {
       ...(templateId ? { templateId } : {}),
       ...(body.template ? { template: body.template as Record<string, unknown> } : {}),
@@ -278,7 +280,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
     const createdTo = query.dateTo && !dateOnlyTo ? query.dateTo : undefined;
     const createdBefore = dateOnlyTo ? new Date(Date.parse(`${query.dateTo}T00:00:00.000Z`) + 86_400_000).toISOString() : undefined;
     if (createdFrom && query.dateTo && Date.parse(createdFrom) > Date.parse(createdTo ?? createdBefore!)) {
-      throw invalid('dateTo', 'must not be before dateFrom');
+      throw validationError([{ field: 'dateTo', reason: 'must not be before dateFrom' }]);
     }
     const { rows, total } = await repository.list(sql, principal.platformId, {
       page: query.page,

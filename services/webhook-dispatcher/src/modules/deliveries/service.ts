@@ -1,5 +1,4 @@
 import {
-  AppError,
   newEventId,
   type ReplayResult,
   uuidv7,
@@ -10,7 +9,7 @@ import {
   type WebhookDeliveryLogList,
   type WebhookOwner,
 } from '@holdfast/contracts';
-import { notFound } from '@holdfast/http-kit';
+import { notFound, validationError } from '@holdfast/http-kit';
 import { contextFromCarrier, failSpan, type Logger, SpanKind, withSpan } from '@holdfast/logging';
 import type { SecretBox } from '@holdfast/secrets';
 import { iso, isoOrNull } from '../../db/time.js';
@@ -274,9 +273,10 @@ export function createDeliveryService(deps: {
     ): Promise<WebhookDeliveryLogList> => {
       await deps.requireSubscription(owner, subscriptionId);
       if (query.successOnly && query.failuresOnly) {
-        throw new AppError('VALIDATION_ERROR', 'successOnly and failuresOnly cannot both be true', {
-          errors: [{ field: 'failuresOnly', reason: 'cannot be true together with successOnly' }],
-        });
+        throw validationError(
+          [{ field: 'failuresOnly', reason: 'cannot be true together with successOnly' }],
+          'successOnly and failuresOnly cannot both be true',
+        );
       }
       const success = query.successOnly ? true : query.failuresOnly ? false : undefined;
       const { rows, total } = await repository.logs(subscriptionId, {
@@ -351,7 +351,7 @@ export function createDeliveryService(deps: {
     ): Promise<ReplayResult> => {
       const subscription = await deps.requireSubscription(owner, subscriptionId);
       if (Date.parse(range.from) >= Date.parse(range.to)) {
-        throw new AppError('VALIDATION_ERROR', 'from must be before to', { errors: [{ field: 'to', reason: 'must be after from' }] });
+        throw validationError([{ field: 'to', reason: 'must be after from' }], 'from must be before to');
       }
       const result = await repository.replay({
         subscription: {

@@ -11,7 +11,7 @@ import {
   type WebhookSubscription,
   type WebhookSubscriptionWithSecret,
 } from '@holdfast/contracts';
-import { notFound } from '@holdfast/http-kit';
+import { notFound, validationError } from '@holdfast/http-kit';
 import { randomToken, type SecretBox } from '@holdfast/secrets';
 import { iso, isoOrNull } from '../../db/time.js';
 import type { TargetPolicy } from '../target-safety/service.js';
@@ -74,7 +74,7 @@ function metadataProblem(metadata: Record<string, unknown> | undefined): FieldEr
 
 function throwIfProblems(problems: FieldError[]): void {
   if (problems.length === 0) return;
-  throw new AppError('VALIDATION_ERROR', problems.map((p) => `${p.field} ${p.reason}`).join('; '), { errors: problems });
+  throw validationError(problems);
 }
 
 export type SubscriptionsService = ReturnType<typeof createSubscriptionsService>;
