@@ -1,3 +1,4 @@
+export * from './advisory-lock.js';
 export * from './database.js';
 export * from './migrate.js';
 export * from './outbox.js';

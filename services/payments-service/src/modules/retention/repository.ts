@@ -1,4 +1,4 @@
-import type { Sql } from '@holdfast/db';
+import { deleteInBatches, type Sql, withTryAdvisoryLock } from '@holdfast/db';
 
 /** Rows deleted per statement, so that no statement holds locks for long. */
 export const RETENTION_BATCH = 1000;
@@ -21,15 +21,6 @@ export interface PaymentsRetentionResult {
 
 export type PaymentsRetentionRepository = ReturnType<typeof createPaymentsRetentionRepository>;
 
-async function inBatches(run: () => Promise<number>, batch: number): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const n = await run();
-    total += n;
-    if (n < batch) return total;
-  }
-}
-
 /**
  * Deletes what is past its horizon. `applied_chain_messages` is deliberately not here: it is the
  * at-most-once record of CHAIN messages, and a correction (a reindex after a chain reset) may name
@@ -39,49 +30,39 @@ export function createPaymentsRetentionRepository(sql: Sql, options: { batch?: n
   const batch = options.batch ?? RETENTION_BATCH;
   return {
     /** One pass by one instance at a time (an advisory lock); undefined when another instance holds it. */
-    sweep: async (h: PaymentsRetentionHorizons): Promise<PaymentsRetentionResult | undefined> => {
-      const conn = await sql.reserve();
-      try {
-        const [lock] = await conn<{ locked: boolean }[]>`select pg_try_advisory_lock(hashtextextended('payments:retention', 0)) as locked`;
-        if (!lock?.locked) return undefined;
-        try {
-          const oauthTokens = await inBatches(async () => {
-            const rows = await conn`
+    sweep: (h: PaymentsRetentionHorizons): Promise<PaymentsRetentionResult | undefined> =>
+      withTryAdvisoryLock(sql, 'payments:retention', async (conn) => {
+        const oauthTokens = await deleteInBatches(async () => {
+          const rows = await conn`
               delete from oauth_tokens where id in (
                 select id from oauth_tokens where expires_at < now() - make_interval(secs => ${h.tokenSeconds}) limit ${batch})
               returning 1`;
-            return rows.length;
-          }, batch);
-          // A used quote is the fee record of its transaction (transactions.quote_id): never deleted here.
-          const quotes = await inBatches(async () => {
-            const rows = await conn`
+          return rows.length;
+        }, batch);
+        // A used quote is the fee record of its transaction (transactions.quote_id): never deleted here.
+        const quotes = await deleteInBatches(async () => {
+          const rows = await conn`
               delete from quotes where id in (
                 select id from quotes
                 where used_at is null and transaction_id is null and expires_at < now() - make_interval(secs => ${h.quoteSeconds})
                 limit ${batch})
               returning 1`;
-            return rows.length;
-          }, batch);
-          // A pending or sending row is still to be delivered: only finished ones go. Their sealed code
-          // is already wiped; what is left (status, message id, last error) answers "where is my code?".
-          // Counted from the last attempt (sent_at, else the attempt's scheduled time): the row ended then.
-          const codeDeliveries = await inBatches(async () => {
-            const rows = await conn`
+          return rows.length;
+        }, batch);
+        // A pending or sending row is still to be delivered: only finished ones go. Their sealed code
+        // is already wiped; what is left (status, message id, last error) answers "where is my code?".
+        // Counted from the last attempt (sent_at, else the attempt's scheduled time): the row ended then.
+        const codeDeliveries = await deleteInBatches(async () => {
+          const rows = await conn`
               delete from code_deliveries where challenge_id in (
                 select challenge_id from code_deliveries
                 where status in ('sent', 'failed', 'dropped')
                   and coalesce(sent_at, next_attempt_at) < now() - make_interval(secs => ${h.codeDeliverySeconds})
                 limit ${batch})
               returning 1`;
-            return rows.length;
-          }, batch);
-          return { oauthTokens, quotes, codeDeliveries };
-        } finally {
-          await conn`select pg_advisory_unlock(hashtextextended('payments:retention', 0))`;
-        }
-      } finally {
-        conn.release();
-      }
-    },
+          return rows.length;
+        }, batch);
+        return { oauthTokens, quotes, codeDeliveries };
+      }),
   };
 }

@@ -1,4 +1,4 @@
-import type { Sql } from '@holdfast/db';
+import { deleteInBatches, type Sql, withTryAdvisoryLock } from '@holdfast/db';
 
 const BATCH = 5000;
 
@@ -6,56 +6,39 @@ export type RetentionRepository = ReturnType<typeof createRetentionRepository>;
 
 /** Deletes, in batches so that no statement holds locks for long, what is older than the cutoff. */
 export function createRetentionRepository(sql: Sql) {
-  async function inBatches(run: () => Promise<number>): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const n = await run();
-      total += n;
-      if (n < BATCH) return total;
-    }
-  }
+  const inBatches = (run: () => Promise<number>) => deleteInBatches(run, BATCH);
 
   return {
     /**
      * One purge pass, by one instance at a time (an advisory lock; the others skip the pass).
      * Undefined when another instance holds the lock.
      */
-    purge: async (cutoff: Date): Promise<{ attempts: number; deliveries: number; events: number } | undefined> => {
+    purge: (cutoff: Date): Promise<{ attempts: number; deliveries: number; events: number } | undefined> => {
       const before = cutoff.toISOString();
-      // A session lock needs one connection for the whole pass.
-      const conn = await sql.reserve();
-      try {
-        const [lock] = await conn<{ locked: boolean }[]>`select pg_try_advisory_lock(hashtextextended('webhooks:retention', 0)) as locked`;
-        if (!lock?.locked) return undefined;
-        try {
-          const attempts = await inBatches(async () => {
-            const rows = await conn`
+      return withTryAdvisoryLock(sql, 'webhooks:retention', async (conn) => {
+        const attempts = await inBatches(async () => {
+          const rows = await conn`
             delete from delivery_attempts where id in (
               select id from delivery_attempts where created_at < ${before} limit ${BATCH}) returning 1`;
-            return rows.length;
-          });
-          // Finished deliveries only: a pending one (paused by a circuit or an inactive subscription) is kept.
-          const deliveries = await inBatches(async () => {
-            const rows = await conn`
+          return rows.length;
+        });
+        // Finished deliveries only: a pending one (paused by a circuit or an inactive subscription) is kept.
+        const deliveries = await inBatches(async () => {
+          const rows = await conn`
             delete from deliveries where id in (
               select id from deliveries where status <> 'pending' and updated_at < ${before} limit ${BATCH}) returning 1`;
-            return rows.length;
-          });
-          const events = await inBatches(async () => {
-            const rows = await conn`
+          return rows.length;
+        });
+        const events = await inBatches(async () => {
+          const rows = await conn`
             delete from received_events where id in (
               select e.id from received_events e
               where e.received_at < ${before} and not exists (select 1 from deliveries d where d.event_id = e.id)
               limit ${BATCH}) returning 1`;
-            return rows.length;
-          });
-          return { attempts, deliveries, events };
-        } finally {
-          await conn`select pg_advisory_unlock(hashtextextended('webhooks:retention', 0))`;
-        }
-      } finally {
-        conn.release();
-      }
+          return rows.length;
+        });
+        return { attempts, deliveries, events };
+      });
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Sql } from '@holdfast/db';
+import { deleteInBatches, type Sql, withTryAdvisoryLock } from '@holdfast/db';
 import { LOGIN_FAILURE_WINDOW_MS, LOGIN_LOCK_MS } from '../sessions/repository.js';
 
 /** Rows deleted per statement, so that no statement holds locks for long. */
@@ -30,82 +30,63 @@ export type WorkspaceRetentionRepository = ReturnType<typeof createWorkspaceRete
 /** A login throttle row matters for its window and its lock; after a day it is history. */
 const THROTTLE_KEEP_SECONDS = Math.max(24 * 3600, (LOGIN_FAILURE_WINDOW_MS + LOGIN_LOCK_MS) / 1000);
 
-async function inBatches(run: () => Promise<number>, batch: number): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const n = await run();
-    total += n;
-    if (n < batch) return total;
-  }
-}
-
 export function createWorkspaceRetentionRepository(sql: Sql, options: { batch?: number } = {}) {
   const batch = options.batch ?? RETENTION_BATCH;
   return {
     /** One pass by one instance at a time (an advisory lock); undefined when another instance holds it. */
-    sweep: async (h: WorkspaceRetentionHorizons): Promise<WorkspaceRetentionResult | undefined> => {
-      const conn = await sql.reserve();
-      const run = (query: () => Promise<{ length: number }>) => inBatches(async () => (await query()).length, batch);
-      try {
-        const [lock] = await conn<{ locked: boolean }[]>`select pg_try_advisory_lock(hashtextextended('workspace:retention', 0)) as locked`;
-        if (!lock?.locked) return undefined;
-        try {
-          const tokenCutoff = () => conn`now() - make_interval(secs => ${h.refreshTokenSeconds})`;
-          const refreshTokens = await run(
-            () => conn`
+    sweep: (h: WorkspaceRetentionHorizons): Promise<WorkspaceRetentionResult | undefined> =>
+      withTryAdvisoryLock(sql, 'workspace:retention', async (conn) => {
+        const run = (query: () => Promise<{ length: number }>) => deleteInBatches(async () => (await query()).length, batch);
+        const tokenCutoff = () => conn`now() - make_interval(secs => ${h.refreshTokenSeconds})`;
+        const refreshTokens = await run(
+          () => conn`
               delete from refresh_tokens where id in (
                 select id from refresh_tokens where expires_at < ${tokenCutoff()} limit ${batch})
               returning 1`,
-          );
-          // A session without any token left: its newest token expired more than the horizon ago.
-          // `created_at` keeps a session being created (its first token not yet written) out of reach.
-          const sessions = await run(
-            () => conn`
+        );
+        // A session without any token left: its newest token expired more than the horizon ago.
+        // `created_at` keeps a session being created (its first token not yet written) out of reach.
+        const sessions = await run(
+          () => conn`
               delete from sessions where id in (
                 select s.id from sessions s
                 where s.created_at < ${tokenCutoff()}
                   and not exists (select 1 from refresh_tokens t where t.session_id = s.id)
                 limit ${batch})
               returning 1`,
-          );
-          const customerRefreshTokens = await run(
-            () => conn`
+        );
+        const customerRefreshTokens = await run(
+          () => conn`
               delete from customer_refresh_tokens where id in (
                 select id from customer_refresh_tokens where expires_at < ${tokenCutoff()} limit ${batch})
               returning 1`,
-          );
-          const customerSessions = await run(
-            () => conn`
+        );
+        const customerSessions = await run(
+          () => conn`
               delete from customer_sessions where id in (
                 select s.id from customer_sessions s
                 where s.created_at < ${tokenCutoff()}
                   and not exists (select 1 from customer_refresh_tokens t where t.session_id = s.id)
                 limit ${batch})
               returning 1`,
-          );
-          const walletLinkNonces = await run(
-            () => conn`
+        );
+        const walletLinkNonces = await run(
+          () => conn`
               delete from wallet_link_nonces where nonce_hash in (
                 select nonce_hash from wallet_link_nonces
                 where expires_at < now() - make_interval(secs => ${h.nonceSeconds}) limit ${batch})
               returning 1`,
-          );
-          const loginThrottles = await run(
-            () => conn`
+        );
+        const loginThrottles = await run(
+          () => conn`
               delete from login_throttles where email_hash in (
                 select email_hash from login_throttles
                 where window_start < now() - make_interval(secs => ${THROTTLE_KEEP_SECONDS})
                   and (locked_until is null or locked_until < now() - make_interval(secs => ${THROTTLE_KEEP_SECONDS}))
                 limit ${batch})
               returning 1`,
-          );
-          return { refreshTokens, sessions, customerRefreshTokens, customerSessions, walletLinkNonces, loginThrottles };
-        } finally {
-          await conn`select pg_advisory_unlock(hashtextextended('workspace:retention', 0))`;
-        }
-      } finally {
-        conn.release();
-      }
-    },
+        );
+        return { refreshTokens, sessions, customerRefreshTokens, customerSessions, walletLinkNonces, loginThrottles };
+      }),
   };
 }
