@@ -197,10 +197,12 @@ export function parseTrustProxy(value: string | undefined): { value: false | num
 
 /**
  * For `refine` (every process): NATS credentials come whole (a user with its password, or an nkey
- * seed), a client certificate with its key. Anonymous connections are refused by the server's
- * configuration (infra/nats), not here.
+ * seed), a client certificate with its key. In production a process without credentials refuses to
+ * start: connecting anonymously would either fail at the server (infra/nats refuses it) or, on a
+ * server left without authorization, run with every permission.
  */
 export function natsCredentialProblems(config: {
+  APP_ENV?: string | undefined;
   NATS_USER?: string | undefined;
   NATS_PASSWORD?: string | undefined;
   NATS_NKEY_SEED?: string | undefined;
@@ -208,6 +210,8 @@ export function natsCredentialProblems(config: {
   NATS_TLS_KEY?: string | undefined;
 }): string[] {
   const problems: string[] = [];
+  if (config.APP_ENV === 'production' && !config.NATS_USER && !config.NATS_PASSWORD && !config.NATS_NKEY_SEED)
+    problems.push("NATS_USER: production needs this process's own NATS user: NATS_USER and NATS_PASSWORD, or NATS_NKEY_SEED (missing)");
   if (config.NATS_USER && !config.NATS_PASSWORD) problems.push('NATS_PASSWORD: is required with NATS_USER (missing)');
   if (config.NATS_PASSWORD && !config.NATS_USER) problems.push('NATS_USER: is required with NATS_PASSWORD (missing)');
   if (config.NATS_NKEY_SEED && config.NATS_USER)

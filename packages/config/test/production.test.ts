@@ -64,4 +64,18 @@ describe('NATS credentials', () => {
       'NATS_TLS_KEY: is required with NATS_TLS_CERT (missing)',
     ]);
   });
+
+  it('are required in production, in one line naming the variables; staging and local may connect without', () => {
+    const missing = "NATS_USER: production needs this process's own NATS user: NATS_USER and NATS_PASSWORD, or NATS_NKEY_SEED (missing)";
+    expect(natsCredentialProblems({ APP_ENV: 'production' })).toEqual([missing]);
+    expect(natsCredentialProblems({ APP_ENV: 'production', NATS_TLS_CERT: '/c.pem', NATS_TLS_KEY: '/k.pem' })).toEqual([missing]);
+    expect(natsCredentialProblems({ APP_ENV: 'production', NATS_USER: 'payments-service', NATS_PASSWORD: 'pw' })).toEqual([]);
+    expect(natsCredentialProblems({ APP_ENV: 'production', NATS_NKEY_SEED: `SU${'A'.repeat(56)}` })).toEqual([]);
+    // Half a credential is still named by its own line, not by the production one.
+    expect(natsCredentialProblems({ APP_ENV: 'production', NATS_USER: 'payments-service' })).toEqual([
+      'NATS_PASSWORD: is required with NATS_USER (missing)',
+    ]);
+    expect(natsCredentialProblems({ APP_ENV: 'staging' })).toEqual([]);
+    expect(natsCredentialProblems({ APP_ENV: 'local' })).toEqual([]);
+  });
 });

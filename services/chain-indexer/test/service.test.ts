@@ -37,12 +37,13 @@ describe('chain-indexer start-up', () => {
     ]);
   });
 
-  it('needs a chain outside local', async () => {
+  it('needs a chain outside local, and its NATS credentials in production', async () => {
     const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
     const result = await runMainExpectingExit(main, { APP_ENV: 'production' });
     expect(result.code).toBe(1);
     expect(result.stderrLines).toEqual([
       'chain-indexer: configuration error: CHAIN_RPC_URLS: is required when APP_ENV is production: the indexer needs a chain to follow (missing)',
+      "chain-indexer: configuration error: NATS_USER: production needs this process's own NATS user: NATS_USER and NATS_PASSWORD, or NATS_NKEY_SEED (missing)",
     ]);
   });
 });
@@ -73,6 +74,8 @@ describe('chain-indexer configuration', () => {
     expect(local).toMatchObject({ pollIntervalMs: 500, blockRange: 2000, onChainReset: 'reindex', networksWithoutContracts: [] });
     const production = indexerConfigFrom({
       APP_ENV: 'production',
+      NATS_USER: 'chain-indexer',
+      NATS_PASSWORD: 'pw',
       CHAIN_RPC_URLS: 'base=https://base.example,ethereum=https://eth.example,arbitrum=https://arb.example',
       ESCROW_CONTRACTS: `base=${ESCROW}@100,ethereum=${ESCROW}@200`,
       CHAIN_CONFIRMATIONS: 'ethereum=20',

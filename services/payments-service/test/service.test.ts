@@ -58,7 +58,7 @@ describe('payments-service process', () => {
 });
 
 describe('payments-service start-up', () => {
-  it('refuses in production a missing INTERNAL_API_KEY, the local attester key and the published identity-provider secret, one line each', async () => {
+  it('refuses in production a missing INTERNAL_API_KEY, missing NATS credentials, the local attester key and the published identity-provider secret, one line each', async () => {
     const result = await runMainExpectingExit(fileURLToPath(new URL('../dist/main.js', import.meta.url)), {
       APP_ENV: 'production',
       ...STAGING_SECRETS,
@@ -69,6 +69,7 @@ describe('payments-service start-up', () => {
     expect(result.code).toBe(1);
     expect(result.stderrLines).toEqual([
       'payments-service: configuration error: INTERNAL_API_KEY: is required when APP_ENV is production (missing)',
+      "payments-service: configuration error: NATS_USER: production needs this process's own NATS user: NATS_USER and NATS_PASSWORD, or NATS_NKEY_SEED (missing)",
       "payments-service: configuration error: PAYMENTS_ATTESTER_PRIVATE_KEY: is a public development key (anvil's default accounts); production needs a key of your own",
       'payments-service: configuration error: IDENTITY_PROVIDER_WEBHOOK_SECRET: is a value published in the Holdfast repository; production needs a secret of your own',
     ]);

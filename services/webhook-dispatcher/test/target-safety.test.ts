@@ -44,6 +44,8 @@ beforeAll(async () => {
   dispatcher = await startTestDispatcher(
     {
       APP_ENV: 'production',
+      NATS_USER: 'webhook-dispatcher',
+      NATS_PASSWORD: 'nats-test-password',
       DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       WEBHOOK_RETRY_SCHEDULE: '50ms',
       WEBHOOK_TIMEOUT_MS: '2000',

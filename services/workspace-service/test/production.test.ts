@@ -18,6 +18,9 @@ beforeAll(async () => {
     MAILER_API_KEY: vendor.apiKey,
     MAILER_FROM: 'Holdfast <no-reply@holdfast.test>',
     SIWE_DOMAIN: 'pay.holdfast.test',
+    // Production refuses to connect without a NATS user (the shared test NATS has no authorization).
+    NATS_USER: 'workspace-service',
+    NATS_PASSWORD: 'nats-test-password',
   });
 });
 afterAll(async () => {

@@ -45,7 +45,7 @@ describe('workspace-service process', () => {
 });
 
 describe('workspace-service start-up', () => {
-  it('refuses in production missing secrets and a public development deployer key, one line each', async () => {
+  it('refuses in production missing secrets, missing NATS credentials and a public development deployer key, one line each', async () => {
     const result = await runMainExpectingExit(fileURLToPath(new URL('../dist/main.js', import.meta.url)), {
       APP_ENV: 'production',
       SIWE_DOMAIN: 'pay.example.com',
@@ -60,6 +60,7 @@ describe('workspace-service start-up', () => {
       'workspace-service: configuration error: INTERNAL_API_KEY: is required when APP_ENV is production (missing)',
       'workspace-service: configuration error: DATA_ENCRYPTION_KEY: is required when APP_ENV is production (missing)',
       'workspace-service: configuration error: JWT_SECRET: is required when APP_ENV is production (missing)',
+      "workspace-service: configuration error: NATS_USER: production needs this process's own NATS user: NATS_USER and NATS_PASSWORD, or NATS_NKEY_SEED (missing)",
       "workspace-service: configuration error: CONTRACT_DEPLOYER_PRIVATE_KEY: is a public development key (anvil's default accounts); production needs a key of your own",
     ]);
   });

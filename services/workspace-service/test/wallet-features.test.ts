@@ -86,7 +86,12 @@ describe('wallet configuration', () => {
     });
     expect(wallets.siwe.uri).toBe('https://pay.example.com');
     expect(wallets.deployerPrivateKey).toBeUndefined();
-    const production = workspaceConfigFrom({ ...staging, APP_ENV: 'production' }).wallets.tokenContracts.map((t) => t.network);
+    const production = workspaceConfigFrom({
+      ...staging,
+      APP_ENV: 'production',
+      NATS_USER: 'workspace-service',
+      NATS_PASSWORD: 'pw',
+    }).wallets.tokenContracts.map((t) => t.network);
     expect(production).toContain('ethereum');
     expect(production).not.toContain('base-sepolia');
   });

@@ -249,6 +249,8 @@ describe('production instance', () => {
   beforeAll(async () => {
     prod = await startPaymentsEnv({
       APP_ENV: 'production',
+      NATS_USER: 'payments-service',
+      NATS_PASSWORD: 'nats-test-password',
       PAYMENTS_V1_SUNSET_ENFORCED: 'false',
       INTERNAL_API_KEY: 'x'.repeat(32),
       CHAIN_RPC_URLS: 'base=http://127.0.0.1:9',
