@@ -39,11 +39,13 @@ interface Container {
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   livenessProbe?: { httpGet?: { path: string; port: string | number } };
   readinessProbe?: { httpGet?: { path: string; port: string | number } };
+  lifecycle?: { preStop?: { exec?: { command: string[] } } };
   startupProbe?: { httpGet?: { path: string; port: string | number } };
   securityContext?: { allowPrivilegeEscalation?: boolean; readOnlyRootFilesystem?: boolean; capabilities?: { drop?: string[] } };
 }
 interface PodSpec {
   containers: Container[];
+  terminationGracePeriodSeconds?: number;
   securityContext?: { runAsNonRoot?: boolean; runAsUser?: number };
   automountServiceAccountToken?: boolean;
 }
@@ -69,6 +71,7 @@ const SECRET_SAMPLES: Record<string, string> = {
   'holdfast-db-app/uri': 'postgresql://holdfast:sample-password@holdfast-db-rw.holdfast.svc:5432/holdfast',
   'holdfast-chain/CHAIN_RPC_URLS': 'base-sepolia=https://rpc.example/sample-key',
   'holdfast-internal/INTERNAL_API_KEY': 'internal-sample-key-0123456789',
+  'holdfast-payments/DATA_ENCRYPTION_KEY': Buffer.alloc(32, 5).toString('base64'),
   'holdfast-payments/IDENTITY_PROVIDER_API_KEY': 'identity-sample-key-0123456789',
   'holdfast-payments/IDENTITY_PROVIDER_WEBHOOK_SECRET': 'identity-webhook-sample-secret-0123456789abcdef',
   'holdfast-workspace/DATA_ENCRYPTION_KEY': Buffer.alloc(32, 7).toString('base64'),
@@ -220,6 +223,19 @@ describe.each(['staging', 'production'])('overlay %s', (overlay) => {
       expect(env.NATS_USER).toBe(process.name);
       const password = container.env?.find((v) => v.name === 'NATS_PASSWORD')?.valueFrom?.secretKeyRef;
       expect(password).toEqual({ name: 'holdfast-nats', key: natsPasswordVariable(process.name) });
+      // Production refuses to start without them (packages/config), so the overlay must carry them.
+      if (overlay === 'production') {
+        const { NATS_USER: _user, NATS_PASSWORD: _password, ...anonymous } = env;
+        expect(() => process.load(anonymous)).toThrow(/NATS_USER: production needs this process's own NATS user/);
+      }
+    });
+
+    it('is killed only after its preStop pause and its whole SHUTDOWN_TIMEOUT drain', () => {
+      const command = container.lifecycle?.preStop?.exec?.command ?? [];
+      expect(command).toEqual(['sleep', expect.stringMatching(/^\d+$/)]);
+      const pauseMs = Number(command[1]) * 1000;
+      const { shutdownTimeoutMs } = process.load(env);
+      expect((pod.terminationGracePeriodSeconds ?? 0) * 1000).toBeGreaterThan(pauseMs + shutdownTimeoutMs);
     });
 
     it('is migrated by a Job with the same image and configuration, before the rollout', () => {
@@ -250,6 +266,31 @@ describe.each(['staging', 'production'])('overlay %s', (overlay) => {
     }
     // PostgreSQL keeps superuser_reserved_connections (3) and the operator needs a few of its own.
     expect(demand).toBeLessThanOrEqual(maxConnections - 10);
+  });
+
+  it('drains the dispatcher for longer than one attempt, so shutdown never cuts and re-sends one', () => {
+    const container = find<Workload>(objects, 'Deployment', 'webhook-dispatcher').spec.template.spec.containers[0] as Container;
+    const config = dispatcherConfigFrom(environmentOf(objects, container));
+    expect(config.shutdownTimeoutMs).toBeGreaterThan(config.WEBHOOK_TIMEOUT_MS);
+  });
+
+  it('gives payments-service its DATA_ENCRYPTION_KEY from a Secret, so one-time codes can be sealed', () => {
+    const container = find<Workload>(objects, 'Deployment', 'payments-service').spec.template.spec.containers[0] as Container;
+    const key = container.env?.find((v) => v.name === 'DATA_ENCRYPTION_KEY');
+    expect(key).toEqual({
+      name: 'DATA_ENCRYPTION_KEY',
+      valueFrom: { secretKeyRef: { name: 'holdfast-payments', key: 'DATA_ENCRYPTION_KEY' } },
+    });
+    expect(paymentsConfigFrom(environmentOf(objects, container)).codeKeyring).not.toBeNull();
+  });
+
+  it('replicates each stream on every NATS server and lists every server in NATS_URL', () => {
+    const [values] = readYamlDocuments(kustomizationDir('operators', 'nats-values.yaml'));
+    const servers = (values as { config: { cluster: { replicas: number } } }).config.cluster.replicas;
+    const config = configMapData(objects, 'holdfast-config');
+    expect(Number(config.NATS_STREAM_REPLICAS)).toBe(servers);
+    // The chart's StatefulSet pods of the release `nats`, by name on its headless Service.
+    expect(config.NATS_URL?.split(',')).toEqual(Array.from({ length: servers }, (_, i) => `nats://nats-${i}.nats-headless:4222`));
   });
 
   it('reads DATABASE_URL from the Secret the CloudNativePG cluster writes', () => {
@@ -304,10 +345,5 @@ describe('PostgreSQL and NATS', () => {
         ]),
       ),
     );
-    // The processes' NATS_URL names the chart's client Service of the release `nats`.
-    const config = configMapData(renderKustomization(kustomizationDir('base')), 'holdfast-config');
-    expect(config.NATS_URL).toBe('nats://nats:4222');
-    // Every stream on every server of the cluster.
-    expect(Number(config.NATS_STREAM_REPLICAS)).toBe((values as { config: { cluster: { replicas: number } } }).config.cluster.replicas);
   });
 });

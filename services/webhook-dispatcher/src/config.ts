@@ -50,11 +50,30 @@ export const DispatcherEnv = Type.Object({
 
 export type DispatcherConfig = ReturnType<typeof resolve>;
 
+/** The dispatcher's drain when SHUTDOWN_TIMEOUT is unset: the longest attempt plus time to close. */
+const SHUTDOWN_MARGIN_MS = 5_000;
+
+/**
+ * A drain shorter than an attempt cuts it, and a cut attempt is sent again once its claim expires
+ * (the receiver sees it twice). So SHUTDOWN_TIMEOUT, when set, must exceed WEBHOOK_TIMEOUT_MS; unset,
+ * it is WEBHOOK_TIMEOUT_MS + 5 s rather than the 10 s of the other processes.
+ */
+function shutdownProblems(env: Record<string, string | undefined>, c: { SHUTDOWN_TIMEOUT: string; WEBHOOK_TIMEOUT_MS: number }) {
+  if (!env.SHUTDOWN_TIMEOUT || durationMs(c.SHUTDOWN_TIMEOUT) > c.WEBHOOK_TIMEOUT_MS) return [];
+  return [
+    `SHUTDOWN_TIMEOUT: must be longer than WEBHOOK_TIMEOUT_MS (${c.WEBHOOK_TIMEOUT_MS} ms), or an attempt cut by a shutdown is sent again (got "${c.SHUTDOWN_TIMEOUT}")`,
+  ];
+}
+
 function resolve(env: Record<string, string | undefined>) {
-  const raw = loadConfig(DispatcherEnv, env, (c) => [...requiredOutsideLocal(c, ['DATA_ENCRYPTION_KEY']), ...natsCredentialProblems(c)]);
+  const raw = loadConfig(DispatcherEnv, env, (c) => [
+    ...requiredOutsideLocal(c, ['DATA_ENCRYPTION_KEY']),
+    ...natsCredentialProblems(c),
+    ...shutdownProblems(env, c),
+  ]);
   return {
     ...raw,
-    shutdownTimeoutMs: durationMs(raw.SHUTDOWN_TIMEOUT),
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT ? durationMs(raw.SHUTDOWN_TIMEOUT) : raw.WEBHOOK_TIMEOUT_MS + SHUTDOWN_MARGIN_MS,
     retryScheduleMs: durationListMs(raw.WEBHOOK_RETRY_SCHEDULE),
     circuitCooldownMs: durationMs(raw.WEBHOOK_CIRCUIT_COOLDOWN),
   };

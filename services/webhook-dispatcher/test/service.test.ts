@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ConfigError } from '@holdfast/config';
 import { type DomainEvent, newEventId } from '@holdfast/contracts';
 import { publishEvent } from '@holdfast/messaging';
 import { freePort, runMainExpectingExit, startTestService, type TestService } from '@holdfast/test-fixtures';
@@ -62,7 +63,27 @@ describe('webhook-dispatcher configuration', () => {
       WEBHOOK_CONCURRENCY: 50,
       WEBHOOK_SUBSCRIPTION_CONCURRENCY: 10,
       retryScheduleMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      // Unset, the drain outlasts the longest attempt by 5 s.
+      shutdownTimeoutMs: 35_000,
     });
+  });
+
+  it('refuses a SHUTDOWN_TIMEOUT that would cut an attempt in flight, in one line', () => {
+    expect(dispatcherConfigFrom({ WEBHOOK_TIMEOUT_MS: '2000' }).shutdownTimeoutMs).toBe(7_000);
+    expect(dispatcherConfigFrom({ SHUTDOWN_TIMEOUT: '31s' }).shutdownTimeoutMs).toBe(31_000);
+    for (const [shutdown, timeout] of [
+      ['20s', '30000'],
+      ['30s', '30000'],
+    ]) {
+      try {
+        dispatcherConfigFrom({ SHUTDOWN_TIMEOUT: shutdown, WEBHOOK_TIMEOUT_MS: timeout });
+        expect.unreachable();
+      } catch (error) {
+        expect((error as ConfigError).problems).toEqual([
+          `SHUTDOWN_TIMEOUT: must be longer than WEBHOOK_TIMEOUT_MS (30000 ms), or an attempt cut by a shutdown is sent again (got "${shutdown}")`,
+        ]);
+      }
+    }
   });
 });
 
