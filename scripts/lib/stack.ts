@@ -127,7 +127,7 @@ async function start(): Promise<void> {
       ...deps.deployment?.env,
       ...Object.fromEntries(list.map((s) => [s.portEnv, String(ports[s.name])])),
     };
-    await migrateAll(root, childEnv);
+    await migrateAll(root, childEnv, nats?.envOf);
     const t0 = Date.now();
     stack = runAll(root, childEnv, list, nats?.envOf);
     void stack.exited.then(({ name, code }) => {
@@ -202,7 +202,7 @@ async function smoke(databaseUrl: string): Promise<void> {
       ...deployment.env,
       ...Object.fromEntries(list.map((s) => [s.portEnv, String(ports[s.name])])),
     };
-    await migrateAll(root, env);
+    await migrateAll(root, env, nats.envOf);
     stack = runAll(root, env, list, nats.envOf);
     await Promise.race([
       waitAllReady(list, ports, 60_000),

@@ -30,9 +30,14 @@ function runToEnd(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: 
   });
 }
 
-export async function migrateAll(root: string, env: NodeJS.ProcessEnv): Promise<void> {
+/** Migrates each service with its process's configuration (`envOf`: its NATS user, which production requires). */
+export async function migrateAll(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  envOf: (service: string) => NodeJS.ProcessEnv = () => ({}),
+): Promise<void> {
   for (const service of services(root)) {
-    await runToEnd(process.execPath, [join(service.dir, 'dist', 'migrate.js')], env, root);
+    await runToEnd(process.execPath, [join(service.dir, 'dist', 'migrate.js')], { ...env, ...envOf(service.name) }, root);
   }
   say('migrations applied');
 }

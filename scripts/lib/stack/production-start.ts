@@ -48,7 +48,7 @@ export async function productionStart(root: string, databaseUrl: string): Promis
       MAILER_API_KEY: secret(24),
       ...Object.fromEntries(list.map((s) => [s.portEnv, String(ports[s.name])])),
     };
-    await migrateAll(root, env);
+    await migrateAll(root, env, nats.envOf);
     stack = runAll(root, env, list, nats.envOf);
     await Promise.race([
       waitAllReady(list, ports, 60_000),
