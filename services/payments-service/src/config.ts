@@ -110,6 +110,8 @@ export const PaymentsEnv = Type.Object({
   RECONCILIATION_INTERVAL: Type.String({ format: 'duration', default: '5m', errorMessage: 'must be a duration such as 5m' }),
   RECONCILIATION_LOOKBACK: Type.String({ format: 'duration', default: '7d', errorMessage: 'must be a duration such as 7d' }),
   RECONCILIATION_REPAIR_AFTER: Type.String({ format: 'duration', default: '10m', errorMessage: 'must be a duration such as 10m' }),
+  /** GET /api/v2/events/stream: how often an idle stream gets a `: heartbeat` comment (keeps proxies from cutting it). */
+  EVENT_STREAM_HEARTBEAT_INTERVAL: Type.String({ format: 'duration', default: '15s', errorMessage: 'must be a duration such as 15s' }),
   /** How long a fee quote can be used. */
   PAYMENTS_QUOTE_TTL_SECONDS: Type.Integer({ minimum: 1, default: 300, errorMessage: 'must be a positive number of seconds' }),
   /** Retention (docs/operations.md, "Retention"): how often the sweeper runs and how long dead rows are kept. */
@@ -153,6 +155,7 @@ function resolve(env: Record<string, string | undefined>) {
     settlement: settlementSettings(raw),
     shutdownTimeoutMs: durationMs(raw.SHUTDOWN_TIMEOUT),
     controlsCodeTtlMs: durationMs(raw.CONTROLS_CODE_TTL),
+    eventStreamHeartbeatMs: Math.max(100, durationMs(raw.EVENT_STREAM_HEARTBEAT_INTERVAL)),
     codeDeliveryIntervalMs: durationMs(raw.CONTROLS_CODE_DELIVERY_INTERVAL),
     reconciliation: {
       everyMs: Math.max(1000, durationMs(raw.RECONCILIATION_INTERVAL)),

@@ -313,7 +313,7 @@ export async function createPaymentsService(
   });
 
   // The platform's events live (server-sent events, resumable), read from the EVENTS stream.
-  registerEventStreamRoutes(app, createEventStreamService({ bus }));
+  registerEventStreamRoutes(app, createEventStreamService({ bus }), { heartbeatMs: config.eventStreamHeartbeatMs });
 
   if (config.PAYMENTS_BOOTSTRAP_API_KEY) await platforms.ensureBootstrap(config.PAYMENTS_BOOTSTRAP_API_KEY);
 

@@ -90,7 +90,8 @@ const createTx = (token: string) =>
   });
 
 beforeAll(async () => {
-  e = await startPaymentsEnv();
+  // A short heartbeat so an idle stream shows one within the test (the default is 15 s).
+  e = await startPaymentsEnv({ EVENT_STREAM_HEARTBEAT_INTERVAL: '300ms' });
   [mine, theirs] = await Promise.all([newPlatform(e, { clientScopes: SCOPES }), newPlatform(e, { clientScopes: SCOPES })]);
 });
 afterAll(async () => e?.stop());
@@ -145,6 +146,24 @@ describe('events stream: happy path', () => {
       await createTx(mine.token);
       await new Promise((r) => setTimeout(r, 1000));
       expect(stream.status).toBe(200);
+      expect(stream.events).toEqual([]);
+    } finally {
+      stream.close();
+    }
+  });
+});
+
+describe('events stream: heartbeat', () => {
+  it('sends a `: heartbeat` comment on an idle stream at the configured interval, and no event', async () => {
+    const stream = await openStream(e.svc.url, mine.token, { types: 'dispute.created' });
+    try {
+      expect(stream.status).toBe(200);
+      const deadline = Date.now() + 10_000;
+      while (stream.comments.filter((c) => c === 'heartbeat').length < 2 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(stream.comments[0]).toBe('connected');
+      expect(stream.comments.filter((c) => c === 'heartbeat').length).toBeGreaterThanOrEqual(2);
       expect(stream.events).toEqual([]);
     } finally {
       stream.close();

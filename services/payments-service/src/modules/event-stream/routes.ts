@@ -14,7 +14,11 @@ import type { EventStreamService } from './service.js';
  * GET /api/v2/events/stream: the platform's events as server-sent events (docs/api/events-stream.md),
  * an extension beyond the spec's operations that `holdfast listen` is built on.
  */
-export function registerEventStreamRoutes(app: HttpApp, service: EventStreamService): void {
+export function registerEventStreamRoutes(
+  app: HttpApp,
+  service: EventStreamService,
+  options: { heartbeatMs: number } = { heartbeatMs: EVENT_STREAM_HEARTBEAT_MS },
+): void {
   const open = new Set<AbortController>();
   // A stream never ends by itself: end them all when the server closes, so shutdown does not wait.
   app.addHook('preClose', async () => {
@@ -33,7 +37,7 @@ export function registerEventStreamRoutes(app: HttpApp, service: EventStreamServ
           'sending each event of the calling token’s platform as it happens (never another platform’s), as',
           '`id: <stream position>`, `event: <type>`, `data: <the webhook delivery body {id, type, createdAt, data}>`.',
           'Transaction events need `read:transactions`, dispute and evidence events `read:disputes`; a token sees only the types it may read.',
-          `A \`: heartbeat\` comment comes every ${EVENT_STREAM_HEARTBEAT_MS / 1000} s. Reconnect with \`Last-Event-ID\` set to the last \`id:\``,
+          `An idle stream gets a \`: heartbeat\` comment every ${options.heartbeatMs / 1000} s (\`EVENT_STREAM_HEARTBEAT_INTERVAL\`, 15 s by default). Reconnect with \`Last-Event-ID\` set to the last \`id:\``,
           'received to get every event after it (events stay replayable as long as the event stream keeps them, 30 days by default);',
           'without it the stream starts with the events from now on. The whole connection counts as one request of the standard tier.',
         ].join(' '),
@@ -69,7 +73,7 @@ export function registerEventStreamRoutes(app: HttpApp, service: EventStreamServ
         'x-accel-buffering': 'no',
       });
       raw.write(`retry: ${EVENT_STREAM_RETRY_MS}\n: connected\n\n`);
-      const heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), EVENT_STREAM_HEARTBEAT_MS);
+      const heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), options.heartbeatMs);
       request.raw.on('close', () => controller.abort());
       raw.on('close', () => controller.abort());
       try {
