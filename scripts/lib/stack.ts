@@ -222,7 +222,7 @@ async function smoke(databaseUrl: string): Promise<void> {
       network: LOCAL_NETWORK,
     });
     say(
-      `✔ smoke: transaction ${payment.transactionId} created through the API, locked by the sender's createEscrow (${payment.txHash.slice(0, 10)}…), escrowed through the indexer and payments' CHAIN consumer (${((Date.now() - t1) / 1000).toFixed(1)} s)`,
+      `✔ smoke: transaction ${payment.transactionId} created through the API, locked by the sender's createEscrow (${payment.txHash.slice(0, 10)}…), escrowed through the indexer and payments' CHAIN consumer, both seen on the platform's event stream (${((Date.now() - t1) / 1000).toFixed(1)} s)`,
     );
   } finally {
     await stack?.stop();

@@ -3,6 +3,9 @@
 // sender's wallet (scripts/sign-escrow.ts, as a user runs it) approves and calls createEscrow from the
 // answer's `escrow`, the chain-indexer publishes the EscrowCreated log on the CHAIN stream, and payments'
 // CHAIN consumer moves the transaction to `escrowed`, which GET must show with the escrow and the hash.
+// The platform's event stream (GET /api/v2/events/stream), opened before the create, must deliver the
+// transaction's `transaction.created` and `transaction.escrowed`: payments reads the EVENTS stream under
+// its own NATS user there, so this is the stream's check against the real grants.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -115,6 +118,60 @@ async function indexerPublished(options: { natsUrl: string; prefix: string; netw
   }
 }
 
+/** The platform's event stream, open: the `{type, transaction id}` of each event as it arrives. */
+async function openEventStream(base: string, headers: Record<string, string>) {
+  const controller = new AbortController();
+  // Bounded until the answer's head arrives; the stream itself stays open until close().
+  const opening = setTimeout(() => controller.abort(new Error('no answer within 10 s')), 10_000);
+  const res = await fetch(`${base}/api/v2/events/stream?types=transaction.created,transaction.escrowed`, {
+    headers: { ...headers, accept: 'text/event-stream' },
+    signal: controller.signal,
+  }).finally(() => clearTimeout(opening));
+  if (res.status !== 200 || !res.body) {
+    throw new Error(`Payments API: GET /api/v2/events/stream answered ${res.status} (expected 200): ${(await res.text()).slice(0, 500)}`);
+  }
+  const seen: { type: string; transactionId: string }[] = [];
+  let ended: unknown;
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const data = buffer
+          .slice(0, end)
+          .split('\n')
+          .find((line) => line.startsWith('data:'));
+        buffer = buffer.slice(end + 2);
+        if (!data) continue;
+        const event = JSON.parse(data.slice(5)) as { type: string; data: { transaction?: { id?: string } } };
+        seen.push({ type: event.type, transactionId: event.data.transaction?.id ?? '' });
+      }
+    }
+  })().catch((error) => {
+    ended = error;
+  });
+  return {
+    /** Resolves once both events of the transaction arrived; throws naming what is missing after `timeoutMs`. */
+    expect: async (transactionId: string, timeoutMs: number) => {
+      const wanted = ['transaction.created', 'transaction.escrowed'];
+      const deadline = Date.now() + timeoutMs;
+      const missing = () => wanted.filter((type) => !seen.some((e) => e.type === type && e.transactionId === transactionId));
+      while (missing().length > 0 && Date.now() < deadline && ended === undefined) await new Promise((r) => setTimeout(r, 50));
+      if (missing().length > 0) {
+        throw new Error(
+          `smoke payment: the event stream did not deliver ${missing().join(' and ')} of transaction ${transactionId}` +
+            ` (the stream ${ended === undefined ? 'stayed open' : `ended: ${String(ended)}`}; payments' NATS grants on the EVENTS stream, packages/messaging/src/permissions.ts?)`,
+        );
+      }
+    },
+    close: async () => {
+      controller.abort();
+      await reading;
+    },
+  };
+}
+
 export async function smokePayment(options: {
   root: string;
   paymentsUrl: string;
@@ -127,6 +184,20 @@ export async function smokePayment(options: {
 }): Promise<{ transactionId: string; txHash: string }> {
   const base = options.paymentsUrl;
   const bearer = { authorization: `Bearer ${await platformToken(base, options.adminKey, 'Smoke')}` };
+  const stream = await openEventStream(base, bearer);
+  try {
+    return await createAndEscrow(options, bearer, stream);
+  } finally {
+    await stream.close();
+  }
+}
+
+async function createAndEscrow(
+  options: Parameters<typeof smokePayment>[0],
+  bearer: Record<string, string>,
+  stream: Awaited<ReturnType<typeof openEventStream>>,
+): Promise<{ transactionId: string; txHash: string }> {
+  const base = options.paymentsUrl;
   const created = expectStatus(
     'POST /api/v2/transactions',
     await api(
@@ -159,6 +230,7 @@ export async function smokePayment(options: {
           `smoke payment: transaction ${id} is escrowed but shows escrowAddress ${last.escrowAddress} and txHash ${last.txHash}, expected ${escrow.contractAddress} and ${txHash}`,
         );
       }
+      await stream.expect(id, 10_000);
       return { transactionId: id, txHash };
     }
     await new Promise((r) => setTimeout(r, 100));
