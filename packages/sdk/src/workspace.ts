@@ -42,14 +42,14 @@ export class WorkspaceClient {
 
   readonly #transport;
   readonly #options: WorkspaceClientOptions;
-  #session: { accessToken: string; refreshToken?: string; expiresAtMs: number } | undefined;
+  #session: { accessToken: string; refreshToken?: string; refreshAtMs: number } | undefined;
   #signingIn: Promise<void> | undefined;
 
   constructor(options: WorkspaceClientOptions) {
     if (!options.baseUrl) throw new TypeError('WorkspaceClient needs baseUrl');
     this.#options = options;
     this.#transport = createTransport(options);
-    if ('accessToken' in options) this.#session = { accessToken: options.accessToken, expiresAtMs: Number.POSITIVE_INFINITY };
+    if ('accessToken' in options) this.#session = { accessToken: options.accessToken, refreshAtMs: Number.POSITIVE_INFINITY };
     const bearer: TokenSource = {
       token: () => this.#accessToken(),
       ...('email' in options ? { renew: (rejected: string) => this.#renew(rejected) } : {}),
@@ -127,7 +127,7 @@ export class WorkspaceClient {
 
   async #accessToken(): Promise<string> {
     const session = this.#session;
-    if (session && session.expiresAtMs - 60_000 > Date.now()) return session.accessToken;
+    if (session && session.refreshAtMs > Date.now()) return session.accessToken;
     if (!('email' in this.#options)) {
       if (session) return session.accessToken;
       throw new AuthError({ code: 'UNAUTHORIZED', message: 'no access token' });
@@ -140,15 +140,18 @@ export class WorkspaceClient {
   }
 
   async #renew(rejected: string): Promise<void> {
-    if (this.#session?.accessToken === rejected) this.#session = { ...this.#session, expiresAtMs: 0 };
+    if (this.#session?.accessToken === rejected) this.#session = { ...this.#session, refreshAtMs: 0 };
     await this.#accessToken();
   }
 
   #keep(tokens: SessionTokens): void {
+    const lifetimeMs = tokens.expiresIn * 1000;
+    const expiresAtMs = Date.now() + lifetimeMs;
     this.#session = {
       accessToken: tokens.accessToken,
       refreshToken: tokens.refreshToken,
-      expiresAtMs: Date.now() + tokens.expiresIn * 1000,
+      // Refreshed in its last minute (the last quarter of a shorter lifetime), so a request never carries a dying token.
+      refreshAtMs: expiresAtMs - Math.min(60_000, lifetimeMs / 4),
     };
   }
 

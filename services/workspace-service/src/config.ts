@@ -42,6 +42,8 @@ export const WorkspaceEnv = Type.Object({
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32, errorMessage: 'must be at least 32 characters' })),
   WORKSPACE_UNVERSIONED_SUNSET_ENFORCED: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
   HTTP_BODY_LIMIT: HttpBodyLimitField,
+  /** Lifetime of user and customer access tokens (the spec's 3600 s; shorter only to test expiry). */
+  WORKSPACE_ACCESS_TOKEN_TTL: Type.String({ format: 'duration', default: '1h', errorMessage: 'must be a duration such as 1h' }),
   WORKSPACE_REFRESH_TOKEN_TTL: Type.String({ format: 'duration', default: '30d', errorMessage: 'must be a duration such as 30d' }),
   /** Retention (docs/operations.md, "Retention"): how often the sweeper runs and how long dead rows are kept. */
   WORKSPACE_RETENTION_INTERVAL: Type.String({ format: 'duration', default: '1h', errorMessage: 'must be a duration such as 1h' }),
@@ -90,6 +92,7 @@ function resolve(env: Record<string, string | undefined>) {
     unversionedSunsetEnforced: raw.WORKSPACE_UNVERSIONED_SUNSET_ENFORCED ?? raw.APP_ENV === 'production',
     jwtSecret,
     jwtSecretGenerated: raw.JWT_SECRET === undefined,
+    accessTokenTtlSeconds: Math.max(1, Math.floor(durationMs(raw.WORKSPACE_ACCESS_TOKEN_TTL) / 1000)),
     refreshTokenTtlMs: durationMs(raw.WORKSPACE_REFRESH_TOKEN_TTL),
     retention: {
       everyMs: durationMs(raw.WORKSPACE_RETENTION_INTERVAL),

@@ -145,10 +145,10 @@ export async function createWorkspaceService(
   try {
     await app.register(fastifyJwt, {
       secret: config.jwtSecret,
-      sign: { algorithm: 'HS256', iss: TOKEN_ISSUER, aud: TOKEN_AUDIENCE, expiresIn: '1h' },
+      sign: { algorithm: 'HS256', iss: TOKEN_ISSUER, aud: TOKEN_AUDIENCE, expiresIn: `${config.accessTokenTtlSeconds}s` },
       verify: { algorithms: ['HS256'], allowedIss: TOKEN_ISSUER, allowedAud: TOKEN_AUDIENCE },
     });
-    const tokens = accessTokensFrom(app.jwt);
+    const tokens = accessTokensFrom(app.jwt, config.accessTokenTtlSeconds);
     const store = createStore(foundation.database.db, repositories);
     const avatars = createAvatarStore({ storage: createLocalDiskStorage(config.WORKSPACE_STORAGE_DIR), logger });
     const workspaceExists = async (id: string) => (await store.repos.workspaces.findById(id)) !== undefined;
@@ -176,7 +176,7 @@ export async function createWorkspaceService(
     const notifications = createNotificationsService({ store, audit, logger });
     startNotifications = () => startNotificationConsumer({ bus: foundation.bus, notifications, logger });
     // Customers and wallets (issue 8).
-    const customerTokens = customerTokensFrom(app.jwt);
+    const customerTokens = customerTokensFrom(app.jwt, config.accessTokenTtlSeconds);
     rateLimitCaller = rateLimitCallerOf(tokens, customerTokens);
     const customers = createCustomersService({
       store,

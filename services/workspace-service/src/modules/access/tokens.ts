@@ -51,9 +51,12 @@ export interface AccessTokens {
   expiresInSeconds: number;
 }
 
-export function accessTokensFrom(jwt: { sign: (payload: object) => string; verify: <T extends object>(token: string) => T }): AccessTokens {
+export function accessTokensFrom(
+  jwt: { sign: (payload: object) => string; verify: <T extends object>(token: string) => T },
+  expiresInSeconds = ACCESS_TOKEN_TTL_SECONDS,
+): AccessTokens {
   return {
-    expiresInSeconds: ACCESS_TOKEN_TTL_SECONDS,
+    expiresInSeconds,
     sign: (claims) => jwt.sign(claims),
     verify: (token) => {
       let claims: Partial<AccessClaims>;
@@ -89,9 +92,9 @@ type Jwt = {
  * Customer tokens on the same @fastify/jwt instance, with their own audience: a user token is
  * refused on customer routes and a customer token on user routes (each side allows only its audience).
  */
-export function customerTokensFrom(jwt: Jwt): CustomerTokens {
+export function customerTokensFrom(jwt: Jwt, expiresInSeconds = ACCESS_TOKEN_TTL_SECONDS): CustomerTokens {
   return {
-    expiresInSeconds: ACCESS_TOKEN_TTL_SECONDS,
+    expiresInSeconds,
     sign: (claims) => jwt.sign(claims, { aud: CUSTOMER_TOKEN_AUDIENCE }),
     verify: (token) => {
       let claims: Partial<CustomerClaims>;
