@@ -118,7 +118,9 @@ export interface PermissionedNats {
 export async function startPermissionedNats(prefix: string, storeDir?: string): Promise<PermissionedNats> {
   const { NATS_SERVICES, natsPasswordVariable, renderNatsAuthorization } = await import('@holdfast/messaging');
   const { startNatsServer } = await import('@holdfast/messaging/nats-server');
-  const secret = () => randomBytes(18).toString('base64url');
+  // nats-server parses a `$VAR` value as config: one starting with digits can read as a number or a
+  // date ("20-ab..." fails to start the server), so each password starts with a letter.
+  const secret = () => `p${randomBytes(18).toString('hex')}`;
   const passwords = Object.fromEntries(NATS_SERVICES.map((s) => [s, secret()]));
   const admin = secret();
   const server = await startNatsServer({
