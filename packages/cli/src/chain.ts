@@ -22,6 +22,26 @@ export interface EscrowTerms {
   holdDeadline: number | null;
 }
 
+/** The sender's wallet on the chain at `rpcUrl`, and `mined`: waits for a step's receipt, throwing when it reverted. */
+async function walletOn(options: { rpcUrl: string; account: LocalAccount; onStep?: (step: string, hash: Hex) => void }) {
+  const probe = createPublicClient({ transport: http(options.rpcUrl) });
+  const chain = defineChain({
+    id: await probe.getChainId(),
+    name: 'local',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [options.rpcUrl] } },
+  });
+  const publicClient = createPublicClient({ chain, transport: http(options.rpcUrl), pollingInterval: 100 });
+  const wallet = createWalletClient({ account: options.account, chain, transport: http(options.rpcUrl) });
+  const mined = async (step: string, hash: Promise<Hex>) => {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash: await hash });
+    if (receipt.status !== 'success') throw new Error(`${step} ${receipt.transactionHash} reverted`);
+    options.onStep?.(step, receipt.transactionHash);
+    return receipt.transactionHash;
+  };
+  return { publicClient, wallet, mined };
+}
+
 /**
  * What the sender's wallet does for a platform transaction: approve the escrow for the amount and
  * call `createEscrow` with the terms Payments answered; on a local chain it first mints the MockUSDC
@@ -38,21 +58,7 @@ export async function lockEscrow(options: {
   if (!contractAddress || !tokenAddress || !attester || holdDeadline === null) {
     throw new Error(`this deployment has no escrow, token or attester for the network: ${JSON.stringify(options.terms)}`);
   }
-  const probe = createPublicClient({ transport: http(options.rpcUrl) });
-  const chain = defineChain({
-    id: await probe.getChainId(),
-    name: 'local',
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [options.rpcUrl] } },
-  });
-  const publicClient = createPublicClient({ chain, transport: http(options.rpcUrl), pollingInterval: 100 });
-  const wallet = createWalletClient({ account: options.account, chain, transport: http(options.rpcUrl) });
-  const mined = async (step: string, hash: Promise<Hex>) => {
-    const receipt = await publicClient.waitForTransactionReceipt({ hash: await hash });
-    if (receipt.status !== 'success') throw new Error(`${step} ${receipt.transactionHash} reverted`);
-    options.onStep?.(step, receipt.transactionHash);
-    return receipt.transactionHash;
-  };
+  const { publicClient, wallet, mined } = await walletOn(options);
   const token = tokenAddress as Address;
   const amount = BigInt(options.terms.amountBaseUnits);
   const balance = await publicClient.readContract({
@@ -80,4 +86,53 @@ export async function lockEscrow(options: {
       args: [onchainId as Hex, options.toAddress as Address, token, amount, attester as Address, BigInt(holdDeadline)],
     }),
   );
+}
+
+/** The sender takes its escrow back during the hold period (`rescind(id)`, only the depositor may); the rescind hash. */
+export async function rescindEscrow(options: {
+  rpcUrl: string;
+  account: LocalAccount;
+  contractAddress: string;
+  onchainId: string;
+}): Promise<Hex> {
+  const { wallet, mined } = await walletOn(options);
+  return mined(
+    'rescind',
+    wallet.writeContract({
+      address: options.contractAddress as Address,
+      abi: holdfastEscrowAbi,
+      functionName: 'rescind',
+      args: [options.onchainId as Hex],
+    }),
+  );
+}
+
+/**
+ * The sender's ERC-20 transfer that the token refuses: more than the wallet holds, so it reverts on
+ * chain (sent with a fixed gas limit, as a wallet that skips the estimate would). The mined hash.
+ */
+export async function refusedTransfer(options: {
+  rpcUrl: string;
+  account: LocalAccount;
+  tokenAddress: string;
+  toAddress: string;
+}): Promise<Hex> {
+  const { publicClient, wallet } = await walletOn(options);
+  const token = options.tokenAddress as Address;
+  const balance = await publicClient.readContract({
+    address: token,
+    abi: mockUsdcAbi,
+    functionName: 'balanceOf',
+    args: [options.account.address],
+  });
+  const hash = await wallet.writeContract({
+    address: token,
+    abi: mockUsdcAbi,
+    functionName: 'transfer',
+    args: [options.toAddress as Address, balance + 1n],
+    gas: 100_000n,
+  });
+  const receipt = await publicClient.waitForTransactionReceipt({ hash });
+  if (receipt.status !== 'reverted') throw new Error(`transfer ${hash} did not revert`);
+  return hash;
 }

@@ -9,7 +9,7 @@ import {
   signWebhook,
   WorkspaceClient,
 } from '@holdfast/sdk';
-import { type EscrowTerms, lockEscrow, senderAccount } from './chain.js';
+import { type EscrowTerms, lockEscrow, refusedTransfer, rescindEscrow, senderAccount } from './chain.js';
 import { type Io, record, table, withProgress } from './output.js';
 import { configPath, loadProfile, type Profile, saveProfile } from './profiles.js';
 
@@ -375,9 +375,8 @@ type NewTransaction = Awaited<ReturnType<PaymentsClient['transactions']['create'
 
 /** A platform transaction whose escrow the sender's wallet locked on chain, shown `escrowed` by Payments. */
 async function escrowedTransaction(context: Context, client: PaymentsClient): Promise<NewTransaction> {
-  const { io, flags, env } = context;
-  const account = senderAccount(text(flags, 'sender-key') ?? env.HOLDFAST_SENDER_KEY);
-  const rpcUrl = text(flags, 'rpc-url') ?? env.HOLDFAST_RPC_URL ?? 'http://127.0.0.1:8545';
+  const { io } = context;
+  const { account, rpcUrl } = senderOnChain(context);
   const tx = await withProgress(io, `Creating a transaction from ${account.address}`, () =>
     client.transactions.create({
       fromAddress: account.address,
@@ -400,6 +399,70 @@ async function escrowedTransaction(context: Context, client: PaymentsClient): Pr
     }
   });
   return tx;
+}
+
+/** The sender's wallet and the chain, from the flags, the environment or the local defaults. */
+function senderOnChain(context: Context) {
+  const account = senderAccount(text(context.flags, 'sender-key') ?? context.env.HOLDFAST_SENDER_KEY);
+  const rpcUrl = text(context.flags, 'rpc-url') ?? context.env.HOLDFAST_RPC_URL ?? 'http://127.0.0.1:8545';
+  return { account, rpcUrl };
+}
+
+/** Repeats a hash submission while the chain has not confirmed it yet (409 CHAIN_TRANSACTION_PENDING), for a minute at most. */
+async function untilConfirmed<T>(submit: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      return await submit();
+    } catch (error) {
+      if (!(error instanceof HoldfastError && error.code === 'CHAIN_TRANSACTION_PENDING') || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
+/** An escrowed transaction, then the sender's own rescind on chain (during the hold period), submitted to Payments. */
+async function rescindedTransaction(context: Context, client: PaymentsClient) {
+  const tx = await escrowedTransaction(context, client);
+  const { account, rpcUrl } = senderOnChain(context);
+  const terms = tx.escrow as EscrowTerms;
+  const hash = await withProgress(context.io, 'Rescinding the escrow from the sender’s wallet', () =>
+    rescindEscrow({ rpcUrl, account, contractAddress: terms.contractAddress as string, onchainId: terms.onchainId }),
+  );
+  const answer = await withProgress(context.io, 'Submitting the rescind to Payments', () =>
+    untilConfirmed(() => client.transactions.rescind(tx.id, { txHash: hash, reason: 'holdfast trigger' })),
+  );
+  return { transaction: answer.transaction };
+}
+
+/**
+ * A raw transaction of 1 MockUSDC from the sender, then the sender's transfer that the token refuses
+ * (more than the wallet holds) submitted as its hash: Payments sees the revert and fails it.
+ */
+async function failedTransaction(context: Context, client: PaymentsClient) {
+  const { account, rpcUrl } = senderOnChain(context);
+  const tokenAddress = text(context.flags, 'token-address') ?? context.env.HOLDFAST_TOKEN_ADDRESS;
+  if (!tokenAddress) {
+    throw new UsageError(
+      'transaction.failed needs the MockUSDC address (--token-address or HOLDFAST_TOKEN_ADDRESS; ./scripts/start prints it as "Contracts: MockUSDC 0x…")',
+    );
+  }
+  const tx = await withProgress(context.io, `Creating a transaction from ${account.address}`, () =>
+    client.transactions.create({
+      fromAddress: account.address,
+      toAddress: randomAddress(),
+      amount: 1,
+      currency: 'MockUSDC',
+      orchestrationType: 'raw',
+    }),
+  );
+  const hash = await withProgress(context.io, 'Sending a transfer the token refuses (more than the wallet holds)', () =>
+    refusedTransfer({ rpcUrl, account, tokenAddress, toAddress: tx.toAddress }),
+  );
+  const answer = await withProgress(context.io, 'Submitting its hash to Payments', () =>
+    untilConfirmed(() => client.transactions.submitHash(tx.id, { txHash: hash })),
+  );
+  return { transaction: answer.transaction };
 }
 
 async function openedDispute(context: Context, client: PaymentsClient) {
@@ -461,24 +524,29 @@ const TRIGGERS: Record<string, Trigger> = {
   'dispute.resolved': { how: 'a dispute, then resolved for the sender (also transaction.refunded)', run: resolvedFor('favor_sender') },
   'transaction.refunded': { how: 'a dispute resolved for the sender', run: resolvedFor('favor_sender') },
   'transaction.completed': { how: 'a dispute resolved for the receiver', run: resolvedFor('favor_receiver') },
+  'transaction.rescinded': { how: `${CHAIN}, then the sender's own rescind on chain`, run: rescindedTransaction },
+  'transaction.failed': {
+    how: 'a raw MockUSDC transaction whose transfer reverts on chain (needs --token-address)',
+    run: failedTransaction,
+  },
 };
 
 const trigger: Command = {
   name: 'trigger',
   summary: 'Make an event happen for real on the profile’s platform (transaction.created, transaction.escrowed, dispute.created…)',
-  usage: `holdfast trigger EVENT [--sender-key 0x… (default: anvil's dev account #4)] [--rpc-url URL (default http://127.0.0.1:8545)]\nEvents:\n${Object.entries(
+  usage: `holdfast trigger EVENT [--sender-key 0x… (default: anvil's dev account #4)] [--rpc-url URL (default http://127.0.0.1:8545)] [--token-address 0x… (transaction.failed: the MockUSDC)]\nEvents:\n${Object.entries(
     TRIGGERS,
   )
     .map(([type, t]) => `  ${type.padEnd(22)} ${t.how}`)
-    .join('\n')}\nOnly transaction.created needs no chain; the others lock an escrow with a local chain's test wallet.`,
-  options: { 'sender-key': { type: 'string' }, 'rpc-url': { type: 'string' } },
+    .join(
+      '\n',
+    )}\nOnly transaction.created needs no chain; the others use a local chain's test wallet (lock an escrow, rescind it, or send a transfer that reverts).`,
+  options: { 'sender-key': { type: 'string' }, 'rpc-url': { type: 'string' }, 'token-address': { type: 'string' } },
   run: async (context) => {
     const type = context.args[0];
     const chosen = type ? TRIGGERS[type] : undefined;
     if (!type || !chosen) {
-      throw new UsageError(
-        `${type ?? 'an event'} cannot be triggered; possible: ${Object.keys(TRIGGERS).join(', ')} (transaction.failed and transaction.rescinded need a control or the sender's own rescind)`,
-      );
+      throw new UsageError(`${type ?? 'an event'} cannot be triggered; possible: ${Object.keys(TRIGGERS).join(', ')}`);
     }
     const result = await chosen.run(context, paymentsClient(context));
     const tx = result.transaction as { id: string; status: string };

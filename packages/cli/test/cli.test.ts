@@ -30,6 +30,7 @@ let processes: RunningProcesses;
 let tenant: SignedUpWorkspace;
 let paymentsUrl: string;
 let workspaceUrl: string;
+let usdcAddress: string;
 
 interface Ran {
   code: number;
@@ -65,6 +66,7 @@ beforeAll(async () => {
     },
   });
   const [usdc, escrow] = [await deployMockUsdc({ walletClient, publicClient }), await deployEscrow({ walletClient, publicClient })];
+  usdcAddress = usdc.address;
   processes = await startServiceProcesses({
     services: ['payments-service', 'workspace-service'],
     env: {
@@ -298,6 +300,35 @@ describe('resource commands', () => {
     expect((await client.transactions.get(refunded.transaction.id)).status).toBe('refunded');
     const completed = await run('transaction.completed');
     expect((await client.transactions.get(completed.transaction.id)).status).toBe('completed');
+  });
+});
+
+describe('holdfast trigger: the sender’s own rescind and a reverted transfer', () => {
+  const client = () =>
+    new PaymentsClient({ baseUrl: paymentsUrl, clientId: tenant.sandbox.clientId, clientSecret: tenant.sandbox.clientSecret });
+
+  it('trigger transaction.rescinded locks a real escrow, rescinds it from the sender’s wallet, and Payments shows it rescinded', async () => {
+    const ran = await holdfast('trigger', 'transaction.rescinded', '--rpc-url', anvil.rpcUrl, '--json');
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stderr).toContain('Rescinding the escrow from the sender’s wallet');
+    const { event, transaction } = JSON.parse(ran.stdout);
+    expect(event).toBe('transaction.rescinded');
+    expect(transaction.status).toBe('rescinded');
+    expect((await client().transactions.get(transaction.id)).status).toBe('rescinded');
+  });
+
+  it('trigger transaction.failed sends a transfer that reverts on chain and Payments fails the transaction; without the token it is a usage error', async () => {
+    const ran = await holdfast('trigger', 'transaction.failed', '--rpc-url', anvil.rpcUrl, '--token-address', usdcAddress, '--json');
+    expect(ran.code, ran.stderr).toBe(0);
+    const { event, transaction } = JSON.parse(ran.stdout);
+    expect(event).toBe('transaction.failed');
+    expect(transaction.status).toBe('failed');
+    const stored = await client().transactions.get(transaction.id);
+    expect(stored.status).toBe('failed');
+    expect(stored.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    const missing = await holdfast('trigger', 'transaction.failed', '--rpc-url', anvil.rpcUrl);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--token-address');
   });
 });
 
