@@ -1,42 +1,19 @@
-import { startForTest } from '@holdfast/http-kit';
-import { createTestBus, createTestDatabase, type TestBus, type TestDatabase, testLogger } from '@holdfast/test-fixtures';
-import postgres from 'postgres';
+import type postgres from 'postgres';
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIndexerService, indexerConfigFrom } from '../src/index.js';
-import { chainStream, eventually, SENDER, startChain, type TestChain, usdc } from './helpers/chain.js';
+import { eventually, type IndexerWorld, startIndexerWorld, type TestChain, usdc } from './helpers/chain.js';
 
-let db: TestDatabase;
-let nats: TestBus;
+let world: IndexerWorld;
 let chain: TestChain;
-let service: { url: string; stop: () => Promise<void> };
-let stream: ReturnType<typeof chainStream>;
+let stream: IndexerWorld['stream'];
 let sql: postgres.Sql;
 
 beforeAll(async () => {
-  [db, nats, chain] = await Promise.all([createTestDatabase(), createTestBus(), startChain()]);
-  stream = chainStream(nats.bus);
-  sql = postgres(db.url, { max: 1, onnotice: () => {} });
-  await chain.fund(SENDER!, usdc('1000'));
-  const config = indexerConfigFrom({
-    DATABASE_URL: db.url,
-    NATS_URL: nats.url,
-    NATS_SUBJECT_PREFIX: nats.prefix,
-    CHAIN_RPC_URLS: `base-sepolia=${chain.anvil.rpcUrl}`,
-    ESCROW_CONTRACTS: chain.escrowContracts,
-    CHAIN_CONFIRMATIONS: 'base-sepolia=2',
-    INDEXER_POLL_INTERVAL: '50ms',
-  });
-  service = await startForTest(await createIndexerService(config, testLogger('chain-indexer')));
+  world = await startIndexerWorld({ fund: usdc('1000'), env: { CHAIN_CONFIRMATIONS: 'base-sepolia=2' } });
+  ({ chain, stream, sql } = world);
 });
 
-afterAll(async () => {
-  await service?.stop();
-  await sql?.end();
-  await chain?.stop();
-  await nats?.dispose();
-  await db?.drop();
-});
+afterAll(() => world?.stop());
 
 /** Waits until the cursor has reached `block` (the indexer read everything up to it). */
 const cursorAt = (block: bigint) =>

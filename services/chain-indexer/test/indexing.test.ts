@@ -1,49 +1,43 @@
 import { type ChainEventOf, chainEventId } from '@holdfast/contracts';
-import { startForTest } from '@holdfast/http-kit';
-import { createTestBus, createTestDatabase, type TestBus, type TestDatabase, testLogger } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { request } from 'undici';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIndexerService, indexerConfigFrom } from '../src/index.js';
-import { ATTESTER, chainStream, RECEIVER, SENDER, type StreamMessage, startChain, type TestChain, usdc } from './helpers/chain.js';
+import {
+  ATTESTER,
+  type IndexerWorld,
+  RECEIVER,
+  SENDER,
+  type StreamMessage,
+  startIndexerWorld,
+  type TestChain,
+  usdc,
+} from './helpers/chain.js';
 
-let db: TestDatabase;
-let nats: TestBus;
+let world: IndexerWorld;
 let chain: TestChain;
-let service: { url: string; stop: () => Promise<void> };
-let stream: ReturnType<typeof chainStream>;
+let service: IndexerWorld['service'];
+let stream: IndexerWorld['stream'];
 const backfilled: { id: string; hash: string }[] = [];
 
 const ofKind = <K extends StreamMessage['event']['kind']>(messages: StreamMessage[], kind: K) =>
   messages.filter((m) => m.event.kind === kind) as (StreamMessage & { event: ChainEventOf<K> })[];
 
 beforeAll(async () => {
-  [db, nats, chain] = await Promise.all([createTestDatabase(), createTestBus(), startChain()]);
-  stream = chainStream(nats.bus);
-  await chain.fund(SENDER!, usdc('1000000'));
-  // Mined before the indexer starts: it must find them by backfilling from the deployment block.
-  for (const amount of ['10', '20']) {
-    const { id, receipt } = await chain.createEscrow({ amount: usdc(amount) });
-    backfilled.push({ id, hash: receipt.transactionHash });
-  }
-  const config = indexerConfigFrom({
-    DATABASE_URL: db.url,
-    NATS_URL: nats.url,
-    NATS_SUBJECT_PREFIX: nats.prefix,
-    CHAIN_RPC_URLS: `base-sepolia=${chain.anvil.rpcUrl}`,
-    ESCROW_CONTRACTS: chain.escrowContracts,
-    INDEXER_POLL_INTERVAL: '50ms',
+  world = await startIndexerWorld({
+    fund: usdc('1000000'),
+    // Mined before the indexer starts: it must find them by backfilling from the deployment block.
+    beforeStart: async (chain) => {
+      for (const amount of ['10', '20']) {
+        const { id, receipt } = await chain.createEscrow({ amount: usdc(amount) });
+        backfilled.push({ id, hash: receipt.transactionHash });
+      }
+    },
   });
-  service = await startForTest(await createIndexerService(config, testLogger('chain-indexer')));
+  ({ chain, service, stream } = world);
 });
 
-afterAll(async () => {
-  await service?.stop();
-  await chain?.stop();
-  await nats?.dispose();
-  await db?.drop();
-});
+afterAll(() => world?.stop());
 
 describe('backfill', () => {
   it('publishes the events mined before the indexer started, from the deployment block on', async () => {
@@ -144,7 +138,7 @@ describe('every escrow event', () => {
 
   it('is on the stream exactly once, and recorded with the cursor at the head', async () => {
     const head = await chain.publicClient.getBlockNumber();
-    const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+    const sql = postgres(world.db.url, { max: 1, onnotice: () => {} });
     try {
       const cursor = await (async () => {
         for (;;) {

@@ -1,23 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, INDEXER_COMMANDS } from '@holdfast/contracts';
 import { deployEscrow, holdfastEscrowAbi, mockUsdcAbi, uuidToOnchainId } from '@holdfast/escrow';
-import { startForTest } from '@holdfast/http-kit';
 import { sendCommand } from '@holdfast/messaging';
-import {
-  type Anvil,
-  createTestBus,
-  createTestDatabase,
-  startAnvil,
-  type TestBus,
-  type TestDatabase,
-  testLogger,
-} from '@holdfast/test-fixtures';
+import { type Anvil, createTestBus, createTestDatabase, startAnvil, type TestBus, type TestDatabase } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { request } from 'undici';
 import { type Address, getAddress, maxUint256 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIndexerService, indexerConfigFrom } from '../src/index.js';
-import { ATTESTER, chainStream, DEPLOYER, RECEIVER, SENDER, startChain, type TestChain, usdc } from './helpers/chain.js';
+import {
+  ATTESTER,
+  chainStream,
+  DEPLOYER,
+  indexerTestEnv,
+  RECEIVER,
+  SENDER,
+  startChain,
+  startIndexer,
+  type TestChain,
+  usdc,
+} from './helpers/chain.js';
 
 // Escrow contracts registered at run time (a workspace's dedicated escrow): followed from their
 // deployment block without a restart, on a network already followed or a new one, and after a restart.
@@ -31,16 +32,10 @@ let service: { url: string; stop: () => Promise<void> };
 let stream: ReturnType<typeof chainStream>;
 
 function start() {
-  const config = indexerConfigFrom({
-    DATABASE_URL: db.url,
-    NATS_URL: nats.url,
-    NATS_SUBJECT_PREFIX: nats.prefix,
-    CHAIN_RPC_URLS: `base-sepolia=${base.anvil.rpcUrl},ethereum-sepolia=${sepoliaAnvil.rpcUrl}`,
-    // Only base-sepolia has a contract in the configuration.
-    ESCROW_CONTRACTS: base.escrowContracts,
-    INDEXER_POLL_INTERVAL: '50ms',
-  });
-  return createIndexerService(config, testLogger('chain-indexer')).then(startForTest);
+  // Only base-sepolia has a contract in the configuration.
+  return startIndexer(
+    indexerTestEnv(db, nats, base, { CHAIN_RPC_URLS: `base-sepolia=${base.anvil.rpcUrl},ethereum-sepolia=${sepoliaAnvil.rpcUrl}` }),
+  );
 }
 
 /** A dedicated escrow deployed on a chain, with a sender funded and approving it. */

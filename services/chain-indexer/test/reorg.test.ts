@@ -1,44 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { chainEventId } from '@holdfast/contracts';
 import { holdfastEscrowAbi, uuidToOnchainId } from '@holdfast/escrow';
-import { startForTest } from '@holdfast/http-kit';
-import { createTestBus, createTestDatabase, type TestBus, type TestDatabase, testLogger } from '@holdfast/test-fixtures';
-import postgres from 'postgres';
+import type postgres from 'postgres';
 import { encodeFunctionData, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIndexerService, indexerConfigFrom } from '../src/index.js';
-import { ATTESTER, chainStream, eventually, RECEIVER, SENDER, startChain, type TestChain, usdc } from './helpers/chain.js';
+import { ATTESTER, eventually, type IndexerWorld, RECEIVER, SENDER, startIndexerWorld, type TestChain, usdc } from './helpers/chain.js';
 
-let db: TestDatabase;
-let nats: TestBus;
+let world: IndexerWorld;
 let chain: TestChain;
-let service: { url: string; stop: () => Promise<void> };
-let stream: ReturnType<typeof chainStream>;
+let stream: IndexerWorld['stream'];
 let sql: postgres.Sql;
 
 beforeAll(async () => {
-  [db, nats, chain] = await Promise.all([createTestDatabase(), createTestBus(), startChain()]);
-  stream = chainStream(nats.bus);
-  sql = postgres(db.url, { max: 1, onnotice: () => {} });
-  await chain.fund(SENDER!, usdc('1000000'));
-  const config = indexerConfigFrom({
-    DATABASE_URL: db.url,
-    NATS_URL: nats.url,
-    NATS_SUBJECT_PREFIX: nats.prefix,
-    CHAIN_RPC_URLS: `base-sepolia=${chain.anvil.rpcUrl}`,
-    ESCROW_CONTRACTS: chain.escrowContracts,
-    INDEXER_POLL_INTERVAL: '50ms',
-  });
-  service = await startForTest(await createIndexerService(config, testLogger('chain-indexer')));
+  world = await startIndexerWorld({ fund: usdc('1000000') });
+  ({ chain, stream, sql } = world);
 });
 
-afterAll(async () => {
-  await service?.stop();
-  await sql?.end();
-  await chain?.stop();
-  await nats?.dispose();
-  await db?.drop();
-});
+afterAll(() => world?.stop());
 
 /** Waits until the indexer's cursor is the chain's head (same number and hash). */
 async function caughtUp(): Promise<{ number: bigint; hash: string }> {

@@ -4,7 +4,7 @@ import { createTestBus, createTestDatabase, startAnvil, type TestBus, type TestD
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexerService, indexerConfigFrom } from '../src/index.js';
-import { chainStream, eventually, SENDER, startChain, type TestChain, usdc } from './helpers/chain.js';
+import { chainStream, eventually, indexerTestEnv, SENDER, startChain, type TestChain, usdc } from './helpers/chain.js';
 
 // A local chain restarted without its state, under an indexer that had read it: the cursor's block
 // is not on the new chain, whose genesis block differs.
@@ -16,16 +16,7 @@ let stream: ReturnType<typeof chainStream>;
 let sql: postgres.Sql;
 const published: string[] = [];
 
-const configFor = (chain: TestChain, extra: Record<string, string> = {}) =>
-  indexerConfigFrom({
-    DATABASE_URL: db.url,
-    NATS_URL: nats.url,
-    NATS_SUBJECT_PREFIX: nats.prefix,
-    CHAIN_RPC_URLS: `base-sepolia=${chain.anvil.rpcUrl}`,
-    ESCROW_CONTRACTS: chain.escrowContracts,
-    INDEXER_POLL_INTERVAL: '50ms',
-    ...extra,
-  });
+const configFor = (chain: TestChain, extra: Record<string, string> = {}) => indexerConfigFrom(indexerTestEnv(db, nats, chain, extra));
 
 beforeAll(async () => {
   [db, nats, before] = await Promise.all([createTestDatabase(), createTestBus(), startChain()]);

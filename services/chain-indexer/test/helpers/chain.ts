@@ -1,8 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { type ChainEvent, STREAMS } from '@holdfast/contracts';
 import { deployEscrow, deployMockUsdc, holdfastEscrowAbi, mockUsdcAbi, uuidToOnchainId } from '@holdfast/escrow';
+import { startForTest } from '@holdfast/http-kit';
 import { type Bus, prefixedName } from '@holdfast/messaging';
-import { ANVIL_ACCOUNTS, type Anvil, startAnvil } from '@holdfast/test-fixtures';
+import {
+  ANVIL_ACCOUNTS,
+  type Anvil,
+  createTestBus,
+  createTestDatabase,
+  startAnvil,
+  type TestBus,
+  type TestDatabase,
+  testLogger,
+} from '@holdfast/test-fixtures';
+import postgres from 'postgres';
 import {
   type Account,
   type Address,
@@ -20,6 +31,7 @@ import {
   type WalletClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { createIndexerService, indexerConfigFrom } from '../../src/index.js';
 
 export const usdc = (amount: string) => parseUnits(amount, 6);
 
@@ -181,4 +193,74 @@ export async function eventually<T>(probe: () => Promise<T | undefined | false>,
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * The indexer's environment in a test: this file's database and NATS prefix, one chain as
+ * base-sepolia, polling every 50 ms; `extra` adds or overrides settings.
+ */
+export function indexerTestEnv(
+  db: { url: string },
+  nats: { url: string; prefix: string },
+  chain: TestChain,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    DATABASE_URL: db.url,
+    NATS_URL: nats.url,
+    NATS_SUBJECT_PREFIX: nats.prefix,
+    CHAIN_RPC_URLS: `base-sepolia=${chain.anvil.rpcUrl}`,
+    ESCROW_CONTRACTS: chain.escrowContracts,
+    INDEXER_POLL_INTERVAL: '50ms',
+    ...extra,
+  };
+}
+
+/** A running indexer (its HTTP server on a free port) on that environment. */
+export async function startIndexer(env: Record<string, string>): Promise<{ url: string; stop: () => Promise<void> }> {
+  return startForTest(await createIndexerService(indexerConfigFrom(env), testLogger('chain-indexer')));
+}
+
+export interface IndexerWorld {
+  db: TestDatabase;
+  nats: TestBus;
+  chain: TestChain;
+  stream: ReturnType<typeof chainStream>;
+  /** A connection to the indexer's database, for its cursor and tables. */
+  sql: postgres.Sql;
+  service: { url: string; stop: () => Promise<void> };
+  /** Stops the indexer and drops everything it was given. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * The set-up of an indexer test file: its own database, NATS prefix and chain, the sender funded
+ * with `fund`, `beforeStart` run on the chain before the indexer starts (history it must
+ * backfill), then the indexer on `indexerTestEnv` plus `env`.
+ */
+export async function startIndexerWorld(options: {
+  fund: bigint;
+  env?: Record<string, string>;
+  beforeStart?: (chain: TestChain) => Promise<void>;
+}): Promise<IndexerWorld> {
+  const [db, nats, chain] = await Promise.all([createTestDatabase(), createTestBus(), startChain()]);
+  const stream = chainStream(nats.bus);
+  const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+  let service: IndexerWorld['service'] | undefined;
+  const stop = async () => {
+    await service?.stop();
+    await sql.end();
+    await chain.stop();
+    await nats.dispose();
+    await db.drop();
+  };
+  try {
+    await chain.fund(SENDER!, options.fund);
+    await options.beforeStart?.(chain);
+    service = await startIndexer(indexerTestEnv(db, nats, chain, options.env));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { db, nats, chain, stream, sql, service, stop };
 }
