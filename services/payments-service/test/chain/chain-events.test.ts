@@ -2,16 +2,24 @@ import { type ChainEvent, chainEventId, chainMessageId, uuidv7 } from '@holdfast
 import { ANVIL_ACCOUNTS } from '@holdfast/test-fixtures';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestBus, createTestDatabase, type Running, startPayments, type TestBus, type TestDatabase, testSql } from '../helpers.js';
-import { type ChainWorld, eventsOf, insertTransaction, NETWORK, publishChain, startChain, waitFor } from './fixtures.js';
+import type { TestBus, TestSql } from '../helpers.js';
+import {
+  type ChainPaymentsEnv,
+  type ChainWorld,
+  eventsOf,
+  insertTransaction,
+  NETWORK,
+  publishChain,
+  startChainPaymentsEnv,
+  waitFor,
+} from './fixtures.js';
 
 // The CHAIN consumer: messages published exactly as the chain-indexer publishes them (subject per
 // kind, Nats-Msg-Id = chainMessageId) from real escrow logs on anvil; each applied at most once.
 
-let db: TestDatabase;
+let e: ChainPaymentsEnv;
 let nats: TestBus;
-let svc: Running;
-let sql: ReturnType<typeof testSql>;
+let sql: TestSql;
 let world: ChainWorld;
 const platformId = uuidv7();
 const SENDER = ANVIL_ACCOUNTS[1].address;
@@ -19,17 +27,12 @@ const RECEIVER = ANVIL_ACCOUNTS[2].address;
 const AMOUNT = 25_500_000n;
 
 beforeAll(async () => {
-  [db, nats, world] = await Promise.all([createTestDatabase(), createTestBus(), startChain()]);
-  svc = await startPayments(db, nats, world.env);
-  sql = testSql(db);
+  e = await startChainPaymentsEnv();
+  ({ nats, sql, world } = e);
   await sql`insert into platforms (id, name, scopes) values (${platformId}, 'chain events', ${['read:transactions']})`;
 }, 60_000);
 
-afterAll(async () => {
-  await svc?.stop();
-  await sql?.end();
-  await Promise.all([db?.drop(), nats?.dispose(), world?.anvil.stop()]);
-});
+afterAll(() => e?.stop());
 
 const rowOf = async (id: string) => (await sql`select * from transactions where id = ${id}`)[0] as Record<string, unknown>;
 

@@ -2,8 +2,8 @@ import { chainMessageId, uuidv7 } from '@holdfast/contracts';
 import { InMemorySpanExporter, startTracing, type Tracing } from '@holdfast/runtime';
 import { ANVIL_ACCOUNTS } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestBus, createTestDatabase, type Running, startPayments, type TestBus, type TestDatabase, testSql } from '../helpers.js';
-import { type ChainWorld, insertTransaction, publishChain, startChain, waitFor } from './fixtures.js';
+import type { TestBus, TestSql } from '../helpers.js';
+import { type ChainPaymentsEnv, type ChainWorld, insertTransaction, publishChain, startChainPaymentsEnv, waitFor } from './fixtures.js';
 
 // The chain side of a payment's trace (docs/operations.md, "Tracing"): a CHAIN message published as
 // the indexer publishes it starts a trace; payments' consumer continues it, and the state move's
@@ -11,25 +11,21 @@ import { type ChainWorld, insertTransaction, publishChain, startChain, waitFor }
 
 const exporter = new InMemorySpanExporter();
 let tracing: Tracing | undefined;
-let db: TestDatabase;
+let e: ChainPaymentsEnv;
 let nats: TestBus;
-let svc: Running;
-let sql: ReturnType<typeof testSql>;
+let sql: TestSql;
 let world: ChainWorld;
 const platformId = uuidv7();
 
 beforeAll(async () => {
   tracing = startTracing({ serviceName: 'holdfast-test', exporter });
-  [db, nats, world] = await Promise.all([createTestDatabase(), createTestBus(), startChain()]);
-  svc = await startPayments(db, nats, world.env);
-  sql = testSql(db);
+  e = await startChainPaymentsEnv();
+  ({ nats, sql, world } = e);
   await sql`insert into platforms (id, name, scopes) values (${platformId}, 'chain trace', ${['read:transactions']})`;
 }, 60_000);
 
 afterAll(async () => {
-  await svc?.stop();
-  await sql?.end();
-  await Promise.all([db?.drop(), nats?.dispose(), world?.anvil.stop()]);
+  await e?.stop();
   await tracing?.shutdown();
 });
 

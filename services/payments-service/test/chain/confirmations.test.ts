@@ -1,14 +1,21 @@
 import { ANVIL_ACCOUNTS } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentsConfigFrom } from '../../src/config.js';
-import { bearer, call, key, type PaymentsEnv, type Running, startPaymentsEnv, type TestSql } from '../helpers.js';
-import { type ChainWorld, eventsOf, insertTransaction, platformWithCredentials, startChain } from './fixtures.js';
+import { bearer, call, key, type Running, type TestSql } from '../helpers.js';
+import {
+  type ChainPaymentsEnv,
+  type ChainWorld,
+  eventsOf,
+  insertTransaction,
+  platformWithCredentials,
+  startChainPaymentsEnv,
+} from './fixtures.js';
 
 // A submitted hash moves a transaction only once its receipt is CHAIN_CONFIRMATIONS deep (the
 // receipt's block is the first confirmation): before that 409 CHAIN_TRANSACTION_PENDING and nothing
 // changes; the same request succeeds once enough blocks are on top.
 
-let e: PaymentsEnv;
+let e: ChainPaymentsEnv;
 let svc: Running;
 let sql: TestSql;
 let world: ChainWorld;
@@ -18,16 +25,12 @@ const RECEIVER = ANVIL_ACCOUNTS[2].address;
 const AMOUNT = 25_500_000n; // 25.5 MockUSDC
 
 beforeAll(async () => {
-  world = await startChain();
-  e = await startPaymentsEnv({ ...world.env, CHAIN_CONFIRMATIONS: 'base-sepolia=3' });
-  ({ svc, sql } = e);
+  e = await startChainPaymentsEnv({ CHAIN_CONFIRMATIONS: 'base-sepolia=3' });
+  ({ svc, sql, world } = e);
   p = await platformWithCredentials(e, 'Confirmations');
 }, 60_000);
 
-afterAll(async () => {
-  await e?.stop();
-  await world?.anvil.stop();
-});
+afterAll(() => e?.stop());
 
 /** anvil mines an empty block. */
 const mineOne = () => world.publicClient.request({ method: 'evm_mine' } as never);

@@ -5,8 +5,17 @@ import { prefixedName } from '@holdfast/messaging';
 import { request } from 'undici';
 import type { Address, Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, type PaymentsEnv, type Running, startPaymentsEnv, type TestBus, type TestSql } from '../helpers.js';
-import { ATTESTER, type ChainWorld, eventsOf, platformWithCredentials, publishChain, startChain, waitFor } from './fixtures.js';
+import { bearer, call, type Running, type TestBus, type TestSql } from '../helpers.js';
+import {
+  ATTESTER,
+  type ChainPaymentsEnv,
+  type ChainWorld,
+  eventsOf,
+  platformWithCredentials,
+  publishChain,
+  startChainPaymentsEnv,
+  waitFor,
+} from './fixtures.js';
 
 // A payment's whole life through the Payments API v2 and a real chain: created by the API, funds
 // locked by the sender's own createEscrow on anvil, the CHAIN event (as the indexer publishes it)
@@ -14,7 +23,7 @@ import { ATTESTER, type ChainWorld, eventsOf, platformWithCredentials, publishCh
 // chain, and completed from the chain's release event. Each move announced exactly once, in order.
 // A whole life takes seconds (blocks, a hold, the worker's poll): generous limits for a loaded machine.
 
-let e: PaymentsEnv;
+let e: ChainPaymentsEnv;
 let nats: TestBus;
 let svc: Running;
 let sql: TestSql;
@@ -22,16 +31,12 @@ let world: ChainWorld;
 let p: Awaited<ReturnType<typeof platformWithCredentials>>;
 
 beforeAll(async () => {
-  world = await startChain();
-  e = await startPaymentsEnv(world.env);
-  ({ nats, svc, sql } = e);
+  e = await startChainPaymentsEnv();
+  ({ nats, svc, sql, world } = e);
   p = await platformWithCredentials(e, 'End to end');
 }, 60_000);
 
-afterAll(async () => {
-  await e?.stop();
-  await world?.anvil.stop();
-});
+afterAll(() => e?.stop());
 
 const get = async (id: string) => (await call(svc.url, 'GET', `/api/v2/transactions/${id}`, { headers: bearer(p.token) })).body;
 

@@ -9,6 +9,7 @@ import {
 } from '@holdfast/contracts';
 import { holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/contracts/escrow';
 import { deployEscrow, deployMockUsdc, localDeployerAccount, onchainIdToUuid, uuidToOnchainId } from '@holdfast/escrow';
+import type { Logger } from '@holdfast/logging';
 import { type Bus, publishChecked } from '@holdfast/messaging';
 import { ANVIL_ACCOUNTS, type Anvil, startAnvil } from '@holdfast/test-fixtures';
 import {
@@ -29,8 +30,9 @@ import {
   type WalletClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { expect } from 'vitest';
 import { LOCAL_ATTESTER_KEY } from '../../src/config.js';
-import { newPlatform, type PaymentsEnv, type TestSql, tokenFor } from '../helpers.js';
+import { bearer, call, newPlatform, type PaymentsEnv, startPaymentsEnv, type TestSql, tokenFor } from '../helpers.js';
 
 export const NETWORK = 'base-sepolia';
 export const ATTESTER = privateKeyToAccount(LOCAL_ATTESTER_KEY).address;
@@ -305,4 +307,55 @@ export async function platformWithCredentials(e: Pick<PaymentsEnv, 'svc' | 'admi
 export async function eventsOf(sql: Sql, transactionId: string) {
   return sql<{ type: string; payload: Record<string, unknown> & { data: Record<string, unknown> } }[]>`
     select type, payload from outbox where payload->'data'->'transaction'->>'id' = ${transactionId} order by seq`;
+}
+
+/**
+ * A transaction of the platform from the sender (#1) to the receiver (#2), its escrow created on
+ * chain by the sender and its hash reported to POST /api/v2/transactions/{id}/escrow-hash (200):
+ * an escrowed payment as a client makes one.
+ */
+export async function escrowedThroughApi(
+  e: { sql: Sql; url: string; world: ChainWorld },
+  platform: { platformId: string; token: string },
+  amount: bigint,
+  options: { holdDeadline?: bigint } = {},
+): Promise<string> {
+  const id = await insertTransaction(e.sql, {
+    platformId: platform.platformId,
+    from: ANVIL_ACCOUNTS[1].address,
+    to: ANVIL_ACCOUNTS[2].address,
+  });
+  const receipt = await e.world.createEscrow(id, amount, options);
+  const res = await call(e.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
+    headers: bearer(platform.token),
+    body: { transactionHash: receipt.transactionHash },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return id;
+}
+
+export interface ChainPaymentsEnv extends PaymentsEnv {
+  world: ChainWorld;
+}
+
+/**
+ * The set-up of a payments test file on a private chain: `startChain` and `startPaymentsEnv`
+ * pointed at it (`env` adds to or overrides that configuration). Its `stop` stops anvil too.
+ */
+export async function startChainPaymentsEnv(env: Record<string, string> = {}, logger?: Logger): Promise<ChainPaymentsEnv> {
+  const world = await startChain();
+  try {
+    const e = await startPaymentsEnv({ ...world.env, ...env }, undefined, logger);
+    return {
+      ...e,
+      world,
+      stop: async () => {
+        await e.stop();
+        await world.anvil.stop();
+      },
+    };
+  } catch (error) {
+    await world.anvil.stop();
+    throw error;
+  }
 }

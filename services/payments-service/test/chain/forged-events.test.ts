@@ -3,18 +3,25 @@ import { type ChainEvent, chainEventId, chainMessageId, uuidv7 } from '@holdfast
 import { uuidToOnchainId } from '@holdfast/escrow';
 import { ANVIL_ACCOUNTS } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestBus, createTestDatabase, type Running, startPayments, type TestBus, type TestDatabase, testSql } from '../helpers.js';
-import { type ChainWorld, eventsOf, insertTransaction, publishChain, startChain, waitFor } from './fixtures.js';
+import type { TestBus, TestSql } from '../helpers.js';
+import {
+  type ChainPaymentsEnv,
+  type ChainWorld,
+  eventsOf,
+  insertTransaction,
+  publishChain,
+  startChainPaymentsEnv,
+  waitFor,
+} from './fixtures.js';
 
 // NATS is not trusted with money. Whoever can publish on a CHAIN subject (a stolen NATS
 // credential, a compromised process) publishes events with valid-looking fields; payments reads
 // the receipt of each event's transaction hash on the chain (anvil here) and moves a transaction
 // only when the log there decodes to exactly the message.
 
-let db: TestDatabase;
+let e: ChainPaymentsEnv;
 let nats: TestBus;
-let svc: Running;
-let sql: ReturnType<typeof testSql>;
+let sql: TestSql;
 let world: ChainWorld;
 const platformId = uuidv7();
 const SENDER = ANVIL_ACCOUNTS[1].address;
@@ -22,17 +29,12 @@ const RECEIVER = ANVIL_ACCOUNTS[2].address;
 const AMOUNT = 25_500_000n;
 
 beforeAll(async () => {
-  [db, nats, world] = await Promise.all([createTestDatabase(), createTestBus(), startChain()]);
-  svc = await startPayments(db, nats, world.env);
-  sql = testSql(db);
+  e = await startChainPaymentsEnv();
+  ({ nats, sql, world } = e);
   await sql`insert into platforms (id, name, scopes) values (${platformId}, 'forged chain events', ${['read:transactions']})`;
 }, 60_000);
 
-afterAll(async () => {
-  await svc?.stop();
-  await sql?.end();
-  await Promise.all([db?.drop(), nats?.dispose(), world?.anvil.stop()]);
-});
+afterAll(() => e?.stop());
 
 const statusOf = async (id: string) => ((await sql`select status from transactions where id = ${id}`)[0] as { status: string }).status;
 const hex32 = () => `0x${randomBytes(32).toString('hex')}`;

@@ -4,13 +4,22 @@ import { EscrowStatus } from '@holdfast/escrow';
 import { ANVIL_ACCOUNTS } from '@holdfast/test-fixtures';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, key, type PaymentsEnv, type Running, startPaymentsEnv, type TestBus, type TestSql } from '../helpers.js';
-import { type ChainWorld, eventsOf, insertTransaction, platformWithCredentials, publishChain, startChain, waitFor } from './fixtures.js';
+import { bearer, call, key, type Running, type TestBus, type TestSql } from '../helpers.js';
+import {
+  type ChainPaymentsEnv,
+  type ChainWorld,
+  eventsOf,
+  insertTransaction,
+  platformWithCredentials,
+  publishChain,
+  startChainPaymentsEnv,
+  waitFor,
+} from './fixtures.js';
 
 // The on-chain operations over HTTP, on a private anvil with the real escrow and MockUSDC, the
 // settlement worker holding the attester key, and CHAIN messages published as the indexer does.
 
-let e: PaymentsEnv;
+let e: ChainPaymentsEnv;
 let nats: TestBus;
 let svc: Running;
 let sql: TestSql;
@@ -23,17 +32,13 @@ const STRANGER = ANVIL_ACCOUNTS[3].address;
 const AMOUNT = 25_500_000n; // 25.5 MockUSDC
 
 beforeAll(async () => {
-  world = await startChain();
-  e = await startPaymentsEnv(world.env);
-  ({ nats, svc, sql } = e);
+  e = await startChainPaymentsEnv();
+  ({ nats, svc, sql, world } = e);
   p = await platformWithCredentials(e, 'Chain platform');
   other = await platformWithCredentials(e, 'Other platform');
 }, 60_000);
 
-afterAll(async () => {
-  await e?.stop();
-  await world?.anvil.stop();
-});
+afterAll(() => e?.stop());
 
 const v2 = () => bearer(p.token);
 const statusOf = async (id: string) => (await sql`select status from transactions where id = ${id}`)[0]?.status as string;

@@ -1,15 +1,22 @@
 import { ANVIL_ACCOUNTS, capturingLogger } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, key, type PaymentsEnv, type Running, startPaymentsEnv, type TestSql } from '../helpers.js';
-import { type ChainWorld, eventsOf, insertTransaction, platformWithCredentials, startChain } from './fixtures.js';
+import { bearer, call, key, type Running, type TestSql } from '../helpers.js';
+import {
+  type ChainPaymentsEnv,
+  type ChainWorld,
+  escrowedThroughApi,
+  eventsOf,
+  platformWithCredentials,
+  startChainPaymentsEnv,
+} from './fixtures.js';
 
 // The reconciler against a private anvil: the books are broken on purpose (the sender settles an
 // escrow on chain and payments never hears of it: no CHAIN event is published in this file). The
 // difference is reported (operator route, metric) with since when, then repaired once it has been
 // open RECONCILIATION_REPAIR_AFTER (1 s here), or left to an operator where no repair is safe.
 
-let e: PaymentsEnv;
+let e: ChainPaymentsEnv;
 let svc: Running;
 let sql: TestSql;
 let world: ChainWorld;
@@ -23,17 +30,13 @@ const reconcilerLines = (transactionId: string) =>
   logLines.filter((l) => l.component === 'reconciler' && l.transactionId === transactionId);
 
 beforeAll(async () => {
-  world = await startChain();
   // The periodic pass runs once at start only: this file runs its passes through the operator route.
-  e = await startPaymentsEnv({ ...world.env, RECONCILIATION_INTERVAL: '1h', RECONCILIATION_REPAIR_AFTER: '1s' }, undefined, logger);
-  ({ svc, sql } = e);
+  e = await startChainPaymentsEnv({ RECONCILIATION_INTERVAL: '1h', RECONCILIATION_REPAIR_AFTER: '1s' }, logger);
+  ({ svc, sql, world } = e);
   p = await platformWithCredentials(e, 'Reconciled platform');
 }, 60_000);
 
-afterAll(async () => {
-  await e?.stop();
-  await world?.anvil.stop();
-});
+afterAll(() => e?.stop());
 
 const admin = () => key(e.admin);
 const run = () => call(svc.url, 'POST', '/api/v1/admin/reconciliation/run', { headers: admin() });
@@ -44,16 +47,7 @@ const statusOf = async (id: string) => (await sql`select status from transaction
 const metrics = async () => (await (await request(`${svc.url}/metrics`)).body.text()) as string;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function escrowed(holdDeadline = 0n) {
-  const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
-  const receipt = await world.createEscrow(id, AMOUNT, { holdDeadline });
-  const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
-    headers: bearer(p.token),
-    body: { transactionHash: receipt.transactionHash },
-  });
-  expect(res.status).toBe(200);
-  return id;
-}
+const escrowed = (holdDeadline = 0n) => escrowedThroughApi({ sql, url: svc.url, world }, p, AMOUNT, { holdDeadline });
 
 describe('reconciliation with the escrow contract', () => {
   it('books that agree with the chain report nothing', async () => {

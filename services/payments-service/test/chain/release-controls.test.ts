@@ -1,13 +1,13 @@
 import { ANVIL_ACCOUNTS } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, key, newPlatform, type PaymentsEnv, type Running, startPaymentsEnv, type TestSql } from '../helpers.js';
-import { type ChainWorld, insertTransaction, platformWithCredentials, startChain } from './fixtures.js';
+import { bearer, call, key, newPlatform, type Running, type TestSql } from '../helpers.js';
+import { type ChainPaymentsEnv, type ChainWorld, insertTransaction, platformWithCredentials, startChainPaymentsEnv } from './fixtures.js';
 
 // A template's pre_release controls run when a release is attested: a required one that fails
 // refuses the release (409 RELEASE_BLOCKED_BY_CONTROL) and leaves the escrow as it was; every
 // result is recorded either way. Waiting controls cannot be put in that phase.
 
-let e: PaymentsEnv;
+let e: ChainPaymentsEnv;
 let svc: Running;
 let sql: TestSql;
 let world: ChainWorld;
@@ -16,16 +16,12 @@ const SENDER = ANVIL_ACCOUNTS[1].address;
 const RECEIVER = ANVIL_ACCOUNTS[2].address;
 
 beforeAll(async () => {
-  world = await startChain();
-  e = await startPaymentsEnv(world.env);
-  ({ svc, sql } = e);
+  e = await startChainPaymentsEnv();
+  ({ svc, sql, world } = e);
   p = await platformWithCredentials(e, 'Release controls');
 }, 60_000);
 
-afterAll(async () => {
-  await e?.stop();
-  await world?.anvil.stop();
-});
+afterAll(() => e?.stop());
 
 const control = (id: string, type: string, config: Record<string, unknown>, executionOrder = 0) => ({
   id,

@@ -1,49 +1,41 @@
 import { EscrowStatus } from '@holdfast/escrow';
-import { ANVIL_ACCOUNTS } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, key, type PaymentsEnv, type Running, startPaymentsEnv, type TestBus, type TestSql } from '../helpers.js';
-import { type ChainWorld, insertTransaction, platformWithCredentials, publishChain, startChain, waitFor } from './fixtures.js';
+import { bearer, call, key, type Running, type TestBus, type TestSql } from '../helpers.js';
+import {
+  type ChainPaymentsEnv,
+  type ChainWorld,
+  escrowedThroughApi,
+  platformWithCredentials,
+  publishChain,
+  startChainPaymentsEnv,
+  waitFor,
+} from './fixtures.js';
 
 // The operator routes of settlement (admin scope) on a private anvil with the settlement worker:
 // a superseded refund and a conflicting CHAIN event are listed and resolved, a failed release is
 // retried and then carried out on chain; every action is kept with who and why.
 
-let e: PaymentsEnv;
+let e: ChainPaymentsEnv;
 let nats: TestBus;
 let svc: Running;
 let sql: TestSql;
 let world: ChainWorld;
 let p: Awaited<ReturnType<typeof platformWithCredentials>>;
-const SENDER = ANVIL_ACCOUNTS[1].address;
-const RECEIVER = ANVIL_ACCOUNTS[2].address;
 const AMOUNT = 25_500_000n;
 
 beforeAll(async () => {
-  world = await startChain();
-  e = await startPaymentsEnv(world.env);
-  ({ nats, svc, sql } = e);
+  e = await startChainPaymentsEnv();
+  ({ nats, svc, sql, world } = e);
   p = await platformWithCredentials(e, 'Reviewed platform');
 }, 60_000);
 
-afterAll(async () => {
-  await e?.stop();
-  await world?.anvil.stop();
-});
+afterAll(() => e?.stop());
 
 const admin = () => key(e.admin);
 const items = async (query = '') => call(svc.url, 'GET', `/api/v1/admin/settlement/items${query}`, { headers: admin() });
 const statusOf = async (id: string) => (await sql`select status from transactions where id = ${id}`)[0]?.status as string;
 
-async function escrowed() {
-  const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
-  const receipt = await world.createEscrow(id, AMOUNT);
-  const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
-    headers: bearer(p.token),
-    body: { transactionHash: receipt.transactionHash },
-  });
-  expect(res.status).toBe(200);
-  return id;
-}
+const escrowed = () => escrowedThroughApi({ sql, url: svc.url, world }, p, AMOUNT);
 
 describe('settlement items that need a person', () => {
   it('a superseded refund and its conflicting release event are listed, resolved with a reason, and leave the list', async () => {
