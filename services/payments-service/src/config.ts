@@ -131,7 +131,8 @@ export type PaymentsConfig = ReturnType<typeof resolve>;
 
 function resolve(env: Record<string, string | undefined>) {
   const raw = loadConfig(PaymentsEnv, env, (c) => [
-    ...requiredOutsideLocal(c, ['INTERNAL_API_KEY']),
+    // DATA_ENCRYPTION_KEY seals one-time codes waiting to be sent (controls' code deliveries).
+    ...requiredOutsideLocal(c, ['INTERNAL_API_KEY', 'DATA_ENCRYPTION_KEY']),
     ...requiredOutsideLocal(c, ['IDENTITY_PROVIDER_URL', 'IDENTITY_PROVIDER_API_KEY', 'IDENTITY_PROVIDER_WEBHOOK_SECRET']),
     ...(c.IDENTITY_PROVIDER_URL && !c.IDENTITY_PROVIDER_API_KEY
       ? ['IDENTITY_PROVIDER_API_KEY: is required with IDENTITY_PROVIDER_URL']
@@ -162,7 +163,8 @@ function resolve(env: Record<string, string | undefined>) {
       lookbackSeconds: Math.floor(durationMs(raw.RECONCILIATION_LOOKBACK) / 1000),
       repairAfterMs: durationMs(raw.RECONCILIATION_REPAIR_AFTER),
     },
-    // Outside local without a key no one-time code can be sealed: controls that send one answer 503.
+    // Required outside local (resolve refuses to start without it); null only for a config built
+    // by hand without one, where controls that send a code answer 503.
     codeKeyring: raw.DATA_ENCRYPTION_KEY || raw.APP_ENV === 'local' ? keyringFromConfig(raw) : null,
     retention: {
       everyMs: durationMs(raw.PAYMENTS_RETENTION_INTERVAL),

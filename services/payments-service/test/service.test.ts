@@ -9,6 +9,7 @@ import { createPaymentsService, type PaymentsConfig, paymentsConfigFrom } from '
 /** The secrets a non-local environment must set. */
 const STAGING_SECRETS = {
   INTERNAL_API_KEY: 'k'.repeat(32),
+  DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
   IDENTITY_PROVIDER_URL: 'https://idp.example.com/',
   IDENTITY_PROVIDER_API_KEY: 'i'.repeat(24),
   IDENTITY_PROVIDER_WEBHOOK_SECRET: 's'.repeat(32),
@@ -135,5 +136,15 @@ describe('payments-service start-up', () => {
 
   it('requires the internal API key outside local', async () => {
     expect(() => paymentsConfigFrom({ APP_ENV: 'production' })).toThrow(/INTERNAL_API_KEY: is required when APP_ENV is production/);
+  });
+
+  it('requires DATA_ENCRYPTION_KEY outside local: codes waiting to be sent are sealed with it', () => {
+    const { DATA_ENCRYPTION_KEY: _key, ...withoutKey } = STAGING_SECRETS;
+    for (const APP_ENV of ['staging', 'production']) {
+      expect(() => paymentsConfigFrom({ APP_ENV, ...withoutKey })).toThrow(
+        new RegExp(`DATA_ENCRYPTION_KEY: is required when APP_ENV is ${APP_ENV} \\(missing\\)`),
+      );
+    }
+    expect(paymentsConfigFrom({ APP_ENV: 'staging', ...STAGING_SECRETS }).codeKeyring).not.toBeNull();
   });
 });

@@ -253,6 +253,7 @@ describe('production instance', () => {
       NATS_PASSWORD: 'nats-test-password',
       PAYMENTS_V1_SUNSET_ENFORCED: 'false',
       INTERNAL_API_KEY: 'x'.repeat(32),
+      DATA_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
       CHAIN_RPC_URLS: 'base=http://127.0.0.1:9',
       IDENTITY_PROVIDER_URL: 'https://idp.example.com/',
       IDENTITY_PROVIDER_API_KEY: 'i'.repeat(24),
