@@ -190,7 +190,7 @@ function mutate(value: unknown): fc.Arbitrary<unknown> {
         ...(value as object),
         [key]: bad,
       })),
-      anyJson.map((bad) => ({ ...(value as object), ['fuzz\u0000field']: bad })),
+      anyJson.map((bad) => ({ ...(value as object), 'fuzz\u0000field': bad })),
       fc.constant(Array.from({ length: 2000 }, (_, i) => ({ [`k${i}`]: i }))),
     );
   }
