@@ -1,13 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type StandInRequest, startStandInServer } from './json-stand-in.js';
 
-export interface ProviderRequest {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: unknown;
-}
+export type ProviderRequest = StandInRequest;
 
 /** `ok`, an HTTP status to answer, `malformed` (200 without an id) or `hang` (never answer). */
 export type ProviderMode = 'ok' | 'malformed' | 'hang' | number;
@@ -29,45 +23,15 @@ export interface ProviderStandIn {
  */
 export async function startIdentityProvider(): Promise<ProviderStandIn> {
   const apiKey = `idp_${randomBytes(16).toString('hex')}`;
-  const requests: ProviderRequest[] = [];
   const inquiries = new Map<string, string>();
   const byKey = new Map<string, { id: string; sessionToken: string }>();
-  const hanging = new Set<() => void>();
-  const self: ProviderStandIn = {
-    url: '',
-    apiKey,
-    requests,
-    inquiries,
-    mode: 'ok',
-    stop: async () => {
-      for (const release of hanging) release();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      let body: unknown;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        body = text;
-      }
-      requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body });
-      const send = (status: number, answer: unknown) =>
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
-      if (self.mode === 'hang') {
-        hanging.add(() => res.destroy());
-        return;
-      }
-      if (req.method !== 'POST' || req.url !== '/v1/inquiries') return send(404, { error: 'not_found' });
+  const server = await startStandInServer(
+    (req, { send }) => {
+      if (req.method !== 'POST' || req.path !== '/v1/inquiries') return send(404, { error: 'not_found' });
       if (req.headers.authorization !== `Bearer ${apiKey}`) return send(401, { error: 'unauthorized' });
       if (typeof self.mode === 'number') return send(self.mode, { error: 'as configured' });
       if (self.mode === 'malformed') return send(200, { sessionToken: 'x' });
-      const { referenceId, type } = (body ?? {}) as { referenceId?: unknown; type?: unknown };
+      const { referenceId, type } = (req.body ?? {}) as { referenceId?: unknown; type?: unknown };
       if (typeof referenceId !== 'string' || typeof type !== 'string') return send(422, { error: 'invalid_request' });
       const key = String(req.headers['idempotency-key'] ?? randomUUID());
       const inquiry = byKey.get(key) ?? {
@@ -77,9 +41,9 @@ export async function startIdentityProvider(): Promise<ProviderStandIn> {
       byKey.set(key, inquiry);
       inquiries.set(inquiry.id, referenceId);
       return send(201, inquiry);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  self.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
+    () => self.mode === 'hang',
+  );
+  const self: ProviderStandIn = { url: server.url, apiKey, requests: server.requests, inquiries, mode: 'ok', stop: server.stop };
   return self;
 }

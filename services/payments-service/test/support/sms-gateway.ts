@@ -1,13 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type StandInRequest, startStandInServer } from './json-stand-in.js';
 
-export interface GatewayRequest {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: unknown;
-}
+export type GatewayRequest = StandInRequest;
 
 /** A message the stand-in accepted. */
 export interface AcceptedMessage {
@@ -40,45 +34,15 @@ export interface GatewayStandIn {
  */
 export async function startSmsGateway(): Promise<GatewayStandIn> {
   const apiKey = `sms_${randomBytes(16).toString('hex')}`;
-  const requests: GatewayRequest[] = [];
   const messages: AcceptedMessage[] = [];
-  const hanging = new Set<() => void>();
-  const self: GatewayStandIn = {
-    url: '',
-    apiKey,
-    requests,
-    messages,
-    mode: 'ok',
-    stop: async () => {
-      for (const release of hanging) release();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      let body: unknown;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        body = text;
-      }
-      requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body });
-      const send = (status: number, answer: unknown) =>
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
-      if (self.mode === 'hang') {
-        hanging.add(() => res.destroy());
-        return;
-      }
-      if (req.method !== 'POST' || req.url !== '/messages') return send(404, { error: 'not_found' });
+  const server = await startStandInServer(
+    (req, { send, res }) => {
+      if (req.method !== 'POST' || req.path !== '/messages') return send(404, { error: 'not_found' });
       if (req.headers.authorization !== `Bearer ${apiKey}`) return send(401, { error: 'unauthorized' });
       if (typeof self.mode === 'number') return send(self.mode, { error: 'as configured' });
       if (self.mode === 'malformed') return send(200, { status: 'queued' });
       if (self.mode === 'not-json') return res.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
-      const { to, body: textBody, reference } = (body ?? {}) as { to?: unknown; body?: unknown; reference?: unknown };
+      const { to, body: textBody, reference } = (req.body ?? {}) as { to?: unknown; body?: unknown; reference?: unknown };
       if (typeof to !== 'string' || !/^\+[1-9]\d{6,14}$/.test(to) || typeof textBody !== 'string' || typeof reference !== 'string') {
         return send(422, { error: 'invalid_request' });
       }
@@ -86,9 +50,9 @@ export async function startSmsGateway(): Promise<GatewayStandIn> {
       if (self.mode === 'rejected') return send(200, { id, status: 'rejected' });
       messages.push({ id, to, body: textBody, reference });
       return send(202, { id, status: 'queued' });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  self.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
+    () => self.mode === 'hang',
+  );
+  const self: GatewayStandIn = { url: server.url, apiKey, requests: server.requests, messages, mode: 'ok', stop: server.stop };
   return self;
 }
