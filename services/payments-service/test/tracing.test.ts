@@ -5,12 +5,12 @@ import { Writable } from 'node:stream';
 import { startForTest } from '@holdfast/http-kit';
 import { createLogger } from '@holdfast/logging';
 import { InMemorySpanExporter, type ReadableSpan, startTracing, type Tracing } from '@holdfast/runtime';
-import { createTestBus, createTestDatabase, type TestBus, type TestDatabase, testLogger } from '@holdfast/test-fixtures';
-import { createDispatcherService, dispatcherConfigFrom } from '@holdfast/webhook-dispatcher';
+import { createTestBus, createTestDatabase, type TestBus, type TestDatabase } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentsService, paymentsConfigFrom } from '../src/index.js';
 import { call, key, type Running } from './helpers.js';
+import { startDispatcherFor } from './support/dispatcher.js';
 
 // One payment followed across processes (docs/operations.md, "Tracing"): real payments-service and
 // webhook-dispatcher on real PostgreSQL and NATS, spans read from an in-memory exporter. The HTTP
@@ -73,15 +73,7 @@ beforeAll(async () => {
   payments = await startForTest(
     await createPaymentsService(paymentsConfig, createLogger({ service: 'payments-service', level: 'info', destination: lines })),
   );
-  const dispatcherConfig = dispatcherConfigFrom({
-    DATABASE_URL: db.url,
-    NATS_URL: nats.url,
-    NATS_SUBJECT_PREFIX: nats.prefix,
-    LOG_LEVEL: 'silent',
-  });
-  dispatcher = await startForTest(
-    await createDispatcherService(dispatcherConfig, testLogger('webhook-dispatcher'), { pollIntervalMs: 100 }),
-  );
+  dispatcher = await startDispatcherFor(db, nats);
   sql = postgres(db.url, { max: 1, onnotice: () => {} });
 });
 

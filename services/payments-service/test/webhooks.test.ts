@@ -2,10 +2,7 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type DomainEvent, EVENT_TYPES, newEventId, PAYMENTS_COMMANDS, type SandboxCredential } from '@holdfast/contracts';
-import { startForTest } from '@holdfast/http-kit';
 import { publishEvent, sendCommand } from '@holdfast/messaging';
-import { testLogger } from '@holdfast/test-fixtures';
-import { createDispatcherService, dispatcherConfigFrom } from '@holdfast/webhook-dispatcher';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -20,6 +17,7 @@ import {
   type TestDatabase,
   tokenFor,
 } from './helpers.js';
+import { startDispatcherFor, until } from './support/dispatcher.js';
 
 // Payments API v1 webhooks: every operation forwarded to a real webhook-dispatcher on the same
 // NATS prefix and database server, owned by the calling credential's platform.
@@ -66,26 +64,7 @@ async function startReceiver() {
   };
 }
 
-async function startDispatcher(): Promise<Running> {
-  const config = dispatcherConfigFrom({
-    DATABASE_URL: db.url,
-    NATS_URL: nats.url,
-    NATS_SUBJECT_PREFIX: nats.prefix,
-    WEBHOOK_RETRY_SCHEDULE: '1s',
-    LOG_LEVEL: 'silent',
-  });
-  return startForTest(await createDispatcherService(config, testLogger('webhook-dispatcher'), { pollIntervalMs: 100 }));
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const startDispatcher = () => startDispatcherFor(db, nats, { WEBHOOK_RETRY_SCHEDULE: '1s' });
 
 const asA = () => key(a.apiKey);
 const hex = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('hex');

@@ -3,7 +3,6 @@ import { WebhookCommands } from '@holdfast/contracts';
 import { startForTest } from '@holdfast/http-kit';
 import { sendCommand } from '@holdfast/messaging';
 import { testLogger } from '@holdfast/test-fixtures';
-import { createDispatcherService, dispatcherConfigFrom } from '@holdfast/webhook-dispatcher';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentsService, paymentsConfigFrom } from '../../src/index.js';
 import {
@@ -20,6 +19,7 @@ import {
   testSql,
   tokenFor,
 } from '../helpers.js';
+import { startDispatcherFor, until } from '../support/dispatcher.js';
 
 // A deactivated platform's webhook subscriptions stop too (ADR 15): the deactivation's transaction
 // queues `cmd.webhooks.owners.deactivate` for the platform, and payments' remote-task runner sends
@@ -52,26 +52,7 @@ async function startPaymentsService(): Promise<Running> {
   );
 }
 
-async function startDispatcher(): Promise<Running> {
-  const config = dispatcherConfigFrom({
-    DATABASE_URL: db.url,
-    NATS_URL: nats.url,
-    NATS_SUBJECT_PREFIX: nats.prefix,
-    WEBHOOK_RETRY_SCHEDULE: '1s',
-    LOG_LEVEL: 'silent',
-  });
-  return startForTest(await createDispatcherService(config, testLogger('webhook-dispatcher'), { pollIntervalMs: 100 }));
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const startDispatcher = () => startDispatcherFor(db, nats, { WEBHOOK_RETRY_SCHEDULE: '1s' });
 
 const url = () => payments!.url;
 

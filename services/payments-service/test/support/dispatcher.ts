@@ -1,0 +1,34 @@
+import { startForTest } from '@holdfast/http-kit';
+import { testLogger } from '@holdfast/test-fixtures';
+import { createDispatcherService, dispatcherConfigFrom } from '@holdfast/webhook-dispatcher';
+import type { Running } from '../helpers.js';
+
+/**
+ * The webhook dispatcher beside payments in a test: this file's database and NATS prefix, silent
+ * logs, polling every 100 ms; `env` adds settings (e.g. a short WEBHOOK_RETRY_SCHEDULE).
+ */
+export async function startDispatcherFor(
+  db: { url: string },
+  nats: { url: string; prefix: string },
+  env: Record<string, string> = {},
+): Promise<Running> {
+  const config = dispatcherConfigFrom({
+    DATABASE_URL: db.url,
+    NATS_URL: nats.url,
+    NATS_SUBJECT_PREFIX: nats.prefix,
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  return startForTest(await createDispatcherService(config, testLogger('webhook-dispatcher'), { pollIntervalMs: 100 }));
+}
+
+/** Polls `probe` every 100 ms until it answers something other than undefined. */
+export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
