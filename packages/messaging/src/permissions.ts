@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { BROADCASTS, STREAMS, type StreamName } from '@holdfast/contracts';
 
 /**
@@ -36,6 +37,15 @@ export const NATS_GRANTS: Record<NatsService, Grants> = {
 /** The inbox prefix of a process: its replies (commands, JetStream acks, pulled messages) arrive only there. */
 export function inboxPrefixOf(service: string): string {
   return `_INBOX_${service.replaceAll(/[^A-Za-z0-9-]/g, '_')}`;
+}
+
+/**
+ * A password for a process's NATS user. nats-server parses a `$VAR` value as configuration, so
+ * one starting with digits can read as a number or a date ("20-ab…", "1D…" stop the server from
+ * starting): every password starts with a letter.
+ */
+export function newNatsPassword(): string {
+  return `p${randomBytes(18).toString('hex')}`;
 }
 
 /** The environment variable nats.conf reads each process's password from. */

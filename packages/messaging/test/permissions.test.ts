@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +16,7 @@ import {
   type NatsService,
   natsAuthorizationFile,
   natsPasswordVariable,
+  newNatsPassword,
   renderNatsAuthorization,
   sendCommand,
   serveCommand,
@@ -29,7 +29,7 @@ import { startNatsServer } from '../src/testing.js';
 // grants (as infra/nats does); each process's user can do its own job and nothing of another's.
 
 const logger = createLogger({ service: 'permissions-test', level: 'silent' });
-const passwords = Object.fromEntries(NATS_SERVICES.map((s) => [s, randomBytes(18).toString('base64url')])) as Record<NatsService, string>;
+const passwords = Object.fromEntries(NATS_SERVICES.map((s) => [s, newNatsPassword()])) as Record<NatsService, string>;
 let server: Awaited<ReturnType<typeof startNatsServer>>;
 const buses: Partial<Record<NatsService, Bus>> = {};
 const Payload = Type.Object({ n: Type.Number() });

@@ -1,5 +1,4 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -116,13 +115,10 @@ export interface PermissionedNats {
  * user and subjects, no anonymous access), so that a permission the grants forgot fails the run.
  */
 export async function startPermissionedNats(prefix: string, storeDir?: string): Promise<PermissionedNats> {
-  const { NATS_SERVICES, natsPasswordVariable, renderNatsAuthorization } = await import('@holdfast/messaging');
+  const { NATS_SERVICES, natsPasswordVariable, newNatsPassword, renderNatsAuthorization } = await import('@holdfast/messaging');
   const { startNatsServer } = await import('@holdfast/messaging/nats-server');
-  // nats-server parses a `$VAR` value as config: one starting with digits can read as a number or a
-  // date ("20-ab..." fails to start the server), so each password starts with a letter.
-  const secret = () => `p${randomBytes(18).toString('hex')}`;
-  const passwords = Object.fromEntries(NATS_SERVICES.map((s) => [s, secret()]));
-  const admin = secret();
+  const passwords = Object.fromEntries(NATS_SERVICES.map((s) => [s, newNatsPassword()]));
+  const admin = newNatsPassword();
   const server = await startNatsServer({
     config: renderNatsAuthorization(prefix, [`{ user: "holdfast-stack", password: "${admin}" }`]),
     env: Object.fromEntries(NATS_SERVICES.map((s) => [natsPasswordVariable(s), passwords[s]!])),
