@@ -18,9 +18,11 @@ export interface PollingWorkerOptions {
   maxBackoffMs?: number;
   /**
    * One pass. `true` when more work may be waiting (the next pass starts at once), `false` to
-   * sleep. A throw is logged and the next pass waits the backoff.
+   * sleep `intervalMs`, a number to sleep that many milliseconds instead (a pass that knows when
+   * its next work is due, or waits longer in some state); a wake-up cuts any sleep short. A throw
+   * is logged and the next pass waits the backoff.
    */
-  pass: () => Promise<boolean>;
+  pass: () => Promise<boolean | number>;
   /**
    * Subscribes to a wake-up signal, once at start; returns how to unsubscribe (called at stop, after
    * the drain).
@@ -68,7 +70,8 @@ export function createPollingWorker(options: PollingWorkerOptions): PollingWorke
       try {
         const more = await options.pass();
         failures = 0;
-        if (!more) await sleep(options.intervalMs);
+        if (typeof more === 'number') await sleep(more);
+        else if (!more) await sleep(options.intervalMs);
       } catch (error) {
         failures += 1;
         log.error({ err: error, failures }, `${options.name} pass failed; retrying`);

@@ -91,6 +91,25 @@ describe('polling worker', () => {
     await expect.poll(() => passes).toBeGreaterThanOrEqual(3);
     await worker.stop();
   });
+
+  it('sleeps the wait a pass returns instead of the interval, and a wake-up still cuts it short', async () => {
+    let passes = 0;
+    const worker = createPollingWorker({
+      name: 'wait-test',
+      logger,
+      intervalMs: NEVER,
+      // First a short wait (the next pass comes without a wake-up), then a long one.
+      pass: async () => {
+        passes += 1;
+        return passes === 1 ? 1 : NEVER;
+      },
+    });
+    await worker.start();
+    await expect.poll(() => passes).toBe(2);
+    worker.wake();
+    await expect.poll(() => passes).toBe(3);
+    await worker.stop();
+  });
 });
 
 describe('retention sweeper', () => {

@@ -66,7 +66,7 @@ export async function createIndexerService(config: IndexerConfig, logger: Logger
       onChainReset: config.onChainReset,
     });
     followers.push(follower);
-    if (started) follower.start();
+    if (started) void follower.start();
     return follower;
   }
   const settingsOf = (network: string) => config.rpcNetworks.find((n) => n.network === network);
@@ -95,7 +95,7 @@ export async function createIndexerService(config: IndexerConfig, logger: Logger
       for (const settings of config.rpcNetworks.filter((n) => !followers.some((f) => f.network === n.network))) {
         logger.info({ network: settings.network }, 'no escrow contract for this network yet: followed once one is registered');
       }
-      for (const follower of followers) follower.start();
+      await Promise.all(followers.map((f) => f.start()));
       commands = serveCommand(foundation.bus, INDEXER_COMMANDS.followContract, SERVICE_NAME, (request) => registry.follow(request));
     },
     closers: [

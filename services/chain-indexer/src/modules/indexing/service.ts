@@ -3,6 +3,7 @@ import { ChainEvent, chainEventId, chainMessageId, chainSubject, type Network } 
 import { type DecodedEvent, decodeEscrowLog, UndecodableLogError } from '@holdfast/escrow';
 import type { Logger } from '@holdfast/logging';
 import { type Bus, publishChecked } from '@holdfast/messaging';
+import { createPollingWorker } from '@holdfast/runtime';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { type Address, getAddress } from 'viem';
 import type { BlockHeader, ChainLog, ChainReader } from './chain-reader.js';
@@ -52,7 +53,7 @@ export interface NetworkIndexerOptions {
 
 export interface NetworkIndexer {
   network: Network;
-  start: () => void;
+  start: () => Promise<void>;
   /** A contract was registered for this network: pick it up at the next step (and wake up for it). */
   notify: () => void;
   /** Finishes the step in progress, releases the lease, stops. */
@@ -104,26 +105,11 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
   let leader = false;
   /** The latest block seen when the tip was last verified: until it changes there is nothing to check. */
   let verifiedHead: BlockHeader | undefined;
-  let stopping = false;
-  let loop: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
   let consecutiveFailures = 0;
 
   function setState(next: IndexerState, why?: string): void {
     state = next;
     reason = why;
-  }
-
-  function sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      }
-      wake = done;
-    });
   }
 
   // ---- publishing ----------------------------------------------------------------------------
@@ -318,7 +304,7 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
     verifiedHead = undefined;
   }
 
-  // ---- the loop ------------------------------------------------------------------------------
+  // ---- the worker's pass ------------------------------------------------------------------------------
 
   /** Every contract to follow: ESCROW_CONTRACTS and the registered ones (by lower-case address, the first entry winning). */
   async function allContracts(): Promise<EscrowContract[]> {
@@ -413,80 +399,81 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
     return false;
   }
 
-  async function run(): Promise<void> {
-    while (!stopping) {
-      try {
-        if (!(await repository.acquireLease(network, owner, options.isGone))) {
-          if (leader) log.warn('lease lost to another instance; standing by');
-          leader = false;
-          cursor = undefined;
-          metrics.leader.set(labels, 0);
-          setState('standby');
-          await sleep(Math.min(Math.max(options.pollIntervalMs * 4, 1_000), 5_000));
-          continue;
-        }
-        if (!leader) log.info('lease taken: this instance follows the network');
-        leader = true;
-        metrics.leader.set(labels, 1);
-        // Renewing the lease (above) once per step keeps it alive; catching up loops without sleeping.
-        const more = await step();
-        if (state !== 'following') setState('following');
-        consecutiveFailures = 0;
-        if (!more) await sleep(options.pollIntervalMs);
-      } catch (error) {
-        if (stopping) break;
-        if (error instanceof LeaseLostError) {
-          log.warn({ err: error }, 'lease lost while writing; nothing was committed');
-          leader = false;
-          metrics.leader.set(labels, 0);
-          cursor = undefined;
-          continue;
-        }
-        if (error instanceof HaltedError) {
-          log.error({ reason }, 'network halted');
-          cursor = undefined;
-          await sleep(Math.max(options.pollIntervalMs * 20, 10_000));
-          continue;
-        }
-        // The cursor in memory may be ahead of what was committed when the failure hit between the two.
+  /**
+   * One pass of the worker: renew (or take) the lease, then one step. Renewing the lease once per step
+   * keeps it alive; catching up loops without sleeping. Returns what the worker does next: `true` at
+   * once, `false` after the poll interval, a number of ms in standby or halted.
+   */
+  async function pass(): Promise<boolean | number> {
+    try {
+      if (!(await repository.acquireLease(network, owner, options.isGone))) {
+        if (leader) log.warn('lease lost to another instance; standing by');
+        leader = false;
         cursor = undefined;
-        if (error instanceof ChainMovedError) {
-          // Not a failure: the chain changed under a read (a reorg in progress); read again shortly.
-          log.info({ reason: error.message }, 'the chain moved while a range was read; reading it again');
-          await sleep(options.pollIntervalMs);
-          continue;
-        }
-        consecutiveFailures += 1;
-        metrics.errors.inc(labels);
-        const delay = Math.min(options.pollIntervalMs * 2 ** Math.min(consecutiveFailures, 6), 30_000);
-        const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-        setState(consecutiveFailures >= 3 ? 'failing' : state, message);
-        log.warn({ err: error, retryInMs: delay }, 'indexing step failed; retrying');
-        await sleep(delay);
+        metrics.leader.set(labels, 0);
+        setState('standby');
+        return Math.min(Math.max(options.pollIntervalMs * 4, 1_000), 5_000);
       }
+      if (!leader) log.info('lease taken: this instance follows the network');
+      leader = true;
+      metrics.leader.set(labels, 1);
+      const more = await step();
+      if (state !== 'following') setState('following');
+      consecutiveFailures = 0;
+      return more;
+    } catch (error) {
+      if (!worker.running()) return false;
+      if (error instanceof LeaseLostError) {
+        log.warn({ err: error }, 'lease lost while writing; nothing was committed');
+        leader = false;
+        metrics.leader.set(labels, 0);
+        cursor = undefined;
+        return true;
+      }
+      if (error instanceof HaltedError) {
+        log.error({ reason }, 'network halted');
+        cursor = undefined;
+        return Math.max(options.pollIntervalMs * 20, 10_000);
+      }
+      // The cursor in memory may be ahead of what was committed when the failure hit between the two.
+      cursor = undefined;
+      if (error instanceof ChainMovedError) {
+        // Not a failure: the chain changed under a read (a reorg in progress); read again shortly.
+        log.info({ reason: error.message }, 'the chain moved while a range was read; reading it again');
+        return false;
+      }
+      consecutiveFailures += 1;
+      metrics.errors.inc(labels);
+      const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      setState(consecutiveFailures >= 3 ? 'failing' : state, message);
+      // The worker logs it and retries after its backoff.
+      throw error;
     }
-    if (leader) await repository.releaseLease(network, owner).catch(() => undefined);
-    leader = false;
-    metrics.leader.set(labels, 0);
-    setState('stopped');
   }
+
+  const worker = createPollingWorker({
+    name: 'indexer',
+    logger: options.logger.child({ network }),
+    intervalMs: options.pollIntervalMs,
+    // As before the worker: the wait doubles per failure up to 64 poll intervals (at most 30 s).
+    maxBackoffMs: Math.min(options.pollIntervalMs * 64, 30_000),
+    pass,
+  });
 
   return {
     network,
     notify: () => {
       registryReadAt = 0;
-      wake?.();
+      worker.wake();
     },
-    start: () => {
-      if (loop) return;
-      stopping = false;
-      loop = run();
-    },
+    start: () => worker.start(),
     stop: async () => {
-      stopping = true;
-      wake?.();
-      await loop;
-      loop = undefined;
+      if (!worker.running()) return;
+      await worker.stop();
+      if (leader) await repository.releaseLease(network, owner).catch(() => undefined);
+      leader = false;
+      metrics.leader.set(labels, 0);
+      setState('stopped');
     },
     status: () => ({
       network,
