@@ -86,6 +86,36 @@ export const ChainEnv = {
   ),
 };
 
+/**
+ * Where the chain-indexer subscribes to new heads (`eth_subscribe newHeads`), per network: a
+ * network not listed uses its CHAIN_RPC_URLS address with ws:// or wss:// (anvil and most providers
+ * serve both on one address); `off` polls only.
+ */
+export const ChainWsEnv = {
+  CHAIN_WS_URLS: Type.Optional(
+    Type.String({
+      format: 'chain-ws-urls',
+      errorMessage: 'must be network=url pairs (ws:// or wss://, or off), comma-separated, e.g. base=wss://rpc.example/ws',
+    }),
+  ),
+};
+
+/**
+ * The new-heads subscription address of each network of `rpcUrls`: its CHAIN_WS_URLS entry, else
+ * its RPC address as ws:// or wss://; undefined when the entry is `off`.
+ */
+export function chainWsUrls(value: string | undefined, rpcUrls: Record<string, string>): Record<string, string | undefined> {
+  const given: Record<string, string> = value
+    ? Object.fromEntries(value.split(',').map((pair) => pair.split('=') as [string, string]))
+    : {};
+  return Object.fromEntries(
+    Object.entries(rpcUrls).map(([network, rpcUrl]) => {
+      const url = given[network] ?? rpcUrl.replace(/^http(s?):/, 'ws$1:');
+      return [network, url === 'off' ? undefined : url];
+    }),
+  );
+}
+
 /** The local chain stands in for base-sepolia in `local` when no RPC is configured. */
 export const LOCAL_CHAIN_RPC = 'http://127.0.0.1:8545';
 

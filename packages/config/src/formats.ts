@@ -30,6 +30,11 @@ const formats: Record<string, (value: string) => boolean> = {
       const [network, url, ...rest] = pair.split('=');
       return rest.length === 0 && !!network && /^[a-z0-9-]+$/.test(network) && !!url && urlWith(['http:', 'https:', 'ws:', 'wss:'])(url);
     }),
+  'chain-ws-urls': (v) =>
+    v.split(',').every((pair) => {
+      const [network, url, ...rest] = pair.split('=');
+      return rest.length === 0 && !!network && /^[a-z0-9-]+$/.test(network) && !!url && (url === 'off' || urlWith(['ws:', 'wss:'])(url));
+    }),
 };
 
 for (const [name, check] of Object.entries(formats)) {

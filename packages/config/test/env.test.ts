@@ -2,8 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import {
   ChainEnv,
+  ChainWsEnv,
   CommonEnv,
   ConfigError,
+  chainWsUrls,
   loadConfig,
   parseChainRpcUrls,
   parseDurationList,
@@ -12,7 +14,7 @@ import {
   requiredOutsideLocal,
 } from '../src/index.js';
 
-const schema = Type.Object({ ...CommonEnv, ...ChainEnv, PORT: portField(3001), API_SECRET: Type.Optional(Type.String()) });
+const schema = Type.Object({ ...CommonEnv, ...ChainEnv, ...ChainWsEnv, PORT: portField(3001), API_SECRET: Type.Optional(Type.String()) });
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -69,6 +71,23 @@ describe('loadConfig', () => {
     expect(parseChainRpcUrls(undefined, 'production')).toEqual({});
     expect(parseDurationList('5s,5m,30m,2h')).toEqual([5000, 300000, 1800000, 7200000]);
     expect(parseDurationList('5s,soon')).toBeUndefined();
+  });
+
+  it('subscribes to new heads at the RPC address as ws:// unless CHAIN_WS_URLS names another address or off', () => {
+    expect(problemsOf({ CHAIN_WS_URLS: 'base=https://a' })[0]).toMatch(/^CHAIN_WS_URLS: must be network=url pairs \(ws:\/\/ or wss:\/\//);
+    expect(problemsOf({ CHAIN_WS_URLS: 'base=wss://a/ws,ethereum=off' })).toEqual([]);
+    const rpc = {
+      base: 'https://base.example/v2/key',
+      ethereum: 'https://eth.example',
+      arbitrum: 'http://127.0.0.1:8545',
+      op: 'wss://op.example',
+    };
+    expect(chainWsUrls('ethereum=wss://eth.example/ws,arbitrum=off', rpc)).toEqual({
+      base: 'wss://base.example/v2/key',
+      ethereum: 'wss://eth.example/ws',
+      arbitrum: undefined,
+      op: 'wss://op.example',
+    });
   });
 });
 

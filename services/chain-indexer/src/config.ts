@@ -1,7 +1,9 @@
 import {
   ChainConfirmationsEnv,
   ChainEnv,
+  ChainWsEnv,
   CommonEnv,
+  chainWsUrls,
   confirmationsFor,
   durationMs,
   type EscrowContract,
@@ -25,6 +27,7 @@ export const SERVICE_NAME = 'chain-indexer';
 export const IndexerEnv = Type.Object({
   ...CommonEnv,
   ...ChainEnv,
+  ...ChainWsEnv,
   ...EscrowContractsEnv,
   ...ChainConfirmationsEnv,
   INDEXER_PORT: portField(3004),
@@ -46,6 +49,8 @@ export interface NetworkSettings {
   network: Network;
   chainId: number;
   rpcUrl: string;
+  /** Where new heads are subscribed to (eth_subscribe newHeads); undefined: polling only (CHAIN_WS_URLS=network=off). */
+  wsUrl: string | undefined;
   contracts: EscrowContract[];
   confirmations: number;
 }
@@ -76,17 +81,28 @@ function resolve(env: Record<string, string | undefined>) {
         ),
       );
     }
+    if (c.CHAIN_WS_URLS) {
+      problems.push(
+        ...networksWithoutRpc(
+          'CHAIN_WS_URLS',
+          c.CHAIN_WS_URLS.split(',').map((pair) => pair.split('=')[0] as string),
+          rpc,
+        ),
+      );
+    }
     problems.push(...parsedConfirmations.problems);
     problems.push(...natsCredentialProblems(c));
     return problems;
   });
   const chainRpcUrls = parseChainRpcUrls(raw.CHAIN_RPC_URLS, raw.APP_ENV);
+  const wsUrls = chainWsUrls(raw.CHAIN_WS_URLS, chainRpcUrls);
   const rpcNetworks: NetworkSettings[] = Object.entries(chainRpcUrls).map(([name, rpcUrl]) => {
     const network = name as Network;
     return {
       network,
       chainId: CHAIN_IDS[network] as number,
       rpcUrl,
+      wsUrl: wsUrls[network],
       contracts: escrow.filter((e) => e.network === network),
       confirmations: confirmationsFor(network, raw.APP_ENV, confirmations),
     };

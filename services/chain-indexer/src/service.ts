@@ -10,6 +10,7 @@ import * as tables from './db/schema.js';
 import { SCHEMA_NAME } from './db/schema.js';
 import { type ChainReader, createChainReader } from './modules/indexing/chain-reader.js';
 import { createIndexerMetrics } from './modules/indexing/metrics.js';
+import { newHeadsSubscription } from './modules/indexing/new-heads.js';
 import { createIndexerRepository } from './modules/indexing/repository.js';
 import { createNetworkIndexer, type NetworkIndexer } from './modules/indexing/service.js';
 import { createContractRegistry } from './modules/registry/service.js';
@@ -51,8 +52,18 @@ export async function createIndexerService(config: IndexerConfig, logger: Logger
     if (existing) return existing;
     const reader = createChainReader({ rpcUrl: settings.rpcUrl, chainId: settings.chainId, name: settings.network });
     readers.push(reader);
+    const labels = { network: settings.network };
+    const newHeads = settings.wsUrl
+      ? newHeadsSubscription({
+          url: settings.wsUrl,
+          logger: logger.child({ network: settings.network }),
+          onSubscribed: (subscribed) => metrics.headSubscription.set(labels, subscribed ? 1 : 0),
+        })
+      : undefined;
+    metrics.headSubscription.set(labels, 0);
     const follower = createNetworkIndexer({
       ...settings,
+      newHeads,
       registered: () => repository.registeredContracts(settings.network),
       reader,
       repository,

@@ -67,6 +67,7 @@ describe('chain-indexer configuration', () => {
         network: 'base-sepolia',
         chainId: 84532,
         rpcUrl: 'http://127.0.0.1:8545',
+        wsUrl: 'ws://127.0.0.1:8545',
         contracts: [{ network: 'base-sepolia', address: ESCROW.toLowerCase(), deploymentBlock: 2n }],
         confirmations: 0,
       },
@@ -85,6 +86,10 @@ describe('chain-indexer configuration', () => {
       ['ethereum', 20],
     ]);
     expect(production).toMatchObject({ onChainReset: 'halt', networksWithoutContracts: ['arbitrum'] });
+    // New heads by subscription at the RPC address as wss:// unless CHAIN_WS_URLS says otherwise.
+    expect(production.networks.map((n) => n.wsUrl)).toEqual(['wss://base.example', 'wss://eth.example']);
+    const named = indexerConfigFrom({ CHAIN_WS_URLS: 'base-sepolia=off', ESCROW_CONTRACTS: `base-sepolia=${ESCROW}@2` });
+    expect(named.networks[0]?.wsUrl).toBeUndefined();
   });
 
   it('names each bad value on a line of its own', () => {
@@ -97,6 +102,9 @@ describe('chain-indexer configuration', () => {
       `ESCROW_CONTRACTS: "base-sepolia=${ESCROW}": must be network=address@deploymentBlock, e.g. base-sepolia=0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512@2`,
       'ESCROW_CONTRACTS: base has no RPC: add base=<url> to CHAIN_RPC_URLS',
       'CHAIN_CONFIRMATIONS: "base-sepolia=-1": confirmations must be an integer from 0 to 10000',
+    ]);
+    expect(problemsOf({ CHAIN_WS_URLS: 'base=wss://base.example' })).toEqual([
+      'CHAIN_WS_URLS: base has no RPC: add base=<url> to CHAIN_RPC_URLS',
     ]);
     expect(problemsOf({ INDEXER_BLOCK_RANGE: '0', INDEXER_POLL_INTERVAL: 'often', INDEXER_ON_CHAIN_RESET: 'panic' })).toEqual([
       'INDEXER_POLL_INTERVAL: must be a duration such as 500ms or 2s (got "often")',

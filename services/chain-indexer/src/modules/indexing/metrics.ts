@@ -10,6 +10,12 @@ export function createIndexerMetrics(registry: Registry) {
       labelNames: ['network'],
       registers,
     }),
+    headSubscription: new Gauge({
+      name: 'chain_indexer_head_subscription',
+      help: '1 while new heads arrive by subscription (eth_subscribe newHeads), 0 while the indexer only polls',
+      labelNames: ['network'],
+      registers,
+    }),
     head: new Gauge({ name: 'chain_indexer_head_block', help: 'Latest block number the RPC reported', labelNames: ['network'], registers }),
     cursor: new Gauge({
       name: 'chain_indexer_cursor_block',

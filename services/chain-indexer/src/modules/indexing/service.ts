@@ -8,6 +8,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { type Address, getAddress } from 'viem';
 import type { BlockHeader, ChainLog, ChainReader } from './chain-reader.js';
 import type { IndexerMetrics } from './metrics.js';
+import type { NewHeads } from './new-heads.js';
 import { type Cursor, type IndexerRepository, LeaseLostError, type NewEvent, type StoredBlock, type StoredEvent } from './repository.js';
 
 /** How many recent block hashes are kept per network to find the common ancestor of a reorg. */
@@ -45,6 +46,9 @@ export interface NetworkIndexerOptions {
   owner: string;
   /** Whether the holder of a lease is known to be dead (its lease is then taken at once). */
   isGone?: (holder: string) => boolean;
+  /** New heads by subscription (eth_subscribe): each wakes the follower; without it, it only polls. */
+  newHeads?: NewHeads;
+  /** How often the head is asked for when caught up, subscribed or not (a missed head waits at most this). */
   pollIntervalMs: number;
   blockRange: number;
   /** What to do when the chain under the cursor is not the one it was read from (docs/chain.md). */
@@ -451,6 +455,7 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
     }
   }
 
+  const newHeads = options.newHeads;
   const worker = createPollingWorker({
     name: 'indexer',
     logger: options.logger.child({ network }),
@@ -458,6 +463,15 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
     // As before the worker: the wait doubles per failure up to 64 poll intervals (at most 30 s).
     maxBackoffMs: Math.min(options.pollIntervalMs * 64, 30_000),
     pass,
+    // A standby instance does not chase heads: it tries the lease on its own schedule.
+    ...(newHeads
+      ? {
+          wakeOn: async (wake: () => void) =>
+            newHeads.watch(() => {
+              if (leader) wake();
+            }),
+        }
+      : {}),
   });
 
   return {
