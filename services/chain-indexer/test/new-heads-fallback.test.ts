@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, type IndexerWorld, startIndexerWorld, usdc } from './helpers/chain.js';
-import { type RpcProxy, startRpcProxy } from './helpers/rpc-proxy.js';
+import { headSubscriptionIs, type RpcProxy, startRpcProxy } from './helpers/rpc-proxy.js';
 
 // Polling (every 50 ms, the tests' setting) carries the indexer whenever no subscription is up.
 let world: IndexerWorld;
@@ -26,10 +26,7 @@ afterAll(async () => {
   await proxy?.stop();
 });
 
-const subscribed = async (expected: 0 | 1) => {
-  const text = await (await fetch(`${world.service.url}/metrics`)).text();
-  return text.includes(`chain_indexer_head_subscription{network="base-sepolia",service="chain-indexer"} ${expected}`);
-};
+const subscribed = (expected: 0 | 1) => headSubscriptionIs(world.service.url, expected);
 
 describe('polling as the fallback of the new-heads subscription', () => {
   it('follows an RPC that serves no websocket by polling, and stays ready', async () => {

@@ -1,7 +1,7 @@
 import { chainEventId } from '@holdfast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, type IndexerWorld, startIndexerWorld, usdc } from './helpers/chain.js';
-import { type RpcProxy, startRpcProxy } from './helpers/rpc-proxy.js';
+import { headSubscriptionIs, type RpcProxy, startRpcProxy } from './helpers/rpc-proxy.js';
 
 // The poll is an hour: within this file only a new head over the subscription (or its reconnect)
 // wakes the indexer, so an event that arrives came by the subscription.
@@ -26,10 +26,7 @@ afterAll(async () => {
   await proxy?.stop();
 });
 
-const subscribed = async (expected: 0 | 1) => {
-  const text = await (await fetch(`${world.service.url}/metrics`)).text();
-  return text.includes(`chain_indexer_head_subscription{network="base-sepolia",service="chain-indexer"} ${expected}`);
-};
+const subscribed = (expected: 0 | 1) => headSubscriptionIs(world.service.url, expected);
 
 /** The cursor's block, once it is at least `block`. */
 const cursorAt = (block: bigint) =>

@@ -66,3 +66,9 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     },
   };
 }
+
+/** Whether the indexer at `serviceUrl` reports its new-heads subscription up (1) or down (0). */
+export async function headSubscriptionIs(serviceUrl: string, expected: 0 | 1): Promise<boolean> {
+  const text = await (await fetch(`${serviceUrl}/metrics`)).text();
+  return text.includes(`chain_indexer_head_subscription{network="base-sepolia",service="chain-indexer"} ${expected}`);
+}
