@@ -1,12 +1,18 @@
 // Create-transaction benchmark: throughput and latency (p50, p99) of POST /api/v2/transactions (bearer
 // token, a unique Idempotency-Key per request) on the built payments-service, side by side with a bare
 // Fastify route doing one postgres.js insert (bare-insert.ts), loaded identically in the same run; plus
-// the idempotent replay (the same key and body re-sent: `Idempotent-Replayed: true`). Each server runs
+// the idempotent replay (the same key and body re-sent: `Idempotent-Replayed: true`), and GET
+// /api/v2/transactions/{id} next to a bare route doing one indexed select. It prints each run's row
+// (with the server process's CPU time per request), a ratio row per target of issue 16 and one
+// PASS/MISS line per target. Each server runs
 // as its own process; the load is N closed loops of undici requests from this process. Payments gets a
 // fresh database (migrated by its dist/migrate.js), its own NATS subject prefix and rate limits far
 // above the load, all removed afterwards.
 //
-//   pnpm exec turbo run build && node scripts/bench/create-transaction.ts [--requests 2000] [--replays 2000] [--warmup 300] [--write]
+//   pnpm exec turbo run build && node scripts/bench/create-transaction.ts [--requests 2000] [--replays 2000] [--reads 2000] [--warmup 300] [--write]
+//
+// BENCH_PAYMENTS_NODE_ARGS (and BENCH_BARE_NODE_ARGS) pass Node flags to that server, e.g.
+// "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it.
 //
 // Every request has its own sender (fromAddress): payments allows 10 creations per minute per sender.
 // --write puts the results into docs/benchmarks.md (its create-transaction section); --keep keeps the
@@ -33,6 +39,7 @@ const option = (name: string, fallback: number) => {
 const REQUESTS = option('requests', 2000);
 const REPLAYS = option('replays', 2000);
 const WARMUP = option('warmup', 300);
+const READS = option('reads', 2000);
 const IN_FLIGHT = [10, 50];
 const WRITE = args.includes('--write');
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/holdfast';
@@ -40,6 +47,8 @@ const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 /** Far above any load this script makes: the limiter still counts every request, but never refuses one. */
 const NO_REFUSAL = '10000000';
 
+/** Node flags for a server process, from an environment variable (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"). */
+const nodeArgs = (variable: string) => process.env[variable]?.split(' ').filter(Boolean) ?? [];
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 const withDatabase = (url: string, name: string) => url.replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
@@ -57,7 +66,9 @@ interface Result {
 }
 
 interface Request {
-  body: string;
+  method?: 'GET' | 'POST';
+  path?: string;
+  body?: string;
   headers: Record<string, string>;
 }
 
@@ -81,10 +92,10 @@ async function closedLoops(
     Array.from({ length: inFlight }, async () => {
       while (sent < total) {
         sent += 1;
-        const { body, headers } = next();
+        const { method = 'POST', path = '', body, headers } = next();
         const t0 = performance.now();
         try {
-          const res = await request(url, { method: 'POST', dispatcher: agent, headers, body });
+          const res = await request(`${url}${path}`, { method, dispatcher: agent, headers, ...(body === undefined ? {} : { body }) });
           const text = await res.body.text();
           result.latencies.push(performance.now() - t0);
           if (ok(res.statusCode, res.headers)) result.ok += 1;
@@ -103,6 +114,26 @@ async function closedLoops(
   result.seconds = (performance.now() - started) / 1000;
   await agent.close();
   return result;
+}
+
+/** CPU time (user + system, ms) a child process has used so far (Linux /proc; undefined elsewhere). */
+function cpuMsOf(child: ChildProcess): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+/** USER_HZ: 100 on every Linux Node supports. */
+const CLOCK_TICKS = 100;
+
+/** Runs `load` and answers its result with the CPU time `child` used per request meanwhile. */
+async function measured(child: ChildProcess, load: () => Promise<Result>): Promise<Result & { cpuMsPerRequest?: number }> {
+  const before = cpuMsOf(child);
+  const r = await load();
+  const after = cpuMsOf(child);
+  return before === undefined || after === undefined ? r : { ...r, cpuMsPerRequest: (after - before) / r.requests };
 }
 
 function lines(child: ChildProcess): AsyncIterator<string> {
@@ -144,11 +175,15 @@ async function main(): Promise<void> {
         (code) => (code === 0 ? resolve() : reject(new Error(`migrate exited ${code}`))),
       ),
     );
-    const payments = spawn(process.execPath, [join(root, 'services/payments-service/dist/main.js')], {
-      env,
-      cwd,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    const payments = spawn(
+      process.execPath,
+      [...nodeArgs('BENCH_PAYMENTS_NODE_ARGS'), join(root, 'services/payments-service/dist/main.js')],
+      {
+        env,
+        cwd,
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
     children.push(payments);
     const base = `http://127.0.0.1:${port}`;
     await waitFor('payments-service', async () => (await request(`${base}/health`)).statusCode === 200, 60_000);
@@ -174,7 +209,12 @@ async function main(): Promise<void> {
       await post(
         '/api/v2/oauth/token',
         {},
-        { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, scope: 'move:transactions' },
+        {
+          grant_type: 'client_credentials',
+          client_id: client.clientId,
+          client_secret: client.clientSecret,
+          scope: 'move:transactions read:transactions',
+        },
       )
     ).data?.access_token as string;
 
@@ -189,7 +229,7 @@ async function main(): Promise<void> {
       created_at timestamptz not null default now()
     )`;
     await bench.end();
-    const bare = spawn(process.execPath, [join(root, 'scripts/bench/bare-insert.ts')], {
+    const bare = spawn(process.execPath, [...nodeArgs('BENCH_BARE_NODE_ARGS'), join(root, 'scripts/bench/bare-insert.ts')], {
       env: { PATH: process.env.PATH ?? '', DATABASE_URL: benchDbUrl },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -207,23 +247,28 @@ async function main(): Promise<void> {
 
     const rows: string[][] = [];
     let failed = false;
-    const row = (what: string, inFlight: number, r: Result) => {
+    /** Adds the run's row; answers its throughput (2xx per second) and p99 latency. */
+    const row = (what: string, inFlight: number, r: Result & { cpuMsPerRequest?: number }) => {
       const sorted = [...r.latencies].sort((a, b) => a - b);
+      const perSecond = r.ok / r.seconds;
+      const p99 = percentile(sorted, 99);
       rows.push([
         what,
         String(inFlight),
         String(r.requests),
         String(r.ok),
         String(r.errors),
-        (r.ok / r.seconds).toFixed(0),
+        perSecond.toFixed(0),
         percentile(sorted, 50).toFixed(1),
-        percentile(sorted, 99).toFixed(1),
+        p99.toFixed(1),
+        r.cpuMsPerRequest === undefined ? '?' : r.cpuMsPerRequest.toFixed(2),
       ]);
       log(rows.at(-1)!.join(' | '));
       if (r.errors > 0) {
         failed = true;
         log(`  ${r.errors} errors; the first: ${r.firstError}`);
       }
+      return { perSecond, p99 };
     };
 
     // Warm-up: connections, JIT, PostgreSQL caches, the token in payments' credential cache.
@@ -231,26 +276,97 @@ async function main(): Promise<void> {
     await closedLoops(bareUrl, WARMUP, 10, createRequest, created);
     await closedLoops(paymentsUrl, WARMUP, 10, createRequest, created);
 
+    const creations = new Map<number, { bare: number; payments: number; p99: number }>();
     for (const inFlight of IN_FLIGHT) {
-      row('bare Fastify route, one postgres.js insert', inFlight, await closedLoops(bareUrl, REQUESTS, inFlight, createRequest, created));
-      row('payments POST /api/v2/transactions', inFlight, await closedLoops(paymentsUrl, REQUESTS, inFlight, createRequest, created));
+      const bareRun = row(
+        'bare Fastify route, one postgres.js insert',
+        inFlight,
+        await measured(bare, () => closedLoops(bareUrl, REQUESTS, inFlight, createRequest, created)),
+      );
+      const paymentsRun = row(
+        'payments POST /api/v2/transactions',
+        inFlight,
+        await measured(payments, () => closedLoops(paymentsUrl, REQUESTS, inFlight, createRequest, created)),
+      );
+      creations.set(inFlight, { bare: bareRun.perSecond, payments: paymentsRun.perSecond, p99: paymentsRun.p99 });
     }
     // The replay: one key, created once, then re-sent with the same body.
     const original = createRequest();
     const first = await request(paymentsUrl, { method: 'POST', headers: original.headers, body: original.body });
     await first.body.dump();
     if (first.statusCode !== 201) throw new Error(`replay original: ${first.statusCode}`);
-    row(
+    const replay = row(
       'payments, the same Idempotency-Key re-sent (replay)',
       IN_FLIGHT[0]!,
-      await closedLoops(
-        paymentsUrl,
-        REPLAYS,
-        IN_FLIGHT[0]!,
-        () => original,
-        (status, headers) => status === 201 && headers['idempotent-replayed'] === 'true',
+      await measured(payments, () =>
+        closedLoops(
+          paymentsUrl,
+          REPLAYS,
+          IN_FLIGHT[0]!,
+          () => original,
+          (status, headers) => status === 201 && headers['idempotent-replayed'] === 'true',
+        ),
       ),
     );
+
+    // Reads: one stored row by id each, cycling through the rows each side created above.
+    const ids = postgres(benchDbUrl, { max: 1, onnotice: () => {} });
+    const paymentsIds = (await ids<{ id: string }[]>`select id from payments.transactions limit 1000`).map((r) => r.id);
+    const bareIds = (await ids<{ id: string }[]>`select id from bench_transactions limit 1000`).map((r) => r.id);
+    await ids.end();
+    const reader = (idList: string[]) => {
+      let i = 0;
+      return (): Request => ({ method: 'GET', path: `/${idList[i++ % idList.length]}`, headers: { authorization: `Bearer ${token}` } });
+    };
+    const found = (status: number) => status === 200;
+    await closedLoops(bareUrl, WARMUP, IN_FLIGHT[0]!, reader(bareIds), found);
+    await closedLoops(paymentsUrl, WARMUP, IN_FLIGHT[0]!, reader(paymentsIds), found);
+    const bareRead = row(
+      'bare Fastify route, one indexed select (GET by id)',
+      IN_FLIGHT[0]!,
+      await measured(bare, () => closedLoops(bareUrl, READS, IN_FLIGHT[0]!, reader(bareIds), found)),
+    );
+    const paymentsRead = row(
+      'payments GET /api/v2/transactions/{id}',
+      IN_FLIGHT[0]!,
+      await measured(payments, () => closedLoops(paymentsUrl, READS, IN_FLIGHT[0]!, reader(paymentsIds), found)),
+    );
+
+    // The issue's targets (issue 16), each a ratio of two runs above.
+    const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
+    const at10 = creations.get(IN_FLIGHT[0]!)!;
+    const at50 = creations.get(IN_FLIGHT[1]!)!;
+    const targets: Target[] = [
+      {
+        what: `create vs bare insert at ${IN_FLIGHT[0]} in flight`,
+        value: ratio(at10.payments, at10.bare),
+        unit: '×',
+        op: '≥',
+        target: 0.6,
+      },
+      {
+        what: `create vs bare insert at ${IN_FLIGHT[1]} in flight`,
+        value: ratio(at50.payments, at50.bare),
+        unit: '×',
+        op: '≥',
+        target: 0.6,
+      },
+      { what: `create p99 latency at ${IN_FLIGHT[0]} in flight`, value: at10.p99, unit: ' ms', op: '≤', target: 25 },
+      {
+        what: `idempotent replay vs bare insert at ${IN_FLIGHT[0]} in flight`,
+        value: ratio(replay.perSecond, at10.bare),
+        unit: '×',
+        op: '≥',
+        target: 0.9,
+      },
+      {
+        what: `GET by id vs bare indexed select at ${IN_FLIGHT[0]} in flight`,
+        value: ratio(paymentsRead.perSecond, bareRead.perSecond),
+        unit: '×',
+        op: '≥',
+        target: 0.7,
+      },
+    ];
 
     const versions = postgres(benchDbUrl, { max: 1, onnotice: () => {} });
     const [pg] = await versions<{ version: string }[]>`select current_setting('server_version') as version`;
@@ -264,7 +380,7 @@ async function main(): Promise<void> {
       failed = true;
       log(`payments.transactions holds ${stored?.n} rows, expected ${expected}`);
     }
-    report(rows, { postgres: pg?.version ?? '?', nats: natsVersion }, startLoad);
+    report(rows, targets, { postgres: pg?.version ?? '?', nats: natsVersion }, startLoad);
     if (failed) process.exitCode = 1;
   } finally {
     for (const child of children.reverse()) {
@@ -280,13 +396,44 @@ async function main(): Promise<void> {
   }
 }
 
-function report(rows: string[][], software: { postgres: string; nats: string }, startLoad: number[]): void {
+interface Target {
+  what: string;
+  value: number;
+  unit: string;
+  op: '≥' | '≤';
+  target: number;
+}
+
+const met = (t: Target) => (t.op === '≥' ? t.value >= t.target : t.value <= t.target);
+const decimals = (t: Target) => (t.unit === '×' ? 2 : 1);
+
+function report(rows: string[][], targets: Target[], software: { postgres: string; nats: string }, startLoad: number[]): void {
   const cpus = os.cpus();
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(', ');
   const machine = `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}; load average ${load(startLoad)} at the start, ${load(os.loadavg())} at the end`;
-  const command = `node scripts/bench/create-transaction.ts --requests ${REQUESTS} --replays ${REPLAYS} --warmup ${WARMUP}`;
-  const header = ['run', 'in flight', 'requests', '201s', 'errors', 'requests/s', 'latency p50 (ms)', 'latency p99 (ms)'];
-  const table = [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
+  const command = `node scripts/bench/create-transaction.ts --requests ${REQUESTS} --replays ${REPLAYS} --reads ${READS} --warmup ${WARMUP}`;
+  const header = [
+    'run',
+    'in flight',
+    'requests',
+    '2xx',
+    'errors',
+    'requests/s',
+    'latency p50 (ms)',
+    'latency p99 (ms)',
+    'server CPU ms/request',
+  ];
+  const markdown = (table: string[][]) => table.map((r) => `| ${r.join(' | ')} |`).join('\n');
+  const table = markdown([header, header.map(() => '---'), ...rows]);
+  const ratioHeader = ['target (issue 16)', 'measured', 'target', 'result'];
+  const ratioTable = markdown([
+    ratioHeader,
+    ratioHeader.map(() => '---'),
+    ...targets.map((t) => [t.what, `${t.value.toFixed(decimals(t))}${t.unit}`, `${t.op} ${t.target}${t.unit}`, met(t) ? 'PASS' : 'MISS']),
+  ]);
+  const verdicts = targets.map(
+    (t) => `${met(t) ? 'PASS' : 'MISS'} ${t.what}: ${t.value.toFixed(decimals(t))}${t.unit} (target ${t.op} ${t.target}${t.unit})`,
+  );
   const section = [
     '<!-- create-transaction:start -->',
     '## Create transaction',
@@ -295,14 +442,20 @@ function report(rows: string[][], software: { postgres: string; nats: string }, 
     `- **machine**: ${machine}`,
     `- **software**: Node ${process.versions.node}, PostgreSQL ${software.postgres}, NATS ${software.nats}`,
     `- **command**: \`pnpm exec turbo run build && ${command}\``,
-    `- **setup**: the built payments-service as its own process (\`APP_ENV=local\`, defaults but for \`RATE_LIMIT_*\` set far above the load: the limiter still counts every request; \`DATABASE_POOL_SIZE\` 10) on a fresh migrated database and its own NATS subject prefix; next to it, in a process of its own, a bare Fastify server whose one POST route does one postgres.js insert (pool of 10) into a five-column table of the same database. Both get the same requests: \`Authorization: Bearer\` (a v2 token with \`move:transactions\`), a unique \`Idempotency-Key\`, and a body with a new \`fromAddress\` each time (payments allows 10 creations per minute per sender). The load is N closed loops of undici requests from the bench process (each sends its next request when its answer is read); ${WARMUP} requests to each warm up first. Latency is from the start of a request to the end of its answer. Any answer but 201 (for the replay: 201 with \`Idempotent-Replayed: true\`) is an error.`,
+    `- **setup**: the built payments-service as its own process (\`APP_ENV=local\`, defaults but for \`RATE_LIMIT_*\` set far above the load: the limiter still counts every request; \`DATABASE_POOL_SIZE\` 10) on a fresh migrated database and its own NATS subject prefix; next to it, in a process of its own, a bare Fastify server whose one POST route does one postgres.js insert (pool of 10) into a five-column table of the same database, and whose GET route reads one of its rows by primary key. Both get the same requests: \`Authorization: Bearer\` (a v2 token with \`move:transactions\`), a unique \`Idempotency-Key\`, and a body with a new \`fromAddress\` each time (payments allows 10 creations per minute per sender). The load is N closed loops of undici requests from the bench process (each sends its next request when its answer is read); ${WARMUP} requests to each warm up first. Latency is from the start of a request to the end of its answer. Any answer but 201 (for the replay: 201 with \`Idempotent-Replayed: true\`; for reads: 200, cycling through the stored rows) is an error.`,
     '',
     table,
     '',
-    "What payments does per creation that the bare route does not: the bearer token is hashed and looked up (in its credential cache after the first request); the rate limiter increments its PostgreSQL window counter; the body is validated against its schema and fingerprinted (SHA-256 of the canonical parameters); the idempotency key is looked up before and again inside the database transaction, after the per-sender advisory lock; the platform's billing settings are read; the per-sender window (10 a minute) is counted; then the row, its creation transition row and its `transaction.created` outbox event are written in that one transaction, and the controls gate (no template here: nothing to run) is asked; the answer is serialized through its response schema. The outbox relay then publishes each event to JetStream, in the same process, concurrently with the load. A replay stops after the first idempotency lookup: auth, rate limit, one indexed read, the answer.",
+    ratioTable,
+    '',
+    '```',
+    ...verdicts,
+    '```',
+    '',
+    "What payments does per creation that the bare route does not: the bearer token is hashed and looked up (in its credential cache after the first request, with the platform's billing settings); the rate limiter increments its PostgreSQL window counter; the body is validated against its schema and fingerprinted (SHA-256 of the canonical parameters); the idempotency key is looked up; then, in one database transaction: the per-sender advisory lock, the idempotency key again, the duplicate window and the per-sender window (10 a minute), sent together in one round trip; the row, its creation transition row and its `transaction.created` outbox event, sent together in a second round trip; the controls gate (no template here: nothing to run) is asked; the answer is serialized through its response schema. The outbox relay then publishes each event to JetStream, in the same process, concurrently with the load. A replay stops after the first idempotency lookup: auth, rate limit, one indexed read, the answer. A read: auth, rate limit, one indexed read, the answer. The server CPU column is the server process's user + system CPU time over its run divided by the requests (from /proc).",
     '<!-- create-transaction:end -->',
   ].join('\n');
-  process.stdout.write(`\n${section}\n`);
+  process.stdout.write(`\n${section}\n\n${verdicts.join('\n')}\n`);
   if (!WRITE) return;
   const file = join(root, 'docs', 'benchmarks.md');
   let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';

@@ -42,9 +42,12 @@ export async function appendToOutboxSql(tx: ISql, schemaName: string, events: re
   // (`tx.json(...)` fails on a client drizzle wraps, such as every service's `database.sql`).
   const traceContext = activeTraceCarrier();
   const traceJson = traceContext ? JSON.stringify(traceContext) : null;
-  for (const event of events) {
-    await tx`insert into outbox (id, type, platform_id, payload, trace_context)
-      values (${event.id}, ${event.type}, ${event.platformId}, ${JSON.stringify(event)}::text::jsonb, ${traceJson}::text::jsonb)`;
-  }
-  await tx`select pg_notify(${outboxChannel(schemaName)}, '')`;
+  // Sent together, one round trip (postgres.js pipelines them on the transaction's connection; they run in order).
+  await Promise.all([
+    ...events.map(
+      (event) => tx`insert into outbox (id, type, platform_id, payload, trace_context)
+        values (${event.id}, ${event.type}, ${event.platformId}, ${JSON.stringify(event)}::text::jsonb, ${traceJson}::text::jsonb)`,
+    ),
+    tx`select pg_notify(${outboxChannel(schemaName)}, '')`,
+  ]);
 }

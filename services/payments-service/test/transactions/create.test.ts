@@ -2,7 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransactionMoves } from '../../src/modules/transactions/moves.js';
 import { createTransactionsRepository } from '../../src/modules/transactions/repository.js';
-import { bearer, call, createClient, key, type Loose, type PaymentsEnv, startPaymentsEnv, tokenFor } from '../helpers.js';
+import {
+  bearer,
+  call,
+  createClient,
+  createTestBus,
+  GENEROUS_LIMITS,
+  key,
+  type Loose,
+  type PaymentsEnv,
+  startPayments,
+  startPaymentsEnv,
+  tokenFor,
+} from '../helpers.js';
 import { address, count, newTenant, type Tenant, waitForEvents } from './setup.js';
 
 // POST /api/{v1,v2}/transactions on one real instance (PostgreSQL, JetStream): the create table,
@@ -374,6 +386,39 @@ describe('quotes at creation', () => {
     const expired = await unchanged(() => create({ ...body({ amount: 5 }), quoteId: stale.body.quoteId }, h));
     expect(expired.status).toBe(400);
     expect(expired.body.error.message).toContain('expired');
+  });
+
+  it('billing turned on for a platform is required at once by the instance that changed it, and within a second by another', async () => {
+    // A second instance on the same database with its own NATS prefix: only the database feed
+    // tells it about the change (the billing settings ride on its cached credentials).
+    const natsB = await createTestBus();
+    const b = await startPayments(e.db, natsB, { PAYMENTS_BOOTSTRAP_API_KEY: e.admin, ...GENEROUS_LIMITS });
+    try {
+      const p = await newTenant(e);
+      const onA = (body: Record<string, unknown>) => create(body, bearer(p.token));
+      const onB = (body: Record<string, unknown>) =>
+        call(b.url, 'POST', '/api/v2/transactions', { headers: bearer(p.token), body });
+      // Both instances verify (and cache) the credential while billing is off.
+      expect((await onA(body())).status).toBe(201);
+      expect((await onB(body())).status).toBe(201);
+
+      const put = await call(e.svc.url, 'PUT', `/api/v1/auth/platform/${p.platformId}`, {
+        headers: key(e.admin),
+        body: { settings: { billing: { enabled: true, feePercentage: '1.5' } } },
+      });
+      expect(put.status).toBe(200);
+      const onAnow = await unchanged(() => onA(body()));
+      expect(onAnow.status).toBe(400);
+      expect(onAnow.body.error.details.errors[0].field).toBe('quoteId');
+
+      await new Promise((r) => setTimeout(r, 1100));
+      const onBlater = await unchanged(() => onB(body()));
+      expect(onBlater.status).toBe(400);
+      expect(onBlater.body.error.details.errors[0].field).toBe('quoteId');
+    } finally {
+      await b.stop();
+      await natsB.dispose();
+    }
   });
 
   it('billingConfig.isActive on the request also requires a quote', async () => {

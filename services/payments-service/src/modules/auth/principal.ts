@@ -1,4 +1,5 @@
 import type { Scope } from '@holdfast/contracts';
+import type { PlatformBilling } from '../platforms/billing.js';
 
 export type CredentialKind = 'api_key' | 'oauth_token';
 
@@ -15,6 +16,12 @@ export interface Principal {
   sandbox: boolean;
   /** Effective scopes: the platform's for a key; for a token, its scopes still held by its client. */
   scopes: readonly Scope[];
+  /**
+   * The platform's billing defaults (`settings.billing`) read with the credential, so a cached
+   * credential spares creation a read: every platform change invalidates its cached credentials
+   * (docs/adr/0026). Undefined when not read with the credential: read it from the platform.
+   */
+  billing?: PlatformBilling | null;
   /** The API key's row id (kind api_key). */
   keyId?: string;
   /** The OAuth client's public id `hf_client_…` (kind oauth_token). */

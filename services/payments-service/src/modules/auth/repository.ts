@@ -1,5 +1,6 @@
 import type { CredentialInvalidationKind, Scope } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
+import type { PlatformBilling } from '../platforms/billing.js';
 
 /** postgres.js returns timestamptz as text here (drizzle takes over the parsers): to ISO 8601. */
 export function isoOf(value: string | Date): string {
@@ -17,6 +18,8 @@ export interface ApiKeyLookup {
   sandbox: boolean;
   scopes: Scope[];
   platformActive: boolean;
+  /** The platform's `settings.billing` (null: none). */
+  billing: PlatformBilling | null;
 }
 
 export interface TokenLookup {
@@ -33,6 +36,8 @@ export interface TokenLookup {
   workspaceId: string | null;
   sandbox: boolean;
   platformActive: boolean;
+  /** The platform's `settings.billing` (null: none). */
+  billing: PlatformBilling | null;
 }
 
 export interface Invalidation {
@@ -68,10 +73,12 @@ export function createAuthRepository(sql: Sql): AuthRepository {
           sandbox: boolean;
           scopes: Scope[];
           is_active: boolean;
+          billing: PlatformBilling | null;
         }[]
       >`
         select k.id as key_id, k.revoked_at is not null as revoked, p.id as platform_id, p.name, p.workspace_id,
-               p.sandbox, p.scopes, p.is_active
+               p.sandbox, p.scopes, p.is_active,
+               case when jsonb_typeof(p.settings -> 'billing') = 'object' then p.settings -> 'billing' end as billing
         from api_keys k join platforms p on p.id = k.platform_id
         where k.key_hash = ${keyHash}`;
       if (!row) return undefined;
@@ -84,6 +91,7 @@ export function createAuthRepository(sql: Sql): AuthRepository {
         sandbox: row.sandbox,
         scopes: row.scopes,
         platformActive: row.is_active,
+        billing: row.billing,
       };
     },
     findToken: async (tokenHash) => {
@@ -102,12 +110,14 @@ export function createAuthRepository(sql: Sql): AuthRepository {
           workspace_id: string | null;
           sandbox: boolean;
           is_active: boolean;
+          billing: PlatformBilling | null;
         }[]
       >`
         select t.id as token_id, t.scopes as token_scopes, (extract(epoch from t.expires_at) * 1000)::bigint as expires_ms,
                t.revoked_at is not null as revoked, c.id as client_pk, c.client_id, c.scopes as client_scopes,
                (c.is_active and c.deleted_at is null) as client_usable, p.id as platform_id, p.name, p.workspace_id,
-               p.sandbox, p.is_active
+               p.sandbox, p.is_active,
+               case when jsonb_typeof(p.settings -> 'billing') = 'object' then p.settings -> 'billing' end as billing
         from oauth_tokens t
         join oauth_clients c on c.id = t.client_pk
         join platforms p on p.id = c.platform_id
@@ -127,6 +137,7 @@ export function createAuthRepository(sql: Sql): AuthRepository {
         workspaceId: row.workspace_id,
         sandbox: row.sandbox,
         platformActive: row.is_active,
+        billing: row.billing,
       };
     },
     pruneInvalidations: async () => {

@@ -65,6 +65,7 @@ export function createAuthenticator(deps: {
         workspaceId: found.workspaceId,
         sandbox: found.sandbox,
         scopes: found.scopes,
+        billing: found.billing,
         keyId: found.keyId,
       };
       cache.set(hash, principal, now + API_KEY_CACHE_MS, epoch);
@@ -91,6 +92,7 @@ export function createAuthenticator(deps: {
         workspaceId: found.workspaceId,
         sandbox: found.sandbox,
         scopes: found.tokenScopes.filter((s) => clientScopes.has(s)),
+        billing: found.billing,
         clientId: found.clientId,
         clientPk: found.clientPk,
         tokenId: found.tokenId,

@@ -2,11 +2,16 @@ import { AppError, type DomainEvent, type EventPayload, type EventType, newEvent
 import { appendToOutboxSql, type Queryable } from '@holdfast/db';
 import { notFound } from '@holdfast/http-kit';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
-import type { MovePatch, TransactionRow, TransactionsRepository } from './repository.js';
+import type { MovePatch, NewTransaction, TransactionRow, TransactionsRepository } from './repository.js';
 import { actionsFrom, batchStatusOf, nextStatus, type TransactionAction } from './state-machine.js';
 
 /** The `transaction` of every transaction event: the spec's `{id, status}` and what a receiver needs to act. */
-export function transactionRef(row: TransactionRow) {
+export function transactionRef(
+  row: Pick<
+    TransactionRow,
+    'id' | 'status' | 'amount' | 'currency' | 'fromAddress' | 'toAddress' | 'blockchainNetwork' | 'batchId' | 'customerId'
+  >,
+) {
   return {
     id: row.id,
     status: row.status,
@@ -20,8 +25,16 @@ export function transactionRef(row: TransactionRow) {
   };
 }
 
+/** The `transaction` of the creation event, from the row about to be inserted (stored exactly so). */
+export const newTransactionRef = (t: NewTransaction) => transactionRef({ ...t, batchId: null });
+
 /** A domain event of a transaction's platform (and workspace, for the Workspace API's subscriptions). */
-export function transactionEvent<T extends EventType>(type: T, row: TransactionRow, data: EventPayload<T>, now = Date.now()): DomainEvent {
+export function transactionEvent<T extends EventType>(
+  type: T,
+  row: Pick<TransactionRow, 'platformId' | 'workspaceId'>,
+  data: EventPayload<T>,
+  now = Date.now(),
+): DomainEvent {
   return {
     id: newEventId(now),
     type,

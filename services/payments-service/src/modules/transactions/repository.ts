@@ -109,10 +109,10 @@ export interface NewTransaction {
   workspaceId: string | null;
   status: TransactionStatus;
   amount: string;
-  currency: string;
+  currency: PaymentsTransaction['currency'];
   fromAddress: string;
   toAddress: string;
-  blockchainNetwork: string;
+  blockchainNetwork: PaymentsTransaction['blockchainNetwork'];
   chainId: number | null;
   orchestrationType: string;
   signerType: string | null;
@@ -158,50 +158,52 @@ export function createTransactionsRepository() {
       await tx`select pg_advisory_xact_lock(hashtextextended(${`tx-sender:${platformId}:${fromAddress.toLowerCase()}`}, 0))`;
     },
 
-    /** The database's clock now (not the transaction's start: the lock may have been waited for). */
-    async clock(tx: Queryable): Promise<string> {
-      const rows = await tx<{ now: string | Date }[]>`select clock_timestamp() as now`;
-      return isoOf(rows[0]!.now);
-    },
-
     async findByIdempotencyKey(q: Queryable, platformId: string, key: string): Promise<TransactionRow | null> {
       const rows = await q<Row[]>`
         select * from transactions where platform_id = ${platformId} and idempotency_key = ${key} and batch_id is null`;
       return rows[0] ? toTransactionRow(rows[0]) : null;
     },
 
-    /** A transaction (single or batch leg) of the same parameters created since `since`. */
+    /**
+     * A transaction (single or batch leg) of the same parameters created in the last `windowSeconds`
+     * (by the database's clock when this statement runs).
+     */
     async findDuplicate(
       tx: Queryable,
       t: { platformId: string; fromAddress: string; toAddress: string; amount: string; currency: string; blockchainNetwork: string },
-      since: string,
+      windowSeconds: number,
     ): Promise<string | null> {
       const rows = await tx<{ id: string }[]>`
         select id from transactions
         where platform_id = ${t.platformId} and lower(from_address) = ${t.fromAddress.toLowerCase()}
           and lower(to_address) = ${t.toAddress.toLowerCase()} and amount = ${t.amount}::numeric
           and currency = ${t.currency} and blockchain_network = ${t.blockchainNetwork}
-          and created_at > ${since}::timestamptz
+          and created_at > clock_timestamp() - make_interval(secs => ${windowSeconds})
         order by created_at desc limit 1`;
       return rows[0]?.id ?? null;
     },
 
     /**
-     * The sender's creations since `since`: how many, and when the `nth` newest was created (once
-     * it leaves the window, the count drops below n).
+     * The database's clock now (not the transaction's start: the sender's lock may have been waited
+     * for), and when the sender's `n`th newest creation of the last `windowSeconds` was made (null
+     * while fewer than n: once it leaves the window, the window has room again).
      */
-    async senderWindow(tx: Queryable, platformId: string, fromAddress: string, since: string, n: number) {
-      const rows = await tx<{ created_at: string | Date }[]>`
-        select created_at from transactions
-        where platform_id = ${platformId} and lower(from_address) = ${fromAddress.toLowerCase()}
-          and created_at > ${since}::timestamptz
-        order by created_at desc limit ${n}`;
-      return { count: rows.length, nthNewest: rows.length >= n ? isoOf(rows[n - 1]!.created_at) : null };
+    async senderWindow(tx: Queryable, platformId: string, fromAddress: string, windowSeconds: number, n: number) {
+      const rows = await tx<{ now: string | Date; nth_newest: string | Date | null }[]>`
+        with c as materialized (select clock_timestamp() as now)
+        select c.now, (
+          select created_at from transactions
+          where platform_id = ${platformId} and lower(from_address) = ${fromAddress.toLowerCase()}
+            and created_at > c.now - make_interval(secs => ${windowSeconds})
+          order by created_at desc offset ${n - 1} limit 1) as nth_newest
+        from c`;
+      const row = rows[0]!;
+      return { now: isoOf(row.now), nthNewest: row.nth_newest === null ? null : isoOf(row.nth_newest) };
     },
 
     /** Writes a new transaction and its creation row in transaction_transitions (from null). */
     async insert(tx: Queryable, t: NewTransaction, creation: { actor: string; eventId: string }): Promise<TransactionRow> {
-      const rows = await tx<Row[]>`
+      const row = tx<Row[]>`
         insert into transactions (id, platform_id, workspace_id, status, amount, currency, from_address, to_address,
           blockchain_network, chain_id, orchestration_type, signer_type, customer_id, template_id, template, billing_config,
           quote_id, fee_amount, metadata, idempotency_key, request_fingerprint, hold_deadline, rescind_policy,
@@ -212,9 +214,11 @@ export function createTransactionsRepository() {
           ${json(t.metadata)}::text::jsonb, ${t.idempotencyKey}, ${t.requestFingerprint}, ${t.holdDeadline}::timestamptz,
           ${json(t.rescindPolicy)}::text::jsonb, ${t.createdAt}::timestamptz, ${t.createdAt}::timestamptz, ${t.createdAt}::timestamptz)
         returning *`;
-      await tx`
+      const transition = tx`
         insert into transaction_transitions (transaction_id, from_status, to_status, action, actor, reason, event_id)
         values (${t.id}, null, ${t.status}, 'create', ${creation.actor}, null, ${creation.eventId})`;
+      // Sent together (one round trip); PostgreSQL runs them in order, the row first.
+      const [rows] = await Promise.all([row, transition]);
       return toTransactionRow(rows[0]!);
     },
 

@@ -26,8 +26,8 @@ import { platformBillingOf } from '../platforms/billing.js';
 import type { QuotesService } from '../quotes/service.js';
 import { canonical } from './canonical.js';
 import type { ControlsGate, PreparedTemplate } from './controls-gate.js';
-import { type TransactionMoves, transactionEvent, transactionRef } from './moves.js';
-import { type TransactionRow, type TransactionsRepository, toPaymentsTransaction } from './repository.js';
+import { newTransactionRef, type TransactionMoves, transactionEvent } from './moves.js';
+import { type NewTransaction, type TransactionRow, type TransactionsRepository, toPaymentsTransaction } from './repository.js';
 import type { CheckSender } from './sender-limits.js';
 
 export type CreatedTransaction = ReturnType<typeof toPaymentsTransaction> & { rescind: RescindInfo; escrow?: EscrowInstructions };
@@ -123,7 +123,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
   }
 
   async function create(
-    principal: Pick<Principal, 'platformId' | 'workspaceId'>,
+    principal: Pick<Principal, 'platformId' | 'workspaceId' | 'billing'>,
     body: CreateTransactionBody,
     headerKey?: string,
   ): Promise<{ transaction: CreatedTransaction; replayed: boolean }> {
@@ -173,7 +173,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
     }
 
     // 3. Rules that read stored state but write nothing.
-    const billing = await platformBillingOf(sql, principal.platformId);
+    const billing = principal.billing !== undefined ? principal.billing : await platformBillingOf(sql, principal.platformId);
     const billingEnabled = billing?.enabled === true || body.billingConfig?.isActive === true;
     if (billingEnabled && !body.quoteId)
       throw validationError([{ field: 'quoteId', reason: 'is required: billing is enabled (request one from /transactions/quote)' }]);
@@ -187,19 +187,24 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
     const actor = `platform:${principal.platformId}`;
     try {
       const row = await sql.begin(async (tx) => {
-        await repository.lockSender(tx, principal.platformId, fromAddress);
-        if (idempotencyKey) {
-          const existing = await repository.findByIdempotencyKey(tx, principal.platformId, idempotencyKey);
-          if (existing) throw new Replay(existing);
-        }
-        const now = await checkSender(tx, {
-          platformId: principal.platformId,
-          fromAddress,
-          currency,
-          blockchainNetwork: network,
-          transfers: [{ toAddress, amount }],
-          idempotent: idempotencyKey !== null,
-        });
+        // The sender's lock, then (in the same round trip) the idempotency key and the sender's limits.
+        const now = await checkSender(
+          tx,
+          {
+            platformId: principal.platformId,
+            fromAddress,
+            currency,
+            blockchainNetwork: network,
+            transfers: [{ toAddress, amount }],
+            idempotent: idempotencyKey !== null,
+          },
+          idempotencyKey
+            ? async () => {
+                const existing = await repository.findByIdempotencyKey(tx, principal.platformId, idempotencyKey);
+                if (existing) throw new Replay(existing);
+              }
+            : undefined,
+        );
 
         const id = uuidv7();
         const quote = body.quoteId
@@ -207,39 +212,41 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
           : null;
         const rescind = rescindOf(orchestrationType, now, prepared.snapshot, deps.holdPeriodSeconds);
         const eventId = newEventId();
-        let created = await repository.insert(
-          tx,
-          {
-            id,
-            platformId: principal.platformId,
-            workspaceId: principal.workspaceId ?? null,
-            // An external wallet must sign before anything happens on chain: the user acts first.
-            status: signerType === 'external_wallet' ? 'pending_user_action' : 'pending',
-            amount,
-            currency,
-            fromAddress,
-            toAddress,
-            blockchainNetwork: network,
-            chainId,
-            orchestrationType,
-            signerType,
-            customerId: body.customerId ?? null,
-            templateId: prepared.templateId,
-            template: prepared.snapshot,
-            billingConfig: (body.billingConfig as Record<string, unknown> | undefined) ?? null,
-            quoteId: quote?.id ?? null,
-            feeAmount: quote?.fee ?? null,
-            metadata: body.metadata ?? {},
-            idempotencyKey,
-            requestFingerprint: fingerprint,
-            holdDeadline: rescind.deadline,
-            rescindPolicy: rescind,
-            createdAt: now,
-          },
-          { actor, eventId },
-        );
-        await appendToOutboxSql(tx, SCHEMA_NAME, [
-          { ...transactionEvent('transaction.created', created, { transaction: transactionRef(created) }), id: eventId },
+        const fresh: NewTransaction = {
+          id,
+          platformId: principal.platformId,
+          workspaceId: principal.workspaceId ?? null,
+          // An external wallet must sign before anything happens on chain: the user acts first.
+          status: signerType === 'external_wallet' ? 'pending_user_action' : 'pending',
+          amount,
+          currency,
+          fromAddress,
+          toAddress,
+          blockchainNetwork: network,
+          chainId,
+          orchestrationType,
+          signerType,
+          customerId: body.customerId ?? null,
+          templateId: prepared.templateId,
+          template: prepared.snapshot,
+          billingConfig: (body.billingConfig as Record<string, unknown> | undefined) ?? null,
+          quoteId: quote?.id ?? null,
+          feeAmount: quote?.fee ?? null,
+          metadata: body.metadata ?? {},
+          idempotencyKey,
+          requestFingerprint: fingerprint,
+          holdDeadline: rescind.deadline,
+          rescindPolicy: rescind,
+          createdAt: now,
+        };
+        // The row, its creation transition and its first event in one round trip: the event is
+        // made from what is inserted (amount and addresses are stored exactly as normalized here).
+        const ref = newTransactionRef(fresh);
+        let [created] = await Promise.all([
+          repository.insert(tx, fresh, { actor, eventId }),
+          appendToOutboxSql(tx, SCHEMA_NAME, [
+            { ...transactionEvent('transaction.created', fresh, { transaction: ref }), id: eventId },
+          ]),
         ]);
         const outcome = await controls.afterCreate(tx, created, prepared);
         const alreadyWaiting = outcome.action === 'require_user_action' && created.status === 'pending_user_action';
