@@ -244,9 +244,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
         const ref = newTransactionRef(fresh);
         let [created] = await Promise.all([
           repository.insert(tx, fresh, { actor, eventId }),
-          appendToOutboxSql(tx, SCHEMA_NAME, [
-            { ...transactionEvent('transaction.created', fresh, { transaction: ref }), id: eventId },
-          ]),
+          appendToOutboxSql(tx, SCHEMA_NAME, [{ ...transactionEvent('transaction.created', fresh, { transaction: ref }), id: eventId }]),
         ]);
         const outcome = await controls.afterCreate(tx, created, prepared);
         const alreadyWaiting = outcome.action === 'require_user_action' && created.status === 'pending_user_action';
