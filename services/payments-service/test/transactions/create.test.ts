@@ -396,8 +396,7 @@ describe('quotes at creation', () => {
     try {
       const p = await newTenant(e);
       const onA = (body: Record<string, unknown>) => create(body, bearer(p.token));
-      const onB = (body: Record<string, unknown>) =>
-        call(b.url, 'POST', '/api/v2/transactions', { headers: bearer(p.token), body });
+      const onB = (body: Record<string, unknown>) => call(b.url, 'POST', '/api/v2/transactions', { headers: bearer(p.token), body });
       // Both instances verify (and cache) the credential while billing is off.
       expect((await onA(body())).status).toBe(201);
       expect((await onB(body())).status).toBe(201);
