@@ -84,8 +84,8 @@ export async function createDispatcherService(
     ...serveDeliveryCommands(bus, SERVICE_NAME, deliveries),
   ];
   let intake: RunningConsumer | undefined;
-  let worker: ReturnType<typeof deliveries.startWorker> | undefined;
-  let unlisten: (() => Promise<void>) | undefined;
+  // NOTIFY wakes the delivery workers of every instance (new deliveries, a resend, a replay, a reset circuit).
+  const worker = deliveries.createWorker(async (wake) => (await sql.listen(DELIVERIES_WAKE_CHANNEL, wake)).unlisten);
 
   const purge = createRetentionPurge({
     repository: createRetentionRepository(sql),
@@ -96,9 +96,7 @@ export async function createDispatcherService(
   return {
     app: foundation.app,
     startWorkers: async () => {
-      worker = deliveries.startWorker();
-      const listener = await sql.listen(DELIVERIES_WAKE_CHANNEL, () => worker?.wake());
-      unlisten = listener.unlisten;
+      await worker.start();
       intake = await startEventIntake({ bus, repository: createIntakeRepository(sql), logger });
       await purge.start();
     },
@@ -110,15 +108,9 @@ export async function createDispatcherService(
         },
       },
       { name: 'event intake', close: async () => intake?.stop() },
-      { name: 'delivery worker', close: async () => worker?.stop() },
+      { name: 'delivery worker', close: worker.stop },
       { name: 'retention purge', close: purge.stop },
-      {
-        name: 'delivery wake-ups',
-        close: async () => {
-          await unlisten?.();
-          await policy.close();
-        },
-      },
+      { name: 'outbound connections', close: policy.close },
       ...foundation.baseClosers,
     ],
   };

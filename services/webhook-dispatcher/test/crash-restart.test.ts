@@ -67,7 +67,7 @@ beforeAll(async () => {
   [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
   sql = postgres(db.url, { max: 1, onnotice: () => {} });
   // Until told otherwise the receiver takes each request and never answers: attempts stay in flight.
-  receiver = await startReceiver(() => (answering ? { status: 200 } : { status: 200, hang: true }));
+  receiver = await startReceiver((request) => (answering || request.path === '/answered' ? { status: 200 } : { status: 200, hang: true }));
 });
 
 afterAll(async () => {
@@ -89,6 +89,10 @@ describe('a dispatcher killed mid-delivery', () => {
     for (const event of events) await publishEvent(nats.bus, event);
     // Ten attempts in flight (the per-subscription limit), the other two waiting in PostgreSQL.
     await expect.poll(() => receiver.received('/crash').length, { timeout: 10_000 }).toBeGreaterThanOrEqual(10);
+    await expect.poll(async () => (await sql`select 1 from webhooks.deliveries`).length).toBe(12);
+    const [claimed] = await sql<{ n: number }[]>`select count(*)::int as n from webhooks.deliveries where claimed_until > now()`;
+    expect(claimed?.n).toBe(10);
+    expect(receiver.received('/crash')).toHaveLength(10);
     await killHard(first);
     const beforeRestart = receiver.received('/crash');
     const interrupted = new Map(beforeRestart.map((r) => [JSON.parse(r.body).id as string, r.headers['x-webhook-delivery']]));
@@ -114,5 +118,32 @@ describe('a dispatcher killed mid-delivery', () => {
     for (const row of rows) expect(byEvent.get(row.event_id)).toBe(row.id);
     await expect.poll(async () => (await sql`select status from webhooks.deliveries where status <> 'succeeded'`).length).toBe(0);
     // Two process starts and the waits above add up to more than the default 30 s on a loaded machine.
+  }, 120_000);
+
+  it('sends again what was answered but not yet stored when the process died (results are stored in batches)', async () => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) await killHard(child);
+    const first = await startProcess();
+    const owner = { platformId: randomUUID() };
+    await sendCommand(nats.bus, WebhookCommands.create, { owner, url: receiver.url('/answered'), eventTypes: ['transaction.created'] });
+    const events = Array.from({ length: 300 }, () => transactionEvent(owner));
+    await Promise.all(events.map((event) => publishEvent(nats.bus, event)));
+    // Killed while deliveries are answered and stored at full speed: some answered ones are not stored yet.
+    await expect.poll(() => receiver.received('/answered').length, { timeout: 20_000, interval: 5 }).toBeGreaterThanOrEqual(60);
+    await killHard(first);
+
+    await startProcess();
+    const eventIds = () => new Set(receiver.received('/answered').map((r) => JSON.parse(r.body).id as string));
+    await expect.poll(() => eventIds().size, { timeout: 60_000, interval: 200 }).toBe(events.length);
+    const rows = await sql<{ id: string; event_id: string }[]>`
+      select d.id, d.event_id from webhooks.deliveries d join webhooks.subscriptions s on s.id = d.subscription_id
+      where s.platform_id = ${owner.platformId}`;
+    expect(rows).toHaveLength(events.length);
+    // Every request of an event carried its one delivery id, however often it was sent.
+    const deliveryOf = new Map(rows.map((r) => [r.event_id, r.id]));
+    for (const request of receiver.received('/answered'))
+      expect(request.headers['x-webhook-delivery']).toBe(deliveryOf.get(JSON.parse(request.body).id));
+    await expect
+      .poll(async () => (await sql`select 1 from webhooks.deliveries where status <> 'succeeded'`).length, { timeout: 30_000 })
+      .toBe(0);
   }, 120_000);
 });

@@ -301,6 +301,27 @@ describe('secret rotation', () => {
     });
   });
 
+  it('signs with the new secret right after a rotation of a subscription already delivered to (no stale secret)', async () => {
+    const owner = { platformId: randomUUID() };
+    const created = await subscribe(owner, '/rotation-after-delivery');
+    await publish(transactionEvent(owner));
+    await waitForRequests('/rotation-after-delivery', 1);
+    const rotated = await send(WebhookCommands.rotateSecret, { owner, subscriptionId: created.id });
+    await publish(transactionEvent(owner));
+    await waitForRequests('/rotation-after-delivery', 2);
+    const after = receiver.received('/rotation-after-delivery')[1]!;
+    const [newest, previous] = String(after.headers['x-webhook-signature']).split(',');
+    expect(verifyHexSignature(rotated.secret, after.body, { 'x-webhook-signature': newest })).toBe(true);
+    expect(verifyHexSignature(created.secret, after.body, { 'x-webhook-signature': previous })).toBe(true);
+
+    await send(WebhookCommands.completeRotation, { owner, subscriptionId: created.id });
+    await publish(transactionEvent(owner));
+    await waitForRequests('/rotation-after-delivery', 3);
+    const completed = receiver.received('/rotation-after-delivery')[2]!;
+    expect(String(completed.headers['x-webhook-signature']).split(',')).toHaveLength(1);
+    expect(verifyHexSignature(rotated.secret, completed.body, completed.headers)).toBe(true);
+  });
+
   it('keeps only the two newest secrets when rotating during a rotation', async () => {
     const owner = { platformId: randomUUID() };
     const first = await subscribe(owner, '/rotation-twice');

@@ -119,21 +119,149 @@ export function createDeliveriesRepository(sql: Sql) {
     return row;
   }
 
+  /**
+   * A failed attempt's log entry, the delivery's next state and the circuit's, in one transaction. A
+   * delivery whose lease was lost (another instance reclaimed it) keeps the other's state.
+   */
+  async function recordFailure(record: AttemptRecord): Promise<void> {
+    const { delivery, decision } = record;
+    await withoutFlushWait(async (tx) => {
+      // The subscription's row lock first: results for one subscription are stored one after the
+      // other (NO KEY UPDATE does not block the foreign-key checks of other inserts, so no deadlock).
+      const [circuit] = await tx<{ circuit_state: CircuitState; consecutive_failures: number }[]>`
+        select circuit_state, consecutive_failures from subscriptions where id = ${delivery.subscription_id} for no key update`;
+      await insertAttempt(tx, record.log);
+      const next =
+        decision.status === 'pending'
+          ? tx`status = 'pending', retry_index = ${decision.retryIndex}, next_attempt_at = now() + ${ms(decision.delayMs)}::interval`
+          : tx`status = ${decision.status}`;
+      await tx`
+        update deliveries
+        set ${next}, claimed_until = null, claim_token = null, last_status_code = ${record.log.status_code},
+            last_error = ${record.log.error_message}, updated_at = now()
+        where id = ${delivery.id} and claim_token = ${delivery.claim_token}`;
+
+      if (!circuit) return;
+      const move = nextCircuit(
+        { state: circuit.circuit_state, consecutiveFailures: circuit.consecutive_failures },
+        record.log.success ? 'success' : 'failure',
+        record.circuit.threshold,
+      );
+      const unchanged = move.state === circuit.circuit_state && move.consecutiveFailures === circuit.consecutive_failures;
+      if (unchanged && record.retryAfterMs === null && !decision.disableSubscription) return;
+      const opened = move.opens
+        ? tx`circuit_opened_at = now(), circuit_half_open_at = now() + ${ms(record.circuit.cooldownMs)}::interval, probe_until = null`
+        : move.state === 'CLOSED'
+          ? tx`circuit_opened_at = null, circuit_half_open_at = null, probe_until = null`
+          : tx`probe_until = probe_until`;
+      const paused =
+        record.retryAfterMs === null
+          ? tx`paused_until = paused_until`
+          : tx`paused_until = greatest(coalesce(paused_until, now()), now() + ${ms(record.retryAfterMs)}::interval)`;
+      const disabled = decision.disableSubscription
+        ? tx`is_active = false, disabled_reason = ${`The receiver answered 410 Gone on ${new Date().toISOString()}; set isActive to true to deliver again`}`
+        : tx`is_active = is_active`;
+      await tx`
+        update subscriptions
+        set circuit_state = ${move.state}, consecutive_failures = ${move.consecutiveFailures}, ${opened}, ${paused}, ${disabled},
+            updated_at = now()
+        where id = ${delivery.subscription_id}`;
+    });
+  }
+
+  /**
+   * The failed attempts among `records`, each stored in its own transaction; returns the
+   * successes, in delivery order (two instances storing at once take row locks in the same order).
+   */
+  async function recordFailuresOf(records: readonly AttemptRecord[]): Promise<AttemptRecord[]> {
+    const sorted = [...records].sort((a, b) => (a.delivery.id < b.delivery.id ? -1 : 1));
+    for (const record of sorted) if (record.decision.status !== 'succeeded') await recordFailure(record);
+    return sorted.filter((r) => r.decision.status === 'succeeded');
+  }
+
+  /**
+   * CTEs storing successful attempts (`no_flush_wait` must come before them): their log entries
+   * (unless the subscription was deleted meanwhile), their deliveries succeeded (only where the
+   * claim is still ours), their subscriptions' circuits CLOSED with no failures (the row written,
+   * and locked, only when it was not already so). `stored_ids` lists the deliveries, for a claim
+   * in the same statement, which sees the rows as they were before it.
+   */
+  function storeSuccesses(successes: readonly AttemptRecord[]) {
+    const threshold = successes[0]?.circuit.threshold ?? 1;
+    const closed = nextCircuit({ state: 'CLOSED', consecutiveFailures: 0 }, 'success', threshold);
+    const rows = successes.map(({ delivery, log }) => ({
+      id: log.id,
+      subscription_id: log.subscription_id,
+      delivery_id: delivery.id,
+      claim_token: delivery.claim_token,
+      event_id: log.event_id,
+      event_type: log.event_type,
+      attempt: log.attempt,
+      status_code: log.status_code,
+      response_time_ms: log.response_time_ms,
+      request_headers: log.request_headers,
+      response_body: log.response_body,
+    }));
+    return sql`
+      stored as (
+        select * from jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb)
+          as x(id uuid, subscription_id uuid, delivery_id uuid, claim_token uuid, event_id text, event_type text, attempt int,
+               status_code int, response_time_ms int, request_headers jsonb, response_body text)
+      ),
+      stored_ids as (select delivery_id as id from stored),
+      stored_attempts as (
+        insert into delivery_attempts (id, subscription_id, delivery_id, event_id, event_type, attempt, success, status_code,
+                                       response_time_ms, error_message, request_headers, response_body)
+        select i.id, i.subscription_id, i.delivery_id, i.event_id, i.event_type, i.attempt, true, i.status_code,
+               i.response_time_ms, null, i.request_headers, i.response_body
+        from stored i, no_flush_wait
+        where exists (select 1 from subscriptions where id = i.subscription_id)
+        returning 1
+      ),
+      stored_deliveries as (
+        update deliveries d
+        set status = 'succeeded', claimed_until = null, claim_token = null, last_status_code = i.status_code,
+            last_error = null, updated_at = now()
+        from stored i
+        where d.id = i.delivery_id and d.claim_token = i.claim_token
+        returning 1
+      ),
+      stored_circuits as (
+        update subscriptions
+        set circuit_state = ${closed.state}, consecutive_failures = ${closed.consecutiveFailures}, circuit_opened_at = null,
+            circuit_half_open_at = null, probe_until = null, updated_at = now()
+        where id in (select subscription_id from stored)
+          and (circuit_state <> ${closed.state} or consecutive_failures <> ${closed.consecutiveFailures} or probe_until is not null)
+        returning 1
+      )`;
+  }
+
   return {
     /**
      * Claims due deliveries of subscriptions whose circuit is CLOSED, at most `perSubscription` in
      * flight per subscription across all instances, oldest first. FOR UPDATE SKIP LOCKED plus a
      * lease: another instance skips rows being claimed and cannot take a claimed row before its
      * lease ends, so an attempt is sent once unless its instance dies mid-attempt.
+     *
+     * `results` (attempts finished since the last claim) are stored first (recordAttempts), the
+     * successes in the claim's own statement: one round trip per pass of the worker, and their
+     * slots count as free for the claim.
      */
-    claimDue: async (options: { limit: number; perSubscription: number; leaseMs: number }): Promise<ClaimedDelivery[]> => {
+    claimDue: async (options: {
+      limit: number;
+      perSubscription: number;
+      leaseMs: number;
+      results?: readonly AttemptRecord[];
+    }): Promise<ClaimedDelivery[]> => {
+      const successes = await recordFailuresOf(options.results ?? []);
       const token = uuidv7();
       return sql<ClaimedDelivery[]>`
-        with ${noFlushWait},
+        with ${noFlushWait}, ${storeSuccesses(successes)},
         subs as (
           select s.id,
                  ${options.perSubscription}::int
-                   - (select count(*)::int from deliveries i where i.subscription_id = s.id and i.claimed_until > now()) as room
+                   - (select count(*)::int from deliveries i
+                      where i.subscription_id = s.id and i.claimed_until > now() and i.id not in (select id from stored_ids)) as room
           from subscriptions s, no_flush_wait
           where s.is_active and s.circuit_state = 'CLOSED' and (s.paused_until is null or s.paused_until <= now())
         ),
@@ -213,83 +341,12 @@ export function createDeliveriesRepository(sql: Sql) {
     },
 
     /**
-     * The attempt's log entry, the delivery's next state and the circuit's, in one transaction. A
-     * delivery whose lease was lost (another instance reclaimed it) keeps the other's state.
+     * The results of many attempts: the failures each in its own transaction (retries, circuit
+     * moves, pauses), then every success in one statement.
      */
-    recordAttempt: async (record: AttemptRecord): Promise<void> => {
-      const { delivery, decision, log } = record;
-      if (decision.status === 'succeeded') {
-        // The common case in one statement: a success always leaves the
-        // circuit CLOSED with no failures, so the subscription row is written (and locked) only
-        // when it was not already so.
-        const closed = nextCircuit({ state: 'CLOSED', consecutiveFailures: 0 }, 'success', record.circuit.threshold);
-        await sql`
-          with ${noFlushWait},
-          attempt as (
-            insert into delivery_attempts (id, subscription_id, delivery_id, event_id, event_type, attempt, success, status_code,
-                                           response_time_ms, error_message, request_headers, response_body)
-            select ${log.id}, ${log.subscription_id}, ${log.delivery_id}, ${log.event_id}, ${log.event_type}, ${log.attempt}, true,
-                   ${log.status_code}, ${log.response_time_ms}, null, ${JSON.stringify(log.request_headers)}::text::jsonb, ${log.response_body}
-            from no_flush_wait
-            where exists (select 1 from subscriptions where id = ${log.subscription_id})
-            returning 1
-          ),
-          delivery as (
-            update deliveries
-            set status = 'succeeded', claimed_until = null, claim_token = null, last_status_code = ${log.status_code},
-                last_error = null, updated_at = now()
-            where id = ${delivery.id} and claim_token = ${delivery.claim_token}
-            returning 1
-          )
-          update subscriptions
-          set circuit_state = ${closed.state}, consecutive_failures = ${closed.consecutiveFailures}, circuit_opened_at = null,
-              circuit_half_open_at = null, probe_until = null, updated_at = now()
-          where id = ${delivery.subscription_id}
-            and (circuit_state <> ${closed.state} or consecutive_failures <> ${closed.consecutiveFailures} or probe_until is not null)`;
-        return;
-      }
-      await withoutFlushWait(async (tx) => {
-        // The subscription's row lock first: results for one subscription are stored one after the
-        // other (NO KEY UPDATE does not block the foreign-key checks of other inserts, so no deadlock).
-        const [circuit] = await tx<{ circuit_state: CircuitState; consecutive_failures: number }[]>`
-          select circuit_state, consecutive_failures from subscriptions where id = ${delivery.subscription_id} for no key update`;
-        await insertAttempt(tx, record.log);
-        const next =
-          decision.status === 'pending'
-            ? tx`status = 'pending', retry_index = ${decision.retryIndex}, next_attempt_at = now() + ${ms(decision.delayMs)}::interval`
-            : tx`status = ${decision.status}`;
-        await tx`
-          update deliveries
-          set ${next}, claimed_until = null, claim_token = null, last_status_code = ${record.log.status_code},
-              last_error = ${record.log.error_message}, updated_at = now()
-          where id = ${delivery.id} and claim_token = ${delivery.claim_token}`;
-
-        if (!circuit) return;
-        const move = nextCircuit(
-          { state: circuit.circuit_state, consecutiveFailures: circuit.consecutive_failures },
-          record.log.success ? 'success' : 'failure',
-          record.circuit.threshold,
-        );
-        const unchanged = move.state === circuit.circuit_state && move.consecutiveFailures === circuit.consecutive_failures;
-        if (unchanged && record.retryAfterMs === null && !decision.disableSubscription) return;
-        const opened = move.opens
-          ? tx`circuit_opened_at = now(), circuit_half_open_at = now() + ${ms(record.circuit.cooldownMs)}::interval, probe_until = null`
-          : move.state === 'CLOSED'
-            ? tx`circuit_opened_at = null, circuit_half_open_at = null, probe_until = null`
-            : tx`probe_until = probe_until`;
-        const paused =
-          record.retryAfterMs === null
-            ? tx`paused_until = paused_until`
-            : tx`paused_until = greatest(coalesce(paused_until, now()), now() + ${ms(record.retryAfterMs)}::interval)`;
-        const disabled = decision.disableSubscription
-          ? tx`is_active = false, disabled_reason = ${`The receiver answered 410 Gone on ${new Date().toISOString()}; set isActive to true to deliver again`}`
-          : tx`is_active = is_active`;
-        await tx`
-          update subscriptions
-          set circuit_state = ${move.state}, consecutive_failures = ${move.consecutiveFailures}, ${opened}, ${paused}, ${disabled},
-              updated_at = now()
-          where id = ${delivery.subscription_id}`;
-      });
+    recordAttempts: async (records: readonly AttemptRecord[]): Promise<void> => {
+      const successes = await recordFailuresOf(records);
+      if (successes.length > 0) await sql`with ${noFlushWait}, ${storeSuccesses(successes)} select count(*) from stored_attempts`;
     },
 
     /** A test delivery's log entry (test deliveries have no delivery row and no retries). */

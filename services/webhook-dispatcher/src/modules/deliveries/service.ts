@@ -11,14 +11,15 @@ import {
 } from '@holdfast/contracts';
 import { notFound, validationError } from '@holdfast/http-kit';
 import { contextFromCarrier, failSpan, type Logger, SpanKind, withSpan } from '@holdfast/logging';
+import { createPollingWorker, type PollingWorkerOptions } from '@holdfast/runtime';
 import type { SecretBox } from '@holdfast/secrets';
 import { iso, isoOrNull } from '../../db/time.js';
 import type { SubscriptionRow } from '../subscriptions/repository.js';
-import { secretContext } from '../subscriptions/service.js';
 import type { TargetPolicy } from '../target-safety/service.js';
-import type { AttemptLogRow, ClaimedDelivery, DeliveriesRepository, DeliveryRow } from './repository.js';
+import type { AttemptLogRow, AttemptRecord, ClaimedDelivery, DeliveriesRepository, DeliveryRow } from './repository.js';
 import { type AttemptOutcome, sendAttempt } from './sender.js';
 import { deliveryHeaders, loggedHeaders } from './signing.js';
+import { createSigningSecrets } from './signing-secrets.js';
 import { decideAfterAttempt } from './state-machine.js';
 
 export interface DeliverySettings {
@@ -78,13 +79,6 @@ function toDelivery(row: DeliveryRow): WebhookDelivery {
   };
 }
 
-/** Secrets to sign with, newest first: two during a rotation. */
-function openSecrets(secrets: SecretBox, row: Pick<SubscriptionRow, 'id' | 'secret_sealed' | 'previous_secret_sealed'>): string[] {
-  const context = secretContext(row.id);
-  const newest = secrets.open(row.secret_sealed, context);
-  return row.previous_secret_sealed ? [newest, secrets.open(row.previous_secret_sealed, context)] : [newest];
-}
-
 export interface DeliveryMetrics {
   attemptFinished: (outcome: AttemptOutcome) => void;
   inFlight: (count: number) => void;
@@ -103,9 +97,10 @@ export function createDeliveryService(deps: {
   const { repository, policy, secrets, settings } = deps;
   const log = deps.logger.child({ component: 'deliveries' });
   const leaseMs = settings.timeoutMs + CLAIM_MARGIN_MS;
+  const signingSecrets = createSigningSecrets(secrets);
 
-  /** Signs and sends one attempt of a claimed delivery, then stores its outcome. */
-  async function attempt(job: ClaimedDelivery): Promise<AttemptOutcome> {
+  /** Signs and sends one attempt of a claimed delivery; what to store of it (the worker stores results in batches). */
+  async function attempt(job: ClaimedDelivery): Promise<AttemptRecord> {
     const event = job.payload;
     const body = JSON.stringify({ id: event.id, type: event.type, createdAt: event.createdAt, data: event.data });
     let headers: Record<string, string> = {};
@@ -116,7 +111,7 @@ export function createDeliveryService(deps: {
         eventType: job.event_type,
         deliveryId: job.id,
         timestamp: Math.floor(Date.now() / 1000),
-        secrets: openSecrets(secrets, {
+        secrets: signingSecrets({
           id: job.subscription_id,
           secret_sealed: job.secret_sealed,
           previous_secret_sealed: job.previous_secret_sealed,
@@ -141,8 +136,7 @@ export function createDeliveryService(deps: {
       };
     }
     deps.metrics?.attemptFinished(outcome);
-    const decision = decideAfterAttempt(outcome, job.retry_index, settings.retryScheduleMs);
-    await repository.recordAttempt({
+    return {
       delivery: job,
       log: {
         id: uuidv7(),
@@ -158,113 +152,139 @@ export function createDeliveryService(deps: {
         request_headers: loggedHeaders(headers),
         response_body: outcome.responseBody,
       },
-      decision,
+      decision: decideAfterAttempt(outcome, job.retry_index, settings.retryScheduleMs),
       retryAfterMs: outcome.retryAfterMs,
       circuit: { threshold: settings.circuitThreshold, cooldownMs: settings.circuitCooldownMs },
+    };
+  }
+
+  /** One attempt under a span that continues the trace of the event's intake, hence of the change that caused it. */
+  function tracedAttempt(job: ClaimedDelivery): Promise<AttemptRecord> {
+    const span = {
+      kind: SpanKind.CLIENT,
+      parent: contextFromCarrier(job.trace_context),
+      attributes: {
+        'http.request.method': 'POST',
+        'server.address': new URL(job.url).hostname,
+        'holdfast.event.id': job.event_id,
+        'holdfast.delivery.id': job.id,
+        'holdfast.delivery.attempt': job.attempt_count,
+      },
+    };
+    return withSpan(`webhook ${job.event_type} attempt`, span, async (active) => {
+      const record = await attempt(job);
+      if (record.log.status_code !== null) active.setAttribute('http.response.status_code', record.log.status_code);
+      if (!record.log.success) failSpan(active, record.log.error_message ?? 'not delivered');
+      return record;
     });
-    if (decision.disableSubscription) log.warn({ subscriptionId: job.subscription_id }, 'receiver answered 410: subscription deactivated');
-    return outcome;
   }
 
   /**
-   * The delivery loop of this instance: claim what is due (up to the free slots), send each claim
-   * concurrently, and sleep until the next due time, a NOTIFY or a finished attempt.
+   * The delivery loop of this instance, a polling worker (ADR 22). One pass stores the results of
+   * the attempts finished since the last pass (one statement for all successes), then claims due
+   * deliveries up to the free slots (one statement) and starts them. A finished attempt, a NOTIFY
+   * (new deliveries, a resend, a replay, a reset circuit) or the next due time wakes it; a wake
+   * during a pass runs one more, so results and claims are batched by how many arrive meanwhile.
+   * At least once: a claim is a lease in PostgreSQL, so the results of an instance that dies before
+   * storing them are lost only as far as their deliveries are sent again once the lease ends.
    */
-  function startWorker() {
+  function createWorker(wakeOn: PollingWorkerOptions['wakeOn']) {
     const inFlight = new Set<Promise<void>>();
-    let running = true;
-    let wake: (() => void) | undefined;
-    const wakeUp = () => wake?.();
+    let finished: AttemptRecord[] = [];
+    let lastProbePass = 0;
 
-    const sleep = (msToWait: number) =>
-      new Promise<void>((resolve) => {
-        const timer = setTimeout(done, msToWait);
-        function done() {
-          clearTimeout(timer);
-          wake = undefined;
-          resolve();
-        }
-        wake = done;
-      });
+    /** After a batch of results failed: each alone, so that one bad record holds no other back. */
+    async function storeOneByOne(results: readonly AttemptRecord[]): Promise<void> {
+      for (const record of results) {
+        await repository
+          .recordAttempts([record])
+          .catch((err) =>
+            log.error(
+              { err, deliveryId: record.delivery.id },
+              'could not store an attempt; its claim will expire and it will be sent again',
+            ),
+          );
+      }
+    }
+
+    function stored(results: readonly AttemptRecord[]) {
+      for (const record of results)
+        if (record.decision.disableSubscription)
+          log.warn({ subscriptionId: record.delivery.subscription_id }, 'receiver answered 410: subscription deactivated');
+    }
 
     function track(job: ClaimedDelivery) {
-      // The attempt continues the trace of the event's intake, hence of the change that caused it.
-      const span = {
-        kind: SpanKind.CLIENT,
-        parent: contextFromCarrier(job.trace_context),
-        attributes: {
-          'http.request.method': 'POST',
-          'server.address': new URL(job.url).hostname,
-          'holdfast.event.id': job.event_id,
-          'holdfast.delivery.id': job.id,
-          'holdfast.delivery.attempt': job.attempt_count,
-        },
-      };
-      const task = withSpan(`webhook ${job.event_type} attempt`, span, async (active) => {
-        const outcome = await attempt(job);
-        if (outcome.statusCode !== null) active.setAttribute('http.response.status_code', outcome.statusCode);
-        if (!outcome.success) failSpan(active, outcome.errorMessage ?? 'not delivered');
-      })
+      const task = tracedAttempt(job)
+        .then((record) => {
+          finished.push(record);
+        })
         .catch((error) =>
-          log.error({ err: error, deliveryId: job.id }, 'could not store an attempt; its claim will expire and it will be sent again'),
+          log.error({ err: error, deliveryId: job.id }, 'an attempt failed unexpectedly; its claim will expire and it will be sent again'),
         )
         .finally(() => {
           inFlight.delete(task);
           deps.metrics?.inFlight(inFlight.size);
-          wakeUp();
+          worker.wake();
         });
       inFlight.add(task);
       deps.metrics?.inFlight(inFlight.size);
     }
 
-    let lastProbePass = 0;
-    const loop = (async () => {
-      let failures = 0;
-      while (running) {
+    const worker = createPollingWorker({
+      name: 'delivery-worker',
+      logger: deps.logger,
+      intervalMs: settings.pollIntervalMs,
+      wakeOn,
+      pass: async () => {
+        const results = finished;
+        finished = [];
+        const free = settings.concurrency - inFlight.size;
         try {
-          const free = settings.concurrency - inFlight.size;
-          let claimed = 0;
-          if (free > 0) {
-            // Circuits are looked at every PROBE_PASS_EVERY_MS, not on every pass.
-            const probePass = Date.now() - lastProbePass >= PROBE_PASS_EVERY_MS;
-            if (probePass) lastProbePass = Date.now();
-            const probes = probePass ? await repository.claimProbes({ limit: free, leaseMs, threshold: settings.circuitThreshold }) : [];
-            const due =
-              free - probes.length > 0
-                ? await repository.claimDue({ limit: free - probes.length, perSubscription: settings.perSubscription, leaseMs })
-                : [];
-            for (const job of [...probes, ...due]) track(job);
-            claimed = probes.length + due.length;
-          }
-          failures = 0;
-          if (!running) break;
-          if (claimed > 0 && claimed === free) continue;
-          const nextDue = inFlight.size >= settings.concurrency ? null : await repository.nextDueInMs();
-          await sleep(Math.min(settings.pollIntervalMs, Math.max(5, nextDue ?? settings.pollIntervalMs)));
+          // Circuits are looked at every PROBE_PASS_EVERY_MS, not on every pass.
+          const probePass = free > 0 && Date.now() - lastProbePass >= PROBE_PASS_EVERY_MS;
+          if (probePass) lastProbePass = Date.now();
+          const probes = probePass ? await repository.claimProbes({ limit: free, leaseMs, threshold: settings.circuitThreshold }) : [];
+          for (const job of probes) track(job);
+          const room = free - probes.length;
+          // Full: only store (the next finished attempt wakes the worker).
+          if (room <= 0) await repository.recordAttempts(results);
+          else
+            for (const job of await repository.claimDue({ limit: room, perSubscription: settings.perSubscription, leaseMs, results }))
+              track(job);
         } catch (error) {
-          failures += 1;
-          log.error({ err: error }, 'delivery pass failed');
-          if (running) await sleep(Math.min(settings.pollIntervalMs * 2 ** failures, 30_000));
+          await storeOneByOne(results);
+          throw error;
         }
-      }
-    })();
+        stored(results);
+        // Attempts in flight wake the worker when they finish; with none, sleep until the next due
+        // time, but look again after pollIntervalMs at most (another instance may schedule sooner work).
+        if (inFlight.size > 0) return false;
+        const nextDue = await repository.nextDueInMs();
+        return Math.min(settings.pollIntervalMs, Math.max(5, nextDue ?? settings.pollIntervalMs));
+      },
+    });
 
-    log.info({ concurrency: settings.concurrency, perSubscription: settings.perSubscription }, 'delivery worker started');
     return {
-      wake: wakeUp,
-      /** Stops claiming, then waits for the attempts in flight (each ends within WEBHOOK_TIMEOUT_MS). */
+      start: async () => {
+        await worker.start();
+        log.info({ concurrency: settings.concurrency, perSubscription: settings.perSubscription }, 'delivery worker started');
+      },
+      wake: worker.wake,
+      /** Stops claiming, waits for the attempts in flight (each ends within WEBHOOK_TIMEOUT_MS), stores their results. */
       stop: async () => {
-        running = false;
-        wakeUp();
-        await loop;
+        await worker.stop();
         await Promise.all(inFlight);
+        const results = finished;
+        finished = [];
+        await repository.recordAttempts(results).catch(() => storeOneByOne(results));
+        stored(results);
         log.info('delivery worker stopped');
       },
     };
   }
 
   return {
-    startWorker,
+    createWorker,
 
     logs: async (
       owner: WebhookOwner,
@@ -306,7 +326,7 @@ export function createDeliveryService(deps: {
         eventType: WEBHOOK_TEST_EVENT_TYPE,
         deliveryId,
         timestamp: Math.floor(Date.now() / 1000),
-        secrets: openSecrets(secrets, subscription),
+        secrets: signingSecrets(subscription),
       });
       const outcome = await sendAttempt({
         dispatcher: policy.dispatcherFor(subscription.ip_whitelist),

@@ -4,7 +4,7 @@ import { type Bus, type RunningConsumer, startConsumer } from '@holdfast/messagi
 import type { IntakeItem, IntakeRepository } from './repository.js';
 
 /** Events handled at once; they are written together (see createIntakeBatcher). */
-const INTAKE_CONCURRENCY = 64;
+const INTAKE_CONCURRENCY = 200;
 const BATCH_MAX = 200;
 
 /**

@@ -1,0 +1,29 @@
+import type { SecretBox } from '@holdfast/secrets';
+import type { SubscriptionRow } from '../subscriptions/repository.js';
+import { secretContext } from '../subscriptions/service.js';
+
+/** Subscriptions whose opened secrets are kept at most; beyond it the cache starts again empty. */
+const CACHED_SUBSCRIPTIONS_MAX = 10_000;
+
+type SealedSecrets = Pick<SubscriptionRow, 'id' | 'secret_sealed' | 'previous_secret_sealed'>;
+
+/**
+ * The signing secrets of a subscription, newest first (two during a rotation), opened once and
+ * kept in memory rather than decrypted for every attempt. An entry is used only while the sealed
+ * values it was opened from are the ones the claim read: a rotation, the end of a rotation or a
+ * re-encryption under a new DATA_ENCRYPTION_KEY changes them, so the next attempt opens the new
+ * ones (in every instance, with no message between instances).
+ */
+export function createSigningSecrets(secrets: SecretBox) {
+  const opened = new Map<string, { sealed: string; previous: string | null; secrets: string[] }>();
+  return (row: SealedSecrets): string[] => {
+    const cached = opened.get(row.id);
+    if (cached && cached.sealed === row.secret_sealed && cached.previous === row.previous_secret_sealed) return cached.secrets;
+    const context = secretContext(row.id);
+    const newest = secrets.open(row.secret_sealed, context);
+    const open = row.previous_secret_sealed ? [newest, secrets.open(row.previous_secret_sealed, context)] : [newest];
+    if (opened.size >= CACHED_SUBSCRIPTIONS_MAX) opened.clear();
+    opened.set(row.id, { sealed: row.secret_sealed, previous: row.previous_secret_sealed, secrets: open });
+    return open;
+  };
+}
