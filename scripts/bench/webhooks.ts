@@ -1,11 +1,13 @@
 // Webhook delivery benchmark: deliveries per second to a loopback receiver and event-to-delivery
 // latency (p50, p99) through the real path (event published on JetStream -> dispatcher intake ->
 // PostgreSQL -> claimed -> signed -> POSTed), side by side with a plain undici POST loop to the
-// same receiver in the same run. See README.md here for how to run it; results go to
+// same receiver in the same run, then paced runs and one dispatcher against two. Prints the
+// dispatcher's CPU time per delivery (a measure that machine load hardly moves), the ratio rows and
+// one PASS/MISS line per target of issue 16. See README.md here for how to run it; results go to
 // docs/benchmarks.md with --write.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
 import { type DomainEvent, newEventId, WebhookCommands } from '@holdfast/contracts';
@@ -22,11 +24,33 @@ const option = (name: string, fallback: number) => {
   return i >= 0 ? Number(args[i + 1]) : fallback;
 };
 const DELIVERIES = option('deliveries', 5000);
-const PACED_RATE = option('rate', 100);
+/** The paced runs: events per second of each (issue 16's targets are at 200/s and 1000/s). */
+const PACED_RATES = (args.includes('--rates') ? args[args.indexOf('--rates') + 1]! : '200,1000').split(',').map(Number);
 const PACED_SECONDS = option('seconds', 5);
 const WRITE = args.includes('--write');
-/** One dispatcher against two on the same burst (claims shared through FOR UPDATE SKIP LOCKED). */
+/** Only one dispatcher against two on the same burst (claims shared through FOR UPDATE SKIP LOCKED); the default run measures it last. */
 const COMPARE_INSTANCES = args.includes('--compare-instances');
+
+/** Issue 16's targets. */
+const TARGETS = {
+  /** Dispatcher deliveries/s against the plain undici loop at the same in flight. */
+  againstUndici: 0.5,
+  /** Two dispatcher processes against one. */
+  twoInstances: 1.7,
+  /** Event published to delivered, p99 (ms), per paced rate. */
+  pacedP99Ms: { 200: 20, 1000: 50 } as Record<number, number>,
+};
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); 0 elsewhere. */
+function cpuMsOf(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after "pid (comm) ", in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
 
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/holdfast';
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -82,6 +106,8 @@ async function main() {
     const reset = async () => void (await (await request(`${receiver}/reset`, { method: 'POST' })).body.text());
 
     const dataEncryptionKey = randomBytes(32).toString('base64');
+    const dispatchers: ChildProcess[] = [];
+    const dispatcherCpuMs = () => dispatchers.reduce((sum, d) => sum + cpuMsOf(d.pid), 0);
     const startDispatcher = async () => {
       const dispatcherPort = 20_000 + Math.floor(Math.random() * 20_000);
       const env = {
@@ -97,10 +123,14 @@ async function main() {
       };
       const dispatcher = spawn(
         process.execPath,
-        [...(process.env.BENCH_DISPATCHER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), `${root}/services/webhook-dispatcher/dist/main.js`],
+        [
+          ...(process.env.BENCH_DISPATCHER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+          process.env.BENCH_DISPATCHER_MAIN ?? `${root}/services/webhook-dispatcher/dist/main.js`,
+        ],
         { env, stdio: ['ignore', 'inherit', 'inherit'] },
       );
       children.push(dispatcher);
+      dispatchers.push(dispatcher);
       await waitReady(`http://127.0.0.1:${dispatcherPort}`);
     };
     await startDispatcher();
@@ -223,19 +253,40 @@ async function main() {
     }
 
     const rows: string[][] = [];
-    function row(what: string, inFlight: string, s: Stats & { started: number }) {
+    const verdicts: string[] = [];
+    interface Run {
+      perSecond: number;
+      p99: number;
+    }
+    /** One measured run: its row (with the dispatchers' CPU per delivery when `cpuBefore` is given). */
+    function row(what: string, inFlight: string, s: Stats & { started: number }, cpuBefore?: number): Run {
       const sorted = [...s.latencies].sort((a, b) => a - b);
       const seconds = Math.max(1, s.last - s.started) / 1000;
+      const run = { perSecond: s.count / seconds, p99: percentile(sorted, 99) };
+      const cpu = cpuBefore === undefined || s.count === 0 ? '' : (((dispatcherCpuMs() - cpuBefore) * 1000) / s.count).toFixed(0);
       rows.push([
         what,
         inFlight,
         String(s.count),
-        (s.count / seconds).toFixed(0),
+        run.perSecond.toFixed(0),
         String(percentile(sorted, 50)),
-        String(percentile(sorted, 99)),
+        String(run.p99),
         String(s.duplicates),
+        cpu,
       ]);
       process.stderr.write(`${rows.at(-1)!.join(' | ')}\n`);
+      return run;
+    }
+    function ratioRow(what: string, value: Run, against: Run, target: number) {
+      const ratio = value.perSecond / against.perSecond;
+      rows.push([`ratio: ${what}`, '', '', `${ratio.toFixed(2)}×`, '', '', '', '']);
+      verdicts.push(`${ratio >= target ? 'PASS' : 'MISS'} ${what}: ${ratio.toFixed(2)}× (target ≥ ${target}×)`);
+      process.stderr.write(`${verdicts.at(-1)}\n`);
+    }
+    /** A dispatcher run with the CPU its processes used. */
+    async function measured(what: string, inFlight: string, run: () => Promise<Stats & { started: number }>): Promise<Run> {
+      const cpuBefore = dispatcherCpuMs();
+      return row(what, inFlight, await run(), cpuBefore);
     }
 
     // Warm-up: connections, JIT, PostgreSQL caches.
@@ -243,38 +294,65 @@ async function main() {
     await dispatcherBurst(500);
     await undiciLoop(500, 10);
 
-    if (COMPARE_INSTANCES) {
+    let oneInstance: Run | undefined;
+    if (!COMPARE_INSTANCES) {
+      const undici10 = row('plain undici POST loop', '10', await undiciLoop(DELIVERIES, 10));
+      await subscriptions(1);
+      const one = await measured('dispatcher, 1 subscription (burst)', '≤ 10 (per-subscription limit)', () => dispatcherBurst(DELIVERIES));
+      const undici50 = row('plain undici POST loop', '50', await undiciLoop(DELIVERIES, 50));
       await subscriptions(5);
-      row('1 dispatcher, 5 subscriptions (burst)', '≤ 50 (WEBHOOK_CONCURRENCY)', await dispatcherBurst(DELIVERIES));
-      await startDispatcher();
-      row('2 dispatchers, 5 subscriptions (burst)', '≤ 100 (50 each)', await dispatcherBurst(DELIVERIES));
+      oneInstance = await measured('dispatcher, 5 subscriptions (burst)', '≤ 50 (WEBHOOK_CONCURRENCY)', () => dispatcherBurst(DELIVERIES));
+      ratioRow('dispatcher vs plain undici, 1 subscription at 10 in flight', one, undici10, TARGETS.againstUndici);
+      ratioRow('dispatcher vs plain undici, 5 subscriptions at 50 in flight', oneInstance, undici50, TARGETS.againstUndici);
+      await subscriptions(1);
+      for (const rate of PACED_RATES) {
+        row(`plain undici POST, paced ${rate}/s`, 'as needed', await undiciPaced(rate, PACED_SECONDS));
+        const paced = await measured(`dispatcher, 1 subscription, paced ${rate} events/s`, 'as needed', () =>
+          dispatcherPaced(rate, PACED_SECONDS),
+        );
+        const target = TARGETS.pacedP99Ms[rate];
+        if (target !== undefined)
+          verdicts.push(
+            `${paced.p99 <= target ? 'PASS' : 'MISS'} event published to delivered, paced ${rate}/s: p99 ${paced.p99} ms (target ≤ ${target} ms)`,
+          );
+      }
+      await subscriptions(5);
     } else {
-      row('plain undici POST loop', '10', await undiciLoop(DELIVERIES, 10));
-      await subscriptions(1);
-      row('dispatcher, 1 subscription (burst)', '≤ 10 (per-subscription limit)', await dispatcherBurst(DELIVERIES));
-      row('plain undici POST loop', '50', await undiciLoop(DELIVERIES, 50));
       await subscriptions(5);
-      row('dispatcher, 5 subscriptions (burst)', '≤ 50 (WEBHOOK_CONCURRENCY)', await dispatcherBurst(DELIVERIES));
-      row(`plain undici POST, paced ${PACED_RATE}/s`, 'as needed', await undiciPaced(PACED_RATE, PACED_SECONDS));
-      await subscriptions(1);
-      row(`dispatcher, 1 subscription, paced ${PACED_RATE} events/s`, 'as needed', await dispatcherPaced(PACED_RATE, PACED_SECONDS));
+      oneInstance = await measured('1 dispatcher, 5 subscriptions (burst)', '≤ 50 (WEBHOOK_CONCURRENCY)', () =>
+        dispatcherBurst(DELIVERIES),
+      );
     }
+    await startDispatcher();
+    const two = await measured('2 dispatchers, 5 subscriptions (burst)', '≤ 100 (50 each)', () => dispatcherBurst(DELIVERIES));
+    ratioRow('two dispatcher instances vs one, 5 subscriptions', two, oneInstance, TARGETS.twoInstances);
 
     const [pg] = await admin<{ version: string }[]>`select current_setting('server_version') as version`;
     const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-    const header = ['run', 'in flight', 'deliveries', 'deliveries/s', 'latency p50 (ms)', 'latency p99 (ms)', 'duplicates'];
+    const header = [
+      'run',
+      'in flight',
+      'deliveries',
+      'deliveries/s',
+      'latency p50 (ms)',
+      'latency p99 (ms)',
+      'duplicates',
+      'dispatcher CPU per delivery (µs)',
+    ];
     const table = [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
     const section = [
-      `## Webhook deliveries${COMPARE_INSTANCES ? ', one dispatcher against two' : ''}, ${new Date().toISOString().slice(0, 10)}`,
+      `## Webhook deliveries${COMPARE_INSTANCES ? ', one dispatcher against two' : ''}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
       '',
       `- Machine: ${cpu}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}; load average at start ${os
         .loadavg()
         .map((l) => l.toFixed(2))
         .join(', ')}`,
-      `- Software: Node ${process.version}, PostgreSQL ${pg?.version}, NATS ${bus.nc.info?.version ?? '?'}; ${COMPARE_INSTANCES ? 'one, then two dispatcher processes (one PostgreSQL, one NATS)' : 'one dispatcher process'} with default settings (WEBHOOK_CONCURRENCY 50, WEBHOOK_SUBSCRIPTION_CONCURRENCY 10), receiver in its own process answering 200 at once`,
+      `- Software: Node ${process.version}, PostgreSQL ${pg?.version}, NATS ${bus.nc.info?.version ?? '?'}; one dispatcher process, a second one for the last run (one PostgreSQL, one NATS), default settings (WEBHOOK_CONCURRENCY 50, WEBHOOK_SUBSCRIPTION_CONCURRENCY 10), receiver in its own process answering 200 at once`,
       `- Command: \`node scripts/bench/webhooks.ts ${args.join(' ')}\``,
       '',
       table,
+      '',
+      ...verdicts.map((v) => `- ${v}`),
       '',
     ].join('\n');
     process.stdout.write(`\n${section}\n`);
