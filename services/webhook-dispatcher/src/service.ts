@@ -97,7 +97,7 @@ export async function createDispatcherService(
     app: foundation.app,
     startWorkers: async () => {
       await worker.start();
-      intake = await startEventIntake({ bus, repository: createIntakeRepository(sql), logger });
+      intake = await startEventIntake({ bus, repository: createIntakeRepository(sql), logger, onDeliveries: worker.wake });
       await purge.start();
     },
     closers: [

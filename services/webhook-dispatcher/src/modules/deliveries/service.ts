@@ -239,23 +239,26 @@ export function createDeliveryService(deps: {
         const results = finished;
         finished = [];
         const free = settings.concurrency - inFlight.size;
+        let resultsStored = false;
         try {
-          // Circuits are looked at every PROBE_PASS_EVERY_MS, not on every pass.
-          const probePass = free > 0 && Date.now() - lastProbePass >= PROBE_PASS_EVERY_MS;
-          if (probePass) lastProbePass = Date.now();
-          const probes = probePass ? await repository.claimProbes({ limit: free, leaseMs, threshold: settings.circuitThreshold }) : [];
-          for (const job of probes) track(job);
-          const room = free - probes.length;
           // Full: only store (the next finished attempt wakes the worker).
-          if (room <= 0) await repository.recordAttempts(results);
+          if (free <= 0) await repository.recordAttempts(results);
           else
-            for (const job of await repository.claimDue({ limit: room, perSubscription: settings.perSubscription, leaseMs, results }))
+            for (const job of await repository.claimDue({ limit: free, perSubscription: settings.perSubscription, leaseMs, results }))
               track(job);
+          resultsStored = true;
+          stored(results);
+          // Circuits are looked at every PROBE_PASS_EVERY_MS, not on every pass, and after the due
+          // deliveries so that a probe never delays them.
+          const room = settings.concurrency - inFlight.size;
+          if (room > 0 && Date.now() - lastProbePass >= PROBE_PASS_EVERY_MS) {
+            lastProbePass = Date.now();
+            for (const job of await repository.claimProbes({ limit: room, leaseMs, threshold: settings.circuitThreshold })) track(job);
+          }
         } catch (error) {
-          await storeOneByOne(results);
+          if (!resultsStored) await storeOneByOne(results);
           throw error;
         }
-        stored(results);
         // Attempts in flight wake the worker when they finish; with none, sleep until the next due
         // time, but look again after pollIntervalMs at most (another instance may schedule sooner work).
         if (inFlight.size > 0) return false;

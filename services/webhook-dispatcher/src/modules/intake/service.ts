@@ -13,7 +13,7 @@ const BATCH_MAX = 200;
  * promise settles when its event is committed (or failed). A failed batch is retried one event at
  * a time, so that one bad event cannot hold the others back.
  */
-export function createIntakeBatcher(repository: IntakeRepository, logger: Logger) {
+export function createIntakeBatcher(repository: IntakeRepository, logger: Logger, onDeliveries: () => void = () => {}) {
   let queue: (IntakeItem & { resolve: () => void; reject: (error: unknown) => void })[] = [];
   let writing = false;
 
@@ -25,6 +25,7 @@ export function createIntakeBatcher(repository: IntakeRepository, logger: Logger
       try {
         const result = await repository.recordMany(batch.map(({ event, traceContext }) => ({ event, traceContext })));
         logger.debug({ events: batch.length, ...result }, 'events stored');
+        if (result.deliveries > 0) onDeliveries();
         for (const item of batch) item.resolve();
       } catch (error) {
         if (batch.length === 1) {
@@ -52,8 +53,14 @@ export function createIntakeBatcher(repository: IntakeRepository, logger: Logger
  * deliveries (one commit), then acks: a crash before the commit redelivers the message, a crash
  * after it finds the event stored and creates nothing twice.
  */
-export function startEventIntake(deps: { bus: Bus; repository: IntakeRepository; logger: Logger }): Promise<RunningConsumer> {
-  const store = createIntakeBatcher(deps.repository, deps.logger.child({ component: 'intake' }));
+export function startEventIntake(deps: {
+  bus: Bus;
+  repository: IntakeRepository;
+  logger: Logger;
+  /** Called after a commit that created deliveries: wakes this process's delivery worker without waiting for the NOTIFY. */
+  onDeliveries?: () => void;
+}): Promise<RunningConsumer> {
+  const store = createIntakeBatcher(deps.repository, deps.logger.child({ component: 'intake' }), deps.onDeliveries);
   return startConsumer({
     bus: deps.bus,
     stream: STREAMS.EVENTS.name,
