@@ -5,7 +5,10 @@
 // Payments API v2 (a platform, OAuth client and token made with the bootstrap key); each is then locked by
 // its sender's own createEscrow, one at a time.
 //
-//   pnpm exec turbo run build && node scripts/bench/escrow-lag.ts [--samples 200] [--write]
+//   pnpm exec turbo run build && node scripts/bench/escrow-lag.ts [--samples 200] [--poll-only] [--write]
+//
+// --poll-only turns the indexer's new-heads subscription off (CHAIN_WS_URLS=base-sepolia=off): the
+// fallback, and the indexer as it was before the subscription.
 //
 // Mined: when anvil answers eth_sendRawTransaction (it mines a block as each transaction arrives).
 // Escrowed: when `transaction.escrowed` (written by payments' CHAIN consumer with the move, published by
@@ -44,6 +47,7 @@ const option = (name: string, fallback: number) => {
 };
 const SAMPLES = option('samples', 200);
 const WRITE = args.includes('--write');
+const POLL_ONLY = args.includes('--poll-only');
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/holdfast';
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 /** Payments allows 10 creations per minute per sender: a new sender every 10 transactions. */
@@ -140,6 +144,7 @@ async function main(): Promise<void> {
       NATS_URL: natsUrl,
       NATS_SUBJECT_PREFIX: prefix,
       CHAIN_RPC_URLS: chain.rpcUrls,
+      ...(POLL_ONLY ? { CHAIN_WS_URLS: `${LOCAL_NETWORK}=off` } : {}),
       ...deployment.env,
       PAYMENTS_BOOTSTRAP_API_KEY: adminKey,
       RATE_LIMIT_PUBLIC: NO_REFUSAL,
@@ -301,8 +306,9 @@ function report(
     '',
     `- **date**: ${new Date().toISOString().slice(0, 10)}`,
     `- **machine**: ${machine}`,
-    `- **command**: \`pnpm exec turbo run build && node scripts/bench/escrow-lag.ts --samples ${result.samples}\``,
-    "- **setup**: the built payments-service and chain-indexer as their own processes (`APP_ENV=local`, defaults: new heads by `eth_subscribe` at the RPC address as `ws://`, `INDEXER_POLL_INTERVAL=500ms` as the fallback, 0 confirmations in `local`; rate limits far above the load) against a throw-away anvil with the local contracts, a fresh database on the shared PostgreSQL and NATS JetStream. Each transaction is created through `POST /api/v2/transactions` (not timed), then its sender signs `createEscrow` from the answer's `escrow`, one at a time, 50 to 300 ms apart; anvil mines a block as each transaction arrives.",
+    `- **command**: \`pnpm exec turbo run build && node scripts/bench/escrow-lag.ts --samples ${result.samples}${POLL_ONLY ? ' --poll-only' : ''}\``,
+    "- **setup**: the built payments-service and chain-indexer as their own processes (`APP_ENV=local`, defaults: new heads by `eth_subscribe` at the RPC address as `ws://`, `INDEXER_POLL_INTERVAL=500ms` as the fallback, 0 confirmations in `local`; rate limits far above the load) against a throw-away anvil with the local contracts, a fresh database on the shared PostgreSQL and NATS JetStream. Each transaction is created through `POST /api/v2/transactions` (not timed), then its sender signs `createEscrow` from the answer's `escrow`, one at a time, 50 to 300 ms apart; anvil mines a block as each transaction arrives." +
+      (POLL_ONLY ? ' With `--poll-only`: the subscription off (`CHAIN_WS_URLS=base-sepolia=off`), the indexer polls alone.' : ''),
     "- **measured**: from the moment anvil answers the `createEscrow` send (mined) to the moment `transaction.escrowed` reaches a plain subscriber of the EVENTS stream's subject (payments' CHAIN consumer moved the transaction and its outbox relay published the event: what a webhook subscriber could first see). `escrow.created` reaching a subscriber of the CHAIN stream splits it into the indexer's part and payments' part. After each sample `GET /api/v2/transactions/{id}` must answer `escrowed` with the `createEscrow` hash.",
     '',
     '| measure | result |',

@@ -57,6 +57,8 @@ export async function createIndexerService(config: IndexerConfig, logger: Logger
       ? newHeadsSubscription({
           url: settings.wsUrl,
           logger: logger.child({ network: settings.network }),
+          // 20 polls (10 s at the default 500 ms) ahead of every announced head: the socket is dead.
+          staleMs: Math.max(config.pollIntervalMs * 20, 1_000),
           onSubscribed: (subscribed) => metrics.headSubscription.set(labels, subscribed ? 1 : 0),
         })
       : undefined;

@@ -46,4 +46,15 @@ describe('polling as the fallback of the new-heads subscription', () => {
     const { id } = await world.chain.createEscrow({ amount: usdc('8') });
     await world.stream.until((m) => m.some((x) => x.event.transactionId === id), 'the escrow mined after the drop, by polling');
   });
+
+  it('opens a subscription again when it goes quiet while the chain moves on (a half-open socket)', async () => {
+    proxy.refuseWebSockets(false);
+    await eventually(() => subscribed(1), 'the subscription, once the RPC serves websockets');
+    const opened = proxy.webSocketsOpened();
+    proxy.stallWebSockets();
+    // The poll finds the new block; no head announces it: after 20 polls the socket is taken for dead.
+    const { id } = await world.chain.createEscrow({ amount: usdc('9') });
+    await world.stream.until((m) => m.some((x) => x.event.transactionId === id), 'the escrow, by polling');
+    await eventually(async () => proxy.webSocketsOpened() > opened && (await subscribed(1)), 'a new subscription');
+  });
 });

@@ -8,6 +8,10 @@ export interface RpcProxy {
   refuseWebSockets: (refuse: boolean) => void;
   /** Cuts every open websocket (a dropped subscription). */
   dropWebSockets: () => void;
+  /** Open websockets stop passing anything, without closing (a half-open connection). */
+  stallWebSockets: () => void;
+  /** How many websockets were opened through the proxy so far. */
+  webSocketsOpened: () => number;
   stop: () => Promise<void>;
 }
 
@@ -15,7 +19,9 @@ export interface RpcProxy {
 export async function startRpcProxy(target: string): Promise<RpcProxy> {
   const upstream = new URL(target);
   const sockets = new Set<Socket>();
+  const stalled = new WeakSet<Socket>();
   let refuse = false;
+  let opened = 0;
   const server = createServer((incoming, outgoing) => {
     const forwarded = request(
       { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
@@ -36,7 +42,10 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
       const headers = Object.entries(incoming.headers).map(([name, value]) => `${name}: ${value}`);
       anvil.write(`${incoming.method} ${incoming.url} HTTP/1.1\r\n${headers.join('\r\n')}\r\n\r\n`);
       anvil.write(head);
-      client.pipe(anvil).pipe(client);
+      opened += 1;
+      // By hand rather than pipe(): a stalled pair drops what either side sends.
+      client.on('data', (chunk) => stalled.has(client) || anvil.write(chunk));
+      anvil.on('data', (chunk) => stalled.has(client) || client.write(chunk));
     });
     for (const socket of [client, anvil]) {
       sockets.add(socket);
@@ -59,6 +68,10 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
       refuse = value;
     },
     dropWebSockets,
+    stallWebSockets: () => {
+      for (const socket of sockets) stalled.add(socket);
+    },
+    webSocketsOpened: () => opened,
     stop: async () => {
       dropWebSockets();
       server.closeAllConnections();

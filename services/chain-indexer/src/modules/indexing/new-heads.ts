@@ -9,6 +9,11 @@ export interface NewHeadsOptions {
   /** The first wait before connecting again; it doubles per failed attempt up to `maxRetryMs`. */
   retryMs?: number;
   maxRetryMs?: number;
+  /**
+   * How long the polled head may stay ahead of every announced head before the subscription is
+   * taken for dead and opened again (a half-open socket announces nothing and never closes).
+   */
+  staleMs: number;
 }
 
 /**
@@ -22,8 +27,30 @@ export function newHeadsSubscription(options: NewHeadsOptions) {
   const log = options.logger.child({ component: 'new-heads' });
   const retryMs = options.retryMs ?? 1_000;
   const maxRetryMs = options.maxRetryMs ?? 30_000;
+  /** The newest head announced on the current subscription. */
+  let announced = -1n;
+  /** Since when the polled head has been ahead of `announced` while subscribed (0: it is not). */
+  let behindSince = 0;
+  /** Closes the current subscription's socket (set while one is up). */
+  let reopen: (() => void) | undefined;
 
   return {
+    /**
+     * The head the follower's poll found: a subscription that announced nothing that new for
+     * `staleMs` is closed, and so opened again.
+     */
+    polled: (head: bigint) => {
+      if (!reopen || head <= announced) {
+        behindSince = 0;
+        return;
+      }
+      if (behindSince === 0) behindSince = Date.now();
+      else if (Date.now() - behindSince > options.staleMs) {
+        log.warn({ polled: String(head), announced: String(announced) }, 'the new-heads subscription went quiet: opening it again');
+        behindSince = 0;
+        reopen();
+      }
+    },
     /** Starts following; the returned function stops (closes the socket, no reconnect). */
     watch: (onHead: () => void): (() => Promise<void>) => {
       let stopped = false;
@@ -36,8 +63,24 @@ export function newHeadsSubscription(options: NewHeadsOptions) {
       const connect = () => {
         if (stopped) return;
         let subscription: string | undefined;
+        let ended = false;
         const ws = new WebSocket(options.url);
         socket = ws;
+        /** This socket is done (closed, or given up as dead): poll meanwhile and connect again later. */
+        const end = () => {
+          if (ended) return;
+          ended = true;
+          if (socket === ws) socket = undefined;
+          if (subscription) reopen = undefined;
+          if (stopped) return;
+          if (subscription) options.onSubscribed?.(false);
+          if (wasSubscribed) log.warn('no new-heads subscription (socket closed or refused): polling until it is back');
+          wasSubscribed = false;
+          const wait = Math.min(retryMs * 2 ** failures, maxRetryMs);
+          failures += 1;
+          retry = setTimeout(connect, wait);
+          retry.unref();
+        };
         ws.addEventListener('open', () => {
           ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }));
         });
@@ -55,6 +98,13 @@ export function newHeadsSubscription(options: NewHeadsOptions) {
               return;
             }
             subscription = message.result;
+            announced = -1n;
+            behindSince = 0;
+            // A dead socket may never finish its closing handshake: it is left to close on its own.
+            reopen = () => {
+              ws.close();
+              end();
+            };
             failures = 0;
             wasSubscribed = true;
             options.onSubscribed?.(true);
@@ -62,21 +112,15 @@ export function newHeadsSubscription(options: NewHeadsOptions) {
             onHead();
             return;
           }
-          if (message.method === 'eth_subscription' && message.params?.subscription === subscription) onHead();
+          if (!ended && message.method === 'eth_subscription' && message.params?.subscription === subscription) {
+            const number = (message.params as { result?: { number?: string } }).result?.number;
+            if (number) announced = BigInt(number) > announced ? BigInt(number) : announced;
+            onHead();
+          }
         });
         // A failed connection fires 'error' then 'close': reconnecting is handled once, on close.
         ws.addEventListener('error', () => {});
-        ws.addEventListener('close', () => {
-          if (socket === ws) socket = undefined;
-          if (stopped) return;
-          if (subscription) options.onSubscribed?.(false);
-          if (wasSubscribed) log.warn('no new-heads subscription (socket closed or refused): polling until it is back');
-          wasSubscribed = false;
-          const wait = Math.min(retryMs * 2 ** failures, maxRetryMs);
-          failures += 1;
-          retry = setTimeout(connect, wait);
-          retry.unref();
-        });
+        ws.addEventListener('close', end);
       };
       connect();
 

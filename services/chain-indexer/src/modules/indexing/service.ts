@@ -100,6 +100,7 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
   /** When the registered contracts were last read; 0 forces a read at the next step. */
   let registryReadAt = 0;
   const confirmations = BigInt(options.confirmations);
+  const newHeads = options.newHeads;
   const blockRange = BigInt(options.blockRange);
 
   let state: IndexerState = 'starting';
@@ -378,6 +379,7 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
     if (!cursor) cursor = await prepare();
     await pickUpRegistered(cursor);
     const latest = await reader.latest();
+    newHeads?.polled(latest.number);
     head = latest.number;
     metrics.head.set(labels, Number(latest.number));
     const target = latest.number - confirmations;
@@ -455,7 +457,6 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
     }
   }
 
-  const newHeads = options.newHeads;
   const worker = createPollingWorker({
     name: 'indexer',
     logger: options.logger.child({ network }),
