@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ServiceHandle } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import type { RunningConsumer } from '@holdfast/messaging';
@@ -85,7 +86,16 @@ export async function createDispatcherService(
   ];
   let intake: RunningConsumer | undefined;
   // NOTIFY wakes the delivery workers of every instance (new deliveries, a resend, a replay, a reset circuit).
-  const worker = deliveries.createWorker(async (wake) => (await sql.listen(DELIVERIES_WAKE_CHANNEL, wake)).unlisten);
+  // This process's intake wakes its worker itself after a commit; its own NOTIFY is skipped.
+  const origin = randomUUID();
+  const worker = deliveries.createWorker(
+    async (wake) =>
+      (
+        await sql.listen(DELIVERIES_WAKE_CHANNEL, (from) => {
+          if (from !== origin) wake();
+        })
+      ).unlisten,
+  );
 
   const purge = createRetentionPurge({
     repository: createRetentionRepository(sql),
@@ -97,7 +107,7 @@ export async function createDispatcherService(
     app: foundation.app,
     startWorkers: async () => {
       await worker.start();
-      intake = await startEventIntake({ bus, repository: createIntakeRepository(sql), logger, onDeliveries: worker.wake });
+      intake = await startEventIntake({ bus, repository: createIntakeRepository(sql, origin), logger, onDeliveries: worker.wake });
       await purge.start();
     },
     closers: [

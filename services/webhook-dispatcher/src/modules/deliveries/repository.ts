@@ -352,21 +352,6 @@ export function createDeliveriesRepository(sql: Sql) {
     /** A test delivery's log entry (test deliveries have no delivery row and no retries). */
     insertTestAttempt: async (log: Omit<AttemptLogRow, 'created_at'>): Promise<AttemptLogRow | undefined> => insertAttempt(sql, log),
 
-    /** Milliseconds until the next delivery, circuit or pause becomes due; null when none is scheduled. */
-    nextDueInMs: async (): Promise<number | null> => {
-      const [row] = await sql<{ ms: string | null }[]>`
-        select (extract(epoch from (least(
-          (select min(x.next_attempt_at) from subscriptions s cross join lateral (
-             select next_attempt_at from deliveries d
-             where d.subscription_id = s.id and d.status = 'pending' and d.next_attempt_at > now()
-             order by next_attempt_at limit 1) x
-           where s.is_active),
-          (select min(circuit_half_open_at) from subscriptions where circuit_state = 'OPEN'),
-          (select min(paused_until) from subscriptions where paused_until > now())
-        ) - now())) * 1000)::bigint as ms`;
-      return row?.ms === null || row?.ms === undefined ? null : Number(row.ms);
-    },
-
     pendingCount: async (): Promise<number> => {
       const [row] = await sql<{ n: number }[]>`select count(*)::int as n from deliveries where status = 'pending'`;
       return row?.n ?? 0;

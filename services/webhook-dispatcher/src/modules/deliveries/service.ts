@@ -259,11 +259,12 @@ export function createDeliveryService(deps: {
           if (!resultsStored) await storeOneByOne(results);
           throw error;
         }
-        // Attempts in flight wake the worker when they finish; with none, sleep until the next due
-        // time, but look again after pollIntervalMs at most (another instance may schedule sooner work).
+        // Attempts in flight wake the worker when they finish. With none, it sleeps until a retry
+        // just scheduled here falls due, or pollIntervalMs: what other instances schedule, cooled-down
+        // circuits and ended pauses are found by the next look (no query for the next due time).
         if (inFlight.size > 0) return false;
-        const nextDue = await repository.nextDueInMs();
-        return Math.min(settings.pollIntervalMs, Math.max(5, nextDue ?? settings.pollIntervalMs));
+        const retries = results.flatMap((r) => (r.decision.status === 'pending' ? [r.decision.delayMs] : []));
+        return Math.min(settings.pollIntervalMs, Math.max(5, ...retries));
       },
     });
 

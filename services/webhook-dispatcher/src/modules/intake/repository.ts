@@ -19,7 +19,11 @@ export interface IntakeItem {
   traceContext: TraceCarrier | null;
 }
 
-export function createIntakeRepository(sql: Sql): IntakeRepository {
+/**
+ * `origin` names this process in the NOTIFY the intake sends: its own delivery worker is woken
+ * directly after the commit and skips it, the other instances' workers wake on it.
+ */
+export function createIntakeRepository(sql: Sql, origin: string): IntakeRepository {
   return {
     recordMany: async (events) => {
       const rows = events.map(({ event, traceContext }) => ({
@@ -51,7 +55,7 @@ export function createIntakeRepository(sql: Sql): IntakeRepository {
           returning 1
         ),
         woken as (
-          select pg_notify(${DELIVERIES_WAKE_CHANNEL}, '') from (select 1 from created limit 1) as any_created
+          select pg_notify(${DELIVERIES_WAKE_CHANNEL}, ${origin}) from (select 1 from created limit 1) as any_created
         )
         select (select count(*)::int from event) as new_events, (select count(*)::int from created) as deliveries,
                (select count(*) from woken) as woken`;
