@@ -12,7 +12,8 @@
 //   pnpm exec turbo run build && node scripts/bench/create-transaction.ts [--requests 2000] [--replays 2000] [--reads 2000] [--warmup 300] [--write]
 //
 // BENCH_PAYMENTS_NODE_ARGS (and BENCH_BARE_NODE_ARGS) pass Node flags to that server, e.g.
-// "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it.
+// "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it; BENCH_PAYMENTS_DIR measures another
+// checkout's built payments-service (e.g. main before a change).
 //
 // Every request has its own sender (fromAddress): payments allows 10 creations per minute per sender.
 // --write puts the results into docs/benchmarks.md (its create-transaction section); --keep keeps the
@@ -31,6 +32,8 @@ import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor, waitFor } from '../lib/stack/ports.ts';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
+/** The payments-service build to measure (BENCH_PAYMENTS_DIR: another checkout's, to compare two builds in one run). */
+const paymentsDir = process.env.BENCH_PAYMENTS_DIR ?? join(root, 'services/payments-service');
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
   const i = args.indexOf(`--${name}`);
@@ -128,12 +131,35 @@ function cpuMsOf(child: ChildProcess): number | undefined {
 /** USER_HZ: 100 on every Linux Node supports. */
 const CLOCK_TICKS = 100;
 
-/** Runs `load` and answers its result with the CPU time `child` used per request meanwhile. */
-async function measured(child: ChildProcess, load: () => Promise<Result>): Promise<Result & { cpuMsPerRequest?: number }> {
-  const before = cpuMsOf(child);
-  const r = await load();
-  const after = cpuMsOf(child);
-  return before === undefined || after === undefined ? r : { ...r, cpuMsPerRequest: (after - before) / r.requests };
+/**
+ * Read and write system calls a child process has made so far (Linux /proc): mostly one per socket
+ * read or write, so per request they count its round trips, whatever the machine's load.
+ */
+function syscallsOf(child: ChildProcess): number | undefined {
+  try {
+    const io = readFileSync(`/proc/${child.pid}/io`, 'utf8');
+    const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(io)?.[1]);
+    const n = field('syscr') + field('syscw');
+    return Number.isFinite(n) ? n : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Measured extends Result {
+  cpuMsPerRequest?: number;
+  syscallsPerRequest?: number;
+}
+
+/** Runs `load` and answers its result with the CPU time and system calls `child` used per request meanwhile. */
+async function measured(child: ChildProcess, load: () => Promise<Result>): Promise<Measured> {
+  const before = { cpu: cpuMsOf(child), calls: syscallsOf(child) };
+  const r: Measured = await load();
+  const cpu = cpuMsOf(child);
+  const calls = syscallsOf(child);
+  if (before.cpu !== undefined && cpu !== undefined) r.cpuMsPerRequest = (cpu - before.cpu) / r.requests;
+  if (before.calls !== undefined && calls !== undefined) r.syscallsPerRequest = (calls - before.calls) / r.requests;
+  return r;
 }
 
 function lines(child: ChildProcess): AsyncIterator<string> {
@@ -170,20 +196,15 @@ async function main(): Promise<void> {
     };
     const cwd = mkdtempSync(join(os.tmpdir(), 'holdfast-bench-'));
     await new Promise<void>((resolve, reject) =>
-      spawn(process.execPath, [join(root, 'services/payments-service/dist/migrate.js')], { env, cwd, stdio: 'inherit' }).once(
-        'exit',
-        (code) => (code === 0 ? resolve() : reject(new Error(`migrate exited ${code}`))),
+      spawn(process.execPath, [join(paymentsDir, 'dist/migrate.js')], { env, cwd, stdio: 'inherit' }).once('exit', (code) =>
+        code === 0 ? resolve() : reject(new Error(`migrate exited ${code}`)),
       ),
     );
-    const payments = spawn(
-      process.execPath,
-      [...nodeArgs('BENCH_PAYMENTS_NODE_ARGS'), join(root, 'services/payments-service/dist/main.js')],
-      {
-        env,
-        cwd,
-        stdio: ['ignore', 'inherit', 'inherit'],
-      },
-    );
+    const payments = spawn(process.execPath, [...nodeArgs('BENCH_PAYMENTS_NODE_ARGS'), join(paymentsDir, 'dist/main.js')], {
+      env,
+      cwd,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     children.push(payments);
     const base = `http://127.0.0.1:${port}`;
     await waitFor('payments-service', async () => (await request(`${base}/health`)).statusCode === 200, 60_000);
@@ -248,7 +269,7 @@ async function main(): Promise<void> {
     const rows: string[][] = [];
     let failed = false;
     /** Adds the run's row; answers its throughput (2xx per second) and p99 latency. */
-    const row = (what: string, inFlight: number, r: Result & { cpuMsPerRequest?: number }) => {
+    const row = (what: string, inFlight: number, r: Measured) => {
       const sorted = [...r.latencies].sort((a, b) => a - b);
       const perSecond = r.ok / r.seconds;
       const p99 = percentile(sorted, 99);
@@ -262,6 +283,7 @@ async function main(): Promise<void> {
         percentile(sorted, 50).toFixed(1),
         p99.toFixed(1),
         r.cpuMsPerRequest === undefined ? '?' : r.cpuMsPerRequest.toFixed(2),
+        r.syscallsPerRequest === undefined ? '?' : r.syscallsPerRequest.toFixed(1),
       ]);
       log(rows.at(-1)!.join(' | '));
       if (r.errors > 0) {
@@ -452,7 +474,7 @@ function report(rows: string[][], targets: Target[], software: { postgres: strin
     ...verdicts,
     '```',
     '',
-    "What payments does per creation that the bare route does not: the bearer token is hashed and looked up (in its credential cache after the first request, with the platform's billing settings); the rate limiter increments its PostgreSQL window counter; the body is validated against its schema and fingerprinted (SHA-256 of the canonical parameters); the idempotency key is looked up; then, in one database transaction: the per-sender advisory lock, the idempotency key again, the duplicate window and the per-sender window (10 a minute), sent together in one round trip; the row, its creation transition row and its `transaction.created` outbox event, sent together in a second round trip; the controls gate (no template here: nothing to run) is asked; the answer is serialized through its response schema. The outbox relay then publishes each event to JetStream, in the same process, concurrently with the load. A replay stops after the first idempotency lookup: auth, rate limit, one indexed read, the answer. A read: auth, rate limit, one indexed read, the answer. The server CPU column is the server process's user + system CPU time over its run divided by the requests (from /proc).",
+    "What payments does per creation that the bare route does not: the bearer token is hashed and looked up (in its credential cache after the first request, with the platform's billing settings); the rate limiter increments its PostgreSQL window counter; the body is validated against its schema and fingerprinted (SHA-256 of the canonical parameters); the idempotency key is looked up; then, in one database transaction: the per-sender advisory lock, the idempotency key again, the duplicate window and the per-sender window (10 a minute), sent together in one round trip; the row, its creation transition row and its `transaction.created` outbox event, sent together in a second round trip; the controls gate (no template here: nothing to run) is asked; the answer is serialized through its response schema. The outbox relay then publishes each event to JetStream, in the same process, concurrently with the load. A replay stops after the first idempotency lookup: auth, rate limit, one indexed read, the answer. A read: auth, rate limit, one indexed read, the answer. The server CPU column is the server process's user + system CPU time over its run divided by the requests, the syscalls column its read and write system calls (socket reads and writes: round trips) per request, both from /proc.",
     '<!-- create-transaction:end -->',
   ].join('\n');
   process.stdout.write(`\n${section}\n\n${verdicts.join('\n')}\n`);

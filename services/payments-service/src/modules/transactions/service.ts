@@ -6,7 +6,6 @@ import {
   type CreateTransactionBody,
   type EscrowInstructions,
   type EscrowTerms,
-  newEventId,
   type RescindInfo,
   TRANSACTION_STATUSES,
   type TransactionList,
@@ -211,7 +210,6 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
           ? await quotes.use(tx, principal.platformId, body.quoteId, { amount, currency, transactionId: id })
           : null;
         const rescind = rescindOf(orchestrationType, now, prepared.snapshot, deps.holdPeriodSeconds);
-        const eventId = newEventId();
         const fresh: NewTransaction = {
           id,
           platformId: principal.platformId,
@@ -241,10 +239,10 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
         };
         // The row, its creation transition and its first event in one round trip: the event is
         // made from what is inserted (amount and addresses are stored exactly as normalized here).
-        const ref = newTransactionRef(fresh);
+        const event = transactionEvent('transaction.created', fresh, { transaction: newTransactionRef(fresh) });
         let [created] = await Promise.all([
-          repository.insert(tx, fresh, { actor, eventId }),
-          appendToOutboxSql(tx, SCHEMA_NAME, [{ ...transactionEvent('transaction.created', fresh, { transaction: ref }), id: eventId }]),
+          repository.insert(tx, fresh, { actor, eventId: event.id }),
+          appendToOutboxSql(tx, SCHEMA_NAME, [event]),
         ]);
         const outcome = await controls.afterCreate(tx, created, prepared);
         const alreadyWaiting = outcome.action === 'require_user_action' && created.status === 'pending_user_action';
