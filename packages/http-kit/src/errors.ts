@@ -1,5 +1,7 @@
 import {
   AppError,
+  boundedFieldErrors,
+  boundedText,
   type ErrorCode,
   type ErrorObject,
   errorStatus,
@@ -8,39 +10,14 @@ import {
   MAX_FIELD_ERRORS,
 } from '@holdfast/contracts';
 
+/** The contracts' helpers, said from the kit like the others (`notFound`, `conflict`...). */
+export { boundedText, validationError } from '@holdfast/contracts';
+
 /** `NOT_FOUND` "<what> not found" (another tenant's resource answers this too: it does not exist for the caller). */
 export const notFound = (what: string, details?: Record<string, unknown>) => new AppError('NOT_FOUND', `${what} not found`, details);
 export const unauthorized = (message = 'Missing or invalid credentials') => new AppError('UNAUTHORIZED', message);
 export const forbidden = (message = 'Insufficient permissions') => new AppError('FORBIDDEN', message);
 export const conflict = (message: string, details?: Record<string, unknown>) => new AppError('CONFLICT', message, details);
-
-/**
- * `VALIDATION_ERROR` naming each bad field, for checks a schema cannot express. The message is
- * "<field> <reason>; ..." unless `message` says the whole problem better (a rule across fields).
- */
-export function validationError(errors: FieldError[], message?: string): AppError {
-  const bounded = boundedFieldErrors(errors);
-  return new AppError('VALIDATION_ERROR', message === undefined ? bounded.message : boundedText(message), bounded.details);
-}
-
-/** Text echoed in an error, cut at `MAX_ERROR_TEXT` characters. */
-export function boundedText(text: string, max = MAX_ERROR_TEXT): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-/**
- * At most `MAX_FIELD_ERRORS` field errors, each cut to `MAX_ERROR_TEXT`, and how many more there
- * were: an error answer stays a few kilobytes whatever the request.
- */
-function boundedFieldErrors(all: FieldError[]): { message: string; details: { errors: FieldError[]; more?: number } } {
-  const errors = all.slice(0, MAX_FIELD_ERRORS).map((e) => ({ field: boundedText(e.field), reason: boundedText(e.reason) }));
-  const more = all.length - errors.length;
-  const listed = errors.map((e) => `${e.field} ${e.reason}`).join('; ') || 'Invalid request';
-  return {
-    message: more > 0 ? `${listed}; and ${more} more` : listed,
-    details: more > 0 ? { errors, more } : { errors },
-  };
-}
 
 interface AjvIssue {
   instancePath: string;

@@ -1,4 +1,4 @@
-import { AppError, type CommandDefinition, CommandResult, commandQueue, type ErrorObject } from '@holdfast/contracts';
+import { AppError, type CommandDefinition, CommandResult, commandQueue, type ErrorObject, validationError } from '@holdfast/contracts';
 import { SpanKind, withSpan } from '@holdfast/logging';
 import { headers as natsHeaders, type Subscription } from '@nats-io/transport-node';
 import type { Static } from '@sinclair/typebox';
@@ -72,12 +72,10 @@ export function serveCommand<C extends CommandDefinition>(bus: Bus, command: C, 
 function commandError(error: unknown): ErrorObject {
   if (error instanceof AppError) return error.toObject();
   if (error instanceof PayloadError && error.where.endsWith('request')) {
-    return {
-      code: 'VALIDATION_ERROR',
-      message: error.message,
-      statusCode: 400,
-      details: { errors: error.problems.map((reason) => ({ field: 'command', reason })) },
-    };
+    return validationError(
+      error.problems.map((reason) => ({ field: 'command', reason })),
+      error.message,
+    ).toObject();
   }
   return { code: 'INTERNAL_ERROR', message: 'Internal server error', statusCode: 500 };
 }

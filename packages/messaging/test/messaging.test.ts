@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ensureStreams,
   NonRetryableError,
+  prefixed,
   publishEvent,
   RetryableError,
   sendCommand,
@@ -127,6 +128,23 @@ describe('commands', () => {
 
   it('refuses a request that breaks the contract before sending it', async () => {
     await expect(sendCommand(testBus.bus, Echo, { text: '' })).rejects.toThrow(/does not match its contract/);
+  });
+
+  it('answers a request that reaches the server breaking the contract with the VALIDATION_ERROR envelope', async () => {
+    const sub = serveCommand(testBus.bus, Echo, 'test-service', async ({ text }) => ({ upper: text.toUpperCase() }));
+    try {
+      // A caller that skips sendCommand's own check (another version of the contract, a hand-made request).
+      const reply = await testBus.bus.nc.request(prefixed(testBus.bus, Echo.subject), JSON.stringify({ text: '' }), { timeout: 5000 });
+      const { error } = reply.json<{ ok: false; error: unknown }>();
+      expect(error).toEqual({
+        code: 'VALIDATION_ERROR',
+        message: 'cmd.test.echo request: payload does not match its contract: /text Expected string length greater or equal to 1',
+        statusCode: 400,
+        details: { errors: [{ field: 'command', reason: '/text Expected string length greater or equal to 1' }] },
+      });
+    } finally {
+      sub.unsubscribe();
+    }
   });
 
   it('answers UPSTREAM_UNAVAILABLE when no process serves the command', async () => {

@@ -179,6 +179,16 @@ describe('POST /api/{v1,v2}/oauth/token, JSON (the spec)', () => {
       expect(res.body.error).toMatchObject({ code, details: { oauthError } });
       expect(res.headers['cache-control']).toBe('no-store');
     }
+    const password = await call(svc.url, 'POST', '/api/v2/oauth/token', { body: { ...good, grant_type: 'password' } });
+    expect(password.body.error).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: 'grant_type password is not supported; use client_credentials',
+      statusCode: 400,
+      details: {
+        oauthError: 'unsupported_grant_type',
+        errors: [{ field: 'grant_type', reason: 'grant_type password is not supported; use client_credentials' }],
+      },
+    });
     const missing = await call(svc.url, 'POST', '/api/v2/oauth/token', { body: { client_id: client.clientId } });
     expect(missing.status).toBe(400);
     expect(missing.body.error.details.errors[0].field).toBe('grant_type');

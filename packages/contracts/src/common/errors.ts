@@ -125,3 +125,31 @@ export class AppError extends Error {
     return { code: this.code, message: this.message, statusCode: this.statusCode, ...(this.details ? { details: this.details } : {}) };
   }
 }
+
+/**
+ * `VALIDATION_ERROR` naming each bad field, for checks a schema cannot express. The message is
+ * "<field> <reason>; ..." unless `message` says the whole problem better (a rule across fields).
+ */
+export function validationError(errors: FieldError[], message?: string): AppError {
+  const bounded = boundedFieldErrors(errors);
+  return new AppError('VALIDATION_ERROR', message === undefined ? bounded.message : boundedText(message), bounded.details);
+}
+
+/** Text echoed in an error, cut at `MAX_ERROR_TEXT` characters. */
+export function boundedText(text: string, max = MAX_ERROR_TEXT): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/**
+ * At most `MAX_FIELD_ERRORS` field errors, each cut to `MAX_ERROR_TEXT`, and how many more there
+ * were: an error answer stays a few kilobytes whatever the request.
+ */
+export function boundedFieldErrors(all: FieldError[]): { message: string; details: { errors: FieldError[]; more?: number } } {
+  const errors = all.slice(0, MAX_FIELD_ERRORS).map((e) => ({ field: boundedText(e.field), reason: boundedText(e.reason) }));
+  const more = all.length - errors.length;
+  const listed = errors.map((e) => `${e.field} ${e.reason}`).join('; ') || 'Invalid request';
+  return {
+    message: more > 0 ? `${listed}; and ${more} more` : listed,
+    details: more > 0 ? { errors, more } : { errors },
+  };
+}

@@ -1,4 +1,5 @@
-import { AppError, type ErrorCode, type FieldError } from '@holdfast/contracts';
+import { AppError, type ErrorCode } from '@holdfast/contracts';
+import { validationError } from '@holdfast/http-kit';
 
 export type OAuthErrorCode =
   | 'invalid_request'
@@ -27,13 +28,15 @@ export class OAuthError extends AppError {
     description: string,
     options: { field?: string; basicAuth?: boolean } = {},
   ) {
-    const field = options.field;
-    const errors: FieldError[] | undefined =
-      APP_CODES[oauthCode] === 'VALIDATION_ERROR' ? [{ field: field ?? 'body', reason: description }] : undefined;
+    // A VALIDATION_ERROR names its field like every other one (validationError's details).
+    const fieldErrors =
+      APP_CODES[oauthCode] === 'VALIDATION_ERROR'
+        ? validationError([{ field: options.field ?? 'body', reason: description }], description).details
+        : undefined;
     super(
       APP_CODES[oauthCode],
       description,
-      { oauthError: oauthCode, ...(errors ? { errors } : {}) },
+      { oauthError: oauthCode, ...fieldErrors },
       oauthCode === 'invalid_client' && options.basicAuth ? { 'WWW-Authenticate': 'Basic realm="holdfast"' } : undefined,
     );
     this.name = 'OAuthError';
