@@ -24,6 +24,7 @@ export {
   type WindowCounter,
 } from './rate-limit.js';
 export { captureRawBody } from './raw-body.js';
+export type { RouteAccess, RouteAccessForms } from './route-access.js';
 export { type ServiceHandle, startForTest } from './service.js';
 export { type Closer, exitOnUnhandled, type RunOptions, runUntilSignalled } from './shutdown.js';
 export { type WaitOptions, waitForDependencies } from './starting.js';

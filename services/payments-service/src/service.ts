@@ -20,33 +20,33 @@ import { rateLimitCredentialOf, registerAuth } from './modules/auth/plugin.js';
 import { createAuthRepository } from './modules/auth/repository.js';
 import { createAuthenticator } from './modules/auth/service.js';
 import { createBatchesRepository } from './modules/batches/repository.js';
-import { registerBatchRoutes } from './modules/batches/routes.js';
+import { batchRoutes } from './modules/batches/routes.js';
 import { createBatchesService } from './modules/batches/service.js';
 import { createHttpIdentityProvider, createLocalIdentityProvider } from './modules/compliance/identity-provider.js';
 import { createComplianceRepository } from './modules/compliance/repository.js';
-import { registerComplianceRoutes } from './modules/compliance/routes.js';
+import { complianceRoutes } from './modules/compliance/routes.js';
 import { createComplianceService } from './modules/compliance/service.js';
 import { createCodeDeliveryWorker } from './modules/controls/delivery.js';
 import { createControlsRepository } from './modules/controls/repository.js';
-import { registerControlsRoutes } from './modules/controls/routes.js';
+import { controlsRoutes } from './modules/controls/routes.js';
 import { createControlsService } from './modules/controls/service.js';
 import { smsGatewayFor } from './modules/controls/sms.js';
 import { createDisputesRepository } from './modules/disputes/repository.js';
-import { registerDisputeRoutes } from './modules/disputes/routes.js';
+import { disputeRoutes } from './modules/disputes/routes.js';
 import { createDisputesService } from './modules/disputes/service.js';
-import { registerEventStreamRoutes } from './modules/event-stream/routes.js';
+import { eventStreamRoutes } from './modules/event-stream/routes.js';
 import { createEventStreamService } from './modules/event-stream/service.js';
 import { createOAuthRepository } from './modules/oauth/repository.js';
-import { registerOAuthRoutes } from './modules/oauth/routes.js';
+import { oauthRoutes } from './modules/oauth/routes.js';
 import { createOAuthService } from './modules/oauth/service.js';
 import { createPlatformsRepository } from './modules/platforms/repository.js';
-import { registerPlatformRoutes } from './modules/platforms/routes.js';
+import { platformRoutes } from './modules/platforms/routes.js';
 import { createPlatformsService } from './modules/platforms/service.js';
 import { createQuotesRepository } from './modules/quotes/repository.js';
-import { registerQuoteRoutes } from './modules/quotes/routes.js';
+import { quoteRoutes } from './modules/quotes/routes.js';
 import { createQuotesService } from './modules/quotes/service.js';
 import { createReconciliationRepository } from './modules/reconciliation/repository.js';
-import { registerReconciliationRoutes } from './modules/reconciliation/routes.js';
+import { reconciliationRoutes } from './modules/reconciliation/routes.js';
 import { createReconciler, createReconciliationService } from './modules/reconciliation/service.js';
 import { createRemoteTasksRepository } from './modules/remote-tasks/repository.js';
 import { createRemoteTaskRunner, remoteTaskHandlers } from './modules/remote-tasks/service.js';
@@ -54,18 +54,18 @@ import { createPaymentsRetentionRepository } from './modules/retention/repositor
 import { createChainAccess } from './modules/settlement/chain.js';
 import { registerSettlementMetrics } from './modules/settlement/metrics.js';
 import { createSettlementRepository } from './modules/settlement/repository.js';
-import { registerSettlementRoutes } from './modules/settlement/routes.js';
+import { settlementRoutes } from './modules/settlement/routes.js';
 import { createSettlementService } from './modules/settlement/service.js';
 import { createSettlementWorker } from './modules/settlement/worker.js';
 import { createSettlementReviewRepository } from './modules/settlement-review/repository.js';
-import { registerSettlementReviewRoutes } from './modules/settlement-review/routes.js';
+import { settlementReviewRoutes } from './modules/settlement-review/routes.js';
 import { createSettlementReviewService } from './modules/settlement-review/service.js';
 import { createTransactionMoves } from './modules/transactions/moves.js';
 import { createTransactionsRepository } from './modules/transactions/repository.js';
 import { registerTransactionRoutes } from './modules/transactions/routes.js';
 import { createSenderLimits } from './modules/transactions/sender-limits.js';
 import { createTransactionsService } from './modules/transactions/service.js';
-import { registerWebhookRoutes } from './modules/webhooks/routes.js';
+import { webhookRoutes } from './modules/webhooks/routes.js';
 import { createWebhooksService } from './modules/webhooks/service.js';
 import { serveWorkspaceAccessCommands } from './modules/workspace-access/commands.js';
 import { createWorkspaceAccessService } from './modules/workspace-access/service.js';
@@ -132,9 +132,9 @@ export async function createPaymentsService(
   const oauth = createOAuthService({ repository: oauthRepository, platforms: platformsRepository, feed });
   const workspaceAccess = createWorkspaceAccessService({ platformsRepository, platforms, oauthRepository, oauth, feed });
 
-  registerPlatformRoutes(app, platforms);
-  await registerOAuthRoutes(app, oauth, { publicUrl: config.publicUrl });
-  await registerWebhookRoutes(app, createWebhooksService({ bus }), { workspaceApiUrl: config.workspaceApiUrl });
+  await app.register(platformRoutes(platforms));
+  await app.register(oauthRoutes(oauth, { publicUrl: config.publicUrl }));
+  await app.register(webhookRoutes(createWebhooksService({ bus }), { workspaceApiUrl: config.workspaceApiUrl }));
 
   // Compliance verifications: the identity provider's API (the local stand-in when unset in local).
   const { identityProvider } = config;
@@ -142,13 +142,14 @@ export async function createPaymentsService(
     identityProvider.url && identityProvider.apiKey
       ? createHttpIdentityProvider({ url: identityProvider.url, apiKey: identityProvider.apiKey, timeoutMs: identityProvider.timeoutMs })
       : createLocalIdentityProvider();
-  registerComplianceRoutes(
-    app,
-    createComplianceService({
-      repository: createComplianceRepository(database.sql),
-      provider,
-      webhookSecret: identityProvider.webhookSecret,
-    }),
+  await app.register(
+    complianceRoutes(
+      createComplianceService({
+        repository: createComplianceRepository(database.sql),
+        provider,
+        webhookSecret: identityProvider.webhookSecret,
+      }),
+    ),
   );
 
   // Every status change of a transaction goes through these moves (state machine + outbox).
@@ -195,7 +196,7 @@ export async function createPaymentsService(
         pollIntervalMs: config.codeDeliveryIntervalMs,
       })
     : null;
-  registerControlsRoutes(app, controls);
+  await app.register(controlsRoutes(controls));
 
   // Settlement: the on-chain operations, the CHAIN consumer and the attester's worker (docs/settlement.md).
   const chain = createChainAccess({ appEnv: config.APP_ENV, rpcUrls: config.chainRpcUrls, ...config.settlement });
@@ -209,7 +210,7 @@ export async function createPaymentsService(
     logger,
     checkRelease: controls.checkRelease,
   });
-  registerSettlementRoutes(app, settlement);
+  await app.register(settlementRoutes(settlement));
   // The reconciler: the books against the escrow contract (docs/settlement.md, Reconciliation).
   const reconciliation = createReconciliationService({
     sql: database.sql,
@@ -221,13 +222,12 @@ export async function createPaymentsService(
     registry: app.metrics,
     ...config.reconciliation,
   });
-  registerReconciliationRoutes(app, reconciliation);
+  await app.register(reconciliationRoutes(reconciliation));
   const reconciler = createReconciler(reconciliation, logger, config.reconciliation.everyMs);
 
   // The operator's desk: settlement items that need a person (admin scope).
-  registerSettlementReviewRoutes(
-    app,
-    createSettlementReviewService({ sql: database.sql, repository: createSettlementReviewRepository(), logger }),
+  await app.register(
+    settlementReviewRoutes(createSettlementReviewService({ sql: database.sql, repository: createSettlementReviewRepository(), logger })),
   );
   const settlementWorker = createSettlementWorker({
     sql: database.sql,
@@ -246,15 +246,16 @@ export async function createPaymentsService(
   });
 
   // Disputes: open, escalate, evidence, resolve; moves the disputed transaction.
-  registerDisputeRoutes(
-    app,
-    createDisputesService({
-      sql: database.sql,
-      repository: createDisputesRepository(),
-      transactions: transactionsRepository,
-      moves,
-      settle: (tx, input) => settlement.enqueueSettlement(tx, input),
-    }),
+  await app.register(
+    disputeRoutes(
+      createDisputesService({
+        sql: database.sql,
+        repository: createDisputesRepository(),
+        transactions: transactionsRepository,
+        moves,
+        settle: (tx, input) => settlement.enqueueSettlement(tx, input),
+      }),
+    ),
   );
 
   // Transactions: creation (the controls gate, quotes, idempotency), reads.
@@ -280,20 +281,21 @@ export async function createPaymentsService(
     escrowTerms: chain.escrowTerms,
   });
   registerTransactionRoutes(app, transactions);
-  registerQuoteRoutes(app, quotes);
+  await app.register(quoteRoutes(quotes));
 
   // Batches: one sender, many legs, created atomically.
-  registerBatchRoutes(
-    app,
-    createBatchesService({
-      repository: createBatchesRepository(database.sql),
-      appEnv: config.APP_ENV,
-      maxLegs: config.PAYMENTS_MAX_BATCH_LEGS,
-      checkSender,
-      controls: controls.gate,
-      escrowTerms: chain.escrowTerms,
-      holdPeriodSeconds: config.PAYMENTS_HOLD_PERIOD_SECONDS,
-    }),
+  await app.register(
+    batchRoutes(
+      createBatchesService({
+        repository: createBatchesRepository(database.sql),
+        appEnv: config.APP_ENV,
+        maxLegs: config.PAYMENTS_MAX_BATCH_LEGS,
+        checkSender,
+        controls: controls.gate,
+        escrowTerms: chain.escrowTerms,
+        holdPeriodSeconds: config.PAYMENTS_HOLD_PERIOD_SECONDS,
+      }),
+    ),
   );
 
   // The Workspace API's transaction reads, key checks and forwarded create / submit-escrow-hash.
@@ -313,7 +315,7 @@ export async function createPaymentsService(
   });
 
   // The platform's events live (server-sent events, resumable), read from the EVENTS stream.
-  registerEventStreamRoutes(app, createEventStreamService({ bus }), { heartbeatMs: config.eventStreamHeartbeatMs });
+  await app.register(eventStreamRoutes(createEventStreamService({ bus }), { heartbeatMs: config.eventStreamHeartbeatMs }));
 
   if (config.PAYMENTS_BOOTSTRAP_API_KEY) await platforms.ensureBootstrap(config.PAYMENTS_BOOTSTRAP_API_KEY);
 

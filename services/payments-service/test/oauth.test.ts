@@ -29,9 +29,9 @@ beforeAll(async () => {
   // transactions), to exercise the auth layer's v2 rules alone.
   e = await startPaymentsEnv({}, (app) => {
     const ok = async () => ({ ok: true });
-    app.post('/api/v2/probes/:id/rescind', { config: { auth: { scopes: ['reverse:transactions'] } } }, ok);
-    app.post('/api/v2/probes/transactions', { config: { auth: { scopes: ['move:transactions'] } } }, ok);
-    app.post('/api/v1/probes/:id/rescind', { config: { auth: { scopes: ['rescind:transactions'] } } }, ok);
+    app.post('/api/v2/probes/:id/rescind', { config: { access: { scopes: ['reverse:transactions'] } } }, ok);
+    app.post('/api/v2/probes/transactions', { config: { access: { scopes: ['move:transactions'] } } }, ok);
+    app.post('/api/v1/probes/:id/rescind', { config: { access: { scopes: ['rescind:transactions'] } } }, ok);
   });
   ({ svc, sql, admin } = e);
 });

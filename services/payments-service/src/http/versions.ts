@@ -13,8 +13,8 @@ export const operationId = (name: string, v: ApiVersion) => (v === 'v2' ? name :
  * modules whose v1 twin takes the same scopes. Throws at start when the contract has no such
  * operation, so a route cannot drift from the contract unnoticed.
  */
-export function v2Contract(method: PaymentsOperation['method'], path: string): { auth: RouteAuth; tier: PaymentsOperation['tier'] } {
+export function v2Contract(method: PaymentsOperation['method'], path: string): { access: RouteAuth; tier: PaymentsOperation['tier'] } {
   const op = PAYMENTS_V2_OPERATIONS.find((o) => o.method === method && o.path === `/api/v2${path}`);
   if (!op || typeof op.auth !== 'object' || !('scopes' in op.auth)) throw new Error(`no v2 operation ${method} /api/v2${path} with scopes`);
-  return { auth: { scopes: [...op.auth.scopes] }, tier: op.tier };
+  return { access: { scopes: [...op.auth.scopes] }, tier: op.tier };
 }

@@ -1,5 +1,5 @@
 // The authentication layer other payments modules build on (see docs/engineering.md, "Payments
-// authentication"): declare `config: { auth: { scopes: [...] } }` on a route, read the caller
+// authentication"): declare `config: { access: { scopes: [...] } }` on a route, read the caller
 // with `principalOf(request)`.
 
 export { principalOf, type RouteAuth, rateLimitCredentialOf, registerAuth } from './plugin.js';

@@ -1,11 +1,11 @@
 import { AppError, type Scope } from '@holdfast/contracts';
 import { ErrorResponse, type HttpApp, unauthorized } from '@holdfast/http-kit';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyRequest } from 'fastify';
 import type { CredentialKind, Principal } from './principal.js';
 import { type Authenticator, invalidToken } from './service.js';
 
 /**
- * What a route needs from its caller, in `config.auth`. Absent: the route is public.
+ * What a Payments API route needs from its caller, in `config.access`. Absent: the route is public.
  * - `scopes`: every one of them (an empty list: any valid credential);
  * - `anyScope`: at least one of them (the handler decides what each allows);
  * - `credentials`: the credential kinds accepted. v1 routes take both by default; v2 routes take
@@ -17,22 +17,28 @@ export interface RouteAuth {
   credentials?: CredentialKind[];
 }
 
+declare module '@holdfast/http-kit' {
+  interface RouteAccessForms {
+    payments: RouteAuth;
+  }
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Authentication and scopes the route requires (payments-service auth layer). */
+    /** @deprecated the old name of `access`, read until every route says `access`. */
     auth?: RouteAuth;
   }
   interface FastifyRequest {
-    /** The verified caller, set before the handler runs on every route with `config.auth`. */
+    /** The verified caller, set before the handler runs on every route with `config.access`. */
     principal?: Principal;
     /** Why the credential was refused; thrown after the rate limiter has counted the request. */
     authError?: AppError;
   }
 }
 
-/** The verified caller of a route declared with `config.auth`. */
+/** The verified caller of a route declared with `config.access`. */
 export function principalOf(request: FastifyRequest): Principal {
-  if (!request.principal) throw new Error(`route ${request.routeOptions.url} reads a principal but declares no config.auth`);
+  if (!request.principal) throw new Error(`route ${request.routeOptions.url} reads a principal but declares no config.access`);
   return request.principal;
 }
 
@@ -45,6 +51,18 @@ export function rateLimitCredentialOf(request: FastifyRequest): string | undefin
   const p = request.principal;
   if (!p) return undefined;
   return p.kind === 'api_key' ? `key:${p.keyId}` : `client:${p.clientPk}`;
+}
+
+/**
+ * The route's `config.access` as this layer reads it. Another API's form (a workspace string) is a
+ * mistake in the route, refused when the route is added.
+ */
+function routeAuthOf(config: FastifyContextConfig | undefined): RouteAuth | undefined {
+  const access: unknown = config?.access ?? config?.auth;
+  if (access === undefined) return undefined;
+  if (typeof access !== 'object' || access === null)
+    throw new Error(`payments routes declare config.access as { scopes }, not ${String(access)}`);
+  return access as RouteAuth;
 }
 
 const isV2 = (url: string) => url === '/api/v2' || url.startsWith('/api/v2/');
@@ -132,7 +150,7 @@ function describe(auth: RouteAuth, v2: boolean): string {
 }
 
 /**
- * The authentication layer. Routes declare `config: { auth: { scopes: [...] } }`; then:
+ * The authentication layer. Routes declare `config: { access: { scopes: [...] } }`; then:
  * 1. an onRequest hook verifies the credential (cache first) and sets `request.principal`, or
  *    remembers why it was refused; it never answers by itself;
  * 2. the rate limiter counts the request against the principal (or the client address);
@@ -144,14 +162,14 @@ function describe(auth: RouteAuth, v2: boolean): string {
 export function registerAuth(app: HttpApp, authenticator: Authenticator): void {
   const described = new WeakSet<object>();
   app.addHook('onRequest', async (request) => {
-    if (!request.routeOptions.config?.auth) return;
+    if (!routeAuthOf(request.routeOptions.config)) return;
     const outcome = await resolve(authenticator, request, isV2(request.routeOptions.url ?? ''));
     if ('principal' in outcome) request.principal = outcome.principal;
     else request.authError = outcome.error;
   });
 
   app.addHook('onRoute', (route) => {
-    const auth = route.config?.auth;
+    const auth = routeAuthOf(route.config);
     if (!auth) {
       // A public route says so in its OpenAPI operation (`security: []`), unless it lists its own.
       const schema = route.schema as { security?: unknown } | undefined;

@@ -176,73 +176,75 @@ async function oauthEndpoints(scope: HttpApp, service: OAuthService, issuerOf: (
 }
 
 /** OAuth 2.0 (spec "Payments API: OAuth"): clients, tokens, revocation, introspection, RFC 8414 metadata. */
-export async function registerOAuthRoutes(app: HttpApp, service: OAuthService, options: { publicUrl?: string }): Promise<void> {
-  const issuerOf = (request: FastifyRequest) => options.publicUrl ?? `${request.protocol}://${request.host}`;
+export function oauthRoutes(service: OAuthService, options: { publicUrl?: string }) {
+  return async (app: HttpApp) => {
+    const issuerOf = (request: FastifyRequest) => options.publicUrl ?? `${request.protocol}://${request.host}`;
 
-  app.post(
-    '/api/v1/oauth/clients',
-    {
-      config: { tier: 'admin', auth: { scopes: ['admin:platform'] } },
-      schema: {
-        tags: ['oauth'],
-        summary: 'Create an OAuth client',
-        description:
-          'A client of `platformId` (default: the calling platform). The secret is shown once. On v2, OAuth clients are managed on the Workspace API.',
-        operationId: 'createOAuthClientV1',
-        deprecated: true,
-        body: CreateOAuthClientBody,
-        response: { 201: OAuthClientWithSecret, ...errorResponses(404, 409) },
+    app.post(
+      '/api/v1/oauth/clients',
+      {
+        config: { tier: 'admin', access: { scopes: ['admin:platform'] } },
+        schema: {
+          tags: ['oauth'],
+          summary: 'Create an OAuth client',
+          description:
+            'A client of `platformId` (default: the calling platform). The secret is shown once. On v2, OAuth clients are managed on the Workspace API.',
+          operationId: 'createOAuthClientV1',
+          deprecated: true,
+          body: CreateOAuthClientBody,
+          response: { 201: OAuthClientWithSecret, ...errorResponses(404, 409) },
+        },
       },
-    },
-    async (request, reply) => reply.code(201).send(await service.createClient(principalOf(request), request.body)),
-  );
+      async (request, reply) => reply.code(201).send(await service.createClient(principalOf(request), request.body)),
+    );
 
-  app.post(
-    '/api/v1/oauth/clients/:clientId/revoke-all-tokens',
-    {
-      config: { tier: 'admin', auth: { scopes: ['admin:platform'] } },
-      schema: {
-        tags: ['oauth'],
-        summary: "Revoke all of a client's tokens",
-        description: 'Every unexpired token of the client stops working on every instance within a second; `count` says how many.',
-        operationId: 'revokeAllClientTokensV1',
-        deprecated: true,
-        params: Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 128, description: 'clientId (hf_client_…) or id.' }) }),
-        response: { 200: RevokeAllTokensResult, ...errorResponses(404) },
+    app.post(
+      '/api/v1/oauth/clients/:clientId/revoke-all-tokens',
+      {
+        config: { tier: 'admin', access: { scopes: ['admin:platform'] } },
+        schema: {
+          tags: ['oauth'],
+          summary: "Revoke all of a client's tokens",
+          description: 'Every unexpired token of the client stops working on every instance within a second; `count` says how many.',
+          operationId: 'revokeAllClientTokensV1',
+          deprecated: true,
+          params: Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 128, description: 'clientId (hf_client_…) or id.' }) }),
+          response: { 200: RevokeAllTokensResult, ...errorResponses(404) },
+        },
       },
-    },
-    async (request) => service.revokeAllTokens(principalOf(request), request.params.clientId),
-  );
+      async (request) => service.revokeAllTokens(principalOf(request), request.params.clientId),
+    );
 
-  app.get(
-    '/.well-known/oauth-authorization-server',
-    {
-      config: { tier: 'public' },
-      schema: {
-        tags: ['oauth'],
-        summary: 'Authorization server metadata (RFC 8414)',
-        operationId: 'oauthMetadata',
-        response: { 200: AuthorizationServerMetadata },
+    app.get(
+      '/.well-known/oauth-authorization-server',
+      {
+        config: { tier: 'public' },
+        schema: {
+          tags: ['oauth'],
+          summary: 'Authorization server metadata (RFC 8414)',
+          operationId: 'oauthMetadata',
+          response: { 200: AuthorizationServerMetadata },
+        },
       },
-    },
-    async (request) => {
-      const issuer = issuerOf(request);
-      const methods = ['client_secret_basic', 'client_secret_post'];
-      return {
-        issuer,
-        token_endpoint: `${issuer}/api/v2/oauth/token`,
-        revocation_endpoint: `${issuer}/api/v2/oauth/revoke`,
-        introspection_endpoint: `${issuer}/api/v2/oauth/introspect`,
-        grant_types_supported: ['client_credentials'],
-        response_types_supported: [],
-        token_endpoint_auth_methods_supported: methods,
-        revocation_endpoint_auth_methods_supported: methods,
-        introspection_endpoint_auth_methods_supported: methods,
-        scopes_supported: [...SCOPES],
-        service_documentation: `${issuer}/docs`,
-      };
-    },
-  );
+      async (request) => {
+        const issuer = issuerOf(request);
+        const methods = ['client_secret_basic', 'client_secret_post'];
+        return {
+          issuer,
+          token_endpoint: `${issuer}/api/v2/oauth/token`,
+          revocation_endpoint: `${issuer}/api/v2/oauth/revoke`,
+          introspection_endpoint: `${issuer}/api/v2/oauth/introspect`,
+          grant_types_supported: ['client_credentials'],
+          response_types_supported: [],
+          token_endpoint_auth_methods_supported: methods,
+          revocation_endpoint_auth_methods_supported: methods,
+          introspection_endpoint_auth_methods_supported: methods,
+          scopes_supported: [...SCOPES],
+          service_documentation: `${issuer}/docs`,
+        };
+      },
+    );
 
-  await app.register(async (scope) => oauthEndpoints(scope as unknown as HttpApp, service, issuerOf));
+    await app.register(async (scope) => oauthEndpoints(scope as unknown as HttpApp, service, issuerOf));
+  };
 }

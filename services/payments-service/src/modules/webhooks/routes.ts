@@ -41,14 +41,14 @@ function addWorkspaceLink(workspaceApiUrl: string | undefined) {
 }
 
 /** The eleven operations of "Payments API: webhooks, v1 only", forwarded to the webhook-dispatcher. */
-export async function registerWebhookRoutes(app: HttpApp, service: WebhooksService, options: { workspaceApiUrl?: string }): Promise<void> {
-  await app.register(async (scope: HttpApp) => {
-    scope.addHook('preHandler', addWorkspaceLink(options.workspaceApiUrl));
+export function webhookRoutes(service: WebhooksService, options: { workspaceApiUrl?: string }) {
+  return async (app: HttpApp) => {
+    app.addHook('preHandler', addWorkspaceLink(options.workspaceApiUrl));
 
-    scope.get(
+    app.get(
       '/api/v1/webhooks',
       {
-        config: { tier: 'standard', auth: READ },
+        config: { tier: 'standard', access: READ },
         schema: {
           tags: [TAG],
           summary: 'List webhook subscriptions',
@@ -62,10 +62,10 @@ export async function registerWebhookRoutes(app: HttpApp, service: WebhooksServi
       async (request) => service.list(principalOf(request), request.query, request.id),
     );
 
-    scope.post(
+    app.post(
       '/api/v1/webhooks',
       {
-        config: { tier: 'admin', auth: WRITE },
+        config: { tier: 'admin', access: WRITE },
         schema: {
           tags: [TAG],
           summary: 'Create a webhook subscription',
@@ -79,10 +79,10 @@ export async function registerWebhookRoutes(app: HttpApp, service: WebhooksServi
       async (request, reply) => reply.code(201).send(await service.create(principalOf(request), request.body, request.id)),
     );
 
-    scope.get(
+    app.get(
       '/api/v1/webhooks/events/types',
       {
-        config: { tier: 'standard', auth: READ },
+        config: { tier: 'standard', access: READ },
         schema: {
           tags: [TAG],
           summary: 'Event types a subscription may name',
@@ -95,10 +95,10 @@ export async function registerWebhookRoutes(app: HttpApp, service: WebhooksServi
       async () => service.eventTypes(),
     );
 
-    scope.get(
+    app.get(
       '/api/v1/webhooks/:id',
       {
-        config: { tier: 'standard', auth: READ },
+        config: { tier: 'standard', access: READ },
         schema: {
           tags: [TAG],
           summary: 'Read a webhook subscription',
@@ -112,10 +112,10 @@ export async function registerWebhookRoutes(app: HttpApp, service: WebhooksServi
       async (request) => service.get(principalOf(request), request.params.id, request.id),
     );
 
-    scope.patch(
+    app.patch(
       '/api/v1/webhooks/:id',
       {
-        config: { tier: 'admin', auth: WRITE },
+        config: { tier: 'admin', access: WRITE },
         schema: {
           tags: [TAG],
           summary: 'Change a webhook subscription',
@@ -130,10 +130,10 @@ export async function registerWebhookRoutes(app: HttpApp, service: WebhooksServi
       async (request) => service.update(principalOf(request), request.params.id, request.body, request.id),
     );
 
-    scope.delete(
+    app.delete(
       '/api/v1/webhooks/:id',
       {
-        config: { tier: 'admin', auth: WRITE },
+        config: { tier: 'admin', access: WRITE },
         schema: {
           tags: [TAG],
           summary: 'Delete a webhook subscription',
@@ -147,10 +147,10 @@ export async function registerWebhookRoutes(app: HttpApp, service: WebhooksServi
       async (request) => service.remove(principalOf(request), request.params.id, request.id),
     );
 
-    scope.get(
+    app.get(
       '/api/v1/webhooks/:id/delivery-logs',
       {
-        config: { tier: 'standard', auth: READ },
+        config: { tier: 'standard', access: READ },
         schema: {
           tags: [TAG],
           summary: 'Delivery attempts of a subscription',
@@ -166,10 +166,10 @@ export async function registerWebhookRoutes(app: HttpApp, service: WebhooksServi
       async (request) => service.deliveryLogs(principalOf(request), request.params.id, request.query, request.id),
     );
 
-    scope.post(
+    app.post(
       '/api/v1/webhooks/:id/rotate-secret',
       {
-        config: { tier: 'admin', auth: WRITE },
+        config: { tier: 'admin', access: WRITE },
         schema: {
           tags: [TAG],
           summary: "Rotate a subscription's secret",
@@ -184,10 +184,10 @@ export async function registerWebhookRoutes(app: HttpApp, service: WebhooksServi
       async (request) => service.rotateSecret(principalOf(request), request.params.id, request.id),
     );
 
-    scope.post(
+    app.post(
       '/api/v1/webhooks/:id/complete-rotation',
       {
-        config: { tier: 'admin', auth: WRITE },
+        config: { tier: 'admin', access: WRITE },
         schema: {
           tags: [TAG],
           summary: 'Retire the previous secret',
@@ -201,10 +201,10 @@ export async function registerWebhookRoutes(app: HttpApp, service: WebhooksServi
       async (request) => service.completeRotation(principalOf(request), request.params.id, request.id),
     );
 
-    scope.post(
+    app.post(
       '/api/v1/webhooks/:id/reset-circuit-breaker',
       {
-        config: { tier: 'admin', auth: WRITE },
+        config: { tier: 'admin', access: WRITE },
         schema: {
           tags: [TAG],
           summary: "Close a subscription's circuit",
@@ -218,10 +218,10 @@ export async function registerWebhookRoutes(app: HttpApp, service: WebhooksServi
       async (request) => service.resetCircuitBreaker(principalOf(request), request.params.id, request.id),
     );
 
-    scope.post(
+    app.post(
       '/api/v1/webhooks/:id/test',
       {
-        config: { tier: 'admin', auth: WRITE },
+        config: { tier: 'admin', access: WRITE },
         schema: {
           tags: [TAG],
           summary: 'Send a test delivery',
@@ -235,5 +235,5 @@ export async function registerWebhookRoutes(app: HttpApp, service: WebhooksServi
       },
       async (request) => service.test(principalOf(request), request.params.id, request.id),
     );
-  });
+  };
 }

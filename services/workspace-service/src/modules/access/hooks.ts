@@ -6,15 +6,24 @@ import type { Actor, Caller, CustomerPrincipal } from './caller.js';
 import { assertRole } from './policy.js';
 import type { AccessClaims, AccessTokens, CustomerClaims, CustomerTokens } from './tokens.js';
 
+/**
+ * A Workspace API route's `config.access`: `public`: no bearer needed (sign-up, login...).
+ * `customer`: a customer access token (customer self-service). `internal`: the
+ * `X-Internal-API-Key` header (service to service). `workspace_key`: a Payments API key of the
+ * workspace in `X-API-Key` (the spec's "workspace key"), verified by payments. Absent or `user`: a
+ * valid user access token.
+ */
+export type WorkspaceRouteAccess = (typeof WORKSPACE_ROUTE_ACCESS)[number];
+const WORKSPACE_ROUTE_ACCESS = ['public', 'user', 'customer', 'internal', 'workspace_key'] as const;
+
+declare module '@holdfast/http-kit' {
+  interface RouteAccessForms {
+    workspace: WorkspaceRouteAccess;
+  }
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /**
-     * `public`: no bearer needed (sign-up, login...). `customer`: a customer access token (customer
-     * self-service). `internal`: the `X-Internal-API-Key` header (service to service). Every other
-     * route needs a valid user access token. `workspace_key`: a Payments API key of the workspace in
-     * `X-API-Key` (the spec's "workspace key"), verified by payments.
-     */
-    access?: 'public' | 'user' | 'customer' | 'internal' | 'workspace_key';
     /** Roles allowed on the route (403 for the others), checked before the body is even validated. */
     roles?: readonly UserRole[];
   }
@@ -122,6 +131,10 @@ export function installAuthentication(
     if (config.roles) assertRole(actor, config.roles);
   };
   scope.addHook('onRoute', (route) => {
+    const access: unknown = route.config?.access;
+    if (access !== undefined && !(WORKSPACE_ROUTE_ACCESS as readonly unknown[]).includes(access)) {
+      throw new Error(`${route.method} ${route.url}: config.access must be one of ${WORKSPACE_ROUTE_ACCESS.join(', ')}`);
+    }
     // A public route says so in its OpenAPI operation (`security: []`), unless it lists its own.
     const schema = route.schema as { security?: unknown } | undefined;
     if (route.config?.access === 'public' && schema && schema.security === undefined) schema.security = [];
