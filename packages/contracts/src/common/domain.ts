@@ -14,12 +14,8 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
 export const Uuid = Type.String({ format: 'uuid' });
 export const DateTime = Type.String({ format: 'date-time' });
 
-export const NETWORKS = [
-  'ethereum',
-  'base',
-  'solana',
-  'optimism',
-  'arbitrum',
+const MAINNETS = ['ethereum', 'base', 'solana', 'optimism', 'arbitrum'] as const;
+const TESTNET_NAMES = [
   'base-sepolia',
   'ethereum-sepolia',
   'optimism-sepolia',
@@ -27,6 +23,7 @@ export const NETWORKS = [
   'solana-devnet',
   'solana-testnet',
 ] as const;
+export const NETWORKS = [...MAINNETS, ...TESTNET_NAMES] as const;
 export type Network = (typeof NETWORKS)[number];
 export const NetworkSchema = StringEnum(NETWORKS);
 
@@ -38,14 +35,7 @@ export const TESTNET_OF: Record<string, Network> = {
   optimism: 'optimism-sepolia',
   arbitrum: 'arbitrum-sepolia',
 };
-export const TESTNETS: readonly Network[] = [
-  'base-sepolia',
-  'ethereum-sepolia',
-  'optimism-sepolia',
-  'arbitrum-sepolia',
-  'solana-devnet',
-  'solana-testnet',
-];
+export const TESTNETS: readonly Network[] = TESTNET_NAMES;
 
 /** EVM chain ids of the networks that have one. */
 export const CHAIN_IDS: Partial<Record<Network, number>> = {

@@ -80,24 +80,9 @@ export const DEFAULT_KEY_SCOPES: readonly V1Scope[] = [
 export const OPERATOR_ONLY_SCOPES: readonly Scope[] = ['admin:platform'];
 
 /** Sandbox API key (v1): everything a workspace needs to integrate, no platform administration. */
-export const SANDBOX_KEY_SCOPES: readonly V1Scope[] = [
-  'read:transactions',
-  'write:transactions',
-  'cancel:transactions',
-  'rescind:transactions',
-  'read:customers',
-  'write:customers',
-  'read:templates',
-  'write:templates',
-  'read:disputes',
-  'write:disputes',
-  'submit:evidence',
-  'read:webhooks',
-  'write:webhooks',
-  'read:compliance',
-  'write:compliance',
-  'read:platform',
-];
+export const SANDBOX_KEY_SCOPES: readonly V1Scope[] = V1_SCOPES.filter(
+  (scope) => scope !== 'write:platform' && scope !== 'manage:api-keys' && scope !== 'admin:platform',
+);
 
 /** Sandbox OAuth client (v2): the sandbox key's scopes plus v2 money movement and reversals. */
 export const SANDBOX_CLIENT_SCOPES: readonly Scope[] = [...SANDBOX_KEY_SCOPES, 'move:transactions', 'reverse:transactions'];

@@ -94,20 +94,25 @@ export const CustomerRecord = Type.Object(
 );
 export type CustomerRecord = Static<typeof CustomerRecord>;
 
+/** The optional profile fields a customer is created and updated with. */
+const OptionalProfile = {
+  externalId: Type.Optional(CustomerFields.externalId),
+  phoneNumber: Type.Optional(CustomerFields.phoneNumber),
+  dateOfBirth: Type.Optional(CustomerFields.dateOfBirth),
+  address: Type.Optional(CustomerFields.address),
+  city: Type.Optional(CustomerFields.city),
+  state: Type.Optional(CustomerFields.state),
+  postalCode: Type.Optional(CustomerFields.postalCode),
+  country: Type.Optional(CustomerFields.country),
+};
+
 /** POST /workspaces/{id}/customers. */
 export const CreateCustomerBody = Type.Object(
   {
     email: EmailAddress,
     firstName: Name,
     lastName: Name,
-    externalId: Type.Optional(CustomerFields.externalId),
-    phoneNumber: Type.Optional(CustomerFields.phoneNumber),
-    dateOfBirth: Type.Optional(CustomerFields.dateOfBirth),
-    address: Type.Optional(CustomerFields.address),
-    city: Type.Optional(CustomerFields.city),
-    state: Type.Optional(CustomerFields.state),
-    postalCode: Type.Optional(CustomerFields.postalCode),
-    country: Type.Optional(CustomerFields.country),
+    ...OptionalProfile,
     status: Type.Optional(StringEnum(CUSTOMER_STATUSES, { description: 'Defaults to `active`.' })),
     metadata: Type.Optional(CustomerFields.metadata),
   },
@@ -131,14 +136,7 @@ export const UpdateCustomerBody = Type.Object(
     email: Type.Optional(EmailAddress),
     firstName: Type.Optional(Name),
     lastName: Type.Optional(Name),
-    externalId: Type.Optional(CustomerFields.externalId),
-    phoneNumber: Type.Optional(CustomerFields.phoneNumber),
-    dateOfBirth: Type.Optional(CustomerFields.dateOfBirth),
-    address: Type.Optional(CustomerFields.address),
-    city: Type.Optional(CustomerFields.city),
-    state: Type.Optional(CustomerFields.state),
-    postalCode: Type.Optional(CustomerFields.postalCode),
-    country: Type.Optional(CustomerFields.country),
+    ...OptionalProfile,
     status: Type.Optional(CustomerFields.status),
     metadata: Type.Optional(CustomerFields.metadata),
   },

@@ -87,6 +87,19 @@ const someEvents = () =>
     TOptional<TUnion<[TBoolean, TNull]>>
   >;
 
+const EXAMPLE_DEFAULTS = {
+  'transaction.created': false,
+  'transaction.escrowed': true,
+  'transaction.completed': true,
+  'transaction.failed': true,
+  'transaction.refunded': true,
+  'transaction.rescinded': true,
+  'dispute.created': true,
+  'dispute.resolved': true,
+  'dispute.escalated': true,
+  'evidence.submitted': true,
+};
+
 export const NotificationPreferences = Type.Object(
   {
     userId: Uuid,
@@ -98,30 +111,9 @@ export const NotificationPreferences = Type.Object(
     examples: [
       {
         userId: '0193a1c2-7d4e-7a10-9c1b-2f3e4d5c6b7a',
-        events: {
-          'transaction.created': false,
-          'transaction.escrowed': true,
-          'transaction.completed': true,
-          'transaction.failed': true,
-          'transaction.refunded': true,
-          'transaction.rescinded': true,
-          'dispute.created': true,
-          'dispute.resolved': true,
-          'dispute.escalated': true,
-          'evidence.submitted': false,
-        },
-        defaults: {
-          'transaction.created': false,
-          'transaction.escrowed': true,
-          'transaction.completed': true,
-          'transaction.failed': true,
-          'transaction.refunded': true,
-          'transaction.rescinded': true,
-          'dispute.created': true,
-          'dispute.resolved': true,
-          'dispute.escalated': true,
-          'evidence.submitted': true,
-        },
+        // A user who turned evidence.submitted off and kept every other default.
+        events: { ...EXAMPLE_DEFAULTS, 'evidence.submitted': false },
+        defaults: EXAMPLE_DEFAULTS,
         updatedAt: '2026-11-21T10:00:00.000Z',
       },
     ],
