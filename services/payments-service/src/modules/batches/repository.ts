@@ -75,23 +75,9 @@ function toBatchRow(r: Row): BatchRow {
   };
 }
 
-export interface NewBatch {
-  id: string;
-  platformId: string;
-  workspaceId: string | null;
-  fromAddress: string;
-  currency: Currency;
-  blockchainNetwork: Network;
-  chainId: number | null;
-  orchestrationType: OrchestrationType;
-  signerType: SignerType;
-  templateId: string | null;
-  template: Record<string, unknown> | null;
-  customerId: string | null;
-  idempotencyKey: string | null;
+/** A batch to insert: the row's own fields (the database sets status, counts and times), with its legs. */
+export interface NewBatch extends Omit<BatchRow, 'status' | 'requestFingerprint' | 'legCount' | 'createdAt' | 'updatedAt'> {
   requestFingerprint: string;
-  metadata: Record<string, unknown>;
-  totalAmount: string;
   legs: { id: string; legIndex: number; toAddress: string; amount: string; metadata: Record<string, unknown> }[];
 }
 

@@ -103,17 +103,11 @@ function toEvidence(r: EvidenceDbRow): Evidence {
   };
 }
 
-export interface NewDispute {
-  id: string;
-  platformId: string;
-  workspaceId: string | null;
-  transactionId: string;
-  initiatedBy: DisputeParty;
-  currentTier: DisputeTier;
-  status: DisputeStatus;
-  reason: string;
-  metadata: Record<string, unknown>;
-}
+/** A dispute to insert: what it is opened with; the rest comes as it moves. */
+export type NewDispute = Pick<
+  DisputeRow,
+  'id' | 'platformId' | 'workspaceId' | 'transactionId' | 'initiatedBy' | 'currentTier' | 'status' | 'reason' | 'metadata'
+>;
 
 export interface NewEvidence {
   id: string;
