@@ -13,9 +13,9 @@ export const CUSTOMER_AUDIT = {
   logout: { action: 'customer.logout', resourceType: 'customer_session' },
 } as const satisfies Record<string, AuditAction>;
 
-export function toCustomerRecord(row: CustomerWithWallet): CustomerRecord {
+/** What a customer is, as its record and its audit entries show it (no wallet, no password). */
+function profileOf(row: CustomerRow) {
   return {
-    id: row.id,
     workspaceId: row.workspaceId,
     externalId: row.externalId,
     email: row.email,
@@ -29,6 +29,13 @@ export function toCustomerRecord(row: CustomerWithWallet): CustomerRecord {
     postalCode: row.postalCode,
     country: row.country,
     status: row.status,
+  };
+}
+
+export function toCustomerRecord(row: CustomerWithWallet): CustomerRecord {
+  return {
+    id: row.id,
+    ...profileOf(row),
     walletAddress: row.walletAddress,
     walletLinkedAt: row.walletLinkedAt?.toISOString() ?? null,
     emailVerified: row.emailVerified,
@@ -55,19 +62,7 @@ export function toCustomerMe(row: CustomerWithWallet): CustomerMe {
 /** The fields of a customer an audit entry shows (never the password hash). */
 export function auditedCustomer(row: CustomerRow): Record<string, unknown> {
   return {
-    workspaceId: row.workspaceId,
-    externalId: row.externalId,
-    email: row.email,
-    firstName: row.firstName,
-    lastName: row.lastName,
-    phoneNumber: row.phoneNumber,
-    dateOfBirth: row.dateOfBirth,
-    address: row.address,
-    city: row.city,
-    state: row.state,
-    postalCode: row.postalCode,
-    country: row.country,
-    status: row.status,
+    ...profileOf(row),
     metadata: row.metadata,
   };
 }

@@ -6,6 +6,14 @@ import { type PlatformWalletRow, platformWalletAccounts, platformWallets } from 
 // biome-ignore lint/suspicious/noExplicitAny: repositories take the service's drizzle instance, whatever its table map
 export type Db = PostgresJsDatabase<any>;
 
+/** A wallet account as the providers answer it. */
+const accountColumns = {
+  address: platformWalletAccounts.address,
+  addressFormat: platformWalletAccounts.addressFormat,
+  curve: platformWalletAccounts.curve,
+  path: platformWalletAccounts.path,
+};
+
 /** SQL of the built-in HD wallet: one sealed seed per workspace and the accounts derived from it. */
 export function createPlatformWalletRepository(db: Db) {
   return {
@@ -31,24 +39,14 @@ export function createPlatformWalletRepository(db: Db) {
 
     listAccounts: async (walletId: string): Promise<WalletAccount[]> =>
       db
-        .select({
-          address: platformWalletAccounts.address,
-          addressFormat: platformWalletAccounts.addressFormat,
-          curve: platformWalletAccounts.curve,
-          path: platformWalletAccounts.path,
-        })
+        .select(accountColumns)
         .from(platformWalletAccounts)
         .where(eq(platformWalletAccounts.walletId, walletId))
         .orderBy(asc(platformWalletAccounts.createdAt), asc(platformWalletAccounts.id)),
 
     findAccount: async (walletId: string, address: string): Promise<WalletAccount | undefined> => {
       const [row] = await db
-        .select({
-          address: platformWalletAccounts.address,
-          addressFormat: platformWalletAccounts.addressFormat,
-          curve: platformWalletAccounts.curve,
-          path: platformWalletAccounts.path,
-        })
+        .select(accountColumns)
         .from(platformWalletAccounts)
         .where(and(eq(platformWalletAccounts.walletId, walletId), eq(platformWalletAccounts.address, address)));
       return row;
