@@ -1,5 +1,6 @@
 import type { FollowEscrowContractReply, FollowEscrowContractRequest, Network } from '@holdfast/contracts';
 import type { Logger } from '@holdfast/logging';
+import { createPollingWorker } from '@holdfast/runtime';
 import type { ContractDeploymentRepository } from './repository.js';
 import type { ContractDeploymentRow } from './tables.js';
 
@@ -22,11 +23,8 @@ export interface ContractRegistrationDeps {
  */
 export function createContractRegistration(deps: ContractRegistrationDeps) {
   const log = deps.logger.child({ component: 'contract-registration' });
-  let timer: NodeJS.Timeout | undefined;
-  let pass: Promise<void> | undefined;
-  let stopped = true;
   /** Set by stop(): a pass in progress ends after the announcement it is sending. */
-  let stopRequested = false;
+  let stopping = false;
 
   /** Announces one deployment; true when the indexer acknowledged it. Never throws. */
   async function announce(row: ContractDeploymentRow): Promise<boolean> {
@@ -59,51 +57,36 @@ export function createContractRegistration(deps: ContractRegistrationDeps) {
   async function runOnce(): Promise<number> {
     let acknowledged = 0;
     for (const row of await deps.repository.awaitingIndexer(100)) {
-      if (stopRequested) break;
+      if (stopping) break;
       if (await announce(row)) acknowledged += 1;
     }
     return acknowledged;
   }
 
-  function schedule(): void {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      pass = runOnce()
-        .catch((error: unknown) => {
-          log.error({ err: error }, 'announcing dedicated escrows failed');
-          return 0;
-        })
-        .then(() => {
-          pass = undefined;
-          schedule();
-        });
-    }, deps.retryIntervalMs);
-  }
+  // One pass at start (deployments left from before a restart), then every retryIntervalMs.
+  const worker = createPollingWorker({
+    name: 'contract-registration',
+    logger: deps.logger,
+    intervalMs: deps.retryIntervalMs,
+    maxBackoffMs: deps.retryIntervalMs,
+    pass: async () => {
+      await runOnce();
+      return false;
+    },
+  });
 
   return {
     announce,
     runOnce,
-    /** Starts the retry loop (its first pass right away: deployments left from before a restart). */
+    /** Starts the retry loop (its first pass right away). */
     start: async (): Promise<void> => {
-      if (!stopped) return;
-      stopped = false;
-      stopRequested = false;
-      pass = runOnce()
-        .catch((error: unknown) => {
-          log.error({ err: error }, 'announcing dedicated escrows failed');
-          return 0;
-        })
-        .then(() => {
-          pass = undefined;
-          schedule();
-        });
+      stopping = false;
+      await worker.start();
     },
+    /** Ends the pass in progress after the announcement it is sending, then stops. */
     stop: async (): Promise<void> => {
-      stopped = true;
-      stopRequested = true;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      await pass;
+      stopping = true;
+      await worker.stop();
     },
   };
 }
