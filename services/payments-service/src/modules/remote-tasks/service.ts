@@ -7,10 +7,8 @@ import {
   REMOTE_TASK_KEEP_DONE_MS,
   REMOTE_TASK_PURGE_EVERY_MS,
   type RemoteTaskSettings,
-  remoteTaskBackoffMs,
-  remoteTaskFailure,
-  remoteTaskRetryable,
   sendCommand,
+  settleFailedRemoteTask,
 } from '@holdfast/messaging';
 import { createPollingWorker } from '@holdfast/runtime';
 import type { NewRemoteTask, RemoteTaskRow, RemoteTasksRepository } from './repository.js';
@@ -46,20 +44,12 @@ export function createRemoteTaskRunner(deps: {
           await handlers[task.kind](task);
           await repository.finish(tx, task.id, 'done');
         } catch (error) {
-          if (remoteTaskRetryable(error)) {
-            const delay = remoteTaskBackoffMs(settings, task.attempts);
-            log.warn(
-              { err: error, taskId: task.id, kind: task.kind, attempts: task.attempts + 1, retryInMs: delay },
-              'remote task failed; retrying',
-            );
-            await repository.retryLater(tx, task.id, delay, remoteTaskFailure(error));
-          } else {
-            log.error(
-              { err: error, taskId: task.id, kind: task.kind, payload: task.payload },
-              'remote task refused by the other side; given up',
-            );
-            await repository.finish(tx, task.id, 'dead', remoteTaskFailure(error));
-          }
+          await settleFailedRemoteTask(error, task, {
+            settings,
+            log,
+            retryLater: (delay, failure) => repository.retryLater(tx, task.id, delay, failure),
+            giveUp: (failure) => repository.finish(tx, task.id, 'dead', failure),
+          });
         }
       }
       return due.length;

@@ -6,10 +6,8 @@ import {
   REMOTE_TASK_KEEP_DONE_MS,
   REMOTE_TASK_PURGE_EVERY_MS,
   type RemoteTaskSettings,
-  remoteTaskBackoffMs,
-  remoteTaskFailure,
-  remoteTaskRetryable,
   sendCommand,
+  settleFailedRemoteTask,
 } from '@holdfast/messaging';
 import { createPollingWorker } from '@holdfast/runtime';
 import { Gauge, type Registry } from 'prom-client';
@@ -51,8 +49,6 @@ export function createRemoteTaskRunner<R extends { remoteTasks: RemoteTasksRepos
     });
   }
 
-  const delayAfter = (attempts: number) => remoteTaskBackoffMs(settings, attempts);
-
   /** One pass: the due tasks, or the given ones (waiting for a runner that holds them). Returns how many were done. */
   async function runOnce(ids?: string[]): Promise<number> {
     if (ids && ids.length === 0) return 0;
@@ -67,20 +63,12 @@ export function createRemoteTaskRunner<R extends { remoteTasks: RemoteTasksRepos
           });
           done += 1;
         } catch (error) {
-          if (remoteTaskRetryable(error)) {
-            const delay = delayAfter(task.attempts);
-            log.warn(
-              { err: error, taskId: task.id, kind: task.kind, attempts: task.attempts + 1, retryInMs: delay },
-              'remote task failed; retrying',
-            );
-            await repos.remoteTasks.retryLater(task.id, delay, remoteTaskFailure(error));
-          } else {
-            log.error(
-              { err: error, taskId: task.id, kind: task.kind, payload: task.payload },
-              'remote task refused by the other side; given up',
-            );
-            await repos.remoteTasks.finish(task.id, 'dead', remoteTaskFailure(error));
-          }
+          await settleFailedRemoteTask(error, task, {
+            settings,
+            log,
+            retryLater: (delay, failure) => repos.remoteTasks.retryLater(task.id, delay, failure),
+            giveUp: (failure) => repos.remoteTasks.finish(task.id, 'dead', failure),
+          });
         }
       }
       return done;
