@@ -1,5 +1,7 @@
-import type { Scope } from '@holdfast/contracts';
-import type { PlatformBilling } from '../platforms/billing.js';
+import type { BillingConfig, Scope } from '@holdfast/contracts';
+
+/** A platform's billing defaults: `settings.billing` (`enabled`, `feeType`, `feePercentage`, `fixedFee`). */
+export type PlatformBilling = BillingConfig & { enabled?: boolean };
 
 export type CredentialKind = 'api_key' | 'oauth_token';
 

@@ -1,6 +1,6 @@
 import type { CredentialInvalidationKind, Scope } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
-import type { PlatformBilling } from '../platforms/billing.js';
+import type { PlatformBilling } from './principal.js';
 
 /** postgres.js returns timestamptz as text here (drizzle takes over the parsers): to ISO 8601. */
 export function isoOf(value: string | Date): string {

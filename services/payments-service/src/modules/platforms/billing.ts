@@ -1,10 +1,8 @@
-import type { BillingConfig } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
+import type { PlatformBilling } from '../auth/principal.js';
 import { readPlatformSettings } from './repository.js';
 
-export type PlatformBilling = BillingConfig & { enabled?: boolean };
-
-/** The platform's billing defaults: `settings.billing` (`enabled`, `feeType`, `feePercentage`, `fixedFee`). */
+/** The platform's billing defaults out of its settings (null: none). */
 export function platformBilling(settings: Record<string, unknown>): PlatformBilling | null {
   const billing = settings.billing;
   return billing && typeof billing === 'object' && !Array.isArray(billing) ? (billing as PlatformBilling) : null;
