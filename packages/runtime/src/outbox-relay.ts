@@ -22,6 +22,11 @@ export interface OutboxRelay {
   start: () => Promise<void>;
   /** Finishes the pass in progress, then stops. */
   stop: () => Promise<void>;
+  /**
+   * A pass now: called after a commit in this process that appended events, so they go out without
+   * waiting for the NOTIFY to come back through PostgreSQL (which still wakes every other instance).
+   */
+  wake: () => void;
   /** One pass now; the number of events published. For tests and tools. */
   runOnce: () => Promise<number>;
   /** Unpublished rows, for metrics and readiness. */
@@ -89,6 +94,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
 
   return {
     runOnce,
+    wake: worker.wake,
     backlog: async () => {
       const [row] = await sql<{ n: number }[]>`select count(*)::int as n from ${table} where published_at is null`;
       return row?.n ?? 0;

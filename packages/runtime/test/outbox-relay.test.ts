@@ -62,6 +62,28 @@ async function streamMessages(): Promise<DomainEvent[]> {
 }
 
 describe('outbox relay', () => {
+  it('publishes at once when woken in-process after a commit, without a NOTIFY or a poll', async () => {
+    const relay = createOutboxRelay({
+      sql: database.sql,
+      schemaName: 'relay_test',
+      publish: (e) => publishEvent(testBus.bus, e).then(() => {}),
+      logger,
+      pollIntervalMs: 60 * 60 * 1000,
+    });
+    await relay.start();
+    // A first event by the usual path (its NOTIFY): the relay is running and then asleep for an hour.
+    const first = createdEvent('0c4f3a52-81b8-4c1e-9d0b-9e4c1f6a7d21');
+    await commitEvents([first]);
+    await expect.poll(() => relay.backlog(), { timeout: 5000 }).toBe(0);
+    // A row committed without a NOTIFY: only the in-process wake-up sends it.
+    const second = createdEvent('5e0b7c1d-2f4a-4b8e-a1c3-7d9e0f1a2b34');
+    await database.sql`insert into relay_test.outbox (id, type, payload) values (${second.id}, ${second.type}, ${JSON.stringify(second)}::jsonb)`;
+    relay.wake();
+    await expect.poll(() => relay.backlog(), { timeout: 5000 }).toBe(0);
+    await relay.stop();
+    expect((await streamMessages()).map((e) => e.id)).toEqual([first.id, second.id]);
+  });
+
   it('publishes a committed event that waited while the relay was stopped, exactly once', async () => {
     const event = createdEvent('2b1d5e9e-7c1f-4d3a-9a63-2f7a1f0c9e11');
     await commitEvents([event]);

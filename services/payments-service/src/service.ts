@@ -347,7 +347,10 @@ export async function createPaymentsService(
         concurrency: 1,
         handler: async (event) => {
           try {
-            metrics.chainEventHandled(event.kind, await settlement.handleChainEvent(event));
+            const outcome = await settlement.handleChainEvent(event);
+            // The move's event is committed: out now, not when the NOTIFY comes back through PostgreSQL.
+            if (outcome !== 'duplicate') relay.wake();
+            metrics.chainEventHandled(event.kind, outcome);
           } catch (error) {
             if (error instanceof NonRetryableError) metrics.chainEventHandled(event.kind, 'rejected');
             throw error;
