@@ -1,51 +1,37 @@
-import { ANVIL_ACCOUNTS } from '@holdfast/test-fixtures';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANVIL_ACCOUNTS, fileFixture } from '@holdfast/test-fixtures';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { paymentsConfigFrom } from '../../src/config.js';
-import { bearer, call, key, type Running, type TestSql } from '../helpers.js';
-import {
-  type ChainPaymentsEnv,
-  type ChainWorld,
-  eventsOf,
-  insertTransaction,
-  platformWithCredentials,
-  startChainPaymentsEnv,
-} from './fixtures.js';
+import { bearer, call, key } from '../helpers.js';
+import { eventsOf, insertTransaction, platformWithCredentials, startChainPaymentsEnv } from './fixtures.js';
 
 // A submitted hash moves a transaction only once its receipt is CHAIN_CONFIRMATIONS deep (the
 // receipt's block is the first confirmation): before that 409 CHAIN_TRANSACTION_PENDING and nothing
 // changes; the same request succeeds once enough blocks are on top.
 
-let e: ChainPaymentsEnv;
-let svc: Running;
-let sql: TestSql;
-let world: ChainWorld;
 let p: Awaited<ReturnType<typeof platformWithCredentials>>;
 const SENDER = ANVIL_ACCOUNTS[1].address;
 const RECEIVER = ANVIL_ACCOUNTS[2].address;
 const AMOUNT = 25_500_000n; // 25.5 MockUSDC
 
+const e = fileFixture(() => startChainPaymentsEnv({ CHAIN_CONFIRMATIONS: 'base-sepolia=3' }));
 beforeAll(async () => {
-  e = await startChainPaymentsEnv({ CHAIN_CONFIRMATIONS: 'base-sepolia=3' });
-  ({ svc, sql, world } = e);
   p = await platformWithCredentials(e, 'Confirmations');
 }, 60_000);
 
-afterAll(() => e?.stop());
-
 /** anvil mines an empty block. */
-const mineOne = () => world.publicClient.request({ method: 'evm_mine' } as never);
+const mineOne = () => e.world.publicClient.request({ method: 'evm_mine' } as never);
 async function mine(blocks: number) {
   for (let i = 0; i < blocks; i++) await mineOne();
 }
-const rowOf = async (id: string) => (await sql`select status, tx_hash from transactions where id = ${id}`)[0];
+const rowOf = async (id: string) => (await e.sql`select status, tx_hash from transactions where id = ${id}`)[0];
 
 describe('CHAIN_CONFIRMATIONS=base-sepolia=3', () => {
   it('a raw transfer with no block on top is pending (409, nothing changed); three blocks later the same hash completes it', async () => {
-    const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER, orchestrationType: 'raw' });
-    await world.mint(SENDER, AMOUNT);
-    const receipt = await world.transfer(RECEIVER, AMOUNT);
+    const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER, orchestrationType: 'raw' });
+    await e.world.mint(SENDER, AMOUNT);
+    const receipt = await e.world.transfer(RECEIVER, AMOUNT);
     const submit = () =>
-      call(svc.url, 'POST', `/api/v2/transactions/${id}/hash`, { headers: bearer(p.token), body: { txHash: receipt.transactionHash } });
+      call(e.svc.url, 'POST', `/api/v2/transactions/${id}/hash`, { headers: bearer(p.token), body: { txHash: receipt.transactionHash } });
 
     const early = await submit();
     expect(early.status).toBe(409);
@@ -55,11 +41,11 @@ describe('CHAIN_CONFIRMATIONS=base-sepolia=3', () => {
     });
     expect(early.body.error.message).toMatch(/submit it again later/);
     expect(await rowOf(id)).toEqual({ status: 'pending', tx_hash: null });
-    expect(await eventsOf(sql, id)).toEqual([]);
-    expect(await sql`select 1 from claimed_transfers where transaction_id = ${id}`).toHaveLength(0);
+    expect(await eventsOf(e.sql, id)).toEqual([]);
+    expect(await e.sql`select 1 from claimed_transfers where transaction_id = ${id}`).toHaveLength(0);
 
     await mineOne();
-    const still = await call(svc.url, 'POST', `/api/v1/transactions/${id}/submit-hash`, {
+    const still = await call(e.svc.url, 'POST', `/api/v1/transactions/${id}/submit-hash`, {
       headers: key(p.apiKey),
       body: { txHash: receipt.transactionHash },
     });
@@ -72,14 +58,14 @@ describe('CHAIN_CONFIRMATIONS=base-sepolia=3', () => {
     expect(done.status, JSON.stringify(done.body)).toBe(200);
     expect(done.body).toMatchObject({ success: true, transaction: { id, status: 'completed', txHash: receipt.transactionHash } });
     expect(await rowOf(id)).toEqual({ status: 'completed', tx_hash: receipt.transactionHash });
-    expect((await eventsOf(sql, id)).map((ev) => ev.type)).toEqual(['transaction.completed']);
+    expect((await eventsOf(e.sql, id)).map((ev) => ev.type)).toEqual(['transaction.completed']);
   });
 
   it('an escrow with no block on top is pending (409, nothing changed); three blocks later the same hash escrows it', async () => {
-    const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
-    const receipt = await world.createEscrow(id, AMOUNT);
+    const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+    const receipt = await e.world.createEscrow(id, AMOUNT);
     const submit = () =>
-      call(svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
+      call(e.svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
         headers: bearer(p.token),
         body: { transactionHash: receipt.transactionHash },
       });
@@ -88,28 +74,28 @@ describe('CHAIN_CONFIRMATIONS=base-sepolia=3', () => {
     expect(early.status).toBe(409);
     expect(early.body.error).toMatchObject({ code: 'CHAIN_TRANSACTION_PENDING', details: { confirmations: 0, required: 3 } });
     expect(await rowOf(id)).toEqual({ status: 'pending', tx_hash: null });
-    expect(await eventsOf(sql, id)).toEqual([]);
-    expect(await sql`select 1 from applied_chain_messages where transaction_id = ${id}`).toHaveLength(0);
+    expect(await eventsOf(e.sql, id)).toEqual([]);
+    expect(await e.sql`select 1 from applied_chain_messages where transaction_id = ${id}`).toHaveLength(0);
 
     await mine(3);
     const done = await submit();
     expect(done.status, JSON.stringify(done.body)).toBe(200);
     expect(done.body.transaction).toMatchObject({ id, status: 'escrowed', txHash: receipt.transactionHash });
-    expect((await eventsOf(sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed']);
+    expect((await eventsOf(e.sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed']);
   });
 
   it("a sender's rescind hash with no block on top is pending (409, nothing changed); three blocks later it rescinds", async () => {
-    const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
-    const created = await world.createEscrow(id, AMOUNT, { holdDeadline: (await world.now()) + 3600n });
+    const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+    const created = await e.world.createEscrow(id, AMOUNT, { holdDeadline: (await e.world.now()) + 3600n });
     await mine(3);
-    const escrow = await call(svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
+    const escrow = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
       headers: bearer(p.token),
       body: { transactionHash: created.transactionHash },
     });
     expect(escrow.status, JSON.stringify(escrow.body)).toBe(200);
-    const rescind = await world.escrowCall('rescind', id);
+    const rescind = await e.world.escrowCall('rescind', id);
     const submit = () =>
-      call(svc.url, 'POST', `/api/v2/transactions/${id}/rescind`, {
+      call(e.svc.url, 'POST', `/api/v2/transactions/${id}/rescind`, {
         headers: bearer(p.token),
         body: { txHash: rescind.transactionHash, reason: 'changed my mind' },
       });
@@ -118,21 +104,21 @@ describe('CHAIN_CONFIRMATIONS=base-sepolia=3', () => {
     expect(early.status).toBe(409);
     expect(early.body.error).toMatchObject({ code: 'CHAIN_TRANSACTION_PENDING', details: { confirmations: 0, required: 3 } });
     expect((await rowOf(id))?.status).toBe('escrowed');
-    expect((await eventsOf(sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed']);
+    expect((await eventsOf(e.sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed']);
 
     await mine(3);
     const done = await submit();
     expect(done.status, JSON.stringify(done.body)).toBe(200);
     expect(await rowOf(id)).toEqual({ status: 'rescinded', tx_hash: rescind.transactionHash });
-    expect((await eventsOf(sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed', 'transaction.rescinded']);
+    expect((await eventsOf(e.sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed', 'transaction.rescinded']);
 
     // The same hash again (a client retrying after a lost answer): 200 with the transaction, nothing moves twice.
     const again = await submit();
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body).toMatchObject({ success: true, transaction: { id, status: 'rescinded', txHash: rescind.transactionHash } });
-    expect((await eventsOf(sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed', 'transaction.rescinded']);
+    expect((await eventsOf(e.sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed', 'transaction.rescinded']);
     // Another hash on a rescinded transaction is still refused.
-    const other = await call(svc.url, 'POST', `/api/v2/transactions/${id}/rescind`, {
+    const other = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/rescind`, {
       headers: bearer(p.token),
       body: { txHash: created.transactionHash },
     });
@@ -141,21 +127,21 @@ describe('CHAIN_CONFIRMATIONS=base-sepolia=3', () => {
   });
 
   it('an early-release consent hash waits for the confirmations too; the same hash again is 200, also once the release completed', async () => {
-    const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
-    const created = await world.createEscrow(id, AMOUNT, { holdDeadline: (await world.now()) + 3600n });
+    const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+    const created = await e.world.createEscrow(id, AMOUNT, { holdDeadline: (await e.world.now()) + 3600n });
     await mine(3);
-    const escrow = await call(svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
+    const escrow = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
       headers: bearer(p.token),
       body: { transactionHash: created.transactionHash },
     });
     expect(escrow.status, JSON.stringify(escrow.body)).toBe(200);
-    const consent = await world.escrowCall('attestEarlyRelease', id, 'sender');
+    const consent = await e.world.escrowCall('attestEarlyRelease', id, 'sender');
     const submit = () =>
-      call(svc.url, 'POST', `/api/v2/transactions/${id}/release-early/attest`, {
+      call(e.svc.url, 'POST', `/api/v2/transactions/${id}/release-early/attest`, {
         headers: bearer(p.token),
         body: { party: 'sender', txHash: consent.transactionHash },
       });
-    const consents = () => sql`select party, verified from early_release_attestations where transaction_id = ${id}`;
+    const consents = () => e.sql`select party, verified from early_release_attestations where transaction_id = ${id}`;
 
     const early = await submit();
     expect(early.status).toBe(409);
@@ -169,8 +155,8 @@ describe('CHAIN_CONFIRMATIONS=base-sepolia=3', () => {
     expect(await consents()).toEqual([{ party: 'sender', verified: true }]);
 
     // The receiver's consent pays out on chain; the payments row follows the chain (as the indexer's event would).
-    await world.escrowCall('attestEarlyRelease', id, 'receiver');
-    await sql`update transactions set status = 'completed' where id = ${id}`;
+    await e.world.escrowCall('attestEarlyRelease', id, 'receiver');
+    await e.sql`update transactions set status = 'completed' where id = ${id}`;
     const again = await submit();
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body).toMatchObject({ success: true, transaction: { id, status: 'completed' } });
@@ -178,10 +164,10 @@ describe('CHAIN_CONFIRMATIONS=base-sepolia=3', () => {
   });
 
   it('a receipt that does not match is refused at once (400), whatever its depth', async () => {
-    const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER, orchestrationType: 'raw' });
-    await world.mint(SENDER, 1_000_000n);
-    const receipt = await world.transfer(RECEIVER, 1_000_000n);
-    const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/hash`, {
+    const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER, orchestrationType: 'raw' });
+    await e.world.mint(SENDER, 1_000_000n);
+    const receipt = await e.world.transfer(RECEIVER, 1_000_000n);
+    const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/hash`, {
       headers: bearer(p.token),
       body: { txHash: receipt.transactionHash },
     });

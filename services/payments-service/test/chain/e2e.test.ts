@@ -2,20 +2,12 @@ import { type DomainEvent, STREAMS } from '@holdfast/contracts';
 import { holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/contracts/escrow';
 import { EscrowStatus, uuidToOnchainId } from '@holdfast/escrow';
 import { prefixedName } from '@holdfast/messaging';
+import { fileFixture } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import type { Address, Hex } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, type Running, type TestBus, type TestSql } from '../helpers.js';
-import {
-  ATTESTER,
-  type ChainPaymentsEnv,
-  type ChainWorld,
-  eventsOf,
-  platformWithCredentials,
-  publishChain,
-  startChainPaymentsEnv,
-  waitFor,
-} from './fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, call } from '../helpers.js';
+import { ATTESTER, eventsOf, platformWithCredentials, publishChain, startChainPaymentsEnv, waitFor } from './fixtures.js';
 
 // A payment's whole life through the Payments API v2 and a real chain: created by the API, funds
 // locked by the sender's own createEscrow on anvil, the CHAIN event (as the indexer publishes it)
@@ -23,28 +15,20 @@ import {
 // chain, and completed from the chain's release event. Each move announced exactly once, in order.
 // A whole life takes seconds (blocks, a hold, the worker's poll): generous limits for a loaded machine.
 
-let e: ChainPaymentsEnv;
-let nats: TestBus;
-let svc: Running;
-let sql: TestSql;
-let world: ChainWorld;
 let p: Awaited<ReturnType<typeof platformWithCredentials>>;
 
+const e = fileFixture(() => startChainPaymentsEnv());
 beforeAll(async () => {
-  e = await startChainPaymentsEnv();
-  ({ nats, svc, sql, world } = e);
   p = await platformWithCredentials(e, 'End to end');
 }, 60_000);
 
-afterAll(() => e?.stop());
-
-const get = async (id: string) => (await call(svc.url, 'GET', `/api/v2/transactions/${id}`, { headers: bearer(p.token) })).body;
+const get = async (id: string) => (await call(e.svc.url, 'GET', `/api/v2/transactions/${id}`, { headers: bearer(p.token) })).body;
 
 describe('a payment through the API and the chain', () => {
   it('created -> escrowed (chain event) -> release attested -> paid by the attester -> completed', async () => {
-    const sender = world.sender.account.address;
-    const receiver = world.receiver.account.address;
-    const created = await call(svc.url, 'POST', '/api/v2/transactions', {
+    const sender = e.world.sender.account.address;
+    const receiver = e.world.receiver.account.address;
+    const created = await call(e.svc.url, 'POST', '/api/v2/transactions', {
       headers: { ...bearer(p.token), 'idempotency-key': `e2e-${Date.now()}` },
       body: {
         fromAddress: sender,
@@ -61,8 +45,8 @@ describe('a payment through the API and the chain', () => {
     expect(created.body.rescind).toMatchObject({ allowed: true });
     // What the sender's wallet needs is in the answer.
     expect(created.body.escrow).toEqual({
-      contractAddress: world.escrow,
-      tokenAddress: world.usdc,
+      contractAddress: e.world.escrow,
+      tokenAddress: e.world.usdc,
       attester: ATTESTER,
       onchainId: uuidToOnchainId(id),
       amountBaseUnits: '12500000',
@@ -70,9 +54,9 @@ describe('a payment through the API and the chain', () => {
     });
 
     // The sender's wallet locks the funds under the transaction's on-chain id.
-    const receiverBefore = await world.balance(receiver);
-    const lock = await world.createEscrow(id, 12_500_000n, { holdDeadline: (await world.now()) + 2n });
-    await publishChain(nats.bus, await world.indexed(lock));
+    const receiverBefore = await e.world.balance(receiver);
+    const lock = await e.world.createEscrow(id, 12_500_000n, { holdDeadline: (await e.world.now()) + 2n });
+    await publishChain(e.nats.bus, await e.world.indexed(lock));
     const escrowed = await waitFor(
       async () => {
         const t = await get(id);
@@ -81,9 +65,9 @@ describe('a payment through the API and the chain', () => {
       'escrowed',
       60_000,
     );
-    expect(escrowed).toMatchObject({ escrowAddress: world.escrow, txHash: lock.transactionHash });
+    expect(escrowed).toMatchObject({ escrowAddress: e.world.escrow, txHash: lock.transactionHash });
 
-    const attested = await call(svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: bearer(p.token) });
+    const attested = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: bearer(p.token) });
     expect(attested.status, JSON.stringify(attested.body)).toBe(200);
     expect(attested.body.transaction.status).toBe('in_review');
 
@@ -91,17 +75,17 @@ describe('a payment through the API and the chain', () => {
     // (no block since the escrow: the worker goes by the clock, the release's block is stamped now).
     const settlement = await waitFor(
       async () => {
-        const [s] = await sql`select status, tx_hash from settlements where transaction_id = ${id} and kind = 'release'`;
+        const [s] = await e.sql`select status, tx_hash from settlements where transaction_id = ${id} and kind = 'release'`;
         return s?.status === 'done' && s.tx_hash && s;
       },
       'the release on chain',
       60_000,
     );
-    expect(await world.escrowStatus(id)).toBe(EscrowStatus.Released);
-    expect((await world.balance(receiver)) - receiverBefore).toBe(12_500_000n);
+    expect(await e.world.escrowStatus(id)).toBe(EscrowStatus.Released);
+    expect((await e.world.balance(receiver)) - receiverBefore).toBe(12_500_000n);
 
-    const release = await world.publicClient.getTransactionReceipt({ hash: settlement.tx_hash });
-    await publishChain(nats.bus, await world.indexed(release));
+    const release = await e.world.publicClient.getTransactionReceipt({ hash: settlement.tx_hash });
+    await publishChain(e.nats.bus, await e.world.indexed(release));
     const completed = await waitFor(
       async () => {
         const t = await get(id);
@@ -112,25 +96,25 @@ describe('a payment through the API and the chain', () => {
     );
     expect(completed.txHash).toBe(release.transactionHash);
 
-    const events = await eventsOf(sql, id);
+    const events = await eventsOf(e.sql, id);
     expect(events.map((e) => e.type)).toEqual(['transaction.created', 'transaction.escrowed', 'transaction.completed']);
-    expect(events[1]?.payload.data).toMatchObject({ escrowAddress: world.escrow, txHash: lock.transactionHash });
-    const moves = await sql`select action from transaction_transitions where transaction_id = ${id} order by seq`;
+    expect(events[1]?.payload.data).toMatchObject({ escrowAddress: e.world.escrow, txHash: lock.transactionHash });
+    const moves = await e.sql`select action from transaction_transitions where transaction_id = ${id} order by seq`;
     expect(moves.map((m) => m.action)).toEqual(['create', 'lock_escrow', 'attest_release', 'release']);
 
     // What an SRE watches: both CHAIN events applied, no instruction left owed.
-    const metrics = (await request(`${svc.url}/metrics`).then((r) => r.body.text())) as string;
+    const metrics = (await request(`${e.svc.url}/metrics`).then((r) => r.body.text())) as string;
     expect(metrics).toMatch(/payments_chain_events_total\{kind="escrow.created",outcome="applied"[^}]*\} 1/);
     expect(metrics).toMatch(/payments_chain_events_total\{kind="escrow.released",outcome="applied"[^}]*\} 1/);
     expect(metrics).toMatch(/payments_settlements\{status="pending"[^}]*\} 0/);
   }, 120_000);
 
   it('a batch created through the API, locked by one createBatch call from the signer: every leg escrowed, one event each', async () => {
-    const receivers = [world.receiver.account.address, world.stranger.account.address, world.receiver.account.address];
-    const res = await call(svc.url, 'POST', '/api/v2/transactions/batches', {
+    const receivers = [e.world.receiver.account.address, e.world.stranger.account.address, e.world.receiver.account.address];
+    const res = await call(e.svc.url, 'POST', '/api/v2/transactions/batches', {
       headers: bearer(p.token),
       body: {
-        fromAddress: world.sender.account.address,
+        fromAddress: e.world.sender.account.address,
         legs: [
           { toAddress: receivers[0], amount: 1.25 },
           { toAddress: receivers[1], amount: '2.5' },
@@ -142,20 +126,20 @@ describe('a payment through the API and the chain', () => {
     const next = res.body.nextAction;
     expect(next).toMatchObject({ type: 'create_batch_escrow', receivers, amounts: ['1.25', '2.5', '0.75'] });
     expect(next.escrow).toMatchObject({
-      contractAddress: world.escrow,
-      tokenAddress: world.usdc,
+      contractAddress: e.world.escrow,
+      tokenAddress: e.world.usdc,
       attester: ATTESTER,
       amountsBaseUnits: ['1250000', '2500000', '750000'],
       totalBaseUnits: '4500000',
     });
 
     // The client-side signer: approve the total, then createBatch with the legs' ids, in leg order.
-    const { sender } = world;
-    await world.mint(sender.account.address, 4_500_000n);
-    await world.mined(
-      sender.writeContract({ address: world.usdc, abi: mockUsdcAbi, functionName: 'approve', args: [world.escrow, 4_500_000n] }),
+    const { sender } = e.world;
+    await e.world.mint(sender.account.address, 4_500_000n);
+    await e.world.mined(
+      sender.writeContract({ address: e.world.usdc, abi: mockUsdcAbi, functionName: 'approve', args: [e.world.escrow, 4_500_000n] }),
     );
-    const lock = await world.mined(
+    const lock = await e.world.mined(
       sender.writeContract({
         address: next.escrow.contractAddress as Address,
         abi: holdfastEscrowAbi,
@@ -170,19 +154,19 @@ describe('a payment through the API and the chain', () => {
         ],
       }),
     );
-    await publishChain(nats.bus, await world.indexed(lock));
+    await publishChain(e.nats.bus, await e.world.indexed(lock));
 
     const legIds: string[] = res.body.legs.map((l: { id: string }) => l.id);
     const batch = await waitFor(
       async () => {
-        const b = await call(svc.url, 'GET', `/api/v2/transactions/batches/${res.body.id}`, { headers: bearer(p.token) });
+        const b = await call(e.svc.url, 'GET', `/api/v2/transactions/batches/${res.body.id}`, { headers: bearer(p.token) });
         return b.body.legs.every((l: { status: string }) => l.status === 'escrowed') && b.body;
       },
       'every leg escrowed',
       60_000,
     );
     expect(batch.status).toBe('submitted');
-    for (const leg of batch.legs) expect(leg).toMatchObject({ escrowAddress: world.escrow, txHash: lock.transactionHash });
+    for (const leg of batch.legs) expect(leg).toMatchObject({ escrowAddress: e.world.escrow, txHash: lock.transactionHash });
 
     // A subscriber on the EVENTS stream sees one transaction.escrowed per leg, with the address and hash.
     const escrowedEvents = await waitFor(
@@ -196,17 +180,17 @@ describe('a payment through the API and the chain', () => {
       60_000,
     );
     expect(escrowedEvents).toHaveLength(legIds.length);
-    for (const e of escrowedEvents) expect(e.data).toMatchObject({ escrowAddress: world.escrow, txHash: lock.transactionHash });
+    for (const event of escrowedEvents) expect(event.data).toMatchObject({ escrowAddress: e.world.escrow, txHash: lock.transactionHash });
   }, 120_000);
 });
 
 /** Every event on the EVENTS stream (what a JetStream subscriber receives). */
 async function streamEvents(): Promise<DomainEvent[]> {
-  const stream = prefixedName(nats.bus, STREAMS.EVENTS.name);
-  const info = await nats.bus.jsm.streams.info(stream);
+  const stream = prefixedName(e.nats.bus, STREAMS.EVENTS.name);
+  const info = await e.nats.bus.jsm.streams.info(stream);
   const events: DomainEvent[] = [];
   for (let seq = info.state.first_seq; info.state.messages > 0 && seq <= info.state.last_seq; seq++) {
-    const message = await nats.bus.jsm.streams.getMessage(stream, { seq }).catch(() => null);
+    const message = await e.nats.bus.jsm.streams.getMessage(stream, { seq }).catch(() => null);
     if (message) events.push(message.json<DomainEvent>());
   }
   return events;

@@ -1,29 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { mockUsdcAbi } from '@holdfast/contracts/escrow';
 import { EscrowStatus } from '@holdfast/escrow';
-import { ANVIL_ACCOUNTS } from '@holdfast/test-fixtures';
+import { ANVIL_ACCOUNTS, fileFixture } from '@holdfast/test-fixtures';
 import { getAddress } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, key, type Running, type TestBus, type TestSql } from '../helpers.js';
-import {
-  type ChainPaymentsEnv,
-  type ChainWorld,
-  eventsOf,
-  insertTransaction,
-  platformWithCredentials,
-  publishChain,
-  startChainPaymentsEnv,
-  waitFor,
-} from './fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, call, key } from '../helpers.js';
+import { eventsOf, insertTransaction, platformWithCredentials, publishChain, startChainPaymentsEnv, waitFor } from './fixtures.js';
 
 // The on-chain operations over HTTP, on a private anvil with the real escrow and MockUSDC, the
 // settlement worker holding the attester key, and CHAIN messages published as the indexer does.
 
-let e: ChainPaymentsEnv;
-let nats: TestBus;
-let svc: Running;
-let sql: TestSql;
-let world: ChainWorld;
 let p: Awaited<ReturnType<typeof platformWithCredentials>>;
 let other: Awaited<ReturnType<typeof platformWithCredentials>>;
 const SENDER = ANVIL_ACCOUNTS[1].address;
@@ -31,30 +17,27 @@ const RECEIVER = ANVIL_ACCOUNTS[2].address;
 const STRANGER = ANVIL_ACCOUNTS[3].address;
 const AMOUNT = 25_500_000n; // 25.5 MockUSDC
 
+const e = fileFixture(() => startChainPaymentsEnv());
 beforeAll(async () => {
-  e = await startChainPaymentsEnv();
-  ({ nats, svc, sql, world } = e);
   p = await platformWithCredentials(e, 'Chain platform');
   other = await platformWithCredentials(e, 'Other platform');
 }, 60_000);
 
-afterAll(() => e?.stop());
-
 const v2 = () => bearer(p.token);
-const statusOf = async (id: string) => (await sql`select status from transactions where id = ${id}`)[0]?.status as string;
+const statusOf = async (id: string) => (await e.sql`select status from transactions where id = ${id}`)[0]?.status as string;
 const randomHash = () => `0x${randomBytes(32).toString('hex')}`;
 
 /** A platform transaction escrowed on chain and recorded through submit-escrow-hash. */
 async function escrowed(options: { holdDeadline?: bigint; rowHold?: string | null; rescindPolicy?: Record<string, unknown> } = {}) {
-  const id = await insertTransaction(sql, {
+  const id = await insertTransaction(e.sql, {
     platformId: p.platformId,
     from: SENDER,
     to: RECEIVER,
     holdDeadline: options.rowHold,
     rescindPolicy: options.rescindPolicy,
   });
-  const receipt = await world.createEscrow(id, AMOUNT, { holdDeadline: options.holdDeadline ?? 0n });
-  const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
+  const receipt = await e.world.createEscrow(id, AMOUNT, { holdDeadline: options.holdDeadline ?? 0n });
+  const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
     headers: v2(),
     body: { transactionHash: receipt.transactionHash },
   });
@@ -63,13 +46,13 @@ async function escrowed(options: { holdDeadline?: bigint; rowHold?: string | nul
 }
 
 describe('submit hash (raw orchestration)', () => {
-  const raw = () => insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER, orchestrationType: 'raw' });
+  const raw = () => insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER, orchestrationType: 'raw' });
 
   it('completes the transaction when the receipt holds the exact transfer (v2), once', async () => {
     const id = await raw();
-    await world.mint(SENDER, AMOUNT);
-    const receipt = await world.transfer(RECEIVER, AMOUNT);
-    const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/hash`, {
+    await e.world.mint(SENDER, AMOUNT);
+    const receipt = await e.world.transfer(RECEIVER, AMOUNT);
+    const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/hash`, {
       headers: v2(),
       body: { txHash: receipt.transactionHash },
     });
@@ -78,21 +61,21 @@ describe('submit hash (raw orchestration)', () => {
       success: true,
       transaction: { id, status: 'completed', txHash: receipt.transactionHash, chainId: 84532 },
     });
-    const again = await call(svc.url, 'POST', `/api/v2/transactions/${id}/hash`, {
+    const again = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/hash`, {
       headers: v2(),
       body: { txHash: receipt.transactionHash },
     });
     expect(again.status).toBe(200);
-    const events = await eventsOf(sql, id);
+    const events = await eventsOf(e.sql, id);
     expect(events.map((e) => e.type)).toEqual(['transaction.completed']);
     expect(events[0]?.payload.data).toMatchObject({ transaction: { id, status: 'completed' }, txHash: receipt.transactionHash });
   });
 
   it('takes the v1 path with an API key', async () => {
     const id = await raw();
-    await world.mint(SENDER, AMOUNT);
-    const receipt = await world.transfer(RECEIVER, AMOUNT);
-    const res = await call(svc.url, 'POST', `/api/v1/transactions/${id}/submit-hash`, {
+    await e.world.mint(SENDER, AMOUNT);
+    const receipt = await e.world.transfer(RECEIVER, AMOUNT);
+    const res = await call(e.svc.url, 'POST', `/api/v1/transactions/${id}/submit-hash`, {
       headers: key(p.apiKey),
       body: { txHash: receipt.transactionHash },
     });
@@ -102,21 +85,21 @@ describe('submit hash (raw orchestration)', () => {
 
   it('refuses a transfer of another amount (400) and changes nothing', async () => {
     const id = await raw();
-    await world.mint(SENDER, 1_000_000n);
-    const receipt = await world.transfer(RECEIVER, 1_000_000n);
-    const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/hash`, {
+    await e.world.mint(SENDER, 1_000_000n);
+    const receipt = await e.world.transfer(RECEIVER, 1_000_000n);
+    const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/hash`, {
       headers: v2(),
       body: { txHash: receipt.transactionHash },
     });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'CHAIN_RECEIPT_MISMATCH', details: { reason: 'no_matching_transfer' } });
     expect(await statusOf(id)).toBe('pending');
-    expect(await eventsOf(sql, id)).toEqual([]);
+    expect(await eventsOf(e.sql, id)).toEqual([]);
   });
 
   it('answers 409 CHAIN_TRANSACTION_PENDING for a hash the chain does not know', async () => {
     const id = await raw();
-    const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/hash`, { headers: v2(), body: { txHash: randomHash() } });
+    const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/hash`, { headers: v2(), body: { txHash: randomHash() } });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('CHAIN_TRANSACTION_PENDING');
     expect(await statusOf(id)).toBe('pending');
@@ -124,11 +107,11 @@ describe('submit hash (raw orchestration)', () => {
 
   it('lets one transfer confirm one transaction only', async () => {
     const [a, b] = [await raw(), await raw()];
-    await world.mint(SENDER, AMOUNT);
-    const receipt = await world.transfer(RECEIVER, AMOUNT);
+    await e.world.mint(SENDER, AMOUNT);
+    const receipt = await e.world.transfer(RECEIVER, AMOUNT);
     const body = { txHash: receipt.transactionHash };
-    expect((await call(svc.url, 'POST', `/api/v2/transactions/${a}/hash`, { headers: v2(), body })).status).toBe(200);
-    const second = await call(svc.url, 'POST', `/api/v2/transactions/${b}/hash`, { headers: v2(), body });
+    expect((await call(e.svc.url, 'POST', `/api/v2/transactions/${a}/hash`, { headers: v2(), body })).status).toBe(200);
+    const second = await call(e.svc.url, 'POST', `/api/v2/transactions/${b}/hash`, { headers: v2(), body });
     expect(second.status).toBe(409);
     expect(second.body.error.code).toBe('CONFLICT');
     expect(await statusOf(b)).toBe('pending');
@@ -137,31 +120,31 @@ describe('submit hash (raw orchestration)', () => {
   it('fails the transaction when its transfer reverted', async () => {
     const id = await raw();
     // More than the sender holds, sent without estimation so that it is mined and reverts.
-    const hash = await world.sender.writeContract({
-      address: world.usdc,
+    const hash = await e.world.sender.writeContract({
+      address: e.world.usdc,
       abi: mockUsdcAbi,
       functionName: 'transfer',
       args: [RECEIVER, 10n ** 30n],
       gas: 200_000n,
     });
-    const receipt = await world.publicClient.waitForTransactionReceipt({ hash });
+    const receipt = await e.world.publicClient.waitForTransactionReceipt({ hash });
     expect(receipt.status).toBe('reverted');
-    const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/hash`, { headers: v2(), body: { txHash: hash } });
+    const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/hash`, { headers: v2(), body: { txHash: hash } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: false, transaction: { status: 'failed', failureReason: 'The transfer reverted on chain' } });
-    expect((await eventsOf(sql, id)).map((e) => e.type)).toEqual(['transaction.failed']);
+    expect((await eventsOf(e.sql, id)).map((e) => e.type)).toEqual(['transaction.failed']);
   });
 
   it('is refused for a platform (escrow) transaction', async () => {
-    const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
-    const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/hash`, { headers: v2(), body: { txHash: randomHash() } });
+    const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+    const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/hash`, { headers: v2(), body: { txHash: randomHash() } });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('ORCHESTRATION_TYPE_MISMATCH');
   });
 
   it('refuses a malformed hash (400)', async () => {
     const id = await raw();
-    const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/hash`, { headers: v2(), body: { txHash: '0x12' } });
+    const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/hash`, { headers: v2(), body: { txHash: '0x12' } });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
   });
@@ -169,44 +152,44 @@ describe('submit hash (raw orchestration)', () => {
 
 describe('escrow, release attest and the settlement worker, end to end', () => {
   it('escrows from the submitted hash, releases with the attester key and completes from the chain event, once', async () => {
-    const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
-    const created = await world.createEscrow(id, AMOUNT);
-    const submitted = await call(svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
+    const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+    const created = await e.world.createEscrow(id, AMOUNT);
+    const submitted = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
       headers: v2(),
       body: { transactionHash: created.transactionHash },
     });
     expect(submitted.status).toBe(200);
     expect(submitted.body.transaction).toMatchObject({
       status: 'escrowed',
-      escrowAddress: getAddress(world.escrow),
+      escrowAddress: getAddress(e.world.escrow),
       txHash: created.transactionHash,
     });
     // The indexer's copy of the same log is a no-op.
-    await publishChain(nats.bus, await world.indexed(created));
+    await publishChain(e.nats.bus, await e.world.indexed(created));
 
-    const receiverBefore = await world.balance(RECEIVER);
-    const attested = await call(svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: v2() });
+    const receiverBefore = await e.world.balance(RECEIVER);
+    const attested = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: v2() });
     expect(attested.status).toBe(200);
     expect(attested.body.transaction.status).toBe('in_review');
 
     const settlement = await waitFor(async () => {
-      const [s] = await sql`select status, tx_hash from settlements where transaction_id = ${id} and kind = 'release'`;
+      const [s] = await e.sql`select status, tx_hash from settlements where transaction_id = ${id} and kind = 'release'`;
       return s?.status === 'done' ? s : undefined;
     }, 'the release on chain');
-    expect(await world.escrowStatus(id)).toBe(EscrowStatus.Released);
-    expect((await world.balance(RECEIVER)) - receiverBefore).toBe(AMOUNT);
+    expect(await e.world.escrowStatus(id)).toBe(EscrowStatus.Released);
+    expect((await e.world.balance(RECEIVER)) - receiverBefore).toBe(AMOUNT);
 
-    const release = await world.publicClient.getTransactionReceipt({ hash: settlement.tx_hash });
-    const releaseEvents = await world.indexed(release);
-    await publishChain(nats.bus, releaseEvents);
-    await publishChain(nats.bus, releaseEvents); // a re-publish: dropped (same message id)
+    const release = await e.world.publicClient.getTransactionReceipt({ hash: settlement.tx_hash });
+    const releaseEvents = await e.world.indexed(release);
+    await publishChain(e.nats.bus, releaseEvents);
+    await publishChain(e.nats.bus, releaseEvents); // a re-publish: dropped (same message id)
     await waitFor(async () => (await statusOf(id)) === 'completed', 'completed');
 
-    const events = await eventsOf(sql, id);
+    const events = await eventsOf(e.sql, id);
     expect(events.map((e) => e.type)).toEqual(['transaction.escrowed', 'transaction.completed']);
-    expect(events[0]?.payload.data).toMatchObject({ escrowAddress: getAddress(world.escrow), txHash: created.transactionHash });
+    expect(events[0]?.payload.data).toMatchObject({ escrowAddress: getAddress(e.world.escrow), txHash: created.transactionHash });
     expect(events[1]?.payload.data).toMatchObject({ transaction: { id, status: 'completed' }, txHash: settlement.tx_hash });
-    const outcomes = await sql`select kind, outcome, source from applied_chain_messages where transaction_id = ${id} order by applied_at`;
+    const outcomes = await e.sql`select kind, outcome, source from applied_chain_messages where transaction_id = ${id} order by applied_at`;
     expect(outcomes).toEqual([
       { kind: 'escrow.created', outcome: 'applied', source: 'api' },
       { kind: 'escrow.released', outcome: 'applied', source: 'chain' },
@@ -214,98 +197,98 @@ describe('escrow, release attest and the settlement worker, end to end', () => {
   });
 
   it('v1 submit-escrow-hash and authorize-release take an API key', async () => {
-    const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
-    const created = await world.createEscrow(id, AMOUNT, { holdDeadline: (await world.now()) + 3600n });
-    const res = await call(svc.url, 'POST', `/api/v1/transactions/${id}/submit-escrow-hash`, {
+    const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+    const created = await e.world.createEscrow(id, AMOUNT, { holdDeadline: (await e.world.now()) + 3600n });
+    const res = await call(e.svc.url, 'POST', `/api/v1/transactions/${id}/submit-escrow-hash`, {
       headers: key(p.apiKey),
       body: { transactionHash: created.transactionHash },
     });
     expect(res.status).toBe(200);
-    const attested = await call(svc.url, 'POST', `/api/v1/transactions/${id}/authorize-release`, { headers: key(p.apiKey) });
+    const attested = await call(e.svc.url, 'POST', `/api/v1/transactions/${id}/authorize-release`, { headers: key(p.apiKey) });
     expect(attested.status).toBe(200);
     expect(attested.body.transaction.status).toBe('in_review');
     // The hold has not ended: the worker waits for it instead of sending a release that would revert.
     const [s] = await waitFor(async () => {
-      const rows = await sql`select status, attempts, next_attempt_at from settlements where transaction_id = ${id}`;
+      const rows = await e.sql`select status, attempts, next_attempt_at from settlements where transaction_id = ${id}`;
       return rows[0]?.status === 'pending' && rows[0].attempts === 0 ? rows : undefined;
     }, 'the release to be scheduled');
     expect(new Date(s?.next_attempt_at).getTime()).toBeGreaterThan(Date.now() + 3_000_000);
-    expect(await world.escrowStatus(id)).toBe(EscrowStatus.Held);
+    expect(await e.world.escrowStatus(id)).toBe(EscrowStatus.Held);
   });
 
   it('does not send a release the chain already made: the instruction is done without a transaction', async () => {
     const { id } = await escrowed();
-    const release = await world.escrowCall('release', id); // the sender released it himself
-    const attested = await call(svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: v2() });
+    const release = await e.world.escrowCall('release', id); // the sender released it himself
+    const attested = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: v2() });
     expect(attested.status).toBe(200);
     const s = await waitFor(async () => {
-      const [row] = await sql`select status, tx_hash from settlements where transaction_id = ${id}`;
+      const [row] = await e.sql`select status, tx_hash from settlements where transaction_id = ${id}`;
       return row?.status === 'done' ? row : undefined;
     }, 'the release instruction');
     expect(s.tx_hash).toBeNull();
-    await publishChain(nats.bus, await world.indexed(release));
+    await publishChain(e.nats.bus, await e.world.indexed(release));
     await waitFor(async () => (await statusOf(id)) === 'completed', 'completed');
-    expect((await eventsOf(sql, id)).map((e) => e.type)).toEqual(['transaction.escrowed', 'transaction.completed']);
+    expect((await eventsOf(e.sql, id)).map((e) => e.type)).toEqual(['transaction.escrowed', 'transaction.completed']);
   });
 
   it('a repeat of release attest by the same platform answers 200 with the transaction as it is (v2 and v1), and nothing is done twice', async () => {
     const { id } = await escrowed();
-    const first = await call(svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: v2() });
+    const first = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: v2() });
     expect(first.status).toBe(200);
-    const again = await call(svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: v2() });
+    const again = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: v2() });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ success: true, transaction: { id, status: 'in_review' } });
     expect(again.body.message).toContain('already attested');
 
     const settlement = await waitFor(async () => {
-      const [row] = await sql`select status, tx_hash from settlements where transaction_id = ${id}`;
+      const [row] = await e.sql`select status, tx_hash from settlements where transaction_id = ${id}`;
       return row?.status === 'done' ? row : undefined;
     }, 'the release on chain');
-    await publishChain(nats.bus, await world.indexed(await world.publicClient.getTransactionReceipt({ hash: settlement.tx_hash })));
+    await publishChain(e.nats.bus, await e.world.indexed(await e.world.publicClient.getTransactionReceipt({ hash: settlement.tx_hash })));
     await waitFor(async () => (await statusOf(id)) === 'completed', 'completed');
 
-    const afterCompletion = await call(svc.url, 'POST', `/api/v1/transactions/${id}/authorize-release`, { headers: key(p.apiKey) });
+    const afterCompletion = await call(e.svc.url, 'POST', `/api/v1/transactions/${id}/authorize-release`, { headers: key(p.apiKey) });
     expect(afterCompletion.status).toBe(200);
     expect(afterCompletion.body.transaction.status).toBe('completed');
     // A conflicting request is still refused.
-    const refund = await call(svc.url, 'POST', `/api/v2/transactions/${id}/refund`, { headers: v2(), body: {} });
+    const refund = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/refund`, { headers: v2(), body: {} });
     expect(refund.status).toBe(409);
     expect(refund.body.error.code).toBe('INVALID_STATE_TRANSITION');
 
-    expect((await sql`select kind from settlements where transaction_id = ${id}`).map((r) => r.kind)).toEqual(['release']);
+    expect((await e.sql`select kind from settlements where transaction_id = ${id}`).map((r) => r.kind)).toEqual(['release']);
     const moves =
-      await sql`select action from transaction_transitions where transaction_id = ${id} and from_status is not null order by seq`;
+      await e.sql`select action from transaction_transitions where transaction_id = ${id} and from_status is not null order by seq`;
     expect(moves.map((m) => m.action)).toEqual(['lock_escrow', 'attest_release', 'release']);
-    expect((await eventsOf(sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed', 'transaction.completed']);
+    expect((await eventsOf(e.sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed', 'transaction.completed']);
   });
 
   it('release attest of a transaction the chain completed without this platform attesting is still 409', async () => {
     const { id } = await escrowed();
-    await publishChain(nats.bus, await world.indexed(await world.escrowCall('release', id))); // the sender released it himself
+    await publishChain(e.nats.bus, await e.world.indexed(await e.world.escrowCall('release', id))); // the sender released it himself
     await waitFor(async () => (await statusOf(id)) === 'completed', 'completed');
-    const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: v2() });
+    const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: v2() });
     expect(res.status).toBe(409);
     expect(res.body.error).toMatchObject({ code: 'INVALID_STATE_TRANSITION', details: { status: 'completed' } });
-    expect((await sql`select 1 from settlements where transaction_id = ${id}`).length).toBe(0);
+    expect((await e.sql`select 1 from settlements where transaction_id = ${id}`).length).toBe(0);
   });
 
   it('refuses an escrow whose receiver differs (400) and changes nothing', async () => {
-    const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
-    const created = await world.createEscrow(id, AMOUNT, { receiver: STRANGER });
-    const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
+    const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+    const created = await e.world.createEscrow(id, AMOUNT, { receiver: STRANGER });
+    const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
       headers: v2(),
       body: { transactionHash: created.transactionHash },
     });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'CHAIN_RECEIPT_MISMATCH', details: { reason: 'terms_mismatch', fields: ['receiver'] } });
     expect(await statusOf(id)).toBe('pending');
-    expect(await eventsOf(sql, id)).toEqual([]);
+    expect(await eventsOf(e.sql, id)).toEqual([]);
   });
 
   it('refuses a hash that escrowed another transaction (400)', async () => {
     const { receipt } = await escrowed();
-    const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
-    const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
+    const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+    const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
       headers: v2(),
       body: { transactionHash: receipt.transactionHash },
     });
@@ -314,43 +297,43 @@ describe('escrow, release attest and the settlement worker, end to end', () => {
   });
 
   it('refuses release attest of a transaction not escrowed (409)', async () => {
-    const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
-    const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: v2() });
+    const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+    const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: v2() });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('INVALID_STATE_TRANSITION');
-    expect((await sql`select * from settlements where transaction_id = ${id}`).length).toBe(0);
+    expect((await e.sql`select * from settlements where transaction_id = ${id}`).length).toBe(0);
   });
 });
 
 describe('early release attest', () => {
   it('records each party, verified on chain when its hash is given (v2 and both v1 paths)', async () => {
-    const { id } = await escrowed({ holdDeadline: (await world.now()) + 3600n });
-    const attest = await world.escrowCall('attestEarlyRelease', id, 'sender');
-    const wrong = await call(svc.url, 'POST', `/api/v2/transactions/${id}/release-early/attest`, {
+    const { id } = await escrowed({ holdDeadline: (await e.world.now()) + 3600n });
+    const attest = await e.world.escrowCall('attestEarlyRelease', id, 'sender');
+    const wrong = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/release-early/attest`, {
       headers: v2(),
       body: { party: 'receiver', txHash: attest.transactionHash },
     });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.details.reason).toBe('no_attestation');
 
-    const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/release-early/attest`, {
+    const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/release-early/attest`, {
       headers: v2(),
       body: { party: 'sender', txHash: attest.transactionHash },
     });
     expect(res.status).toBe(200);
     expect(res.body.earlyRelease).toEqual({ senderAttested: true, receiverAttested: false });
-    const v1 = await call(svc.url, 'POST', `/api/v1/transactions/${id}/release-early/authorize`, {
+    const v1 = await call(e.svc.url, 'POST', `/api/v1/transactions/${id}/release-early/authorize`, {
       headers: key(p.apiKey),
       body: { party: 'receiver' },
     });
     expect(v1.status).toBe(200);
     expect(v1.body.earlyRelease).toEqual({ senderAttested: true, receiverAttested: true });
-    const rows = await sql`select party, verified from early_release_attestations where transaction_id = ${id} order by party`;
+    const rows = await e.sql`select party, verified from early_release_attestations where transaction_id = ${id} order by party`;
     expect(rows).toEqual([
       { party: 'receiver', verified: false },
       { party: 'sender', verified: true },
     ]);
-    const alias = await call(svc.url, 'POST', `/api/v1/transactions/${id}/release-early/attest`, {
+    const alias = await call(e.svc.url, 'POST', `/api/v1/transactions/${id}/release-early/attest`, {
       headers: key(p.apiKey),
       body: { party: 'receiver' },
     });
@@ -361,70 +344,70 @@ describe('early release attest', () => {
 
 describe('rescind', () => {
   it('rescinds at once with the sender rescind hash (v2), with the reason on transaction.rescinded', async () => {
-    const { id } = await escrowed({ holdDeadline: (await world.now()) + 3600n });
-    const senderBefore = await world.balance(SENDER);
-    const onchain = await world.escrowCall('rescind', id);
-    const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/rescind`, {
+    const { id } = await escrowed({ holdDeadline: (await e.world.now()) + 3600n });
+    const senderBefore = await e.world.balance(SENDER);
+    const onchain = await e.world.escrowCall('rescind', id);
+    const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/rescind`, {
       headers: v2(),
       body: { reason: 'changed my mind', txHash: onchain.transactionHash },
     });
     expect(res.status).toBe(200);
     expect(res.body.transaction).toMatchObject({ status: 'rescinded', txHash: onchain.transactionHash });
-    expect((await world.balance(SENDER)) - senderBefore).toBe(AMOUNT);
-    const events = await eventsOf(sql, id);
+    expect((await e.world.balance(SENDER)) - senderBefore).toBe(AMOUNT);
+    const events = await eventsOf(e.sql, id);
     expect(events.map((e) => e.type)).toEqual(['transaction.escrowed', 'transaction.rescinded']);
     expect(events[1]?.payload.data).toMatchObject({ reason: 'changed my mind', txHash: onchain.transactionHash });
   });
 
   it('records a request without a hash (202); the chain event then rescinds with its reason (v1)', async () => {
-    const { id } = await escrowed({ holdDeadline: (await world.now()) + 3600n });
-    const res = await call(svc.url, 'POST', `/api/v1/transactions/${id}/rescind`, {
+    const { id } = await escrowed({ holdDeadline: (await e.world.now()) + 3600n });
+    const res = await call(e.svc.url, 'POST', `/api/v1/transactions/${id}/rescind`, {
       headers: key(p.apiKey),
       body: { reason: 'wrong receiver' },
     });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ success: true, transaction: { status: 'escrowed' } });
-    const onchain = await world.escrowCall('rescind', id);
-    await publishChain(nats.bus, await world.indexed(onchain));
+    const onchain = await e.world.escrowCall('rescind', id);
+    await publishChain(e.nats.bus, await e.world.indexed(onchain));
     await waitFor(async () => (await statusOf(id)) === 'rescinded', 'rescinded');
-    const events = await eventsOf(sql, id);
+    const events = await eventsOf(e.sql, id);
     expect(events[1]?.payload.data).toMatchObject({ reason: 'wrong receiver', txHash: onchain.transactionHash });
   });
 
   it('refuses after the hold deadline with HOLD_PERIOD_ENDED and changes nothing', async () => {
-    const id = await insertTransaction(sql, {
+    const id = await insertTransaction(e.sql, {
       platformId: p.platformId,
       from: SENDER,
       to: RECEIVER,
       status: 'escrowed',
       holdDeadline: new Date(Date.now() - 60_000).toISOString(),
     });
-    const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/rescind`, { headers: v2(), body: {} });
+    const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/rescind`, { headers: v2(), body: {} });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('HOLD_PERIOD_ENDED');
     expect(await statusOf(id)).toBe('escrowed');
-    expect((await sql`select * from rescind_requests where transaction_id = ${id}`).length).toBe(0);
+    expect((await e.sql`select * from rescind_requests where transaction_id = ${id}`).length).toBe(0);
   });
 
   it('requires a reason when the rescind rules say so, and refuses when they do not allow it', async () => {
-    const needsReason = await insertTransaction(sql, {
+    const needsReason = await insertTransaction(e.sql, {
       platformId: p.platformId,
       from: SENDER,
       to: RECEIVER,
       status: 'escrowed',
       rescindPolicy: { allowed: true, requiresReason: true },
     });
-    const res = await call(svc.url, 'POST', `/api/v2/transactions/${needsReason}/rescind`, { headers: v2(), body: {} });
+    const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${needsReason}/rescind`, { headers: v2(), body: {} });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
-    const notAllowed = await insertTransaction(sql, {
+    const notAllowed = await insertTransaction(e.sql, {
       platformId: p.platformId,
       from: SENDER,
       to: RECEIVER,
       status: 'escrowed',
       rescindPolicy: { allowed: false },
     });
-    const refused = await call(svc.url, 'POST', `/api/v2/transactions/${notAllowed}/rescind`, { headers: v2(), body: { reason: 'x' } });
+    const refused = await call(e.svc.url, 'POST', `/api/v2/transactions/${notAllowed}/rescind`, { headers: v2(), body: { reason: 'x' } });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('RESCIND_NOT_ALLOWED');
   });
@@ -432,89 +415,89 @@ describe('rescind', () => {
 
 describe('refund', () => {
   it('refunds now (v2) and the worker returns the funds on chain; the chain event is then a no-op', async () => {
-    const { id } = await escrowed({ holdDeadline: (await world.now()) + 3600n });
-    const senderBefore = await world.balance(SENDER);
-    const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/refund`, { headers: v2(), body: { reason: 'out of stock' } });
+    const { id } = await escrowed({ holdDeadline: (await e.world.now()) + 3600n });
+    const senderBefore = await e.world.balance(SENDER);
+    const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/refund`, { headers: v2(), body: { reason: 'out of stock' } });
     expect(res.status).toBe(200);
     expect(res.body.transaction.status).toBe('refunded');
     const settlement = await waitFor(async () => {
-      const [s] = await sql`select status, tx_hash, refund_bps from settlements where transaction_id = ${id}`;
+      const [s] = await e.sql`select status, tx_hash, refund_bps from settlements where transaction_id = ${id}`;
       return s?.status === 'done' ? s : undefined;
     }, 'the refund on chain');
     expect(settlement.refund_bps).toBe(10_000);
-    expect(await world.escrowStatus(id)).toBe(EscrowStatus.Refunded);
-    expect((await world.balance(SENDER)) - senderBefore).toBe(AMOUNT);
+    expect(await e.world.escrowStatus(id)).toBe(EscrowStatus.Refunded);
+    expect((await e.world.balance(SENDER)) - senderBefore).toBe(AMOUNT);
 
-    const events = await world.indexed(await world.publicClient.getTransactionReceipt({ hash: settlement.tx_hash }));
-    await publishChain(nats.bus, events);
+    const events = await e.world.indexed(await e.world.publicClient.getTransactionReceipt({ hash: settlement.tx_hash }));
+    await publishChain(e.nats.bus, events);
     await waitFor(
-      async () => (await sql`select outcome from applied_chain_messages where kind = 'escrow.refunded' and transaction_id = ${id}`)[0],
+      async () => (await e.sql`select outcome from applied_chain_messages where kind = 'escrow.refunded' and transaction_id = ${id}`)[0],
       'the refund event',
     );
-    const [applied] = await sql`select outcome from applied_chain_messages where kind = 'escrow.refunded' and transaction_id = ${id}`;
+    const [applied] = await e.sql`select outcome from applied_chain_messages where kind = 'escrow.refunded' and transaction_id = ${id}`;
     expect(applied?.outcome).toBe('noop');
-    const outbox = await eventsOf(sql, id);
+    const outbox = await eventsOf(e.sql, id);
     expect(outbox.map((e) => e.type)).toEqual(['transaction.escrowed', 'transaction.refunded']);
     expect(outbox[1]?.payload.data).toMatchObject({ reason: 'out of stock' });
   });
 
   it('takes the v1 path with an API key holding cancel:transactions', async () => {
     const { id } = await escrowed();
-    const res = await call(svc.url, 'POST', `/api/v1/transactions/${id}/refund`, { headers: key(p.apiKey) });
+    const res = await call(e.svc.url, 'POST', `/api/v1/transactions/${id}/refund`, { headers: key(p.apiKey) });
     expect(res.status).toBe(200);
-    await waitFor(async () => (await world.escrowStatus(id)) === EscrowStatus.Refunded, 'the refund on chain');
+    await waitFor(async () => (await e.world.escrowStatus(id)) === EscrowStatus.Refunded, 'the refund on chain');
   });
 
   it('the worker records a refund the chain can no longer make as superseded; the release event is a conflict', async () => {
     const { id } = await escrowed();
     // The sender pays the receiver on chain, then the platform refunds before payments saw the release.
-    const release = await world.escrowCall('release', id);
-    const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/refund`, { headers: v2(), body: {} });
+    const release = await e.world.escrowCall('release', id);
+    const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/refund`, { headers: v2(), body: {} });
     expect(res.status).toBe(200);
     const s = await waitFor(async () => {
-      const [row] = await sql`select status, tx_hash, last_error from settlements where transaction_id = ${id}`;
+      const [row] = await e.sql`select status, tx_hash, last_error from settlements where transaction_id = ${id}`;
       return row?.status === 'superseded' ? row : undefined;
     }, 'the superseded refund');
     expect(s.tx_hash).toBeNull();
     const [outcome] = await Promise.all([
       waitFor(
-        async () => (await sql`select outcome from applied_chain_messages where transaction_id = ${id} and kind = 'escrow.released'`)[0],
+        async () => (await e.sql`select outcome from applied_chain_messages where transaction_id = ${id} and kind = 'escrow.released'`)[0],
         'release',
       ),
-      publishChain(nats.bus, await world.indexed(release)),
+      publishChain(e.nats.bus, await e.world.indexed(release)),
     ]);
     expect(outcome.outcome).toBe('conflict');
     expect(await statusOf(id)).toBe('refunded');
   });
 
   it('a repeat of the refund by the same platform answers 200 with the transaction as it is (v2 and v1); one refund, one instruction', async () => {
-    const { id } = await escrowed({ holdDeadline: (await world.now()) + 3600n });
-    const first = await call(svc.url, 'POST', `/api/v2/transactions/${id}/refund`, { headers: v2(), body: { reason: 'out of stock' } });
+    const { id } = await escrowed({ holdDeadline: (await e.world.now()) + 3600n });
+    const first = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/refund`, { headers: v2(), body: { reason: 'out of stock' } });
     expect(first.status).toBe(200);
     // Being refunded (the instruction may not have reached the chain yet) and once refunded on chain: the same answer.
-    const again = await call(svc.url, 'POST', `/api/v2/transactions/${id}/refund`, { headers: v2(), body: { reason: 'out of stock' } });
+    const again = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/refund`, { headers: v2(), body: { reason: 'out of stock' } });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ success: true, transaction: { id, status: 'refunded' } });
     expect(again.body.message).toContain('already made');
-    await waitFor(async () => (await world.escrowStatus(id)) === EscrowStatus.Refunded, 'the refund on chain');
-    const v1 = await call(svc.url, 'POST', `/api/v1/transactions/${id}/refund`, { headers: key(p.apiKey) });
+    await waitFor(async () => (await e.world.escrowStatus(id)) === EscrowStatus.Refunded, 'the refund on chain');
+    const v1 = await call(e.svc.url, 'POST', `/api/v1/transactions/${id}/refund`, { headers: key(p.apiKey) });
     expect(v1.status).toBe(200);
     expect(v1.body.transaction.status).toBe('refunded');
     // A conflicting request is still refused.
-    const attest = await call(svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: v2() });
+    const attest = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: v2() });
     expect(attest.status).toBe(409);
     expect(attest.body.error.code).toBe('INVALID_STATE_TRANSITION');
 
-    expect((await sql`select kind, refund_bps from settlements where transaction_id = ${id}`).length).toBe(1);
-    expect((await eventsOf(sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed', 'transaction.refunded']);
+    expect((await e.sql`select kind, refund_bps from settlements where transaction_id = ${id}`).length).toBe(1);
+    expect((await eventsOf(e.sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed', 'transaction.refunded']);
   });
 
   it('refuses a pending transaction (409) and writes no instruction', async () => {
-    const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
-    const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/refund`, { headers: v2(), body: {} });
+    const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+    const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/refund`, { headers: v2(), body: {} });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('INVALID_STATE_TRANSITION');
-    expect((await sql`select * from settlements where transaction_id = ${id}`).length).toBe(0);
+    expect((await e.sql`select * from settlements where transaction_id = ${id}`).length).toBe(0);
   });
 });
 
@@ -529,25 +512,25 @@ describe('security of every operation', () => {
   ];
   let id: string;
   beforeAll(async () => {
-    id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER, status: 'escrowed' });
+    id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER, status: 'escrowed' });
   });
 
   for (const op of OPS) {
     it(`${op.v2}: 401 without a credential, 403 without the scope, 404 for another platform; nothing changes`, async () => {
       const path = `/api/v2/transactions/${id}/${op.v2}`;
-      const none = await call(svc.url, 'POST', path, { body: op.body });
+      const none = await call(e.svc.url, 'POST', path, { body: op.body });
       expect(none.status).toBe(401);
-      const weak = await call(svc.url, 'POST', path, { headers: bearer(p.readOnly), body: op.body });
+      const weak = await call(e.svc.url, 'POST', path, { headers: bearer(p.readOnly), body: op.body });
       expect(weak.status).toBe(403);
       expect(weak.body.error.code).toBe('INSUFFICIENT_SCOPE');
-      const apiKeyOnV2 = await call(svc.url, 'POST', path, { headers: key(p.apiKey), body: op.body });
+      const apiKeyOnV2 = await call(e.svc.url, 'POST', path, { headers: key(p.apiKey), body: op.body });
       expect(apiKeyOnV2.status).toBe(401);
-      const foreign = await call(svc.url, 'POST', path, { headers: bearer(other.token), body: op.body });
+      const foreign = await call(e.svc.url, 'POST', path, { headers: bearer(other.token), body: op.body });
       expect(foreign.status).toBe(404);
-      const foreignV1 = await call(svc.url, 'POST', `/api/v1/transactions/${id}/${op.v1}`, { headers: key(other.apiKey), body: op.body });
+      const foreignV1 = await call(e.svc.url, 'POST', `/api/v1/transactions/${id}/${op.v1}`, { headers: key(other.apiKey), body: op.body });
       expect(foreignV1.status).toBe(404);
       expect(await statusOf(id)).toBe('escrowed');
-      expect(await eventsOf(sql, id)).toEqual([]);
+      expect(await eventsOf(e.sql, id)).toEqual([]);
     });
   }
 });

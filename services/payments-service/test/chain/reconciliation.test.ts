@@ -1,25 +1,14 @@
-import { ANVIL_ACCOUNTS, capturingLogger } from '@holdfast/test-fixtures';
+import { ANVIL_ACCOUNTS, capturingLogger, fileFixture } from '@holdfast/test-fixtures';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, key, type Running, type TestSql } from '../helpers.js';
-import {
-  type ChainPaymentsEnv,
-  type ChainWorld,
-  escrowedThroughApi,
-  eventsOf,
-  platformWithCredentials,
-  startChainPaymentsEnv,
-} from './fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, call, key } from '../helpers.js';
+import { escrowedThroughApi, eventsOf, platformWithCredentials, startChainPaymentsEnv } from './fixtures.js';
 
 // The reconciler against a private anvil: the books are broken on purpose (the sender settles an
 // escrow on chain and payments never hears of it: no CHAIN event is published in this file). The
 // difference is reported (operator route, metric) with since when, then repaired once it has been
 // open RECONCILIATION_REPAIR_AFTER (1 s here), or left to an operator where no repair is safe.
 
-let e: ChainPaymentsEnv;
-let svc: Running;
-let sql: TestSql;
-let world: ChainWorld;
 let p: Awaited<ReturnType<typeof platformWithCredentials>>;
 const SENDER = ANVIL_ACCOUNTS[1].address;
 const RECEIVER = ANVIL_ACCOUNTS[2].address;
@@ -29,25 +18,25 @@ const { logger, lines: logLines } = capturingLogger('payments-service', 'warn');
 const reconcilerLines = (transactionId: string) =>
   logLines.filter((l) => l.component === 'reconciler' && l.transactionId === transactionId);
 
+// The periodic pass runs once at start only: this file runs its passes through the operator route.
+const e = fileFixture(() => startChainPaymentsEnv({ RECONCILIATION_INTERVAL: '1h', RECONCILIATION_REPAIR_AFTER: '1s' }, logger));
 beforeAll(async () => {
-  // The periodic pass runs once at start only: this file runs its passes through the operator route.
-  e = await startChainPaymentsEnv({ RECONCILIATION_INTERVAL: '1h', RECONCILIATION_REPAIR_AFTER: '1s' }, logger);
-  ({ svc, sql, world } = e);
   p = await platformWithCredentials(e, 'Reconciled platform');
 }, 60_000);
 
-afterAll(() => e?.stop());
-
 const admin = () => key(e.admin);
-const run = () => call(svc.url, 'POST', '/api/v1/admin/reconciliation/run', { headers: admin() });
+const run = () => call(e.svc.url, 'POST', '/api/v1/admin/reconciliation/run', { headers: admin() });
 const mismatches = async (transactionId: string, open = true) =>
-  (await call(svc.url, 'GET', `/api/v1/admin/reconciliation/mismatches?transactionId=${transactionId}&open=${open}`, { headers: admin() }))
-    .body.data;
-const statusOf = async (id: string) => (await sql`select status from transactions where id = ${id}`)[0]?.status as string;
-const metrics = async () => (await (await request(`${svc.url}/metrics`)).body.text()) as string;
+  (
+    await call(e.svc.url, 'GET', `/api/v1/admin/reconciliation/mismatches?transactionId=${transactionId}&open=${open}`, {
+      headers: admin(),
+    })
+  ).body.data;
+const statusOf = async (id: string) => (await e.sql`select status from transactions where id = ${id}`)[0]?.status as string;
+const metrics = async () => (await (await request(`${e.svc.url}/metrics`)).body.text()) as string;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const escrowed = (holdDeadline = 0n) => escrowedThroughApi({ sql, url: svc.url, world }, p, AMOUNT, { holdDeadline });
+const escrowed = (holdDeadline = 0n) => escrowedThroughApi({ sql: e.sql, url: e.svc.url, world: e.world }, p, AMOUNT, { holdDeadline });
 
 describe('reconciliation with the escrow contract', () => {
   it('books that agree with the chain report nothing', async () => {
@@ -60,7 +49,7 @@ describe('reconciliation with the escrow contract', () => {
 
   it('an escrow released on chain behind the API (a missed event) is reported with since when, then repaired', async () => {
     const id = await escrowed();
-    await world.escrowCall('release', id); // the sender pays the receiver; no CHAIN event reaches payments
+    await e.world.escrowCall('release', id); // the sender pays the receiver; no CHAIN event reaches payments
 
     const first = await run();
     expect(first.status).toBe(200);
@@ -105,9 +94,9 @@ describe('reconciliation with the escrow contract', () => {
     const second = await run();
     expect(second.body.repaired).toBeGreaterThanOrEqual(1);
     expect(await statusOf(id)).toBe('completed');
-    expect((await eventsOf(sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed', 'transaction.completed']);
+    expect((await eventsOf(e.sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed', 'transaction.completed']);
     const [transition] =
-      await sql`select action, actor from transaction_transitions where transaction_id = ${id} order by seq desc limit 1`;
+      await e.sql`select action, actor from transaction_transitions where transaction_id = ${id} order by seq desc limit 1`;
     expect(transition).toEqual({ action: 'release', actor: 'reconciler' });
     expect(reconcilerLines(id).at(-1)).toMatchObject({
       level: 'warn',
@@ -130,20 +119,20 @@ describe('reconciliation with the escrow contract', () => {
   });
 
   it("a sender's rescind the books never heard of is repaired to rescinded", async () => {
-    const id = await escrowed((await world.now()) + 3600n);
-    await world.escrowCall('rescind', id);
+    const id = await escrowed((await e.world.now()) + 3600n);
+    await e.world.escrowCall('rescind', id);
     await run();
     expect((await mismatches(id))[0]).toMatchObject({ kind: 'rescinded_on_chain', databaseStatus: 'escrowed', chainStatus: 'rescinded' });
     await pause(1100);
     await run();
     expect(await statusOf(id)).toBe('rescinded');
-    expect((await eventsOf(sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed', 'transaction.rescinded']);
+    expect((await eventsOf(e.sql, id)).map((ev) => ev.type)).toEqual(['transaction.escrowed', 'transaction.rescinded']);
   });
 
   it('a release during a dispute is reported for an operator and never repaired', async () => {
     const id = await escrowed();
-    await sql`update transactions set status = 'disputed' where id = ${id}`; // a dispute was opened
-    await world.escrowCall('release', id);
+    await e.sql`update transactions set status = 'disputed' where id = ${id}`; // a dispute was opened
+    await e.world.escrowCall('release', id);
     await run();
     await pause(1100);
     const pass = await run();
@@ -166,43 +155,43 @@ describe('reconciliation with the escrow contract', () => {
 
   it('a refunded transaction whose escrow is still held and owes no instruction is reported; it clears once the chain agrees', async () => {
     const id = await escrowed();
-    await sql`update transactions set status = 'refunded' where id = ${id}`; // the refund instruction was lost
+    await e.sql`update transactions set status = 'refunded' where id = ${id}`; // the refund instruction was lost
     await run();
     expect((await mismatches(id))[0]).toMatchObject({ kind: 'terminal_but_held', databaseStatus: 'refunded', chainStatus: 'held' });
     // An operator re-issues the instruction (as the runbook says): the worker refunds, the next pass clears the row.
-    await sql`insert into settlements (id, transaction_id, kind, refund_bps) values (gen_random_uuid(), ${id}, 'refund', 10000)`;
-    for (let i = 0; i < 100 && (await world.escrowStatus(id)) !== 4; i++) await pause(100);
+    await e.sql`insert into settlements (id, transaction_id, kind, refund_bps) values (gen_random_uuid(), ${id}, 'refund', 10000)`;
+    for (let i = 0; i < 100 && (await e.world.escrowStatus(id)) !== 4; i++) await pause(100);
     await run();
     expect(await mismatches(id)).toEqual([]);
     expect((await mismatches(id, false))[0]).toMatchObject({ kind: 'terminal_but_held', resolution: 'cleared' });
   });
 
   it('a batch leg is reconciled like a single transaction, and its batch follows the repair', async () => {
-    const made = await call(svc.url, 'POST', '/api/v2/transactions/batches', {
+    const made = await call(e.svc.url, 'POST', '/api/v2/transactions/batches', {
       headers: bearer(p.token),
       body: { fromAddress: SENDER, legs: [{ toAddress: RECEIVER, amount: '25.5' }], idempotencyKey: `recon-${Date.now()}` },
     });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const batchId: string = made.body.id;
     const legId: string = made.body.legs[0].id;
-    const receipt = await world.createEscrow(legId, AMOUNT);
-    const recorded = await call(svc.url, 'POST', `/api/v2/transactions/${legId}/escrow-hash`, {
+    const receipt = await e.world.createEscrow(legId, AMOUNT);
+    const recorded = await call(e.svc.url, 'POST', `/api/v2/transactions/${legId}/escrow-hash`, {
       headers: bearer(p.token),
       body: { transactionHash: receipt.transactionHash },
     });
     expect(recorded.status, JSON.stringify(recorded.body)).toBe(200);
-    await world.escrowCall('release', legId);
+    await e.world.escrowCall('release', legId);
 
     await run();
     expect((await mismatches(legId))[0]).toMatchObject({ kind: 'released_on_chain', transactionId: legId, batchId });
     await pause(1100);
     await run();
     expect(await statusOf(legId)).toBe('completed');
-    expect((await sql`select status from batches where id = ${batchId}`)[0]?.status).toBe('completed');
+    expect((await e.sql`select status from batches where id = ${batchId}`)[0]?.status).toBe('completed');
   });
 
   it('needs the admin scope', async () => {
-    expect((await call(svc.url, 'POST', '/api/v1/admin/reconciliation/run', { headers: key(p.apiKey) })).status).toBe(403);
-    expect((await call(svc.url, 'GET', '/api/v1/admin/reconciliation/mismatches')).status).toBe(401);
+    expect((await call(e.svc.url, 'POST', '/api/v1/admin/reconciliation/run', { headers: key(p.apiKey) })).status).toBe(403);
+    expect((await call(e.svc.url, 'GET', '/api/v1/admin/reconciliation/mismatches')).status).toBe(401);
   });
 });

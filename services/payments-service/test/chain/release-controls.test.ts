@@ -1,27 +1,20 @@
-import { ANVIL_ACCOUNTS } from '@holdfast/test-fixtures';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, key, newPlatform, type Running, type TestSql } from '../helpers.js';
-import { type ChainPaymentsEnv, type ChainWorld, insertTransaction, platformWithCredentials, startChainPaymentsEnv } from './fixtures.js';
+import { ANVIL_ACCOUNTS, fileFixture } from '@holdfast/test-fixtures';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, call, key, newPlatform } from '../helpers.js';
+import { insertTransaction, platformWithCredentials, startChainPaymentsEnv } from './fixtures.js';
 
 // A template's pre_release controls run when a release is attested: a required one that fails
 // refuses the release (409 RELEASE_BLOCKED_BY_CONTROL) and leaves the escrow as it was; every
 // result is recorded either way. Waiting controls cannot be put in that phase.
 
-let e: ChainPaymentsEnv;
-let svc: Running;
-let sql: TestSql;
-let world: ChainWorld;
 let p: Awaited<ReturnType<typeof platformWithCredentials>>;
 const SENDER = ANVIL_ACCOUNTS[1].address;
 const RECEIVER = ANVIL_ACCOUNTS[2].address;
 
+const e = fileFixture(() => startChainPaymentsEnv());
 beforeAll(async () => {
-  e = await startChainPaymentsEnv();
-  ({ svc, sql, world } = e);
   p = await platformWithCredentials(e, 'Release controls');
 }, 60_000);
-
-afterAll(() => e?.stop());
 
 const control = (id: string, type: string, config: Record<string, unknown>, executionOrder = 0) => ({
   id,
@@ -36,10 +29,10 @@ const control = (id: string, type: string, config: Record<string, unknown>, exec
 
 /** An escrowed platform transaction (locked on anvil, recorded through escrow-hash) carrying `controls`. */
 async function escrowedWith(controls: ReturnType<typeof control>[]) {
-  const id = await insertTransaction(sql, { platformId: p.platformId, from: SENDER, to: RECEIVER, amount: '25.5' });
-  await sql`update transactions set template = ${sql.json({ templateName: 'release checks', controls } as never)} where id = ${id}`;
-  const receipt = await world.createEscrow(id, 25_500_000n);
-  const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
+  const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER, amount: '25.5' });
+  await e.sql`update transactions set template = ${e.sql.json({ templateName: 'release checks', controls } as never)} where id = ${id}`;
+  const receipt = await e.world.createEscrow(id, 25_500_000n);
+  const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
     headers: bearer(p.token),
     body: { transactionHash: receipt.transactionHash },
   });
@@ -48,7 +41,7 @@ async function escrowedWith(controls: ReturnType<typeof control>[]) {
 }
 
 const results = (id: string) =>
-  sql`select control_id, outcome from control_results where transaction_id = ${id} order by created_at, control_id`;
+  e.sql`select control_id, outcome from control_results where transaction_id = ${id} order by created_at, control_id`;
 
 describe('pre_release controls', () => {
   it('a failing required control refuses the release attest and changes nothing but the record', async () => {
@@ -56,12 +49,12 @@ describe('pre_release controls', () => {
       control('limit', 'amount_limit', { max: '10' }, 0),
       control('deny', 'deny_list', { addresses: [RECEIVER.toLowerCase()], applyTo: 'to' }, 1),
     ]);
-    const res = await call(svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: bearer(p.token) });
+    const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: bearer(p.token) });
     expect(res.status).toBe(409);
     expect(res.body.error).toMatchObject({ code: 'RELEASE_BLOCKED_BY_CONTROL' });
     expect(res.body.error.details.reason).toMatch(/control limit \(amount_limit\) refused the release/);
-    expect((await sql`select status from transactions where id = ${id}`)[0]?.status).toBe('escrowed');
-    expect(await sql`select id from settlements where transaction_id = ${id}`).toHaveLength(0);
+    expect((await e.sql`select status from transactions where id = ${id}`)[0]?.status).toBe('escrowed');
+    expect(await e.sql`select id from settlements where transaction_id = ${id}`).toHaveLength(0);
     // The first refusal stops the run; it is kept although the release was refused.
     expect(await results(id)).toEqual([{ control_id: 'limit', outcome: 'failed' }]);
   });
@@ -71,7 +64,7 @@ describe('pre_release controls', () => {
       control('limit', 'amount_limit', { max: '100' }, 0),
       control('allow', 'allow_list', { addresses: [RECEIVER], applyTo: 'to' }, 1),
     ]);
-    const res = await call(svc.url, 'POST', `/api/v1/transactions/${id}/authorize-release`, { headers: key(p.apiKey) });
+    const res = await call(e.svc.url, 'POST', `/api/v1/transactions/${id}/authorize-release`, { headers: key(p.apiKey) });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.transaction.status).toBe('in_review');
     expect(await results(id)).toEqual([
@@ -81,7 +74,7 @@ describe('pre_release controls', () => {
   });
 
   it('refuses a template that puts a waiting control (two-factor, review) before the release', async () => {
-    const res = await call(svc.url, 'POST', '/api/v2/transactions', {
+    const res = await call(e.svc.url, 'POST', '/api/v2/transactions', {
       headers: bearer(p.token),
       body: {
         fromAddress: SENDER,
@@ -100,8 +93,8 @@ describe('pre_release controls', () => {
 
 describe('post_release controls', () => {
   it('are refused with 400 on executionPhase, in an embedded template and in the template library; nothing is written', async () => {
-    const before = await sql`select (select count(*)::int from transactions) as t, (select count(*)::int from control_templates) as l`;
-    const embedded = await call(svc.url, 'POST', '/api/v2/transactions', {
+    const before = await e.sql`select (select count(*)::int from transactions) as t, (select count(*)::int from control_templates) as l`;
+    const embedded = await call(e.svc.url, 'POST', '/api/v2/transactions', {
       headers: bearer(p.token),
       body: {
         fromAddress: SENDER,
@@ -118,7 +111,7 @@ describe('post_release controls', () => {
       { field: 'template.controls.0.executionPhase', reason: expect.stringMatching(/post_release is not supported.*pre_release/) },
     ]);
     const author = await newPlatform(e, { name: 'Template author', scopes: ['write:templates'] });
-    const library = await call(svc.url, 'POST', '/api/v1/controls/templates', {
+    const library = await call(e.svc.url, 'POST', '/api/v1/controls/templates', {
       headers: key(author.apiKey),
       body: {
         name: 'after release',
@@ -129,7 +122,7 @@ describe('post_release controls', () => {
     expect(library.body.error.details.errors).toEqual([
       { field: 'controls.0.executionPhase', reason: expect.stringMatching(/post_release is not supported/) },
     ]);
-    expect(await sql`select (select count(*)::int from transactions) as t, (select count(*)::int from control_templates) as l`).toEqual(
+    expect(await e.sql`select (select count(*)::int from transactions) as t, (select count(*)::int from control_templates) as l`).toEqual(
       before,
     );
   });
