@@ -40,6 +40,7 @@ export function fileFixture<T extends object>(start: () => Promise<T>, options: 
       if (!value && (property === 'then' || typeof property === 'symbol')) return undefined;
       return Reflect.get(current(), property);
     },
+    set: (_, property, value) => Reflect.set(current(), property, value),
     has: (_, property) => Reflect.has(current(), property),
     ownKeys: () => Reflect.ownKeys(current()),
     getOwnPropertyDescriptor: (_, property) => {

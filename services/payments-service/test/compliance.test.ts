@@ -1,29 +1,14 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { PAYMENTS_V2_OPERATIONS } from '@holdfast/contracts';
+import { fileFixture } from '@holdfast/test-fixtures';
 import { request } from 'undici';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Answer,
-  bearer,
-  call,
-  key,
-  type Loose,
-  newPlatform,
-  type PaymentsEnv,
-  type Running,
-  startPaymentsEnv,
-  type TestSql,
-  tokenFor,
-} from './helpers.js';
-import { type ProviderStandIn, startIdentityProvider } from './support/identity-provider.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Answer, bearer, call, key, type Loose, newPlatform, startPaymentsEnv, tokenFor } from './helpers.js';
+import { startIdentityProvider } from './support/identity-provider.js';
 
 // Compliance verifications: the four operations on v1 (the spec's doubled prefix, exactly) and v2,
 // against a stand-in of the identity provider, with the provider's signed callback moving statuses.
 
-let e: PaymentsEnv;
-let svc: Running;
-let sql: TestSql;
-let provider: ProviderStandIn;
 const SECRET = 'test-identity-provider-secret-0123456789abcdef';
 const BASE = { v1: '/api/v1/api/v1/compliance', v2: '/api/v2/compliance' } as const;
 type Version = keyof typeof BASE;
@@ -36,14 +21,15 @@ let creds: Record<
 let platformA: string;
 let apiKeyA: string;
 
-beforeAll(async () => {
-  provider = await startIdentityProvider();
-  e = await startPaymentsEnv({
+const provider = fileFixture(() => startIdentityProvider());
+const e = fileFixture(() =>
+  startPaymentsEnv({
     IDENTITY_PROVIDER_URL: provider.url,
     IDENTITY_PROVIDER_API_KEY: provider.apiKey,
     IDENTITY_PROVIDER_WEBHOOK_SECRET: SECRET,
-  });
-  ({ svc, sql } = e);
+  }),
+);
+beforeAll(async () => {
   const both = ['read:compliance', 'write:compliance'];
   const [a, b, readOnly, writeOnly] = await Promise.all([
     newPlatform(e, { name: 'compliance a', scopes: both, clientScopes: both }),
@@ -54,8 +40,8 @@ beforeAll(async () => {
   platformA = a.platformId;
   apiKeyA = a.apiKey;
   const [tokenRead, tokenWrite] = await Promise.all([
-    tokenFor(svc.url, a.client, 'read:compliance'),
-    tokenFor(svc.url, a.client, 'write:compliance'),
+    tokenFor(e.svc.url, a.client, 'read:compliance'),
+    tokenFor(e.svc.url, a.client, 'write:compliance'),
   ]);
   creds = {
     v1: { a: key(a.apiKey), b: key(b.apiKey), readOnly: key(readOnly.apiKey), writeOnly: key(writeOnly.apiKey) },
@@ -63,21 +49,16 @@ beforeAll(async () => {
   };
 });
 
-afterAll(async () => {
-  await e?.stop();
-  await provider?.stop();
-});
-
 afterEach(() => {
   provider.mode = 'ok';
 });
 
 const count = async (table: 'verifications' | 'identity_provider_events') =>
-  Number((await sql`select count(*)::int as n from ${sql(table)}`)[0]?.n);
-const rowOf = async (id: string) => (await sql`select * from verifications where id = ${id}`)[0];
+  Number((await e.sql`select count(*)::int as n from ${e.sql(table)}`)[0]?.n);
+const rowOf = async (id: string) => (await e.sql`select * from verifications where id = ${id}`)[0];
 
 async function create(v: Version, body: Record<string, unknown> = {}) {
-  const res = await call(svc.url, 'POST', `${BASE[v]}/verifications`, {
+  const res = await call(e.svc.url, 'POST', `${BASE[v]}/verifications`, {
     headers: creds[v].a,
     body: { userId: `user-${randomUUID()}`, type: 'identity', ...body },
   });
@@ -92,7 +73,7 @@ const sign = (raw: string, secret = SECRET, t = Math.floor(Date.now() / 1000)) =
 async function callback(v: Version, raw: string, signature?: string): Promise<Answer> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (signature !== undefined) headers['x-identity-provider-signature'] = signature;
-  const res = await request(`${svc.url}${BASE[v]}/webhooks/identity-provider`, { method: 'POST', headers, body: raw });
+  const res = await request(`${e.svc.url}${BASE[v]}/webhooks/identity-provider`, { method: 'POST', headers, body: raw });
   const text = await res.body.text();
   const flat: Record<string, string> = {};
   for (const [k, value] of Object.entries(res.headers)) flat[k] = Array.isArray(value) ? value.join(', ') : String(value);
@@ -106,7 +87,7 @@ describe.each(['v1', 'v2'] as const)('%s', (v) => {
   describe(`POST ${BASE[v]}/verifications`, () => {
     it('opens an inquiry at the provider and stores the pending verification of the calling platform', async () => {
       const requestsBefore = provider.requests.length;
-      const res = await call(svc.url, 'POST', `${BASE[v]}/verifications`, {
+      const res = await call(e.svc.url, 'POST', `${BASE[v]}/verifications`, {
         headers: creds[v].a,
         body: { userId: 'user-42', type: 'document', metadata: { source: 'onboarding', attempt: 1 } },
       });
@@ -155,7 +136,7 @@ describe.each(['v1', 'v2'] as const)('%s', (v) => {
       ['metadata that is not an object', { userId: 'u1', type: 'email', metadata: 'x' }, 'metadata'],
     ])('refuses %s (400) and changes nothing', async (_what, body, field) => {
       const [before, asked] = [await count('verifications'), provider.requests.length];
-      const res = await call(svc.url, 'POST', `${BASE[v]}/verifications`, { headers: creds[v].a, body });
+      const res = await call(e.svc.url, 'POST', `${BASE[v]}/verifications`, { headers: creds[v].a, body });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
       expect(res.body.error.details.errors.map((e: Loose) => e.field)).toContain(field);
@@ -166,10 +147,10 @@ describe.each(['v1', 'v2'] as const)('%s', (v) => {
     it('refuses a missing credential (401) and a credential without write:compliance (403), storing nothing', async () => {
       const before = await count('verifications');
       const body = { userId: 'u-sec', type: 'identity' };
-      const none = await call(svc.url, 'POST', `${BASE[v]}/verifications`, { body });
+      const none = await call(e.svc.url, 'POST', `${BASE[v]}/verifications`, { body });
       expect(none.status).toBe(401);
       expect(none.body.error.code).toBe('UNAUTHORIZED');
-      const weak = await call(svc.url, 'POST', `${BASE[v]}/verifications`, { headers: creds[v].readOnly, body });
+      const weak = await call(e.svc.url, 'POST', `${BASE[v]}/verifications`, { headers: creds[v].readOnly, body });
       expect(weak.status).toBe(403);
       expect(weak.body.error.code).toBe('INSUFFICIENT_SCOPE');
       expect(await count('verifications')).toBe(before);
@@ -178,11 +159,11 @@ describe.each(['v1', 'v2'] as const)('%s', (v) => {
     it('answers 502 when the provider is down or refuses, saying whether to retry, and stores nothing', async () => {
       const before = await count('verifications');
       provider.mode = 503;
-      const down = await call(svc.url, 'POST', `${BASE[v]}/verifications`, { headers: creds[v].a, body: { userId: 'u', type: 'email' } });
+      const down = await call(e.svc.url, 'POST', `${BASE[v]}/verifications`, { headers: creds[v].a, body: { userId: 'u', type: 'email' } });
       expect(down.status).toBe(502);
       expect(down.body.error).toMatchObject({ code: 'INTEGRATION_PROVIDER_ERROR', details: { retryable: true } });
       provider.mode = 403;
-      const refused = await call(svc.url, 'POST', `${BASE[v]}/verifications`, {
+      const refused = await call(e.svc.url, 'POST', `${BASE[v]}/verifications`, {
         headers: creds[v].a,
         body: { userId: 'u', type: 'email' },
       });
@@ -199,7 +180,10 @@ describe.each(['v1', 'v2'] as const)('%s', (v) => {
       const latest = await create(v, { userId, type: 'address' });
       await create(v, { userId, type: 'phone' });
       const before = await count('verifications');
-      const res = await call(svc.url, 'POST', `${BASE[v]}/verifications/check`, { headers: creds[v].a, body: { userId, type: 'address' } });
+      const res = await call(e.svc.url, 'POST', `${BASE[v]}/verifications/check`, {
+        headers: creds[v].a,
+        body: { userId, type: 'address' },
+      });
       expect(res.status).toBe(200);
       expect(res.body).toEqual(latest);
       expect(await count('verifications')).toBe(before);
@@ -207,13 +191,13 @@ describe.each(['v1', 'v2'] as const)('%s', (v) => {
 
     it("answers 404 when the user has none of that type, and for another platform's user", async () => {
       const mine = await create(v, { type: 'email' });
-      const other = await call(svc.url, 'POST', `${BASE[v]}/verifications/check`, {
+      const other = await call(e.svc.url, 'POST', `${BASE[v]}/verifications/check`, {
         headers: creds[v].b,
         body: { userId: mine.userId, type: 'email' },
       });
       expect(other.status).toBe(404);
       expect(other.body.error.code).toBe('NOT_FOUND');
-      const otherType = await call(svc.url, 'POST', `${BASE[v]}/verifications/check`, {
+      const otherType = await call(e.svc.url, 'POST', `${BASE[v]}/verifications/check`, {
         headers: creds[v].a,
         body: { userId: mine.userId, type: 'phone' },
       });
@@ -222,7 +206,7 @@ describe.each(['v1', 'v2'] as const)('%s', (v) => {
 
     it('refuses bad input (400)', async () => {
       for (const body of [{ userId: 'u' }, { type: 'email' }, { userId: 'u', type: 'email', extra: 1 }, { userId: 'u', type: 'fax' }]) {
-        const res = await call(svc.url, 'POST', `${BASE[v]}/verifications/check`, { headers: creds[v].a, body });
+        const res = await call(e.svc.url, 'POST', `${BASE[v]}/verifications/check`, { headers: creds[v].a, body });
         expect(res.status, JSON.stringify(body)).toBe(400);
         expect(res.body.error.code).toBe('VALIDATION_ERROR');
       }
@@ -231,8 +215,8 @@ describe.each(['v1', 'v2'] as const)('%s', (v) => {
     it('refuses a missing credential (401) and a credential without write:compliance (403)', async () => {
       const mine = await create(v);
       const body = { userId: mine.userId, type: mine.type };
-      expect((await call(svc.url, 'POST', `${BASE[v]}/verifications/check`, { body })).status).toBe(401);
-      const weak = await call(svc.url, 'POST', `${BASE[v]}/verifications/check`, { headers: creds[v].readOnly, body });
+      expect((await call(e.svc.url, 'POST', `${BASE[v]}/verifications/check`, { body })).status).toBe(401);
+      const weak = await call(e.svc.url, 'POST', `${BASE[v]}/verifications/check`, { headers: creds[v].readOnly, body });
       expect(weak.status).toBe(403);
       expect(weak.body.error.code).toBe('INSUFFICIENT_SCOPE');
     });
@@ -241,26 +225,26 @@ describe.each(['v1', 'v2'] as const)('%s', (v) => {
   describe(`GET ${BASE[v]}/verifications/{id}`, () => {
     it("answers the platform's verification", async () => {
       const made = await create(v, { type: 'phone' });
-      const res = await call(svc.url, 'GET', `${BASE[v]}/verifications/${made.id}`, { headers: creds[v].a });
+      const res = await call(e.svc.url, 'GET', `${BASE[v]}/verifications/${made.id}`, { headers: creds[v].a });
       expect(res.status).toBe(200);
       expect(res.body).toEqual(made);
     });
 
     it("answers 404 for another platform's verification and for an unknown id, 400 for a malformed id", async () => {
       const made = await create(v);
-      const other = await call(svc.url, 'GET', `${BASE[v]}/verifications/${made.id}`, { headers: creds[v].b });
+      const other = await call(e.svc.url, 'GET', `${BASE[v]}/verifications/${made.id}`, { headers: creds[v].b });
       expect(other.status).toBe(404);
       expect(other.body.error.code).toBe('NOT_FOUND');
-      expect((await call(svc.url, 'GET', `${BASE[v]}/verifications/${randomUUID()}`, { headers: creds[v].a })).status).toBe(404);
-      const bad = await call(svc.url, 'GET', `${BASE[v]}/verifications/not-a-uuid`, { headers: creds[v].a });
+      expect((await call(e.svc.url, 'GET', `${BASE[v]}/verifications/${randomUUID()}`, { headers: creds[v].a })).status).toBe(404);
+      const bad = await call(e.svc.url, 'GET', `${BASE[v]}/verifications/not-a-uuid`, { headers: creds[v].a });
       expect(bad.status).toBe(400);
       expect(bad.body.error.code).toBe('VALIDATION_ERROR');
     });
 
     it('refuses a missing credential (401) and a credential without read:compliance (403)', async () => {
       const made = await create(v);
-      expect((await call(svc.url, 'GET', `${BASE[v]}/verifications/${made.id}`)).status).toBe(401);
-      const weak = await call(svc.url, 'GET', `${BASE[v]}/verifications/${made.id}`, { headers: creds[v].writeOnly });
+      expect((await call(e.svc.url, 'GET', `${BASE[v]}/verifications/${made.id}`)).status).toBe(401);
+      const weak = await call(e.svc.url, 'GET', `${BASE[v]}/verifications/${made.id}`, { headers: creds[v].writeOnly });
       expect(weak.status).toBe(403);
       expect(weak.body.error.code).toBe('INSUFFICIENT_SCOPE');
     });
@@ -289,10 +273,10 @@ describe.each(['v1', 'v2'] as const)('%s', (v) => {
       expect(row).toMatchObject({ status: 'approved', level: 'basic', risk_rating: 'low', rejection_reason: null });
       expect(new Date(row?.verified_at).toISOString()).toBe('2026-03-01T10:00:00.000Z');
       expect(new Date(row?.expires_at).toISOString()).toBe('2027-03-01T10:00:00.000Z');
-      const events = await sql`select * from identity_provider_events where event_id = ${JSON.parse(raw).eventId}`;
+      const events = await e.sql`select * from identity_provider_events where event_id = ${JSON.parse(raw).eventId}`;
       expect(events).toHaveLength(1);
       expect(events[0]).toMatchObject({ verification_id: made.id, outcome: 'applied' });
-      const read = await call(svc.url, 'GET', `${BASE[v]}/verifications/${made.id}`, { headers: creds[v].a });
+      const read = await call(e.svc.url, 'GET', `${BASE[v]}/verifications/${made.id}`, { headers: creds[v].a });
       expect(read.body).toMatchObject({ status: 'approved', level: 'basic', riskRating: 'low', verifiedAt: '2026-03-01T10:00:00.000Z' });
     });
 
@@ -383,7 +367,7 @@ describe.each(['v1', 'v2'] as const)('%s', (v) => {
 
 describe('OpenAPI', () => {
   it('serves each compliance operation of the contract on v2 and on its v1 path, with the tier and scopes of the contract', async () => {
-    const doc = (await call(svc.url, 'GET', '/openapi.json')).body;
+    const doc = (await call(e.svc.url, 'GET', '/openapi.json')).body;
     for (const o of PAYMENTS_V2_OPERATIONS.filter((x) => x.area === 'compliance')) {
       for (const path of [o.path, ...o.v1]) {
         const served = doc.paths[path]?.[o.method.toLowerCase()];
@@ -399,15 +383,15 @@ describe('OpenAPI', () => {
 describe('credential kinds', () => {
   it('v1 takes API keys and tokens; v2 refuses an API key (401)', async () => {
     const made = await create('v1');
-    const v1Token = await call(svc.url, 'GET', `${BASE.v1}/verifications/${made.id}`, { headers: creds.v2.a });
+    const v1Token = await call(e.svc.url, 'GET', `${BASE.v1}/verifications/${made.id}`, { headers: creds.v2.a });
     expect(v1Token.status).toBe(200);
-    const v2Key = await call(svc.url, 'GET', `${BASE.v2}/verifications/${made.id}`, { headers: key(apiKeyA) });
+    const v2Key = await call(e.svc.url, 'GET', `${BASE.v2}/verifications/${made.id}`, { headers: key(apiKeyA) });
     expect(v2Key.status).toBe(401);
     expect(v2Key.body.error.code).toBe('UNAUTHORIZED');
   });
 
   it('serves only the spec paths: the v1 path without the doubled prefix does not exist', async () => {
-    const res = await call(svc.url, 'POST', '/api/v1/compliance/verifications', {
+    const res = await call(e.svc.url, 'POST', '/api/v1/compliance/verifications', {
       headers: creds.v1.a,
       body: { userId: 'u', type: 'email' },
     });

@@ -1,49 +1,44 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SCOPES } from '@holdfast/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, createClient, key, type PaymentsEnv, type Running, startPaymentsEnv, type TestSql, tokenFor } from './helpers.js';
+import { fileFixture } from '@holdfast/test-fixtures';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, call, createClient, key, startPaymentsEnv, tokenFor } from './helpers.js';
 
 // Every authenticated access operation against every way a credential can be wrong, generated
 // from one table. Each refused request must change nothing.
-
-let e: PaymentsEnv;
-let svc: Running;
-let sql: TestSql;
-let admin: string;
 
 let target: { platformId: string; platformName: string };
 let client: { id: string; clientId: string; clientSecret: string };
 const credentials: Record<string, Record<string, string>> = {};
 
+const e = fileFixture(() => startPaymentsEnv());
 beforeAll(async () => {
-  e = await startPaymentsEnv();
-  ({ svc, sql, admin } = e);
-  const made = await call(svc.url, 'POST', '/api/v1/auth/api-key', { headers: key(admin), body: { name: 'Target platform' } });
+  const made = await call(e.svc.url, 'POST', '/api/v1/auth/api-key', { headers: key(e.admin), body: { name: 'Target platform' } });
   target = made.body;
-  client = await createClient(svc.url, admin, { name: 'target client', scopes: ['read:platform'], platformId: target.platformId });
+  client = await createClient(e.svc.url, e.admin, { name: 'target client', scopes: ['read:platform'], platformId: target.platformId });
 
   // A key and a client on one platform with every scope, then deactivated.
-  const doomed = await call(svc.url, 'POST', '/api/v1/auth/api-key', {
-    headers: key(admin),
+  const doomed = await call(e.svc.url, 'POST', '/api/v1/auth/api-key', {
+    headers: key(e.admin),
     body: { name: 'Doomed', scopes: ['admin:platform', 'read:platform', 'write:platform', 'manage:api-keys'] },
   });
-  const doomedClient = await createClient(svc.url, admin, { name: 'doomed', scopes: [...SCOPES], platformId: doomed.body.platformId });
-  const doomedToken = await tokenFor(svc.url, doomedClient);
-  await call(svc.url, 'DELETE', `/api/v1/auth/platform/${doomed.body.platformId}`, { headers: key(admin) });
+  const doomedClient = await createClient(e.svc.url, e.admin, { name: 'doomed', scopes: [...SCOPES], platformId: doomed.body.platformId });
+  const doomedToken = await tokenFor(e.svc.url, doomedClient);
+  await call(e.svc.url, 'DELETE', `/api/v1/auth/platform/${doomed.body.platformId}`, { headers: key(e.admin) });
 
-  const operator = await createClient(svc.url, admin, { name: 'operator', scopes: [...SCOPES] });
-  const revoked = await tokenFor(svc.url, operator);
-  await call(svc.url, 'POST', '/api/v2/oauth/revoke', {
+  const operator = await createClient(e.svc.url, e.admin, { name: 'operator', scopes: [...SCOPES] });
+  const revoked = await tokenFor(e.svc.url, operator);
+  await call(e.svc.url, 'POST', '/api/v2/oauth/revoke', {
     body: { token: revoked, client_id: operator.clientId, client_secret: operator.clientSecret },
   });
-  const expired = await tokenFor(svc.url, operator);
-  await sql`update oauth_tokens set expires_at = now() - interval '1 second' where token_hash = ${createHash('sha256').update(expired).digest('hex')}`;
+  const expired = await tokenFor(e.svc.url, operator);
+  await e.sql`update oauth_tokens set expires_at = now() - interval '1 second' where token_hash = ${createHash('sha256').update(expired).digest('hex')}`;
 
-  const weak = await call(svc.url, 'POST', '/api/v1/auth/api-key', {
-    headers: key(admin),
+  const weak = await call(e.svc.url, 'POST', '/api/v1/auth/api-key', {
+    headers: key(e.admin),
     body: { name: 'Weak', scopes: ['read:customers'] },
   });
-  const weakClient = await createClient(svc.url, admin, { name: 'weak', scopes: ['read:customers', 'write:transactions'] });
+  const weakClient = await createClient(e.svc.url, e.admin, { name: 'weak', scopes: ['read:customers', 'write:transactions'] });
 
   credentials.none = {};
   credentials['wrong key'] = key(`hf_test_${randomBytes(32).toString('base64url')}`);
@@ -53,10 +48,8 @@ beforeAll(async () => {
   credentials['revoked token'] = bearer(revoked);
   credentials['expired token'] = bearer(expired);
   credentials['key missing the scope'] = key(weak.body.apiKey);
-  credentials['token missing the scope'] = bearer(await tokenFor(svc.url, weakClient));
+  credentials['token missing the scope'] = bearer(await tokenFor(e.svc.url, weakClient));
 });
-
-afterAll(async () => e?.stop());
 
 interface Operation {
   name: string;
@@ -118,22 +111,22 @@ const CASES: [string, number, string][] = [
 describe('every authenticated access operation refuses every bad credential and changes nothing', () => {
   it.each(ops.map((o) => [o.name, o] as const))('%s', async (_name, op) => {
     const snapshot = async () => ({
-      platforms: (await sql`select count(*) as n from platforms`)[0]?.n,
-      clients: (await sql`select count(*) as n from oauth_clients`)[0]?.n,
-      target: await sql`select name, is_active from platforms where id = ${target.platformId}`,
-      keys: await sql`select id from api_keys where platform_id = ${target.platformId} and revoked_at is null`,
+      platforms: (await e.sql`select count(*) as n from platforms`)[0]?.n,
+      clients: (await e.sql`select count(*) as n from oauth_clients`)[0]?.n,
+      target: await e.sql`select name, is_active from platforms where id = ${target.platformId}`,
+      keys: await e.sql`select id from api_keys where platform_id = ${target.platformId} and revoked_at is null`,
     });
     const before = await snapshot();
-    const token = await tokenFor(svc.url, client);
+    const token = await tokenFor(e.svc.url, client);
     for (const [name, status, code] of CASES) {
       const v2 = op.path().startsWith('/api/v2');
       if (op.anyScope && status === 403) continue;
       // On v2 an API key is refused for being an API key (401), whatever its state.
       const expected = v2 && name === 'key missing the scope' ? [401, 'UNAUTHORIZED'] : [status, code];
-      const res = await call(svc.url, op.method, op.path(), { headers: credentials[name], body: op.body?.() });
+      const res = await call(e.svc.url, op.method, op.path(), { headers: credentials[name], body: op.body?.() });
       expect([res.status, res.body?.error?.code], `${name}`).toEqual(expected);
     }
     expect(await snapshot()).toEqual(before);
-    expect((await call(svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(token) })).status).toBe(200);
+    expect((await call(e.svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(token) })).status).toBe(200);
   });
 });

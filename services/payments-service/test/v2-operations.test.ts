@@ -1,25 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { PAYMENTS_V2_OPERATIONS } from '@holdfast/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, createClient, key, type PaymentsEnv, type Running, startPaymentsEnv, tokenFor } from './helpers.js';
+import { fileFixture } from '@holdfast/test-fixtures';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, call, createClient, key, startPaymentsEnv, tokenFor } from './helpers.js';
 
 // Every one of the 36 v2 operations of the contract is served, refuses a request without a
 // credential and an API key (v2 takes OAuth tokens only), and a token without the operation's scope.
 // Generated from PAYMENTS_V2_OPERATIONS, so an operation added to the contract is checked here.
 
-let e: PaymentsEnv;
-let svc: Running;
-let admin: string;
 let weakToken = '';
 
+const e = fileFixture(() => startPaymentsEnv());
 beforeAll(async () => {
-  e = await startPaymentsEnv();
-  ({ svc, admin } = e);
   // A client whose only scope no v2 operation asks for on its own.
-  weakToken = await tokenFor(svc.url, await createClient(svc.url, admin, { name: 'weak', scopes: ['read:customers'] }));
+  weakToken = await tokenFor(e.svc.url, await createClient(e.svc.url, e.admin, { name: 'weak', scopes: ['read:customers'] }));
 });
-
-afterAll(async () => e?.stop());
 
 const fill = (path: string) => path.replace(/\{[A-Za-z]+\}/g, () => randomUUID());
 
@@ -34,10 +29,10 @@ describe('Payments API v2: the 36 operations', () => {
     it(`${name}: no credential -> 401, API key -> 401`, async () => {
       const path = fill(op.path);
       const body = op.method === 'GET' || op.method === 'DELETE' ? undefined : {};
-      const none = await call(svc.url, op.method, path, { body });
+      const none = await call(e.svc.url, op.method, path, { body });
       expect(none.status, JSON.stringify(none.body)).toBe(401);
       expect(none.body.error.code).toBe('UNAUTHORIZED');
-      const withKey = await call(svc.url, op.method, path, { headers: key(admin), body });
+      const withKey = await call(e.svc.url, op.method, path, { headers: key(e.admin), body });
       expect(withKey.status).toBe(401);
       expect(withKey.body.error.message).toMatch(/bearer|OAuth/i);
     });
@@ -46,7 +41,7 @@ describe('Payments API v2: the 36 operations', () => {
     if ((needs.scopes?.length ?? 0) > 0 || (needs.anyScope?.length ?? 0) > 0) {
       it(`${name}: a token without its scope -> 403 INSUFFICIENT_SCOPE`, async () => {
         const path = fill(op.path);
-        const res = await call(svc.url, op.method, path, {
+        const res = await call(e.svc.url, op.method, path, {
           headers: bearer(weakToken),
           body: op.method === 'GET' || op.method === 'DELETE' ? undefined : {},
         });
@@ -57,7 +52,7 @@ describe('Payments API v2: the 36 operations', () => {
   }
 
   it('every operation is in the OpenAPI description', async () => {
-    const doc = await call(svc.url, 'GET', '/openapi.json');
+    const doc = await call(e.svc.url, 'GET', '/openapi.json');
     const missing = PAYMENTS_V2_OPERATIONS.filter((o) => !doc.body.paths?.[o.path]?.[o.method.toLowerCase()]).map(
       (o) => `${o.method} ${o.path}`,
     );

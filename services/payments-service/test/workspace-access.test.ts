@@ -1,36 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { PAYMENTS_COMMANDS, SANDBOX_CLIENT_SCOPES, SANDBOX_KEY_SCOPES } from '@holdfast/contracts';
 import { prefixed, sendCommand } from '@holdfast/messaging';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, key, type PaymentsEnv, type Running, startPaymentsEnv, type TestBus, type TestSql, tokenFor } from './helpers.js';
+import { fileFixture } from '@holdfast/test-fixtures';
+import { describe, expect, it } from 'vitest';
+import { bearer, call, key, startPaymentsEnv, tokenFor } from './helpers.js';
 
 // The commands the Workspace API sends to payments (PAYMENTS_COMMANDS), over real NATS against a
 // real payments instance: sandbox credentials, a workspace's platforms, its OAuth clients.
 
-let nats: TestBus;
-let e: PaymentsEnv;
-let svc: Running;
-let sql: TestSql;
 const C = PAYMENTS_COMMANDS;
 
-beforeAll(async () => {
-  e = await startPaymentsEnv();
-  ({ svc, sql, nats } = e);
-});
-
-afterAll(async () => e?.stop());
+const e = fileFixture(() => startPaymentsEnv());
 
 const send = <K extends keyof typeof C>(name: K, request: Parameters<typeof sendCommand<(typeof C)[K]>>[2]) =>
-  sendCommand(nats.bus, C[name], request);
+  sendCommand(e.nats.bus, C[name], request);
 
 /** A raw request, bypassing the sender's own payload check, to see what payments answers. */
 async function raw(subject: string, payload: unknown) {
-  const reply = await nats.bus.nc.request(prefixed(nats.bus, subject), JSON.stringify(payload), { timeout: 5000 });
+  const reply = await e.nats.bus.nc.request(prefixed(e.nats.bus, subject), JSON.stringify(payload), { timeout: 5000 });
   return reply.json() as { ok: boolean; error?: { code: string } };
 }
 
 const sandbox = (workspaceId: string, name?: string) => send('issueSandboxCredentials', { workspaceId, ...(name ? { name } : {}) });
-const me = (apiKey: string) => call(svc.url, 'GET', '/api/v1/auth/platform/me', { headers: key(apiKey) });
+const me = (apiKey: string) => call(e.svc.url, 'GET', '/api/v1/auth/platform/me', { headers: key(apiKey) });
 
 describe(C.issueSandboxCredentials.subject, () => {
   it('mints a sandbox platform with an API key and an OAuth client, secrets shown once', async () => {
@@ -46,17 +38,17 @@ describe(C.issueSandboxCredentials.subject, () => {
     expect(cred.warning).toMatch(/shown only once/);
     const platform = await me(cred.apiKey);
     expect(platform.body).toMatchObject({ id: cred.platformId, workspaceId, sandbox: true, isActive: true });
-    const token = await tokenFor(svc.url, cred.oauthClient);
-    expect((await call(svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(token) })).body.id).toBe(cred.platformId);
+    const token = await tokenFor(e.svc.url, cred.oauthClient);
+    expect((await call(e.svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(token) })).body.id).toBe(cred.platformId);
     const named = await sandbox(workspaceId);
     expect(named.name).toMatch(/^Sandbox \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
   });
 
   it('refuses a malformed request and creates nothing', async () => {
-    const before = (await sql`select count(*) as n from platforms`)[0]?.n;
+    const before = (await e.sql`select count(*) as n from platforms`)[0]?.n;
     expect((await raw(C.issueSandboxCredentials.subject, { workspaceId: 'nope' })).error?.code).toBe('VALIDATION_ERROR');
     expect((await raw(C.issueSandboxCredentials.subject, { workspaceId: randomUUID(), name: 'x' })).error?.code).toBe('VALIDATION_ERROR');
-    expect((await sql`select count(*) as n from platforms`)[0]?.n).toBe(before);
+    expect((await e.sql`select count(*) as n from platforms`)[0]?.n).toBe(before);
   });
 });
 
@@ -82,9 +74,9 @@ describe(`${C.listPlatforms.subject}, ${C.deactivatePlatform.subject}, ${C.deact
   it('deactivates one platform: its key and tokens stop at once; another workspace cannot', async () => {
     const workspaceId = randomUUID();
     const cred = await sandbox(workspaceId);
-    const token = await tokenFor(svc.url, cred.oauthClient);
+    const token = await tokenFor(e.svc.url, cred.oauthClient);
     expect((await me(cred.apiKey)).status).toBe(200);
-    expect((await call(svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(token) })).status).toBe(200);
+    expect((await call(e.svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(token) })).status).toBe(200);
     await expect(send('deactivatePlatform', { workspaceId: randomUUID(), platformId: cred.platformId })).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
@@ -94,10 +86,10 @@ describe(`${C.listPlatforms.subject}, ${C.deactivatePlatform.subject}, ${C.deact
       revokedTokens: 1,
     });
     expect((await me(cred.apiKey)).status).toBe(401);
-    expect((await call(svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(token) })).status).toBe(401);
+    expect((await call(e.svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(token) })).status).toBe(401);
     expect(
       (
-        await call(svc.url, 'POST', '/api/v2/oauth/token', {
+        await call(e.svc.url, 'POST', '/api/v2/oauth/token', {
           body: { grant_type: 'client_credentials', client_id: cred.oauthClient.clientId, client_secret: cred.oauthClient.clientSecret },
         })
       ).status,
@@ -118,7 +110,7 @@ describe(`${C.listPlatforms.subject}, ${C.deactivatePlatform.subject}, ${C.deact
     const a = await sandbox(workspaceId);
     const b = await sandbox(workspaceId);
     const bystander = await sandbox(randomUUID());
-    await tokenFor(svc.url, a.oauthClient);
+    await tokenFor(e.svc.url, a.oauthClient);
     const result = await send('deactivateWorkspacePlatforms', { workspaceId });
     expect(result.platformIds.sort()).toEqual([a.platformId, b.platformId].sort());
     expect(result.revokedTokens).toBe(1);
@@ -170,7 +162,7 @@ describe('OAuth clients of a workspace', () => {
     expect((await raw(C.createOAuthClient.subject, { workspaceId, name: 'x', scopes: ['read:nothing'] })).error?.code).toBe(
       'VALIDATION_ERROR',
     );
-    expect((await sql`select count(*) as n from oauth_clients where workspace_id = ${workspaceId}`)[0]?.n).toBe('4');
+    expect((await e.sql`select count(*) as n from oauth_clients where workspace_id = ${workspaceId}`)[0]?.n).toBe('4');
   });
 
   it('lists, gets, updates, revokes, counts and deletes, within the workspace only', async () => {
@@ -195,10 +187,10 @@ describe('OAuth clients of a workspace', () => {
     });
     await expect(send('getOAuthClient', { workspaceId, clientId: 'garbage' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
 
-    const t1 = await tokenFor(svc.url, client);
-    const t2 = await tokenFor(svc.url, client);
+    const t1 = await tokenFor(e.svc.url, client);
+    const t2 = await tokenFor(e.svc.url, client);
     const own = `/api/v2/auth/platform/${cred.platformId}`;
-    expect((await call(svc.url, 'GET', own, { headers: bearer(t1) })).status).toBe(200);
+    expect((await call(e.svc.url, 'GET', own, { headers: bearer(t1) })).status).toBe(200);
     const narrowed = await send('updateOAuthClient', {
       workspaceId,
       clientId: client.clientId,
@@ -207,7 +199,7 @@ describe('OAuth clients of a workspace', () => {
       scopes: ['read:transactions'],
     });
     expect(narrowed).toMatchObject({ name: 'App v2', description: 'narrowed', scopes: ['read:transactions'], isActive: true });
-    expect((await call(svc.url, 'GET', own, { headers: bearer(t1) })).status).toBe(403);
+    expect((await call(e.svc.url, 'GET', own, { headers: bearer(t1) })).status).toBe(403);
     await expect(send('updateOAuthClient', { workspaceId, clientId: client.clientId, scopes: ['admin:platform'] })).rejects.toMatchObject({
       code: 'FORBIDDEN',
     });
@@ -218,30 +210,30 @@ describe('OAuth clients of a workspace', () => {
       revokedTokens: 0,
     });
     expect(await send('revokeOAuthClientTokens', { workspaceId, clientId: client.id })).toEqual({ count: 2 });
-    expect((await call(svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(t2) })).status).toBe(401);
+    expect((await call(e.svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(t2) })).status).toBe(401);
     expect(await send('oauthClientStats', { workspaceId, clientId: client.clientId })).toEqual({
       totalTokens: 2,
       activeTokens: 0,
       revokedTokens: 2,
     });
 
-    const t3 = await tokenFor(svc.url, client);
+    const t3 = await tokenFor(e.svc.url, client);
     const off = await send('updateOAuthClient', { workspaceId, clientId: client.clientId, isActive: false });
     expect(off.isActive).toBe(false);
-    expect((await call(svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(t3) })).status).toBe(401);
-    expect((await sql`select count(*) as n from oauth_tokens where client_pk = ${client.id} and revoked_at is null`)[0]?.n).toBe('0');
-    await expect(tokenFor(svc.url, client)).rejects.toThrow(/401/);
+    expect((await call(e.svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(t3) })).status).toBe(401);
+    expect((await e.sql`select count(*) as n from oauth_tokens where client_pk = ${client.id} and revoked_at is null`)[0]?.n).toBe('0');
+    await expect(tokenFor(e.svc.url, client)).rejects.toThrow(/401/);
     await send('updateOAuthClient', { workspaceId, clientId: client.clientId, isActive: true });
-    const t4 = await tokenFor(svc.url, client);
+    const t4 = await tokenFor(e.svc.url, client);
 
     expect(await send('deleteOAuthClient', { workspaceId, clientId: client.clientId })).toEqual({
       clientId: client.clientId,
       revokedTokens: 1,
     });
-    expect((await call(svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(t4) })).status).toBe(401);
+    expect((await call(e.svc.url, 'GET', '/api/v2/auth/platform/me', { headers: bearer(t4) })).status).toBe(401);
     await expect(send('getOAuthClient', { workspaceId, clientId: client.clientId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect((await send('listOAuthClients', { workspaceId })).clients.map((c) => c.clientId)).toEqual([cred.oauthClient.clientId]);
-    await expect(tokenFor(svc.url, client)).rejects.toThrow(/401/);
+    await expect(tokenFor(e.svc.url, client)).rejects.toThrow(/401/);
     expect((await raw(C.updateOAuthClient.subject, { workspaceId, clientId: cred.oauthClient.clientId, isActive: 'no' })).error?.code).toBe(
       'VALIDATION_ERROR',
     );

@@ -1,35 +1,19 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type DomainEvent, STREAMS } from '@holdfast/contracts';
 import { prefixedName } from '@holdfast/messaging';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileFixture } from '@holdfast/test-fixtures';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/modules/auth/index.js';
 import { createBatchesRepository } from '../../src/modules/batches/repository.js';
 import { createBatchesService } from '../../src/modules/batches/service.js';
 import { createTransactionMoves } from '../../src/modules/transactions/moves.js';
 import { createTransactionsRepository } from '../../src/modules/transactions/repository.js';
 import { createSenderLimits } from '../../src/modules/transactions/sender-limits.js';
-import {
-  bearer,
-  call,
-  createClient,
-  key,
-  newPlatform,
-  type PaymentsEnv,
-  type Running,
-  startPaymentsEnv,
-  type TestBus,
-  type TestSql,
-  tokenFor,
-} from '../helpers.js';
+import { bearer, call, createClient, key, newPlatform, startPaymentsEnv, tokenFor } from '../helpers.js';
 
 // Batches on v1 and v2: atomic creation of the batch and its legs, idempotency, list and read,
 // the security matrix, and the batch status following its legs' moves.
 
-let nats: TestBus;
-let e: PaymentsEnv;
-let svc: Running;
-let sql: TestSql;
-let admin: string;
 const MAX_LEGS = 5;
 const moves = createTransactionMoves({ repository: createTransactionsRepository() });
 
@@ -51,13 +35,13 @@ async function tenant(): Promise<Tenant> {
     clientScopes: ['read:transactions', 'move:transactions'],
   });
   const workspaceId = randomUUID();
-  await sql`update platforms set workspace_id = ${workspaceId} where id = ${platformId}`;
+  await e.sql`update platforms set workspace_id = ${workspaceId} where id = ${platformId}`;
   return { platformId, workspaceId, apiKey, token };
 }
 
 const legs = (...amounts: (number | string)[]) => amounts.map((amount, i) => ({ toAddress: address(), amount, metadata: { line: i } }));
 const counts = async () => {
-  const [row] = await sql<{ batches: number; legs: number; events: number }[]>`
+  const [row] = await e.sql<{ batches: number; legs: number; events: number }[]>`
     select (select count(*)::int from batches) as batches,
            (select count(*)::int from transactions) as legs,
            (select count(*)::int from outbox) as events`;
@@ -66,11 +50,11 @@ const counts = async () => {
 
 /** Every event on the EVENTS stream so far (the relay publishes committed outbox rows). */
 async function publishedEvents(): Promise<DomainEvent[]> {
-  const stream = prefixedName(nats.bus, STREAMS.EVENTS.name);
-  const info = await nats.bus.jsm.streams.info(stream);
+  const stream = prefixedName(e.nats.bus, STREAMS.EVENTS.name);
+  const info = await e.nats.bus.jsm.streams.info(stream);
   const events: DomainEvent[] = [];
   for (let seq = info.state.first_seq; info.state.messages > 0 && seq <= info.state.last_seq; seq++) {
-    const message = await nats.bus.jsm.streams.getMessage(stream, { seq }).catch(() => null);
+    const message = await e.nats.bus.jsm.streams.getMessage(stream, { seq }).catch(() => null);
     if (message) events.push(message.json<DomainEvent>());
   }
   return events;
@@ -86,24 +70,21 @@ async function eventually<T>(probe: () => Promise<T | undefined>, what: string):
   }
 }
 
+// This file creates many batches of one sender; the per-sender limit has its own tests (transactions/create.test.ts).
+const e = fileFixture(() => startPaymentsEnv({ PAYMENTS_MAX_BATCH_LEGS: String(MAX_LEGS), TX_RATE_LIMIT_PER_SENDER: '0' }));
 beforeAll(async () => {
-  // This file creates many batches of one sender; the per-sender limit has its own tests (transactions/create.test.ts).
-  e = await startPaymentsEnv({ PAYMENTS_MAX_BATCH_LEGS: String(MAX_LEGS), TX_RATE_LIMIT_PER_SENDER: '0' });
-  ({ svc, sql, admin, nats } = e);
   [a, b] = await Promise.all([tenant(), tenant()]);
 });
 
-afterAll(async () => e?.stop());
-
 describe('POST /api/v1/transactions/batch and /api/v2/transactions/batches', () => {
   it('v1 (API key): creates the batch, its legs and a transaction.created per leg, in one go', async () => {
-    const library = await call(svc.url, 'POST', '/api/v1/controls/templates', {
+    const library = await call(e.svc.url, 'POST', '/api/v1/controls/templates', {
       headers: key(a.apiKey),
       body: { name: 'payroll', controls: [] },
     });
     expect(library.status).toBe(201);
     const templateId: string = library.body.id;
-    const res = await call(svc.url, 'POST', '/api/v1/transactions/batch', {
+    const res = await call(e.svc.url, 'POST', '/api/v1/transactions/batch', {
       headers: key(a.apiKey),
       body: {
         fromAddress: SENDER,
@@ -154,9 +135,9 @@ describe('POST /api/v1/transactions/batch and /api/v2/transactions/batches', () 
       amounts: ['10.5', '0.1', '0.2'],
     });
 
-    const [row] = await sql`select status, leg_count, total_amount::text, workspace_id from batches where id = ${batch.id}`;
+    const [row] = await e.sql`select status, leg_count, total_amount::text, workspace_id from batches where id = ${batch.id}`;
     expect(row).toEqual({ status: 'pending_user_action', leg_count: 3, total_amount: '10.8', workspace_id: a.workspaceId });
-    const rows = await sql`
+    const rows = await e.sql`
       select leg_index, status, amount::text, workspace_id, platform_id from transactions where batch_id = ${batch.id} order by leg_index`;
     expect(rows).toEqual(
       [0, 1, 2].map((i) => ({
@@ -167,7 +148,7 @@ describe('POST /api/v1/transactions/batch and /api/v2/transactions/batches', () 
         platform_id: a.platformId,
       })),
     );
-    const events = await sql<{ type: string; payload: DomainEvent }[]>`
+    const events = await e.sql<{ type: string; payload: DomainEvent }[]>`
       select type, payload from outbox where payload->'data'->'transaction'->>'batchId' = ${batch.id} order by seq`;
     expect(events.map((e) => e.type)).toEqual(['transaction.created', 'transaction.created', 'transaction.created']);
     expect(events.map((e) => e.payload)).toEqual(
@@ -192,7 +173,7 @@ describe('POST /api/v1/transactions/batch and /api/v2/transactions/batches', () 
   });
 
   it('v2 (OAuth move:transactions): coerces a mainnet to its testnet and tells a raw batch to send transfers', async () => {
-    const res = await call(svc.url, 'POST', '/api/v2/transactions/batches', {
+    const res = await call(e.svc.url, 'POST', '/api/v2/transactions/batches', {
       headers: bearer(a.token),
       body: { fromAddress: SENDER, legs: legs('1', '2.000'), blockchainNetwork: 'base', orchestrationType: 'raw', currency: 'USDT' },
     });
@@ -206,14 +187,14 @@ describe('POST /api/v1/transactions/batch and /api/v2/transactions/batches', () 
       legCount: 2,
     });
     expect(res.body.nextAction.type).toBe('send_transfers');
-    const [row] = await sql<
+    const [row] = await e.sql<
       { n: number }[]
     >`select count(*)::int as n from transactions where batch_id = ${res.body.id} and currency = 'USDT'`;
     expect(row?.n).toBe(2);
   });
 
   it('v1 also takes an OAuth token holding move:transactions', async () => {
-    const res = await call(svc.url, 'POST', '/api/v1/transactions/batch', {
+    const res = await call(e.svc.url, 'POST', '/api/v1/transactions/batch', {
       headers: bearer(a.token),
       body: { fromAddress: SENDER, legs: legs(5) },
     });
@@ -221,7 +202,7 @@ describe('POST /api/v1/transactions/batch and /api/v2/transactions/batches', () 
   });
 
   it('accepts exactly MAX_BATCH_LEGS legs', async () => {
-    const res = await call(svc.url, 'POST', '/api/v2/transactions/batches', {
+    const res = await call(e.svc.url, 'POST', '/api/v2/transactions/batches', {
       headers: bearer(a.token),
       body: { fromAddress: SENDER, legs: legs(...Array.from({ length: MAX_LEGS }, () => 1)) },
     });
@@ -233,7 +214,7 @@ describe('POST /api/v1/transactions/batch and /api/v2/transactions/batches', () 
 describe('create: bad input writes nothing', () => {
   const refused = async (body: Record<string, unknown>, fields: string[]) => {
     const before = await counts();
-    const res = await call(svc.url, 'POST', '/api/v2/transactions/batches', { headers: bearer(a.token), body });
+    const res = await call(e.svc.url, 'POST', '/api/v2/transactions/batches', { headers: bearer(a.token), body });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     expect(res.body.error.details.errors.map((e: { field: string }) => e.field)).toEqual(fields);
@@ -274,7 +255,7 @@ describe('create: bad input writes nothing', () => {
 
   it('production: a testnet is refused with TESTNET_NOT_ALLOWED_IN_PRODUCTION, nothing written', async () => {
     const production = createBatchesService({
-      repository: createBatchesRepository(sql),
+      repository: createBatchesRepository(e.sql),
       appEnv: 'production',
       maxLegs: MAX_LEGS,
       checkSender: createSenderLimits(createTransactionsRepository(), { perSender: 0, duplicateWindowSeconds: 0 }),
@@ -292,7 +273,7 @@ describe('create: bad input writes nothing', () => {
 
   it('different idempotency keys in the body and the header', async () => {
     const before = await counts();
-    const res = await call(svc.url, 'POST', '/api/v2/transactions/batches', {
+    const res = await call(e.svc.url, 'POST', '/api/v2/transactions/batches', {
       headers: { ...bearer(a.token), 'idempotency-key': 'one' },
       body: { fromAddress: SENDER, legs: legs(1), idempotencyKey: 'two' },
     });
@@ -305,17 +286,17 @@ describe('create: bad input writes nothing', () => {
 describe('create: idempotency', () => {
   it('the same key returns the existing batch (200, Idempotent-Replayed), body or header', async () => {
     const body = { fromAddress: SENDER, legs: legs(1, 2), idempotencyKey: `k-${randomUUID()}` };
-    const first = await call(svc.url, 'POST', '/api/v2/transactions/batches', { headers: bearer(a.token), body });
+    const first = await call(e.svc.url, 'POST', '/api/v2/transactions/batches', { headers: bearer(a.token), body });
     expect(first.status).toBe(201);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
     const before = await counts();
-    const again = await call(svc.url, 'POST', '/api/v1/transactions/batch', { headers: key(a.apiKey), body });
+    const again = await call(e.svc.url, 'POST', '/api/v1/transactions/batch', { headers: key(a.apiKey), body });
     expect(again.status).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
     // The header form names the same key.
     const { idempotencyKey, ...rest } = body;
-    const header = await call(svc.url, 'POST', '/api/v2/transactions/batches', {
+    const header = await call(e.svc.url, 'POST', '/api/v2/transactions/batches', {
       headers: { ...bearer(a.token), 'idempotency-key': idempotencyKey },
       body: rest,
     });
@@ -326,10 +307,10 @@ describe('create: idempotency', () => {
 
   it('the same key with other parameters: 422 IDEMPOTENCY_KEY_REUSED, nothing written', async () => {
     const body = { fromAddress: SENDER, legs: legs(1), idempotencyKey: `k-${randomUUID()}` };
-    const first = await call(svc.url, 'POST', '/api/v2/transactions/batches', { headers: bearer(a.token), body });
+    const first = await call(e.svc.url, 'POST', '/api/v2/transactions/batches', { headers: bearer(a.token), body });
     expect(first.status).toBe(201);
     const before = await counts();
-    const other = await call(svc.url, 'POST', '/api/v2/transactions/batches', {
+    const other = await call(e.svc.url, 'POST', '/api/v2/transactions/batches', {
       headers: bearer(a.token),
       body: { ...body, legs: [{ ...body.legs[0], amount: 2 }] },
     });
@@ -341,11 +322,11 @@ describe('create: idempotency', () => {
   it('the same amounts written differently are the same request', async () => {
     const toAddress = address();
     const idempotencyKey = `k-${randomUUID()}`;
-    const first = await call(svc.url, 'POST', '/api/v2/transactions/batches', {
+    const first = await call(e.svc.url, 'POST', '/api/v2/transactions/batches', {
       headers: bearer(a.token),
       body: { fromAddress: SENDER, legs: [{ toAddress, amount: 12.5 }], idempotencyKey },
     });
-    const again = await call(svc.url, 'POST', '/api/v2/transactions/batches', {
+    const again = await call(e.svc.url, 'POST', '/api/v2/transactions/batches', {
       headers: bearer(a.token),
       body: { fromAddress: SENDER, legs: [{ toAddress, amount: '12.50', metadata: {} }], idempotencyKey, metadata: {} },
     });
@@ -355,8 +336,8 @@ describe('create: idempotency', () => {
 
   it('a key is per platform: another platform with the same key makes its own batch', async () => {
     const body = { fromAddress: SENDER, legs: legs(1), idempotencyKey: `k-${randomUUID()}` };
-    const mine = await call(svc.url, 'POST', '/api/v2/transactions/batches', { headers: bearer(a.token), body });
-    const theirs = await call(svc.url, 'POST', '/api/v2/transactions/batches', { headers: bearer(b.token), body });
+    const mine = await call(e.svc.url, 'POST', '/api/v2/transactions/batches', { headers: bearer(a.token), body });
+    const theirs = await call(e.svc.url, 'POST', '/api/v2/transactions/batches', { headers: bearer(b.token), body });
     expect([mine.status, theirs.status]).toEqual([201, 201]);
     expect(theirs.body.id).not.toBe(mine.body.id);
   });
@@ -364,12 +345,12 @@ describe('create: idempotency', () => {
   it('10 concurrent requests with one key create exactly one batch', async () => {
     const body = { fromAddress: SENDER, legs: legs(1, 2, 3), idempotencyKey: `k-${randomUUID()}` };
     const results = await Promise.all(
-      Array.from({ length: 10 }, () => call(svc.url, 'POST', '/api/v2/transactions/batches', { headers: bearer(a.token), body })),
+      Array.from({ length: 10 }, () => call(e.svc.url, 'POST', '/api/v2/transactions/batches', { headers: bearer(a.token), body })),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
     expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
     const id = results[0]?.body.id;
-    const [row] = await sql`
+    const [row] = await e.sql`
       select (select count(*)::int from batches where idempotency_key = ${body.idempotencyKey}) as batches,
              (select count(*)::int from transactions where batch_id = ${id}) as legs,
              (select count(*)::int from outbox where payload->'data'->'transaction'->>'batchId' = ${id}) as events`;
@@ -389,20 +370,20 @@ describe('GET batches: list and read', () => {
       { fromAddress: other, legs: legs(2, 3), customerId: 'bob' },
       { fromAddress: SENDER, legs: legs(4), customerId: 'bob' },
     ]) {
-      const res = await call(svc.url, 'POST', '/api/v2/transactions/batches', { headers: bearer(c.token), body });
+      const res = await call(e.svc.url, 'POST', '/api/v2/transactions/batches', { headers: bearer(c.token), body });
       expect(res.status).toBe(201);
       ids.push(res.body.id);
     }
     // The first batch was created a day earlier; its only leg is escrowed (the batch is submitted).
-    await sql`update batches set created_at = now() - interval '1 day' where id = ${ids[0]!}`;
-    const [leg] = await sql<{ id: string }[]>`select id from transactions where batch_id = ${ids[0]!}`;
-    await sql.begin((tx) =>
+    await e.sql`update batches set created_at = now() - interval '1 day' where id = ${ids[0]!}`;
+    const [leg] = await e.sql<{ id: string }[]>`select id from transactions where batch_id = ${ids[0]!}`;
+    await e.sql.begin((tx) =>
       moves.move(tx, { transactionId: leg!.id, action: 'lock_escrow', actor: 'test', patch: { txHash: '0x1', escrowAddress: '0x2' } }),
     );
   });
 
   const list = (query: string, headers: Record<string, string> = bearer(c.token), v = 'v2/transactions/batches') =>
-    call(svc.url, 'GET', `/api/${v}${query}`, { headers });
+    call(e.svc.url, 'GET', `/api/${v}${query}`, { headers });
 
   it('lists the platform’s batches newest first, without legs, paginated', async () => {
     const res = await list('');
@@ -446,7 +427,7 @@ describe('GET batches: list and read', () => {
       [`/api/v2/transactions/batches/${ids[1]}`, bearer(c.token)],
       [`/api/v1/transactions/batch/${ids[1]}`, key(c.apiKey)],
     ] as const) {
-      const res = await call(svc.url, 'GET', path, { headers });
+      const res = await call(e.svc.url, 'GET', path, { headers });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ id: ids[1], legCount: 2, totalAmount: '5', customerId: 'bob' });
       expect(res.body.legs.map((l: { legIndex: number; amount: string }) => [l.legIndex, l.amount])).toEqual([
@@ -458,13 +439,13 @@ describe('GET batches: list and read', () => {
   });
 
   it('another platform’s batch, or an unknown id: 404; lists never show it', async () => {
-    const res = await call(svc.url, 'GET', `/api/v2/transactions/batches/${ids[1]}`, { headers: bearer(a.token) });
+    const res = await call(e.svc.url, 'GET', `/api/v2/transactions/batches/${ids[1]}`, { headers: bearer(a.token) });
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('NOT_FOUND');
-    expect((await call(svc.url, 'GET', `/api/v1/transactions/batch/${randomUUID()}`, { headers: key(c.apiKey) })).status).toBe(404);
+    expect((await call(e.svc.url, 'GET', `/api/v1/transactions/batch/${randomUUID()}`, { headers: key(c.apiKey) })).status).toBe(404);
     const theirs = await list('?limit=100', bearer(a.token));
     expect(theirs.body.data.map((x: { id: string }) => x.id)).not.toContain(ids[1]);
-    expect((await call(svc.url, 'GET', '/api/v2/transactions/batches/not-a-uuid', { headers: bearer(c.token) })).status).toBe(400);
+    expect((await call(e.svc.url, 'GET', '/api/v2/transactions/batches/not-a-uuid', { headers: bearer(c.token) })).status).toBe(400);
   });
 });
 
@@ -480,58 +461,58 @@ describe('security', () => {
       ['GET', `/api/v1/transactions/batch/${randomUUID()}`],
       ['GET', `/api/v2/transactions/batches/${randomUUID()}`],
     ] as const) {
-      const res = await call(svc.url, method, path, method === 'POST' ? { body: create } : {});
+      const res = await call(e.svc.url, method, path, method === 'POST' ? { body: create } : {});
       expect(res.status, `${method} ${path}`).toBe(401);
     }
   });
 
   it('an API key on v2: 401', async () => {
-    const res = await call(svc.url, 'POST', '/api/v2/transactions/batches', { headers: key(a.apiKey), body: create });
+    const res = await call(e.svc.url, 'POST', '/api/v2/transactions/batches', { headers: key(a.apiKey), body: create });
     expect(res.status).toBe(401);
-    expect((await call(svc.url, 'GET', '/api/v2/transactions/batches', { headers: key(a.apiKey) })).status).toBe(401);
+    expect((await call(e.svc.url, 'GET', '/api/v2/transactions/batches', { headers: key(a.apiKey) })).status).toBe(401);
   });
 
   it('missing scope: 403 and nothing written', async () => {
     const before = await counts();
-    const readOnly = await call(svc.url, 'POST', '/api/v1/auth/api-key', {
-      headers: key(admin),
+    const readOnly = await call(e.svc.url, 'POST', '/api/v1/auth/api-key', {
+      headers: key(e.admin),
       body: { name: `ro ${randomUUID().slice(0, 8)}`, scopes: ['read:transactions'] },
     });
     const readKey = readOnly.body.apiKey as string;
-    const v1 = await call(svc.url, 'POST', '/api/v1/transactions/batch', { headers: key(readKey), body: create });
+    const v1 = await call(e.svc.url, 'POST', '/api/v1/transactions/batch', { headers: key(readKey), body: create });
     expect(v1.status).toBe(403);
     expect(v1.body.error.code).toBe('INSUFFICIENT_SCOPE');
     // A v2 token with write:transactions but not move:transactions cannot create a batch.
-    const client = await createClient(svc.url, admin, {
+    const client = await createClient(e.svc.url, e.admin, {
       name: 'writer',
       scopes: ['read:transactions', 'write:transactions'],
       platformId: a.platformId,
     });
-    const token = await tokenFor(svc.url, client);
-    const v2 = await call(svc.url, 'POST', '/api/v2/transactions/batches', { headers: bearer(token), body: create });
+    const token = await tokenFor(e.svc.url, client);
+    const v2 = await call(e.svc.url, 'POST', '/api/v2/transactions/batches', { headers: bearer(token), body: create });
     expect(v2.status).toBe(403);
     // Reading needs read:transactions.
-    const noRead = await createClient(svc.url, admin, { name: 'mover', scopes: ['move:transactions'], platformId: a.platformId });
-    const moverToken = await tokenFor(svc.url, noRead);
-    expect((await call(svc.url, 'GET', '/api/v2/transactions/batches', { headers: bearer(moverToken) })).status).toBe(403);
+    const noRead = await createClient(e.svc.url, e.admin, { name: 'mover', scopes: ['move:transactions'], platformId: a.platformId });
+    const moverToken = await tokenFor(e.svc.url, noRead);
+    expect((await call(e.svc.url, 'GET', '/api/v2/transactions/batches', { headers: bearer(moverToken) })).status).toBe(403);
     expect((await counts())?.batches).toBe(before?.batches);
   });
 });
 
 describe('batch status follows its legs', () => {
   it('pending_user_action -> submitted (first leg escrowed) -> completed (every leg released)', async () => {
-    const res = await call(svc.url, 'POST', '/api/v2/transactions/batches', {
+    const res = await call(e.svc.url, 'POST', '/api/v2/transactions/batches', {
       headers: bearer(a.token),
       body: { fromAddress: SENDER, legs: legs(1, 2) },
     });
     expect(res.status).toBe(201);
     const batchId = res.body.id as string;
     const legIds = res.body.legs.map((l: { id: string }) => l.id) as string[];
-    const status = async () => (await call(svc.url, 'GET', `/api/v2/transactions/batches/${batchId}`, { headers: bearer(a.token) })).body;
+    const status = async () => (await call(e.svc.url, 'GET', `/api/v2/transactions/batches/${batchId}`, { headers: bearer(a.token) })).body;
 
     // Each leg moves on its own escrow-created event (what the chain consumer calls).
     for (const [i, id] of legIds.entries()) {
-      const out = await sql.begin((tx) =>
+      const out = await e.sql.begin((tx) =>
         moves.move(tx, {
           transactionId: id,
           action: 'lock_escrow',
@@ -550,26 +531,26 @@ describe('batch status follows its legs', () => {
       expect(now.legs[i].status).toBe('escrowed');
     }
     const escrowed =
-      await sql`select count(*)::int as n from outbox where type = 'transaction.escrowed' and payload->'data'->'transaction'->>'batchId' = ${batchId}`;
+      await e.sql`select count(*)::int as n from outbox where type = 'transaction.escrowed' and payload->'data'->'transaction'->>'batchId' = ${batchId}`;
     expect(escrowed[0]?.n).toBe(2);
 
-    await sql.begin((tx) => moves.move(tx, { transactionId: legIds[0]!, action: 'release', actor: 'test' }));
+    await e.sql.begin((tx) => moves.move(tx, { transactionId: legIds[0]!, action: 'release', actor: 'test' }));
     expect((await status()).status).toBe('submitted');
-    await sql.begin((tx) => moves.move(tx, { transactionId: legIds[1]!, action: 'release', actor: 'test' }));
+    await e.sql.begin((tx) => moves.move(tx, { transactionId: legIds[1]!, action: 'release', actor: 'test' }));
     const done = await status();
     expect(done.status).toBe('completed');
     expect(done.legs.map((l: { status: string }) => l.status)).toEqual(['completed', 'completed']);
   });
 
   it('failed when every leg ends without completing', async () => {
-    const res = await call(svc.url, 'POST', '/api/v2/transactions/batches', {
+    const res = await call(e.svc.url, 'POST', '/api/v2/transactions/batches', {
       headers: bearer(a.token),
       body: { fromAddress: SENDER, legs: legs(1, 2) },
     });
     for (const leg of res.body.legs as { id: string }[]) {
-      await sql.begin((tx) => moves.move(tx, { transactionId: leg.id, action: 'fail_transfer', actor: 'test', reason: 'reverted' }));
+      await e.sql.begin((tx) => moves.move(tx, { transactionId: leg.id, action: 'fail_transfer', actor: 'test', reason: 'reverted' }));
     }
-    const [row] = await sql`select status from batches where id = ${res.body.id}`;
+    const [row] = await e.sql`select status from batches where id = ${res.body.id}`;
     expect(row?.status).toBe('failed');
   });
 });

@@ -1,16 +1,23 @@
 import { type ChainEvent, chainEventId, chainMessageId, uuidv7 } from '@holdfast/contracts';
-import { ANVIL_ACCOUNTS, fileFixture } from '@holdfast/test-fixtures';
+import { fileFixture } from '@holdfast/test-fixtures';
 import { getAddress } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eventsOf, insertTransaction, NETWORK, publishChain, startChainPaymentsEnv, waitFor } from './fixtures.js';
+import {
+  AMOUNT,
+  eventsOf,
+  insertTransaction,
+  NETWORK,
+  publishChain,
+  RECEIVER,
+  SENDER,
+  startChainPaymentsEnv,
+  waitFor,
+} from './fixtures.js';
 
 // The CHAIN consumer: messages published exactly as the chain-indexer publishes them (subject per
 // kind, Nats-Msg-Id = chainMessageId) from real escrow logs on anvil; each applied at most once.
 
 const platformId = uuidv7();
-const SENDER = ANVIL_ACCOUNTS[1].address;
-const RECEIVER = ANVIL_ACCOUNTS[2].address;
-const AMOUNT = 25_500_000n;
 
 const e = fileFixture(() => startChainPaymentsEnv());
 beforeAll(async () => {

@@ -1,17 +1,14 @@
-import { ANVIL_ACCOUNTS, fileFixture } from '@holdfast/test-fixtures';
+import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { paymentsConfigFrom } from '../../src/config.js';
 import { bearer, call, key } from '../helpers.js';
-import { eventsOf, insertTransaction, platformWithCredentials, startChainPaymentsEnv } from './fixtures.js';
+import { AMOUNT, eventsOf, insertTransaction, platformWithCredentials, RECEIVER, SENDER, startChainPaymentsEnv } from './fixtures.js';
 
 // A submitted hash moves a transaction only once its receipt is CHAIN_CONFIRMATIONS deep (the
 // receipt's block is the first confirmation): before that 409 CHAIN_TRANSACTION_PENDING and nothing
 // changes; the same request succeeds once enough blocks are on top.
 
 let p: Awaited<ReturnType<typeof platformWithCredentials>>;
-const SENDER = ANVIL_ACCOUNTS[1].address;
-const RECEIVER = ANVIL_ACCOUNTS[2].address;
-const AMOUNT = 25_500_000n; // 25.5 MockUSDC
 
 const e = fileFixture(() => startChainPaymentsEnv({ CHAIN_CONFIRMATIONS: 'base-sepolia=3' }));
 beforeAll(async () => {
@@ -24,6 +21,19 @@ async function mine(blocks: number) {
   for (let i = 0; i < blocks; i++) await mineOne();
 }
 const rowOf = async (id: string) => (await e.sql`select status, tx_hash from transactions where id = ${id}`)[0];
+
+/** A transaction escrowed through the API with an hour's hold, its escrow confirmed (three blocks on top). */
+async function escrowedWithHold() {
+  const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+  const created = await e.world.createEscrow(id, AMOUNT, { holdDeadline: (await e.world.now()) + 3600n });
+  await mine(3);
+  const escrow = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
+    headers: bearer(p.token),
+    body: { transactionHash: created.transactionHash },
+  });
+  expect(escrow.status, JSON.stringify(escrow.body)).toBe(200);
+  return { id, created };
+}
 
 describe('CHAIN_CONFIRMATIONS=base-sepolia=3', () => {
   it('a raw transfer with no block on top is pending (409, nothing changed); three blocks later the same hash completes it', async () => {
@@ -85,14 +95,7 @@ describe('CHAIN_CONFIRMATIONS=base-sepolia=3', () => {
   });
 
   it("a sender's rescind hash with no block on top is pending (409, nothing changed); three blocks later it rescinds", async () => {
-    const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
-    const created = await e.world.createEscrow(id, AMOUNT, { holdDeadline: (await e.world.now()) + 3600n });
-    await mine(3);
-    const escrow = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
-      headers: bearer(p.token),
-      body: { transactionHash: created.transactionHash },
-    });
-    expect(escrow.status, JSON.stringify(escrow.body)).toBe(200);
+    const { id, created } = await escrowedWithHold();
     const rescind = await e.world.escrowCall('rescind', id);
     const submit = () =>
       call(e.svc.url, 'POST', `/api/v2/transactions/${id}/rescind`, {
@@ -127,14 +130,7 @@ describe('CHAIN_CONFIRMATIONS=base-sepolia=3', () => {
   });
 
   it('an early-release consent hash waits for the confirmations too; the same hash again is 200, also once the release completed', async () => {
-    const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
-    const created = await e.world.createEscrow(id, AMOUNT, { holdDeadline: (await e.world.now()) + 3600n });
-    await mine(3);
-    const escrow = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
-      headers: bearer(p.token),
-      body: { transactionHash: created.transactionHash },
-    });
-    expect(escrow.status, JSON.stringify(escrow.body)).toBe(200);
+    const { id } = await escrowedWithHold();
     const consent = await e.world.escrowCall('attestEarlyRelease', id, 'sender');
     const submit = () =>
       call(e.svc.url, 'POST', `/api/v2/transactions/${id}/release-early/attest`, {

@@ -35,6 +35,10 @@ import { LOCAL_ATTESTER_KEY } from '../../src/config.js';
 import { bearer, call, newPlatform, type PaymentsEnv, startPaymentsEnv, type TestSql, tokenFor } from '../helpers.js';
 
 export const NETWORK = 'base-sepolia';
+/** The escrow's sender (anvil #1) and receiver (#2), and the amount the files lock: 25.5 MockUSDC. */
+export const SENDER = ANVIL_ACCOUNTS[1].address;
+export const RECEIVER = ANVIL_ACCOUNTS[2].address;
+export const AMOUNT = 25_500_000n;
 export const ATTESTER = privateKeyToAccount(LOCAL_ATTESTER_KEY).address;
 
 type Wallet = WalletClient<Transport, Chain, Account>;
@@ -322,8 +326,8 @@ export async function escrowedThroughApi(
 ): Promise<string> {
   const id = await insertTransaction(e.sql, {
     platformId: platform.platformId,
-    from: ANVIL_ACCOUNTS[1].address,
-    to: ANVIL_ACCOUNTS[2].address,
+    from: SENDER,
+    to: RECEIVER,
   });
   const receipt = await e.world.createEscrow(id, amount, options);
   const res = await call(e.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {

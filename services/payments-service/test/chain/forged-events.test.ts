@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { type ChainEvent, chainEventId, chainMessageId, uuidv7 } from '@holdfast/contracts';
 import { uuidToOnchainId } from '@holdfast/escrow';
-import { ANVIL_ACCOUNTS, fileFixture } from '@holdfast/test-fixtures';
+import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eventsOf, insertTransaction, publishChain, startChainPaymentsEnv, waitFor } from './fixtures.js';
+import { AMOUNT, eventsOf, insertTransaction, publishChain, RECEIVER, SENDER, startChainPaymentsEnv, waitFor } from './fixtures.js';
 
 // NATS is not trusted with money. Whoever can publish on a CHAIN subject (a stolen NATS
 // credential, a compromised process) publishes events with valid-looking fields; payments reads
@@ -11,9 +11,6 @@ import { eventsOf, insertTransaction, publishChain, startChainPaymentsEnv, waitF
 // only when the log there decodes to exactly the message.
 
 const platformId = uuidv7();
-const SENDER = ANVIL_ACCOUNTS[1].address;
-const RECEIVER = ANVIL_ACCOUNTS[2].address;
-const AMOUNT = 25_500_000n;
 
 const e = fileFixture(() => startChainPaymentsEnv());
 beforeAll(async () => {

@@ -5,17 +5,24 @@ import { ANVIL_ACCOUNTS, fileFixture } from '@holdfast/test-fixtures';
 import { getAddress } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, call, key } from '../helpers.js';
-import { eventsOf, insertTransaction, platformWithCredentials, publishChain, startChainPaymentsEnv, waitFor } from './fixtures.js';
+import {
+  AMOUNT,
+  eventsOf,
+  insertTransaction,
+  platformWithCredentials,
+  publishChain,
+  RECEIVER,
+  SENDER,
+  startChainPaymentsEnv,
+  waitFor,
+} from './fixtures.js';
 
 // The on-chain operations over HTTP, on a private anvil with the real escrow and MockUSDC, the
 // settlement worker holding the attester key, and CHAIN messages published as the indexer does.
 
 let p: Awaited<ReturnType<typeof platformWithCredentials>>;
 let other: Awaited<ReturnType<typeof platformWithCredentials>>;
-const SENDER = ANVIL_ACCOUNTS[1].address;
-const RECEIVER = ANVIL_ACCOUNTS[2].address;
 const STRANGER = ANVIL_ACCOUNTS[3].address;
-const AMOUNT = 25_500_000n; // 25.5 MockUSDC
 
 const e = fileFixture(() => startChainPaymentsEnv());
 beforeAll(async () => {

@@ -1,8 +1,8 @@
-import { ANVIL_ACCOUNTS, capturingLogger, fileFixture } from '@holdfast/test-fixtures';
+import { capturingLogger, fileFixture } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, call, key } from '../helpers.js';
-import { escrowedThroughApi, eventsOf, platformWithCredentials, startChainPaymentsEnv } from './fixtures.js';
+import { AMOUNT, escrowedThroughApi, eventsOf, platformWithCredentials, RECEIVER, SENDER, startChainPaymentsEnv } from './fixtures.js';
 
 // The reconciler against a private anvil: the books are broken on purpose (the sender settles an
 // escrow on chain and payments never hears of it: no CHAIN event is published in this file). The
@@ -10,9 +10,6 @@ import { escrowedThroughApi, eventsOf, platformWithCredentials, startChainPaymen
 // open RECONCILIATION_REPAIR_AFTER (1 s here), or left to an operator where no repair is safe.
 
 let p: Awaited<ReturnType<typeof platformWithCredentials>>;
-const SENDER = ANVIL_ACCOUNTS[1].address;
-const RECEIVER = ANVIL_ACCOUNTS[2].address;
-const AMOUNT = 25_500_000n;
 /** What payments logged: a mismatch must reach an operator's logs, not only the route and the metric. */
 const { logger, lines: logLines } = capturingLogger('payments-service', 'warn');
 const reconcilerLines = (transactionId: string) =>

@@ -1,15 +1,13 @@
-import { ANVIL_ACCOUNTS, fileFixture } from '@holdfast/test-fixtures';
+import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, call, key, newPlatform } from '../helpers.js';
-import { insertTransaction, platformWithCredentials, startChainPaymentsEnv } from './fixtures.js';
+import { insertTransaction, platformWithCredentials, RECEIVER, SENDER, startChainPaymentsEnv } from './fixtures.js';
 
 // A template's pre_release controls run when a release is attested: a required one that fails
 // refuses the release (409 RELEASE_BLOCKED_BY_CONTROL) and leaves the escrow as it was; every
 // result is recorded either way. Waiting controls cannot be put in that phase.
 
 let p: Awaited<ReturnType<typeof platformWithCredentials>>;
-const SENDER = ANVIL_ACCOUNTS[1].address;
-const RECEIVER = ANVIL_ACCOUNTS[2].address;
 
 const e = fileFixture(() => startChainPaymentsEnv());
 beforeAll(async () => {

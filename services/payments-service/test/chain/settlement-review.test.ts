@@ -2,14 +2,13 @@ import { EscrowStatus } from '@holdfast/escrow';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, call, key } from '../helpers.js';
-import { escrowedThroughApi, platformWithCredentials, publishChain, startChainPaymentsEnv, waitFor } from './fixtures.js';
+import { AMOUNT, escrowedThroughApi, platformWithCredentials, publishChain, startChainPaymentsEnv, waitFor } from './fixtures.js';
 
 // The operator routes of settlement (admin scope) on a private anvil with the settlement worker:
 // a superseded refund and a conflicting CHAIN event are listed and resolved, a failed release is
 // retried and then carried out on chain; every action is kept with who and why.
 
 let p: Awaited<ReturnType<typeof platformWithCredentials>>;
-const AMOUNT = 25_500_000n;
 
 const e = fileFixture(() => startChainPaymentsEnv());
 beforeAll(async () => {

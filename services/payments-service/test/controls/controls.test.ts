@@ -1,34 +1,19 @@
 import { type Control, uuidv7 } from '@holdfast/contracts';
 import { createKeyring, createSecretBox, hmacSha256 } from '@holdfast/secrets';
-import { testLogger } from '@holdfast/test-fixtures';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileFixture, testLogger } from '@holdfast/test-fixtures';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createCodeDeliveryWorker } from '../../src/modules/controls/delivery.js';
 import { createControlsRepository } from '../../src/modules/controls/repository.js';
 import { createControlsService } from '../../src/modules/controls/service.js';
 import type { SmsGateway, SmsMessage } from '../../src/modules/controls/sms.js';
 import { createTransactionMoves } from '../../src/modules/transactions/moves.js';
 import { createTransactionsRepository } from '../../src/modules/transactions/repository.js';
-import {
-  bearer,
-  call,
-  createClient,
-  key,
-  newPlatform,
-  type PaymentsEnv,
-  type Running,
-  startPaymentsEnv,
-  type TestSql,
-  tokenFor,
-} from '../helpers.js';
+import { bearer, call, createClient, key, newPlatform, startPaymentsEnv, tokenFor } from '../helpers.js';
 
 // The controls gate is exercised at the database level (creation is another module): a row is
 // inserted as creation does, `afterCreate` runs in its transaction and its move is applied there;
 // the codes are then verified over HTTP on a running service.
 
-let e: PaymentsEnv;
-let svc: Running;
-let sql: TestSql;
-let admin: string;
 let a: { platformId: string; apiKey: string };
 let b: { platformId: string; apiKey: string };
 let weakKey: string;
@@ -72,7 +57,7 @@ async function create(
 ) {
   const prepared = await controls.gate.prepare(platformId, input);
   const id = uuidv7();
-  const outcome = await sql.begin(async (tx) => {
+  const outcome = await e.sql.begin(async (tx) => {
     await tx`insert into transactions (id, platform_id, status, amount, currency, from_address, to_address, blockchain_network,
                orchestration_type, template_id, template, metadata)
       values (${id}, ${platformId}, 'pending', ${fields.amount ?? '10'}, 'USDC', ${fields.from ?? '0xAaA1'}, ${fields.to ?? '0xBbB2'},
@@ -96,25 +81,26 @@ async function create(
   return { id, outcome };
 }
 
-const statusOf = async (id: string) => (await sql<{ status: string }[]>`select status from transactions where id = ${id}`)[0]?.status;
+const statusOf = async (id: string) => (await e.sql<{ status: string }[]>`select status from transactions where id = ${id}`)[0]?.status;
 const resultsOf = (id: string) =>
-  sql<{ control_id: string; outcome: string }[]>`select control_id, outcome from control_results where transaction_id = ${id} order by seq`;
+  e.sql<
+    { control_id: string; outcome: string }[]
+  >`select control_id, outcome from control_results where transaction_id = ${id} order by seq`;
 const failedEvents = (id: string) =>
-  sql<{ payload: { data: { reason?: string; transaction: { status: string } } } }[]>`
+  e.sql<{ payload: { data: { reason?: string; transaction: { status: string } } } }[]>`
     select payload from outbox where type = 'transaction.failed' and payload->'data'->'transaction'->>'id' = ${id}`;
 const lastCode = (gateway: { sent: SmsMessage[] }, transactionId: string) =>
   gateway.sent.filter((m) => m.transactionId === transactionId).at(-1)?.code as string;
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 const phone = { phoneNumber: '+14155550123' };
 
+// The service's own code worker polls once at start only: the codes of this file go out through `delivery`.
+const e = fileFixture(() => startPaymentsEnv({ CONTROLS_CODE_DELIVERY_INTERVAL: '1h' }));
 beforeAll(async () => {
-  // The service's own code worker polls once at start only: the codes of this file go out through `delivery`.
-  e = await startPaymentsEnv({ CONTROLS_CODE_DELIVERY_INTERVAL: '1h' });
-  ({ svc, sql, admin } = e);
-  const repository = createControlsRepository(sql);
+  const repository = createControlsRepository(e.sql);
   controls = createControlsService({ repository, transactions, moves, sms, vendorSms, codeTtlMs: 600_000, maxAttempts: 5, box });
   delivery = createCodeDeliveryWorker({
-    sql,
+    sql: e.sql,
     repository,
     box,
     gateways: { two_factor: sms, vendor_sms: vendorSms },
@@ -125,11 +111,9 @@ beforeAll(async () => {
   a = await newPlatform(e, { name: 'Platform A', scopes });
   b = await newPlatform(e, { name: 'Platform B', scopes });
   weakKey = (await newPlatform(e, { name: 'Weak', scopes: ['read:transactions'] })).apiKey;
-  const client = await createClient(svc.url, admin, { name: 'a client', scopes: ['write:transactions'], platformId: a.platformId });
-  v2Token = await tokenFor(svc.url, client);
+  const client = await createClient(e.svc.url, e.admin, { name: 'a client', scopes: ['write:transactions'], platformId: a.platformId });
+  v2Token = await tokenFor(e.svc.url, client);
 });
-
-afterAll(async () => e?.stop());
 
 describe('control types', () => {
   it('amount_limit compares exact decimals against min and max', async () => {
@@ -218,30 +202,30 @@ describe('templates', () => {
 
   it('creates, lists and reads library templates per platform, used by templateId', async () => {
     const body = { name: 'Large payments', controls: [control({ id: 'limit', type: 'amount_limit', config: { max: '50' } })] };
-    const created = await call(svc.url, 'POST', '/api/v1/controls/templates', { headers: key(a.apiKey), body });
+    const created = await call(e.svc.url, 'POST', '/api/v1/controls/templates', { headers: key(a.apiKey), body });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ platformId: a.platformId, name: 'Large payments', version: 1 });
     expect(created.body.controls[0]).toMatchObject({ id: 'limit', isRequired: true, isActive: true });
     const id = created.body.id;
 
-    const list = await call(svc.url, 'GET', '/api/v1/controls/templates', { headers: key(a.apiKey) });
+    const list = await call(e.svc.url, 'GET', '/api/v1/controls/templates', { headers: key(a.apiKey) });
     expect(list.body.map((t: { id: string }) => t.id)).toContain(id);
-    expect((await call(svc.url, 'GET', `/api/v1/controls/templates/${id}`, { headers: key(a.apiKey) })).body.id).toBe(id);
+    expect((await call(e.svc.url, 'GET', `/api/v1/controls/templates/${id}`, { headers: key(a.apiKey) })).body.id).toBe(id);
 
     // Another platform neither sees nor uses it.
-    expect((await call(svc.url, 'GET', `/api/v1/controls/templates/${id}`, { headers: key(b.apiKey) })).status).toBe(404);
-    expect((await call(svc.url, 'GET', '/api/v1/controls/templates', { headers: key(b.apiKey) })).body).toEqual([]);
+    expect((await call(e.svc.url, 'GET', `/api/v1/controls/templates/${id}`, { headers: key(b.apiKey) })).status).toBe(404);
+    expect((await call(e.svc.url, 'GET', '/api/v1/controls/templates', { headers: key(b.apiKey) })).body).toEqual([]);
     await expect(controls.gate.prepare(b.platformId, { templateId: id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
 
     const used = await create(a.platformId, { templateId: id }, { amount: '51' });
     expect(used.outcome.action).toBe('fail_control');
-    const [row] = await sql`select template_id, template from transactions where id = ${used.id}`;
+    const [row] = await e.sql`select template_id, template from transactions where id = ${used.id}`;
     expect(row).toMatchObject({ template_id: id, template: { templateId: id, templateName: 'Large payments', templateVersion: 1 } });
   });
 
   it('refuses bad input, no credential and a missing scope, storing nothing', async () => {
-    const before = (await sql`select count(*)::int as n from control_templates`)[0]?.n;
-    const bad = await call(svc.url, 'POST', '/api/v1/controls/templates', {
+    const before = (await e.sql`select count(*)::int as n from control_templates`)[0]?.n;
+    const bad = await call(e.svc.url, 'POST', '/api/v1/controls/templates', {
       headers: key(a.apiKey),
       body: { name: 'bad', controls: [control({ id: 'r', type: 'risk_review', config: { sometimes: true } })] },
     });
@@ -249,11 +233,11 @@ describe('templates', () => {
     expect(bad.body.error).toMatchObject({ code: 'VALIDATION_ERROR' });
     expect(bad.body.error.details.errors[0].field).toBe('controls.0.config.sometimes');
     const body = { name: 'ok', controls: [] };
-    expect((await call(svc.url, 'POST', '/api/v1/controls/templates', { body })).status).toBe(401);
-    const weak = await call(svc.url, 'POST', '/api/v1/controls/templates', { headers: key(weakKey), body });
+    expect((await call(e.svc.url, 'POST', '/api/v1/controls/templates', { body })).status).toBe(401);
+    const weak = await call(e.svc.url, 'POST', '/api/v1/controls/templates', { headers: key(weakKey), body });
     expect(weak.status).toBe(403);
     expect(weak.body.error.code).toBe('INSUFFICIENT_SCOPE');
-    expect((await sql`select count(*)::int as n from control_templates`)[0]?.n).toBe(before);
+    expect((await e.sql`select count(*)::int as n from control_templates`)[0]?.n).toBe(before);
   });
 });
 
@@ -266,7 +250,7 @@ describe('two-factor codes', () => {
     const sentBefore = sms.sent.length;
     const seenInside: number[] = [];
     await expect(
-      sql.begin(async (tx) => {
+      e.sql.begin(async (tx) => {
         await tx`insert into transactions (id, platform_id, status, amount, currency, from_address, to_address, blockchain_network,
                    orchestration_type, template_id, template, metadata)
           values (${id}, ${a.platformId}, 'pending', '10', 'USDC', '0xAaA1', '0xBbB2', 'base-sepolia', 'platform', ${prepared.templateId},
@@ -285,13 +269,13 @@ describe('two-factor codes', () => {
     expect(seenInside).toEqual([0, 0]);
     await delivery.runOnce();
     expect(sms.sent.length).toBe(sentBefore);
-    expect(await sql`select 1 from control_challenges where transaction_id = ${id}`).toHaveLength(0);
-    expect(await sql`select 1 from code_deliveries where transaction_id = ${id}`).toHaveLength(0);
+    expect(await e.sql`select 1 from control_challenges where transaction_id = ${id}`).toHaveLength(0);
+    expect(await e.sql`select 1 from code_deliveries where transaction_id = ${id}`).toHaveLength(0);
 
     // Committed: the worker sends it, records the message id and wipes the sealed code.
     const made = await create(a.platformId, { template: template(twoFactor()) });
     expect(sms.sent.filter((m) => m.transactionId === made.id)).toHaveLength(1);
-    expect(await sql`select status, sealed, message_id from code_deliveries where transaction_id = ${made.id}`).toEqual([
+    expect(await e.sql`select status, sealed, message_id from code_deliveries where transaction_id = ${made.id}`).toEqual([
       { status: 'sent', sealed: null, message_id: expect.stringMatching(/^m-/) },
     ]);
     // Sent once: another pass sends nothing more.
@@ -306,7 +290,7 @@ describe('two-factor codes', () => {
     const code = lastCode(sms, id);
     expect(code).toMatch(/^\d{6}$/);
     expect(sms.sent.at(-1)).toMatchObject({ to: '+14155550123', purpose: 'two_factor', text: expect.stringContaining(code) });
-    const [challenge] = await sql`select * from control_challenges where transaction_id = ${id}`;
+    const [challenge] = await e.sql`select * from control_challenges where transaction_id = ${id}`;
     expect(challenge).toMatchObject({ status: 'open', attempts: 0, max_attempts: 5, recipient: '+1******0123', provider: 'test-sms' });
     expect(JSON.stringify(challenge)).not.toContain(code);
     // Issue 13 item 7: a copy of the table alone gives the code away to nobody. The salt beside a
@@ -317,7 +301,7 @@ describe('two-factor codes', () => {
     expect(challenge?.code_hash).toMatch(/^localdev\.[0-9a-f]{64}$/);
     expect(new Date(challenge?.expires_at).getTime() - new Date(challenge?.created_at).getTime()).toBe(600_000);
 
-    const res = await call(svc.url, 'POST', '/api/v1/controls/verify-2fa', { headers: key(a.apiKey), body: { transactionId: id, code } });
+    const res = await call(e.svc.url, 'POST', '/api/v1/controls/verify-2fa', { headers: key(a.apiKey), body: { transactionId: id, code } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       id: challenge?.id,
@@ -331,12 +315,15 @@ describe('two-factor codes', () => {
       verifiedAt: expect.any(String),
     });
     expect(await statusOf(id)).toBe('pending');
-    expect((await sql`select status from control_challenges where id = ${challenge?.id}`)[0]?.status).toBe('approved');
-    const transitions = await sql`select action from transaction_transitions where transaction_id = ${id} order by seq`;
+    expect((await e.sql`select status from control_challenges where id = ${challenge?.id}`)[0]?.status).toBe('approved');
+    const transitions = await e.sql`select action from transaction_transitions where transaction_id = ${id} order by seq`;
     expect(transitions.map((t) => t.action)).toEqual(['require_user_action', 'complete_user_action']);
 
     // Used: the same code again finds no open challenge.
-    const again = await call(svc.url, 'POST', '/api/v1/controls/verify-2fa', { headers: key(a.apiKey), body: { transactionId: id, code } });
+    const again = await call(e.svc.url, 'POST', '/api/v1/controls/verify-2fa', {
+      headers: key(a.apiKey),
+      body: { transactionId: id, code },
+    });
     expect(again.status).toBe(409);
     expect(again.body.error).toMatchObject({ code: 'CONFLICT', details: { transactionStatus: 'pending' } });
   });
@@ -355,12 +342,12 @@ describe('two-factor codes', () => {
     const code = lastCode(vendorSms, id);
     expect(vendorSms.sent.at(-1)?.to).toBe('+447700900123');
     // The two-factor route does not take a vendor SMS code.
-    const other = await call(svc.url, 'POST', '/api/v2/controls/verify-2fa', {
+    const other = await call(e.svc.url, 'POST', '/api/v2/controls/verify-2fa', {
       headers: bearer(v2Token),
       body: { transactionId: id, code },
     });
     expect(other.status).toBe(409);
-    const res = await call(svc.url, 'POST', '/api/v2/controls/vendor-sms/verify', {
+    const res = await call(e.svc.url, 'POST', '/api/v2/controls/vendor-sms/verify', {
       headers: bearer(v2Token),
       body: { transactionId: id, code },
     });
@@ -378,7 +365,7 @@ describe('two-factor codes', () => {
     const { id } = await create(a.platformId, { template: template(twoFactor()) });
     const code = lastCode(sms, id);
     for (let remaining = 4; remaining >= 1; remaining--) {
-      const res = await call(svc.url, 'POST', '/api/v1/controls/verify-2fa', {
+      const res = await call(e.svc.url, 'POST', '/api/v1/controls/verify-2fa', {
         headers: key(a.apiKey),
         body: { transactionId: id, code: wrong(code) },
       });
@@ -389,28 +376,31 @@ describe('two-factor codes', () => {
       });
     }
     expect(await failedEvents(id)).toHaveLength(0);
-    const last = await call(svc.url, 'POST', '/api/v1/controls/verify-2fa', {
+    const last = await call(e.svc.url, 'POST', '/api/v1/controls/verify-2fa', {
       headers: key(a.apiKey),
       body: { transactionId: id, code: wrong(code) },
     });
     expect(last.status).toBe(400);
     expect(last.body.error.details).toMatchObject({ attemptsRemaining: 0, transactionStatus: 'failed' });
     expect(await statusOf(id)).toBe('failed');
-    expect((await sql`select status, attempts from control_challenges where transaction_id = ${id}`)[0]).toEqual({
+    expect((await e.sql`select status, attempts from control_challenges where transaction_id = ${id}`)[0]).toEqual({
       status: 'rejected',
       attempts: 5,
     });
     const [event] = await failedEvents(id);
     expect(event?.payload.data.reason).toContain('too many wrong codes');
     // The right code is too late now.
-    const late = await call(svc.url, 'POST', '/api/v1/controls/verify-2fa', { headers: key(a.apiKey), body: { transactionId: id, code } });
+    const late = await call(e.svc.url, 'POST', '/api/v1/controls/verify-2fa', {
+      headers: key(a.apiKey),
+      body: { transactionId: id, code },
+    });
     expect(late.status).toBe(409);
   });
 
   it('refuses an expired code and fails the transaction; an optional control lets it go on', async () => {
     const required = await create(a.platformId, { template: template(twoFactor()) });
-    await sql`update control_challenges set expires_at = now() - interval '1 second' where transaction_id = ${required.id}`;
-    const res = await call(svc.url, 'POST', '/api/v1/controls/verify-2fa', {
+    await e.sql`update control_challenges set expires_at = now() - interval '1 second' where transaction_id = ${required.id}`;
+    const res = await call(e.svc.url, 'POST', '/api/v1/controls/verify-2fa', {
       headers: key(a.apiKey),
       body: { transactionId: required.id, code: lastCode(sms, required.id) },
     });
@@ -420,8 +410,8 @@ describe('two-factor codes', () => {
     expect((await failedEvents(required.id))[0]?.payload.data.reason).toContain('expired');
 
     const optional = await create(a.platformId, { template: template(twoFactor({ isRequired: false })) });
-    await sql`update control_challenges set expires_at = now() - interval '1 second' where transaction_id = ${optional.id}`;
-    const res2 = await call(svc.url, 'POST', '/api/v1/controls/verify-2fa', {
+    await e.sql`update control_challenges set expires_at = now() - interval '1 second' where transaction_id = ${optional.id}`;
+    const res2 = await call(e.svc.url, 'POST', '/api/v1/controls/verify-2fa', {
       headers: key(a.apiKey),
       body: { transactionId: optional.id, code: lastCode(sms, optional.id) },
     });
@@ -434,23 +424,23 @@ describe('two-factor codes', () => {
     const { id } = await create(a.platformId, { template: template(twoFactor()) });
     const code = lastCode(sms, id);
     const path = '/api/v1/controls/verify-2fa';
-    const bad = await call(svc.url, 'POST', path, { headers: key(a.apiKey), body: { transactionId: id, code: '12ab' } });
+    const bad = await call(e.svc.url, 'POST', path, { headers: key(a.apiKey), body: { transactionId: id, code: '12ab' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('VALIDATION_ERROR');
-    const missing = await call(svc.url, 'POST', path, { headers: key(a.apiKey), body: { transactionId: id } });
+    const missing = await call(e.svc.url, 'POST', path, { headers: key(a.apiKey), body: { transactionId: id } });
     expect(missing.status).toBe(400);
-    const foreign = await call(svc.url, 'POST', path, { headers: key(b.apiKey), body: { transactionId: id, code } });
+    const foreign = await call(e.svc.url, 'POST', path, { headers: key(b.apiKey), body: { transactionId: id, code } });
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.code).toBe('NOT_FOUND');
-    expect((await call(svc.url, 'POST', path, { headers: key(a.apiKey), body: { transactionId: uuidv7(), code } })).status).toBe(404);
-    expect((await call(svc.url, 'POST', path, { body: { transactionId: id, code } })).status).toBe(401);
-    const weak = await call(svc.url, 'POST', path, { headers: key(weakKey), body: { transactionId: id, code } });
+    expect((await call(e.svc.url, 'POST', path, { headers: key(a.apiKey), body: { transactionId: uuidv7(), code } })).status).toBe(404);
+    expect((await call(e.svc.url, 'POST', path, { body: { transactionId: id, code } })).status).toBe(401);
+    const weak = await call(e.svc.url, 'POST', path, { headers: key(weakKey), body: { transactionId: id, code } });
     expect(weak.status).toBe(403);
     // v2 takes OAuth tokens only.
     expect(
-      (await call(svc.url, 'POST', '/api/v2/controls/verify-2fa', { headers: key(a.apiKey), body: { transactionId: id, code } })).status,
+      (await call(e.svc.url, 'POST', '/api/v2/controls/verify-2fa', { headers: key(a.apiKey), body: { transactionId: id, code } })).status,
     ).toBe(401);
-    expect((await sql`select status, attempts from control_challenges where transaction_id = ${id}`)[0]).toEqual({
+    expect((await e.sql`select status, attempts from control_challenges where transaction_id = ${id}`)[0]).toEqual({
       status: 'open',
       attempts: 0,
     });
@@ -468,8 +458,8 @@ describe('risk review decisions', () => {
 
   it('approve moves back to pending and runs the controls after the review', async () => {
     const { id } = await create(a.platformId, review());
-    const res = await call(svc.url, 'POST', `/api/v1/controls/reviews/${id}`, {
-      headers: key(admin),
+    const res = await call(e.svc.url, 'POST', `/api/v1/controls/reviews/${id}`, {
+      headers: key(e.admin),
       body: { decision: 'approve', reason: 'known customer' },
     });
     expect(res.status).toBe(200);
@@ -479,25 +469,25 @@ describe('risk review decisions', () => {
       { control_id: 'review', outcome: 'approved' },
       { control_id: 'limit', outcome: 'passed' },
     ]);
-    const [t] = await sql`select action, reason from transaction_transitions where transaction_id = ${id} order by seq desc limit 1`;
+    const [t] = await e.sql`select action, reason from transaction_transitions where transaction_id = ${id} order by seq desc limit 1`;
     expect(t).toEqual({ action: 'approve_review', reason: 'known customer' });
     expect(await failedEvents(id)).toHaveLength(0);
 
-    const again = await call(svc.url, 'POST', `/api/v1/controls/reviews/${id}`, { headers: key(admin), body: { decision: 'approve' } });
+    const again = await call(e.svc.url, 'POST', `/api/v1/controls/reviews/${id}`, { headers: key(e.admin), body: { decision: 'approve' } });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('INVALID_STATE_TRANSITION');
   });
 
   it('an approval can still fail on a later control', async () => {
     const { id } = await create(a.platformId, review(), { amount: '5000' });
-    const res = await call(svc.url, 'POST', `/api/v1/controls/reviews/${id}`, { headers: key(admin), body: { decision: 'approve' } });
+    const res = await call(e.svc.url, 'POST', `/api/v1/controls/reviews/${id}`, { headers: key(e.admin), body: { decision: 'approve' } });
     expect(res.body).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('control limit') });
   });
 
   it('reject fails the transaction with transaction.failed and its reason in the outbox', async () => {
     const { id } = await create(a.platformId, review());
-    const res = await call(svc.url, 'POST', `/api/v1/controls/reviews/${id}`, {
-      headers: key(admin),
+    const res = await call(e.svc.url, 'POST', `/api/v1/controls/reviews/${id}`, {
+      headers: key(e.admin),
       body: { decision: 'reject', reason: 'sanctions hit' },
     });
     expect(res.status).toBe(200);
@@ -512,12 +502,13 @@ describe('risk review decisions', () => {
   it('refuses bad input, unknown transactions and callers without admin:platform', async () => {
     const { id } = await create(a.platformId, review());
     const path = `/api/v1/controls/reviews/${id}`;
-    expect((await call(svc.url, 'POST', path, { headers: key(admin), body: { decision: 'maybe' } })).status).toBe(400);
+    expect((await call(e.svc.url, 'POST', path, { headers: key(e.admin), body: { decision: 'maybe' } })).status).toBe(400);
     expect(
-      (await call(svc.url, 'POST', `/api/v1/controls/reviews/${uuidv7()}`, { headers: key(admin), body: { decision: 'approve' } })).status,
+      (await call(e.svc.url, 'POST', `/api/v1/controls/reviews/${uuidv7()}`, { headers: key(e.admin), body: { decision: 'approve' } }))
+        .status,
     ).toBe(404);
-    expect((await call(svc.url, 'POST', path, { body: { decision: 'approve' } })).status).toBe(401);
-    const own = await call(svc.url, 'POST', path, { headers: key(a.apiKey), body: { decision: 'approve' } });
+    expect((await call(e.svc.url, 'POST', path, { body: { decision: 'approve' } })).status).toBe(401);
+    const own = await call(e.svc.url, 'POST', path, { headers: key(a.apiKey), body: { decision: 'approve' } });
     expect(own.status).toBe(403);
     expect(await statusOf(id)).toBe('risk_review');
   });

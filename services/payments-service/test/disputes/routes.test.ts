@@ -1,27 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { uuidv7 } from '@holdfast/contracts';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fileFixture } from '@holdfast/test-fixtures';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDisputesRepository } from '../../src/modules/disputes/repository.js';
-import {
-  bearer,
-  call,
-  createClient,
-  key,
-  newPlatform,
-  type PaymentsEnv,
-  type Running,
-  startPaymentsEnv,
-  type TestSql,
-  tokenFor,
-} from '../helpers.js';
+import { bearer, call, createClient, key, newPlatform, startPaymentsEnv, tokenFor } from '../helpers.js';
 
 // Disputes on v1 and v2: open, list, read, escalate, evidence, resolve; what each does to the
 // disputed transaction and which events it writes; the refusals; two concurrent resolutions.
 
-let e: PaymentsEnv;
-let svc: Running;
-let sql: TestSql;
-let admin: string;
 const ALL = ['read:disputes', 'write:disputes', 'submit:evidence'];
 const workspaceId = randomUUID();
 
@@ -38,14 +24,14 @@ const platform = (scopes: string[]) => newPlatform(e, { scopes });
 /** An escrowed transaction of the platform, inserted directly (creation is another module). */
 async function transaction(platformId: string, status = 'escrowed') {
   const id = uuidv7();
-  await sql`insert into transactions (id, platform_id, workspace_id, status, amount, currency, from_address, to_address, blockchain_network, orchestration_type, tx_hash)
+  await e.sql`insert into transactions (id, platform_id, workspace_id, status, amount, currency, from_address, to_address, blockchain_network, orchestration_type, tx_hash)
     values (${id}, ${platformId}, ${workspaceId}, ${status}, '250.75', 'USDC', '0xaaa', '0xbbb', 'base-sepolia', 'platform', '0xabc')`;
   return id;
 }
 
 /** Event types written for a transaction and its dispute, oldest first. */
 async function eventsOf(transactionId: string) {
-  const rows = await sql<{ type: string }[]>`
+  const rows = await e.sql<{ type: string }[]>`
     select type from outbox
     where payload->'data'->'transaction'->>'id' = ${transactionId} or payload->'data'->'dispute'->>'transactionId' = ${transactionId}
     order by seq`;
@@ -53,7 +39,7 @@ async function eventsOf(transactionId: string) {
 }
 
 async function open(headers: Record<string, string>, transactionId: string, v = 'v1') {
-  return call(svc.url, 'POST', `/api/${v}/disputes`, {
+  return call(e.svc.url, 'POST', `/api/${v}/disputes`, {
     headers,
     body: { transactionId, initiatedBy: 'sender', reason: 'Goods never arrived', metadata: { order: 'A-1' } },
   });
@@ -66,9 +52,8 @@ async function opened(platformId = platformA, headers = full.v1key) {
   return { transactionId, disputeId: res.body.id as string };
 }
 
+const e = fileFixture(() => startPaymentsEnv());
 beforeAll(async () => {
-  e = await startPaymentsEnv();
-  ({ svc, sql, admin } = e);
   const a = await platform(ALL);
   const b = await platform(ALL);
   const weak = await platform(['read:disputes']);
@@ -78,14 +63,12 @@ beforeAll(async () => {
   readOnlyKey = key(weak.apiKey);
   full.v1key = key(a.apiKey);
   keyB = key(b.apiKey);
-  const client = await createClient(svc.url, admin, { name: 'disputes', scopes: ALL, platformId: platformA });
-  full.v2 = bearer(await tokenFor(svc.url, client));
-  full.v1token = bearer(await tokenFor(svc.url, client, undefined, 'v1'));
-  const weakClient = await createClient(svc.url, admin, { name: 'weak', scopes: ['read:disputes'], platformId: platformA });
-  readOnlyToken = bearer(await tokenFor(svc.url, weakClient));
+  const client = await createClient(e.svc.url, e.admin, { name: 'disputes', scopes: ALL, platformId: platformA });
+  full.v2 = bearer(await tokenFor(e.svc.url, client));
+  full.v1token = bearer(await tokenFor(e.svc.url, client, undefined, 'v1'));
+  const weakClient = await createClient(e.svc.url, e.admin, { name: 'weak', scopes: ['read:disputes'], platformId: platformA });
+  readOnlyToken = bearer(await tokenFor(e.svc.url, weakClient));
 });
-
-afterAll(async () => e?.stop());
 
 describe('POST /disputes (open)', () => {
   for (const [label, v, cred] of [
@@ -112,14 +95,14 @@ describe('POST /disputes (open)', () => {
         metadata: { order: 'A-1' },
         evidence: [],
       });
-      const [tx] = await sql`select status from transactions where id = ${transactionId}`;
+      const [tx] = await e.sql`select status from transactions where id = ${transactionId}`;
       expect(tx?.status).toBe('disputed');
       const transitions =
-        await sql`select from_status, to_status, action, actor from transaction_transitions where transaction_id = ${transactionId}`;
+        await e.sql`select from_status, to_status, action, actor from transaction_transitions where transaction_id = ${transactionId}`;
       expect(transitions).toEqual([
         { from_status: 'escrowed', to_status: 'disputed', action: 'open_dispute', actor: `platform:${platformA}` },
       ]);
-      const [event] = await sql<{ type: string; platform_id: string; payload: Record<string, unknown> }[]>`
+      const [event] = await e.sql<{ type: string; platform_id: string; payload: Record<string, unknown> }[]>`
         select type, platform_id, payload from outbox where payload->'data'->'dispute'->>'id' = ${res.body.id}`;
       expect(event).toMatchObject({
         type: 'dispute.created',
@@ -140,7 +123,7 @@ describe('POST /disputes (open)', () => {
     await vi.waitFor(
       async () => {
         const [row] =
-          await sql`select published_at from outbox where type = 'dispute.created' and payload->'data'->'dispute'->>'id' = ${disputeId}`;
+          await e.sql`select published_at from outbox where type = 'dispute.created' and payload->'data'->'dispute'->>'id' = ${disputeId}`;
         expect(row?.published_at).not.toBeNull();
       },
       { timeout: 10_000, interval: 100 },
@@ -158,8 +141,8 @@ describe('POST /disputes (open)', () => {
       const res = await open(full.v1key as Record<string, string>, transactionId);
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({ code: 'NOT_DISPUTABLE', statusCode: 400 });
-      expect((await sql`select status from transactions where id = ${transactionId}`)[0]?.status).toBe(status);
-      expect(await sql`select 1 from disputes where transaction_id = ${transactionId}`).toHaveLength(0);
+      expect((await e.sql`select status from transactions where id = ${transactionId}`)[0]?.status).toBe(status);
+      expect(await e.sql`select 1 from disputes where transaction_id = ${transactionId}`).toHaveLength(0);
       expect(await eventsOf(transactionId)).toEqual([]);
     }
   });
@@ -171,7 +154,7 @@ describe('POST /disputes (open)', () => {
     const theirs = await transaction(platformB);
     const res = await open(full.v1key as Record<string, string>, theirs);
     expect(res.status).toBe(404);
-    expect((await sql`select status from transactions where id = ${theirs}`)[0]?.status).toBe('escrowed');
+    expect((await e.sql`select status from transactions where id = ${theirs}`)[0]?.status).toBe('escrowed');
   });
 
   it('answers 409 for a second dispute on the same transaction, also when both race', async () => {
@@ -183,7 +166,7 @@ describe('POST /disputes (open)', () => {
     const raced = await transaction(platformA);
     const results = await Promise.all([1, 2, 3].map(() => open(full.v1key as Record<string, string>, raced)));
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
-    expect(await sql`select 1 from disputes where transaction_id = ${raced}`).toHaveLength(1);
+    expect(await e.sql`select 1 from disputes where transaction_id = ${raced}`).toHaveLength(1);
     expect(await eventsOf(raced)).toEqual(['dispute.created']);
   });
 
@@ -197,11 +180,11 @@ describe('POST /disputes (open)', () => {
       { transactionId, initiatedBy: 'sender', reason: '' },
       { transactionId, initiatedBy: 'sender', reason: 'x', extra: true },
     ]) {
-      const res = await call(svc.url, 'POST', '/api/v2/disputes', { headers: full.v2, body });
+      const res = await call(e.svc.url, 'POST', '/api/v2/disputes', { headers: full.v2, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
     }
-    expect((await sql`select status from transactions where id = ${transactionId}`)[0]?.status).toBe('escrowed');
+    expect((await e.sql`select status from transactions where id = ${transactionId}`)[0]?.status).toBe('escrowed');
   });
 
   it('needs a credential with write:disputes; v2 refuses API keys', async () => {
@@ -210,7 +193,7 @@ describe('POST /disputes (open)', () => {
     expect((await open(readOnlyKey, transactionId)).status).toBe(403);
     expect((await open(readOnlyToken, transactionId, 'v2')).body.error.code).toBe('INSUFFICIENT_SCOPE');
     expect((await open(full.v1key as Record<string, string>, transactionId, 'v2')).status).toBe(401);
-    expect((await sql`select status from transactions where id = ${transactionId}`)[0]?.status).toBe('escrowed');
+    expect((await e.sql`select status from transactions where id = ${transactionId}`)[0]?.status).toBe('escrowed');
   });
 });
 
@@ -218,41 +201,41 @@ describe('GET /disputes and /disputes/{id}', () => {
   it('lists the platform’s disputes newest first, filtered by status, and reads one with its evidence', async () => {
     const first = await opened();
     const second = await opened();
-    await call(svc.url, 'POST', `/api/v2/disputes/${second.disputeId}/escalate`, { headers: full.v2 });
+    await call(e.svc.url, 'POST', `/api/v2/disputes/${second.disputeId}/escalate`, { headers: full.v2 });
     const theirs = await opened(platformB, keyB);
 
     for (const headers of [full.v1key, full.v1token]) {
-      const all = await call(svc.url, 'GET', '/api/v1/disputes', { headers });
+      const all = await call(e.svc.url, 'GET', '/api/v1/disputes', { headers });
       expect(all.status).toBe(200);
       const ids = all.body.map((d: { id: string }) => d.id);
       expect(ids.indexOf(second.disputeId)).toBeLessThan(ids.indexOf(first.disputeId));
       expect(ids).not.toContain(theirs.disputeId);
     }
-    const reviewing = await call(svc.url, 'GET', '/api/v2/disputes?status=under_review', { headers: full.v2 });
+    const reviewing = await call(e.svc.url, 'GET', '/api/v2/disputes?status=under_review', { headers: full.v2 });
     expect(reviewing.status).toBe(200);
     expect(reviewing.body.map((d: { id: string }) => d.id)).toContain(second.disputeId);
     expect(reviewing.body.every((d: { status: string }) => d.status === 'under_review')).toBe(true);
-    const byTx = await call(svc.url, 'GET', `/api/v2/disputes?transactionId=${first.transactionId}`, { headers: readOnlyToken });
+    const byTx = await call(e.svc.url, 'GET', `/api/v2/disputes?transactionId=${first.transactionId}`, { headers: readOnlyToken });
     expect(byTx.body.map((d: { id: string }) => d.id)).toEqual([first.disputeId]);
 
-    await call(svc.url, 'POST', `/api/v1/disputes/${first.disputeId}/evidence`, {
+    await call(e.svc.url, 'POST', `/api/v1/disputes/${first.disputeId}/evidence`, {
       headers: full.v1key,
       body: { submittedBy: 'sender', type: 'text', title: 'Chat log' },
     });
-    const one = await call(svc.url, 'GET', `/api/v2/disputes/${first.disputeId}`, { headers: full.v2 });
+    const one = await call(e.svc.url, 'GET', `/api/v2/disputes/${first.disputeId}`, { headers: full.v2 });
     expect(one.status).toBe(200);
     expect(one.body).toMatchObject({ id: first.disputeId, status: 'open', evidence: [{ title: 'Chat log', submittedBy: 'sender' }] });
   });
 
   it('refuses a bad status filter and a bad id with 400', async () => {
-    expect((await call(svc.url, 'GET', '/api/v2/disputes?status=closed', { headers: full.v2 })).status).toBe(400);
-    expect((await call(svc.url, 'GET', '/api/v1/disputes/nope', { headers: full.v1key })).status).toBe(400);
+    expect((await call(e.svc.url, 'GET', '/api/v2/disputes?status=closed', { headers: full.v2 })).status).toBe(400);
+    expect((await call(e.svc.url, 'GET', '/api/v1/disputes/nope', { headers: full.v1key })).status).toBe(400);
   });
 
   it('answers 404 for an unknown dispute and for another platform’s', async () => {
     const theirs = await opened(platformB, keyB);
     for (const id of [uuidv7(), theirs.disputeId]) {
-      const res = await call(svc.url, 'GET', `/api/v2/disputes/${id}`, { headers: full.v2 });
+      const res = await call(e.svc.url, 'GET', `/api/v2/disputes/${id}`, { headers: full.v2 });
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
     }
@@ -260,60 +243,60 @@ describe('GET /disputes and /disputes/{id}', () => {
 
   it('needs read:disputes', async () => {
     const { disputeId } = await opened();
-    expect((await call(svc.url, 'GET', '/api/v1/disputes', {})).status).toBe(401);
+    expect((await call(e.svc.url, 'GET', '/api/v1/disputes', {})).status).toBe(401);
     const writer = await platform(['write:disputes']);
-    expect((await call(svc.url, 'GET', `/api/v1/disputes/${disputeId}`, { headers: key(writer.apiKey) })).status).toBe(403);
-    expect((await call(svc.url, 'GET', '/api/v2/disputes', { headers: full.v1key })).status).toBe(401);
+    expect((await call(e.svc.url, 'GET', `/api/v1/disputes/${disputeId}`, { headers: key(writer.apiKey) })).status).toBe(403);
+    expect((await call(e.svc.url, 'GET', '/api/v2/disputes', { headers: full.v1key })).status).toBe(401);
   });
 });
 
 describe('POST /disputes/{id}/escalate', () => {
   it('climbs tier 1 -> 2 -> 3, stamping each tier left, then refuses with HIGHEST_TIER_REACHED', async () => {
     const { transactionId, disputeId } = await opened();
-    const toTwo = await call(svc.url, 'POST', `/api/v1/disputes/${disputeId}/escalate`, { headers: full.v1key });
+    const toTwo = await call(e.svc.url, 'POST', `/api/v1/disputes/${disputeId}/escalate`, { headers: full.v1key });
     expect(toTwo.status).toBe(200);
     expect(toTwo.body).toMatchObject({ currentTier: 'tier_2_platform_mediation', status: 'under_review', tier2CompletedAt: null });
     expect(toTwo.body.tier1CompletedAt).toEqual(expect.any(String));
-    const toThree = await call(svc.url, 'POST', `/api/v2/disputes/${disputeId}/escalate`, { headers: full.v2 });
+    const toThree = await call(e.svc.url, 'POST', `/api/v2/disputes/${disputeId}/escalate`, { headers: full.v2 });
     expect(toThree.status).toBe(200);
     expect(toThree.body).toMatchObject({ currentTier: 'tier_3_arbitration', status: 'in_arbitration' });
     expect(toThree.body.tier2CompletedAt).toEqual(expect.any(String));
 
-    const top = await call(svc.url, 'POST', `/api/v2/disputes/${disputeId}/escalate`, { headers: full.v2 });
+    const top = await call(e.svc.url, 'POST', `/api/v2/disputes/${disputeId}/escalate`, { headers: full.v2 });
     expect(top.status).toBe(400);
     expect(top.body.error.code).toBe('HIGHEST_TIER_REACHED');
-    const [row] = await sql`select current_tier, status from disputes where id = ${disputeId}`;
+    const [row] = await e.sql`select current_tier, status from disputes where id = ${disputeId}`;
     expect(row).toEqual({ current_tier: 'tier_3_arbitration', status: 'in_arbitration' });
 
-    const escalated = await sql<{ payload: { data: { previousTier: string; dispute: { currentTier: string } } } }[]>`
+    const escalated = await e.sql<{ payload: { data: { previousTier: string; dispute: { currentTier: string } } } }[]>`
       select payload from outbox where type = 'dispute.escalated' and payload->'data'->'dispute'->>'id' = ${disputeId} order by seq`;
     expect(escalated.map((e) => [e.payload.data.previousTier, e.payload.data.dispute.currentTier])).toEqual([
       ['tier_1_smart_contract', 'tier_2_platform_mediation'],
       ['tier_2_platform_mediation', 'tier_3_arbitration'],
     ]);
     expect(await eventsOf(transactionId)).toEqual(['dispute.created', 'dispute.escalated', 'dispute.escalated']);
-    expect((await sql`select status from transactions where id = ${transactionId}`)[0]?.status).toBe('disputed');
+    expect((await e.sql`select status from transactions where id = ${transactionId}`)[0]?.status).toBe('disputed');
   });
 
   it('refuses a resolved dispute with DISPUTE_RESOLVED', async () => {
     const { disputeId } = await opened();
-    await call(svc.url, 'POST', `/api/v2/disputes/${disputeId}/resolve`, {
+    await call(e.svc.url, 'POST', `/api/v2/disputes/${disputeId}/resolve`, {
       headers: full.v2,
       body: { outcome: 'favor_receiver', resolutionReason: 'Delivered' },
     });
-    const res = await call(svc.url, 'POST', `/api/v1/disputes/${disputeId}/escalate`, { headers: full.v1key });
+    const res = await call(e.svc.url, 'POST', `/api/v1/disputes/${disputeId}/escalate`, { headers: full.v1key });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('DISPUTE_RESOLVED');
   });
 
   it('answers 404 for another platform’s dispute and needs write:disputes', async () => {
     const theirs = await opened(platformB, keyB);
-    expect((await call(svc.url, 'POST', `/api/v2/disputes/${theirs.disputeId}/escalate`, { headers: full.v2 })).status).toBe(404);
-    expect((await sql`select current_tier from disputes where id = ${theirs.disputeId}`)[0]?.current_tier).toBe('tier_1_smart_contract');
+    expect((await call(e.svc.url, 'POST', `/api/v2/disputes/${theirs.disputeId}/escalate`, { headers: full.v2 })).status).toBe(404);
+    expect((await e.sql`select current_tier from disputes where id = ${theirs.disputeId}`)[0]?.current_tier).toBe('tier_1_smart_contract');
     const mine = await opened();
-    expect((await call(svc.url, 'POST', `/api/v1/disputes/${mine.disputeId}/escalate`, {})).status).toBe(401);
-    expect((await call(svc.url, 'POST', `/api/v2/disputes/${mine.disputeId}/escalate`, { headers: readOnlyToken })).status).toBe(403);
-    expect((await sql`select current_tier from disputes where id = ${mine.disputeId}`)[0]?.current_tier).toBe('tier_1_smart_contract');
+    expect((await call(e.svc.url, 'POST', `/api/v1/disputes/${mine.disputeId}/escalate`, {})).status).toBe(401);
+    expect((await call(e.svc.url, 'POST', `/api/v2/disputes/${mine.disputeId}/escalate`, { headers: readOnlyToken })).status).toBe(403);
+    expect((await e.sql`select current_tier from disputes where id = ${mine.disputeId}`)[0]?.current_tier).toBe('tier_1_smart_contract');
   });
 });
 
@@ -331,20 +314,20 @@ describe('POST /disputes/{id}/evidence', () => {
       isEncrypted: true,
       metadata: { pages: 2 },
     };
-    const v1 = await call(svc.url, 'POST', `/api/v1/disputes/${disputeId}/evidence`, { headers: full.v1key, body });
+    const v1 = await call(e.svc.url, 'POST', `/api/v1/disputes/${disputeId}/evidence`, { headers: full.v1key, body });
     expect(v1.status).toBe(201);
     expect(v1.body).toMatchObject({ ...body, disputeId });
-    const v2 = await call(svc.url, 'POST', `/api/v2/disputes/${disputeId}/evidence`, {
+    const v2 = await call(e.svc.url, 'POST', `/api/v2/disputes/${disputeId}/evidence`, {
       headers: full.v2,
       body: { submittedBy: 'sender', type: 'screenshot', title: 'Tracking page' },
     });
     expect(v2.status).toBe(201);
     expect(v2.body).toMatchObject({ description: null, content: null, fileUrl: null, fileHash: null, isEncrypted: false, metadata: {} });
-    expect(await sql`select title from dispute_evidence where dispute_id = ${disputeId} order by created_at, id`).toEqual([
+    expect(await e.sql`select title from dispute_evidence where dispute_id = ${disputeId} order by created_at, id`).toEqual([
       { title: 'Delivery receipt' },
       { title: 'Tracking page' },
     ]);
-    const events = await sql<{ payload: { workspaceId: string; data: { evidence: Record<string, string> } } }[]>`
+    const events = await e.sql<{ payload: { workspaceId: string; data: { evidence: Record<string, string> } } }[]>`
       select payload from outbox where type = 'evidence.submitted' and payload->'data'->'dispute'->>'id' = ${disputeId} order by seq`;
     expect(events.map((e) => e.payload.data.evidence)).toEqual([
       { id: v1.body.id, type: 'document', title: 'Delivery receipt', submittedBy: 'receiver' },
@@ -361,46 +344,46 @@ describe('POST /disputes/{id}/evidence', () => {
       { submittedBy: 'sender', type: 'text', title: '' },
       { submittedBy: 'sender', type: 'text', title: 'x', fileUrl: 'not a url' },
     ]) {
-      const res = await call(svc.url, 'POST', `/api/v2/disputes/${disputeId}/evidence`, { headers: full.v2, body });
+      const res = await call(e.svc.url, 'POST', `/api/v2/disputes/${disputeId}/evidence`, { headers: full.v2, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
     }
-    expect(await sql`select 1 from dispute_evidence where dispute_id = ${disputeId}`).toHaveLength(0);
+    expect(await e.sql`select 1 from dispute_evidence where dispute_id = ${disputeId}`).toHaveLength(0);
   });
 
   it('refuses evidence once the dispute is resolved with DISPUTE_RESOLVED', async () => {
     const { disputeId } = await opened();
-    await call(svc.url, 'POST', `/api/v1/disputes/${disputeId}/resolve`, {
+    await call(e.svc.url, 'POST', `/api/v1/disputes/${disputeId}/resolve`, {
       headers: full.v1key,
       body: { outcome: 'favor_sender', resolutionReason: 'Never shipped' },
     });
-    const res = await call(svc.url, 'POST', `/api/v2/disputes/${disputeId}/evidence`, {
+    const res = await call(e.svc.url, 'POST', `/api/v2/disputes/${disputeId}/evidence`, {
       headers: full.v2,
       body: { submittedBy: 'sender', type: 'text', title: 'Late' },
     });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('DISPUTE_RESOLVED');
-    expect(await sql`select 1 from dispute_evidence where dispute_id = ${disputeId}`).toHaveLength(0);
+    expect(await e.sql`select 1 from dispute_evidence where dispute_id = ${disputeId}`).toHaveLength(0);
   });
 
   it('needs submit:evidence and answers 404 for another platform’s dispute', async () => {
     const theirs = await opened(platformB, keyB);
     const body = { submittedBy: 'sender', type: 'text', title: 'x' };
-    expect((await call(svc.url, 'POST', `/api/v2/disputes/${theirs.disputeId}/evidence`, { headers: full.v2, body })).status).toBe(404);
+    expect((await call(e.svc.url, 'POST', `/api/v2/disputes/${theirs.disputeId}/evidence`, { headers: full.v2, body })).status).toBe(404);
     const mine = await opened();
     const writer = await platform(['write:disputes', 'read:disputes']);
-    expect((await call(svc.url, 'POST', `/api/v1/disputes/${mine.disputeId}/evidence`, { headers: key(writer.apiKey), body })).status).toBe(
-      403,
-    );
-    expect((await call(svc.url, 'POST', `/api/v1/disputes/${mine.disputeId}/evidence`, { body })).status).toBe(401);
-    expect(await sql`select 1 from dispute_evidence where dispute_id in (${theirs.disputeId}, ${mine.disputeId})`).toHaveLength(0);
+    expect(
+      (await call(e.svc.url, 'POST', `/api/v1/disputes/${mine.disputeId}/evidence`, { headers: key(writer.apiKey), body })).status,
+    ).toBe(403);
+    expect((await call(e.svc.url, 'POST', `/api/v1/disputes/${mine.disputeId}/evidence`, { body })).status).toBe(401);
+    expect(await e.sql`select 1 from dispute_evidence where dispute_id in (${theirs.disputeId}, ${mine.disputeId})`).toHaveLength(0);
   });
 });
 
 describe('POST /disputes/{id}/resolve', () => {
   it('favor_receiver completes the transaction', async () => {
     const { transactionId, disputeId } = await opened();
-    const res = await call(svc.url, 'POST', `/api/v2/disputes/${disputeId}/resolve`, {
+    const res = await call(e.svc.url, 'POST', `/api/v2/disputes/${disputeId}/resolve`, {
       headers: full.v2,
       body: { outcome: 'favor_receiver', resolutionReason: 'Proof of delivery' },
     });
@@ -412,18 +395,18 @@ describe('POST /disputes/{id}/resolve', () => {
       resolutionReason: 'Proof of delivery',
     });
     expect(res.body.resolvedAt).toEqual(expect.any(String));
-    expect((await sql`select status from transactions where id = ${transactionId}`)[0]?.status).toBe('completed');
+    expect((await e.sql`select status from transactions where id = ${transactionId}`)[0]?.status).toBe('completed');
     const transitions =
-      await sql`select from_status, to_status, action from transaction_transitions where transaction_id = ${transactionId} order by seq`;
+      await e.sql`select from_status, to_status, action from transaction_transitions where transaction_id = ${transactionId} order by seq`;
     expect(transitions).toEqual([
       { from_status: 'escrowed', to_status: 'disputed', action: 'open_dispute' },
       { from_status: 'disputed', to_status: 'completed', action: 'resolve_for_receiver' },
     ]);
     expect(await eventsOf(transactionId)).toEqual(['dispute.created', 'dispute.resolved', 'transaction.completed']);
-    expect(await sql`select kind, refund_bps from settlements where transaction_id = ${transactionId}`).toEqual([
+    expect(await e.sql`select kind, refund_bps from settlements where transaction_id = ${transactionId}`).toEqual([
       { kind: 'release', refund_bps: null },
     ]);
-    expect(await createDisputesRepository().resolutionFor(sql, transactionId)).toMatchObject({
+    expect(await createDisputesRepository().resolutionFor(e.sql, transactionId)).toMatchObject({
       disputeId,
       outcome: 'favor_receiver',
       refundPercentage: 0,
@@ -433,8 +416,8 @@ describe('POST /disputes/{id}/resolve', () => {
 
   it('favor_sender refunds the transaction in full, with the reason on transaction.refunded', async () => {
     const { transactionId, disputeId } = await opened();
-    await call(svc.url, 'POST', `/api/v1/disputes/${disputeId}/escalate`, { headers: full.v1token });
-    const res = await call(svc.url, 'POST', `/api/v1/disputes/${disputeId}/resolve`, {
+    await call(e.svc.url, 'POST', `/api/v1/disputes/${disputeId}/escalate`, { headers: full.v1token });
+    const res = await call(e.svc.url, 'POST', `/api/v1/disputes/${disputeId}/resolve`, {
       headers: full.v1key,
       body: { outcome: 'favor_sender', resolutionReason: 'Never shipped', refundPercentage: 100 },
     });
@@ -445,9 +428,9 @@ describe('POST /disputes/{id}/resolve', () => {
       refundPercentage: 100,
       currentTier: 'tier_2_platform_mediation',
     });
-    expect((await sql`select status from transactions where id = ${transactionId}`)[0]?.status).toBe('refunded');
+    expect((await e.sql`select status from transactions where id = ${transactionId}`)[0]?.status).toBe('refunded');
     expect(await eventsOf(transactionId)).toEqual(['dispute.created', 'dispute.escalated', 'dispute.resolved', 'transaction.refunded']);
-    const [refunded] = await sql<{ payload: { workspaceId: string; data: { reason: string; transaction: { status: string } } } }[]>`
+    const [refunded] = await e.sql<{ payload: { workspaceId: string; data: { reason: string; transaction: { status: string } } } }[]>`
       select payload from outbox where type = 'transaction.refunded' and payload->'data'->'transaction'->>'id' = ${transactionId}`;
     expect(refunded?.payload.data).toMatchObject({
       transaction: { id: transactionId, status: 'refunded' },
@@ -455,30 +438,30 @@ describe('POST /disputes/{id}/resolve', () => {
     });
     expect(refunded?.payload.workspaceId).toBe(workspaceId);
     const [resolved] =
-      await sql`select payload from outbox where type = 'dispute.resolved' and payload->'data'->'dispute'->>'id' = ${disputeId}`;
+      await e.sql`select payload from outbox where type = 'dispute.resolved' and payload->'data'->'dispute'->>'id' = ${disputeId}`;
     expect(resolved?.payload.data.dispute).toMatchObject({ status: 'resolved', outcome: 'favor_sender', refundPercentage: 100 });
   });
 
   it('partial_refund refunds with the share kept exactly for the settlement', async () => {
     const { transactionId, disputeId } = await opened();
-    const res = await call(svc.url, 'POST', `/api/v2/disputes/${disputeId}/resolve`, {
+    const res = await call(e.svc.url, 'POST', `/api/v2/disputes/${disputeId}/resolve`, {
       headers: full.v2,
       body: { outcome: 'partial_refund', resolutionReason: 'Half the order arrived', refundPercentage: 37.5 },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ outcome: 'partial_refund', refundPercentage: 37.5 });
-    expect((await sql`select refund_percentage from disputes where id = ${disputeId}`)[0]?.refund_percentage).toBe('37.50');
-    expect((await sql`select status from transactions where id = ${transactionId}`)[0]?.status).toBe('refunded');
+    expect((await e.sql`select refund_percentage from disputes where id = ${disputeId}`)[0]?.refund_percentage).toBe('37.50');
+    expect((await e.sql`select status from transactions where id = ${transactionId}`)[0]?.status).toBe('refunded');
     const [transition] =
-      await sql`select action, reason from transaction_transitions where transaction_id = ${transactionId} and to_status = 'refunded'`;
+      await e.sql`select action, reason from transaction_transitions where transaction_id = ${transactionId} and to_status = 'refunded'`;
     expect(transition).toEqual({ action: 'resolve_for_sender', reason: 'dispute resolved: partial_refund, 37.5% to the sender' });
-    expect(await createDisputesRepository().resolutionFor(sql, transactionId)).toMatchObject({
+    expect(await createDisputesRepository().resolutionFor(e.sql, transactionId)).toMatchObject({
       outcome: 'partial_refund',
       refundPercentage: 37.5,
       refundBps: 3750,
     });
     // The escrow's split is instructed in the same transaction: the attester's worker sends refund(id, 3750).
-    expect(await sql`select kind, refund_bps, status from settlements where transaction_id = ${transactionId}`).toEqual([
+    expect(await e.sql`select kind, refund_bps, status from settlements where transaction_id = ${transactionId}`).toEqual([
       { kind: 'refund', refund_bps: 3750, status: 'pending' },
     ]);
   });
@@ -495,26 +478,26 @@ describe('POST /disputes/{id}/resolve', () => {
       { outcome: 'favor_sender', resolutionReason: 'x', refundPercentage: 50 },
       { outcome: 'favor_receiver', resolutionReason: 'x', refundPercentage: 20 },
     ]) {
-      const res = await call(svc.url, 'POST', `/api/v2/disputes/${disputeId}/resolve`, { headers: full.v2, body });
+      const res = await call(e.svc.url, 'POST', `/api/v2/disputes/${disputeId}/resolve`, { headers: full.v2, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
     }
-    expect((await sql`select status from disputes where id = ${disputeId}`)[0]?.status).toBe('open');
-    expect((await sql`select status from transactions where id = ${transactionId}`)[0]?.status).toBe('disputed');
+    expect((await e.sql`select status from disputes where id = ${disputeId}`)[0]?.status).toBe('open');
+    expect((await e.sql`select status from transactions where id = ${transactionId}`)[0]?.status).toBe('disputed');
     expect(await eventsOf(transactionId)).toEqual(['dispute.created']);
   });
 
   it('refuses a second resolution with DISPUTE_RESOLVED', async () => {
     const { transactionId, disputeId } = await opened();
     const body = { outcome: 'favor_receiver', resolutionReason: 'Delivered' };
-    expect((await call(svc.url, 'POST', `/api/v1/disputes/${disputeId}/resolve`, { headers: full.v1key, body })).status).toBe(200);
-    const again = await call(svc.url, 'POST', `/api/v1/disputes/${disputeId}/resolve`, {
+    expect((await call(e.svc.url, 'POST', `/api/v1/disputes/${disputeId}/resolve`, { headers: full.v1key, body })).status).toBe(200);
+    const again = await call(e.svc.url, 'POST', `/api/v1/disputes/${disputeId}/resolve`, {
       headers: full.v1key,
       body: { outcome: 'favor_sender', resolutionReason: 'Changed my mind' },
     });
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe('DISPUTE_RESOLVED');
-    expect((await sql`select outcome from disputes where id = ${disputeId}`)[0]?.outcome).toBe('favor_receiver');
+    expect((await e.sql`select outcome from disputes where id = ${disputeId}`)[0]?.outcome).toBe('favor_receiver');
     expect(await eventsOf(transactionId)).toEqual(['dispute.created', 'dispute.resolved', 'transaction.completed']);
   });
 
@@ -522,7 +505,7 @@ describe('POST /disputes/{id}/resolve', () => {
     const { transactionId, disputeId } = await opened();
     const results = await Promise.all(
       (['favor_sender', 'favor_receiver', 'partial_refund', 'favor_sender'] as const).map((outcome) =>
-        call(svc.url, 'POST', `/api/v2/disputes/${disputeId}/resolve`, {
+        call(e.svc.url, 'POST', `/api/v2/disputes/${disputeId}/resolve`, {
           headers: full.v2,
           body: { outcome, resolutionReason: 'race', ...(outcome === 'partial_refund' ? { refundPercentage: 50 } : {}) },
         }),
@@ -532,7 +515,7 @@ describe('POST /disputes/{id}/resolve', () => {
     expect(winners).toHaveLength(1);
     expect(results.filter((r) => r.status === 400).every((r) => r.body.error.code === 'DISPUTE_RESOLVED')).toBe(true);
     const outcome = winners[0]?.body.outcome;
-    const [tx] = await sql`select status, version from transactions where id = ${transactionId}`;
+    const [tx] = await e.sql`select status, version from transactions where id = ${transactionId}`;
     expect(tx).toEqual({ status: outcome === 'favor_receiver' ? 'completed' : 'refunded', version: 3 });
     const events = await eventsOf(transactionId);
     expect(events.filter((t) => t === 'dispute.resolved')).toHaveLength(1);
@@ -542,13 +525,15 @@ describe('POST /disputes/{id}/resolve', () => {
   it('answers 404 for another platform’s dispute and needs write:disputes', async () => {
     const theirs = await opened(platformB, keyB);
     const body = { outcome: 'favor_sender', resolutionReason: 'x' };
-    expect((await call(svc.url, 'POST', `/api/v2/disputes/${theirs.disputeId}/resolve`, { headers: full.v2, body })).status).toBe(404);
-    expect((await call(svc.url, 'POST', `/api/v2/disputes/${theirs.disputeId}/resolve`, { headers: readOnlyToken, body })).status).toBe(
+    expect((await call(e.svc.url, 'POST', `/api/v2/disputes/${theirs.disputeId}/resolve`, { headers: full.v2, body })).status).toBe(404);
+    expect((await call(e.svc.url, 'POST', `/api/v2/disputes/${theirs.disputeId}/resolve`, { headers: readOnlyToken, body })).status).toBe(
       403,
     );
-    expect((await call(svc.url, 'POST', `/api/v1/disputes/${theirs.disputeId}/resolve`, { headers: readOnlyKey, body })).status).toBe(403);
-    expect((await call(svc.url, 'POST', `/api/v1/disputes/${theirs.disputeId}/resolve`, { body })).status).toBe(401);
-    expect((await sql`select status from disputes where id = ${theirs.disputeId}`)[0]?.status).toBe('open');
-    expect((await sql`select status from transactions where id = ${theirs.transactionId}`)[0]?.status).toBe('disputed');
+    expect((await call(e.svc.url, 'POST', `/api/v1/disputes/${theirs.disputeId}/resolve`, { headers: readOnlyKey, body })).status).toBe(
+      403,
+    );
+    expect((await call(e.svc.url, 'POST', `/api/v1/disputes/${theirs.disputeId}/resolve`, { body })).status).toBe(401);
+    expect((await e.sql`select status from disputes where id = ${theirs.disputeId}`)[0]?.status).toBe('open');
+    expect((await e.sql`select status from transactions where id = ${theirs.transactionId}`)[0]?.status).toBe('disputed');
   });
 });
