@@ -86,7 +86,7 @@ describe('POST /api/v1/auth/api-key', () => {
     expect(fields).toEqual(['colour', 'name', 'scopes.0', 'webhookUrl']);
     const operatorScope = await call(e.svc.url, 'POST', '/api/v1/auth/api-key', {
       headers: key(e.admin),
-      body: { name: 'Tenant e.admin', scopes: ['admin:platform'], workspaceId: randomUUID() },
+      body: { name: 'Tenant admin', scopes: ['admin:platform'], workspaceId: randomUUID() },
     });
     expect(operatorScope.status).toBe(400);
     expect(operatorScope.body.error.details.errors).toEqual([
@@ -238,7 +238,7 @@ describe('GET /api/{v1,v2}/auth/platform/{id}', () => {
 });
 
 describe('PUT /api/{v1,v2}/auth/platform/{id}', () => {
-  it('lets a platform rename itself with write:platform and an e.admin change its scopes, effective at once', async () => {
+  it('lets a platform rename itself with write:platform and an admin change its scopes, effective at once', async () => {
     const p = await newPlatform({ scopes: ['read:platform', 'write:platform'] });
     const renamed = await call(e.svc.url, 'PUT', `/api/v1/auth/platform/${p.platformId}`, {
       headers: key(p.apiKey),
@@ -324,7 +324,7 @@ async function adminToken(): Promise<string> {
 }
 
 describe('GET /api/{v1,v2}/auth/platforms', () => {
-  it('lists every platform to an e.admin, by workspace on request', async () => {
+  it('lists every platform to an admin, by workspace on request', async () => {
     const workspaceId = randomUUID();
     const mine = await newPlatform({ workspaceId });
     const all = await call(e.svc.url, 'GET', '/api/v1/auth/platforms', { headers: key(e.admin) });
@@ -459,7 +459,7 @@ describe('OpenAPI', () => {
       Object.entries(ops).map(([method, op]) => ({ path, method, op })),
     );
     for (const { path, method, op } of operations.filter((o) => !o.path.startsWith('/health') && o.path !== '/metrics')) {
-      expect(op['x-rate-limit-tier'], `${method} ${path}`).toMatch(/^(public|standard|high|e.admin)$/);
+      expect(op['x-rate-limit-tier'], `${method} ${path}`).toMatch(/^(public|standard|high|admin)$/);
       expect(op.operationId, `${method} ${path}`).toBeTruthy();
       expect(op.tags?.length, `${method} ${path}`).toBeGreaterThan(0);
     }
