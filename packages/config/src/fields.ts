@@ -167,8 +167,15 @@ export const HttpBodyLimitField = Type.Integer({
   errorMessage: 'must be a byte count from 1024 to 10485760',
 });
 
-/** Requests per minute per credential for each rate-limit tier (operator contract). */
+/**
+ * Requests per minute per credential for each rate-limit tier (operator contract), and the Redis
+ * where the instances add up their counts (ADR 25; required outside local, see the services'
+ * config: without it every instance would allow the whole limit on its own).
+ */
 export const RateLimitEnv = {
+  REDIS_URL: Type.Optional(
+    Type.String({ format: 'redis-url', errorMessage: 'must be a redis:// or rediss:// URL with a host, e.g. redis://127.0.0.1:6379' }),
+  ),
   RATE_LIMIT_PUBLIC: Type.Integer({ minimum: 1, default: 20, errorMessage: 'must be a positive integer (requests per minute)' }),
   RATE_LIMIT_STANDARD: Type.Integer({ minimum: 1, default: 100, errorMessage: 'must be a positive integer (requests per minute)' }),
   RATE_LIMIT_HIGH: Type.Integer({ minimum: 1, default: 1000, errorMessage: 'must be a positive integer (requests per minute)' }),

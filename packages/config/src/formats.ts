@@ -16,6 +16,7 @@ const formats: Record<string, (value: string) => boolean> = {
   'postgres-url': urlWith(['postgres:', 'postgresql:']),
   'nats-url': (v) => v.split(',').every(urlWith(['nats:', 'tls:', 'ws:', 'wss:'])),
   'http-url': urlWith(['http:', 'https:']),
+  'redis-url': urlWith(['redis:', 'rediss:']),
   'header-list': (v) => v.split(',').every((pair) => /^[A-Za-z0-9-]+=.+$/.test(pair.trim())),
   duration: (v) => parseDuration(v) !== undefined,
   'duration-list': (v) => parseDurationList(v) !== undefined,

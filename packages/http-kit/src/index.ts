@@ -16,15 +16,19 @@ export type { ReadinessBody, ReadinessCheck } from './health.js';
 export { chainRpcCheck, probeReadiness } from './health.js';
 export { isStorableText, UNSTORABLE_TEXT_REASON } from './input-rules.js';
 export { numberSourceOf, parseJsonKeepingNumbers } from './json-body.js';
-export {
-  createMemoryWindowCounter,
-  RATE_LIMIT_TIERS,
-  type RateLimitSettings,
-  type RateLimitTier,
-  type WindowCounter,
-} from './rate-limit.js';
+export { RATE_LIMIT_TIERS, type RateLimitSettings, type RateLimitTier } from './rate-limit.js';
 export { captureRawBody } from './raw-body.js';
 export type { RouteAccess, RouteAccessForms } from './route-access.js';
 export { type ServiceHandle, startForTest } from './service.js';
 export { type Closer, exitOnUnhandled, type RunOptions, runUntilSignalled } from './shutdown.js';
 export { type WaitOptions, waitForDependencies } from './starting.js';
+export {
+  createWindowCounter,
+  type SharedWindowCounter,
+  syncZone,
+  type WindowCount,
+  type WindowCounter,
+  type WindowCounterOptions,
+  type WindowIncrement,
+  type WindowStore,
+} from './window-counter.js';

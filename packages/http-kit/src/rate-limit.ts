@@ -2,6 +2,7 @@ import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import { AppError } from '@holdfast/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Counter, type Registry } from 'prom-client';
+import type { WindowCount, WindowCounter } from './window-counter.js';
 
 /** The spec's four tiers. Every route names one in `config.tier`; unnamed routes are `standard`. */
 export const RATE_LIMIT_TIERS = ['public', 'standard', 'high', 'admin'] as const;
@@ -21,11 +22,6 @@ declare module 'fastify' {
     /** Operational routes (health, metrics) that are never limited. */
     unlimited?: boolean;
   }
-}
-
-/** A counter shared by every instance: fixed windows, atomically incremented. */
-export interface WindowCounter {
-  increment: (key: string, windowMs: number) => Promise<{ count: number; resetAtMs: number }>;
 }
 
 export interface RateLimitSettings {
@@ -53,8 +49,9 @@ export function openApiPath(url: string): string {
 }
 
 /**
- * Per-credential, per-tier limits over one-minute windows counted in a shared store, so any
- * number of instances enforce one limit. Every answer (errors included) carries
+ * Per-credential, per-tier limits over one-minute windows, counted by the settings' counter (in the
+ * services: in memory, shared across instances through Redis, ADR 25), so any number of instances
+ * enforce one limit within the tolerance of docs/security.md. Every answer (errors included) carries
  * X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix time of the window's end);
  * a 429 carries Retry-After and the RATE_LIMIT_EXCEEDED envelope.
  */
@@ -66,23 +63,38 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
     const registry = (app as FastifyInstance & { metrics?: Registry }).metrics;
     storeErrors = new Counter({
       name: 'holdfast_rate_limit_store_errors_total',
-      help: 'Requests let through unlimited because the rate-limit counter store failed',
+      help: 'Failures of the rate-limit counter store: requests let through unlimited, or exchanges with the shared store (Redis) that failed while each instance counted alone',
       registers: registry ? [registry] : [],
     });
   });
+  settings.counter.reportStoreErrorsTo?.(() => storeErrors?.inc());
 
   class SharedStore implements FastifyRateLimitStore {
-    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow?: number): void {
-      settings.counter.increment(key, timeWindow ?? WINDOW_MS).then(
-        ({ count, resetAtMs }) => callback(null, { current: count, ttl: Math.max(0, resetAtMs - Date.now()) }),
-        (error: Error) => {
-          // The request passes (skipOnError): an outage of the limiter must not take the API down,
-          // but it must be seen.
-          storeErrors?.inc();
-          app.log.error({ err: error }, 'rate limiter: the counter store failed; the request is let through unlimited');
-          callback(error);
-        },
-      );
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow?: number,
+      max?: number,
+    ): void {
+      const answer = ({ count, resetAtMs }: WindowCount) => callback(null, { current: count, ttl: Math.max(0, resetAtMs - Date.now()) });
+      let counted: WindowCount | Promise<WindowCount>;
+      try {
+        counted = settings.counter.increment(key, timeWindow ?? WINDOW_MS, max ?? Number.POSITIVE_INFINITY);
+      } catch (error) {
+        counted = Promise.reject(error);
+      }
+      // Counted in memory (the common case): answered without waiting for a turn of the event loop.
+      if (!(counted instanceof Promise)) {
+        answer(counted);
+        return;
+      }
+      counted.then(answer, (error: Error) => {
+        // The request passes (skipOnError): an outage of the limiter must not take the API down,
+        // but it must be seen.
+        storeErrors?.inc();
+        app.log.error({ err: error }, 'rate limiter: the counter store failed; the request is let through unlimited');
+        callback(error);
+      });
     }
     child(): FastifyRateLimitStore {
       return this;
@@ -122,21 +134,4 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
     if (!Number.isFinite(secondsLeft)) return;
     reply.header('x-ratelimit-reset', Math.ceil(Date.now() / 1000) + secondsLeft);
   });
-}
-
-/** Fixed windows in this process's memory: for a single instance (tests of one process, tools). */
-export function createMemoryWindowCounter(): WindowCounter {
-  const windows = new Map<string, { count: number; resetAtMs: number }>();
-  return {
-    increment: async (key, windowMs) => {
-      const now = Date.now();
-      const start = Math.floor(now / windowMs) * windowMs;
-      const id = `${key}@${start}`;
-      const entry = windows.get(id) ?? { count: 0, resetAtMs: start + windowMs };
-      entry.count += 1;
-      windows.set(id, entry);
-      if (windows.size > 10_000) for (const [k, v] of windows) if (v.resetAtMs <= now) windows.delete(k);
-      return { ...entry };
-    },
-  };
 }

@@ -3,7 +3,7 @@ import { createLogger } from '@holdfast/logging';
 import { Type } from '@sinclair/typebox';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpApp, createMemoryWindowCounter, errorResponses, type HttpApp } from '../src/index.js';
+import { createHttpApp, createWindowCounter, errorResponses, type HttpApp } from '../src/index.js';
 
 const VERIFIED_KEYS = new Set(['key-a', 'key-b', 'key-c', 'key-sunset']);
 let app: HttpApp;
@@ -17,7 +17,7 @@ beforeAll(async () => {
     openapi: { title: 'Limits', version: '1.0.0', description: 'limits' },
     rateLimit: {
       perMinute: { public: 3, standard: 5, high: 50, admin: 2 },
-      counter: createMemoryWindowCounter(),
+      counter: createWindowCounter(),
       // What a service's authentication verified: here, keys it knows. Anything else is unverified.
       credentialOf: (req) => {
         const key = req.headers['x-api-key'];
@@ -164,7 +164,7 @@ describe('client addresses behind a load balancer (TRUST_PROXY)', () => {
       logger: createLogger({ service: 'limits-proxy', level: 'silent' }),
       apiVersion: () => 'v2',
       ...(trustProxy === undefined ? {} : { trustProxy }),
-      rateLimit: { perMinute: { public: 1, standard: 1, high: 1, admin: 1 }, counter: createMemoryWindowCounter() },
+      rateLimit: { perMinute: { public: 1, standard: 1, high: 1, admin: 1 }, counter: createWindowCounter() },
     });
     limited.get('/login', { config: { tier: 'public' } }, async (req) => ({ ip: req.ip }));
     return { limited, url: await limited.listen({ host: '127.0.0.1', port: 0 }) };

@@ -3,7 +3,6 @@ import { parseHeaderList } from '@holdfast/config';
 import { CHAIN_IDS } from '@holdfast/contracts';
 import {
   createDatabase,
-  createPostgresWindowCounter,
   type Database,
   pingOnce,
   type ReencryptResult,
@@ -30,9 +29,11 @@ import { createLogger, type Logger } from '@holdfast/logging';
 import { type Bus, type BusOptions, connectBus, DEFAULT_STREAM_SETTINGS, ensureStreams, publishEvent } from '@holdfast/messaging';
 import { createSecretBox, keyringFromConfig } from '@holdfast/secrets';
 import { createOutboxRelay, type OutboxRelay } from './outbox-relay.js';
+import { createRateLimitCounter } from './rate-limits.js';
 import { startTracing } from './tracing.js';
 
 export * from './outbox-relay.js';
+export * from './rate-limits.js';
 export * from './tracing.js';
 export * from './worker.js';
 
@@ -70,8 +71,10 @@ export interface FoundationOptions<TSchema extends Record<string, unknown>> {
     openapi?: OpenApiInfo;
     deprecations?: DeprecatedSurface[];
     bodyLimit?: number;
-    /** Per-tier limits counted in the process's `rate_limit_counters` table (shared by instances). */
+    /** Per-tier limits, counted in memory and shared by the instances through `redisUrl` (ADR 25). */
     rateLimitsPerMinute?: Record<RateLimitTier, number>;
+    /** REDIS_URL: where the instances add up their rate-limit counts; unset, each instance counts alone. */
+    redisUrl?: string | undefined;
     credentialOf?: RateLimitSettings['credentialOf'];
     /** TRUST_PROXY: who may set the client address (X-Forwarded-For). */
     trustProxy?: false | number | string[];
@@ -111,20 +114,22 @@ export async function createFoundation<TSchema extends Record<string, unknown>>(
     await database.close();
     throw error;
   }
-  const { rateLimitsPerMinute, credentialOf, ...http } = options.http;
+  const { rateLimitsPerMinute, credentialOf, redisUrl, ...http } = options.http;
+  const limits = rateLimitsPerMinute && {
+    perMinute: rateLimitsPerMinute,
+    counting: createRateLimitCounter({
+      redisUrl,
+      // Instances that share a database share limits (the database's name and the schema).
+      namespace: `${new URL(config.DATABASE_URL).pathname.slice(1) || 'postgres'}:${options.schemaName}`,
+      logger,
+    }),
+  };
+  await limits?.counting.start();
   const app = await createHttpApp({
     service: options.serviceName,
     logger,
     ...http,
-    ...(rateLimitsPerMinute
-      ? {
-          rateLimit: {
-            perMinute: rateLimitsPerMinute,
-            counter: createPostgresWindowCounter(database.sql, options.schemaName),
-            credentialOf,
-          },
-        }
-      : {}),
+    ...(limits ? { rateLimit: { perMinute: limits.perMinute, counter: limits.counting.counter, credentialOf } } : {}),
     readiness: [
       { name: 'postgres', check: database.ping },
       { name: 'nats', check: bus.ping },
@@ -139,6 +144,7 @@ export async function createFoundation<TSchema extends Record<string, unknown>>(
     bus,
     app,
     baseClosers: [
+      ...(limits ? [{ name: 'rate-limit-counter', close: limits.counting.close }] : []),
       { name: 'nats', close: bus.close },
       { name: 'postgres', close: database.close },
     ],

@@ -16,10 +16,10 @@ async function postgresAnswers(url: string): Promise<boolean> {
   }
 }
 
-function tcpAnswers(url: string): Promise<boolean> {
+function tcpAnswers(url: string, defaultPort: number): Promise<boolean> {
   const { hostname, port } = new URL(url.split(',')[0] ?? url);
   return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port || 4222), timeout: 2000 });
+    const socket = connect({ host: hostname, port: Number(port || defaultPort), timeout: 2000 });
     socket.once('connect', () => {
       socket.destroy();
       resolve(true);
@@ -33,7 +33,7 @@ function tcpAnswers(url: string): Promise<boolean> {
 }
 
 /**
- * Once per test run: find PostgreSQL and NATS (the environment's, else containers), build the
+ * Once per test run: find PostgreSQL, NATS and Redis (the environment's, else containers), build the
  * migrated template database, and hand both to the test files.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -43,17 +43,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
     'postgres',
   );
   let natsUrl = env.NATS_URL ?? 'nats://127.0.0.1:4222';
+  let redisUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   let stopContainers = async () => {};
 
-  if (!(await postgresAnswers(adminUrl)) || !(await tcpAnswers(natsUrl))) {
+  if (!(await postgresAnswers(adminUrl)) || !(await tcpAnswers(natsUrl, 4222)) || !(await tcpAnswers(redisUrl, 6379))) {
     const containers = await startContainers();
     if (!containers) {
       throw new Error(
-        `Tests need PostgreSQL (${adminUrl}) and NATS with JetStream (${natsUrl}); neither a server nor a container runtime answered. Run ./scripts/test, which starts them, or set DATABASE_URL and NATS_URL.`,
+        `Tests need PostgreSQL (${adminUrl}), NATS with JetStream (${natsUrl}) and Redis (${redisUrl}); neither a server nor a container runtime answered. Run ./scripts/test, which starts them, or set DATABASE_URL, NATS_URL and REDIS_URL.`,
       );
     }
     adminUrl = containers.databaseUrl;
     natsUrl = containers.natsUrl;
+    redisUrl = containers.redisUrl;
     stopContainers = containers.stop;
   }
 
@@ -62,5 +64,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('holdfastDatabaseAdminUrl', adminUrl);
   project.provide('holdfastTemplateDatabase', template);
   project.provide('holdfastNatsUrl', natsUrl);
+  project.provide('holdfastRedisUrl', redisUrl);
   return stopContainers;
 }

@@ -6,4 +6,5 @@ export * from './logger.js';
 export * from './ports.js';
 export * from './process.js';
 export * from './processes.js';
+export * from './redis.js';
 export * from './service.js';

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createTestDatabase, repoRoot, type TestDatabase } from '@holdfast/db/testing';
 import { createTestBus, type TestBus } from '@holdfast/messaging/testing';
 import { freePort } from './ports.js';
+import { testRedisUrl } from './redis.js';
 
 /** The services a client test can start, with the variable that sets each one's port. */
 const PORT_VARIABLES = {
@@ -58,6 +59,7 @@ export async function startServiceProcesses(options: {
     DATABASE_URL: db.url,
     NATS_URL: nats.url,
     NATS_SUBJECT_PREFIX: nats.prefix,
+    REDIS_URL: testRedisUrl(),
     CHAIN_RPC_URLS: 'base-sepolia=http://127.0.0.1:9',
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     JWT_SECRET: randomBytes(32).toString('base64url'),

@@ -4,6 +4,7 @@ import type { Logger } from '@holdfast/logging';
 import { createTestBus, type TestBus } from '@holdfast/messaging/testing';
 import { type Anvil, startAnvil } from './anvil.js';
 import { testLogger } from './logger.js';
+import { testRedisUrl } from './redis.js';
 
 export interface TestService<C> {
   /** Base URL of the running service, e.g. http://127.0.0.1:41234 */
@@ -38,6 +39,7 @@ export async function startTestService<C>(options: {
     DATABASE_URL: db.url,
     NATS_URL: nats.url,
     NATS_SUBJECT_PREFIX: nats.prefix,
+    REDIS_URL: testRedisUrl(),
     ...(anvil ? { CHAIN_RPC_URLS: `base-sepolia=${anvil.rpcUrl}` } : {}),
     ...options.env,
   };

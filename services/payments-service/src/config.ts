@@ -134,6 +134,8 @@ function resolve(env: Record<string, string | undefined>) {
     // DATA_ENCRYPTION_KEY seals one-time codes waiting to be sent (controls' code deliveries).
     ...requiredOutsideLocal(c, ['INTERNAL_API_KEY', 'DATA_ENCRYPTION_KEY']),
     ...requiredOutsideLocal(c, ['IDENTITY_PROVIDER_URL', 'IDENTITY_PROVIDER_API_KEY', 'IDENTITY_PROVIDER_WEBHOOK_SECRET']),
+    // Rate-limit counts are shared through Redis; without it each instance would allow the whole limit.
+    ...requiredOutsideLocal(c, ['REDIS_URL']),
     ...(c.IDENTITY_PROVIDER_URL && !c.IDENTITY_PROVIDER_API_KEY
       ? ['IDENTITY_PROVIDER_API_KEY: is required with IDENTITY_PROVIDER_URL']
       : []),

@@ -98,6 +98,7 @@ export async function createPaymentsService(
       deprecations: [v1Deprecation(config.v1SunsetEnforced)],
       bodyLimit: config.HTTP_BODY_LIMIT,
       rateLimitsPerMinute: config.rateLimitsPerMinute,
+      redisUrl: config.REDIS_URL,
       trustProxy: config.trustProxy,
       credentialOf: rateLimitCredentialOf,
     },

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type HttpApp, startForTest } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
-import { createTestBus, createTestDatabase, type TestBus, type TestDatabase, testLogger } from '@holdfast/test-fixtures';
+import { createTestBus, createTestDatabase, type TestBus, type TestDatabase, testLogger, testRedisUrl } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { request } from 'undici';
 import { createPaymentsService, paymentsConfigFrom } from '../src/index.js';
@@ -25,6 +25,7 @@ export async function startPayments(
     DATABASE_URL: db.url,
     NATS_URL: nats.url,
     NATS_SUBJECT_PREFIX: nats.prefix,
+    REDIS_URL: testRedisUrl(),
     // No chain is needed by the access routes; readiness is not what these files test.
     CHAIN_RPC_URLS: 'base-sepolia=http://127.0.0.1:9',
     LOG_LEVEL: 'silent',

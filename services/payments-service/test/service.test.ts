@@ -13,6 +13,7 @@ const STAGING_SECRETS = {
   IDENTITY_PROVIDER_URL: 'https://idp.example.com/',
   IDENTITY_PROVIDER_API_KEY: 'i'.repeat(24),
   IDENTITY_PROVIDER_WEBHOOK_SECRET: 's'.repeat(32),
+  REDIS_URL: 'redis://redis.example.com:6379',
 };
 
 let service: TestService<PaymentsConfig>;
@@ -136,6 +137,17 @@ describe('payments-service start-up', () => {
 
   it('requires the internal API key outside local', async () => {
     expect(() => paymentsConfigFrom({ APP_ENV: 'production' })).toThrow(/INTERNAL_API_KEY: is required when APP_ENV is production/);
+  });
+
+  it('requires REDIS_URL outside local: without it each instance would allow a whole rate limit', () => {
+    const { REDIS_URL: _redis, ...withoutRedis } = STAGING_SECRETS;
+    for (const APP_ENV of ['staging', 'production']) {
+      expect(() => paymentsConfigFrom({ APP_ENV, ...withoutRedis })).toThrow(
+        new RegExp(`REDIS_URL: is required when APP_ENV is ${APP_ENV} \\(missing\\)`),
+      );
+    }
+    expect(() => paymentsConfigFrom({ REDIS_URL: '127.0.0.1:6379' })).toThrow(/REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/);
+    expect(paymentsConfigFrom({}).REDIS_URL).toBeUndefined();
   });
 
   it('requires DATA_ENCRYPTION_KEY outside local: codes waiting to be sent are sealed with it', () => {

@@ -66,6 +66,8 @@ function resolve(env: Record<string, string | undefined>) {
   const raw = loadConfig(WorkspaceEnv, env, (c) => [
     ...requiredOutsideLocal(c, ['INTERNAL_API_KEY', 'DATA_ENCRYPTION_KEY', 'JWT_SECRET']),
     ...requiredOutsideLocal(c, ['SIWE_DOMAIN']),
+    // Rate-limit counts are shared through Redis; without it each instance would allow the whole limit.
+    ...requiredOutsideLocal(c, ['REDIS_URL']),
     ...walletContractProblems(c),
     ...parseTrustProxy(c.TRUST_PROXY).problems,
     ...natsCredentialProblems(c),

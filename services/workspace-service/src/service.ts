@@ -128,6 +128,7 @@ export async function createWorkspaceService(
       deprecations: [unversionedDeprecation(config.unversionedSunsetEnforced)],
       bodyLimit: config.HTTP_BODY_LIMIT,
       rateLimitsPerMinute: config.rateLimitsPerMinute,
+      redisUrl: config.REDIS_URL,
       credentialOf: (request) => rateLimitCaller?.(request),
       trustProxy: config.trustProxy,
     },

@@ -60,6 +60,7 @@ describe('workspace-service start-up', () => {
       'workspace-service: configuration error: INTERNAL_API_KEY: is required when APP_ENV is production (missing)',
       'workspace-service: configuration error: DATA_ENCRYPTION_KEY: is required when APP_ENV is production (missing)',
       'workspace-service: configuration error: JWT_SECRET: is required when APP_ENV is production (missing)',
+      'workspace-service: configuration error: REDIS_URL: is required when APP_ENV is production (missing)',
       "workspace-service: configuration error: NATS_USER: production needs this process's own NATS user: NATS_USER and NATS_PASSWORD, or NATS_NKEY_SEED (missing)",
       "workspace-service: configuration error: CONTRACT_DEPLOYER_PRIVATE_KEY: is a public development key (anvil's default accounts); production needs a key of your own",
     ]);
@@ -86,6 +87,7 @@ describe('workspace-service start-up', () => {
       'workspace-service: configuration error: DATA_ENCRYPTION_KEY: is required when APP_ENV is staging (missing)',
       'workspace-service: configuration error: JWT_SECRET: is required when APP_ENV is staging (missing)',
       'workspace-service: configuration error: SIWE_DOMAIN: is required when APP_ENV is staging (missing)',
+      'workspace-service: configuration error: REDIS_URL: is required when APP_ENV is staging (missing)',
     ]);
   });
 });

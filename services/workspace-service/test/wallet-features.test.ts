@@ -30,6 +30,7 @@ const staging = {
   MAILER_TRANSPORT: 'http',
   MAILER_HTTP_URL: 'https://mail.example.com/send',
   MAILER_API_KEY: 'mail-key-0123456789',
+  REDIS_URL: 'redis://redis.example.com:6379',
 };
 
 describe('wallet configuration', () => {

@@ -6,7 +6,7 @@ import { startForTest } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import type { Bus } from '@holdfast/messaging';
 import { createPaymentsService, paymentsConfigFrom } from '@holdfast/payments-service';
-import { createTestBus, createTestDatabase, type TestBus, testLogger } from '@holdfast/test-fixtures';
+import { createTestBus, createTestDatabase, type TestBus, testLogger, testRedisUrl } from '@holdfast/test-fixtures';
 import { createDispatcherService, dispatcherConfigFrom } from '@holdfast/webhook-dispatcher';
 import postgres from 'postgres';
 import { type FormData, request } from 'undici';
@@ -101,7 +101,13 @@ async function startPeer(start: () => Promise<{ url: string; stop: () => Promise
  */
 export async function startHarness(env: Record<string, string> = {}, options: HarnessOptions = {}): Promise<Harness> {
   const [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
-  const shared = { DATABASE_URL: db.url, NATS_URL: nats.url, NATS_SUBJECT_PREFIX: nats.prefix, LOG_LEVEL: 'silent' };
+  const shared = {
+    DATABASE_URL: db.url,
+    NATS_URL: nats.url,
+    NATS_SUBJECT_PREFIX: nats.prefix,
+    REDIS_URL: testRedisUrl(),
+    LOG_LEVEL: 'silent',
+  };
   const peers: Peers | undefined = options.peers
     ? {
         payments: await startPeer(async () =>
@@ -128,6 +134,7 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
     DATABASE_URL: db.url,
     NATS_URL: nats.url,
     NATS_SUBJECT_PREFIX: nats.prefix,
+    REDIS_URL: testRedisUrl(),
     JWT_SECRET: TEST_JWT_SECRET,
     WORKSPACE_BOOTSTRAP_EMAIL: SUPER_EMAIL,
     WORKSPACE_BOOTSTRAP_PASSWORD: SUPER_PASSWORD,
