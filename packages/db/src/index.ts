@@ -2,5 +2,4 @@ export * from './advisory-lock.js';
 export * from './database.js';
 export * from './migrate.js';
 export * from './outbox.js';
-export * from './rate-limit.js';
 export * from './reencrypt.js';

@@ -1,11 +1,10 @@
 // Every table of payments-service, for drizzle (queries) and drizzle-kit (migrations).
-import { outboxTable, rateLimitCountersTable } from '@holdfast/db';
+import { outboxTable } from '@holdfast/db';
 import { paymentsSchema } from './pg-schema.js';
 
 // drizzle-kit writes CREATE SCHEMA only for an exported pgSchema.
 export { paymentsSchema, SCHEMA_NAME } from './pg-schema.js';
 export const outbox = outboxTable(paymentsSchema);
-export const rateLimitCounters = rateLimitCountersTable(paymentsSchema);
 export { credentialInvalidations } from '../modules/auth/tables.js';
 export { identityProviderEvents, verifications } from '../modules/compliance/tables.js';
 export { codeDeliveries, controlChallenges, controlResults, controlTemplates } from '../modules/controls/tables.js';

@@ -1,10 +1,4 @@
 // Every table of workspace-service, for drizzle (queries) and drizzle-kit (migrations).
-import { rateLimitCountersTable } from '@holdfast/db';
-import { workspaceSchema } from './pg-schema.js';
-
-// drizzle-kit writes CREATE SCHEMA only for an exported pgSchema.
-export { SCHEMA_NAME, workspaceSchema } from './pg-schema.js';
-export const rateLimitCounters = rateLimitCountersTable(workspaceSchema);
 
 export { auditLogs } from '../modules/audit/tables.js';
 export { customerRefreshTokens, customerSessions, customers } from '../modules/customers/tables.js';
@@ -22,3 +16,5 @@ export { externalWalletConfigs } from '../modules/wallets/external/tables.js';
 export { walletProviderConfigs } from '../modules/wallets/provider-configs/tables.js';
 export { platformWalletAccounts, platformWallets } from '../modules/wallets/providers/tables.js';
 export { platformMappings, workspaceBilling, workspaces, workspaceWalletSettings } from '../modules/workspaces/tables.js';
+// drizzle-kit writes CREATE SCHEMA only for an exported pgSchema.
+export { SCHEMA_NAME, workspaceSchema } from './pg-schema.js';

@@ -1,0 +1,1 @@
+DROP TABLE "payments"."rate_limit_counters" CASCADE;

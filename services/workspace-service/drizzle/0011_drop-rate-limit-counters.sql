@@ -1,0 +1,1 @@
+DROP TABLE "workspace"."rate_limit_counters" CASCADE;
