@@ -14,6 +14,7 @@ import { portFor, tcpAnswers } from './stack/ports.ts';
 import { ensurePostgres, type Started } from './stack/postgres.ts';
 import { migrateAll, runAll, services, waitAllReady } from './stack/processes.ts';
 import { productionStart } from './stack/production-start.ts';
+import { ensureRedis } from './stack/redis.ts';
 import { smokePayment } from './stack/smoke-payment.ts';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
@@ -70,6 +71,9 @@ async function dependencies(env: NodeJS.ProcessEnv, withChain: boolean, withNats
   if (pg.started) started.push(pg.started);
   const nats = withNats ? await ensureNats(root, env.NATS_URL) : undefined;
   if (nats?.started) started.push(nats.started);
+  // The services share their rate-limit counts through it (ADR 25).
+  const redis = await ensureRedis(root, env.REDIS_URL);
+  if (redis.started) started.push(redis.started);
   const chain = withChain ? await ensureChain(root, env.CHAIN_RPC_URLS) : undefined;
   if (chain?.started) started.push(chain.started);
   // Contracts are deployed only on the anvil started here: a chain of CHAIN_RPC_URLS brings its own
@@ -86,7 +90,7 @@ async function dependencies(env: NodeJS.ProcessEnv, withChain: boolean, withNats
       if (env[name] && env[name] !== value) say(`${name} from the environment is ignored: the local anvil's contracts are ${value}`);
     }
   }
-  return { databaseUrl: pg.url, natsUrl: nats?.url ?? '', chainRpcUrls: chain?.rpcUrls, deployment };
+  return { databaseUrl: pg.url, natsUrl: nats?.url ?? '', redisUrl: redis.url, chainRpcUrls: chain?.rpcUrls, deployment };
 }
 
 async function start(): Promise<void> {
@@ -123,6 +127,7 @@ async function start(): Promise<void> {
       APP_ENV: env.APP_ENV ?? 'local',
       DATABASE_URL: deps.databaseUrl,
       ...(nats ? {} : { NATS_URL: deps.natsUrl }),
+      REDIS_URL: deps.redisUrl,
       CHAIN_RPC_URLS: deps.chainRpcUrls,
       ...deps.deployment?.env,
       ...Object.fromEntries(list.map((s) => [s.portEnv, String(ports[s.name])])),
@@ -175,7 +180,7 @@ async function step(name: string, args: string[], env: NodeJS.ProcessEnv): Promi
  * deployed; a payment goes the product's way (created through the Payments API, locked by the sender's
  * wallet from the answer's `escrow`, published by the indexer, `escrowed` in payments); then they stop cleanly.
  */
-async function smoke(databaseUrl: string): Promise<void> {
+async function smoke(databaseUrl: string, redisUrl: string): Promise<void> {
   say('▶ smoke: the four processes reach /health/ready');
   const t0 = Date.now();
   const database = `hf_smoke_${randomBytes(4).toString('hex')}`;
@@ -197,6 +202,7 @@ async function smoke(databaseUrl: string): Promise<void> {
       LOG_LEVEL: 'warn',
       DATABASE_URL: databaseUrl.replace(/\/[^/?]*(\?|$)/, `/${database}$1`),
       NATS_SUBJECT_PREFIX: prefix,
+      REDIS_URL: redisUrl,
       CHAIN_RPC_URLS: chain.rpcUrls,
       PAYMENTS_BOOTSTRAP_API_KEY: adminKey,
       ...deployment.env,
@@ -248,13 +254,14 @@ async function test(): Promise<void> {
       ...env,
       DATABASE_URL: deps.databaseUrl,
       NATS_URL: deps.natsUrl,
+      REDIS_URL: deps.redisUrl,
       FORCE_COLOR: env.FORCE_COLOR ?? '1',
     };
     await step('type-check', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only'], testEnv);
     await step('lint and format (biome)', ['exec', 'biome', 'check', '--error-on-warnings', '.'], testEnv);
     await step('tests', ['exec', 'turbo', 'run', 'test', '--output-logs=new-only', '--concurrency=2', ...rest], testEnv);
-    await smoke(deps.databaseUrl);
-    await productionStart(root, deps.databaseUrl);
+    await smoke(deps.databaseUrl, deps.redisUrl);
+    await productionStart(root, deps.databaseUrl, deps.redisUrl);
     // The chaos suite's short form (docs/reliability.md): kill -9 of payments and of the dispatcher
     // under load, on its own PostgreSQL, NATS and anvil; nothing may be lost.
     await step('chaos, short form (scripts/chaos)', ['exec', 'node', 'scripts/chaos/chaos.ts', '--short'], testEnv);
@@ -279,8 +286,8 @@ async function smokeOnly(): Promise<void> {
   let failed: unknown;
   try {
     const deps = await dependencies(env, false);
-    if (rest.includes('--production')) await productionStart(root, deps.databaseUrl);
-    else await smoke(deps.databaseUrl);
+    if (rest.includes('--production')) await productionStart(root, deps.databaseUrl, deps.redisUrl);
+    else await smoke(deps.databaseUrl, deps.redisUrl);
   } catch (error) {
     failed = error;
   }

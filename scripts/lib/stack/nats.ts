@@ -1,11 +1,11 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, openSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { say } from './log.ts';
 import { portFor, waitFor } from './ports.ts';
 import type { Started } from './postgres.ts';
+import { findBinary, installDebianPackage, spawnServer } from './servers.ts';
 
 /** NATS answers and has JetStream enabled. */
 export async function jetStreamAnswers(url: string): Promise<boolean> {
@@ -21,35 +21,8 @@ export async function jetStreamAnswers(url: string): Promise<boolean> {
   }
 }
 
-function findNatsServer(): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(':').concat(['/usr/sbin', '/usr/bin', '/usr/local/bin'])) {
-    const candidate = join(dir, 'nats-server');
-    if (existsSync(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-function installNatsServer(): string {
-  const asRoot = process.getuid?.() === 0;
-  say("NATS: no nats-server found; installing Debian's package (apt-get install nats-server)");
-  const options = { stdio: 'inherit' as const, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } };
-  const run = (args: string[]) =>
-    asRoot ? execFileSync(args[0]!, args.slice(1), options) : execFileSync('sudo', ['-n', ...args], options);
-  try {
-    run(['apt-get', 'update', '-qq']);
-    run(['apt-get', 'install', '-y', '-qq', 'nats-server']);
-  } catch (error) {
-    throw new Error(
-      'Could not install nats-server (needs root or passwordless sudo on Debian). Install it yourself, or set NATS_URL to a NATS with JetStream.',
-      {
-        cause: error,
-      },
-    );
-  }
-  const found = findNatsServer();
-  if (!found) throw new Error('nats-server was installed but is not on PATH');
-  return found;
-}
+const findNatsServer = () => findBinary('nats-server');
+const installNatsServer = () => installDebianPackage('NATS', 'nats-server', 'nats-server', 'set NATS_URL to a NATS with JetStream');
 
 /**
  * The NATS at NATS_URL when it answers with JetStream; otherwise a nats-server started here
@@ -66,26 +39,11 @@ export async function ensureNats(root: string, requested: string | undefined): P
   const port = await portFor(4222);
   const storeDir = join(root, '.holdfast', 'nats');
   mkdirSync(storeDir, { recursive: true });
-  const log = openSync(join(root, '.holdfast', 'nats.log'), 'a');
-  const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
-    stdio: ['ignore', log, log],
-    detached: true,
-  });
-  process.once('exit', () => child.kill('SIGKILL'));
+  const started = spawnServer(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], join(root, '.holdfast', 'nats.log'));
   const localUrl = `nats://127.0.0.1:${port}`;
   await waitFor('nats-server', () => jetStreamAnswers(localUrl), 15_000);
   say(`NATS: started nats-server with JetStream on 127.0.0.1:${port}`);
-  return {
-    url: localUrl,
-    started: {
-      stop: () =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        }),
-    },
-  };
+  return { url: localUrl, started };
 }
 
 /** Removes the streams a run created under its subject prefix (the smoke start's), leaving everything else alone. */

@@ -12,7 +12,7 @@ import { migrateAll, runAll, services, waitAllReady } from './processes.ts';
  * fresh database, and reach /health/ready. Vendors are configured (production needs them) but
  * never called during a start.
  */
-export async function productionStart(root: string, databaseUrl: string): Promise<void> {
+export async function productionStart(root: string, databaseUrl: string, redisUrl: string): Promise<void> {
   say('▶ production start: the four processes with APP_ENV=production and generated secrets reach /health/ready');
   const t0 = Date.now();
   const database = `hf_prod_${randomBytes(4).toString('hex')}`;
@@ -33,6 +33,8 @@ export async function productionStart(root: string, databaseUrl: string): Promis
       LOG_LEVEL: 'warn',
       DATABASE_URL: databaseUrl.replace(/\/[^/?]*(\?|$)/, `/${database}$1`),
       NATS_SUBJECT_PREFIX: prefix,
+      // Required in production: the instances share their rate-limit counts there.
+      REDIS_URL: redisUrl,
       CHAIN_RPC_URLS: chain.rpcUrls,
       JWT_SECRET: secret(48),
       INTERNAL_API_KEY: secret(32),
