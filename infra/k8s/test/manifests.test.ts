@@ -228,6 +228,13 @@ describe.each(['staging', 'production'])('overlay %s', (overlay) => {
         const { NATS_USER: _user, NATS_PASSWORD: _password, ...anonymous } = env;
         expect(() => process.load(anonymous)).toThrow(/NATS_USER: production needs this process's own NATS user/);
       }
+      // The APIs' instances share their rate-limit counts through Redis (base/redis.yaml); outside
+      // local they refuse to start without it.
+      if (process.api) {
+        expect(env.REDIS_URL).toBe('redis://redis:6379');
+        const { REDIS_URL: _redis, ...alone } = env;
+        expect(() => process.load(alone)).toThrow(/REDIS_URL: is required/);
+      }
     });
 
     it('is killed only after its preStop pause and its whole SHUTDOWN_TIMEOUT drain', () => {
