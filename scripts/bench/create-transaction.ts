@@ -17,8 +17,8 @@
 //
 // Every request has its own sender (fromAddress): payments allows 10 creations per minute per sender.
 // --write puts the results into docs/benchmarks.md (its create-transaction section); --keep keeps the
-// bench database (its URL is printed). Needs PostgreSQL and NATS at DATABASE_URL and NATS_URL
-// (./scripts/start's defaults otherwise).
+// bench database (its URL is printed). Needs PostgreSQL, NATS and Redis at DATABASE_URL, NATS_URL and
+// REDIS_URL (./scripts/start's defaults otherwise).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -47,6 +47,7 @@ const IN_FLIGHT = [10, 50];
 const WRITE = args.includes('--write');
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/holdfast';
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Far above any load this script makes: the limiter still counts every request, but never refuses one. */
 const NO_REFUSAL = '10000000';
 
@@ -185,6 +186,8 @@ async function main(): Promise<void> {
       DATABASE_URL: benchDbUrl,
       NATS_URL: natsUrl,
       NATS_SUBJECT_PREFIX: prefix,
+      // As deployed: rate-limit counts added up in Redis (ADR 25).
+      REDIS_URL: redisUrl,
       PAYMENTS_PORT: String(port),
       PAYMENTS_BOOTSTRAP_API_KEY: bootstrapKey,
       // Nothing here goes on chain (creation only writes the row and its event).
@@ -464,7 +467,7 @@ function report(rows: string[][], targets: Target[], software: { postgres: strin
     `- **machine**: ${machine}`,
     `- **software**: Node ${process.versions.node}, PostgreSQL ${software.postgres}, NATS ${software.nats}`,
     `- **command**: \`pnpm exec turbo run build && ${command}\``,
-    `- **setup**: the built payments-service as its own process (\`APP_ENV=local\`, defaults but for \`RATE_LIMIT_*\` set far above the load: the limiter still counts every request; \`DATABASE_POOL_SIZE\` 10) on a fresh migrated database and its own NATS subject prefix; next to it, in a process of its own, a bare Fastify server whose one POST route does one postgres.js insert (pool of 10) into a five-column table of the same database, and whose GET route reads one of its rows by primary key. Both get the same requests: \`Authorization: Bearer\` (a v2 token with \`move:transactions\`), a unique \`Idempotency-Key\`, and a body with a new \`fromAddress\` each time (payments allows 10 creations per minute per sender). The load is N closed loops of undici requests from the bench process (each sends its next request when its answer is read); ${WARMUP} requests to each warm up first. Latency is from the start of a request to the end of its answer. Any answer but 201 (for the replay: 201 with \`Idempotent-Replayed: true\`; for reads: 200, cycling through the stored rows) is an error.`,
+    `- **setup**: the built payments-service as its own process (\`APP_ENV=local\`, defaults but for \`RATE_LIMIT_*\` set far above the load: the limiter still counts every request, in memory, added up in Redis at \`REDIS_URL\`; \`DATABASE_POOL_SIZE\` 10) on a fresh migrated database and its own NATS subject prefix; next to it, in a process of its own, a bare Fastify server whose one POST route does one postgres.js insert (pool of 10) into a five-column table of the same database, and whose GET route reads one of its rows by primary key. Both get the same requests: \`Authorization: Bearer\` (a v2 token with \`move:transactions\`), a unique \`Idempotency-Key\`, and a body with a new \`fromAddress\` each time (payments allows 10 creations per minute per sender). The load is N closed loops of undici requests from the bench process (each sends its next request when its answer is read); ${WARMUP} requests to each warm up first. Latency is from the start of a request to the end of its answer. Any answer but 201 (for the replay: 201 with \`Idempotent-Replayed: true\`; for reads: 200, cycling through the stored rows) is an error.`,
     '',
     table,
     '',
