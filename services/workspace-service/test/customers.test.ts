@@ -3,7 +3,6 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anvilClients } from './helpers/chain.js';
 import { customerJwt, linkWallet, registerCustomer } from './support/customers.js';
-import { tokenFor } from './support/fixtures.js';
 import {
   auditEntries,
   buildWorld,
@@ -12,6 +11,7 @@ import {
   type Harness,
   type Json,
   PASSWORD,
+  sessionIdOf,
   startHarness,
   uniqueEmail,
   type World,
@@ -338,13 +338,13 @@ describe('customer self-service', () => {
       expect(res.status, path).toBe(401);
     }
     // A user token is no customer token; nor is none, an expired one, a forged one.
-    for (const token of [world.adminW1.token, world.superAdmin.token, tokenFor(world.clientW1.id), undefined]) {
+    for (const token of [world.adminW1.token, world.superAdmin.token, world.clientW1.token, undefined]) {
       const res = await h.call('GET', auth(world.w1.id, 'me'), { ...(token ? { token } : {}) });
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe('UNAUTHORIZED');
     }
     const expired = await h.call('GET', auth(world.w1.id, 'me'), {
-      token: customerJwt(registered.id, world.w1.id, {
+      token: customerJwt(registered.id, world.w1.id, sessionIdOf(registered.token), {
         iat: Math.floor(Date.now() / 1000) - 7200,
         exp: Math.floor(Date.now() / 1000) - 3600,
       }),
@@ -355,10 +355,16 @@ describe('customer self-service', () => {
       'TOKEN_EXPIRED',
     );
     // A token claiming another workspace than the customer's is refused.
-    expect((await h.call('GET', auth(world.w2.id, 'me'), { token: customerJwt(registered.id, world.w2.id) })).status).toBe(401);
     expect(
-      (await h.call('GET', auth(world.w1.id, 'me'), { token: customerJwt(registered.id, world.w1.id, { aud: 'holdfast:workspace-user' }) }))
+      (await h.call('GET', auth(world.w2.id, 'me'), { token: customerJwt(registered.id, world.w2.id, sessionIdOf(registered.token)) }))
         .status,
+    ).toBe(401);
+    expect(
+      (
+        await h.call('GET', auth(world.w1.id, 'me'), {
+          token: customerJwt(registered.id, world.w1.id, sessionIdOf(registered.token), { aud: 'holdfast:workspace-user' }),
+        })
+      ).status,
     ).toBe(401);
   });
 

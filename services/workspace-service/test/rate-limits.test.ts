@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertSession } from './support/fixtures.js';
 import { type Harness, PASSWORD, SUPER_EMAIL, signJwt, startHarness, uniqueEmail } from './support/harness.js';
 
 // The Workspace API's limits come from the same kit as the Payments API's: same headers on every
@@ -25,9 +26,11 @@ describe('rate limits on the Workspace API', () => {
     const left = 60_000 - (Date.now() % 60_000);
     if (left < 15_000) await new Promise((r) => setTimeout(r, left + 200));
     const now = Math.floor(Date.now() / 1000);
+    const [admin] = await h.sql<{ id: string }[]>`select id from workspace.users where email = ${SUPER_EMAIL}`;
+    const sessionId = await insertSession(h, admin!.id);
     const claims = (sub: string) => ({
       sub,
-      sid: randomUUID(),
+      sid: sessionId,
       env: 'sandbox',
       typ: 'access',
       iss: 'holdfast-workspace',
@@ -35,7 +38,6 @@ describe('rate limits on the Workspace API', () => {
       iat: now,
       exp: now + 600,
     });
-    const [admin] = await h.sql<{ id: string }[]>`select id from workspace.users where email = ${SUPER_EMAIL}`;
     // The attack: a new credential on every request (random text, or a JWT signed with a guessed
     // secret naming a real user). Counted per credential, each would open a fresh bucket.
     const statuses: number[] = [];

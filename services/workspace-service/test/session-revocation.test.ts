@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerCustomer } from './support/customers.js';
-import { buildWorld, type Harness, PASSWORD, startHarness, uniqueEmail, type World } from './support/harness.js';
+import { customerJwt, registerCustomer } from './support/customers.js';
+import { tokenFor } from './support/fixtures.js';
+import { buildWorld, type Harness, PASSWORD, sessionIdOf, startHarness, uniqueEmail, type World } from './support/harness.js';
 
 // Issue 13 item 6 (docs/workspace-sessions-and-roles.md#when-access-tokens-stop-working): a stolen
 // session ends. Each trigger below is the attack: someone holds a copied access token, the owner
@@ -86,6 +88,18 @@ describe('user access tokens', () => {
     expect((await me(token)).status).toBe(401);
   });
 
+  it('a token whose session does not exist is refused: made up, of another user, or deleted', async () => {
+    // The attack: whoever learns the signing secret (or a token of another user) mints tokens that
+    // name no real session of the user. The signature alone must not be enough.
+    const { email, id } = await member();
+    await refusedAsEnded(tokenFor(id, randomUUID()), 'does not exist');
+    await refusedAsEnded(tokenFor(id, sessionIdOf(world.clientW1.token)), 'does not exist');
+    const session = await h.login(email);
+    expect((await me(session.accessToken)).status).toBe(200);
+    await h.sql`delete from workspace.sessions where id = ${sessionIdOf(session.accessToken)}`;
+    await refusedAsEnded(session.accessToken, 'does not exist');
+  });
+
   it('logout keeps the spec rule: the refresh token dies, the access token lives until it expires', async () => {
     const { email } = await member();
     const session = await h.login(email);
@@ -114,5 +128,24 @@ describe('customer access tokens', () => {
     const other = await registerCustomer(h, world.w1.slug);
     expect((await h.call('POST', `${base()}/logout`, { body: { refreshToken: other.refreshToken } })).status).toBe(200);
     expect((await customerMe(other.token)).status).toBe(200);
+  });
+
+  it('a customer token whose session does not exist is refused: made up, of another customer, or deleted', async () => {
+    const customer = await registerCustomer(h, world.w1.slug);
+    const neighbour = await registerCustomer(h, world.w1.slug);
+    for (const token of [
+      customerJwt(customer.id, world.w1.id, randomUUID()),
+      customerJwt(customer.id, world.w1.id, sessionIdOf(neighbour.token)),
+    ]) {
+      const res = await customerMe(token);
+      expect(res.status, res.text).toBe(401);
+      expect(res.body.error).toMatchObject({ code: 'UNAUTHORIZED' });
+      expect(res.body.error.message).toContain('does not exist');
+    }
+    expect((await customerMe(customer.token)).status).toBe(200);
+    await h.sql`delete from workspace.customer_sessions where id = ${sessionIdOf(customer.token)}`;
+    const deleted = await customerMe(customer.token);
+    expect(deleted.status, deleted.text).toBe(401);
+    expect(deleted.body.error.message).toContain('does not exist');
   });
 });

@@ -304,7 +304,7 @@ describe('access tokens', () => {
     expect((await h.call('GET', '/identity/me', { token: customerToken })).status).toBe(401);
     expect((await h.call('GET', '/identity/me', { token: 'not-a-jwt' })).status).toBe(401);
     expect((await h.call('GET', '/identity/me', { headers: { authorization: 'Basic abc' } })).status).toBe(401);
-    const ghost = tokenFor('00000000-0000-4000-8000-000000000000');
+    const ghost = tokenFor('00000000-0000-4000-8000-000000000000', '00000000-0000-4000-8000-000000000001');
     expect((await h.call('GET', '/identity/me', { token: ghost })).status).toBe(401);
   });
 

@@ -22,8 +22,9 @@ async function snapshotOfW1() {
     billing: await h.sql`select * from workspace.workspace_billing where workspace_id = ${id}`,
     wallet: await h.sql`select * from workspace.workspace_wallet_settings where workspace_id = ${id}`,
     mappings: await h.sql`select * from workspace.platform_mappings where workspace_id = ${id}`,
-    sessions:
-      await h.sql`select s.* from workspace.sessions s join workspace.users u on u.id = s.user_id where u.workspace_id = ${id} order by s.id`,
+    // The fixtures' fresh users and customers come with a session each: left out with them.
+    sessions: await h.sql`select s.* from workspace.sessions s join workspace.users u on u.id = s.user_id
+      where u.workspace_id = ${id} and (u.first_name, u.last_name) is distinct from ('Fresh', 'User') order by s.id`,
     audit: await h.sql`select id from workspace.audit_logs where workspace_id = ${id} order by seq`,
     integrations: await h.sql`select * from workspace.workspace_integrations where workspace_id = ${id} order by id`,
     settings: await h.sql`select * from workspace.settings where workspace_id = ${id} order by id`,
@@ -36,8 +37,8 @@ async function snapshotOfW1() {
     customers:
       await h.sql`select * from workspace.customers where workspace_id = ${id} and (first_name, last_name) is distinct from ('Fresh', 'Customer') order by id`,
     customerWallets: await h.sql`select * from workspace.customer_wallets where workspace_id = ${id} order by customer_id`,
-    customerSessions:
-      await h.sql`select s.* from workspace.customer_sessions s join workspace.customers c on c.id = s.customer_id where c.workspace_id = ${id} order by s.id`,
+    customerSessions: await h.sql`select s.* from workspace.customer_sessions s join workspace.customers c on c.id = s.customer_id
+      where c.workspace_id = ${id} and (c.first_name, c.last_name) is distinct from ('Fresh', 'Customer') order by s.id`,
     providerConfigs:
       await h.sql`select * from workspace.wallet_provider_configs where workspace_id = ${id} and provider_name <> 'Fresh config' order by id`,
     externalWallets:

@@ -19,12 +19,19 @@ export async function registerCustomer(h: Harness, workspaceRef: string, email =
   return { id: res.body.data.customer.id, email, token: res.body.data.accessToken, refreshToken: res.body.data.refreshToken };
 }
 
-/** A customer JWT signed like the service's, with any claims (expired, another workspace, forged). */
-export function customerJwt(customerId: string, workspaceId: string, overrides: Record<string, unknown> = {}): string {
+/** A session of the customer inserted straight into the table (no login): what `customerJwt` tokens name. */
+export async function insertCustomerSession(h: Harness, customerId: string): Promise<string> {
+  const id = randomUUID();
+  await h.sql`insert into workspace.customer_sessions (id, customer_id) values (${id}, ${customerId})`;
+  return id;
+}
+
+/** A customer JWT of a session, signed like the service's, with any claims (expired, another workspace, forged). */
+export function customerJwt(customerId: string, workspaceId: string, sessionId: string, overrides: Record<string, unknown> = {}): string {
   const now = Math.floor(Date.now() / 1000);
   return signJwt({
     sub: customerId,
-    sid: randomUUID(),
+    sid: sessionId,
     wid: workspaceId,
     typ: 'customer_access',
     iss: 'holdfast-workspace',

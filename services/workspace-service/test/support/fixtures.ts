@@ -16,12 +16,22 @@ export function imageForm(data: Buffer = PNG, type = 'image/png', field = 'file'
   return form;
 }
 
-/** A valid access token for a user, without a login (the session id is made up: access tokens do not check it). */
-export function tokenFor(userId: string): string {
+/**
+ * A session of the user inserted straight into the table (no login, no refresh token): what an
+ * access token made by `tokenFor` names. A token whose session does not exist is refused.
+ */
+export async function insertSession(h: Harness, userId: string): Promise<string> {
+  const id = randomUUID();
+  await h.sql`insert into workspace.sessions (id, user_id, environment) values (${id}, ${userId}, 'sandbox')`;
+  return id;
+}
+
+/** A valid access token of a user's session, without a login. */
+export function tokenFor(userId: string, sessionId: string): string {
   const now = Math.floor(Date.now() / 1000);
   return signJwt({
     sub: userId,
-    sid: randomUUID(),
+    sid: sessionId,
     env: 'sandbox',
     typ: 'access',
     iss: 'holdfast-workspace',
@@ -32,8 +42,8 @@ export function tokenFor(userId: string): string {
 }
 
 /**
- * Inserts users straight into the table with an existing user's password hash: fresh principals
- * for destructive cases without paying an argon2 hash each.
+ * Inserts users straight into the table with an existing user's password hash, each with a session
+ * and its access token: fresh principals for destructive cases without paying an argon2 hash each.
  */
 export async function insertUser(
   h: Harness,
@@ -45,5 +55,5 @@ export async function insertUser(
     insert into workspace.users (id, email, password_hash, role, status, workspace_id, email_verified, first_name, last_name)
     select ${id}, ${email}, password_hash, ${fields.role}, 'active', ${fields.workspaceId}, true, 'Fresh', 'User'
     from workspace.users where id = ${fields.passwordHashOf}`;
-  return { id, email, token: tokenFor(id) };
+  return { id, email, token: tokenFor(id, await insertSession(h, id)) };
 }

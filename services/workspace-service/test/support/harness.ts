@@ -214,6 +214,11 @@ export function signJwt(claims: Record<string, unknown>, secret = TEST_JWT_SECRE
   return `${head}.${createHmac('sha256', secret).update(head).digest('base64url')}`;
 }
 
+/** The session (`sid`) an access token names. */
+export function sessionIdOf(token: string): string {
+  return (JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { sid: string }).sid;
+}
+
 /** An access token for the user that expired an hour ago. */
 export function expiredTokenFor(userId: string): string {
   const now = Math.floor(Date.now() / 1000);

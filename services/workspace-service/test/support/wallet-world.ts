@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Anvil, startAnvil } from '@holdfast/test-fixtures';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startCustodyA } from '../helpers/vendors.js';
-import { customerJwt, linkWallet, type RegisteredCustomer, registerCustomer } from './customers.js';
+import { customerJwt, insertCustomerSession, linkWallet, type RegisteredCustomer, registerCustomer } from './customers.js';
 import { type Harness, type HarnessOptions, startHarness, type World } from './harness.js';
 
 /** The X-Internal-API-Key of the services the route table runs against. */
@@ -103,13 +103,13 @@ export async function buildWalletWorld(
 
 /**
  * A customer of W1 inserted straight into the table (no audit entry, no argon2), with a valid
- * customer token: fresh targets and callers for destructive cases. Named "Fresh Customer".
+ * customer session and token: fresh targets and callers for destructive cases. Named "Fresh Customer".
  */
 export async function insertCustomer(h: Harness, workspaceId: string): Promise<{ id: string; token: string }> {
   const id = randomUUID();
   await h.sql`insert into workspace.customers (id, workspace_id, email, first_name, last_name, status)
     values (${id}, ${workspaceId}, ${`fresh-${id}@example.test`}, 'Fresh', 'Customer', 'active')`;
-  return { id, token: customerJwt(id, workspaceId) };
+  return { id, token: customerJwt(id, workspaceId, await insertCustomerSession(h, id)) };
 }
 
 /** A wallet provider config of W1 inserted straight into the table (its credentials do not open), named "Fresh config". */

@@ -30,16 +30,18 @@ export interface CustomerClaims {
 
 /**
  * A stolen session ends (docs/workspace-sessions-and-roles.md#when-access-tokens-stop-working):
- * every access token names its session (`sid`), and each request reads that session with the user
- * (one query, no cache, so every instance refuses it from the next request on). A session revoked
- * for any reason but `logout` (refresh-token reuse, a password change or reset, the user suspended,
- * deactivated or removed from its sessions by an admin) refuses its access tokens at once; logout
- * keeps the spec's rule: the refresh token dies, the access token lives until it expires.
+ * every access token names its session (`sid`), and each request checks that session with the user.
+ * A token whose session does not exist (never did, or was deleted) is refused: a signature alone
+ * is not enough. A session revoked for any reason but `logout` (refresh-token reuse, a password
+ * change or reset, the user suspended, deactivated or removed from its sessions by an admin)
+ * refuses its access tokens at once; logout keeps the spec's rule: the refresh token dies, the
+ * access token lives until it expires.
  */
 export function assertSessionLive(
-  session: { revokedAt: Date | null; revokedReason: string | null },
+  session: { exists: boolean; revokedAt: Date | null; revokedReason: string | null },
   kind: 'access' | 'customer access',
 ): void {
+  if (!session.exists) throw unauthorized(`This ${kind} token's session does not exist; log in again`);
   if (!session.revokedAt || session.revokedReason === 'logout') return;
   throw unauthorized(`This ${kind} token's session has ended (${session.revokedReason ?? 'revoked'}); log in again`);
 }

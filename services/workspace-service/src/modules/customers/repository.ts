@@ -86,8 +86,7 @@ export function createCustomersRepository(db: Executor) {
       return row?.workspaceId;
     },
 
-    /** What authenticating a customer token needs: the customer and its workspace's status. */
-    /** The customer behind a token and the token's session (one query, on every customer request). */
+    /** The customer behind a token, its workspace's status and the token's session (one query; `sessionId` null: no such session). */
     findPrincipal: async (id: string, sessionId: string) => {
       const [row] = await db
         .select({
@@ -96,6 +95,7 @@ export function createCustomersRepository(db: Executor) {
           status: customers.status,
           workspaceId: customers.workspaceId,
           workspaceStatus: workspaces.status,
+          sessionId: customerSessions.id,
           sessionRevokedReason: customerSessions.revokedReason,
           sessionRevokedAt: customerSessions.revokedAt,
         })

@@ -514,7 +514,10 @@ export function createCustomersService(deps: CustomersDeps) {
     customerFor: async (claims: CustomerClaims): Promise<CustomerPrincipal | null> => {
       const row = await store.repos.customers.findPrincipal(claims.sub, claims.sid);
       if (row?.status !== 'active' || row.workspaceId !== claims.wid || CLOSED_WORKSPACE.has(row.workspaceStatus)) return null;
-      assertSessionLive({ revokedAt: row.sessionRevokedAt, revokedReason: row.sessionRevokedReason }, 'customer access');
+      assertSessionLive(
+        { exists: row.sessionId !== null, revokedAt: row.sessionRevokedAt, revokedReason: row.sessionRevokedReason },
+        'customer access',
+      );
       return { id: row.id, email: row.email, workspaceId: row.workspaceId, sessionId: claims.sid };
     },
   };

@@ -63,8 +63,7 @@ export function createSessionsRepository(db: Executor) {
       return rows.length;
     },
 
-    /** The user behind an access token, for authorization on every request. */
-    /** The user behind a token and the token's session (in one query: every authenticated request runs it). */
+    /** The user behind a token and the token's session (in one query; `sessionId` is null when that session does not exist). */
     findActor: async (userId: string, sessionId: string) => {
       const [row] = await db
         .select({
@@ -73,6 +72,7 @@ export function createSessionsRepository(db: Executor) {
           role: users.role,
           status: users.status,
           workspaceId: users.workspaceId,
+          sessionId: sessions.id,
           sessionRevokedReason: sessions.revokedReason,
           sessionRevokedAt: sessions.revokedAt,
         })

@@ -405,7 +405,10 @@ export function createSessionsService(deps: SessionsDeps) {
     actorFor: async (claims: AccessClaims): Promise<Actor | null> => {
       const row = await store.repos.sessions.findActor(claims.sub, claims.sid);
       if (row?.status !== 'active') return null;
-      assertSessionLive({ revokedAt: row.sessionRevokedAt, revokedReason: row.sessionRevokedReason }, 'access');
+      assertSessionLive(
+        { exists: row.sessionId !== null, revokedAt: row.sessionRevokedAt, revokedReason: row.sessionRevokedReason },
+        'access',
+      );
       return { id: row.id, email: row.email, role: row.role, workspaceId: row.workspaceId, sessionId: claims.sid, environment: claims.env };
     },
 
