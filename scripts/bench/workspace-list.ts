@@ -1,0 +1,269 @@
+// Workspace list benchmark: throughput and latency (p50, p99) of GET /api/v1/workspaces/{id}/customers
+// (a page of 20 of a workspace's customers, bearer token of a signed-in user) on the built
+// workspace-service, side by side with a bare Fastify route doing one postgres.js select of the same
+// page from a table of the same shape and rows (bare-select.ts), loaded identically in the same run.
+// Each server runs as its own process; the load is N closed loops of undici requests from this
+// process. workspace-service gets a fresh database (migrated by its dist/migrate.js), its own NATS
+// subject prefix and rate limits far above the load, all removed afterwards. Also prints each
+// server's CPU time per request (from /proc), the number to compare before and after a change on a
+// busy machine.
+//
+//   pnpm exec turbo run build && node scripts/bench/workspace-list.ts [--requests 4000] [--warmup 500] [--customers 500] [--write]
+//
+// --write puts the results into docs/benchmarks.md (its workspace-list section); --keep keeps the
+// bench database (its URL is printed). BENCH_WORKSPACE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"
+// passes Node flags to the workspace-service process (to profile it). Needs PostgreSQL and NATS at
+// DATABASE_URL and NATS_URL (./scripts/start's defaults otherwise).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { connect } from '@nats-io/transport-node';
+import postgres from 'postgres';
+import { request } from 'undici';
+import { deletePrefixedStreams } from '../lib/stack/nats.ts';
+import { portFor, waitFor } from '../lib/stack/ports.ts';
+import { closedLoops, type LoadRequest, type LoadResult, percentile, processCpuMs, verdict } from './load.ts';
+
+const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const REQUESTS = option('requests', 4000);
+const WARMUP = option('warmup', 500);
+const CUSTOMERS = option('customers', 500);
+const PAGE_SIZE = 20;
+const IN_FLIGHT = [10, 50];
+/** Issue 16: a Workspace API list at least half as fast as the bare select, at every load measured. */
+const TARGET = 0.5;
+const WRITE = args.includes('--write');
+const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/holdfast';
+const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+/** Far above any load this script makes: the limiter still counts every request, but never refuses one. */
+const NO_REFUSAL = '10000000';
+const PASSWORD = `Bench-${randomBytes(9).toString('base64url')}1!`;
+
+const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+const withDatabase = (url: string, name: string) => url.replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
+
+function lines(child: ChildProcess): AsyncIterator<string> {
+  return createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+}
+
+async function main(): Promise<void> {
+  const database = `hf_bench_${randomBytes(4).toString('hex')}`;
+  const prefix = `bench${randomBytes(3).toString('hex')}.`;
+  const admin = postgres(withDatabase(databaseUrl, 'postgres'), { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${database}"`);
+  const benchDbUrl = withDatabase(databaseUrl, database);
+  const children: ChildProcess[] = [];
+  const startLoad = os.loadavg();
+  try {
+    // workspace-service, as ./scripts/start runs it: migrated by its own dist/migrate.js, then dist/main.js.
+    const port = await portFor(0);
+    const cwd = mkdtempSync(join(os.tmpdir(), 'holdfast-bench-'));
+    const email = 'bench-admin@holdfast.local';
+    const env = {
+      PATH: process.env.PATH ?? '',
+      APP_ENV: 'local',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: benchDbUrl,
+      NATS_URL: natsUrl,
+      NATS_SUBJECT_PREFIX: prefix,
+      WORKSPACE_PORT: String(port),
+      JWT_SECRET: randomBytes(32).toString('base64url'),
+      WORKSPACE_BOOTSTRAP_EMAIL: email,
+      WORKSPACE_BOOTSTRAP_PASSWORD: PASSWORD,
+      WORKSPACE_STORAGE_DIR: join(cwd, 'storage'),
+      RATE_LIMIT_PUBLIC: NO_REFUSAL,
+      RATE_LIMIT_STANDARD: NO_REFUSAL,
+      RATE_LIMIT_HIGH: NO_REFUSAL,
+      RATE_LIMIT_ADMIN: NO_REFUSAL,
+    };
+    await new Promise<void>((resolve, reject) =>
+      spawn(process.execPath, [join(root, 'services/workspace-service/dist/migrate.js')], { env, cwd, stdio: 'inherit' }).once(
+        'exit',
+        (code) => (code === 0 ? resolve() : reject(new Error(`migrate exited ${code}`))),
+      ),
+    );
+    const nodeArgs = (process.env.BENCH_WORKSPACE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const workspace = spawn(process.execPath, [...nodeArgs, join(root, 'services/workspace-service/dist/main.js')], {
+      env,
+      cwd,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    children.push(workspace);
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor('workspace-service', async () => (await request(`${base}/health`)).statusCode === 200, 60_000);
+
+    // The bootstrap SUPER_ADMIN signs in and creates a workspace, through the API.
+    const post = async (path: string, body: unknown, token?: string) => {
+      const res = await request(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+      const text = await res.body.text();
+      if (res.statusCode >= 300) throw new Error(`${path}: ${res.statusCode} ${text}`);
+      return JSON.parse(text) as { data: Record<string, unknown> };
+    };
+    const token = (await post('/identity/login', { email, password: PASSWORD })).data.accessToken as string;
+    const workspaceId = (await post('/api/v1/workspaces', { name: 'Bench', email: 'bench@example.test' }, token)).data.id as string;
+
+    // Its customers, written straight into the table (an API creation each would only slow the setup),
+    // and the bare route's copy of them: same columns, indexes and rows, in the bench database.
+    const bench = postgres(benchDbUrl, { max: 1, onnotice: () => {} });
+    await bench`
+      insert into workspace.customers (id, workspace_id, email, first_name, last_name, phone_number, city, country, status,
+                                       email_verified, metadata, created_at, updated_at)
+      select gen_random_uuid(), ${workspaceId}, 'customer-' || n || '@example.test', 'First' || n, 'Last' || n, '+4930' || n,
+             'Berlin', 'DE', 'active', true, jsonb_build_object('tier', 'gold', 'n', n),
+             now() - make_interval(secs => n), now() - make_interval(secs => n)
+      from generate_series(1, ${CUSTOMERS}::int) as n`;
+    await bench`create table bench_customers (like workspace.customers including all)`;
+    await bench`insert into bench_customers select * from workspace.customers`;
+    await bench`analyze`;
+    await bench.end();
+    const bare = spawn(process.execPath, [join(root, 'scripts/bench/bare-select.ts')], {
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: benchDbUrl },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(bare);
+    const { port: barePort } = JSON.parse((await lines(bare).next()).value as string) as { port: number };
+
+    // Identical requests to both: the bearer token and the page (the first page: the list as an admin opens it).
+    const listRequest = (): LoadRequest => ({ method: 'GET', headers: { authorization: `Bearer ${token}` } });
+    const listed = (status: number) => status === 200;
+    const query = `?page=1&limit=${PAGE_SIZE}`;
+    const workspaceUrl = `${base}/api/v1/workspaces/${workspaceId}/customers${query}`;
+    const bareUrl = `http://127.0.0.1:${barePort}/workspaces/${workspaceId}/customers${query}`;
+
+    // Both answer the same page.
+    const [ours, theirs] = await Promise.all(
+      [workspaceUrl, bareUrl].map(async (url) => {
+        const res = await request(url, { headers: listRequest().headers });
+        return ((await res.body.json()) as { data: { email: string }[] }).data.map((c) => c.email);
+      }),
+    );
+    if (JSON.stringify(ours) !== JSON.stringify(theirs) || ours?.length !== Math.min(PAGE_SIZE, CUSTOMERS)) {
+      throw new Error(`the two routes answer different pages: ${JSON.stringify({ ours, theirs })}`);
+    }
+
+    const rows: string[][] = [];
+    const ratioRows: string[][] = [];
+    const verdicts: string[] = [];
+    let failed = false;
+    const measure = async (what: string, url: string, pid: number | undefined, inFlight: number) => {
+      const cpuBefore = processCpuMs(pid);
+      const r: LoadResult = await closedLoops(url, REQUESTS, inFlight, listRequest, listed);
+      const cpuMs = (processCpuMs(pid) - cpuBefore) / r.requests;
+      const sorted = [...r.latencies].sort((a, b) => a - b);
+      const perSecond = r.ok / r.seconds;
+      rows.push([
+        what,
+        String(inFlight),
+        String(r.requests),
+        String(r.ok),
+        String(r.errors),
+        perSecond.toFixed(0),
+        percentile(sorted, 50).toFixed(1),
+        percentile(sorted, 99).toFixed(1),
+        cpuMs.toFixed(2),
+      ]);
+      log(rows.at(-1)!.join(' | '));
+      if (r.errors > 0) {
+        failed = true;
+        log(`  ${r.errors} errors; the first: ${r.firstError}`);
+      }
+      return perSecond;
+    };
+
+    // Warm-up: connections, JIT, PostgreSQL caches.
+    log('warming up…');
+    await closedLoops(bareUrl, WARMUP, 10, listRequest, listed);
+    await closedLoops(workspaceUrl, WARMUP, 10, listRequest, listed);
+
+    const ratios: number[] = [];
+    for (const inFlight of IN_FLIGHT) {
+      const floor = await measure('bare Fastify route, one postgres.js select', bareUrl, bare.pid, inFlight);
+      const listedPerSecond = await measure('workspace GET /api/v1/workspaces/{id}/customers', workspaceUrl, workspace.pid, inFlight);
+      const ratio = listedPerSecond / floor;
+      ratios.push(ratio);
+      ratioRows.push([`workspace list / bare select`, String(inFlight), `${ratio.toFixed(2)}x`, `>= ${TARGET}x`]);
+    }
+    verdicts.push(verdict(`workspace list vs bare select at ${IN_FLIGHT.join(' and ')} in flight`, Math.min(...ratios), TARGET));
+
+    const versions = postgres(benchDbUrl, { max: 1, onnotice: () => {} });
+    const [pg] = await versions<{ version: string }[]>`select current_setting('server_version') as version`;
+    await versions.end();
+    const nc = await connect({ servers: natsUrl.split(','), name: 'holdfast-bench' });
+    const natsVersion = nc.info?.version ?? '?';
+    await nc.close();
+    report(rows, ratioRows, verdicts, { postgres: pg?.version ?? '?', nats: natsVersion }, startLoad);
+    if (failed) process.exitCode = 1;
+  } finally {
+    for (const child of children.reverse()) {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+    }
+    await deletePrefixedStreams(natsUrl, prefix).catch(() => undefined);
+    if (args.includes('--keep')) log(`kept ${benchDbUrl}`);
+    else await admin.unsafe(`drop database if exists "${database}" with (force)`);
+    await admin.end();
+  }
+}
+
+function report(
+  rows: string[][],
+  ratioRows: string[][],
+  verdicts: string[],
+  software: { postgres: string; nats: string },
+  startLoad: number[],
+): void {
+  const cpus = os.cpus();
+  const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(', ');
+  const machine = `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}; load average ${load(startLoad)} at the start, ${load(os.loadavg())} at the end`;
+  const command = `node scripts/bench/workspace-list.ts --requests ${REQUESTS} --warmup ${WARMUP} --customers ${CUSTOMERS}`;
+  const markdown = (header: string[], body: string[][]) =>
+    [header, header.map(() => '---'), ...body].map((r) => `| ${r.join(' | ')} |`).join('\n');
+  const table = markdown(
+    ['run', 'in flight', 'requests', '200s', 'errors', 'requests/s', 'latency p50 (ms)', 'latency p99 (ms)', 'server CPU per request (ms)'],
+    rows,
+  );
+  const ratioTable = markdown(['ratio', 'in flight', 'measured', 'target'], ratioRows);
+  const section = [
+    '<!-- workspace-list:start -->',
+    '## Workspace list',
+    '',
+    `- **date**: ${new Date().toISOString().slice(0, 10)}`,
+    `- **machine**: ${machine}`,
+    `- **software**: Node ${process.versions.node}, PostgreSQL ${software.postgres}, NATS ${software.nats}`,
+    `- **command**: \`pnpm exec turbo run build && ${command}\``,
+    `- **setup**: the built workspace-service as its own process (\`APP_ENV=local\`, defaults but for \`RATE_LIMIT_*\` set far above the load: the limiter still counts every request; \`DATABASE_POOL_SIZE\` 10) on a fresh migrated database and its own NATS subject prefix, with one workspace of ${CUSTOMERS} customers; next to it, in a process of its own, a bare Fastify server whose one GET route does one postgres.js select of the same page (pool of 10) from \`bench_customers\`, a copy of \`workspace.customers\` (columns, indexes and rows) in the same database. Both get the same requests: \`GET …/workspaces/{id}/customers?page=1&limit=${PAGE_SIZE}\` with \`Authorization: Bearer\` (the access token of the bootstrap SUPER_ADMIN, signed in once). The load is N closed loops of undici requests from the bench process (each sends its next request when its answer is read); ${WARMUP} requests to each warm up first. Latency is from the start of a request to the end of its answer; any answer but 200 is an error. Server CPU per request is the process's user + system time over the run (\`/proc/<pid>/stat\`) divided by the requests: the number to compare before and after a change when the machine is not quiet.`,
+    '',
+    table,
+    '',
+    ratioTable,
+    '',
+    ...verdicts.map((v) => `- \`${v}\``),
+    '',
+    "What workspace-service does per list that the bare route does not: the request id, trace span and rate-limit counter of the HTTP kit; the access token's signature and claims; the user and session behind the token (one query); the route's role and the workspace's existence; the customers' wallets (a left join) and the list's `total` for the pagination; the answer's envelope (request id, pagination) serialized through its response schema.",
+    '<!-- workspace-list:end -->',
+  ].join('\n');
+  process.stdout.write(`\n${section}\n\n${verdicts.join('\n')}\n`);
+  if (!WRITE) return;
+  const file = join(root, 'docs', 'benchmarks.md');
+  let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const pattern = /<!-- workspace-list:start -->[\s\S]*<!-- workspace-list:end -->/;
+  text = pattern.test(text) ? text.replace(pattern, section) : `${text.trimEnd()}\n\n${section}\n`;
+  writeFileSync(file, text);
+  log(`written to ${file}`);
+}
+
+await main();
