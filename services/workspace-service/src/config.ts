@@ -44,6 +44,12 @@ export const WorkspaceEnv = Type.Object({
   HTTP_BODY_LIMIT: HttpBodyLimitField,
   /** Lifetime of user and customer access tokens (the spec's 3600 s; shorter only to test expiry). */
   WORKSPACE_ACCESS_TOKEN_TTL: Type.String({ format: 'duration', default: '1h', errorMessage: 'must be a duration such as 1h' }),
+  /**
+   * How long an instance may keep the user or customer behind an access token between requests
+   * (docs/adr/0030-workspace-principal-cache.md): a backstop only, changes reach every instance at
+   * once by PostgreSQL NOTIFY. `0s` reads them from PostgreSQL on every request.
+   */
+  WORKSPACE_PRINCIPAL_CACHE_TTL: Type.String({ format: 'duration', default: '5s', errorMessage: 'must be a duration such as 5s' }),
   WORKSPACE_REFRESH_TOKEN_TTL: Type.String({ format: 'duration', default: '30d', errorMessage: 'must be a duration such as 30d' }),
   /** Retention (docs/operations.md, "Retention"): how often the sweeper runs and how long dead rows are kept. */
   WORKSPACE_RETENTION_INTERVAL: Type.String({ format: 'duration', default: '1h', errorMessage: 'must be a duration such as 1h' }),
@@ -96,6 +102,7 @@ function resolve(env: Record<string, string | undefined>) {
     jwtSecretGenerated: raw.JWT_SECRET === undefined,
     accessTokenTtlSeconds: Math.max(1, Math.floor(durationMs(raw.WORKSPACE_ACCESS_TOKEN_TTL) / 1000)),
     refreshTokenTtlMs: durationMs(raw.WORKSPACE_REFRESH_TOKEN_TTL),
+    principalCacheTtlMs: durationMs(raw.WORKSPACE_PRINCIPAL_CACHE_TTL),
     retention: {
       everyMs: durationMs(raw.WORKSPACE_RETENTION_INTERVAL),
       horizons: {

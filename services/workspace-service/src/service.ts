@@ -13,6 +13,7 @@ import { createStore, type Executor } from './db/store.js';
 import { registerWorkspaceApi } from './http/api.js';
 import { openApiInfo, unversionedDeprecation } from './http/surface.js';
 import { rateLimitCallerOf } from './modules/access/hooks.js';
+import { createPrincipalCache, type PrincipalChanges } from './modules/access/principal-cache.js';
 import { accessTokensFrom, customerTokensFrom, TOKEN_AUDIENCE, TOKEN_ISSUER, verificationCodeHasher } from './modules/access/tokens.js';
 import { createAuditRepository } from './modules/audit/repository.js';
 import { auditRoutes } from './modules/audit/routes.js';
@@ -74,11 +75,11 @@ import { workspacesRoutes } from './modules/workspaces/routes.js';
 import { createWorkspacesService } from './modules/workspaces/service.js';
 
 /** Every repository of the service, on the pool or inside one transaction. */
-function repositories(executor: Executor) {
+function repositories(executor: Executor, principals: PrincipalChanges) {
   return {
-    users: createUsersRepository(executor),
-    sessions: createSessionsRepository(executor),
-    workspaces: createWorkspacesRepository(executor),
+    users: createUsersRepository(executor, principals),
+    sessions: createSessionsRepository(executor, principals),
+    workspaces: createWorkspacesRepository(executor, principals),
     platformMappings: createPlatformMappingsRepository(executor),
     sandboxIssuances: createSandboxIssuancesRepository(executor),
     remoteTasks: createRemoteTasksRepository(executor),
@@ -86,7 +87,7 @@ function repositories(executor: Executor) {
     integrations: createIntegrationsRepository(executor),
     settings: createSettingsRepository(executor),
     notifications: createNotificationsRepository(executor),
-    customers: createCustomersRepository(executor),
+    customers: createCustomersRepository(executor, principals),
     transactionScope: createTransactionScopeRepository(executor),
   };
 }
@@ -139,6 +140,7 @@ export async function createWorkspaceService(
   let stopRegistration: () => Promise<void> = async () => {};
   let remoteTasks: RemoteTaskRunner | undefined;
   let closeOutbound: () => Promise<void> = async () => {};
+  const principals = createPrincipalCache({ sql: foundation.database.sql, ttlMs: config.principalCacheTtlMs, logger });
   if (config.jwtSecretGenerated) {
     logger.warn('JWT_SECRET is not set: using a random secret for this run (APP_ENV=local only); sessions end when the process restarts');
   }
@@ -150,7 +152,7 @@ export async function createWorkspaceService(
       verify: { algorithms: ['HS256'], allowedIss: TOKEN_ISSUER, allowedAud: TOKEN_AUDIENCE },
     });
     const tokens = accessTokensFrom(app.jwt, config.accessTokenTtlSeconds);
-    const store = createStore(foundation.database.db, repositories);
+    const store = createStore(foundation.database.db, (executor) => repositories(executor, principals));
     const avatars = createAvatarStore({ storage: createLocalDiskStorage(config.WORKSPACE_STORAGE_DIR), logger });
     const workspaceExists = async (id: string) => (await store.repos.workspaces.findById(id)) !== undefined;
     const audit = createAuditService({ store, workspaceExists, userOf: (id) => store.repos.users.findById(id), logger });
@@ -163,6 +165,7 @@ export async function createWorkspaceService(
       appEnv: config.APP_ENV,
       refreshTokenTtlMs: config.refreshTokenTtlMs,
       logger,
+      principals,
     });
     const users = createUsersService({ store, audit, avatars });
     const catalog = createCatalogService({ workspaceExists });
@@ -185,6 +188,7 @@ export async function createWorkspaceService(
       tokens: customerTokens,
       refreshTokenTtlMs: config.refreshTokenTtlMs,
       logger,
+      principals,
       // The runner is built below (its handlers need the wallet features, which need the customers).
       tasks: { attempt: (ids) => remoteTasks?.attempt(ids) ?? Promise.resolve() },
     });
@@ -287,6 +291,7 @@ export async function createWorkspaceService(
   return {
     app,
     startWorkers: async () => {
+      await principals.start();
       notificationConsumer = await startNotifications?.();
       await startRegistration();
       await runner.start();
@@ -298,6 +303,7 @@ export async function createWorkspaceService(
       { name: 'contract registration', close: () => stopRegistration() },
       { name: 'notification consumer', close: async () => notificationConsumer?.stop() },
       { name: 'outbound connections', close: () => closeOutbound() },
+      { name: 'principal cache', close: principals.stop },
       ...foundation.baseClosers,
     ],
   };

@@ -159,25 +159,7 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
   );
   const sql = postgres(db.url, { max: 2, onnotice: () => {} });
 
-  const call = async <T>(method: string, path: string, options: CallOptions = {}): Promise<Answer<T>> => {
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    let body: string | FormData | undefined;
-    if (options.form) body = options.form;
-    else if (options.body !== undefined) {
-      headers['content-type'] ??= 'application/json';
-      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-    }
-    const res = await request(`${service.url}${path}`, { method: method as 'GET', headers, body });
-    const text = await res.body.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = text;
-    }
-    return { status: res.statusCode, headers: res.headers as Answer['headers'], body: parsed as T, text };
-  };
+  const call = callerOf(service.url);
 
   const login = async (email: string, password = PASSWORD) => {
     const res = await call<Json>('POST', '/identity/login', { body: { email, password } });
@@ -205,6 +187,42 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
       await rm(storageDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Calls one service over HTTP: JSON in and out (a text answer stays text). */
+function callerOf(url: string): Harness['call'] {
+  return async <T>(method: string, path: string, options: CallOptions = {}): Promise<Answer<T>> => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | FormData | undefined;
+    if (options.form) body = options.form;
+    else if (options.body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    }
+    const res = await request(`${url}${path}`, { method: method as 'GET', headers, body });
+    const text = await res.body.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    return { status: res.statusCode, headers: res.headers as Answer['headers'], body: parsed as T, text };
+  };
+}
+
+/**
+ * Another instance of workspace-service on the harness's database and NATS prefix, configured like
+ * it (with `env` on top): a second replica behind the same load balancer.
+ */
+export async function startInstance(
+  h: Harness,
+  env: Record<string, string> = {},
+): Promise<{ call: Harness['call']; stop: () => Promise<void> }> {
+  const config = workspaceConfigFrom({ ...h.env, ...env });
+  const service = await startForTest(await createWorkspaceService(config, testLogger('workspace-service'), FAST_REMOTE_TASKS));
+  return { call: callerOf(service.url), stop: service.stop };
 }
 
 /** An HS256 JWT signed like the service's, with any claims (an expired token, a forged one). */

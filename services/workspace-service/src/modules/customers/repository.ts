@@ -1,6 +1,7 @@
 import type { CustomerStatus, WorkspaceStatus } from '@holdfast/contracts';
 import { and, count, desc, eq, getTableColumns, ilike, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/store.js';
+import type { PrincipalChanges } from '../access/principal-cache.js';
 import { workspaces } from '../workspaces/tables.js';
 import { customerRefreshTokens, customerSessions, customers } from './tables.js';
 import { customerWallets } from './wallet-tables.js';
@@ -48,8 +49,8 @@ const withWallet = {
   walletLinkedAt: customerWallets.linkedAt,
 };
 
-/** All SQL of customers and their sessions. */
-export function createCustomersRepository(db: Executor) {
+/** All SQL of customers and their sessions. `principals`: told of every customer or customer session changed (in that transaction). */
+export function createCustomersRepository(db: Executor, principals: PrincipalChanges) {
   const selectWithWallet = () =>
     db.select(withWallet).from(customers).leftJoin(customerWallets, eq(customerWallets.customerId, customers.id));
 
@@ -117,6 +118,7 @@ export function createCustomersRepository(db: Executor) {
         .set({ ...patch, updatedAt: new Date() })
         .where(eq(customers.id, id))
         .returning();
+      await principals.changed(db, [`customer:${id}`]);
       return updated!;
     },
 
@@ -126,6 +128,7 @@ export function createCustomersRepository(db: Executor) {
 
     delete: async (id: string): Promise<void> => {
       await db.delete(customers).where(eq(customers.id, id));
+      await principals.changed(db, [`customer:${id}`]);
     },
 
     list: async (filter: CustomerListFilter, page: number, limit: number): Promise<{ rows: CustomerWithWallet[]; total: number }> => {
@@ -190,6 +193,7 @@ export function createCustomersRepository(db: Executor) {
         .update(customerSessions)
         .set({ revokedAt: new Date(), revokedReason: reason })
         .where(and(eq(customerSessions.id, id), isNull(customerSessions.revokedAt)));
+      await principals.changed(db, [`customer-session:${id}`]);
     },
 
     /** Ends every session of a customer (suspension, e-mail change), optionally but one. Returns how many. */
@@ -205,6 +209,7 @@ export function createCustomersRepository(db: Executor) {
           ),
         )
         .returning({ id: customerSessions.id });
+      await principals.changed(db, [`customer:${customerId}`]);
       return rows.length;
     },
   };

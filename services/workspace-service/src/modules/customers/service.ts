@@ -22,6 +22,7 @@ import type { Store } from '../../db/store.js';
 import { type Actor, type Caller, type CustomerPrincipal, requireActor, requireCustomer } from '../access/caller.js';
 import { createTimingEqualiser, hashPassword, passwordPolicyErrors, verifyPassword } from '../access/passwords.js';
 import { adminReadScope, assertWorkspaceAdmin } from '../access/policy.js';
+import type { PrincipalCache } from '../access/principal-cache.js';
 import { issueRefreshToken, loginLockedError, refreshTokenHash, refuseRefresh, rotateRefreshToken } from '../access/refresh-tokens.js';
 import { assertSessionLive, type CustomerClaims, type CustomerTokens } from '../access/tokens.js';
 import type { AuditAction } from '../audit/actions.js';
@@ -60,6 +61,8 @@ export interface CustomersDeps {
   tokens: CustomerTokens;
   refreshTokenTtlMs: number;
   logger: Logger;
+  /** Keeps the customer, workspace and session behind a customer token between requests (changes drop them at once). */
+  principals: Pick<PrincipalCache, 'lookup'>;
   /** Runs queued remote tasks right after the commit (the new customer's wallet step); the runner retries what fails. */
   tasks?: { attempt: (ids: string[]) => Promise<void> };
 }
@@ -512,7 +515,11 @@ export function createCustomersService(deps: CustomersDeps) {
 
     /** The customer behind valid token claims: active, in an open workspace, the token's; null otherwise. */
     customerFor: async (claims: CustomerClaims): Promise<CustomerPrincipal | null> => {
-      const row = await store.repos.customers.findPrincipal(claims.sub, claims.sid);
+      const row = await deps.principals.lookup(
+        `customer ${claims.sub} ${claims.sid}`,
+        () => store.repos.customers.findPrincipal(claims.sub, claims.sid),
+        (found) => [`customer:${found.id}`, `customer-session:${claims.sid}`, `workspace:${found.workspaceId}`],
+      );
       if (row?.status !== 'active' || row.workspaceId !== claims.wid || CLOSED_WORKSPACE.has(row.workspaceStatus)) return null;
       assertSessionLive(
         { exists: row.sessionId !== null, revokedAt: row.sessionRevokedAt, revokedReason: row.sessionRevokedReason },

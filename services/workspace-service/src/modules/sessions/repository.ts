@@ -1,5 +1,6 @@
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/store.js';
+import type { PrincipalChanges } from '../access/principal-cache.js';
 import { users } from '../users/tables.js';
 import { loginThrottles, refreshTokens, sessions, verificationCodes } from './tables.js';
 
@@ -13,7 +14,8 @@ export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
 /** The longest back-off: it doubles from 1 s with each failure past the limit, up to this. */
 export const LOGIN_LOCK_MS = 15 * 60_000;
 
-export function createSessionsRepository(db: Executor) {
+/** `principals`: told of every session revoked (in the revoking transaction), for the principal cache. */
+export function createSessionsRepository(db: Executor, principals: PrincipalChanges) {
   return {
     createSession: async (row: typeof sessions.$inferInsert): Promise<SessionRow> => {
       const [inserted] = await db.insert(sessions).values(row).returning();
@@ -51,6 +53,7 @@ export function createSessionsRepository(db: Executor) {
         .update(sessions)
         .set({ revokedAt: new Date(), revokedReason: reason })
         .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
+      await principals.changed(db, [`session:${id}`]);
     },
 
     /** Ends every session of a user (password change, suspension), optionally but one. Returns how many. */
@@ -60,6 +63,7 @@ export function createSessionsRepository(db: Executor) {
         .set({ revokedAt: new Date(), revokedReason: reason })
         .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined))
         .returning({ id: sessions.id });
+      await principals.changed(db, [`user:${userId}`]);
       return rows.length;
     },
 

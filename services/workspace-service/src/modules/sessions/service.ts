@@ -17,6 +17,7 @@ import { safeEqual, sha256 } from '@holdfast/secrets';
 import type { Store } from '../../db/store.js';
 import type { Actor, Caller } from '../access/caller.js';
 import { createTimingEqualiser, hashPassword, passwordPolicyErrors, verifyPassword } from '../access/passwords.js';
+import type { PrincipalCache } from '../access/principal-cache.js';
 import { issueRefreshToken, loginLockedError, refreshTokenHash, refuseRefresh, rotateRefreshToken } from '../access/refresh-tokens.js';
 import { type AccessClaims, type AccessTokens, assertSessionLive, newVerificationCode } from '../access/tokens.js';
 import { AUDIT } from '../audit/actions.js';
@@ -47,6 +48,8 @@ export interface SessionsDeps {
   appEnv: AppEnv;
   refreshTokenTtlMs: number;
   logger: Logger;
+  /** Keeps the user and session behind an access token between requests (revocations drop them at once). */
+  principals: Pick<PrincipalCache, 'lookup'>;
 }
 
 const invalidCode = () => new AppError('INVALID_CODE', 'The verification code is wrong, expired or used up; request a new one');
@@ -403,7 +406,11 @@ export function createSessionsService(deps: SessionsDeps) {
 
     /** The current user behind valid access-token claims, or null when it is gone or not active. */
     actorFor: async (claims: AccessClaims): Promise<Actor | null> => {
-      const row = await store.repos.sessions.findActor(claims.sub, claims.sid);
+      const row = await deps.principals.lookup(
+        `actor ${claims.sub} ${claims.sid}`,
+        () => store.repos.sessions.findActor(claims.sub, claims.sid),
+        (found) => [`user:${found.id}`, `session:${claims.sid}`, ...(found.workspaceId ? [`workspace:${found.workspaceId}` as const] : [])],
+      );
       if (row?.status !== 'active') return null;
       assertSessionLive(
         { exists: row.sessionId !== null, revokedAt: row.sessionRevokedAt, revokedReason: row.sessionRevokedReason },

@@ -1,6 +1,7 @@
 import type { UserRole, UserStatus } from '@holdfast/contracts';
 import { and, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/store.js';
+import type { PrincipalChanges } from '../access/principal-cache.js';
 import { users } from './tables.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -28,7 +29,8 @@ export function isDuplicateEmail(error: unknown): boolean {
   return cause?.code === '23505' && cause.constraint_name === 'users_email_unique';
 }
 
-export function createUsersRepository(db: Executor) {
+/** `principals`: told of every user changed or deleted (in that transaction), for the principal cache. */
+export function createUsersRepository(db: Executor, principals: PrincipalChanges) {
   return {
     findById: async (id: string): Promise<UserRow | undefined> => {
       const [row] = await db.select().from(users).where(eq(users.id, id));
@@ -56,6 +58,7 @@ export function createUsersRepository(db: Executor) {
         .set({ ...patch, updatedAt: new Date() })
         .where(eq(users.id, id))
         .returning();
+      await principals.changed(db, [`user:${id}`]);
       return updated!;
     },
 
@@ -66,6 +69,7 @@ export function createUsersRepository(db: Executor) {
 
     delete: async (id: string): Promise<void> => {
       await db.delete(users).where(eq(users.id, id));
+      await principals.changed(db, [`user:${id}`]);
     },
 
     list: async (filter: UserListFilter, page: number, limit: number): Promise<{ rows: UserRow[]; total: number }> => {

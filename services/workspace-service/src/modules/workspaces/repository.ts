@@ -1,6 +1,7 @@
 import type { WorkspaceStatus } from '@holdfast/contracts';
 import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/store.js';
+import type { PrincipalChanges } from '../access/principal-cache.js';
 import { workspaceBilling, workspaces, workspaceWalletSettings } from './tables.js';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
@@ -25,7 +26,8 @@ export function isDuplicateSlug(error: unknown): boolean {
   return cause?.code === '23505' && cause.constraint_name === 'workspaces_slug_unique';
 }
 
-export function createWorkspacesRepository(db: Executor) {
+/** `principals`: told of every workspace changed or deleted (in that transaction), for the principal cache. */
+export function createWorkspacesRepository(db: Executor, principals: PrincipalChanges) {
   return {
     findById: async (id: string): Promise<WorkspaceRow | undefined> => {
       const [row] = await db.select().from(workspaces).where(eq(workspaces.id, id));
@@ -59,12 +61,14 @@ export function createWorkspacesRepository(db: Executor) {
         .set({ ...patch, updatedAt: new Date() })
         .where(eq(workspaces.id, id))
         .returning();
+      await principals.changed(db, [`workspace:${id}`]);
       return updated!;
     },
 
     /** Deletes the workspace; its billing, wallet settings and platform mappings go with it (ON DELETE CASCADE). */
     delete: async (id: string): Promise<void> => {
       await db.delete(workspaces).where(eq(workspaces.id, id));
+      await principals.changed(db, [`workspace:${id}`]);
     },
 
     list: async (filter: WorkspaceListFilter, page: number, limit: number): Promise<{ rows: WorkspaceRow[]; total: number }> => {
