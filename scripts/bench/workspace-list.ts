@@ -253,7 +253,7 @@ function report(
     '',
     ...verdicts.map((v) => `- \`${v}\``),
     '',
-    "What workspace-service does per list that the bare route does not: the request id, trace span and rate-limit counter of the HTTP kit; the access token's signature and claims; the user and session behind the token (one query); the route's role and the workspace's existence; the customers' wallets (a left join) and the list's `total` for the pagination; the answer's envelope (request id, pagination) serialized through its response schema.",
+    "What workspace-service does per list that the bare route does not: the request id, trace span and rate-limit counter of the HTTP kit; the access token's signature and claims; the user and session behind the token (kept per instance between requests, every change announced by PostgreSQL NOTIFY: docs/adr/0030-workspace-principal-cache.md); the route's role; in the one list query, the customers' wallets (a left join) and the list's `total` (a subquery) for the pagination (the workspace's existence is asked only when the page is empty); the answer's envelope (request id, pagination) serialized through its response schema.",
     '<!-- workspace-list:end -->',
   ].join('\n');
   process.stdout.write(`\n${section}\n\n${verdicts.join('\n')}\n`);

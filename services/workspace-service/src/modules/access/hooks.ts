@@ -34,6 +34,10 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i;
 
+/** User claims the rate limiter already verified on this request (authentication then skips a second HMAC). */
+const VERIFIED_USER = Symbol('verified user claims');
+type WithVerifiedUser = FastifyRequest & { [VERIFIED_USER]?: AccessClaims };
+
 /**
  * Who a request counts against for the rate limits: the user or customer of a bearer token whose
  * signature, issuer, audience and expiry hold (checked here, before the limiter counts). Anything
@@ -52,7 +56,10 @@ export function rateLimitCallerOf(tokens: AccessTokens, customerTokens: Customer
     const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
     if (!token) return undefined;
     const user = verified(tokens.verify, token);
-    if (user) return `user:${user.sub}`;
+    if (user) {
+      (request as WithVerifiedUser)[VERIFIED_USER] = user;
+      return `user:${user.sub}`;
+    }
     const customer = verified(customerTokens.verify, token);
     return customer ? `customer:${customer.sub}` : undefined;
   };
@@ -124,7 +131,7 @@ export function installAuthentication(
       return;
     }
     if (!match?.[1]) throw unauthorized('Missing bearer token: send Authorization: Bearer <accessToken>');
-    const claims = deps.tokens.verify(match[1]);
+    const claims = (request as WithVerifiedUser)[VERIFIED_USER] ?? deps.tokens.verify(match[1]);
     const actor = await deps.actorFor(claims);
     if (!actor) throw unauthorized('The account behind this token is unknown, inactive or suspended');
     request.caller.actor = actor;

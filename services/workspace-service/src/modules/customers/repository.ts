@@ -146,15 +146,19 @@ export function createCustomersRepository(db: Executor, principals: PrincipalCha
           : undefined,
       ];
       const condition = and(...conditions.filter((c): c is SQL => c !== undefined));
-      const [rows, [totals]] = await Promise.all([
-        selectWithWallet()
-          .where(condition)
-          .orderBy(desc(customers.createdAt), desc(customers.id))
-          .limit(limit)
-          .offset((page - 1) * limit),
-        db.select({ total: count() }).from(customers).where(condition),
-      ]);
-      return { rows, total: totals?.total ?? 0 };
+      const counted = db.select({ total: count() }).from(customers).where(condition);
+      // One round trip: the page with the total beside each row (a subquery PostgreSQL runs once).
+      const rows = await db
+        .select({ ...withWallet, total: sql<number>`(${counted})`.mapWith(Number) })
+        .from(customers)
+        .leftJoin(customerWallets, eq(customerWallets.customerId, customers.id))
+        .where(condition)
+        .orderBy(desc(customers.createdAt), desc(customers.id))
+        .limit(limit)
+        .offset((page - 1) * limit);
+      if (rows[0]) return { rows, total: rows[0].total };
+      // An empty page past the first still owes the total.
+      return { rows, total: page === 1 ? 0 : ((await counted)[0]?.total ?? 0) };
     },
 
     // ---- sessions -----------------------------------------------------------------------------

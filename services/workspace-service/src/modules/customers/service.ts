@@ -251,12 +251,13 @@ export function createCustomersService(deps: CustomersDeps) {
     /** GET /workspaces/{id}/customers. */
     listForWorkspace: async (actor: Actor, workspaceId: string, query: WorkspaceCustomerListQuery) => {
       assertWorkspaceAdmin(actor, workspaceId);
-      await workspaceOrNotFound(store.repos, workspaceId);
       const { rows, total } = await store.repos.customers.list(
         { workspaceId, status: query.status, search: query.search },
         query.page,
         query.limit,
       );
+      // Customers go with their workspace: a page with any proves it exists; an empty one asks (404).
+      if (rows.length === 0) await workspaceOrNotFound(store.repos, workspaceId);
       return { customers: rows.map(toCustomerRecord), pagination: paginationMeta(query.page, query.limit, total) };
     },
 
