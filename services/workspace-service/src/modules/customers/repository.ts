@@ -1,5 +1,5 @@
 import type { CustomerStatus, WorkspaceStatus } from '@holdfast/contracts';
-import { and, count, desc, eq, getTableColumns, ilike, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, ilike, isNull, ne, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/store.js';
 import type { PrincipalChanges } from '../access/principal-cache.js';
 import { workspaces } from '../workspaces/tables.js';
@@ -53,6 +53,27 @@ const withWallet = {
 export function createCustomersRepository(db: Executor, principals: PrincipalChanges) {
   const selectWithWallet = () =>
     db.select(withWallet).from(customers).leftJoin(customerWallets, eq(customerWallets.customerId, customers.id));
+  /** One page of customers, newest first, each row with the total of the condition (a subquery PostgreSQL runs once): one round trip. */
+  const pageOf = (condition: SQL | undefined, window: { limit: number | Placeholder; offset: number | Placeholder }) =>
+    db
+      .select({
+        ...withWallet,
+        total: sql<number>`(${db.select({ total: count() }).from(customers).where(condition)})`.mapWith(Number),
+      })
+      .from(customers)
+      .leftJoin(customerWallets, eq(customerWallets.customerId, customers.id))
+      .where(condition)
+      .orderBy(desc(customers.createdAt), desc(customers.id))
+      .limit(window.limit)
+      .offset(window.offset);
+  let prepared: ReturnType<ReturnType<typeof pageOf>['prepare']> | undefined;
+  const workspacePage = () => {
+    prepared ??= pageOf(eq(customers.workspaceId, sql.placeholder('workspaceId')), {
+      limit: sql.placeholder('limit'),
+      offset: sql.placeholder('offset'),
+    }).prepare('customers_workspace_page');
+    return prepared;
+  };
 
   return {
     /** A workspace by id (when the reference is a uuid) or slug; the id wins when both match. */
@@ -146,19 +167,16 @@ export function createCustomersRepository(db: Executor, principals: PrincipalCha
           : undefined,
       ];
       const condition = and(...conditions.filter((c): c is SQL => c !== undefined));
-      const counted = db.select({ total: count() }).from(customers).where(condition);
-      // One round trip: the page with the total beside each row (a subquery PostgreSQL runs once).
-      const rows = await db
-        .select({ ...withWallet, total: sql<number>`(${counted})`.mapWith(Number) })
-        .from(customers)
-        .leftJoin(customerWallets, eq(customerWallets.customerId, customers.id))
-        .where(condition)
-        .orderBy(desc(customers.createdAt), desc(customers.id))
-        .limit(limit)
-        .offset((page - 1) * limit);
+      const offset = (page - 1) * limit;
+      // A workspace's unfiltered list (the list as an administrator opens it) is a prepared query:
+      // its SQL is built once per pool, not on every request.
+      const rows =
+        filter.workspaceId && !filter.status && !pattern
+          ? await workspacePage().execute({ workspaceId: filter.workspaceId, limit, offset })
+          : await pageOf(condition, { limit, offset });
       if (rows[0]) return { rows, total: rows[0].total };
       // An empty page past the first still owes the total.
-      return { rows, total: page === 1 ? 0 : ((await counted)[0]?.total ?? 0) };
+      return { rows, total: page === 1 ? 0 : ((await db.select({ total: count() }).from(customers).where(condition))[0]?.total ?? 0) };
     },
 
     // ---- sessions -----------------------------------------------------------------------------
