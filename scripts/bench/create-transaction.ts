@@ -27,9 +27,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { connect } from '@nats-io/transport-node';
 import postgres from 'postgres';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor, waitFor } from '../lib/stack/ports.ts';
+import { closedLoops, type Measured, measured, percentile, type Request } from './load.ts';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 /** The payments-service build to measure (BENCH_PAYMENTS_DIR: another checkout's, to compare two builds in one run). */
@@ -54,114 +55,10 @@ const NO_REFUSAL = '10000000';
 /** Node flags for a server process, from an environment variable (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"). */
 const nodeArgs = (variable: string) => process.env[variable]?.split(' ').filter(Boolean) ?? [];
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 const withDatabase = (url: string, name: string) => url.replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
 
 /** A random EVM address (40 hex digits). */
 const address = () => `0x${randomBytes(20).toString('hex')}`;
-
-interface Result {
-  requests: number;
-  ok: number;
-  errors: number;
-  seconds: number;
-  latencies: number[];
-  firstError?: string;
-}
-
-interface Request {
-  method?: 'GET' | 'POST';
-  path?: string;
-  body?: string;
-  headers: Record<string, string>;
-}
-
-/**
- * `inFlight` closed loops: each sends the next request as soon as its previous answer is read, until
- * `total` were sent. A request counts as ok when `ok(status, headers)` holds; latency is from the
- * start of the request to the end of its answer's body.
- */
-async function closedLoops(
-  url: string,
-  total: number,
-  inFlight: number,
-  next: () => Request,
-  ok: (status: number, headers: Record<string, string | string[] | undefined>) => boolean,
-): Promise<Result> {
-  const agent = new Agent({ keepAliveTimeout: 30_000, connections: inFlight });
-  const result: Result = { requests: 0, ok: 0, errors: 0, seconds: 0, latencies: [] };
-  let sent = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (sent < total) {
-        sent += 1;
-        const { method = 'POST', path = '', body, headers } = next();
-        const t0 = performance.now();
-        try {
-          const res = await request(`${url}${path}`, { method, dispatcher: agent, headers, ...(body === undefined ? {} : { body }) });
-          const text = await res.body.text();
-          result.latencies.push(performance.now() - t0);
-          if (ok(res.statusCode, res.headers)) result.ok += 1;
-          else {
-            result.errors += 1;
-            result.firstError ??= `${res.statusCode} ${text.slice(0, 300)}`;
-          }
-        } catch (error) {
-          result.errors += 1;
-          result.firstError ??= String(error);
-        }
-        result.requests += 1;
-      }
-    }),
-  );
-  result.seconds = (performance.now() - started) / 1000;
-  await agent.close();
-  return result;
-}
-
-/** CPU time (user + system, ms) a child process has used so far (Linux /proc; undefined elsewhere). */
-function cpuMsOf(child: ChildProcess): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return undefined;
-  }
-}
-/** USER_HZ: 100 on every Linux Node supports. */
-const CLOCK_TICKS = 100;
-
-/**
- * Read and write system calls a child process has made so far (Linux /proc): mostly one per socket
- * read or write, so per request they count its round trips, whatever the machine's load.
- */
-function syscallsOf(child: ChildProcess): number | undefined {
-  try {
-    const io = readFileSync(`/proc/${child.pid}/io`, 'utf8');
-    const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(io)?.[1]);
-    const n = field('syscr') + field('syscw');
-    return Number.isFinite(n) ? n : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-interface Measured extends Result {
-  cpuMsPerRequest?: number;
-  syscallsPerRequest?: number;
-}
-
-/** Runs `load` and answers its result with the CPU time and system calls `child` used per request meanwhile. */
-async function measured(child: ChildProcess, load: () => Promise<Result>): Promise<Measured> {
-  const before = { cpu: cpuMsOf(child), calls: syscallsOf(child) };
-  const r: Measured = await load();
-  const cpu = cpuMsOf(child);
-  const calls = syscallsOf(child);
-  if (before.cpu !== undefined && cpu !== undefined) r.cpuMsPerRequest = (cpu - before.cpu) / r.requests;
-  if (before.calls !== undefined && calls !== undefined) r.syscallsPerRequest = (calls - before.calls) / r.requests;
-  return r;
-}
 
 function lines(child: ChildProcess): AsyncIterator<string> {
   return createInterface({ input: child.stdout! })[Symbol.asyncIterator]();

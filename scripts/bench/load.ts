@@ -1,10 +1,15 @@
-// What the request benchmarks share: N closed loops of undici requests, percentiles, the CPU time a
-// child process spent (to compare CPU per request before and after a change on a busy machine), and
-// the ratio verdict each script prints.
+// What the request benchmarks share (create-transaction.ts, workspace-list.ts): N closed loops of
+// undici requests, percentiles, and the CPU time and system calls a server process spent per request
+// (the numbers to compare before and after a change when the machine is not quiet), and the verdict
+// line of a ratio target.
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
 
-export interface LoadResult {
+export const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+
+export interface Result {
   requests: number;
   ok: number;
   errors: number;
@@ -13,8 +18,9 @@ export interface LoadResult {
   firstError?: string;
 }
 
-export interface LoadRequest {
-  method: 'GET' | 'POST';
+export interface Request {
+  method?: 'GET' | 'POST';
+  path?: string;
   body?: string;
   headers: Record<string, string>;
 }
@@ -28,21 +34,21 @@ export async function closedLoops(
   url: string,
   total: number,
   inFlight: number,
-  next: () => LoadRequest,
+  next: () => Request,
   ok: (status: number, headers: Record<string, string | string[] | undefined>) => boolean,
-): Promise<LoadResult> {
+): Promise<Result> {
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: inFlight });
-  const result: LoadResult = { requests: 0, ok: 0, errors: 0, seconds: 0, latencies: [] };
+  const result: Result = { requests: 0, ok: 0, errors: 0, seconds: 0, latencies: [] };
   let sent = 0;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
       while (sent < total) {
         sent += 1;
-        const { method, body, headers } = next();
+        const { method = 'POST', path = '', body, headers } = next();
         const t0 = performance.now();
         try {
-          const res = await request(url, { method, dispatcher: agent, headers, body });
+          const res = await request(`${url}${path}`, { method, dispatcher: agent, headers, ...(body === undefined ? {} : { body }) });
           const text = await res.body.text();
           result.latencies.push(performance.now() - t0);
           if (ok(res.statusCode, res.headers)) result.ok += 1;
@@ -63,27 +69,50 @@ export async function closedLoops(
   return result;
 }
 
-export const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-
-const CLOCK_TICKS_PER_SECOND = 100;
+/** CPU time (user + system, ms) a child process has used so far (Linux /proc; undefined elsewhere). */
+export function cpuMsOf(child: ChildProcess): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+/** USER_HZ: 100 on every Linux Node supports. */
+const CLOCK_TICKS = 100;
 
 /**
- * User + system CPU milliseconds a process has used so far (Linux `/proc/<pid>/stat`, 10 ms ticks);
- * NaN where that file is not there. The difference over a run, per request, is the process's CPU
- * per request: what a change saves, whatever else the machine is busy with.
+ * Read and write system calls a child process has made so far (Linux /proc): mostly one per socket
+ * read or write, so per request they count its round trips, whatever the machine's load.
  */
-export function processCpuMs(pid: number | undefined): number {
+export function syscallsOf(child: ChildProcess): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+    const io = readFileSync(`/proc/${child.pid}/io`, 'utf8');
+    const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(io)?.[1]);
+    const n = field('syscr') + field('syscw');
+    return Number.isFinite(n) ? n : undefined;
   } catch {
-    return Number.NaN;
+    return undefined;
   }
 }
 
-/** `PASS` or `MISS` for a target `ratio >= at least`, with the numbers. */
+export interface Measured extends Result {
+  cpuMsPerRequest?: number;
+  syscallsPerRequest?: number;
+}
+
+/** Runs `load` and answers its result with the CPU time and system calls `child` used per request meanwhile. */
+export async function measured(child: ChildProcess, load: () => Promise<Result>): Promise<Measured> {
+  const before = { cpu: cpuMsOf(child), calls: syscallsOf(child) };
+  const r: Measured = await load();
+  const cpu = cpuMsOf(child);
+  const calls = syscallsOf(child);
+  if (before.cpu !== undefined && cpu !== undefined) r.cpuMsPerRequest = (cpu - before.cpu) / r.requests;
+  if (before.calls !== undefined && calls !== undefined) r.syscallsPerRequest = (calls - before.calls) / r.requests;
+  return r;
+}
+
+/** `PASS` or `MISS` for a target `ratio >= atLeast`, with the numbers. */
 export function verdict(target: string, ratio: number, atLeast: number): string {
-  return `${ratio >= atLeast ? 'PASS' : 'MISS'} ${target}: ${ratio.toFixed(2)}x (target >= ${atLeast}x)`;
+  return `${ratio >= atLeast ? 'PASS' : 'MISS'} ${target}: ${ratio.toFixed(2)}× (target ≥ ${atLeast}×)`;
 }

@@ -25,7 +25,7 @@ import postgres from 'postgres';
 import { request } from 'undici';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor, waitFor } from '../lib/stack/ports.ts';
-import { closedLoops, type LoadRequest, type LoadResult, percentile, processCpuMs, verdict } from './load.ts';
+import { closedLoops, measured, percentile, type Request, verdict } from './load.ts';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const args = process.argv.slice(2);
@@ -136,7 +136,7 @@ async function main(): Promise<void> {
     const { port: barePort } = JSON.parse((await lines(bare).next()).value as string) as { port: number };
 
     // Identical requests to both: the bearer token and the page (the first page: the list as an admin opens it).
-    const listRequest = (): LoadRequest => ({ method: 'GET', headers: { authorization: `Bearer ${token}` } });
+    const listRequest = (): Request => ({ method: 'GET', headers: { authorization: `Bearer ${token}` } });
     const listed = (status: number) => status === 200;
     const query = `?page=1&limit=${PAGE_SIZE}`;
     const workspaceUrl = `${base}/api/v1/workspaces/${workspaceId}/customers${query}`;
@@ -157,10 +157,8 @@ async function main(): Promise<void> {
     const ratioRows: string[][] = [];
     const verdicts: string[] = [];
     let failed = false;
-    const measure = async (what: string, url: string, pid: number | undefined, inFlight: number) => {
-      const cpuBefore = processCpuMs(pid);
-      const r: LoadResult = await closedLoops(url, REQUESTS, inFlight, listRequest, listed);
-      const cpuMs = (processCpuMs(pid) - cpuBefore) / r.requests;
+    const measure = async (what: string, url: string, server: ChildProcess, inFlight: number) => {
+      const r = await measured(server, () => closedLoops(url, REQUESTS, inFlight, listRequest, listed));
       const sorted = [...r.latencies].sort((a, b) => a - b);
       const perSecond = r.ok / r.seconds;
       rows.push([
@@ -172,7 +170,8 @@ async function main(): Promise<void> {
         perSecond.toFixed(0),
         percentile(sorted, 50).toFixed(1),
         percentile(sorted, 99).toFixed(1),
-        cpuMs.toFixed(2),
+        r.cpuMsPerRequest?.toFixed(2) ?? '?',
+        r.syscallsPerRequest?.toFixed(1) ?? '?',
       ]);
       log(rows.at(-1)!.join(' | '));
       if (r.errors > 0) {
@@ -189,11 +188,11 @@ async function main(): Promise<void> {
 
     const ratios: number[] = [];
     for (const inFlight of IN_FLIGHT) {
-      const floor = await measure('bare Fastify route, one postgres.js select', bareUrl, bare.pid, inFlight);
-      const listedPerSecond = await measure('workspace GET /api/v1/workspaces/{id}/customers', workspaceUrl, workspace.pid, inFlight);
+      const floor = await measure('bare Fastify route, one postgres.js select', bareUrl, bare, inFlight);
+      const listedPerSecond = await measure('workspace GET /api/v1/workspaces/{id}/customers', workspaceUrl, workspace, inFlight);
       const ratio = listedPerSecond / floor;
       ratios.push(ratio);
-      ratioRows.push([`workspace list / bare select`, String(inFlight), `${ratio.toFixed(2)}x`, `>= ${TARGET}x`]);
+      ratioRows.push([`workspace list / bare select`, String(inFlight), `${ratio.toFixed(2)}×`, `≥ ${TARGET}×`]);
     }
     verdicts.push(verdict(`workspace list vs bare select at ${IN_FLIGHT.join(' and ')} in flight`, Math.min(...ratios), TARGET));
 
@@ -233,7 +232,18 @@ function report(
   const markdown = (header: string[], body: string[][]) =>
     [header, header.map(() => '---'), ...body].map((r) => `| ${r.join(' | ')} |`).join('\n');
   const table = markdown(
-    ['run', 'in flight', 'requests', '200s', 'errors', 'requests/s', 'latency p50 (ms)', 'latency p99 (ms)', 'server CPU per request (ms)'],
+    [
+      'run',
+      'in flight',
+      'requests',
+      '200s',
+      'errors',
+      'requests/s',
+      'latency p50 (ms)',
+      'latency p99 (ms)',
+      'server CPU per request (ms)',
+      'server system calls per request',
+    ],
     rows,
   );
   const ratioTable = markdown(['ratio', 'in flight', 'measured', 'target'], ratioRows);
@@ -245,7 +255,7 @@ function report(
     `- **machine**: ${machine}`,
     `- **software**: Node ${process.versions.node}, PostgreSQL ${software.postgres}, NATS ${software.nats}`,
     `- **command**: \`pnpm exec turbo run build && ${command}\``,
-    `- **setup**: the built workspace-service as its own process (\`APP_ENV=local\`, defaults but for \`RATE_LIMIT_*\` set far above the load: the limiter still counts every request; \`DATABASE_POOL_SIZE\` 10) on a fresh migrated database and its own NATS subject prefix, with one workspace of ${CUSTOMERS} customers; next to it, in a process of its own, a bare Fastify server whose one GET route does one postgres.js select of the same page (pool of 10) from \`bench_customers\`, a copy of \`workspace.customers\` (columns, indexes and rows) in the same database. Both get the same requests: \`GET …/workspaces/{id}/customers?page=1&limit=${PAGE_SIZE}\` with \`Authorization: Bearer\` (the access token of the bootstrap SUPER_ADMIN, signed in once). The load is N closed loops of undici requests from the bench process (each sends its next request when its answer is read); ${WARMUP} requests to each warm up first. Latency is from the start of a request to the end of its answer; any answer but 200 is an error. Server CPU per request is the process's user + system time over the run (\`/proc/<pid>/stat\`) divided by the requests: the number to compare before and after a change when the machine is not quiet.`,
+    `- **setup**: the built workspace-service as its own process (\`APP_ENV=local\`, defaults but for \`RATE_LIMIT_*\` set far above the load: the limiter still counts every request; \`DATABASE_POOL_SIZE\` 10) on a fresh migrated database and its own NATS subject prefix, with one workspace of ${CUSTOMERS} customers; next to it, in a process of its own, a bare Fastify server whose one GET route does one postgres.js select of the same page (pool of 10) from \`bench_customers\`, a copy of \`workspace.customers\` (columns, indexes and rows) in the same database. Both get the same requests: \`GET …/workspaces/{id}/customers?page=1&limit=${PAGE_SIZE}\` with \`Authorization: Bearer\` (the access token of the bootstrap SUPER_ADMIN, signed in once). The load is N closed loops of undici requests from the bench process (each sends its next request when its answer is read); ${WARMUP} requests to each warm up first. Latency is from the start of a request to the end of its answer; any answer but 200 is an error. Server CPU per request is the process's user + system time over the run (\`/proc/<pid>/stat\`) divided by the requests, and system calls per request its reads and writes (\`/proc/<pid>/io\`, mostly one per socket read or write: its round trips): the numbers to compare before and after a change when the machine is not quiet.`,
     '',
     table,
     '',
