@@ -21,7 +21,7 @@
 // REDIS_URL (./scripts/start's defaults otherwise).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -30,7 +30,7 @@ import postgres from 'postgres';
 import { request } from 'undici';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor, waitFor } from '../lib/stack/ports.ts';
-import { closedLoops, type Measured, measured, percentile, type Request } from './load.ts';
+import { closedLoops, type Measured, measured, percentile, type Request, writeSection } from './load.ts';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 /** The payments-service build to measure (BENCH_PAYMENTS_DIR: another checkout's, to compare two builds in one run). */
@@ -380,10 +380,7 @@ function report(rows: string[][], targets: Target[], software: { postgres: strin
   process.stdout.write(`\n${section}\n\n${verdicts.join('\n')}\n`);
   if (!WRITE) return;
   const file = join(root, 'docs', 'benchmarks.md');
-  let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const pattern = /<!-- create-transaction:start -->[\s\S]*<!-- create-transaction:end -->/;
-  text = pattern.test(text) ? text.replace(pattern, section) : `${text.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, text);
+  writeSection(file, 'create-transaction', section);
   log(`written to ${file}`);
 }
 

@@ -3,7 +3,7 @@
 // (the numbers to compare before and after a change when the machine is not quiet), and the verdict
 // line of a ratio target.
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
 
 export const percentile = (sorted: number[], p: number) =>
@@ -115,4 +115,15 @@ export async function measured(child: ChildProcess, load: () => Promise<Result>)
 /** `PASS` or `MISS` for a target `ratio >= atLeast`, with the numbers. */
 export function verdict(target: string, ratio: number, atLeast: number): string {
   return `${ratio >= atLeast ? 'PASS' : 'MISS'} ${target}: ${ratio.toFixed(2)}× (target ≥ ${atLeast}×)`;
+}
+
+/**
+ * Puts a benchmark's section (from `<!-- name:start -->` to `<!-- name:end -->`) into a Markdown file
+ * (docs/benchmarks.md): it replaces the section's previous run, or is appended.
+ */
+export function writeSection(file: string, name: string, section: string): void {
+  let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const pattern = new RegExp(`<!-- ${name}:start -->[\\s\\S]*<!-- ${name}:end -->`);
+  text = pattern.test(text) ? text.replace(pattern, () => section) : `${text.trimEnd()}\n\n${section}\n`;
+  writeFileSync(file, text);
 }

@@ -16,7 +16,7 @@
 // DATABASE_URL and NATS_URL (./scripts/start's defaults otherwise).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -25,7 +25,7 @@ import postgres from 'postgres';
 import { request } from 'undici';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor, waitFor } from '../lib/stack/ports.ts';
-import { closedLoops, measured, percentile, type Request, verdict } from './load.ts';
+import { closedLoops, measured, percentile, type Request, verdict, writeSection } from './load.ts';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const args = process.argv.slice(2);
@@ -261,7 +261,9 @@ function report(
     '',
     ratioTable,
     '',
-    ...verdicts.map((v) => `- \`${v}\``),
+    '```',
+    ...verdicts,
+    '```',
     '',
     "What workspace-service does per list that the bare route does not: the request id, trace span and rate-limit counter of the HTTP kit; the access token's signature and claims; the user and session behind the token (kept per instance between requests, every change announced by PostgreSQL NOTIFY: docs/adr/0030-workspace-principal-cache.md); the route's role; in the one list query, the customers' wallets (a left join) and the list's `total` (a subquery) for the pagination (the workspace's existence is asked only when the page is empty); the answer's envelope (request id, pagination) serialized through its response schema.",
     '<!-- workspace-list:end -->',
@@ -269,10 +271,7 @@ function report(
   process.stdout.write(`\n${section}\n\n${verdicts.join('\n')}\n`);
   if (!WRITE) return;
   const file = join(root, 'docs', 'benchmarks.md');
-  let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const pattern = /<!-- workspace-list:start -->[\s\S]*<!-- workspace-list:end -->/;
-  text = pattern.test(text) ? text.replace(pattern, section) : `${text.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, text);
+  writeSection(file, 'workspace-list', section);
   log(`written to ${file}`);
 }
 
