@@ -89,20 +89,26 @@ export function createPrincipalCache(deps: {
   return {
     start: async () => {
       if (deps.ttlMs <= 0) return;
-      const listener = await deps.sql.listen(
-        PRINCIPAL_CHANGES_CHANNEL,
-        (payload) => {
-          drop(payload.split(' '));
-          settle(payload);
-        },
-        () => {
-          // Called again after every reconnection: what changed meanwhile was not heard.
-          entries.clear();
-          epoch += 1;
-          listening = true;
-        },
-      );
-      unlisten = listener.unlisten;
+      // Without a listener the cache stays off (every request reads PostgreSQL): slower, never stale.
+      const listener = await deps.sql
+        .listen(
+          PRINCIPAL_CHANGES_CHANNEL,
+          (payload) => {
+            drop(payload.split(' '));
+            settle(payload);
+          },
+          () => {
+            // Called again after every reconnection: what changed meanwhile was not heard.
+            entries.clear();
+            epoch += 1;
+            listening = true;
+          },
+        )
+        .catch((error: unknown) => {
+          deps.logger.warn({ err: error }, 'principal cache: cannot LISTEN; every request reads its principal from PostgreSQL');
+          return undefined;
+        });
+      unlisten = listener?.unlisten;
     },
     stop: async () => {
       listening = false;
