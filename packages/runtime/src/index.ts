@@ -212,7 +212,7 @@ export async function runProcess<C extends BaseConfig>(options: {
   const config = options.loadConfig();
   const logger = createLogger({ service: options.serviceName, level: config.LOG_LEVEL });
   exitOnUnhandled(logger);
-  const tracing = startTracing({
+  const tracing = await startTracing({
     serviceName: options.serviceName,
     endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
     headers: parseHeaderList(config.OTEL_EXPORTER_OTLP_HEADERS),

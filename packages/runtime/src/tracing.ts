@@ -1,22 +1,18 @@
 // The OpenTelemetry SDK of a process (docs/operations.md, "Tracing"; ADR 23). Off by default: only
 // when an OTLP endpoint is configured (or a test passes an exporter) is a tracer provider
 // registered; until then the API calls in @holdfast/logging, http-kit, messaging and db are no-ops.
+// The SDK and its exporter (some 200 modules) are imported only then, not at every start (ADR 29).
 
 import { context, propagation, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  BatchSpanProcessor,
-  ParentBasedSampler,
-  SimpleSpanProcessor,
-  type SpanExporter,
-  TraceIdRatioBasedSampler,
-  TracerProvider,
-} from '@opentelemetry/sdk-trace';
+import type { InMemorySpanExporter, SpanExporter } from '@opentelemetry/sdk-trace';
 
-export { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
+export type { InMemorySpanExporter, ReadableSpan } from '@opentelemetry/sdk-trace';
+
+/** Tests: an exporter that keeps the spans in memory (pass it to startTracing). */
+export async function inMemorySpanExporter(): Promise<InMemorySpanExporter> {
+  const { InMemorySpanExporter } = await import('@opentelemetry/sdk-trace');
+  return new InMemorySpanExporter();
+}
 
 export interface TracingSettings {
   /** `service.name` of every span. */
@@ -37,8 +33,21 @@ export interface Tracing {
 }
 
 /** Registers the SDK globally when tracing is on; returns undefined (nothing registered) when off. */
-export function startTracing(settings: TracingSettings): Tracing | undefined {
+export async function startTracing(settings: TracingSettings): Promise<Tracing | undefined> {
   if (!settings.endpoint && !settings.exporter) return undefined;
+  const [
+    { AsyncLocalStorageContextManager },
+    { W3CTraceContextPropagator },
+    { OTLPTraceExporter },
+    { resourceFromAttributes },
+    { BatchSpanProcessor, ParentBasedSampler, SimpleSpanProcessor, TraceIdRatioBasedSampler, TracerProvider },
+  ] = await Promise.all([
+    import('@opentelemetry/context-async-hooks'),
+    import('@opentelemetry/core'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/sdk-trace'),
+  ]);
   const processor = settings.exporter
     ? new SimpleSpanProcessor({ exporter: settings.exporter })
     : new BatchSpanProcessor({

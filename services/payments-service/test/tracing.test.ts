@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { startForTest } from '@holdfast/http-kit';
 import { createLogger } from '@holdfast/logging';
-import { InMemorySpanExporter, type ReadableSpan, startTracing, type Tracing } from '@holdfast/runtime';
+import { inMemorySpanExporter, type ReadableSpan, startTracing, type Tracing } from '@holdfast/runtime';
 import { createTestBus, createTestDatabase, type TestBus, type TestDatabase } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ import { startDispatcherFor } from './support/dispatcher.js';
 // request, the outbox row's publish, the dispatcher's intake and the webhook attempt are one trace.
 
 const admin = `hf_test_${randomBytes(32).toString('base64url')}`;
-const exporter = new InMemorySpanExporter();
+const exporter = await inMemorySpanExporter();
 const logLines: Record<string, unknown>[] = [];
 let tracing: Tracing | undefined;
 let db: TestDatabase;
@@ -53,7 +53,7 @@ async function until<T>(what: string, probe: () => T | undefined | Promise<T | u
 }
 
 beforeAll(async () => {
-  tracing = startTracing({ serviceName: 'holdfast-test', exporter });
+  tracing = await startTracing({ serviceName: 'holdfast-test', exporter });
   [db, nats, receiver] = await Promise.all([createTestDatabase(), createTestBus(), startReceiver()]);
   // payments logs into memory, to check that its lines carry the trace id.
   const lines = new Writable({

@@ -1,5 +1,5 @@
 import { chainMessageId, uuidv7 } from '@holdfast/contracts';
-import { InMemorySpanExporter, startTracing, type Tracing } from '@holdfast/runtime';
+import { inMemorySpanExporter, startTracing, type Tracing } from '@holdfast/runtime';
 import { ANVIL_ACCOUNTS } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestBus, TestSql } from '../helpers.js';
@@ -9,7 +9,7 @@ import { type ChainPaymentsEnv, type ChainWorld, insertTransaction, publishChain
 // the indexer publishes it starts a trace; payments' consumer continues it, and the state move's
 // outbox row carries it on to the event that announces the move.
 
-const exporter = new InMemorySpanExporter();
+const exporter = await inMemorySpanExporter();
 let tracing: Tracing | undefined;
 let e: ChainPaymentsEnv;
 let nats: TestBus;
@@ -18,7 +18,7 @@ let world: ChainWorld;
 const platformId = uuidv7();
 
 beforeAll(async () => {
-  tracing = startTracing({ serviceName: 'holdfast-test', exporter });
+  tracing = await startTracing({ serviceName: 'holdfast-test', exporter });
   e = await startChainPaymentsEnv();
   ({ nats, sql, world } = e);
   await sql`insert into platforms (id, name, scopes) values (${platformId}, 'chain trace', ${['read:transactions']})`;
