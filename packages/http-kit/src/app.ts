@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import AjvCompiler, { type ValidatorFactory } from '@fastify/ajv-compiler';
+import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -114,8 +115,31 @@ const buildValidators = ((externalSchemas: Record<string, never>) => {
   const text = compilerPool(externalSchemas, {
     customOptions: { ...VALIDATION_OPTIONS, coerceTypes: 'array' },
   }) as unknown as RouteCompiler;
-  return (route: { schema: unknown; httpPart?: string }) => (route.httpPart === 'body' ? body : text)(route);
+  return (route: { schema: unknown; httpPart?: string }) =>
+    compiledOnFirstUse(() => (route.httpPart === 'body' ? body : text)(route) as (data: unknown) => unknown);
 }) as unknown as ValidatorFactory;
+
+const serializerPool = SerializerSelector();
+const buildSerializers: SerializerSelector.SerializerFactory = (externalSchemas, options) => {
+  const compile = serializerPool(externalSchemas, options);
+  return (route) => compiledOnFirstUse(() => compile(route));
+};
+
+/**
+ * A route's validator or response serializer, compiled when it is first called instead of at start:
+ * compiling every schema of every route (hundreds in workspace-service) was most of a process's
+ * start-up time and held memory for routes a process may never answer (docs/adr/0029-start-up-and-memory.md).
+ * Fastify reads a failed validator's `errors` (Ajv's convention), so the wrapper passes them on.
+ */
+function compiledOnFirstUse<F extends (data: never) => unknown>(compile: () => F): F {
+  let compiled: F | undefined;
+  const run = ((data: never) => {
+    compiled ??= compile();
+    return compiled(data);
+  }) as F;
+  Object.defineProperty(run, 'errors', { get: () => (compiled as { errors?: unknown } | undefined)?.errors });
+  return run;
+}
 
 /** A hop count becomes proxy-addr's "trust the first n hops" (Fastify's types take no number). */
 function trustProxyOption(trust: HttpAppOptions['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
@@ -196,7 +220,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       return sendError(error, request, reply);
     },
     clientErrorHandler: answerClientError,
-    schemaController: { compilersFactory: { buildValidator: buildValidators } },
+    schemaController: { compilersFactory: { buildValidator: buildValidators, buildSerializer: buildSerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addSchema(ErrorEnvelope);
