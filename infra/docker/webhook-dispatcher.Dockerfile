@@ -8,6 +8,7 @@ FROM node:${NODE_VERSION}-bookworm-slim AS build
 RUN npm install -g pnpm@10.34.8
 WORKDIR /repo
 COPY pnpm-lock.yaml pnpm-workspace.yaml package.json turbo.json tsconfig.base.json .npmrc ./
+COPY patches ./patches
 COPY packages ./packages
 COPY services ./services
 RUN pnpm install --frozen-lockfile --ignore-scripts=false
@@ -23,4 +24,5 @@ USER node
 EXPOSE 3003
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s CMD ["node", "-e", "fetch('http://127.0.0.1:3003/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Migrations are a separate step (an init container or `docker compose run`): node dist/migrate.js
-CMD ["node", "dist/main.js"]
+# The young generation capped at 2 x 8 MiB (docs/adr/0029-start-up-and-memory.md; scripts/lib/stack/processes.ts SERVICE_NODE_FLAGS).
+CMD ["node", "--max-semi-space-size=8", "dist/main.js"]

@@ -11,7 +11,7 @@ import { ensureChain, LOCAL_CHAIN_ID, LOCAL_NETWORK } from '../lib/stack/chain.t
 import { deployLocalContracts } from '../lib/stack/contracts.ts';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor } from '../lib/stack/ports.ts';
-import { migrateAll, type ServiceInfo, services } from '../lib/stack/processes.ts';
+import { migrateAll, SERVICE_NODE_FLAGS, type ServiceInfo, services } from '../lib/stack/processes.ts';
 
 export const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 /** Far above any load a benchmark makes: the limiter still counts every request, but never refuses one. */
@@ -24,7 +24,7 @@ export interface FourProcesses {
   adminKey: string;
   workspaceAdmin: { email: string; password: string };
   /**
-   * Starts a process and resolves once its /health/ready answers 200, with the time that took and the
+   * Starts a process (with the Node flags it has in production, then `nodeArgs`) and resolves once its /health/ready answers 200, with the time that took and the
    * CPU time the process spent until then (less sensitive to other load on the machine than the time).
    */
   start: (name: string, nodeArgs?: string[]) => Promise<{ readyMs: number; cpuMs: number }>;
@@ -138,13 +138,13 @@ export async function prepareFourProcesses(options: {
         const service = list.find((s) => s.name === name);
         if (!service) throw new Error(`no service ${name}`);
         const t0 = performance.now();
-        const child = spawn(process.execPath, [...nodeArgs, join(service.dir, 'dist', 'main.js')], {
+        const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, join(service.dir, 'dist', 'main.js')], {
           env,
           cwd: root,
           stdio: ['ignore', 'inherit', 'inherit'],
         });
         running.set(name, child);
-        await readyWithin(url(name), 60_000, child);
+        await readyWithin(url(name), 120_000, child);
         return { readyMs: performance.now() - t0, cpuMs: cpuMsOf(child.pid!) };
       },
       stop,

@@ -11,13 +11,16 @@
 // Prints the RSS curve as a Markdown table and one PASS/MISS line per process and target: idle RSS at
 // most 120 MiB, at most 200 MiB after all requests, growth from the half-way sample to the last under
 // 5 %. The exit code is 1 on any failed request, an undelivered webhook or a missing sample, never on
-// a memory target (./scripts/test runs a short form: `--requests 3000`).
+// a memory target (./scripts/test runs a short form: `--requests 3000`). BENCH_NODE_ARGS="..." adds Node
+// flags to every process (after those it has in production: `--max-semi-space-size=0` undoes ours);
+// --services-root DIR runs another checkout's built services (a before/after comparison).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Agent, request } from 'undici';
+import { SERVICE_NODE_FLAGS } from '../lib/stack/processes.ts';
 import { cpuMsOf, prepareFourProcesses, root } from './four-processes.ts';
 
 const args = process.argv.slice(2);
@@ -29,9 +32,11 @@ const REQUESTS = option('requests', 100_000);
 const IN_FLIGHT = option('in-flight', 20);
 const SAMPLE_EVERY = option('sample-every', Math.max(500, Math.round(REQUESTS / 20)));
 const MAX_MINUTES = option('max-minutes', 30);
+const servicesRoot = args.includes('--services-root') ? args[args.indexOf('--services-root') + 1] : undefined;
 const IDLE_TARGET_MIB = 120;
 const AFTER_TARGET_MIB = 200;
 const GROWTH_TARGET = 0.05;
+const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const log = (message: string) => process.stderr.write(`[soak] ${message}\n`);
 const address = () => `0x${randomBytes(20).toString('hex')}`;
 const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(', ');
@@ -48,6 +53,7 @@ const stack = await prepareFourProcesses({
   lane: 'soak',
   databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/holdfast',
   natsUrl: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+  ...(servicesRoot ? { servicesRoot } : {}),
 });
 const names = stack.list.map((s) => s.name);
 let receiver: ChildProcess | undefined;
@@ -62,7 +68,7 @@ try {
   const receiverUrl = `http://127.0.0.1:${(JSON.parse(receiverLine) as { port: number }).port}`;
   const deliveredCount = async () => ((await (await request(`${receiverUrl}/stats`)).body.json()) as { count: number }).count;
 
-  await Promise.all(names.map((name) => stack.start(name)));
+  await Promise.all(names.map((name) => stack.start(name, nodeArgs)));
   const pids = Object.fromEntries(names.map((name) => [name, stack.pidOf(name)]));
   // Idle: a few seconds after all four are ready, before any request.
   await new Promise((r) => setTimeout(r, 5000));
@@ -97,7 +103,7 @@ try {
   const admin = { 'x-api-key': stack.adminKey };
   const platform = await json(
     `${payments}/api/v1/auth/api-key`,
-    { headers: admin, body: { name: 'soak', scopes: ['read:transactions', 'manage:webhooks'] } },
+    { headers: admin, body: { name: 'soak', scopes: ['read:transactions', 'read:webhooks', 'write:webhooks'] } },
     201,
   );
   const client = await json(
@@ -153,7 +159,7 @@ try {
       });
       if (res.status !== 201) return ['create', `${res.status} ${res.text.slice(0, 200)}`];
       created += 1;
-      recent.push((JSON.parse(res.text) as { data: { id: string } }).data.id);
+      recent.push((JSON.parse(res.text) as { id: string }).id);
       if (recent.length > 1000) recent.shift();
       return undefined;
     }
@@ -255,7 +261,7 @@ function report(created: number, delivered: number): void {
   const cpu = names.map((n) => `${n} ${((last.cpuMs[n]! - first.cpuMs[n]!) / Math.max(1, last.requests)).toFixed(2)} ms`).join(', ');
   const cpus = os.cpus();
   const lines = [
-    `Soak, ${new Date().toISOString()}: ${last.requests} mixed requests, ${IN_FLIGHT} in flight, ${(last.requests / seconds).toFixed(0)} requests/s; ${created} created, ${delivered} webhook deliveries`,
+    `Soak, ${new Date().toISOString()}: Node flags ${[...SERVICE_NODE_FLAGS, ...nodeArgs].join(' ')}; ${last.requests} mixed requests, ${IN_FLIGHT} in flight, ${(last.requests / seconds).toFixed(0)} requests/s; ${created} created, ${delivered} webhook deliveries`,
     `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, Node ${process.versions.node}; load average ${load(startLoad)} at the start, ${load(os.loadavg())} at the end`,
     `CPU time per request (whole process, all requests): ${cpu}`,
     '',

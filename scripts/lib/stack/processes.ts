@@ -13,6 +13,14 @@ export interface ServiceInfo {
   portEnv: string;
 }
 
+/**
+ * Node flags of every service process, here and in infra/docker/*.Dockerfile, infra/k8s/base/*.yaml and
+ * each service's `start` script: a young generation of at most 2 × 8 MiB. Node sizes it from the
+ * machine's memory otherwise (2 × 64 MiB on 16 GiB and more), and a busy process filled it, which
+ * was most of its RSS (docs/adr/0029-start-up-and-memory.md has the measurements).
+ */
+export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8'];
+
 /** The services, from each package.json's `holdfast` field (schema, default port, port variable). */
 export function services(root: string): ServiceInfo[] {
   const dir = join(root, 'services');
@@ -62,7 +70,7 @@ export function runAll(
     for (const service of list) {
       // Own process group: a terminal's Ctrl-C reaches only the stack, which then stops each
       // process once, in order, instead of every process getting the signal twice.
-      const child = spawn(process.execPath, [join(service.dir, 'dist', 'main.js')], {
+      const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, join(service.dir, 'dist', 'main.js')], {
         env: { ...env, ...envOf(service.name) },
         cwd: root,
         stdio: ['ignore', 'pipe', 'pipe'],
