@@ -1,6 +1,6 @@
 // The stack behind ./scripts/start and ./scripts/test (run by Node 24 directly, types stripped).
 //   start: dependencies (existing or started here), migrations, the four processes in the foreground.
-//   test:  dependencies, type-check, lint, every test, then a smoke start of the four processes.
+//   test:  dependencies, type-check, lint, every test, a smoke start of the four processes, the chaos and soak short forms.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -265,6 +265,9 @@ async function test(): Promise<void> {
     // The chaos suite's short form (docs/reliability.md): kill -9 of payments and of the dispatcher
     // under load, on its own PostgreSQL, NATS and anvil; nothing may be lost.
     await step('chaos, short form (scripts/chaos)', ['exec', 'node', 'scripts/chaos/chaos.ts', '--short'], testEnv);
+    // The soak's short form: the four processes under 2,000 mixed requests with no failed request, every
+    // webhook delivered and every RSS sample read (its memory targets are the full run's: docs/benchmarks.md).
+    await step('soak, short form (scripts/bench/soak.ts)', ['exec', 'node', 'scripts/bench/soak.ts', '--requests', '2000'], testEnv);
   } catch (error) {
     failed = error;
   }
