@@ -11,7 +11,7 @@ import { ensureChain, LOCAL_CHAIN_ID, LOCAL_NETWORK } from '../lib/stack/chain.t
 import { deployLocalContracts } from '../lib/stack/contracts.ts';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor } from '../lib/stack/ports.ts';
-import { migrateAll, SERVICE_NODE_FLAGS, type ServiceInfo, services } from '../lib/stack/processes.ts';
+import { migrateAll, SERVICE_ENV, SERVICE_NODE_FLAGS, type ServiceInfo, services } from '../lib/stack/processes.ts';
 
 export const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 /** Far above any load a benchmark makes: the limiter still counts every request, but never refuses one. */
@@ -24,7 +24,7 @@ export interface FourProcesses {
   adminKey: string;
   workspaceAdmin: { email: string; password: string };
   /**
-   * Starts a process (with the Node flags it has in production, then `nodeArgs`) and resolves once its /health/ready answers 200, with the time that took and the
+   * Starts a process (with the Node flags and environment it has in production, then `nodeArgs`) and resolves once its /health/ready answers 200, with the time that took and the
    * CPU time the process spent until then (less sensitive to other load on the machine than the time).
    */
   start: (name: string, nodeArgs?: string[]) => Promise<{ readyMs: number; cpuMs: number }>;
@@ -73,6 +73,8 @@ export async function prepareFourProcesses(options: {
   natsUrl: string;
   /** Another checkout whose built services to run (to compare two builds in one run); this one's by default. */
   servicesRoot?: string;
+  /** Variables added to every process's environment. */
+  env?: NodeJS.ProcessEnv;
 }): Promise<FourProcesses> {
   const database = `hf_${options.lane}_${randomBytes(4).toString('hex')}`;
   const prefix = `${options.lane}${randomBytes(3).toString('hex')}.`;
@@ -105,6 +107,7 @@ export async function prepareFourProcesses(options: {
   try {
     const deployment = await deployLocalContracts({ rpcUrl: chain.localRpcUrl!, network: LOCAL_NETWORK, chainId: LOCAL_CHAIN_ID });
     const env: NodeJS.ProcessEnv = {
+      ...SERVICE_ENV,
       PATH: process.env.PATH,
       APP_ENV: 'local',
       LOG_LEVEL: 'warn',
@@ -121,6 +124,7 @@ export async function prepareFourProcesses(options: {
       RATE_LIMIT_ADMIN: NO_REFUSAL,
       ...deployment.env,
       ...Object.fromEntries(list.map((s) => [s.portEnv, String(ports[s.name])])),
+      ...options.env,
     };
     await migrateAll(options.servicesRoot ?? root, env);
     const url = (name: string) => `http://127.0.0.1:${ports[name]}`;

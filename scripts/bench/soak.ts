@@ -183,7 +183,7 @@ try {
       }
     } else {
       what = 'workspace list';
-      res = await call(`${workspace}/${slot % 2 ? 'workspaces' : 'customers'}?limit=20`, {
+      res = await call(`${workspace}/api/v1/${slot % 2 ? 'workspaces' : 'customers'}?limit=20`, {
         headers: { authorization: `Bearer ${session}` },
       });
     }

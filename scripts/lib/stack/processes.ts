@@ -20,6 +20,13 @@ export interface ServiceInfo {
  * was most of its RSS (docs/adr/0029-start-up-and-memory.md has the measurements).
  */
 export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8'];
+/**
+ * Environment of every service process, here and in the Dockerfiles: glibc serves allocations over
+ * 128 KiB by mmap and gives them back on free. By default it raises that threshold after the first
+ * such free, so argon2id's 19 MiB per password check stayed in malloc's arenas, one per libuv thread
+ * (workspace-service: +43 MiB after a few logins; ADR 29).
+ */
+export const SERVICE_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' };
 
 /** The services, from each package.json's `holdfast` field (schema, default port, port variable). */
 export function services(root: string): ServiceInfo[] {
@@ -71,7 +78,7 @@ export function runAll(
       // Own process group: a terminal's Ctrl-C reaches only the stack, which then stops each
       // process once, in order, instead of every process getting the signal twice.
       const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, join(service.dir, 'dist', 'main.js')], {
-        env: { ...env, ...envOf(service.name) },
+        env: { ...SERVICE_ENV, ...env, ...envOf(service.name) },
         cwd: root,
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
