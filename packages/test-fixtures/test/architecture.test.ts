@@ -146,6 +146,26 @@ describe('module dependencies', () => {
   });
 });
 
+// One route style (issue 19): a module's routes are Fastify plugins (`xRoutes(service)`, registered
+// with `app.register`), and a route says what it asks of its caller in `config.access`, in both
+// APIs (docs/engineering.md). A `registerXRoutes(app, ...)` function or a `config.auth` would be
+// the second way back.
+describe('one route style', () => {
+  it.each(services)('$service routes are plugins and say config.access', ({ service }) => {
+    const src = join(repoRoot(), 'services', service, 'src');
+    const offenders = filesUnder(src, '.ts').flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      return [
+        ...[...text.matchAll(/export (?:async )?function (\w*Routes)\(\s*\w+\s*:\s*HttpApp\b/g)].map(
+          (m) => `${relative(src, file)}: ${m[1]} takes the app (export a plugin: xRoutes(service) => async (app) => ...)`,
+        ),
+        ...[...text.matchAll(/config:\s*\{[^}]*?\bauth:/g)].map(() => `${relative(src, file)}: config.auth (say config.access)`),
+      ];
+    });
+    expect(offenders).toEqual([]);
+  });
+});
+
 // One crypto package (issue 19): @holdfast/secrets seals, hashes, MACs and compares for every
 // service and package. Ciphers, hashes and MACs of node:crypto anywhere else would be a second,
 // diverging way (another key format, another comparison).

@@ -62,7 +62,7 @@ import { settlementReviewRoutes } from './modules/settlement-review/routes.js';
 import { createSettlementReviewService } from './modules/settlement-review/service.js';
 import { createTransactionMoves } from './modules/transactions/moves.js';
 import { createTransactionsRepository } from './modules/transactions/repository.js';
-import { registerTransactionRoutes } from './modules/transactions/routes.js';
+import { transactionRoutes } from './modules/transactions/routes.js';
 import { createSenderLimits } from './modules/transactions/sender-limits.js';
 import { createTransactionsService } from './modules/transactions/service.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
@@ -281,7 +281,7 @@ export async function createPaymentsService(
     checkSender,
     escrowTerms: chain.escrowTerms,
   });
-  registerTransactionRoutes(app, transactions);
+  await app.register(transactionRoutes(transactions));
   await app.register(quoteRoutes(quotes));
 
   // Batches: one sender, many legs, created atomically.

@@ -24,10 +24,6 @@ declare module '@holdfast/http-kit' {
 }
 
 declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** @deprecated the old name of `access`, read until every route says `access`. */
-    auth?: RouteAuth;
-  }
   interface FastifyRequest {
     /** The verified caller, set before the handler runs on every route with `config.access`. */
     principal?: Principal;
@@ -58,7 +54,7 @@ export function rateLimitCredentialOf(request: FastifyRequest): string | undefin
  * mistake in the route, refused when the route is added.
  */
 function routeAuthOf(config: FastifyContextConfig | undefined): RouteAuth | undefined {
-  const access: unknown = config?.access ?? config?.auth;
+  const access: unknown = config?.access;
   if (access === undefined) return undefined;
   if (typeof access !== 'object' || access === null)
     throw new Error(`payments routes declare config.access as { scopes }, not ${String(access)}`);
