@@ -12,7 +12,7 @@ import { afterAll, beforeAll } from 'vitest';
  * build on an earlier one (`fileFixture(() => buildWorld(h))`).
  *
  * Set-up is bounded by `timeoutMs` (vitest's hookTimeout when absent) and teardown is certain:
- * `stop` runs in `afterAll` even when a later `beforeAll` failed, and a start that finishes after
+ * its `stop()` (or `close()`) runs in `afterAll` even when a later `beforeAll` failed, and a start that finishes after
  * its hook timed out is stopped as soon as it arrives, so nothing it started outlives the file.
  * `start` itself must stop what it started when it fails halfway.
  */
@@ -50,7 +50,9 @@ export function fileFixture<T extends object>(start: () => Promise<T>, options: 
   });
 }
 
-function stopOf(value: object): Promise<void> | undefined {
-  const stop = (value as { stop?: () => Promise<void> | void }).stop;
-  return typeof stop === 'function' ? Promise.resolve(stop.call(value)) : undefined;
+/** Stops what `start` answered: its `stop()`, or `close()` for a server or a connection that has no `stop`. */
+async function stopOf(value: object): Promise<void> {
+  const { stop, close } = value as { stop?: () => unknown; close?: () => unknown };
+  if (typeof stop === 'function') await stop.call(value);
+  else if (typeof close === 'function') await close.call(value);
 }

@@ -14,6 +14,12 @@ describe('fileFixture', () => {
     };
   });
   const doubled = fileFixture(async () => ({ count: counter.count * 2 }));
+  // A server or a connection: stopped by its close().
+  fileFixture(async () => ({
+    close: async () => {
+      log.push('close');
+    },
+  }));
   let early: unknown;
   try {
     early = counter.count;
@@ -44,7 +50,7 @@ describe('fileFixture', () => {
 });
 
 describe('after the fixture’s block', () => {
-  it('was started once and stopped once', () => {
-    expect(log).toEqual(['start', 'stop']);
+  it('was started once and stopped once, the later fixture first', () => {
+    expect(log).toEqual(['start', 'close', 'stop']);
   });
 });

@@ -1,38 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { WebhookCommands } from '@holdfast/contracts';
-import { publishEvent, sendCommand } from '@holdfast/messaging';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDispatcher, type TestDispatcher } from './support/dispatcher.js';
+import { publishEvent } from '@holdfast/messaging';
+import { fileFixture } from '@holdfast/test-fixtures';
+import { describe, expect, it } from 'vitest';
+import { startTestDispatcher } from './support/dispatcher.js';
 import { transactionEvent } from './support/events.js';
-import { type Receiver, type Reply, startReceiver } from './support/receiver.js';
+import { type Reply, startReceiver } from './support/receiver.js';
 
 // The breaker of one subscription: CLOSED -> OPEN after 3 consecutive failures (deliveries kept),
 // HALF_OPEN after the cooldown with exactly one probe, CLOSED when the probe succeeds; and the
 // reset command. A healthy subscription next to it is never held up.
 
-let dispatcher: TestDispatcher;
-let receiver: Receiver;
 let reply: (path: string) => Reply | Promise<Reply> = () => ({ status: 200 });
 
-beforeAll(async () => {
-  receiver = await startReceiver((request) => reply(request.path));
-  dispatcher = await startTestDispatcher({
+const receiver = fileFixture(() => startReceiver((request) => reply(request.path)));
+const dispatcher = fileFixture(() =>
+  startTestDispatcher({
     WEBHOOK_RETRY_SCHEDULE: Array.from({ length: 30 }, () => '50ms').join(','),
     WEBHOOK_TIMEOUT_MS: '10000',
     WEBHOOK_CIRCUIT_THRESHOLD: '3',
     WEBHOOK_CIRCUIT_COOLDOWN: '600ms',
-  });
-});
-
-afterAll(async () => {
-  await dispatcher?.stop();
-  await receiver?.close();
-});
-
-const send = <C extends (typeof WebhookCommands)[keyof typeof WebhookCommands]>(
-  command: C,
-  request: Parameters<typeof sendCommand<C>>[2],
-) => sendCommand(dispatcher.nats.bus, command, request);
+  }),
+);
 
 async function statuses(subscriptionId: string) {
   const rows = await dispatcher.sql<{ status: string }[]>`select status from webhooks.deliveries where subscription_id = ${subscriptionId}`;
@@ -43,8 +32,12 @@ describe('circuit breaker', () => {
   it('opens after the threshold, keeps the deliveries, probes once when half open, and closes on success', async () => {
     const owner = { platformId: randomUUID() };
     const healthyOwner = { platformId: randomUUID() };
-    const subscription = await send(WebhookCommands.create, { owner, url: receiver.url('/breaker'), eventTypes: ['transaction.created'] });
-    const healthy = await send(WebhookCommands.create, {
+    const subscription = await dispatcher.send(WebhookCommands.create, {
+      owner,
+      url: receiver.url('/breaker'),
+      eventTypes: ['transaction.created'],
+    });
+    const healthy = await dispatcher.send(WebhookCommands.create, {
       owner: healthyOwner,
       url: receiver.url('/healthy'),
       eventTypes: ['transaction.created'],
@@ -63,9 +56,9 @@ describe('circuit breaker', () => {
 
     for (let i = 0; i < 5; i += 1) await publishEvent(dispatcher.nats.bus, transactionEvent(owner));
     await expect
-      .poll(async () => (await send(WebhookCommands.get, { owner, subscriptionId: subscription.id })).circuitBreaker.state)
+      .poll(async () => (await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: subscription.id })).circuitBreaker.state)
       .toBe('OPEN');
-    const opened = await send(WebhookCommands.get, { owner, subscriptionId: subscription.id });
+    const opened = await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: subscription.id });
     expect(opened.circuitBreaker.consecutiveFailures).toBeGreaterThanOrEqual(3);
     expect(Date.parse(opened.circuitBreaker.halfOpenAt!)).toBeGreaterThan(Date.parse(opened.circuitBreaker.openedAt!));
     // Paused, not dropped: every delivery is still waiting.
@@ -79,7 +72,7 @@ describe('circuit breaker', () => {
     failing = false;
     const beforeProbe = receiver.received('/breaker').length;
     await expect.poll(() => releaseProbe !== undefined, { timeout: 5000 }).toBe(true);
-    expect((await send(WebhookCommands.get, { owner, subscriptionId: subscription.id })).circuitBreaker.state).toBe('HALF_OPEN');
+    expect((await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: subscription.id })).circuitBreaker.state).toBe('HALF_OPEN');
     const probe = receiver.received('/breaker')[beforeProbe]!;
     expect(probe.at).toBeGreaterThanOrEqual(Date.parse(opened.circuitBreaker.halfOpenAt!) - 50);
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -88,7 +81,7 @@ describe('circuit breaker', () => {
 
     releaseProbe!({ status: 200 });
     await expect.poll(() => statuses(subscription.id)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded']);
-    expect((await send(WebhookCommands.get, { owner, subscriptionId: subscription.id })).circuitBreaker).toEqual({
+    expect((await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: subscription.id })).circuitBreaker).toEqual({
       state: 'CLOSED',
       consecutiveFailures: 0,
       openedAt: null,
@@ -100,7 +93,7 @@ describe('circuit breaker', () => {
 
   it('re-opens when the probe fails', async () => {
     const owner = { workspaceId: randomUUID() };
-    const subscription = await send(WebhookCommands.create, {
+    const subscription = await dispatcher.send(WebhookCommands.create, {
       owner,
       url: receiver.url('/still-down'),
       eventTypes: ['transaction.created'],
@@ -109,17 +102,17 @@ describe('circuit breaker', () => {
     for (let i = 0; i < 3; i += 1)
       await publishEvent(dispatcher.nats.bus, transactionEvent({ platformId: randomUUID(), workspaceId: owner.workspaceId }));
     await expect
-      .poll(async () => (await send(WebhookCommands.get, { owner, subscriptionId: subscription.id })).circuitBreaker.state)
+      .poll(async () => (await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: subscription.id })).circuitBreaker.state)
       .toBe('OPEN');
-    const first = await send(WebhookCommands.get, { owner, subscriptionId: subscription.id });
+    const first = await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: subscription.id });
     const requestsAtOpen = receiver.received('/still-down').length;
     // The failed probe opens it again with a later half-open time and one more failure.
     await expect
-      .poll(async () => (await send(WebhookCommands.get, { owner, subscriptionId: subscription.id })).circuitBreaker.openedAt, {
+      .poll(async () => (await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: subscription.id })).circuitBreaker.openedAt, {
         timeout: 5000,
       })
       .not.toBe(first.circuitBreaker.openedAt);
-    const again = await send(WebhookCommands.get, { owner, subscriptionId: subscription.id });
+    const again = await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: subscription.id });
     expect(again.circuitBreaker.state).toBe('OPEN');
     expect(again.circuitBreaker.consecutiveFailures).toBeGreaterThan(first.circuitBreaker.consecutiveFailures);
     expect(Date.parse(again.circuitBreaker.openedAt!)).toBeGreaterThanOrEqual(Date.parse(first.circuitBreaker.halfOpenAt!));
@@ -129,16 +122,20 @@ describe('circuit breaker', () => {
 
   it('reset-circuit-breaker forces CLOSED at once and deliveries resume', async () => {
     const owner = { platformId: randomUUID() };
-    const subscription = await send(WebhookCommands.create, { owner, url: receiver.url('/reset'), eventTypes: ['transaction.created'] });
+    const subscription = await dispatcher.send(WebhookCommands.create, {
+      owner,
+      url: receiver.url('/reset'),
+      eventTypes: ['transaction.created'],
+    });
     reply = () => ({ status: 500 });
     for (let i = 0; i < 3; i += 1) await publishEvent(dispatcher.nats.bus, transactionEvent(owner));
     await expect
-      .poll(async () => (await send(WebhookCommands.get, { owner, subscriptionId: subscription.id })).circuitBreaker.state)
+      .poll(async () => (await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: subscription.id })).circuitBreaker.state)
       .toBe('OPEN');
     // Park the circuit far in the future so that only the reset can close it.
     await dispatcher.sql`update webhooks.subscriptions set circuit_half_open_at = now() + interval '1 hour' where id = ${subscription.id}`;
     reply = () => ({ status: 200 });
-    const reset = await send(WebhookCommands.resetCircuitBreaker, { owner, subscriptionId: subscription.id });
+    const reset = await dispatcher.send(WebhookCommands.resetCircuitBreaker, { owner, subscriptionId: subscription.id });
     expect(reset.circuitBreaker).toEqual({ state: 'CLOSED', consecutiveFailures: 0, openedAt: null, halfOpenAt: null });
     await expect.poll(() => statuses(subscription.id)).toEqual(['succeeded', 'succeeded', 'succeeded']);
   });

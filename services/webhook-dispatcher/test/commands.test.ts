@@ -1,25 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_TYPES, newEventId, WEBHOOK_LIMITS, WebhookCommands, type WebhookOwner } from '@holdfast/contracts';
-import { prefixed, sendCommand } from '@holdfast/messaging';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDispatcher, type TestDispatcher } from './support/dispatcher.js';
+import { prefixed } from '@holdfast/messaging';
+import { fileFixture } from '@holdfast/test-fixtures';
+import { describe, expect, it } from 'vitest';
+import { startTestDispatcher } from './support/dispatcher.js';
 
 // Every command the Payments API (owner platformId) and the Workspace API (owner workspaceId) will
 // forward: happy path, bad input (nothing changes), another owner's subscription (404).
 
-let dispatcher: TestDispatcher;
-
-beforeAll(async () => {
-  dispatcher = await startTestDispatcher({}, { purgeEveryMs: 200 });
-});
-
-afterAll(async () => {
-  await dispatcher?.stop();
-});
+const dispatcher = fileFixture(() => startTestDispatcher({}, { purgeEveryMs: 200 }));
 
 type Command = (typeof WebhookCommands)[keyof typeof WebhookCommands];
-const send = <C extends Command>(command: C, request: Parameters<typeof sendCommand<C>>[2]) =>
-  sendCommand(dispatcher.nats.bus, command, request, { timeoutMs: 35_000 });
 /**
  * For requests that break the contract on purpose: sent as raw NATS requests (sendCommand would
  * refuse them before sending), so that the dispatcher's own check is what answers.
@@ -39,7 +30,7 @@ const workspace = (): WebhookOwner => ({ workspaceId: randomUUID() });
 const create = (
   owner: WebhookOwner,
   extra: Partial<{ url: string; eventTypes: string[]; ipWhitelist: string[]; metadata: Record<string, unknown> }> = {},
-) => send(WebhookCommands.create, { owner, url: URL_OK, eventTypes: ['transaction.created'], ...extra });
+) => dispatcher.send(WebhookCommands.create, { owner, url: URL_OK, eventTypes: ['transaction.created'], ...extra });
 const rowCount = async () => (await dispatcher.sql<{ n: number }[]>`select count(*)::int as n from webhooks.subscriptions`)[0]!.n;
 
 describe('create', () => {
@@ -64,7 +55,7 @@ describe('create', () => {
     });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(created.secret.slice(6), 'base64')).toHaveLength(32);
-    expect(await send(WebhookCommands.get, { owner, subscriptionId: created.id })).not.toHaveProperty('secret');
+    expect(await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: created.id })).not.toHaveProperty('secret');
   });
 
   it('creates a workspace subscription', async () => {
@@ -136,13 +127,13 @@ describe('create', () => {
     const owner = platform();
     await Promise.all(Array.from({ length: WEBHOOK_LIMITS.subscriptionsPerOwner }, () => create(owner)));
     await expect(create(owner)).rejects.toMatchObject({ code: 'CONFLICT', statusCode: 409 });
-    expect(await send(WebhookCommands.list, { owner })).toHaveLength(WEBHOOK_LIMITS.subscriptionsPerOwner);
+    expect(await dispatcher.send(WebhookCommands.list, { owner })).toHaveLength(WEBHOOK_LIMITS.subscriptionsPerOwner);
   });
 });
 
 describe('event types', () => {
   it('lists every event type with a description', async () => {
-    const types = await send(WebhookCommands.eventTypes, {});
+    const types = await dispatcher.send(WebhookCommands.eventTypes, {});
     expect(types.map((t) => t.type)).toEqual([...EVENT_TYPES]);
     expect(types.every((t) => t.description.length > 10)).toBe(true);
   });
@@ -158,21 +149,23 @@ describe('list', () => {
     const a = await create(owner, { eventTypes: ['transaction.created'] });
     const b = await create(owner, { eventTypes: ['dispute.created', 'transaction.created'] });
     const c = await create(owner, { eventTypes: ['dispute.created'] });
-    await send(WebhookCommands.update, { owner, subscriptionId: c.id, isActive: false });
+    await dispatcher.send(WebhookCommands.update, { owner, subscriptionId: c.id, isActive: false });
     await create(workspace());
     await create({ platformId: 'workspaceId' in owner ? owner.workspaceId : '' });
 
-    expect((await send(WebhookCommands.list, { owner })).map((s) => s.id)).toEqual([c.id, b.id, a.id]);
-    expect((await send(WebhookCommands.list, { owner, isActive: true })).map((s) => s.id)).toEqual([b.id, a.id]);
-    expect((await send(WebhookCommands.list, { owner, isActive: false })).map((s) => s.id)).toEqual([c.id]);
-    expect((await send(WebhookCommands.list, { owner, eventType: 'dispute.created' })).map((s) => s.id)).toEqual([c.id, b.id]);
-    expect((await send(WebhookCommands.list, { owner, eventType: 'dispute.created', isActive: true })).map((s) => s.id)).toEqual([b.id]);
-    expect(await send(WebhookCommands.list, { owner: workspace() })).toEqual([]);
-    for (const s of await send(WebhookCommands.list, { owner })) expect(s).not.toHaveProperty('secret');
+    expect((await dispatcher.send(WebhookCommands.list, { owner })).map((s) => s.id)).toEqual([c.id, b.id, a.id]);
+    expect((await dispatcher.send(WebhookCommands.list, { owner, isActive: true })).map((s) => s.id)).toEqual([b.id, a.id]);
+    expect((await dispatcher.send(WebhookCommands.list, { owner, isActive: false })).map((s) => s.id)).toEqual([c.id]);
+    expect((await dispatcher.send(WebhookCommands.list, { owner, eventType: 'dispute.created' })).map((s) => s.id)).toEqual([c.id, b.id]);
+    expect((await dispatcher.send(WebhookCommands.list, { owner, eventType: 'dispute.created', isActive: true })).map((s) => s.id)).toEqual(
+      [b.id],
+    );
+    expect(await dispatcher.send(WebhookCommands.list, { owner: workspace() })).toEqual([]);
+    for (const s of await dispatcher.send(WebhookCommands.list, { owner })) expect(s).not.toHaveProperty('secret');
   });
 
   it('answers 400 for an unknown eventType filter or a missing owner', async () => {
-    await expect(send(WebhookCommands.list, { owner: platform(), eventType: 'nope' })).rejects.toMatchObject({
+    await expect(dispatcher.send(WebhookCommands.list, { owner: platform(), eventType: 'nope' })).rejects.toMatchObject({
       code: 'INVALID_EVENT_TYPES',
       details: { errors: [{ field: 'eventType', reason: 'nope is not an event type' }] },
     });
@@ -188,16 +181,18 @@ describe('get', () => {
     const owner = platform();
     const created = await create(owner);
     const { secret: _secret, ...shown } = created;
-    expect(await send(WebhookCommands.get, { owner, subscriptionId: created.id })).toEqual(shown);
-    await expect(send(WebhookCommands.get, { owner: platform(), subscriptionId: created.id })).rejects.toMatchObject({
+    expect(await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: created.id })).toEqual(shown);
+    await expect(dispatcher.send(WebhookCommands.get, { owner: platform(), subscriptionId: created.id })).rejects.toMatchObject({
       code: 'NOT_FOUND',
       statusCode: 404,
     });
     const asWorkspace = { workspaceId: 'platformId' in owner ? owner.platformId : '' };
-    await expect(send(WebhookCommands.get, { owner: asWorkspace, subscriptionId: created.id })).rejects.toMatchObject({
+    await expect(dispatcher.send(WebhookCommands.get, { owner: asWorkspace, subscriptionId: created.id })).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
-    await expect(send(WebhookCommands.get, { owner, subscriptionId: randomUUID() })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(dispatcher.send(WebhookCommands.get, { owner, subscriptionId: randomUUID() })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     await expect(sendRaw(WebhookCommands.get, { owner, subscriptionId: 'abc' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
   });
 });
@@ -206,14 +201,14 @@ describe('update', () => {
   it('changes only the given fields', async () => {
     const owner = workspace();
     const created = await create(owner, { metadata: { a: 1 }, ipWhitelist: ['198.51.100.0/24'] });
-    const url = await send(WebhookCommands.update, { owner, subscriptionId: created.id, url: 'https://other.example.com/h' });
+    const url = await dispatcher.send(WebhookCommands.update, { owner, subscriptionId: created.id, url: 'https://other.example.com/h' });
     expect(url).toMatchObject({
       url: 'https://other.example.com/h',
       eventTypes: ['transaction.created'],
       metadata: { a: 1 },
       ipWhitelist: ['198.51.100.0/24'],
     });
-    const all = await send(WebhookCommands.update, {
+    const all = await dispatcher.send(WebhookCommands.update, {
       owner,
       subscriptionId: created.id,
       eventTypes: ['evidence.submitted'],
@@ -229,19 +224,21 @@ describe('update', () => {
       metadata: { b: 2 },
     });
     expect(Date.parse(all.updatedAt)).toBeGreaterThanOrEqual(Date.parse(created.updatedAt));
-    expect(await send(WebhookCommands.update, { owner, subscriptionId: created.id })).toMatchObject({ eventTypes: ['evidence.submitted'] });
+    expect(await dispatcher.send(WebhookCommands.update, { owner, subscriptionId: created.id })).toMatchObject({
+      eventTypes: ['evidence.submitted'],
+    });
   });
 
   it('refuses bad fields and changes nothing', async () => {
     const owner = platform();
     const created = await create(owner);
     await expect(
-      send(WebhookCommands.update, { owner, subscriptionId: created.id, eventTypes: ['bogus'], url: 'https://x.example' }),
+      dispatcher.send(WebhookCommands.update, { owner, subscriptionId: created.id, eventTypes: ['bogus'], url: 'https://x.example' }),
     ).rejects.toMatchObject({
       code: 'INVALID_EVENT_TYPES',
     });
     await expect(
-      send(WebhookCommands.update, { owner, subscriptionId: created.id, url: 'mailto:someone@example.com' }),
+      dispatcher.send(WebhookCommands.update, { owner, subscriptionId: created.id, url: 'mailto:someone@example.com' }),
     ).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
       details: { errors: [{ field: 'url', reason: 'must use http or https' }] },
@@ -250,22 +247,24 @@ describe('update', () => {
       code: 'VALIDATION_ERROR',
     });
     const { secret: _secret, ...unchanged } = created;
-    expect(await send(WebhookCommands.get, { owner, subscriptionId: created.id })).toEqual(unchanged);
+    expect(await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: created.id })).toEqual(unchanged);
   });
 
   it("answers 404 for another owner's subscription and leaves it as it was", async () => {
     const owner = platform();
     const created = await create(owner);
-    await expect(send(WebhookCommands.update, { owner: platform(), subscriptionId: created.id, isActive: false })).rejects.toMatchObject({
+    await expect(
+      dispatcher.send(WebhookCommands.update, { owner: platform(), subscriptionId: created.id, isActive: false }),
+    ).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
     // Even with a bad body: the stranger learns nothing about the id.
     await expect(
-      send(WebhookCommands.update, { owner: platform(), subscriptionId: created.id, eventTypes: ['bogus'] }),
+      dispatcher.send(WebhookCommands.update, { owner: platform(), subscriptionId: created.id, eventTypes: ['bogus'] }),
     ).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
-    expect((await send(WebhookCommands.get, { owner, subscriptionId: created.id })).isActive).toBe(true);
+    expect((await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: created.id })).isActive).toBe(true);
   });
 });
 
@@ -273,10 +272,10 @@ describe('delete', () => {
   it('deletes the subscription with its deliveries and logs; another owner gets 404', async () => {
     const owner = workspace();
     const created = await create(owner);
-    await expect(send(WebhookCommands.delete, { owner: workspace(), subscriptionId: created.id })).rejects.toMatchObject({
+    await expect(dispatcher.send(WebhookCommands.delete, { owner: workspace(), subscriptionId: created.id })).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
-    expect(await send(WebhookCommands.get, { owner, subscriptionId: created.id })).toMatchObject({ id: created.id });
+    expect(await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: created.id })).toMatchObject({ id: created.id });
 
     const eventId = newEventId();
     await dispatcher.sql`insert into webhooks.received_events (id, type, payload, occurred_at) values (${eventId}, 'transaction.created', '{}'::jsonb, now())`;
@@ -286,13 +285,15 @@ describe('delete', () => {
       insert into webhooks.delivery_attempts (id, subscription_id, delivery_id, event_id, event_type, attempt, success, response_time_ms, request_headers)
       values (${randomUUID()}, ${created.id}, ${randomUUID()}, ${eventId}, 'transaction.created', 1, false, 5, '{}'::jsonb)`;
 
-    expect(await send(WebhookCommands.delete, { owner, subscriptionId: created.id })).toEqual({
+    expect(await dispatcher.send(WebhookCommands.delete, { owner, subscriptionId: created.id })).toEqual({
       id: created.id,
       deleted: true,
       message: 'Webhook subscription deleted',
     });
-    await expect(send(WebhookCommands.get, { owner, subscriptionId: created.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(send(WebhookCommands.delete, { owner, subscriptionId: created.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(dispatcher.send(WebhookCommands.get, { owner, subscriptionId: created.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(dispatcher.send(WebhookCommands.delete, { owner, subscriptionId: created.id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     expect(await dispatcher.sql`select 1 from webhooks.deliveries where subscription_id = ${created.id}`).toHaveLength(0);
     expect(await dispatcher.sql`select 1 from webhooks.delivery_attempts where subscription_id = ${created.id}`).toHaveLength(0);
   });
@@ -302,9 +303,9 @@ describe('delivery logs', () => {
   it('answers {logs, total}; refuses contradictory filters and bad pages; 404 for another owner', async () => {
     const owner = platform();
     const created = await create(owner);
-    expect(await send(WebhookCommands.deliveryLogs, { owner, subscriptionId: created.id })).toEqual({ logs: [], total: 0 });
+    expect(await dispatcher.send(WebhookCommands.deliveryLogs, { owner, subscriptionId: created.id })).toEqual({ logs: [], total: 0 });
     await expect(
-      send(WebhookCommands.deliveryLogs, { owner, subscriptionId: created.id, successOnly: true, failuresOnly: true }),
+      dispatcher.send(WebhookCommands.deliveryLogs, { owner, subscriptionId: created.id, successOnly: true, failuresOnly: true }),
     ).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
       details: { errors: [{ field: 'failuresOnly', reason: 'cannot be true together with successOnly' }] },
@@ -315,7 +316,7 @@ describe('delivery logs', () => {
     await expect(sendRaw(WebhookCommands.deliveryLogs, { owner, subscriptionId: created.id, offset: -1 })).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
     });
-    await expect(send(WebhookCommands.deliveryLogs, { owner: platform(), subscriptionId: created.id })).rejects.toMatchObject({
+    await expect(dispatcher.send(WebhookCommands.deliveryLogs, { owner: platform(), subscriptionId: created.id })).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
   });
@@ -325,19 +326,21 @@ describe('secret rotation commands', () => {
   it('rotate answers the new secret; complete answers 400 with none in progress; another owner gets 404', async () => {
     const owner = workspace();
     const created = await create(owner);
-    await expect(send(WebhookCommands.completeRotation, { owner, subscriptionId: created.id })).rejects.toMatchObject({
+    await expect(dispatcher.send(WebhookCommands.completeRotation, { owner, subscriptionId: created.id })).rejects.toMatchObject({
       code: 'NO_ROTATION_IN_PROGRESS',
       statusCode: 400,
     });
-    await expect(send(WebhookCommands.rotateSecret, { owner: workspace(), subscriptionId: created.id })).rejects.toMatchObject({
+    await expect(dispatcher.send(WebhookCommands.rotateSecret, { owner: workspace(), subscriptionId: created.id })).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
-    await expect(send(WebhookCommands.completeRotation, { owner: workspace(), subscriptionId: created.id })).rejects.toMatchObject({
+    await expect(
+      dispatcher.send(WebhookCommands.completeRotation, { owner: workspace(), subscriptionId: created.id }),
+    ).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
     const [sealedBefore] = await dispatcher.sql`select secret_sealed from webhooks.subscriptions where id = ${created.id}`;
 
-    const rotated = await send(WebhookCommands.rotateSecret, { owner, subscriptionId: created.id });
+    const rotated = await dispatcher.send(WebhookCommands.rotateSecret, { owner, subscriptionId: created.id });
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(created.secret);
     expect(rotated.secretRotation.inProgress).toBe(true);
@@ -346,7 +349,7 @@ describe('secret rotation commands', () => {
       await dispatcher.sql`select secret_sealed, previous_secret_sealed from webhooks.subscriptions where id = ${created.id}`;
     expect(sealed).toMatchObject({ previous_secret_sealed: sealedBefore!.secret_sealed });
 
-    const completed = await send(WebhookCommands.completeRotation, { owner, subscriptionId: created.id });
+    const completed = await dispatcher.send(WebhookCommands.completeRotation, { owner, subscriptionId: created.id });
     expect(completed.secretRotation).toEqual({ inProgress: false, startedAt: null });
     await expect(sendRaw(WebhookCommands.rotateSecret, { owner })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
   });
@@ -359,15 +362,17 @@ describe('reset circuit breaker', () => {
     await dispatcher.sql`
       update webhooks.subscriptions set circuit_state = 'OPEN', consecutive_failures = 12, circuit_opened_at = now(),
         circuit_half_open_at = now() + interval '1 minute', paused_until = now() + interval '1 hour' where id = ${created.id}`;
-    const open = await send(WebhookCommands.get, { owner, subscriptionId: created.id });
+    const open = await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: created.id });
     expect(open.circuitBreaker).toMatchObject({ state: 'OPEN', consecutiveFailures: 12 });
     expect(open.circuitBreaker.openedAt).not.toBeNull();
     expect(open.circuitBreaker.halfOpenAt).not.toBeNull();
 
-    await expect(send(WebhookCommands.resetCircuitBreaker, { owner: platform(), subscriptionId: created.id })).rejects.toMatchObject({
+    await expect(
+      dispatcher.send(WebhookCommands.resetCircuitBreaker, { owner: platform(), subscriptionId: created.id }),
+    ).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
-    const reset = await send(WebhookCommands.resetCircuitBreaker, { owner, subscriptionId: created.id });
+    const reset = await dispatcher.send(WebhookCommands.resetCircuitBreaker, { owner, subscriptionId: created.id });
     expect(reset.circuitBreaker).toEqual({ state: 'CLOSED', consecutiveFailures: 0, openedAt: null, halfOpenAt: null });
     const [row] = await dispatcher.sql`select paused_until from webhooks.subscriptions where id = ${created.id}`;
     expect(row!.paused_until).toBeNull();
@@ -379,23 +384,25 @@ describe('test, resend and replay', () => {
     const owner = workspace();
     const created = await create(owner);
     const stranger = workspace();
-    await expect(send(WebhookCommands.test, { owner: stranger, subscriptionId: created.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(dispatcher.send(WebhookCommands.test, { owner: stranger, subscriptionId: created.id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     await expect(
-      send(WebhookCommands.resendDelivery, { owner: stranger, subscriptionId: created.id, deliveryId: randomUUID() }),
+      dispatcher.send(WebhookCommands.resendDelivery, { owner: stranger, subscriptionId: created.id, deliveryId: randomUUID() }),
     ).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
     await expect(
-      send(WebhookCommands.resendDelivery, { owner, subscriptionId: created.id, deliveryId: randomUUID() }),
+      dispatcher.send(WebhookCommands.resendDelivery, { owner, subscriptionId: created.id, deliveryId: randomUUID() }),
     ).rejects.toMatchObject({
       code: 'NOT_FOUND',
       message: 'Webhook delivery not found',
     });
     const range = { from: '2026-01-01T00:00:00.000Z', to: '2026-01-02T00:00:00.000Z' };
-    await expect(send(WebhookCommands.replay, { owner: stranger, subscriptionId: created.id, ...range })).rejects.toMatchObject({
+    await expect(dispatcher.send(WebhookCommands.replay, { owner: stranger, subscriptionId: created.id, ...range })).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
-    expect(await send(WebhookCommands.replay, { owner, subscriptionId: created.id, ...range })).toEqual({
+    expect(await dispatcher.send(WebhookCommands.replay, { owner, subscriptionId: created.id, ...range })).toEqual({
       matched: 0,
       created: 0,
       requeued: 0,
@@ -420,14 +427,14 @@ describe('deactivate owner', () => {
     const other = workspace();
     const mine = [await create(owner), await create(owner)];
     const theirs = await create(other);
-    expect(await send(WebhookCommands.deactivateOwner, { owner, reason: 'workspace deleted' })).toEqual({ deactivated: 2 });
+    expect(await dispatcher.send(WebhookCommands.deactivateOwner, { owner, reason: 'workspace deleted' })).toEqual({ deactivated: 2 });
     for (const s of mine)
-      expect(await send(WebhookCommands.get, { owner, subscriptionId: s.id })).toMatchObject({
+      expect(await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: s.id })).toMatchObject({
         isActive: false,
         disabledReason: 'workspace deleted',
       });
-    expect((await send(WebhookCommands.get, { owner: other, subscriptionId: theirs.id })).isActive).toBe(true);
-    expect(await send(WebhookCommands.deactivateOwner, { owner })).toEqual({ deactivated: 0 });
+    expect((await dispatcher.send(WebhookCommands.get, { owner: other, subscriptionId: theirs.id })).isActive).toBe(true);
+    expect(await dispatcher.send(WebhookCommands.deactivateOwner, { owner })).toEqual({ deactivated: 0 });
   });
 });
 

@@ -1,41 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import { type DomainEvent, WebhookCommands, type WebhookOwner, type WebhookSubscriptionWithSecret } from '@holdfast/contracts';
-import { publishEvent, sendCommand } from '@holdfast/messaging';
+import { publishEvent } from '@holdfast/messaging';
+import { fileFixture } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDeliveriesRepository } from '../src/modules/deliveries/repository.js';
-import { startTestDispatcher, type TestDispatcher } from './support/dispatcher.js';
+import { startTestDispatcher } from './support/dispatcher.js';
 import { disputeEvent, transactionEvent } from './support/events.js';
-import { type Receiver, startReceiver } from './support/receiver.js';
+import { startReceiver } from './support/receiver.js';
 import { verifyHexSignature, verifyStandardSignature } from './support/verify.js';
 
 // Deliveries end to end: events published on the real EVENTS stream, a real HTTP receiver on
 // loopback, the dispatcher's commands over real NATS. Short retry schedule; the circuit breaker
 // is out of the way here (its own file).
 
-let dispatcher: TestDispatcher;
-let receiver: Receiver;
 const replies = new Map<string, (index: number) => { status: number; headers?: Record<string, string>; body?: string; hang?: boolean }>();
 
-beforeAll(async () => {
-  receiver = await startReceiver((request, index) => replies.get(request.path)?.(index) ?? { status: 200, body: '{"received":true}' });
-  dispatcher = await startTestDispatcher({
+const receiver = fileFixture(() =>
+  startReceiver((request, index) => replies.get(request.path)?.(index) ?? { status: 200, body: '{"received":true}' }),
+);
+const dispatcher = fileFixture(() =>
+  startTestDispatcher({
     WEBHOOK_RETRY_SCHEDULE: '100ms,200ms,200ms',
     WEBHOOK_TIMEOUT_MS: '1000',
     WEBHOOK_CIRCUIT_THRESHOLD: '1000',
-  });
-});
-
-afterAll(async () => {
-  await dispatcher?.stop();
-  await receiver?.close();
-});
-
-const send = <C extends (typeof WebhookCommands)[keyof typeof WebhookCommands]>(
-  command: C,
-  request: Parameters<typeof sendCommand<C>>[2],
-) => sendCommand(dispatcher.nats.bus, command, request, { timeoutMs: 35_000 });
+  }),
+);
 
 async function subscribe(
   owner: WebhookOwner,
@@ -43,7 +34,7 @@ async function subscribe(
   eventTypes: string[] = ['transaction.created'],
   extra: { ipWhitelist?: string[] } = {},
 ) {
-  return send(WebhookCommands.create, { owner, url: receiver.url(path), eventTypes, ...extra });
+  return dispatcher.send(WebhookCommands.create, { owner, url: receiver.url(path), eventTypes, ...extra });
 }
 
 async function publish(event: DomainEvent) {
@@ -95,7 +86,7 @@ describe('a delivery', () => {
     const [row] = await deliveryRows(subscription.id);
     expect(row).toMatchObject({ id: headers['x-webhook-delivery'], event_id: event.id });
     await expect.poll(async () => (await deliveryRows(subscription.id))[0]?.status).toBe('succeeded');
-    const { logs, total } = await send(WebhookCommands.deliveryLogs, { owner, subscriptionId: subscription.id });
+    const { logs, total } = await dispatcher.send(WebhookCommands.deliveryLogs, { owner, subscriptionId: subscription.id });
     expect(total).toBe(1);
     expect(logs[0]).toMatchObject({
       webhookSubscriptionId: subscription.id,
@@ -124,7 +115,7 @@ describe('a delivery', () => {
     expect(subscription.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(row!.secret_sealed.startsWith('v1.localdev.')).toBe(true);
     expect(row!.secret_sealed).not.toContain(subscription.secret.slice(6, 20));
-    expect(await send(WebhookCommands.get, { owner, subscriptionId: subscription.id })).not.toHaveProperty('secret');
+    expect(await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: subscription.id })).not.toHaveProperty('secret');
   });
 });
 
@@ -138,7 +129,7 @@ describe('routing', () => {
     const otherWorkspace = await subscribe({ workspaceId: randomUUID() }, '/route/other-workspace');
     const disputesOnly = await subscribe({ platformId: platform }, '/route/disputes', ['dispute.created']);
     const inactive = await subscribe({ platformId: platform }, '/route/inactive');
-    await send(WebhookCommands.update, { owner: { platformId: platform }, subscriptionId: inactive.id, isActive: false });
+    await dispatcher.send(WebhookCommands.update, { owner: { platformId: platform }, subscriptionId: inactive.id, isActive: false });
 
     const event = await publish(transactionEvent({ platformId: platform, workspaceId: workspace }));
     await stored(event);
@@ -173,7 +164,7 @@ describe('retries', () => {
     expect(new Set(requests.map((r) => r.body)).size).toBe(1);
     for (const r of requests) expect(JSON.parse(r.body).id).toBe(event.id);
 
-    const all = await send(WebhookCommands.deliveryLogs, { owner, subscriptionId: subscription.id });
+    const all = await dispatcher.send(WebhookCommands.deliveryLogs, { owner, subscriptionId: subscription.id });
     expect(all.total).toBe(3);
     expect(all.logs.map((l) => [l.deliveryAttempt, l.success, l.statusCode])).toEqual([
       [3, true, 204],
@@ -182,12 +173,12 @@ describe('retries', () => {
     ]);
     expect(all.logs[1]!.errorMessage).toBe('receiver answered 500');
     expect(Buffer.byteLength(all.logs[1]!.responseBody!)).toBe(4096);
-    const failures = await send(WebhookCommands.deliveryLogs, { owner, subscriptionId: subscription.id, failuresOnly: true });
+    const failures = await dispatcher.send(WebhookCommands.deliveryLogs, { owner, subscriptionId: subscription.id, failuresOnly: true });
     expect(failures.total).toBe(2);
     expect(failures.logs.every((l) => !l.success)).toBe(true);
-    const successes = await send(WebhookCommands.deliveryLogs, { owner, subscriptionId: subscription.id, successOnly: true });
+    const successes = await dispatcher.send(WebhookCommands.deliveryLogs, { owner, subscriptionId: subscription.id, successOnly: true });
     expect(successes.logs.map((l) => l.deliveryAttempt)).toEqual([3]);
-    const page = await send(WebhookCommands.deliveryLogs, { owner, subscriptionId: subscription.id, limit: 1, offset: 1 });
+    const page = await dispatcher.send(WebhookCommands.deliveryLogs, { owner, subscriptionId: subscription.id, limit: 1, offset: 1 });
     expect(page).toMatchObject({ total: 3, logs: [{ deliveryAttempt: 2 }] });
   });
 
@@ -197,7 +188,7 @@ describe('retries', () => {
     const subscription = await subscribe(owner, '/slow');
     await publish(transactionEvent(owner));
     await expect.poll(async () => (await deliveryRows(subscription.id))[0]?.status, { timeout: 10_000 }).toBe('succeeded');
-    const { logs } = await send(WebhookCommands.deliveryLogs, { owner, subscriptionId: subscription.id });
+    const { logs } = await dispatcher.send(WebhookCommands.deliveryLogs, { owner, subscriptionId: subscription.id });
     expect(logs.map((l) => [l.deliveryAttempt, l.success, l.statusCode, l.errorMessage])).toEqual([
       [2, true, 200, null],
       [1, false, null, 'no answer within 1000 ms'],
@@ -214,13 +205,17 @@ describe('retries', () => {
     const [failed] = await deliveryRows(subscription.id);
 
     replies.set('/dead', () => ({ status: 200 }));
-    const resent = await send(WebhookCommands.resendDelivery, { owner, subscriptionId: subscription.id, deliveryId: failed!.id });
+    const resent = await dispatcher.send(WebhookCommands.resendDelivery, {
+      owner,
+      subscriptionId: subscription.id,
+      deliveryId: failed!.id,
+    });
     expect(resent).toMatchObject({ id: failed!.id, status: 'pending', attempts: 4 });
     await expect.poll(async () => (await deliveryRows(subscription.id))[0]?.status).toBe('succeeded');
     const requests = receiver.received('/dead');
     expect(requests).toHaveLength(5);
     expect(requests[4]!.headers['x-webhook-delivery']).toBe(failed!.id);
-    const { logs } = await send(WebhookCommands.deliveryLogs, { owner, subscriptionId: subscription.id, limit: 1 });
+    const { logs } = await dispatcher.send(WebhookCommands.deliveryLogs, { owner, subscriptionId: subscription.id, limit: 1 });
     expect(logs[0]).toMatchObject({ deliveryAttempt: 5, success: true });
   });
 
@@ -246,7 +241,7 @@ describe('retries', () => {
     await publish(transactionEvent(owner));
     await expect.poll(async () => (await deliveryRows(subscription.id))[0]?.status).toBe('failed');
     expect(receiver.received('/gone')).toHaveLength(1);
-    const disabled = await send(WebhookCommands.get, { owner, subscriptionId: subscription.id });
+    const disabled = await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: subscription.id });
     expect(disabled.isActive).toBe(false);
     expect(disabled.disabledReason).toMatch(/410 Gone/);
 
@@ -255,7 +250,7 @@ describe('retries', () => {
     expect(await deliveryRows(subscription.id)).toHaveLength(1);
 
     replies.set('/gone', () => ({ status: 200 }));
-    const reactivated = await send(WebhookCommands.update, { owner, subscriptionId: subscription.id, isActive: true });
+    const reactivated = await dispatcher.send(WebhookCommands.update, { owner, subscriptionId: subscription.id, isActive: true });
     expect(reactivated).toMatchObject({ isActive: true, disabledReason: null });
     const next = await publish(transactionEvent(owner));
     await waitForRequests('/gone', 2);
@@ -267,10 +262,13 @@ describe('secret rotation', () => {
   it('signs with both secrets, newest first, until complete-rotation; then with the new one only', async () => {
     const owner = { workspaceId: randomUUID() };
     const created = await subscribe(owner, '/rotation');
-    const rotated: WebhookSubscriptionWithSecret = await send(WebhookCommands.rotateSecret, { owner, subscriptionId: created.id });
+    const rotated: WebhookSubscriptionWithSecret = await dispatcher.send(WebhookCommands.rotateSecret, {
+      owner,
+      subscriptionId: created.id,
+    });
     expect(rotated.secret).not.toBe(created.secret);
     expect(rotated.secretRotation.inProgress).toBe(true);
-    expect((await send(WebhookCommands.get, { owner, subscriptionId: created.id })).secretRotation.inProgress).toBe(true);
+    expect((await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: created.id })).secretRotation.inProgress).toBe(true);
 
     await publish(transactionEvent({ platformId: randomUUID(), workspaceId: owner.workspaceId }));
     await waitForRequests('/rotation', 1);
@@ -284,7 +282,7 @@ describe('secret rotation', () => {
       expect(() => new Webhook(secret).verify(during.body, during.headers as Record<string, string>)).not.toThrow();
     }
 
-    const completed = await send(WebhookCommands.completeRotation, { owner, subscriptionId: created.id });
+    const completed = await dispatcher.send(WebhookCommands.completeRotation, { owner, subscriptionId: created.id });
     expect(completed.secretRotation).toEqual({ inProgress: false, startedAt: null });
     expect(completed).not.toHaveProperty('secret');
     await publish(transactionEvent({ platformId: randomUUID(), workspaceId: owner.workspaceId }));
@@ -295,7 +293,7 @@ describe('secret rotation', () => {
     expect(verifyHexSignature(created.secret, after.body, after.headers)).toBe(false);
     expect(() => new Webhook(created.secret).verify(after.body, after.headers as Record<string, string>)).toThrow();
 
-    await expect(send(WebhookCommands.completeRotation, { owner, subscriptionId: created.id })).rejects.toMatchObject({
+    await expect(dispatcher.send(WebhookCommands.completeRotation, { owner, subscriptionId: created.id })).rejects.toMatchObject({
       code: 'NO_ROTATION_IN_PROGRESS',
       statusCode: 400,
     });
@@ -325,8 +323,8 @@ describe('secret rotation', () => {
   it('keeps only the two newest secrets when rotating during a rotation', async () => {
     const owner = { platformId: randomUUID() };
     const first = await subscribe(owner, '/rotation-twice');
-    const second = await send(WebhookCommands.rotateSecret, { owner, subscriptionId: first.id });
-    const third = await send(WebhookCommands.rotateSecret, { owner, subscriptionId: first.id });
+    const second = await dispatcher.send(WebhookCommands.rotateSecret, { owner, subscriptionId: first.id });
+    const third = await dispatcher.send(WebhookCommands.rotateSecret, { owner, subscriptionId: first.id });
     await publish(transactionEvent(owner));
     await waitForRequests('/rotation-twice', 1);
     const request = receiver.received('/rotation-twice')[0]!;
@@ -342,7 +340,7 @@ describe('test delivery', () => {
   it('sends one signed webhook.test now and answers its log entry, success or not', async () => {
     const owner = { platformId: randomUUID() };
     const subscription = await subscribe(owner, '/test-delivery');
-    const result = await send(WebhookCommands.test, { owner, subscriptionId: subscription.id });
+    const result = await dispatcher.send(WebhookCommands.test, { owner, subscriptionId: subscription.id });
     expect(result).toMatchObject({
       webhookSubscriptionId: subscription.id,
       eventType: 'webhook.test',
@@ -359,10 +357,10 @@ describe('test delivery', () => {
       data: { webhookSubscriptionId: subscription.id },
     });
     expect(new Webhook(subscription.secret).verify(request!.body, request!.headers as Record<string, string>)).toBeTruthy();
-    expect((await send(WebhookCommands.deliveryLogs, { owner, subscriptionId: subscription.id })).logs).toEqual([result]);
+    expect((await dispatcher.send(WebhookCommands.deliveryLogs, { owner, subscriptionId: subscription.id })).logs).toEqual([result]);
 
     replies.set('/test-delivery', () => ({ status: 500, body: 'broken' }));
-    const failed = await send(WebhookCommands.test, { owner, subscriptionId: subscription.id });
+    const failed = await dispatcher.send(WebhookCommands.test, { owner, subscriptionId: subscription.id });
     expect(failed).toMatchObject({ success: false, statusCode: 500, errorMessage: 'receiver answered 500', responseBody: 'broken' });
     expect(await deliveryRows(subscription.id)).toEqual([]);
   });
@@ -375,11 +373,13 @@ describe('ipWhitelist', () => {
     await publish(transactionEvent(owner));
     await expect.poll(async () => (await deliveryRows(subscription.id))[0]?.attempt_count).toBeGreaterThanOrEqual(1);
     await expect
-      .poll(async () => (await send(WebhookCommands.deliveryLogs, { owner, subscriptionId: subscription.id })).logs[0]?.errorMessage)
+      .poll(
+        async () => (await dispatcher.send(WebhookCommands.deliveryLogs, { owner, subscriptionId: subscription.id })).logs[0]?.errorMessage,
+      )
       .toBe("connection refused by policy: address 127.0.0.1 is not in the subscription's ipWhitelist");
     expect(receiver.received('/whitelisted')).toHaveLength(0);
 
-    await send(WebhookCommands.update, { owner, subscriptionId: subscription.id, ipWhitelist: ['192.0.2.1', '127.0.0.0/8'] });
+    await dispatcher.send(WebhookCommands.update, { owner, subscriptionId: subscription.id, ipWhitelist: ['192.0.2.1', '127.0.0.0/8'] });
     await expect.poll(async () => (await deliveryRows(subscription.id))[0]?.status, { timeout: 10_000 }).toBe('succeeded');
     expect(receiver.received('/whitelisted')).toHaveLength(1);
   });
@@ -398,7 +398,7 @@ describe('replay', () => {
     const late = await subscribe(owner, '/replay', ['transaction.created', 'transaction.completed']);
     expect(await deliveryRows(late.id)).toEqual([]);
 
-    const first = await send(WebhookCommands.replay, { owner, subscriptionId: late.id, from, to });
+    const first = await dispatcher.send(WebhookCommands.replay, { owner, subscriptionId: late.id, from, to });
     expect(first).toEqual({ matched: 2, created: 2, requeued: 0, alreadyPending: 0, skipped: 0, resumeFrom: null });
     await waitForRequests('/replay', 2);
     expect(
@@ -409,13 +409,16 @@ describe('replay', () => {
     ).toEqual(events.map((e) => e.id).sort());
     await expect.poll(async () => (await deliveryRows(late.id)).map((d) => d.status)).toEqual(['succeeded', 'succeeded']);
 
-    expect(await send(WebhookCommands.replay, { owner, subscriptionId: late.id, from, to, onlyFailed: true })).toMatchObject({
+    expect(await dispatcher.send(WebhookCommands.replay, { owner, subscriptionId: late.id, from, to, onlyFailed: true })).toMatchObject({
       matched: 2,
       created: 0,
       requeued: 0,
       skipped: 2,
     });
-    expect(await send(WebhookCommands.replay, { owner, subscriptionId: late.id, from, to })).toMatchObject({ matched: 2, requeued: 2 });
+    expect(await dispatcher.send(WebhookCommands.replay, { owner, subscriptionId: late.id, from, to })).toMatchObject({
+      matched: 2,
+      requeued: 2,
+    });
     await waitForRequests('/replay', 4);
     const ids = receiver.received('/replay').map((r) => r.headers['x-webhook-delivery']);
     expect(new Set(ids).size).toBe(2);
@@ -439,7 +442,7 @@ describe('replay', () => {
       await schemaSql.end();
     }
 
-    await expect(send(WebhookCommands.replay, { owner, subscriptionId: late.id, from: to, to: from })).rejects.toMatchObject({
+    await expect(dispatcher.send(WebhookCommands.replay, { owner, subscriptionId: late.id, from: to, to: from })).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
       details: { errors: [{ field: 'to', reason: 'must be after from' }] },
     });

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import { WebhookCommands } from '@holdfast/contracts';
-import { publishEvent, sendCommand } from '@holdfast/messaging';
+import { publishEvent } from '@holdfast/messaging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTargetPolicy, type ResolvedAddress } from '../src/modules/target-safety/service.js';
 import { startTestDispatcher, type TestDispatcher } from './support/dispatcher.js';
@@ -59,12 +59,8 @@ afterAll(async () => {
   await new Promise((resolve) => target?.close(resolve));
 });
 
-const send = <C extends (typeof WebhookCommands)[keyof typeof WebhookCommands]>(
-  command: C,
-  request: Parameters<typeof sendCommand<C>>[2],
-) => sendCommand(dispatcher.nats.bus, command, request);
 const create = (url: string, ipWhitelist?: string[]) =>
-  send(WebhookCommands.create, {
+  dispatcher.send(WebhookCommands.create, {
     owner: { platformId: randomUUID() },
     url,
     eventTypes: ['transaction.created'],
@@ -132,11 +128,11 @@ describe('at creation, outside local', () => {
     const created = await create('https://public.example/hook');
     const owner = { platformId: created.platformId! };
     await expect(
-      send(WebhookCommands.update, { owner, subscriptionId: created.id, url: 'https://internal.example/x' }),
+      dispatcher.send(WebhookCommands.update, { owner, subscriptionId: created.id, url: 'https://internal.example/x' }),
     ).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
     });
-    expect((await send(WebhookCommands.get, { owner, subscriptionId: created.id })).url).toBe('https://public.example/hook');
+    expect((await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: created.id })).url).toBe('https://public.example/hook');
   });
 
   it('allows http and still refuses private targets in staging', async () => {
@@ -152,7 +148,7 @@ describe('at creation, outside local', () => {
 
 describe('at connect time, outside local', () => {
   async function lastLog(subscriptionId: string, platformId: string) {
-    const { logs } = await send(WebhookCommands.deliveryLogs, { owner: { platformId }, subscriptionId });
+    const { logs } = await dispatcher.send(WebhookCommands.deliveryLogs, { owner: { platformId }, subscriptionId });
     return logs[0];
   }
 
@@ -186,7 +182,7 @@ describe('at connect time, outside local', () => {
     dns.set('rebind-test.example', ['93.184.216.34']);
     const created = await create(`https://rebind-test.example:${targetPort}/hook`);
     dns.set('rebind-test.example', ['192.168.0.10', '127.0.0.1']);
-    const result = await send(WebhookCommands.test, { owner: { platformId: created.platformId! }, subscriptionId: created.id });
+    const result = await dispatcher.send(WebhookCommands.test, { owner: { platformId: created.platformId! }, subscriptionId: created.id });
     expect(result).toMatchObject({
       success: false,
       statusCode: null,

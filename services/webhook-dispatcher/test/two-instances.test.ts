@@ -1,36 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import { WebhookCommands } from '@holdfast/contracts';
 import { publishEvent, sendCommand } from '@holdfast/messaging';
+import { fileFixture } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDispatcher, type TestDispatcher } from './support/dispatcher.js';
+import { startTestDispatcher } from './support/dispatcher.js';
 import { transactionEvent } from './support/events.js';
-import { type Receiver, startReceiver } from './support/receiver.js';
+import { startReceiver } from './support/receiver.js';
 
 // Two dispatcher instances on one database and one NATS prefix share the intake (one durable
 // consumer) and the deliveries (FOR UPDATE SKIP LOCKED claims): each delivery is sent once.
 
-let dispatcher: TestDispatcher;
 let second: { url: string; stop: () => Promise<void> };
-let receiver: Receiver;
 
 // Few slots per instance and a receiver that takes a moment, so that neither instance can take
 // all the work alone.
 const ENV = { WEBHOOK_CONCURRENCY: '4', WEBHOOK_TIMEOUT_MS: '10000' };
 
-beforeAll(async () => {
-  receiver = await startReceiver(async () => {
+const receiver = fileFixture(() =>
+  startReceiver(async () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     return { status: 200 };
-  });
-  dispatcher = await startTestDispatcher(ENV);
+  }),
+);
+const dispatcher = fileFixture(() => startTestDispatcher(ENV));
+beforeAll(async () => {
   second = await dispatcher.startAnother(ENV);
 });
 
 afterAll(async () => {
   await second?.stop();
-  await dispatcher?.stop();
-  await receiver?.close();
 });
 
 async function successfulAttempts(url: string): Promise<number> {
