@@ -304,7 +304,7 @@ describe('secret rotation', () => {
     const created = await subscribe(owner, '/rotation-after-delivery');
     await publish(transactionEvent(owner));
     await waitForRequests('/rotation-after-delivery', 1);
-    const rotated = await send(WebhookCommands.rotateSecret, { owner, subscriptionId: created.id });
+    const rotated = await dispatcher.send(WebhookCommands.rotateSecret, { owner, subscriptionId: created.id });
     await publish(transactionEvent(owner));
     await waitForRequests('/rotation-after-delivery', 2);
     const after = receiver.received('/rotation-after-delivery')[1]!;
@@ -312,7 +312,7 @@ describe('secret rotation', () => {
     expect(verifyHexSignature(rotated.secret, after.body, { 'x-webhook-signature': newest })).toBe(true);
     expect(verifyHexSignature(created.secret, after.body, { 'x-webhook-signature': previous })).toBe(true);
 
-    await send(WebhookCommands.completeRotation, { owner, subscriptionId: created.id });
+    await dispatcher.send(WebhookCommands.completeRotation, { owner, subscriptionId: created.id });
     await publish(transactionEvent(owner));
     await waitForRequests('/rotation-after-delivery', 3);
     const completed = receiver.received('/rotation-after-delivery')[2]!;
