@@ -265,9 +265,11 @@ async function test(): Promise<void> {
     // The chaos suite's short form (docs/reliability.md): kill -9 of payments and of the dispatcher
     // under load, on its own PostgreSQL, NATS and anvil; nothing may be lost.
     await step('chaos, short form (scripts/chaos)', ['exec', 'node', 'scripts/chaos/chaos.ts', '--short'], testEnv);
-    // The soak's short form: the four processes under 2,000 mixed requests with no failed request, every
-    // webhook delivered and every RSS sample read (its memory targets are the full run's: docs/benchmarks.md).
-    await step('soak, short form (scripts/bench/soak.ts)', ['exec', 'node', 'scripts/bench/soak.ts', '--requests', '2000'], testEnv);
+    // Every benchmark's smoke form (small counts, about a minute and a half), so none of them can rot:
+    // each must complete and print its PASS/MISS lines; nothing is asserted about speed or memory (the
+    // numbers of a loaded CI machine mean nothing: docs/benchmarks.md holds a quiet run). The soak's
+    // smoke form is 2,000 mixed requests with no failed request and every webhook delivered.
+    await step('benchmarks, smoke form (scripts/bench/all.ts --smoke)', ['exec', 'node', 'scripts/bench/all.ts', '--smoke'], testEnv);
   } catch (error) {
     failed = error;
   }
