@@ -7,4 +7,5 @@ export * from './ports.js';
 export * from './process.js';
 export * from './processes.js';
 export * from './redis.js';
+export * from './rejection.js';
 export * from './service.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, type ContractNetwork } from '@holdfast/contracts';
 import { DEFAULT_EXPIRY_PERIOD, deployEscrow, holdfastEscrowAbi, holdfastEscrowDeployedBytecode } from '@holdfast/escrow';
-import { type Anvil, freePort, startAnvil, testLogger } from '@holdfast/test-fixtures';
+import { type Anvil, freePort, rejectionOf, startAnvil, testLogger } from '@holdfast/test-fixtures';
 import { eq } from 'drizzle-orm';
 import { type Address, getAddress, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -10,7 +10,7 @@ import { contractDeployments } from '../src/db/schema.js';
 import { anvilDevKey, LOCAL_DEPLOYER_INDEX } from '../src/modules/wallets/common/settings.js';
 import { createContractDeploymentRepository } from '../src/modules/wallets/contracts/repository.js';
 import { type ContractDeploymentService, createContractDeploymentService } from '../src/modules/wallets/contracts/service.js';
-import { anvilClients } from './helpers/chain.js';
+import { anvilClients, DEPLOYED_ESCROW } from './helpers/chain.js';
 import { auditRecorder, openTestDatabase, type TestDb } from './helpers/db.js';
 import { insertWorkspace } from './helpers/tenants.js';
 
@@ -41,14 +41,7 @@ function build(
   });
 }
 
-async function appError(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
+const appError = (promise: Promise<unknown>) => rejectionOf(promise, AppError);
 
 beforeAll(async () => {
   [db, anvil] = await Promise.all([openTestDatabase(), startAnvil()]);
@@ -112,15 +105,7 @@ describe('dedicated deployments', () => {
 
   it('deploys a real escrow on the local chain', async () => {
     const deployed = await service.deploy(workspaceId, 'base-sepolia', actor);
-    expect(deployed).toEqual({
-      deploymentId: expect.any(String),
-      contractAddress: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
-      transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
-      status: 'active',
-      network: 'base-sepolia',
-      gasUsed: expect.any(Number),
-      blockNumber: expect.any(Number),
-    });
+    expect(deployed).toEqual(DEPLOYED_ESCROW);
     deploymentId = deployed.deploymentId;
     const { publicClient } = anvilClients(anvil.rpcUrl);
     const address = deployed.contractAddress as Address;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@holdfast/contracts';
-import { freePort } from '@holdfast/test-fixtures';
+import { freePort, rejectionOf } from '@holdfast/test-fixtures';
 import { ed25519 } from '@noble/curves/ed25519';
 import { base58 } from '@scure/base';
 import { hexToBytes, verifyMessage } from 'viem';
@@ -37,14 +37,7 @@ beforeEach(() => {
   }
 });
 
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, ProviderError);
 
 describe('CUSTODY_A (bearer, wallet sets)', () => {
   const adapter = () => createCustodyAAdapter(a.config, a.walletSetId, deps);

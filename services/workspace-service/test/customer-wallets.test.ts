@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError } from '@holdfast/contracts';
 import { createSecretBox, tokenHash } from '@holdfast/secrets';
-import { type Anvil, freePort, startAnvil, testLogger } from '@holdfast/test-fixtures';
+import { type Anvil, freePort, rejectionOf, startAnvil, testLogger } from '@holdfast/test-fixtures';
 import { eq } from 'drizzle-orm';
 import { type Address, encodeFunctionData, getAddress, type Hex, parseEther } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
@@ -47,14 +47,7 @@ async function newCustomer(): Promise<string> {
   return id;
 }
 
-async function appError(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
+const appError = (promise: Promise<unknown>) => rejectionOf(promise, AppError);
 
 /** The message a wallet would sign, from the fields the nonce answer gives (overridable). */
 function messageFor(

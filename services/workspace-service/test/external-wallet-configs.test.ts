@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError, ExternalWalletConfigParams, UpsertExternalWalletConfigBody } from '@holdfast/contracts';
 import { createSecretBox } from '@holdfast/secrets';
+import { rejectionOf } from '@holdfast/test-fixtures';
 import { Value } from '@sinclair/typebox/value';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,14 +30,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function appError(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
+const appError = (promise: Promise<unknown>) => rejectionOf(promise, AppError);
 
 describe('external wallet configs', () => {
   it('creates on first PUT with defaults, seals the RPC key and answers it to the workspace', async () => {

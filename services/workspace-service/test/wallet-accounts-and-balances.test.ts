@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError, type WalletProviderKind } from '@holdfast/contracts';
 import { mockUsdcAbi } from '@holdfast/escrow';
 import { createSecretBox } from '@holdfast/secrets';
-import { type Anvil, freePort, startAnvil, testLogger } from '@holdfast/test-fixtures';
+import { type Anvil, freePort, rejectionOf, startAnvil, testLogger } from '@holdfast/test-fixtures';
 import { type Address, encodeFunctionData, formatEther, parseEther, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWalletAccountService, type WalletAccountService } from '../src/modules/wallets/accounts/service.js';
@@ -106,14 +106,7 @@ afterAll(async () => {
   await Promise.all([db?.drop(), anvil?.stop(), solana?.stop(), vendorD?.stop(), hangingRpc?.stop(), htmlRpc?.stop()]);
 });
 
-async function appError(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
+const appError = (promise: Promise<unknown>) => rejectionOf(promise, AppError);
 
 describe('wallet accounts of a PLATFORM workspace', () => {
   it('has none before the first creation', async () => {

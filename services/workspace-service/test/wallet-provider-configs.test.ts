@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError, CreateWalletProviderConfigBody, type CustodyAConfig, uuidv7 } from '@holdfast/contracts';
 import { createOutboundPolicy, type OutboundPolicy, type ResolvedAddress } from '@holdfast/outbound';
 import { createSecretBox } from '@holdfast/secrets';
+import { rejectionOf } from '@holdfast/test-fixtures';
 import { Value } from '@sinclair/typebox/value';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -38,14 +39,10 @@ function credentials(): CustodyAConfig {
 }
 
 async function expectAppError(promise: Promise<unknown>, code: string, status: number) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  expect((error as AppError).code).toBe(code);
-  expect((error as AppError).statusCode).toBe(status);
-  return error as AppError;
+  const error = await rejectionOf(promise, AppError);
+  expect(error.code).toBe(code);
+  expect(error.statusCode).toBe(status);
+  return error;
 }
 
 function create(overrides: Partial<CreateWalletProviderConfigBody> = {}) {
@@ -77,17 +74,23 @@ async function insertGlobal(isDefault = false) {
   });
 }
 
-beforeAll(async () => {
-  [db, vendor] = await Promise.all([openTestDatabase(), startCustodyA()]);
-  await insertWorkspaces(db.db, [workspaceA, workspaceB]);
-  service = createWalletProviderConfigService({
+/** The service as `appEnv` configures it (vendor calls time out after 500 ms), on this file's database. */
+function serviceIn(appEnv: 'local' | 'staging', outbound?: OutboundPolicy): WalletProviderConfigService {
+  return createWalletProviderConfigService({
     repository: repository(),
     secrets,
     audit: audit.sink,
-    appEnv: 'local',
-    vendor: { timeoutMs: 500, appEnv: 'local' },
+    appEnv,
+    vendor: { timeoutMs: 500, appEnv },
+    ...(outbound ? { outbound } : {}),
     logger: logs.logger,
   });
+}
+
+beforeAll(async () => {
+  [db, vendor] = await Promise.all([openTestDatabase(), startCustodyA()]);
+  await insertWorkspaces(db.db, [workspaceA, workspaceB]);
+  service = serviceIn('local');
 });
 
 afterAll(async () => {
@@ -174,14 +177,7 @@ describe('create', () => {
   });
 
   it('requires https vendor URLs outside local', async () => {
-    const staging = createWalletProviderConfigService({
-      repository: repository(),
-      secrets,
-      audit: audit.sink,
-      appEnv: 'staging',
-      vendor: { timeoutMs: 500, appEnv: 'staging' },
-      logger: logs.logger,
-    });
+    const staging = serviceIn('staging');
     const error = await expectAppError(
       staging.create(
         { workspaceId: workspaceA, providerType: 'CUSTODY_A', providerName: 'x', config: credentials() },
@@ -474,15 +470,7 @@ describe('where baseUrl may point, outside local (APP_ENV=staging)', () => {
 
   beforeAll(() => {
     policy = createOutboundPolicy({ appEnv: 'staging', resolver, connectTimeoutMs: 500 });
-    staging = createWalletProviderConfigService({
-      repository: repository(),
-      secrets,
-      audit: audit.sink,
-      appEnv: 'staging',
-      vendor: { timeoutMs: 500, appEnv: 'staging' },
-      outbound: policy,
-      logger: logs.logger,
-    });
+    staging = serviceIn('staging', policy);
   });
   afterAll(() => policy?.close());
 
@@ -568,15 +556,7 @@ describe('where baseUrl may point, outside local (APP_ENV=staging)', () => {
 
   it('test-connection refuses a stored localhost baseUrl (saved before the rules, real resolver)', async () => {
     const real = createOutboundPolicy({ appEnv: 'staging', connectTimeoutMs: 500 });
-    const service = createWalletProviderConfigService({
-      repository: repository(),
-      secrets,
-      audit: audit.sink,
-      appEnv: 'staging',
-      vendor: { timeoutMs: 500, appEnv: 'staging' },
-      outbound: real,
-      logger: logs.logger,
-    });
+    const service = serviceIn('staging', real);
     const id = uuidv7();
     const baseUrl = `http://localhost:${new URL(vendor.url).port}`;
     await repository().insert(db.db, {

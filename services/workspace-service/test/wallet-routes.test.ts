@@ -3,7 +3,7 @@ import { type Anvil, freePort, startAnvil } from '@holdfast/test-fixtures';
 import { type Address, getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anvilClients } from './helpers/chain.js';
+import { anvilClients, DEPLOYED_ESCROW } from './helpers/chain.js';
 import { capturedLogger } from './helpers/logs.js';
 import { startCustodyA } from './helpers/vendors.js';
 import { linkWallet, registerCustomer } from './support/customers.js';
@@ -362,15 +362,7 @@ describe('escrow contracts', () => {
     expect((await h.call('POST', `${contracts()}/base-sepolia`, { token: world.adminW2.token })).status).toBe(403);
     const deployed = await h.call('POST', `${contracts()}/base-sepolia`, { token: world.adminW1.token });
     expect(deployed.status, deployed.text).toBe(201);
-    expect(deployed.body.data).toEqual({
-      deploymentId: expect.any(String),
-      contractAddress: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
-      transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
-      status: 'active',
-      network: 'base-sepolia',
-      gasUsed: expect.any(Number),
-      blockNumber: expect.any(Number),
-    });
+    expect(deployed.body.data).toEqual(DEPLOYED_ESCROW);
     const code = await anvilClients(anvil.rpcUrl).publicClient.getCode({ address: deployed.body.data.contractAddress });
     expect(code?.length).toBeGreaterThan(2);
     expect((await h.call('GET', `${contracts()}/base-sepolia`, { token: world.clientW1.token })).body.data).toEqual({

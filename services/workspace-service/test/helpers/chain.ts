@@ -16,6 +16,7 @@ import {
   type WalletClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { expect } from 'vitest';
 import { evmChain } from '../../src/modules/wallets/common/chains.js';
 
 export interface AnvilClients {
@@ -54,3 +55,14 @@ export function anvilClients(rpcUrl: string, account = 0): AnvilClients {
       mined(walletClient.writeContract({ address: token, abi: mockUsdcAbi, functionName: 'mint', args: [to, parseUnits(amount, 6)] })),
   };
 }
+
+/** A dedicated escrow deployment as the Workspace API answers it: active on base-sepolia, mined. */
+export const DEPLOYED_ESCROW = {
+  deploymentId: expect.any(String),
+  contractAddress: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+  transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+  status: 'active',
+  network: 'base-sepolia',
+  gasUsed: expect.any(Number),
+  blockNumber: expect.any(Number),
+};

@@ -49,8 +49,16 @@ export function customerJwt(customerId: string, workspaceId: string, sessionId: 
 export async function linkWallet(h: Harness, workspaceRef: string, token: string, account: PrivateKeyAccount) {
   const nonce = await h.call<Json>('POST', `/api/v1/workspaces/${workspaceRef}/customers/auth/wallet-nonce`, { token, body: {} });
   if (nonce.status !== 200) throw new Error(`wallet-nonce: ${nonce.status} ${nonce.text}`);
-  const fields = nonce.body.data;
-  const message = createSiweMessage({
+  const message = siweMessageFor(nonce.body.data, account.address);
+  const signature = await account.signMessage({ message });
+  const body = { walletAddress: account.address, signature, message };
+  const linked = await h.call<Json>('POST', `/api/v1/workspaces/${workspaceRef}/customers/auth/link-wallet`, { token, body });
+  return { linked, body };
+}
+
+/** The SIWE message a wallet signs, written from the fields of a wallet-nonce answer. */
+export function siweMessageFor(fields: Json, address: `0x${string}`): string {
+  return createSiweMessage({
     domain: fields.domain,
     uri: fields.uri,
     version: '1',
@@ -59,10 +67,6 @@ export async function linkWallet(h: Harness, workspaceRef: string, token: string
     nonce: fields.nonce,
     issuedAt: new Date(fields.issuedAt),
     expirationTime: new Date(fields.expirationTime),
-    address: account.address,
+    address,
   });
-  const signature = await account.signMessage({ message });
-  const body = { walletAddress: account.address, signature, message };
-  const linked = await h.call<Json>('POST', `/api/v1/workspaces/${workspaceRef}/customers/auth/link-wallet`, { token, body });
-  return { linked, body };
 }

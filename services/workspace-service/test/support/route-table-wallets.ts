@@ -1,7 +1,7 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { createSiweMessage } from 'viem/siwe';
-import { insertUser } from './fixtures.js';
-import { createWorkspace, PASSWORD, uniqueEmail } from './harness.js';
+import { siweMessageFor } from './customers.js';
+import { PASSWORD, uniqueEmail } from './harness.js';
+import { all, bearer, freshTenant } from './route-statuses.js';
 import type { BadInput, Context, Prepared, Principal, RouteCase } from './route-table.js';
 import { INTERNAL_API_KEY, insertCustomer, insertProviderConfig } from './wallet-world.js';
 
@@ -9,25 +9,6 @@ import { INTERNAL_API_KEY, insertCustomer, insertProviderConfig } from './wallet
 // them into ROUTES and BAD_INPUT). Fixtures that a route changes are made fresh per call, straight
 // in the tables (no audit entry), so that the tenant-isolation snapshot of W1 sees only them change.
 
-const all = (status: number): Record<Principal, number> => ({
-  anonymous: status,
-  expired: status,
-  client: status,
-  admin: status,
-  superAdmin: status,
-  otherTenant: status,
-  customer: status,
-});
-/** A user route: the customer token is refused like any non-user token. */
-const bearer = (client: number, admin: number, superAdmin: number, otherTenant: number): Record<Principal, number> => ({
-  anonymous: 401,
-  expired: 401,
-  client,
-  admin,
-  superAdmin,
-  otherTenant,
-  customer: 401,
-});
 /** A customer route: only W1's customer token opens it. */
 const customerOnly = (status: number): Record<Principal, number> => ({ ...all(401), customer: status });
 /** The internal status listing: no bearer token opens it. */
@@ -44,32 +25,13 @@ async function freshRefreshToken(ctx: Context): Promise<string> {
   return res.body.data.refreshToken;
 }
 
-/** A workspace of its own with an ADMIN and a CLIENT (deployments: one per workspace and network). */
-async function freshTenant(ctx: Context) {
-  const workspace = await createWorkspace(ctx.h, ctx.world.superAdmin.token, `Fresh ${Math.random().toString(36).slice(2, 8)}`);
-  const admin = await insertUser(ctx.h, { role: 'ADMIN', workspaceId: workspace.id, passwordHashOf: ctx.world.clientW1.id });
-  const client = await insertUser(ctx.h, { role: 'CLIENT', workspaceId: workspace.id, passwordHashOf: ctx.world.clientW1.id });
-  return { workspace, tokens: { admin: admin.token, client: client.token } };
-}
-
 /** A fresh customer of W1 with its token as the `customer` principal, and a signed link-wallet body for it. */
 async function signedLink(ctx: Context): Promise<Prepared> {
   const customer = await insertCustomer(ctx.h, W1(ctx));
   const account = privateKeyToAccount(generatePrivateKey());
   const nonce = await ctx.h.call('POST', selfService(ctx, 'wallet-nonce'), { token: customer.token, body: {} });
   if (nonce.status !== 200) throw new Error(`nonce: ${nonce.status} ${nonce.text}`);
-  const f = nonce.body.data;
-  const message = createSiweMessage({
-    domain: f.domain,
-    uri: f.uri,
-    version: '1',
-    chainId: f.chainId,
-    statement: f.statement,
-    nonce: f.nonce,
-    issuedAt: new Date(f.issuedAt),
-    expirationTime: new Date(f.expirationTime),
-    address: account.address,
-  });
+  const message = siweMessageFor(nonce.body.data, account.address);
   return {
     path: selfService(ctx, 'link-wallet'),
     body: { walletAddress: account.address, message, signature: await account.signMessage({ message }) },

@@ -3,7 +3,8 @@ import { type DomainEvent, INTEGRATION_CATALOG, newEventId, PAYMENTS_COMMANDS, W
 import { publishEvent, sendCommand } from '@holdfast/messaging';
 import type { FormData } from 'undici';
 import { imageForm, insertUser } from './fixtures.js';
-import { createWorkspace, type Harness, PASSWORD, SUPER_PASSWORD, uniqueEmail, type World } from './harness.js';
+import { type Harness, PASSWORD, SUPER_PASSWORD, uniqueEmail, type World } from './harness.js';
+import { all, bearer, freshTenant } from './route-statuses.js';
 import { WALLET_BAD_INPUT, WALLET_ROUTES } from './route-table-wallets.js';
 import { seedTransaction } from './transactions.js';
 import type { WalletWorld } from './wallet-world.js';
@@ -144,26 +145,6 @@ export interface RouteCase {
   codes?: Partial<Record<Principal, string>>;
 }
 
-const all = (status: number): Record<Principal, number> => ({
-  anonymous: status,
-  expired: status,
-  client: status,
-  admin: status,
-  superAdmin: status,
-  otherTenant: status,
-  customer: status,
-});
-/** A user route: a customer token is refused (401) like no token. */
-const bearer = (client: number, admin: number, superAdmin: number, otherTenant: number): Record<Principal, number> => ({
-  anonymous: 401,
-  expired: 401,
-  client,
-  admin,
-  superAdmin,
-  otherTenant,
-  customer: 401,
-});
-
 async function signupWithCode(ctx: Context): Promise<{ email: string; code: string }> {
   const email = uniqueEmail('signup');
   const res = await ctx.h.call('POST', '/auth/signup', { body: { email, password: PASSWORD, firstName: 'Sign', lastName: 'Up' } });
@@ -175,19 +156,33 @@ async function freshRefreshToken(ctx: Context): Promise<string> {
   return (await ctx.h.login(ctx.world.clientW1.email)).refreshToken;
 }
 
-/** A workspace of its own with an ADMIN and a CLIENT (for deleting a workspace as its members). */
-async function freshTenant(ctx: Context) {
-  const workspace = await createWorkspace(ctx.h, ctx.world.superAdmin.token, `Fresh ${Math.random().toString(36).slice(2, 8)}`);
-  const admin = await insertUser(ctx.h, { role: 'ADMIN', workspaceId: workspace.id, passwordHashOf: ctx.world.clientW1.id });
-  const client = await insertUser(ctx.h, { role: 'CLIENT', workspaceId: workspace.id, passwordHashOf: ctx.world.clientW1.id });
-  return { workspace, tokens: { admin: admin.token, client: client.token } };
-}
-
 async function freshClientOfW1(ctx: Context): Promise<string> {
   return (await insertUser(ctx.h, { role: 'CLIENT', workspaceId: ctx.world.w1.id, passwordHashOf: ctx.world.clientW1.id })).id;
 }
 
 const at = (path: string) => async () => ({ path });
+
+/** Log in, refresh and log out under `prefix` (public: a bearer changes nothing), logging in W1's CLIENT as `email`. */
+function sessionRoutes(prefix: '/identity' | '/api/v1/auth', email: (ctx: Context) => string): RouteCase[] {
+  const refreshing = (action: 'refresh' | 'logout'): RouteCase => ({
+    method: 'POST',
+    route: `${prefix}/${action}`,
+    audit: `auth.${action}`,
+    prepare: async (ctx) => ({ path: `${prefix}/${action}`, body: { refreshToken: await freshRefreshToken(ctx) } }),
+    expect: all(200),
+  });
+  return [
+    {
+      method: 'POST',
+      route: `${prefix}/login`,
+      audit: 'auth.login',
+      prepare: async (ctx) => ({ path: `${prefix}/login`, body: { email: email(ctx), password: PASSWORD } }),
+      expect: all(200),
+    },
+    refreshing('refresh'),
+    refreshing('logout'),
+  ];
+}
 
 // Integrations, settings and notifications (issue 9).
 const kindId = (key: string) => INTEGRATION_CATALOG.find((k) => k.key === key)!.id;
@@ -268,52 +263,13 @@ export const ROUTES: RouteCase[] = [
     prepare: async () => ({ path: '/auth/resend-code', body: { email: uniqueEmail('nobody') } }),
     expect: all(200),
   },
-  {
-    method: 'POST',
-    route: '/identity/login',
-    audit: 'auth.login',
-    prepare: async (ctx) => ({ path: '/identity/login', body: { email: ctx.world.clientW1.email.toUpperCase(), password: PASSWORD } }),
-    expect: all(200),
-  },
-  {
-    method: 'POST',
-    route: '/identity/refresh',
-    audit: 'auth.refresh',
-    prepare: async (ctx) => ({ path: '/identity/refresh', body: { refreshToken: await freshRefreshToken(ctx) } }),
-    expect: all(200),
-  },
-  {
-    method: 'POST',
-    route: '/identity/logout',
-    audit: 'auth.logout',
-    prepare: async (ctx) => ({ path: '/identity/logout', body: { refreshToken: await freshRefreshToken(ctx) } }),
-    expect: all(200),
-  },
+  // The login there takes the e-mail in any case.
+  ...sessionRoutes('/identity', (ctx) => ctx.world.clientW1.email.toUpperCase()),
   { method: 'GET', route: '/identity/me', prepare: at('/identity/me'), expect: bearer(200, 200, 200, 200) },
   { method: 'GET', route: '/avatars/:file', prepare: async (ctx) => ({ path: `/avatars/${ctx.avatarFile}` }), expect: all(200) },
 
   // Sessions under /api/v1.
-  {
-    method: 'POST',
-    route: '/api/v1/auth/login',
-    audit: 'auth.login',
-    prepare: async (ctx) => ({ path: '/api/v1/auth/login', body: { email: ctx.world.clientW1.email, password: PASSWORD } }),
-    expect: all(200),
-  },
-  {
-    method: 'POST',
-    route: '/api/v1/auth/refresh',
-    audit: 'auth.refresh',
-    prepare: async (ctx) => ({ path: '/api/v1/auth/refresh', body: { refreshToken: await freshRefreshToken(ctx) } }),
-    expect: all(200),
-  },
-  {
-    method: 'POST',
-    route: '/api/v1/auth/logout',
-    audit: 'auth.logout',
-    prepare: async (ctx) => ({ path: '/api/v1/auth/logout', body: { refreshToken: await freshRefreshToken(ctx) } }),
-    expect: all(200),
-  },
+  ...sessionRoutes('/api/v1/auth', (ctx) => ctx.world.clientW1.email),
 
   // Workspaces.
   { method: 'GET', route: '/api/v1/workspaces', prepare: at('/api/v1/workspaces'), expect: bearer(403, 200, 200, 200) },
