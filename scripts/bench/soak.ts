@@ -22,6 +22,7 @@ import { createInterface } from 'node:readline';
 import { Agent, request } from 'undici';
 import { SERVICE_NODE_FLAGS } from '../lib/stack/processes.ts';
 import { cpuMsOf, prepareFourProcesses, root } from './four-processes.ts';
+import { writeSection } from './load.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -277,4 +278,17 @@ function report(created: number, delivered: number): void {
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
+  // --write: the same lines as this run's section of docs/benchmarks.md.
+  if (process.argv.includes('--write')) {
+    const section = [
+      '<!-- soak:start -->',
+      '## Soak: RSS of each process over mixed requests',
+      '',
+      `- **command**: \`node scripts/bench/soak.ts --requests ${REQUESTS}\``,
+      '',
+      ...lines.map((l) => (/^(PASS|MISS)/.test(l) ? `- ${l}` : l)),
+      '<!-- soak:end -->',
+    ].join('\n');
+    writeSection(join(root, 'docs', 'benchmarks.md'), 'soak', section);
+  }
 }

@@ -9,7 +9,8 @@
 // --services-root DIR runs another checkout's built services (a before/after comparison in one run).
 // Prints one PASS/MISS line per process and target: ready within 1 s, idle RSS at most 120 MiB.
 import os from 'node:os';
-import { prepareFourProcesses } from './four-processes.ts';
+import { prepareFourProcesses, root } from './four-processes.ts';
+import { writeSection } from './load.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -71,17 +72,30 @@ const header = [
   `idle RSS ${IDLE_SECONDS} s after ready, median (MiB)`,
 ];
 const cpus = os.cpus();
-process.stdout.write(
-  [
-    `Start-up, ${new Date().toISOString()}: ${STARTS} starts per process of ${servicesRoot ?? 'this checkout'}, Node ${process.versions.node} ${nodeArgs.join(' ')}`,
-    `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores; load average ${load(startLoad)} at the start, ${load(os.loadavg())} at the end`,
+const startupLines = [
+  `Start-up, ${new Date().toISOString()}: ${STARTS} starts per process of ${servicesRoot ?? 'this checkout'}, Node ${process.versions.node} ${nodeArgs.join(' ')}`,
+  `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores; load average ${load(startLoad)} at the start, ${load(os.loadavg())} at the end`,
+  '',
+  ...[header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`),
+  '',
+  ...results.flatMap((r) => [
+    `${median(r.ready) <= READY_TARGET_MS ? 'PASS' : 'MISS'} ${r.name} start to ready ${median(r.ready).toFixed(0)} ms (target ≤ ${READY_TARGET_MS} ms)`,
+    `${median(r.idle) <= IDLE_TARGET_MIB ? 'PASS' : 'MISS'} ${r.name} idle RSS ${median(r.idle).toFixed(1)} MiB (target ≤ ${IDLE_TARGET_MIB} MiB)`,
+  ]),
+  '',
+];
+process.stdout.write(startupLines.join('\n'));
+// --write: the same lines as this run's section of docs/benchmarks.md.
+if (args.includes('--write')) {
+  const body = startupLines.map((l) => (/^(PASS|MISS)/.test(l) ? `- ${l}` : l));
+  const section = [
+    '<!-- startup:start -->',
+    '## Start-up: start to ready and idle RSS',
     '',
-    ...[header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`),
+    `- **command**: \`node scripts/bench/startup.ts --starts ${STARTS}\``,
     '',
-    ...results.flatMap((r) => [
-      `${median(r.ready) <= READY_TARGET_MS ? 'PASS' : 'MISS'} ${r.name} start to ready ${median(r.ready).toFixed(0)} ms (target ≤ ${READY_TARGET_MS} ms)`,
-      `${median(r.idle) <= IDLE_TARGET_MIB ? 'PASS' : 'MISS'} ${r.name} idle RSS ${median(r.idle).toFixed(1)} MiB (target ≤ ${IDLE_TARGET_MIB} MiB)`,
-    ]),
-    '',
-  ].join('\n'),
-);
+    ...body,
+    '<!-- startup:end -->',
+  ].join('\n');
+  writeSection(`${root}/docs/benchmarks.md`, 'startup', section);
+}

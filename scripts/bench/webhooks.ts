@@ -7,7 +7,7 @@
 // docs/benchmarks.md with --write.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
 import { type DomainEvent, newEventId, WebhookCommands } from '@holdfast/contracts';
@@ -16,6 +16,7 @@ import { createLogger } from '@holdfast/logging';
 import { connectBus, deleteStreams, ensureStreams, publishEvent, sendCommand } from '@holdfast/messaging';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
+import { writeSection } from './load.ts';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const args = process.argv.slice(2);
@@ -340,7 +341,9 @@ async function main() {
       'dispatcher CPU per delivery (µs)',
     ];
     const table = [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
+    const sectionName = COMPARE_INSTANCES ? 'webhooks-instances' : 'webhooks';
     const section = [
+      `<!-- ${sectionName}:start -->`,
       `## Webhook deliveries${COMPARE_INSTANCES ? ', one dispatcher against two' : ''}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
       '',
       `- Machine: ${cpu}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}; load average at start ${os
@@ -353,10 +356,10 @@ async function main() {
       table,
       '',
       ...verdicts.map((v) => `- ${v}`),
-      '',
+      `<!-- ${sectionName}:end -->`,
     ].join('\n');
     process.stdout.write(`\n${section}\n`);
-    if (WRITE) appendFileSync(`${root}/docs/benchmarks.md`, `\n${section}`);
+    if (WRITE) writeSection(`${root}/docs/benchmarks.md`, sectionName, section);
   } finally {
     for (const child of children.reverse()) {
       if (child.exitCode === null) {
