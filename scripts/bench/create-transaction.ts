@@ -1,6 +1,6 @@
 // Create-transaction benchmark: throughput and latency (p50, p99) of POST /api/v2/transactions (bearer
 // token, a unique Idempotency-Key per request) on the built payments-service, side by side with a bare
-// Fastify route doing one postgres.js insert (bare-insert.ts), loaded identically in the same run; plus
+// Fastify route doing one postgres.js insert (bare-server.ts), loaded identically in the same run; plus
 // the idempotent replay (the same key and body re-sent: `Idempotent-Replayed: true`), and GET
 // /api/v2/transactions/{id} next to a bare route doing one indexed select. It prints each run's row
 // (with the server process's CPU time per request), a ratio row per target of issue 16 and one
@@ -30,7 +30,7 @@ import postgres from 'postgres';
 import { request } from 'undici';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor, waitFor } from '../lib/stack/ports.ts';
-import { closedLoops, type Measured, measured, percentile, type Request, writeSection } from './load.ts';
+import { closedLoops, type Measured, markdownTable, measured, percentile, type Request, reportRequestBench } from './load.ts';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 /** The payments-service build to measure (BENCH_PAYMENTS_DIR: another checkout's, to compare two builds in one run). */
@@ -150,7 +150,7 @@ async function main(): Promise<void> {
       created_at timestamptz not null default now()
     )`;
     await bench.end();
-    const bare = spawn(process.execPath, [...nodeArgs('BENCH_BARE_NODE_ARGS'), join(root, 'scripts/bench/bare-insert.ts')], {
+    const bare = spawn(process.execPath, [...nodeArgs('BENCH_BARE_NODE_ARGS'), join(root, 'scripts/bench/bare-server.ts')], {
       env: { PATH: process.env.PATH ?? '', DATABASE_URL: benchDbUrl },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -330,9 +330,6 @@ const met = (t: Target) => (t.op === '≥' ? t.value >= t.target : t.value <= t.
 const decimals = (t: Target) => (t.unit === '×' ? 2 : 1);
 
 function report(rows: string[][], targets: Target[], software: { postgres: string; nats: string }, startLoad: number[]): void {
-  const cpus = os.cpus();
-  const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(', ');
-  const machine = `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}; load average ${load(startLoad)} at the start, ${load(os.loadavg())} at the end`;
   const command = `node scripts/bench/create-transaction.ts --requests ${REQUESTS} --replays ${REPLAYS} --reads ${READS} --warmup ${WARMUP}`;
   const header = [
     'run',
@@ -345,43 +342,32 @@ function report(rows: string[][], targets: Target[], software: { postgres: strin
     'latency p99 (ms)',
     'server CPU ms/request',
   ];
-  const markdown = (table: string[][]) => table.map((r) => `| ${r.join(' | ')} |`).join('\n');
-  const table = markdown([header, header.map(() => '---'), ...rows]);
+  const table = markdownTable(header, rows);
   const ratioHeader = ['target (issue 16)', 'measured', 'target', 'result'];
-  const ratioTable = markdown([
+  const ratioTable = markdownTable(
     ratioHeader,
-    ratioHeader.map(() => '---'),
-    ...targets.map((t) => [t.what, `${t.value.toFixed(decimals(t))}${t.unit}`, `${t.op} ${t.target}${t.unit}`, met(t) ? 'PASS' : 'MISS']),
-  ]);
+    targets.map((t) => [t.what, `${t.value.toFixed(decimals(t))}${t.unit}`, `${t.op} ${t.target}${t.unit}`, met(t) ? 'PASS' : 'MISS']),
+  );
   const verdicts = targets.map(
     (t) => `${met(t) ? 'PASS' : 'MISS'} ${t.what}: ${t.value.toFixed(decimals(t))}${t.unit} (target ${t.op} ${t.target}${t.unit})`,
   );
-  const section = [
-    '<!-- create-transaction:start -->',
-    '## Create transaction',
-    '',
-    `- **date**: ${new Date().toISOString().slice(0, 10)}`,
-    `- **machine**: ${machine}`,
-    `- **software**: Node ${process.versions.node}, PostgreSQL ${software.postgres}, NATS ${software.nats}`,
-    `- **command**: \`pnpm exec turbo run build && ${command}\``,
-    `- **setup**: the built payments-service as its own process (\`APP_ENV=local\`, defaults but for \`RATE_LIMIT_*\` set far above the load: the limiter still counts every request, in memory, added up in Redis at \`REDIS_URL\`; \`DATABASE_POOL_SIZE\` 10) on a fresh migrated database and its own NATS subject prefix; next to it, in a process of its own, a bare Fastify server whose one POST route does one postgres.js insert (pool of 10) into a five-column table of the same database, and whose GET route reads one of its rows by primary key. Both get the same requests: \`Authorization: Bearer\` (a v2 token with \`move:transactions\`), a unique \`Idempotency-Key\`, and a body with a new \`fromAddress\` each time (payments allows 10 creations per minute per sender). The load is N closed loops of undici requests from the bench process (each sends its next request when its answer is read); ${WARMUP} requests to each warm up first. Latency is from the start of a request to the end of its answer. Any answer but 201 (for the replay: 201 with \`Idempotent-Replayed: true\`; for reads: 200, cycling through the stored rows) is an error.`,
-    '',
-    table,
-    '',
-    ratioTable,
-    '',
-    '```',
-    ...verdicts,
-    '```',
-    '',
-    "What payments does per creation that the bare route does not: the bearer token is hashed and looked up (in its credential cache after the first request, with the platform's billing settings); the rate limiter counts it in memory (added up in Redis every 100 ms, ADR 25); the body is validated against its schema and fingerprinted (SHA-256 of the canonical parameters); the idempotency key is looked up; then, in one database transaction: the per-sender advisory lock, the idempotency key again, the duplicate window and the per-sender window (10 a minute), sent together in one round trip; the row, its creation transition row and its `transaction.created` outbox event, sent together in a second round trip; the controls gate (no template here: nothing to run) is asked; the answer is serialized through its response schema. The outbox relay then publishes each event to JetStream, in the same process, concurrently with the load. A replay stops after the first idempotency lookup: auth, rate limit, one indexed read, the answer. A read: auth, rate limit, one indexed read, the answer. The server CPU column is the server process's user + system CPU time over its run divided by the requests, the syscalls column its read and write system calls (socket reads and writes: round trips) per request, both from /proc.",
-    '<!-- create-transaction:end -->',
-  ].join('\n');
-  process.stdout.write(`\n${section}\n\n${verdicts.join('\n')}\n`);
-  if (!WRITE) return;
-  const file = join(root, 'docs', 'benchmarks.md');
-  writeSection(file, 'create-transaction', section);
-  log(`written to ${file}`);
+  reportRequestBench(
+    {
+      name: 'create-transaction',
+      title: 'Create transaction',
+      startLoad,
+      software,
+      command,
+      setup: `the built payments-service as its own process (\`APP_ENV=local\`, defaults but for \`RATE_LIMIT_*\` set far above the load: the limiter still counts every request, in memory, added up in Redis at \`REDIS_URL\`; \`DATABASE_POOL_SIZE\` 10) on a fresh migrated database and its own NATS subject prefix; next to it, in a process of its own, a bare Fastify server whose one POST route does one postgres.js insert (pool of 10) into a five-column table of the same database, and whose GET route reads one of its rows by primary key. Both get the same requests: \`Authorization: Bearer\` (a v2 token with \`move:transactions\`), a unique \`Idempotency-Key\`, and a body with a new \`fromAddress\` each time (payments allows 10 creations per minute per sender). The load is N closed loops of undici requests from the bench process (each sends its next request when its answer is read); ${WARMUP} requests to each warm up first. Latency is from the start of a request to the end of its answer. Any answer but 201 (for the replay: 201 with \`Idempotent-Replayed: true\`; for reads: 200, cycling through the stored rows) is an error.`,
+      table,
+      ratioTable,
+      verdicts,
+      difference:
+        "What payments does per creation that the bare route does not: the bearer token is hashed and looked up (in its credential cache after the first request, with the platform's billing settings); the rate limiter counts it in memory (added up in Redis every 100 ms, ADR 25); the body is validated against its schema and fingerprinted (SHA-256 of the canonical parameters); the idempotency key is looked up; then, in one database transaction: the per-sender advisory lock, the idempotency key again, the duplicate window and the per-sender window (10 a minute), sent together in one round trip; the row, its creation transition row and its `transaction.created` outbox event, sent together in a second round trip; the controls gate (no template here: nothing to run) is asked; the answer is serialized through its response schema. The outbox relay then publishes each event to JetStream, in the same process, concurrently with the load. A replay stops after the first idempotency lookup: auth, rate limit, one indexed read, the answer. A read: auth, rate limit, one indexed read, the answer. The server CPU column is the server process's user + system CPU time over its run divided by the requests, the syscalls column its read and write system calls (socket reads and writes: round trips) per request, both from /proc.",
+    },
+    WRITE,
+    join(root, 'docs', 'benchmarks.md'),
+  );
 }
 
 await main();

@@ -4,6 +4,7 @@
 // line of a ratio target.
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { Agent, request } from 'undici';
 
 export const percentile = (sorted: number[], p: number) =>
@@ -126,4 +127,62 @@ export function writeSection(file: string, name: string, section: string): void 
   const pattern = new RegExp(`<!-- ${name}:start -->[\\s\\S]*<!-- ${name}:end -->`);
   text = pattern.test(text) ? text.replace(pattern, () => section) : `${text.trimEnd()}\n\n${section}\n`;
   writeFileSync(file, text);
+}
+
+/** A Markdown table: a header row, its separator, the rows. */
+export function markdownTable(header: string[], rows: string[][]): string {
+  return [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
+}
+
+/** The machine line of a section: CPU, cores, memory, kernel, and the load average at start and end. */
+export function machineLine(startLoad: number[]): string {
+  const cpus = os.cpus();
+  const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(', ');
+  return `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}; load average ${load(startLoad)} at the start, ${load(os.loadavg())} at the end`;
+}
+
+export interface RequestBenchSection {
+  name: string;
+  title: string;
+  startLoad: number[];
+  software: { postgres: string; nats: string };
+  command: string;
+  setup: string;
+  table: string;
+  ratioTable: string;
+  verdicts: string[];
+  /** What the service does per request that the bare route does not. */
+  difference: string;
+}
+
+/**
+ * A request benchmark's section of docs/benchmarks.md, printed with its verdicts after it (what
+ * all.ts collects); with `write`, it also replaces the section of that name in `file`.
+ */
+export function reportRequestBench(s: RequestBenchSection, write: boolean, file: string): void {
+  const section = [
+    `<!-- ${s.name}:start -->`,
+    `## ${s.title}`,
+    '',
+    `- **date**: ${new Date().toISOString().slice(0, 10)}`,
+    `- **machine**: ${machineLine(s.startLoad)}`,
+    `- **software**: Node ${process.versions.node}, PostgreSQL ${s.software.postgres}, NATS ${s.software.nats}`,
+    `- **command**: \`pnpm exec turbo run build && ${s.command}\``,
+    `- **setup**: ${s.setup}`,
+    '',
+    s.table,
+    '',
+    s.ratioTable,
+    '',
+    '```',
+    ...s.verdicts,
+    '```',
+    '',
+    s.difference,
+    `<!-- ${s.name}:end -->`,
+  ].join('\n');
+  process.stdout.write(`\n${section}\n\n${s.verdicts.join('\n')}\n`);
+  if (!write) return;
+  writeSection(file, s.name, section);
+  process.stderr.write(`[bench] written to ${file}\n`);
 }

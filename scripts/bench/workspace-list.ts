@@ -1,7 +1,7 @@
 // Workspace list benchmark: throughput and latency (p50, p99) of GET /api/v1/workspaces/{id}/customers
 // (a page of 20 of a workspace's customers, bearer token of a signed-in user) on the built
 // workspace-service, side by side with a bare Fastify route doing one postgres.js select of the same
-// page from a table of the same shape and rows (bare-select.ts), loaded identically in the same run.
+// page from a table of the same shape and rows (bare-server.ts), loaded identically in the same run.
 // Each server runs as its own process; the load is N closed loops of undici requests from this
 // process. workspace-service gets a fresh database (migrated by its dist/migrate.js), its own NATS
 // subject prefix and rate limits far above the load, all removed afterwards. Also prints each
@@ -25,7 +25,7 @@ import postgres from 'postgres';
 import { request } from 'undici';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor, waitFor } from '../lib/stack/ports.ts';
-import { closedLoops, measured, percentile, type Request, verdict, writeSection } from './load.ts';
+import { closedLoops, markdownTable, measured, percentile, type Request, reportRequestBench, verdict } from './load.ts';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const args = process.argv.slice(2);
@@ -128,7 +128,7 @@ async function main(): Promise<void> {
     await bench`insert into bench_customers select * from workspace.customers`;
     await bench`analyze`;
     await bench.end();
-    const bare = spawn(process.execPath, [join(root, 'scripts/bench/bare-select.ts')], {
+    const bare = spawn(process.execPath, [join(root, 'scripts/bench/bare-server.ts')], {
       env: { PATH: process.env.PATH ?? '', DATABASE_URL: benchDbUrl },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -225,54 +225,35 @@ function report(
   software: { postgres: string; nats: string },
   startLoad: number[],
 ): void {
-  const cpus = os.cpus();
-  const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(', ');
-  const machine = `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}; load average ${load(startLoad)} at the start, ${load(os.loadavg())} at the end`;
-  const command = `node scripts/bench/workspace-list.ts --requests ${REQUESTS} --warmup ${WARMUP} --customers ${CUSTOMERS}`;
-  const markdown = (header: string[], body: string[][]) =>
-    [header, header.map(() => '---'), ...body].map((r) => `| ${r.join(' | ')} |`).join('\n');
-  const table = markdown(
-    [
-      'run',
-      'in flight',
-      'requests',
-      '200s',
-      'errors',
-      'requests/s',
-      'latency p50 (ms)',
-      'latency p99 (ms)',
-      'server CPU per request (ms)',
-      'server system calls per request',
-    ],
-    rows,
+  const header = [
+    'run',
+    'in flight',
+    'requests',
+    '200s',
+    'errors',
+    'requests/s',
+    'latency p50 (ms)',
+    'latency p99 (ms)',
+    'server CPU per request (ms)',
+    'server system calls per request',
+  ];
+  reportRequestBench(
+    {
+      name: 'workspace-list',
+      title: 'Workspace list',
+      startLoad,
+      software,
+      command: `node scripts/bench/workspace-list.ts --requests ${REQUESTS} --warmup ${WARMUP} --customers ${CUSTOMERS}`,
+      setup: `the built workspace-service as its own process (\`APP_ENV=local\`, defaults but for \`RATE_LIMIT_*\` set far above the load: the limiter still counts every request; \`DATABASE_POOL_SIZE\` 10) on a fresh migrated database and its own NATS subject prefix, with one workspace of ${CUSTOMERS} customers; next to it, in a process of its own, a bare Fastify server whose one GET route does one postgres.js select of the same page (pool of 10) from \`bench_customers\`, a copy of \`workspace.customers\` (columns, indexes and rows) in the same database. Both get the same requests: \`GET …/workspaces/{id}/customers?page=1&limit=${PAGE_SIZE}\` with \`Authorization: Bearer\` (the access token of the bootstrap SUPER_ADMIN, signed in once). The load is N closed loops of undici requests from the bench process (each sends its next request when its answer is read); ${WARMUP} requests to each warm up first. Latency is from the start of a request to the end of its answer; any answer but 200 is an error. Server CPU per request is the process's user + system time over the run (\`/proc/<pid>/stat\`) divided by the requests, and system calls per request its reads and writes (\`/proc/<pid>/io\`, mostly one per socket read or write: its round trips): the numbers to compare before and after a change when the machine is not quiet.`,
+      table: markdownTable(header, rows),
+      ratioTable: markdownTable(['ratio', 'in flight', 'measured', 'target'], ratioRows),
+      verdicts,
+      difference:
+        "What workspace-service does per list that the bare route does not: the request id, trace span and rate-limit counter of the HTTP kit; the access token's signature and claims; the user and session behind the token (kept per instance between requests, every change announced by PostgreSQL NOTIFY: docs/adr/0030-workspace-principal-cache.md); the route's role; in the one list query, the customers' wallets (a left join) and the list's `total` (a subquery) for the pagination (the workspace's existence is asked only when the page is empty); the answer's envelope (request id, pagination) serialized through its response schema.",
+    },
+    WRITE,
+    join(root, 'docs', 'benchmarks.md'),
   );
-  const ratioTable = markdown(['ratio', 'in flight', 'measured', 'target'], ratioRows);
-  const section = [
-    '<!-- workspace-list:start -->',
-    '## Workspace list',
-    '',
-    `- **date**: ${new Date().toISOString().slice(0, 10)}`,
-    `- **machine**: ${machine}`,
-    `- **software**: Node ${process.versions.node}, PostgreSQL ${software.postgres}, NATS ${software.nats}`,
-    `- **command**: \`pnpm exec turbo run build && ${command}\``,
-    `- **setup**: the built workspace-service as its own process (\`APP_ENV=local\`, defaults but for \`RATE_LIMIT_*\` set far above the load: the limiter still counts every request; \`DATABASE_POOL_SIZE\` 10) on a fresh migrated database and its own NATS subject prefix, with one workspace of ${CUSTOMERS} customers; next to it, in a process of its own, a bare Fastify server whose one GET route does one postgres.js select of the same page (pool of 10) from \`bench_customers\`, a copy of \`workspace.customers\` (columns, indexes and rows) in the same database. Both get the same requests: \`GET …/workspaces/{id}/customers?page=1&limit=${PAGE_SIZE}\` with \`Authorization: Bearer\` (the access token of the bootstrap SUPER_ADMIN, signed in once). The load is N closed loops of undici requests from the bench process (each sends its next request when its answer is read); ${WARMUP} requests to each warm up first. Latency is from the start of a request to the end of its answer; any answer but 200 is an error. Server CPU per request is the process's user + system time over the run (\`/proc/<pid>/stat\`) divided by the requests, and system calls per request its reads and writes (\`/proc/<pid>/io\`, mostly one per socket read or write: its round trips): the numbers to compare before and after a change when the machine is not quiet.`,
-    '',
-    table,
-    '',
-    ratioTable,
-    '',
-    '```',
-    ...verdicts,
-    '```',
-    '',
-    "What workspace-service does per list that the bare route does not: the request id, trace span and rate-limit counter of the HTTP kit; the access token's signature and claims; the user and session behind the token (kept per instance between requests, every change announced by PostgreSQL NOTIFY: docs/adr/0030-workspace-principal-cache.md); the route's role; in the one list query, the customers' wallets (a left join) and the list's `total` (a subquery) for the pagination (the workspace's existence is asked only when the page is empty); the answer's envelope (request id, pagination) serialized through its response schema.",
-    '<!-- workspace-list:end -->',
-  ].join('\n');
-  process.stdout.write(`\n${section}\n\n${verdicts.join('\n')}\n`);
-  if (!WRITE) return;
-  const file = join(root, 'docs', 'benchmarks.md');
-  writeSection(file, 'workspace-list', section);
-  log(`written to ${file}`);
 }
 
 await main();

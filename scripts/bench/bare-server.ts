@@ -1,9 +1,12 @@
-// The floor the create-transaction benchmark compares payments with: a bare Fastify server, in a
-// process of its own (as payments is), with one POST route that does one postgres.js insert into
-// `bench_transactions` (created by create-transaction.ts in the bench database) and answers 201 with
-// the row, and one GET route that reads a row by its primary key (one indexed select). No auth, no
-// rate limit, no validation, no outbox. DATABASE_URL names the database; the
-// pool is payments' default size (DATABASE_POOL_SIZE 10). Prints its port on stdout.
+// The floor the request benchmarks compare our services with: a bare Fastify server, in a process of
+// its own (as each service is), whose routes each do one postgres.js statement:
+// - for create-transaction.ts, a POST that inserts into `bench_transactions` and answers 201 with the
+//   row, and a GET that reads a row by its primary key (one indexed select);
+// - for workspace-list.ts, a GET of one page of `bench_customers` (a copy of `workspace.customers`
+//   with its shape, indexes and rows).
+// Each benchmark creates its own table in the bench database. No auth, no rate limit, no validation,
+// no outbox, no total. DATABASE_URL names the database; the pool is the services' default size
+// (DATABASE_POOL_SIZE 10). Prints its port on stdout.
 import Fastify from 'fastify';
 import postgres from 'postgres';
 
@@ -32,6 +35,16 @@ app.get<{ Params: { id: string } }>('/transactions/:id', async (request, reply) 
     select id, from_address as "fromAddress", to_address as "toAddress", amount::text as amount, created_at as "createdAt"
     from bench_transactions where id = ${request.params.id}`;
   return row ? reply.send(row) : reply.code(404).send({ error: 'not found' });
+});
+
+// The list floor: one page of a workspace's customers.
+app.get<{ Params: { id: string }; Querystring: { page?: string; limit?: string } }>('/workspaces/:id/customers', async (request) => {
+  const limit = Number(request.query.limit ?? 20);
+  const offset = (Number(request.query.page ?? 1) - 1) * limit;
+  const rows = await sql`
+    select * from bench_customers where workspace_id = ${request.params.id}
+    order by created_at desc, id desc limit ${limit} offset ${offset}`;
+  return { data: rows };
 });
 
 await app.listen({ host: '127.0.0.1', port: 0 });
