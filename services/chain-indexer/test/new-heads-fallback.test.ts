@@ -47,6 +47,16 @@ describe('polling as the fallback of the new-heads subscription', () => {
     await world.stream.until((m) => m.some((x) => x.event.transactionId === id), 'the escrow mined after the drop, by polling');
   });
 
+  it('keeps a subscription that announces nothing while the chain mines nothing', async () => {
+    proxy.refuseWebSockets(false);
+    await eventually(() => subscribed(1), 'the subscription, once the RPC serves websockets');
+    const opened = proxy.webSocketsOpened();
+    // More than 20 polls with no new block: nothing to announce, so the socket is not taken for dead.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(proxy.webSocketsOpened()).toBe(opened);
+    expect(await subscribed(1)).toBe(true);
+  });
+
   it('opens a subscription again when it goes quiet while the chain moves on (a half-open socket)', async () => {
     proxy.refuseWebSockets(false);
     await eventually(() => subscribed(1), 'the subscription, once the RPC serves websockets');

@@ -31,6 +31,11 @@ export function newHeadsSubscription(options: NewHeadsOptions) {
   let announced = -1n;
   /** Since when the polled head has been ahead of `announced` while subscribed (0: it is not). */
   let behindSince = 0;
+  /**
+   * A subscription announces only heads mined after it opened: the first poll after it opens gives
+   * the head it need not announce (else a chain that mines nothing would look like a quiet socket).
+   */
+  let awaitingFirstPoll = false;
   /** Closes the current subscription's socket (set while one is up). */
   let reopen: (() => void) | undefined;
 
@@ -40,6 +45,10 @@ export function newHeadsSubscription(options: NewHeadsOptions) {
      * `staleMs` is closed, and so opened again.
      */
     polled: (head: bigint) => {
+      if (reopen && awaitingFirstPoll) {
+        awaitingFirstPoll = false;
+        if (head > announced) announced = head;
+      }
       if (!reopen || head <= announced) {
         behindSince = 0;
         return;
@@ -100,6 +109,7 @@ export function newHeadsSubscription(options: NewHeadsOptions) {
             subscription = message.result;
             announced = -1n;
             behindSince = 0;
+            awaitingFirstPoll = true;
             // A dead socket may never finish its closing handshake: it is left to close on its own.
             reopen = () => {
               ws.close();
