@@ -24,13 +24,22 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { connect } from '@nats-io/transport-node';
 import postgres from 'postgres';
 import { request } from 'undici';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor, waitFor } from '../lib/stack/ports.ts';
-import { closedLoops, type Measured, markdownTable, measured, percentile, type Request, reportRequestBench } from './load.ts';
+import {
+  benchDatabase,
+  closedLoops,
+  type Measured,
+  markdownTable,
+  measured,
+  percentile,
+  type Request,
+  reportRequestBench,
+  stdoutLines,
+} from './load.ts';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 /** The payments-service build to measure (BENCH_PAYMENTS_DIR: another checkout's, to compare two builds in one run). */
@@ -55,21 +64,14 @@ const NO_REFUSAL = '10000000';
 /** Node flags for a server process, from an environment variable (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"). */
 const nodeArgs = (variable: string) => process.env[variable]?.split(' ').filter(Boolean) ?? [];
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
-const withDatabase = (url: string, name: string) => url.replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
 
 /** A random EVM address (40 hex digits). */
 const address = () => `0x${randomBytes(20).toString('hex')}`;
 
-function lines(child: ChildProcess): AsyncIterator<string> {
-  return createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-}
-
 async function main(): Promise<void> {
-  const database = `hf_bench_${randomBytes(4).toString('hex')}`;
   const prefix = `bench${randomBytes(3).toString('hex')}.`;
-  const admin = postgres(withDatabase(databaseUrl, 'postgres'), { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${database}"`);
-  const benchDbUrl = withDatabase(databaseUrl, database);
+  const database = await benchDatabase(databaseUrl);
+  const benchDbUrl = database.url;
   const children: ChildProcess[] = [];
   const startLoad = os.loadavg();
   try {
@@ -155,7 +157,7 @@ async function main(): Promise<void> {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     children.push(bare);
-    const { port: barePort } = JSON.parse((await lines(bare).next()).value as string) as { port: number };
+    const { port: barePort } = JSON.parse((await stdoutLines(bare).next()).value as string) as { port: number };
 
     // Identical requests to both: the bearer token, a unique Idempotency-Key, a new sender each time.
     const createRequest = (): Request => ({
@@ -312,9 +314,7 @@ async function main(): Promise<void> {
       }
     }
     await deletePrefixedStreams(natsUrl, prefix).catch(() => undefined);
-    if (args.includes('--keep')) log(`kept ${benchDbUrl}`);
-    else await admin.unsafe(`drop database if exists "${database}" with (force)`);
-    await admin.end();
+    await database.drop(args.includes('--keep'));
   }
 }
 

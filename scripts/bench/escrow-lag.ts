@@ -38,6 +38,7 @@ import { portFor } from '../lib/stack/ports.ts';
 import { services, waitAllReady } from '../lib/stack/processes.ts';
 import { api, expectStatus, platformToken } from '../lib/stack/smoke-payment.ts';
 import { bareHeadSubscriber, HEAD_LAG_TARGET_MS, headLagVerdict, processCpuMs } from './head-lag.ts';
+import { withDatabase } from './load.ts';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const args = process.argv.slice(2);
@@ -56,7 +57,6 @@ const NO_REFUSAL = '10000000';
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-const withDatabase = (url: string, name: string) => url.replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
 
 interface Stats {
   p50: number;

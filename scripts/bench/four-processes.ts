@@ -12,6 +12,7 @@ import { deployLocalContracts } from '../lib/stack/contracts.ts';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor } from '../lib/stack/ports.ts';
 import { migrateAll, SERVICE_ENV, SERVICE_NODE_FLAGS, type ServiceInfo, services } from '../lib/stack/processes.ts';
+import { withDatabase } from './load.ts';
 
 export const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 /** Far above any load a benchmark makes: the limiter still counts every request, but never refuses one. */
@@ -34,8 +35,6 @@ export interface FourProcesses {
   rssMiB: (name: string) => number;
   close: () => Promise<void>;
 }
-
-const withDatabase = (url: string, name: string) => url.replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
 
 /** User plus system CPU time of a process so far, in ms (/proc/<pid>/stat, in clock ticks of 10 ms). */
 export function cpuMsOf(pid: number): number {

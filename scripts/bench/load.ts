@@ -3,8 +3,11 @@
 // (the numbers to compare before and after a change when the machine is not quiet), and the verdict
 // line of a ratio target.
 import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { createInterface } from 'node:readline';
+import postgres from 'postgres';
 import { Agent, request } from 'undici';
 
 export const percentile = (sorted: number[], p: number) =>
@@ -185,4 +188,28 @@ export function reportRequestBench(s: RequestBenchSection, write: boolean, file:
   if (!write) return;
   writeSection(file, s.name, section);
   process.stderr.write(`[bench] written to ${file}\n`);
+}
+
+/** `url` with its database name replaced by `name`. */
+export const withDatabase = (url: string, name: string) => url.replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
+
+/** The lines a child process prints on stdout (its port, its readiness). */
+export function stdoutLines(child: ChildProcess): AsyncIterator<string> {
+  return createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+}
+
+/** A fresh database for one run (`hf_bench_…`); `drop()` removes it unless `keep` (its URL is logged). */
+export async function benchDatabase(databaseUrl: string) {
+  const name = `hf_bench_${randomBytes(4).toString('hex')}`;
+  const admin = postgres(withDatabase(databaseUrl, 'postgres'), { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  const url = withDatabase(databaseUrl, name);
+  return {
+    url,
+    drop: async (keep: boolean) => {
+      if (keep) process.stderr.write(`[bench] kept ${url}\n`);
+      else await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
 }

@@ -19,13 +19,22 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { connect } from '@nats-io/transport-node';
 import postgres from 'postgres';
 import { request } from 'undici';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor, waitFor } from '../lib/stack/ports.ts';
-import { closedLoops, markdownTable, measured, percentile, type Request, reportRequestBench, verdict } from './load.ts';
+import {
+  benchDatabase,
+  closedLoops,
+  markdownTable,
+  measured,
+  percentile,
+  type Request,
+  reportRequestBench,
+  stdoutLines,
+  verdict,
+} from './load.ts';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const args = process.argv.slice(2);
@@ -48,18 +57,11 @@ const NO_REFUSAL = '10000000';
 const PASSWORD = `Bench-${randomBytes(9).toString('base64url')}1!`;
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
-const withDatabase = (url: string, name: string) => url.replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
-
-function lines(child: ChildProcess): AsyncIterator<string> {
-  return createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-}
 
 async function main(): Promise<void> {
-  const database = `hf_bench_${randomBytes(4).toString('hex')}`;
   const prefix = `bench${randomBytes(3).toString('hex')}.`;
-  const admin = postgres(withDatabase(databaseUrl, 'postgres'), { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${database}"`);
-  const benchDbUrl = withDatabase(databaseUrl, database);
+  const database = await benchDatabase(databaseUrl);
+  const benchDbUrl = database.url;
   const children: ChildProcess[] = [];
   const startLoad = os.loadavg();
   try {
@@ -133,7 +135,7 @@ async function main(): Promise<void> {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     children.push(bare);
-    const { port: barePort } = JSON.parse((await lines(bare).next()).value as string) as { port: number };
+    const { port: barePort } = JSON.parse((await stdoutLines(bare).next()).value as string) as { port: number };
 
     // Identical requests to both: the bearer token and the page (the first page: the list as an admin opens it).
     const listRequest = (): Request => ({ method: 'GET', headers: { authorization: `Bearer ${token}` } });
@@ -212,9 +214,7 @@ async function main(): Promise<void> {
       }
     }
     await deletePrefixedStreams(natsUrl, prefix).catch(() => undefined);
-    if (args.includes('--keep')) log(`kept ${benchDbUrl}`);
-    else await admin.unsafe(`drop database if exists "${database}" with (force)`);
-    await admin.end();
+    await database.drop(args.includes('--keep'));
   }
 }
 
