@@ -9,14 +9,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { createInterface } from 'node:readline';
 import { type DomainEvent, newEventId, WebhookCommands } from '@holdfast/contracts';
 import { runMigrations } from '@holdfast/db';
 import { createLogger } from '@holdfast/logging';
 import { connectBus, deleteStreams, ensureStreams, publishEvent, sendCommand } from '@holdfast/messaging';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
-import { writeSection } from './load.ts';
+import { portFor } from '../lib/stack/ports.ts';
+import { stdoutLines, writeSection } from './load.ts';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const args = process.argv.slice(2);
@@ -63,12 +63,9 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-function lines(child: ChildProcess): AsyncIterator<string> {
-  return createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-}
-
-async function waitReady(url: string): Promise<void> {
+async function waitReady(url: string, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 200; i += 1) {
+    if (child.exitCode !== null) throw new Error(`the process for ${url} exited with ${child.exitCode} before it was ready`);
     try {
       if ((await request(`${url}/health/ready`)).statusCode === 200) return;
     } catch {}
@@ -101,7 +98,7 @@ async function main() {
 
     const receiverProcess = spawn(process.execPath, [`${root}/scripts/bench/receiver.ts`], { stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(receiverProcess);
-    const { port } = JSON.parse((await lines(receiverProcess).next()).value as string) as { port: number };
+    const { port } = JSON.parse((await stdoutLines(receiverProcess).next()).value as string) as { port: number };
     const receiver = `http://127.0.0.1:${port}`;
     const stats = async (): Promise<Stats> => (await (await request(`${receiver}/stats`)).body.json()) as Stats;
     const reset = async () => void (await (await request(`${receiver}/reset`, { method: 'POST' })).body.text());
@@ -110,7 +107,8 @@ async function main() {
     const dispatchers: ChildProcess[] = [];
     const dispatcherCpuMs = () => dispatchers.reduce((sum, d) => sum + cpuMsOf(d.pid), 0);
     const startDispatcher = async () => {
-      const dispatcherPort = 20_000 + Math.floor(Math.random() * 20_000);
+      // A port the OS says is free (a random one could be taken by another process and never answer).
+      const dispatcherPort = await portFor(0);
       const env = {
         PATH: process.env.PATH ?? '',
         APP_ENV: 'local',
@@ -132,7 +130,7 @@ async function main() {
       );
       children.push(dispatcher);
       dispatchers.push(dispatcher);
-      await waitReady(`http://127.0.0.1:${dispatcherPort}`);
+      await waitReady(`http://127.0.0.1:${dispatcherPort}`, dispatcher);
     };
     await startDispatcher();
 
