@@ -13,14 +13,13 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
+import { flag, stringOption } from './options.ts';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
-const args = process.argv.slice(2);
-const WRITE = args.includes('--write');
-const SMOKE = args.includes('--smoke');
-const FORCE = args.includes('--force');
-const onlyIndex = args.indexOf('--only');
-const ONLY = onlyIndex >= 0 ? (args[onlyIndex + 1] ?? '').split(',') : undefined;
+const WRITE = flag('write');
+const SMOKE = flag('smoke');
+const FORCE = flag('force');
+const ONLY = stringOption('only')?.split(',');
 const QUIET_LOAD = 1.5;
 
 interface Bench {

@@ -12,45 +12,37 @@
 // at DATABASE_URL and NATS_URL (./scripts/start's defaults otherwise).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { deployEscrow, deployMockUsdc, holdfastEscrowAbi, mockUsdcAbi, uuidToOnchainId } from '@holdfast/escrow';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import postgres from 'postgres';
 import { createPublicClient, createWalletClient, defineChain, encodeFunctionData, type Hex, http, maxUint256 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { ensureChain, LOCAL_CHAIN_ID } from '../lib/stack/chain.ts';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor, waitFor } from '../lib/stack/ports.ts';
-import { bareHeadSubscriber, HEAD_LAG_TARGET_MS, headLagVerdict, processCpuMs } from './head-lag.ts';
+import { bareHeadSubscriber, HEAD_LAG_TARGET_MS, headLagVerdict } from './head-lag.ts';
+import { benchDatabase, benchServiceEnv, machineLine, percentile, processCpuMs, stopChildren, writeBenchSection } from './load.ts';
+import { databaseUrl, flag, natsUrl, numberOption } from './options.ts';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
-const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const SINGLES = option('singles', 2000);
-const BATCHES = option('batches', 40);
-const LEGS = option('legs', 50);
-const LAG_SAMPLES = option('lag', 200);
-const PER_BLOCK = option('per-block', 5);
-const WRITE = args.includes('--write');
-const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/holdfast';
-const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const SINGLES = numberOption('singles', 2000);
+const BATCHES = numberOption('batches', 40);
+const LEGS = numberOption('legs', 50);
+const LAG_SAMPLES = numberOption('lag', 200);
+const PER_BLOCK = numberOption('per-block', 5);
+const WRITE = flag('write');
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function main(): Promise<void> {
   const chain = await ensureChain(root, undefined, { ephemeral: true });
   const rpcUrl = chain.localRpcUrl!;
-  const database = `hf_bench_${randomBytes(4).toString('hex')}`;
+  const startLoad = os.loadavg();
+  const database = await benchDatabase(databaseUrl);
   const prefix = `bench${randomBytes(3).toString('hex')}.`;
-  const admin = postgres(databaseUrl.replace(/\/[^/?]*(\?|$)/, '/postgres$1'), { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${database}"`);
   const nc = await connect({ servers: natsUrl.split(','), name: 'holdfast-bench' });
   let indexer: ChildProcess | undefined;
   try {
@@ -133,12 +125,7 @@ async function main(): Promise<void> {
     const blocks = await publicClient.getBlockNumber();
 
     const env = {
-      PATH: process.env.PATH ?? '',
-      APP_ENV: 'local',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: databaseUrl.replace(/\/[^/?]*(\?|$)/, `/${database}$1`),
-      NATS_URL: natsUrl,
-      NATS_SUBJECT_PREFIX: prefix,
+      ...benchServiceEnv(database.url, natsUrl, prefix),
       CHAIN_RPC_URLS: `base-sepolia=${rpcUrl}`,
       ESCROW_CONTRACTS: `base-sepolia=${escrow.address}@${escrow.blockNumber}`,
       INDEXER_PORT: String(await portFor(0)),
@@ -240,17 +227,13 @@ async function main(): Promise<void> {
       cpuMsPerTransaction: cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / lags.length,
     };
     log(`head lag: ${JSON.stringify(lag)}`);
-    report(backfill, lag);
+    report(backfill, lag, startLoad);
   } finally {
-    if (indexer && indexer.exitCode === null) {
-      indexer.kill('SIGTERM');
-      await new Promise((r) => indexer!.once('exit', r));
-    }
+    await stopChildren(indexer ? [indexer] : []);
     await nc.close();
     await chain.started?.stop();
     await deletePrefixedStreams(natsUrl, prefix).catch(() => undefined);
-    await admin.unsafe(`drop database if exists "${database}" with (force)`);
-    await admin.end();
+    await database.drop(false);
   }
 }
 
@@ -265,17 +248,17 @@ function report(
     bareP99: number;
     cpuMsPerTransaction: number | undefined;
   },
+  startLoad: number[],
 ): void {
   const verdict = headLagVerdict("the indexer's part of a lock mined to transaction.escrowed (mined -> escrow.created)", lag.p99);
-  const cpus = os.cpus();
-  const machine = `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.versions.node}; load average ${os.loadavg()[0]!.toFixed(1)} at the end of the run`;
   const command = `node scripts/bench/chain-indexer.ts --singles ${SINGLES} --per-block ${PER_BLOCK} --batches ${BATCHES} --legs ${LEGS} --lag ${LAG_SAMPLES}`;
   const section = [
     '<!-- chain-indexer:start -->',
     '## chain-indexer',
     '',
     `- **date**: ${new Date().toISOString().slice(0, 10)}`,
-    `- **machine**: ${machine}`,
+    `- **machine**: ${machineLine(startLoad)}`,
+    `- **software**: Node ${process.versions.node}`,
     `- **command**: \`pnpm exec turbo run build && ${command}\``,
     '- **setup**: the built indexer as its own process (defaults: `INDEXER_BLOCK_RANGE=2000`, new heads by `eth_subscribe` at the RPC address as `ws://`, `INDEXER_POLL_INTERVAL=500ms` as the fallback, 0 confirmations in `local`) against a throw-away anvil, the shared PostgreSQL and NATS JetStream. For the head lag anvil mines a block as each transaction arrives.',
     '',
@@ -294,22 +277,7 @@ function report(
     'Head lag is one range (`eth_getLogs`, headers, publish, commit) after the new head reaches the indexer over its websocket subscription ([ADR 28](adr/0028-new-heads-subscription.md); the poll every `INDEXER_POLL_INTERVAL` is the fallback). The lag to `transaction.escrowed` adds payments applying the event (its CHAIN consumer and outbox relay): [Escrow lag](#escrow-lag) (`scripts/bench/escrow-lag.ts`).',
     '<!-- chain-indexer:end -->',
   ].join('\n');
-  process.stdout.write(`${section}\n${verdict}\n`);
-  if (!WRITE) return;
-  const file = join(root, 'docs', 'benchmarks.md');
-  const header = [
-    '# Benchmarks',
-    '',
-    'Measured on a development machine with the command shown; each section belongs to one part of Holdfast and is',
-    'rewritten by its benchmark script (`scripts/bench/`, see its README) with `--write`. Each names its date, machine and',
-    'command, so a result can be reproduced and compared. Numbers from a shared 2-core machine are a floor, not a target.',
-    '',
-  ].join('\n');
-  let text = existsSync(file) ? readFileSync(file, 'utf8') : `${header}\n`;
-  const pattern = /<!-- chain-indexer:start -->[\s\S]*<!-- chain-indexer:end -->/;
-  text = pattern.test(text) ? text.replace(pattern, section) : `${text.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, text);
-  log(`written to ${file}`);
+  writeBenchSection('chain-indexer', section, [verdict], WRITE, join(root, 'docs', 'benchmarks.md'));
 }
 
 await main();

@@ -24,45 +24,39 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { connect } from '@nats-io/transport-node';
 import postgres from 'postgres';
 import { request } from 'undici';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor, waitFor } from '../lib/stack/ports.ts';
 import {
   benchDatabase,
+  benchServiceEnv,
   closedLoops,
   type Measured,
   markdownTable,
   measured,
-  percentile,
+  migrateAndStart,
+  REQUEST_RUN_HEADER,
   type Request,
   reportRequestBench,
+  requestRunRow,
+  serverVersions,
   stdoutLines,
+  stopChildren,
 } from './load.ts';
+import { databaseUrl, flag, natsUrl, nodeArgsFrom, numberOption } from './options.ts';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 /** The payments-service build to measure (BENCH_PAYMENTS_DIR: another checkout's, to compare two builds in one run). */
 const paymentsDir = process.env.BENCH_PAYMENTS_DIR ?? join(root, 'services/payments-service');
-const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const REQUESTS = option('requests', 2000);
-const REPLAYS = option('replays', 2000);
-const WARMUP = option('warmup', 300);
-const READS = option('reads', 2000);
+const REQUESTS = numberOption('requests', 2000);
+const REPLAYS = numberOption('replays', 2000);
+const WARMUP = numberOption('warmup', 300);
+const READS = numberOption('reads', 2000);
 const IN_FLIGHT = [10, 50];
-const WRITE = args.includes('--write');
-const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/holdfast';
-const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const WRITE = flag('write');
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-/** Far above any load this script makes: the limiter still counts every request, but never refuses one. */
-const NO_REFUSAL = '10000000';
 
-/** Node flags for a server process, from an environment variable (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"). */
-const nodeArgs = (variable: string) => process.env[variable]?.split(' ').filter(Boolean) ?? [];
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
 /** A random EVM address (40 hex digits). */
@@ -79,33 +73,20 @@ async function main(): Promise<void> {
     const bootstrapKey = `hf_test_${randomBytes(32).toString('base64url')}`;
     const port = await portFor(0);
     const env = {
-      PATH: process.env.PATH ?? '',
-      APP_ENV: 'local',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: benchDbUrl,
-      NATS_URL: natsUrl,
-      NATS_SUBJECT_PREFIX: prefix,
+      ...benchServiceEnv(benchDbUrl, natsUrl, prefix),
       // As deployed: rate-limit counts added up in Redis (ADR 25).
       REDIS_URL: redisUrl,
       PAYMENTS_PORT: String(port),
       PAYMENTS_BOOTSTRAP_API_KEY: bootstrapKey,
       // Nothing here goes on chain (creation only writes the row and its event).
       CHAIN_RPC_URLS: 'base-sepolia=http://127.0.0.1:9',
-      RATE_LIMIT_PUBLIC: NO_REFUSAL,
-      RATE_LIMIT_STANDARD: NO_REFUSAL,
-      RATE_LIMIT_HIGH: NO_REFUSAL,
-      RATE_LIMIT_ADMIN: NO_REFUSAL,
     };
     const cwd = mkdtempSync(join(os.tmpdir(), 'holdfast-bench-'));
-    await new Promise<void>((resolve, reject) =>
-      spawn(process.execPath, [join(paymentsDir, 'dist/migrate.js')], { env, cwd, stdio: 'inherit' }).once('exit', (code) =>
-        code === 0 ? resolve() : reject(new Error(`migrate exited ${code}`)),
-      ),
-    );
-    const payments = spawn(process.execPath, [...nodeArgs('BENCH_PAYMENTS_NODE_ARGS'), join(paymentsDir, 'dist/main.js')], {
+    const payments = await migrateAndStart(paymentsDir, {
       env,
       cwd,
-      stdio: ['ignore', 'inherit', 'inherit'],
+      nodeArgs: nodeArgsFrom('BENCH_PAYMENTS_NODE_ARGS'),
+      stdout: 'inherit',
     });
     children.push(payments);
     const base = `http://127.0.0.1:${port}`;
@@ -152,7 +133,7 @@ async function main(): Promise<void> {
       created_at timestamptz not null default now()
     )`;
     await bench.end();
-    const bare = spawn(process.execPath, [...nodeArgs('BENCH_BARE_NODE_ARGS'), join(root, 'scripts/bench/bare-server.ts')], {
+    const bare = spawn(process.execPath, [...nodeArgsFrom('BENCH_BARE_NODE_ARGS'), join(root, 'scripts/bench/bare-server.ts')], {
       env: { PATH: process.env.PATH ?? '', DATABASE_URL: benchDbUrl },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -172,27 +153,10 @@ async function main(): Promise<void> {
     let failed = false;
     /** Adds the run's row; answers its throughput (2xx per second) and p99 latency. */
     const row = (what: string, inFlight: number, r: Measured) => {
-      const sorted = [...r.latencies].sort((a, b) => a - b);
-      const perSecond = r.ok / r.seconds;
-      const p99 = percentile(sorted, 99);
-      rows.push([
-        what,
-        String(inFlight),
-        String(r.requests),
-        String(r.ok),
-        String(r.errors),
-        perSecond.toFixed(0),
-        percentile(sorted, 50).toFixed(1),
-        p99.toFixed(1),
-        r.cpuMsPerRequest === undefined ? '?' : r.cpuMsPerRequest.toFixed(2),
-        r.syscallsPerRequest === undefined ? '?' : r.syscallsPerRequest.toFixed(1),
-      ]);
-      log(rows.at(-1)!.join(' | '));
-      if (r.errors > 0) {
-        failed = true;
-        log(`  ${r.errors} errors; the first: ${r.firstError}`);
-      }
-      return { perSecond, p99 };
+      const run = requestRunRow(what, inFlight, r);
+      rows.push(run.row);
+      if (r.errors > 0) failed = true;
+      return run;
     };
 
     // Warm-up: connections, JIT, PostgreSQL caches, the token in payments' credential cache.
@@ -292,29 +256,20 @@ async function main(): Promise<void> {
       },
     ];
 
-    const versions = postgres(benchDbUrl, { max: 1, onnotice: () => {} });
-    const [pg] = await versions<{ version: string }[]>`select current_setting('server_version') as version`;
-    const [stored] = await versions<{ n: number }[]>`select count(*)::int as n from payments.transactions`;
-    await versions.end();
-    const nc = await connect({ servers: natsUrl.split(','), name: 'holdfast-bench' });
-    const natsVersion = nc.info?.version ?? '?';
-    await nc.close();
+    const counted = postgres(benchDbUrl, { max: 1, onnotice: () => {} });
+    const [stored] = await counted<{ n: number }[]>`select count(*)::int as n from payments.transactions`;
+    await counted.end();
     const expected = WARMUP + REQUESTS * IN_FLIGHT.length + 1;
     if (stored?.n !== expected) {
       failed = true;
       log(`payments.transactions holds ${stored?.n} rows, expected ${expected}`);
     }
-    report(rows, targets, { postgres: pg?.version ?? '?', nats: natsVersion }, startLoad);
+    report(rows, targets, await serverVersions(benchDbUrl, natsUrl), startLoad);
     if (failed) process.exitCode = 1;
   } finally {
-    for (const child of children.reverse()) {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
-      }
-    }
+    await stopChildren(children);
     await deletePrefixedStreams(natsUrl, prefix).catch(() => undefined);
-    await database.drop(args.includes('--keep'));
+    await database.drop(flag('keep'));
   }
 }
 
@@ -331,18 +286,7 @@ const decimals = (t: Target) => (t.unit === '×' ? 2 : 1);
 
 function report(rows: string[][], targets: Target[], software: { postgres: string; nats: string }, startLoad: number[]): void {
   const command = `node scripts/bench/create-transaction.ts --requests ${REQUESTS} --replays ${REPLAYS} --reads ${READS} --warmup ${WARMUP}`;
-  const header = [
-    'run',
-    'in flight',
-    'requests',
-    '2xx',
-    'errors',
-    'requests/s',
-    'latency p50 (ms)',
-    'latency p99 (ms)',
-    'server CPU ms/request',
-  ];
-  const table = markdownTable(header, rows);
+  const table = markdownTable(REQUEST_RUN_HEADER, rows);
   const ratioHeader = ['target (issue 16)', 'measured', 'target', 'result'];
   const ratioTable = markdownTable(
     ratioHeader,

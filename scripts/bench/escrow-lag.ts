@@ -21,14 +21,13 @@
 // (p99 ≤ 250 ms).
 // --write puts the results into docs/benchmarks.md (its escrow-lag section). Needs PostgreSQL and NATS at
 // DATABASE_URL and NATS_URL (./scripts/start's defaults otherwise).
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/escrow';
 import { connect } from '@nats-io/transport-node';
-import postgres from 'postgres';
 import { type Address, createPublicClient, defineChain, encodeFunctionData, type Hex, http, maxUint256 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { ensureChain, LOCAL_CHAIN_ID, LOCAL_NETWORK } from '../lib/stack/chain.ts';
@@ -37,26 +36,27 @@ import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor } from '../lib/stack/ports.ts';
 import { services, waitAllReady } from '../lib/stack/processes.ts';
 import { api, expectStatus, platformToken } from '../lib/stack/smoke-payment.ts';
-import { bareHeadSubscriber, HEAD_LAG_TARGET_MS, headLagVerdict, processCpuMs } from './head-lag.ts';
-import { withDatabase } from './load.ts';
+import { bareHeadSubscriber, HEAD_LAG_TARGET_MS, headLagVerdict } from './head-lag.ts';
+import {
+  benchDatabase,
+  benchServiceEnv,
+  machineLine,
+  migrateAndStart,
+  percentile,
+  processCpuMs,
+  stopChildren,
+  writeBenchSection,
+} from './load.ts';
+import { databaseUrl, flag, natsUrl, numberOption } from './options.ts';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
-const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const SAMPLES = option('samples', 200);
-const WRITE = args.includes('--write');
-const POLL_ONLY = args.includes('--poll-only');
-const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/holdfast';
-const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const SAMPLES = numberOption('samples', 200);
+const WRITE = flag('write');
+const POLL_ONLY = flag('poll-only');
 /** Payments allows 10 creations per minute per sender: a new sender every 10 transactions. */
 const PER_SENDER = 10;
-const NO_REFUSAL = '10000000';
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
 interface Stats {
   p50: number;
@@ -72,10 +72,8 @@ async function main(): Promise<void> {
   const startLoad = os.loadavg();
   const chain = await ensureChain(root, undefined, { ephemeral: true });
   const rpcUrl = chain.localRpcUrl!;
-  const database = `hf_bench_${randomBytes(4).toString('hex')}`;
+  const database = await benchDatabase(databaseUrl);
   const prefix = `bench${randomBytes(3).toString('hex')}.`;
-  const admin = postgres(withDatabase(databaseUrl, 'postgres'), { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${database}"`);
   const nc = await connect({ servers: natsUrl.split(','), name: 'holdfast-bench' });
   const children: ChildProcess[] = [];
   try {
@@ -137,34 +135,15 @@ async function main(): Promise<void> {
     const ports = Object.fromEntries(await Promise.all(list.map(async (s) => [s.name, await portFor(0)] as const)));
     const adminKey = `hf_test_${randomBytes(32).toString('base64url')}`;
     const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH ?? '',
-      APP_ENV: 'local',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: withDatabase(databaseUrl, database),
-      NATS_URL: natsUrl,
-      NATS_SUBJECT_PREFIX: prefix,
+      ...benchServiceEnv(database.url, natsUrl, prefix),
       CHAIN_RPC_URLS: chain.rpcUrls,
       ...(POLL_ONLY ? { CHAIN_WS_URLS: `${LOCAL_NETWORK}=off` } : {}),
       ...deployment.env,
       PAYMENTS_BOOTSTRAP_API_KEY: adminKey,
-      RATE_LIMIT_PUBLIC: NO_REFUSAL,
-      RATE_LIMIT_STANDARD: NO_REFUSAL,
-      RATE_LIMIT_HIGH: NO_REFUSAL,
-      RATE_LIMIT_ADMIN: NO_REFUSAL,
       ...Object.fromEntries(list.map((s) => [s.portEnv, String(ports[s.name])])),
     };
     const cwd = mkdtempSync(join(os.tmpdir(), 'holdfast-bench-'));
-    for (const service of list) {
-      await new Promise<void>((resolve, reject) =>
-        spawn(process.execPath, [join(service.dir, 'dist', 'migrate.js')], { env, cwd, stdio: ['ignore', 'ignore', 'inherit'] }).once(
-          'exit',
-          (code) => (code === 0 ? resolve() : reject(new Error(`${service.name} migrate exited ${code}`))),
-        ),
-      );
-    }
-    for (const service of list) {
-      children.push(spawn(process.execPath, [join(service.dir, 'dist', 'main.js')], { env, cwd, stdio: ['ignore', 'ignore', 'inherit'] }));
-    }
+    for (const service of list) children.push(await migrateAndStart(service.dir, { env, cwd, stdout: 'ignore' }));
     await waitAllReady(list, ports, 60_000);
     const base = `http://127.0.0.1:${ports['payments-service']}`;
     const bearer = { authorization: `Bearer ${await platformToken(base, adminKey, 'Bench')}` };
@@ -265,21 +244,11 @@ async function main(): Promise<void> {
     log(JSON.stringify(result));
     report(result, startLoad);
   } finally {
-    await Promise.all(
-      children.map(
-        (child) =>
-          new Promise((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
-            child.once('exit', resolve);
-            child.kill('SIGTERM');
-          }),
-      ),
-    );
+    await stopChildren(children);
     await nc.close();
     await chain.started?.stop();
     await deletePrefixedStreams(natsUrl, prefix).catch(() => undefined);
-    await admin.unsafe(`drop database if exists "${database}" with (force)`);
-    await admin.end();
+    await database.drop(false);
   }
 }
 
@@ -294,9 +263,6 @@ function report(
   },
   startLoad: number[],
 ): void {
-  const cpus = os.cpus();
-  const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(', ');
-  const machine = `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.versions.node}; load average ${load(startLoad)} at the start, ${load(os.loadavg())} at the end`;
   const row = (what: string, s: Stats) => `| ${what} | **p50 ${s.p50} ms, p99 ${s.p99} ms** (max ${s.max} ms) |`;
   const cpu = (name: string) => (result.cpuPerEscrow[name] === undefined ? 'n/a' : `${result.cpuPerEscrow[name]!.toFixed(1)} ms`);
   const verdict = headLagVerdict('lock mined to transaction.escrowed', result.escrowed.p99);
@@ -305,7 +271,8 @@ function report(
     '## Escrow lag',
     '',
     `- **date**: ${new Date().toISOString().slice(0, 10)}`,
-    `- **machine**: ${machine}`,
+    `- **machine**: ${machineLine(startLoad)}`,
+    `- **software**: Node ${process.versions.node}`,
     `- **command**: \`pnpm exec turbo run build && node scripts/bench/escrow-lag.ts --samples ${result.samples}${POLL_ONLY ? ' --poll-only' : ''}\``,
     "- **setup**: the built payments-service and chain-indexer as their own processes (`APP_ENV=local`, defaults: new heads by `eth_subscribe` at the RPC address as `ws://`, `INDEXER_POLL_INTERVAL=500ms` as the fallback, 0 confirmations in `local`; rate limits far above the load) against a throw-away anvil with the local contracts, a fresh database on the shared PostgreSQL and NATS JetStream. Each transaction is created through `POST /api/v2/transactions` (not timed), then its sender signs `createEscrow` from the answer's `escrow`, one at a time, 50 to 300 ms apart; anvil mines a block as each transaction arrives." +
       (POLL_ONLY ? ' With `--poll-only`: the subscription off (`CHAIN_WS_URLS=base-sepolia=off`), the indexer polls alone.' : ''),
@@ -325,14 +292,7 @@ function report(
     "The indexer is woken by each new head over its websocket subscription ([ADR 28](adr/0028-new-heads-subscription.md)) and reads one range (`eth_getLogs`, headers, publish, commit); payments' part is its CHAIN consumer (the receipt and the escrow's code checked, the move and its outbox event in one database transaction) and the outbox relay, woken by the NOTIFY of that transaction. The indexer alone: [chain-indexer](#chain-indexer).",
     '<!-- escrow-lag:end -->',
   ].join('\n');
-  process.stdout.write(`${section}\n${verdict}\n`);
-  if (!WRITE) return;
-  const file = join(root, 'docs', 'benchmarks.md');
-  let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const pattern = /<!-- escrow-lag:start -->[\s\S]*<!-- escrow-lag:end -->/;
-  text = pattern.test(text) ? text.replace(pattern, section) : `${text.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, text);
-  log(`written to ${file}`);
+  writeBenchSection('escrow-lag', section, [verdict], WRITE, join(root, 'docs', 'benchmarks.md'));
 }
 
 await main();

@@ -12,11 +12,9 @@ import { deployLocalContracts } from '../lib/stack/contracts.ts';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor } from '../lib/stack/ports.ts';
 import { migrateAll, SERVICE_ENV, SERVICE_NODE_FLAGS, type ServiceInfo, services } from '../lib/stack/processes.ts';
-import { withDatabase } from './load.ts';
+import { benchServiceEnv, withDatabase } from './load.ts';
 
 export const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
-/** Far above any load a benchmark makes: the limiter still counts every request, but never refuses one. */
-const NO_REFUSAL = '10000000';
 
 export interface FourProcesses {
   list: ServiceInfo[];
@@ -107,20 +105,11 @@ export async function prepareFourProcesses(options: {
     const deployment = await deployLocalContracts({ rpcUrl: chain.localRpcUrl!, network: LOCAL_NETWORK, chainId: LOCAL_CHAIN_ID });
     const env: NodeJS.ProcessEnv = {
       ...SERVICE_ENV,
-      PATH: process.env.PATH,
-      APP_ENV: 'local',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: withDatabase(options.databaseUrl, database),
-      NATS_URL: options.natsUrl,
-      NATS_SUBJECT_PREFIX: prefix,
+      ...benchServiceEnv(withDatabase(options.databaseUrl, database), options.natsUrl, prefix),
       CHAIN_RPC_URLS: chain.rpcUrls,
       PAYMENTS_BOOTSTRAP_API_KEY: adminKey,
       WORKSPACE_BOOTSTRAP_EMAIL: workspaceAdmin.email,
       WORKSPACE_BOOTSTRAP_PASSWORD: workspaceAdmin.password,
-      RATE_LIMIT_PUBLIC: NO_REFUSAL,
-      RATE_LIMIT_STANDARD: NO_REFUSAL,
-      RATE_LIMIT_HIGH: NO_REFUSAL,
-      RATE_LIMIT_ADMIN: NO_REFUSAL,
       ...deployment.env,
       ...Object.fromEntries(list.map((s) => [s.portEnv, String(ports[s.name])])),
       ...options.env,

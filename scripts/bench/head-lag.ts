@@ -1,7 +1,6 @@
 // What the head-lag benchmarks (chain-indexer.ts, escrow-lag.ts) share: issue 16's target, the bare
 // baseline (a plain `eth_subscribe newHeads` client on the same anvil: the floor any follower of new
-// heads can reach) and a process's CPU time.
-import { readFileSync } from 'node:fs';
+// heads can reach).
 
 /** Issue 16: a lock mined to `transaction.escrowed`, p99. */
 export const HEAD_LAG_TARGET_MS = 250;
@@ -29,16 +28,4 @@ export async function bareHeadSubscriber(rpcUrl: string): Promise<{ announced: M
     });
   });
   return { announced, close: () => socket.close() };
-}
-
-/** User plus system CPU time of a process so far, in ms (Linux /proc; undefined elsewhere). */
-export function processCpuMs(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // utime and stime (fields 14 and 15 of stat, 12 and 13 after the command name) in clock ticks of 10 ms.
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,12 +1,14 @@
-// What the request benchmarks share (create-transaction.ts, workspace-list.ts): N closed loops of
+// What the benchmarks share (mostly the request ones, create-transaction.ts and workspace-list.ts): N closed loops of
 // undici requests, percentiles, and the CPU time and system calls a server process spent per request
 // (the numbers to compare before and after a change when the machine is not quiet), and the verdict
 // line of a ratio target.
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { connect } from '@nats-io/transport-node';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
 
@@ -73,10 +75,12 @@ export async function closedLoops(
   return result;
 }
 
-/** CPU time (user + system, ms) a child process has used so far (Linux /proc; undefined elsewhere). */
-export function cpuMsOf(child: ChildProcess): number | undefined {
+/** User plus system CPU time (ms) a process has used so far (Linux /proc; undefined elsewhere). */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
   try {
-    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime: fields 14 and 15 of stat, 12 and 13 after the command name, in clock ticks.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
   } catch {
     return undefined;
@@ -84,6 +88,9 @@ export function cpuMsOf(child: ChildProcess): number | undefined {
 }
 /** USER_HZ: 100 on every Linux Node supports. */
 const CLOCK_TICKS = 100;
+
+/** CPU time (user + system, ms) a child process has used so far (Linux /proc; undefined elsewhere). */
+export const cpuMsOf = (child: ChildProcess): number | undefined => processCpuMs(child.pid);
 
 /**
  * Read and write system calls a child process has made so far (Linux /proc): mostly one per socket
@@ -114,6 +121,42 @@ export async function measured(child: ChildProcess, load: () => Promise<Result>)
   if (before.cpu !== undefined && cpu !== undefined) r.cpuMsPerRequest = (cpu - before.cpu) / r.requests;
   if (before.calls !== undefined && calls !== undefined) r.syscallsPerRequest = (calls - before.calls) / r.requests;
   return r;
+}
+
+/** The header of the table of request runs (each row from `requestRunRow`). */
+export const REQUEST_RUN_HEADER = [
+  'run',
+  'in flight',
+  'requests',
+  'ok',
+  'errors',
+  'requests/s',
+  'latency p50 (ms)',
+  'latency p99 (ms)',
+  'server CPU per request (ms)',
+  'server system calls per request',
+];
+
+/** A request run's row of that table (logged, with its first error if any), its throughput (ok answers per second) and p99. */
+export function requestRunRow(what: string, inFlight: number, r: Measured): { row: string[]; perSecond: number; p99: number } {
+  const sorted = [...r.latencies].sort((a, b) => a - b);
+  const perSecond = r.ok / r.seconds;
+  const p99 = percentile(sorted, 99);
+  const row = [
+    what,
+    String(inFlight),
+    String(r.requests),
+    String(r.ok),
+    String(r.errors),
+    perSecond.toFixed(0),
+    percentile(sorted, 50).toFixed(1),
+    p99.toFixed(1),
+    r.cpuMsPerRequest?.toFixed(2) ?? '?',
+    r.syscallsPerRequest?.toFixed(1) ?? '?',
+  ];
+  process.stderr.write(`[bench] ${row.join(' | ')}\n`);
+  if (r.errors > 0) process.stderr.write(`[bench]   ${r.errors} errors; the first: ${r.firstError}\n`);
+  return { row, perSecond, p99 };
 }
 
 /** `PASS` or `MISS` for a target `ratio >= atLeast`, with the numbers. */
@@ -184,9 +227,17 @@ export function reportRequestBench(s: RequestBenchSection, write: boolean, file:
     s.difference,
     `<!-- ${s.name}:end -->`,
   ].join('\n');
-  process.stdout.write(`\n${section}\n\n${s.verdicts.join('\n')}\n`);
+  writeBenchSection(s.name, section, s.verdicts, write, file);
+}
+
+/**
+ * Prints a benchmark's section with its verdicts after it (the lines all.ts collects); with `write`,
+ * it also replaces the section of that name in `file`.
+ */
+export function writeBenchSection(name: string, section: string, verdicts: string[], write: boolean, file: string): void {
+  process.stdout.write(`\n${section}\n\n${verdicts.join('\n')}\n`);
   if (!write) return;
-  writeSection(file, s.name, section);
+  writeSection(file, name, section);
   process.stderr.write(`[bench] written to ${file}\n`);
 }
 
@@ -212,4 +263,66 @@ export async function benchDatabase(databaseUrl: string) {
       await admin.end();
     },
   };
+}
+
+/**
+ * A built service as ./scripts/start runs it: its dist/migrate.js to the end, then its dist/main.js
+ * (with `nodeArgs` first), the stdout of both as `stdout` says.
+ */
+export async function migrateAndStart(
+  serviceDir: string,
+  options: { env: NodeJS.ProcessEnv; cwd: string; nodeArgs?: string[]; stdout: 'inherit' | 'ignore' },
+): Promise<ChildProcess> {
+  const { env, cwd, stdout } = options;
+  await new Promise<void>((resolve, reject) =>
+    spawn(process.execPath, [join(serviceDir, 'dist', 'migrate.js')], { env, cwd, stdio: ['ignore', stdout, 'inherit'] }).once(
+      'exit',
+      (code) => (code === 0 ? resolve() : reject(new Error(`${serviceDir} migrate exited ${code}`))),
+    ),
+  );
+  return spawn(process.execPath, [...(options.nodeArgs ?? []), join(serviceDir, 'dist', 'main.js')], {
+    env,
+    cwd,
+    stdio: ['ignore', stdout, 'inherit'],
+  });
+}
+
+/** Far above any load a benchmark makes: the limiter still counts every request, but never refuses one. */
+const NO_REFUSAL = '10000000';
+
+/**
+ * What a benchmark gives every service process it runs: `local`, quiet, on the run's database and
+ * its own NATS subject prefix, every rate limit far above the load.
+ */
+export const benchServiceEnv = (databaseUrl: string, natsUrl: string, prefix: string) => ({
+  PATH: process.env.PATH ?? '',
+  APP_ENV: 'local',
+  LOG_LEVEL: 'warn',
+  DATABASE_URL: databaseUrl,
+  NATS_URL: natsUrl,
+  NATS_SUBJECT_PREFIX: prefix,
+  RATE_LIMIT_PUBLIC: NO_REFUSAL,
+  RATE_LIMIT_STANDARD: NO_REFUSAL,
+  RATE_LIMIT_HIGH: NO_REFUSAL,
+  RATE_LIMIT_ADMIN: NO_REFUSAL,
+});
+
+/** Stops the child processes still running, the last started first, each waited for. */
+export async function stopChildren(children: ChildProcess[]): Promise<void> {
+  for (const child of [...children].reverse()) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
+}
+
+/** The PostgreSQL and NATS server versions, for a section's software line. */
+export async function serverVersions(databaseUrl: string, natsUrl: string): Promise<{ postgres: string; nats: string }> {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  const [pg] = await sql<{ version: string }[]>`select current_setting('server_version') as version`;
+  await sql.end();
+  const nc = await connect({ servers: natsUrl.split(','), name: 'holdfast-bench' });
+  const nats = nc.info?.version ?? '?';
+  await nc.close();
+  return { postgres: pg?.version ?? '?', nats };
 }

@@ -23,21 +23,17 @@ import { Agent, request } from 'undici';
 import { SERVICE_NODE_FLAGS } from '../lib/stack/processes.ts';
 import { cpuMsOf, prepareFourProcesses, root } from './four-processes.ts';
 import { writeSection } from './load.ts';
+import { databaseUrl, natsUrl, nodeArgsFrom, numberOption, stringOption } from './options.ts';
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const REQUESTS = option('requests', 100_000);
-const IN_FLIGHT = option('in-flight', 20);
-const SAMPLE_EVERY = option('sample-every', Math.max(500, Math.round(REQUESTS / 20)));
-const MAX_MINUTES = option('max-minutes', 30);
-const servicesRoot = args.includes('--services-root') ? args[args.indexOf('--services-root') + 1] : undefined;
+const REQUESTS = numberOption('requests', 100_000);
+const IN_FLIGHT = numberOption('in-flight', 20);
+const SAMPLE_EVERY = numberOption('sample-every', Math.max(500, Math.round(REQUESTS / 20)));
+const MAX_MINUTES = numberOption('max-minutes', 30);
+const servicesRoot = stringOption('services-root');
 const IDLE_TARGET_MIB = 120;
 const AFTER_TARGET_MIB = 200;
 const GROWTH_TARGET = 0.05;
-const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+const nodeArgs = nodeArgsFrom('BENCH_NODE_ARGS');
 const log = (message: string) => process.stderr.write(`[soak] ${message}\n`);
 const address = () => `0x${randomBytes(20).toString('hex')}`;
 const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(', ');
@@ -52,8 +48,8 @@ interface Sample {
 const startLoad = os.loadavg();
 const stack = await prepareFourProcesses({
   lane: 'soak',
-  databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/holdfast',
-  natsUrl: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+  databaseUrl,
+  natsUrl,
   ...(servicesRoot ? { servicesRoot } : {}),
 });
 const names = stack.list.map((s) => s.name);

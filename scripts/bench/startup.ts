@@ -11,18 +11,14 @@
 import os from 'node:os';
 import { prepareFourProcesses, root } from './four-processes.ts';
 import { writeSection } from './load.ts';
+import { databaseUrl, flag, natsUrl, nodeArgsFrom, numberOption, stringOption } from './options.ts';
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const STARTS = option('starts', 5);
-const servicesRoot = args.includes('--services-root') ? args[args.indexOf('--services-root') + 1] : undefined;
-const IDLE_SECONDS = option('idle-seconds', 3);
+const STARTS = numberOption('starts', 5);
+const servicesRoot = stringOption('services-root');
+const IDLE_SECONDS = numberOption('idle-seconds', 3);
 const READY_TARGET_MS = 1000;
 const IDLE_TARGET_MIB = 120;
-const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+const nodeArgs = nodeArgsFrom('BENCH_NODE_ARGS');
 const log = (message: string) => process.stderr.write(`[startup] ${message}\n`);
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -34,8 +30,8 @@ const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(', ');
 const startLoad = os.loadavg();
 const stack = await prepareFourProcesses({
   lane: 'startup',
-  databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/holdfast',
-  natsUrl: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+  databaseUrl,
+  natsUrl,
   ...(servicesRoot ? { servicesRoot } : {}),
 });
 const results: { name: string; ready: number[]; cpu: number[]; idle: number[] }[] = [];
@@ -86,7 +82,7 @@ const startupLines = [
 ];
 process.stdout.write(startupLines.join('\n'));
 // --write: the same lines as this run's section of docs/benchmarks.md.
-if (args.includes('--write')) {
+if (flag('write')) {
   const body = startupLines.map((l) => (/^(PASS|MISS)/.test(l) ? `- ${l}` : l));
   const section = [
     '<!-- startup:start -->',

@@ -16,21 +16,17 @@ import { connectBus, deleteStreams, ensureStreams, publishEvent, sendCommand } f
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
 import { portFor } from '../lib/stack/ports.ts';
-import { stdoutLines, writeSection } from './load.ts';
+import { stdoutLines, stopChildren, writeSection } from './load.ts';
+import { databaseUrl, flag, natsUrl, numberOption, stringOption } from './options.ts';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
-const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const DELIVERIES = option('deliveries', 5000);
+const DELIVERIES = numberOption('deliveries', 5000);
 /** The paced runs: events per second of each (issue 16's targets are at 200/s and 1000/s). */
-const PACED_RATES = (args.includes('--rates') ? args[args.indexOf('--rates') + 1]! : '200,1000').split(',').map(Number);
-const PACED_SECONDS = option('seconds', 5);
-const WRITE = args.includes('--write');
+const PACED_RATES = (stringOption('rates') ?? '200,1000').split(',').map(Number);
+const PACED_SECONDS = numberOption('seconds', 5);
+const WRITE = flag('write');
 /** Only one dispatcher against two on the same burst (claims shared through FOR UPDATE SKIP LOCKED); the default run measures it last. */
-const COMPARE_INSTANCES = args.includes('--compare-instances');
+const COMPARE_INSTANCES = flag('compare-instances');
 
 /** Issue 16's targets. */
 const TARGETS = {
@@ -53,8 +49,6 @@ function cpuMsOf(pid: number | undefined): number {
   }
 }
 
-const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/holdfast';
-const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const logger = createLogger({ service: 'bench', level: 'warn' });
 
 function withDatabase(url: string, name: string): string {
@@ -349,7 +343,7 @@ async function main() {
         .map((l) => l.toFixed(2))
         .join(', ')}`,
       `- Software: Node ${process.version}, PostgreSQL ${pg?.version}, NATS ${bus.nc.info?.version ?? '?'}; one dispatcher process, a second one for the last run (one PostgreSQL, one NATS), default settings (WEBHOOK_CONCURRENCY 50, WEBHOOK_SUBSCRIPTION_CONCURRENCY 10), receiver in its own process answering 200 at once`,
-      `- Command: \`node scripts/bench/webhooks.ts ${args.join(' ')}\``,
+      `- Command: \`node scripts/bench/webhooks.ts ${process.argv.slice(2).join(' ')}\``,
       '',
       table,
       '',
@@ -359,15 +353,10 @@ async function main() {
     process.stdout.write(`\n${section}\n`);
     if (WRITE) writeSection(`${root}/docs/benchmarks.md`, sectionName, section);
   } finally {
-    for (const child of children.reverse()) {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
-      }
-    }
+    await stopChildren(children);
     await deleteStreams(bus).catch(() => undefined);
     await bus.close();
-    if (args.includes('--keep')) process.stderr.write(`kept ${benchDbUrl}\n`);
+    if (flag('keep')) process.stderr.write(`kept ${benchDbUrl}\n`);
     else await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
     await admin.end();
   }

@@ -19,41 +19,37 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { connect } from '@nats-io/transport-node';
 import postgres from 'postgres';
 import { request } from 'undici';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor, waitFor } from '../lib/stack/ports.ts';
 import {
   benchDatabase,
+  benchServiceEnv,
   closedLoops,
   markdownTable,
   measured,
-  percentile,
+  migrateAndStart,
+  REQUEST_RUN_HEADER,
   type Request,
   reportRequestBench,
+  requestRunRow,
+  serverVersions,
   stdoutLines,
+  stopChildren,
   verdict,
 } from './load.ts';
+import { databaseUrl, flag, natsUrl, nodeArgsFrom, numberOption } from './options.ts';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
-const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const REQUESTS = option('requests', 4000);
-const WARMUP = option('warmup', 500);
-const CUSTOMERS = option('customers', 500);
+const REQUESTS = numberOption('requests', 4000);
+const WARMUP = numberOption('warmup', 500);
+const CUSTOMERS = numberOption('customers', 500);
 const PAGE_SIZE = 20;
 const IN_FLIGHT = [10, 50];
 /** Issue 16: a Workspace API list at least half as fast as the bare select, at every load measured. */
 const TARGET = 0.5;
-const WRITE = args.includes('--write');
-const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/holdfast';
-const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-/** Far above any load this script makes: the limiter still counts every request, but never refuses one. */
-const NO_REFUSAL = '10000000';
+const WRITE = flag('write');
 const PASSWORD = `Bench-${randomBytes(9).toString('base64url')}1!`;
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -70,33 +66,18 @@ async function main(): Promise<void> {
     const cwd = mkdtempSync(join(os.tmpdir(), 'holdfast-bench-'));
     const email = 'bench-admin@holdfast.local';
     const env = {
-      PATH: process.env.PATH ?? '',
-      APP_ENV: 'local',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: benchDbUrl,
-      NATS_URL: natsUrl,
-      NATS_SUBJECT_PREFIX: prefix,
+      ...benchServiceEnv(benchDbUrl, natsUrl, prefix),
       WORKSPACE_PORT: String(port),
       JWT_SECRET: randomBytes(32).toString('base64url'),
       WORKSPACE_BOOTSTRAP_EMAIL: email,
       WORKSPACE_BOOTSTRAP_PASSWORD: PASSWORD,
       WORKSPACE_STORAGE_DIR: join(cwd, 'storage'),
-      RATE_LIMIT_PUBLIC: NO_REFUSAL,
-      RATE_LIMIT_STANDARD: NO_REFUSAL,
-      RATE_LIMIT_HIGH: NO_REFUSAL,
-      RATE_LIMIT_ADMIN: NO_REFUSAL,
     };
-    await new Promise<void>((resolve, reject) =>
-      spawn(process.execPath, [join(root, 'services/workspace-service/dist/migrate.js')], { env, cwd, stdio: 'inherit' }).once(
-        'exit',
-        (code) => (code === 0 ? resolve() : reject(new Error(`migrate exited ${code}`))),
-      ),
-    );
-    const nodeArgs = (process.env.BENCH_WORKSPACE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    const workspace = spawn(process.execPath, [...nodeArgs, join(root, 'services/workspace-service/dist/main.js')], {
+    const workspace = await migrateAndStart(join(root, 'services/workspace-service'), {
       env,
       cwd,
-      stdio: ['ignore', 'inherit', 'inherit'],
+      nodeArgs: nodeArgsFrom('BENCH_WORKSPACE_NODE_ARGS'),
+      stdout: 'inherit',
     });
     children.push(workspace);
     const base = `http://127.0.0.1:${port}`;
@@ -161,26 +142,10 @@ async function main(): Promise<void> {
     let failed = false;
     const measure = async (what: string, url: string, server: ChildProcess, inFlight: number) => {
       const r = await measured(server, () => closedLoops(url, REQUESTS, inFlight, listRequest, listed));
-      const sorted = [...r.latencies].sort((a, b) => a - b);
-      const perSecond = r.ok / r.seconds;
-      rows.push([
-        what,
-        String(inFlight),
-        String(r.requests),
-        String(r.ok),
-        String(r.errors),
-        perSecond.toFixed(0),
-        percentile(sorted, 50).toFixed(1),
-        percentile(sorted, 99).toFixed(1),
-        r.cpuMsPerRequest?.toFixed(2) ?? '?',
-        r.syscallsPerRequest?.toFixed(1) ?? '?',
-      ]);
-      log(rows.at(-1)!.join(' | '));
-      if (r.errors > 0) {
-        failed = true;
-        log(`  ${r.errors} errors; the first: ${r.firstError}`);
-      }
-      return perSecond;
+      const run = requestRunRow(what, inFlight, r);
+      rows.push(run.row);
+      if (r.errors > 0) failed = true;
+      return run.perSecond;
     };
 
     // Warm-up: connections, JIT, PostgreSQL caches.
@@ -198,23 +163,12 @@ async function main(): Promise<void> {
     }
     verdicts.push(verdict(`workspace list vs bare select at ${IN_FLIGHT.join(' and ')} in flight`, Math.min(...ratios), TARGET));
 
-    const versions = postgres(benchDbUrl, { max: 1, onnotice: () => {} });
-    const [pg] = await versions<{ version: string }[]>`select current_setting('server_version') as version`;
-    await versions.end();
-    const nc = await connect({ servers: natsUrl.split(','), name: 'holdfast-bench' });
-    const natsVersion = nc.info?.version ?? '?';
-    await nc.close();
-    report(rows, ratioRows, verdicts, { postgres: pg?.version ?? '?', nats: natsVersion }, startLoad);
+    report(rows, ratioRows, verdicts, await serverVersions(benchDbUrl, natsUrl), startLoad);
     if (failed) process.exitCode = 1;
   } finally {
-    for (const child of children.reverse()) {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
-      }
-    }
+    await stopChildren(children);
     await deletePrefixedStreams(natsUrl, prefix).catch(() => undefined);
-    await database.drop(args.includes('--keep'));
+    await database.drop(flag('keep'));
   }
 }
 
@@ -225,18 +179,6 @@ function report(
   software: { postgres: string; nats: string },
   startLoad: number[],
 ): void {
-  const header = [
-    'run',
-    'in flight',
-    'requests',
-    '200s',
-    'errors',
-    'requests/s',
-    'latency p50 (ms)',
-    'latency p99 (ms)',
-    'server CPU per request (ms)',
-    'server system calls per request',
-  ];
   reportRequestBench(
     {
       name: 'workspace-list',
@@ -245,7 +187,7 @@ function report(
       software,
       command: `node scripts/bench/workspace-list.ts --requests ${REQUESTS} --warmup ${WARMUP} --customers ${CUSTOMERS}`,
       setup: `the built workspace-service as its own process (\`APP_ENV=local\`, defaults but for \`RATE_LIMIT_*\` set far above the load: the limiter still counts every request; \`DATABASE_POOL_SIZE\` 10) on a fresh migrated database and its own NATS subject prefix, with one workspace of ${CUSTOMERS} customers; next to it, in a process of its own, a bare Fastify server whose one GET route does one postgres.js select of the same page (pool of 10) from \`bench_customers\`, a copy of \`workspace.customers\` (columns, indexes and rows) in the same database. Both get the same requests: \`GET …/workspaces/{id}/customers?page=1&limit=${PAGE_SIZE}\` with \`Authorization: Bearer\` (the access token of the bootstrap SUPER_ADMIN, signed in once). The load is N closed loops of undici requests from the bench process (each sends its next request when its answer is read); ${WARMUP} requests to each warm up first. Latency is from the start of a request to the end of its answer; any answer but 200 is an error. Server CPU per request is the process's user + system time over the run (\`/proc/<pid>/stat\`) divided by the requests, and system calls per request its reads and writes (\`/proc/<pid>/io\`, mostly one per socket read or write: its round trips): the numbers to compare before and after a change when the machine is not quiet.`,
-      table: markdownTable(header, rows),
+      table: markdownTable(REQUEST_RUN_HEADER, rows),
       ratioTable: markdownTable(['ratio', 'in flight', 'measured', 'target'], ratioRows),
       verdicts,
       difference:

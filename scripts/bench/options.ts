@@ -1,0 +1,24 @@
+// What every benchmark script reads from its command line (`--name value`, `--flag`) and environment
+// (the PostgreSQL and NATS it runs against, ./scripts/start's defaults otherwise).
+const args = process.argv.slice(2);
+
+/** The value after `--name`, or undefined when the option is absent. */
+export const stringOption = (name: string): string | undefined => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+
+/** The number after `--name`, or `fallback` when the option is absent. */
+export const numberOption = (name: string, fallback: number): number => {
+  const value = stringOption(name);
+  return value === undefined ? fallback : Number(value);
+};
+
+/** Whether `--name` was given. */
+export const flag = (name: string): boolean => args.includes(`--${name}`);
+
+/** Node flags for a server process, from an environment variable (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"). */
+export const nodeArgsFrom = (variable: string): string[] => process.env[variable]?.split(' ').filter(Boolean) ?? [];
+
+export const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/holdfast';
+export const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
