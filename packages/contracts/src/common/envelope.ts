@@ -25,6 +25,9 @@ export function SuccessEnvelope<T extends TSchema>(data: T, options: { descripti
 }
 export type SuccessEnvelope<T> = { success: true; data: T; meta: ResponseMeta };
 
+/** A 204 answer: no body. */
+export const NoContent = Type.Null({ description: 'No content' });
+
 /** The one error shape of every surface (Payments API errors included, per the operator contract). */
 export const ErrorEnvelope = Type.Object(
   {

@@ -1,9 +1,11 @@
 // The Workspace API: identity and sessions, users, workspaces, audit logs, catalogs, customers,
 // wallets, integrations, notifications, settings, and its transaction views.
 export * from './audit.js';
+export * from './avatars.js';
 export * from './catalog.js';
 export * from './common.js';
 export * from './customers.js';
+export * as workspaceEndpoints from './endpoints/index.js';
 export * from './identity.js';
 export * from './integrations.js';
 export * from './notifications.js';

@@ -1,16 +1,8 @@
-import { AppError, uuidv7 } from '@holdfast/contracts';
+import { AppError, AVATAR_MAX_BYTES, AVATAR_TYPES, uuidv7 } from '@holdfast/contracts';
 import { validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import type { FileStorage } from './adapter.js';
 
-/** Avatars: PNG, JPEG, WebP or GIF, at most 2 MiB. SVG is refused (it can carry script). */
-export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
-export const AVATAR_TYPES = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/webp': 'webp',
-  'image/gif': 'gif',
-} as const;
 export type AvatarType = keyof typeof AVATAR_TYPES;
 const EXTENSION_TYPES = Object.fromEntries(Object.entries(AVATAR_TYPES).map(([t, e]) => [e, t])) as Record<string, AvatarType>;
 

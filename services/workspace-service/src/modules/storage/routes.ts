@@ -1,6 +1,7 @@
+import { AVATAR_TYPES } from '@holdfast/contracts';
 import { errorResponses, type HttpApp, notFound } from '@holdfast/http-kit';
 import { Type } from '@sinclair/typebox';
-import { AVATAR_TYPES, type AvatarStore } from './avatars.js';
+import type { AvatarStore } from './avatars.js';
 
 /** `GET /avatars/{file}`: uploaded avatars, public (their names are unguessable), cached for a year. */
 export function avatarFileRoutes(avatars: AvatarStore) {

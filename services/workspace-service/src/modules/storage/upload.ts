@@ -1,36 +1,13 @@
 import multipart from '@fastify/multipart';
-import { AppError } from '@holdfast/contracts';
+import { AppError, AVATAR_MAX_BYTES } from '@holdfast/contracts';
 import { type HttpApp, validationError } from '@holdfast/http-kit';
-import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { AVATAR_MAX_BYTES, AVATAR_TYPES, type Upload } from './avatars.js';
+import type { Upload } from './avatars.js';
 
 /** Accepts `multipart/form-data` on the routes of this plugin scope (the avatar uploads). */
 export async function acceptUploads(app: HttpApp): Promise<void> {
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 0, parts: 1 } });
 }
-
-/**
- * Request body of an avatar upload, for the OpenAPI description. The multipart body is read by
- * `readAvatarUpload` (which checks the part), so validation sees an empty placeholder object.
- */
-export const AvatarUploadBody = {
-  content: {
-    'multipart/form-data': {
-      schema: Type.Object(
-        {
-          file: Type.Optional(
-            Type.String({
-              format: 'binary',
-              description: `Required. The image: ${Object.keys(AVATAR_TYPES).join(', ')}; at most ${AVATAR_MAX_BYTES} bytes.`,
-            }),
-          ),
-        },
-        { description: 'One part named `file`.' },
-      ),
-    },
-  },
-};
 
 /** `preValidation` of upload routes: the unread multipart body is validated as `{}`. */
 export async function multipartPlaceholder(request: FastifyRequest): Promise<void> {

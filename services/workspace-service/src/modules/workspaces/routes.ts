@@ -1,5 +1,6 @@
 import {
   AuditLogEntry,
+  AvatarUploadBody,
   CreateWorkspaceBody,
   IdParams,
   PlatformMapping,
@@ -21,7 +22,7 @@ import { requireActor } from '../access/caller.js';
 import { ADMIN_ROLES } from '../access/policy.js';
 import { AUDIT } from '../audit/actions.js';
 import type { AuditService } from '../audit/service.js';
-import { AvatarUploadBody, acceptUploads, multipartPlaceholder, readAvatarUpload } from '../storage/upload.js';
+import { acceptUploads, multipartPlaceholder, readAvatarUpload } from '../storage/upload.js';
 import type { WorkspacesService } from './service.js';
 
 const TAG = 'workspaces';

@@ -1,0 +1,3 @@
+// The Workspace API's endpoint catalogue (see define.ts); imported as `workspaceEndpoints`.
+export * from './administration.js';
+export { BEARER, CUSTOMER_BEARER, INTERNAL_KEY, WORKSPACE_KEY } from './define.js';

@@ -1,0 +1,70 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Endpoint } from '@holdfast/contracts';
+import type {
+  FastifyBaseLogger,
+  FastifyContextConfig,
+  FastifySchema,
+  preValidationHookHandler,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+  RouteHandlerMethod,
+} from 'fastify';
+import type { HttpApp } from './app.js';
+import { errorResponses } from './envelope.js';
+
+type Part<E, K extends string> = E extends { readonly [P in K]: infer S } ? S : undefined;
+
+/** The Fastify schema an endpoint declares: what types its handler's request and reply. */
+type EndpointSchema<E extends Endpoint> = {
+  params: Part<E, 'params'>;
+  querystring: Part<E, 'querystring'>;
+  headers: Part<E, 'headers'>;
+  body: Part<E, 'body'>;
+  response: E['response'];
+};
+
+export type EndpointHandler<E extends Endpoint> = RouteHandlerMethod<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  RouteGenericInterface,
+  FastifyContextConfig,
+  EndpointSchema<E>,
+  TypeBoxTypeProvider,
+  FastifyBaseLogger
+>;
+
+/** What the service adds to an endpoint of the catalogue: who may call (`config.access`, tier, roles…) and request hooks. */
+export interface EndpointOptions {
+  config?: FastifyContextConfig;
+  preValidation?: preValidationHookHandler;
+  bodyLimit?: number;
+}
+
+/** The Fastify schema of an endpoint: its documentation, its request schemas, its answers and error statuses. */
+export function endpointSchema(endpoint: Endpoint): FastifySchema {
+  const { method: _method, path: _path, errors = [], response, ...schema } = endpoint;
+  return { ...schema, response: { ...response, ...errorResponses(...errors) } } as FastifySchema;
+}
+
+/**
+ * Serves one endpoint of an API's catalogue: the route's method, path and schema come from the
+ * catalogue, so the service cannot drift from its contract; the module gives the handler (parse,
+ * call one service function, reply) and the access options.
+ */
+export function serveEndpoint<const E extends Endpoint>(
+  app: HttpApp,
+  endpoint: E,
+  options: EndpointOptions,
+  handler: EndpointHandler<E>,
+): void {
+  app.route({
+    method: endpoint.method,
+    url: endpoint.path,
+    schema: endpointSchema(endpoint),
+    ...options,
+    handler: handler as RouteHandlerMethod,
+  });
+}
