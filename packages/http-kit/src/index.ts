@@ -17,6 +17,7 @@ export type { ReadinessBody, ReadinessCheck } from './health.js';
 export { chainRpcCheck, probeReadiness } from './health.js';
 export { isStorableText, UNSTORABLE_TEXT_REASON } from './input-rules.js';
 export { numberSourceOf, parseJsonKeepingNumbers } from './json-body.js';
+export { registerCountGauge } from './metrics.js';
 export { RATE_LIMIT_TIERS, type RateLimitSettings, type RateLimitTier } from './rate-limit.js';
 export { captureRawBody } from './raw-body.js';
 export type { RouteAccess, RouteAccessForms } from './route-access.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** One registry per app (not prom-client's global one), so a test can run several apps in one process. */
 export function registerMetrics(app: FastifyInstance, service: string): Registry {
@@ -23,4 +23,26 @@ export function registerMetrics(app: FastifyInstance, service: string): Registry
     return registry.metrics();
   });
   return registry;
+}
+
+/**
+ * A gauge counted at each scrape (a query of the database): one series per key of what `counts`
+ * returns, under `label`; a key no longer returned loses its series.
+ */
+export function registerCountGauge(
+  registry: Registry,
+  options: { name: string; help: string; label: string; counts: () => Promise<Record<string, number>> },
+): void {
+  const { label } = options;
+  new Gauge({
+    name: options.name,
+    help: options.help,
+    labelNames: [label],
+    registers: [registry],
+    async collect() {
+      const counts = await options.counts();
+      this.reset();
+      for (const [value, n] of Object.entries(counts)) this.set({ [label]: value }, n);
+    },
+  });
 }

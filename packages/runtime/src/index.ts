@@ -34,6 +34,7 @@ import { startTracing } from './tracing.js';
 
 export * from './outbox-relay.js';
 export * from './rate-limits.js';
+export * from './remote-tasks.js';
 export * from './tracing.js';
 export * from './worker.js';
 

@@ -119,6 +119,7 @@ export async function createPaymentsService(
     repository: remoteTasksRepository,
     handlers: remoteTaskHandlers({ bus }),
     logger,
+    registry: app.metrics,
     settings: { ...DEFAULT_REMOTE_TASK_SETTINGS, ...overrides.remoteTasks },
   });
 
@@ -243,7 +244,6 @@ export async function createPaymentsService(
     registry: app.metrics,
     sql: database.sql,
     settlements: settlementRepository,
-    remoteTasks: remoteTasksRepository,
   });
 
   // Disputes: open, escalate, evidence, resolve; moves the disputed transaction.

@@ -1,8 +1,9 @@
 import { AppError, type MismatchList, type MismatchQuery, paginationMeta, type ReconciliationPass } from '@holdfast/contracts';
 import type { Sql } from '@holdfast/db';
+import { registerCountGauge } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { createPollingWorker } from '@holdfast/runtime';
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Counter, type Registry } from 'prom-client';
 import type { ChainAccess } from '../settlement/chain.js';
 import type { TransactionMoves } from '../transactions/moves.js';
 import type { TransactionsRepository } from '../transactions/repository.js';
@@ -35,15 +36,11 @@ export interface ReconciliationDeps {
 export function createReconciliationService(deps: ReconciliationDeps) {
   const { sql, repository, transactions, moves, chain } = deps;
   const log = deps.logger.child({ component: 'reconciler' });
-  new Gauge({
+  registerCountGauge(deps.registry, {
     name: 'payments_reconciliation_mismatches',
     help: 'Open differences between the books and the escrow contract, by kind (docs/settlement.md, Reconciliation)',
-    labelNames: ['kind'] as const,
-    registers: [deps.registry],
-    async collect() {
-      this.reset();
-      for (const [kind, n] of Object.entries(await repository.countOpen(sql))) this.set({ kind }, n);
-    },
+    label: 'kind',
+    counts: () => repository.countOpen(sql),
   });
   const found = new Counter({
     name: 'payments_reconciliation_mismatches_found_total',

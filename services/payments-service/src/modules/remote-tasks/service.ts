@@ -1,16 +1,9 @@
 import { WebhookCommands, type WebhookOwner } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
 import type { Logger } from '@holdfast/logging';
-import {
-  type Bus,
-  REMOTE_TASK_BATCH,
-  REMOTE_TASK_KEEP_DONE_MS,
-  REMOTE_TASK_PURGE_EVERY_MS,
-  type RemoteTaskSettings,
-  sendCommand,
-  settleFailedRemoteTask,
-} from '@holdfast/messaging';
-import { createPollingWorker } from '@holdfast/runtime';
+import { type Bus, type RemoteTaskSettings, sendCommand } from '@holdfast/messaging';
+import { createRemoteTaskRunner as createTaskRunner } from '@holdfast/runtime';
+import type { Registry } from 'prom-client';
 import type { NewRemoteTask, RemoteTaskRow, RemoteTasksRepository } from './repository.js';
 import type { RemoteTaskKind } from './tables.js';
 
@@ -18,11 +11,9 @@ import type { RemoteTaskKind } from './tables.js';
 export type RemoteTaskHandler = (task: RemoteTaskRow) => Promise<void>;
 
 /**
- * The durable outbound commands of payments-service (ADR 15). Each pass claims due tasks with
- * `FOR UPDATE SKIP LOCKED` (so any number of instances share them), runs each and marks it done,
- * or schedules its retry with exponential backoff. A task whose command the other side refuses
- * (4xx) is marked dead and logged: it would fail the same way forever. Nothing is held in memory:
- * a restart picks up every pending row.
+ * The durable outbound commands of payments-service (ADR 15): the runner of `@holdfast/runtime`
+ * over `payments.remote_tasks`. A task's handler runs in the pass's transaction, before its row is
+ * marked done.
  */
 export function createRemoteTaskRunner(deps: {
   sql: Sql;
@@ -30,55 +21,30 @@ export function createRemoteTaskRunner(deps: {
   handlers: Record<RemoteTaskKind, RemoteTaskHandler>;
   logger: Logger;
   settings: RemoteTaskSettings;
+  registry: Registry;
 }) {
-  const { sql, repository, handlers, settings } = deps;
-  const log = deps.logger.child({ component: 'remote-tasks' });
-  let lastPurge = 0;
-
-  /** One pass over the due tasks; returns how many were claimed. */
-  async function runOnce(): Promise<number> {
-    return sql.begin(async (tx) => {
-      const due = await repository.claimDue(tx, REMOTE_TASK_BATCH);
-      for (const task of due) {
-        try {
-          await handlers[task.kind](task);
-          await repository.finish(tx, task.id, 'done');
-        } catch (error) {
-          await settleFailedRemoteTask(error, task, {
-            settings,
-            log,
-            retryLater: (delay, failure) => repository.retryLater(tx, task.id, delay, failure),
-            giveUp: (failure) => repository.finish(tx, task.id, 'dead', failure),
-          });
-        }
-      }
-      return due.length;
-    }) as Promise<number>;
-  }
-
-  const worker = createPollingWorker({
-    name: 'remote-tasks',
+  const { sql, repository, handlers } = deps;
+  return createTaskRunner<RemoteTaskRow, Queryable>({
     logger: deps.logger,
-    intervalMs: settings.pollIntervalMs,
-    maxBackoffMs: 60_000,
-    pass: async () => {
-      const claimed = await runOnce();
-      if (Date.now() - lastPurge > REMOTE_TASK_PURGE_EVERY_MS) {
-        lastPurge = Date.now();
-        await repository.purgeDone(sql, REMOTE_TASK_KEEP_DONE_MS);
-      }
-      return claimed >= REMOTE_TASK_BATCH;
+    settings: deps.settings,
+    gauge: {
+      registry: deps.registry,
+      name: 'payments_remote_tasks',
+      help: 'Commands owed to other processes by status (pending: not yet answered; dead: refused, needs a look)',
+      countByStatus: () => repository.countByStatus(sql),
+    },
+    storage: {
+      transaction: (work) => sql.begin(work) as ReturnType<typeof work>,
+      claimDue: repository.claimDue,
+      complete: async (tx, task) => {
+        await handlers[task.kind](task);
+        await repository.finish(tx, task.id, 'done');
+      },
+      retryLater: (tx, task, delayMs, failure) => repository.retryLater(tx, task.id, delayMs, failure),
+      giveUp: (tx, task, failure) => repository.finish(tx, task.id, 'dead', failure),
+      purgeDone: (olderThanMs) => repository.purgeDone(sql, olderThanMs),
     },
   });
-
-  return {
-    runOnce,
-    /** Starts a pass now instead of at the next poll (after a commit that queued tasks). Never waits. */
-    wake: worker.wake,
-    start: worker.start,
-    /** Finishes the pass in progress (drain), then stops. */
-    stop: worker.stop,
-  };
 }
 
 export type RemoteTaskRunner = ReturnType<typeof createRemoteTaskRunner>;

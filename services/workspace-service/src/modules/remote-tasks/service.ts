@@ -1,17 +1,9 @@
 import { AppError, PAYMENTS_COMMANDS, WebhookCommands, type WebhookOwner } from '@holdfast/contracts';
 import type { Logger } from '@holdfast/logging';
-import {
-  type Bus,
-  REMOTE_TASK_BATCH,
-  REMOTE_TASK_KEEP_DONE_MS,
-  REMOTE_TASK_PURGE_EVERY_MS,
-  type RemoteTaskSettings,
-  sendCommand,
-  settleFailedRemoteTask,
-} from '@holdfast/messaging';
-import { createPollingWorker } from '@holdfast/runtime';
-import { Gauge, type Registry } from 'prom-client';
-import type { Store } from '../../db/store.js';
+import { type Bus, type RemoteTaskSettings, sendCommand } from '@holdfast/messaging';
+import { createRemoteTaskRunner as createTaskRunner } from '@holdfast/runtime';
+import type { Registry } from 'prom-client';
+import type { Savepoint, Store } from '../../db/store.js';
 import type { NewRemoteTask, RemoteTaskRow, RemoteTasksRepository } from './repository.js';
 import type { RemoteTaskKind } from './tables.js';
 
@@ -19,10 +11,9 @@ import type { RemoteTaskKind } from './tables.js';
 export type RemoteTaskHandler<R> = (task: RemoteTaskRow, repos: R) => Promise<void>;
 
 /**
- * The durable outbound commands of workspace-service. Each pass claims due tasks with `FOR UPDATE
- * SKIP LOCKED` (so any number of instances share them), runs each in a savepoint and marks it
- * done, or schedules its retry with exponential backoff. A task whose command the other side
- * refuses (4xx) is marked dead and logged: it would fail the same way forever.
+ * The durable outbound commands of workspace-service (ADR 10): the runner of `@holdfast/runtime`
+ * over `workspace.remote_tasks`. A task's handler runs in a savepoint of the pass's transaction
+ * with the row's `done`, so a failed handler leaves nothing it wrote.
  */
 export function createRemoteTaskRunner<R extends { remoteTasks: RemoteTasksRepository }>(deps: {
   store: Store<R>;
@@ -31,86 +22,33 @@ export function createRemoteTaskRunner<R extends { remoteTasks: RemoteTasksRepos
   settings: RemoteTaskSettings;
   registry?: Registry;
 }) {
-  const { store, handlers, settings } = deps;
-  const log = deps.logger.child({ component: 'remote-tasks' });
-  let lastPurge = 0;
+  const { store, handlers } = deps;
 
-  if (deps.registry) {
-    new Gauge({
-      name: 'workspace_remote_tasks',
-      help: 'Commands owed to payments and the webhook dispatcher, and customer wallet steps, by status (pending: not yet answered; dead: refused, needs a look)',
-      labelNames: ['status'] as const,
-      registers: [deps.registry],
-      async collect() {
-        const counts = await store.repos.remoteTasks.countByStatus();
-        this.set({ status: 'pending' }, counts.pending);
-        this.set({ status: 'dead' }, counts.dead);
-      },
-    });
-  }
-
-  /** One pass: the due tasks, or the given ones (waiting for a runner that holds them). Returns how many were done. */
-  async function runOnce(ids?: string[]): Promise<number> {
-    if (ids && ids.length === 0) return 0;
-    return store.transaction(async (repos, savepoint) => {
-      const due = ids ? await repos.remoteTasks.claimThese(ids) : await repos.remoteTasks.claimDue(REMOTE_TASK_BATCH);
-      let done = 0;
-      for (const task of due) {
-        try {
-          await savepoint(async (inner) => {
-            await handlers[task.kind](task, inner);
-            await inner.remoteTasks.finish(task.id, 'done');
-          });
-          done += 1;
-        } catch (error) {
-          await settleFailedRemoteTask(error, task, {
-            settings,
-            log,
-            retryLater: (delay, failure) => repos.remoteTasks.retryLater(task.id, delay, failure),
-            giveUp: (failure) => repos.remoteTasks.finish(task.id, 'dead', failure),
-          });
-        }
-      }
-      return done;
-    });
-  }
-
-  const worker = createPollingWorker({
-    name: 'remote-tasks',
+  return createTaskRunner<RemoteTaskRow, { repos: R; savepoint: Savepoint<R> }>({
     logger: deps.logger,
-    intervalMs: settings.pollIntervalMs,
-    maxBackoffMs: 60_000,
-    pass: async () => {
-      const done = await runOnce();
-      if (Date.now() - lastPurge > REMOTE_TASK_PURGE_EVERY_MS) {
-        lastPurge = Date.now();
-        await store.repos.remoteTasks.purgeDone(new Date(Date.now() - REMOTE_TASK_KEEP_DONE_MS));
-      }
-      return done >= REMOTE_TASK_BATCH;
+    settings: deps.settings,
+    ...(deps.registry && {
+      gauge: {
+        registry: deps.registry,
+        name: 'workspace_remote_tasks',
+        help: 'Commands owed to payments and the webhook dispatcher, and customer wallet steps, by status (pending: not yet answered; dead: refused, needs a look)',
+        countByStatus: store.repos.remoteTasks.countByStatus,
+      },
+    }),
+    storage: {
+      transaction: (work) => store.transaction((repos, savepoint) => work({ repos, savepoint })),
+      claimDue: ({ repos }, limit) => repos.remoteTasks.claimDue(limit),
+      claimThese: ({ repos }, ids) => repos.remoteTasks.claimThese(ids),
+      complete: ({ savepoint }, task) =>
+        savepoint(async (inner) => {
+          await handlers[task.kind](task, inner);
+          await inner.remoteTasks.finish(task.id, 'done');
+        }),
+      retryLater: ({ repos }, task, delayMs, failure) => repos.remoteTasks.retryLater(task.id, delayMs, failure),
+      giveUp: ({ repos }, task, failure) => repos.remoteTasks.finish(task.id, 'dead', failure),
+      purgeDone: (olderThanMs) => store.repos.remoteTasks.purgeDone(new Date(Date.now() - olderThanMs)),
     },
   });
-
-  return {
-    runOnce,
-    /**
-     * Runs the given tasks now (right after the commit that created them), or waits for the runner
-     * that already took them: when it returns, each was attempted once. Failures stay scheduled.
-     */
-    attempt: async (ids: string[]): Promise<void> => {
-      try {
-        await runOnce(ids);
-      } catch (error) {
-        log.warn({ err: error }, 'immediate run of remote tasks failed; the runner retries them');
-      }
-      // Tasks those ones queued (the webhooks of each deactivated platform) go at the next pass: now.
-      worker.wake();
-    },
-    /** Starts a pass now instead of at the next poll. */
-    wake: worker.wake,
-    start: worker.start,
-    /** Finishes the pass in progress (drain), then stops. */
-    stop: worker.stop,
-  };
 }
 
 export type RemoteTaskRunner = ReturnType<typeof createRemoteTaskRunner>;
