@@ -22,7 +22,7 @@
 // --write puts the results into docs/benchmarks.md (its escrow-lag section). Needs PostgreSQL and NATS at
 // DATABASE_URL and NATS_URL (./scripts/start's defaults otherwise).
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -35,7 +35,7 @@ import { deployLocalContracts } from '../lib/stack/contracts.ts';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor } from '../lib/stack/ports.ts';
 import { services, waitAllReady } from '../lib/stack/processes.ts';
-import { api, expectStatus, platformToken } from '../lib/stack/smoke-payment.ts';
+import { api, createPlatform, expectStatus, postTransaction } from '../lib/stack/smoke-payment.ts';
 import { bareHeadSubscriber, HEAD_LAG_TARGET_MS, headLagVerdict } from './head-lag.ts';
 import {
   benchDatabase,
@@ -146,7 +146,7 @@ async function main(): Promise<void> {
     for (const service of list) children.push(await migrateAndStart(service.dir, { env, cwd, stdout: 'ignore' }));
     await waitAllReady(list, ports, 60_000);
     const base = `http://127.0.0.1:${ports['payments-service']}`;
-    const bearer = { authorization: `Bearer ${await platformToken(base, adminKey, 'Bench')}` };
+    const bearer = { authorization: `Bearer ${(await createPlatform(base, adminKey, 'Bench')).accessToken}` };
 
     // The transactions, through the API (not timed): PER_SENDER per sender.
     log(`creating ${SAMPLES} transactions through POST /api/v2/transactions…`);
@@ -154,17 +154,12 @@ async function main(): Promise<void> {
     const transactions: { id: string; sender: (typeof senders)[number]; escrow: Record<string, string> }[] = [];
     for (let i = 0; i < SAMPLES; i++) {
       const sender = senders[Math.floor(i / PER_SENDER)]!;
-      const created = expectStatus(
-        'POST /api/v2/transactions',
-        await api(
-          base,
-          'POST',
-          '/api/v2/transactions',
-          { ...bearer, 'idempotency-key': randomUUID() },
-          { fromAddress: sender.account.address, toAddress: receiver, amount: '1.5', signerType: 'external_wallet' },
-        ),
-        201,
-      );
+      const created = await postTransaction(base, bearer, {
+        fromAddress: sender.account.address,
+        toAddress: receiver,
+        amount: '1.5',
+        signerType: 'external_wallet',
+      });
       transactions.push({ id: created.id as string, sender, escrow: created.escrow as Record<string, string> });
     }
 

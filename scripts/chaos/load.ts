@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/escrow';
 import { type Address, createPublicClient, createWalletClient, defineChain, type Hex, http, maxUint256 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
-import { api, expectStatus, SMOKE_RECEIVER } from '../lib/stack/smoke-payment.ts';
+import { api, createPlatform, expectStatus, SMOKE_RECEIVER } from '../lib/stack/smoke-payment.ts';
 
 const MNEMONIC = 'test test test test test test test test test test test junk';
 /** anvil dev account #4 sends the escrowed payments (the stack signs with #7, #8 and #9). */
@@ -49,37 +49,12 @@ export interface Platform {
 
 /** A platform with webhook and transaction scopes, a v2 token, and a subscription to every transaction.* event. */
 export async function setUpPlatform(paymentsUrl: string, adminKey: string, receiverUrl: string): Promise<Platform> {
-  const admin = { 'x-api-key': adminKey };
-  const created = expectStatus(
-    'POST /api/v1/auth/api-key',
-    await api(paymentsUrl, 'POST', '/api/v1/auth/api-key', admin, {
-      name: `chaos-${randomUUID().slice(0, 8)}`,
-      scopes: ['read:transactions', 'write:transactions', 'read:webhooks', 'write:webhooks'],
-    }),
-    201,
-  );
-  const platformId = created.platformId as string;
-  const apiKey = created.apiKey as string;
-  const client = expectStatus(
-    'POST /api/v1/oauth/clients',
-    await api(paymentsUrl, 'POST', '/api/v1/oauth/clients', admin, {
-      name: 'chaos client',
-      scopes: ['read:transactions', 'move:transactions'],
-      platformId,
-    }),
-    201,
-  );
-  const token = expectStatus(
-    'POST /api/v2/oauth/token',
-    await api(
-      paymentsUrl,
-      'POST',
-      '/api/v2/oauth/token',
-      {},
-      { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret },
-    ),
-    200,
-  ).data?.access_token as string;
+  const { platformId, apiKey, accessToken } = await createPlatform(paymentsUrl, adminKey, `chaos-${randomUUID().slice(0, 8)}`, [
+    'read:transactions',
+    'write:transactions',
+    'read:webhooks',
+    'write:webhooks',
+  ]);
   const types = await api(paymentsUrl, 'GET', '/api/v1/webhooks/events/types', { 'x-api-key': apiKey });
   const eventTypes = [...new Set(JSON.stringify(types.body).match(/"transaction\.[a-z_.-]+"/g) ?? [])].map((t) => JSON.parse(t) as string);
   if (eventTypes.length === 0) throw new Error(`no transaction.* event types in ${JSON.stringify(types.body).slice(0, 300)}`);
@@ -88,7 +63,7 @@ export async function setUpPlatform(paymentsUrl: string, adminKey: string, recei
     await api(paymentsUrl, 'POST', '/api/v1/webhooks', { 'x-api-key': apiKey }, { url: receiverUrl, eventTypes }),
     201,
   );
-  return { platformId, apiKey, bearer: { authorization: `Bearer ${token}` } };
+  return { platformId, apiKey, bearer: { authorization: `Bearer ${accessToken}` } };
 }
 
 /** Records every delivery by its event id (body `id`), answering 200 at once. */

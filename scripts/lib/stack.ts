@@ -5,12 +5,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
-import postgres from 'postgres';
 import { ensureChain, LOCAL_CHAIN_ID, LOCAL_NETWORK } from './stack/chain.ts';
 import { deployLocalContracts, type LocalDeployment, localDeploymentFile } from './stack/contracts.ts';
+import { withFreshStack } from './stack/fresh-stack.ts';
 import { say } from './stack/log.ts';
 import { ensureNats, startPermissionedNats } from './stack/nats.ts';
-import { portFor, tcpAnswers } from './stack/ports.ts';
+import { tcpAnswers } from './stack/ports.ts';
 import { ensurePostgres, type Started } from './stack/postgres.ts';
 import { migrateAll, runAll, services, waitAllReady } from './stack/processes.ts';
 import { productionStart } from './stack/production-start.ts';
@@ -183,60 +183,37 @@ async function step(name: string, args: string[], env: NodeJS.ProcessEnv): Promi
 async function smoke(databaseUrl: string, redisUrl: string): Promise<void> {
   say('▶ smoke: the four processes reach /health/ready');
   const t0 = Date.now();
-  const database = `hf_smoke_${randomBytes(4).toString('hex')}`;
-  const admin = postgres(databaseUrl.replace(/\/[^/?]*(\?|$)/, '/postgres$1'), { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${database}"`);
-  const chain = await ensureChain(root, undefined, { ephemeral: true });
-  const list = services(root);
-  const ports = Object.fromEntries(await Promise.all(list.map(async (s) => [s.name, await portFor(0)] as const)));
-  const prefix = `smoke${randomBytes(3).toString('hex')}.`;
   const adminKey = `hf_test_${randomBytes(32).toString('base64url')}`;
-  // Each process connects as its own NATS user with only its own subjects (infra/nats).
-  const nats = await startPermissionedNats(prefix);
-  let stack: ReturnType<typeof runAll> | undefined;
-  try {
-    const deployment = await deployLocalContracts({ rpcUrl: chain.localRpcUrl!, network: LOCAL_NETWORK, chainId: LOCAL_CHAIN_ID });
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      APP_ENV: 'local',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: databaseUrl.replace(/\/[^/?]*(\?|$)/, `/${database}$1`),
-      NATS_SUBJECT_PREFIX: prefix,
-      REDIS_URL: redisUrl,
-      CHAIN_RPC_URLS: chain.rpcUrls,
-      PAYMENTS_BOOTSTRAP_API_KEY: adminKey,
-      ...deployment.env,
-      ...Object.fromEntries(list.map((s) => [s.portEnv, String(ports[s.name])])),
-    };
-    await migrateAll(root, env, nats.envOf);
-    stack = runAll(root, env, list, nats.envOf);
-    await Promise.race([
-      waitAllReady(list, ports, 60_000),
-      stack.exited.then(({ name, code }) => {
-        throw new Error(`${name} exited with ${code} during the smoke start`);
+  await withFreshStack(
+    root,
+    {
+      tag: 'smoke',
+      what: 'smoke start',
+      databaseUrl,
+      env: async ({ chain }) => ({
+        APP_ENV: 'local',
+        REDIS_URL: redisUrl,
+        PAYMENTS_BOOTSTRAP_API_KEY: adminKey,
+        ...(await deployLocalContracts({ rpcUrl: chain.localRpcUrl!, network: LOCAL_NETWORK, chainId: LOCAL_CHAIN_ID })).env,
       }),
-    ]);
-    say(`✔ smoke: ready in ${((Date.now() - t0) / 1000).toFixed(1)} s; ▶ smoke: a payment from the Payments API to escrowed`);
-    const t1 = Date.now();
-    const payment = await smokePayment({
-      root,
-      paymentsUrl: `http://127.0.0.1:${ports['payments-service']}`,
-      adminKey,
-      rpcUrl: chain.localRpcUrl!,
-      natsUrl: nats.adminUrl,
-      prefix,
-      network: LOCAL_NETWORK,
-    });
-    say(
-      `✔ smoke: transaction ${payment.transactionId} created through the API, locked by the sender's createEscrow (${payment.txHash.slice(0, 10)}…), escrowed through the indexer and payments' CHAIN consumer, both seen on the platform's event stream (${((Date.now() - t1) / 1000).toFixed(1)} s)`,
-    );
-  } finally {
-    await stack?.stop();
-    await chain.started?.stop();
-    await nats.stop();
-    await admin.unsafe(`drop database if exists "${database}" with (force)`);
-    await admin.end();
-  }
+    },
+    async ({ ports, prefix, chain, nats }) => {
+      say(`✔ smoke: ready in ${((Date.now() - t0) / 1000).toFixed(1)} s; ▶ smoke: a payment from the Payments API to escrowed`);
+      const t1 = Date.now();
+      const payment = await smokePayment({
+        root,
+        paymentsUrl: `http://127.0.0.1:${ports['payments-service']}`,
+        adminKey,
+        rpcUrl: chain.localRpcUrl!,
+        natsUrl: nats.adminUrl,
+        prefix,
+        network: LOCAL_NETWORK,
+      });
+      say(
+        `✔ smoke: transaction ${payment.transactionId} created through the API, locked by the sender's createEscrow (${payment.txHash.slice(0, 10)}…), escrowed through the indexer and payments' CHAIN consumer, both seen on the platform's event stream (${((Date.now() - t1) / 1000).toFixed(1)} s)`,
+      );
+    },
+  );
   say(`✔ smoke (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 }
 

@@ -45,14 +45,20 @@ export function expectStatus(what: string, answer: Answer, status: number): Answ
 }
 
 /**
- * A new platform (made with the bootstrap key) and an OAuth client for it; the client's v2 access token with
- * `move:transactions` and `read:transactions`, as docs/try-a-payment.md makes them by hand.
+ * A new platform (made with the bootstrap key, its API key with `scopes`) and an OAuth client for it; the
+ * client's v2 access token with `move:transactions` and `read:transactions`, as docs/try-a-payment.md
+ * makes them by hand.
  */
-export async function platformToken(base: string, adminKey: string, name: string): Promise<string> {
+export async function createPlatform(
+  base: string,
+  adminKey: string,
+  name: string,
+  scopes = ['read:transactions', 'write:transactions'],
+): Promise<{ platformId: string; apiKey: string; accessToken: string }> {
   const admin = { 'x-api-key': adminKey };
   const platform = expectStatus(
     'POST /api/v1/auth/api-key (a platform, with the bootstrap key)',
-    await api(base, 'POST', '/api/v1/auth/api-key', admin, { name, scopes: ['read:transactions', 'write:transactions'] }),
+    await api(base, 'POST', '/api/v1/auth/api-key', admin, { name, scopes }),
     201,
   );
   const client = expectStatus(
@@ -64,7 +70,7 @@ export async function platformToken(base: string, adminKey: string, name: string
     }),
     201,
   );
-  return expectStatus(
+  const token = expectStatus(
     'POST /api/v2/oauth/token',
     await api(
       base,
@@ -74,7 +80,21 @@ export async function platformToken(base: string, adminKey: string, name: string
       { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret },
     ),
     200,
-  ).data?.access_token as string;
+  );
+  return { platformId: platform.platformId as string, apiKey: platform.apiKey as string, accessToken: token.data?.access_token as string };
+}
+
+/** POST /api/v2/transactions with a new Idempotency-Key: the created transaction (201). */
+export async function postTransaction(
+  base: string,
+  bearer: Record<string, string>,
+  body: Record<string, unknown>,
+): Promise<Answer['body']> {
+  return expectStatus(
+    'POST /api/v2/transactions',
+    await api(base, 'POST', '/api/v2/transactions', { ...bearer, 'idempotency-key': randomUUID() }, body),
+    201,
+  );
 }
 
 /** Runs scripts/sign-escrow.ts with the transaction on stdin; the createEscrow hash it printed. */
@@ -183,7 +203,7 @@ export async function smokePayment(options: {
   timeoutMs?: number;
 }): Promise<{ transactionId: string; txHash: string }> {
   const base = options.paymentsUrl;
-  const bearer = { authorization: `Bearer ${await platformToken(base, options.adminKey, 'Smoke')}` };
+  const bearer = { authorization: `Bearer ${(await createPlatform(base, options.adminKey, 'Smoke')).accessToken}` };
   const stream = await openEventStream(base, bearer);
   try {
     return await createAndEscrow(options, bearer, stream);
@@ -198,22 +218,12 @@ async function createAndEscrow(
   stream: Awaited<ReturnType<typeof openEventStream>>,
 ): Promise<{ transactionId: string; txHash: string }> {
   const base = options.paymentsUrl;
-  const created = expectStatus(
-    'POST /api/v2/transactions',
-    await api(
-      base,
-      'POST',
-      '/api/v2/transactions',
-      { ...bearer, 'idempotency-key': randomUUID() },
-      {
-        fromAddress: SMOKE_SENDER,
-        toAddress: SMOKE_RECEIVER,
-        amount: '12.5',
-        signerType: 'external_wallet',
-      },
-    ),
-    201,
-  );
+  const created = await postTransaction(base, bearer, {
+    fromAddress: SMOKE_SENDER,
+    toAddress: SMOKE_RECEIVER,
+    amount: '12.5',
+    signerType: 'external_wallet',
+  });
   const id = created.id as string;
   const escrow = created.escrow as { contractAddress?: string } | undefined;
   if (!escrow?.contractAddress) throw new Error(`smoke payment: the created transaction has no escrow to sign: ${JSON.stringify(created)}`);
