@@ -1,4 +1,4 @@
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
 import { connect, createServer, type Socket } from 'node:net';
 import { type RunningProcesses, type SignedUpWorkspace, signUpWorkspace, startServiceProcesses } from '@holdfast/test-fixtures';
 
@@ -85,6 +85,22 @@ export async function droppingProxy(
 }
 
 /**
+ * Sends a request a proxy received (`chunks`: its body, already read) on to `target` with its method,
+ * path and headers; answers the upstream response and its body.
+ */
+export async function relay(target: string, req: IncomingMessage, chunks: Buffer[]): Promise<{ upstream: Response; body: Buffer }> {
+  const headers = Object.fromEntries(
+    Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
+  ) as Record<string, string>;
+  const upstream = await fetch(`${target}${req.url}`, {
+    method: req.method,
+    headers,
+    body: chunks.length ? Buffer.concat(chunks) : undefined,
+  });
+  return { upstream, body: Buffer.from(await upstream.arrayBuffer()) };
+}
+
+/**
  * An HTTP proxy to `target` that answers some requests itself, as a load balancer in front of the
  * API would (`503` while an instance restarts, `429` with `Retry-After`); everything else passes
  * through. `answer` returns the status and headers to answer with, or undefined to pass it on.
@@ -115,15 +131,7 @@ export async function answeringProxy(
       );
       return;
     }
-    const headers = Object.fromEntries(
-      Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
-    ) as Record<string, string>;
-    const upstream = await fetch(`${target}${req.url}`, {
-      method: req.method,
-      headers,
-      body: chunks.length ? Buffer.concat(chunks) : undefined,
-    });
-    const body = Buffer.from(await upstream.arrayBuffer());
+    const { upstream, body } = await relay(target, req, chunks);
     res.writeHead(
       upstream.status,
       Object.fromEntries(

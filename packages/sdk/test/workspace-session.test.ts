@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { type RunningProcesses, startServiceProcesses } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceClient } from '../src/index.js';
+import { relay } from './stack.js';
 
 // The WorkspaceClient's session across access-token expiry, against workspace-service as a process
 // whose tokens live 4 s (WORKSPACE_ACCESS_TOKEN_TTL): the client refreshes before expiry, and after
@@ -25,15 +26,7 @@ async function recordingProxy(target: string) {
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = Object.fromEntries(
-      Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
-    ) as Record<string, string>;
-    const upstream = await fetch(`${target}${req.url}`, {
-      method: req.method,
-      headers,
-      body: chunks.length ? Buffer.concat(chunks) : undefined,
-    });
-    const body = Buffer.from(await upstream.arrayBuffer());
+    const { upstream, body } = await relay(target, req, chunks);
     const path = (req.url ?? '/').split('?')[0] as string;
     seen.push({
       method: req.method ?? 'GET',
