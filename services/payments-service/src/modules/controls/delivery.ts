@@ -1,7 +1,7 @@
 import { AppError } from '@holdfast/contracts';
 import type { Sql } from '@holdfast/db';
 import type { Logger } from '@holdfast/logging';
-import { createPollingWorker } from '@holdfast/runtime';
+import { createBatchWorker } from '@holdfast/runtime';
 import type { SecretBox } from '@holdfast/secrets';
 import type { ControlsRepository, DueDelivery } from './repository.js';
 import { maskPhone, type SmsGateway, type SmsMessage } from './sms.js';
@@ -71,18 +71,6 @@ export function createCodeDeliveryWorker(deps: CodeDeliveryDeps) {
     return due.length;
   }
 
-  const worker = createPollingWorker({
-    name: 'code-delivery',
-    logger: deps.logger,
-    intervalMs: pollIntervalMs,
-    pass: async () => (await runOnce()) > 0,
-  });
-
-  return {
-    runOnce,
-    start: worker.start,
-    /** Finishes the pass in progress (drain), then stops. */
-    stop: worker.stop,
-  };
+  return createBatchWorker({ name: 'code-delivery', logger: deps.logger, intervalMs: pollIntervalMs, runOnce });
 }
 export type CodeDeliveryWorker = ReturnType<typeof createCodeDeliveryWorker>;

@@ -7,7 +7,6 @@ import {
   type EventPayload,
   type Evidence,
   type ListDisputesQuery,
-  newEventId,
   type ResolveDisputeBody,
   type SubmitEvidenceBody,
   uuidv7,
@@ -16,7 +15,7 @@ import { appendToOutboxSql, type Queryable, type Sql } from '@holdfast/db';
 import { notFound, validationError } from '@holdfast/http-kit';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/principal.js';
-import type { TransactionMoves } from '../transactions/moves.js';
+import { type TransactionMoves, transactionEvent } from '../transactions/moves.js';
 import type { TransactionsRepository } from '../transactions/repository.js';
 import { DISPUTABLE_STATUSES } from '../transactions/state-machine.js';
 import { bpsOfDecimal, type DisputeResolution, type DisputeRow, type DisputesRepository, decimalOfBps } from './repository.js';
@@ -58,21 +57,11 @@ function disputeRef(row: DisputeRow) {
 }
 
 /** A dispute event, owned by the dispute's platform and routed to its transaction's workspace. */
-function disputeEvent<T extends 'dispute.created' | 'dispute.escalated' | 'dispute.resolved' | 'evidence.submitted'>(
+const disputeEvent = <T extends 'dispute.created' | 'dispute.escalated' | 'dispute.resolved' | 'evidence.submitted'>(
   type: T,
   row: DisputeRow,
   data: EventPayload<T>,
-): DomainEvent {
-  const now = Date.now();
-  return {
-    id: newEventId(now),
-    type,
-    createdAt: new Date(now).toISOString(),
-    platformId: row.platformId,
-    workspaceId: row.workspaceId,
-    data,
-  } as DomainEvent;
-}
+): DomainEvent => transactionEvent(type, row, data);
 
 const actorOf = (principal: Principal) => `platform:${principal.platformId}`;
 

@@ -32,36 +32,35 @@ export function createPaymentsRetentionRepository(sql: Sql, options: { batch?: n
     /** One pass by one instance at a time (an advisory lock); undefined when another instance holds it. */
     sweep: (h: PaymentsRetentionHorizons): Promise<PaymentsRetentionResult | undefined> =>
       withTryAdvisoryLock(sql, 'payments:retention', async (conn) => {
-        const oauthTokens = await deleteInBatches(async () => {
-          const rows = await conn`
+        // Each statement deletes up to `batch` rows and returns one row per row it deleted.
+        const run = (statement: () => Promise<{ length: number }>) => deleteInBatches(async () => (await statement()).length, batch);
+        const oauthTokens = await run(
+          () => conn`
               delete from oauth_tokens where id in (
                 select id from oauth_tokens where expires_at < now() - make_interval(secs => ${h.tokenSeconds}) limit ${batch})
-              returning 1`;
-          return rows.length;
-        }, batch);
+              returning 1`,
+        );
         // A used quote is the fee record of its transaction (transactions.quote_id): never deleted here.
-        const quotes = await deleteInBatches(async () => {
-          const rows = await conn`
+        const quotes = await run(
+          () => conn`
               delete from quotes where id in (
                 select id from quotes
                 where used_at is null and transaction_id is null and expires_at < now() - make_interval(secs => ${h.quoteSeconds})
                 limit ${batch})
-              returning 1`;
-          return rows.length;
-        }, batch);
+              returning 1`,
+        );
         // A pending or sending row is still to be delivered: only finished ones go. Their sealed code
         // is already wiped; what is left (status, message id, last error) answers "where is my code?".
         // Counted from the last attempt (sent_at, else the attempt's scheduled time): the row ended then.
-        const codeDeliveries = await deleteInBatches(async () => {
-          const rows = await conn`
+        const codeDeliveries = await run(
+          () => conn`
               delete from code_deliveries where challenge_id in (
                 select challenge_id from code_deliveries
                 where status in ('sent', 'failed', 'dropped')
                   and coalesce(sent_at, next_attempt_at) < now() - make_interval(secs => ${h.codeDeliverySeconds})
                 limit ${batch})
-              returning 1`;
-          return rows.length;
-        }, batch);
+              returning 1`,
+        );
         return { oauthTokens, quotes, codeDeliveries };
       }),
   };

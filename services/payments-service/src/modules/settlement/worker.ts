@@ -1,6 +1,6 @@
 import type { Sql } from '@holdfast/db';
 import type { Logger } from '@holdfast/logging';
-import { createPollingWorker } from '@holdfast/runtime';
+import { createBatchWorker } from '@holdfast/runtime';
 import type { TransactionsRepository } from '../transactions/repository.js';
 import { type ChainAccess, EscrowStatus } from './chain.js';
 import type { SettlementRepository, SettlementRow } from './repository.js';
@@ -105,17 +105,5 @@ export function createSettlementWorker(deps: SettlementWorkerDeps) {
     return due.length;
   }
 
-  const worker = createPollingWorker({
-    name: 'settlement-worker',
-    logger: deps.logger,
-    intervalMs: pollIntervalMs,
-    pass: async () => (await runOnce()) > 0,
-  });
-
-  return {
-    runOnce,
-    start: worker.start,
-    /** Finishes the pass in progress (drain), then stops. */
-    stop: worker.stop,
-  };
+  return createBatchWorker({ name: 'settlement-worker', logger: deps.logger, intervalMs: pollIntervalMs, runOnce });
 }
