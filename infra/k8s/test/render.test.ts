@@ -36,39 +36,21 @@ spec:
 
 describe('strategic merge patches (the kustomize rules for the fields the manifests patch)', () => {
   it('merges maps, merges containers and env by name, replaces other lists, deletes on null', () => {
+    // Container a as the patch leaves it: its args replaced, its env merged by name, `keep` deleted
+    // (a new object at each use, so the merge cannot change what it is compared with).
+    const patchedA = () => ({
+      name: 'a',
+      args: ['z'],
+      env: [
+        { name: 'A', value: '9' },
+        { name: 'C', value: '3' },
+      ],
+    });
     const merged = strategicMerge(
       { spec: { containers: [{ name: 'a', args: ['x', 'y'], env: [{ name: 'A', value: '1' }], keep: 1 }, { name: 'b' }] } },
-      {
-        spec: {
-          containers: [
-            {
-              name: 'a',
-              args: ['z'],
-              env: [
-                { name: 'A', value: '9' },
-                { name: 'C', value: '3' },
-              ],
-              keep: null,
-            },
-          ],
-        },
-      },
+      { spec: { containers: [{ ...patchedA(), keep: null }] } },
     );
-    expect(merged).toEqual({
-      spec: {
-        containers: [
-          {
-            name: 'a',
-            args: ['z'],
-            env: [
-              { name: 'A', value: '9' },
-              { name: 'C', value: '3' },
-            ],
-          },
-          { name: 'b' },
-        ],
-      },
-    });
+    expect(merged).toEqual({ spec: { containers: [patchedA(), { name: 'b' }] } });
   });
 });
 
