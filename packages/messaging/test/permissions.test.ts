@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONSUMERS, defineCommand } from '@holdfast/contracts';
+import { CONSUMERS, defineCommand, type StreamName } from '@holdfast/contracts';
 import { createLogger } from '@holdfast/logging';
 import { connect, nkeys } from '@nats-io/transport-node';
 import { Type } from '@sinclair/typebox';
@@ -60,6 +60,23 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** A durable consumer as `service`'s user: the `n` of each payload it handled, in order. */
+async function consumeAs(service: NatsService, stream: StreamName, durable: string, filterSubject: string) {
+  const seen: number[] = [];
+  const consumer = await startConsumer({
+    bus: as(service),
+    stream,
+    durable,
+    filterSubject,
+    schema: Payload,
+    logger,
+    handler: async (payload) => {
+      seen.push(payload.n);
+    },
+  });
+  return { seen, stop: () => consumer.stop() };
+}
+
 const chainMessages = async () => (await as('chain-indexer').jsm.streams.info(streamName(as('chain-indexer'), 'CHAIN'))).state.messages;
 
 describe('NATS users and permissions (infra/nats)', () => {
@@ -80,19 +97,8 @@ describe('NATS users and permissions (infra/nats)', () => {
       ).rejects.toThrow();
     }
     expect(await chainMessages()).toBe(before + 1);
-    const seen: number[] = [];
-    const consumer = await startConsumer({
-      bus: as('payments-service'),
-      stream: 'CHAIN',
-      durable: CONSUMERS.paymentsChain,
-      filterSubject: 'chain.>',
-      schema: Payload,
-      logger,
-      handler: async (payload) => {
-        seen.push(payload.n);
-      },
-    });
-    await expect.poll(() => seen, { timeout: 5000 }).toEqual([1]);
+    const consumer = await consumeAs('payments-service', 'CHAIN', CONSUMERS.paymentsChain, 'chain.>');
+    await expect.poll(() => consumer.seen, { timeout: 5000 }).toEqual([1]);
     await consumer.stop();
   });
 
@@ -113,24 +119,13 @@ describe('NATS users and permissions (infra/nats)', () => {
   it('lets payments and workspace publish EVENTS, which the dispatcher consumes and payments follows; the indexer cannot publish one', async () => {
     const abort = new AbortController();
     const followed = await followStream(as('payments-service'), { stream: 'EVENTS', filterSubject: 'events.>', signal: abort.signal });
-    const seen: number[] = [];
-    const consumer = await startConsumer({
-      bus: as('webhook-dispatcher'),
-      stream: 'EVENTS',
-      durable: CONSUMERS.dispatcherEvents,
-      filterSubject: 'events.>',
-      schema: Payload,
-      logger,
-      handler: async (payload) => {
-        seen.push(payload.n);
-      },
-    });
+    const consumer = await consumeAs('webhook-dispatcher', 'EVENTS', CONSUMERS.dispatcherEvents, 'events.>');
     await as('payments-service').js.publish('events.transaction.created', JSON.stringify({ n: 1 }));
     await as('workspace-service').js.publish('events.workspace.created', JSON.stringify({ n: 2 }));
     await expect(
       as('chain-indexer').js.publish('events.transaction.created', JSON.stringify({ n: 666 }), { timeout: 1500 }),
     ).rejects.toThrow();
-    await expect.poll(() => seen, { timeout: 5000 }).toEqual([1, 2]);
+    await expect.poll(() => consumer.seen, { timeout: 5000 }).toEqual([1, 2]);
     const first = await followed[Symbol.asyncIterator]().next();
     expect(first.value?.payload).toEqual({ n: 1 });
     abort.abort();
