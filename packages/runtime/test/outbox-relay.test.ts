@@ -36,6 +36,16 @@ beforeEach(async () => {
   await testBus.bus.jsm.streams.purge(`${testBus.prefix.replace('.', '_')}${STREAMS.EVENTS.name}`);
 });
 
+/** A relay of this schema's outbox that publishes to the test bus (`publish` replaces that). */
+const relayOf = (options: Partial<Parameters<typeof createOutboxRelay>[0]> = {}) =>
+  createOutboxRelay({
+    sql: database.sql,
+    schemaName: 'relay_test',
+    publish: (e) => publishEvent(testBus.bus, e).then(() => {}),
+    logger,
+    ...options,
+  });
+
 function createdEvent(transactionId: string): DomainEvent {
   return {
     id: newEventId(),
@@ -63,13 +73,7 @@ async function streamMessages(): Promise<DomainEvent[]> {
 
 describe('outbox relay', () => {
   it('publishes at once when woken in-process after a commit, without a NOTIFY or a poll', async () => {
-    const relay = createOutboxRelay({
-      sql: database.sql,
-      schemaName: 'relay_test',
-      publish: (e) => publishEvent(testBus.bus, e).then(() => {}),
-      logger,
-      pollIntervalMs: 60 * 60 * 1000,
-    });
+    const relay = relayOf({ pollIntervalMs: 60 * 60 * 1000 });
     await relay.start();
     // A first event by the usual path (its NOTIFY): the relay is running and then asleep for an hour.
     const first = createdEvent('0c4f3a52-81b8-4c1e-9d0b-9e4c1f6a7d21');
@@ -88,12 +92,7 @@ describe('outbox relay', () => {
     const event = createdEvent('2b1d5e9e-7c1f-4d3a-9a63-2f7a1f0c9e11');
     await commitEvents([event]);
     // The relay was not running at commit time: the row waits.
-    const relay = createOutboxRelay({
-      sql: database.sql,
-      schemaName: 'relay_test',
-      publish: (e) => publishEvent(testBus.bus, e).then(() => {}),
-      logger,
-    });
+    const relay = relayOf();
     expect(await relay.backlog()).toBe(1);
     await relay.start();
     await expect.poll(() => relay.backlog(), { timeout: 5000 }).toBe(0);
@@ -109,12 +108,7 @@ describe('outbox relay', () => {
         throw new Error('business rule failed after the insert');
       }),
     ).rejects.toThrow('business rule failed');
-    const relay = createOutboxRelay({
-      sql: database.sql,
-      schemaName: 'relay_test',
-      publish: (e) => publishEvent(testBus.bus, e).then(() => {}),
-      logger,
-    });
+    const relay = relayOf();
     expect(await relay.runOnce()).toBe(0);
     expect(await streamMessages()).toEqual([]);
   });
@@ -123,10 +117,7 @@ describe('outbox relay', () => {
     const events = [createdEvent('2b1d5e9e-7c1f-4d3a-9a63-2f7a1f0c9e13'), createdEvent('2b1d5e9e-7c1f-4d3a-9a63-2f7a1f0c9e14')];
     await commitEvents(events);
     // First relay: the broker stores each event, then the process "dies" before marking the rows.
-    const crashing = createOutboxRelay({
-      sql: database.sql,
-      schemaName: 'relay_test',
-      logger,
+    const crashing = relayOf({
       publish: async (e) => {
         await publishEvent(testBus.bus, e);
         throw new Error('killed after publish');
@@ -136,12 +127,7 @@ describe('outbox relay', () => {
     expect(await crashing.backlog()).toBe(2);
     // Restarted relay publishes the same rows again; JetStream drops the copies by Nats-Msg-Id.
     const duplicates: boolean[] = [];
-    const restarted = createOutboxRelay({
-      sql: database.sql,
-      schemaName: 'relay_test',
-      logger,
-      publish: async (e) => void duplicates.push((await publishEvent(testBus.bus, e)).duplicate),
-    });
+    const restarted = relayOf({ publish: async (e) => void duplicates.push((await publishEvent(testBus.bus, e)).duplicate) });
     expect(await restarted.runOnce()).toBe(2);
     expect(duplicates).toEqual([true, true]);
     expect(await restarted.backlog()).toBe(0);

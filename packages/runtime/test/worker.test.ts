@@ -6,6 +6,10 @@ const logger = createLogger({ service: 'worker-test', level: 'silent' });
 /** Long enough that a test only sees a second pass when something woke the worker. */
 const NEVER = 60 * 60 * 1000;
 
+/** A worker whose next pass comes only when it is woken (or when its pass returns a wait). */
+const wokenWorker = (name: string, job: Pick<Parameters<typeof createPollingWorker>[0], 'pass' | 'wakeOn'>) =>
+  createPollingWorker({ name, logger, intervalMs: NEVER, ...job });
+
 function deferred() {
   let resolve!: () => void;
   const promise = new Promise<void>((r) => {
@@ -20,10 +24,7 @@ describe('polling worker', () => {
     const release = deferred();
     let passes = 0;
     let finished = 0;
-    const worker = createPollingWorker({
-      name: 'drain-test',
-      logger,
-      intervalMs: NEVER,
+    const worker = wokenWorker('drain-test', {
       pass: async () => {
         passes += 1;
         inPass.resolve();
@@ -49,10 +50,7 @@ describe('polling worker', () => {
     let passes = 0;
     let wakeFromOutside: (() => void) | undefined;
     let unsubscribed = false;
-    const worker = createPollingWorker({
-      name: 'wake-test',
-      logger,
-      intervalMs: NEVER,
+    const worker = wokenWorker('wake-test', {
       pass: async () => {
         passes += 1;
         return false;
@@ -94,10 +92,7 @@ describe('polling worker', () => {
 
   it('sleeps the wait a pass returns instead of the interval, and a wake-up still cuts it short', async () => {
     let passes = 0;
-    const worker = createPollingWorker({
-      name: 'wait-test',
-      logger,
-      intervalMs: NEVER,
+    const worker = wokenWorker('wait-test', {
       // First a short wait (the next pass comes without a wake-up), then a long one.
       pass: async () => {
         passes += 1;
