@@ -22,8 +22,15 @@ export interface EscrowTerms {
   holdDeadline: number | null;
 }
 
+/** Whose wallet signs, on which chain; `onStep` hears each mined step. */
+interface Signer {
+  rpcUrl: string;
+  account: LocalAccount;
+  onStep?: (step: string, hash: Hex) => void;
+}
+
 /** The sender's wallet on the chain at `rpcUrl`, and `mined`: waits for a step's receipt, throwing when it reverted. */
-async function walletOn(options: { rpcUrl: string; account: LocalAccount; onStep?: (step: string, hash: Hex) => void }) {
+async function walletOn(options: Signer) {
   const probe = createPublicClient({ transport: http(options.rpcUrl) });
   const chain = defineChain({
     id: await probe.getChainId(),
@@ -47,13 +54,7 @@ async function walletOn(options: { rpcUrl: string; account: LocalAccount; onStep
  * call `createEscrow` with the terms Payments answered; on a local chain it first mints the MockUSDC
  * the sender lacks (anyone may mint the mock; a real token refuses). Resolves with the createEscrow hash.
  */
-export async function lockEscrow(options: {
-  rpcUrl: string;
-  account: LocalAccount;
-  toAddress: string;
-  terms: EscrowTerms;
-  onStep?: (step: string, hash: Hex) => void;
-}): Promise<Hex> {
+export async function lockEscrow(options: Signer & { toAddress: string; terms: EscrowTerms }): Promise<Hex> {
   const { contractAddress, tokenAddress, attester, onchainId, holdDeadline } = options.terms;
   if (!contractAddress || !tokenAddress || !attester || holdDeadline === null) {
     throw new Error(`this deployment has no escrow, token or attester for the network: ${JSON.stringify(options.terms)}`);
@@ -89,12 +90,7 @@ export async function lockEscrow(options: {
 }
 
 /** The sender takes its escrow back during the hold period (`rescind(id)`, only the depositor may); the rescind hash. */
-export async function rescindEscrow(options: {
-  rpcUrl: string;
-  account: LocalAccount;
-  contractAddress: string;
-  onchainId: string;
-}): Promise<Hex> {
+export async function rescindEscrow(options: Signer & { contractAddress: string; onchainId: string }): Promise<Hex> {
   const { wallet, mined } = await walletOn(options);
   return mined(
     'rescind',
@@ -111,12 +107,7 @@ export async function rescindEscrow(options: {
  * The sender's ERC-20 transfer that the token refuses: more than the wallet holds, so it reverts on
  * chain (sent with a fixed gas limit, as a wallet that skips the estimate would). The mined hash.
  */
-export async function refusedTransfer(options: {
-  rpcUrl: string;
-  account: LocalAccount;
-  tokenAddress: string;
-  toAddress: string;
-}): Promise<Hex> {
+export async function refusedTransfer(options: Signer & { tokenAddress: string; toAddress: string }): Promise<Hex> {
   const { publicClient, wallet } = await walletOn(options);
   const token = options.tokenAddress as Address;
   const balance = await publicClient.readContract({

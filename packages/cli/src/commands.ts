@@ -184,18 +184,35 @@ const transactionsCreate: Command = {
   },
 };
 
-const transactionsGet: Command = {
-  name: 'transactions get',
-  summary: 'Show one transaction',
-  usage: 'holdfast transactions get ID',
-  options: {},
-  run: async (context) => {
-    const id = context.args[0];
-    if (!id) throw new UsageError('give the transaction id');
-    const tx = await paymentsClient(context).transactions.get(id);
-    show(context, tx, () => record(tx, [...TRANSACTION_COLUMNS, 'orchestrationType', 'txHash', 'updatedAt']));
-  },
-};
+/** `holdfast <group> get ID`: one record of the Payments API (`read`), shown as `human` writes it. */
+function getCommand<T>(
+  group: string,
+  noun: string,
+  summary: string,
+  read: (client: PaymentsClient, id: string) => Promise<T>,
+  human: (value: T) => string,
+): Command {
+  return {
+    name: `${group} get`,
+    summary,
+    usage: `holdfast ${group} get ID`,
+    options: {},
+    run: async (context) => {
+      const id = context.args[0];
+      if (!id) throw new UsageError(`give the ${noun} id`);
+      const value = await read(paymentsClient(context), id);
+      show(context, value, () => human(value));
+    },
+  };
+}
+
+const transactionsGet = getCommand(
+  'transactions',
+  'transaction',
+  'Show one transaction',
+  (client, id) => client.transactions.get(id),
+  (tx) => record(tx, [...TRANSACTION_COLUMNS, 'orchestrationType', 'txHash', 'updatedAt']),
+);
 
 const transactionsList: Command = {
   name: 'transactions list',
@@ -260,23 +277,14 @@ const batchesCreate: Command = {
   },
 };
 
-const batchesGet: Command = {
-  name: 'batches get',
-  summary: 'Show one batch with its legs',
-  usage: 'holdfast batches get ID',
-  options: {},
-  run: async (context) => {
-    const id = context.args[0];
-    if (!id) throw new UsageError('give the batch id');
-    const batch = await paymentsClient(context).batches.get(id);
-    show(
-      context,
-      batch,
-      () =>
-        `${record(batch, ['id', 'status', 'fromAddress', 'currency', 'blockchainNetwork', 'createdAt'])}\n\n${table(batch.legs as unknown as Record<string, unknown>[], ['id', 'toAddress', 'amount', 'status'])}`,
-    );
-  },
-};
+const batchesGet = getCommand(
+  'batches',
+  'batch',
+  'Show one batch with its legs',
+  (client, id) => client.batches.get(id),
+  (batch) =>
+    `${record(batch, ['id', 'status', 'fromAddress', 'currency', 'blockchainNetwork', 'createdAt'])}\n\n${table(batch.legs as unknown as Record<string, unknown>[], ['id', 'toAddress', 'amount', 'status'])}`,
+);
 
 const DISPUTE_KEYS = ['id', 'transactionId', 'status', 'currentTier', 'initiatedBy', 'reason', 'outcome', 'createdAt'];
 
@@ -296,18 +304,13 @@ const disputesOpen: Command = {
   },
 };
 
-const disputesGet: Command = {
-  name: 'disputes get',
-  summary: 'Show one dispute',
-  usage: 'holdfast disputes get ID',
-  options: {},
-  run: async (context) => {
-    const id = context.args[0];
-    if (!id) throw new UsageError('give the dispute id');
-    const dispute = await paymentsClient(context).disputes.get(id);
-    show(context, dispute, () => record(dispute, [...DISPUTE_KEYS, 'evidence']));
-  },
-};
+const disputesGet = getCommand(
+  'disputes',
+  'dispute',
+  'Show one dispute',
+  (client, id) => client.disputes.get(id),
+  (dispute) => record(dispute, [...DISPUTE_KEYS, 'evidence']),
+);
 
 const workspacesList: Command = {
   name: 'workspaces list',
