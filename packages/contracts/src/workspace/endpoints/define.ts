@@ -22,3 +22,6 @@ export const WORKSPACE_KEY = [{ workspaceKey: [] }];
 /** A Workspace API endpoint: it needs a Workspace access token unless it says otherwise. */
 export const endpoint = <const E extends Omit<Endpoint, 'security'> & Partial<Pick<Endpoint, 'security'>>>(e: E) =>
   defineEndpoint({ security: BEARER, ...e });
+
+/** A Workspace API endpoint anyone may call: no OpenAPI security. */
+export const publicEndpoint = <const E extends Omit<Endpoint, 'security'>>(e: E) => defineEndpoint(e);
