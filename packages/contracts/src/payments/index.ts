@@ -1,10 +1,12 @@
 // The Payments API (v1 and v2): scopes and credentials, transactions, batches, controls, settlement,
-// compliance, disputes, and the v2 operation table.
+// compliance, disputes, the endpoint catalogue and the v2 operation table read from it.
 export * from './access.js';
 export * from './batches.js';
 export * from './compliance.js';
 export * from './controls.js';
 export * from './disputes.js';
+export * from './endpoint.js';
+export * as paymentsEndpoints from './endpoints.js';
 export * from './event-stream.js';
 export * from './operations.js';
 export * from './settlement.js';

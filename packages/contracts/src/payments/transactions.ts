@@ -102,6 +102,13 @@ export type BillingConfig = Static<typeof BillingConfig>;
 
 export const IdempotencyKey = Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' });
 
+/** POST /transactions headers: the idempotency key may come as a header instead of the body field. */
+const IdempotencyKeyHeader: typeof IdempotencyKey = {
+  ...IdempotencyKey,
+  description: 'Same as the body field `idempotencyKey` (send one, or the same).',
+};
+export const CreateTransactionHeaders = Type.Object({ 'idempotency-key': Type.Optional(IdempotencyKeyHeader) });
+
 /** POST /transactions (spec "Create transaction body"). */
 export const CreateTransactionBody = Type.Object(
   {

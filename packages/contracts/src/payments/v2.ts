@@ -1,7 +1,5 @@
-import type { Scope } from './access.js';
-
-/** Rate-limit tier of an operation (spec "Limits"); mirrors @holdfast/http-kit's tiers. */
-export type OperationTier = 'public' | 'standard' | 'high' | 'admin';
+import type { OperationTier, PaymentsAuth, PaymentsEndpoint } from './endpoint.js';
+import * as api from './endpoints.js';
 
 export interface PaymentsOperation {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -9,11 +7,8 @@ export interface PaymentsOperation {
   path: string;
   /** The v1 operations it succeeds (same method); empty when v2 added it. */
   v1: string[];
-  /**
-   * Scopes the operation needs: all of them, or, for `anyScope`, one of them. `client` means
-   * OAuth client authentication (client_id and secret), `none` no credential at all.
-   */
-  auth: { scopes: Scope[] } | { anyScope: Scope[] } | 'client' | 'none';
+  /** Who may call (see `PaymentsAuth`). */
+  auth: PaymentsAuth;
   tier: OperationTier;
   summary: string;
   /** Part of the product the operation belongs to (the module that serves it). */
@@ -29,6 +24,20 @@ const op = (
   tier: OperationTier,
   summary: string,
 ): PaymentsOperation => ({ area, method, path: `/api/v2${path}`, v1: [v1].flat().map((p) => `/api/v1${p}`), auth, tier, summary });
+
+/** A path as OpenAPI writes it (`/transactions/{id}`), from the Fastify form (`/transactions/:id`). */
+const openApiPath = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');
+
+/** The row of an endpoint of the catalogue; `summary` where the table words it otherwise than the route. */
+const listed = (area: PaymentsOperation['area'], e: PaymentsEndpoint, summary = e.summary): PaymentsOperation => ({
+  area,
+  method: e.method,
+  path: openApiPath(e.path),
+  v1: (e.v1 ?? []).map((v1) => openApiPath(typeof v1 === 'string' ? v1 : v1.path)),
+  auth: e.auth,
+  tier: e.tier,
+  summary,
+});
 
 /**
  * Payments API v2: the 36 operations (spec "Versioning"). v2 accepts OAuth bearer tokens only;
@@ -65,26 +74,10 @@ export const PAYMENTS_V2_OPERATIONS: readonly PaymentsOperation[] = [
     'Update a platform',
   ),
   op('access', 'DELETE', '/auth/platform/{id}', '/auth/platform/{id}', { scopes: ['admin:platform'] }, 'admin', 'Deactivate a platform'),
-  op('transactions', 'GET', '/transactions', '/transactions', { scopes: ['read:transactions'] }, 'standard', 'List transactions'),
-  op('transactions', 'POST', '/transactions', '/transactions', { scopes: ['move:transactions'] }, 'standard', 'Create a transaction'),
-  op(
-    'transactions',
-    'GET',
-    '/transactions/at-risk',
-    '/transactions/at-risk',
-    { scopes: ['read:transactions'] },
-    'standard',
-    'At-risk report',
-  ),
-  op(
-    'transactions',
-    'GET',
-    '/transactions/stats',
-    '/transactions/stats',
-    { scopes: ['read:transactions'] },
-    'standard',
-    'Statistics by status',
-  ),
+  listed('transactions', api.listTransactions),
+  listed('transactions', api.createTransaction),
+  listed('transactions', api.getAtRiskTransactions),
+  listed('transactions', api.getTransactionStats),
   op('transactions', 'POST', '/transactions/quote', '/transactions/quote', { scopes: ['write:transactions'] }, 'standard', 'Fee quote'),
   op('transactions', 'GET', '/transactions/batches', '/transactions/batch', { scopes: ['read:transactions'] }, 'standard', 'List batches'),
   op(
@@ -105,7 +98,7 @@ export const PAYMENTS_V2_OPERATIONS: readonly PaymentsOperation[] = [
     'high',
     'Read a batch',
   ),
-  op('transactions', 'GET', '/transactions/{id}', '/transactions/{id}', { scopes: ['read:transactions'] }, 'high', 'Read a transaction'),
+  listed('transactions', api.getTransaction),
   op(
     'transactions',
     'POST',
