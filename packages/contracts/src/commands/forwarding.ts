@@ -1,5 +1,6 @@
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, StringEnum, Uuid } from '../common/domain.js';
+import { Nullable } from '../common/fragments.js';
 import { CLIENT_ID_PATTERN, GrantTypeSchema, PAYMENTS_COMMANDS, V1ScopeSchema } from '../payments/access.js';
 import { WORKSPACE_OAUTH_SCOPE_NAMES } from '../workspace/catalog.js';
 import { WebhookCommands } from './webhooks.js';
@@ -11,8 +12,6 @@ import { WebhookCommands } from './webhooks.js';
  * holds only what the routes add: path parameters, the Workspace API's own shapes (scopes written
  * `resource:action`), and the records the Workspace API keeps itself.
  */
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 // ---------------------------------------------------------------- Payments API v1: webhooks
 

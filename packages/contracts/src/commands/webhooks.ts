@@ -1,5 +1,6 @@
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, Metadata, StringEnum, Uuid } from '../common/domain.js';
+import { Nullable } from '../common/fragments.js';
 import { EVENT_TYPE_DESCRIPTIONS, EVENT_TYPES, EventId, EventTypeInfo, EventTypeSchema } from '../events/domain-events.js';
 import { type CommandDefinition, defineCommand } from './define.js';
 
@@ -9,8 +10,6 @@ import { type CommandDefinition, defineCommand } from './define.js';
  * and the Workspace API (owner `workspaceId`) forward each of their operations as one command and
  * answer with its reply unchanged. See docs/webhooks.md for the receiver's side.
  */
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** Limits a subscription's fields and the commands obey (also in docs/webhooks.md). */
 export const WEBHOOK_LIMITS = {

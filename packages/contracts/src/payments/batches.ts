@@ -12,6 +12,7 @@ import {
   TransactionStatusSchema,
   Uuid,
 } from '../common/domain.js';
+import { Nullable } from '../common/fragments.js';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PaginationMeta } from '../common/pagination.js';
 import { EscrowTerms, OrchestrationTypeSchema, PaymentsTransaction, SIGNER_TYPES, SignerTypeSchema } from './transactions.js';
 
@@ -98,8 +99,6 @@ export const IdempotencyKeyHeaders = Type.Object({
     }),
   ),
 });
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** A batch as the Payments API returns it (legs are on reads of one batch, not in lists). */
 export const Batch = Type.Object(

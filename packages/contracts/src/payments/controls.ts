@@ -1,12 +1,11 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { DateTime, StringEnum, Uuid } from '../common/domain.js';
+import { Nullable } from '../common/fragments.js';
 
 /*
  * Payments API: controls (spec "Transaction" template fields, "Controls (K)"). A template is a list
  * of controls a transaction runs by phase and order; docs/controls.md describes each type.
  */
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const CONTROL_TYPES = ['amount_limit', 'allow_list', 'deny_list', 'two_factor', 'vendor_sms', 'risk_review'] as const;
 export type ControlType = (typeof CONTROL_TYPES)[number];

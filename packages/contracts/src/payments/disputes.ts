@@ -1,12 +1,11 @@
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, Metadata, StringEnum, Uuid } from '../common/domain.js';
+import { Nullable } from '../common/fragments.js';
 
 /*
  * Payments API: disputes and their evidence (spec "Dispute", "Evidence", "Payments API: disputes").
  * The tiers, statuses and the refund percentage rule are explained in docs/disputes.md.
  */
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const DISPUTE_STATUSES = ['open', 'under_review', 'pending_votes', 'in_arbitration', 'resolved'] as const;
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];

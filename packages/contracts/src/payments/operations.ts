@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, StringEnum, Uuid } from '../common/domain.js';
+import { Nullable } from '../common/fragments.js';
 import { PageQuery, PaginationMeta } from '../common/pagination.js';
 
 /*
@@ -9,7 +10,6 @@ import { PageQuery, PaginationMeta } from '../common/pagination.js';
  */
 
 const strict = { additionalProperties: false } as const;
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 /** What needs a person: a settlement instruction `failed` or `superseded`, a CHAIN message `conflict`, `rejected` or `correction_unapplied`. */
 export const SETTLEMENT_ITEM_STATUSES = ['failed', 'superseded', 'conflict', 'rejected', 'correction_unapplied'] as const;

@@ -11,6 +11,8 @@ import { PaymentsTransaction } from './transactions.js';
 const strict = { additionalProperties: false } as const;
 /** A transaction hash: 0x and 64 hex digits (any case; stored lower-case). */
 export const TxHash = Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', description: 'An EVM transaction hash: 0x and 64 hex digits.' });
+/** An optional TxHash field that says which transaction it is. */
+const txHashField = (description: string) => Type.Optional(Type.Unsafe<string>({ ...TxHash, description }));
 
 /** POST /transactions/{id}/hash (v1 submit-hash): the client's direct ERC-20 transfer (raw orchestration). */
 export const SubmitHashBody = Type.Object({ txHash: TxHash }, strict);
@@ -27,12 +29,8 @@ export type EarlyReleaseParty = (typeof EARLY_RELEASE_PARTIES)[number];
 export const ReleaseEarlyAttestBody = Type.Object(
   {
     party: StringEnum(EARLY_RELEASE_PARTIES, { description: 'Which party consents to the early release.' }),
-    txHash: Type.Optional(
-      Type.Unsafe<string>({
-        ...TxHash,
-        description:
-          "The party's `attestEarlyRelease(id)` transaction: verified on chain when given (the consent then counts as verified).",
-      }),
+    txHash: txHashField(
+      "The party's `attestEarlyRelease(id)` transaction: verified on chain when given (the consent then counts as verified).",
     ),
   },
   strict,
@@ -45,12 +43,8 @@ export const RescindBody = Type.Object(
     reason: Type.Optional(
       Type.String({ minLength: 1, maxLength: 500, description: 'Required when the rescind rules say `requiresReason`.' }),
     ),
-    txHash: Type.Optional(
-      Type.Unsafe<string>({
-        ...TxHash,
-        description:
-          "The sender's `rescind(id)` transaction: verified on chain, the transaction moves to rescinded at once. Without it the request is recorded and the move waits for the chain.",
-      }),
+    txHash: txHashField(
+      "The sender's `rescind(id)` transaction: verified on chain, the transaction moves to rescinded at once. Without it the request is recorded and the move waits for the chain.",
     ),
   },
   strict,

@@ -1,4 +1,4 @@
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import {
   CurrencySchema,
   DateTime,
@@ -10,14 +10,14 @@ import {
   TransactionStatusSchema,
   Uuid,
 } from '../common/domain.js';
+import { Nullable, TransferFields } from '../common/fragments.js';
+import { PaginationMeta } from '../common/pagination.js';
 import { EmbeddedTemplate } from './controls.js';
 
 /*
  * Payments API: the transaction record and what every transaction operation shares. The
  * operations' own bodies and answers sit next to their module's contract; this file is the record.
  */
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const OrchestrationTypeSchema = StringEnum(ORCHESTRATION_TYPES, {
   description: '`raw`: a direct transfer the client submits (submit-hash). `platform`: held in the escrow contract.',
@@ -47,12 +47,7 @@ export const PaymentsTransaction = Type.Object(
     id: Uuid,
     platformId: Uuid,
     status: TransactionStatusSchema,
-    amount: DecimalString,
-    currency: CurrencySchema,
-    fromAddress: Type.String(),
-    toAddress: Type.String(),
-    blockchainNetwork: NetworkSchema,
-    chainId: Nullable(Type.Integer()),
+    ...TransferFields,
     orchestrationType: OrchestrationTypeSchema,
     signerType: Nullable(SignerTypeSchema),
     customerId: Nullable(Type.String()),
@@ -192,12 +187,8 @@ export type TransactionListQuery = Static<typeof TransactionListQuery>;
 export const TransactionList = Type.Object(
   {
     data: Type.Array(PaymentsTransaction),
-    pagination: Type.Object({
-      page: Type.Integer({ minimum: 1 }),
-      limit: Type.Integer({ minimum: 1, maximum: 100 }),
-      total: Type.Integer({ minimum: 0 }),
-      totalPages: Type.Integer({ minimum: 0 }),
-    }),
+    // The PaginationMeta shape, without its $id (one schema may not carry the same $id twice).
+    pagination: Type.Object(PaginationMeta.properties),
   },
   { $id: 'TransactionList', description: 'Newest first.' },
 );

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, Uuid } from '../common/domain.js';
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../common/pagination.js';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PaginationMeta } from '../common/pagination.js';
 
 // Workspace API: settings of a workspace (`/settings`) and platform-wide settings
 // (`/global-settings`) (issue 9). docs/workspace-settings.md explains the scoping.
@@ -56,12 +56,7 @@ export type Setting = Static<typeof Setting>;
 export const SettingList = Type.Object({
   settings: Type.Array(Setting),
   // The PaginationMeta shape, without its $id (one schema may not carry the same $id twice).
-  meta: Type.Object({
-    page: Type.Integer({ minimum: 1 }),
-    limit: Type.Integer({ minimum: 1, maximum: PAGE_SIZE_MAX }),
-    total: Type.Integer({ minimum: 0 }),
-    totalPages: Type.Integer({ minimum: 0 }),
-  }),
+  meta: Type.Object(PaginationMeta.properties),
 });
 export type SettingList = Static<typeof SettingList>;
 

@@ -1,4 +1,4 @@
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { defineCommand } from '../commands/define.js';
 import {
   CURRENCIES,
@@ -15,6 +15,7 @@ import {
   TransactionStatusSchema,
   Uuid,
 } from '../common/domain.js';
+import { Nullable, TransferFields } from '../common/fragments.js';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../common/pagination.js';
 import { V1ScopeSchema } from '../payments/access.js';
 import { PaymentsTransaction } from '../payments/transactions.js';
@@ -24,8 +25,6 @@ import { PaymentsTransaction } from '../payments/transactions.js';
  * transactions"): the upper-case statuses, the answers, and the commands payments serves for them.
  * Design notes: docs/workspace-transactions.md.
  */
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** The six statuses the Workspace API shows (spec "Transaction"). */
 /** Longest `X-API-Key` the Workspace API forwards for verification; a longer one is no key (401). */
@@ -201,12 +200,7 @@ export const WorkspaceTransaction = Type.Object(
   {
     id: Uuid,
     status: WorkspaceTransactionStatusSchema,
-    amount: DecimalString,
-    currency: CurrencySchema,
-    fromAddress: Type.String(),
-    toAddress: Type.String(),
-    blockchainNetwork: NetworkSchema,
-    chainId: Nullable(Type.Integer()),
+    ...TransferFields,
     txHash: Nullable(Type.String()),
     orchestrationType: StringEnum(ORCHESTRATION_TYPES),
     customerId: Nullable(Type.String()),
@@ -279,24 +273,24 @@ export const GlobalTransactionsQuery = Type.Object(
 );
 export type GlobalTransactionsQuery = Static<typeof GlobalTransactionsQuery>;
 
+/** Where a page of a Workspace API transaction list stands. */
+const TransactionPageFields = {
+  total: Type.Integer({ minimum: 0 }),
+  page: Type.Integer({ minimum: 1 }),
+  limit: Type.Integer({ minimum: 1 }),
+  totalPages: Type.Integer({ minimum: 0 }),
+};
+
 export const WorkspaceTransactionList = Type.Object({
   transactions: Type.Array(WorkspaceTransaction),
-  pagination: Type.Object({
-    total: Type.Integer({ minimum: 0 }),
-    page: Type.Integer({ minimum: 1 }),
-    limit: Type.Integer({ minimum: 1 }),
-    totalPages: Type.Integer({ minimum: 0 }),
-  }),
+  pagination: Type.Object(TransactionPageFields),
 });
 export type WorkspaceTransactionList = Static<typeof WorkspaceTransactionList>;
 
 export const GlobalTransactionList = Type.Object({
   data: Type.Array(WorkspaceTransaction),
   meta: Type.Object({
-    total: Type.Integer({ minimum: 0 }),
-    page: Type.Integer({ minimum: 1 }),
-    limit: Type.Integer({ minimum: 1 }),
-    totalPages: Type.Integer({ minimum: 0 }),
+    ...TransactionPageFields,
     platformCount: Type.Integer({ minimum: 0, description: 'How many connected platforms were searched.' }),
   }),
 });
