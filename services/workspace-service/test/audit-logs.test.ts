@@ -1,46 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imageForm } from './support/fixtures.js';
-import { auditEntries, buildWorld, type Harness, PASSWORD, type World } from './support/harness.js';
-import { type Context, type Principal, prepareForwarded, ROUTES } from './support/route-table.js';
-import { buildWalletWorld, startWalletHarness, type WalletWorld } from './support/wallet-world.js';
+import { auditEntries, type Harness, PASSWORD, type World } from './support/harness.js';
+import { principalTokens, startRouteContext, stopRouteContext } from './support/route-context.js';
+import { type Context, ROUTES } from './support/route-table.js';
 
 let h: Harness;
 let world: World;
 let ctx: Context;
-let wallets: WalletWorld;
 
 beforeAll(async () => {
-  const started = await startWalletHarness({ peers: true });
-  h = started.h;
-  world = await buildWorld(h);
-  wallets = await buildWalletWorld(h, world, started);
-  const upload = await h.call('POST', '/api/v1/users/me/avatar', { token: world.adminW2.token, form: imageForm() });
-  const [entry] = await h.sql<{ id: string }[]>`select id from workspace.audit_logs where workspace_id = ${world.w1.id} limit 1`;
-  ctx = {
-    h,
-    world,
-    avatarFile: String(upload.body.data.avatarPath).replace('/avatars/', ''),
-    w1AuditEntryId: entry!.id,
-    wallets,
-    forwarded: await prepareForwarded(h, world),
-  };
+  ctx = await startRouteContext();
+  ({ h, world } = ctx);
 });
-afterAll(async () => {
-  await h?.stop();
-  await wallets?.stop();
-});
-
-function tokenOf(principal: Principal): string | undefined {
-  return {
-    anonymous: undefined,
-    expired: undefined,
-    client: world.clientW1.token,
-    admin: world.adminW1.token,
-    superAdmin: world.superAdmin.token,
-    otherTenant: world.adminW2.token,
-    customer: wallets.customer.token,
-  }[principal];
-}
+afterAll(async () => stopRouteContext(ctx));
 
 async function entryOfRequest(requestId: string) {
   return h.sql<
@@ -66,7 +37,7 @@ describe('every mutating route leaves one audit entry', () => {
   it.each(mutating.map((r) => [`${r.method} ${r.route}`, r] as const))('%s: on success', async (_name, route) => {
     const principal = (['superAdmin', 'admin', 'client', 'customer'] as const).find((p) => route.expect[p] < 300)!;
     const prepared = await route.prepare(ctx, principal);
-    const token = prepared.tokens?.[principal] ?? tokenOf(principal);
+    const token = prepared.tokens?.[principal] ?? principalTokens(ctx)[principal];
     n += 1;
     const requestId = `audit-ok-${n}`;
     const answer = await h.call(route.method, prepared.path, {

@@ -1,56 +1,21 @@
 import { WORKSPACE_OAUTH_SCOPES } from '@holdfast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imageForm } from './support/fixtures.js';
-import { buildWorld, expiredTokenFor, type Harness, type World } from './support/harness.js';
-import {
-  BAD_INPUT,
-  type Context,
-  NO_INPUT,
-  PRINCIPALS,
-  type Principal,
-  prepareForwarded,
-  ROUTES,
-  type RouteCase,
-} from './support/route-table.js';
-import { buildWalletWorld, startWalletHarness, type WalletWorld } from './support/wallet-world.js';
+import type { Harness, World } from './support/harness.js';
+import { principalTokens, startRouteContext, stopRouteContext } from './support/route-context.js';
+import { BAD_INPUT, type Context, NO_INPUT, PRINCIPALS, type Principal, ROUTES, type RouteCase } from './support/route-table.js';
 
 // One service, one world, tokens minted once; every route against every principal from one table.
 let h: Harness;
 let world: World;
 let ctx: Context;
 let tokens: Record<Principal, string | undefined>;
-let wallets: WalletWorld;
 
 beforeAll(async () => {
-  const started = await startWalletHarness({ peers: true });
-  h = started.h;
-  world = await buildWorld(h);
-  wallets = await buildWalletWorld(h, world, started);
-  const upload = await h.call('POST', '/api/v1/users/me/avatar', { token: world.adminW2.token, form: imageForm() });
-  const [entry] = await h.sql<{ id: string }[]>`select id from workspace.audit_logs where workspace_id = ${world.w1.id} limit 1`;
-  ctx = {
-    h,
-    world,
-    avatarFile: String(upload.body.data.avatarPath).replace('/avatars/', ''),
-    w1AuditEntryId: entry!.id,
-    wallets,
-    forwarded: await prepareForwarded(h, world),
-  };
-  tokens = {
-    anonymous: undefined,
-    expired: expiredTokenFor(world.adminW1.id),
-    client: world.clientW1.token,
-    admin: world.adminW1.token,
-    superAdmin: world.superAdmin.token,
-    otherTenant: world.adminW2.token,
-    customer: wallets.customer.token,
-  };
+  ctx = await startRouteContext();
+  ({ h, world } = ctx);
+  tokens = principalTokens(ctx);
 });
-
-afterAll(async () => {
-  await h?.stop();
-  await wallets?.stop();
-});
+afterAll(async () => stopRouteContext(ctx));
 
 async function run(route: RouteCase, principal: Principal, versionedPrefix: '/api/v1' | '/api' = '/api/v1') {
   const prepared = await route.prepare(ctx, principal);

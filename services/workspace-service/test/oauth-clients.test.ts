@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, buildWorld, type Harness, type Json, startHarness, type World } from './support/harness.js';
+import { auditEntries, type Harness, type Json, startWorld, type World } from './support/harness.js';
 import { callPayments, newTenant, paymentsToken } from './support/integrations.js';
 
 // A workspace's OAuth clients against a real payments-service: `resource:action` scopes mapped to
@@ -9,10 +9,7 @@ import { callPayments, newTenant, paymentsToken } from './support/integrations.j
 let h: Harness;
 let world: World;
 
-beforeAll(async () => {
-  h = await startHarness({}, { peers: true });
-  world = await buildWorld(h);
-});
+beforeAll(async () => ({ h, world } = await startWorld({}, { peers: true })));
 afterAll(async () => h?.stop());
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertSession } from './support/fixtures.js';
-import { type Harness, PASSWORD, SUPER_EMAIL, signJwt, startHarness, uniqueEmail } from './support/harness.js';
+import { accessClaims, type Harness, PASSWORD, SUPER_EMAIL, signJwt, startHarness, uniqueEmail } from './support/harness.js';
 
 // The Workspace API's limits come from the same kit as the Payments API's: same headers on every
 // answer (refusals included), same 429 envelope.
@@ -28,16 +28,7 @@ describe('rate limits on the Workspace API', () => {
     const now = Math.floor(Date.now() / 1000);
     const [admin] = await h.sql<{ id: string }[]>`select id from workspace.users where email = ${SUPER_EMAIL}`;
     const sessionId = await insertSession(h, admin!.id);
-    const claims = (sub: string) => ({
-      sub,
-      sid: sessionId,
-      env: 'sandbox',
-      typ: 'access',
-      iss: 'holdfast-workspace',
-      aud: 'holdfast:workspace-user',
-      iat: now,
-      exp: now + 600,
-    });
+    const claims = (sub: string) => accessClaims(sub, sessionId, now, 600);
     // The attack: a new credential on every request (random text, or a JWT signed with a guessed
     // secret naming a real user). Counted per credential, each would open a fresh bucket.
     const statuses: number[] = [];

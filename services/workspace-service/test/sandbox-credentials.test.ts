@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PAYMENTS_COMMANDS, SANDBOX_CLIENT_SCOPES, SANDBOX_KEY_SCOPES, uuidv7, WebhookCommands } from '@holdfast/contracts';
 import { sendCommand } from '@holdfast/messaging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, buildWorld, type Harness, type Json, startHarness, type World } from './support/harness.js';
+import { auditEntries, type Harness, type Json, startWorld, type World } from './support/harness.js';
 import { callPayments, newTenant, paymentsToken, until } from './support/integrations.js';
 
 // Sandbox credentials against a real payments-service and webhook-dispatcher: issued once with
@@ -15,10 +15,7 @@ const RECONCILE_AFTER_MS = 5000;
 let h: Harness;
 let world: World;
 
-beforeAll(async () => {
-  h = await startHarness({}, { peers: true, overrides: { sandboxReconcileAfterMs: RECONCILE_AFTER_MS } });
-  world = await buildWorld(h);
-});
+beforeAll(async () => ({ h, world } = await startWorld({}, { peers: true, overrides: { sandboxReconcileAfterMs: RECONCILE_AFTER_MS } })));
 afterAll(async () => h?.stop());
 
 const key = (apiKey: string) => ({ 'x-api-key': apiKey });

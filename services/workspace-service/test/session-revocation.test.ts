@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerJwt, registerCustomer } from './support/customers.js';
 import { tokenFor } from './support/fixtures.js';
-import { buildWorld, type Harness, PASSWORD, sessionIdOf, startHarness, uniqueEmail, type World } from './support/harness.js';
+import { type Harness, PASSWORD, sessionIdOf, startWorld, uniqueEmail, type World } from './support/harness.js';
 
 // Issue 13 item 6 (docs/workspace-sessions-and-roles.md#when-access-tokens-stop-working): a stolen
 // session ends. Each trigger below is the attack: someone holds a copied access token, the owner
@@ -12,10 +12,7 @@ import { buildWorld, type Harness, PASSWORD, sessionIdOf, startHarness, uniqueEm
 let h: Harness;
 let world: World;
 
-beforeAll(async () => {
-  h = await startHarness();
-  world = await buildWorld(h);
-});
+beforeAll(async () => ({ h, world } = await startWorld()));
 afterAll(async () => h?.stop());
 
 /** A verified CLIENT of W1 with its own password (so it can be changed and reset). */

@@ -2,13 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenFor } from './support/fixtures.js';
 import {
   auditEntries,
-  buildWorld,
   expiredTokenFor,
   type Harness,
   PASSWORD,
   SUPER_EMAIL,
   signJwt,
-  startHarness,
+  startWorld,
   uniqueEmail,
   type World,
 } from './support/harness.js';
@@ -16,10 +15,7 @@ import {
 let h: Harness;
 let world: World;
 
-beforeAll(async () => {
-  h = await startHarness();
-  world = await buildWorld(h);
-});
+beforeAll(async () => ({ h, world } = await startWorld()));
 afterAll(async () => h?.stop());
 
 async function signup(email = uniqueEmail('signup'), extra: Record<string, unknown> = {}) {

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageForm } from './support/fixtures.js';
-import { buildWorld, createUser, type Harness, type World } from './support/harness.js';
-import { type Context, ensureW1Integration, FIXTURE_CLIENT_NAME, prepareForwarded, ROUTES } from './support/route-table.js';
-import { buildWalletWorld, startWalletHarness, type WalletWorld } from './support/wallet-world.js';
+import { createUser, type Harness, type World } from './support/harness.js';
+import { startRouteContext, stopRouteContext } from './support/route-context.js';
+import { type Context, ensureW1Integration, FIXTURE_CLIENT_NAME, ROUTES } from './support/route-table.js';
+import type { WalletWorld } from './support/wallet-world.js';
 
 // Members of W2 (its ADMIN and a CLIENT) call every route aimed at W1: no answer shows W1's data,
 // and W1's rows are exactly as they were.
@@ -57,10 +58,8 @@ async function snapshotOfW1() {
 }
 
 beforeAll(async () => {
-  const started = await startWalletHarness({ peers: true });
-  h = started.h;
-  world = await buildWorld(h);
-  wallets = await buildWalletWorld(h, world, started);
+  ctx = await startRouteContext();
+  ({ h, world, wallets } = ctx);
   const c2 = await createUser(h, world.adminW2.token, 'client', world.w2.id);
   clientW2 = (await h.login(c2.email)).accessToken;
   // Give W1 data of every kind.
@@ -80,22 +79,9 @@ beforeAll(async () => {
   await h.sql`insert into workspace.notifications (id, user_id, workspace_id, event_id, event_type, type, priority, title, message)
     values (gen_random_uuid(), ${world.clientW1.id}, ${world.w1.id}, 'evt_w1only0000000000', 'transaction.failed', 'transaction', 'high',
       'Payment failed', 'w1-notification-text')`;
-  const upload = await h.call('POST', '/api/v1/users/me/avatar', { token: world.adminW2.token, form: imageForm() });
-  const [entry] = await h.sql<{ id: string }[]>`select id from workspace.audit_logs where workspace_id = ${world.w1.id} limit 1`;
-  ctx = {
-    h,
-    world,
-    avatarFile: String(upload.body.data.avatarPath).replace('/avatars/', ''),
-    w1AuditEntryId: entry!.id,
-    wallets,
-    forwarded: await prepareForwarded(h, world),
-  };
   await ensureW1Integration(ctx);
 });
-afterAll(async () => {
-  await h?.stop();
-  await wallets?.stop();
-});
+afterAll(async () => stopRouteContext(ctx));
 
 describe('another tenant', () => {
   it('neither reads nor writes anything of W1 through any route', async () => {

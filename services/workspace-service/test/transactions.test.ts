@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, buildWorld, type Harness, type Json, startHarness, type World } from './support/harness.js';
+import { auditEntries, type Harness, type Json, startWorld, type World } from './support/harness.js';
 import { newTenant } from './support/integrations.js';
 import { seedCustodyAddress, seedMany, seedTransaction } from './support/transactions.js';
 
@@ -10,10 +10,7 @@ import { seedCustodyAddress, seedMany, seedTransaction } from './support/transac
 let h: Harness;
 let world: World;
 
-beforeAll(async () => {
-  h = await startHarness({}, { peers: true });
-  world = await buildWorld(h);
-});
+beforeAll(async () => ({ h, world } = await startWorld({}, { peers: true })));
 afterAll(async () => h?.stop());
 
 type Tenant = Awaited<ReturnType<typeof newTenant>> & { sandboxes: Json[] };

@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageForm, insertUser } from './support/fixtures.js';
-import { auditEntries, buildWorld, createUser, type Harness, PASSWORD, startHarness, uniqueEmail, type World } from './support/harness.js';
+import { auditEntries, createUser, type Harness, PASSWORD, startWorld, uniqueEmail, type World } from './support/harness.js';
 
 let h: Harness;
 let world: World;
 
-beforeAll(async () => {
-  h = await startHarness();
-  world = await buildWorld(h);
-});
+beforeAll(async () => ({ h, world } = await startWorld()));
 afterAll(async () => h?.stop());
 
 const ids = (list: { id: string }[]) => list.map((u) => u.id);

@@ -1,6 +1,6 @@
 import { uuidv7 } from '@holdfast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, buildWorld, type Harness, type Json, startHarness, type World } from './support/harness.js';
+import { auditEntries, type Harness, type Json, startWorld, type World } from './support/harness.js';
 import { callPayments, newTenant, paymentsToken, until } from './support/integrations.js';
 
 // Deleting a workspace is irreversible and committed first; payments then deactivates its
@@ -10,10 +10,7 @@ import { callPayments, newTenant, paymentsToken, until } from './support/integra
 let h: Harness;
 let world: World;
 
-beforeAll(async () => {
-  h = await startHarness({}, { peers: true });
-  world = await buildWorld(h);
-});
+beforeAll(async () => ({ h, world } = await startWorld({}, { peers: true })));
 afterAll(async () => h?.stop());
 
 const key = (apiKey: string) => ({ 'x-api-key': apiKey });

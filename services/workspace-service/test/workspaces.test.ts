@@ -2,15 +2,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageForm, insertUser, JPEG, PNG } from './support/fixtures.js';
-import { auditEntries, buildWorld, createWorkspace, type Harness, startHarness, type World } from './support/harness.js';
+import { auditEntries, createWorkspace, type Harness, startWorld, type World } from './support/harness.js';
 
 let h: Harness;
 let world: World;
 
-beforeAll(async () => {
-  h = await startHarness();
-  world = await buildWorld(h);
-});
+beforeAll(async () => ({ h, world } = await startWorld()));
 afterAll(async () => h?.stop());
 
 /** A signed-up ADMIN without a workspace yet (inserted, token minted). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { FormData } from 'undici';
-import { type Harness, signJwt, uniqueEmail } from './harness.js';
+import { accessClaims, type Harness, signJwt, uniqueEmail } from './harness.js';
 
 /** A real 1x1 PNG. */
 export const PNG = Buffer.from(
@@ -28,17 +28,7 @@ export async function insertSession(h: Harness, userId: string): Promise<string>
 
 /** A valid access token of a user's session, without a login. */
 export function tokenFor(userId: string, sessionId: string): string {
-  const now = Math.floor(Date.now() / 1000);
-  return signJwt({
-    sub: userId,
-    sid: sessionId,
-    env: 'sandbox',
-    typ: 'access',
-    iss: 'holdfast-workspace',
-    aud: 'holdfast:workspace-user',
-    iat: now,
-    exp: now + 3600,
-  });
+  return signJwt(accessClaims(userId, sessionId, Math.floor(Date.now() / 1000), 3600));
 }
 
 /**

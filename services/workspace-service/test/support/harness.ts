@@ -9,7 +9,7 @@ import { createPaymentsService, paymentsConfigFrom } from '@holdfast/payments-se
 import { createTestBus, createTestDatabase, type TestBus, testLogger, testRedisUrl } from '@holdfast/test-fixtures';
 import { createDispatcherService, dispatcherConfigFrom } from '@holdfast/webhook-dispatcher';
 import postgres from 'postgres';
-import { type FormData, request } from 'undici';
+import { Agent, type FormData, request } from 'undici';
 import { createWorkspaceService, type WorkspaceOverrides, workspaceConfigFrom } from '../../src/index.js';
 
 export const TEST_JWT_SECRET = 'test-secret-for-workspace-jwts-0123456789abcdef';
@@ -159,7 +159,8 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
   );
   const sql = postgres(db.url, { max: 2, onnotice: () => {} });
 
-  const call = callerOf(service.url);
+  const agent = new Agent();
+  const call = callerOf(service.url, agent);
 
   const login = async (email: string, password = PASSWORD) => {
     const res = await call<Json>('POST', '/identity/login', { body: { email, password } });
@@ -179,6 +180,7 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
     login,
     stop: async () => {
       await sql.end({ timeout: 5 });
+      await agent.close();
       await service.stop();
       await peers?.dispatcher.stop();
       await peers?.payments.stop();
@@ -189,8 +191,13 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
   };
 }
 
-/** Calls one service over HTTP: JSON in and out (a text answer stays text). */
-function callerOf(url: string): Harness['call'] {
+/**
+ * Calls one service over HTTP: JSON in and out (a text answer stays text). Through `agent`, this
+ * undici's own, not the global dispatcher: that one is whichever undici loaded first, Node's
+ * built-in one included, and a multipart body of this undici through Node's is never sent (the
+ * avatar uploads hung when the harness was imported before the fixtures).
+ */
+function callerOf(url: string, agent: Agent): Harness['call'] {
   return async <T>(method: string, path: string, options: CallOptions = {}): Promise<Answer<T>> => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -200,7 +207,7 @@ function callerOf(url: string): Harness['call'] {
       headers['content-type'] ??= 'application/json';
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     }
-    const res = await request(`${url}${path}`, { method: method as 'GET', headers, body });
+    const res = await request(`${url}${path}`, { method: method as 'GET', headers, body, dispatcher: agent });
     const text = await res.body.text();
     let parsed: unknown = text;
     try {
@@ -222,7 +229,14 @@ export async function startInstance(
 ): Promise<{ call: Harness['call']; stop: () => Promise<void> }> {
   const config = workspaceConfigFrom({ ...h.env, ...env });
   const service = await startForTest(await createWorkspaceService(config, testLogger('workspace-service'), FAST_REMOTE_TASKS));
-  return { call: callerOf(service.url), stop: service.stop };
+  const agent = new Agent();
+  return {
+    call: callerOf(service.url, agent),
+    stop: async () => {
+      await agent.close();
+      await service.stop();
+    },
+  };
 }
 
 /** An HS256 JWT signed like the service's, with any claims (an expired token, a forged one). */
@@ -237,19 +251,14 @@ export function sessionIdOf(token: string): string {
   return (JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { sid: string }).sid;
 }
 
+/** The claims of a user's sandbox access token of session `sid`, issued at `iat` (seconds) and valid `lifetimeS` seconds. */
+export function accessClaims(sub: string, sid: string, iat: number, lifetimeS: number): Record<string, unknown> {
+  return { sub, sid, env: 'sandbox', typ: 'access', iss: 'holdfast-workspace', aud: 'holdfast:workspace-user', iat, exp: iat + lifetimeS };
+}
+
 /** An access token for the user that expired an hour ago. */
 export function expiredTokenFor(userId: string): string {
-  const now = Math.floor(Date.now() / 1000);
-  return signJwt({
-    sub: userId,
-    sid: randomUUID(),
-    env: 'sandbox',
-    typ: 'access',
-    iss: 'holdfast-workspace',
-    aud: 'holdfast:workspace-user',
-    iat: now - 7200,
-    exp: now - 3600,
-  });
+  return signJwt(accessClaims(userId, randomUUID(), Math.floor(Date.now() / 1000) - 7200, 3600));
 }
 
 let counter = 0;
@@ -316,6 +325,20 @@ export async function buildWorld(h: Harness): Promise<World> {
     clientW1: { ...c1, token: tc1.accessToken, refreshToken: tc1.refreshToken },
     adminW2: { ...a2, token: ta2.accessToken, refreshToken: ta2.refreshToken },
   };
+}
+
+/**
+ * A harness and its world: the set-up of most test files (one service per file). A world that
+ * cannot be built stops the service it started.
+ */
+export async function startWorld(env: Record<string, string> = {}, options: HarnessOptions = {}): Promise<{ h: Harness; world: World }> {
+  const h = await startHarness(env, options);
+  try {
+    return { h, world: await buildWorld(h) };
+  } catch (error) {
+    await h.stop();
+    throw error;
+  }
 }
 
 /** The audit entries of an action, newest first. */
