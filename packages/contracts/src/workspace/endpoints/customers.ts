@@ -15,8 +15,22 @@ import {
 } from '../../commands/webhooks.js';
 import { SuccessEnvelope as ok } from '../../common/envelope.js';
 import { EventTypeInfo } from '../../events/domain-events.js';
-import { IdParams } from '../common.js';
-import { endpoint } from './define.js';
+import { IdParams, MessageResult } from '../common.js';
+import {
+  CreateCustomerBody,
+  CreateGlobalCustomerBody,
+  CustomerListQuery,
+  CustomerLoginBody,
+  CustomerMe,
+  CustomerRecord,
+  CustomerRefreshBody,
+  CustomerRegisterBody,
+  CustomerSession,
+  UpdateCustomerBody,
+  WorkspaceCustomerListQuery,
+  WorkspaceRefParams,
+} from '../customers.js';
+import { CUSTOMER_BEARER, endpoint } from './define.js';
 
 // webhooks: `/workspaces/{id}/webhooks`, the spec's eleven operations and, beyond it, resending one
 // delivery and replaying a time range; all forwarded to the webhook-dispatcher (the event types excepted).
@@ -183,4 +197,192 @@ export const replayWebhookEvents = endpoint({
   body: ReplayWebhookBody,
   response: { 200: ok(ReplayResult) },
   errors: [401, 403, 404, 503],
+});
+
+// customers: a workspace's customers for its administrators (`/workspaces/{id}/customers`,
+// `/customers[/{id}]`), and the customers' own self-service routes (`/workspaces/{id}/customers/auth/*`,
+// `{id}` the workspace id or slug), the wallet ones among them.
+
+const CUSTOMER_ADMINS = 'ADMINs of the workspace and SUPER_ADMINs; other roles get 403.';
+const CUSTOMER_SEARCH = '`search` matches part of the e-mail, first, last or full name; `status` filters. Newest first.';
+const CUSTOMER_TOKEN =
+  'Needs the customer access token of this workspace (`Authorization: Bearer <accessToken>` from register, login or refresh): a ' +
+  "token of another workspace's customer is 403, a user's token 401.";
+
+export const listWorkspaceCustomers = endpoint({
+  method: 'GET',
+  path: '/workspaces/:id/customers',
+  operationId: 'listWorkspaceCustomers',
+  tags: ['customers'],
+  summary: "List a workspace's customers",
+  description: `${CUSTOMER_SEARCH} ${CUSTOMER_ADMINS}`,
+  params: IdParams,
+  querystring: WorkspaceCustomerListQuery,
+  response: { 200: ok(Type.Array(CustomerRecord)) },
+  errors: [401, 403, 404],
+});
+
+export const createWorkspaceCustomer = endpoint({
+  method: 'POST',
+  path: '/workspaces/:id/customers',
+  operationId: 'createWorkspaceCustomer',
+  tags: ['customers'],
+  summary: 'Create a customer of the workspace',
+  description:
+    'The e-mail address is unique within the workspace (409). A customer created here has no password: it cannot log in ' +
+    '(self-service accounts are made by POST .../customers/auth/register). `status` defaults to `active`. ' +
+    CUSTOMER_ADMINS,
+  params: IdParams,
+  body: CreateCustomerBody,
+  response: { 201: ok(CustomerRecord) },
+  errors: [401, 403, 404, 409],
+});
+
+export const listCustomers = endpoint({
+  method: 'GET',
+  path: '/customers',
+  operationId: 'listCustomers',
+  tags: ['customers'],
+  summary: 'List customers',
+  description:
+    `A SUPER_ADMIN lists every workspace's customers (or one's, with \`workspaceId\`); an ADMIN its workspace's (another ` +
+    `\`workspaceId\` is 403). ${CUSTOMER_SEARCH}`,
+  querystring: CustomerListQuery,
+  response: { 200: ok(Type.Array(CustomerRecord)) },
+  errors: [401, 403],
+});
+
+export const createCustomer = endpoint({
+  method: 'POST',
+  path: '/customers',
+  operationId: 'createCustomer',
+  tags: ['customers'],
+  summary: 'Create a customer',
+  description:
+    'As POST /workspaces/{id}/customers, with the workspace in the body: a workspace that does not exist is 400, another ' +
+    "tenant's 403; a taken e-mail or externalId in the workspace 409.",
+  body: CreateGlobalCustomerBody,
+  response: { 201: ok(CustomerRecord) },
+  errors: [401, 403, 409],
+});
+
+export const getCustomer = endpoint({
+  method: 'GET',
+  path: '/customers/:id',
+  operationId: 'getCustomer',
+  tags: ['customers'],
+  summary: 'Get a customer',
+  description: `With its wallet (\`walletAddress\`, \`walletLinkedAt\`) when it linked or was given one. Another tenant's customer is 404. ${CUSTOMER_ADMINS}`,
+  params: IdParams,
+  response: { 200: ok(CustomerRecord) },
+  errors: [401, 403, 404],
+});
+
+export const updateCustomer = endpoint({
+  method: 'PUT',
+  path: '/customers/:id',
+  operationId: 'updateCustomer',
+  tags: ['customers'],
+  summary: 'Update a customer',
+  description:
+    'Any field of the creation except the workspace; `null` clears an optional one. A customer set to `inactive`, `suspended` ' +
+    `or \`pending\` is signed out at once (sessions revoked, access tokens refused). 409 for a taken e-mail or externalId. ${CUSTOMER_ADMINS}`,
+  params: IdParams,
+  body: UpdateCustomerBody,
+  response: { 200: ok(CustomerRecord) },
+  errors: [401, 403, 404, 409],
+});
+
+export const deleteCustomer = endpoint({
+  method: 'DELETE',
+  path: '/customers/:id',
+  operationId: 'deleteCustomer',
+  tags: ['customers'],
+  summary: 'Delete a customer (irreversible)',
+  description:
+    'Deletes the customer with its sessions, its wallet link and pending wallet-link nonces (a CUSTODY_A wallet stays at the ' +
+    `vendor). The audit entries are kept. Answers \`{message}\`. ${CUSTOMER_ADMINS}`,
+  params: IdParams,
+  response: { 200: ok(MessageResult) },
+  errors: [401, 403, 404],
+});
+
+export const registerCustomer = endpoint({
+  method: 'POST',
+  path: '/workspaces/:id/customers/auth/register',
+  operationId: 'registerCustomer',
+  tags: ['customer self-service'],
+  summary: 'Register as a customer of the workspace',
+  description:
+    'Creates the customer with the same password policy as users (12 to 128 characters with an upper-case letter, a lower-case ' +
+    'letter, a number and a special character) and signs it in: the answer is the customer session. 409 when the e-mail ' +
+    'address is taken in the workspace; 404 for an unknown workspace; 403 when the workspace is inactive or suspended.',
+  security: [],
+  params: WorkspaceRefParams,
+  body: CustomerRegisterBody,
+  response: { 201: ok(CustomerSession) },
+  errors: [403, 404, 409],
+});
+
+export const loginCustomer = endpoint({
+  method: 'POST',
+  path: '/workspaces/:id/customers/auth/login',
+  operationId: 'loginCustomer',
+  tags: ['customer self-service'],
+  summary: 'Log in as a customer',
+  description:
+    'The e-mail is compared in lower case. Answers an access token (a customer JWT, 3600 s, valid only on the customer routes of ' +
+    'this workspace) and a refresh token (single use). 401 `INVALID_CREDENTIALS` for a wrong e-mail or password (also for a ' +
+    'customer an administrator created, which has no password); 401 for an account that is not active; 429 with a doubling back-off ' +
+    'after 5 failures within 15 minutes for this account from this client address (other addresses are not affected).',
+  security: [],
+  params: WorkspaceRefParams,
+  body: CustomerLoginBody,
+  response: { 200: ok(CustomerSession) },
+  errors: [401, 403, 404],
+});
+
+export const refreshCustomer = endpoint({
+  method: 'POST',
+  path: '/workspaces/:id/customers/auth/refresh',
+  operationId: 'refreshCustomer',
+  tags: ['customer self-service'],
+  summary: 'Exchange a customer refresh token for new tokens',
+  description:
+    'The refresh token is single use: the answer holds a new one. Presenting an already used one revokes the whole session and ' +
+    "answers 401; so do an expired one (`TOKEN_EXPIRED`), an unknown one and another workspace's.",
+  security: [],
+  params: WorkspaceRefParams,
+  body: CustomerRefreshBody,
+  response: { 200: ok(CustomerSession) },
+  errors: [401, 404],
+});
+
+export const logoutCustomer = endpoint({
+  method: 'POST',
+  path: '/workspaces/:id/customers/auth/logout',
+  operationId: 'logoutCustomer',
+  tags: ['customer self-service'],
+  summary: 'Log out a customer: the refresh token stops working at once',
+  description:
+    'Ends the session of the refresh token; access tokens already issued stay valid until they expire. Answers 200 for an ' +
+    'unknown or already ended token too.',
+  security: [],
+  params: WorkspaceRefParams,
+  body: CustomerRefreshBody,
+  response: { 200: ok(MessageResult) },
+  errors: [404],
+});
+
+export const customerMe = endpoint({
+  method: 'GET',
+  path: '/workspaces/:id/customers/auth/me',
+  operationId: 'customerMe',
+  tags: ['customer self-service'],
+  summary: 'The customer behind the token',
+  description: `\`{id, email, firstName, lastName, walletAddress, walletLinkedAt, emailVerified, status}\`. ${CUSTOMER_TOKEN}`,
+  security: CUSTOMER_BEARER,
+  params: WorkspaceRefParams,
+  response: { 200: ok(CustomerMe) },
+  errors: [401, 403],
 });
