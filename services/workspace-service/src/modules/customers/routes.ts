@@ -5,12 +5,6 @@ import { ADMIN_ROLES } from '../access/policy.js';
 import { CUSTOMER_AUDIT } from './records.js';
 import type { CustomersService } from './service.js';
 
-/** The OpenAPI tag of the customer self-service routes (also the wallet ones, in wallets/routes/customer.ts). */
-export const SELF_TAG = 'customer self-service';
-export const CUSTOMER_TOKEN =
-  'Needs the customer access token of this workspace (`Authorization: Bearer <accessToken>` from register, login or refresh): a ' +
-  "token of another workspace's customer is 403, a user's token 401.";
-
 /** `/workspaces/{id}/customers`: a workspace's customers, for its administrators. */
 export function workspaceCustomerRoutes(customers: CustomersService) {
   return async (app: HttpApp) => {
