@@ -65,7 +65,7 @@ import {
   WalletProviderStatus,
   WalletProviderStatusQuery,
 } from '../wallets.js';
-import { CUSTOMER_BEARER, endpoint, INTERNAL_KEY } from './define.js';
+import { CUSTOMER_BEARER, endpoint, INTERNAL_KEY, publicEndpoint } from './define.js';
 
 // webhooks: `/workspaces/{id}/webhooks`, the spec's eleven operations and, beyond it, resending one
 // delivery and replaying a time range; all forwarded to the webhook-dispatcher (the event types excepted).
@@ -342,7 +342,7 @@ export const deleteCustomer = endpoint({
   errors: [401, 403, 404],
 });
 
-export const registerCustomer = endpoint({
+export const registerCustomer = publicEndpoint({
   method: 'POST',
   path: '/workspaces/:id/customers/auth/register',
   operationId: 'registerCustomer',
@@ -352,14 +352,13 @@ export const registerCustomer = endpoint({
     'Creates the customer with the same password policy as users (12 to 128 characters with an upper-case letter, a lower-case ' +
     'letter, a number and a special character) and signs it in: the answer is the customer session. 409 when the e-mail ' +
     'address is taken in the workspace; 404 for an unknown workspace; 403 when the workspace is inactive or suspended.',
-  security: [],
   params: WorkspaceRefParams,
   body: CustomerRegisterBody,
   response: { 201: ok(CustomerSession) },
   errors: [403, 404, 409],
 });
 
-export const loginCustomer = endpoint({
+export const loginCustomer = publicEndpoint({
   method: 'POST',
   path: '/workspaces/:id/customers/auth/login',
   operationId: 'loginCustomer',
@@ -370,14 +369,13 @@ export const loginCustomer = endpoint({
     'this workspace) and a refresh token (single use). 401 `INVALID_CREDENTIALS` for a wrong e-mail or password (also for a ' +
     'customer an administrator created, which has no password); 401 for an account that is not active; 429 with a doubling back-off ' +
     'after 5 failures within 15 minutes for this account from this client address (other addresses are not affected).',
-  security: [],
   params: WorkspaceRefParams,
   body: CustomerLoginBody,
   response: { 200: ok(CustomerSession) },
   errors: [401, 403, 404],
 });
 
-export const refreshCustomer = endpoint({
+export const refreshCustomer = publicEndpoint({
   method: 'POST',
   path: '/workspaces/:id/customers/auth/refresh',
   operationId: 'refreshCustomer',
@@ -386,14 +384,13 @@ export const refreshCustomer = endpoint({
   description:
     'The refresh token is single use: the answer holds a new one. Presenting an already used one revokes the whole session and ' +
     "answers 401; so do an expired one (`TOKEN_EXPIRED`), an unknown one and another workspace's.",
-  security: [],
   params: WorkspaceRefParams,
   body: CustomerRefreshBody,
   response: { 200: ok(CustomerSession) },
   errors: [401, 404],
 });
 
-export const logoutCustomer = endpoint({
+export const logoutCustomer = publicEndpoint({
   method: 'POST',
   path: '/workspaces/:id/customers/auth/logout',
   operationId: 'logoutCustomer',
@@ -402,7 +399,6 @@ export const logoutCustomer = endpoint({
   description:
     'Ends the session of the refresh token; access tokens already issued stay valid until they expire. Answers 200 for an ' +
     'unknown or already ended token too.',
-  security: [],
   params: WorkspaceRefParams,
   body: CustomerRefreshBody,
   response: { 200: ok(MessageResult) },
