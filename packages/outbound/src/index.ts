@@ -1,6 +1,7 @@
 export { type AddressAllowList, allowListOf, nonPublicReason, whitelistEntryProblem } from './addresses.js';
 export {
   createOutboundPolicy,
+  errorCauses,
   type GuardOptions,
   type OutboundPolicy,
   type OutboundPolicyOptions,

@@ -38,19 +38,26 @@ export class OutboundRefusedError extends Error {
   }
 }
 
-/** The policy's refusal somewhere in an error's cause chain (undici wraps connect errors), if any. */
-export function refusalIn(error: unknown): OutboundRefusedError | undefined {
+/**
+ * An error and the errors behind it, nearest first: its `cause`s and an AggregateError's `errors`
+ * (undici wraps connect errors in both), at most 10.
+ */
+export function errorCauses(error: unknown): unknown[] {
   const seen: unknown[] = [];
   const queue = [error];
   while (queue.length > 0 && seen.length < 10) {
     const e = queue.shift();
     if (!e || seen.includes(e)) continue;
     seen.push(e);
-    if (e instanceof OutboundRefusedError) return e;
     if (e instanceof AggregateError) queue.push(...e.errors);
     if (e instanceof Error && e.cause) queue.push(e.cause);
   }
-  return undefined;
+  return seen;
+}
+
+/** The policy's refusal somewhere in an error's cause chain, if any. */
+export function refusalIn(error: unknown): OutboundRefusedError | undefined {
+  return errorCauses(error).find((e): e is OutboundRefusedError => e instanceof OutboundRefusedError);
 }
 
 /** Whether only public addresses may be reached: everywhere but `local`. */

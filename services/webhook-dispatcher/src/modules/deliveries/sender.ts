@@ -1,5 +1,5 @@
 import { WEBHOOK_LIMITS } from '@holdfast/contracts';
-import { refusalIn } from '@holdfast/outbound';
+import { errorCauses, refusalIn } from '@holdfast/outbound';
 import { type Dispatcher, request } from 'undici';
 
 /** What one POST to a receiver came to. */
@@ -45,24 +45,11 @@ export function cutUtf8(buffer: Buffer, max: number): string {
   return buffer.subarray(0, end).toString('utf8').replaceAll('\u0000', '');
 }
 
-function causes(error: unknown): unknown[] {
-  const seen: unknown[] = [];
-  const queue = [error];
-  while (queue.length > 0 && seen.length < 10) {
-    const e = queue.shift();
-    if (!e || seen.includes(e)) continue;
-    seen.push(e);
-    if (e instanceof AggregateError) queue.push(...e.errors);
-    if (e instanceof Error && e.cause) queue.push(e.cause);
-  }
-  return seen;
-}
-
 /** A short, secret-free description of why no answer came. */
 export function describeFailure(error: unknown, timeoutMs: number): string {
   const refused = refusalIn(error);
   if (refused) return refused.message;
-  const chain = causes(error);
+  const chain = errorCauses(error);
   if (chain.some((e) => e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError')))
     return `no answer within ${timeoutMs} ms`;
   const coded = chain.find((e): e is NodeJS.ErrnoException => e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string');
