@@ -9,8 +9,8 @@
 // Without HOLDFAST_SENDER_KEY it signs as anvil's dev account #4 (0x15d3…6A65, from the public
 // mnemonic), which nothing in the stack signs with. Local chains only: never put a real key here.
 import { readFileSync } from 'node:fs';
-import { holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/escrow';
-import { type Address, createPublicClient, createWalletClient, defineChain, type Hex, http } from 'viem';
+import { evmChain, holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/escrow';
+import { type Address, createPublicClient, createWalletClient, type Hex, http } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 
 interface EscrowTerms {
@@ -54,11 +54,10 @@ if (tx.fromAddress?.toLowerCase() !== account.address.toLowerCase()) {
 
 const rpcUrl = process.env.HOLDFAST_RPC_URL ?? 'http://127.0.0.1:8545';
 const probe = createPublicClient({ transport: http(rpcUrl) });
-const chain = defineChain({
+const chain = evmChain({
   id: await probe.getChainId().catch(() => fail(`no chain answers at ${rpcUrl} (set HOLDFAST_RPC_URL)`)),
   name: 'local',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: [rpcUrl] } },
+  rpcUrl: rpcUrl,
 });
 const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 100 });
 const wallet = createWalletClient({ account, chain, transport: http(rpcUrl) });

@@ -15,10 +15,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { deployEscrow, deployMockUsdc, holdfastEscrowAbi, mockUsdcAbi, uuidToOnchainId } from '@holdfast/escrow';
+import { deployEscrow, deployMockUsdc, evmChain, holdfastEscrowAbi, mockUsdcAbi, uuidToOnchainId } from '@holdfast/escrow';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { createPublicClient, createWalletClient, defineChain, encodeFunctionData, type Hex, http, maxUint256 } from 'viem';
+import { createPublicClient, createWalletClient, encodeFunctionData, type Hex, http, maxUint256 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { ensureChain, LOCAL_CHAIN_ID } from '../lib/stack/chain.ts';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
@@ -46,12 +46,7 @@ async function main(): Promise<void> {
   const nc = await connect({ servers: natsUrl.split(','), name: 'holdfast-bench' });
   let indexer: ChildProcess | undefined;
   try {
-    const viemChain = defineChain({
-      id: LOCAL_CHAIN_ID,
-      name: 'anvil',
-      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-      rpcUrls: { default: { http: [rpcUrl] } },
-    });
+    const viemChain = evmChain({ id: LOCAL_CHAIN_ID, name: 'anvil', rpcUrl: rpcUrl });
     const transport = http(rpcUrl);
     const publicClient = createPublicClient({ chain: viemChain, transport, cacheTime: 0, pollingInterval: 20 });
     const account = (i: number) => mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: i });

@@ -26,9 +26,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/escrow';
+import { evmChain, holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/escrow';
 import { connect } from '@nats-io/transport-node';
-import { type Address, createPublicClient, defineChain, encodeFunctionData, type Hex, http, maxUint256 } from 'viem';
+import { type Address, createPublicClient, encodeFunctionData, type Hex, http, maxUint256 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { ensureChain, LOCAL_CHAIN_ID, LOCAL_NETWORK } from '../lib/stack/chain.ts';
 import { deployLocalContracts } from '../lib/stack/contracts.ts';
@@ -79,12 +79,7 @@ async function main(): Promise<void> {
   try {
     const deployment = await deployLocalContracts({ rpcUrl, network: LOCAL_NETWORK, chainId: LOCAL_CHAIN_ID });
     const { escrow, mockUsdc } = deployment.contracts;
-    const viemChain = defineChain({
-      id: LOCAL_CHAIN_ID,
-      name: 'anvil',
-      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-      rpcUrls: { default: { http: [rpcUrl] } },
-    });
+    const viemChain = evmChain({ id: LOCAL_CHAIN_ID, name: 'anvil', rpcUrl: rpcUrl });
     const publicClient = createPublicClient({ chain: viemChain, transport: http(rpcUrl), cacheTime: 0, pollingInterval: 20 });
     const rpc = (method: string, params: unknown[] = []) => publicClient.request({ method, params } as never);
     const gasPrice = await publicClient.getGasPrice();

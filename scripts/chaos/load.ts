@@ -3,8 +3,8 @@
 // receiver recording every delivery. What it records is what verify.ts checks.
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/escrow';
-import { type Address, createPublicClient, createWalletClient, defineChain, type Hex, http, maxUint256 } from 'viem';
+import { evmChain, holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/escrow';
+import { type Address, createPublicClient, createWalletClient, type Hex, http, maxUint256 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { api, createPlatform, expectStatus, SMOKE_RECEIVER } from '../lib/stack/smoke-payment.ts';
 
@@ -184,12 +184,7 @@ export function startLoad(options: {
     inFlight.add(task);
   }, 1000 / options.ratePerSecond);
 
-  const chain = defineChain({
-    id: options.chainId,
-    name: 'anvil',
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [options.rpcUrl] } },
-  });
+  const chain = evmChain({ id: options.chainId, name: 'anvil', rpcUrl: options.rpcUrl });
   const publicClient = createPublicClient({ chain, transport: http(options.rpcUrl), pollingInterval: 100 });
   const wallet = createWalletClient({ account: ESCROW_SENDER, chain, transport: http(options.rpcUrl) });
 

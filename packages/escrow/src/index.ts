@@ -1,4 +1,5 @@
 export * from '@holdfast/contracts/escrow';
+export { evmChain } from './chain.js';
 export { type DecodedEvent, decodeEscrowLog, type EscrowLog, UndecodableLogError } from './decode.js';
 export {
   type DeployClients,

@@ -1,9 +1,10 @@
 import { type Anvil, startAnvil } from '@holdfast/test-fixtures';
-import { createPublicClient, createWalletClient, defineChain, getContractAddress, http } from 'viem';
+import { createPublicClient, createWalletClient, getContractAddress, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ensureLocalContracts,
   escrowContractsEntry,
+  evmChain,
   holdfastEscrowDeployedBytecode,
   isCodeOf,
   type LocalContracts,
@@ -17,12 +18,7 @@ let clients: Parameters<typeof ensureLocalContracts>[0];
 
 beforeAll(async () => {
   anvil = await startAnvil();
-  const chain = defineChain({
-    id: anvil.chainId,
-    name: 'anvil',
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [anvil.rpcUrl] } },
-  });
+  const chain = evmChain({ id: anvil.chainId, name: 'anvil', rpcUrl: anvil.rpcUrl });
   const transport = http(anvil.rpcUrl);
   clients = {
     publicClient: createPublicClient({ chain, transport, cacheTime: 0, pollingInterval: 50 }),

@@ -6,11 +6,12 @@ import { join } from 'node:path';
 import {
   ensureLocalContracts,
   escrowContractsEntry,
+  evmChain,
   type LocalContracts,
   localDeployerAccount,
   tokenContractsEntry,
 } from '@holdfast/escrow';
-import { createPublicClient, createWalletClient, defineChain, http } from 'viem';
+import { createPublicClient, createWalletClient, http } from 'viem';
 import { say } from './log.ts';
 
 export interface LocalDeployment {
@@ -20,12 +21,7 @@ export interface LocalDeployment {
 }
 
 function clients(rpcUrl: string, chainId: number) {
-  const chain = defineChain({
-    id: chainId,
-    name: 'anvil',
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [rpcUrl] } },
-  });
+  const chain = evmChain({ id: chainId, name: 'anvil', rpcUrl: rpcUrl });
   const transport = http(rpcUrl);
   return {
     publicClient: createPublicClient({ chain, transport, cacheTime: 0, pollingInterval: 100 }),

@@ -6,7 +6,8 @@
 // The local deployer (anvil dev account #9) puts the contracts at the same addresses on every fresh
 // chain, so compose can name them in ESCROW_CONTRACTS and TOKEN_CONTRACTS up front; this command
 // checks that they are there (deploying them when the chain is fresh) and fails when they are not.
-import { createPublicClient, createWalletClient, defineChain, http } from 'viem';
+import { createPublicClient, createWalletClient, http } from 'viem';
+import { evmChain } from '../chain.js';
 import { ensureLocalContracts, escrowContractsEntry, LOCAL_CONTRACTS, localDeployerAccount, tokenContractsEntry } from '../local.js';
 
 const [rpcUrl, network = 'base-sepolia'] = process.argv.slice(2);
@@ -16,12 +17,7 @@ if (!rpcUrl) {
 }
 const probe = createPublicClient({ transport: http(rpcUrl) });
 const chainId = await probe.getChainId();
-const chain = defineChain({
-  id: chainId,
-  name: network,
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: [rpcUrl] } },
-});
+const chain = evmChain({ id: chainId, name: network, rpcUrl: rpcUrl });
 const publicClient = createPublicClient({ chain, transport: http(rpcUrl), cacheTime: 0 });
 const walletClient = createWalletClient({ chain, transport: http(rpcUrl), account: localDeployerAccount() });
 const { contracts, deployed } = await ensureLocalContracts({ publicClient, walletClient, recorded: { ...LOCAL_CONTRACTS, chainId } });

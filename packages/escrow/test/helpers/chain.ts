@@ -8,7 +8,6 @@ import {
   createPublicClient,
   createTestClient,
   createWalletClient,
-  defineChain,
   type Hash,
   type HttpTransport,
   http,
@@ -19,6 +18,7 @@ import {
 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { expect } from 'vitest';
+import { evmChain } from '../../src/index.js';
 
 export interface Connection {
   chain: Chain;
@@ -36,12 +36,7 @@ export interface Connection {
 /** Clients for one anvil: a public client without caches (the chain moves under the tests), a test client, wallets per account. */
 export async function connect(anvil: Anvil): Promise<Connection> {
   const { rpcUrl } = anvil;
-  const chain = defineChain({
-    id: anvil.chainId,
-    name: 'anvil as base-sepolia',
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [rpcUrl] } },
-  });
+  const chain = evmChain({ id: anvil.chainId, name: 'anvil as base-sepolia', rpcUrl: rpcUrl });
   const transport = http(rpcUrl);
   const publicClient = createPublicClient({ chain, transport, cacheTime: 0, pollingInterval: 50 });
   const testClient = createTestClient({ chain, transport, mode: 'anvil' });
