@@ -1,4 +1,5 @@
-import { bigserial, boolean, index, jsonb, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, jsonb, text, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, metadataColumn } from '../../db/columns.js';
 import { workspaceSchema } from '../../db/pg-schema.js';
 
 /**
@@ -22,8 +23,8 @@ export const auditLogs = workspaceSchema.table(
     errorMessage: text('error_message'),
     ipAddress: text('ip_address'),
     userAgent: text('user_agent'),
-    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    metadata: metadataColumn(),
+    createdAt: createdAt(),
   },
   (t) => [
     index('audit_logs_created_idx').on(t.createdAt, t.seq),

@@ -1,8 +1,10 @@
 import type { CustomerStatus } from '@holdfast/contracts';
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, index, jsonb, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, metadataColumn, timestamptz, updatedAt } from '../../db/columns.js';
 import { workspaceSchema } from '../../db/pg-schema.js';
-import { workspaces } from '../workspaces/tables.js';
+import { refreshTokenTable, sessionColumns } from '../sessions/tables.js';
+import { workspaceIdColumn } from '../workspaces/tables.js';
 
 /**
  * A workspace's customers: created by its administrators (no password: they cannot log in) or
@@ -13,9 +15,7 @@ export const customers = workspaceSchema.table(
   'customers',
   {
     id: uuid('id').primaryKey(),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceIdColumn(),
     externalId: text('external_id'),
     /** Lower-cased on the way in. */
     email: text('email').notNull(),
@@ -32,11 +32,11 @@ export const customers = workspaceSchema.table(
     country: text('country'),
     status: text('status').$type<CustomerStatus>().notNull().default('active'),
     emailVerified: boolean('email_verified').notNull().default(false),
-    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
-    lastLoginAt: timestamp('last_login_at', { withTimezone: true, mode: 'date' }),
+    metadata: metadataColumn(),
+    lastLoginAt: timestamptz('last_login_at'),
     createdBy: uuid('created_by'),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('customers_workspace_email_unique').on(t.workspaceId, t.email),
@@ -59,34 +59,10 @@ export const customerSessions = workspaceSchema.table(
     customerId: uuid('customer_id')
       .notNull()
       .references(() => customers.id, { onDelete: 'cascade' }),
-    ipAddress: text('ip_address'),
-    userAgent: text('user_agent'),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
-    revokedReason: text('revoked_reason'),
+    ...sessionColumns(),
   },
   (t) => [index('customer_sessions_customer_idx').on(t.customerId)],
 );
 
-/** Customer refresh tokens, stored only as SHA-256 hashes; used once (`rotatedAt`). */
-export const customerRefreshTokens = workspaceSchema.table(
-  'customer_refresh_tokens',
-  {
-    id: uuid('id').primaryKey(),
-    sessionId: uuid('session_id')
-      .notNull()
-      .references(() => customerSessions.id, { onDelete: 'cascade' }),
-    tokenHash: text('token_hash').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
-    rotatedAt: timestamp('rotated_at', { withTimezone: true, mode: 'date' }),
-    replacedBy: uuid('replaced_by'),
-  },
-  (t) => [
-    uniqueIndex('customer_refresh_tokens_hash_unique').on(t.tokenHash),
-    index('customer_refresh_tokens_session_idx').on(t.sessionId),
-    /** The retention sweeper's scan (modules/retention). */
-    index('customer_refresh_tokens_expires_idx').on(t.expiresAt),
-  ],
-);
+/** Customer refresh tokens: the same as users' (`rotatedAt` marks one spent). */
+export const customerRefreshTokens = refreshTokenTable('customer_refresh_tokens', customerSessions);

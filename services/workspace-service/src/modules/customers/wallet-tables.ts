@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, timestamptz } from '../../db/columns.js';
 import { workspaceSchema } from '../../db/pg-schema.js';
-import { workspaces } from '../workspaces/tables.js';
+import { workspaceIdColumn } from '../workspaces/tables.js';
 import { customers } from './tables.js';
 
 /**
@@ -15,15 +16,13 @@ export const customerWallets = workspaceSchema.table(
     customerId: uuid('customer_id')
       .primaryKey()
       .references(() => customers.id, { onDelete: 'cascade' }),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceIdColumn(),
     walletAddress: text('wallet_address').notNull(),
     chainId: integer('chain_id'),
     source: text('source').$type<'siwe' | 'custody_a' | 'platform'>().notNull(),
     providerWalletId: text('provider_wallet_id'),
     blockchain: text('blockchain'),
-    linkedAt: timestamp('linked_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    linkedAt: timestamptz('linked_at').notNull().defaultNow(),
   },
   () => [
     // An address belongs to at most one customer of a workspace.
@@ -38,16 +37,14 @@ export const walletLinkNonces = workspaceSchema.table(
   'wallet_link_nonces',
   {
     nonceHash: text('nonce_hash').primaryKey(),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceIdColumn(),
     customerId: uuid('customer_id')
       .notNull()
       .references(() => customers.id, { onDelete: 'cascade' }),
     chainId: integer('chain_id').notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    usedAt: timestamptz('used_at'),
+    createdAt: createdAt(),
   },
   (t) => [
     index('wallet_link_nonces_customer_idx').on(t.customerId),

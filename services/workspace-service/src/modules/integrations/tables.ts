@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { check, index, jsonb, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { check, index, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, metadataColumn, timestamptz, updatedAt } from '../../db/columns.js';
 import { workspaceSchema } from '../../db/pg-schema.js';
-import { workspaces } from '../workspaces/tables.js';
+import { workspaceIdColumn } from '../workspaces/tables.js';
 
 /** Outcome of the last check of the stored config: what `status` is derived from (with `disabled_at`). */
 export type IntegrationCheckState = 'unchecked' | 'passed' | 'failed';
@@ -16,9 +17,7 @@ export const workspaceIntegrations = workspaceSchema.table(
   'workspace_integrations',
   {
     id: uuid('id').primaryKey(),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceIdColumn(),
     integrationId: uuid('integration_id').notNull(),
     config: jsonb('config').$type<Record<string, unknown>>().notNull().default({}),
     secretsSealed: text('secrets_sealed'),
@@ -26,12 +25,12 @@ export const workspaceIntegrations = workspaceSchema.table(
     secretFields: text('secret_fields').array().notNull().default(sql`'{}'::text[]`),
     checkState: text('check_state').$type<IntegrationCheckState>().notNull().default('unchecked'),
     errorMessage: text('error_message'),
-    lastValidatedAt: timestamp('last_validated_at', { withTimezone: true, mode: 'date' }),
-    disabledAt: timestamp('disabled_at', { withTimezone: true, mode: 'date' }),
-    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    lastValidatedAt: timestamptz('last_validated_at'),
+    disabledAt: timestamptz('disabled_at'),
+    metadata: metadataColumn(),
     createdBy: uuid('created_by'),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('workspace_integrations_kind_unique').on(t.workspaceId, t.integrationId),

@@ -1,9 +1,10 @@
 import type { EventType, NotificationPriority, NotificationType } from '@holdfast/contracts';
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, jsonb, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, metadataColumn, timestamptz, updatedAt } from '../../db/columns.js';
 import { workspaceSchema } from '../../db/pg-schema.js';
 import { users } from '../users/tables.js';
-import { workspaces } from '../workspaces/tables.js';
+import { workspaceIdColumn } from '../workspaces/tables.js';
 
 /**
  * Notifications of users about their workspace's events. One row per (event, user): a redelivered
@@ -16,20 +17,18 @@ export const notifications = workspaceSchema.table(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceIdColumn(),
     eventId: text('event_id').notNull(),
     eventType: text('event_type').$type<EventType>().notNull(),
     type: text('type').$type<NotificationType>().notNull(),
     priority: text('priority').$type<NotificationPriority>().notNull(),
     title: text('title').notNull(),
     message: text('message').notNull(),
-    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    metadata: metadataColumn(),
     isRead: boolean('is_read').notNull().default(false),
-    readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    readAt: timestamptz('read_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('notifications_event_user_unique').on(t.eventId, t.userId),
@@ -47,5 +46,5 @@ export const notificationPreferences = workspaceSchema.table('notification_prefe
     .references(() => users.id, { onDelete: 'cascade' }),
   /** `{eventType: boolean}` overrides of the defaults. */
   events: jsonb('events').$type<Partial<Record<EventType, boolean>>>().notNull().default({}),
-  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: updatedAt(),
 });

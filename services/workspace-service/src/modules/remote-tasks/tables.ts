@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, text, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, timestamptz } from '../../db/columns.js';
 import { workspaceSchema } from '../../db/pg-schema.js';
 
 export const REMOTE_TASK_KINDS = [
@@ -30,10 +31,10 @@ export const remoteTasks = workspaceSchema.table(
     workspaceId: uuid('workspace_id').notNull(),
     status: text('status').$type<RemoteTaskStatus>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    nextAttemptAt: timestamptz('next_attempt_at').notNull().defaultNow(),
     lastError: text('last_error'),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    completedAt: timestamptz('completed_at'),
   },
   (t) => [
     index('remote_tasks_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),

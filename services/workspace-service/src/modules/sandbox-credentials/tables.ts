@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { check, index, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { check, index, text, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, timestamptz } from '../../db/columns.js';
 import { workspaceSchema } from '../../db/pg-schema.js';
-import { workspaces } from '../workspaces/tables.js';
+import { workspaceIdColumn } from '../workspaces/tables.js';
 
 export const ISSUANCE_STATUSES = ['pending', 'completed', 'failed', 'abandoned'] as const;
 export type IssuanceStatus = (typeof ISSUANCE_STATUSES)[number];
@@ -17,15 +18,13 @@ export const sandboxIssuances = workspaceSchema.table(
   'sandbox_issuances',
   {
     id: uuid('id').primaryKey(),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceIdColumn(),
     name: text('name').notNull(),
     requestedBy: uuid('requested_by'),
     status: text('status').$type<IssuanceStatus>().notNull().default('pending'),
     platformId: uuid('platform_id'),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    resolvedAt: timestamp('resolved_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    resolvedAt: timestamptz('resolved_at'),
   },
   (t) => [
     index('sandbox_issuances_workspace_idx').on(t.workspaceId, t.status),

@@ -1,7 +1,45 @@
 import type { SessionEnvironment } from '@holdfast/contracts';
-import { index, integer, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, index, integer, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, timestamptz } from '../../db/columns.js';
 import { workspaceSchema } from '../../db/pg-schema.js';
 import { users } from '../users/tables.js';
+
+/** What a session of either kind (a user's, a customer's) records besides whose it is. */
+export const sessionColumns = () => ({
+  ipAddress: text('ip_address'),
+  userAgent: text('user_agent'),
+  createdAt: createdAt(),
+  lastUsedAt: timestamptz('last_used_at').notNull().defaultNow(),
+  revokedAt: timestamptz('revoked_at'),
+  revokedReason: text('revoked_reason'),
+});
+
+/**
+ * The refresh tokens of one kind of session (table `name`), stored only as SHA-256 hashes. A token
+ * is used once; `rotatedAt` marks it spent.
+ */
+export function refreshTokenTable<TName extends string>(name: TName, sessionTable: { id: AnyPgColumn }) {
+  return workspaceSchema.table(
+    name,
+    {
+      id: uuid('id').primaryKey(),
+      sessionId: uuid('session_id')
+        .notNull()
+        .references(() => sessionTable.id, { onDelete: 'cascade' }),
+      tokenHash: text('token_hash').notNull(),
+      createdAt: createdAt(),
+      expiresAt: timestamptz('expires_at').notNull(),
+      rotatedAt: timestamptz('rotated_at'),
+      replacedBy: uuid('replaced_by'),
+    },
+    (t) => [
+      uniqueIndex(`${name}_hash_unique`).on(t.tokenHash),
+      index(`${name}_session_idx`).on(t.sessionId),
+      /** The retention sweeper's scan (modules/retention). */
+      index(`${name}_expires_idx`).on(t.expiresAt),
+    ],
+  );
+}
 
 /**
  * A login: the family of refresh tokens it issued. Revoking the session (logout, reuse of a
@@ -15,37 +53,12 @@ export const sessions = workspaceSchema.table(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     environment: text('environment').$type<SessionEnvironment>().notNull(),
-    ipAddress: text('ip_address'),
-    userAgent: text('user_agent'),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
-    revokedReason: text('revoked_reason'),
+    ...sessionColumns(),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
-/** Refresh tokens, stored only as SHA-256 hashes. A token is used once; `rotatedAt` marks it spent. */
-export const refreshTokens = workspaceSchema.table(
-  'refresh_tokens',
-  {
-    id: uuid('id').primaryKey(),
-    sessionId: uuid('session_id')
-      .notNull()
-      .references(() => sessions.id, { onDelete: 'cascade' }),
-    tokenHash: text('token_hash').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
-    rotatedAt: timestamp('rotated_at', { withTimezone: true, mode: 'date' }),
-    replacedBy: uuid('replaced_by'),
-  },
-  (t) => [
-    uniqueIndex('refresh_tokens_hash_unique').on(t.tokenHash),
-    index('refresh_tokens_session_idx').on(t.sessionId),
-    /** The retention sweeper's scan (modules/retention). */
-    index('refresh_tokens_expires_idx').on(t.expiresAt),
-  ],
-);
+export const refreshTokens = refreshTokenTable('refresh_tokens', sessions);
 
 /** E-mail verification codes (6 digits), stored as keyed hashes; one live code per user. */
 export const verificationCodes = workspaceSchema.table('verification_codes', {
@@ -54,8 +67,8 @@ export const verificationCodes = workspaceSchema.table('verification_codes', {
     .references(() => users.id, { onDelete: 'cascade' }),
   codeHash: text('code_hash').notNull(),
   attempts: integer('attempts').notNull().default(0),
-  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  createdAt: createdAt(),
+  expiresAt: timestamptz('expires_at').notNull(),
 });
 
 /**
@@ -66,6 +79,6 @@ export const verificationCodes = workspaceSchema.table('verification_codes', {
 export const loginThrottles = workspaceSchema.table('login_throttles', {
   emailHash: text('email_hash').primaryKey(),
   failures: integer('failures').notNull(),
-  windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }).notNull(),
-  lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+  windowStart: timestamptz('window_start').notNull(),
+  lockedUntil: timestamptz('locked_until'),
 });

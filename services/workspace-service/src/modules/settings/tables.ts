@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from '../../db/columns.js';
 import { workspaceSchema } from '../../db/pg-schema.js';
 import { workspaces } from '../workspaces/tables.js';
 
@@ -22,8 +23,8 @@ export const settings = workspaceSchema.table(
     description: text('description'),
     createdBy: uuid('created_by'),
     updatedBy: uuid('updated_by'),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     unique('settings_scope_key_unique').on(t.workspaceId, t.key).nullsNotDistinct(),

@@ -1,6 +1,7 @@
 import type { UserRole, UserStatus } from '@holdfast/contracts';
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, jsonb, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, timestamptz, updatedAt } from '../../db/columns.js';
 import { workspaceSchema } from '../../db/pg-schema.js';
 import { workspaces } from '../workspaces/tables.js';
 
@@ -27,10 +28,10 @@ export const users = workspaceSchema.table(
     emailVerified: boolean('email_verified').notNull().default(false),
     avatarPath: text('avatar_path'),
     signupDetails: jsonb('signup_details').$type<SignupDetails>(),
-    lastLoginAt: timestamp('last_login_at', { withTimezone: true, mode: 'date' }),
-    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    lastLoginAt: timestamptz('last_login_at'),
+    passwordChangedAt: timestamptz('password_changed_at').notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('users_email_unique').on(t.email),

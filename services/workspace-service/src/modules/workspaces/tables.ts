@@ -8,7 +8,8 @@ import type {
   WorkspaceStatus,
 } from '@holdfast/contracts';
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, jsonb, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, metadataColumn, timestamptz, updatedAt } from '../../db/columns.js';
 import { workspaceSchema } from '../../db/pg-schema.js';
 
 /**
@@ -28,11 +29,11 @@ export const workspaces = workspaceSchema.table(
     walletProvider: text('wallet_provider').$type<WalletProvider>(),
     walletId: text('wallet_id'),
     custodyCOrganizationId: text('custody_c_organization_id'),
-    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    metadata: metadataColumn(),
     billingEnabled: boolean('billing_enabled').notNull().default(false),
     createdBy: uuid('created_by'),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('workspaces_slug_unique').on(t.slug),
@@ -41,6 +42,12 @@ export const workspaces = workspaceSchema.table(
     check('workspaces_slug_check', sql`${t.slug} ~ '^[a-z0-9-]+$' and length(${t.slug}) <= 255`),
   ],
 );
+
+/** The workspace a row belongs to: the row is deleted with it. */
+export const workspaceIdColumn = () =>
+  uuid('workspace_id')
+    .notNull()
+    .references(() => workspaces.id, { onDelete: 'cascade' });
 
 /** Billing of a workspace; a missing row means the defaults (plan `sandbox`, no contact details). */
 export const workspaceBilling = workspaceSchema.table('workspace_billing', {
@@ -52,7 +59,7 @@ export const workspaceBilling = workspaceSchema.table('workspace_billing', {
   companyName: text('company_name'),
   taxId: text('tax_id'),
   updatedBy: uuid('updated_by'),
-  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: updatedAt(),
 });
 
 /** Wallet settings beyond the provider fields kept on the workspace; a missing row means the defaults. */
@@ -65,7 +72,7 @@ export const workspaceWalletSettings = workspaceSchema.table('workspace_wallet_s
   defaultCurrency: text('default_currency').$type<Currency>(),
   autoCreateCustomerWallets: boolean('auto_create_customer_wallets').notNull().default(false),
   updatedBy: uuid('updated_by'),
-  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: updatedAt(),
 });
 
 /**
@@ -77,16 +84,14 @@ export const platformMappings = workspaceSchema.table(
   'platform_mappings',
   {
     id: uuid('id').primaryKey(),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceIdColumn(),
     platformId: uuid('platform_id').notNull(),
     kind: text('kind').$type<PlatformMappingKind>().notNull(),
     name: text('name').notNull(),
     status: text('status').$type<PlatformMappingStatus>().notNull().default('active'),
     createdBy: uuid('created_by'),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    revokedAt: timestamptz('revoked_at'),
   },
   (t) => [
     uniqueIndex('platform_mappings_platform_unique').on(t.platformId),

@@ -1,6 +1,7 @@
 import type { ContractDeploymentStatus, Network } from '@holdfast/contracts';
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, jsonb, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, timestamptz, updatedAt } from '../../../db/columns.js';
 import { workspaceSchema } from '../../../db/pg-schema.js';
 import { workspaces } from '../../workspaces/tables.js';
 
@@ -28,17 +29,17 @@ export const contractDeployments = workspaceSchema.table(
     contractAddress: text('contract_address'),
     factoryAddress: text('factory_address'),
     deploymentTxHash: text('deployment_tx_hash'),
-    deployedAt: timestamp('deployed_at', { withTimezone: true, mode: 'date' }),
+    deployedAt: timestamptz('deployed_at'),
     deployedBy: text('deployed_by'),
     status: text('status').$type<ContractDeploymentStatus>().notNull(),
     isShared: boolean('is_shared').notNull().default(false),
     verified: boolean('verified').notNull().default(false),
-    verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'date' }),
+    verifiedAt: timestamptz('verified_at'),
     metadata: jsonb('metadata').$type<DeploymentMetadata>().notNull().default({}),
     /** When the chain-indexer acknowledged following this dedicated contract (null: still to announce). */
-    indexerRegisteredAt: timestamp('indexer_registered_at', { withTimezone: true, mode: 'date' }),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    indexerRegisteredAt: timestamptz('indexer_registered_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   () => [
     check('contract_deployments_scope_ck', sql`is_shared = (workspace_id is null)`),

@@ -1,8 +1,9 @@
 import type { ExternalWalletType } from '@holdfast/contracts';
 import { sql } from 'drizzle-orm';
-import { boolean, check, jsonb, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from '../../../db/columns.js';
 import { workspaceSchema } from '../../../db/pg-schema.js';
-import { workspaces } from '../../workspaces/tables.js';
+import { workspaceIdColumn } from '../../workspaces/tables.js';
 
 /**
  * Browser wallet connectors a workspace offers its customers, one row per (workspace, type).
@@ -13,17 +14,15 @@ export const externalWalletConfigs = workspaceSchema.table(
   'external_wallet_configs',
   {
     id: uuid('id').primaryKey(),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceIdColumn(),
     providerType: text('provider_type').$type<ExternalWalletType>().notNull(),
     isEnabled: boolean('is_enabled').notNull().default(false),
     allowedNetworks: jsonb('allowed_networks').$type<string[]>().notNull().default([]),
     allowedTemplateIds: jsonb('allowed_template_ids').$type<string[]>().notNull().default([]),
     settings: jsonb('settings').$type<{ projectId?: string; appName?: string; appLogoUrl?: string }>().notNull().default({}),
     rpcProviderApiKeySealed: text('rpc_provider_api_key_sealed'),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('external_wallet_configs_type_idx').on(t.workspaceId, t.providerType),

@@ -1,6 +1,7 @@
 import type { CustodyProviderType, Network } from '@holdfast/contracts';
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, metadataColumn, updatedAt } from '../../../db/columns.js';
 import { workspaceSchema } from '../../../db/pg-schema.js';
 import { workspaces } from '../../workspaces/tables.js';
 
@@ -22,11 +23,11 @@ export const walletProviderConfigs = workspaceSchema.table(
     isActive: boolean('is_active').notNull().default(true),
     isDefault: boolean('is_default').notNull().default(false),
     supportedNetworks: jsonb('supported_networks').$type<Network[]>().notNull().default([]),
-    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    metadata: metadataColumn(),
     configSealed: text('config_sealed').notNull(),
     version: integer('version').notNull().default(1),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   () => [
     check('wallet_provider_configs_scope_ck', sql`is_global = (workspace_id is null)`),

@@ -1,7 +1,8 @@
 import type { AddressFormat, Curve } from '@holdfast/contracts';
-import { text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt } from '../../../db/columns.js';
 import { workspaceSchema } from '../../../db/pg-schema.js';
-import { workspaces } from '../../workspaces/tables.js';
+import { workspaceIdColumn } from '../../workspaces/tables.js';
 
 /**
  * The built-in PLATFORM provider: one HD wallet per workspace. `seed_sealed` is the BIP-39
@@ -10,12 +11,9 @@ import { workspaces } from '../../workspaces/tables.js';
  */
 export const platformWallets = workspaceSchema.table('platform_wallets', {
   id: uuid('id').primaryKey(),
-  workspaceId: uuid('workspace_id')
-    .notNull()
-    .unique()
-    .references(() => workspaces.id, { onDelete: 'cascade' }),
+  workspaceId: workspaceIdColumn().unique(),
   seedSealed: text('seed_sealed').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  createdAt: createdAt(),
 });
 export type PlatformWalletRow = typeof platformWallets.$inferSelect;
 
@@ -27,14 +25,12 @@ export const platformWalletAccounts = workspaceSchema.table(
     walletId: uuid('wallet_id')
       .notNull()
       .references(() => platformWallets.id, { onDelete: 'cascade' }),
-    workspaceId: uuid('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceIdColumn(),
     address: text('address').notNull(),
     addressFormat: text('address_format').$type<AddressFormat>().notNull(),
     curve: text('curve').$type<Curve>().notNull(),
     path: text('path').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('platform_wallet_accounts_path_idx').on(t.walletId, t.addressFormat, t.path),
