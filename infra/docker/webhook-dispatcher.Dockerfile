@@ -11,9 +11,11 @@ COPY pnpm-lock.yaml pnpm-workspace.yaml package.json turbo.json tsconfig.base.js
 COPY patches ./patches
 COPY packages ./packages
 COPY services ./services
+# The bundler of the services' production entries (ADR 31), run by each service's build.
+COPY scripts/bundle-service.ts ./scripts/bundle-service.ts
 RUN pnpm install --frozen-lockfile --ignore-scripts=false
 RUN pnpm exec turbo run build --filter=@holdfast/webhook-dispatcher...
-# A self-contained folder: the service's dist, drizzle migrations and production node_modules.
+# A self-contained folder: the service's bundle (what runs) and dist, drizzle migrations and production node_modules.
 RUN pnpm --filter=@holdfast/webhook-dispatcher deploy --prod --legacy /out
 
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
@@ -25,6 +27,6 @@ COPY --from=build --chown=node:node /out ./
 USER node
 EXPOSE 3003
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s CMD ["node", "-e", "fetch('http://127.0.0.1:3003/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# Migrations are a separate step (an init container or `docker compose run`): node dist/migrate.js
+# Migrations are a separate step (an init container or `docker compose run`): node bundle/migrate.js
 # The young generation capped at 2 x 8 MiB (docs/adr/0029-start-up-and-memory.md; scripts/lib/stack/processes.ts SERVICE_NODE_FLAGS).
-CMD ["node", "--max-semi-space-size=8", "dist/main.js"]
+CMD ["node", "--max-semi-space-size=8", "bundle/main.js"]

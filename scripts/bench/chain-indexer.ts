@@ -1,6 +1,6 @@
 // chain-indexer benchmark: backfill speed (escrow events per second, read from anvil and acknowledged
 // by JetStream) and head lag (a transaction mined on anvil -> its escrow.created on the CHAIN stream,
-// p50 and p99). Runs the built indexer (services/chain-indexer/dist/main.js) as a real process against a
+// p50 and p99). Runs the built indexer (services/chain-indexer/bundle/main.js) as a real process against a
 // throw-away anvil, a fresh database and its own NATS subject prefix, all removed afterwards.
 //
 //   pnpm exec turbo run build && node scripts/bench/chain-indexer.ts [--singles 2000] [--per-block 5] [--batches 40] [--legs 50] [--lag 200] [--write]
@@ -23,6 +23,7 @@ import { mnemonicToAccount } from 'viem/accounts';
 import { ensureChain, LOCAL_CHAIN_ID } from '../lib/stack/chain.ts';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor, waitFor } from '../lib/stack/ports.ts';
+import { productionEntry } from '../lib/stack/processes.ts';
 import { bareHeadSubscriber, HEAD_LAG_TARGET_MS, headLagVerdict } from './head-lag.ts';
 import { benchDatabase, benchServiceEnv, machineLine, percentile, processCpuMs, stopChildren, writeBenchSection } from './load.ts';
 import { databaseUrl, flag, natsUrl, numberOption } from './options.ts';
@@ -127,7 +128,7 @@ async function main(): Promise<void> {
     };
     const cwd = mkdtempSync(join(os.tmpdir(), 'holdfast-bench-'));
     await new Promise<void>((resolve, reject) =>
-      spawn(process.execPath, [join(root, 'services/chain-indexer/dist/migrate.js')], { env, cwd, stdio: 'inherit' }).once(
+      spawn(process.execPath, [productionEntry(join(root, 'services/chain-indexer'), 'migrate')], { env, cwd, stdio: 'inherit' }).once(
         'exit',
         (code) => (code === 0 ? resolve() : reject(new Error(`migrate exited ${code}`))),
       ),
@@ -138,7 +139,7 @@ async function main(): Promise<void> {
     const jsm = await jetstreamManager(nc);
     const stream = `${prefix}CHAIN`.replaceAll('.', '_');
     const started = Date.now();
-    indexer = spawn(process.execPath, [join(root, 'services/chain-indexer/dist/main.js')], {
+    indexer = spawn(process.execPath, [productionEntry(join(root, 'services/chain-indexer'), 'main')], {
       env,
       cwd,
       stdio: ['ignore', 'inherit', 'inherit'],

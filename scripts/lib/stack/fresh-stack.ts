@@ -17,7 +17,7 @@ export interface FreshStack {
 }
 
 /**
- * The four processes, migrated and started from their dist/ on a fresh database, a throw-away anvil
+ * The four processes, migrated and started from their bundles (bundle/) on a fresh database, a throw-away anvil
  * and a NATS of their own where each process connects as its own user with only its own subjects
  * (infra/nats). `env` gives each process's variables beyond the database URL, subject prefix and
  * ports; `use` runs once every process is ready. Then everything stops and the database is dropped.

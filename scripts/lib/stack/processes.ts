@@ -28,6 +28,14 @@ export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8'];
  */
 export const SERVICE_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' };
 
+/**
+ * The file production runs for a service's entry (`main`, `migrate`): its bundle, made by its build
+ * (scripts/bundle-service.ts; docs/adr/0031-service-bundles.md), as in the Dockerfiles and infra/k8s.
+ */
+export function productionEntry(serviceDir: string, entry: 'main' | 'migrate'): string {
+  return join(serviceDir, 'bundle', `${entry}.js`);
+}
+
 /** The services, from each package.json's `holdfast` field (schema, default port, port variable). */
 export function services(root: string): ServiceInfo[] {
   const dir = join(root, 'services');
@@ -52,7 +60,7 @@ export async function migrateAll(
   envOf: (service: string) => NodeJS.ProcessEnv = () => ({}),
 ): Promise<void> {
   for (const service of services(root)) {
-    await runToEnd(process.execPath, [join(service.dir, 'dist', 'migrate.js')], { ...env, ...envOf(service.name) }, root);
+    await runToEnd(process.execPath, [productionEntry(service.dir, 'migrate')], { ...env, ...envOf(service.name) }, root);
   }
   say('migrations applied');
 }
@@ -63,7 +71,7 @@ export interface RunningStack {
   stop: () => Promise<void>;
 }
 
-/** Runs every service's dist/main.js with interleaved, labelled logs; `envOf` adds a process's own variables (its NATS user). */
+/** Runs every service's production entry (its bundled main.js) with interleaved, labelled logs; `envOf` adds a process's own variables (its NATS user). */
 export function runAll(
   root: string,
   env: NodeJS.ProcessEnv,
@@ -77,7 +85,7 @@ export function runAll(
     for (const service of list) {
       // Own process group: a terminal's Ctrl-C reaches only the stack, which then stops each
       // process once, in order, instead of every process getting the signal twice.
-      const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, join(service.dir, 'dist', 'main.js')], {
+      const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, productionEntry(service.dir, 'main')], {
         env: { ...SERVICE_ENV, ...env, ...envOf(service.name) },
         cwd: root,
         stdio: ['ignore', 'pipe', 'pipe'],
