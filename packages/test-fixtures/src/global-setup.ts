@@ -1,20 +1,14 @@
 import { connect } from 'node:net';
+import { pingOnce } from '@holdfast/db';
 import { databaseUrl, dropStaleTestDatabases, ensureTemplateDatabase } from '@holdfast/db/testing';
-import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
 import { startContainers } from './containers.js';
 
-async function postgresAnswers(url: string): Promise<boolean> {
-  const sql = postgres(url, { max: 1, connect_timeout: 3, onnotice: () => {} });
-  try {
-    await sql`select 1`;
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await sql.end({ timeout: 1 });
-  }
-}
+const postgresAnswers = (url: string): Promise<boolean> =>
+  pingOnce(url, 'holdfast-tests').then(
+    () => true,
+    () => false,
+  );
 
 function tcpAnswers(url: string, defaultPort: number): Promise<boolean> {
   const { hostname, port } = new URL(url.split(',')[0] ?? url);
