@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger, type Logger } from '@holdfast/logging';
 import { inject } from 'vitest';
-import { type Bus, connectBus } from './bus.js';
+import { type Bus, connectBus, prefixedName } from './bus.js';
 import { deleteStreams, ensureStreams } from './streams.js';
 
 declare module 'vitest' {
@@ -38,6 +38,19 @@ export async function createTestBus(options: { logger?: Logger; name?: string } 
       await bus.close();
     },
   };
+}
+
+/** Every message on a JetStream stream of this bus so far (`STREAMS.EVENTS.name`...), oldest first, as JSON. */
+export async function streamMessages<T>(bus: Bus, streamName: string): Promise<T[]> {
+  const stream = prefixedName(bus, streamName);
+  const info = await bus.jsm.streams.info(stream);
+  const messages: T[] = [];
+  for (let seq = info.state.first_seq; info.state.messages > 0 && seq <= info.state.last_seq; seq++) {
+    // A message the stream dropped (max age, a purge) leaves a gap in the sequence.
+    const message = await bus.jsm.streams.getMessage(stream, { seq }).catch(() => null);
+    if (message) messages.push(message.json<T>());
+  }
+  return messages;
 }
 
 export { startNatsServer } from './nats-server.js';

@@ -6,6 +6,8 @@ export * from './logger.js';
 export * from './ports.js';
 export * from './process.js';
 export * from './processes.js';
+export * from './receiver.js';
 export * from './redis.js';
 export * from './rejection.js';
 export * from './service.js';
+export * from './until.js';

@@ -1,15 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { startForTest } from '@holdfast/http-kit';
 import { createLogger } from '@holdfast/logging';
 import { inMemorySpanExporter, type ReadableSpan, startTracing, type Tracing } from '@holdfast/runtime';
-import { createTestBus, createTestDatabase, type TestBus, type TestDatabase } from '@holdfast/test-fixtures';
+import { type Receiver, startReceiver, until } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentsService, paymentsConfigFrom } from '../src/index.js';
-import { call, key, type Running } from './helpers.js';
+import { call, createTestBus, createTestDatabase, key, type Running, type TestBus, type TestDatabase } from './helpers.js';
 import { startDispatcherFor } from './support/dispatcher.js';
 
 // One payment followed across processes (docs/operations.md, "Tracing"): real payments-service and
@@ -25,32 +23,7 @@ let nats: TestBus;
 let payments: Running;
 let dispatcher: Running;
 let sql: postgres.Sql;
-let receiver: { url: string; bodies: string[]; close: () => Promise<void> };
-
-async function startReceiver() {
-  const bodies: string[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      bodies.push(Buffer.concat(chunks).toString('utf8'));
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hooks`, bodies, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+let receiver: Receiver;
 
 beforeAll(async () => {
   tracing = await startTracing({ serviceName: 'holdfast-test', exporter });
@@ -93,7 +66,7 @@ describe('one payment, one trace', () => {
   it('follows a transaction from its HTTP request through the outbox, NATS and the dispatcher to the webhook attempt', async () => {
     const subscription = await call(payments.url, 'POST', '/api/v1/webhooks', {
       headers: key(admin),
-      body: { url: receiver.url, eventTypes: ['transaction.created'] },
+      body: { url: receiver.url('/hooks'), eventTypes: ['transaction.created'] },
     });
     expect(subscription.status).toBe(201);
 
@@ -111,7 +84,7 @@ describe('one payment, one trace', () => {
     const transactionId = created.body.id as string;
 
     // The webhook arrives, then its attempt's span ends (after the attempt is stored).
-    await until('the webhook', () => receiver.bodies.find((b) => b.includes(transactionId)));
+    await until('the webhook', () => receiver.received('/hooks').find((r) => r.body.includes(transactionId)));
     const attempt = await until('the attempt span', () =>
       exporter.getFinishedSpans().find((s) => s.name === 'webhook transaction.created attempt'),
     );

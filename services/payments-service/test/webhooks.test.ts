@@ -1,8 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type DomainEvent, EVENT_TYPES, newEventId, PAYMENTS_COMMANDS, type SandboxCredential } from '@holdfast/contracts';
 import { publishEvent, sendCommand } from '@holdfast/messaging';
+import { type Receiver, startReceiver, until } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -17,7 +16,7 @@ import {
   type TestDatabase,
   tokenFor,
 } from './helpers.js';
-import { startDispatcherFor, until } from './support/dispatcher.js';
+import { startDispatcherFor } from './support/dispatcher.js';
 
 // Payments API v1 webhooks: every operation forwarded to a real webhook-dispatcher on the same
 // NATS prefix and database server, owned by the calling credential's platform.
@@ -30,7 +29,7 @@ let nats: TestBus;
 let payments: Running;
 let dispatcher: Running | undefined;
 let sql: postgres.Sql;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let receiver: Receiver;
 /** Platform A: a sandbox credential of a workspace; platform B: another workspace's. */
 let a: SandboxCredential;
 let b: SandboxCredential;
@@ -38,31 +37,6 @@ let workspaceA: string;
 let readOnlyKey: string;
 let noWebhookScopesKey: string;
 const admin = `hf_test_${randomBytes(32).toString('base64url')}`;
-
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-async function startReceiver() {
-  const requests: Received[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      requests.push({ path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(req.url?.startsWith('/fail') ? 500 : 200, { 'content-type': 'text/plain' }).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
-    received: (path: string) => requests.filter((r) => r.path === path),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 const startDispatcher = () => startDispatcherFor(db, nats, { WEBHOOK_RETRY_SCHEDULE: '1s' });
 
@@ -82,7 +56,7 @@ beforeAll(async () => {
   [payments, dispatcher, receiver] = await Promise.all([
     startPayments(db, nats, { PAYMENTS_BOOTSTRAP_API_KEY: admin, PAYMENTS_WORKSPACE_API_URL: WORKSPACE_API, ...LIMITS }),
     startDispatcher(),
-    startReceiver(),
+    startReceiver((request) => ({ status: request.path.startsWith('/fail') ? 500 : 200 })),
   ]);
   sql = postgres(db.url, { max: 2, onnotice: () => {} });
   workspaceA = randomUUID();

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { WebhookCommands } from '@holdfast/contracts';
 import { publishEvent } from '@holdfast/messaging';
-import { fileFixture } from '@holdfast/test-fixtures';
+import { fileFixture, type Reply, startReceiver } from '@holdfast/test-fixtures';
 import { describe, expect, it } from 'vitest';
 import { startTestDispatcher } from './support/dispatcher.js';
 import { transactionEvent } from './support/events.js';
-import { type Reply, startReceiver } from './support/receiver.js';
 
 // The breaker of one subscription: CLOSED -> OPEN after 3 consecutive failures (deliveries kept),
 // HALF_OPEN after the cooldown with exactly one probe, CLOSED when the probe succeeds; and the

@@ -3,12 +3,19 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { type DomainEvent, WebhookCommands } from '@holdfast/contracts';
 import { publishEvent, sendCommand } from '@holdfast/messaging';
-import { createTestBus, createTestDatabase, freePort, type TestBus, type TestDatabase } from '@holdfast/test-fixtures';
+import {
+  createTestBus,
+  createTestDatabase,
+  freePort,
+  type Receiver,
+  startReceiver,
+  type TestBus,
+  type TestDatabase,
+} from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactionEvent } from './support/events.js';
-import { type Receiver, startReceiver } from './support/receiver.js';
 
 // The dispatcher as a real process (dist/main.js), killed with SIGKILL while its attempts are in
 // flight, then started again: every event still arrives, with the X-Webhook-Delivery its first

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { type DomainEvent, WebhookCommands, type WebhookOwner, type WebhookSubscriptionWithSecret } from '@holdfast/contracts';
 import { publishEvent } from '@holdfast/messaging';
-import { fileFixture } from '@holdfast/test-fixtures';
+import { fileFixture, startReceiver } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { createDeliveriesRepository } from '../src/modules/deliveries/repository.js';
 import { startTestDispatcher } from './support/dispatcher.js';
 import { disputeEvent, transactionEvent } from './support/events.js';
-import { startReceiver } from './support/receiver.js';
 import { verifyHexSignature, verifyStandardSignature } from './support/verify.js';
 
 // Deliveries end to end: events published on the real EVENTS stream, a real HTTP receiver on

@@ -6,12 +6,19 @@ import { WebhookCommands, type WebhookOwner } from '@holdfast/contracts';
 import { startForTest } from '@holdfast/http-kit';
 import { publishEvent, sendCommand } from '@holdfast/messaging';
 import { keyIdOf } from '@holdfast/secrets';
-import { createTestBus, createTestDatabase, type TestBus, type TestDatabase, testLogger } from '@holdfast/test-fixtures';
+import {
+  createTestBus,
+  createTestDatabase,
+  type Receiver,
+  startReceiver,
+  type TestBus,
+  type TestDatabase,
+  testLogger,
+} from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcherService, dispatcherConfigFrom } from '../src/index.js';
 import { transactionEvent } from './support/events.js';
-import { type Receiver, startReceiver } from './support/receiver.js';
 import { verifyHexSignature } from './support/verify.js';
 
 // Rotating DATA_ENCRYPTION_KEY (docs/operations.md#rotating-data_encryption_key) with the real

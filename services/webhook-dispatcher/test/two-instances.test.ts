@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { WebhookCommands } from '@holdfast/contracts';
 import { publishEvent, sendCommand } from '@holdfast/messaging';
-import { fileFixture } from '@holdfast/test-fixtures';
+import { fileFixture, startReceiver } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDispatcher } from './support/dispatcher.js';
 import { transactionEvent } from './support/events.js';
-import { startReceiver } from './support/receiver.js';
 
 // Two dispatcher instances on one database and one NATS prefix share the intake (one durable
 // consumer) and the deliveries (FOR UPDATE SKIP LOCKED claims): each delivery is sent once.

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { PAYMENTS_COMMANDS, SANDBOX_CLIENT_SCOPES, SANDBOX_KEY_SCOPES, uuidv7, WebhookCommands } from '@holdfast/contracts';
 import { sendCommand } from '@holdfast/messaging';
+import { until } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, type Harness, type Json, startWorld, type World } from './support/harness.js';
-import { callPayments, newTenant, paymentsToken, until } from './support/integrations.js';
+import { callPayments, newTenant, paymentsToken } from './support/integrations.js';
 
 // Sandbox credentials against a real payments-service and webhook-dispatcher: issued once with
 // their secrets, listed without, revoked in payments; the limits (2 active, 5 an hour) under

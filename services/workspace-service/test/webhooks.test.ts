@@ -1,9 +1,10 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { type DomainEvent, eventTypeCatalog, newEventId, WebhookCommands } from '@holdfast/contracts';
 import { publishEvent, sendCommand } from '@holdfast/messaging';
+import { startReceiver, until } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, buildWorld, type Harness, type Json, startHarness, type World } from './support/harness.js';
-import { newTenant, startReceiver, until } from './support/integrations.js';
+import { newTenant } from './support/integrations.js';
 
 // Workspace webhooks against a real webhook-dispatcher: the spec's eleven operations, resend and
 // replay, and a signed delivery to a receiver on loopback for a subscription made here.
@@ -14,7 +15,10 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let w1: string;
 
 beforeAll(async () => {
-  [h, receiver] = await Promise.all([startHarness({}, { peers: true }), startReceiver((path) => (path.startsWith('/down') ? 503 : 200))]);
+  [h, receiver] = await Promise.all([
+    startHarness({}, { peers: true }),
+    startReceiver((request) => ({ status: request.path.startsWith('/down') ? 503 : 200 })),
+  ]);
   world = await buildWorld(h);
   w1 = `/api/v1/workspaces/${world.w1.id}`;
 });

@@ -1,7 +1,8 @@
 import { uuidv7 } from '@holdfast/contracts';
+import { until } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, type Harness, type Json, startWorld, type World } from './support/harness.js';
-import { callPayments, newTenant, paymentsToken, until } from './support/integrations.js';
+import { callPayments, newTenant, paymentsToken } from './support/integrations.js';
 
 // Deleting a workspace is irreversible and committed first; payments then deactivates its
 // platforms and the dispatcher its subscriptions, at once when they answer, and later (retried

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type DomainEvent, STREAMS } from '@holdfast/contracts';
-import { prefixedName } from '@holdfast/messaging';
-import { fileFixture } from '@holdfast/test-fixtures';
+import { streamMessages } from '@holdfast/messaging/testing';
+import { fileFixture, until } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/modules/auth/index.js';
 import { createBatchesRepository } from '../../src/modules/batches/repository.js';
@@ -47,28 +47,6 @@ const counts = async () => {
            (select count(*)::int from outbox) as events`;
   return row;
 };
-
-/** Every event on the EVENTS stream so far (the relay publishes committed outbox rows). */
-async function publishedEvents(): Promise<DomainEvent[]> {
-  const stream = prefixedName(e.nats.bus, STREAMS.EVENTS.name);
-  const info = await e.nats.bus.jsm.streams.info(stream);
-  const events: DomainEvent[] = [];
-  for (let seq = info.state.first_seq; info.state.messages > 0 && seq <= info.state.last_seq; seq++) {
-    const message = await e.nats.bus.jsm.streams.getMessage(stream, { seq }).catch(() => null);
-    if (message) events.push(message.json<DomainEvent>());
-  }
-  return events;
-}
-
-async function eventually<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 // This file creates many batches of one sender; the per-sender limit has its own tests (transactions/create.test.ts).
 const e = fileFixture(() => startPaymentsEnv({ PAYMENTS_MAX_BATCH_LEGS: String(MAX_LEGS), TX_RATE_LIMIT_PER_SENDER: '0' }));
@@ -163,12 +141,12 @@ describe('POST /api/v1/transactions/batch and /api/v2/transactions/batches', () 
       ),
     );
     // The relay publishes them to JetStream once committed.
-    const published = await eventually(async () => {
-      const found = (await publishedEvents()).filter(
+    const published = await until('the legs’ transaction.created on the EVENTS stream', async () => {
+      const found = (await streamMessages<DomainEvent>(e.nats.bus, STREAMS.EVENTS.name)).filter(
         (e) => e.type === 'transaction.created' && (e.data as { transaction: { batchId?: string } }).transaction.batchId === batch.id,
       );
       return found.length === 3 ? found : undefined;
-    }, 'the legs’ transaction.created on the EVENTS stream');
+    });
     expect(published.map((e) => e.id).sort()).toEqual(events.map((e) => e.payload.id).sort());
   });
 

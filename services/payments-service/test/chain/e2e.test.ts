@@ -1,7 +1,7 @@
 import { type DomainEvent, STREAMS } from '@holdfast/contracts';
 import { holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/contracts/escrow';
 import { EscrowStatus, uuidToOnchainId } from '@holdfast/escrow';
-import { prefixedName } from '@holdfast/messaging';
+import { streamMessages } from '@holdfast/messaging/testing';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import type { Address, Hex } from 'viem';
@@ -171,7 +171,7 @@ describe('a payment through the API and the chain', () => {
     // A subscriber on the EVENTS stream sees one transaction.escrowed per leg, with the address and hash.
     const escrowedEvents = await waitFor(
       async () => {
-        const seen = (await streamEvents()).filter(
+        const seen = (await streamMessages<DomainEvent>(e.nats.bus, STREAMS.EVENTS.name)).filter(
           (e) => e.type === 'transaction.escrowed' && legIds.includes((e.data as { transaction: { id: string } }).transaction.id),
         );
         return seen.length >= legIds.length && seen;
@@ -183,15 +183,3 @@ describe('a payment through the API and the chain', () => {
     for (const event of escrowedEvents) expect(event.data).toMatchObject({ escrowAddress: e.world.escrow, txHash: lock.transactionHash });
   }, 120_000);
 });
-
-/** Every event on the EVENTS stream (what a JetStream subscriber receives). */
-async function streamEvents(): Promise<DomainEvent[]> {
-  const stream = prefixedName(e.nats.bus, STREAMS.EVENTS.name);
-  const info = await e.nats.bus.jsm.streams.info(stream);
-  const events: DomainEvent[] = [];
-  for (let seq = info.state.first_seq; info.state.messages > 0 && seq <= info.state.last_seq; seq++) {
-    const message = await e.nats.bus.jsm.streams.getMessage(stream, { seq }).catch(() => null);
-    if (message) events.push(message.json<DomainEvent>());
-  }
-  return events;
-}

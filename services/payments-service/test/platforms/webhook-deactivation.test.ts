@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WebhookCommands } from '@holdfast/contracts';
 import { startForTest } from '@holdfast/http-kit';
 import { sendCommand } from '@holdfast/messaging';
-import { testLogger } from '@holdfast/test-fixtures';
+import { testLogger, until } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentsService, paymentsConfigFrom } from '../../src/index.js';
 import {
@@ -19,7 +19,7 @@ import {
   testSql,
   tokenFor,
 } from '../helpers.js';
-import { startDispatcherFor, until } from '../support/dispatcher.js';
+import { startDispatcherFor } from '../support/dispatcher.js';
 
 // A deactivated platform's webhook subscriptions stop too (ADR 15): the deactivation's transaction
 // queues `cmd.webhooks.owners.deactivate` for the platform, and payments' remote-task runner sends

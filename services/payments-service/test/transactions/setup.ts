@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { STREAMS } from '@holdfast/contracts';
-import { prefixedName } from '@holdfast/messaging';
+import { streamMessages } from '@holdfast/messaging/testing';
 import { type Loose, newPlatform, type PaymentsEnv } from '../helpers.js';
 
 export interface Tenant {
@@ -33,16 +33,7 @@ export interface StreamEvent {
   data: Loose;
 }
 
-export async function streamEvents(e: PaymentsEnv): Promise<StreamEvent[]> {
-  const stream = prefixedName(e.nats.bus, STREAMS.EVENTS.name);
-  const info = await e.nats.bus.jsm.streams.info(stream);
-  const out: StreamEvent[] = [];
-  for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
-    const message = await e.nats.bus.jsm.streams.getMessage(stream, { seq }).catch(() => null);
-    if (message) out.push(message.json<StreamEvent>());
-  }
-  return out;
-}
+export const streamEvents = (e: PaymentsEnv) => streamMessages<StreamEvent>(e.nats.bus, STREAMS.EVENTS.name);
 
 /** Waits (bounded) until `predicate` holds on the stream's events. */
 export async function waitForEvents(
