@@ -13,9 +13,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { flag, stringOption } from './options.ts';
+import { benchmarksFile, flag, root, stringOption } from './options.ts';
 
-const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const WRITE = flag('write');
 const SMOKE = flag('smoke');
 const FORCE = flag('force');
@@ -113,7 +112,7 @@ function writeSummary(startLoad: number[], lines: string[]): void {
     ...lines,
     '<!-- summary:end -->',
   ].join('\n');
-  const file = join(root, 'docs', 'benchmarks.md');
+  const file = benchmarksFile;
   let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
   const pattern = /<!-- summary:start -->[\s\S]*<!-- summary:end -->/;
   if (pattern.test(text)) text = text.replace(pattern, section);

@@ -26,9 +26,8 @@ import { portFor, waitFor } from '../lib/stack/ports.ts';
 import { productionEntry } from '../lib/stack/processes.ts';
 import { bareHeadSubscriber, HEAD_LAG_TARGET_MS, headLagVerdict } from './head-lag.ts';
 import { benchDatabase, benchServiceEnv, machineLine, percentile, processCpuMs, stopChildren, writeBenchSection } from './load.ts';
-import { databaseUrl, flag, natsUrl, numberOption } from './options.ts';
+import { benchmarksFile, databaseUrl, flag, natsUrl, numberOption, root } from './options.ts';
 
-const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const SINGLES = numberOption('singles', 2000);
 const BATCHES = numberOption('batches', 40);
 const LEGS = numberOption('legs', 50);
@@ -273,7 +272,7 @@ function report(
     'Head lag is one range (`eth_getLogs`, headers, publish, commit) after the new head reaches the indexer over its websocket subscription ([ADR 28](adr/0028-new-heads-subscription.md); the poll every `INDEXER_POLL_INTERVAL` is the fallback). The lag to `transaction.escrowed` adds payments applying the event (its CHAIN consumer and outbox relay): [Escrow lag](#escrow-lag) (`scripts/bench/escrow-lag.ts`).',
     '<!-- chain-indexer:end -->',
   ].join('\n');
-  writeBenchSection('chain-indexer', section, [verdict], WRITE, join(root, 'docs', 'benchmarks.md'));
+  writeBenchSection('chain-indexer', section, [verdict], WRITE, benchmarksFile);
 }
 
 await main();

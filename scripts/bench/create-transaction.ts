@@ -44,9 +44,8 @@ import {
   stdoutLines,
   stopChildren,
 } from './load.ts';
-import { databaseUrl, flag, natsUrl, nodeArgsFrom, numberOption } from './options.ts';
+import { benchmarksFile, databaseUrl, flag, natsUrl, nodeArgsFrom, numberOption, root } from './options.ts';
 
-const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 /** The payments-service build to measure (BENCH_PAYMENTS_DIR: another checkout's, to compare two builds in one run). */
 const paymentsDir = process.env.BENCH_PAYMENTS_DIR ?? join(root, 'services/payments-service');
 const REQUESTS = numberOption('requests', 2000);
@@ -310,7 +309,7 @@ function report(rows: string[][], targets: Target[], software: { postgres: strin
         "What payments does per creation that the bare route does not: the bearer token is hashed and looked up (in its credential cache after the first request, with the platform's billing settings); the rate limiter counts it in memory (added up in Redis every 100 ms, ADR 25); the body is validated against its schema and fingerprinted (SHA-256 of the canonical parameters); the idempotency key is looked up; then, in one database transaction: the per-sender advisory lock, the idempotency key again, the duplicate window and the per-sender window (10 a minute), sent together in one round trip; the row, its creation transition row and its `transaction.created` outbox event, sent together in a second round trip; the controls gate (no template here: nothing to run) is asked; the answer is serialized through its response schema. The outbox relay then publishes each event to JetStream, in the same process, concurrently with the load. A replay stops after the first idempotency lookup: auth, rate limit, one indexed read, the answer. A read: auth, rate limit, one indexed read, the answer. The server CPU column is the server process's user + system CPU time over its run divided by the requests, the syscalls column its read and write system calls (socket reads and writes: round trips) per request, both from /proc.",
     },
     WRITE,
-    join(root, 'docs', 'benchmarks.md'),
+    benchmarksFile,
   );
 }
 

@@ -47,9 +47,8 @@ import {
   stopChildren,
   writeBenchSection,
 } from './load.ts';
-import { databaseUrl, flag, natsUrl, numberOption } from './options.ts';
+import { benchmarksFile, databaseUrl, flag, natsUrl, numberOption, root } from './options.ts';
 
-const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const SAMPLES = numberOption('samples', 200);
 const WRITE = flag('write');
 const POLL_ONLY = flag('poll-only');
@@ -282,7 +281,7 @@ function report(
     "The indexer is woken by each new head over its websocket subscription ([ADR 28](adr/0028-new-heads-subscription.md)) and reads one range (`eth_getLogs`, headers, publish, commit); payments' part is its CHAIN consumer (the receipt and the escrow's code checked, the move and its outbox event in one database transaction) and the outbox relay, woken by the NOTIFY of that transaction. The indexer alone: [chain-indexer](#chain-indexer).",
     '<!-- escrow-lag:end -->',
   ].join('\n');
-  writeBenchSection('escrow-lag', section, [verdict], WRITE, join(root, 'docs', 'benchmarks.md'));
+  writeBenchSection('escrow-lag', section, [verdict], WRITE, benchmarksFile);
 }
 
 await main();

@@ -11,9 +11,8 @@ import { deployLocalContracts } from '../lib/stack/contracts.ts';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor } from '../lib/stack/ports.ts';
 import { migrateAll, productionEntry, SERVICE_ENV, SERVICE_NODE_FLAGS, type ServiceInfo, services } from '../lib/stack/processes.ts';
-import { benchServiceEnv, withDatabase } from './load.ts';
-
-export const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
+import { benchServiceEnv, processCpuMs, withDatabase } from './load.ts';
+import { databaseUrl as defaultDatabaseUrl, natsUrl as defaultNatsUrl, root } from './options.ts';
 
 export interface FourProcesses {
   list: ServiceInfo[];
@@ -33,10 +32,11 @@ export interface FourProcesses {
   close: () => Promise<void>;
 }
 
-/** User plus system CPU time of a process so far, in ms (/proc/<pid>/stat, in clock ticks of 10 ms). */
+/** User plus system CPU time of a running process so far, in ms (/proc/<pid>/stat). */
 export function cpuMsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  const ms = processCpuMs(pid);
+  if (ms === undefined) throw new Error(`no CPU time for process ${pid}`);
+  return ms;
 }
 
 export function rssMiBOf(pid: number): number {
@@ -65,16 +65,18 @@ async function readyWithin(url: string, timeoutMs: number, child: ChildProcess):
 
 export async function prepareFourProcesses(options: {
   lane: string;
-  databaseUrl: string;
-  natsUrl: string;
+  /** The PostgreSQL and NATS to run on (the benchmarks' defaults: options.ts). */
+  databaseUrl?: string;
+  natsUrl?: string;
   /** Another checkout whose built services to run (to compare two builds in one run); this one's by default. */
   servicesRoot?: string;
   /** Variables added to every process's environment. */
   env?: NodeJS.ProcessEnv;
 }): Promise<FourProcesses> {
+  const { databaseUrl = defaultDatabaseUrl, natsUrl = defaultNatsUrl } = options;
   const database = `hf_${options.lane}_${randomBytes(4).toString('hex')}`;
   const prefix = `${options.lane}${randomBytes(3).toString('hex')}.`;
-  const admin = postgres(withDatabase(options.databaseUrl, 'postgres'), { max: 1, onnotice: () => {} });
+  const admin = postgres(withDatabase(databaseUrl, 'postgres'), { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database "${database}"`);
   const chain = await ensureChain(root, undefined, { ephemeral: true });
   const list = services(options.servicesRoot ?? root);
@@ -85,7 +87,7 @@ export async function prepareFourProcesses(options: {
   const close = async () => {
     await Promise.all([...running.keys()].map((name) => stop(name)));
     await chain.started?.stop();
-    await deletePrefixedStreams(options.natsUrl, prefix).catch(() => undefined);
+    await deletePrefixedStreams(natsUrl, prefix).catch(() => undefined);
     await admin.unsafe(`drop database if exists "${database}" with (force)`);
     await admin.end();
   };
@@ -104,7 +106,7 @@ export async function prepareFourProcesses(options: {
     const deployment = await deployLocalContracts({ rpcUrl: chain.localRpcUrl!, network: LOCAL_NETWORK, chainId: LOCAL_CHAIN_ID });
     const env: NodeJS.ProcessEnv = {
       ...SERVICE_ENV,
-      ...benchServiceEnv(withDatabase(options.databaseUrl, database), options.natsUrl, prefix),
+      ...benchServiceEnv(withDatabase(databaseUrl, database), natsUrl, prefix),
       CHAIN_RPC_URLS: chain.rpcUrls,
       PAYMENTS_BOOTSTRAP_API_KEY: adminKey,
       WORKSPACE_BOOTSTRAP_EMAIL: workspaceAdmin.email,

@@ -175,6 +175,29 @@ export function writeSection(file: string, name: string, section: string): void 
   writeFileSync(file, text);
 }
 
+/**
+ * A section of plain lines (soak, start-up): printed; with `write`, also put into `file` under its
+ * title and command, its PASS/MISS lines as list items.
+ */
+export function writeLinesSection(
+  s: { name: string; title: string; command: string; lines: string[] },
+  write: boolean,
+  file: string,
+): void {
+  process.stdout.write(`${s.lines.join('\n')}\n`);
+  if (!write) return;
+  const section = [
+    `<!-- ${s.name}:start -->`,
+    `## ${s.title}`,
+    '',
+    `- **command**: \`${s.command}\``,
+    '',
+    ...s.lines.map((l) => (/^(PASS|MISS)/.test(l) ? `- ${l}` : l)),
+    `<!-- ${s.name}:end -->`,
+  ].join('\n');
+  writeSection(file, s.name, section);
+}
+
 /** A Markdown table: a header row, its separator, the rows. */
 export function markdownTable(header: string[], rows: string[][]): string {
   return [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');

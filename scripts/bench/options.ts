@@ -1,5 +1,7 @@
 // What every benchmark script reads from its command line (`--name value`, `--flag`) and environment
-// (the PostgreSQL and NATS it runs against, ./scripts/start's defaults otherwise).
+// (the PostgreSQL and NATS it runs against, ./scripts/start's defaults otherwise), and where it writes.
+import { join } from 'node:path';
+
 const args = process.argv.slice(2);
 
 /** The value after `--name`, or undefined when the option is absent. */
@@ -22,3 +24,8 @@ export const nodeArgsFrom = (variable: string): string[] => process.env[variable
 
 export const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/holdfast';
 export const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+
+/** The repository's root folder. */
+export const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
+/** The file each benchmark's section goes into with --write. */
+export const benchmarksFile = join(root, 'docs', 'benchmarks.md');

@@ -21,9 +21,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Agent, request } from 'undici';
 import { SERVICE_NODE_FLAGS } from '../lib/stack/processes.ts';
-import { cpuMsOf, prepareFourProcesses, root } from './four-processes.ts';
-import { writeSection } from './load.ts';
-import { databaseUrl, natsUrl, nodeArgsFrom, numberOption, stringOption } from './options.ts';
+import { cpuMsOf, prepareFourProcesses } from './four-processes.ts';
+import { machineLine, markdownTable, writeLinesSection } from './load.ts';
+import { benchmarksFile, flag, nodeArgsFrom, numberOption, root, stringOption } from './options.ts';
 
 const REQUESTS = numberOption('requests', 100_000);
 const IN_FLIGHT = numberOption('in-flight', 20);
@@ -36,7 +36,6 @@ const GROWTH_TARGET = 0.05;
 const nodeArgs = nodeArgsFrom('BENCH_NODE_ARGS');
 const log = (message: string) => process.stderr.write(`[soak] ${message}\n`);
 const address = () => `0x${randomBytes(20).toString('hex')}`;
-const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(', ');
 
 interface Sample {
   requests: number;
@@ -48,8 +47,6 @@ interface Sample {
 const startLoad = os.loadavg();
 const stack = await prepareFourProcesses({
   lane: 'soak',
-  databaseUrl,
-  natsUrl,
   ...(servicesRoot ? { servicesRoot } : {}),
 });
 const names = stack.list.map((s) => s.name);
@@ -256,13 +253,12 @@ function report(created: number, delivered: number): void {
   const rows = samples.map((s) => [String(s.requests), s.seconds.toFixed(0), ...names.map((n) => s.rss[n]!.toFixed(1))]);
   const seconds = last.seconds || 1;
   const cpu = names.map((n) => `${n} ${((last.cpuMs[n]! - first.cpuMs[n]!) / Math.max(1, last.requests)).toFixed(2)} ms`).join(', ');
-  const cpus = os.cpus();
   const lines = [
     `Soak, ${new Date().toISOString()}: Node flags ${[...SERVICE_NODE_FLAGS, ...nodeArgs].join(' ')}; ${last.requests} mixed requests, ${IN_FLIGHT} in flight, ${(last.requests / seconds).toFixed(0)} requests/s; ${created} created, ${delivered} webhook deliveries`,
-    `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, Node ${process.versions.node}; load average ${load(startLoad)} at the start, ${load(os.loadavg())} at the end`,
+    `${machineLine(startLoad)}; Node ${process.versions.node}`,
     `CPU time per request (whole process, all requests): ${cpu}`,
     '',
-    ...[header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`),
+    markdownTable(header, rows),
     '',
   ];
   for (const n of names) {
@@ -273,18 +269,14 @@ function report(created: number, delivered: number): void {
       `${growth < GROWTH_TARGET ? 'PASS' : 'MISS'} ${n} RSS growth from ${half.requests} to ${last.requests} requests ${(growth * 100).toFixed(1)} % (target < ${GROWTH_TARGET * 100} %)`,
     );
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
-  // --write: the same lines as this run's section of docs/benchmarks.md.
-  if (process.argv.includes('--write')) {
-    const section = [
-      '<!-- soak:start -->',
-      '## Soak: RSS of each process over mixed requests',
-      '',
-      `- **command**: \`node scripts/bench/soak.ts --requests ${REQUESTS}\``,
-      '',
-      ...lines.map((l) => (/^(PASS|MISS)/.test(l) ? `- ${l}` : l)),
-      '<!-- soak:end -->',
-    ].join('\n');
-    writeSection(join(root, 'docs', 'benchmarks.md'), 'soak', section);
-  }
+  writeLinesSection(
+    {
+      name: 'soak',
+      title: 'Soak: RSS of each process over mixed requests',
+      command: `node scripts/bench/soak.ts --requests ${REQUESTS}`,
+      lines,
+    },
+    flag('write'),
+    benchmarksFile,
+  );
 }

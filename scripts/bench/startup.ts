@@ -9,9 +9,9 @@
 // --services-root DIR runs another checkout's built services (a before/after comparison in one run).
 // Prints one PASS/MISS line per process and target: ready within 1 s, idle RSS at most 120 MiB.
 import os from 'node:os';
-import { prepareFourProcesses, root } from './four-processes.ts';
-import { writeSection } from './load.ts';
-import { databaseUrl, flag, natsUrl, nodeArgsFrom, numberOption, stringOption } from './options.ts';
+import { prepareFourProcesses } from './four-processes.ts';
+import { machineLine, markdownTable, writeLinesSection } from './load.ts';
+import { benchmarksFile, flag, nodeArgsFrom, numberOption, stringOption } from './options.ts';
 
 const STARTS = numberOption('starts', 5);
 const servicesRoot = stringOption('services-root');
@@ -26,12 +26,9 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(', ');
 const startLoad = os.loadavg();
 const stack = await prepareFourProcesses({
   lane: 'startup',
-  databaseUrl,
-  natsUrl,
   ...(servicesRoot ? { servicesRoot } : {}),
 });
 const results: { name: string; ready: number[]; cpu: number[]; idle: number[] }[] = [];
@@ -67,12 +64,11 @@ const header = [
   'CPU time until ready, median (ms)',
   `idle RSS ${IDLE_SECONDS} s after ready, median (MiB)`,
 ];
-const cpus = os.cpus();
 const startupLines = [
   `Start-up, ${new Date().toISOString()}: ${STARTS} starts per process of ${servicesRoot ?? 'this checkout'}, Node ${process.versions.node} ${nodeArgs.join(' ')}`,
-  `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores; load average ${load(startLoad)} at the start, ${load(os.loadavg())} at the end`,
+  machineLine(startLoad),
   '',
-  ...[header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`),
+  markdownTable(header, rows),
   '',
   ...results.flatMap((r) => [
     `${median(r.ready) <= READY_TARGET_MS ? 'PASS' : 'MISS'} ${r.name} start to ready ${median(r.ready).toFixed(0)} ms (target ≤ ${READY_TARGET_MS} ms)`,
@@ -80,18 +76,13 @@ const startupLines = [
   ]),
   '',
 ];
-process.stdout.write(startupLines.join('\n'));
-// --write: the same lines as this run's section of docs/benchmarks.md.
-if (flag('write')) {
-  const body = startupLines.map((l) => (/^(PASS|MISS)/.test(l) ? `- ${l}` : l));
-  const section = [
-    '<!-- startup:start -->',
-    '## Start-up: start to ready and idle RSS',
-    '',
-    `- **command**: \`node scripts/bench/startup.ts --starts ${STARTS}\``,
-    '',
-    ...body,
-    '<!-- startup:end -->',
-  ].join('\n');
-  writeSection(`${root}/docs/benchmarks.md`, 'startup', section);
-}
+writeLinesSection(
+  {
+    name: 'startup',
+    title: 'Start-up: start to ready and idle RSS',
+    command: `node scripts/bench/startup.ts --starts ${STARTS}`,
+    lines: startupLines,
+  },
+  flag('write'),
+  benchmarksFile,
+);

@@ -7,20 +7,26 @@
 // docs/benchmarks.md with --write.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { type DomainEvent, newEventId, WebhookCommands } from '@holdfast/contracts';
 import { runMigrations } from '@holdfast/db';
 import { createLogger } from '@holdfast/logging';
 import { connectBus, deleteStreams, ensureStreams, publishEvent, sendCommand } from '@holdfast/messaging';
-import postgres from 'postgres';
 import { Agent, request } from 'undici';
 import { portFor } from '../lib/stack/ports.ts';
 import { productionEntry } from '../lib/stack/processes.ts';
-import { stdoutLines, stopChildren, writeSection } from './load.ts';
-import { databaseUrl, flag, natsUrl, numberOption, stringOption } from './options.ts';
+import {
+  benchDatabase,
+  machineLine,
+  markdownTable,
+  processCpuMs,
+  serverVersions,
+  stdoutLines,
+  stopChildren,
+  writeSection,
+} from './load.ts';
+import { benchmarksFile, databaseUrl, flag, natsUrl, numberOption, root, stringOption } from './options.ts';
 
-const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const DELIVERIES = numberOption('deliveries', 5000);
 /** The paced runs: events per second of each (issue 16's targets are at 200/s and 1000/s). */
 const PACED_RATES = (stringOption('rates') ?? '200,1000').split(',').map(Number);
@@ -39,24 +45,7 @@ const TARGETS = {
   pacedP99Ms: { 200: 20, 1000: 50 } as Record<number, number>,
 };
 
-/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); 0 elsewhere. */
-function cpuMsOf(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // utime and stime are fields 14 and 15 of the line, 12 and 13 after "pid (comm) ", in clock ticks of 10 ms.
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0;
-  }
-}
-
 const logger = createLogger({ service: 'bench', level: 'warn' });
-
-function withDatabase(url: string, name: string): string {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
 
 async function waitReady(url: string, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 200; i += 1) {
@@ -80,10 +69,9 @@ interface Stats {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 async function main() {
-  const admin = postgres(withDatabase(databaseUrl, 'postgres'), { max: 1, onnotice: () => {} });
-  const dbName = `hf_bench_${Math.floor(Date.now() / 1000)}_${randomBytes(3).toString('hex')}`;
-  await admin.unsafe(`create database "${dbName}"`);
-  const benchDbUrl = withDatabase(databaseUrl, dbName);
+  const startLoad = os.loadavg();
+  const database = await benchDatabase(databaseUrl);
+  const benchDbUrl = database.url;
   const prefix = `bench${randomBytes(4).toString('hex')}.`;
   const children: ChildProcess[] = [];
   const bus = await connectBus({ url: natsUrl, name: 'bench', prefix, logger });
@@ -100,7 +88,7 @@ async function main() {
 
     const dataEncryptionKey = randomBytes(32).toString('base64');
     const dispatchers: ChildProcess[] = [];
-    const dispatcherCpuMs = () => dispatchers.reduce((sum, d) => sum + cpuMsOf(d.pid), 0);
+    const dispatcherCpuMs = () => dispatchers.reduce((sum, d) => sum + (processCpuMs(d.pid) ?? 0), 0);
     const startDispatcher = async () => {
       // A port the OS says is free (a random one could be taken by another process and never answer).
       const dispatcherPort = await portFor(0);
@@ -321,8 +309,7 @@ async function main() {
     const two = await measured('2 dispatchers, 5 subscriptions (burst)', '≤ 100 (50 each)', () => dispatcherBurst(DELIVERIES));
     ratioRow('two dispatcher instances vs one, 5 subscriptions', two, oneInstance, TARGETS.twoInstances);
 
-    const [pg] = await admin<{ version: string }[]>`select current_setting('server_version') as version`;
-    const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+    const software = await serverVersions(benchDbUrl, natsUrl);
     const header = [
       'run',
       'in flight',
@@ -333,17 +320,14 @@ async function main() {
       'duplicates',
       'dispatcher CPU per delivery (µs)',
     ];
-    const table = [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
+    const table = markdownTable(header, rows);
     const sectionName = COMPARE_INSTANCES ? 'webhooks-instances' : 'webhooks';
     const section = [
       `<!-- ${sectionName}:start -->`,
       `## Webhook deliveries${COMPARE_INSTANCES ? ', one dispatcher against two' : ''}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
       '',
-      `- Machine: ${cpu}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}; load average at start ${os
-        .loadavg()
-        .map((l) => l.toFixed(2))
-        .join(', ')}`,
-      `- Software: Node ${process.version}, PostgreSQL ${pg?.version}, NATS ${bus.nc.info?.version ?? '?'}; one dispatcher process, a second one for the last run (one PostgreSQL, one NATS), default settings (WEBHOOK_CONCURRENCY 50, WEBHOOK_SUBSCRIPTION_CONCURRENCY 10), receiver in its own process answering 200 at once`,
+      `- Machine: ${machineLine(startLoad)}`,
+      `- Software: Node ${process.version}, PostgreSQL ${software.postgres}, NATS ${software.nats}; one dispatcher process, a second one for the last run (one PostgreSQL, one NATS), default settings (WEBHOOK_CONCURRENCY 50, WEBHOOK_SUBSCRIPTION_CONCURRENCY 10), receiver in its own process answering 200 at once`,
       `- Command: \`node scripts/bench/webhooks.ts ${process.argv.slice(2).join(' ')}\``,
       '',
       table,
@@ -352,14 +336,12 @@ async function main() {
       `<!-- ${sectionName}:end -->`,
     ].join('\n');
     process.stdout.write(`\n${section}\n`);
-    if (WRITE) writeSection(`${root}/docs/benchmarks.md`, sectionName, section);
+    if (WRITE) writeSection(benchmarksFile, sectionName, section);
   } finally {
     await stopChildren(children);
     await deleteStreams(bus).catch(() => undefined);
     await bus.close();
-    if (flag('keep')) process.stderr.write(`kept ${benchDbUrl}\n`);
-    else await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
-    await admin.end();
+    await database.drop(flag('keep'));
   }
 }
 

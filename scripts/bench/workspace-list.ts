@@ -39,9 +39,8 @@ import {
   stopChildren,
   verdict,
 } from './load.ts';
-import { databaseUrl, flag, natsUrl, nodeArgsFrom, numberOption } from './options.ts';
+import { benchmarksFile, databaseUrl, flag, natsUrl, nodeArgsFrom, numberOption, root } from './options.ts';
 
-const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const REQUESTS = numberOption('requests', 4000);
 const WARMUP = numberOption('warmup', 500);
 const CUSTOMERS = numberOption('customers', 500);
@@ -194,7 +193,7 @@ function report(
         "What workspace-service does per list that the bare route does not: the request id, trace span and rate-limit counter of the HTTP kit; the access token's signature and claims; the user and session behind the token (kept per instance between requests, every change announced by PostgreSQL NOTIFY: docs/adr/0030-workspace-principal-cache.md); the route's role; in the one list query, the customers' wallets (a left join) and the list's `total` (a subquery) for the pagination (the workspace's existence is asked only when the page is empty); the answer's envelope (request id, pagination) serialized through its response schema.",
     },
     WRITE,
-    join(root, 'docs', 'benchmarks.md'),
+    benchmarksFile,
   );
 }
 
