@@ -17,6 +17,7 @@ import { portFor } from '../lib/stack/ports.ts';
 import { productionEntry } from '../lib/stack/processes.ts';
 import {
   benchDatabase,
+  closedLoops,
   machineLine,
   markdownTable,
   processCpuMs,
@@ -125,50 +126,44 @@ async function main() {
         data: { transaction: { id: randomUUID(), status: 'pending', amount: '12.50', currency: 'USDC' } },
       });
 
-    /** Plain undici: `inFlight` POSTs at a time until `total` are sent. */
+    /** Plain undici: `inFlight` POSTs at a time until `total` are sent (the receiver counts them). */
     async function undiciLoop(total: number, inFlight: number): Promise<Stats & { started: number }> {
       await reset();
-      const agent = new Agent({ keepAliveTimeout: 30_000 });
-      let sent = 0;
       const started = Date.now();
-      await Promise.all(
-        Array.from({ length: inFlight }, async () => {
-          while (sent < total) {
-            sent += 1;
-            const res = await request(`${receiver}/plain`, {
-              method: 'POST',
-              dispatcher: agent,
-              headers: { 'content-type': 'application/json' },
-              body: body(new Date().toISOString()),
-            });
-            await res.body.dump();
-          }
-        }),
-      );
-      await agent.close();
+      const plainPost = () => ({ headers: { 'content-type': 'application/json' }, body: body(new Date().toISOString()) });
+      await closedLoops(`${receiver}/plain`, total, inFlight, plainPost, () => true);
       return { ...(await stats()), started };
+    }
+
+    /**
+     * Calls `send` `rate` times a second for `seconds` (on schedule, not waiting for what each
+     * started), then waits for all of them: the counters reset first, and when it started.
+     */
+    async function paced(rate: number, seconds: number, send: () => Promise<unknown>): Promise<{ total: number; started: number }> {
+      await reset();
+      const total = rate * seconds;
+      const started = Date.now();
+      const pending: Promise<unknown>[] = [];
+      for (let i = 0; i < total; i += 1) {
+        const due = started + (i * 1000) / rate;
+        if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+        pending.push(send());
+      }
+      await Promise.all(pending);
+      return { total, started };
     }
 
     /** Plain undici at a fixed rate (one POST every 1/rate s, not waiting for answers). */
     async function undiciPaced(rate: number, seconds: number): Promise<Stats & { started: number }> {
-      await reset();
       const agent = new Agent({ keepAliveTimeout: 30_000 });
-      const total = rate * seconds;
-      const started = Date.now();
-      const pending: Promise<void>[] = [];
-      for (let i = 0; i < total; i += 1) {
-        const due = started + (i * 1000) / rate;
-        if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
-        pending.push(
-          request(`${receiver}/plain`, {
-            method: 'POST',
-            dispatcher: agent,
-            headers: { 'content-type': 'application/json' },
-            body: body(new Date().toISOString()),
-          }).then((res) => res.body.dump()),
-        );
-      }
-      await Promise.all(pending);
+      const { started } = await paced(rate, seconds, () =>
+        request(`${receiver}/plain`, {
+          method: 'POST',
+          dispatcher: agent,
+          headers: { 'content-type': 'application/json' },
+          body: body(new Date().toISOString()),
+        }).then((res) => res.body.dump()),
+      );
       await agent.close();
       return { ...(await stats()), started };
     }
@@ -221,16 +216,7 @@ async function main() {
     }
 
     async function dispatcherPaced(rate: number, seconds: number): Promise<Stats & { started: number }> {
-      await reset();
-      const total = rate * seconds;
-      const started = Date.now();
-      const pending: Promise<unknown>[] = [];
-      for (let i = 0; i < total; i += 1) {
-        const due = started + (i * 1000) / rate;
-        if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
-        pending.push(publishEvent(bus, event()));
-      }
-      await Promise.all(pending);
+      const { total, started } = await paced(rate, seconds, () => publishEvent(bus, event()));
       return { ...(await waitFor(total * subscriptionCount)), started };
     }
 
