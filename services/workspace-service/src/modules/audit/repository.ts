@@ -1,4 +1,5 @@
-import { and, count, desc, eq, gte, ilike, like, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, like, lt, type SQL, sql } from 'drizzle-orm';
+import { containsText, escapeLike, pageOf } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import { auditLogs } from './tables.js';
 
@@ -18,10 +19,6 @@ export interface AuditFilter {
   search?: string;
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 function where(filter: AuditFilter): SQL | undefined {
   const conditions: (SQL | undefined)[] = [
     filter.workspaceId ? eq(auditLogs.workspaceId, filter.workspaceId) : undefined,
@@ -36,15 +33,9 @@ function where(filter: AuditFilter): SQL | undefined {
     filter.success === undefined ? undefined : eq(auditLogs.success, filter.success),
     filter.from ? gte(auditLogs.createdAt, new Date(filter.from)) : undefined,
     filter.to ? lt(auditLogs.createdAt, new Date(filter.to)) : undefined,
-    filter.search
-      ? or(
-          ilike(auditLogs.details, `%${escapeLike(filter.search)}%`),
-          ilike(auditLogs.errorMessage, `%${escapeLike(filter.search)}%`),
-          ilike(auditLogs.action, `%${escapeLike(filter.search)}%`),
-        )
-      : undefined,
+    containsText(filter.search, [auditLogs.details, auditLogs.errorMessage, auditLogs.action]),
   ];
-  return and(...conditions.filter((c): c is SQL => c !== undefined));
+  return and(...conditions);
 }
 
 export interface AuditStatsRows {
@@ -65,18 +56,7 @@ export function createAuditRepository(db: Executor) {
     },
 
     list: async (filter: AuditFilter, page: number, limit: number): Promise<{ rows: AuditRow[]; total: number }> => {
-      const condition = where(filter);
-      const [rows, [totals]] = await Promise.all([
-        db
-          .select()
-          .from(auditLogs)
-          .where(condition)
-          .orderBy(desc(auditLogs.createdAt), desc(auditLogs.seq))
-          .limit(limit)
-          .offset((page - 1) * limit),
-        db.select({ total: count() }).from(auditLogs).where(condition),
-      ]);
-      return { rows, total: totals?.total ?? 0 };
+      return pageOf(db, auditLogs, where(filter), [desc(auditLogs.createdAt), desc(auditLogs.seq)], page, limit);
     },
 
     findById: async (id: string): Promise<AuditRow | undefined> => {

@@ -1,5 +1,6 @@
 import type { CustomerStatus, WorkspaceStatus } from '@holdfast/contracts';
-import { and, count, desc, eq, getTableColumns, ilike, isNull, ne, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, isNull, ne, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { containsText } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import type { PrincipalChanges } from '../access/principal-cache.js';
 import { workspaces } from '../workspaces/tables.js';
@@ -28,10 +29,6 @@ export interface WorkspaceRef {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 /** Which unique index a write broke: `email`, `externalId`, or undefined for anything else. */
 export function duplicateCustomerField(error: unknown): 'email' | 'externalId' | undefined {
@@ -153,25 +150,21 @@ export function createCustomersRepository(db: Executor, principals: PrincipalCha
     },
 
     list: async (filter: CustomerListFilter, page: number, limit: number): Promise<{ rows: CustomerWithWallet[]; total: number }> => {
-      const pattern = filter.search ? `%${escapeLike(filter.search)}%` : undefined;
-      const conditions: (SQL | undefined)[] = [
+      const condition = and(
         filter.workspaceId ? eq(customers.workspaceId, filter.workspaceId) : undefined,
         filter.status ? eq(customers.status, filter.status) : undefined,
-        pattern
-          ? or(
-              ilike(customers.email, pattern),
-              ilike(customers.firstName, pattern),
-              ilike(customers.lastName, pattern),
-              ilike(sql`coalesce(${customers.firstName}, '') || ' ' || coalesce(${customers.lastName}, '')`, pattern),
-            )
-          : undefined,
-      ];
-      const condition = and(...conditions.filter((c): c is SQL => c !== undefined));
+        containsText(filter.search, [
+          customers.email,
+          customers.firstName,
+          customers.lastName,
+          sql`coalesce(${customers.firstName}, '') || ' ' || coalesce(${customers.lastName}, '')`,
+        ]),
+      );
       const offset = (page - 1) * limit;
       // A workspace's unfiltered list (the list as an administrator opens it) is a prepared query:
       // its SQL is built once per pool, not on every request.
       const rows =
-        filter.workspaceId && !filter.status && !pattern
+        filter.workspaceId && !filter.status && !filter.search
           ? await workspacePage().execute({ workspaceId: filter.workspaceId, limit, offset })
           : await pageOf(condition, { limit, offset });
       if (rows[0]) return { rows, total: rows[0].total };

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { pageOf } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import { users } from '../users/tables.js';
 import { platformMappings } from '../workspaces/tables.js';
@@ -47,19 +48,11 @@ export function createNotificationsRepository(db: Executor) {
     },
 
     list: async (userId: string, unread: boolean | undefined, page: number, limit: number) => {
-      const condition = own(userId, unread);
-      const [rows, [totals], [unreadTotals]] = await Promise.all([
-        db
-          .select()
-          .from(notifications)
-          .where(condition)
-          .orderBy(desc(notifications.createdAt), desc(notifications.id))
-          .limit(limit)
-          .offset((page - 1) * limit),
-        db.select({ total: count() }).from(notifications).where(condition),
+      const [{ rows, total }, [unreadTotals]] = await Promise.all([
+        pageOf(db, notifications, own(userId, unread), [desc(notifications.createdAt), desc(notifications.id)], page, limit),
         db.select({ total: count() }).from(notifications).where(own(userId, true)),
       ]);
-      return { rows, total: totals?.total ?? 0, unreadCount: unreadTotals?.total ?? 0 };
+      return { rows, total, unreadCount: unreadTotals?.total ?? 0 };
     },
 
     findOwn: async (userId: string, id: string): Promise<NotificationRow | undefined> => {

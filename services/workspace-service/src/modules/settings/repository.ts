@@ -1,4 +1,5 @@
-import { and, asc, count, eq, isNull, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNull, type SQL } from 'drizzle-orm';
+import { pageOf } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import { settings } from './tables.js';
 
@@ -15,17 +16,7 @@ export function createSettingsRepository(db: Executor) {
   return {
     list: async (scope: SettingScope, category: string | undefined, page: number, limit: number) => {
       const condition = and(inScope(scope), category ? eq(settings.category, category) : undefined);
-      const [rows, [totals]] = await Promise.all([
-        db
-          .select()
-          .from(settings)
-          .where(condition)
-          .orderBy(asc(settings.category), asc(settings.key))
-          .limit(limit)
-          .offset((page - 1) * limit),
-        db.select({ total: count() }).from(settings).where(condition),
-      ]);
-      return { rows, total: totals?.total ?? 0 };
+      return pageOf(db, settings, condition, [asc(settings.category), asc(settings.key)], page, limit);
     },
 
     findByKey: async (scope: SettingScope, key: string, lock = false): Promise<SettingRow | undefined> => {

@@ -1,5 +1,6 @@
 import type { UserRole, UserStatus } from '@holdfast/contracts';
-import { and, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { containsText, pageOf } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import type { PrincipalChanges } from '../access/principal-cache.js';
 import { users } from './tables.js';
@@ -16,10 +17,6 @@ export interface UserListFilter {
   role?: UserRole;
   status?: UserStatus;
   search?: string;
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** A unique-violation of the e-mail index (a concurrent sign-up with the same address). */
@@ -73,32 +70,19 @@ export function createUsersRepository(db: Executor, principals: PrincipalChanges
     },
 
     list: async (filter: UserListFilter, page: number, limit: number): Promise<{ rows: UserRow[]; total: number }> => {
-      const conditions: (SQL | undefined)[] = [
+      const condition = and(
         filter.workspaceId ? eq(users.workspaceId, filter.workspaceId) : undefined,
         filter.onlyUserId ? eq(users.id, filter.onlyUserId) : undefined,
         filter.role ? eq(users.role, filter.role) : undefined,
         filter.status ? eq(users.status, filter.status) : undefined,
-        filter.search
-          ? or(
-              ilike(users.email, `%${escapeLike(filter.search)}%`),
-              ilike(users.firstName, `%${escapeLike(filter.search)}%`),
-              ilike(users.lastName, `%${escapeLike(filter.search)}%`),
-              ilike(sql`coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')`, `%${escapeLike(filter.search)}%`),
-            )
-          : undefined,
-      ];
-      const condition = and(...conditions.filter((c): c is SQL => c !== undefined));
-      const [rows, [totals]] = await Promise.all([
-        db
-          .select()
-          .from(users)
-          .where(condition)
-          .orderBy(desc(users.createdAt), desc(users.id))
-          .limit(limit)
-          .offset((page - 1) * limit),
-        db.select({ total: count() }).from(users).where(condition),
-      ]);
-      return { rows, total: totals?.total ?? 0 };
+        containsText(filter.search, [
+          users.email,
+          users.firstName,
+          users.lastName,
+          sql`coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')`,
+        ]),
+      );
+      return pageOf(db, users, condition, [desc(users.createdAt), desc(users.id)], page, limit);
     },
 
     /** The members of a workspace (for detaching them when it is deleted). */

@@ -1,5 +1,6 @@
 import type { WorkspaceStatus } from '@holdfast/contracts';
-import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
+import { containsText, pageOf } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import type { PrincipalChanges } from '../access/principal-cache.js';
 import { workspaceBilling, workspaces, workspaceWalletSettings } from './tables.js';
@@ -14,10 +15,6 @@ export interface WorkspaceListFilter {
   onlyId?: string;
   status?: WorkspaceStatus;
   search?: string;
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 export function isDuplicateSlug(error: unknown): boolean {
@@ -72,29 +69,12 @@ export function createWorkspacesRepository(db: Executor, principals: PrincipalCh
     },
 
     list: async (filter: WorkspaceListFilter, page: number, limit: number): Promise<{ rows: WorkspaceRow[]; total: number }> => {
-      const conditions: (SQL | undefined)[] = [
+      const condition = and(
         filter.onlyId ? eq(workspaces.id, filter.onlyId) : undefined,
         filter.status ? eq(workspaces.status, filter.status) : undefined,
-        filter.search
-          ? or(
-              ilike(workspaces.name, `%${escapeLike(filter.search)}%`),
-              ilike(workspaces.slug, `%${escapeLike(filter.search)}%`),
-              ilike(workspaces.email, `%${escapeLike(filter.search)}%`),
-            )
-          : undefined,
-      ];
-      const condition = and(...conditions.filter((c): c is SQL => c !== undefined));
-      const [rows, [totals]] = await Promise.all([
-        db
-          .select()
-          .from(workspaces)
-          .where(condition)
-          .orderBy(desc(workspaces.createdAt), desc(workspaces.id))
-          .limit(limit)
-          .offset((page - 1) * limit),
-        db.select({ total: count() }).from(workspaces).where(condition),
-      ]);
-      return { rows, total: totals?.total ?? 0 };
+        containsText(filter.search, [workspaces.name, workspaces.slug, workspaces.email]),
+      );
+      return pageOf(db, workspaces, condition, [desc(workspaces.createdAt), desc(workspaces.id)], page, limit);
     },
 
     findBilling: async (workspaceId: string): Promise<BillingRow | undefined> => {

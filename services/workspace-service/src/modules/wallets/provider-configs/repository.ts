@@ -1,6 +1,7 @@
 import type { CustodyProviderType } from '@holdfast/contracts';
-import { and, count, desc, eq, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { PgTransaction } from 'drizzle-orm/pg-core';
+import { pageOf } from '../../../db/queries.js';
 import type { Db } from '../providers/repository.js';
 import { walletProviderConfigs as t, type WalletProviderConfigRow } from './tables.js';
 
@@ -89,18 +90,7 @@ export function createWalletProviderConfigRepository(db: Db) {
     },
 
     list: async (filter: ConfigFilter, page: number, limit: number): Promise<{ rows: WalletProviderConfigRow[]; total: number }> => {
-      const condition = where(filter);
-      const [rows, totals] = await Promise.all([
-        db
-          .select()
-          .from(t)
-          .where(condition)
-          .orderBy(desc(t.createdAt), desc(t.id))
-          .limit(limit)
-          .offset((page - 1) * limit),
-        db.select({ n: count() }).from(t).where(condition),
-      ]);
-      return { rows, total: totals[0]?.n ?? 0 };
+      return pageOf(db, t, where(filter), [desc(t.createdAt), desc(t.id)], page, limit);
     },
 
     /** Another config of the same type in the same scope (the oldest), if any. */
