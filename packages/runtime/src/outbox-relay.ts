@@ -14,6 +14,8 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** Upper bound on the wait between passes when no NOTIFY arrives. */
   pollIntervalMs?: number;
+  /** The least time between two passes, wake-ups included (a burst of commits is published in few passes). */
+  coalesceMs?: number;
   /** Published rows older than this are deleted. */
   retentionMs?: number;
 }
@@ -34,6 +36,12 @@ export interface OutboxRelay {
 }
 
 const RETENTION_SWEEP_MS = 60 * 60 * 1000;
+/**
+ * The wait before trying again when another instance held the pass: its pass may have read the rows
+ * before the commit that woke this one (a change woken by `wake()` sends no NOTIFY), so this
+ * instance comes back once that pass is likely over instead of after the poll interval.
+ */
+const HELD_ELSEWHERE_RETRY_MS = 20;
 
 /**
  * Publishes committed outbox rows in `seq` order. One relay at a time holds the schema's advisory
@@ -45,6 +53,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const { sql, schemaName, logger } = options;
   const batchSize = options.batchSize ?? 200;
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const coalesceMs = options.coalesceMs ?? 5;
   const retentionMs = options.retentionMs ?? 7 * 24 * 60 * 60 * 1000;
   const lockKey = sha256(`holdfast:outbox:${schemaName}`, 'buffer').readBigInt64BE(0).toString();
   const table = sql(`${schemaName}.outbox`);
@@ -52,12 +61,17 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
 
   let lastSweep = 0;
 
-  async function runOnce(): Promise<number> {
+  /** One pass: the number of events published, or null when another instance holds the pass. */
+  async function pass(): Promise<number | null> {
     return sql.begin(async (tx) => {
-      const [lock] = await tx<{ locked: boolean }[]>`select pg_try_advisory_xact_lock(${lockKey}::bigint) as locked`;
-      if (!lock?.locked) return 0;
-      const rows = await tx<{ seq: string; payload: DomainEvent; trace_context: TraceCarrier | null }[]>`
-        select seq, payload, trace_context from ${table} where published_at is null order by seq limit ${batchSize}`;
+      // The lock and the read in one statement: no rows are read unless the lock is held.
+      const read = await tx<{ locked: boolean; seq: string | null; payload: DomainEvent; trace_context: TraceCarrier | null }[]>`
+        with lock as materialized (select pg_try_advisory_xact_lock(${lockKey}::bigint) as locked)
+        select lock.locked, o.seq, o.payload, o.trace_context from lock left join lateral (
+          select seq, payload, trace_context from ${table} where lock.locked and published_at is null order by seq limit ${batchSize}
+        ) o on true`;
+      if (!read[0]?.locked) return null;
+      const rows = read.filter((row): row is typeof row & { seq: string } => row.seq !== null);
       if (rows.length === 0) return 0;
       // Sent in order on one connection, acknowledged in any order. Each publish runs in the trace
       // context stored with its row, so the event continues the trace of the change that wrote it.
@@ -84,8 +98,10 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     name: 'outbox-relay',
     logger: log,
     intervalMs: pollIntervalMs,
+    coalesceMs,
     pass: async () => {
-      const count = await runOnce();
+      const count = await pass();
+      if (count === null) return HELD_ELSEWHERE_RETRY_MS;
       await sweep();
       return count >= batchSize;
     },
@@ -93,7 +109,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   });
 
   return {
-    runOnce,
+    runOnce: async () => (await pass()) ?? 0,
     wake: worker.wake,
     backlog: async () => {
       const [row] = await sql<{ n: number }[]>`select count(*)::int as n from ${table} where published_at is null`;

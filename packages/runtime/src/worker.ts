@@ -17,6 +17,12 @@ export interface PollingWorkerOptions {
   /** The longest wait after failed passes (the wait doubles from `intervalMs` per failure). */
   maxBackoffMs?: number;
   /**
+   * The least time between the end of a pass and the start of the next, wake-ups included: the
+   * wake-ups of a burst (one per commit) are then served by a few passes that each take all that
+   * is waiting, instead of one pass each. 0 (the default): a wake-up starts a pass at once.
+   */
+  coalesceMs?: number;
+  /**
    * One pass. `true` when more work may be waiting (the next pass starts at once), `false` to
    * sleep `intervalMs`, a number to sleep that many milliseconds instead (a pass that knows when
    * its next work is due, or waits longer in some state); a wake-up cuts any sleep short. A throw
@@ -49,8 +55,9 @@ export function createPollingWorker(options: PollingWorkerOptions): PollingWorke
   let interrupt: (() => void) | undefined;
   let unsubscribe: (() => Promise<void> | void) | undefined;
 
-  function sleep(ms: number): Promise<void> {
-    if (woken || !running) return Promise.resolve();
+  /** Waits `ms`; a wake-up cuts it short unless `whatever` (only stop does then). */
+  function sleep(ms: number, whatever = false): Promise<void> {
+    if ((woken && !whatever) || !running) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
       timer.unref();
@@ -59,7 +66,9 @@ export function createPollingWorker(options: PollingWorkerOptions): PollingWorke
         interrupt = undefined;
         resolve();
       }
-      interrupt = done;
+      interrupt = () => {
+        if (!whatever || !running) done();
+      };
     });
   }
 
@@ -70,6 +79,7 @@ export function createPollingWorker(options: PollingWorkerOptions): PollingWorke
       try {
         const more = await options.pass();
         failures = 0;
+        if (options.coalesceMs) await sleep(options.coalesceMs, true);
         if (typeof more === 'number') await sleep(more);
         else if (!more) await sleep(options.intervalMs);
       } catch (error) {

@@ -105,6 +105,36 @@ describe('polling worker', () => {
     await expect.poll(() => passes).toBe(3);
     await worker.stop();
   });
+
+  it('with coalesceMs, wake-ups that come during a pass and the pause after it make one more pass, not one each', async () => {
+    let passes = 0;
+    const inPass = deferred();
+    const release = deferred();
+    const worker = createPollingWorker({
+      name: 'coalesce-test',
+      logger,
+      intervalMs: NEVER,
+      coalesceMs: 50,
+      pass: async () => {
+        passes += 1;
+        if (passes === 2) {
+          inPass.resolve();
+          await release.promise;
+        }
+        return false;
+      },
+    });
+    await worker.start();
+    await expect.poll(() => passes).toBe(1);
+    worker.wake();
+    await inPass.promise;
+    for (let i = 0; i < 10; i++) worker.wake(); // ten commits during the second pass
+    release.resolve();
+    await expect.poll(() => passes).toBe(3);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(passes).toBe(3);
+    await worker.stop();
+  });
 });
 
 describe('retention sweeper', () => {
