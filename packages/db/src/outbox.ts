@@ -2,7 +2,7 @@ import type { DomainEvent } from '@holdfast/contracts';
 import { activeTraceCarrier, type TraceCarrier } from '@holdfast/logging';
 import { sql } from 'drizzle-orm';
 import { bigserial, index, jsonb, type PgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { ISql } from 'postgres';
+import type { ISql, PendingQuery, Row } from 'postgres';
 
 /**
  * The outbox of a process, in its own schema: a state change and the event announcing it are
@@ -34,20 +34,28 @@ export function outboxChannel(schemaName: string): string {
 /**
  * Adds events to the outbox inside the caller's `sql.begin` transaction and wakes the relay when
  * (and only if) that transaction commits. The table is `outbox` of the connection's own schema (its
- * search_path). The one way to write an event: payments' repositories are postgres.js.
+ * search_path). The one way to write an event: payments' repositories are postgres.js. (A change
+ * made in one statement puts `outboxInsert` in it instead, and wakes its relay itself once the
+ * statement returned: no NOTIFY, whose commit-time lock serializes every notifying commit.)
  */
 export async function appendToOutboxSql(tx: ISql, schemaName: string, events: readonly DomainEvent[]): Promise<void> {
   if (events.length === 0) return;
-  // The payload goes as JSON text cast to jsonb: drizzle replaces the client's json serializers
+  // Sent together, one round trip (postgres.js pipelines them on the transaction's connection; they run in order).
+  await Promise.all([outboxInsert(tx, events), tx`select pg_notify(${outboxChannel(schemaName)}, '')`]);
+}
+
+/**
+ * The insert of `events` into the outbox as a fragment of the caller's statement (a data-modifying
+ * CTE of a change made in one statement), inserted only `when` that condition holds (e.g. the
+ * change's row was inserted). One statement whatever the number of events.
+ */
+export function outboxInsert(tx: ISql, events: readonly DomainEvent[], when?: PendingQuery<Row[]>): PendingQuery<Row[]> {
+  // The payloads go as JSON text cast to jsonb: drizzle replaces the client's json serializers
   // (`tx.json(...)` fails on a client drizzle wraps, such as every service's `database.sql`).
   const traceContext = activeTraceCarrier();
-  const traceJson = traceContext ? JSON.stringify(traceContext) : null;
-  // Sent together, one round trip (postgres.js pipelines them on the transaction's connection; they run in order).
-  await Promise.all([
-    ...events.map(
-      (event) => tx`insert into outbox (id, type, platform_id, payload, trace_context)
-        values (${event.id}, ${event.type}, ${event.platformId}, ${JSON.stringify(event)}::text::jsonb, ${traceJson}::text::jsonb)`,
-    ),
-    tx`select pg_notify(${outboxChannel(schemaName)}, '')`,
-  ]);
+  const rows = JSON.stringify(events.map((event) => ({ id: event.id, type: event.type, platform_id: event.platformId, payload: event })));
+  return tx`insert into outbox (id, type, platform_id, payload, trace_context)
+    select e.id, e.type, e.platform_id, e.payload, ${traceContext ? JSON.stringify(traceContext) : null}::text::jsonb
+    from jsonb_to_recordset(${rows}::text::jsonb) as e(id text, type text, platform_id uuid, payload jsonb)
+    ${when ? tx`where ${when}` : tx``}`;
 }

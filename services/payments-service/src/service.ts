@@ -266,10 +266,12 @@ export async function createPaymentsService(
     appEnv: config.APP_ENV,
     ttlSeconds: config.PAYMENTS_QUOTE_TTL_SECONDS,
   });
-  const checkSender = createSenderLimits(transactionsRepository, {
+  const senderLimits = {
     perSender: config.TX_RATE_LIMIT_PER_SENDER,
     duplicateWindowSeconds: config.PAYMENTS_DUPLICATE_WINDOW_SECONDS,
-  });
+  };
+  const checkSender = createSenderLimits(transactionsRepository, senderLimits);
+  const relay = createEventRelay(foundation, SCHEMA_NAME, logger);
   const transactions = createTransactionsService({
     sql: database.sql,
     repository: transactionsRepository,
@@ -278,7 +280,8 @@ export async function createPaymentsService(
     quotes,
     appEnv: config.APP_ENV,
     holdPeriodSeconds: config.PAYMENTS_HOLD_PERIOD_SECONDS,
-    checkSender,
+    senderLimits,
+    wakeRelay: relay.wake,
     escrowTerms: chain.escrowTerms,
   });
   await app.register(transactionRoutes(transactions));
@@ -320,7 +323,6 @@ export async function createPaymentsService(
 
   if (config.PAYMENTS_BOOTSTRAP_API_KEY) await platforms.ensureBootstrap(config.PAYMENTS_BOOTSTRAP_API_KEY);
 
-  const relay = createEventRelay(foundation, SCHEMA_NAME, logger);
   const retentionRepository = createPaymentsRetentionRepository(database.sql);
   const retention = createRetentionSweeper({
     logger,

@@ -333,6 +333,17 @@ describe('duplicate window and the per-sender limit', () => {
     expect(answers.filter((a) => a.status === 409)).toHaveLength(7);
   });
 
+  it('16 concurrent creations of one sender: exactly 10 are created (with their events), the others 429', async () => {
+    const sender = address();
+    const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => create(body({ fromAddress: sender, amount: i + 1 }))));
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(10);
+    expect(answers.filter((a) => a.status === 429).map((a) => a.body.error.details.scope)).toEqual(Array(6).fill('sender'));
+    const rows = await e.sql<{ id: string }[]>`select id from transactions where lower(from_address) = ${sender.toLowerCase()}`;
+    expect(rows).toHaveLength(10);
+    const events = await e.sql`select 1 from outbox where payload->'data'->'transaction'->>'id' in ${e.sql(rows.map((r) => r.id))}`;
+    expect(events).toHaveLength(10);
+  });
+
   it('the 11th creation of a sender within a minute -> 429 with Retry-After; another sender is unaffected', async () => {
     const sender = address();
     for (let i = 1; i <= 10; i++) expect((await create(body({ fromAddress: sender, amount: i }))).status).toBe(201);

@@ -64,6 +64,24 @@ describe('TX_RATE_LIMIT_PER_SENDER', () => {
     expect(big.status).toBe(201);
     expect((await single({ fromAddress: roomy, toAddress: address(), amount: 9 })).status).toBe(429);
   });
+
+  it('single creations and batches of one sender at once never take more than the window admits', async () => {
+    const sender = address();
+    const legs = (n: number) => Array.from({ length: n }, (_, i) => ({ toAddress: address(), amount: i + 1 }));
+    const answers = await Promise.all([
+      ...[1, 2, 3, 4].map((amount) => single({ fromAddress: sender, toAddress: address(), amount }).then((a) => ({ a, size: 1 }))),
+      batch({ fromAddress: sender, legs: legs(2) }).then((a) => ({ a, size: 2 })),
+      batch({ fromAddress: sender, legs: legs(2) }).then((a) => ({ a, size: 2 })),
+    ]);
+    expect(answers.every(({ a }) => a.status === 201 || a.status === 429)).toBe(true);
+    const admitted = answers.filter(({ a }) => a.status === 201).reduce((n, { size }) => n + size, 0);
+    const [stored] = await e.sql<{ n: number }[]>`
+      select count(*)::int as n from transactions where lower(from_address) = ${sender.toLowerCase()}`;
+    expect(stored!.n).toBe(admitted);
+    // Each request is admitted while fewer than 3 are in the window: at least 3 in all, at most 2 + a batch of 2.
+    expect(admitted).toBeGreaterThanOrEqual(3);
+    expect(admitted).toBeLessThanOrEqual(4);
+  });
 });
 
 describe('the duplicate window covers batch legs', () => {

@@ -1,5 +1,5 @@
-import type { PaymentsTransaction, TransactionStatus } from '@holdfast/contracts';
-import type { Queryable } from '@holdfast/db';
+import type { DomainEvent, PaymentsTransaction, TransactionStatus } from '@holdfast/contracts';
+import { outboxInsert, type Queryable } from '@holdfast/db';
 import { isoOf } from '../auth/repository.js';
 import type { BatchStatus } from './state-machine.js';
 
@@ -102,7 +102,7 @@ export interface MovePatch {
   holdDeadline?: string;
 }
 
-/** What creation writes (the row before any move). */
+/** What creation writes (the row before any move), but for what the database's clock decides (createSingle). */
 export interface NewTransaction {
   id: string;
   platformId: string;
@@ -125,9 +125,6 @@ export interface NewTransaction {
   metadata: Record<string, unknown>;
   idempotencyKey: string | null;
   requestFingerprint: string | null;
-  holdDeadline: string;
-  rescindPolicy: Record<string, unknown>;
-  createdAt: string;
 }
 
 export interface TransactionFilters {
@@ -146,6 +143,42 @@ export interface TransactionFilters {
   customerId?: string;
 }
 
+/**
+ * A single transaction's creation as one statement (`createSingle`): the row as creation writes it,
+ * less what the database's clock decides (the creation time, the hold deadline and the rescind
+ * deadline), and the sender rules to check.
+ */
+export interface SingleCreation {
+  transaction: NewTransaction;
+  /** The hold period: the hold deadline (and the rescind deadline) is the creation time plus this. */
+  holdSeconds: number;
+  /** The rescind rules, their `deadline` set by the statement. */
+  rescindPolicy: Record<string, unknown>;
+  /** The creation transition's actor. */
+  actor: string;
+  /** `transaction.created`, written to the outbox with the row. */
+  event: DomainEvent;
+  /** The per-sender window: its length and how many creations it admits; null when off. */
+  senderWindow: { seconds: number; limit: number } | null;
+  /** The duplicate window's length; null when not checked (off, or an idempotency key). */
+  duplicateWindowSeconds: number | null;
+}
+
+/**
+ * What the creation statement did: created the row; found the idempotency key's first result
+ * (`existing`, nothing written); was refused by the sender's recent creations (nothing written); or
+ * lost a race (`conflict`, nothing written): another creation of the sender, or one with the same
+ * idempotency key, committed after this statement read the sender's rows, so its reads are stale
+ * and it must be run again.
+ */
+export type SingleCreationOutcome =
+  | { outcome: 'created' | 'existing'; row: TransactionRow }
+  | { outcome: 'refused'; now: string; nthNewest: string | null; duplicateId: string | null }
+  | { outcome: 'conflict' };
+
+/** The key of a sender's advisory lock (a creation holds it until its transaction ends). */
+const senderLockKey = (platformId: string, fromAddress: string) => `tx-sender:${platformId}:${fromAddress.toLowerCase()}`;
+
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
 export function createTransactionsRepository() {
@@ -155,7 +188,97 @@ export function createTransactionsRepository() {
      * the duplicate check, the per-sender limit and the idempotency check see each other's rows.
      */
     async lockSender(tx: Queryable, platformId: string, fromAddress: string): Promise<void> {
-      await tx`select pg_advisory_xact_lock(hashtextextended(${`tx-sender:${platformId}:${fromAddress.toLowerCase()}`}, 0))`;
+      await tx`select pg_advisory_xact_lock(hashtextextended(${senderLockKey(platformId, fromAddress)}, 0))`;
+    },
+
+    /**
+     * A single transaction's whole creation in one statement, so one round trip and, outside a
+     * caller's transaction, its own implicit transaction (ADR 32): the idempotency key's first
+     * result (then nothing else is done), the duplicate window and the per-sender window read at
+     * the database's clock, and, when none refuses, the row (with the sender's next `sender_seq`),
+     * its creation transition and its `transaction.created` outbox row.
+     *
+     * A statement reads one snapshot, taken before it waits for anything, so it may miss a creation
+     * of the sender (or of the key) that commits while it runs. The writes are what catch that: the
+     * sender's lock is taken before the insert (batches, which read under it, never meet a half-made
+     * single creation), and `sender_seq` and the idempotency key are unique, so a statement whose
+     * reads missed a committed creation conflicts on one of them (`on conflict do nothing`, after
+     * waiting for the other to commit), writes nothing and answers `conflict`: the caller runs it
+     * again, on a snapshot that sees the winner. Refusals and replays need no such care: a row a
+     * snapshot sees stays (creations are never undone within the windows).
+     */
+    async createSingle(q: Queryable, c: SingleCreation): Promise<SingleCreationOutcome> {
+      const t = c.transaction;
+      const sender = t.fromAddress.toLowerCase();
+      const rows = await q<
+        (Row & {
+          outcome: 'created' | 'existing' | null;
+          now: string | Date;
+          nth_newest: string | Date | null;
+          duplicate_id: string | null;
+        })[]
+      >`
+        with c as materialized (select date_trunc('milliseconds', clock_timestamp()) as now),
+        existing as (
+          select * from transactions
+          where ${t.idempotencyKey === null ? q`false` : q`platform_id = ${t.platformId} and idempotency_key = ${t.idempotencyKey} and batch_id is null`}),
+        window_full as (
+          select created_at as nth_newest from transactions, c
+          where ${
+            c.senderWindow === null
+              ? q`false`
+              : q`platform_id = ${t.platformId} and lower(from_address) = ${sender}
+            and created_at > c.now - make_interval(secs => ${c.senderWindow.seconds})`
+          }
+          order by created_at desc offset ${Math.max(0, (c.senderWindow?.limit ?? 1) - 1)} limit 1),
+        duplicate as (
+          select id from transactions, c
+          where ${
+            c.duplicateWindowSeconds === null
+              ? q`false`
+              : q`platform_id = ${t.platformId} and lower(from_address) = ${sender}
+            and lower(to_address) = ${t.toAddress.toLowerCase()} and amount = ${t.amount}::numeric
+            and currency = ${t.currency} and blockchain_network = ${t.blockchainNetwork}
+            and created_at > c.now - make_interval(secs => ${c.duplicateWindowSeconds})`
+          }
+          order by created_at desc limit 1),
+        admitted as materialized (
+          select c.now, c.now + make_interval(secs => ${c.holdSeconds}) as hold_deadline,
+            (select coalesce(max(sender_seq), 0) + 1 from transactions
+              where platform_id = ${t.platformId} and lower(from_address) = ${sender}) as sender_seq
+          from c
+          where not exists (select 1 from existing) and not exists (select 1 from window_full) and not exists (select 1 from duplicate)
+            and pg_advisory_xact_lock(hashtextextended(${senderLockKey(t.platformId, t.fromAddress)}, 0)) is not null),
+        ins as (
+          insert into transactions (id, platform_id, workspace_id, status, amount, currency, from_address, to_address,
+            blockchain_network, chain_id, orchestration_type, signer_type, customer_id, template_id, template, billing_config,
+            quote_id, fee_amount, metadata, idempotency_key, request_fingerprint, hold_deadline, rescind_policy, sender_seq,
+            status_changed_at, created_at, updated_at)
+          select ${t.id}, ${t.platformId}, ${t.workspaceId}, ${t.status}, ${t.amount}::numeric, ${t.currency}, ${t.fromAddress},
+            ${t.toAddress}, ${t.blockchainNetwork}, ${t.chainId}, ${t.orchestrationType}, ${t.signerType}, ${t.customerId},
+            ${t.templateId}, ${json(t.template)}::text::jsonb, ${json(t.billingConfig)}::text::jsonb, ${t.quoteId}, ${t.feeAmount}::numeric,
+            ${json(t.metadata)}::text::jsonb, ${t.idempotencyKey}, ${t.requestFingerprint}, a.hold_deadline,
+            jsonb_set(${json(c.rescindPolicy)}::text::jsonb, '{deadline}',
+              to_jsonb(to_char(a.hold_deadline at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))),
+            a.sender_seq, a.now, a.now, a.now
+          from admitted a
+          on conflict do nothing
+          returning *),
+        transition as (
+          insert into transaction_transitions (transaction_id, from_status, to_status, action, actor, reason, event_id)
+          select id, null, status, 'create', ${c.actor}, null, ${c.event.id} from ins),
+        event as (${outboxInsert(q, [c.event], q`exists (select 1 from ins)`)})
+        select r.*, c.now, (select nth_newest from window_full) as nth_newest, (select id from duplicate) as duplicate_id
+        from c left join (select 'created' as outcome, * from ins union all select 'existing', * from existing) r on true`;
+      const row = rows[0]!;
+      if (row.outcome !== null) return { outcome: row.outcome, row: toTransactionRow(row) };
+      if (row.nth_newest === null && row.duplicate_id === null) return { outcome: 'conflict' };
+      return {
+        outcome: 'refused',
+        now: isoOf(row.now),
+        nthNewest: row.nth_newest === null ? null : isoOf(row.nth_newest),
+        duplicateId: row.duplicate_id,
+      };
     },
 
     async findByIdempotencyKey(q: Queryable, platformId: string, key: string): Promise<TransactionRow | null> {
@@ -199,27 +322,6 @@ export function createTransactionsRepository() {
         from c`;
       const row = rows[0]!;
       return { now: isoOf(row.now), nthNewest: row.nth_newest === null ? null : isoOf(row.nth_newest) };
-    },
-
-    /** Writes a new transaction and its creation row in transaction_transitions (from null). */
-    async insert(tx: Queryable, t: NewTransaction, creation: { actor: string; eventId: string }): Promise<TransactionRow> {
-      const row = tx<Row[]>`
-        insert into transactions (id, platform_id, workspace_id, status, amount, currency, from_address, to_address,
-          blockchain_network, chain_id, orchestration_type, signer_type, customer_id, template_id, template, billing_config,
-          quote_id, fee_amount, metadata, idempotency_key, request_fingerprint, hold_deadline, rescind_policy,
-          status_changed_at, created_at, updated_at)
-        values (${t.id}, ${t.platformId}, ${t.workspaceId}, ${t.status}, ${t.amount}::numeric, ${t.currency}, ${t.fromAddress},
-          ${t.toAddress}, ${t.blockchainNetwork}, ${t.chainId}, ${t.orchestrationType}, ${t.signerType}, ${t.customerId},
-          ${t.templateId}, ${json(t.template)}::text::jsonb, ${json(t.billingConfig)}::text::jsonb, ${t.quoteId}, ${t.feeAmount}::numeric,
-          ${json(t.metadata)}::text::jsonb, ${t.idempotencyKey}, ${t.requestFingerprint}, ${t.holdDeadline}::timestamptz,
-          ${json(t.rescindPolicy)}::text::jsonb, ${t.createdAt}::timestamptz, ${t.createdAt}::timestamptz, ${t.createdAt}::timestamptz)
-        returning *`;
-      const transition = tx`
-        insert into transaction_transitions (transaction_id, from_status, to_status, action, actor, reason, event_id)
-        values (${t.id}, null, ${t.status}, 'create', ${creation.actor}, null, ${creation.eventId})`;
-      // Sent together (one round trip); PostgreSQL runs them in order, the row first.
-      const [rows] = await Promise.all([row, transition]);
-      return toTransactionRow(rows[0]!);
     },
 
     async list(q: Queryable, platformId: string, f: TransactionFilters): Promise<{ rows: TransactionRow[]; total: number }> {

@@ -13,11 +13,10 @@ import {
   type TransactionStats,
   uuidv7,
 } from '@holdfast/contracts';
-import { appendToOutboxSql, type Sql } from '@holdfast/db';
+import type { Queryable, Sql } from '@holdfast/db';
 import { uuidToOnchainId } from '@holdfast/escrow';
 import { notFound, numberSourceOf, validationError } from '@holdfast/http-kit';
 import { sha256 } from '@holdfast/secrets';
-import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';
 import { normalizeAmount, toBaseUnits } from '../money/amounts.js';
 import { resolveNetwork } from '../money/networks.js';
@@ -26,8 +25,15 @@ import type { QuotesService } from '../quotes/service.js';
 import { canonical } from './canonical.js';
 import type { ControlsGate, PreparedTemplate } from './controls-gate.js';
 import { newTransactionRef, type TransactionMoves, transactionEvent } from './moves.js';
-import { type NewTransaction, type TransactionRow, type TransactionsRepository, toPaymentsTransaction } from './repository.js';
-import type { CheckSender } from './sender-limits.js';
+import {
+  type NewTransaction,
+  type SingleCreation,
+  type SingleCreationOutcome,
+  type TransactionRow,
+  type TransactionsRepository,
+  toPaymentsTransaction,
+} from './repository.js';
+import { SENDER_WINDOW_SECONDS, type SenderLimitsConfig, senderRules } from './sender-limits.js';
 
 export type CreatedTransaction = ReturnType<typeof toPaymentsTransaction> & { rescind: RescindInfo; escrow?: EscrowInstructions };
 
@@ -40,29 +46,36 @@ export interface TransactionsServiceDeps {
   appEnv: AppEnv;
   holdPeriodSeconds: number;
   /** The duplicate window and the per-sender limit (sender-limits.ts), shared with batches. */
-  checkSender: CheckSender;
+  senderLimits: SenderLimitsConfig;
+  /** Runs the outbox relay now: creation wakes it after its commit instead of a NOTIFY (ADR 32). */
+  wakeRelay: () => void;
   /** The escrow contract, token and attester of a network (the settlement module's view of the chain). */
   escrowTerms?: (network: string, currency: string) => EscrowTerms;
 }
 
-/** The rescind rules of a new transaction: the hold period of the template (`holdPeriodSeconds`) or the default. */
-export function rescindOf(
+/**
+ * The hold period and rescind rules of a new transaction: the template's (`holdPeriodSeconds`,
+ * `rescind`) or the defaults. The rescind deadline is the end of the hold, set by the creation
+ * statement from the database's clock.
+ */
+export function holdAndRescindOf(
   orchestrationType: string,
-  createdAt: string,
   template: Record<string, unknown> | null,
   defaultHoldSeconds: number,
-): RescindInfo {
+): { holdSeconds: number; rescind: Omit<RescindInfo, 'deadline'> } {
   const t = template ?? {};
-  const hold =
+  const holdSeconds =
     typeof t.holdPeriodSeconds === 'number' && Number.isInteger(t.holdPeriodSeconds) && t.holdPeriodSeconds >= 0
       ? t.holdPeriodSeconds
       : defaultHoldSeconds;
   const r = t.rescind && typeof t.rescind === 'object' ? (t.rescind as Record<string, unknown>) : {};
   return {
-    allowed: orchestrationType === 'platform' && r.allowed !== false,
-    deadline: new Date(Date.parse(createdAt) + hold * 1000).toISOString(),
-    requiresReason: r.requiresReason === true,
-    notifyRecipient: r.notifyRecipient !== false,
+    holdSeconds,
+    rescind: {
+      allowed: orchestrationType === 'platform' && r.allowed !== false,
+      requiresReason: r.requiresReason === true,
+      notifyRecipient: r.notifyRecipient !== false,
+    },
   };
 }
 
@@ -88,15 +101,17 @@ export function escrowInstructionsOf(row: TransactionRow, terms: EscrowTerms): E
   };
 }
 
-/** Thrown inside the creation transaction when a concurrent request with the key committed first. */
+/** Thrown inside the creation transaction when the key's first result is found: nothing is kept. */
 class Replay {
   constructor(readonly row: TransactionRow) {}
 }
 
-function isIdempotencyConflict(error: unknown): boolean {
-  const e = error as { code?: string; constraint_name?: string };
-  return e?.code === '23505' && e.constraint_name === 'transactions_idempotency_unique';
-}
+/**
+ * How many times a creation statement runs when it keeps losing races to other creations of its
+ * sender (each loss waited for the winner to commit, so this is far above what a sender's own
+ * concurrency makes).
+ */
+const CREATION_ATTEMPTS = 20;
 
 /** A whole day for a date, the instant for a date-time. */
 function dayStart(value: string): string {
@@ -104,7 +119,7 @@ function dayStart(value: string): string {
 }
 
 export function createTransactionsService(deps: TransactionsServiceDeps) {
-  const { sql, repository, moves, controls, quotes, appEnv, checkSender } = deps;
+  const { sql, repository, moves, controls, quotes, appEnv, senderLimits } = deps;
   const created = (row: TransactionRow): CreatedTransaction => {
     const escrow = deps.escrowTerms ? escrowInstructionsOf(row, deps.escrowTerms(row.blockchainNetwork, row.currency)) : undefined;
     return escrow ? { ...toCreated(row), escrow } : toCreated(row);
@@ -165,109 +180,119 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
       }),
     );
 
-    // 2. A key seen before answers its first result (or 422), whatever else is now true.
-    if (idempotencyKey) {
-      const existing = await repository.findByIdempotencyKey(sql, principal.platformId, idempotencyKey);
+    // 2. Rules that read stored state but write nothing. A key seen before answers its first result
+    // (or 422) whatever else is now true: a refusal here looks for it first.
+    const actor = `platform:${principal.platformId}`;
+    let prepared: PreparedTemplate;
+    try {
+      const billing = principal.billing !== undefined ? principal.billing : await platformBillingOf(sql, principal.platformId);
+      const billingEnabled = billing?.enabled === true || body.billingConfig?.isActive === true;
+      if (billingEnabled && !body.quoteId)
+        throw validationError([{ field: 'quoteId', reason: 'is required: billing is enabled (request one from /transactions/quote)' }]);
+      prepared = await controls.prepare(principal.platformId, {
+        ...(templateId ? { templateId } : {}),
+        ...(body.template ? { template: body.template as Record<string, unknown> } : {}),
+      });
+    } catch (error) {
+      const existing = idempotencyKey ? await repository.findByIdempotencyKey(sql, principal.platformId, idempotencyKey) : null;
       if (existing) return replayOf(existing, fingerprint);
+      throw error;
     }
 
-    // 3. Rules that read stored state but write nothing.
-    const billing = principal.billing !== undefined ? principal.billing : await platformBillingOf(sql, principal.platformId);
-    const billingEnabled = billing?.enabled === true || body.billingConfig?.isActive === true;
-    if (billingEnabled && !body.quoteId)
-      throw validationError([{ field: 'quoteId', reason: 'is required: billing is enabled (request one from /transactions/quote)' }]);
-    const prepared: PreparedTemplate = await controls.prepare(principal.platformId, {
-      ...(templateId ? { templateId } : {}),
-      ...(body.template ? { template: body.template as Record<string, unknown> } : {}),
+    // 3. The creation: one statement (ADR 32) checks the key, the duplicate window and the sender's
+    // window and writes the row, its creation transition and its first event. A quote to use or a
+    // template's controls to run join it in one database transaction.
+    const id = uuidv7();
+    const { holdSeconds, rescind } = holdAndRescindOf(orchestrationType, prepared.snapshot, deps.holdPeriodSeconds);
+    const fresh = (quote: { id: string; fee: string | null } | null): NewTransaction => ({
+      id,
+      platformId: principal.platformId,
+      workspaceId: principal.workspaceId ?? null,
+      // An external wallet must sign before anything happens on chain: the user acts first.
+      status: signerType === 'external_wallet' ? 'pending_user_action' : 'pending',
+      amount,
+      currency,
+      fromAddress,
+      toAddress,
+      blockchainNetwork: network,
+      chainId,
+      orchestrationType,
+      signerType,
+      customerId: body.customerId ?? null,
+      templateId: prepared.templateId,
+      template: prepared.snapshot,
+      billingConfig: (body.billingConfig as Record<string, unknown> | undefined) ?? null,
+      quoteId: quote?.id ?? null,
+      feeAmount: quote?.fee ?? null,
+      metadata: body.metadata ?? {},
+      idempotencyKey,
+      requestFingerprint: fingerprint,
     });
-
-    // 4. One database transaction, serialized per sender: checks that depend on the sender's other
-    // creations, the row, its first event, the quote, and the move the controls call for.
-    const actor = `platform:${principal.platformId}`;
+    const creation = (transaction: NewTransaction): SingleCreation => ({
+      transaction,
+      holdSeconds,
+      rescindPolicy: rescind,
+      actor,
+      event: transactionEvent('transaction.created', transaction, { transaction: newTransactionRef(transaction) }),
+      senderWindow: senderLimits.perSender > 0 ? { seconds: SENDER_WINDOW_SECONDS, limit: senderLimits.perSender } : null,
+      duplicateWindowSeconds:
+        idempotencyKey === null && senderLimits.duplicateWindowSeconds > 0 ? senderLimits.duplicateWindowSeconds : null,
+    });
+    /** The created row; a replay or a refusal throws (and so undoes the caller's transaction). */
+    const createdRow = async (q: Queryable, c: SingleCreation): Promise<TransactionRow> => {
+      const outcome = await createSingle(q, c);
+      if (outcome.outcome === 'existing') throw new Replay(outcome.row);
+      if (outcome.outcome === 'refused') {
+        const { now, nthNewest, duplicateId } = outcome;
+        senderRules(senderLimits, { transfers: [{ toAddress, amount }] }, { now, nthNewest, duplicateIds: [duplicateId] });
+        throw new Error('the creation statement refused without a reason');
+      }
+      return outcome.row;
+    };
     try {
-      const row = await sql.begin(async (tx) => {
-        // The sender's lock, then (in the same round trip) the idempotency key and the sender's limits.
-        const now = await checkSender(
-          tx,
-          {
-            platformId: principal.platformId,
-            fromAddress,
-            currency,
-            blockchainNetwork: network,
-            transfers: [{ toAddress, amount }],
-            idempotent: idempotencyKey !== null,
-          },
-          idempotencyKey
-            ? async () => {
-                const existing = await repository.findByIdempotencyKey(tx, principal.platformId, idempotencyKey);
-                if (existing) throw new Replay(existing);
+      const row =
+        body.quoteId === undefined && prepared.snapshot === null
+          ? await createdRow(sql, creation(fresh(null)))
+          : await sql.begin(async (tx) => {
+              const quote = body.quoteId
+                ? await quotes.use(tx, principal.platformId, body.quoteId, { amount, currency, transactionId: id })
+                : null;
+              let created = await createdRow(tx, creation(fresh(quote)));
+              const outcome = await controls.afterCreate(tx, created, prepared);
+              const alreadyWaiting = outcome.action === 'require_user_action' && created.status === 'pending_user_action';
+              if (outcome.action && !alreadyWaiting) {
+                created = (
+                  await moves.move(tx, {
+                    transactionId: id,
+                    action: outcome.action,
+                    actor,
+                    platformId: principal.platformId,
+                    reason: outcome.reason ?? null,
+                    ...(outcome.action === 'fail_control' && outcome.reason ? { patch: { failureReason: outcome.reason } } : {}),
+                  })
+                ).after;
               }
-            : undefined,
-        );
-
-        const id = uuidv7();
-        const quote = body.quoteId
-          ? await quotes.use(tx, principal.platformId, body.quoteId, { amount, currency, transactionId: id })
-          : null;
-        const rescind = rescindOf(orchestrationType, now, prepared.snapshot, deps.holdPeriodSeconds);
-        const fresh: NewTransaction = {
-          id,
-          platformId: principal.platformId,
-          workspaceId: principal.workspaceId ?? null,
-          // An external wallet must sign before anything happens on chain: the user acts first.
-          status: signerType === 'external_wallet' ? 'pending_user_action' : 'pending',
-          amount,
-          currency,
-          fromAddress,
-          toAddress,
-          blockchainNetwork: network,
-          chainId,
-          orchestrationType,
-          signerType,
-          customerId: body.customerId ?? null,
-          templateId: prepared.templateId,
-          template: prepared.snapshot,
-          billingConfig: (body.billingConfig as Record<string, unknown> | undefined) ?? null,
-          quoteId: quote?.id ?? null,
-          feeAmount: quote?.fee ?? null,
-          metadata: body.metadata ?? {},
-          idempotencyKey,
-          requestFingerprint: fingerprint,
-          holdDeadline: rescind.deadline,
-          rescindPolicy: rescind,
-          createdAt: now,
-        };
-        // The row, its creation transition and its first event in one round trip: the event is
-        // made from what is inserted (amount and addresses are stored exactly as normalized here).
-        const event = transactionEvent('transaction.created', fresh, { transaction: newTransactionRef(fresh) });
-        let [created] = await Promise.all([
-          repository.insert(tx, fresh, { actor, eventId: event.id }),
-          appendToOutboxSql(tx, SCHEMA_NAME, [event]),
-        ]);
-        const outcome = await controls.afterCreate(tx, created, prepared);
-        const alreadyWaiting = outcome.action === 'require_user_action' && created.status === 'pending_user_action';
-        if (outcome.action && !alreadyWaiting) {
-          created = (
-            await moves.move(tx, {
-              transactionId: id,
-              action: outcome.action,
-              actor,
-              platformId: principal.platformId,
-              reason: outcome.reason ?? null,
-              ...(outcome.action === 'fail_control' && outcome.reason ? { patch: { failureReason: outcome.reason } } : {}),
-            })
-          ).after;
-        }
-        return created;
-      });
+              return created;
+            });
+      // Committed: the relay publishes the event now (another instance's relay learns of it by its poll).
+      deps.wakeRelay();
       return { transaction: created(row), replayed: false };
     } catch (error) {
       if (error instanceof Replay) return replayOf(error.row, fingerprint);
-      if (idempotencyKey && isIdempotencyConflict(error)) {
-        const existing = await repository.findByIdempotencyKey(sql, principal.platformId, idempotencyKey);
-        if (existing) return replayOf(existing, fingerprint);
-      }
       throw error;
+    }
+  }
+
+  /**
+   * The creation statement, run again while it loses races (`conflict`: a creation of the sender, or
+   * of the key, committed after it read; each run sees more of them). Never `conflict`.
+   */
+  async function createSingle(q: Queryable, c: SingleCreation): Promise<Exclude<SingleCreationOutcome, { outcome: 'conflict' }>> {
+    for (let attempt = 1; ; attempt += 1) {
+      const outcome = await repository.createSingle(q, c);
+      if (outcome.outcome !== 'conflict') return outcome;
+      if (attempt >= CREATION_ATTEMPTS)
+        throw new AppError('CONFLICT', 'Too many concurrent creations for this sender; retry the request', { field: 'fromAddress' });
     }
   }
 

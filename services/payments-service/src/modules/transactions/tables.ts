@@ -79,6 +79,12 @@ export const transactions = paymentsSchema.table(
     requestFingerprint: text('request_fingerprint'),
     batchId: uuid('batch_id').references(() => batches.id),
     legIndex: integer('leg_index'),
+    /**
+     * The creation's place among its sender's (platform and lower(from_address)): 1, 2, 3... Unique,
+     * so two creations that read the sender's rows in the same state cannot both be inserted: the
+     * second one's checks are run again on a newer snapshot (ADR 32). Null on rows made before it.
+     */
+    senderSeq: integer('sender_seq'),
     txHash: text('tx_hash'),
     escrowAddress: text('escrow_address'),
     /** End of the hold period: the sender may rescind until then. */
@@ -99,6 +105,7 @@ export const transactions = paymentsSchema.table(
     index('transactions_platform_customer_idx').on(t.platformId, t.customerId),
     index('transactions_workspace_created_idx').on(t.workspaceId, t.createdAt),
     index('transactions_batch_idx').on(t.batchId, t.legIndex),
+    uniqueIndex('transactions_sender_seq_unique').on(t.platformId, sql`lower(${t.fromAddress})`, t.senderSeq),
     uniqueIndex('transactions_idempotency_unique')
       .on(t.platformId, t.idempotencyKey)
       .where(sql`idempotency_key is not null and batch_id is null`),

@@ -1,0 +1,2 @@
+ALTER TABLE "payments"."transactions" ADD COLUMN "sender_seq" integer;--> statement-breakpoint
+CREATE UNIQUE INDEX "transactions_sender_seq_unique" ON "payments"."transactions" USING btree ("platform_id",lower("from_address"),"sender_seq");
