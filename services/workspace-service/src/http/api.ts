@@ -1,9 +1,6 @@
-import type { WorkspaceKeyPrincipal } from '@holdfast/contracts';
 import type { HttpApp } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
-import type { Actor, CustomerPrincipal } from '../modules/access/caller.js';
-import { installAuthentication } from '../modules/access/hooks.js';
-import type { AccessClaims, AccessTokens, CustomerClaims, CustomerTokens } from '../modules/access/tokens.js';
+import { type AuthenticationDeps, installAuthentication } from '../modules/access/hooks.js';
 import { installAuditTrail } from '../modules/audit/hooks.js';
 import type { AuditService } from '../modules/audit/service.js';
 import { markUnversioned } from './surface.js';
@@ -17,12 +14,7 @@ export type RoutePlugin = (app: HttpApp) => Promise<void>;
  */
 export async function registerWorkspaceApi(
   app: HttpApp,
-  deps: {
-    tokens: AccessTokens;
-    actorFor: (claims: AccessClaims) => Promise<Actor | null>;
-    customers?: { tokens: CustomerTokens; customerFor: (claims: CustomerClaims) => Promise<CustomerPrincipal | null> };
-    internalApiKey?: string | undefined;
-    workspaceKeys?: ((apiKey: string) => Promise<WorkspaceKeyPrincipal>) | undefined;
+  deps: AuthenticationDeps & {
     audit: AuditService;
     logger: Logger;
     hostRoot: RoutePlugin[];

@@ -65,24 +65,24 @@ export function rateLimitCallerOf(tokens: AccessTokens, customerTokens: Customer
   };
 }
 
+/** What the authentication of the Workspace API checks credentials against. */
+export interface AuthenticationDeps {
+  tokens: AccessTokens;
+  actorFor: (claims: AccessClaims) => Promise<Actor | null>;
+  /** Customer routes: their tokens and the customer behind valid claims (null: gone or not active). */
+  customers?: { tokens: CustomerTokens; customerFor: (claims: CustomerClaims) => Promise<CustomerPrincipal | null> };
+  /** INTERNAL_API_KEY; internal routes refuse every call without it. */
+  internalApiKey?: string | undefined;
+  /** Workspace-key routes: verifies an `X-API-Key` (throws 401 for a bad one). */
+  workspaceKeys?: ((apiKey: string) => Promise<WorkspaceKeyPrincipal>) | undefined;
+}
+
 /**
  * Authentication for every Workspace API route registered in `scope`: the caller (address, user
  * agent, request id) is attached to each request; unless the route is `public`, a valid access
  * token of an existing, active user is required, and the route's roles are checked.
  */
-export function installAuthentication(
-  scope: HttpApp,
-  deps: {
-    tokens: AccessTokens;
-    actorFor: (claims: AccessClaims) => Promise<Actor | null>;
-    /** Customer routes: their tokens and the customer behind valid claims (null: gone or not active). */
-    customers?: { tokens: CustomerTokens; customerFor: (claims: CustomerClaims) => Promise<CustomerPrincipal | null> };
-    /** INTERNAL_API_KEY; internal routes refuse every call without it. */
-    internalApiKey?: string | undefined;
-    /** Workspace-key routes: verifies an `X-API-Key` (throws 401 for a bad one). */
-    workspaceKeys?: ((apiKey: string) => Promise<WorkspaceKeyPrincipal>) | undefined;
-  },
-) {
+export function installAuthentication(scope: HttpApp, deps: AuthenticationDeps) {
   const internalKeyHash = deps.internalApiKey ? tokenHash(deps.internalApiKey) : undefined;
   scope.decorateRequest('caller', null as unknown as Caller);
   // A route-level hook, appended after the kit's own (rate limit, sunset): refused and

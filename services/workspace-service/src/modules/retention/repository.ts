@@ -38,38 +38,30 @@ export function createWorkspaceRetentionRepository(sql: Sql, options: { batch?: 
       withTryAdvisoryLock(sql, 'workspace:retention', async (conn) => {
         const run = (query: () => Promise<{ length: number }>) => deleteInBatches(async () => (await query()).length, batch);
         const tokenCutoff = () => conn`now() - make_interval(secs => ${h.refreshTokenSeconds})`;
-        const refreshTokens = await run(
-          () => conn`
-              delete from refresh_tokens where id in (
-                select id from refresh_tokens where expires_at < ${tokenCutoff()} limit ${batch})
+        // The refresh tokens of one kind of session (users', customers': the same model) past the
+        // horizon, then its sessions without any token left: their newest token expired more than
+        // the horizon ago. `created_at` keeps a session being created (its first token not yet
+        // written) out of reach.
+        const sweepSessions = async (tokensTable: string, sessionsTable: string) => {
+          const tokens = await run(
+            () => conn`
+              delete from ${conn(tokensTable)} where id in (
+                select id from ${conn(tokensTable)} where expires_at < ${tokenCutoff()} limit ${batch})
               returning 1`,
-        );
-        // A session without any token left: its newest token expired more than the horizon ago.
-        // `created_at` keeps a session being created (its first token not yet written) out of reach.
-        const sessions = await run(
-          () => conn`
-              delete from sessions where id in (
-                select s.id from sessions s
+          );
+          const sessions = await run(
+            () => conn`
+              delete from ${conn(sessionsTable)} where id in (
+                select s.id from ${conn(sessionsTable)} s
                 where s.created_at < ${tokenCutoff()}
-                  and not exists (select 1 from refresh_tokens t where t.session_id = s.id)
+                  and not exists (select 1 from ${conn(tokensTable)} t where t.session_id = s.id)
                 limit ${batch})
               returning 1`,
-        );
-        const customerRefreshTokens = await run(
-          () => conn`
-              delete from customer_refresh_tokens where id in (
-                select id from customer_refresh_tokens where expires_at < ${tokenCutoff()} limit ${batch})
-              returning 1`,
-        );
-        const customerSessions = await run(
-          () => conn`
-              delete from customer_sessions where id in (
-                select s.id from customer_sessions s
-                where s.created_at < ${tokenCutoff()}
-                  and not exists (select 1 from customer_refresh_tokens t where t.session_id = s.id)
-                limit ${batch})
-              returning 1`,
-        );
+          );
+          return { tokens, sessions };
+        };
+        const users = await sweepSessions('refresh_tokens', 'sessions');
+        const customers = await sweepSessions('customer_refresh_tokens', 'customer_sessions');
         const walletLinkNonces = await run(
           () => conn`
               delete from wallet_link_nonces where nonce_hash in (
@@ -86,7 +78,14 @@ export function createWorkspaceRetentionRepository(sql: Sql, options: { batch?: 
                 limit ${batch})
               returning 1`,
         );
-        return { refreshTokens, sessions, customerRefreshTokens, customerSessions, walletLinkNonces, loginThrottles };
+        return {
+          refreshTokens: users.tokens,
+          sessions: users.sessions,
+          customerRefreshTokens: customers.tokens,
+          customerSessions: customers.sessions,
+          walletLinkNonces,
+          loginThrottles,
+        };
       }),
   };
 }
