@@ -12,7 +12,6 @@ import {
   TransactionStatusSchema,
   Uuid,
 } from '../common/domain.js';
-import { Nullable } from '../common/fragments.js';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PaginationMeta } from '../common/pagination.js';
 import { EscrowTerms, OrchestrationTypeSchema, PaymentsTransaction, SIGNER_TYPES, SignerTypeSchema } from './transactions.js';
 
@@ -100,6 +99,8 @@ export const IdempotencyKeyHeaders = Type.Object({
   ),
 });
 
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+
 /** A batch as the Payments API returns it (legs are on reads of one batch, not in lists). */
 export const Batch = Type.Object(
   {
@@ -174,6 +175,11 @@ export type BatchNextAction = Static<typeof BatchNextAction>;
 
 export const BatchCreated = Type.Object({ ...BatchWithLegs.properties, nextAction: BatchNextAction }, { $id: 'BatchCreated' });
 export type BatchCreated = Static<typeof BatchCreated>;
+/** The answer (200) to a create repeated with its idempotency key. */
+export const BatchReplayed: typeof BatchCreated = {
+  ...BatchCreated,
+  description: 'The batch an earlier request with this idempotency key created.',
+};
 
 export const BatchListQuery = Type.Object(
   {

@@ -1,5 +1,23 @@
 import { Type } from '@sinclair/typebox';
 import { Uuid } from '../common/domain.js';
+import {
+  BatchCreated,
+  BatchList,
+  BatchListQuery,
+  BatchReplayed,
+  BatchWithLegs,
+  CreateBatchBody,
+  IdempotencyKeyHeaders,
+} from './batches.js';
+import {
+  CreateDisputeBody,
+  Dispute,
+  DisputeList,
+  Evidence,
+  ListDisputesQuery,
+  ResolveDisputeBody,
+  SubmitEvidenceBody,
+} from './disputes.js';
 import { definePaymentsEndpoint as endpoint } from './endpoint.js';
 import {
   RefundBody,
@@ -231,3 +249,146 @@ export const refundTransaction = endpoint({
   errors: [404, 409, 503],
 });
 
+// batches: v1 paths are the spec's (`/transactions/batch`), v2 renamed them (`/transactions/batches`)
+
+export const createBatch = endpoint({
+  method: 'POST',
+  path: '/api/v2/transactions/batches',
+  v1: ['/api/v1/transactions/batch'],
+  operationId: 'createBatch',
+  tags: ['batches'],
+  summary: 'Create a batch',
+  description:
+    'Creates the batch and one transaction per leg in one atomic operation: any invalid leg writes nothing (400 naming the leg, e.g. `legs.3.amount`). `signerType` must be `external_wallet`. 1 to MAX_BATCH_LEGS legs (100 by default). A known `idempotencyKey` (or `Idempotency-Key` header) answers the existing batch with 200 and `Idempotent-Replayed: true`; with other parameters 422 `IDEMPOTENCY_KEY_REUSED`. Each leg counts toward the sender’s per-minute limit (TX_RATE_LIMIT_PER_SENDER: 429) and the duplicate window (409 `DUPLICATE_TRANSACTION` naming the leg) like a single transaction. Then the client signs the batch escrow call with each leg’s `onchainId` (see `nextAction`).',
+  tier: 'standard',
+  auth: { scopes: ['move:transactions'] },
+  v1Auth: V1_MOVE,
+  headers: IdempotencyKeyHeaders,
+  body: CreateBatchBody,
+  response: { 201: BatchCreated, 200: BatchReplayed },
+  errors: [404, 409, 422],
+});
+
+export const listBatches = endpoint({
+  method: 'GET',
+  path: '/api/v2/transactions/batches',
+  v1: ['/api/v1/transactions/batch'],
+  operationId: 'listBatches',
+  tags: ['batches'],
+  summary: 'List batches',
+  description:
+    'The platform’s batches, newest first, filtered by `status`, `fromAddress` (any case), `customerId` and creation time (`dateFrom`, `dateTo`, inclusive). Legs are not embedded: read one batch for them.',
+  tier: 'standard',
+  auth: { scopes: ['read:transactions'] },
+  querystring: BatchListQuery,
+  response: { 200: BatchList },
+});
+
+export const getBatch = endpoint({
+  method: 'GET',
+  path: '/api/v2/transactions/batches/:id',
+  v1: ['/api/v1/transactions/batch/:id'],
+  operationId: 'getBatch',
+  tags: ['batches'],
+  summary: 'Read a batch',
+  description: 'The batch with its legs in leg order. Another platform’s batch answers 404.',
+  tier: 'high',
+  auth: { scopes: ['read:transactions'] },
+  params: IdParams,
+  response: { 200: BatchWithLegs },
+  errors: [404],
+});
+
+// disputes (spec "Payments API: disputes"), each scoped to the calling platform; rules in docs/disputes.md
+
+export const listDisputes = endpoint({
+  method: 'GET',
+  path: '/api/v2/disputes',
+  v1: ['/api/v1/disputes'],
+  operationId: 'listDisputes',
+  tags: ['disputes'],
+  summary: 'List disputes',
+  description: "The platform's disputes, newest first, each with its evidence.",
+  tier: 'standard',
+  auth: { scopes: ['read:disputes'] },
+  querystring: ListDisputesQuery,
+  response: { 200: DisputeList },
+});
+
+export const createDispute = endpoint({
+  method: 'POST',
+  path: '/api/v2/disputes',
+  v1: ['/api/v1/disputes'],
+  operationId: 'createDispute',
+  tags: ['disputes'],
+  summary: 'Open a dispute',
+  description:
+    'Opens a dispute on an escrowed or in-review transaction, at `tier_1_smart_contract`; the transaction becomes `disputed`. One dispute per transaction.',
+  tier: 'standard',
+  auth: { scopes: ['write:disputes'] },
+  body: CreateDisputeBody,
+  response: { 201: Dispute },
+  errors: [404, 409],
+});
+
+export const getDispute = endpoint({
+  method: 'GET',
+  path: '/api/v2/disputes/:id',
+  v1: ['/api/v1/disputes/:id'],
+  operationId: 'getDispute',
+  tags: ['disputes'],
+  summary: 'Read a dispute',
+  tier: 'high',
+  auth: { scopes: ['read:disputes'] },
+  params: IdParams,
+  response: { 200: Dispute },
+  errors: [404],
+});
+
+export const escalateDispute = endpoint({
+  method: 'POST',
+  path: '/api/v2/disputes/:id/escalate',
+  v1: ['/api/v1/disputes/:id/escalate'],
+  operationId: 'escalateDispute',
+  tags: ['disputes'],
+  summary: 'Escalate a dispute',
+  description: 'Moves the dispute to the next tier. 400 `HIGHEST_TIER_REACHED` at `tier_3_arbitration`, `DISPUTE_RESOLVED` once resolved.',
+  tier: 'standard',
+  auth: { scopes: ['write:disputes'] },
+  params: IdParams,
+  response: { 200: Dispute },
+  errors: [404],
+});
+
+export const submitDisputeEvidence = endpoint({
+  method: 'POST',
+  path: '/api/v2/disputes/:id/evidence',
+  v1: ['/api/v1/disputes/:id/evidence'],
+  operationId: 'submitDisputeEvidence',
+  tags: ['disputes'],
+  summary: 'Submit evidence',
+  description: 'Adds evidence to an unresolved dispute (400 `DISPUTE_RESOLVED` once resolved).',
+  tier: 'standard',
+  auth: { scopes: ['submit:evidence'] },
+  params: IdParams,
+  body: SubmitEvidenceBody,
+  response: { 201: Evidence },
+  errors: [404],
+});
+
+export const resolveDispute = endpoint({
+  method: 'POST',
+  path: '/api/v2/disputes/:id/resolve',
+  v1: ['/api/v1/disputes/:id/resolve'],
+  operationId: 'resolveDispute',
+  tags: ['disputes'],
+  summary: 'Resolve a dispute',
+  description:
+    '`favor_receiver` completes the transaction; `favor_sender` and `partial_refund` refund it (the escrow settles the share on chain). 400 `DISPUTE_RESOLVED` when already resolved.',
+  tier: 'standard',
+  auth: { scopes: ['write:disputes'] },
+  params: IdParams,
+  body: ResolveDisputeBody,
+  response: { 200: Dispute },
+  errors: [404, 409],
+});
