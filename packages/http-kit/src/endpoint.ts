@@ -4,6 +4,7 @@ import type {
   FastifyBaseLogger,
   FastifyContextConfig,
   FastifySchema,
+  preParsingAsyncHookHandler,
   preValidationHookHandler,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
@@ -40,6 +41,8 @@ export type EndpointHandler<E extends Endpoint> = RouteHandlerMethod<
 export interface EndpointOptions {
   config?: FastifyContextConfig;
   preValidation?: preValidationHookHandler;
+  /** Hooks on the raw body before parsing (a signature checked over the exact bytes, `captureRawBody`). */
+  preParsing?: preParsingAsyncHookHandler[];
   bodyLimit?: number;
 }
 

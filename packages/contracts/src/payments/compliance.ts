@@ -75,6 +75,8 @@ export const PROVIDER_INQUIRY_STATUSES = ['pending', 'approved', 'rejected', 'ne
 export const IDENTITY_PROVIDER_SIGNATURE_HEADER = 'x-identity-provider-signature';
 /** How far the signed timestamp may be from our clock, seconds. */
 export const IDENTITY_PROVIDER_SIGNATURE_TOLERANCE_SECONDS = 300;
+/** The callback's headers: the signature (checked over the raw body before parsing). */
+export const IdentityProviderCallbackHeaders = Type.Object({ [IDENTITY_PROVIDER_SIGNATURE_HEADER]: Type.Optional(Type.String()) });
 
 /**
  * The provider's callback body. Fields Holdfast does not know are accepted and ignored (the
