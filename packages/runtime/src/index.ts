@@ -291,9 +291,13 @@ export async function runReencryptOf<
     applicationName: `${options.serviceName}-reencrypt`,
     logger,
   });
+  let results: ReencryptResult[];
   try {
-    return await reencryptColumns(database.sql, box, options.columns, logger);
+    results = await reencryptColumns(database.sql, box, options.columns, logger);
   } finally {
     await database.close();
   }
+  for (const r of results) console.log(`${r.column}: ${r.rewritten} re-encrypted, ${r.unreadable} unreadable`);
+  if (results.some((r) => r.unreadable > 0)) process.exitCode = 1;
+  return results;
 }

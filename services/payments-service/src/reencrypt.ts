@@ -4,11 +4,9 @@ import { SCHEMA_NAME } from './db/schema.js';
 import { SEALED_COLUMNS } from './db/sealed-columns.js';
 
 // `pnpm --filter @holdfast/payments-service reencrypt` (docs/operations.md#rotating-data_encryption_key).
-const results = await runReencryptOf({
+await runReencryptOf({
   serviceName: SERVICE_NAME,
   schemaName: SCHEMA_NAME,
   loadConfig: loadPaymentsConfig,
   columns: SEALED_COLUMNS,
 });
-for (const r of results) console.log(`${r.column}: ${r.rewritten} re-encrypted, ${r.unreadable} unreadable`);
-if (results.some((r) => r.unreadable > 0)) process.exitCode = 1;

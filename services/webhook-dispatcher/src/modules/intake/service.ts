@@ -1,6 +1,6 @@
-import { CONSUMERS, DomainEvent, STREAMS } from '@holdfast/contracts';
+import { CONSUMERS, type DomainEvent } from '@holdfast/contracts';
 import { activeTraceCarrier, type Logger } from '@holdfast/logging';
-import { type Bus, type RunningConsumer, startConsumer } from '@holdfast/messaging';
+import { type Bus, type RunningConsumer, startDomainEventConsumer } from '@holdfast/messaging';
 import type { IntakeItem, IntakeRepository } from './repository.js';
 
 /** Events handled at once; they are written together (see createIntakeBatcher). */
@@ -61,12 +61,9 @@ export function startEventIntake(deps: {
   onDeliveries?: () => void;
 }): Promise<RunningConsumer> {
   const store = createIntakeBatcher(deps.repository, deps.logger.child({ component: 'intake' }), deps.onDeliveries);
-  return startConsumer({
+  return startDomainEventConsumer({
     bus: deps.bus,
-    stream: STREAMS.EVENTS.name,
     durable: CONSUMERS.dispatcherEvents,
-    filterSubject: STREAMS.EVENTS.subjects[0],
-    schema: DomainEvent,
     logger: deps.logger,
     concurrency: INTAKE_CONCURRENCY,
     handler: store,

@@ -1,6 +1,6 @@
-import { CONSUMERS, DomainEvent, STREAMS } from '@holdfast/contracts';
+import { CONSUMERS } from '@holdfast/contracts';
 import type { Logger } from '@holdfast/logging';
-import { type Bus, type RunningConsumer, startConsumer } from '@holdfast/messaging';
+import { type Bus, type RunningConsumer, startDomainEventConsumer } from '@holdfast/messaging';
 import type { NotificationsService } from './service.js';
 
 /**
@@ -15,12 +15,9 @@ export function startNotificationConsumer(deps: {
   notifications: NotificationsService;
   logger: Logger;
 }): Promise<RunningConsumer> {
-  return startConsumer({
+  return startDomainEventConsumer({
     bus: deps.bus,
-    stream: STREAMS.EVENTS.name,
     durable: CONSUMERS.workspaceNotifications,
-    filterSubject: STREAMS.EVENTS.subjects[0],
-    schema: DomainEvent,
     logger: deps.logger,
     deliverPolicy: 'new',
     concurrency: 1,
