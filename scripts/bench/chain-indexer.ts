@@ -24,9 +24,9 @@ import { ensureChain, LOCAL_CHAIN_ID } from '../lib/stack/chain.ts';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor, waitFor } from '../lib/stack/ports.ts';
 import { productionEntry } from '../lib/stack/processes.ts';
-import { bareHeadSubscriber, HEAD_LAG_TARGET_MS, headLagVerdict } from './head-lag.ts';
-import { benchDatabase, benchServiceEnv, machineLine, percentile, processCpuMs, stopChildren, writeBenchSection } from './load.ts';
-import { benchmarksFile, databaseUrl, flag, natsUrl, numberOption, root } from './options.ts';
+import { bareHeadSubscriber, HEAD_LAG_TARGET_MS, headLagTargetRow, headLagVerdict, writeHeadLagSection } from './head-lag.ts';
+import { benchDatabase, benchServiceEnv, percentile, processCpuMs, stopChildren } from './load.ts';
+import { databaseUrl, flag, natsUrl, numberOption, root } from './options.ts';
 
 const SINGLES = numberOption('singles', 2000);
 const BATCHES = numberOption('batches', 40);
@@ -247,32 +247,34 @@ function report(
 ): void {
   const verdict = headLagVerdict("the indexer's part of a lock mined to transaction.escrowed (mined -> escrow.created)", lag.p99);
   const command = `node scripts/bench/chain-indexer.ts --singles ${SINGLES} --per-block ${PER_BLOCK} --batches ${BATCHES} --legs ${LEGS} --lag ${LAG_SAMPLES}`;
-  const section = [
-    '<!-- chain-indexer:start -->',
-    '## chain-indexer',
-    '',
-    `- **date**: ${new Date().toISOString().slice(0, 10)}`,
-    `- **machine**: ${machineLine(startLoad)}`,
-    `- **software**: Node ${process.versions.node}`,
-    `- **command**: \`pnpm exec turbo run build && ${command}\``,
-    '- **setup**: the built indexer as its own process (defaults: `INDEXER_BLOCK_RANGE=2000`, new heads by `eth_subscribe` at the RPC address as `ws://`, `INDEXER_POLL_INTERVAL=500ms` as the fallback, 0 confirmations in `local`) against a throw-away anvil, the shared PostgreSQL and NATS JetStream. For the head lag anvil mines a block as each transaction arrives.',
-    '',
-    '| measure | result |',
-    '| --- | --- |',
-    `| backfill | ${backfill.events} escrow events (${SINGLES} single escrows, ${PER_BLOCK} a block; ${BATCHES} batches of ${LEGS} legs with one \`escrow.batch-created\` each, one a block) in ${backfill.blocks} blocks |`,
-    `| backfill speed: workers started -> last event acknowledged by JetStream | **${backfill.eventsPerSecond} events/s** (${backfill.seconds.toFixed(2)} s) |`,
-    `| the same from the process start (Node, connections, migrations check) | ${backfill.withStartSeconds.toFixed(1)} s |`,
-    `| head lag, transaction mined -> \`escrow.created\` on the CHAIN stream (${lag.samples} transactions) | **p50 ${lag.p50} ms, p99 ${lag.p99} ms** (max ${lag.max} ms) |`,
-    `| baseline: a bare \`eth_subscribe newHeads\` client on the same anvil, mined -> head announced | p50 ${lag.bareP50} ms, p99 ${lag.bareP99} ms |`,
-    `| indexer CPU time per transaction (the head-lag loop, pauses included) | ${lag.cpuMsPerTransaction === undefined ? 'n/a' : `${lag.cpuMsPerTransaction.toFixed(1)} ms`} |`,
-    `| target: the whole lock -> \`transaction.escrowed\` p99 ≤ ${HEAD_LAG_TARGET_MS} ms; the indexer's part | p99 ${lag.p99} ms = ${(lag.p99 / HEAD_LAG_TARGET_MS).toFixed(2)}× the budget; ${(lag.p99 / Math.max(1, lag.bareP99)).toFixed(1)}× the bare head's p99 |`,
-    '',
-    `\`${verdict}\``,
-    '',
-    'Head lag is one range (`eth_getLogs`, headers, publish, commit) after the new head reaches the indexer over its websocket subscription ([ADR 28](adr/0028-new-heads-subscription.md); the poll every `INDEXER_POLL_INTERVAL` is the fallback). The lag to `transaction.escrowed` adds payments applying the event (its CHAIN consumer and outbox relay): [Escrow lag](#escrow-lag) (`scripts/bench/escrow-lag.ts`).',
-    '<!-- chain-indexer:end -->',
-  ].join('\n');
-  writeBenchSection('chain-indexer', section, [verdict], WRITE, benchmarksFile);
+  writeHeadLagSection(
+    {
+      name: 'chain-indexer',
+      title: 'chain-indexer',
+      startLoad,
+      command,
+      about: [
+        '- **setup**: the built indexer as its own process (defaults: `INDEXER_BLOCK_RANGE=2000`, new heads by `eth_subscribe` at the RPC address as `ws://`, `INDEXER_POLL_INTERVAL=500ms` as the fallback, 0 confirmations in `local`) against a throw-away anvil, the shared PostgreSQL and NATS JetStream. For the head lag anvil mines a block as each transaction arrives.',
+      ],
+      rows: [
+        `| backfill | ${backfill.events} escrow events (${SINGLES} single escrows, ${PER_BLOCK} a block; ${BATCHES} batches of ${LEGS} legs with one \`escrow.batch-created\` each, one a block) in ${backfill.blocks} blocks |`,
+        `| backfill speed: workers started -> last event acknowledged by JetStream | **${backfill.eventsPerSecond} events/s** (${backfill.seconds.toFixed(2)} s) |`,
+        `| the same from the process start (Node, connections, migrations check) | ${backfill.withStartSeconds.toFixed(1)} s |`,
+        `| head lag, transaction mined -> \`escrow.created\` on the CHAIN stream (${lag.samples} transactions) | **p50 ${lag.p50} ms, p99 ${lag.p99} ms** (max ${lag.max} ms) |`,
+        `| baseline: a bare \`eth_subscribe newHeads\` client on the same anvil, mined -> head announced | p50 ${lag.bareP50} ms, p99 ${lag.bareP99} ms |`,
+        `| indexer CPU time per transaction (the head-lag loop, pauses included) | ${lag.cpuMsPerTransaction === undefined ? 'n/a' : `${lag.cpuMsPerTransaction.toFixed(1)} ms`} |`,
+        headLagTargetRow(
+          `the whole lock -> \`transaction.escrowed\` p99 ≤ ${HEAD_LAG_TARGET_MS} ms; the indexer's part`,
+          lag.p99,
+          lag.bareP99,
+          'budget',
+        ),
+      ],
+      verdict,
+      note: 'Head lag is one range (`eth_getLogs`, headers, publish, commit) after the new head reaches the indexer over its websocket subscription ([ADR 28](adr/0028-new-heads-subscription.md); the poll every `INDEXER_POLL_INTERVAL` is the fallback). The lag to `transaction.escrowed` adds payments applying the event (its CHAIN consumer and outbox relay): [Escrow lag](#escrow-lag) (`scripts/bench/escrow-lag.ts`).',
+    },
+    WRITE,
+  );
 }
 
 await main();

@@ -36,18 +36,9 @@ import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor } from '../lib/stack/ports.ts';
 import { services, waitAllReady } from '../lib/stack/processes.ts';
 import { api, createPlatform, expectStatus, postTransaction } from '../lib/stack/smoke-payment.ts';
-import { bareHeadSubscriber, HEAD_LAG_TARGET_MS, headLagVerdict } from './head-lag.ts';
-import {
-  benchDatabase,
-  benchServiceEnv,
-  machineLine,
-  migrateAndStart,
-  percentile,
-  processCpuMs,
-  stopChildren,
-  writeBenchSection,
-} from './load.ts';
-import { benchmarksFile, databaseUrl, flag, natsUrl, numberOption, root } from './options.ts';
+import { bareHeadSubscriber, HEAD_LAG_TARGET_MS, headLagTargetRow, headLagVerdict, writeHeadLagSection } from './head-lag.ts';
+import { benchDatabase, benchServiceEnv, migrateAndStart, percentile, processCpuMs, stopChildren } from './load.ts';
+import { databaseUrl, flag, natsUrl, numberOption, root } from './options.ts';
 
 const SAMPLES = numberOption('samples', 200);
 const WRITE = flag('write');
@@ -255,33 +246,35 @@ function report(
   const row = (what: string, s: Stats) => `| ${what} | **p50 ${s.p50} ms, p99 ${s.p99} ms** (max ${s.max} ms) |`;
   const cpu = (name: string) => (result.cpuPerEscrow[name] === undefined ? 'n/a' : `${result.cpuPerEscrow[name]!.toFixed(1)} ms`);
   const verdict = headLagVerdict('lock mined to transaction.escrowed', result.escrowed.p99);
-  const section = [
-    '<!-- escrow-lag:start -->',
-    '## Escrow lag',
-    '',
-    `- **date**: ${new Date().toISOString().slice(0, 10)}`,
-    `- **machine**: ${machineLine(startLoad)}`,
-    `- **software**: Node ${process.versions.node}`,
-    `- **command**: \`pnpm exec turbo run build && node scripts/bench/escrow-lag.ts --samples ${result.samples}${POLL_ONLY ? ' --poll-only' : ''}\``,
-    "- **setup**: the built payments-service and chain-indexer as their own processes (`APP_ENV=local`, defaults: new heads by `eth_subscribe` at the RPC address as `ws://`, `INDEXER_POLL_INTERVAL=500ms` as the fallback, 0 confirmations in `local`; rate limits far above the load) against a throw-away anvil with the local contracts, a fresh database on the shared PostgreSQL and NATS JetStream. Each transaction is created through `POST /api/v2/transactions` (not timed), then its sender signs `createEscrow` from the answer's `escrow`, one at a time, 50 to 300 ms apart; anvil mines a block as each transaction arrives." +
-      (POLL_ONLY ? ' With `--poll-only`: the subscription off (`CHAIN_WS_URLS=base-sepolia=off`), the indexer polls alone.' : ''),
-    "- **measured**: from the moment anvil answers the `createEscrow` send (mined) to the moment `transaction.escrowed` reaches a plain subscriber of the EVENTS stream's subject (payments' CHAIN consumer moved the transaction and its outbox relay published the event: what a webhook subscriber could first see). `escrow.created` reaching a subscriber of the CHAIN stream splits it into the indexer's part and payments' part. After each sample `GET /api/v2/transactions/{id}` must answer `escrowed` with the `createEscrow` hash.",
-    '',
-    '| measure | result |',
-    '| --- | --- |',
-    row(`head lag, block mined -> transaction \`escrowed\` (${result.samples} transactions)`, result.escrowed),
-    row("the indexer's part: mined -> `escrow.created` on the CHAIN stream", result.indexer),
-    row("payments' part: `escrow.created` -> `transaction.escrowed` on the EVENTS stream", result.payments),
-    row('baseline: a bare `eth_subscribe newHeads` client on the same anvil, mined -> head announced', result.bareHead),
-    `| CPU time per escrow (the lag loop, pauses included): chain-indexer, payments-service | ${cpu('chain-indexer')}, ${cpu('payments-service')} |`,
-    `| target: mined -> \`transaction.escrowed\` p99 ≤ ${HEAD_LAG_TARGET_MS} ms | p99 ${result.escrowed.p99} ms = ${(result.escrowed.p99 / HEAD_LAG_TARGET_MS).toFixed(2)}× the target; ${(result.escrowed.p99 / Math.max(1, result.bareHead.p99)).toFixed(1)}× the bare head's p99 |`,
-    '',
-    `\`${verdict}\``,
-    '',
-    "The indexer is woken by each new head over its websocket subscription ([ADR 28](adr/0028-new-heads-subscription.md)) and reads one range (`eth_getLogs`, headers, publish, commit); payments' part is its CHAIN consumer (the receipt and the escrow's code checked, the move and its outbox event in one database transaction) and the outbox relay, woken by the NOTIFY of that transaction. The indexer alone: [chain-indexer](#chain-indexer).",
-    '<!-- escrow-lag:end -->',
-  ].join('\n');
-  writeBenchSection('escrow-lag', section, [verdict], WRITE, benchmarksFile);
+  writeHeadLagSection(
+    {
+      name: 'escrow-lag',
+      title: 'Escrow lag',
+      startLoad,
+      command: `node scripts/bench/escrow-lag.ts --samples ${result.samples}${POLL_ONLY ? ' --poll-only' : ''}`,
+      about: [
+        "- **setup**: the built payments-service and chain-indexer as their own processes (`APP_ENV=local`, defaults: new heads by `eth_subscribe` at the RPC address as `ws://`, `INDEXER_POLL_INTERVAL=500ms` as the fallback, 0 confirmations in `local`; rate limits far above the load) against a throw-away anvil with the local contracts, a fresh database on the shared PostgreSQL and NATS JetStream. Each transaction is created through `POST /api/v2/transactions` (not timed), then its sender signs `createEscrow` from the answer's `escrow`, one at a time, 50 to 300 ms apart; anvil mines a block as each transaction arrives." +
+          (POLL_ONLY ? ' With `--poll-only`: the subscription off (`CHAIN_WS_URLS=base-sepolia=off`), the indexer polls alone.' : ''),
+        "- **measured**: from the moment anvil answers the `createEscrow` send (mined) to the moment `transaction.escrowed` reaches a plain subscriber of the EVENTS stream's subject (payments' CHAIN consumer moved the transaction and its outbox relay published the event: what a webhook subscriber could first see). `escrow.created` reaching a subscriber of the CHAIN stream splits it into the indexer's part and payments' part. After each sample `GET /api/v2/transactions/{id}` must answer `escrowed` with the `createEscrow` hash.",
+      ],
+      rows: [
+        row(`head lag, block mined -> transaction \`escrowed\` (${result.samples} transactions)`, result.escrowed),
+        row("the indexer's part: mined -> `escrow.created` on the CHAIN stream", result.indexer),
+        row("payments' part: `escrow.created` -> `transaction.escrowed` on the EVENTS stream", result.payments),
+        row('baseline: a bare `eth_subscribe newHeads` client on the same anvil, mined -> head announced', result.bareHead),
+        `| CPU time per escrow (the lag loop, pauses included): chain-indexer, payments-service | ${cpu('chain-indexer')}, ${cpu('payments-service')} |`,
+        headLagTargetRow(
+          `mined -> \`transaction.escrowed\` p99 ≤ ${HEAD_LAG_TARGET_MS} ms`,
+          result.escrowed.p99,
+          result.bareHead.p99,
+          'target',
+        ),
+      ],
+      verdict,
+      note: "The indexer is woken by each new head over its websocket subscription ([ADR 28](adr/0028-new-heads-subscription.md)) and reads one range (`eth_getLogs`, headers, publish, commit); payments' part is its CHAIN consumer (the receipt and the escrow's code checked, the move and its outbox event in one database transaction) and the outbox relay, woken by the NOTIFY of that transaction. The indexer alone: [chain-indexer](#chain-indexer).",
+    },
+    WRITE,
+  );
 }
 
 await main();

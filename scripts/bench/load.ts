@@ -224,19 +224,29 @@ export interface RequestBenchSection {
   difference: string;
 }
 
+/** The first lines of a benchmark's section: its marker, title, date, machine, software and command. */
+export function sectionHead(s: { name: string; title: string; startLoad: number[]; software: string; command: string }): string[] {
+  return [
+    `<!-- ${s.name}:start -->`,
+    `## ${s.title}`,
+    '',
+    `- **date**: ${new Date().toISOString().slice(0, 10)}`,
+    `- **machine**: ${machineLine(s.startLoad)}`,
+    `- **software**: ${s.software}`,
+    `- **command**: \`pnpm exec turbo run build && ${s.command}\``,
+  ];
+}
+
 /**
  * A request benchmark's section of docs/benchmarks.md, printed with its verdicts after it (what
  * all.ts collects); with `write`, it also replaces the section of that name in `file`.
  */
 export function reportRequestBench(s: RequestBenchSection, write: boolean, file: string): void {
   const section = [
-    `<!-- ${s.name}:start -->`,
-    `## ${s.title}`,
-    '',
-    `- **date**: ${new Date().toISOString().slice(0, 10)}`,
-    `- **machine**: ${machineLine(s.startLoad)}`,
-    `- **software**: Node ${process.versions.node}, PostgreSQL ${s.software.postgres}, NATS ${s.software.nats}`,
-    `- **command**: \`pnpm exec turbo run build && ${s.command}\``,
+    ...sectionHead({
+      ...s,
+      software: `Node ${process.versions.node}, PostgreSQL ${s.software.postgres}, NATS ${s.software.nats}`,
+    }),
     `- **setup**: ${s.setup}`,
     '',
     s.table,
