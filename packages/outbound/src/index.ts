@@ -11,5 +11,6 @@ export {
   type Resolver,
   refusalIn,
   systemResolver,
+  tableResolver,
   type UrlRules,
 } from './policy.js';

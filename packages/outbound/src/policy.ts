@@ -29,6 +29,18 @@ export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
+/**
+ * A resolver that answers from `table` (host name to addresses), read at each lookup so a test can
+ * change where a name points; a name not in it fails as getaddrinfo does (ENOTFOUND).
+ */
+export function tableResolver(table: ReadonlyMap<string, readonly string[]>): Resolver {
+  return async (hostname) => {
+    const addresses = table.get(hostname);
+    if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
+}
+
 /** A connection the policy refused; its message says which host and address, and why. */
 export class OutboundRefusedError extends Error {
   readonly code = 'HF_OUTBOUND_REFUSED';

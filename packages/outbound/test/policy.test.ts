@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOutboundPolicy, OutboundRefusedError, type ResolvedAddress, refusalIn } from '../src/index.js';
+import { createOutboundPolicy, OutboundRefusedError, refusalIn, tableResolver } from '../src/index.js';
 
 // The policy outside `local` refuses non-public addresses twice: when a URL is set (checkUrl) and
 // on every connection its dispatcher makes, on the address the socket would connect to. Names
@@ -17,11 +17,7 @@ const dns = new Map<string, string[]>([
   ['mixed.example', ['93.184.216.34', '127.0.0.1']],
   ['loopback.example', ['127.0.0.1']],
 ]);
-const resolver = async (hostname: string): Promise<ResolvedAddress[]> => {
-  const addresses = dns.get(hostname);
-  if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-  return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-};
+const resolver = tableResolver(dns);
 
 let server: Server;
 let port = 0;

@@ -2,8 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import { WebhookCommands } from '@holdfast/contracts';
 import { publishEvent } from '@holdfast/messaging';
+import { tableResolver } from '@holdfast/outbound';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTargetPolicy, type ResolvedAddress } from '../src/modules/target-safety/service.js';
+import { createTargetPolicy } from '../src/modules/target-safety/service.js';
 import { startTestDispatcher, type TestDispatcher } from './support/dispatcher.js';
 import { transactionEvent } from './support/events.js';
 
@@ -22,11 +23,7 @@ const dns = new Map<string, string[]>([
   ['nat64.example', ['64:ff9b::a00:1']],
   ['rebind.example', ['93.184.216.34']],
 ]);
-const resolver = async (hostname: string): Promise<ResolvedAddress[]> => {
-  const addresses = dns.get(hostname);
-  if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-  return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-};
+const resolver = tableResolver(dns);
 
 let dispatcher: TestDispatcher;
 /** A TCP server on loopback that only counts connections: any connection at all is a failure of the policy. */
