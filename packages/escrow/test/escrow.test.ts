@@ -39,6 +39,13 @@ const escrowAs = (account: Address) =>
 const balanceOf = (account: Address) =>
   c.publicClient.readContract({ address: token, abi: mockUsdcAbi, functionName: 'balanceOf', args: [account] });
 const balances = (...accounts: Address[]) => Promise.all(accounts.map(balanceOf));
+/** Runs `move` and checks that it paid `amount` out of the escrow to `to`; its receipt. */
+const paidOut = async (to: Address, amount: bigint, move: () => Promise<TransactionReceipt>) => {
+  const [toBefore, escrowBefore] = await balances(to, escrow);
+  const receipt = await move();
+  expect(await balances(to, escrow)).toEqual([toBefore! + amount, escrowBefore! - amount]);
+  return receipt;
+};
 const escrowOf = (id: Hex) =>
   c.publicClient.readContract({ address: escrow, abi: holdfastEscrowAbi, functionName: 'getEscrow', args: [id] });
 const escrowEvents = <
@@ -248,9 +255,7 @@ describe('createBatch', () => {
 describe('release', () => {
   it('lets the sender release at any time', async () => {
     const { id, amount } = await createEscrow();
-    const [receiverBefore, escrowBefore] = await balances(receiver, escrow);
-    const receipt = await c.mined(escrowAs(sender).release([id]));
-    expect(await balances(receiver, escrow)).toEqual([receiverBefore! + amount, escrowBefore! - amount]);
+    const receipt = await paidOut(receiver, amount, () => c.mined(escrowAs(sender).release([id])));
     expect(escrowEvents(receipt, 'EscrowReleased').map((l) => l.args)).toEqual([
       { id, receiver, by: sender, amount, reason: ReleaseReason.Release },
     ]);
@@ -334,9 +339,7 @@ describe('early release', () => {
 describe('rescind', () => {
   it('returns the funds to the sender during the hold', async () => {
     const { id, amount } = await createEscrow();
-    const [senderBefore, escrowBefore] = await balances(sender, escrow);
-    const receipt = await c.mined(escrowAs(sender).rescind([id]));
-    expect(await balances(sender, escrow)).toEqual([senderBefore! + amount, escrowBefore! - amount]);
+    const receipt = await paidOut(sender, amount, () => c.mined(escrowAs(sender).rescind([id])));
     expect(escrowEvents(receipt, 'EscrowRescinded').map((l) => l.args)).toEqual([{ id, sender, amount }]);
     expect((await escrowOf(id)).status).toBe(EscrowStatus.Rescinded);
     await expectRevert(() => escrowAs(sender).release([id]), 'AlreadySettled', [id, EscrowStatus.Rescinded]);
