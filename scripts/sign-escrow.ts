@@ -57,7 +57,7 @@ const probe = createPublicClient({ transport: http(rpcUrl) });
 const chain = evmChain({
   id: await probe.getChainId().catch(() => fail(`no chain answers at ${rpcUrl} (set HOLDFAST_RPC_URL)`)),
   name: 'local',
-  rpcUrl: rpcUrl,
+  rpcUrl,
 });
 const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 100 });
 const wallet = createWalletClient({ account, chain, transport: http(rpcUrl) });

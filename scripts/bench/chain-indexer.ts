@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   const nc = await connect({ servers: natsUrl.split(','), name: 'holdfast-bench' });
   let indexer: ChildProcess | undefined;
   try {
-    const viemChain = evmChain({ id: LOCAL_CHAIN_ID, name: 'anvil', rpcUrl: rpcUrl });
+    const viemChain = evmChain({ id: LOCAL_CHAIN_ID, name: 'anvil', rpcUrl });
     const transport = http(rpcUrl);
     const publicClient = createPublicClient({ chain: viemChain, transport, cacheTime: 0, pollingInterval: 20 });
     const account = (i: number) => mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: i });

@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   try {
     const deployment = await deployLocalContracts({ rpcUrl, network: LOCAL_NETWORK, chainId: LOCAL_CHAIN_ID });
     const { escrow, mockUsdc } = deployment.contracts;
-    const viemChain = evmChain({ id: LOCAL_CHAIN_ID, name: 'anvil', rpcUrl: rpcUrl });
+    const viemChain = evmChain({ id: LOCAL_CHAIN_ID, name: 'anvil', rpcUrl });
     const publicClient = createPublicClient({ chain: viemChain, transport: http(rpcUrl), cacheTime: 0, pollingInterval: 20 });
     const rpc = (method: string, params: unknown[] = []) => publicClient.request({ method, params } as never);
     const gasPrice = await publicClient.getGasPrice();

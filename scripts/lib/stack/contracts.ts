@@ -21,7 +21,7 @@ export interface LocalDeployment {
 }
 
 function clients(rpcUrl: string, chainId: number) {
-  const chain = evmChain({ id: chainId, name: 'anvil', rpcUrl: rpcUrl });
+  const chain = evmChain({ id: chainId, name: 'anvil', rpcUrl });
   const transport = http(rpcUrl);
   return {
     publicClient: createPublicClient({ chain, transport, cacheTime: 0, pollingInterval: 100 }),

@@ -17,7 +17,7 @@ if (!rpcUrl) {
 }
 const probe = createPublicClient({ transport: http(rpcUrl) });
 const chainId = await probe.getChainId();
-const chain = evmChain({ id: chainId, name: network, rpcUrl: rpcUrl });
+const chain = evmChain({ id: chainId, name: network, rpcUrl });
 const publicClient = createPublicClient({ chain, transport: http(rpcUrl), cacheTime: 0 });
 const walletClient = createWalletClient({ chain, transport: http(rpcUrl), account: localDeployerAccount() });
 const { contracts, deployed } = await ensureLocalContracts({ publicClient, walletClient, recorded: { ...LOCAL_CONTRACTS, chainId } });

@@ -36,7 +36,7 @@ export interface Connection {
 /** Clients for one anvil: a public client without caches (the chain moves under the tests), a test client, wallets per account. */
 export async function connect(anvil: Anvil): Promise<Connection> {
   const { rpcUrl } = anvil;
-  const chain = evmChain({ id: anvil.chainId, name: 'anvil as base-sepolia', rpcUrl: rpcUrl });
+  const chain = evmChain({ id: anvil.chainId, name: 'anvil as base-sepolia', rpcUrl });
   const transport = http(rpcUrl);
   const publicClient = createPublicClient({ chain, transport, cacheTime: 0, pollingInterval: 50 });
   const testClient = createTestClient({ chain, transport, mode: 'anvil' });
