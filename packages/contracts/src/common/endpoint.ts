@@ -5,6 +5,12 @@ export interface ContentBody {
   content: Record<string, { schema: TSchema }>;
 }
 
+/** An answer documented by media type: a file the handler sends itself (a CSV export, an image). */
+export interface ContentResponse {
+  description: string;
+  content: Record<string, { schema: TSchema | { type: 'string'; format?: string } }>;
+}
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
@@ -30,7 +36,7 @@ export interface Endpoint {
   headers?: TSchema;
   body?: TSchema | ContentBody;
   /** The answers with a body of their own, by status (success answers, and any special one). */
-  response: Readonly<Record<number, TSchema>>;
+  response: Readonly<Record<number, TSchema | ContentResponse>>;
   /** Statuses answered with the error envelope, beyond those every route may answer. */
   errors?: readonly number[];
 }
