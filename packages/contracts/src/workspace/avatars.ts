@@ -30,3 +30,12 @@ export const AvatarUploadBody = {
     },
   },
 };
+
+/** `GET /avatars/{file}`: the stored name of an avatar (a UUID and the extension of its type). */
+export const AvatarFileParams = Type.Object({ file: Type.String({ pattern: '^[0-9a-f-]{36}\\.(png|jpg|webp|gif)$' }) });
+
+/** The answer of `GET /avatars/{file}`: the image, in its own type. */
+export const AvatarFileResponse = {
+  description: 'The image',
+  content: Object.fromEntries(Object.keys(AVATAR_TYPES).map((type) => [type, { schema: { type: 'string', format: 'binary' } as const }])),
+};

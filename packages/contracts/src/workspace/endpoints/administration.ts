@@ -24,7 +24,7 @@ import {
   UserAuditLogQuery,
   WorkspaceAuditLogQuery,
 } from '../audit.js';
-import { AvatarUploadBody } from '../avatars.js';
+import { AvatarFileParams, AvatarFileResponse, AvatarUploadBody } from '../avatars.js';
 import { OAuthScopeInfo } from '../catalog.js';
 import { IdParams, MessageResult } from '../common.js';
 import {
@@ -949,4 +949,18 @@ export const revokeSandboxCredentials = endpoint({
   params: SandboxCredentialParams,
   response: { 204: NoContent },
   errors: [401, 403, 404, 503],
+});
+
+// avatars (host root)
+
+export const getAvatar = publicEndpoint({
+  method: 'GET',
+  path: '/avatars/:file',
+  operationId: 'getAvatar',
+  tags: ['files'],
+  summary: 'An uploaded avatar image',
+  description: 'Avatar paths (`avatarPath` of users and workspaces) point here. The file never changes: a new upload gets a new name.',
+  params: AvatarFileParams,
+  response: { 200: AvatarFileResponse },
+  errors: [404],
 });
