@@ -221,26 +221,18 @@ export function createTransactionsRepository() {
         with c as materialized (select date_trunc('milliseconds', clock_timestamp()) as now),
         existing as (
           select * from transactions
-          where ${t.idempotencyKey === null ? q`false` : q`platform_id = ${t.platformId} and idempotency_key = ${t.idempotencyKey} and batch_id is null`}),
+          where platform_id = ${t.platformId} and idempotency_key = ${t.idempotencyKey} and batch_id is null),
         window_full as (
           select created_at as nth_newest from transactions, c
-          where ${
-            c.senderWindow === null
-              ? q`false`
-              : q`platform_id = ${t.platformId} and lower(from_address) = ${sender}
-            and created_at > c.now - make_interval(secs => ${c.senderWindow.seconds})`
-          }
-          order by created_at desc offset ${Math.max(0, (c.senderWindow?.limit ?? 1) - 1)} limit 1),
+          where ${c.senderWindow !== null} and platform_id = ${t.platformId} and lower(from_address) = ${sender}
+            and created_at > c.now - make_interval(secs => ${c.senderWindow?.seconds ?? 0})
+          order by created_at desc offset ${(c.senderWindow?.limit ?? 1) - 1} limit 1),
         duplicate as (
           select id from transactions, c
-          where ${
-            c.duplicateWindowSeconds === null
-              ? q`false`
-              : q`platform_id = ${t.platformId} and lower(from_address) = ${sender}
+          where ${c.duplicateWindowSeconds !== null} and platform_id = ${t.platformId} and lower(from_address) = ${sender}
             and lower(to_address) = ${t.toAddress.toLowerCase()} and amount = ${t.amount}::numeric
             and currency = ${t.currency} and blockchain_network = ${t.blockchainNetwork}
-            and created_at > c.now - make_interval(secs => ${c.duplicateWindowSeconds})`
-          }
+            and created_at > c.now - make_interval(secs => ${c.duplicateWindowSeconds ?? 0})
           order by created_at desc limit 1),
         admitted as materialized (
           select c.now, c.now + make_interval(secs => ${c.holdSeconds}) as hold_deadline,
