@@ -10,7 +10,15 @@ import { ensureChain, LOCAL_CHAIN_ID, LOCAL_NETWORK } from '../lib/stack/chain.t
 import { deployLocalContracts } from '../lib/stack/contracts.ts';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor } from '../lib/stack/ports.ts';
-import { migrateAll, productionEntry, SERVICE_ENV, SERVICE_NODE_FLAGS, type ServiceInfo, services } from '../lib/stack/processes.ts';
+import {
+  migrateAll,
+  productionEntry,
+  SERVICE_ENV,
+  SERVICE_NODE_FLAGS,
+  type ServiceInfo,
+  services,
+  stopProcess,
+} from '../lib/stack/processes.ts';
 import { benchServiceEnv, processCpuMs, withDatabase } from './load.ts';
 import { databaseUrl as defaultDatabaseUrl, natsUrl as defaultNatsUrl, root } from './options.ts';
 
@@ -94,13 +102,7 @@ export async function prepareFourProcesses(options: {
   const stop = async (name: string) => {
     const child = running.get(name);
     running.delete(name);
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    await new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-    clearTimeout(force);
+    if (child) await stopProcess(child);
   };
   try {
     const deployment = await deployLocalContracts({ rpcUrl: chain.localRpcUrl!, network: LOCAL_NETWORK, chainId: LOCAL_CHAIN_ID });

@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { connect } from '@nats-io/transport-node';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
-import { productionEntry } from '../lib/stack/processes.ts';
+import { productionEntry, stopProcess } from '../lib/stack/processes.ts';
 
 export const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
@@ -340,13 +340,9 @@ export const benchServiceEnv = (databaseUrl: string, natsUrl: string, prefix: st
   RATE_LIMIT_ADMIN: NO_REFUSAL,
 });
 
-/** Stops the child processes still running, the last started first, each waited for. */
+/** Stops the child processes still running, the last started first, each with stopProcess (SIGTERM, SIGKILL after 15 s). */
 export async function stopChildren(children: ChildProcess[]): Promise<void> {
-  for (const child of [...children].reverse()) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-  }
+  for (const child of [...children].reverse()) await stopProcess(child);
 }
 
 /** The PostgreSQL and NATS server versions, for a section's software line. */

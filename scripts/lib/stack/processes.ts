@@ -105,22 +105,20 @@ export function runAll(
     exited,
     stop: async () => {
       stopping = true;
-      await Promise.all(
-        children.map(
-          ({ child }) =>
-            new Promise<void>((resolve) => {
-              if (child.exitCode !== null || child.signalCode !== null) return resolve();
-              const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
-              child.once('exit', () => {
-                clearTimeout(force);
-                resolve();
-              });
-              child.kill('SIGTERM');
-            }),
-        ),
-      );
+      await Promise.all(children.map(({ child }) => stopProcess(child)));
     },
   };
+}
+
+/** SIGTERM, and SIGKILL if the process has not exited `graceMs` later; resolves once it exited. */
+export async function stopProcess(child: ChildProcess, graceMs = 15_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const force = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+  clearTimeout(force);
 }
 
 export async function waitAllReady(list: ServiceInfo[], ports: Record<string, number>, timeoutMs: number): Promise<void> {
