@@ -2,21 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { PAYMENTS_V2_OPERATIONS, SCOPE_DESCRIPTIONS, SCOPES, v2SuccessorPath } from '@holdfast/contracts';
 import { describe, expect, it } from 'vitest';
 import { v2OperationTable } from '../src/http/surface.js';
+import { normalizedTable } from './support/markdown.js';
 
 const doc = (name: string) => readFile(new URL(`../../../docs/api/${name}`, import.meta.url), 'utf8');
-
-/** Markdown tables compared cell by cell: the formatter may pad them. */
-const normalized = (text: string) =>
-  text
-    .trim()
-    .split('\n')
-    .map((line) =>
-      line
-        .split('|')
-        .map((cell) => cell.trim().replace(/^-+$/, '---').replace(/\s+/g, ' '))
-        .join('|'),
-    )
-    .join('\n');
 
 describe('the v2 operation list', () => {
   it('has the 36 operations, each once', () => {
@@ -30,13 +18,13 @@ describe('the v2 operation list', () => {
   it('is written into docs/api/versions.md exactly as the contract says', async () => {
     const text = await doc('versions.md');
     const between = text.split('<!-- v2-operations:start -->')[1]?.split('<!-- v2-operations:end -->')[0]?.trim();
-    expect(normalized(between ?? '')).toBe(normalized(v2OperationTable()));
+    expect(normalizedTable(between ?? '')).toBe(normalizedTable(v2OperationTable()));
   });
 });
 
 describe('docs/api/scopes.md', () => {
   it('describes every scope as the catalogue does', async () => {
-    const text = normalized(await doc('scopes.md'));
+    const text = normalizedTable(await doc('scopes.md'));
     for (const scope of SCOPES) expect(text, scope).toContain(`|\`${scope}\`|`);
     for (const description of Object.values(SCOPE_DESCRIPTIONS)) expect(text).toContain(description);
   });

@@ -11,6 +11,7 @@ import {
   createClient,
   createTestBus,
   createTestDatabase,
+  GENEROUS_LIMITS,
   key,
   newBootstrapKey,
   type Running,
@@ -25,7 +26,6 @@ import { startDispatcherFor } from '../support/dispatcher.js';
 // queues `cmd.webhooks.owners.deactivate` for the platform, and payments' remote-task runner sends
 // it to a real webhook-dispatcher (same database server and NATS prefix) until it answers.
 
-const LIMITS = { RATE_LIMIT_PUBLIC: '10000', RATE_LIMIT_STANDARD: '10000', RATE_LIMIT_HIGH: '10000', RATE_LIMIT_ADMIN: '10000' };
 const admin = newBootstrapKey();
 
 let db: TestDatabase;
@@ -43,7 +43,7 @@ async function startPaymentsService(): Promise<Running> {
     CHAIN_RPC_URLS: 'base-sepolia=http://127.0.0.1:9',
     LOG_LEVEL: 'silent',
     PAYMENTS_BOOTSTRAP_API_KEY: admin,
-    ...LIMITS,
+    ...GENEROUS_LIMITS,
   });
   return startForTest(
     await createPaymentsService(config, testLogger('payments-service'), {
