@@ -1,4 +1,4 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, type TProperties, Type } from '@sinclair/typebox';
 import { DateTime, Metadata, StringEnum, Uuid } from '../common/domain.js';
 import { Nullable } from '../common/fragments.js';
 import { EVENT_TYPE_DESCRIPTIONS, EVENT_TYPES, EventId, EventTypeInfo, EventTypeSchema } from '../events/domain-events.js';
@@ -300,6 +300,10 @@ export type ReplayResult = Static<typeof ReplayResult>;
 
 const SubscriptionRef = { owner: WebhookOwner, subscriptionId: Uuid };
 const strict = { additionalProperties: false } as const;
+/** The request of a command on one subscription: its owner and id. */
+const SubscriptionRequest = Type.Object(SubscriptionRef, strict);
+/** The request of a command on one subscription that takes more `fields`. */
+const subscriptionRequest = <T extends TProperties>(fields: T) => Type.Object({ ...SubscriptionRef, ...fields }, strict);
 
 export const WebhookCommands = {
   /** GET /api/v1/webhooks, GET /workspaces/{id}/webhooks. Errors: VALIDATION_ERROR, INVALID_EVENT_TYPES (unknown `eventType` filter). */
@@ -324,46 +328,46 @@ export const WebhookCommands = {
     'The event types a subscription can name.',
   ),
   /** GET .../webhooks/{id}. Errors: NOT_FOUND. */
-  get: defineCommand('cmd.webhooks.subscriptions.get', Type.Object(SubscriptionRef, strict), WebhookSubscription, 'One subscription.'),
+  get: defineCommand('cmd.webhooks.subscriptions.get', SubscriptionRequest, WebhookSubscription, 'One subscription.'),
   /** PATCH .../webhooks/{id}. Errors: VALIDATION_ERROR, INVALID_EVENT_TYPES, NOT_FOUND. */
   update: defineCommand(
     'cmd.webhooks.subscriptions.update',
-    Type.Object({ ...SubscriptionRef, ...UpdateWebhookBody.properties }, strict),
+    subscriptionRequest(UpdateWebhookBody.properties),
     WebhookSubscription,
     'Changes the given fields; absent fields stay as they are.',
   ),
   /** DELETE .../webhooks/{id}. Errors: NOT_FOUND. */
   delete: defineCommand(
     'cmd.webhooks.subscriptions.delete',
-    Type.Object(SubscriptionRef, strict),
+    SubscriptionRequest,
     Type.Object({ id: Uuid, deleted: Type.Literal(true), message: Type.String() }),
     'Deletes the subscription, its pending deliveries and its logs.',
   ),
   /** GET .../webhooks/{id}/delivery-logs. Errors: VALIDATION_ERROR (successOnly with failuresOnly), NOT_FOUND. */
   deliveryLogs: defineCommand(
     'cmd.webhooks.subscriptions.delivery-logs',
-    Type.Object({ ...SubscriptionRef, ...DeliveryLogsQuery.properties }, strict),
+    subscriptionRequest(DeliveryLogsQuery.properties),
     WebhookDeliveryLogList,
     'Delivery attempts, newest first, with the total for the filters.',
   ),
   /** POST .../webhooks/{id}/rotate-secret. Errors: NOT_FOUND. */
   rotateSecret: defineCommand(
     'cmd.webhooks.subscriptions.rotate-secret',
-    Type.Object(SubscriptionRef, strict),
+    SubscriptionRequest,
     WebhookSubscriptionWithSecret,
     'Issues a new secret; deliveries are signed with the new and the previous one until complete-rotation.',
   ),
   /** POST .../webhooks/{id}/complete-rotation. Errors: NO_ROTATION_IN_PROGRESS, NOT_FOUND. */
   completeRotation: defineCommand(
     'cmd.webhooks.subscriptions.complete-rotation',
-    Type.Object(SubscriptionRef, strict),
+    SubscriptionRequest,
     WebhookSubscription,
     'Retires the previous secret; deliveries are signed with the new one only.',
   ),
   /** POST .../webhooks/{id}/reset-circuit-breaker. Errors: NOT_FOUND. */
   resetCircuitBreaker: defineCommand(
     'cmd.webhooks.subscriptions.reset-circuit-breaker',
-    Type.Object(SubscriptionRef, strict),
+    SubscriptionRequest,
     WebhookSubscription,
     'Forces the circuit CLOSED (failure count 0, any Retry-After pause lifted).',
   ),
@@ -373,21 +377,21 @@ export const WebhookCommands = {
    */
   test: defineCommand(
     'cmd.webhooks.subscriptions.test',
-    Type.Object(SubscriptionRef, strict),
+    SubscriptionRequest,
     WebhookDeliveryLog,
     'Sends one signed `webhook.test` delivery now and returns its log entry.',
   ),
   /** Workspace API, beyond the spec: POST .../webhooks/{id}/deliveries/{deliveryId}/resend. Errors: NOT_FOUND. */
   resendDelivery: defineCommand(
     'cmd.webhooks.deliveries.resend',
-    Type.Object({ ...SubscriptionRef, deliveryId: Uuid }, strict),
+    subscriptionRequest({ deliveryId: Uuid }),
     WebhookDelivery,
     'Queues one delivery for an attempt now, with a fresh retry schedule and the same delivery id.',
   ),
   /** Workspace API, beyond the spec: POST .../webhooks/{id}/replay. Errors: VALIDATION_ERROR (range), NOT_FOUND. */
   replay: defineCommand(
     'cmd.webhooks.deliveries.replay',
-    Type.Object({ ...SubscriptionRef, ...ReplayWebhookBody.properties }, strict),
+    subscriptionRequest(ReplayWebhookBody.properties),
     ReplayResult,
     'Queues the events of a time range (by event time) that the subscription matches.',
   ),
