@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCustomer } from './support/customers.js';
-import {
-  type Answer,
-  buildWorld,
-  type Harness,
-  PASSWORD,
-  startHarness,
-  startInstance,
-  uniqueEmail,
-  type World,
-} from './support/harness.js';
+import { type Answer, buildWorld, type Harness, PASSWORD, startHarness, startInstance, type World } from './support/harness.js';
+import { createMember, expectEnded } from './support/session-ends.js';
 
 // docs/adr/0030-workspace-principal-cache.md: each instance keeps the user (or customer) and session
 // behind an access token between requests. Two instances share the database: a change made through
@@ -32,16 +24,7 @@ afterAll(async () => {
   await a?.stop();
 });
 
-/** A verified CLIENT of W1 with its own password. */
-async function member() {
-  const email = uniqueEmail('member');
-  const created = await a.call('POST', '/api/v1/users', {
-    token: world.adminW1.token,
-    body: { email, password: PASSWORD, role: 'client', firstName: 'Mem', lastName: 'Ber' },
-  });
-  expect(created.status, created.text).toBe(201);
-  return { email, id: created.body.data.id as string };
-}
+const member = () => createMember(a.call, world.adminW1.token);
 
 const ME = '/identity/me';
 
@@ -61,12 +44,6 @@ async function onceRefusedByB(token: string, path = ME): Promise<Answer> {
     res = await b.call('GET', path, { token });
   }
   return res;
-}
-
-function expectEnded(res: Answer, reason: string) {
-  expect(res.status, res.text).toBe(401);
-  expect(res.body.error).toMatchObject({ code: 'UNAUTHORIZED' });
-  expect(res.body.error.message).toContain(reason);
 }
 
 describe('a change made through instance A ends access on instance B too', () => {

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerJwt, registerCustomer } from './support/customers.js';
 import { tokenFor } from './support/fixtures.js';
-import { type Harness, PASSWORD, sessionIdOf, startWorld, uniqueEmail, type World } from './support/harness.js';
+import { type Harness, PASSWORD, sessionIdOf, startWorld, type World } from './support/harness.js';
+import { createMember, expectEnded } from './support/session-ends.js';
 
 // Issue 13 item 6 (docs/workspace-sessions-and-roles.md#when-access-tokens-stop-working): a stolen
 // session ends. Each trigger below is the attack: someone holds a copied access token, the owner
@@ -15,25 +16,11 @@ let world: World;
 beforeAll(async () => ({ h, world } = await startWorld()));
 afterAll(async () => h?.stop());
 
-/** A verified CLIENT of W1 with its own password (so it can be changed and reset). */
-async function member() {
-  const email = uniqueEmail('member');
-  const created = await h.call('POST', '/api/v1/users', {
-    token: world.adminW1.token,
-    body: { email, password: PASSWORD, role: 'client', firstName: 'Mem', lastName: 'Ber' },
-  });
-  expect(created.status, created.text).toBe(201);
-  return { email, id: created.body.data.id as string };
-}
+const member = () => createMember(h.call, world.adminW1.token);
 
 const me = (token: string) => h.call('GET', '/identity/me', { token });
 
-async function refusedAsEnded(token: string, reason: string) {
-  const res = await me(token);
-  expect(res.status, res.text).toBe(401);
-  expect(res.body.error).toMatchObject({ code: 'UNAUTHORIZED' });
-  expect(res.body.error.message).toContain(reason);
-}
+const refusedAsEnded = async (token: string, reason: string) => expectEnded(await me(token), reason);
 
 describe('user access tokens', () => {
   it('refresh-token reuse: every access token of the session stops at once', async () => {

@@ -43,6 +43,18 @@ const tasksOf = (workspaceId: string) =>
   h.sql<{ kind: string; status: string; attempts: number; last_error: string | null }[]>`
     select kind, status, attempts, last_error from workspace.remote_tasks where workspace_id = ${workspaceId} order by created_at, kind`;
 
+/** Payments refuses the tenant's sandbox API key and its OAuth token (its instances drop their caches within a second). */
+async function untilCredentialsRefused(t: { sandbox: Json; token: string }) {
+  await until(
+    'the key refused',
+    async () => (await callPayments(h, 'GET', '/api/v1/auth/platform/me', { headers: key(t.sandbox.apiKey) })).status === 401,
+  );
+  await until(
+    'the token refused',
+    async () => (await callPayments(h, 'GET', '/api/v2/auth/platform/me', { headers: bearer(t.token) })).status === 401,
+  );
+}
+
 describe('DELETE /workspaces/{id}', () => {
   it('deactivates the platforms and every subscription before it answers', async () => {
     const t = await integratedTenant();
@@ -51,14 +63,7 @@ describe('DELETE /workspaces/{id}', () => {
     // Deactivated in payments' database when the answer comes; its instances drop their caches within a second.
     const [platform] = await h.sql`select is_active from payments.platforms where id = ${t.sandbox.platformId}`;
     expect(platform?.is_active).toBe(false);
-    await until(
-      'the key refused',
-      async () => (await callPayments(h, 'GET', '/api/v1/auth/platform/me', { headers: key(t.sandbox.apiKey) })).status === 401,
-    );
-    await until(
-      'the token refused',
-      async () => (await callPayments(h, 'GET', '/api/v2/auth/platform/me', { headers: bearer(t.token) })).status === 401,
-    );
+    await untilCredentialsRefused(t);
     const subs = await until('every subscription inactive', async () => {
       const rows = await subscriptions(t.hooks);
       return rows.every((s) => !s.is_active) ? rows : undefined;
@@ -101,14 +106,7 @@ describe('DELETE /workspaces/{id}', () => {
         const [row] = await h.sql`select is_active from payments.platforms where id = ${t.sandbox.platformId}`;
         return row?.is_active === false;
       });
-      await until(
-        'the key refused',
-        async () => (await callPayments(h, 'GET', '/api/v1/auth/platform/me', { headers: key(t.sandbox.apiKey) })).status === 401,
-      );
-      await until(
-        'the token refused',
-        async () => (await callPayments(h, 'GET', '/api/v2/auth/platform/me', { headers: bearer(t.token) })).status === 401,
-      );
+      await untilCredentialsRefused(t);
       await until('every subscription inactive', async () => (await subscriptions(t.hooks)).every((s) => !s.is_active));
       await until('every task done', async () => (await tasksOf(t.workspace.id)).every((task) => task.status === 'done'));
     } finally {
