@@ -46,6 +46,14 @@ export interface EndpointOptions {
   bodyLimit?: number;
 }
 
+/**
+ * `preValidation` of an endpoint whose whole body is optional (every field is): a request without
+ * a body is validated (and handled) as `{}`.
+ */
+export async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
+  request.body ??= {};
+}
+
 /** The Fastify schema of an endpoint: its documentation, its request schemas, its answers and error statuses. */
 export function endpointSchema(endpoint: Endpoint): FastifySchema {
   const { method: _method, path: _path, errors = [], response, ...schema } = endpoint;

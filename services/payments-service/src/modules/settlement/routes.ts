@@ -1,13 +1,8 @@
 import { paymentsEndpoints as api } from '@holdfast/contracts';
-import type { HttpApp } from '@holdfast/http-kit';
+import { emptyBodyAsObject, type HttpApp } from '@holdfast/http-kit';
 import { route, servePayments } from '../../http/endpoints.js';
 import { principalOf } from '../auth/plugin.js';
 import type { SettlementService } from './service.js';
-
-/** Rescind and refund may be sent without a body (all their fields are optional): validate it as `{}`. */
-async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
-  request.body ??= {};
-}
 
 /** The on-chain operations of a transaction (spec "named only"), on v1 and v2 with the v2 renames. */
 export function settlementRoutes(service: SettlementService) {

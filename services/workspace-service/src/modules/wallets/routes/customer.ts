@@ -1,6 +1,5 @@
 import { workspaceEndpoints as api } from '@holdfast/contracts';
-import { envelope, type HttpApp, serveEndpoint } from '@holdfast/http-kit';
-import { emptyBodyAsObject } from '../../../http/schemas.js';
+import { emptyBodyAsObject, envelope, type HttpApp, serveEndpoint } from '@holdfast/http-kit';
 import { requireActor } from '../../access/caller.js';
 import { ADMIN_ROLES } from '../../access/policy.js';
 import type { WalletApi } from '../api.js';
