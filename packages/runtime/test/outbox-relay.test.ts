@@ -88,6 +88,36 @@ describe('outbox relay', () => {
     expect((await streamMessages()).map((e) => e.id)).toEqual([first.id, second.id]);
   });
 
+  it('woken while another instance holds the pass, it publishes what that pass missed once it ends, not at the next poll', async () => {
+    const relay = relayOf({ pollIntervalMs: 60 * 60 * 1000 });
+    await relay.start();
+    // Another instance's pass holds the lock: it has read the first event and waits on its publish.
+    let releaseOther!: () => void;
+    const otherPublishing = new Promise<void>((resolve) => {
+      releaseOther = resolve;
+    });
+    const other = relayOf({ publish: async (e) => otherPublishing.then(() => publishEvent(testBus.bus, e)).then(() => {}) });
+    const first = createdEvent('7d2e4f60-1a3b-4c5d-8e9f-0a1b2c3d4e5f');
+    const second = createdEvent('8e3f5a71-2b4c-4d6e-9fa0-1b2c3d4e5f60');
+    const insert = (e: DomainEvent) =>
+      database.sql`insert into relay_test.outbox (id, type, payload) values (${e.id}, ${e.type}, ${JSON.stringify(e)}::jsonb)`;
+    await insert(first);
+    const otherPass = other.runOnce();
+    const heldLocks = () =>
+      database.sql`select 1 from pg_locks where locktype = 'advisory'
+        and database = (select oid from pg_database where datname = current_database())`.then((r) => r.length);
+    await expect.poll(heldLocks).toBe(1);
+    // Committed after the other pass read, without a NOTIFY: this instance's wake-up is all it gets.
+    await insert(second);
+    relay.wake();
+    await new Promise((resolve) => setTimeout(resolve, 300)); // its pass finds the lock taken
+    releaseOther();
+    expect(await otherPass).toBe(1);
+    await expect.poll(() => relay.backlog(), { timeout: 5000 }).toBe(0);
+    await relay.stop();
+    expect((await streamMessages()).map((e) => e.id)).toEqual([first.id, second.id]);
+  });
+
   it('publishes a committed event that waited while the relay was stopped, exactly once', async () => {
     const event = createdEvent('2b1d5e9e-7c1f-4d3a-9a63-2f7a1f0c9e11');
     await commitEvents([event]);
