@@ -1,4 +1,4 @@
-import { WORKSPACE_OAUTH_SCOPES } from '@holdfast/contracts';
+import { WORKSPACE_OAUTH_SCOPES, workspaceEndpoints } from '@holdfast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness, World } from './support/harness.js';
 import { principalTokens, startRouteContext, stopRouteContext } from './support/route-context.js';
@@ -100,6 +100,11 @@ describe('the table', () => {
   it('has bad input for every route that takes input', () => {
     const names = ROUTES.map((r) => `${r.method} ${r.route}`);
     expect(new Set([...Object.keys(BAD_INPUT), ...NO_INPUT])).toEqual(new Set(names));
+  });
+
+  it('has one case for every endpoint of the catalogue', () => {
+    const catalogue = Object.values(workspaceEndpoints).filter((entry) => 'operationId' in entry);
+    expect(ROUTES.map((r) => r.endpoint.operationId).sort()).toEqual(catalogue.map((e) => e.operationId).sort());
   });
 
   it('covers every route of the OpenAPI description, and nothing else', async () => {

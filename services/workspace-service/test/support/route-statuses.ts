@@ -1,8 +1,15 @@
+import type { Endpoint } from '@holdfast/contracts';
 import { insertUser } from './fixtures.js';
 import { createWorkspace } from './harness.js';
 import type { Context, Principal } from './route-table.js';
 
 // What the route table's two halves (route-table.ts, route-table-wallets.ts) both build their cases from.
+
+/** A case of a catalogue endpoint served under `/api/v1`: its method and route as registered. */
+export const versioned = (endpoint: Endpoint) => ({ endpoint, method: endpoint.method, route: `/api/v1${endpoint.path}` });
+
+/** A case of a catalogue endpoint served at the host root (sessions, avatars). */
+export const hostRoot = (endpoint: Endpoint) => ({ endpoint, method: endpoint.method, route: endpoint.path });
 
 /** Every principal gets `status`. */
 export const all = (status: number): Record<Principal, number> => ({

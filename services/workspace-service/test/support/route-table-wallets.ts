@@ -1,7 +1,8 @@
+import { workspaceEndpoints as api } from '@holdfast/contracts';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { siweMessageFor } from './customers.js';
 import { PASSWORD, uniqueEmail } from './harness.js';
-import { all, bearer, freshTenant } from './route-statuses.js';
+import { all, bearer, freshTenant, versioned } from './route-statuses.js';
 import type { BadInput, Context, Prepared, Principal, RouteCase } from './route-table.js';
 import { INTERNAL_API_KEY, insertCustomer, insertProviderConfig } from './wallet-world.js';
 
@@ -41,10 +42,9 @@ async function signedLink(ctx: Context): Promise<Prepared> {
 
 export const WALLET_ROUTES: RouteCase[] = [
   // Workspace customers.
-  { method: 'GET', route: '/api/v1/workspaces/:id/customers', prepare: at(customersOf), expect: bearer(403, 200, 200, 403) },
+  { ...versioned(api.listWorkspaceCustomers), prepare: at(customersOf), expect: bearer(403, 200, 200, 403) },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/customers',
+    ...versioned(api.createWorkspaceCustomer),
     audit: 'customer.create',
     prepare: async (ctx) => ({ path: customersOf(ctx), body: { email: uniqueEmail('matrix'), firstName: 'Matt', lastName: 'Rix' } }),
     expect: bearer(403, 201, 201, 403),
@@ -52,64 +52,55 @@ export const WALLET_ROUTES: RouteCase[] = [
 
   // Customer self-service (W1 by slug or id).
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/customers/auth/register',
+    ...versioned(api.registerCustomer),
     audit: 'customer.register',
     prepare: async (ctx) => ({ path: selfService(ctx, 'register'), body: { email: uniqueEmail('self'), password: PASSWORD } }),
     expect: all(201),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/customers/auth/login',
+    ...versioned(api.loginCustomer),
     audit: 'customer.login',
     prepare: async (ctx) => ({ path: selfService(ctx, 'login', W1(ctx)), body: { email: ctx.wallets.customer.email, password: PASSWORD } }),
     expect: all(200),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/customers/auth/refresh',
+    ...versioned(api.refreshCustomer),
     audit: 'customer.refresh',
     prepare: async (ctx) => ({ path: selfService(ctx, 'refresh'), body: { refreshToken: await freshRefreshToken(ctx) } }),
     expect: all(200),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/customers/auth/logout',
+    ...versioned(api.logoutCustomer),
     audit: 'customer.logout',
     prepare: async (ctx) => ({ path: selfService(ctx, 'logout'), body: { refreshToken: await freshRefreshToken(ctx) } }),
     expect: all(200),
   },
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/customers/auth/me',
+    ...versioned(api.customerMe),
     prepare: at((ctx) => selfService(ctx, 'me')),
     expect: customerOnly(200),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/customers/auth/wallet-nonce',
+    ...versioned(api.customerWalletNonce),
     prepare: async (ctx) => ({ path: selfService(ctx, 'wallet-nonce', W1(ctx)), body: { chainId: 84532 } }),
     expect: customerOnly(200),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/customers/auth/link-wallet',
+    ...versioned(api.customerLinkWallet),
     audit: 'customer_wallet.link',
     prepare: signedLink,
     expect: customerOnly(200),
   },
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/customers/auth/wallet-balances',
+    ...versioned(api.customerWalletBalances),
     prepare: async (ctx) => ({ path: selfService(ctx, 'wallet-balances'), tokens: { customer: ctx.wallets.linkedCustomer.token } }),
     expect: customerOnly(200),
   },
 
   // Global customers.
-  { method: 'GET', route: '/api/v1/customers', prepare: at(() => '/api/v1/customers'), expect: bearer(403, 200, 200, 200) },
+  { ...versioned(api.listCustomers), prepare: at(() => '/api/v1/customers'), expect: bearer(403, 200, 200, 200) },
   {
-    method: 'POST',
-    route: '/api/v1/customers',
+    ...versioned(api.createCustomer),
     audit: 'customer.create',
     prepare: async (ctx) => ({
       path: '/api/v1/customers',
@@ -118,55 +109,47 @@ export const WALLET_ROUTES: RouteCase[] = [
     expect: bearer(403, 201, 201, 403),
   },
   {
-    method: 'GET',
-    route: '/api/v1/customers/:id',
+    ...versioned(api.getCustomer),
     prepare: at((ctx) => `/api/v1/customers/${ctx.wallets.w1CustomerId}`),
     expect: bearer(403, 200, 200, 404),
   },
   {
-    method: 'PUT',
-    route: '/api/v1/customers/:id',
+    ...versioned(api.updateCustomer),
     audit: 'customer.update',
     prepare: async (ctx) => ({ path: `/api/v1/customers/${(await insertCustomer(ctx.h, W1(ctx))).id}`, body: { city: 'Lisbon' } }),
     expect: bearer(403, 200, 200, 404),
   },
   {
-    method: 'DELETE',
-    route: '/api/v1/customers/:id',
+    ...versioned(api.deleteCustomer),
     audit: 'customer.delete',
     prepare: async (ctx) => ({ path: `/api/v1/customers/${(await insertCustomer(ctx.h, W1(ctx))).id}` }),
     expect: bearer(403, 200, 200, 404),
   },
   {
-    method: 'GET',
-    route: '/api/v1/customers/:id/custody-a-wallet',
+    ...versioned(api.getCustodyAWallet),
     prepare: at((ctx) => `/api/v1/customers/${ctx.wallets.w1CustodyCustomerId}/custody-a-wallet`),
     expect: bearer(200, 200, 200, 404),
   },
   {
-    method: 'POST',
-    route: '/api/v1/customers/:id/custody-a-wallet',
+    ...versioned(api.createCustodyAWallet),
     audit: 'customer_wallet.custody_a_create',
     prepare: async (ctx) => ({ path: `/api/v1/customers/${(await insertCustomer(ctx.h, W1(ctx))).id}/custody-a-wallet`, body: {} }),
     expect: bearer(403, 201, 201, 404),
   },
   {
-    method: 'GET',
-    route: '/api/v1/customers/:id/custody-a-wallet/balance',
+    ...versioned(api.getCustodyAWalletBalance),
     prepare: at((ctx) => `/api/v1/customers/${ctx.wallets.w1CustodyCustomerId}/custody-a-wallet/balance`),
     expect: bearer(403, 200, 200, 404),
   },
 
   // Wallet provider configs.
   {
-    method: 'GET',
-    route: '/api/v1/wallet-provider-configs',
+    ...versioned(api.listWalletProviderConfigs),
     prepare: at(() => '/api/v1/wallet-provider-configs'),
     expect: bearer(403, 200, 200, 200),
   },
   {
-    method: 'POST',
-    route: '/api/v1/wallet-provider-configs',
+    ...versioned(api.createWalletProviderConfig),
     audit: 'wallet_provider_config.create',
     prepare: async (ctx) => ({
       path: '/api/v1/wallet-provider-configs',
@@ -180,27 +163,23 @@ export const WALLET_ROUTES: RouteCase[] = [
     expect: bearer(403, 201, 201, 403),
   },
   {
-    method: 'GET',
-    route: '/api/v1/wallet-provider-configs/status',
+    ...versioned(api.walletProviderConfigStatus),
     prepare: at(() => '/api/v1/wallet-provider-configs/status'),
     expect: internalOnly(),
     codes: { expired: 'UNAUTHORIZED' },
   },
   {
-    method: 'GET',
-    route: '/api/v1/wallet-provider-configs/check-duplicate',
+    ...versioned(api.checkDuplicateWalletProviderConfig),
     prepare: at((ctx) => `/api/v1/wallet-provider-configs/check-duplicate?providerType=CUSTODY_A&workspaceId=${W1(ctx)}`),
     expect: bearer(403, 200, 200, 403),
   },
   {
-    method: 'GET',
-    route: '/api/v1/wallet-provider-configs/:id',
+    ...versioned(api.getWalletProviderConfig),
     prepare: at((ctx) => `/api/v1/wallet-provider-configs/${ctx.wallets.w1ConfigId}`),
     expect: bearer(403, 200, 200, 404),
   },
   {
-    method: 'PATCH',
-    route: '/api/v1/wallet-provider-configs/:id',
+    ...versioned(api.updateWalletProviderConfig),
     audit: 'wallet_provider_config.update',
     prepare: async (ctx) => ({
       path: `/api/v1/wallet-provider-configs/${await insertProviderConfig(ctx.h, W1(ctx))}`,
@@ -209,21 +188,18 @@ export const WALLET_ROUTES: RouteCase[] = [
     expect: bearer(403, 200, 200, 404),
   },
   {
-    method: 'DELETE',
-    route: '/api/v1/wallet-provider-configs/:id',
+    ...versioned(api.deleteWalletProviderConfig),
     audit: 'wallet_provider_config.delete',
     prepare: async (ctx) => ({ path: `/api/v1/wallet-provider-configs/${await insertProviderConfig(ctx.h, W1(ctx))}` }),
     expect: bearer(403, 204, 204, 404),
   },
   {
-    method: 'POST',
-    route: '/api/v1/wallet-provider-configs/:id/test-connection',
+    ...versioned(api.testWalletProviderConnection),
     prepare: at((ctx) => `/api/v1/wallet-provider-configs/${ctx.wallets.w1ConfigId}/test-connection`),
     expect: bearer(403, 200, 200, 404),
   },
   {
-    method: 'POST',
-    route: '/api/v1/wallet-provider-configs/:id/set-default',
+    ...versioned(api.setDefaultWalletProviderConfig),
     audit: 'wallet_provider_config.set_default',
     prepare: async (ctx) => {
       const id = await insertProviderConfig(ctx.h, W1(ctx));
@@ -242,20 +218,17 @@ export const WALLET_ROUTES: RouteCase[] = [
 
   // External wallet configs (workspace access).
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/external-wallet-configs',
+    ...versioned(api.listExternalWalletConfigs),
     prepare: at((ctx) => `/api/v1/workspaces/${W1(ctx)}/external-wallet-configs`),
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/external-wallet-configs/:type',
+    ...versioned(api.getExternalWalletConfig),
     prepare: at((ctx) => `/api/v1/workspaces/${W1(ctx)}/external-wallet-configs/EXTERNAL_WALLET_1`),
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'PUT',
-    route: '/api/v1/workspaces/:id/external-wallet-configs/:type',
+    ...versioned(api.upsertExternalWalletConfig),
     audit: 'external_wallet_config.upsert',
     prepare: async (ctx) => ({
       path: `/api/v1/workspaces/${W1(ctx)}/external-wallet-configs/EXTERNAL_WALLET_2`,
@@ -264,8 +237,7 @@ export const WALLET_ROUTES: RouteCase[] = [
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'DELETE',
-    route: '/api/v1/workspaces/:id/external-wallet-configs/:type',
+    ...versioned(api.deleteExternalWalletConfig),
     audit: 'external_wallet_config.delete',
     prepare: async (ctx) => {
       const path = `/api/v1/workspaces/${W1(ctx)}/external-wallet-configs/EXTERNAL_WALLET_4`;
@@ -278,14 +250,12 @@ export const WALLET_ROUTES: RouteCase[] = [
 
   // Wallet accounts and balances.
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/wallet-accounts',
+    ...versioned(api.listWalletAccounts),
     prepare: at((ctx) => `/api/v1/workspaces/${W1(ctx)}/wallet-accounts`),
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/wallet-accounts',
+    ...versioned(api.createWalletAccounts),
     audit: 'wallet_account.create',
     prepare: async (ctx) => ({
       path: `/api/v1/workspaces/${W1(ctx)}/wallet-accounts`,
@@ -294,28 +264,24 @@ export const WALLET_ROUTES: RouteCase[] = [
     expect: bearer(403, 200, 200, 403),
   },
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/wallet-balances',
+    ...versioned(api.getWalletBalances),
     prepare: at((ctx) => `/api/v1/workspaces/${W1(ctx)}/wallet-balances`),
     expect: bearer(200, 200, 200, 403),
   },
 
   // Contracts.
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/contracts',
+    ...versioned(api.listContracts),
     prepare: at((ctx) => `/api/v1/workspaces/${W1(ctx)}/contracts`),
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/contracts/:network',
+    ...versioned(api.getContractForNetwork),
     prepare: at((ctx) => `/api/v1/workspaces/${W1(ctx)}/contracts/base-sepolia`),
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/contracts/:network',
+    ...versioned(api.deployContract),
     audit: 'contract_deployment.deploy',
     prepare: async (ctx, principal) => {
       // One dedicated escrow per workspace and network: a fresh workspace for the callers that may deploy.
@@ -327,8 +293,7 @@ export const WALLET_ROUTES: RouteCase[] = [
     expect: bearer(403, 201, 201, 403),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/contracts/deployments/:deploymentId/deprecate',
+    ...versioned(api.deprecateContract),
     audit: 'contract_deployment.deprecate',
     prepare: async (ctx, principal) => {
       const workspace = principal === 'admin' || principal === 'superAdmin' || principal === 'client' ? await freshTenant(ctx) : undefined;

@@ -1,10 +1,18 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type DomainEvent, INTEGRATION_CATALOG, newEventId, PAYMENTS_COMMANDS, WebhookCommands } from '@holdfast/contracts';
+import {
+  workspaceEndpoints as api,
+  type DomainEvent,
+  type Endpoint,
+  INTEGRATION_CATALOG,
+  newEventId,
+  PAYMENTS_COMMANDS,
+  WebhookCommands,
+} from '@holdfast/contracts';
 import { publishEvent, sendCommand } from '@holdfast/messaging';
 import type { FormData } from 'undici';
 import { imageForm, insertUser } from './fixtures.js';
 import { type Harness, PASSWORD, SUPER_PASSWORD, uniqueEmail, type World } from './harness.js';
-import { all, bearer, freshTenant } from './route-statuses.js';
+import { all, bearer, freshTenant, hostRoot, versioned } from './route-statuses.js';
 import { WALLET_BAD_INPUT, WALLET_ROUTES } from './route-table-wallets.js';
 import { seedTransaction } from './transactions.js';
 import type { WalletWorld } from './wallet-world.js';
@@ -134,7 +142,9 @@ export interface Prepared {
 }
 
 export interface RouteCase {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The endpoint of the catalogue; `method` and `route` are its own (`versioned` or `hostRoot` in route-statuses.ts). */
+  endpoint: Endpoint;
+  method: Endpoint['method'];
   /** The route as registered, `/api/v1/...` or host root. */
   route: string;
   prepare: (ctx: Context, principal: Principal) => Promise<Prepared>;
@@ -162,21 +172,27 @@ async function freshClientOfW1(ctx: Context): Promise<string> {
 
 const at = (path: string) => async () => ({ path });
 
-/** Log in, refresh and log out under `prefix` (public: a bearer changes nothing), logging in W1's CLIENT as `email`. */
-function sessionRoutes(prefix: '/identity' | '/api/v1/auth', email: (ctx: Context) => string): RouteCase[] {
-  const refreshing = (action: 'refresh' | 'logout'): RouteCase => ({
-    method: 'POST',
-    route: `${prefix}/${action}`,
-    audit: `auth.${action}`,
-    prepare: async (ctx) => ({ path: `${prefix}/${action}`, body: { refreshToken: await freshRefreshToken(ctx) } }),
-    expect: all(200),
-  });
+/** Log in, refresh and log out at `served` routes (public: a bearer changes nothing), logging in W1's CLIENT as `email`. */
+function sessionRoutes(
+  endpoints: Record<'login' | 'refresh' | 'logout', Endpoint>,
+  served: typeof versioned,
+  email: (ctx: Context) => string,
+): RouteCase[] {
+  const refreshing = (action: 'refresh' | 'logout'): RouteCase => {
+    const target = served(endpoints[action]);
+    return {
+      ...target,
+      audit: `auth.${action}`,
+      prepare: async (ctx) => ({ path: target.route, body: { refreshToken: await freshRefreshToken(ctx) } }),
+      expect: all(200),
+    };
+  };
+  const login = served(endpoints.login);
   return [
     {
-      method: 'POST',
-      route: `${prefix}/login`,
+      ...login,
       audit: 'auth.login',
-      prepare: async (ctx) => ({ path: `${prefix}/login`, body: { email: email(ctx), password: PASSWORD } }),
+      prepare: async (ctx) => ({ path: login.route, body: { email: email(ctx), password: PASSWORD } }),
       expect: all(200),
     },
     refreshing('refresh'),
@@ -240,8 +256,7 @@ async function clientW1Notification(ctx: Context): Promise<string> {
 export const ROUTES: RouteCase[] = [
   // Sessions (host root): public, a bearer changes nothing.
   {
-    method: 'POST',
-    route: '/auth/signup',
+    ...hostRoot(api.signup),
     audit: 'auth.signup',
     prepare: async () => ({
       path: '/auth/signup',
@@ -250,32 +265,35 @@ export const ROUTES: RouteCase[] = [
     expect: all(201),
   },
   {
-    method: 'POST',
-    route: '/auth/verify-code',
+    ...hostRoot(api.verifyCode),
     audit: 'auth.verify_email',
     prepare: async (ctx) => ({ path: '/auth/verify-code', body: await signupWithCode(ctx) }),
     expect: all(200),
   },
   {
-    method: 'POST',
-    route: '/auth/resend-code',
+    ...hostRoot(api.resendCode),
     audit: 'auth.resend_code',
     prepare: async () => ({ path: '/auth/resend-code', body: { email: uniqueEmail('nobody') } }),
     expect: all(200),
   },
   // The login there takes the e-mail in any case.
-  ...sessionRoutes('/identity', (ctx) => ctx.world.clientW1.email.toUpperCase()),
-  { method: 'GET', route: '/identity/me', prepare: at('/identity/me'), expect: bearer(200, 200, 200, 200) },
-  { method: 'GET', route: '/avatars/:file', prepare: async (ctx) => ({ path: `/avatars/${ctx.avatarFile}` }), expect: all(200) },
+  ...sessionRoutes({ login: api.identityLogin, refresh: api.identityRefresh, logout: api.identityLogout }, hostRoot, (ctx) =>
+    ctx.world.clientW1.email.toUpperCase(),
+  ),
+  { ...hostRoot(api.identityMe), prepare: at('/identity/me'), expect: bearer(200, 200, 200, 200) },
+  { ...hostRoot(api.getAvatar), prepare: async (ctx) => ({ path: `/avatars/${ctx.avatarFile}` }), expect: all(200) },
 
   // Sessions under /api/v1.
-  ...sessionRoutes('/api/v1/auth', (ctx) => ctx.world.clientW1.email),
+  ...sessionRoutes(
+    { login: api.authLogin, refresh: api.authRefresh, logout: api.authLogout },
+    versioned,
+    (ctx) => ctx.world.clientW1.email,
+  ),
 
   // Workspaces.
-  { method: 'GET', route: '/api/v1/workspaces', prepare: at('/api/v1/workspaces'), expect: bearer(403, 200, 200, 200) },
+  { ...versioned(api.listWorkspaces), prepare: at('/api/v1/workspaces'), expect: bearer(403, 200, 200, 200) },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces',
+    ...versioned(api.createWorkspace),
     audit: 'workspace.create',
     prepare: async () => ({
       path: '/api/v1/workspaces',
@@ -284,23 +302,20 @@ export const ROUTES: RouteCase[] = [
     // W1's and W2's ADMINs already belong to a workspace.
     expect: bearer(403, 409, 201, 409),
   },
-  { method: 'GET', route: '/api/v1/workspaces/me', prepare: at('/api/v1/workspaces/me'), expect: bearer(200, 200, 400, 200) },
+  { ...versioned(api.getMyWorkspace), prepare: at('/api/v1/workspaces/me'), expect: bearer(200, 200, 400, 200) },
   {
-    method: 'PUT',
-    route: '/api/v1/workspaces/me',
+    ...versioned(api.updateMyWorkspace),
     audit: 'workspace.update',
     prepare: async () => ({ path: '/api/v1/workspaces/me', body: { metadata: { touchedBy: 'matrix' } } }),
     expect: bearer(200, 200, 400, 200),
   },
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id',
+    ...versioned(api.getWorkspace),
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}` }),
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'PUT',
-    route: '/api/v1/workspaces/:id',
+    ...versioned(api.updateWorkspace),
     audit: 'workspace.update',
     prepare: async (ctx) => ({
       path: `/api/v1/workspaces/${ctx.world.w1.id}`,
@@ -309,8 +324,7 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(403, 200, 200, 403),
   },
   {
-    method: 'DELETE',
-    route: '/api/v1/workspaces/:id',
+    ...versioned(api.deleteWorkspace),
     audit: 'workspace.delete',
     prepare: async (ctx) => {
       const fresh = await freshTenant(ctx);
@@ -319,54 +333,46 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(403, 204, 204, 403),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/avatar',
+    ...versioned(api.uploadWorkspaceAvatar),
     audit: 'workspace.avatar_upload',
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/avatar`, form: imageForm() }),
     expect: bearer(403, 200, 200, 403),
   },
   {
-    method: 'DELETE',
-    route: '/api/v1/workspaces/:id/avatar',
+    ...versioned(api.deleteWorkspaceAvatar),
     audit: 'workspace.avatar_delete',
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/avatar` }),
     expect: bearer(403, 204, 204, 403),
   },
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/billing',
+    ...versioned(api.getWorkspaceBilling),
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/billing` }),
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'PATCH',
-    route: '/api/v1/workspaces/:id/billing',
+    ...versioned(api.updateWorkspaceBilling),
     audit: 'workspace.billing_update',
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/billing`, body: { companyName: 'Tenant One Ltd' } }),
     expect: bearer(403, 200, 200, 403),
   },
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/platform-mappings',
+    ...versioned(api.listPlatformMappings),
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/platform-mappings` }),
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/wallet-settings',
+    ...versioned(api.getWalletSettings),
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/wallet-settings` }),
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'PATCH',
-    route: '/api/v1/workspaces/:id/wallet-settings',
+    ...versioned(api.updateWalletSettings),
     audit: 'workspace.wallet_settings_update',
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/wallet-settings`, body: { autoCreateCustomerWallets: true } }),
     expect: bearer(403, 200, 200, 403),
   },
   {
-    method: 'PUT',
-    route: '/api/v1/workspaces/:id/wallet-settings',
+    ...versioned(api.replaceWalletSettings),
     audit: 'workspace.wallet_settings_update',
     // A replacement: keeps the PLATFORM provider the wallet routes of this world rely on.
     prepare: async (ctx) => ({
@@ -376,34 +382,29 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(403, 200, 200, 403),
   },
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/audit-logs',
+    ...versioned(api.listWorkspaceAuditLogs),
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/audit-logs` }),
     expect: bearer(403, 200, 200, 403),
   },
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/oauth/scopes',
+    ...versioned(api.listOAuthScopes),
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/oauth/scopes` }),
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/webhooks/events/types',
+    ...versioned(api.listWebhookEventTypes),
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks/events/types` }),
     expect: bearer(200, 200, 200, 403),
   },
 
   // Sandbox credentials (forwarded to payments; limits per workspace, so the writes use a fresh tenant).
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/sandbox-credentials',
+    ...versioned(api.listSandboxCredentials),
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/sandbox-credentials` }),
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/sandbox-credentials',
+    ...versioned(api.issueSandboxCredentials),
     audit: 'sandbox_credential.issue',
     prepare: async (ctx) => {
       const fresh = await freshTenant(ctx);
@@ -412,8 +413,7 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(403, 201, 201, 403),
   },
   {
-    method: 'DELETE',
-    route: '/api/v1/workspaces/:id/sandbox-credentials/:platformId',
+    ...versioned(api.revokeSandboxCredentials),
     audit: 'sandbox_credential.revoke',
     prepare: async (ctx) => {
       const fresh = await freshCredential(ctx);
@@ -424,14 +424,12 @@ export const ROUTES: RouteCase[] = [
 
   // OAuth clients (forwarded to payments).
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/oauth/clients',
+    ...versioned(api.listOAuthClients),
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/oauth/clients` }),
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/oauth/clients',
+    ...versioned(api.createOAuthClient),
     audit: 'oauth_client.create',
     prepare: async (ctx) => ({
       path: `/api/v1/workspaces/${ctx.world.w1.id}/oauth/clients`,
@@ -440,14 +438,12 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(201, 201, 201, 403),
   },
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/oauth/clients/:clientId',
+    ...versioned(api.getOAuthClient),
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/oauth/clients/${ctx.forwarded.clientId}` }),
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'PATCH',
-    route: '/api/v1/workspaces/:id/oauth/clients/:clientId',
+    ...versioned(api.updateOAuthClient),
     audit: 'oauth_client.update',
     prepare: async (ctx) => ({
       path: `/api/v1/workspaces/${ctx.world.w1.id}/oauth/clients/${ctx.forwarded.clientId}`,
@@ -456,22 +452,19 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'DELETE',
-    route: '/api/v1/workspaces/:id/oauth/clients/:clientId',
+    ...versioned(api.deleteOAuthClient),
     audit: 'oauth_client.delete',
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/oauth/clients/${await fixtureClient(ctx)}` }),
     expect: bearer(204, 204, 204, 403),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/oauth/clients/:clientId/revoke-tokens',
+    ...versioned(api.revokeOAuthClientTokens),
     audit: 'oauth_client.revoke_tokens',
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/oauth/clients/${ctx.forwarded.clientId}/revoke-tokens` }),
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/oauth/clients/:clientId/stats',
+    ...versioned(api.getOAuthClientStats),
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/oauth/clients/${ctx.forwarded.clientId}/stats` }),
     expect: bearer(200, 200, 200, 403),
   },
@@ -479,14 +472,12 @@ export const ROUTES: RouteCase[] = [
   // Transactions (read from payments; create and submit-escrow-hash forwarded). The workspace-key
   // routes take X-API-Key, which no principal here sends: 401 for all (transactions.test.ts has the key cases).
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/transactions',
+    ...versioned(api.listWorkspaceTransactions),
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/transactions` }),
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/transactions',
+    ...versioned(api.createWorkspaceTransaction),
     audit: 'transaction.create',
     // Fresh addresses per call: payments refuses the same transfer twice within its duplicate window.
     prepare: async (ctx) => ({
@@ -501,15 +492,13 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/transactions/:txId',
+    ...versioned(api.getWorkspaceTransaction),
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/transactions/${ctx.forwarded.transactionId}` }),
     expect: all(401),
     codes: { expired: 'UNAUTHORIZED' },
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/transactions/:txId/submit-escrow-hash',
+    ...versioned(api.submitWorkspaceTransactionEscrowHash),
     // Audited (transaction.submit_escrow_hash) but no principal here holds a workspace key: transactions.test.ts checks its entries.
     prepare: async (ctx) => ({
       path: `/api/v1/workspaces/${ctx.world.w1.id}/transactions/${ctx.forwarded.transactionId}/submit-escrow-hash`,
@@ -519,34 +508,29 @@ export const ROUTES: RouteCase[] = [
     codes: { expired: 'UNAUTHORIZED' },
   },
   {
-    method: 'GET',
-    route: '/api/v1/transactions',
+    ...versioned(api.listTransactions),
     prepare: at('/api/v1/transactions'),
     expect: bearer(200, 200, 200, 200),
   },
   {
-    method: 'GET',
-    route: '/api/v1/transactions/stats',
+    ...versioned(api.getTransactionStats),
     prepare: at('/api/v1/transactions/stats'),
     expect: bearer(200, 200, 200, 200),
   },
   {
-    method: 'GET',
-    route: '/api/v1/transactions/:id',
+    ...versioned(api.getTransaction),
     prepare: async (ctx) => ({ path: `/api/v1/transactions/${ctx.forwarded.transactionId}` }),
     expect: bearer(200, 200, 200, 404),
   },
 
   // Webhooks (forwarded to the dispatcher).
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/webhooks',
+    ...versioned(api.listWebhooks),
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks` }),
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/webhooks',
+    ...versioned(api.createWebhook),
     audit: 'webhook.create',
     prepare: async (ctx) => ({
       path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks`,
@@ -555,14 +539,12 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(201, 201, 201, 403),
   },
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/webhooks/:webhookId',
+    ...versioned(api.getWebhook),
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks/${ctx.forwarded.webhookId}` }),
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'PATCH',
-    route: '/api/v1/workspaces/:id/webhooks/:webhookId',
+    ...versioned(api.updateWebhook),
     audit: 'webhook.update',
     prepare: async (ctx) => ({
       path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks/${ctx.forwarded.webhookId}`,
@@ -571,28 +553,24 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'DELETE',
-    route: '/api/v1/workspaces/:id/webhooks/:webhookId',
+    ...versioned(api.deleteWebhook),
     audit: 'webhook.delete',
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks/${await fixtureWebhook(ctx)}` }),
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/webhooks/:webhookId/delivery-logs',
+    ...versioned(api.listWebhookDeliveryLogs),
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks/${ctx.forwarded.webhookId}/delivery-logs` }),
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/webhooks/:webhookId/rotate-secret',
+    ...versioned(api.rotateWebhookSecret),
     audit: 'webhook.rotate_secret',
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks/${ctx.forwarded.webhookId}/rotate-secret` }),
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/webhooks/:webhookId/complete-rotation',
+    ...versioned(api.completeWebhookRotation),
     audit: 'webhook.complete_rotation',
     prepare: async (ctx) => {
       const id = await fixtureWebhook(ctx);
@@ -602,8 +580,7 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/webhooks/:webhookId/reset-circuit-breaker',
+    ...versioned(api.resetWebhookCircuitBreaker),
     audit: 'webhook.reset_circuit_breaker',
     prepare: async (ctx) => ({
       path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks/${ctx.forwarded.webhookId}/reset-circuit-breaker`,
@@ -611,15 +588,13 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/webhooks/:webhookId/test',
+    ...versioned(api.testWebhook),
     audit: 'webhook.test',
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks/${ctx.forwarded.webhookId}/test` }),
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/webhooks/:webhookId/deliveries/:deliveryId/resend',
+    ...versioned(api.resendWebhookDelivery),
     audit: 'webhook.resend_delivery',
     prepare: async (ctx) => ({
       path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks/${ctx.forwarded.webhookId}/deliveries/${ctx.forwarded.deliveryId}/resend`,
@@ -627,8 +602,7 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/webhooks/:webhookId/replay',
+    ...versioned(api.replayWebhookEvents),
     audit: 'webhook.replay',
     prepare: async (ctx) => ({
       path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks/${ctx.forwarded.webhookId}/replay`,
@@ -638,25 +612,22 @@ export const ROUTES: RouteCase[] = [
   },
 
   // Users.
-  { method: 'GET', route: '/api/v1/users', prepare: at('/api/v1/users'), expect: bearer(403, 200, 200, 200) },
+  { ...versioned(api.listUsers), prepare: at('/api/v1/users'), expect: bearer(403, 200, 200, 200) },
   {
-    method: 'POST',
-    route: '/api/v1/users',
+    ...versioned(api.createUser),
     audit: 'user.create',
     prepare: async () => ({ path: '/api/v1/users', body: { email: uniqueEmail('created'), password: PASSWORD, role: 'client' } }),
     expect: bearer(403, 201, 201, 201),
   },
-  { method: 'GET', route: '/api/v1/users/me', prepare: at('/api/v1/users/me'), expect: bearer(200, 200, 200, 200) },
+  { ...versioned(api.getMyUser), prepare: at('/api/v1/users/me'), expect: bearer(200, 200, 200, 200) },
   {
-    method: 'PUT',
-    route: '/api/v1/users/me',
+    ...versioned(api.updateMyUser),
     audit: 'user.profile_update',
     prepare: async () => ({ path: '/api/v1/users/me', body: { lastName: 'Matrix' } }),
     expect: bearer(200, 200, 200, 200),
   },
   {
-    method: 'PATCH',
-    route: '/api/v1/users/me/password',
+    ...versioned(api.changeMyPassword),
     audit: 'user.password_change',
     prepare: async (ctx, principal) => {
       const current = principal === 'superAdmin' ? SUPER_PASSWORD : PASSWORD;
@@ -676,68 +647,59 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(200, 200, 200, 200),
   },
   {
-    method: 'POST',
-    route: '/api/v1/users/me/avatar',
+    ...versioned(api.uploadMyAvatar),
     audit: 'user.avatar_upload',
     prepare: async () => ({ path: '/api/v1/users/me/avatar', form: imageForm() }),
     expect: bearer(200, 200, 200, 200),
   },
   {
-    method: 'DELETE',
-    route: '/api/v1/users/me/avatar',
+    ...versioned(api.deleteMyAvatar),
     audit: 'user.avatar_delete',
     prepare: at('/api/v1/users/me/avatar'),
     expect: bearer(204, 204, 204, 204),
   },
   {
-    method: 'GET',
-    route: '/api/v1/users/:id',
+    ...versioned(api.getUser),
     prepare: async (ctx) => ({ path: `/api/v1/users/${ctx.world.clientW1.id}` }),
     expect: bearer(403, 200, 200, 404),
   },
   {
-    method: 'PUT',
-    route: '/api/v1/users/:id',
+    ...versioned(api.updateUser),
     audit: 'user.update',
     prepare: async (ctx) => ({ path: `/api/v1/users/${await freshClientOfW1(ctx)}`, body: { firstName: 'Renamed' } }),
     expect: bearer(403, 200, 200, 404),
   },
   {
-    method: 'DELETE',
-    route: '/api/v1/users/:id',
+    ...versioned(api.deleteUser),
     audit: 'user.delete',
     prepare: async (ctx) => ({ path: `/api/v1/users/${await freshClientOfW1(ctx)}` }),
     expect: bearer(403, 200, 200, 404),
   },
   {
-    method: 'GET',
-    route: '/api/v1/users/:id/audit-logs',
+    ...versioned(api.listUserAuditLogs),
     prepare: async (ctx) => ({ path: `/api/v1/users/${ctx.world.clientW1.id}/audit-logs` }),
     expect: bearer(403, 200, 200, 404),
   },
 
   // Audit logs.
-  { method: 'GET', route: '/api/v1/audit-logs', prepare: at('/api/v1/audit-logs'), expect: bearer(403, 200, 200, 200) },
-  { method: 'GET', route: '/api/v1/audit-logs/export', prepare: at('/api/v1/audit-logs/export'), expect: bearer(403, 200, 200, 200) },
-  { method: 'GET', route: '/api/v1/audit-logs/stats', prepare: at('/api/v1/audit-logs/stats'), expect: bearer(403, 200, 200, 200) },
+  { ...versioned(api.listAuditLogs), prepare: at('/api/v1/audit-logs'), expect: bearer(403, 200, 200, 200) },
+  { ...versioned(api.exportAuditLogs), prepare: at('/api/v1/audit-logs/export'), expect: bearer(403, 200, 200, 200) },
+  { ...versioned(api.auditLogStats), prepare: at('/api/v1/audit-logs/stats'), expect: bearer(403, 200, 200, 200) },
   {
-    method: 'GET',
-    route: '/api/v1/audit-logs/:id',
+    ...versioned(api.getAuditLog),
     prepare: async (ctx) => ({ path: `/api/v1/audit-logs/${ctx.w1AuditEntryId}` }),
     expect: bearer(403, 200, 200, 404),
   },
 
   // Integrations: the catalog (any user) and a workspace's integrations (workspace access).
-  { method: 'GET', route: '/api/v1/integrations', prepare: at('/api/v1/integrations'), expect: bearer(200, 200, 200, 200) },
+  { ...versioned(api.listIntegrationCatalog), prepare: at('/api/v1/integrations'), expect: bearer(200, 200, 200, 200) },
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/integrations',
+    ...versioned(api.listWorkspaceIntegrations),
     prepare: async (ctx) => ({ path: `/api/v1/workspaces/${ctx.world.w1.id}/integrations` }),
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/integrations',
+    ...versioned(api.createWorkspaceIntegration),
     audit: 'integration.create',
     prepare: async (ctx) => ({
       path: `/api/v1/workspaces/${ctx.world.w1.id}/integrations`,
@@ -747,8 +709,7 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/integrations/validate',
+    ...versioned(api.validateWorkspaceIntegration),
     audit: 'integration.validate',
     prepare: async (ctx) => ({
       path: `/api/v1/workspaces/${ctx.world.w1.id}/integrations/validate`,
@@ -757,8 +718,7 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/integrations/with-config',
+    ...versioned(api.createValidatedWorkspaceIntegration),
     audit: 'integration.create',
     prepare: async (ctx) => ({
       path: `/api/v1/workspaces/${ctx.world.w1.id}/integrations/with-config`,
@@ -768,8 +728,7 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(201, 201, 201, 403),
   },
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/integrations/:integrationId',
+    ...versioned(api.getWorkspaceIntegration),
     prepare: async (ctx) => {
       await ensureW1Integration(ctx);
       return { path: `/api/v1/workspaces/${ctx.world.w1.id}/integrations/${CHAT}` };
@@ -777,8 +736,7 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'PATCH',
-    route: '/api/v1/workspaces/:id/integrations/:integrationId',
+    ...versioned(api.updateWorkspaceIntegration),
     audit: 'integration.update',
     prepare: async (ctx) => {
       await ensureW1Integration(ctx);
@@ -787,8 +745,7 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'DELETE',
-    route: '/api/v1/workspaces/:id/integrations/:integrationId',
+    ...versioned(api.deleteWorkspaceIntegration),
     audit: 'integration.delete',
     prepare: async (ctx) => {
       const fresh = await freshTenant(ctx);
@@ -802,8 +759,7 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(204, 204, 204, 403),
   },
   {
-    method: 'POST',
-    route: '/api/v1/workspaces/:id/integrations/:integrationId/disable',
+    ...versioned(api.disableWorkspaceIntegration),
     audit: 'integration.disable',
     prepare: async (ctx) => {
       await ensureW1Integration(ctx);
@@ -812,8 +768,7 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(200, 200, 200, 403),
   },
   {
-    method: 'GET',
-    route: '/api/v1/workspaces/:id/integrations/:integrationId/status',
+    ...versioned(api.getWorkspaceIntegrationStatus),
     prepare: async (ctx) => {
       await ensureW1Integration(ctx);
       return { path: `/api/v1/workspaces/${ctx.world.w1.id}/integrations/${CHAT}/status` };
@@ -823,14 +778,12 @@ export const ROUTES: RouteCase[] = [
 
   // Settings: ADMIN or SUPER_ADMIN on one workspace's settings; global settings written by SUPER_ADMINs.
   {
-    method: 'GET',
-    route: '/api/v1/settings',
+    ...versioned(api.listSettings),
     prepare: async (ctx, principal) => ({ path: settingsPath(ctx, principal, '/api/v1/settings') }),
     expect: bearer(403, 200, 200, 200),
   },
   {
-    method: 'POST',
-    route: '/api/v1/settings',
+    ...versioned(api.upsertSetting),
     audit: 'setting.upsert',
     prepare: async (ctx, principal) => ({
       path: settingsPath(ctx, principal, '/api/v1/settings'),
@@ -839,8 +792,7 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(403, 201, 201, 201),
   },
   {
-    method: 'GET',
-    route: '/api/v1/settings/:key',
+    ...versioned(api.getSetting),
     prepare: async (ctx, principal) => {
       await ensureSetting(ctx, principal);
       return { path: settingsPath(ctx, principal, '/api/v1/settings/matrix.key') };
@@ -848,8 +800,7 @@ export const ROUTES: RouteCase[] = [
     expect: bearer(403, 200, 200, 200),
   },
   {
-    method: 'PUT',
-    route: '/api/v1/settings/:key',
+    ...versioned(api.updateSetting),
     audit: 'setting.update',
     prepare: async (ctx, principal) => {
       await ensureSetting(ctx, principal);
@@ -857,53 +808,46 @@ export const ROUTES: RouteCase[] = [
     },
     expect: bearer(403, 200, 200, 200),
   },
-  { method: 'GET', route: '/api/v1/global-settings', prepare: at('/api/v1/global-settings'), expect: bearer(403, 200, 200, 200) },
+  { ...versioned(api.listGlobalSettings), prepare: at('/api/v1/global-settings'), expect: bearer(403, 200, 200, 200) },
   {
-    method: 'POST',
-    route: '/api/v1/global-settings/bulk',
+    ...versioned(api.bulkUpsertGlobalSettings),
     audit: 'global_setting.bulk_upsert',
     prepare: async () => ({ path: '/api/v1/global-settings/bulk', body: { settings: [{ key: 'matrix.global', value: 'on' }] } }),
     expect: bearer(403, 403, 200, 403),
   },
 
   // Notifications: every user, on their own only.
-  { method: 'GET', route: '/api/v1/notifications', prepare: at('/api/v1/notifications'), expect: bearer(200, 200, 200, 200) },
+  { ...versioned(api.listNotifications), prepare: at('/api/v1/notifications'), expect: bearer(200, 200, 200, 200) },
   {
-    method: 'DELETE',
-    route: '/api/v1/notifications',
+    ...versioned(api.deleteAllNotifications),
     audit: 'notification.delete_all',
     prepare: at('/api/v1/notifications'),
     expect: bearer(200, 200, 200, 200),
   },
   {
-    method: 'POST',
-    route: '/api/v1/notifications/mark-all-read',
+    ...versioned(api.markAllNotificationsRead),
     audit: 'notification.read_all',
     prepare: at('/api/v1/notifications/mark-all-read'),
     expect: bearer(200, 200, 200, 200),
   },
   {
-    method: 'GET',
-    route: '/api/v1/notifications/preferences',
+    ...versioned(api.getNotificationPreferences),
     prepare: at('/api/v1/notifications/preferences'),
     expect: bearer(200, 200, 200, 200),
   },
   {
-    method: 'PATCH',
-    route: '/api/v1/notifications/preferences',
+    ...versioned(api.updateNotificationPreferences),
     audit: 'notification.preferences_update',
     prepare: async () => ({ path: '/api/v1/notifications/preferences', body: { events: { 'dispute.resolved': true } } }),
     expect: bearer(200, 200, 200, 200),
   },
   {
-    method: 'GET',
-    route: '/api/v1/notifications/:id',
+    ...versioned(api.getNotification),
     prepare: async (ctx) => ({ path: `/api/v1/notifications/${await clientW1Notification(ctx)}` }),
     expect: bearer(200, 404, 404, 404),
   },
   {
-    method: 'PATCH',
-    route: '/api/v1/notifications/:id/read',
+    ...versioned(api.markNotificationRead),
     audit: 'notification.read',
     prepare: async (ctx) => ({ path: `/api/v1/notifications/${await clientW1Notification(ctx)}/read` }),
     expect: bearer(200, 404, 404, 404),
