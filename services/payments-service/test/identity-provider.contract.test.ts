@@ -1,17 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fileFixture } from '@holdfast/test-fixtures';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   createHttpIdentityProvider,
   createLocalIdentityProvider,
   IDENTITY_PROVIDER_NAME,
 } from '../src/modules/compliance/identity-provider.js';
-import { type ProviderStandIn, startIdentityProvider } from './support/identity-provider.js';
+import { startIdentityProvider } from './support/identity-provider.js';
 
 // The identity provider adapter against a local stand-in of the provider's API.
-let provider: ProviderStandIn;
-beforeAll(async () => {
-  provider = await startIdentityProvider();
-});
-afterAll(async () => provider?.stop());
+const provider = fileFixture(() => startIdentityProvider());
 afterEach(() => {
   provider.mode = 'ok';
 });

@@ -1,79 +1,62 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { startForTest } from '@holdfast/http-kit';
 import { createLogger } from '@holdfast/logging';
 import { inMemorySpanExporter, type ReadableSpan, startTracing, type Tracing } from '@holdfast/runtime';
-import { type Receiver, startReceiver, until } from '@holdfast/test-fixtures';
-import postgres from 'postgres';
+import { fileFixture, type Receiver, startReceiver, until } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPaymentsService, paymentsConfigFrom } from '../src/index.js';
-import { call, createTestBus, createTestDatabase, key, type Running, type TestBus, type TestDatabase } from './helpers.js';
+import { call, key, type Running, startPaymentsEnv } from './helpers.js';
 import { startDispatcherFor } from './support/dispatcher.js';
 
 // One payment followed across processes (docs/operations.md, "Tracing"): real payments-service and
 // webhook-dispatcher on real PostgreSQL and NATS, spans read from an in-memory exporter. The HTTP
 // request, the outbox row's publish, the dispatcher's intake and the webhook attempt are one trace.
 
-const admin = `hf_test_${randomBytes(32).toString('base64url')}`;
 const exporter = await inMemorySpanExporter();
 const logLines: Record<string, unknown>[] = [];
+// payments logs into memory, to check that its lines carry the trace id.
+const lines = new Writable({
+  write(chunk, _encoding, done) {
+    logLines.push(JSON.parse(String(chunk)));
+    done();
+  },
+});
 let tracing: Tracing | undefined;
-let db: TestDatabase;
-let nats: TestBus;
-let payments: Running;
 let dispatcher: Running;
-let sql: postgres.Sql;
 let receiver: Receiver;
 
+// Tracing starts first and shuts down last: payments and the dispatcher are made under it.
 beforeAll(async () => {
   tracing = await startTracing({ serviceName: 'holdfast-test', exporter });
-  [db, nats, receiver] = await Promise.all([createTestDatabase(), createTestBus(), startReceiver()]);
-  // payments logs into memory, to check that its lines carry the trace id.
-  const lines = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(JSON.parse(String(chunk)));
-      done();
-    },
-  });
-  const paymentsConfig = paymentsConfigFrom({
-    DATABASE_URL: db.url,
-    NATS_URL: nats.url,
-    NATS_SUBJECT_PREFIX: nats.prefix,
-    CHAIN_RPC_URLS: 'base-sepolia=http://127.0.0.1:9',
-    PAYMENTS_BOOTSTRAP_API_KEY: admin,
-    LOG_LEVEL: 'info',
-  });
-  payments = await startForTest(
-    await createPaymentsService(paymentsConfig, createLogger({ service: 'payments-service', level: 'info', destination: lines })),
-  );
-  dispatcher = await startDispatcherFor(db, nats);
-  sql = postgres(db.url, { max: 1, onnotice: () => {} });
+});
+afterAll(async () => tracing?.shutdown());
+
+const e = fileFixture(() =>
+  startPaymentsEnv({ LOG_LEVEL: 'info' }, undefined, createLogger({ service: 'payments-service', level: 'info', destination: lines })),
+);
+
+beforeAll(async () => {
+  [dispatcher, receiver] = await Promise.all([startDispatcherFor(e.db, e.nats), startReceiver()]);
 });
 
 afterAll(async () => {
   await dispatcher?.stop();
-  await payments?.stop();
   await receiver?.close();
-  await sql?.end();
-  await nats?.dispose();
-  await db?.drop();
-  await tracing?.shutdown();
 });
 
 const spanId = (span: ReadableSpan | undefined) => span?.spanContext().spanId;
 
 describe('one payment, one trace', () => {
   it('follows a transaction from its HTTP request through the outbox, NATS and the dispatcher to the webhook attempt', async () => {
-    const subscription = await call(payments.url, 'POST', '/api/v1/webhooks', {
-      headers: key(admin),
+    const subscription = await call(e.svc.url, 'POST', '/api/v1/webhooks', {
+      headers: key(e.admin),
       body: { url: receiver.url('/hooks'), eventTypes: ['transaction.created'] },
     });
     expect(subscription.status).toBe(201);
 
     // A client's traceparent is linked, not adopted: the trace starts here.
     const clientTrace = '0af7651916cd43dd8448eb211c80319c';
-    const created = await call(payments.url, 'POST', '/api/v1/transactions', {
-      headers: { ...key(admin), traceparent: `00-${clientTrace}-b7ad6b7169203331-01` },
+    const created = await call(e.svc.url, 'POST', '/api/v1/transactions', {
+      headers: { ...key(e.admin), traceparent: `00-${clientTrace}-b7ad6b7169203331-01` },
       body: {
         fromAddress: `0x${randomUUID().replaceAll('-', '')}00000000`,
         toAddress: `0x${randomUUID().replaceAll('-', '')}11111111`,
@@ -110,7 +93,7 @@ describe('one payment, one trace', () => {
     expect(publish?.attributes['messaging.message.id']).toBe(intake?.attributes['messaging.message.id']);
 
     // What carried it: the outbox row's stored context names the request's span.
-    const [row] = await sql<{ trace_context: { traceparent: string } }[]>`
+    const [row] = await e.sql<{ trace_context: { traceparent: string } }[]>`
       select trace_context from payments.outbox where type = 'transaction.created' and payload->'data'->'transaction'->>'id' = ${transactionId}`;
     expect(row?.trace_context.traceparent).toBe(`00-${traceId}-${spanId(request)}-01`);
 
@@ -121,7 +104,7 @@ describe('one payment, one trace', () => {
 
   it('traces no health probe', async () => {
     exporter.reset();
-    expect((await call(payments.url, 'GET', '/health')).status).toBe(200);
+    expect((await call(e.svc.url, 'GET', '/health')).status).toBe(200);
     expect(exporter.getFinishedSpans().filter((s) => s.kind === 1 /* SERVER */)).toEqual([]);
   });
 });

@@ -1,17 +1,13 @@
-import { capturingLogger } from '@holdfast/test-fixtures';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { capturingLogger, fileFixture } from '@holdfast/test-fixtures';
+import { afterEach, describe, expect, it } from 'vitest';
 import { paymentsConfigFrom } from '../../src/config.js';
 import { createHttpSmsGateway, type SmsMessage, smsGatewayFor } from '../../src/modules/controls/sms.js';
-import { type GatewayStandIn, startSmsGateway } from '../support/sms-gateway.js';
+import { startSmsGateway } from '../support/sms-gateway.js';
 
 // The HTTP SMS gateway adapter against a local stand-in of the gateway's API (docs/controls.md,
 // "SMS gateway adapters"): what it sends, and how each kind of failure comes back.
 
-let gateway: GatewayStandIn;
-beforeAll(async () => {
-  gateway = await startSmsGateway();
-});
-afterAll(async () => gateway?.stop());
+const gateway = fileFixture(() => startSmsGateway());
 afterEach(() => {
   gateway.mode = 'ok';
 });
