@@ -4,6 +4,11 @@ import { CurrencySchema, DecimalString, NetworkSchema } from './domain.js';
 // Schema parts several contracts of this package are built from. Internal: not exported from the
 // package root (services use the contracts, not their parts).
 
+/** One property per key, each of them `schema`, in the keys' order (a report by status). */
+export function eachOf<K extends string, S extends TSchema>(keys: readonly K[], schema: S): { [P in K]: S } {
+  return Object.fromEntries(keys.map((key) => [key, schema])) as { [P in K]: S };
+}
+
 /** The schema, or null. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 

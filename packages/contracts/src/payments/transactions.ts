@@ -7,10 +7,11 @@ import {
   NetworkSchema,
   ORCHESTRATION_TYPES,
   StringEnum,
+  TRANSACTION_STATUSES,
   TransactionStatusSchema,
   Uuid,
 } from '../common/domain.js';
-import { Nullable, TransferFields } from '../common/fragments.js';
+import { eachOf, Nullable, TransferFields } from '../common/fragments.js';
 import { PaginationMeta } from '../common/pagination.js';
 import { EmbeddedTemplate } from './controls.js';
 
@@ -202,33 +203,17 @@ const AtRiskBucket = Type.Object({
   over24h: Type.Integer({ minimum: 0 }),
   over72h: Type.Integer({ minimum: 0 }),
 });
-export const AtRiskReport = Type.Object(
-  {
-    escrowed: AtRiskBucket,
-    in_review: AtRiskBucket,
-    pending_user_action: AtRiskBucket,
-    disputed: AtRiskBucket,
-  },
-  { $id: 'AtRiskReport', description: 'Ages count from the moment each transaction entered its current status.' },
-);
+export const AtRiskReport = Type.Object(eachOf(AT_RISK_STATUSES, AtRiskBucket), {
+  $id: 'AtRiskReport',
+  description: 'Ages count from the moment each transaction entered its current status.',
+});
 export type AtRiskReport = Static<typeof AtRiskReport>;
 
 const StatsBucket = Type.Object({ count: Type.Integer({ minimum: 0 }), total_amount: DecimalString });
-export const TransactionStats = Type.Object(
-  {
-    pending: StatsBucket,
-    risk_review: StatsBucket,
-    pending_user_action: StatsBucket,
-    escrowed: StatsBucket,
-    in_review: StatsBucket,
-    disputed: StatsBucket,
-    completed: StatsBucket,
-    refunded: StatsBucket,
-    failed: StatsBucket,
-    rescinded: StatsBucket,
-  },
-  { $id: 'TransactionStats', description: 'Every status, with zero counts included.' },
-);
+export const TransactionStats = Type.Object(eachOf(TRANSACTION_STATUSES, StatsBucket), {
+  $id: 'TransactionStats',
+  description: 'Every status, with zero counts included.',
+});
 export type TransactionStats = Static<typeof TransactionStats>;
 
 // ------------------------------------------------------------------ quote
