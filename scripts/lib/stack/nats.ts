@@ -2,10 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { say } from './log.ts';
-import { portFor, waitFor } from './ports.ts';
 import type { Started } from './postgres.ts';
-import { findBinary, installDebianPackage, spawnServer } from './servers.ts';
+import { ensureDebianServer, findBinary, installDebianPackage } from './servers.ts';
 
 /** NATS answers and has JetStream enabled. */
 export async function jetStreamAnswers(url: string): Promise<boolean> {
@@ -21,29 +19,29 @@ export async function jetStreamAnswers(url: string): Promise<boolean> {
   }
 }
 
-const findNatsServer = () => findBinary('nats-server');
-const installNatsServer = () => installDebianPackage('NATS', 'nats-server', 'nats-server', 'set NATS_URL to a NATS with JetStream');
+/** NATS as Debian packages it. */
+const NATS_PACKAGE = { what: 'NATS', binary: 'nats-server', pkg: 'nats-server', instead: 'set NATS_URL to a NATS with JetStream' };
+const findNatsServer = () => findBinary(NATS_PACKAGE.binary);
+const installNatsServer = () => installDebianPackage(NATS_PACKAGE.what, NATS_PACKAGE.pkg, NATS_PACKAGE.binary, NATS_PACKAGE.instead);
 
 /**
  * The NATS at NATS_URL when it answers with JetStream; otherwise a nats-server started here
  * (installed from Debian's packages when missing), its streams kept in .holdfast/nats.
  */
 export async function ensureNats(root: string, requested: string | undefined): Promise<{ url: string; started?: Started }> {
-  const url = requested ?? 'nats://127.0.0.1:4222';
-  if (await jetStreamAnswers(url)) {
-    say(`NATS: using ${url}`);
-    return { url };
-  }
-  if (requested) say('NATS at NATS_URL does not answer with JetStream; starting one instead');
-  const binary = findNatsServer() ?? installNatsServer();
-  const port = await portFor(4222);
   const storeDir = join(root, '.holdfast', 'nats');
-  mkdirSync(storeDir, { recursive: true });
-  const started = spawnServer(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], join(root, '.holdfast', 'nats.log'));
-  const localUrl = `nats://127.0.0.1:${port}`;
-  await waitFor('nats-server', () => jetStreamAnswers(localUrl), 15_000);
-  say(`NATS: started nats-server with JetStream on 127.0.0.1:${port}`);
-  return { url: localUrl, started };
+  return ensureDebianServer(root, requested, {
+    ...NATS_PACKAGE,
+    variable: 'NATS_URL',
+    answering: 'answer with JetStream',
+    scheme: 'nats',
+    defaultPort: 4222,
+    answers: jetStreamAnswers,
+    args: (port) => {
+      mkdirSync(storeDir, { recursive: true });
+      return ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir];
+    },
+  });
 }
 
 /** Removes the streams a run created under its subject prefix (the smoke start's), leaving everything else alone. */

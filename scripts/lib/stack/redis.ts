@@ -1,9 +1,6 @@
 import { connect } from 'node:net';
-import { join } from 'node:path';
-import { say } from './log.ts';
-import { portFor, waitFor } from './ports.ts';
 import type { Started } from './postgres.ts';
-import { findBinary, installDebianPackage, spawnServer } from './servers.ts';
+import { ensureDebianServer } from './servers.ts';
 
 /** A Redis answers PING at the URL (one that asks for a password counts: it is a Redis). */
 export function redisAnswers(url: string): Promise<boolean> {
@@ -26,23 +23,17 @@ export function redisAnswers(url: string): Promise<boolean> {
  * Debian's packages when missing), without persistence: it holds only rate-limit counts of the
  * current minute (ADR 25).
  */
-export async function ensureRedis(root: string, requested: string | undefined): Promise<{ url: string; started?: Started }> {
-  const url = requested ?? 'redis://127.0.0.1:6379';
-  if (await redisAnswers(url)) {
-    say(`Redis: using ${url}`);
-    return { url };
-  }
-  if (requested) say('Redis at REDIS_URL does not answer; starting one instead');
-  const binary =
-    findBinary('redis-server') ?? installDebianPackage('Redis', 'redis-server', 'redis-server', 'set REDIS_URL to a Redis 6 or later');
-  const port = await portFor(6379);
-  const started = spawnServer(
-    binary,
-    ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'],
-    join(root, '.holdfast', 'redis.log'),
-  );
-  const localUrl = `redis://127.0.0.1:${port}`;
-  await waitFor('redis-server', () => redisAnswers(localUrl), 15_000);
-  say(`Redis: started redis-server on 127.0.0.1:${port}`);
-  return { url: localUrl, started };
+export function ensureRedis(root: string, requested: string | undefined): Promise<{ url: string; started?: Started }> {
+  return ensureDebianServer(root, requested, {
+    what: 'Redis',
+    variable: 'REDIS_URL',
+    answering: 'answer',
+    binary: 'redis-server',
+    pkg: 'redis-server',
+    instead: 'set REDIS_URL to a Redis 6 or later',
+    scheme: 'redis',
+    defaultPort: 6379,
+    answers: redisAnswers,
+    args: (port) => ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'],
+  });
 }

@@ -2,6 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { say } from './log.ts';
+import { portFor, waitFor } from './ports.ts';
 import type { Started } from './postgres.ts';
 
 /** A server binary on PATH (or the usual system directories). */
@@ -53,4 +54,42 @@ export function spawnServer(binary: string, args: string[], logFile: string): St
         child.kill('SIGTERM');
       }),
   };
+}
+
+/**
+ * A server of the stack from Debian's packages (NATS, Redis): the one at `requested` (or the default
+ * URL) when `answers` says it does; otherwise its binary (installed when missing) started here on a
+ * free port near the default one, with the arguments `args` gives for that port, and waited for.
+ */
+export async function ensureDebianServer(
+  root: string,
+  requested: string | undefined,
+  s: {
+    what: string;
+    /** The variable that names it, for the messages. */
+    variable: string;
+    /** How `answers` is checked, for the messages ("answer with JetStream"). */
+    answering: string;
+    binary: string;
+    pkg: string;
+    instead: string;
+    scheme: string;
+    defaultPort: number;
+    answers: (url: string) => Promise<boolean>;
+    args: (port: number) => string[];
+  },
+): Promise<{ url: string; started?: Started }> {
+  const url = requested ?? `${s.scheme}://127.0.0.1:${s.defaultPort}`;
+  if (await s.answers(url)) {
+    say(`${s.what}: using ${url}`);
+    return { url };
+  }
+  if (requested) say(`${s.what} at ${s.variable} does not ${s.answering}; starting one instead`);
+  const binary = findBinary(s.binary) ?? installDebianPackage(s.what, s.pkg, s.binary, s.instead);
+  const port = await portFor(s.defaultPort);
+  const started = spawnServer(binary, s.args(port), join(root, '.holdfast', `${s.scheme}.log`));
+  const localUrl = `${s.scheme}://127.0.0.1:${port}`;
+  await waitFor(s.binary, () => s.answers(localUrl), 15_000);
+  say(`${s.what}: started ${s.binary} on 127.0.0.1:${port}`);
+  return { url: localUrl, started };
 }
