@@ -1,9 +1,9 @@
 import { connect } from 'node:net';
-import { createLogger } from '@holdfast/logging';
 import { Type } from '@sinclair/typebox';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpApp, envelope, errorResponses, type HttpApp, MAX_FIELD_ERRORS, PAGE_MAX } from '../src/index.js';
+import { envelope, errorResponses, type HttpApp, MAX_FIELD_ERRORS, PAGE_MAX } from '../src/index.js';
+import { quietApp } from './quiet-app.js';
 
 // Every input gets a 2xx or a 4xx in the error envelope (issue 14): framework errors included,
 // strings PostgreSQL cannot store refused, numbers finite, error answers bounded.
@@ -12,9 +12,7 @@ let base: string;
 const received: unknown[] = [];
 
 beforeAll(async () => {
-  app = await createHttpApp({
-    service: 'any-input',
-    logger: createLogger({ service: 'any-input', level: 'silent' }),
+  app = await quietApp('any-input', {
     apiVersion: () => 'v1',
   });
   app.get(

@@ -4,15 +4,14 @@ import { Type } from '@sinclair/typebox';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpApp, createWindowCounter, errorResponses, type HttpApp } from '../src/index.js';
+import { quietApp } from './quiet-app.js';
 
 const VERIFIED_KEYS = new Set(['key-a', 'key-b', 'key-c', 'key-sunset']);
 let app: HttpApp;
 let base: string;
 
 beforeAll(async () => {
-  app = await createHttpApp({
-    service: 'limits-test',
-    logger: createLogger({ service: 'limits-test', level: 'silent' }),
+  app = await quietApp('limits-test', {
     apiVersion: () => 'v2',
     openapi: { title: 'Limits', version: '1.0.0', description: 'limits' },
     rateLimit: {

@@ -1,17 +1,15 @@
 import { AppError } from '@holdfast/contracts';
-import { createLogger } from '@holdfast/logging';
 import { Type } from '@sinclair/typebox';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { captureRawBody, createHttpApp, type HttpApp } from '../src/index.js';
+import { captureRawBody, type HttpApp } from '../src/index.js';
+import { quietApp } from './quiet-app.js';
 
 let app: HttpApp;
 let base: string;
 
 beforeAll(async () => {
-  app = await createHttpApp({
-    service: 'raw-body-test',
-    logger: createLogger({ service: 'raw-body-test', level: 'silent' }),
+  app = await quietApp('raw-body-test', {
     bodyLimit: 64,
     apiVersion: () => 'v1',
   });
