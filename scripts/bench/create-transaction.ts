@@ -19,7 +19,7 @@
 // --write puts the results into docs/benchmarks.md (its create-transaction section); --keep keeps the
 // bench database (its URL is printed). Needs PostgreSQL, NATS and Redis at DATABASE_URL, NATS_URL and
 // REDIS_URL (./scripts/start's defaults otherwise).
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -41,7 +41,7 @@ import {
   reportRequestBench,
   requestRunRow,
   serverVersions,
-  stdoutLines,
+  startBareServer,
   stopChildren,
 } from './load.ts';
 import { benchmarksFile, databaseUrl, flag, natsUrl, nodeArgsFrom, numberOption, root } from './options.ts';
@@ -132,12 +132,8 @@ async function main(): Promise<void> {
       created_at timestamptz not null default now()
     )`;
     await bench.end();
-    const bare = spawn(process.execPath, [...nodeArgsFrom('BENCH_BARE_NODE_ARGS'), join(root, 'scripts/bench/bare-server.ts')], {
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: benchDbUrl },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const { child: bare, url: bareBase } = await startBareServer(benchDbUrl);
     children.push(bare);
-    const { port: barePort } = JSON.parse((await stdoutLines(bare).next()).value as string) as { port: number };
 
     // Identical requests to both: the bearer token, a unique Idempotency-Key, a new sender each time.
     const createRequest = (): Request => ({
@@ -146,7 +142,7 @@ async function main(): Promise<void> {
     });
     const created = (status: number) => status === 201;
     const paymentsUrl = `${base}/api/v2/transactions`;
-    const bareUrl = `http://127.0.0.1:${barePort}/transactions`;
+    const bareUrl = `${bareBase}/transactions`;
 
     const rows: string[][] = [];
     let failed = false;

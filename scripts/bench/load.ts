@@ -6,11 +6,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { connect } from '@nats-io/transport-node';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
 import { productionEntry, stopProcess } from '../lib/stack/processes.ts';
+import { nodeArgsFrom, root } from './options.ts';
 
 export const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
@@ -339,6 +341,19 @@ export const benchServiceEnv = (databaseUrl: string, natsUrl: string, prefix: st
   RATE_LIMIT_HIGH: NO_REFUSAL,
   RATE_LIMIT_ADMIN: NO_REFUSAL,
 });
+
+/**
+ * The bare server (bare-server.ts) on the bench database, as a process of its own with the Node flags
+ * of BENCH_BARE_NODE_ARGS; its base URL once it listens.
+ */
+export async function startBareServer(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [...nodeArgsFrom('BENCH_BARE_NODE_ARGS'), join(root, 'scripts/bench/bare-server.ts')], {
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const { port } = JSON.parse((await stdoutLines(child).next()).value as string) as { port: number };
+  return { child, url: `http://127.0.0.1:${port}` };
+}
 
 /** Stops the child processes still running, the last started first, each with stopProcess (SIGTERM, SIGKILL after 15 s). */
 export async function stopChildren(children: ChildProcess[]): Promise<void> {

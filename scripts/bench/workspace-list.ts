@@ -14,7 +14,7 @@
 // bench database (its URL is printed). BENCH_WORKSPACE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"
 // passes Node flags to the workspace-service process (to profile it). Needs PostgreSQL and NATS at
 // DATABASE_URL and NATS_URL (./scripts/start's defaults otherwise).
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -35,7 +35,7 @@ import {
   reportRequestBench,
   requestRunRow,
   serverVersions,
-  stdoutLines,
+  startBareServer,
   stopChildren,
   verdict,
 } from './load.ts';
@@ -110,19 +110,15 @@ async function main(): Promise<void> {
     await bench`insert into bench_customers select * from workspace.customers`;
     await bench`analyze`;
     await bench.end();
-    const bare = spawn(process.execPath, [join(root, 'scripts/bench/bare-server.ts')], {
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: benchDbUrl },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const { child: bare, url: bareBase } = await startBareServer(benchDbUrl);
     children.push(bare);
-    const { port: barePort } = JSON.parse((await stdoutLines(bare).next()).value as string) as { port: number };
 
     // Identical requests to both: the bearer token and the page (the first page: the list as an admin opens it).
     const listRequest = (): Request => ({ method: 'GET', headers: { authorization: `Bearer ${token}` } });
     const listed = (status: number) => status === 200;
     const query = `?page=1&limit=${PAGE_SIZE}`;
     const workspaceUrl = `${base}/api/v1/workspaces/${workspaceId}/customers${query}`;
-    const bareUrl = `http://127.0.0.1:${barePort}/workspaces/${workspaceId}/customers${query}`;
+    const bareUrl = `${bareBase}/workspaces/${workspaceId}/customers${query}`;
 
     // Both answer the same page.
     const [ours, theirs] = await Promise.all(
