@@ -178,6 +178,9 @@ export const Platform = Type.Object(
 );
 export type Platform = Static<typeof Platform>;
 
+/** GET /auth/platforms: `workspaceId` narrows the list to one workspace. */
+export const PlatformListQuery = Type.Object({ workspaceId: Type.Optional(Uuid) }, { additionalProperties: false });
+
 export const UpdatePlatformBody = Type.Object(
   {
     name: Type.Optional(PlatformName),
