@@ -1,8 +1,11 @@
-import { type Column, count, ilike, or, type SQL } from 'drizzle-orm';
+import { type Column, count, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgTable } from 'drizzle-orm/pg-core';
 import type { PostgresJsQueryResultHKT } from 'drizzle-orm/postgres-js';
 
 // Query pieces the repositories of the service share.
+
+/** The database or a transaction on it, whatever tables its schema declares. */
+type Db = PgDatabase<PostgresJsQueryResultHKT, Record<string, unknown>>;
 
 /** `text` inside a LIKE pattern: its `%`, `_` and `\` match themselves. */
 export function escapeLike(text: string): string {
@@ -18,7 +21,7 @@ export function containsText(search: string | undefined, columns: (Column | SQL)
 
 /** Page `page` (from 1) of `limit` rows of `table` matching `where` in `order`, and how many match. */
 export async function pageOf<T extends PgTable>(
-  db: PgDatabase<PostgresJsQueryResultHKT, Record<string, unknown>>,
+  db: Db,
   table: T,
   where: SQL | undefined,
   order: SQL[],
@@ -39,4 +42,28 @@ export async function pageOf<T extends PgTable>(
       .where(where),
   ]);
   return { rows: rows as T['$inferSelect'][], total: totals?.total ?? 0 };
+}
+
+/** Inserts `row` into `table` and answers it as stored. */
+export async function insertRow<T extends PgTable>(db: Db, table: T, row: T['$inferInsert']): Promise<T['$inferSelect']> {
+  const [inserted] = await db
+    .insert(table as PgTable)
+    .values(row as never)
+    .returning();
+  return inserted as T['$inferSelect'];
+}
+
+/** Sets `patch` on the row `id` of `table`, and its `updated_at` to now; answers the row as stored. */
+export async function updateRow<T extends PgTable & { id: Column; updatedAt: Column }>(
+  db: Db,
+  table: T,
+  id: string,
+  patch: Partial<T['$inferInsert']>,
+): Promise<T['$inferSelect']> {
+  const [updated] = await db
+    .update(table as PgTable)
+    .set({ ...patch, updatedAt: new Date() } as never)
+    .where(eq(table.id, id))
+    .returning();
+  return updated as T['$inferSelect'];
 }

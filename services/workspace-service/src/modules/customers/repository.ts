@@ -1,6 +1,6 @@
 import type { CustomerStatus, WorkspaceStatus } from '@holdfast/contracts';
 import { and, count, desc, eq, getTableColumns, isNull, ne, type Placeholder, type SQL, sql } from 'drizzle-orm';
-import { containsText } from '../../db/queries.js';
+import { containsText, insertRow, updateRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import type { PrincipalChanges } from '../access/principal-cache.js';
 import { workspaces } from '../workspaces/tables.js';
@@ -126,18 +126,13 @@ export function createCustomersRepository(db: Executor, principals: PrincipalCha
     },
 
     insert: async (row: NewCustomerRow): Promise<CustomerRow> => {
-      const [inserted] = await db.insert(customers).values(row).returning();
-      return inserted!;
+      return insertRow(db, customers, row);
     },
 
     update: async (id: string, patch: CustomerPatch): Promise<CustomerRow> => {
-      const [updated] = await db
-        .update(customers)
-        .set({ ...patch, updatedAt: new Date() })
-        .where(eq(customers.id, id))
-        .returning();
+      const updated = await updateRow(db, customers, id, patch);
       await principals.changed(db, [`customer:${id}`]);
-      return updated!;
+      return updated;
     },
 
     touchLogin: async (id: string): Promise<void> => {
@@ -175,8 +170,7 @@ export function createCustomersRepository(db: Executor, principals: PrincipalCha
     // ---- sessions -----------------------------------------------------------------------------
 
     createSession: async (row: typeof customerSessions.$inferInsert): Promise<CustomerSessionRow> => {
-      const [inserted] = await db.insert(customerSessions).values(row).returning();
-      return inserted!;
+      return insertRow(db, customerSessions, row);
     },
 
     insertRefreshToken: async (row: typeof customerRefreshTokens.$inferInsert): Promise<void> => {

@@ -1,4 +1,5 @@
 import { and, asc, eq, or } from 'drizzle-orm';
+import { insertRow, updateRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import { workspaceIntegrations } from './tables.js';
 
@@ -40,17 +41,11 @@ export function createIntegrationsRepository(db: Executor) {
     },
 
     insert: async (row: NewIntegrationRow): Promise<IntegrationRow> => {
-      const [inserted] = await db.insert(workspaceIntegrations).values(row).returning();
-      return inserted!;
+      return insertRow(db, workspaceIntegrations, row);
     },
 
     update: async (id: string, patch: IntegrationPatch): Promise<IntegrationRow> => {
-      const [updated] = await db
-        .update(workspaceIntegrations)
-        .set({ ...patch, updatedAt: new Date() })
-        .where(eq(workspaceIntegrations.id, id))
-        .returning();
-      return updated!;
+      return updateRow(db, workspaceIntegrations, id, patch);
     },
 
     delete: async (id: string): Promise<void> => {

@@ -1,4 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
+import { insertRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import { type IssuanceStatus, sandboxIssuances } from './tables.js';
 
@@ -8,8 +9,7 @@ export type IssuanceRow = typeof sandboxIssuances.$inferSelect;
 export function createSandboxIssuancesRepository(db: Executor) {
   return {
     insert: async (row: { id: string; workspaceId: string; name: string; requestedBy: string | null }): Promise<IssuanceRow> => {
-      const [inserted] = await db.insert(sandboxIssuances).values(row).returning();
-      return inserted!;
+      return insertRow(db, sandboxIssuances, row);
     },
 
     findForUpdate: async (id: string): Promise<IssuanceRow | undefined> => {

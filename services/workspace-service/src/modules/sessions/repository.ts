@@ -1,4 +1,5 @@
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { insertRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import type { PrincipalChanges } from '../access/principal-cache.js';
 import { users } from '../users/tables.js';
@@ -18,8 +19,7 @@ export const LOGIN_LOCK_MS = 15 * 60_000;
 export function createSessionsRepository(db: Executor, principals: PrincipalChanges) {
   return {
     createSession: async (row: typeof sessions.$inferInsert): Promise<SessionRow> => {
-      const [inserted] = await db.insert(sessions).values(row).returning();
-      return inserted!;
+      return insertRow(db, sessions, row);
     },
 
     insertRefreshToken: async (row: typeof refreshTokens.$inferInsert): Promise<void> => {

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, type SQL } from 'drizzle-orm';
-import { pageOf } from '../../db/queries.js';
+import { pageOf, updateRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import { settings } from './tables.js';
 
@@ -35,12 +35,7 @@ export function createSettingsRepository(db: Executor) {
     },
 
     update: async (id: string, patch: SettingPatch): Promise<SettingRow> => {
-      const [updated] = await db
-        .update(settings)
-        .set({ ...patch, updatedAt: new Date() })
-        .where(eq(settings.id, id))
-        .returning();
-      return updated!;
+      return updateRow(db, settings, id, patch);
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { UserRole, UserStatus } from '@holdfast/contracts';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { containsText, pageOf } from '../../db/queries.js';
+import { containsText, insertRow, pageOf, updateRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import type { PrincipalChanges } from '../access/principal-cache.js';
 import { users } from './tables.js';
@@ -45,18 +45,13 @@ export function createUsersRepository(db: Executor, principals: PrincipalChanges
     },
 
     insert: async (row: NewUserRow): Promise<UserRow> => {
-      const [inserted] = await db.insert(users).values(row).returning();
-      return inserted!;
+      return insertRow(db, users, row);
     },
 
     update: async (id: string, patch: UserPatch): Promise<UserRow> => {
-      const [updated] = await db
-        .update(users)
-        .set({ ...patch, updatedAt: new Date() })
-        .where(eq(users.id, id))
-        .returning();
+      const updated = await updateRow(db, users, id, patch);
       await principals.changed(db, [`user:${id}`]);
-      return updated!;
+      return updated;
     },
 
     touchLogin: async (id: string): Promise<UserRow> => {

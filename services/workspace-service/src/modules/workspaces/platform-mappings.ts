@@ -1,5 +1,6 @@
 import type { PlatformMappingKind, PlatformMappingStatus } from '@holdfast/contracts';
 import { and, asc, count, desc, eq, gte } from 'drizzle-orm';
+import { insertRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import { platformMappings } from './tables.js';
 
@@ -37,8 +38,7 @@ export function createPlatformMappingsRepository(db: Executor) {
     },
 
     insert: async (row: NewPlatformMappingRow): Promise<PlatformMappingRow> => {
-      const [inserted] = await db.insert(platformMappings).values(row).returning();
-      return inserted!;
+      return insertRow(db, platformMappings, row);
     },
 
     /** Marks an active mapping revoked; undefined when there was no active one. */

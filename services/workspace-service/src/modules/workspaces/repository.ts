@@ -1,6 +1,6 @@
 import type { WorkspaceStatus } from '@holdfast/contracts';
 import { and, desc, eq } from 'drizzle-orm';
-import { containsText, pageOf } from '../../db/queries.js';
+import { containsText, insertRow, pageOf, updateRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import type { PrincipalChanges } from '../access/principal-cache.js';
 import { workspaceBilling, workspaces, workspaceWalletSettings } from './tables.js';
@@ -48,18 +48,13 @@ export function createWorkspacesRepository(db: Executor, principals: PrincipalCh
     },
 
     insert: async (row: NewWorkspaceRow): Promise<WorkspaceRow> => {
-      const [inserted] = await db.insert(workspaces).values(row).returning();
-      return inserted!;
+      return insertRow(db, workspaces, row);
     },
 
     update: async (id: string, patch: WorkspacePatch): Promise<WorkspaceRow> => {
-      const [updated] = await db
-        .update(workspaces)
-        .set({ ...patch, updatedAt: new Date() })
-        .where(eq(workspaces.id, id))
-        .returning();
+      const updated = await updateRow(db, workspaces, id, patch);
       await principals.changed(db, [`workspace:${id}`]);
-      return updated!;
+      return updated;
     },
 
     /** Deletes the workspace; its billing, wallet settings and platform mappings go with it (ON DELETE CASCADE). */
