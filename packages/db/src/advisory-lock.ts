@@ -21,11 +21,14 @@ export async function withTryAdvisoryLock<T>(sql: Sql, name: string, work: (conn
   }
 }
 
-/** Runs a delete of at most `batch` rows until one deletes fewer, and returns how many went in all. */
-export async function deleteInBatches(run: () => Promise<number>, batch: number): Promise<number> {
+/**
+ * Runs a delete of at most `batch` rows until one deletes fewer, and returns how many went in all.
+ * `deleteBatch` returns one row per row it deleted (`delete ... returning 1`).
+ */
+export async function deleteInBatches(deleteBatch: () => Promise<{ length: number }>, batch: number): Promise<number> {
   let total = 0;
   for (;;) {
-    const n = await run();
+    const n = (await deleteBatch()).length;
     total += n;
     if (n < batch) return total;
   }

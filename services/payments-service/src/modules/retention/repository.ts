@@ -32,8 +32,7 @@ export function createPaymentsRetentionRepository(sql: Sql, options: { batch?: n
     /** One pass by one instance at a time (an advisory lock); undefined when another instance holds it. */
     sweep: (h: PaymentsRetentionHorizons): Promise<PaymentsRetentionResult | undefined> =>
       withTryAdvisoryLock(sql, 'payments:retention', async (conn) => {
-        // Each statement deletes up to `batch` rows and returns one row per row it deleted.
-        const run = (statement: () => Promise<{ length: number }>) => deleteInBatches(async () => (await statement()).length, batch);
+        const run = (statement: () => Promise<{ length: number }>) => deleteInBatches(statement, batch);
         const oauthTokens = await run(
           () => conn`
               delete from oauth_tokens where id in (

@@ -36,7 +36,7 @@ export function createWorkspaceRetentionRepository(sql: Sql, options: { batch?: 
     /** One pass by one instance at a time (an advisory lock); undefined when another instance holds it. */
     sweep: (h: WorkspaceRetentionHorizons): Promise<WorkspaceRetentionResult | undefined> =>
       withTryAdvisoryLock(sql, 'workspace:retention', async (conn) => {
-        const run = (query: () => Promise<{ length: number }>) => deleteInBatches(async () => (await query()).length, batch);
+        const run = (query: () => Promise<{ length: number }>) => deleteInBatches(query, batch);
         const tokenCutoff = () => conn`now() - make_interval(secs => ${h.refreshTokenSeconds})`;
         // The refresh tokens of one kind of session (users', customers': the same model) past the
         // horizon, then its sessions without any token left: their newest token expired more than
