@@ -33,3 +33,17 @@ export async function deleteInBatches(deleteBatch: () => Promise<{ length: numbe
     if (n < batch) return total;
   }
 }
+
+/**
+ * One retention pass: `work` runs on a reserved connection by one instance at a time (the advisory
+ * lock `name`; undefined when another instance holds it), and deletes with `inBatches` (at most
+ * `batch` rows a statement, repeated until one deletes fewer; returns how many went).
+ */
+export function sweepInBatches<T>(
+  sql: Sql,
+  name: string,
+  batch: number,
+  work: (conn: ReservedSql, inBatches: (deleteBatch: () => Promise<{ length: number }>) => Promise<number>) => Promise<T>,
+): Promise<T | undefined> {
+  return withTryAdvisoryLock(sql, name, (conn) => work(conn, (deleteBatch) => deleteInBatches(deleteBatch, batch)));
+}

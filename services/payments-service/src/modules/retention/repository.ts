@@ -1,4 +1,4 @@
-import { deleteInBatches, type Sql, withTryAdvisoryLock } from '@holdfast/db';
+import { type Sql, sweepInBatches } from '@holdfast/db';
 
 /** Rows deleted per statement, so that no statement holds locks for long. */
 export const RETENTION_BATCH = 1000;
@@ -31,16 +31,15 @@ export function createPaymentsRetentionRepository(sql: Sql, options: { batch?: n
   return {
     /** One pass by one instance at a time (an advisory lock); undefined when another instance holds it. */
     sweep: (h: PaymentsRetentionHorizons): Promise<PaymentsRetentionResult | undefined> =>
-      withTryAdvisoryLock(sql, 'payments:retention', async (conn) => {
-        const run = (statement: () => Promise<{ length: number }>) => deleteInBatches(statement, batch);
-        const oauthTokens = await run(
+      sweepInBatches(sql, 'payments:retention', batch, async (conn, inBatches) => {
+        const oauthTokens = await inBatches(
           () => conn`
               delete from oauth_tokens where id in (
                 select id from oauth_tokens where expires_at < now() - make_interval(secs => ${h.tokenSeconds}) limit ${batch})
               returning 1`,
         );
         // A used quote is the fee record of its transaction (transactions.quote_id): never deleted here.
-        const quotes = await run(
+        const quotes = await inBatches(
           () => conn`
               delete from quotes where id in (
                 select id from quotes
@@ -51,7 +50,7 @@ export function createPaymentsRetentionRepository(sql: Sql, options: { batch?: n
         // A pending or sending row is still to be delivered: only finished ones go. Their sealed code
         // is already wiped; what is left (status, message id, last error) answers "where is my code?".
         // Counted from the last attempt (sent_at, else the attempt's scheduled time): the row ended then.
-        const codeDeliveries = await run(
+        const codeDeliveries = await inBatches(
           () => conn`
               delete from code_deliveries where challenge_id in (
                 select challenge_id from code_deliveries

@@ -1,4 +1,4 @@
-import { deleteInBatches, type Sql, withTryAdvisoryLock } from '@holdfast/db';
+import { type Sql, sweepInBatches } from '@holdfast/db';
 
 const BATCH = 5000;
 
@@ -6,8 +6,6 @@ export type RetentionRepository = ReturnType<typeof createRetentionRepository>;
 
 /** Deletes, in batches so that no statement holds locks for long, what is older than the cutoff. */
 export function createRetentionRepository(sql: Sql) {
-  const inBatches = (statement: () => Promise<{ length: number }>) => deleteInBatches(statement, BATCH);
-
   return {
     /**
      * One purge pass, by one instance at a time (an advisory lock; the others skip the pass).
@@ -15,7 +13,7 @@ export function createRetentionRepository(sql: Sql) {
      */
     purge: (cutoff: Date): Promise<{ attempts: number; deliveries: number; events: number } | undefined> => {
       const before = cutoff.toISOString();
-      return withTryAdvisoryLock(sql, 'webhooks:retention', async (conn) => {
+      return sweepInBatches(sql, 'webhooks:retention', BATCH, async (conn, inBatches) => {
         const attempts = await inBatches(
           () => conn`
             delete from delivery_attempts where id in (

@@ -1,4 +1,4 @@
-import { deleteInBatches, type Sql, withTryAdvisoryLock } from '@holdfast/db';
+import { type Sql, sweepInBatches } from '@holdfast/db';
 import { LOGIN_FAILURE_WINDOW_MS, LOGIN_LOCK_MS } from '../sessions/repository.js';
 
 /** Rows deleted per statement, so that no statement holds locks for long. */
@@ -35,8 +35,7 @@ export function createWorkspaceRetentionRepository(sql: Sql, options: { batch?: 
   return {
     /** One pass by one instance at a time (an advisory lock); undefined when another instance holds it. */
     sweep: (h: WorkspaceRetentionHorizons): Promise<WorkspaceRetentionResult | undefined> =>
-      withTryAdvisoryLock(sql, 'workspace:retention', async (conn) => {
-        const run = (query: () => Promise<{ length: number }>) => deleteInBatches(query, batch);
+      sweepInBatches(sql, 'workspace:retention', batch, async (conn, run) => {
         const tokenCutoff = () => conn`now() - make_interval(secs => ${h.refreshTokenSeconds})`;
         // The refresh tokens of one kind of session (users', customers': the same model) past the
         // horizon, then its sessions without any token left: their newest token expired more than
