@@ -67,3 +67,13 @@ export async function updateRow<T extends PgTable & { id: Column; updatedAt: Col
     .returning();
   return updated as T['$inferSelect'];
 }
+
+/**
+ * The unique index a write broke (PostgreSQL 23505), or undefined for any other error. drizzle
+ * wraps the driver's error: its `cause` holds the code.
+ */
+export function uniqueViolationOf(error: unknown): string | undefined {
+  type PgError = { code?: string; constraint_name?: string };
+  const cause = (error as { cause?: PgError } | undefined)?.cause ?? (error as PgError | undefined);
+  return cause?.code === '23505' ? (cause.constraint_name ?? 'unknown') : undefined;
+}

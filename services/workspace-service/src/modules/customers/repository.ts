@@ -1,6 +1,6 @@
 import type { CustomerStatus, WorkspaceStatus } from '@holdfast/contracts';
 import { and, count, desc, eq, getTableColumns, isNull, ne, type Placeholder, type SQL, sql } from 'drizzle-orm';
-import { containsText, insertRow, updateRow } from '../../db/queries.js';
+import { containsText, insertRow, uniqueViolationOf, updateRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import type { PrincipalChanges } from '../access/principal-cache.js';
 import { workspaces } from '../workspaces/tables.js';
@@ -32,11 +32,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Which unique index a write broke: `email`, `externalId`, or undefined for anything else. */
 export function duplicateCustomerField(error: unknown): 'email' | 'externalId' | undefined {
-  const cause =
-    (error as { cause?: { code?: string; constraint_name?: string } }).cause ?? (error as { code?: string; constraint_name?: string });
-  if (cause?.code !== '23505') return undefined;
-  if (cause.constraint_name === 'customers_workspace_email_unique') return 'email';
-  if (cause.constraint_name === 'customers_workspace_external_id_unique') return 'externalId';
+  const index = uniqueViolationOf(error);
+  if (index === 'customers_workspace_email_unique') return 'email';
+  if (index === 'customers_workspace_external_id_unique') return 'externalId';
   return undefined;
 }
 

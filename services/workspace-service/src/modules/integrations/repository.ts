@@ -1,5 +1,5 @@
 import { and, asc, eq, or } from 'drizzle-orm';
-import { insertRow, updateRow } from '../../db/queries.js';
+import { insertRow, uniqueViolationOf, updateRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import { workspaceIntegrations } from './tables.js';
 
@@ -9,9 +9,7 @@ export type IntegrationPatch = Partial<Omit<NewIntegrationRow, 'id' | 'workspace
 
 /** A unique-violation of (workspace, kind): the workspace already has this integration. */
 export function isDuplicateIntegration(error: unknown): boolean {
-  const cause =
-    (error as { cause?: { code?: string; constraint_name?: string } }).cause ?? (error as { code?: string; constraint_name?: string });
-  return cause?.code === '23505' && cause.constraint_name === 'workspace_integrations_kind_unique';
+  return uniqueViolationOf(error) === 'workspace_integrations_kind_unique';
 }
 
 /** `ref` is the catalog kind's id or the row's own id, always within the workspace. */

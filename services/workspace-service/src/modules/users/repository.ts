@@ -1,6 +1,6 @@
 import type { UserRole, UserStatus } from '@holdfast/contracts';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { containsText, insertRow, pageOf, updateRow } from '../../db/queries.js';
+import { containsText, insertRow, pageOf, uniqueViolationOf, updateRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import type { PrincipalChanges } from '../access/principal-cache.js';
 import { users } from './tables.js';
@@ -21,9 +21,7 @@ export interface UserListFilter {
 
 /** A unique-violation of the e-mail index (a concurrent sign-up with the same address). */
 export function isDuplicateEmail(error: unknown): boolean {
-  const cause =
-    (error as { cause?: { code?: string; constraint_name?: string } }).cause ?? (error as { code?: string; constraint_name?: string });
-  return cause?.code === '23505' && cause.constraint_name === 'users_email_unique';
+  return uniqueViolationOf(error) === 'users_email_unique';
 }
 
 /** `principals`: told of every user changed or deleted (in that transaction), for the principal cache. */

@@ -1,6 +1,6 @@
 import type { WorkspaceStatus } from '@holdfast/contracts';
 import { and, desc, eq } from 'drizzle-orm';
-import { containsText, insertRow, pageOf, updateRow } from '../../db/queries.js';
+import { containsText, insertRow, pageOf, uniqueViolationOf, updateRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import type { PrincipalChanges } from '../access/principal-cache.js';
 import { workspaceBilling, workspaces, workspaceWalletSettings } from './tables.js';
@@ -18,9 +18,7 @@ export interface WorkspaceListFilter {
 }
 
 export function isDuplicateSlug(error: unknown): boolean {
-  const cause =
-    (error as { cause?: { code?: string; constraint_name?: string } }).cause ?? (error as { code?: string; constraint_name?: string });
-  return cause?.code === '23505' && cause.constraint_name === 'workspaces_slug_unique';
+  return uniqueViolationOf(error) === 'workspaces_slug_unique';
 }
 
 /** `principals`: told of every workspace changed or deleted (in that transaction), for the principal cache. */

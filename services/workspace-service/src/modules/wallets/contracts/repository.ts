@@ -1,6 +1,7 @@
 import { type ContractNetwork, uuidv7 } from '@holdfast/contracts';
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Sql } from 'postgres';
+import { uniqueViolationOf } from '../../../db/queries.js';
 import type { Tx } from '../provider-configs/repository.js';
 import type { Db } from '../providers/repository.js';
 import { type ContractDeploymentRow, type DeploymentMetadata, contractDeployments as t } from './tables.js';
@@ -128,8 +129,7 @@ export function createContractDeploymentRepository(db: Db) {
           return inserted;
         });
       } catch (error) {
-        const cause = (error as { cause?: { code?: string } }).cause ?? (error as { code?: string });
-        if (cause?.code === '23505') return undefined;
+        if (uniqueViolationOf(error)) return undefined;
         throw error;
       }
     },

@@ -1,4 +1,5 @@
 import { and, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { uniqueViolationOf } from '../../../db/queries.js';
 import { type CustomerWalletRow, customerWallets, walletLinkNonces } from '../../customers/wallet-tables.js';
 import type { Tx } from '../provider-configs/repository.js';
 import type { Db } from '../providers/repository.js';
@@ -8,12 +9,6 @@ export type NewCustomerWallet = typeof customerWallets.$inferInsert;
 
 /** Why a customer wallet could not be stored. */
 export type WalletInsertConflict = 'customer_has_wallet' | 'address_taken';
-
-function uniqueViolation(error: unknown): string | undefined {
-  const e =
-    (error as { cause?: { code?: string; constraint_name?: string } })?.cause ?? (error as { code?: string; constraint_name?: string });
-  return e?.code === '23505' ? (e.constraint_name ?? 'unknown') : undefined;
-}
 
 /** All SQL of customer wallets and their single-use SIWE nonces. */
 export function createCustomerWalletRepository(db: Db) {
@@ -79,7 +74,7 @@ export function createCustomerWalletRepository(db: Db) {
           return inserted;
         });
       } catch (error) {
-        const constraint = uniqueViolation(error);
+        const constraint = uniqueViolationOf(error);
         if (constraint === 'customer_wallets_address_idx') return 'address_taken';
         if (constraint) return 'customer_has_wallet';
         throw error;
