@@ -1,4 +1,5 @@
 export * from './advisory-lock.js';
+export * from './columns.js';
 export * from './database.js';
 export * from './migrate.js';
 export * from './outbox.js';

@@ -1,6 +1,7 @@
 import type { ChainEvent } from '@holdfast/contracts';
+import { timestamptz, updatedAt } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { indexerSchema } from '../../db/pg-schema.js';
 
 /**
@@ -14,7 +15,7 @@ export const cursors = indexerSchema.table('cursors', {
   blockHash: text('block_hash').notNull(),
   /** Hash of block 0 of the chain the cursor belongs to: another genesis means the chain was reset. */
   genesisHash: text('genesis_hash'),
-  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: updatedAt(),
 });
 
 /** Hashes of the most recent blocks read, to notice a reorg (a new block whose parent is not ours). */
@@ -25,7 +26,7 @@ export const recentBlocks = indexerSchema.table(
     blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
     blockHash: text('block_hash').notNull(),
     parentHash: text('parent_hash').notNull(),
-    seenAt: timestamp('seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    seenAt: timestamptz('seen_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.network, t.blockNumber] })],
 );
@@ -48,8 +49,8 @@ export const events = indexerSchema.table(
     blockHash: text('block_hash').notNull(),
     logIndex: integer('log_index').notNull(),
     payload: jsonb('payload').$type<ChainEvent>().notNull(),
-    publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    removedAt: timestamp('removed_at', { withTimezone: true, mode: 'date' }),
+    publishedAt: timestamptz('published_at').notNull().defaultNow(),
+    removedAt: timestamptz('removed_at'),
     removedReason: text('removed_reason'),
   },
   (t) => [
@@ -65,7 +66,7 @@ export const contracts = indexerSchema.table(
     network: text('network').notNull(),
     address: text('address').notNull(),
     deploymentBlock: bigint('deployment_block', { mode: 'bigint' }).notNull(),
-    addedAt: timestamp('added_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    addedAt: timestamptz('added_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.network, t.address] })],
 );
@@ -77,7 +78,7 @@ export const contracts = indexerSchema.table(
 export const leases = indexerSchema.table('leases', {
   network: text('network').primaryKey(),
   owner: text('owner').notNull(),
-  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  expiresAt: timestamptz('expires_at').notNull(),
 });
 
 /**
@@ -95,7 +96,7 @@ export const registeredContracts = indexerSchema.table(
     deploymentBlock: bigint('deployment_block', { mode: 'bigint' }).notNull(),
     workspaceId: text('workspace_id').notNull(),
     deploymentId: text('deployment_id').notNull(),
-    registeredAt: timestamp('registered_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    registeredAt: timestamptz('registered_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.network, t.address] })],
 );

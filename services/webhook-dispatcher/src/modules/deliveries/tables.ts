@@ -1,6 +1,7 @@
 import type { DeliveryStatus } from '@holdfast/contracts';
+import { createdAt, timestamptz, updatedAt } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { webhooksSchema } from '../../db/pg-schema.js';
 import { receivedEvents } from '../intake/tables.js';
 import { subscriptions } from '../subscriptions/tables.js';
@@ -26,13 +27,13 @@ export const deliveries = webhooksSchema.table(
     attemptCount: integer('attempt_count').notNull().default(0),
     /** Position in WEBHOOK_RETRY_SCHEDULE; a resend or replay starts it again at 0. */
     retryIndex: integer('retry_index').notNull().default(0),
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    claimedUntil: timestamp('claimed_until', { withTimezone: true, mode: 'date' }),
+    nextAttemptAt: timestamptz('next_attempt_at').notNull().defaultNow(),
+    claimedUntil: timestamptz('claimed_until'),
     claimToken: uuid('claim_token'),
     lastStatusCode: integer('last_status_code'),
     lastError: text('last_error'),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     unique('deliveries_subscription_event_key').on(t.subscriptionId, t.eventId),
@@ -64,7 +65,7 @@ export const deliveryAttempts = webhooksSchema.table(
     errorMessage: text('error_message'),
     requestHeaders: jsonb('request_headers').$type<Record<string, string>>().notNull(),
     responseBody: text('response_body'),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     index('delivery_attempts_subscription_idx').on(t.subscriptionId, t.createdAt.desc()),

@@ -1,6 +1,7 @@
 import type { DomainEvent } from '@holdfast/contracts';
+import { timestamptz } from '@holdfast/db';
 import type { TraceCarrier } from '@holdfast/logging';
-import { index, jsonb, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, jsonb, text, uuid } from 'drizzle-orm/pg-core';
 import { webhooksSchema } from '../../db/pg-schema.js';
 
 /**
@@ -18,8 +19,8 @@ export const receivedEvents = webhooksSchema.table(
     /** The workspace of the event's platform, when any: routes it to the workspace's subscriptions. */
     workspaceId: uuid('workspace_id'),
     payload: jsonb('payload').$type<DomainEvent>().notNull(),
-    occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
-    receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    occurredAt: timestamptz('occurred_at').notNull(),
+    receivedAt: timestamptz('received_at').notNull().defaultNow(),
     /** The trace context of the intake (W3C traceparent): each delivery attempt of the event continues its trace. */
     traceContext: jsonb('trace_context').$type<TraceCarrier>(),
   },

@@ -1,6 +1,7 @@
 import type { CircuitState } from '@holdfast/contracts';
+import { createdAt, metadataColumn, timestamptz, updatedAt } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, text, uuid } from 'drizzle-orm/pg-core';
 import { webhooksSchema } from '../../db/pg-schema.js';
 
 /**
@@ -19,22 +20,22 @@ export const subscriptions = webhooksSchema.table(
     eventTypes: text('event_types').array().notNull(),
     isActive: boolean('is_active').notNull().default(true),
     ipWhitelist: text('ip_whitelist').array().notNull().default(sql`'{}'::text[]`),
-    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    metadata: metadataColumn(),
     secretSealed: text('secret_sealed').notNull(),
     previousSecretSealed: text('previous_secret_sealed'),
-    rotationStartedAt: timestamp('rotation_started_at', { withTimezone: true, mode: 'date' }),
+    rotationStartedAt: timestamptz('rotation_started_at'),
     circuitState: text('circuit_state').$type<CircuitState>().notNull().default('CLOSED'),
     consecutiveFailures: integer('consecutive_failures').notNull().default(0),
-    circuitOpenedAt: timestamp('circuit_opened_at', { withTimezone: true, mode: 'date' }),
+    circuitOpenedAt: timestamptz('circuit_opened_at'),
     /** When an OPEN circuit becomes HALF_OPEN. */
-    circuitHalfOpenAt: timestamp('circuit_half_open_at', { withTimezone: true, mode: 'date' }),
+    circuitHalfOpenAt: timestamptz('circuit_half_open_at'),
     /** HALF_OPEN: the probe in flight holds this lease; no second probe until it ends or expires. */
-    probeUntil: timestamp('probe_until', { withTimezone: true, mode: 'date' }),
+    probeUntil: timestamptz('probe_until'),
     /** A receiver's Retry-After (429/503): no attempt to this subscription before then. */
-    pausedUntil: timestamp('paused_until', { withTimezone: true, mode: 'date' }),
+    pausedUntil: timestamptz('paused_until'),
     disabledReason: text('disabled_reason'),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     check('subscriptions_one_owner', sql`num_nonnulls(${t.platformId}, ${t.workspaceId}) = 1`),

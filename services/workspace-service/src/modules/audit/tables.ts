@@ -1,5 +1,5 @@
+import { createdAt, metadataColumn } from '@holdfast/db';
 import { bigserial, boolean, index, jsonb, text, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, metadataColumn } from '../../db/columns.js';
 import { workspaceSchema } from '../../db/pg-schema.js';
 
 /**

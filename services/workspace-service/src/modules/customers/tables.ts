@@ -1,7 +1,7 @@
 import type { CustomerStatus } from '@holdfast/contracts';
+import { createdAt, metadataColumn, timestamptz, updatedAt } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, index, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, metadataColumn, timestamptz, updatedAt } from '../../db/columns.js';
 import { workspaceSchema } from '../../db/pg-schema.js';
 import { refreshTokenTable, sessionColumns } from '../sessions/tables.js';
 import { workspaceIdColumn } from '../workspaces/tables.js';

@@ -1,6 +1,6 @@
+import { createdAt, timestamptz } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { check, index, integer, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, timestamptz } from '../../db/columns.js';
 import { workspaceSchema } from '../../db/pg-schema.js';
 import { workspaceIdColumn } from '../workspaces/tables.js';
 import { customers } from './tables.js';

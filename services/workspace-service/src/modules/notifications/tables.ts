@@ -1,7 +1,7 @@
 import type { EventType, NotificationPriority, NotificationType } from '@holdfast/contracts';
+import { createdAt, metadataColumn, timestamptz, updatedAt } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, metadataColumn, timestamptz, updatedAt } from '../../db/columns.js';
 import { workspaceSchema } from '../../db/pg-schema.js';
 import { users } from '../users/tables.js';
 import { workspaceIdColumn } from '../workspaces/tables.js';

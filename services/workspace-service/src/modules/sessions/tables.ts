@@ -1,6 +1,6 @@
 import type { SessionEnvironment } from '@holdfast/contracts';
+import { createdAt, timestamptz } from '@holdfast/db';
 import { type AnyPgColumn, index, integer, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, timestamptz } from '../../db/columns.js';
 import { workspaceSchema } from '../../db/pg-schema.js';
 import { users } from '../users/tables.js';
 

@@ -1,6 +1,6 @@
+import { createdAt, updatedAt } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, text, unique, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, updatedAt } from '../../db/columns.js';
 import { workspaceSchema } from '../../db/pg-schema.js';
 import { workspaces } from '../workspaces/tables.js';
 

@@ -7,9 +7,9 @@ import type {
   WalletProvider,
   WorkspaceStatus,
 } from '@holdfast/contracts';
+import { createdAt, metadataColumn, timestamptz, updatedAt } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, metadataColumn, timestamptz, updatedAt } from '../../db/columns.js';
 import { workspaceSchema } from '../../db/pg-schema.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { ContractDeploymentStatus, Network } from '@holdfast/contracts';
+import { createdAt, timestamptz, updatedAt } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, timestamptz, updatedAt } from '../../../db/columns.js';
 import { workspaceSchema } from '../../../db/pg-schema.js';
 import { workspaces } from '../../workspaces/tables.js';
 

@@ -1,7 +1,7 @@
 import type { ExternalWalletType } from '@holdfast/contracts';
+import { createdAt, updatedAt } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, check, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, updatedAt } from '../../../db/columns.js';
 import { workspaceSchema } from '../../../db/pg-schema.js';
 import { workspaceIdColumn } from '../../workspaces/tables.js';
 

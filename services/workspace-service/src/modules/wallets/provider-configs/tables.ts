@@ -1,7 +1,7 @@
 import type { CustodyProviderType, Network } from '@holdfast/contracts';
+import { createdAt, metadataColumn, updatedAt } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, metadataColumn, updatedAt } from '../../../db/columns.js';
 import { workspaceSchema } from '../../../db/pg-schema.js';
 import { workspaces } from '../../workspaces/tables.js';
 

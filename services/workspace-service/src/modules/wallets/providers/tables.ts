@@ -1,6 +1,6 @@
 import type { AddressFormat, Curve } from '@holdfast/contracts';
+import { createdAt } from '@holdfast/db';
 import { text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from '../../../db/columns.js';
 import { workspaceSchema } from '../../../db/pg-schema.js';
 import { workspaceIdColumn } from '../../workspaces/tables.js';
 
