@@ -23,6 +23,19 @@ export function isDuplicateSlug(error: unknown): boolean {
 
 /** `principals`: told of every workspace changed or deleted (in that transaction), for the principal cache. */
 export function createWorkspacesRepository(db: Executor, principals: PrincipalChanges) {
+  /** Writes a workspace's one row of `table` (its billing, its wallet settings): inserted, or replaced with `updated_at` now. */
+  const upsertWorkspaceRow = async <T extends typeof workspaceBilling | typeof workspaceWalletSettings>(
+    table: T,
+    row: T['$inferInsert'],
+  ): Promise<T['$inferSelect']> => {
+    const { workspaceId: _id, ...set } = row;
+    const [saved] = await db
+      .insert(table as typeof workspaceBilling)
+      .values(row as typeof workspaceBilling.$inferInsert)
+      .onConflictDoUpdate({ target: table.workspaceId, set: { ...set, updatedAt: new Date() } })
+      .returning();
+    return saved as T['$inferSelect'];
+  };
   return {
     findById: async (id: string): Promise<WorkspaceRow | undefined> => {
       const [row] = await db.select().from(workspaces).where(eq(workspaces.id, id));
@@ -75,30 +88,15 @@ export function createWorkspacesRepository(db: Executor, principals: PrincipalCh
       return row;
     },
 
-    upsertBilling: async (row: typeof workspaceBilling.$inferInsert): Promise<BillingRow> => {
-      const { workspaceId: _id, ...set } = row;
-      const [saved] = await db
-        .insert(workspaceBilling)
-        .values(row)
-        .onConflictDoUpdate({ target: workspaceBilling.workspaceId, set: { ...set, updatedAt: new Date() } })
-        .returning();
-      return saved!;
-    },
+    upsertBilling: (row: typeof workspaceBilling.$inferInsert): Promise<BillingRow> => upsertWorkspaceRow(workspaceBilling, row),
 
     findWalletSettings: async (workspaceId: string): Promise<WalletSettingsRow | undefined> => {
       const [row] = await db.select().from(workspaceWalletSettings).where(eq(workspaceWalletSettings.workspaceId, workspaceId));
       return row;
     },
 
-    upsertWalletSettings: async (row: typeof workspaceWalletSettings.$inferInsert): Promise<WalletSettingsRow> => {
-      const { workspaceId: _id, ...set } = row;
-      const [saved] = await db
-        .insert(workspaceWalletSettings)
-        .values(row)
-        .onConflictDoUpdate({ target: workspaceWalletSettings.workspaceId, set: { ...set, updatedAt: new Date() } })
-        .returning();
-      return saved!;
-    },
+    upsertWalletSettings: (row: typeof workspaceWalletSettings.$inferInsert): Promise<WalletSettingsRow> =>
+      upsertWorkspaceRow(workspaceWalletSettings, row),
   };
 }
 
