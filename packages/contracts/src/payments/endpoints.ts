@@ -55,7 +55,17 @@ import {
   SubmitEvidenceBody,
 } from './disputes.js';
 import { definePaymentsEndpoint as endpoint } from './endpoint.js';
-import { MismatchList, MismatchQuery, ReconciliationPass } from './operations.js';
+import {
+  ChainMessageIdParams,
+  MismatchList,
+  MismatchQuery,
+  OperatorActionBody,
+  ReconciliationPass,
+  SettlementIdParams,
+  SettlementItem,
+  SettlementItemList,
+  SettlementItemQuery,
+} from './operations.js';
 import {
   RefundBody,
   ReleaseEarlyAttestBody,
@@ -936,4 +946,64 @@ export const runReconciliation = endpoint({
   auth: OPERATOR,
   response: { 200: ReconciliationPass },
   errors: [409],
+});
+
+const SETTLEMENT_RUNBOOK = 'Operator runbook: docs/settlement.md.';
+
+export const listSettlementItems = endpoint({
+  method: 'GET',
+  path: '/api/v1/admin/settlement/items',
+  operationId: 'listSettlementItems',
+  tags: ['operations'],
+  summary: 'Settlement items that need a person',
+  description: `Settlement instructions \`failed\` (retries used up) or \`superseded\` (the chain settled the escrow otherwise), and CHAIN messages \`conflict\`, \`rejected\` or \`correction_unapplied\`, newest first, each with its operator actions. Resolved items only with \`includeResolved=true\`. ${SETTLEMENT_RUNBOOK}`,
+  tier: 'admin',
+  auth: OPERATOR,
+  querystring: SettlementItemQuery,
+  response: { 200: SettlementItemList },
+});
+
+export const retrySettlement = endpoint({
+  method: 'POST',
+  path: '/api/v1/admin/settlement/settlements/:id/retry',
+  operationId: 'retrySettlement',
+  tags: ['operations'],
+  summary: 'Retry a failed settlement instruction',
+  description: `A \`failed\` instruction goes back to \`pending\` with a fresh attempt budget; the settlement worker reads the escrow again before sending (idempotent). \`reason\` is kept with who acted. 409 for any other status (a \`superseded\` one is resolved, not retried). ${SETTLEMENT_RUNBOOK}`,
+  tier: 'admin',
+  auth: OPERATOR,
+  params: SettlementIdParams,
+  body: OperatorActionBody,
+  response: { 200: SettlementItem },
+  errors: [404, 409],
+});
+
+export const resolveSettlement = endpoint({
+  method: 'POST',
+  path: '/api/v1/admin/settlement/settlements/:id/resolve',
+  operationId: 'resolveSettlement',
+  tags: ['operations'],
+  summary: 'Resolve a settlement instruction',
+  description: `Marks a \`failed\` or \`superseded\` instruction as dealt with by a person (it leaves the list; its status is kept as the record). \`reason\` is kept with who acted. 409 when it needs no operator or is resolved. ${SETTLEMENT_RUNBOOK}`,
+  tier: 'admin',
+  auth: OPERATOR,
+  params: SettlementIdParams,
+  body: OperatorActionBody,
+  response: { 200: SettlementItem },
+  errors: [404, 409],
+});
+
+export const resolveChainMessage = endpoint({
+  method: 'POST',
+  path: '/api/v1/admin/settlement/chain-messages/:messageId/resolve',
+  operationId: 'resolveChainMessage',
+  tags: ['operations'],
+  summary: 'Resolve a CHAIN message payments could not apply',
+  description: `Marks a \`conflict\`, \`rejected\` or \`correction_unapplied\` CHAIN message as dealt with (it is not applied again: fix the transaction first, e.g. through a dispute or the reconciler, then resolve). \`reason\` is kept with who acted. 409 when it needs no operator or is resolved. ${SETTLEMENT_RUNBOOK}`,
+  tier: 'admin',
+  auth: OPERATOR,
+  params: ChainMessageIdParams,
+  body: OperatorActionBody,
+  response: { 200: SettlementItem },
+  errors: [404, 409],
 });
