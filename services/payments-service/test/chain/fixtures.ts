@@ -8,7 +8,7 @@ import {
   uuidv7,
 } from '@holdfast/contracts';
 import { holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/contracts/escrow';
-import { deployEscrow, deployMockUsdc, localDeployerAccount, onchainIdToUuid, uuidToOnchainId } from '@holdfast/escrow';
+import { deployEscrow, deployMockUsdc, evmChain, localDeployerAccount, onchainIdToUuid, uuidToOnchainId } from '@holdfast/escrow';
 import type { Logger } from '@holdfast/logging';
 import { type Bus, publishChecked } from '@holdfast/messaging';
 import { ANVIL_ACCOUNTS, type Anvil, startAnvil } from '@holdfast/test-fixtures';
@@ -19,7 +19,6 @@ import {
   createPublicClient,
   createWalletClient,
   decodeEventLog,
-  defineChain,
   getAddress,
   type Hash,
   type Hex,
@@ -78,12 +77,7 @@ export interface ChainWorld {
  */
 export async function startChain(): Promise<ChainWorld> {
   const anvil: Anvil = await startAnvil();
-  const chain = defineChain({
-    id: anvil.chainId,
-    name: NETWORK,
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [anvil.rpcUrl] } },
-  });
+  const chain = evmChain({ id: anvil.chainId, name: NETWORK, rpcUrl: anvil.rpcUrl });
   const transport = http(anvil.rpcUrl);
   const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 }) as PublicClient;
   const deployer = createWalletClient({ account: localDeployerAccount(), chain, transport });

@@ -1,12 +1,11 @@
 import { confirmationsFor, type EscrowContract, type TokenContract } from '@holdfast/config';
 import { type AppEnv, AppError, CHAIN_IDS, type EscrowTerms, type Network } from '@holdfast/contracts';
-import { EscrowStatus, holdfastEscrowAbi, holdfastEscrowDeployedBytecode, isCodeOf, uuidToOnchainId } from '@holdfast/escrow';
+import { EscrowStatus, evmChain, holdfastEscrowAbi, holdfastEscrowDeployedBytecode, isCodeOf, uuidToOnchainId } from '@holdfast/escrow';
 import {
   type Address,
   type Chain,
   createPublicClient,
   createWalletClient,
-  defineChain,
   getAddress,
   type Hash,
   type Hex,
@@ -69,12 +68,7 @@ export function createChainAccess(settings: ChainSettings) {
   function chainOf(network: string): Chain {
     const id = CHAIN_IDS[network as Network];
     if (!id) throw new AppError('CONTRACT_NOT_AVAILABLE', `${network} is not an EVM network`, { reason: 'not_evm', network });
-    return defineChain({
-      id,
-      name: network,
-      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-      rpcUrls: { default: { http: [rpcOf(network)] } },
-    });
+    return evmChain({ id, name: network, rpcUrl: rpcOf(network) });
   }
 
   function client(network: string): PublicClient {
