@@ -1,5 +1,6 @@
+import { createdAtString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
-import { bigserial, customType, index, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, customType, index, text, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
 
 const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
@@ -17,7 +18,7 @@ export const credentialInvalidations = paymentsSchema.table(
     xid: xid8('xid').notNull().default(sql`pg_current_xact_id()`),
     kind: text('kind').notNull(),
     ref: uuid('ref').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+    createdAt: createdAtString(),
   },
   (t) => [index('credential_invalidations_xid_idx').on(t.xid), index('credential_invalidations_created_idx').on(t.createdAt)],
 );

@@ -1,6 +1,7 @@
-import { index, jsonb, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAtString, metadataColumn, timestamptzString, updatedAtString } from '@holdfast/db';
+import { index, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
-import { platforms } from '../platforms/tables.js';
+import { platformIdColumn } from '../platforms/tables.js';
 
 /**
  * Compliance verifications (docs/api/compliance.md): one inquiry at the identity provider about
@@ -11,9 +12,7 @@ export const verifications = paymentsSchema.table(
   'verifications',
   {
     id: uuid('id').primaryKey(),
-    platformId: uuid('platform_id')
-      .notNull()
-      .references(() => platforms.id),
+    platformId: platformIdColumn(),
     userId: text('user_id').notNull(),
     type: text('type').notNull(),
     status: text('status').notNull(),
@@ -22,12 +21,12 @@ export const verifications = paymentsSchema.table(
     provider: text('provider').notNull(),
     externalInquiryId: text('external_inquiry_id'),
     externalSessionToken: text('external_session_token'),
-    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    metadata: metadataColumn(),
     rejectionReason: text('rejection_reason'),
-    verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'string' }),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'string' }),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+    verifiedAt: timestamptzString('verified_at'),
+    expiresAt: timestamptzString('expires_at'),
+    createdAt: createdAtString(),
+    updatedAt: updatedAtString(),
   },
   (t) => [
     // `check`: the latest verification of (platform, user, type).
@@ -49,7 +48,7 @@ export const identityProviderEvents = paymentsSchema.table(
       .notNull()
       .references(() => verifications.id),
     outcome: text('outcome').notNull(),
-    receivedAt: timestamp('received_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+    receivedAt: timestamptzString('received_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
 );

@@ -1,26 +1,23 @@
 import type { Control, ControlPhase, ControlType } from '@holdfast/contracts';
+import { createdAtString, timestamptzString, updatedAtString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, jsonb, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
-import { platforms } from '../platforms/tables.js';
-import { transactions } from '../transactions/tables.js';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'string' });
+import { platformIdColumn } from '../platforms/tables.js';
+import { transactionIdColumn } from '../transactions/tables.js';
 
 /** The template library of a platform: what a transaction's `templateId` refers to. */
 export const controlTemplates = paymentsSchema.table(
   'control_templates',
   {
     id: uuid('id').primaryKey(),
-    platformId: uuid('platform_id')
-      .notNull()
-      .references(() => platforms.id),
+    platformId: platformIdColumn(),
     name: text('name').notNull(),
     description: text('description'),
     version: integer('version').notNull().default(1),
     controls: jsonb('controls').$type<Control[]>().notNull(),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    createdAt: createdAtString(),
+    updatedAt: updatedAtString(),
   },
   (t) => [index('control_templates_platform_created_idx').on(t.platformId, t.createdAt, t.id)],
 );
@@ -38,9 +35,7 @@ export const controlChallenges = paymentsSchema.table(
   {
     id: uuid('id').primaryKey(),
     platformId: uuid('platform_id').notNull(),
-    transactionId: uuid('transaction_id')
-      .notNull()
-      .references(() => transactions.id),
+    transactionId: transactionIdColumn(),
     controlId: text('control_id').notNull(),
     controlType: text('control_type').$type<'two_factor' | 'vendor_sms'>().notNull(),
     isRequired: boolean('is_required').notNull().default(true),
@@ -52,10 +47,10 @@ export const controlChallenges = paymentsSchema.table(
     attempts: integer('attempts').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull(),
     status: text('status').$type<ChallengeStatus>().notNull().default('open'),
-    expiresAt: ts('expires_at').notNull(),
-    verifiedAt: ts('verified_at'),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    expiresAt: timestamptzString('expires_at').notNull(),
+    verifiedAt: timestamptzString('verified_at'),
+    createdAt: createdAtString(),
+    updatedAt: updatedAtString(),
   },
   (t) => [
     uniqueIndex('control_challenges_one_open').on(t.transactionId).where(sql`status = 'open'`),
@@ -83,12 +78,12 @@ export const codeDeliveries = paymentsSchema.table(
     sealed: text('sealed'),
     status: text('status').$type<CodeDeliveryStatus>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
-    leaseUntil: ts('lease_until'),
+    nextAttemptAt: timestamptzString('next_attempt_at').notNull().defaultNow(),
+    leaseUntil: timestamptzString('lease_until'),
     lastError: text('last_error'),
     messageId: text('message_id'),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    sentAt: ts('sent_at'),
+    createdAt: createdAtString(),
+    sentAt: timestamptzString('sent_at'),
   },
   (t) => [index('code_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status in ('pending', 'sending')`)],
 );
@@ -100,9 +95,7 @@ export const controlResults = paymentsSchema.table(
   'control_results',
   {
     seq: bigserial('seq', { mode: 'number' }).primaryKey(),
-    transactionId: uuid('transaction_id')
-      .notNull()
-      .references(() => transactions.id),
+    transactionId: transactionIdColumn(),
     controlId: text('control_id').notNull(),
     controlType: text('control_type').$type<ControlType>().notNull(),
     executionPhase: text('execution_phase').$type<ControlPhase>().notNull(),
@@ -110,7 +103,7 @@ export const controlResults = paymentsSchema.table(
     isRequired: boolean('is_required').notNull(),
     outcome: text('outcome').$type<ControlOutcomeKind>().notNull(),
     reason: text('reason'),
-    createdAt: ts('created_at').notNull().defaultNow(),
+    createdAt: createdAtString(),
   },
   (t) => [index('control_results_tx_idx').on(t.transactionId, t.seq)],
 );

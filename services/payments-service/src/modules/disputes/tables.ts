@@ -1,10 +1,9 @@
 import type { DisputeOutcome, DisputeParty, DisputeStatus, DisputeTier, EvidenceType } from '@holdfast/contracts';
-import { boolean, index, jsonb, numeric, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAtString, metadataColumn, timestamptzString, updatedAtString } from '@holdfast/db';
+import { boolean, index, numeric, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
-import { platforms } from '../platforms/tables.js';
-import { transactions } from '../transactions/tables.js';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'string' });
+import { platformIdColumn } from '../platforms/tables.js';
+import { transactionIdColumn } from '../transactions/tables.js';
 
 /**
  * A dispute over one transaction (at most one per transaction, ever: the unique index makes two
@@ -15,29 +14,25 @@ export const disputes = paymentsSchema.table(
   'disputes',
   {
     id: uuid('id').primaryKey(),
-    platformId: uuid('platform_id')
-      .notNull()
-      .references(() => platforms.id),
+    platformId: platformIdColumn(),
     /** The transaction's workspace, copied so events route without a join. */
     workspaceId: uuid('workspace_id'),
-    transactionId: uuid('transaction_id')
-      .notNull()
-      .references(() => transactions.id),
+    transactionId: transactionIdColumn(),
     initiatedBy: text('initiated_by').$type<DisputeParty>().notNull(),
     currentTier: text('current_tier').$type<DisputeTier>().notNull(),
     status: text('status').$type<DisputeStatus>().notNull(),
     reason: text('reason').notNull(),
-    tier1CompletedAt: ts('tier1_completed_at'),
-    tier2CompletedAt: ts('tier2_completed_at'),
-    resolvedAt: ts('resolved_at'),
+    tier1CompletedAt: timestamptzString('tier1_completed_at'),
+    tier2CompletedAt: timestamptzString('tier2_completed_at'),
+    resolvedAt: timestamptzString('resolved_at'),
     outcome: text('outcome').$type<DisputeOutcome>(),
     resolutionReason: text('resolution_reason'),
     refundPercentage: numeric('refund_percentage', { precision: 5, scale: 2 }),
     /** Who resolved it: `platform:<id>`. */
     resolvedBy: text('resolved_by'),
-    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    metadata: metadataColumn(),
+    createdAt: createdAtString(),
+    updatedAt: updatedAtString(),
   },
   (t) => [
     uniqueIndex('disputes_transaction_unique').on(t.transactionId),
@@ -62,8 +57,8 @@ export const disputeEvidence = paymentsSchema.table(
     fileUrl: text('file_url'),
     fileHash: text('file_hash'),
     isEncrypted: boolean('is_encrypted').notNull().default(false),
-    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
-    createdAt: ts('created_at').notNull().defaultNow(),
+    metadata: metadataColumn(),
+    createdAt: createdAtString(),
   },
   (t) => [index('dispute_evidence_dispute_idx').on(t.disputeId, t.createdAt, t.id)],
 );

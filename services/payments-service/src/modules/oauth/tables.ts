@@ -1,7 +1,8 @@
+import { createdAtString, timestamptzString, updatedAtString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
-import { boolean, index, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
-import { platforms } from '../platforms/tables.js';
+import { platformIdColumn } from '../platforms/tables.js';
 
 /** OAuth 2.0 clients of a platform; the secret is stored only as its SHA-256. */
 export const oauthClients = paymentsSchema.table(
@@ -12,19 +13,17 @@ export const oauthClients = paymentsSchema.table(
     secretHash: text('secret_hash').notNull(),
     name: text('name').notNull(),
     description: text('description'),
-    platformId: uuid('platform_id')
-      .notNull()
-      .references(() => platforms.id),
+    platformId: platformIdColumn(),
     /** The platform's workspace, copied so a workspace's clients are one indexed lookup. */
     workspaceId: uuid('workspace_id'),
     scopes: text('scopes').array().notNull(),
     grantTypes: text('grant_types').array().notNull(),
     redirectUris: text('redirect_uris').array().notNull().default(sql`'{}'::text[]`),
     isActive: boolean('is_active').notNull().default(true),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+    createdAt: createdAtString(),
+    updatedAt: updatedAtString(),
     /** Deleted clients are kept for their tokens' history and are invisible everywhere. */
-    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'string' }),
+    deletedAt: timestamptzString('deleted_at'),
   },
   (t) => [
     uniqueIndex('oauth_clients_client_id_unique').on(t.clientId),
@@ -44,9 +43,9 @@ export const oauthTokens = paymentsSchema.table(
       .references(() => oauthClients.id),
     platformId: uuid('platform_id').notNull(),
     scopes: text('scopes').array().notNull(),
-    issuedAt: timestamp('issued_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'string' }).notNull(),
-    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'string' }),
+    issuedAt: timestamptzString('issued_at').notNull().defaultNow(),
+    expiresAt: timestamptzString('expires_at').notNull(),
+    revokedAt: timestamptzString('revoked_at'),
   },
   (t) => [
     uniqueIndex('oauth_tokens_hash_unique').on(t.tokenHash),

@@ -1,5 +1,6 @@
+import { createdAtString, timestamptzString, updatedAtString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
-import { boolean, index, jsonb, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
 
 /** A platform: the holder of one API key and of OAuth clients; optionally a workspace's. */
@@ -16,15 +17,21 @@ export const platforms = paymentsSchema.table(
     settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
     scopes: text('scopes').array().notNull(),
     isActive: boolean('is_active').notNull().default(true),
-    deactivatedAt: timestamp('deactivated_at', { withTimezone: true, mode: 'string' }),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+    deactivatedAt: timestamptzString('deactivated_at'),
+    createdAt: createdAtString(),
+    updatedAt: updatedAtString(),
   },
   (t) => [
     index('platforms_workspace_idx').on(t.workspaceId, t.createdAt),
     uniqueIndex('platforms_bootstrap_unique').on(t.bootstrap).where(sql`bootstrap`),
   ],
 );
+
+/** The platform a row belongs to. */
+export const platformIdColumn = () =>
+  uuid('platform_id')
+    .notNull()
+    .references(() => platforms.id);
 
 /**
  * API keys, stored only as SHA-256 of the key (keys carry 256 random bits; see
@@ -35,14 +42,12 @@ export const apiKeys = paymentsSchema.table(
   'api_keys',
   {
     id: uuid('id').primaryKey(),
-    platformId: uuid('platform_id')
-      .notNull()
-      .references(() => platforms.id),
+    platformId: platformIdColumn(),
     keyHash: text('key_hash').notNull(),
     /** `hf_test_Ab3d…x9Qz`: enough to recognise a key, useless to use it. */
     hint: text('hint').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
-    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'string' }),
+    createdAt: createdAtString(),
+    revokedAt: timestamptzString('revoked_at'),
   },
   (t) => [
     uniqueIndex('api_keys_hash_unique').on(t.keyHash),

@@ -1,9 +1,8 @@
+import { createdAtString, timestamptzString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
-import { index, jsonb, numeric, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, jsonb, numeric, text, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
-import { platforms } from '../platforms/tables.js';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'string' });
+import { platformIdColumn } from '../platforms/tables.js';
 
 /**
  * Fee quotes (POST /transactions/quote). A quote is valid until `expires_at` and is used by at most
@@ -13,9 +12,7 @@ export const quotes = paymentsSchema.table(
   'quotes',
   {
     id: uuid('id').primaryKey(),
-    platformId: uuid('platform_id')
-      .notNull()
-      .references(() => platforms.id),
+    platformId: platformIdColumn(),
     amount: numeric('amount').notNull(),
     currency: text('currency').notNull(),
     blockchainNetwork: text('blockchain_network').notNull(),
@@ -25,10 +22,10 @@ export const quotes = paymentsSchema.table(
     total: numeric('total').notNull(),
     /** The billing configuration the fee was computed from. */
     billingConfig: jsonb('billing_config').$type<Record<string, unknown>>(),
-    expiresAt: ts('expires_at').notNull(),
-    usedAt: ts('used_at'),
+    expiresAt: timestamptzString('expires_at').notNull(),
+    usedAt: timestamptzString('used_at'),
     transactionId: uuid('transaction_id'),
-    createdAt: ts('created_at').notNull().defaultNow(),
+    createdAt: createdAtString(),
   },
   (t) => [
     index('quotes_platform_created_idx').on(t.platformId, t.createdAt),

@@ -1,10 +1,9 @@
 import type { MismatchKind } from '@holdfast/contracts';
+import { timestamptzString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
-import { index, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
-import { transactions } from '../transactions/tables.js';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'string' });
+import { transactionIdColumn } from '../transactions/tables.js';
 
 /**
  * Differences between the books and the escrow contract the reconciler found (docs/settlement.md,
@@ -16,17 +15,15 @@ export const reconciliationMismatches = paymentsSchema.table(
   {
     id: uuid('id').primaryKey(),
     kind: text('kind').$type<MismatchKind>().notNull(),
-    transactionId: uuid('transaction_id')
-      .notNull()
-      .references(() => transactions.id),
+    transactionId: transactionIdColumn(),
     batchId: uuid('batch_id'),
     network: text('network').notNull(),
     escrowAddress: text('escrow_address').notNull(),
     databaseStatus: text('database_status').notNull(),
     chainStatus: text('chain_status').notNull(),
-    firstSeenAt: ts('first_seen_at').notNull().defaultNow(),
-    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
-    resolvedAt: ts('resolved_at'),
+    firstSeenAt: timestamptzString('first_seen_at').notNull().defaultNow(),
+    lastSeenAt: timestamptzString('last_seen_at').notNull().defaultNow(),
+    resolvedAt: timestamptzString('resolved_at'),
     /** `repaired` (the reconciler moved the transaction) or `cleared` (the difference went away). */
     resolution: text('resolution'),
     repairedBy: text('repaired_by'),

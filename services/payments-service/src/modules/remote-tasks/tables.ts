@@ -1,5 +1,6 @@
+import { createdAtString, timestamptzString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, text, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
 
 export const REMOTE_TASK_KINDS = ['webhooks.deactivate-owner'] as const;
@@ -23,10 +24,10 @@ export const remoteTasks = paymentsSchema.table(
     platformId: uuid('platform_id').notNull(),
     status: text('status').$type<RemoteTaskStatus>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
+    nextAttemptAt: timestamptzString('next_attempt_at').notNull().defaultNow(),
     lastError: text('last_error'),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull().defaultNow(),
-    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'string' }),
+    createdAt: createdAtString(),
+    completedAt: timestamptzString('completed_at'),
   },
   (t) => [
     index('remote_tasks_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),

@@ -1,10 +1,9 @@
 import type { SettlementKind } from '@holdfast/contracts';
+import { createdAtString, timestamptzString, updatedAtString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
-import { transactions } from '../transactions/tables.js';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'string' });
+import { transactionIdColumn, transactions } from '../transactions/tables.js';
 
 /**
  * Every CHAIN message payments has handled, by its message id (`chainMessageId`): the key of
@@ -26,9 +25,9 @@ export const appliedChainMessages = paymentsSchema.table(
     /** `chain` (the consumer) or `api` (a verified hash submitted by the platform). */
     source: text('source').notNull(),
     detail: text('detail'),
-    appliedAt: ts('applied_at').notNull().defaultNow(),
+    appliedAt: timestamptzString('applied_at').notNull().defaultNow(),
     /** Set when an operator resolved a `conflict`, `rejected` or `correction_unapplied` (settlement_operator_actions says who and why). */
-    resolvedAt: ts('resolved_at'),
+    resolvedAt: timestamptzString('resolved_at'),
   },
   (t) => [index('applied_chain_messages_tx_idx').on(t.transactionId)],
 );
@@ -41,23 +40,21 @@ export const settlements = paymentsSchema.table(
   'settlements',
   {
     id: uuid('id').primaryKey(),
-    transactionId: uuid('transaction_id')
-      .notNull()
-      .references(() => transactions.id),
+    transactionId: transactionIdColumn(),
     kind: text('kind').$type<SettlementKind>().notNull(),
     /** Refunds: basis points back to the sender (10000 = full). */
     refundBps: integer('refund_bps'),
     /** `pending`, `sending` (claimed, lease below), `done`, `superseded` (the escrow was settled otherwise), `failed`. */
     status: text('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
-    leaseUntil: ts('lease_until'),
+    nextAttemptAt: timestamptzString('next_attempt_at').notNull().defaultNow(),
+    leaseUntil: timestamptzString('lease_until'),
     txHash: text('tx_hash'),
     lastError: text('last_error'),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    createdAt: createdAtString(),
+    updatedAt: updatedAtString(),
     /** Set when an operator resolved a `failed` or `superseded` instruction (settlement_operator_actions says who and why). */
-    resolvedAt: ts('resolved_at'),
+    resolvedAt: timestamptzString('resolved_at'),
   },
   (t) => [
     uniqueIndex('settlements_transaction_kind_unique').on(t.transactionId, t.kind),
@@ -69,15 +66,13 @@ export const settlements = paymentsSchema.table(
 export const earlyReleaseAttestations = paymentsSchema.table(
   'early_release_attestations',
   {
-    transactionId: uuid('transaction_id')
-      .notNull()
-      .references(() => transactions.id),
+    transactionId: transactionIdColumn(),
     party: text('party').notNull(),
     /** The `attestEarlyRelease` transaction, when known. */
     txHash: text('tx_hash'),
     /** True once seen on chain (a verified hash, or the indexer's event). */
     verified: boolean('verified').notNull().default(false),
-    createdAt: ts('created_at').notNull().defaultNow(),
+    createdAt: createdAtString(),
   },
   (t) => [primaryKey({ columns: [t.transactionId, t.party] })],
 );
@@ -89,7 +84,7 @@ export const rescindRequests = paymentsSchema.table('rescind_requests', {
     .references(() => transactions.id),
   reason: text('reason'),
   actor: text('actor').notNull(),
-  createdAt: ts('created_at').notNull().defaultNow(),
+  createdAt: createdAtString(),
 });
 
 /** A direct (raw) transfer confirms one transaction only: its log is claimed here. */
@@ -99,10 +94,8 @@ export const claimedTransfers = paymentsSchema.table(
     chainId: integer('chain_id').notNull(),
     txHash: text('tx_hash').notNull(),
     logIndex: integer('log_index').notNull(),
-    transactionId: uuid('transaction_id')
-      .notNull()
-      .references(() => transactions.id),
-    createdAt: ts('created_at').notNull().defaultNow(),
+    transactionId: transactionIdColumn(),
+    createdAt: createdAtString(),
   },
   (t) => [primaryKey({ columns: [t.chainId, t.txHash, t.logIndex] })],
 );
@@ -120,7 +113,7 @@ export const settlementOperatorActions = paymentsSchema.table(
     actorPlatformId: uuid('actor_platform_id').notNull(),
     reason: text('reason').notNull(),
     fromStatus: text('from_status').notNull(),
-    createdAt: ts('created_at').notNull().defaultNow(),
+    createdAt: createdAtString(),
   },
   (t) => [index('settlement_operator_actions_item_idx').on(t.itemKind, t.itemId, t.createdAt)],
 );

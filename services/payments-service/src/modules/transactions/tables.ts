@@ -1,11 +1,10 @@
 import type { TransactionStatus } from '@holdfast/contracts';
+import { createdAtString, metadataColumn, timestamptzString, updatedAtString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, jsonb, numeric, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, index, integer, jsonb, numeric, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
-import { platforms } from '../platforms/tables.js';
+import { platformIdColumn } from '../platforms/tables.js';
 import type { BatchStatus } from './state-machine.js';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'string' });
 
 /**
  * A batch: one sender, many legs (each leg is a row of `transactions` with `batch_id`), created in
@@ -16,9 +15,7 @@ export const batches = paymentsSchema.table(
   'batches',
   {
     id: uuid('id').primaryKey(),
-    platformId: uuid('platform_id')
-      .notNull()
-      .references(() => platforms.id),
+    platformId: platformIdColumn(),
     workspaceId: uuid('workspace_id'),
     status: text('status').$type<BatchStatus>().notNull(),
     fromAddress: text('from_address').notNull(),
@@ -33,11 +30,11 @@ export const batches = paymentsSchema.table(
     idempotencyKey: text('idempotency_key'),
     /** SHA-256 of the canonical request: a reused key with other parameters is refused. */
     requestFingerprint: text('request_fingerprint'),
-    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    metadata: metadataColumn(),
     legCount: integer('leg_count').notNull(),
     totalAmount: numeric('total_amount').notNull(),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    createdAt: createdAtString(),
+    updatedAt: updatedAtString(),
   },
   (t) => [
     index('batches_platform_created_idx').on(t.platformId, t.createdAt),
@@ -54,9 +51,7 @@ export const transactions = paymentsSchema.table(
   'transactions',
   {
     id: uuid('id').primaryKey(),
-    platformId: uuid('platform_id')
-      .notNull()
-      .references(() => platforms.id),
+    platformId: platformIdColumn(),
     /** The platform's workspace at creation, copied so events route without a join. */
     workspaceId: uuid('workspace_id'),
     status: text('status').$type<TransactionStatus>().notNull(),
@@ -74,7 +69,7 @@ export const transactions = paymentsSchema.table(
     billingConfig: jsonb('billing_config').$type<Record<string, unknown>>(),
     quoteId: uuid('quote_id'),
     feeAmount: numeric('fee_amount'),
-    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    metadata: metadataColumn(),
     idempotencyKey: text('idempotency_key'),
     requestFingerprint: text('request_fingerprint'),
     batchId: uuid('batch_id').references(() => batches.id),
@@ -88,14 +83,14 @@ export const transactions = paymentsSchema.table(
     txHash: text('tx_hash'),
     escrowAddress: text('escrow_address'),
     /** End of the hold period: the sender may rescind until then. */
-    holdDeadline: ts('hold_deadline'),
+    holdDeadline: timestamptzString('hold_deadline'),
     /** The `rescind` rules answered at creation: `{allowed, deadline, requiresReason, notifyRecipient}`. */
     rescindPolicy: jsonb('rescind_policy').$type<Record<string, unknown>>(),
     failureReason: text('failure_reason'),
     version: integer('version').notNull().default(1),
-    statusChangedAt: ts('status_changed_at').notNull().defaultNow(),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    statusChangedAt: timestamptzString('status_changed_at').notNull().defaultNow(),
+    createdAt: createdAtString(),
+    updatedAt: updatedAtString(),
   },
   (t) => [
     index('transactions_platform_created_idx').on(t.platformId, t.createdAt, t.id),
@@ -112,14 +107,18 @@ export const transactions = paymentsSchema.table(
   ],
 );
 
+/** The transaction a row is about. */
+export const transactionIdColumn = () =>
+  uuid('transaction_id')
+    .notNull()
+    .references(() => transactions.id);
+
 /** Every move of every transaction, in order: the audit trail the state machine leaves. */
 export const transactionTransitions = paymentsSchema.table(
   'transaction_transitions',
   {
     seq: bigserial('seq', { mode: 'number' }).primaryKey(),
-    transactionId: uuid('transaction_id')
-      .notNull()
-      .references(() => transactions.id),
+    transactionId: transactionIdColumn(),
     fromStatus: text('from_status').$type<TransactionStatus>(),
     toStatus: text('to_status').$type<TransactionStatus>().notNull(),
     action: text('action').notNull(),
@@ -127,7 +126,7 @@ export const transactionTransitions = paymentsSchema.table(
     actor: text('actor').notNull(),
     reason: text('reason'),
     eventId: text('event_id'),
-    createdAt: ts('created_at').notNull().defaultNow(),
+    createdAt: createdAtString(),
   },
   (t) => [index('transaction_transitions_tx_idx').on(t.transactionId, t.seq)],
 );
