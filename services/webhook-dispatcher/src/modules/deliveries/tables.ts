@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { webhooksSchema } from '../../db/pg-schema.js';
 import { receivedEvents } from '../intake/tables.js';
-import { subscriptions } from '../subscriptions/tables.js';
+import { subscriptionIdColumn } from '../subscriptions/tables.js';
 
 /**
  * One event to one subscription: its id (a random UUID) is the `X-Webhook-Delivery` (and
@@ -15,9 +15,7 @@ export const deliveries = webhooksSchema.table(
   'deliveries',
   {
     id: uuid('id').primaryKey(),
-    subscriptionId: uuid('subscription_id')
-      .notNull()
-      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    subscriptionId: subscriptionIdColumn(),
     eventId: text('event_id')
       .notNull()
       .references(() => receivedEvents.id),
@@ -52,9 +50,7 @@ export const deliveryAttempts = webhooksSchema.table(
   'delivery_attempts',
   {
     id: uuid('id').primaryKey(),
-    subscriptionId: uuid('subscription_id')
-      .notNull()
-      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    subscriptionId: subscriptionIdColumn(),
     deliveryId: uuid('delivery_id').notNull(),
     eventId: text('event_id').notNull(),
     eventType: text('event_type').notNull(),

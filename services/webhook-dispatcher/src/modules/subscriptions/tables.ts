@@ -45,3 +45,9 @@ export const subscriptions = webhooksSchema.table(
     index('subscriptions_circuit_idx').on(t.circuitState).where(sql`${t.circuitState} <> 'CLOSED'`),
   ],
 );
+
+/** The subscription a row belongs to: the row is deleted with it. */
+export const subscriptionIdColumn = () =>
+  uuid('subscription_id')
+    .notNull()
+    .references(() => subscriptions.id, { onDelete: 'cascade' });
