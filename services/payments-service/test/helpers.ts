@@ -74,6 +74,10 @@ export async function call<T = Loose>(
 }
 
 export const key = (apiKey: string) => ({ 'x-api-key': apiKey });
+
+/** Adds a template without controls to the library of the key's platform (POST /api/v1/controls/templates); the answer. */
+export const addEmptyTemplate = (base: string, apiKey: string, name: string) =>
+  call(base, 'POST', '/api/v1/controls/templates', { headers: key(apiKey), body: { name, controls: [] } });
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** Direct access to the test database, for side effects a test asserts or arranges (expiry). */

@@ -9,7 +9,7 @@ import { createBatchesService } from '../../src/modules/batches/service.js';
 import { createTransactionMoves } from '../../src/modules/transactions/moves.js';
 import { createTransactionsRepository } from '../../src/modules/transactions/repository.js';
 import { createSenderLimits } from '../../src/modules/transactions/sender-limits.js';
-import { bearer, call, createClient, key, newPlatform, startPaymentsEnv, tokenFor } from '../helpers.js';
+import { addEmptyTemplate, bearer, call, createClient, key, newPlatform, startPaymentsEnv, tokenFor } from '../helpers.js';
 
 // Batches on v1 and v2: atomic creation of the batch and its legs, idempotency, list and read,
 // the security matrix, and the batch status following its legs' moves.
@@ -56,10 +56,7 @@ beforeAll(async () => {
 
 describe('POST /api/v1/transactions/batch and /api/v2/transactions/batches', () => {
   it('v1 (API key): creates the batch, its legs and a transaction.created per leg, in one go', async () => {
-    const library = await call(e.svc.url, 'POST', '/api/v1/controls/templates', {
-      headers: key(a.apiKey),
-      body: { name: 'payroll', controls: [] },
-    });
+    const library = await addEmptyTemplate(e.svc.url, a.apiKey, 'payroll');
     expect(library.status).toBe(201);
     const templateId: string = library.body.id;
     const res = await call(e.svc.url, 'POST', '/api/v1/transactions/batch', {

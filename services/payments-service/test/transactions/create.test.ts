@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransactionMoves } from '../../src/modules/transactions/moves.js';
 import { createTransactionsRepository } from '../../src/modules/transactions/repository.js';
 import {
+  addEmptyTemplate,
   bearer,
   call,
   createClient,
@@ -103,10 +104,7 @@ describe('create: happy path', () => {
   });
 
   it('stores every field of the create table; contractTemplateId is an alias of templateId', async () => {
-    const library = await call(e.svc.url, 'POST', '/api/v1/controls/templates', {
-      headers: key(t.apiKey),
-      body: { name: 'no-op', controls: [] },
-    });
+    const library = await addEmptyTemplate(e.svc.url, t.apiKey, 'no-op');
     expect(library.status).toBe(201);
     const templateId: string = library.body.id;
     const b = body({
