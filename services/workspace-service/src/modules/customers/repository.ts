@@ -3,6 +3,7 @@ import { and, count, desc, eq, getTableColumns, isNull, ne, type Placeholder, ty
 import { containsText, insertRow, uniqueViolationOf, updateRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import type { PrincipalChanges } from '../access/principal-cache.js';
+import { sessionFamilyStatements } from '../sessions/repository.js';
 import { workspaces } from '../workspaces/tables.js';
 import { customerRefreshTokens, customerSessions, customers } from './tables.js';
 import { customerWallets } from './wallet-tables.js';
@@ -46,6 +47,7 @@ const withWallet = {
 
 /** All SQL of customers and their sessions. `principals`: told of every customer or customer session changed (in that transaction). */
 export function createCustomersRepository(db: Executor, principals: PrincipalChanges) {
+  const sessionFamily = sessionFamilyStatements(db, { sessions: customerSessions, tokens: customerRefreshTokens });
   const selectWithWallet = () =>
     db.select(withWallet).from(customers).leftJoin(customerWallets, eq(customerWallets.customerId, customers.id));
   /** One page of customers, newest first, each row with the total of the condition (a subquery PostgreSQL runs once): one round trip. */
@@ -171,9 +173,7 @@ export function createCustomersRepository(db: Executor, principals: PrincipalCha
       return insertRow(db, customerSessions, row);
     },
 
-    insertRefreshToken: async (row: typeof customerRefreshTokens.$inferInsert): Promise<void> => {
-      await db.insert(customerRefreshTokens).values(row);
-    },
+    insertRefreshToken: sessionFamily.insertRefreshToken,
 
     /** The token with its session and customer, locked for the rest of the transaction (two refreshes of one token serialise). */
     findTokenForUpdate: async (tokenHash: string) => {
@@ -187,19 +187,14 @@ export function createCustomersRepository(db: Executor, principals: PrincipalCha
       return row;
     },
 
-    markRotated: async (tokenId: string, replacedBy: string): Promise<void> => {
-      await db.update(customerRefreshTokens).set({ rotatedAt: new Date(), replacedBy }).where(eq(customerRefreshTokens.id, tokenId));
-    },
+    markRotated: sessionFamily.markRotated,
 
     touchSession: async (id: string): Promise<void> => {
       await db.update(customerSessions).set({ lastUsedAt: new Date() }).where(eq(customerSessions.id, id));
     },
 
     revokeSession: async (id: string, reason: string): Promise<void> => {
-      await db
-        .update(customerSessions)
-        .set({ revokedAt: new Date(), revokedReason: reason })
-        .where(and(eq(customerSessions.id, id), isNull(customerSessions.revokedAt)));
+      await sessionFamily.revokeSession(id, reason);
       await principals.changed(db, [`customer-session:${id}`]);
     },
 

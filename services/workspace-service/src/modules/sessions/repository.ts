@@ -1,4 +1,5 @@
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import { insertRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import type { PrincipalChanges } from '../access/principal-cache.js';
@@ -15,15 +16,46 @@ export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
 /** The longest back-off: it doubles from 1 s with each failure past the limit, up to this. */
 export const LOGIN_LOCK_MS = 15 * 60_000;
 
-/** `principals`: told of every session revoked (in the revoking transaction), for the principal cache. */
-export function createSessionsRepository(db: Executor, principals: PrincipalChanges) {
+/**
+ * A family of sessions and their refresh tokens: users' or customers', both built from
+ * sessionColumns() and refreshTokenTable() (sessions/tables.ts), so both have the columns used here.
+ */
+interface SessionFamily {
+  sessions: PgTable;
+  tokens: PgTable;
+}
+
+/** The statements both session families run the same way. */
+export function sessionFamilyStatements(db: Executor, family: SessionFamily) {
+  const { sessions: s, tokens: t } = family as { sessions: typeof sessions; tokens: typeof refreshTokens };
   return {
-    createSession: async (row: typeof sessions.$inferInsert): Promise<SessionRow> => {
-      return insertRow(db, sessions, row);
+    insertRefreshToken: async (row: typeof refreshTokens.$inferInsert): Promise<void> => {
+      await db.insert(t).values(row);
     },
 
-    insertRefreshToken: async (row: typeof refreshTokens.$inferInsert): Promise<void> => {
-      await db.insert(refreshTokens).values(row);
+    markRotated: async (tokenId: string, replacedBy: string): Promise<void> => {
+      await db.update(t).set({ rotatedAt: new Date(), replacedBy }).where(eq(t.id, tokenId));
+    },
+
+    /** Ends the session unless it already ended. */
+    revokeSession: async (id: string, reason: string): Promise<void> => {
+      await db
+        .update(s)
+        .set({ revokedAt: new Date(), revokedReason: reason })
+        .where(and(eq(s.id, id), isNull(s.revokedAt)));
+    },
+  };
+}
+
+/** `principals`: told of every session revoked (in the revoking transaction), for the principal cache. */
+export function createSessionsRepository(db: Executor, principals: PrincipalChanges) {
+  const family = sessionFamilyStatements(db, { sessions, tokens: refreshTokens });
+  return {
+    insertRefreshToken: family.insertRefreshToken,
+    markRotated: family.markRotated,
+
+    createSession: async (row: typeof sessions.$inferInsert): Promise<SessionRow> => {
+      return insertRow(db, sessions, row);
     },
 
     /** The token with its session, locked for the rest of the transaction (two refreshes of one token serialise). */
@@ -37,10 +69,6 @@ export function createSessionsRepository(db: Executor, principals: PrincipalChan
       return row;
     },
 
-    markRotated: async (tokenId: string, replacedBy: string): Promise<void> => {
-      await db.update(refreshTokens).set({ rotatedAt: new Date(), replacedBy }).where(eq(refreshTokens.id, tokenId));
-    },
-
     touchSession: async (id: string, patch: { environment?: SessionRow['environment'] }): Promise<void> => {
       await db
         .update(sessions)
@@ -49,10 +77,7 @@ export function createSessionsRepository(db: Executor, principals: PrincipalChan
     },
 
     revokeSession: async (id: string, reason: string): Promise<void> => {
-      await db
-        .update(sessions)
-        .set({ revokedAt: new Date(), revokedReason: reason })
-        .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
+      await family.revokeSession(id, reason);
       await principals.changed(db, [`session:${id}`]);
     },
 
