@@ -37,7 +37,7 @@ export interface RunningProcesses {
 }
 
 /**
- * Services as real processes (their built `dist/main.js`, as `./scripts/start` runs them) on a
+ * Services as real processes (their built `dist/main.js`; production runs the bundle, ADR 31) on a
  * fresh database and a NATS prefix of their own, for tests of clients that must meet the services
  * only over HTTP (the SDK, the CLI). Resolves once each is connected to PostgreSQL and NATS
  * (`/health/ready` with every check but a chain RPC ok: the default chain URL answers nothing). Build
