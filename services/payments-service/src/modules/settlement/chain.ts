@@ -41,6 +41,16 @@ export interface OnchainEscrow {
   holdDeadline: bigint;
 }
 
+/** What `read` answers, or null when it throws `notFound` (the node does not know the hash yet). */
+async function orNullWhen<T>(notFound: abstract new (...args: never[]) => Error, read: () => Promise<T>): Promise<T | null> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof notFound) return null;
+    throw error;
+  }
+}
+
 /**
  * Payments' view of the chains: receipts (viem, the network's RPC of CHAIN_RPC_URLS), the token of
  * each currency (TOKEN_CONTRACTS), which contracts are Holdfast escrows, and the attester's calls.
@@ -138,14 +148,9 @@ export function createChainAccess(settings: ChainSettings) {
 
     /** The receipt, or null while the transaction is not mined (or unknown to the node). */
     async receipt(network: string, hash: Hash): Promise<TransactionReceipt | null> {
-      return rpc('getTransactionReceipt', async () => {
-        try {
-          return await client(network).getTransactionReceipt({ hash });
-        } catch (error) {
-          if (error instanceof TransactionReceiptNotFoundError) return null;
-          throw error;
-        }
-      });
+      return rpc('getTransactionReceipt', () =>
+        orNullWhen(TransactionReceiptNotFoundError, () => client(network).getTransactionReceipt({ hash })),
+      );
     },
 
     /** Confirmations a receipt needs before a submitted hash moves a transaction (CHAIN_CONFIRMATIONS; 0 in `local`). */
@@ -159,14 +164,7 @@ export function createChainAccess(settings: ChainSettings) {
     },
 
     async transaction(network: string, hash: Hash): Promise<Transaction | null> {
-      return rpc('getTransaction', async () => {
-        try {
-          return await client(network).getTransaction({ hash });
-        } catch (error) {
-          if (error instanceof TransactionNotFoundError) return null;
-          throw error;
-        }
-      });
+      return rpc('getTransaction', () => orNullWhen(TransactionNotFoundError, () => client(network).getTransaction({ hash })));
     },
 
     /**
