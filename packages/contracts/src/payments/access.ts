@@ -258,6 +258,10 @@ export const CreateOAuthClientBody = Type.Object(
 );
 export type CreateOAuthClientBody = Static<typeof CreateOAuthClientBody>;
 
+/** POST /oauth/clients/{clientId}/revoke-all-tokens: the client by its clientId or its id. */
+export const OAuthClientIdParams = Type.Object({
+  clientId: Type.String({ minLength: 1, maxLength: 128, description: 'clientId (hf_client_…) or id.' }),
+});
 export const RevokeAllTokensResult = Type.Object({ clientId: Type.String(), count: Type.Integer({ minimum: 0 }) });
 
 const ClientAuthFields = {

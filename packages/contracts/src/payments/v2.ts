@@ -15,16 +15,6 @@ export interface PaymentsOperation {
   area: 'access' | 'transactions' | 'controls' | 'compliance' | 'disputes';
 }
 
-const op = (
-  area: PaymentsOperation['area'],
-  method: PaymentsOperation['method'],
-  path: string,
-  v1: string | string[],
-  auth: PaymentsOperation['auth'],
-  tier: OperationTier,
-  summary: string,
-): PaymentsOperation => ({ area, method, path: `/api/v2${path}`, v1: [v1].flat().map((p) => `/api/v1${p}`), auth, tier, summary });
-
 /** A path as OpenAPI writes it (`/transactions/{id}`), from the Fastify form (`/transactions/:id`). */
 const openApiPath = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');
 
@@ -45,13 +35,14 @@ const listed = (area: PaymentsOperation['area'], e: PaymentsEndpoint, summary = 
  * hash, submit-escrow-hash -> escrow-hash, authorize-release -> release/attest,
  * release-early/authorize -> release-early/attest, transactions/batch -> transactions/batches,
  * verify-vendor-sms -> vendor-sms/verify; compliance loses v1's doubled `/api/v1` prefix.
- * This list is the contract each module implements; docs/api/versions.md and the OpenAPI
- * description are written from it.
+ * Each row is read from its entry of the endpoint catalogue (endpoints.ts: method, paths, scopes,
+ * tier and summary are written there once, and the routes are served from the same entries);
+ * docs/api/versions.md and the OpenAPI description are written from this list.
  */
 export const PAYMENTS_V2_OPERATIONS: readonly PaymentsOperation[] = [
-  op('access', 'POST', '/oauth/token', '/oauth/token', 'none', 'public', 'Obtain an access token (client credentials)'),
-  op('access', 'POST', '/oauth/revoke', '/oauth/revoke', 'client', 'public', 'Revoke an access token (RFC 7009)'),
-  op('access', 'POST', '/oauth/introspect', '/oauth/introspect', 'client', 'high', 'Introspect an access token (RFC 7662)'),
+  listed('access', api.issueToken),
+  listed('access', api.revokeToken),
+  listed('access', api.introspectToken),
   listed('access', api.listScopes, 'List the scopes and what each grants'),
   listed('access', api.getOwnPlatform),
   listed('access', api.listPlatforms),

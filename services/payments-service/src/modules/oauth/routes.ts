@@ -1,24 +1,8 @@
-import {
-  AppError,
-  AuthorizationServerMetadata,
-  CreateOAuthClientBody,
-  IntrospectionResponse,
-  OAuthClientWithSecret,
-  OAuthErrorResponse,
-  RevokeAllTokensResult,
-  SCOPES,
-  SuccessEnvelope,
-  TokenActionRequest,
-  TokenActionRequestForm,
-  TokenEnvelope,
-  TokenRequest,
-  TokenRequestForm,
-  TokenResponse,
-} from '@holdfast/contracts';
-import { ErrorResponse, envelope, errorEnvelope, errorResponses, type HttpApp, toErrorObject } from '@holdfast/http-kit';
-import { type Static, Type } from '@sinclair/typebox';
+import { AppError, paymentsEndpoints as api, SCOPES, type TokenActionRequest, type TokenRequest } from '@holdfast/contracts';
+import { envelope, errorEnvelope, type HttpApp, toErrorObject } from '@holdfast/http-kit';
+import type { Static } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { API_VERSIONS } from '../../http/versions.js';
+import { route, servePayments } from '../../http/endpoints.js';
 import { principalOf } from '../auth/plugin.js';
 import { OAuthError } from './errors.js';
 import type { OAuthService, PresentedClient } from './service.js';
@@ -47,11 +31,6 @@ function basicCredentials(request: FastifyRequest): PresentedClient['basic'] {
 function presented(request: FastifyRequest, body: { client_id?: unknown; client_secret?: unknown }): PresentedClient {
   const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
   return { basic: basicCredentials(request), body: { clientId: text(body.client_id), clientSecret: text(body.client_secret) } };
-}
-
-/** Both request encodings, documented and validated per Content-Type. */
-function bodyOf(json: object, form: object) {
-  return { content: { 'application/json': { schema: json }, [FORM]: { schema: form } } } as never;
 }
 
 /**
@@ -90,89 +69,23 @@ async function oauthEndpoints(scope: HttpApp, service: OAuthService, issuerOf: (
     return reply.code(body.statusCode).send(errorEnvelope(body, request.id));
   });
 
-  const errors = {
-    400: Type.Union([ErrorResponse, OAuthErrorResponse], {
-      description: 'Envelope for JSON requests, RFC 6749 §5.2 error for form requests.',
+  servePayments(scope, [
+    route(api.issueToken, async (request) => {
+      const body = request.body as Static<typeof TokenRequest>;
+      const token = await service.issueToken({ grantType: body.grant_type, scope: body.scope, client: presented(request, body) });
+      return isForm(request) ? token : envelope(request, token);
     }),
-    401: Type.Union([ErrorResponse, OAuthErrorResponse], { description: 'Client authentication failed (invalid_client).' }),
-  };
-
-  for (const v of API_VERSIONS) {
-    scope.post(
-      `/api/${v}/oauth/token`,
-      {
-        config: { tier: 'public' },
-        schema: {
-          tags: ['oauth'],
-          summary: 'Obtain an access token (client credentials)',
-          description: [
-            'The OAuth 2.0 client credentials grant. Tokens live 3600 s; cache one until shortly before it expires, and on a 401 get a new one and retry once.',
-            '',
-            '- JSON (the spec): `{grant_type, client_id, client_secret, scope?}` answers the envelope `{success, data: {access_token, token_type, expires_in, scope}, meta}`; errors are the error envelope with `details.oauthError`.',
-            '- `application/x-www-form-urlencoded` (RFC 6749): client authentication by HTTP Basic (client_secret_basic) or body fields (client_secret_post); answers the bare RFC 6749 §5.1 token response and §5.2 errors.',
-            '',
-            "`scope` is space-separated and must be a subset of the client's scopes (else `invalid_scope`); omitted, the token gets every scope of the client. Answers carry `Cache-Control: no-store`.",
-          ].join('\n'),
-          operationId: v === 'v2' ? 'issueToken' : 'issueTokenV1',
-          deprecated: v === 'v1',
-          security: [{}, { clientBasic: [] }],
-          body: bodyOf(TokenRequest, TokenRequestForm),
-          response: { 200: Type.Union([TokenEnvelope, TokenResponse]), ...errors, ...errorResponses(403) },
-        },
-      },
-      async (request) => {
-        const body = request.body as Static<typeof TokenRequest>;
-        const token = await service.issueToken({ grantType: body.grant_type, scope: body.scope, client: presented(request, body) });
-        return isForm(request) ? token : envelope(request, token);
-      },
-    );
-
-    scope.post(
-      `/api/${v}/oauth/revoke`,
-      {
-        config: { tier: 'public' },
-        schema: {
-          tags: ['oauth'],
-          summary: 'Revoke an access token (RFC 7009)',
-          description:
-            'The client that received the token revokes it; it stops working on every instance within a second. An unknown token, or one issued to another client, also answers 200 and changes nothing. Form requests get an empty `{}`; JSON requests the envelope.',
-          operationId: v === 'v2' ? 'revokeToken' : 'revokeTokenV1',
-          deprecated: v === 'v1',
-          security: [{}, { clientBasic: [] }],
-          body: bodyOf(TokenActionRequest, TokenActionRequestForm),
-          response: { 200: Type.Union([SuccessEnvelope(Type.Object({})), Type.Object({})]), ...errors },
-        },
-      },
-      async (request) => {
-        const body = request.body as Static<typeof TokenActionRequest>;
-        await service.revoke({ token: body.token, client: presented(request, body) });
-        return isForm(request) ? {} : envelope(request, {});
-      },
-    );
-
-    scope.post(
-      `/api/${v}/oauth/introspect`,
-      {
-        config: { tier: 'high' },
-        schema: {
-          tags: ['oauth'],
-          summary: 'Introspect an access token (RFC 7662)',
-          description:
-            'For resource servers: is this token active, for which platform and scopes. Authenticate as an OAuth client; tokens of another platform answer `{active: false}`. Form requests get the bare RFC 7662 answer; JSON requests the envelope.',
-          operationId: v === 'v2' ? 'introspectToken' : 'introspectTokenV1',
-          deprecated: v === 'v1',
-          security: [{}, { clientBasic: [] }],
-          body: bodyOf(TokenActionRequest, TokenActionRequestForm),
-          response: { 200: Type.Union([SuccessEnvelope(IntrospectionResponse), IntrospectionResponse]), ...errors },
-        },
-      },
-      async (request) => {
-        const body = request.body as Static<typeof TokenActionRequest>;
-        const answer = await service.introspect({ token: body.token, client: presented(request, body), issuer: issuerOf(request) });
-        return isForm(request) ? answer : envelope(request, answer);
-      },
-    );
-  }
+    route(api.revokeToken, async (request) => {
+      const body = request.body as Static<typeof TokenActionRequest>;
+      await service.revoke({ token: body.token, client: presented(request, body) });
+      return isForm(request) ? {} : envelope(request, {});
+    }),
+    route(api.introspectToken, async (request) => {
+      const body = request.body as Static<typeof TokenActionRequest>;
+      const answer = await service.introspect({ token: body.token, client: presented(request, body), issuer: issuerOf(request) });
+      return isForm(request) ? answer : envelope(request, answer);
+    }),
+  ]);
 }
 
 /** OAuth 2.0 (spec "Payments API: OAuth"): clients, tokens, revocation, introspection, RFC 8414 metadata. */
@@ -180,53 +93,16 @@ export function oauthRoutes(service: OAuthService, options: { publicUrl?: string
   return async (app: HttpApp) => {
     const issuerOf = (request: FastifyRequest) => options.publicUrl ?? `${request.protocol}://${request.host}`;
 
-    app.post(
-      '/api/v1/oauth/clients',
-      {
-        config: { tier: 'admin', access: { scopes: ['admin:platform'] } },
-        schema: {
-          tags: ['oauth'],
-          summary: 'Create an OAuth client',
-          description:
-            'A client of `platformId` (default: the calling platform). The secret is shown once. On v2, OAuth clients are managed on the Workspace API.',
-          operationId: 'createOAuthClientV1',
-          deprecated: true,
-          body: CreateOAuthClientBody,
-          response: { 201: OAuthClientWithSecret, ...errorResponses(404, 409) },
-        },
-      },
-      async (request, reply) => reply.code(201).send(await service.createClient(principalOf(request), request.body)),
-    );
+    servePayments(app, [
+      route(api.createOAuthClient, async (request, reply) =>
+        reply.code(201).send(await service.createClient(principalOf(request), request.body)),
+      ),
+      route(api.revokeAllClientTokens, async (request) => service.revokeAllTokens(principalOf(request), request.params.clientId)),
+    ]);
 
-    app.post(
-      '/api/v1/oauth/clients/:clientId/revoke-all-tokens',
-      {
-        config: { tier: 'admin', access: { scopes: ['admin:platform'] } },
-        schema: {
-          tags: ['oauth'],
-          summary: "Revoke all of a client's tokens",
-          description: 'Every unexpired token of the client stops working on every instance within a second; `count` says how many.',
-          operationId: 'revokeAllClientTokensV1',
-          deprecated: true,
-          params: Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 128, description: 'clientId (hf_client_…) or id.' }) }),
-          response: { 200: RevokeAllTokensResult, ...errorResponses(404) },
-        },
-      },
-      async (request) => service.revokeAllTokens(principalOf(request), request.params.clientId),
-    );
-
-    app.get(
-      '/.well-known/oauth-authorization-server',
-      {
-        config: { tier: 'public' },
-        schema: {
-          tags: ['oauth'],
-          summary: 'Authorization server metadata (RFC 8414)',
-          operationId: 'oauthMetadata',
-          response: { 200: AuthorizationServerMetadata },
-        },
-      },
-      async (request) => {
+    // Served apart: the metadata stays between the v1 client routes and the token routes in the OpenAPI document.
+    servePayments(app, [
+      route(api.oauthMetadata, async (request) => {
         const issuer = issuerOf(request);
         const methods = ['client_secret_basic', 'client_secret_post'];
         return {
@@ -242,8 +118,8 @@ export function oauthRoutes(service: OAuthService, options: { publicUrl?: string
           scopes_supported: [...SCOPES],
           service_documentation: `${issuer}/docs`,
         };
-      },
-    );
+      }),
+    ]);
 
     await app.register(async (scope) => oauthEndpoints(scope as unknown as HttpApp, service, issuerOf));
   };
