@@ -1,12 +1,6 @@
-import {
-  EVENT_STREAM_HEARTBEAT_MS,
-  EVENT_STREAM_PATH,
-  EVENT_STREAM_RETRY_MS,
-  EventStreamHeaders,
-  EventStreamQuery,
-  EventStreamResponse,
-} from '@holdfast/contracts';
-import { errorResponses, type HttpApp } from '@holdfast/http-kit';
+import { paymentsEndpoints as api, EVENT_STREAM_HEARTBEAT_MS, EVENT_STREAM_RETRY_MS } from '@holdfast/contracts';
+import type { HttpApp } from '@holdfast/http-kit';
+import { route, servePayments } from '../../http/endpoints.js';
 import { principalOf } from '../auth/index.js';
 import type { EventStreamService } from './service.js';
 
@@ -25,32 +19,8 @@ export function eventStreamRoutes(
       for (const controller of open) controller.abort();
     });
 
-    app.get(
-      EVENT_STREAM_PATH,
-      {
-        config: { access: { anyScope: ['read:transactions', 'read:disputes'] }, tier: 'standard' },
-        schema: {
-          tags: ['events'],
-          summary: 'Stream the platform’s events (server-sent events)',
-          description: [
-            'An extension beyond the spec’s list of v2 operations. Answers `200 text/event-stream` and keeps the connection open,',
-            'sending each event of the calling token’s platform as it happens (never another platform’s), as',
-            '`id: <stream position>`, `event: <type>`, `data: <the webhook delivery body {id, type, createdAt, data}>`.',
-            'Transaction events need `read:transactions`, dispute and evidence events `read:disputes`; a token sees only the types it may read.',
-            `An idle stream gets a \`: heartbeat\` comment every ${options.heartbeatMs / 1000} s (\`EVENT_STREAM_HEARTBEAT_INTERVAL\`, 15 s by default). Reconnect with \`Last-Event-ID\` set to the last \`id:\``,
-            'received to get every event after it (events stay replayable as long as the event stream keeps them, 30 days by default);',
-            'without it the stream starts with the events from now on. The whole connection counts as one request of the standard tier.',
-          ].join(' '),
-          operationId: 'streamEvents',
-          querystring: EventStreamQuery,
-          headers: EventStreamHeaders,
-          response: {
-            200: { description: 'The event stream.', content: { 'text/event-stream': { schema: EventStreamResponse } } },
-            ...errorResponses(503),
-          },
-        },
-      },
-      async (request, reply) => {
+    servePayments(app, [
+      route(api.streamEvents, async (request, reply) => {
         const controller = trackedAbort(open);
         const lastEventId = request.headers['last-event-id'];
         let events: AsyncIterable<{ seq: number; event: { type: string } }>;
@@ -87,8 +57,8 @@ export function eventStreamRoutes(
           controller.abort();
           raw.end();
         }
-      },
-    );
+      }),
+    ]);
   };
 }
 
