@@ -181,7 +181,12 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
     );
 
     // 2. Rules that read stored state but write nothing. A key seen before answers its first result
-    // (or 422) whatever else is now true: a refusal here looks for it first.
+    // (or 422) whatever else is now true. A retry is looked up first, with one indexed read: the
+    // creation statement would find it too, but builds and runs the whole creation to get there.
+    if (idempotencyKey) {
+      const existing = await repository.findByIdempotencyKey(sql, principal.platformId, idempotencyKey);
+      if (existing) return replayOf(existing, fingerprint);
+    }
     const actor = `platform:${principal.platformId}`;
     let prepared: PreparedTemplate;
     try {
