@@ -1,4 +1,4 @@
-import { createdAtString, metadataColumn, timestamptzString, updatedAtString } from '@holdfast/db';
+import { createdAtString, metadataColumn, reference, timestamptzString, updatedAtString } from '@holdfast/db';
 import { index, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
 import { platformIdColumn } from '../platforms/tables.js';
@@ -44,9 +44,7 @@ export const identityProviderEvents = paymentsSchema.table(
   {
     provider: text('provider').notNull(),
     eventId: text('event_id').notNull(),
-    verificationId: uuid('verification_id')
-      .notNull()
-      .references(() => verifications.id),
+    verificationId: reference('verification_id', () => verifications.id),
     outcome: text('outcome').notNull(),
     receivedAt: timestamptzString('received_at').notNull().defaultNow(),
   },

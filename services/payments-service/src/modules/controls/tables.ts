@@ -1,5 +1,5 @@
 import type { Control, ControlPhase, ControlType } from '@holdfast/contracts';
-import { createdAtString, timestamptzString, updatedAtString } from '@holdfast/db';
+import { cascadingReference, createdAtString, timestamptzString, updatedAtString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { bigserial, boolean, index, integer, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
@@ -69,9 +69,7 @@ export type CodeDeliveryStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'dr
 export const codeDeliveries = paymentsSchema.table(
   'code_deliveries',
   {
-    challengeId: uuid('challenge_id')
-      .primaryKey()
-      .references(() => controlChallenges.id, { onDelete: 'cascade' }),
+    challengeId: cascadingReference('challenge_id', () => controlChallenges.id).primaryKey(),
     transactionId: uuid('transaction_id').notNull(),
     purpose: text('purpose').$type<'two_factor' | 'vendor_sms'>().notNull(),
     /** `{to, code, text}` sealed; null once sent, failed or dropped. */

@@ -1,5 +1,5 @@
 import type { DisputeOutcome, DisputeParty, DisputeStatus, DisputeTier, EvidenceType } from '@holdfast/contracts';
-import { createdAtString, metadataColumn, timestamptzString, updatedAtString } from '@holdfast/db';
+import { createdAtString, metadataColumn, reference, timestamptzString, updatedAtString } from '@holdfast/db';
 import { boolean, index, numeric, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
 import { platformIdColumn } from '../platforms/tables.js';
@@ -46,9 +46,7 @@ export const disputeEvidence = paymentsSchema.table(
   'dispute_evidence',
   {
     id: uuid('id').primaryKey(),
-    disputeId: uuid('dispute_id')
-      .notNull()
-      .references(() => disputes.id),
+    disputeId: reference('dispute_id', () => disputes.id),
     submittedBy: text('submitted_by').$type<DisputeParty>().notNull(),
     type: text('type').$type<EvidenceType>().notNull(),
     title: text('title').notNull(),

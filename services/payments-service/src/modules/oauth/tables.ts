@@ -1,4 +1,4 @@
-import { createdAtString, timestamptzString, updatedAtString } from '@holdfast/db';
+import { createdAtString, reference, timestamptzString, updatedAtString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, index, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
@@ -38,9 +38,7 @@ export const oauthTokens = paymentsSchema.table(
   {
     id: uuid('id').primaryKey(),
     tokenHash: text('token_hash').notNull(),
-    clientPk: uuid('client_pk')
-      .notNull()
-      .references(() => oauthClients.id),
+    clientPk: reference('client_pk', () => oauthClients.id),
     platformId: uuid('platform_id').notNull(),
     scopes: text('scopes').array().notNull(),
     issuedAt: timestamptzString('issued_at').notNull().defaultNow(),

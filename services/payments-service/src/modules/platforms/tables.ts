@@ -1,4 +1,4 @@
-import { createdAtString, timestamptzString, updatedAtString } from '@holdfast/db';
+import { createdAtString, reference, timestamptzString, updatedAtString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, index, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
@@ -28,10 +28,7 @@ export const platforms = paymentsSchema.table(
 );
 
 /** The platform a row belongs to. */
-export const platformIdColumn = () =>
-  uuid('platform_id')
-    .notNull()
-    .references(() => platforms.id);
+export const platformIdColumn = () => reference('platform_id', () => platforms.id);
 
 /**
  * API keys, stored only as SHA-256 of the key (keys carry 256 random bits; see

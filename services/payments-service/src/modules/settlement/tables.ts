@@ -3,7 +3,7 @@ import { createdAtString, timestamptzString, updatedAtString } from '@holdfast/d
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
-import { transactionIdColumn, transactions } from '../transactions/tables.js';
+import { transactionIdColumn } from '../transactions/tables.js';
 
 /**
  * Every CHAIN message payments has handled, by its message id (`chainMessageId`): the key of
@@ -79,9 +79,7 @@ export const earlyReleaseAttestations = paymentsSchema.table(
 
 /** A sender's rescind request recorded before its on-chain `rescind` is seen: its reason goes with the move. */
 export const rescindRequests = paymentsSchema.table('rescind_requests', {
-  transactionId: uuid('transaction_id')
-    .primaryKey()
-    .references(() => transactions.id),
+  transactionId: transactionIdColumn().primaryKey(),
   reason: text('reason'),
   actor: text('actor').notNull(),
   createdAt: createdAtString(),

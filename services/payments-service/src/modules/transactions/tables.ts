@@ -1,5 +1,5 @@
 import type { TransactionStatus } from '@holdfast/contracts';
-import { createdAtString, metadataColumn, timestamptzString, updatedAtString } from '@holdfast/db';
+import { createdAtString, metadataColumn, reference, timestamptzString, updatedAtString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, jsonb, numeric, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
@@ -108,10 +108,7 @@ export const transactions = paymentsSchema.table(
 );
 
 /** The transaction a row is about. */
-export const transactionIdColumn = () =>
-  uuid('transaction_id')
-    .notNull()
-    .references(() => transactions.id);
+export const transactionIdColumn = () => reference('transaction_id', () => transactions.id);
 
 /** Every move of every transaction, in order: the audit trail the state machine leaves. */
 export const transactionTransitions = paymentsSchema.table(

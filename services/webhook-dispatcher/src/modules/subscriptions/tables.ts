@@ -1,5 +1,5 @@
 import type { CircuitState } from '@holdfast/contracts';
-import { createdAt, metadataColumn, timestamptz, updatedAt } from '@holdfast/db';
+import { cascadingReference, createdAt, metadataColumn, timestamptz, updatedAt } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, text, uuid } from 'drizzle-orm/pg-core';
 import { webhooksSchema } from '../../db/pg-schema.js';
@@ -47,7 +47,4 @@ export const subscriptions = webhooksSchema.table(
 );
 
 /** The subscription a row belongs to: the row is deleted with it. */
-export const subscriptionIdColumn = () =>
-  uuid('subscription_id')
-    .notNull()
-    .references(() => subscriptions.id, { onDelete: 'cascade' });
+export const subscriptionIdColumn = () => cascadingReference('subscription_id', () => subscriptions.id);

@@ -1,5 +1,5 @@
 import type { CustomerStatus } from '@holdfast/contracts';
-import { createdAt, metadataColumn, timestamptz, updatedAt } from '@holdfast/db';
+import { cascadingReference, createdAt, metadataColumn, timestamptz, updatedAt } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, index, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../db/pg-schema.js';
@@ -56,9 +56,7 @@ export const customerSessions = workspaceSchema.table(
   'customer_sessions',
   {
     id: uuid('id').primaryKey(),
-    customerId: uuid('customer_id')
-      .notNull()
-      .references(() => customers.id, { onDelete: 'cascade' }),
+    customerId: cascadingReference('customer_id', () => customers.id),
     ...sessionColumns(),
   },
   (t) => [index('customer_sessions_customer_idx').on(t.customerId)],

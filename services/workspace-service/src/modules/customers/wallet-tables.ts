@@ -1,6 +1,6 @@
-import { createdAt, timestamptz } from '@holdfast/db';
+import { cascadingReference, createdAt, timestamptz } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
-import { check, index, integer, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../db/pg-schema.js';
 import { workspaceIdColumn } from '../workspaces/tables.js';
 import { customers } from './tables.js';
@@ -13,9 +13,7 @@ import { customers } from './tables.js';
 export const customerWallets = workspaceSchema.table(
   'customer_wallets',
   {
-    customerId: uuid('customer_id')
-      .primaryKey()
-      .references(() => customers.id, { onDelete: 'cascade' }),
+    customerId: cascadingReference('customer_id', () => customers.id).primaryKey(),
     workspaceId: workspaceIdColumn(),
     walletAddress: text('wallet_address').notNull(),
     chainId: integer('chain_id'),
@@ -38,9 +36,7 @@ export const walletLinkNonces = workspaceSchema.table(
   {
     nonceHash: text('nonce_hash').primaryKey(),
     workspaceId: workspaceIdColumn(),
-    customerId: uuid('customer_id')
-      .notNull()
-      .references(() => customers.id, { onDelete: 'cascade' }),
+    customerId: cascadingReference('customer_id', () => customers.id),
     chainId: integer('chain_id').notNull(),
     expiresAt: timestamptz('expires_at').notNull(),
     usedAt: timestamptz('used_at'),

@@ -1,5 +1,5 @@
 import type { EventType, NotificationPriority, NotificationType } from '@holdfast/contracts';
-import { createdAt, metadataColumn, timestamptz, updatedAt } from '@holdfast/db';
+import { cascadingReference, createdAt, metadataColumn, timestamptz, updatedAt } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../db/pg-schema.js';
@@ -14,9 +14,7 @@ export const notifications = workspaceSchema.table(
   'notifications',
   {
     id: uuid('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadingReference('user_id', () => users.id),
     workspaceId: workspaceIdColumn(),
     eventId: text('event_id').notNull(),
     eventType: text('event_type').$type<EventType>().notNull(),
@@ -41,9 +39,7 @@ export const notifications = workspaceSchema.table(
 
 /** A user's choices of which event types reach them: only what differs from the defaults is kept. */
 export const notificationPreferences = workspaceSchema.table('notification_preferences', {
-  userId: uuid('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: cascadingReference('user_id', () => users.id).primaryKey(),
   /** `{eventType: boolean}` overrides of the defaults. */
   events: jsonb('events').$type<Partial<Record<EventType, boolean>>>().notNull().default({}),
   updatedAt: updatedAt(),

@@ -1,5 +1,5 @@
 import type { SessionEnvironment } from '@holdfast/contracts';
-import { createdAt, timestamptz } from '@holdfast/db';
+import { cascadingReference, createdAt, timestamptz } from '@holdfast/db';
 import { type AnyPgColumn, index, integer, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../db/pg-schema.js';
 import { users } from '../users/tables.js';
@@ -23,9 +23,7 @@ export function refreshTokenTable<TName extends string>(name: TName, sessionTabl
     name,
     {
       id: uuid('id').primaryKey(),
-      sessionId: uuid('session_id')
-        .notNull()
-        .references(() => sessionTable.id, { onDelete: 'cascade' }),
+      sessionId: cascadingReference('session_id', () => sessionTable.id),
       tokenHash: text('token_hash').notNull(),
       createdAt: createdAt(),
       expiresAt: timestamptz('expires_at').notNull(),
@@ -49,9 +47,7 @@ export const sessions = workspaceSchema.table(
   'sessions',
   {
     id: uuid('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadingReference('user_id', () => users.id),
     environment: text('environment').$type<SessionEnvironment>().notNull(),
     ...sessionColumns(),
   },
@@ -62,9 +58,7 @@ export const refreshTokens = refreshTokenTable('refresh_tokens', sessions);
 
 /** E-mail verification codes (6 digits), stored as keyed hashes; one live code per user. */
 export const verificationCodes = workspaceSchema.table('verification_codes', {
-  userId: uuid('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: cascadingReference('user_id', () => users.id).primaryKey(),
   codeHash: text('code_hash').notNull(),
   attempts: integer('attempts').notNull().default(0),
   createdAt: createdAt(),

@@ -1,4 +1,4 @@
-import { createdAt, updatedAt } from '@holdfast/db';
+import { createdAt, optionalCascadingReference, updatedAt } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../db/pg-schema.js';
@@ -14,7 +14,7 @@ export const settings = workspaceSchema.table(
   'settings',
   {
     id: uuid('id').primaryKey(),
-    workspaceId: uuid('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: optionalCascadingReference('workspace_id', () => workspaces.id),
     key: text('key').notNull(),
     /** The value, or its sealed form when `is_encrypted`. */
     value: text('value').notNull(),

@@ -7,7 +7,7 @@ import type {
   WalletProvider,
   WorkspaceStatus,
 } from '@holdfast/contracts';
-import { createdAt, metadataColumn, timestamptz, updatedAt } from '@holdfast/db';
+import { cascadingReference, createdAt, metadataColumn, timestamptz, updatedAt } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../db/pg-schema.js';
@@ -44,16 +44,11 @@ export const workspaces = workspaceSchema.table(
 );
 
 /** The workspace a row belongs to: the row is deleted with it. */
-export const workspaceIdColumn = () =>
-  uuid('workspace_id')
-    .notNull()
-    .references(() => workspaces.id, { onDelete: 'cascade' });
+export const workspaceIdColumn = () => cascadingReference('workspace_id', () => workspaces.id);
 
 /** Billing of a workspace; a missing row means the defaults (plan `sandbox`, no contact details). */
 export const workspaceBilling = workspaceSchema.table('workspace_billing', {
-  workspaceId: uuid('workspace_id')
-    .primaryKey()
-    .references(() => workspaces.id, { onDelete: 'cascade' }),
+  workspaceId: workspaceIdColumn().primaryKey(),
   plan: text('plan').$type<BillingPlan>().notNull().default('sandbox'),
   billingEmail: text('billing_email'),
   companyName: text('company_name'),
@@ -64,9 +59,7 @@ export const workspaceBilling = workspaceSchema.table('workspace_billing', {
 
 /** Wallet settings beyond the provider fields kept on the workspace; a missing row means the defaults. */
 export const workspaceWalletSettings = workspaceSchema.table('workspace_wallet_settings', {
-  workspaceId: uuid('workspace_id')
-    .primaryKey()
-    .references(() => workspaces.id, { onDelete: 'cascade' }),
+  workspaceId: workspaceIdColumn().primaryKey(),
   defaultNetwork: text('default_network').$type<Network>(),
   enabledNetworks: text('enabled_networks').array().$type<Network[]>().notNull().default(sql`'{}'::text[]`),
   defaultCurrency: text('default_currency').$type<Currency>(),

@@ -1,5 +1,5 @@
 import type { ContractDeploymentStatus, Network } from '@holdfast/contracts';
-import { createdAt, timestamptz, updatedAt } from '@holdfast/db';
+import { createdAt, optionalCascadingReference, timestamptz, updatedAt } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../../db/pg-schema.js';
@@ -22,7 +22,7 @@ export const contractDeployments = workspaceSchema.table(
   'contract_deployments',
   {
     id: uuid('id').primaryKey(),
-    workspaceId: uuid('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: optionalCascadingReference('workspace_id', () => workspaces.id),
     globalTemplateId: text('global_template_id'),
     network: text('network').$type<Network>().notNull(),
     contractType: text('contract_type').$type<'escrow'>().notNull().default('escrow'),

@@ -1,5 +1,5 @@
 import type { CustodyProviderType, Network } from '@holdfast/contracts';
-import { createdAt, metadataColumn, updatedAt } from '@holdfast/db';
+import { createdAt, metadataColumn, optionalCascadingReference, updatedAt } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../../db/pg-schema.js';
@@ -14,7 +14,7 @@ export const walletProviderConfigs = workspaceSchema.table(
   'wallet_provider_configs',
   {
     id: uuid('id').primaryKey(),
-    workspaceId: uuid('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: optionalCascadingReference('workspace_id', () => workspaces.id),
     isGlobal: boolean('is_global').notNull().default(false),
     providerType: text('provider_type').$type<CustodyProviderType>().notNull(),
     providerName: text('provider_name').notNull(),

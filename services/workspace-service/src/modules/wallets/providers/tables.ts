@@ -1,5 +1,5 @@
 import type { AddressFormat, Curve } from '@holdfast/contracts';
-import { createdAt } from '@holdfast/db';
+import { cascadingReference, createdAt } from '@holdfast/db';
 import { text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../../db/pg-schema.js';
 import { workspaceIdColumn } from '../../workspaces/tables.js';
@@ -22,9 +22,7 @@ export const platformWalletAccounts = workspaceSchema.table(
   'platform_wallet_accounts',
   {
     id: uuid('id').primaryKey(),
-    walletId: uuid('wallet_id')
-      .notNull()
-      .references(() => platformWallets.id, { onDelete: 'cascade' }),
+    walletId: cascadingReference('wallet_id', () => platformWallets.id),
     workspaceId: workspaceIdColumn(),
     address: text('address').notNull(),
     addressFormat: text('address_format').$type<AddressFormat>().notNull(),
