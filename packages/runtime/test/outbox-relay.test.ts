@@ -1,9 +1,10 @@
-import { type DomainEvent, newEventId, STREAMS } from '@holdfast/contracts';
+import { type DomainEvent, STREAMS } from '@holdfast/contracts';
 import { appendToOutboxSql, createDatabase } from '@holdfast/db';
 import { createTestDatabase, type TestDatabase } from '@holdfast/db/testing';
 import { createLogger } from '@holdfast/logging';
 import { publishEvent } from '@holdfast/messaging';
 import { createTestBus, type TestBus } from '@holdfast/messaging/testing';
+import { domainEvent } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOutboxRelay } from '../src/outbox-relay.js';
 
@@ -46,15 +47,8 @@ const relayOf = (options: Partial<Parameters<typeof createOutboxRelay>[0]> = {})
     ...options,
   });
 
-function createdEvent(transactionId: string): DomainEvent {
-  return {
-    id: newEventId(),
-    type: 'transaction.created',
-    createdAt: new Date().toISOString(),
-    platformId: null,
-    data: { transaction: { id: transactionId, status: 'pending' } },
-  };
-}
+const createdEvent = (transactionId: string): DomainEvent =>
+  domainEvent('transaction.created', {}, { transaction: { id: transactionId, status: 'pending' } });
 
 async function commitEvents(events: DomainEvent[]): Promise<void> {
   await database.sql.begin(async (tx) => appendToOutboxSql(tx, 'relay_test', events));

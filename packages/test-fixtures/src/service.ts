@@ -1,5 +1,5 @@
 import { createTestDatabase, type TestDatabase } from '@holdfast/db/testing';
-import { type ServiceHandle, startForTest } from '@holdfast/http-kit';
+import { type ReadinessBody, type ServiceHandle, startForTest } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { createTestBus, type TestBus } from '@holdfast/messaging/testing';
 import { type Anvil, startAnvil } from './anvil.js';
@@ -58,4 +58,10 @@ export async function startTestService<C>(options: {
       await db.drop();
     },
   };
+}
+
+/** What a running service answers on `GET /health/ready`: 200 when every dependency answers, else 503 naming the failing ones. */
+export async function readinessOf(url: string): Promise<{ status: number; body: ReadinessBody }> {
+  const res = await fetch(`${url}/health/ready`);
+  return { status: res.status, body: (await res.json()) as ReadinessBody };
 }

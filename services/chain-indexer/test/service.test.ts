@@ -1,51 +1,38 @@
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '@holdfast/config';
-import { runMainExpectingExit, startTestService, type TestService } from '@holdfast/test-fixtures';
-import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIndexerService, type IndexerConfig, indexerConfigFrom } from '../src/index.js';
+import { fileFixture, itRefusesToStart, readinessOf, startTestService } from '@holdfast/test-fixtures';
+import { describe, expect, it } from 'vitest';
+import { createIndexerService, indexerConfigFrom } from '../src/index.js';
 
-let service: TestService<IndexerConfig>;
-
-beforeAll(async () => {
-  service = await startTestService({ name: 'chain-indexer', configFrom: indexerConfigFrom, create: createIndexerService, chain: true });
-});
-
-afterAll(() => service?.stop());
+const service = fileFixture(() =>
+  startTestService({ name: 'chain-indexer', configFrom: indexerConfigFrom, create: createIndexerService, chain: true }),
+);
 
 describe('chain-indexer process', () => {
   it('is ready while the chain answers and names it when it stops', async () => {
-    const ready = await request(`${service.url}/health/ready`);
     // No escrow contract yet: the network is followed once one is registered, and ready meanwhile.
-    expect(await ready.body.json()).toEqual({
+    expect((await readinessOf(service.url)).body).toEqual({
       status: 'ready',
       checks: { postgres: 'ok', nats: 'ok', 'chain:base-sepolia': 'ok', 'indexer:base-sepolia': 'ok' },
     });
     await service.anvil?.stop();
-    const down = await request(`${service.url}/health/ready`);
-    expect(down.statusCode).toBe(503);
-    expect(((await down.body.json()) as { failing: string[] }).failing).toEqual(['chain:base-sepolia']);
+    const down = await readinessOf(service.url);
+    expect(down.status).toBe(503);
+    expect(down.body.failing).toEqual(['chain:base-sepolia']);
   });
 });
 
 describe('chain-indexer start-up', () => {
-  it('refuses to start without APP_ENV: no development fallback unless local is asked for', async () => {
-    const result = await runMainExpectingExit(fileURLToPath(new URL('../dist/main.js', import.meta.url)), {});
-    expect(result.code).toBe(1);
-    expect(result.stderrLines).toEqual([
-      'chain-indexer: configuration error: APP_ENV: must be set to local, staging or production; a process never assumes one (./scripts/start sets local) (missing)',
-    ]);
-  });
-
-  it('needs a chain outside local, and its NATS credentials in production', async () => {
-    const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-    const result = await runMainExpectingExit(main, { APP_ENV: 'production' });
-    expect(result.code).toBe(1);
-    expect(result.stderrLines).toEqual([
-      'chain-indexer: configuration error: CHAIN_RPC_URLS: is required when APP_ENV is production: the indexer needs a chain to follow (missing)',
-      "chain-indexer: configuration error: NATS_USER: production needs this process's own NATS user: NATS_USER and NATS_PASSWORD, or NATS_NKEY_SEED (missing)",
-    ]);
-  });
+  itRefusesToStart('chain-indexer', fileURLToPath(new URL('../dist/main.js', import.meta.url)), [
+    {
+      refuses: 'production without a chain (one is needed outside local) or its NATS credentials',
+      env: { APP_ENV: 'production' },
+      problems: [
+        'CHAIN_RPC_URLS: is required when APP_ENV is production: the indexer needs a chain to follow (missing)',
+        "NATS_USER: production needs this process's own NATS user: NATS_USER and NATS_PASSWORD, or NATS_NKEY_SEED (missing)",
+      ],
+    },
+  ]);
 });
 
 describe('chain-indexer configuration', () => {

@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { runMainExpectingExit, startTestService, type TestService } from '@holdfast/test-fixtures';
+import { fileFixture, itRefusesToStart, readinessOf, startTestService } from '@holdfast/test-fixtures';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LOCAL_ATTESTER_KEY, LOCAL_IDENTITY_PROVIDER_WEBHOOK_SECRET } from '../src/config.js';
-import { createPaymentsService, type PaymentsConfig, paymentsConfigFrom } from '../src/index.js';
+import { createPaymentsService, paymentsConfigFrom } from '../src/index.js';
 
 /** The secrets a non-local environment must set. */
 const STAGING_SECRETS = {
@@ -16,24 +16,16 @@ const STAGING_SECRETS = {
   REDIS_URL: 'redis://redis.example.com:6379',
 };
 
-let service: TestService<PaymentsConfig>;
-
-beforeAll(async () => {
-  service = await startTestService({
-    name: 'payments-service',
-    configFrom: paymentsConfigFrom,
-    create: createPaymentsService,
-    chain: true,
-  });
-});
-
-afterAll(() => service?.stop());
+const service = fileFixture(() =>
+  startTestService({ name: 'payments-service', configFrom: paymentsConfigFrom, create: createPaymentsService, chain: true }),
+);
 
 describe('payments-service process', () => {
   it('is ready when PostgreSQL, NATS and the chain RPC answer', async () => {
-    const res = await request(`${service.url}/health/ready`);
-    expect(res.statusCode).toBe(200);
-    expect(await res.body.json()).toEqual({ status: 'ready', checks: { postgres: 'ok', nats: 'ok', 'chain:base-sepolia': 'ok' } });
+    expect(await readinessOf(service.url)).toEqual({
+      status: 200,
+      body: { status: 'ready', checks: { postgres: 'ok', nats: 'ok', 'chain:base-sepolia': 'ok' } },
+    });
   });
 
   it('serves a valid OpenAPI 3.1 description and the docs page', async () => {
@@ -60,45 +52,38 @@ describe('payments-service process', () => {
 });
 
 describe('payments-service start-up', () => {
-  it('refuses in production a missing INTERNAL_API_KEY, missing NATS credentials, the local attester key and the published identity-provider secret, one line each', async () => {
-    const result = await runMainExpectingExit(fileURLToPath(new URL('../dist/main.js', import.meta.url)), {
-      APP_ENV: 'production',
-      ...STAGING_SECRETS,
-      INTERNAL_API_KEY: '',
-      PAYMENTS_ATTESTER_PRIVATE_KEY: LOCAL_ATTESTER_KEY,
-      IDENTITY_PROVIDER_WEBHOOK_SECRET: LOCAL_IDENTITY_PROVIDER_WEBHOOK_SECRET,
-    });
-    expect(result.code).toBe(1);
-    expect(result.stderrLines).toEqual([
-      'payments-service: configuration error: INTERNAL_API_KEY: is required when APP_ENV is production (missing)',
-      "payments-service: configuration error: NATS_USER: production needs this process's own NATS user: NATS_USER and NATS_PASSWORD, or NATS_NKEY_SEED (missing)",
-      "payments-service: configuration error: PAYMENTS_ATTESTER_PRIVATE_KEY: is a public development key (anvil's default accounts); production needs a key of your own",
-      'payments-service: configuration error: IDENTITY_PROVIDER_WEBHOOK_SECRET: is a value published in the Holdfast repository; production needs a secret of your own',
-    ]);
-    // The same values are the local fallbacks, accepted where they belong.
+  itRefusesToStart('payments-service', fileURLToPath(new URL('../dist/main.js', import.meta.url)), [
+    {
+      refuses:
+        'in production a missing INTERNAL_API_KEY, missing NATS credentials, the local attester key and the published identity-provider secret, one line each',
+      env: {
+        APP_ENV: 'production',
+        ...STAGING_SECRETS,
+        INTERNAL_API_KEY: '',
+        PAYMENTS_ATTESTER_PRIVATE_KEY: LOCAL_ATTESTER_KEY,
+        IDENTITY_PROVIDER_WEBHOOK_SECRET: LOCAL_IDENTITY_PROVIDER_WEBHOOK_SECRET,
+      },
+      problems: [
+        'INTERNAL_API_KEY: is required when APP_ENV is production (missing)',
+        "NATS_USER: production needs this process's own NATS user: NATS_USER and NATS_PASSWORD, or NATS_NKEY_SEED (missing)",
+        "PAYMENTS_ATTESTER_PRIVATE_KEY: is a public development key (anvil's default accounts); production needs a key of your own",
+        'IDENTITY_PROVIDER_WEBHOOK_SECRET: is a value published in the Holdfast repository; production needs a secret of your own',
+      ],
+    },
+    {
+      refuses: 'a malformed DATABASE_URL with one clear line and a non-zero exit',
+      env: { APP_ENV: 'local', DATABASE_URL: 'mysql//oops', PAYMENTS_PORT: 'ninety' },
+      problems: [
+        'DATABASE_URL: must be a postgres:// or postgresql:// URL with a host (got "mysql//oops")',
+        'PAYMENTS_PORT: must be a TCP port from 0 to 65535 (got "ninety")',
+      ],
+    },
+  ]);
+
+  it('takes the local attester key where it belongs: as the local fallback', () => {
     expect(paymentsConfigFrom({ PAYMENTS_ATTESTER_PRIVATE_KEY: LOCAL_ATTESTER_KEY }).settlement.attesterPrivateKey).toBe(
       LOCAL_ATTESTER_KEY,
     );
-  });
-
-  it('refuses to start without APP_ENV: no development fallback unless local is asked for', async () => {
-    const result = await runMainExpectingExit(fileURLToPath(new URL('../dist/main.js', import.meta.url)), {});
-    expect(result.code).toBe(1);
-    expect(result.stderrLines).toEqual([
-      'payments-service: configuration error: APP_ENV: must be set to local, staging or production; a process never assumes one (./scripts/start sets local) (missing)',
-    ]);
-  });
-
-  const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-
-  it('refuses a malformed DATABASE_URL with one clear line and a non-zero exit', async () => {
-    const result = await runMainExpectingExit(main, { APP_ENV: 'local', DATABASE_URL: 'mysql//oops', PAYMENTS_PORT: 'ninety' });
-    expect(result.code).toBe(1);
-    expect(result.stderrLines).toEqual([
-      'payments-service: configuration error: DATABASE_URL: must be a postgres:// or postgresql:// URL with a host (got "mysql//oops")',
-      'payments-service: configuration error: PAYMENTS_PORT: must be a TCP port from 0 to 65535 (got "ninety")',
-    ]);
-    expect(result.stdout).toBe('');
   });
 
   it('takes a bootstrap API key only in the form of its environment', () => {

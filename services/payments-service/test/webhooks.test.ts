@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { type DomainEvent, EVENT_TYPES, newEventId, PAYMENTS_COMMANDS, type SandboxCredential } from '@holdfast/contracts';
+import { type DomainEvent, EVENT_TYPES, PAYMENTS_COMMANDS, type SandboxCredential } from '@holdfast/contracts';
 import { publishEvent, sendCommand } from '@holdfast/messaging';
-import { fileFixture, type Receiver, startReceiver, until } from '@holdfast/test-fixtures';
+import { domainEvent, fileFixture, type Receiver, startReceiver, until } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, call, key, type Running, startPaymentsEnv, tokenFor } from './helpers.js';
 import { startDispatcherFor } from './support/dispatcher.js';
@@ -184,15 +184,8 @@ describe('the eleven v1 operations', () => {
   });
 });
 
-function event(platformId: string): DomainEvent {
-  return {
-    id: newEventId(),
-    type: 'transaction.created',
-    createdAt: new Date().toISOString(),
-    platformId,
-    data: { transaction: { id: randomUUID(), status: 'pending', amount: '5.00' } },
-  };
-}
+const event = (platformId: string): DomainEvent =>
+  domainEvent('transaction.created', { platformId }, { transaction: { id: randomUUID(), status: 'pending', amount: '5.00' } });
 
 describe('bad input gets a 400 and changes nothing', () => {
   it.each([

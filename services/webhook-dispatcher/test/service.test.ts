@@ -4,48 +4,40 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConfigError } from '@holdfast/config';
-import { type DomainEvent, newEventId } from '@holdfast/contracts';
 import { publishEvent } from '@holdfast/messaging';
-import { freePort, runMainExpectingExit, startTestService, type TestService } from '@holdfast/test-fixtures';
+import { domainEvent, fileFixture, freePort, itRefusesToStart, readinessOf, startTestService } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDispatcherService, type DispatcherConfig, dispatcherConfigFrom } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { createDispatcherService, dispatcherConfigFrom } from '../src/index.js';
 
-let service: TestService<DispatcherConfig>;
-let sql: postgres.Sql;
-
-beforeAll(async () => {
-  service = await startTestService({ name: 'webhook-dispatcher', configFrom: dispatcherConfigFrom, create: createDispatcherService });
-  sql = postgres(service.db.url, { max: 1 });
-});
-
-afterAll(async () => {
-  await sql?.end();
-  await service?.stop();
+const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const service = fileFixture(() =>
+  startTestService({ name: 'webhook-dispatcher', configFrom: dispatcherConfigFrom, create: createDispatcherService }),
+);
+const reader = fileFixture(async () => {
+  const sql = postgres(service.db.url, { max: 1 });
+  return { sql, stop: () => sql.end() };
 });
 
 describe('webhook-dispatcher process', () => {
   it('is ready when PostgreSQL and NATS answer, and serves metrics', async () => {
-    const res = await request(`${service.url}/health/ready`);
-    expect(await res.body.json()).toEqual({ status: 'ready', checks: { postgres: 'ok', nats: 'ok' } });
+    expect((await readinessOf(service.url)).body).toEqual({ status: 'ready', checks: { postgres: 'ok', nats: 'ok' } });
     expect((await request(`${service.url}/metrics`)).statusCode).toBe(200);
   });
 
   it('takes each domain event into its own schema once, however often it is published', async () => {
-    const event: DomainEvent = {
-      id: newEventId(),
-      type: 'transaction.created',
-      createdAt: new Date().toISOString(),
-      platformId: '6f9619ff-8b86-4d01-b42d-00cf4fc964ff',
-      data: { transaction: { id: '2b1d5e9e-7c1f-4d3a-9a63-2f7a1f0c9e11', status: 'pending' } },
-    };
+    const event = domainEvent(
+      'transaction.created',
+      { platformId: '6f9619ff-8b86-4d01-b42d-00cf4fc964ff' },
+      { transaction: { id: '2b1d5e9e-7c1f-4d3a-9a63-2f7a1f0c9e11', status: 'pending' } },
+    );
     await publishEvent(service.nats.bus, event);
     await publishEvent(service.nats.bus, event);
     await expect
-      .poll(async () => (await sql`select id, type, platform_id from webhooks.received_events`).length, { timeout: 5000 })
+      .poll(async () => (await reader.sql`select id, type, platform_id from webhooks.received_events`).length, { timeout: 5000 })
       .toBe(1);
-    const [row] = await sql`select id, type, platform_id from webhooks.received_events`;
+    const [row] = await reader.sql`select id, type, platform_id from webhooks.received_events`;
     expect(row).toEqual({ id: event.id, type: 'transaction.created', platform_id: event.platformId });
   });
 });
@@ -88,27 +80,17 @@ describe('webhook-dispatcher configuration', () => {
 });
 
 describe('webhook-dispatcher start-up', () => {
-  it('refuses to start without APP_ENV: no development fallback unless local is asked for', async () => {
-    const result = await runMainExpectingExit(fileURLToPath(new URL('../dist/main.js', import.meta.url)), {});
-    expect(result.code).toBe(1);
-    expect(result.stderrLines).toEqual([
-      'webhook-dispatcher: configuration error: APP_ENV: must be set to local, staging or production; a process never assumes one (./scripts/start sets local) (missing)',
-    ]);
-  });
-
-  it('refuses a malformed retry schedule with one clear line', async () => {
-    const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-    const result = await runMainExpectingExit(main, { APP_ENV: 'local', WEBHOOK_RETRY_SCHEDULE: '5s,soon' });
-    expect(result.code).toBe(1);
-    expect(result.stderrLines).toEqual([
-      'webhook-dispatcher: configuration error: WEBHOOK_RETRY_SCHEDULE: must be comma-separated durations such as 5s,5m,30m,2h (got "5s,soon")',
-    ]);
-  });
+  itRefusesToStart('webhook-dispatcher', main, [
+    {
+      refuses: 'a malformed retry schedule with one clear line',
+      env: { APP_ENV: 'local', WEBHOOK_RETRY_SCHEDULE: '5s,soon' },
+      problems: ['WEBHOOK_RETRY_SCHEDULE: must be comma-separated durations such as 5s,5m,30m,2h (got "5s,soon")'],
+    },
+  ]);
 });
 
 describe('webhook-dispatcher started before NATS', () => {
   it('waits answering ready 503 (naming nats), becomes ready once NATS answers, and exits 0 on SIGTERM', async () => {
-    const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
     const [port, natsPort] = [await freePort(), await freePort()];
     const store = mkdtempSync(join(tmpdir(), 'hf-nats-'));
     const child = spawn(process.execPath, [main], {
@@ -125,14 +107,8 @@ describe('webhook-dispatcher started before NATS', () => {
       stdio: 'ignore',
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const ready = async () => {
-      try {
-        const res = await request(`http://127.0.0.1:${port}/health/ready`);
-        return { status: res.statusCode, body: (await res.body.json()) as { failing?: string[] } };
-      } catch {
-        return { status: 0, body: {} };
-      }
-    };
+    // Refused connections while the process is still loading count as not answering yet.
+    const ready = () => readinessOf(`http://127.0.0.1:${port}`).catch(() => ({ status: 0, body: { failing: undefined } }));
     let nats: ReturnType<typeof spawn> | undefined;
     try {
       await expect.poll(async () => (await ready()).status, { timeout: 20_000 }).toBe(503);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type DomainEvent, DomainEvent as DomainEventSchema, eventSubject, newEventId } from '@holdfast/contracts';
+import { type DomainEvent, DomainEvent as DomainEventSchema, eventSubject } from '@holdfast/contracts';
 import { publishChecked, publishEvent } from '@holdfast/messaging';
+import { domainEvent } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertUser } from './support/fixtures.js';
 import { auditEntries, buildWorld, createWorkspace, type Harness, startHarness, type World } from './support/harness.js';
@@ -14,42 +15,30 @@ let eagerClient: { id: string; token: string };
 let suspended: { id: string };
 let w2Platform: string;
 
-function escrowed(workspaceId: string | null, platformId: string | null = null, amount = '250.00'): DomainEvent {
-  return {
-    id: newEventId(),
-    type: 'transaction.escrowed',
-    createdAt: new Date().toISOString(),
-    platformId,
-    ...(workspaceId !== null ? { workspaceId } : {}),
-    data: {
+const escrowed = (workspaceId: string | null, platformId: string | null = null, amount = '250.00'): DomainEvent =>
+  domainEvent(
+    'transaction.escrowed',
+    { platformId, workspaceId: workspaceId ?? undefined },
+    {
       transaction: { id: randomUUID(), status: 'escrowed', amount, currency: 'USDC', blockchainNetwork: 'base-sepolia' },
       escrowAddress: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
       txHash: `0x${'ab'.repeat(32)}`,
     },
-  };
-}
+  );
 
-function created(workspaceId: string): DomainEvent {
-  return {
-    id: newEventId(),
-    type: 'transaction.created',
-    createdAt: new Date().toISOString(),
-    platformId: null,
-    workspaceId,
-    data: { transaction: { id: randomUUID(), status: 'pending', amount: '10.5', currency: 'USDC' } },
-  };
-}
+const created = (workspaceId: string): DomainEvent =>
+  domainEvent(
+    'transaction.created',
+    { workspaceId },
+    { transaction: { id: randomUUID(), status: 'pending', amount: '10.5', currency: 'USDC' } },
+  );
 
-function disputeOpened(workspaceId: string): DomainEvent {
-  return {
-    id: newEventId(),
-    type: 'dispute.created',
-    createdAt: new Date().toISOString(),
-    platformId: null,
-    workspaceId,
-    data: { dispute: { id: randomUUID(), transactionId: randomUUID(), status: 'open', currentTier: 'tier_1_smart_contract' } },
-  };
-}
+const disputeOpened = (workspaceId: string): DomainEvent =>
+  domainEvent(
+    'dispute.created',
+    { workspaceId },
+    { dispute: { id: randomUUID(), transactionId: randomUUID(), status: 'open', currentTier: 'tier_1_smart_contract' } },
+  );
 
 async function recipientsOf(eventId: string): Promise<string[]> {
   const rows = await h.sql<{ user_id: string }[]>`select user_id from workspace.notifications where event_id = ${eventId} order by user_id`;

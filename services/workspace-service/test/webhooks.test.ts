@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { type DomainEvent, eventTypeCatalog, newEventId, WebhookCommands } from '@holdfast/contracts';
+import { type DomainEvent, eventTypeCatalog, WebhookCommands } from '@holdfast/contracts';
 import { publishEvent, sendCommand } from '@holdfast/messaging';
-import { startReceiver, until } from '@holdfast/test-fixtures';
+import { domainEvent, startReceiver, until } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, buildWorld, type Harness, type Json, startHarness, type World } from './support/harness.js';
 import { newTenant } from './support/integrations.js';
@@ -33,16 +33,12 @@ function standard(secret: string, headers: Record<string, unknown>, body: string
   return `v1,${createHmac('sha256', key).update(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${body}`).digest('base64')}`;
 }
 
-function event(workspaceId: string, type: 'transaction.created' | 'transaction.completed' = 'transaction.created'): DomainEvent {
-  return {
-    id: newEventId(),
+const event = (workspaceId: string, type: 'transaction.created' | 'transaction.completed' = 'transaction.created'): DomainEvent =>
+  domainEvent(
     type,
-    createdAt: new Date().toISOString(),
-    platformId: randomUUID(),
-    workspaceId,
-    data: { transaction: { id: randomUUID(), status: type === 'transaction.created' ? 'pending' : 'completed', amount: '42.00' } },
-  } as DomainEvent;
-}
+    { platformId: randomUUID(), workspaceId },
+    { transaction: { id: randomUUID(), status: type === 'transaction.created' ? 'pending' : 'completed', amount: '42.00' } },
+  );
 
 async function create(base: string, token: string, body: Json) {
   const res = await h.call('POST', `${base}/webhooks`, { token, body });

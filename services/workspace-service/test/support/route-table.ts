@@ -1,14 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  workspaceEndpoints as api,
-  type DomainEvent,
-  type Endpoint,
-  INTEGRATION_CATALOG,
-  newEventId,
-  PAYMENTS_COMMANDS,
-  WebhookCommands,
-} from '@holdfast/contracts';
+import { workspaceEndpoints as api, type Endpoint, INTEGRATION_CATALOG, PAYMENTS_COMMANDS, WebhookCommands } from '@holdfast/contracts';
 import { publishEvent, sendCommand } from '@holdfast/messaging';
+import { domainEvent } from '@holdfast/test-fixtures';
 import type { FormData } from 'undici';
 import { imageForm, insertUser } from './fixtures.js';
 import { type Harness, PASSWORD, SUPER_PASSWORD, uniqueEmail, type World } from './harness.js';
@@ -68,14 +61,7 @@ export async function prepareForwarded(h: Harness, world: World): Promise<Forwar
     scopes: ['transactions:read'],
   });
   const webhook = await ok<{ id: string }>(h, 'POST', `${w1}/webhooks`, token, { url: DEAD_RECEIVER, eventTypes: ['transaction.created'] });
-  const event: DomainEvent = {
-    id: newEventId(),
-    type: 'transaction.created',
-    createdAt: new Date().toISOString(),
-    platformId: null,
-    workspaceId: world.w1.id,
-    data: { transaction: { id: randomUUID(), status: 'pending' } },
-  };
+  const event = domainEvent('transaction.created', { workspaceId: world.w1.id }, { transaction: { id: randomUUID(), status: 'pending' } });
   await publishEvent(h.nats.bus, event);
   const deadline = Date.now() + 15_000;
   for (;;) {
