@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
+import { POLICY_TEST_HOSTS } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOutboundPolicy, OutboundRefusedError, refusalIn, tableResolver } from '../src/index.js';
@@ -10,13 +11,7 @@ import { createOutboundPolicy, OutboundRefusedError, refusalIn, tableResolver } 
 // connected to (DNS rebinding). The target is a real HTTP server on loopback: any request it
 // receives while the policy forbids loopback is a failure.
 
-const dns = new Map<string, string[]>([
-  ['public.example', ['93.184.216.34']],
-  ['internal.example', ['10.1.2.3']],
-  ['metadata.example', ['169.254.169.254']],
-  ['mixed.example', ['93.184.216.34', '127.0.0.1']],
-  ['loopback.example', ['127.0.0.1']],
-]);
+const dns = new Map<string, string[]>([...POLICY_TEST_HOSTS, ['loopback.example', ['127.0.0.1']]]);
 const resolver = tableResolver(dns);
 
 let server: Server;

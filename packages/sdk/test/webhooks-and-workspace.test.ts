@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileFixture } from '@holdfast/test-fixtures';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthError,
   NotFoundError,
@@ -9,16 +10,16 @@ import {
   WorkspaceClient,
 } from '../src/index.js';
 import { startReceiver } from './receiver.js';
-import { address, type Stack, startStack } from './stack.js';
+import { address, startStack } from './stack.js';
 
 // verifyWebhook against real deliveries of the webhook-dispatcher (a workspace subscription to a
 // local receiver), with a rotated secret, a tampered body and a stale timestamp; and the
 // WorkspaceClient's methods, all against the services running as processes.
 
-let stack: Stack;
+const stack = fileFixture(() => startStack());
+const receiver = fileFixture(() => startReceiver());
 let workspace: WorkspaceClient;
 let payments: PaymentsClient;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let webhookId: string;
 let secret: string;
 
@@ -26,8 +27,6 @@ const createTx = () => payments.transactions.create({ fromAddress: address(), to
 const deliveryOf = (transactionId: string) => receiver.waitFor((r) => r.rawBody.includes(transactionId));
 
 beforeAll(async () => {
-  stack = await startStack();
-  receiver = await startReceiver();
   workspace = new WorkspaceClient({ baseUrl: stack.workspaceUrl, email: stack.tenant.email, password: stack.tenant.password });
   payments = new PaymentsClient({
     baseUrl: stack.paymentsUrl,
@@ -40,10 +39,6 @@ beforeAll(async () => {
   });
   webhookId = subscription.id;
   secret = subscription.secret;
-});
-afterAll(async () => {
-  await receiver?.close();
-  await stack?.stop();
 });
 
 describe('verifyWebhook on real deliveries', () => {

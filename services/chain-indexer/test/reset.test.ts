@@ -1,27 +1,24 @@
 import { chainEventId } from '@holdfast/contracts';
 import { startForTest } from '@holdfast/http-kit';
-import { createTestBus, createTestDatabase, startAnvil, type TestBus, type TestDatabase, testLogger } from '@holdfast/test-fixtures';
-import postgres from 'postgres';
+import { createTestStores, fileFixture, startAnvil, testLogger } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexerService, indexerConfigFrom } from '../src/index.js';
 import { chainStream, eventually, indexerTestEnv, SENDER, startChain, type TestChain, usdc } from './helpers/chain.js';
 
 // A local chain restarted without its state, under an indexer that had read it: the cursor's block
 // is not on the new chain, whose genesis block differs.
-let db: TestDatabase;
-let nats: TestBus;
+const stores = fileFixture(() => createTestStores());
 let before: TestChain;
 let after: TestChain | undefined;
 let stream: ReturnType<typeof chainStream>;
-let sql: postgres.Sql;
 const published: string[] = [];
 
-const configFor = (chain: TestChain, extra: Record<string, string> = {}) => indexerConfigFrom(indexerTestEnv(db, nats, chain, extra));
+const configFor = (chain: TestChain, extra: Record<string, string> = {}) =>
+  indexerConfigFrom(indexerTestEnv(stores.db, stores.nats, chain, extra));
 
 beforeAll(async () => {
-  [db, nats, before] = await Promise.all([createTestDatabase(), createTestBus(), startChain()]);
-  stream = chainStream(nats.bus);
-  sql = postgres(db.url, { max: 1, onnotice: () => {} });
+  before = await startChain();
+  stream = chainStream(stores.nats.bus);
   await before.fund(SENDER!, usdc('1000'));
   const service = await startForTest(await createIndexerService(configFor(before), testLogger('chain-indexer')));
   try {
@@ -34,7 +31,7 @@ beforeAll(async () => {
     await stream.until((m) => m.length === 2, 'the first chain events');
     const head = await before.publicClient.getBlockNumber();
     await eventually(
-      async () => BigInt((await sql`select block_number from indexer.cursors`)[0]?.block_number ?? -1) === head,
+      async () => BigInt((await stores.sql`select block_number from indexer.cursors`)[0]?.block_number ?? -1) === head,
       'the cursor',
     );
   } finally {
@@ -46,16 +43,11 @@ beforeAll(async () => {
   expect(after.escrow).toBe(before.escrow);
 });
 
-afterAll(async () => {
-  await sql?.end();
-  await after?.stop();
-  await nats?.dispose();
-  await db?.drop();
-});
+afterAll(() => after?.stop());
 
 describe('a chain reset under the indexer', () => {
   it('with INDEXER_ON_CHAIN_RESET=halt: publishes nothing, keeps the cursor, and reports the network not ready', async () => {
-    const [cursor] = await sql`select block_number, block_hash from indexer.cursors`;
+    const [cursor] = await stores.sql`select block_number, block_hash from indexer.cursors`;
     const service = await startForTest(await createIndexerService(configFor(after!, { INDEXER_ON_CHAIN_RESET: 'halt' }), testLogger()));
     try {
       const body = await eventually(async () => {
@@ -64,7 +56,7 @@ describe('a chain reset under the indexer', () => {
         return response.status === 503 && json.checks['indexer:base-sepolia']?.startsWith('halted: the chain was reset') && json;
       }, 'the halted readiness');
       expect(body.checks['chain:base-sepolia']).toBe('ok');
-      expect(await sql`select block_number, block_hash from indexer.cursors`).toEqual([cursor]);
+      expect(await stores.sql`select block_number, block_hash from indexer.cursors`).toEqual([cursor]);
       expect((await stream.read()).map((m) => m.msgId)).toEqual(published);
     } finally {
       await service.stop();
@@ -88,7 +80,7 @@ describe('a chain reset under the indexer', () => {
       const head = await after!.publicClient.getBlock();
       const genesis = await after!.publicClient.getBlock({ blockNumber: 0n });
       await eventually(async () => {
-        const [row] = await sql`select block_number, block_hash, genesis_hash from indexer.cursors`;
+        const [row] = await stores.sql`select block_number, block_hash, genesis_hash from indexer.cursors`;
         return row?.block_hash === head.hash && row.genesis_hash === genesis.hash;
       }, 'the cursor on the new chain');
       expect((await fetch(`${service.url}/health/ready`)).status).toBe(200);
@@ -103,7 +95,7 @@ describe('a chain reset under the indexer', () => {
       const before = (await stream.until((m) => m.length >= 5, 'the state of the previous test')).length;
       const head = await after!.publicClient.getBlockNumber();
       await eventually(
-        async () => BigInt((await sql`select block_number from indexer.cursors`)[0]?.block_number ?? -1) === head,
+        async () => BigInt((await stores.sql`select block_number from indexer.cursors`)[0]?.block_number ?? -1) === head,
         'the cursor',
       );
       const old = (await stream.read())[4]!;

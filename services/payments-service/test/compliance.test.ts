@@ -110,7 +110,7 @@ describe.each(['v1', 'v2'] as const)('%s', (v) => {
       expect(res.body.externalSessionToken).toMatch(/^ses_/);
       // The provider was asked once, with our id as reference.
       expect(provider.requests.length).toBe(requestsBefore + 1);
-      expect(provider.requests.at(-1)?.body).toEqual({ referenceId: res.body.id, type: 'document' });
+      expect(provider.requests.at(-1)?.json).toEqual({ referenceId: res.body.id, type: 'document' });
       expect(provider.inquiries.get(res.body.externalInquiryId)).toBe(res.body.id);
       const row = await rowOf(res.body.id);
       expect(row).toMatchObject({

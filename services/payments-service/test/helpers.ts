@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { type HttpApp, startForTest } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
-import { createTestBus, createTestDatabase, type TestBus, type TestDatabase, testLogger, testRedisUrl } from '@holdfast/test-fixtures';
+import {
+  createTestBus,
+  createTestDatabase,
+  createTestStores,
+  type TestBus,
+  type TestDatabase,
+  testLogger,
+  testRedisUrl,
+} from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { request } from 'undici';
 import { createPaymentsService, paymentsConfigFrom } from '../src/index.js';
@@ -119,20 +127,21 @@ export async function startPaymentsEnv(
   const admin =
     env.PAYMENTS_BOOTSTRAP_API_KEY ??
     (env.APP_ENV === 'production' ? newBootstrapKey().replace('hf_test_', 'hf_live_') : newBootstrapKey());
-  const [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
-  const svc = await startPayments(db, nats, { PAYMENTS_BOOTSTRAP_API_KEY: admin, ...GENEROUS_LIMITS, ...env }, beforeListen, logger);
-  const sql = testSql(db);
+  const stores = await createTestStores({ searchPath: 'payments' });
+  const svc = await startPayments(
+    stores.db,
+    stores.nats,
+    { PAYMENTS_BOOTSTRAP_API_KEY: admin, ...GENEROUS_LIMITS, ...env },
+    beforeListen,
+    logger,
+  );
   return {
-    db,
-    nats,
+    ...stores,
     svc,
-    sql,
     admin,
     stop: async () => {
       await svc.stop();
-      await sql.end();
-      await nats.dispose();
-      await db.drop();
+      await stores.stop();
     },
   };
 }

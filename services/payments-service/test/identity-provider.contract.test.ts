@@ -28,7 +28,7 @@ describe('HTTP identity provider', () => {
     expect(inquiry.externalInquiryId).toMatch(/^inq_[0-9a-f]{24}$/);
     expect(inquiry.externalSessionToken).toMatch(/^ses_/);
     const sent = provider.requests.at(-1);
-    expect(sent).toMatchObject({ method: 'POST', path: '/v1/inquiries', body: { referenceId, type: 'identity' } });
+    expect(sent).toMatchObject({ method: 'POST', path: '/v1/inquiries', json: { referenceId, type: 'identity' } });
     expect(sent?.headers.authorization).toBe(`Bearer ${provider.apiKey}`);
     expect(sent?.headers['content-type']).toBe('application/json');
     expect(sent?.headers['idempotency-key']).toBe(referenceId);

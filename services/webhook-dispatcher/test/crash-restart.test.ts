@@ -3,18 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { type DomainEvent, WebhookCommands } from '@holdfast/contracts';
 import { publishEvent, sendCommand } from '@holdfast/messaging';
-import {
-  createTestBus,
-  createTestDatabase,
-  freePort,
-  type Receiver,
-  startReceiver,
-  type TestBus,
-  type TestDatabase,
-} from '@holdfast/test-fixtures';
-import postgres from 'postgres';
+import { createTestStores, fileFixture, freePort, startReceiver } from '@holdfast/test-fixtures';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { transactionEvent } from './support/events.js';
 
 // The dispatcher as a real process (dist/main.js), killed with SIGKILL while its attempts are in
@@ -23,12 +14,10 @@ import { transactionEvent } from './support/events.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
-let db: TestDatabase;
-let nats: TestBus;
-let sql: postgres.Sql;
-let receiver: Receiver;
 let answering = false;
 const children: ChildProcess[] = [];
+
+const stores = fileFixture(() => createTestStores());
 
 async function startProcess(): Promise<ChildProcess> {
   const port = await freePort();
@@ -36,9 +25,9 @@ async function startProcess(): Promise<ChildProcess> {
     env: {
       PATH: process.env.PATH ?? '',
       APP_ENV: 'local',
-      DATABASE_URL: db.url,
-      NATS_URL: nats.url,
-      NATS_SUBJECT_PREFIX: nats.prefix,
+      DATABASE_URL: stores.db.url,
+      NATS_URL: stores.nats.url,
+      NATS_SUBJECT_PREFIX: stores.nats.prefix,
       HOST: '127.0.0.1',
       DISPATCHER_PORT: String(port),
       LOG_LEVEL: process.env.HOLDFAST_TEST_LOGS || 'silent',
@@ -70,34 +59,29 @@ function killHard(child: ChildProcess): Promise<void> {
   });
 }
 
-beforeAll(async () => {
-  [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
-  sql = postgres(db.url, { max: 1, onnotice: () => {} });
-  // Until told otherwise the receiver takes each request and never answers: attempts stay in flight.
-  receiver = await startReceiver((request) => (answering || request.path === '/answered' ? { status: 200 } : { status: 200, hang: true }));
-});
+// Until told otherwise the receiver takes each request and never answers: attempts stay in flight.
+const receiver = fileFixture(() =>
+  startReceiver((request) => (answering || request.path === '/answered' ? { status: 200 } : { status: 200, hang: true })),
+);
 
+// Declared after the fixtures, so it runs before they stop: no process outlives its database.
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) await killHard(child);
-  await receiver?.close();
-  await sql?.end();
-  await nats?.dispose();
-  await db?.drop();
 });
 
 describe('a dispatcher killed mid-delivery', () => {
   it('delivers every event at least once after a restart, each with its unchanged X-Webhook-Delivery', async () => {
     const first = await startProcess();
     const owner = { platformId: randomUUID() };
-    await sendCommand(nats.bus, WebhookCommands.create, { owner, url: receiver.url('/crash'), eventTypes: ['transaction.created'] });
+    await sendCommand(stores.nats.bus, WebhookCommands.create, { owner, url: receiver.url('/crash'), eventTypes: ['transaction.created'] });
 
     const events: DomainEvent[] = [];
     for (let i = 0; i < 12; i += 1) events.push(transactionEvent(owner));
-    for (const event of events) await publishEvent(nats.bus, event);
+    for (const event of events) await publishEvent(stores.nats.bus, event);
     // Ten attempts in flight (the per-subscription limit), the other two waiting in PostgreSQL.
     await expect.poll(() => receiver.received('/crash').length, { timeout: 10_000 }).toBeGreaterThanOrEqual(10);
-    await expect.poll(async () => (await sql`select 1 from webhooks.deliveries`).length).toBe(12);
-    const [claimed] = await sql<{ n: number }[]>`select count(*)::int as n from webhooks.deliveries where claimed_until > now()`;
+    await expect.poll(async () => (await stores.sql`select 1 from webhooks.deliveries`).length).toBe(12);
+    const [claimed] = await stores.sql<{ n: number }[]>`select count(*)::int as n from webhooks.deliveries where claimed_until > now()`;
     expect(claimed?.n).toBe(10);
     expect(receiver.received('/crash')).toHaveLength(10);
     await killHard(first);
@@ -107,7 +91,7 @@ describe('a dispatcher killed mid-delivery', () => {
     // Published while no dispatcher runs: waiting in JetStream.
     const whileDown: DomainEvent[] = [];
     for (let i = 0; i < 3; i += 1) whileDown.push(transactionEvent(owner));
-    for (const event of whileDown) await publishEvent(nats.bus, event);
+    for (const event of whileDown) await publishEvent(stores.nats.bus, event);
 
     answering = true;
     await startProcess();
@@ -120,10 +104,10 @@ describe('a dispatcher killed mid-delivery', () => {
     const byEvent = new Map(answered().map((r) => [JSON.parse(r.body).id as string, r.headers['x-webhook-delivery']]));
     for (const event of all) expect(byEvent.has(event.id), event.id).toBe(true);
     for (const [eventId, deliveryId] of interrupted) expect(byEvent.get(eventId), eventId).toBe(deliveryId);
-    const rows = await sql<{ event_id: string; id: string; status: string }[]>`select event_id, id, status from webhooks.deliveries`;
+    const rows = await stores.sql<{ event_id: string; id: string; status: string }[]>`select event_id, id, status from webhooks.deliveries`;
     expect(rows).toHaveLength(all.length);
     for (const row of rows) expect(byEvent.get(row.event_id)).toBe(row.id);
-    await expect.poll(async () => (await sql`select status from webhooks.deliveries where status <> 'succeeded'`).length).toBe(0);
+    await expect.poll(async () => (await stores.sql`select status from webhooks.deliveries where status <> 'succeeded'`).length).toBe(0);
     // Two process starts and the waits above add up to more than the default 30 s on a loaded machine.
   }, 120_000);
 
@@ -131,9 +115,13 @@ describe('a dispatcher killed mid-delivery', () => {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) await killHard(child);
     const first = await startProcess();
     const owner = { platformId: randomUUID() };
-    await sendCommand(nats.bus, WebhookCommands.create, { owner, url: receiver.url('/answered'), eventTypes: ['transaction.created'] });
+    await sendCommand(stores.nats.bus, WebhookCommands.create, {
+      owner,
+      url: receiver.url('/answered'),
+      eventTypes: ['transaction.created'],
+    });
     const events = Array.from({ length: 300 }, () => transactionEvent(owner));
-    await Promise.all(events.map((event) => publishEvent(nats.bus, event)));
+    await Promise.all(events.map((event) => publishEvent(stores.nats.bus, event)));
     // Killed while deliveries are answered and stored at full speed: some answered ones are not stored yet.
     await expect.poll(() => receiver.received('/answered').length, { timeout: 20_000, interval: 5 }).toBeGreaterThanOrEqual(60);
     await killHard(first);
@@ -141,7 +129,7 @@ describe('a dispatcher killed mid-delivery', () => {
     await startProcess();
     const eventIds = () => new Set(receiver.received('/answered').map((r) => JSON.parse(r.body).id as string));
     await expect.poll(() => eventIds().size, { timeout: 60_000, interval: 200 }).toBe(events.length);
-    const rows = await sql<{ id: string; event_id: string }[]>`
+    const rows = await stores.sql<{ id: string; event_id: string }[]>`
       select d.id, d.event_id from webhooks.deliveries d join webhooks.subscriptions s on s.id = d.subscription_id
       where s.platform_id = ${owner.platformId}`;
     expect(rows).toHaveLength(events.length);
@@ -150,7 +138,7 @@ describe('a dispatcher killed mid-delivery', () => {
     for (const request of receiver.received('/answered'))
       expect(request.headers['x-webhook-delivery']).toBe(deliveryOf.get(JSON.parse(request.body).id));
     await expect
-      .poll(async () => (await sql`select 1 from webhooks.deliveries where status <> 'succeeded'`).length, { timeout: 30_000 })
+      .poll(async () => (await stores.sql`select 1 from webhooks.deliveries where status <> 'succeeded'`).length, { timeout: 30_000 })
       .toBe(0);
   }, 120_000);
 });

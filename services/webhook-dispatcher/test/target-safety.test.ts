@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { WebhookCommands } from '@holdfast/contracts';
 import { publishEvent } from '@holdfast/messaging';
 import { tableResolver } from '@holdfast/outbound';
+import { POLICY_TEST_HOSTS } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTargetPolicy } from '../src/modules/target-safety/service.js';
 import { startTestDispatcher, type TestDispatcher } from './support/dispatcher.js';
@@ -14,10 +15,7 @@ import { transactionEvent } from './support/events.js';
 // subscription is created and at 127.0.0.1 when the delivery connects (DNS rebinding).
 
 const dns = new Map<string, string[]>([
-  ['public.example', ['93.184.216.34']],
-  ['internal.example', ['10.1.2.3']],
-  ['metadata.example', ['169.254.169.254']],
-  ['mixed.example', ['93.184.216.34', '127.0.0.1']],
+  ...POLICY_TEST_HOSTS,
   ['v6-loopback.example', ['::1']],
   ['mapped.example', ['::ffff:127.0.0.1']],
   ['nat64.example', ['64:ff9b::a00:1']],

@@ -3,23 +3,25 @@ import { createIndexerService, indexerConfigFrom } from '@holdfast/chain-indexer
 import { type ChainEvent, STREAMS } from '@holdfast/contracts';
 import { holdfastEscrowAbi, mockUsdcAbi, uuidToOnchainId } from '@holdfast/escrow';
 import { startForTest } from '@holdfast/http-kit';
-import { type Bus, connectBus, prefixedName } from '@holdfast/messaging';
-import { ANVIL_ACCOUNTS, type Anvil, startAnvil, testLogger } from '@holdfast/test-fixtures';
+import { connectBus, prefixedName } from '@holdfast/messaging';
+import { ANVIL_ACCOUNTS, fileFixture, startAnvil, testLogger } from '@holdfast/test-fixtures';
 import { type Address, getAddress, maxUint256, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anvilClients } from './helpers/chain.js';
-import { buildWorld, type Harness, startHarness, type World } from './support/harness.js';
+import { buildWorld, startHarness } from './support/harness.js';
 
 // End to end on anvil: a dedicated escrow deployed through the Workspace API is announced to the
 // chain-indexer, which follows it from its deployment block without a restart; funds locked in it
 // by a client-side wallet come out as CHAIN events. An indexer that is down when a deployment
 // happens hears of it later (the announcement is retried until acknowledged); a deprecated escrow
 // is still followed.
-let anvil: Anvil;
-let h: Harness;
-let world: World;
-let bus: Bus;
+const anvil = fileFixture(() => startAnvil());
+const h = fileFixture(() => startHarness({ CHAIN_RPC_URLS: `base-sepolia=${anvil.rpcUrl}` }));
+const world = fileFixture(() => buildWorld(h));
+const bus = fileFixture(() =>
+  connectBus({ url: h.env.NATS_URL!, prefix: h.env.NATS_SUBJECT_PREFIX!, name: 'test-reader', logger: testLogger('reader') }),
+);
 let indexer: { url: string; stop: () => Promise<void> } | undefined;
 let usdc: Address;
 const sender = privateKeyToAccount(ANVIL_ACCOUNTS[3].privateKey);
@@ -82,22 +84,13 @@ async function lockFunds(escrow: Address): Promise<{ id: string; transactionHash
 }
 
 beforeAll(async () => {
-  anvil = await startAnvil();
-  h = await startHarness({ CHAIN_RPC_URLS: `base-sepolia=${anvil.rpcUrl}` });
-  world = await buildWorld(h);
-  bus = await connectBus({ url: h.env.NATS_URL!, prefix: h.env.NATS_SUBJECT_PREFIX!, name: 'test-reader', logger: testLogger('reader') });
   const chain = anvilClients(anvil.rpcUrl, 1);
   usdc = (await chain.deployMockUsdc()).address;
   await chain.mintUsdc(usdc, sender.address, '1000');
   await startIndexer();
 });
 
-afterAll(async () => {
-  await indexer?.stop();
-  await bus?.close();
-  await h?.stop();
-  await anvil?.stop();
-});
+afterAll(() => indexer?.stop());
 
 describe('a dedicated escrow deployed through the Workspace API', () => {
   let escrow: Address;

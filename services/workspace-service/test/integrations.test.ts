@@ -1,8 +1,8 @@
 import { INTEGRATION_CATALOG } from '@holdfast/contracts';
 import { createKeyring, createSecretBox } from '@holdfast/secrets';
+import { type StandIn, startStandIn } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { capturedLogger } from './helpers/logs.js';
-import { type StandIn, startStandIn } from './helpers/stand-in.js';
 import { insertUser } from './support/fixtures.js';
 import { auditEntries, buildWorld, type Harness, startHarness, type World } from './support/harness.js';
 
@@ -50,6 +50,9 @@ async function call(method: string, path: string, token: string, body?: unknown)
 }
 
 const base = () => `/api/v1/workspaces/${world.w1.id}/integrations`;
+/** POST .../integrations/validate as W1's CLIENT (the saved config is re-checked when `config` is left out). */
+const validate = (integrationId: string, config?: unknown, token = world.clientW1.token) =>
+  call('POST', `${base()}/validate`, token, config === undefined ? { integrationId } : { integrationId, config });
 
 async function rowsOfW1() {
   return h.sql`select * from workspace.workspace_integrations where workspace_id = ${world.w1.id} order by created_at`;
@@ -223,10 +226,7 @@ describe('POST /workspaces/{id}/integrations', () => {
     expect(masked.body.error.details.errors).toEqual([
       { field: 'config.webhookToken', reason: 'has characters or a shape that is not allowed' },
     ]);
-    const mask = await call('POST', `${base()}/validate`, world.adminW1.token, {
-      integrationId: KYC,
-      config: kycConfig({ apiKey: '********' }),
-    });
+    const mask = await validate(KYC, kycConfig({ apiKey: '********' }), world.adminW1.token);
     expect(mask.body.data.errors).toEqual([{ field: 'config.apiKey', reason: 'must be the secret itself, not the mask ********' }]);
     expect(await rowsOfW1()).toEqual(before);
   });
@@ -249,50 +249,38 @@ describe('validate', () => {
   it('checks a config with the provider and saves nothing', async () => {
     const before = await rowsOfW1();
     const seen = provider.requests.length;
-    const ok = await call('POST', `${base()}/validate`, world.clientW1.token, { integrationId: KYC, config: kycConfig() });
+    const ok = await validate(KYC, kycConfig());
     expect(ok.status, ok.text).toBe(200);
     expect(ok.body.data).toMatchObject({ integrationId: KYC, valid: true, errors: [], providerCheck: 'passed', saved: false });
     const request = provider.requests[seen];
     expect(request).toMatchObject({ method: 'GET', path: '/kyc/v1/account' });
     expect(request?.headers.authorization).toBe(`Bearer ${KYC_KEY}`);
 
-    const refused = await call('POST', `${base()}/validate`, world.clientW1.token, {
-      integrationId: KYC,
-      config: kycConfig({ apiKey: 'kyc_wrong_key_123456' }),
-    });
+    const refused = await validate(KYC, kycConfig({ apiKey: 'kyc_wrong_key_123456' }));
     expect(refused.body.data).toMatchObject({
       valid: false,
       providerCheck: 'refused',
       errors: [{ field: 'config.apiKey', reason: 'was refused by the provider (HTTP 401)' }],
     });
-    const mismatch = await call('POST', `${base()}/validate`, world.clientW1.token, {
-      integrationId: KYC,
-      config: kycConfig({ apiKey: KYC_LIVE_KEY, levelName: 'gold' }),
-    });
+    const mismatch = await validate(KYC, kycConfig({ apiKey: KYC_LIVE_KEY, levelName: 'gold' }));
     expect(mismatch.body.data.errors).toEqual([
       { field: 'config.environment', reason: 'does not match the key, which belongs to live' },
       { field: 'config.levelName', reason: 'is not a verification level of this provider account' },
     ]);
-    const fields = await call('POST', `${base()}/validate`, world.clientW1.token, { integrationId: KYC, config: { environment: 'prod' } });
+    const fields = await validate(KYC, { environment: 'prod' });
     expect(fields.body.data).toMatchObject({ valid: false, providerCheck: 'skipped' });
     expect(fields.body.data.errors.map((e: { field: string }) => e.field).sort()).toEqual([
       'config.apiKey',
       'config.environment',
       'config.levelName',
     ]);
-    const local = await call('POST', `${base()}/validate`, world.clientW1.token, {
-      integrationId: EXPORT,
-      config: exportConfig({ timezone: 'Mars/Olympus' }),
-    });
+    const local = await validate(EXPORT, exportConfig({ timezone: 'Mars/Olympus' }));
     expect(local.body.data).toMatchObject({
       valid: false,
       providerCheck: 'not_applicable',
       errors: [{ field: 'config.timezone', reason: 'is not an IANA time zone (e.g. Europe/Berlin)' }],
     });
-    const chat = await call('POST', `${base()}/validate`, world.clientW1.token, {
-      integrationId: CHAT,
-      config: { webhookToken: CHAT_TOKEN, channel: '#payments', username: 'Holdfast' },
-    });
+    const chat = await validate(CHAT, { webhookToken: CHAT_TOKEN, channel: '#payments', username: 'Holdfast' });
     expect(chat.body.data).toMatchObject({ valid: true, providerCheck: 'passed' });
     const posted = provider.requests.at(-1);
     expect(posted?.json).toEqual({
@@ -307,19 +295,13 @@ describe('validate', () => {
   });
 
   it('says the provider was unreachable when it does not answer in time or fails', async () => {
-    const slow = await call('POST', `${base()}/validate`, world.clientW1.token, {
-      integrationId: KYC,
-      config: kycConfig({ apiKey: KYC_SLOW_KEY }),
-    });
+    const slow = await validate(KYC, kycConfig({ apiKey: KYC_SLOW_KEY }));
     expect(slow.body.data).toMatchObject({
       valid: false,
       providerCheck: 'unreachable',
       errors: [{ field: 'config', reason: 'could not be checked: the provider did not answer within 1000 ms' }],
     });
-    const down = await call('POST', `${base()}/validate`, world.clientW1.token, {
-      integrationId: CHAT,
-      config: { webhookToken: CHAT_DOWN_TOKEN },
-    });
+    const down = await validate(CHAT, { webhookToken: CHAT_DOWN_TOKEN });
     expect(down.body.data).toMatchObject({
       providerCheck: 'unreachable',
       errors: [{ field: 'config', reason: 'could not be checked: the provider answered HTTP 503' }],
@@ -329,7 +311,7 @@ describe('validate', () => {
   it('re-checks the saved config without `config` and records the outcome on it', async () => {
     const pending = await call('GET', `${base()}/${KYC}`, world.clientW1.token);
     expect(pending.body.data.status).toBe('pending');
-    const recheck = await call('POST', `${base()}/validate`, world.clientW1.token, { integrationId: KYC });
+    const recheck = await validate(KYC);
     expect(recheck.status, recheck.text).toBe(200);
     expect(recheck.body.data).toMatchObject({ valid: true, providerCheck: 'passed', saved: true });
     const active = await call('GET', `${base()}/${KYC}/status`, world.clientW1.token);
@@ -338,7 +320,7 @@ describe('validate', () => {
 
     // The provider revokes the key: the next re-check records the failure.
     acceptedKycKeys = new Set([KYC_LIVE_KEY]);
-    const failed = await call('POST', `${base()}/validate`, world.clientW1.token, { integrationId: KYC });
+    const failed = await validate(KYC);
     expect(failed.body.data).toMatchObject({ valid: false, providerCheck: 'refused', saved: true });
     const status = await call('GET', `${base()}/${KYC}/status`, world.clientW1.token);
     expect(status.body.data).toMatchObject({
@@ -347,7 +329,7 @@ describe('validate', () => {
       needsValidation: true,
       lastValidatedAt: active.body.data.lastValidatedAt,
     });
-    const none = await call('POST', `${base()}/validate`, world.clientW1.token, { integrationId: CHAT });
+    const none = await validate(CHAT);
     expect(none.status).toBe(404);
   });
 });
@@ -405,7 +387,7 @@ describe('PATCH, disable, status, get, delete', () => {
       config: { apiKey: '********', webhookSecret: '********', environment: 'sandbox', levelName: 'enhanced-kyc' },
     });
     // The stored key was kept: the provider accepts the re-check.
-    const recheck = await call('POST', `${base()}/validate`, world.clientW1.token, { integrationId: KYC });
+    const recheck = await validate(KYC);
     expect(recheck.body.data).toMatchObject({ valid: true, saved: true });
 
     const removed = await call('PATCH', path, world.clientW1.token, { config: { webhookSecret: null }, metadata: { owner: 'ops' } });

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError, type WalletProviderKind } from '@holdfast/contracts';
 import { mockUsdcAbi } from '@holdfast/escrow';
 import { createSecretBox } from '@holdfast/secrets';
-import { type Anvil, freePort, rejectionOf, startAnvil, testLogger } from '@holdfast/test-fixtures';
+import { type Anvil, freePort, rejectionOf, type StandIn, startAnvil, startStandIn, testLogger } from '@holdfast/test-fixtures';
 import { type Address, encodeFunctionData, formatEther, parseEther, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWalletAccountService, type WalletAccountService } from '../src/modules/wallets/accounts/service.js';
@@ -14,7 +14,6 @@ import { createPlatformWalletRepository } from '../src/modules/wallets/providers
 import { anvilClients } from './helpers/chain.js';
 import { auditRecorder, openTestDatabase, type TestDb } from './helpers/db.js';
 import { startSolanaRpc } from './helpers/solana.js';
-import { type StandIn, startStandIn } from './helpers/stand-in.js';
 import { insertWorkspaces } from './helpers/tenants.js';
 import { startCustodyD } from './helpers/vendors.js';
 

@@ -41,9 +41,9 @@ describe('HTTP SMS gateway', () => {
     expect(request).toMatchObject({
       method: 'POST',
       path: '/messages',
-      body: { to: message.to, body: message.text, reference: message.transactionId },
+      json: { to: message.to, body: message.text, reference: message.transactionId },
     });
-    expect(Object.keys(request?.body as object).sort()).toEqual(['body', 'reference', 'to']);
+    expect(Object.keys(request?.json as object).sort()).toEqual(['body', 'reference', 'to']);
     expect(request?.headers.authorization).toBe(`Bearer ${gateway.apiKey}`);
     expect(request?.headers['content-type']).toBe('application/json');
     expect(gateway.messages.at(-1)).toEqual({ id: sent.messageId, to: message.to, body: message.text, reference: message.transactionId });

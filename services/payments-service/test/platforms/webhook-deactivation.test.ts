@@ -2,24 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { WebhookCommands } from '@holdfast/contracts';
 import { startForTest } from '@holdfast/http-kit';
 import { sendCommand } from '@holdfast/messaging';
-import { testLogger, until } from '@holdfast/test-fixtures';
+import { createTestStores, fileFixture, testLogger, until } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentsService, paymentsConfigFrom } from '../../src/index.js';
-import {
-  bearer,
-  call,
-  createClient,
-  createTestBus,
-  createTestDatabase,
-  GENEROUS_LIMITS,
-  key,
-  newBootstrapKey,
-  type Running,
-  type TestBus,
-  type TestDatabase,
-  testSql,
-  tokenFor,
-} from '../helpers.js';
+import { bearer, call, createClient, GENEROUS_LIMITS, key, newBootstrapKey, type Running, tokenFor } from '../helpers.js';
 import { startDispatcherFor } from '../support/dispatcher.js';
 
 // A deactivated platform's webhook subscriptions stop too (ADR 15): the deactivation's transaction
@@ -28,18 +14,16 @@ import { startDispatcherFor } from '../support/dispatcher.js';
 
 const admin = newBootstrapKey();
 
-let db: TestDatabase;
-let nats: TestBus;
+const stores = fileFixture(() => createTestStores({ searchPath: 'payments' }));
 let payments: Running | undefined;
 let dispatcher: Running | undefined;
-let sql: ReturnType<typeof testSql>;
 
 /** payments with fast retries of its remote tasks, so the tests see them land. */
 async function startPaymentsService(): Promise<Running> {
   const config = paymentsConfigFrom({
-    DATABASE_URL: db.url,
-    NATS_URL: nats.url,
-    NATS_SUBJECT_PREFIX: nats.prefix,
+    DATABASE_URL: stores.db.url,
+    NATS_URL: stores.nats.url,
+    NATS_SUBJECT_PREFIX: stores.nats.prefix,
     CHAIN_RPC_URLS: 'base-sepolia=http://127.0.0.1:9',
     LOG_LEVEL: 'silent',
     PAYMENTS_BOOTSTRAP_API_KEY: admin,
@@ -52,7 +36,7 @@ async function startPaymentsService(): Promise<Running> {
   );
 }
 
-const startDispatcher = () => startDispatcherFor(db, nats, { WEBHOOK_RETRY_SCHEDULE: '1s' });
+const startDispatcher = () => startDispatcherFor(stores.db, stores.nats, { WEBHOOK_RETRY_SCHEDULE: '1s' });
 
 const url = () => payments!.url;
 
@@ -75,7 +59,7 @@ async function platformWithWebhooks() {
 }
 
 /** The platform's subscriptions as the dispatcher holds them (its own list command). */
-const subscriptionsOf = (platformId: string) => sendCommand(nats.bus, WebhookCommands.list, { owner: { platformId } });
+const subscriptionsOf = (platformId: string) => sendCommand(stores.nats.bus, WebhookCommands.list, { owner: { platformId } });
 
 const allInactive = async (platformId: string) => {
   const subs = await subscriptionsOf(platformId);
@@ -83,21 +67,16 @@ const allInactive = async (platformId: string) => {
 };
 
 const tasksOf = (platformId: string) =>
-  sql<{ id: string; kind: string; status: string; attempts: number; payload: unknown; last_error: string | null }[]>`
+  stores.sql<{ id: string; kind: string; status: string; attempts: number; payload: unknown; last_error: string | null }[]>`
     select id, kind, status, attempts, payload, last_error from remote_tasks where platform_id = ${platformId} order by created_at, id`;
 
 beforeAll(async () => {
-  [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
   [payments, dispatcher] = await Promise.all([startPaymentsService(), startDispatcher()]);
-  sql = testSql(db);
 });
 
 afterAll(async () => {
   await dispatcher?.stop();
   await payments?.stop();
-  await sql?.end();
-  await nats?.dispose();
-  await db?.drop();
 });
 
 describe('deactivating a platform deactivates its webhook subscriptions', () => {

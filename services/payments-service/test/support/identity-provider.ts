@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type StandInRequest, startStandInServer } from './json-stand-in.js';
+import type { StandInRequest } from '@holdfast/test-fixtures';
+import { startVendorEndpoint } from './vendor-endpoint.js';
 
 export type ProviderRequest = StandInRequest;
 
@@ -25,14 +26,13 @@ export async function startIdentityProvider(): Promise<ProviderStandIn> {
   const apiKey = `idp_${randomBytes(16).toString('hex')}`;
   const inquiries = new Map<string, string>();
   const byKey = new Map<string, { id: string; sessionToken: string }>();
-  const server = await startStandInServer(
-    (req, { send }) => {
-      if (req.method !== 'POST' || req.path !== '/v1/inquiries') return send(404, { error: 'not_found' });
-      if (req.headers.authorization !== `Bearer ${apiKey}`) return send(401, { error: 'unauthorized' });
-      if (typeof self.mode === 'number') return send(self.mode, { error: 'as configured' });
-      if (self.mode === 'malformed') return send(200, { sessionToken: 'x' });
-      const { referenceId, type } = (req.body ?? {}) as { referenceId?: unknown; type?: unknown };
-      if (typeof referenceId !== 'string' || typeof type !== 'string') return send(422, { error: 'invalid_request' });
+  const server = await startVendorEndpoint(
+    { method: 'POST', path: '/v1/inquiries', apiKey },
+    () => self.mode,
+    (req) => {
+      if (self.mode === 'malformed') return { status: 200, body: { sessionToken: 'x' } };
+      const { referenceId, type } = (req.json ?? {}) as { referenceId?: unknown; type?: unknown };
+      if (typeof referenceId !== 'string' || typeof type !== 'string') return { status: 422, body: { error: 'invalid_request' } };
       const key = String(req.headers['idempotency-key'] ?? randomUUID());
       const inquiry = byKey.get(key) ?? {
         id: `inq_${randomBytes(12).toString('hex')}`,
@@ -40,9 +40,8 @@ export async function startIdentityProvider(): Promise<ProviderStandIn> {
       };
       byKey.set(key, inquiry);
       inquiries.set(inquiry.id, referenceId);
-      return send(201, inquiry);
+      return { status: 201, body: inquiry };
     },
-    () => self.mode === 'hang',
   );
   const self: ProviderStandIn = { url: server.url, apiKey, requests: server.requests, inquiries, mode: 'ok', stop: server.stop };
   return self;

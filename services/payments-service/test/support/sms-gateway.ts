@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type StandInRequest, startStandInServer } from './json-stand-in.js';
+import type { StandInRequest } from '@holdfast/test-fixtures';
+import { startVendorEndpoint } from './vendor-endpoint.js';
 
 export type GatewayRequest = StandInRequest;
 
@@ -35,23 +36,21 @@ export interface GatewayStandIn {
 export async function startSmsGateway(): Promise<GatewayStandIn> {
   const apiKey = `sms_${randomBytes(16).toString('hex')}`;
   const messages: AcceptedMessage[] = [];
-  const server = await startStandInServer(
-    (req, { send, res }) => {
-      if (req.method !== 'POST' || req.path !== '/messages') return send(404, { error: 'not_found' });
-      if (req.headers.authorization !== `Bearer ${apiKey}`) return send(401, { error: 'unauthorized' });
-      if (typeof self.mode === 'number') return send(self.mode, { error: 'as configured' });
-      if (self.mode === 'malformed') return send(200, { status: 'queued' });
-      if (self.mode === 'not-json') return res.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
-      const { to, body: textBody, reference } = (req.body ?? {}) as { to?: unknown; body?: unknown; reference?: unknown };
+  const server = await startVendorEndpoint(
+    { method: 'POST', path: '/messages', apiKey },
+    () => self.mode,
+    (req) => {
+      if (self.mode === 'malformed') return { status: 200, body: { status: 'queued' } };
+      if (self.mode === 'not-json') return { status: 200, headers: { 'content-type': 'text/plain' }, body: 'OK' };
+      const { to, body: textBody, reference } = (req.json ?? {}) as { to?: unknown; body?: unknown; reference?: unknown };
       if (typeof to !== 'string' || !/^\+[1-9]\d{6,14}$/.test(to) || typeof textBody !== 'string' || typeof reference !== 'string') {
-        return send(422, { error: 'invalid_request' });
+        return { status: 422, body: { error: 'invalid_request' } };
       }
       const id = `msg_${randomBytes(12).toString('hex')}`;
-      if (self.mode === 'rejected') return send(200, { id, status: 'rejected' });
+      if (self.mode === 'rejected') return { status: 200, body: { id, status: 'rejected' } };
       messages.push({ id, to, body: textBody, reference });
-      return send(202, { id, status: 'queued' });
+      return { status: 202, body: { id, status: 'queued' } };
     },
-    () => self.mode === 'hang',
   );
   const self: GatewayStandIn = { url: server.url, apiKey, requests: server.requests, messages, mode: 'ok', stop: server.stop };
   return self;

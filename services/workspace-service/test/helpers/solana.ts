@@ -1,4 +1,4 @@
-import { type StandIn, startStandIn } from './stand-in.js';
+import { type StandIn, startStandIn } from '@holdfast/test-fixtures';
 
 export type SolanaMode = 'ok' | 'hang' | 'malformed' | 'rpc_error' | 'bad_shape';
 

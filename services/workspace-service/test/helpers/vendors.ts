@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { CustodyAConfig, CustodyBConfig, CustodyCConfig, CustodyDConfig } from '@holdfast/contracts';
 import { hmacSha256 } from '@holdfast/secrets';
+import { type StandIn, type StandInAnswer, type StandInRequest, startStandIn } from '@holdfast/test-fixtures';
 import { ed25519 } from '@noble/curves/ed25519';
 import { base58 } from '@scure/base';
 import { type Hex, hexToBytes } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, sign } from 'viem/accounts';
-import { type StandIn, type StandInAnswer, type StandInRequest, startStandIn } from './stand-in.js';
 
 // Local stand-ins for the four custody vendors, honouring the request and answer shapes
 // docs/wallets.md documents (and the adapters' header comments repeat). Each checks the vendor's

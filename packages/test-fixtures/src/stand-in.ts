@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** A request as the stand-in received it: its text, and the JSON it parses to (undefined when it is not JSON). */
 export interface StandInRequest {
   method: string;
   /** Path with query, as sent. */
@@ -13,6 +14,8 @@ export interface StandInRequest {
 
 export interface StandInAnswer {
   status: number;
+  /** Sent as well (the content type is JSON unless they say otherwise). */
+  headers?: Record<string, string>;
   /** An object is sent as JSON; a string as is (to send malformed answers). */
   body?: unknown;
   /** Never answer (the client's deadline must fire). */
@@ -26,8 +29,9 @@ export interface StandIn {
 }
 
 /**
- * A local HTTP server standing in for a third party in tests: it records every request and answers
- * with what the handler returns. Hanging requests are released when it stops.
+ * A local HTTP server standing in for a third party's API in tests (a vendor that cannot run here):
+ * it records every request and answers with what the handler returns. Hanging requests are
+ * released when it stops.
  */
 export async function startStandIn(handler: (req: StandInRequest) => StandInAnswer | Promise<StandInAnswer>): Promise<StandIn> {
   const requests: StandInRequest[] = [];
@@ -63,7 +67,7 @@ export async function startStandIn(handler: (req: StandInRequest) => StandInAnsw
         return;
       }
       const text = typeof answer.body === 'string' ? answer.body : answer.body === undefined ? '' : JSON.stringify(answer.body);
-      res.writeHead(answer.status, { 'content-type': 'application/json' });
+      res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
       res.end(text);
     });
   });
