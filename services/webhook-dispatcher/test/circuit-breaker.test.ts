@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { WebhookCommands } from '@holdfast/contracts';
+import { WebhookCommands, type WebhookOwner } from '@holdfast/contracts';
 import { publishEvent } from '@holdfast/messaging';
 import { fileFixture, type Reply, startReceiver } from '@holdfast/test-fixtures';
 import { describe, expect, it } from 'vitest';
@@ -22,6 +22,14 @@ const dispatcher = fileFixture(() =>
   }),
 );
 
+/** A subscription of `owner` to transaction.created, delivered to the receiver's `path`. */
+const subscribe = (owner: WebhookOwner, path: string) =>
+  dispatcher.send(WebhookCommands.create, { owner, url: receiver.url(path), eventTypes: ['transaction.created'] });
+
+/** The subscription's breaker as the dispatcher answers it (its own get command). */
+const breakerOf = async (owner: WebhookOwner, subscriptionId: string) =>
+  (await dispatcher.send(WebhookCommands.get, { owner, subscriptionId })).circuitBreaker;
+
 async function statuses(subscriptionId: string) {
   const rows = await dispatcher.sql<{ status: string }[]>`select status from webhooks.deliveries where subscription_id = ${subscriptionId}`;
   return rows.map((r) => r.status).sort();
@@ -31,16 +39,8 @@ describe('circuit breaker', () => {
   it('opens after the threshold, keeps the deliveries, probes once when half open, and closes on success', async () => {
     const owner = { platformId: randomUUID() };
     const healthyOwner = { platformId: randomUUID() };
-    const subscription = await dispatcher.send(WebhookCommands.create, {
-      owner,
-      url: receiver.url('/breaker'),
-      eventTypes: ['transaction.created'],
-    });
-    const healthy = await dispatcher.send(WebhookCommands.create, {
-      owner: healthyOwner,
-      url: receiver.url('/healthy'),
-      eventTypes: ['transaction.created'],
-    });
+    const subscription = await subscribe(owner, '/breaker');
+    const healthy = await subscribe(healthyOwner, '/healthy');
     let releaseProbe: ((reply: Reply) => void) | undefined;
     let failing = true;
     reply = (path) => {
@@ -54,12 +54,10 @@ describe('circuit breaker', () => {
     };
 
     for (let i = 0; i < 5; i += 1) await publishEvent(dispatcher.nats.bus, transactionEvent(owner));
-    await expect
-      .poll(async () => (await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: subscription.id })).circuitBreaker.state)
-      .toBe('OPEN');
-    const opened = await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: subscription.id });
-    expect(opened.circuitBreaker.consecutiveFailures).toBeGreaterThanOrEqual(3);
-    expect(Date.parse(opened.circuitBreaker.halfOpenAt!)).toBeGreaterThan(Date.parse(opened.circuitBreaker.openedAt!));
+    await expect.poll(async () => (await breakerOf(owner, subscription.id)).state).toBe('OPEN');
+    const opened = await breakerOf(owner, subscription.id);
+    expect(opened.consecutiveFailures).toBeGreaterThanOrEqual(3);
+    expect(Date.parse(opened.halfOpenAt!)).toBeGreaterThan(Date.parse(opened.openedAt!));
     // Paused, not dropped: every delivery is still waiting.
     await expect.poll(() => statuses(subscription.id)).toEqual(['pending', 'pending', 'pending', 'pending', 'pending']);
 
@@ -71,16 +69,16 @@ describe('circuit breaker', () => {
     failing = false;
     const beforeProbe = receiver.received('/breaker').length;
     await expect.poll(() => releaseProbe !== undefined, { timeout: 5000 }).toBe(true);
-    expect((await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: subscription.id })).circuitBreaker.state).toBe('HALF_OPEN');
+    expect((await breakerOf(owner, subscription.id)).state).toBe('HALF_OPEN');
     const probe = receiver.received('/breaker')[beforeProbe]!;
-    expect(probe.at).toBeGreaterThanOrEqual(Date.parse(opened.circuitBreaker.halfOpenAt!) - 50);
+    expect(probe.at).toBeGreaterThanOrEqual(Date.parse(opened.halfOpenAt!) - 50);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(receiver.received('/breaker').length).toBe(beforeProbe + 1);
     expect(await statuses(subscription.id)).toEqual(['pending', 'pending', 'pending', 'pending', 'pending']);
 
     releaseProbe!({ status: 200 });
     await expect.poll(() => statuses(subscription.id)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded']);
-    expect((await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: subscription.id })).circuitBreaker).toEqual({
+    expect(await breakerOf(owner, subscription.id)).toEqual({
       state: 'CLOSED',
       consecutiveFailures: 0,
       openedAt: null,
@@ -92,45 +90,29 @@ describe('circuit breaker', () => {
 
   it('re-opens when the probe fails', async () => {
     const owner = { workspaceId: randomUUID() };
-    const subscription = await dispatcher.send(WebhookCommands.create, {
-      owner,
-      url: receiver.url('/still-down'),
-      eventTypes: ['transaction.created'],
-    });
+    const subscription = await subscribe(owner, '/still-down');
     reply = () => ({ status: 502 });
     for (let i = 0; i < 3; i += 1)
       await publishEvent(dispatcher.nats.bus, transactionEvent({ platformId: randomUUID(), workspaceId: owner.workspaceId }));
-    await expect
-      .poll(async () => (await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: subscription.id })).circuitBreaker.state)
-      .toBe('OPEN');
-    const first = await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: subscription.id });
+    await expect.poll(async () => (await breakerOf(owner, subscription.id)).state).toBe('OPEN');
+    const first = await breakerOf(owner, subscription.id);
     const requestsAtOpen = receiver.received('/still-down').length;
     // The failed probe opens it again with a later half-open time and one more failure.
-    await expect
-      .poll(async () => (await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: subscription.id })).circuitBreaker.openedAt, {
-        timeout: 5000,
-      })
-      .not.toBe(first.circuitBreaker.openedAt);
-    const again = await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: subscription.id });
-    expect(again.circuitBreaker.state).toBe('OPEN');
-    expect(again.circuitBreaker.consecutiveFailures).toBeGreaterThan(first.circuitBreaker.consecutiveFailures);
-    expect(Date.parse(again.circuitBreaker.openedAt!)).toBeGreaterThanOrEqual(Date.parse(first.circuitBreaker.halfOpenAt!));
+    await expect.poll(async () => (await breakerOf(owner, subscription.id)).openedAt, { timeout: 5000 }).not.toBe(first.openedAt);
+    const again = await breakerOf(owner, subscription.id);
+    expect(again.state).toBe('OPEN');
+    expect(again.consecutiveFailures).toBeGreaterThan(first.consecutiveFailures);
+    expect(Date.parse(again.openedAt!)).toBeGreaterThanOrEqual(Date.parse(first.halfOpenAt!));
     expect(receiver.received('/still-down').length).toBeGreaterThan(requestsAtOpen);
     expect(await statuses(subscription.id)).toEqual(['pending', 'pending', 'pending']);
   });
 
   it('reset-circuit-breaker forces CLOSED at once and deliveries resume', async () => {
     const owner = { platformId: randomUUID() };
-    const subscription = await dispatcher.send(WebhookCommands.create, {
-      owner,
-      url: receiver.url('/reset'),
-      eventTypes: ['transaction.created'],
-    });
+    const subscription = await subscribe(owner, '/reset');
     reply = () => ({ status: 500 });
     for (let i = 0; i < 3; i += 1) await publishEvent(dispatcher.nats.bus, transactionEvent(owner));
-    await expect
-      .poll(async () => (await dispatcher.send(WebhookCommands.get, { owner, subscriptionId: subscription.id })).circuitBreaker.state)
-      .toBe('OPEN');
+    await expect.poll(async () => (await breakerOf(owner, subscription.id)).state).toBe('OPEN');
     // Park the circuit far in the future so that only the reset can close it.
     await dispatcher.sql`update webhooks.subscriptions set circuit_half_open_at = now() + interval '1 hour' where id = ${subscription.id}`;
     reply = () => ({ status: 200 });

@@ -1,6 +1,7 @@
-import { type Anvil, startAnvil } from '@holdfast/test-fixtures';
+import { CustomerRecord } from '@holdfast/contracts';
+import { fileFixture, startAnvil } from '@holdfast/test-fixtures';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anvilClients } from './helpers/chain.js';
 import { customerJwt, linkWallet, registerCustomer } from './support/customers.js';
 import {
@@ -8,30 +9,18 @@ import {
   buildWorld,
   createWorkspace,
   expiredTokenFor,
-  type Harness,
   type Json,
   PASSWORD,
   sessionIdOf,
   startHarness,
   uniqueEmail,
-  type World,
 } from './support/harness.js';
 
 // Customers over HTTP: administration (workspace and global routes), self-service sessions with
 // the workspace-bound customer JWT, and wallet linking with a real viem-signed SIWE message.
-let h: Harness;
-let world: World;
-let anvil: Anvil;
-
-beforeAll(async () => {
-  anvil = await startAnvil();
-  h = await startHarness({ CHAIN_RPC_URLS: `base-sepolia=${anvil.rpcUrl}` });
-  world = await buildWorld(h);
-});
-afterAll(async () => {
-  await h?.stop();
-  await anvil?.stop();
-});
+const anvil = fileFixture(() => startAnvil());
+const h = fileFixture(() => startHarness({ CHAIN_RPC_URLS: `base-sepolia=${anvil.rpcUrl}` }));
+const world = fileFixture(() => buildWorld(h));
 
 const w1Customers = () => `/api/v1/workspaces/${world.w1.id}/customers`;
 const auth = (ref: string, what: string) => `/api/v1/workspaces/${ref}/customers/auth/${what}`;
@@ -43,14 +32,14 @@ async function adminCreates(body: Record<string, unknown>, token = world.adminW1
 describe('workspace customers (administration)', () => {
   it('creates a customer of the workspace: 201, the record, an audit entry; no password, so no login', async () => {
     const email = uniqueEmail('Ada.Customer');
+    // The profile of the customer the API documents as its example.
+    const [documented] = CustomerRecord.examples as CustomerRecord[];
+    const { phoneNumber, dateOfBirth, address, city, postalCode } = documented!;
+    const profile = { phoneNumber, dateOfBirth, address, city, postalCode };
     const res = await adminCreates({
       email: email.toUpperCase(),
-      phoneNumber: '+49 30 1234567',
-      dateOfBirth: '1990-12-09',
-      address: 'Unter den Linden 1',
-      city: 'Berlin',
-      postalCode: '10117',
-      country: 'de',
+      ...profile,
+      country: documented!.country!.toLowerCase(),
       externalId: 'cus_1',
       metadata: { tier: 'gold' },
     });
@@ -62,12 +51,8 @@ describe('workspace customers (administration)', () => {
       email: email.toLowerCase(),
       firstName: 'Ada',
       lastName: 'Lovelace',
-      phoneNumber: '+49 30 1234567',
-      dateOfBirth: '1990-12-09',
-      address: 'Unter den Linden 1',
-      city: 'Berlin',
+      ...profile,
       state: null,
-      postalCode: '10117',
       country: 'DE',
       status: 'active',
       walletAddress: null,

@@ -24,6 +24,17 @@ beforeAll(async () => {
 
 const get = async (id: string) => (await call(e.svc.url, 'GET', `/api/v2/transactions/${id}`, { headers: bearer(p.token) })).body;
 
+/** The transaction as the API answers it once it has the status (a chain event applied). */
+const getWhen = (id: string, status: string) =>
+  waitFor(
+    async () => {
+      const t = await get(id);
+      return t.status === status && t;
+    },
+    status,
+    60_000,
+  );
+
 describe('a payment through the API and the chain', () => {
   it('created -> escrowed (chain event) -> release attested -> paid by the attester -> completed', async () => {
     const sender = e.world.sender.account.address;
@@ -57,14 +68,7 @@ describe('a payment through the API and the chain', () => {
     const receiverBefore = await e.world.balance(receiver);
     const lock = await e.world.createEscrow(id, 12_500_000n, { holdDeadline: (await e.world.now()) + 2n });
     await publishChain(e.nats.bus, await e.world.indexed(lock));
-    const escrowed = await waitFor(
-      async () => {
-        const t = await get(id);
-        return t.status === 'escrowed' && t;
-      },
-      'escrowed',
-      60_000,
-    );
+    const escrowed = await getWhen(id, 'escrowed');
     expect(escrowed).toMatchObject({ escrowAddress: e.world.escrow, txHash: lock.transactionHash });
 
     const attested = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: bearer(p.token) });
@@ -86,14 +90,7 @@ describe('a payment through the API and the chain', () => {
 
     const release = await e.world.publicClient.getTransactionReceipt({ hash: settlement.tx_hash });
     await publishChain(e.nats.bus, await e.world.indexed(release));
-    const completed = await waitFor(
-      async () => {
-        const t = await get(id);
-        return t.status === 'completed' && t;
-      },
-      'completed',
-      60_000,
-    );
+    const completed = await getWhen(id, 'completed');
     expect(completed.txHash).toBe(release.transactionHash);
 
     const events = await eventsOf(e.sql, id);

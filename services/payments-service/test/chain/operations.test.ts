@@ -33,16 +33,13 @@ beforeAll(async () => {
 const v2 = () => bearer(p.token);
 const statusOf = async (id: string) => (await e.sql`select status from transactions where id = ${id}`)[0]?.status as string;
 const randomHash = () => `0x${randomBytes(32).toString('hex')}`;
+/** A transaction of the platform from SENDER to RECEIVER, written straight to the table (pending unless told). */
+const insertOwnTransaction = (values: Omit<Parameters<typeof insertTransaction>[1], 'platformId' | 'from' | 'to'> = {}) =>
+  insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER, ...values });
 
 /** A platform transaction escrowed on chain and recorded through submit-escrow-hash. */
 async function escrowed(options: { holdDeadline?: bigint; rowHold?: string | null; rescindPolicy?: Record<string, unknown> } = {}) {
-  const id = await insertTransaction(e.sql, {
-    platformId: p.platformId,
-    from: SENDER,
-    to: RECEIVER,
-    holdDeadline: options.rowHold,
-    rescindPolicy: options.rescindPolicy,
-  });
+  const id = await insertOwnTransaction({ holdDeadline: options.rowHold, rescindPolicy: options.rescindPolicy });
   const receipt = await e.world.createEscrow(id, AMOUNT, { holdDeadline: options.holdDeadline ?? 0n });
   const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
     headers: v2(),
@@ -53,7 +50,7 @@ async function escrowed(options: { holdDeadline?: bigint; rowHold?: string | nul
 }
 
 describe('submit hash (raw orchestration)', () => {
-  const raw = () => insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER, orchestrationType: 'raw' });
+  const raw = () => insertOwnTransaction({ orchestrationType: 'raw' });
 
   it('completes the transaction when the receipt holds the exact transfer (v2), once', async () => {
     const id = await raw();
@@ -143,7 +140,7 @@ describe('submit hash (raw orchestration)', () => {
   });
 
   it('is refused for a platform (escrow) transaction', async () => {
-    const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+    const id = await insertOwnTransaction();
     const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/hash`, { headers: v2(), body: { txHash: randomHash() } });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('ORCHESTRATION_TYPE_MISMATCH');
@@ -159,7 +156,7 @@ describe('submit hash (raw orchestration)', () => {
 
 describe('escrow, release attest and the settlement worker, end to end', () => {
   it('escrows from the submitted hash, releases with the attester key and completes from the chain event, once', async () => {
-    const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+    const id = await insertOwnTransaction();
     const created = await e.world.createEscrow(id, AMOUNT);
     const submitted = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
       headers: v2(),
@@ -204,7 +201,7 @@ describe('escrow, release attest and the settlement worker, end to end', () => {
   });
 
   it('v1 submit-escrow-hash and authorize-release take an API key', async () => {
-    const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+    const id = await insertOwnTransaction();
     const created = await e.world.createEscrow(id, AMOUNT, { holdDeadline: (await e.world.now()) + 3600n });
     const res = await call(e.svc.url, 'POST', `/api/v1/transactions/${id}/submit-escrow-hash`, {
       headers: key(p.apiKey),
@@ -280,7 +277,7 @@ describe('escrow, release attest and the settlement worker, end to end', () => {
   });
 
   it('refuses an escrow whose receiver differs (400) and changes nothing', async () => {
-    const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+    const id = await insertOwnTransaction();
     const created = await e.world.createEscrow(id, AMOUNT, { receiver: STRANGER });
     const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
       headers: v2(),
@@ -294,7 +291,7 @@ describe('escrow, release attest and the settlement worker, end to end', () => {
 
   it('refuses a hash that escrowed another transaction (400)', async () => {
     const { receipt } = await escrowed();
-    const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+    const id = await insertOwnTransaction();
     const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, {
       headers: v2(),
       body: { transactionHash: receipt.transactionHash },
@@ -304,7 +301,7 @@ describe('escrow, release attest and the settlement worker, end to end', () => {
   });
 
   it('refuses release attest of a transaction not escrowed (409)', async () => {
-    const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+    const id = await insertOwnTransaction();
     const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: v2() });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('INVALID_STATE_TRANSITION');
@@ -382,13 +379,7 @@ describe('rescind', () => {
   });
 
   it('refuses after the hold deadline with HOLD_PERIOD_ENDED and changes nothing', async () => {
-    const id = await insertTransaction(e.sql, {
-      platformId: p.platformId,
-      from: SENDER,
-      to: RECEIVER,
-      status: 'escrowed',
-      holdDeadline: new Date(Date.now() - 60_000).toISOString(),
-    });
+    const id = await insertOwnTransaction({ status: 'escrowed', holdDeadline: new Date(Date.now() - 60_000).toISOString() });
     const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/rescind`, { headers: v2(), body: {} });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('HOLD_PERIOD_ENDED');
@@ -397,23 +388,11 @@ describe('rescind', () => {
   });
 
   it('requires a reason when the rescind rules say so, and refuses when they do not allow it', async () => {
-    const needsReason = await insertTransaction(e.sql, {
-      platformId: p.platformId,
-      from: SENDER,
-      to: RECEIVER,
-      status: 'escrowed',
-      rescindPolicy: { allowed: true, requiresReason: true },
-    });
+    const needsReason = await insertOwnTransaction({ status: 'escrowed', rescindPolicy: { allowed: true, requiresReason: true } });
     const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${needsReason}/rescind`, { headers: v2(), body: {} });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
-    const notAllowed = await insertTransaction(e.sql, {
-      platformId: p.platformId,
-      from: SENDER,
-      to: RECEIVER,
-      status: 'escrowed',
-      rescindPolicy: { allowed: false },
-    });
+    const notAllowed = await insertOwnTransaction({ status: 'escrowed', rescindPolicy: { allowed: false } });
     const refused = await call(e.svc.url, 'POST', `/api/v2/transactions/${notAllowed}/rescind`, { headers: v2(), body: { reason: 'x' } });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('RESCIND_NOT_ALLOWED');
@@ -500,7 +479,7 @@ describe('refund', () => {
   });
 
   it('refuses a pending transaction (409) and writes no instruction', async () => {
-    const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+    const id = await insertOwnTransaction();
     const res = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/refund`, { headers: v2(), body: {} });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('INVALID_STATE_TRANSITION');
@@ -519,7 +498,7 @@ describe('security of every operation', () => {
   ];
   let id: string;
   beforeAll(async () => {
-    id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER, status: 'escrowed' });
+    id = await insertOwnTransaction({ status: 'escrowed' });
   });
 
   for (const op of OPS) {

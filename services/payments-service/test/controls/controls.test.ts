@@ -455,13 +455,13 @@ describe('risk review decisions', () => {
       control({ id: 'limit', type: 'amount_limit', executionOrder: 2, config: { max: '1000' } }),
     ),
   });
+  /** POST /api/v1/controls/reviews/{id}: a reviewer's decision, by the admin key unless told otherwise. */
+  const decide = (id: string, body: { decision: string; reason?: string }, headers: Record<string, string> = key(e.admin)) =>
+    call(e.svc.url, 'POST', `/api/v1/controls/reviews/${id}`, { headers, body });
 
   it('approve moves back to pending and runs the controls after the review', async () => {
     const { id } = await create(a.platformId, review());
-    const res = await call(e.svc.url, 'POST', `/api/v1/controls/reviews/${id}`, {
-      headers: key(e.admin),
-      body: { decision: 'approve', reason: 'known customer' },
-    });
+    const res = await decide(id, { decision: 'approve', reason: 'known customer' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id, status: 'pending', platformId: a.platformId });
     expect(await resultsOf(id)).toEqual([
@@ -473,23 +473,20 @@ describe('risk review decisions', () => {
     expect(t).toEqual({ action: 'approve_review', reason: 'known customer' });
     expect(await failedEvents(id)).toHaveLength(0);
 
-    const again = await call(e.svc.url, 'POST', `/api/v1/controls/reviews/${id}`, { headers: key(e.admin), body: { decision: 'approve' } });
+    const again = await decide(id, { decision: 'approve' });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('INVALID_STATE_TRANSITION');
   });
 
   it('an approval can still fail on a later control', async () => {
     const { id } = await create(a.platformId, review(), { amount: '5000' });
-    const res = await call(e.svc.url, 'POST', `/api/v1/controls/reviews/${id}`, { headers: key(e.admin), body: { decision: 'approve' } });
+    const res = await decide(id, { decision: 'approve' });
     expect(res.body).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('control limit') });
   });
 
   it('reject fails the transaction with transaction.failed and its reason in the outbox', async () => {
     const { id } = await create(a.platformId, review());
-    const res = await call(e.svc.url, 'POST', `/api/v1/controls/reviews/${id}`, {
-      headers: key(e.admin),
-      body: { decision: 'reject', reason: 'sanctions hit' },
-    });
+    const res = await decide(id, { decision: 'reject', reason: 'sanctions hit' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'failed', failureReason: 'sanctions hit' });
     const [event] = await failedEvents(id);
@@ -501,14 +498,10 @@ describe('risk review decisions', () => {
 
   it('refuses bad input, unknown transactions and callers without admin:platform', async () => {
     const { id } = await create(a.platformId, review());
-    const path = `/api/v1/controls/reviews/${id}`;
-    expect((await call(e.svc.url, 'POST', path, { headers: key(e.admin), body: { decision: 'maybe' } })).status).toBe(400);
-    expect(
-      (await call(e.svc.url, 'POST', `/api/v1/controls/reviews/${uuidv7()}`, { headers: key(e.admin), body: { decision: 'approve' } }))
-        .status,
-    ).toBe(404);
-    expect((await call(e.svc.url, 'POST', path, { body: { decision: 'approve' } })).status).toBe(401);
-    const own = await call(e.svc.url, 'POST', path, { headers: key(a.apiKey), body: { decision: 'approve' } });
+    expect((await decide(id, { decision: 'maybe' })).status).toBe(400);
+    expect((await decide(uuidv7(), { decision: 'approve' })).status).toBe(404);
+    expect((await decide(id, { decision: 'approve' }, {})).status).toBe(401);
+    const own = await decide(id, { decision: 'approve' }, key(a.apiKey));
     expect(own.status).toBe(403);
     expect(await statusOf(id)).toBe('risk_review');
   });

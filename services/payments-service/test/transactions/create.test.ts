@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileFixture } from '@holdfast/test-fixtures';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTransactionMoves } from '../../src/modules/transactions/moves.js';
 import { createTransactionsRepository } from '../../src/modules/transactions/repository.js';
 import {
@@ -11,7 +12,6 @@ import {
   GENEROUS_LIMITS,
   key,
   type Loose,
-  type PaymentsEnv,
   startPayments,
   startPaymentsEnv,
   tokenFor,
@@ -21,15 +21,13 @@ import { address, count, newTenant, type Tenant, waitForEvents } from './setup.j
 // POST /api/{v1,v2}/transactions on one real instance (PostgreSQL, JetStream): the create table,
 // idempotency, the duplicate window, the per-sender limit, quotes, and the events it leaves.
 
-let e: PaymentsEnv;
+const e = fileFixture(() => startPaymentsEnv());
 let t: Tenant;
 let other: Tenant;
 
 beforeAll(async () => {
-  e = await startPaymentsEnv();
   [t, other] = await Promise.all([newTenant(e), newTenant(e)]);
 });
-afterAll(async () => e?.stop());
 
 const create = (body: Record<string, unknown>, headers: Record<string, string> = bearer(t.token), version = 'v2') =>
   call(e.svc.url, 'POST', `/api/${version}/transactions`, { headers, body });

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { PAYMENTS_V2_OPERATIONS, TRANSACTION_STATUSES } from '@holdfast/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, createClient, key, type Loose, type PaymentsEnv, startPaymentsEnv, tokenFor } from '../helpers.js';
+import { fileFixture } from '@holdfast/test-fixtures';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, call, createClient, key, type Loose, startPaymentsEnv, tokenFor } from '../helpers.js';
 import { address, count, newTenant, type Tenant } from './setup.js';
 
 // GET list / at-risk / stats and POST quote, on v1 and v2, with the security cases.
 
-let e: PaymentsEnv;
+const e = fileFixture(() => startPaymentsEnv());
 let t: Tenant;
 let other: Tenant;
 let readOnly: string;
@@ -29,7 +30,6 @@ async function make(name: string, b: Loose, status?: string, ageHours = 0) {
 }
 
 beforeAll(async () => {
-  e = await startPaymentsEnv();
   [t, other] = await Promise.all([newTenant(e), newTenant(e)]);
   const reader = await createClient(e.svc.url, e.admin, { name: 'no read', scopes: ['write:transactions'], platformId: t.platformId });
   readOnly = await tokenFor(e.svc.url, reader);
@@ -45,7 +45,6 @@ beforeAll(async () => {
     body: { fromAddress: alice, toAddress: bob, amount: 99 },
   });
 });
-afterAll(async () => e?.stop());
 
 describe('list', () => {
   it('answers {data, pagination}, newest first, only the platform’s', async () => {
@@ -244,10 +243,8 @@ describe('OpenAPI', () => {
 });
 
 describe('production instance', () => {
-  let prod: PaymentsEnv;
-  let p: Tenant;
-  beforeAll(async () => {
-    prod = await startPaymentsEnv({
+  const prod = fileFixture(() =>
+    startPaymentsEnv({
       APP_ENV: 'production',
       NATS_USER: 'payments-service',
       NATS_PASSWORD: 'nats-test-password',
@@ -258,10 +255,12 @@ describe('production instance', () => {
       IDENTITY_PROVIDER_URL: 'https://idp.example.com/',
       IDENTITY_PROVIDER_API_KEY: 'i'.repeat(24),
       IDENTITY_PROVIDER_WEBHOOK_SECRET: 's'.repeat(32),
-    });
+    }),
+  );
+  let p: Tenant;
+  beforeAll(async () => {
     p = await newTenant(prod);
   });
-  afterAll(async () => prod?.stop());
 
   it('defaults to base, keeps mainnets, refuses testnets with TESTNET_NOT_ALLOWED_IN_PRODUCTION', async () => {
     const post = (b: Loose) => call(prod.svc.url, 'POST', '/api/v2/transactions', { headers: bearer(p.token), body: b });
