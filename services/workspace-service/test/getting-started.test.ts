@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
+import { startReceiver } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { imageForm } from './support/fixtures.js';
 import { type Harness, startHarness } from './support/harness.js';
-import { callPayments, paymentsToken, startReceiver } from './support/integrations.js';
+import { callPayments, paymentsToken } from './support/integrations.js';
 
 // The steps of docs/workspace-getting-started.md, in order, as a new administrator runs them,
 // against a real payments-service and webhook-dispatcher.

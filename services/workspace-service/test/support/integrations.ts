@@ -1,9 +1,5 @@
 import { request } from 'undici';
 
-// getting-started.test.ts takes the receiver from here: importing @holdfast/test-fixtures ahead of
-// support/fixtures.js there hangs its avatar upload (the undici FormData of imageForm); cause not found yet.
-export { startReceiver } from '@holdfast/test-fixtures';
-
 import { insertUser } from './fixtures.js';
 import { createWorkspace, type Harness, type Json, type World } from './harness.js';
 
