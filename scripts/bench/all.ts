@@ -3,23 +3,26 @@
 // own section of docs/benchmarks.md, and this script rewrites the summary at the top of it (date,
 // machine, load, commands, every verdict), so the file holds one dated run of all of them.
 //
-//   pnpm exec turbo run build && node scripts/bench/all.ts [--write] [--only a,b] [--smoke]
+//   pnpm exec turbo run build && node scripts/bench/all.ts [--write] [--only a,b] [--rounds K] [--smoke]
 //
-// --smoke runs each script with small counts and checks only that it completes and prints its
-// verdicts (what ./scripts/test runs, so the benchmarks cannot rot); its numbers mean nothing.
-// Run the real thing on a quiet machine: the script prints the load average before it starts and
-// refuses to --write when the 1-minute load is above 1.5 (--force to write anyway, e.g. to see it).
+// --smoke runs each script with small counts (and 2 rounds) and checks only that it completes and
+// prints its verdicts (what ./scripts/test runs, so the benchmarks cannot rot); its numbers mean
+// nothing. --rounds K goes to the scripts that measure in alternating rounds (rounds.ts; their
+// default otherwise). Run the real thing on a quiet machine: the script prints the load average
+// before it starts and refuses to --write when the 1-minute load is above 1.5 (--force to write
+// anyway, e.g. to see it); once it started, its scripts write whatever load they themselves make.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { benchmarksFile, flag, root, stringOption } from './options.ts';
+import { QUIET_LOAD } from './rounds.ts';
 
 const WRITE = flag('write');
 const SMOKE = flag('smoke');
 const FORCE = flag('force');
 const ONLY = stringOption('only')?.split(',');
-const QUIET_LOAD = 1.5;
+const ROUNDS = stringOption('rounds');
 
 interface Bench {
   name: string;
@@ -27,12 +30,19 @@ interface Bench {
   full: string[];
   /** Arguments of the smoke run: small counts, seconds not minutes. */
   smoke: string[];
+  /** Whether it measures in alternating rounds (takes --rounds). */
+  rounds?: boolean;
 }
 
 const BENCHES: Bench[] = [
-  { name: 'create-transaction', full: [], smoke: ['--requests', '200', '--replays', '200', '--warmup', '50'] },
-  { name: 'workspace-list', full: [], smoke: ['--requests', '200', '--warmup', '50'] },
-  { name: 'webhooks', full: [], smoke: ['--deliveries', '300', '--seconds', '1'] },
+  {
+    name: 'create-transaction',
+    full: [],
+    smoke: ['--rounds', '2', '--requests', '200', '--replays', '200', '--reads', '200', '--warmup', '50'],
+    rounds: true,
+  },
+  { name: 'workspace-list', full: [], smoke: ['--rounds', '2', '--requests', '200', '--warmup', '50'], rounds: true },
+  { name: 'webhooks', full: [], smoke: ['--rounds', '2', '--deliveries', '300', '--seconds', '1'], rounds: true },
   { name: 'escrow-lag', full: [], smoke: ['--samples', '5'] },
   { name: 'chain-indexer', full: [], smoke: ['--singles', '50', '--batches', '2', '--legs', '5', '--lag', '5'] },
   { name: 'startup', full: [], smoke: ['--starts', '1'] },
@@ -43,7 +53,12 @@ const say = (message: string) => process.stderr.write(`[bench:all] ${message}\n`
 
 function run(bench: Bench): Promise<{ code: number; verdicts: string[]; seconds: number }> {
   const script = join(root, 'scripts', 'bench', `${bench.name}.ts`);
-  const benchArgs = [...(SMOKE ? bench.smoke : bench.full), ...(WRITE && !SMOKE ? ['--write'] : [])];
+  // --force: this script checked the load before the first one; what a script sees after it is mostly the load of the one before.
+  const benchArgs = [
+    ...(SMOKE ? bench.smoke : bench.full),
+    ...(ROUNDS && bench.rounds && !SMOKE ? ['--rounds', ROUNDS] : []),
+    ...(WRITE && !SMOKE ? ['--write', '--force'] : []),
+  ];
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...benchArgs], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -85,7 +100,7 @@ async function main(): Promise<void> {
     say(`${result.code === 0 ? '✔' : '✘'} ${bench.name} in ${result.seconds.toFixed(0)} s, ${result.verdicts.length} verdicts`);
   }
   const lines = results.flatMap((r) => [
-    `- \`${r.bench.name}\` (${r.code === 0 ? 'completed' : `failed, exit ${r.code}`}, ${r.seconds.toFixed(0)} s; \`node scripts/bench/${r.bench.name}.ts${r.bench.full.length ? ` ${r.bench.full.join(' ')}` : ''}\`)`,
+    `- \`${r.bench.name}\` (${r.code === 0 ? 'completed' : `failed, exit ${r.code}`}, ${r.seconds.toFixed(0)} s; \`node scripts/bench/${[r.bench.name + '.ts', ...r.bench.full, ...(ROUNDS && r.bench.rounds ? ['--rounds', ROUNDS] : [])].join(' ')}\`)`,
     ...r.verdicts.map((v) => `  - ${v}`),
   ]);
   process.stdout.write(`\n${lines.join('\n')}\n`);

@@ -2,21 +2,23 @@
 // token, a unique Idempotency-Key per request) on the built payments-service, side by side with a bare
 // Fastify route doing one postgres.js insert (bare-server.ts), loaded identically in the same run; plus
 // the idempotent replay (the same key and body re-sent: `Idempotent-Replayed: true`), and GET
-// /api/v2/transactions/{id} next to a bare route doing one indexed select. It prints each run's row
-// (with the server process's CPU time per request), a ratio row per target of issue 16 and one
-// PASS/MISS line per target. Each server runs
-// as its own process; the load is N closed loops of undici requests from this process. Payments gets a
-// fresh database (migrated by its bundle/migrate.js), its own NATS subject prefix and rate limits far
-// above the load, all removed afterwards.
+// /api/v2/transactions/{id} next to a bare route doing one indexed select. Each pair is measured in
+// alternating rounds (rounds.ts: `--rounds`, 5 by default): it prints every run's row (with the server
+// process's CPU time per request and the load as it began), a ratio row per target of issue 16 (the
+// median of the rounds, their spread and each round's value) and one PASS/MISS line per target, on the
+// median. Each server runs as its own process; the load is N closed loops of undici requests from this
+// process. Payments gets a fresh database (migrated by its bundle/migrate.js), its own NATS subject
+// prefix and rate limits far above the load, all removed afterwards.
 //
-//   pnpm exec turbo run build && node scripts/bench/create-transaction.ts [--requests 2000] [--replays 2000] [--reads 2000] [--warmup 300] [--write]
+//   pnpm exec turbo run build && node scripts/bench/create-transaction.ts [--rounds 5] [--requests 2000] [--replays 2000] [--reads 2000] [--warmup 300] [--write [--force]]
 //
 // BENCH_PAYMENTS_NODE_ARGS (and BENCH_BARE_NODE_ARGS) pass Node flags to that server, e.g.
 // "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it; BENCH_PAYMENTS_DIR measures another
 // checkout's built payments-service (e.g. main before a change).
 //
 // Every request has its own sender (fromAddress): payments allows 10 creations per minute per sender.
-// --write puts the results into docs/benchmarks.md (its create-transaction section); --keep keeps the
+// --write puts the results into docs/benchmarks.md (its create-transaction section; refused when the
+// 1-minute load is above 1.5, unless --force); --keep keeps the
 // bench database (its URL is printed). Needs PostgreSQL, NATS and Redis at DATABASE_URL, NATS_URL and
 // REDIS_URL (./scripts/start's defaults otherwise).
 import type { ChildProcess } from 'node:child_process';
@@ -45,6 +47,18 @@ import {
   stopChildren,
 } from './load.ts';
 import { benchmarksFile, databaseUrl, flag, natsUrl, nodeArgsFrom, numberOption, root } from './options.ts';
+import {
+  alternate,
+  checkQuiet,
+  loadNow,
+  methodLine,
+  ROUNDS,
+  roundsVerdict,
+  SPREAD_HEADER,
+  type Spread,
+  spread,
+  spreadCells,
+} from './rounds.ts';
 
 /** The payments-service build to measure (BENCH_PAYMENTS_DIR: another checkout's, to compare two builds in one run). */
 const paymentsDir = process.env.BENCH_PAYMENTS_DIR ?? join(root, 'services/payments-service');
@@ -62,6 +76,7 @@ const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 const address = () => `0x${randomBytes(20).toString('hex')}`;
 
 async function main(): Promise<void> {
+  checkQuiet('bench', WRITE);
   const prefix = `bench${randomBytes(3).toString('hex')}.`;
   const database = await benchDatabase(databaseUrl);
   const benchDbUrl = database.url;
@@ -147,114 +162,138 @@ async function main(): Promise<void> {
     const rows: string[][] = [];
     let failed = false;
     /** Adds the run's row; answers its throughput (2xx per second) and p99 latency. */
-    const row = (what: string, inFlight: number, r: Measured) => {
-      const run = requestRunRow(what, inFlight, r);
+    const row = (round: number, what: string, inFlight: number, r: Measured) => {
+      const run = requestRunRow(round, what, inFlight, r);
       rows.push(run.row);
       if (r.errors > 0) failed = true;
       return run;
     };
 
-    // Warm-up: connections, JIT, PostgreSQL caches, the token in payments' credential cache.
-    log('warming up…');
-    await closedLoops(bareUrl, WARMUP, 10, createRequest, created);
-    await closedLoops(paymentsUrl, WARMUP, 10, createRequest, created);
+    // Every creation leaves its `transaction.created` to payments' outbox relay, which publishes it
+    // after the answer, in the same process. A run that started while the relay still drained the
+    // previous run's events would share payments' CPU with it (and the bare route the machine's), so
+    // each run of creations ends when the outbox is empty: its CPU per request includes publishing.
+    const outbox = postgres(benchDbUrl, { max: 1, onnotice: () => {} });
+    const drained = async () => {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const [left] = await outbox<{ n: number }[]>`select count(*)::int as n from payments.outbox where published_at is null`;
+        if (left?.n === 0) return;
+        if (Date.now() > deadline) throw new Error(`the outbox relay left ${left?.n} events unpublished after 60 s`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    const creations = (total: number, inFlight: number) => async () => {
+      const result = await closedLoops(paymentsUrl, total, inFlight, createRequest, created);
+      await drained();
+      return result;
+    };
 
-    const creations = new Map<number, { bare: number; payments: number; p99: number }>();
-    for (const inFlight of IN_FLIGHT) {
-      const bareRun = row(
+    // Warm-up, the same for both: connections, JIT, PostgreSQL caches, the token in payments'
+    // credential cache; then reads of the rows each side made.
+    log('warming up…');
+    await closedLoops(bareUrl, WARMUP, IN_FLIGHT[0]!, createRequest, created);
+    await creations(WARMUP, IN_FLIGHT[0]!)();
+    const found = (status: number) => status === 200;
+    /** GETs cycling through 1000 of the side's rows, drawn afresh each round. */
+    const reader = async (table: 'payments.transactions' | 'bench_transactions') => {
+      const ids = (await outbox.unsafe<{ id: string }[]>(`select id from ${table} order by random() limit 1000`)).map((r) => r.id);
+      let i = 0;
+      return (): Request => ({ method: 'GET', path: `/${ids[i++ % ids.length]}`, headers: { authorization: `Bearer ${token}` } });
+    };
+    await closedLoops(bareUrl, WARMUP, IN_FLIGHT[0]!, await reader('bench_transactions'), found);
+    await closedLoops(paymentsUrl, WARMUP, IN_FLIGHT[0]!, await reader('payments.transactions'), found);
+
+    /** Each target's value per round. */
+    const perRound = {
+      create10: [] as number[],
+      create50: [] as number[],
+      p99At10: [] as number[],
+      replay: [] as number[],
+      read: [] as number[],
+    };
+    const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
+    const bareInsert = (round: number, inFlight: number) => async () =>
+      row(
+        round,
         'bare Fastify route, one postgres.js insert',
         inFlight,
         await measured(bare, () => closedLoops(bareUrl, REQUESTS, inFlight, createRequest, created)),
       );
-      const paymentsRun = row(
-        'payments POST /api/v2/transactions',
-        inFlight,
-        await measured(payments, () => closedLoops(paymentsUrl, REQUESTS, inFlight, createRequest, created)),
-      );
-      creations.set(inFlight, { bare: bareRun.perSecond, payments: paymentsRun.perSecond, p99: paymentsRun.p99 });
-    }
-    // The replay: one key, created once, then re-sent with the same body.
-    const original = createRequest();
-    const first = await request(paymentsUrl, { method: 'POST', headers: original.headers, body: original.body });
-    await first.body.dump();
-    if (first.statusCode !== 201) throw new Error(`replay original: ${first.statusCode}`);
-    const replay = row(
-      'payments, the same Idempotency-Key re-sent (replay)',
-      IN_FLIGHT[0]!,
-      await measured(payments, () =>
-        closedLoops(
-          paymentsUrl,
-          REPLAYS,
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      log(`round ${round} of ${ROUNDS} (load ${loadNow().toFixed(2)})`);
+      for (const inFlight of IN_FLIGHT) {
+        const [bareRun, paymentsRun] = await alternate(round, bareInsert(round, inFlight), async () =>
+          row(round, 'payments POST /api/v2/transactions', inFlight, await measured(payments, creations(REQUESTS, inFlight))),
+        );
+        (inFlight === IN_FLIGHT[0] ? perRound.create10 : perRound.create50).push(ratio(paymentsRun.perSecond, bareRun.perSecond));
+        if (inFlight === IN_FLIGHT[0]) perRound.p99At10.push(paymentsRun.p99);
+      }
+      // The replay: a key of this round, created once, then re-sent with the same body; against a
+      // bare insert run of its own beside it.
+      const original = createRequest();
+      const first = await request(paymentsUrl, { method: 'POST', headers: original.headers, body: original.body });
+      await first.body.dump();
+      if (first.statusCode !== 201) throw new Error(`replay original: ${first.statusCode}`);
+      await drained();
+      const replayed = (status: number, headers: Record<string, string | string[] | undefined>) =>
+        status === 201 && headers['idempotent-replayed'] === 'true';
+      const [replayBare, replay] = await alternate(round, bareInsert(round, IN_FLIGHT[0]!), async () =>
+        row(
+          round,
+          'payments, the same Idempotency-Key re-sent (replay)',
           IN_FLIGHT[0]!,
-          () => original,
-          (status, headers) => status === 201 && headers['idempotent-replayed'] === 'true',
+          await measured(payments, () => closedLoops(paymentsUrl, REPLAYS, IN_FLIGHT[0]!, () => original, replayed)),
         ),
-      ),
-    );
+      );
+      perRound.replay.push(ratio(replay.perSecond, replayBare.perSecond));
+      // Reads: one stored row by id each.
+      const bareReader = await reader('bench_transactions');
+      const paymentsReader = await reader('payments.transactions');
+      const [bareRead, paymentsRead] = await alternate(
+        round,
+        async () =>
+          row(
+            round,
+            'bare Fastify route, one indexed select (GET by id)',
+            IN_FLIGHT[0]!,
+            await measured(bare, () => closedLoops(bareUrl, READS, IN_FLIGHT[0]!, bareReader, found)),
+          ),
+        async () =>
+          row(
+            round,
+            'payments GET /api/v2/transactions/{id}',
+            IN_FLIGHT[0]!,
+            await measured(payments, () => closedLoops(paymentsUrl, READS, IN_FLIGHT[0]!, paymentsReader, found)),
+          ),
+      );
+      perRound.read.push(ratio(paymentsRead.perSecond, bareRead.perSecond));
+    }
 
-    // Reads: one stored row by id each, cycling through the rows each side created above.
-    const ids = postgres(benchDbUrl, { max: 1, onnotice: () => {} });
-    const paymentsIds = (await ids<{ id: string }[]>`select id from payments.transactions limit 1000`).map((r) => r.id);
-    const bareIds = (await ids<{ id: string }[]>`select id from bench_transactions limit 1000`).map((r) => r.id);
-    await ids.end();
-    const reader = (idList: string[]) => {
-      let i = 0;
-      return (): Request => ({ method: 'GET', path: `/${idList[i++ % idList.length]}`, headers: { authorization: `Bearer ${token}` } });
-    };
-    const found = (status: number) => status === 200;
-    await closedLoops(bareUrl, WARMUP, IN_FLIGHT[0]!, reader(bareIds), found);
-    await closedLoops(paymentsUrl, WARMUP, IN_FLIGHT[0]!, reader(paymentsIds), found);
-    const bareRead = row(
-      'bare Fastify route, one indexed select (GET by id)',
-      IN_FLIGHT[0]!,
-      await measured(bare, () => closedLoops(bareUrl, READS, IN_FLIGHT[0]!, reader(bareIds), found)),
-    );
-    const paymentsRead = row(
-      'payments GET /api/v2/transactions/{id}',
-      IN_FLIGHT[0]!,
-      await measured(payments, () => closedLoops(paymentsUrl, READS, IN_FLIGHT[0]!, reader(paymentsIds), found)),
-    );
-
-    // The issue's targets (issue 16), each a ratio of two runs above.
-    const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
-    const at10 = creations.get(IN_FLIGHT[0]!)!;
-    const at50 = creations.get(IN_FLIGHT[1]!)!;
+    // The issue's targets (issue 16), each on the median of the rounds.
     const targets: Target[] = [
-      {
-        what: `create vs bare insert at ${IN_FLIGHT[0]} in flight`,
-        value: ratio(at10.payments, at10.bare),
-        unit: '×',
-        op: '≥',
-        target: 0.6,
-      },
-      {
-        what: `create vs bare insert at ${IN_FLIGHT[1]} in flight`,
-        value: ratio(at50.payments, at50.bare),
-        unit: '×',
-        op: '≥',
-        target: 0.6,
-      },
-      { what: `create p99 latency at ${IN_FLIGHT[0]} in flight`, value: at10.p99, unit: ' ms', op: '≤', target: 25 },
+      { what: `create vs bare insert at ${IN_FLIGHT[0]} in flight`, value: spread(perRound.create10), unit: '×', op: '≥', target: 0.6 },
+      { what: `create vs bare insert at ${IN_FLIGHT[1]} in flight`, value: spread(perRound.create50), unit: '×', op: '≥', target: 0.6 },
+      { what: `create p99 latency at ${IN_FLIGHT[0]} in flight`, value: spread(perRound.p99At10), unit: ' ms', op: '≤', target: 25 },
       {
         what: `idempotent replay vs bare insert at ${IN_FLIGHT[0]} in flight`,
-        value: ratio(replay.perSecond, at10.bare),
+        value: spread(perRound.replay),
         unit: '×',
         op: '≥',
         target: 0.9,
       },
       {
         what: `GET by id vs bare indexed select at ${IN_FLIGHT[0]} in flight`,
-        value: ratio(paymentsRead.perSecond, bareRead.perSecond),
+        value: spread(perRound.read),
         unit: '×',
         op: '≥',
         target: 0.7,
       },
     ];
 
-    const counted = postgres(benchDbUrl, { max: 1, onnotice: () => {} });
-    const [stored] = await counted<{ n: number }[]>`select count(*)::int as n from payments.transactions`;
-    await counted.end();
-    const expected = WARMUP + REQUESTS * IN_FLIGHT.length + 1;
+    const [stored] = await outbox<{ n: number }[]>`select count(*)::int as n from payments.transactions`;
+    await outbox.end();
+    const expected = WARMUP + ROUNDS * (REQUESTS * IN_FLIGHT.length + 1);
     if (stored?.n !== expected) {
       failed = true;
       log(`payments.transactions holds ${stored?.n} rows, expected ${expected}`);
@@ -270,25 +309,21 @@ async function main(): Promise<void> {
 
 interface Target {
   what: string;
-  value: number;
+  value: Spread;
   unit: string;
   op: '≥' | '≤';
   target: number;
 }
 
-const met = (t: Target) => (t.op === '≥' ? t.value >= t.target : t.value <= t.target);
 const decimals = (t: Target) => (t.unit === '×' ? 2 : 1);
 
 function report(rows: string[][], targets: Target[], software: { postgres: string; nats: string }, startLoad: number[]): void {
-  const command = `node scripts/bench/create-transaction.ts --requests ${REQUESTS} --replays ${REPLAYS} --reads ${READS} --warmup ${WARMUP}`;
+  const command = `node scripts/bench/create-transaction.ts --rounds ${ROUNDS} --requests ${REQUESTS} --replays ${REPLAYS} --reads ${READS} --warmup ${WARMUP}`;
   const table = markdownTable(REQUEST_RUN_HEADER, rows);
-  const ratioHeader = ['target (issue 16)', 'measured', 'target', 'result'];
+  const verdicts = targets.map((t) => roundsVerdict(t.what, t.value, t.op, t.target, t.unit, decimals(t)));
   const ratioTable = markdownTable(
-    ratioHeader,
-    targets.map((t) => [t.what, `${t.value.toFixed(decimals(t))}${t.unit}`, `${t.op} ${t.target}${t.unit}`, met(t) ? 'PASS' : 'MISS']),
-  );
-  const verdicts = targets.map(
-    (t) => `${met(t) ? 'PASS' : 'MISS'} ${t.what}: ${t.value.toFixed(decimals(t))}${t.unit} (target ${t.op} ${t.target}${t.unit})`,
+    ['target (issue 16)', ...SPREAD_HEADER, 'target', 'result'],
+    targets.map((t, i) => [t.what, ...spreadCells(t.value, t.unit, decimals(t)), `${t.op} ${t.target}${t.unit}`, verdicts[i]!.slice(0, 4)]),
   );
   reportRequestBench(
     {
@@ -297,12 +332,15 @@ function report(rows: string[][], targets: Target[], software: { postgres: strin
       startLoad,
       software,
       command,
-      setup: `the built payments-service as its own process (\`APP_ENV=local\`, defaults but for \`RATE_LIMIT_*\` set far above the load: the limiter still counts every request, in memory, added up in Redis at \`REDIS_URL\`; \`DATABASE_POOL_SIZE\` 10) on a fresh migrated database and its own NATS subject prefix; next to it, in a process of its own, a bare Fastify server whose one POST route does one postgres.js insert (pool of 10) into a five-column table of the same database, and whose GET route reads one of its rows by primary key. Both get the same requests: \`Authorization: Bearer\` (a v2 token with \`move:transactions\`), a unique \`Idempotency-Key\`, and a body with a new \`fromAddress\` each time (payments allows 10 creations per minute per sender). The load is N closed loops of undici requests from the bench process (each sends its next request when its answer is read); ${WARMUP} requests to each warm up first. Latency is from the start of a request to the end of its answer. Any answer but 201 (for the replay: 201 with \`Idempotent-Replayed: true\`; for reads: 200, cycling through the stored rows) is an error.`,
+      setup: `the built payments-service as its own process (\`APP_ENV=local\`, defaults but for \`RATE_LIMIT_*\` set far above the load: the limiter still counts every request, in memory, added up in Redis at \`REDIS_URL\`; \`DATABASE_POOL_SIZE\` 10) on a fresh migrated database and its own NATS subject prefix; next to it, in a process of its own, a bare Fastify server whose one POST route does one postgres.js insert (pool of 10) into a five-column table of the same database, and whose GET route reads one of its rows by primary key. Both get the same requests: \`Authorization: Bearer\` (a v2 token with \`move:transactions\`), a unique \`Idempotency-Key\`, and a body with a new \`fromAddress\` each time (payments allows 10 creations per minute per sender). The load is N closed loops of undici requests from the bench process (each sends its next request when its answer is read); ${WARMUP} creations and then ${WARMUP} reads to each warm up first. Latency is from the start of a request to the end of its answer. Any answer but 201 (for the replay: 201 with \`Idempotent-Replayed: true\`; for reads: 200, cycling through 1000 stored rows of the side's own table, drawn afresh each round) is an error. Fair state between runs: a run of payments' creations ends only when its outbox relay has published every event of the run (before, the relay was still publishing the previous run's events during the next run, the replay's or the bare route's, on the same 2 cores), so its CPU per request includes publishing; each round's replay re-sends a key of its own, against a bare insert run of its own beside it; both tables grow by the same rows each round.`,
+      method: methodLine(
+        "the bare insert and payments' creation at 10 and at 50 in flight, a bare insert and the replay, the bare select and payments' GET by id, each pair",
+      ),
       table,
       ratioTable,
       verdicts,
       difference:
-        "What payments does per creation that the bare route does not: the bearer token is hashed and looked up (in its credential cache after the first request, with the platform's billing settings); the rate limiter counts it in memory (added up in Redis every 100 ms, ADR 25); the body is validated against its schema and fingerprinted (SHA-256 of the canonical parameters); the idempotency key is looked up (one indexed read); then one statement, its own PostgreSQL transaction (ADR 32), reads the idempotency key, the duplicate window and the per-sender window (10 a minute) and writes the row (with its sender's next `sender_seq`), its creation transition row and its `transaction.created` outbox event, under the sender's advisory lock; the controls gate (no template here: nothing to run) is asked; the answer is serialized through its response schema. The creation then wakes the outbox relay, which publishes the waiting events to JetStream (at most one pass every 5 ms), in the same process, concurrently with the load. A replay stops after the key's lookup: auth, rate limit, one indexed read, the answer (the statement checks the key again, for two first uses at once). A read: auth, rate limit, one indexed read, the answer. The server CPU column is the server process's user + system CPU time over its run divided by the requests, the syscalls column its read and write system calls (socket reads and writes: round trips) per request, both from /proc.",
+        "What payments does per creation that the bare route does not: the bearer token is hashed and looked up (in its credential cache after the first request, with the platform's billing settings); the rate limiter counts it in memory (added up in Redis every 100 ms, ADR 25); the body is validated against its schema and fingerprinted (SHA-256 of the canonical parameters); the idempotency key is looked up (one indexed read); then one statement, its own PostgreSQL transaction (ADR 32), reads the idempotency key, the duplicate window and the per-sender window (10 a minute) and writes the row (with its sender's next `sender_seq`), its creation transition row and its `transaction.created` outbox event, under the sender's advisory lock; the controls gate (no template here: nothing to run) is asked; the answer is serialized through its response schema. The creation then wakes the outbox relay, which publishes the waiting events to JetStream (at most one pass every 5 ms), in the same process, concurrently with the load (and after it, until the outbox is empty: part of the run's CPU). A replay stops after the key's lookup: auth, rate limit, one indexed read, the answer (the statement checks the key again, for two first uses at once). A read: auth, rate limit, one indexed read, the answer. The server CPU column is the server process's user + system CPU time over its run divided by the requests, the syscalls column its read and write system calls (socket reads and writes: round trips) per request, both from /proc.",
     },
     WRITE,
     benchmarksFile,

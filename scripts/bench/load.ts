@@ -112,12 +112,18 @@ export function syscallsOf(child: ChildProcess): number | undefined {
 export interface Measured extends Result {
   cpuMsPerRequest?: number;
   syscallsPerRequest?: number;
+  /** The 1-minute load average when the run began. */
+  loadAtStart: number;
 }
 
-/** Runs `load` and answers its result with the CPU time and system calls `child` used per request meanwhile. */
+/**
+ * Runs `load` and answers its result with the CPU time and system calls `child` used per request
+ * meanwhile (everything `load` waits for counts: for creations, the outbox relay publishing their events).
+ */
 export async function measured(child: ChildProcess, load: () => Promise<Result>): Promise<Measured> {
   const before = { cpu: cpuMsOf(child), calls: syscallsOf(child) };
-  const r: Measured = await load();
+  const loadAtStart = os.loadavg()[0] ?? 0;
+  const r: Measured = { ...(await load()), loadAtStart };
   const cpu = cpuMsOf(child);
   const calls = syscallsOf(child);
   if (before.cpu !== undefined && cpu !== undefined) r.cpuMsPerRequest = (cpu - before.cpu) / r.requests;
@@ -127,6 +133,7 @@ export async function measured(child: ChildProcess, load: () => Promise<Result>)
 
 /** The header of the table of request runs (each row from `requestRunRow`). */
 export const REQUEST_RUN_HEADER = [
+  'round',
   'run',
   'in flight',
   'requests',
@@ -137,14 +144,24 @@ export const REQUEST_RUN_HEADER = [
   'latency p99 (ms)',
   'server CPU per request (ms)',
   'server system calls per request',
+  'load (1 min) at start',
 ];
 
-/** A request run's row of that table (logged, with its first error if any), its throughput (ok answers per second) and p99. */
-export function requestRunRow(what: string, inFlight: number, r: Measured): { row: string[]; perSecond: number; p99: number } {
+/**
+ * A request run's row of that table (logged, with its first error if any), its throughput (ok answers
+ * per second) and p99 (of this run's requests).
+ */
+export function requestRunRow(
+  round: number,
+  what: string,
+  inFlight: number,
+  r: Measured,
+): { row: string[]; perSecond: number; p99: number } {
   const sorted = [...r.latencies].sort((a, b) => a - b);
   const perSecond = r.ok / r.seconds;
   const p99 = percentile(sorted, 99);
   const row = [
+    String(round),
     what,
     String(inFlight),
     String(r.requests),
@@ -155,15 +172,11 @@ export function requestRunRow(what: string, inFlight: number, r: Measured): { ro
     p99.toFixed(1),
     r.cpuMsPerRequest?.toFixed(2) ?? '?',
     r.syscallsPerRequest?.toFixed(1) ?? '?',
+    r.loadAtStart.toFixed(2),
   ];
   process.stderr.write(`[bench] ${row.join(' | ')}\n`);
   if (r.errors > 0) process.stderr.write(`[bench]   ${r.errors} errors; the first: ${r.firstError}\n`);
   return { row, perSecond, p99 };
-}
-
-/** `PASS` or `MISS` for a target `ratio >= atLeast`, with the numbers. */
-export function verdict(target: string, ratio: number, atLeast: number): string {
-  return `${ratio >= atLeast ? 'PASS' : 'MISS'} ${target}: ${ratio.toFixed(2)}× (target ≥ ${atLeast}×)`;
 }
 
 /**
@@ -219,6 +232,8 @@ export interface RequestBenchSection {
   software: { postgres: string; nats: string };
   command: string;
   setup: string;
+  /** How the rounds were run and read (rounds.ts's methodLine). */
+  method: string;
   table: string;
   ratioTable: string;
   verdicts: string[];
@@ -250,6 +265,7 @@ export function reportRequestBench(s: RequestBenchSection, write: boolean, file:
       software: `Node ${process.versions.node}, PostgreSQL ${s.software.postgres}, NATS ${s.software.nats}`,
     }),
     `- **setup**: ${s.setup}`,
+    `- **method**: ${s.method}`,
     '',
     s.table,
     '',

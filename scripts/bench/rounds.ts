@@ -1,0 +1,96 @@
+// Alternating rounds: how the benchmarks that divide a subject by a baseline (create-transaction.ts,
+// workspace-list.ts, webhooks.ts) measure on a busy 2-core machine, where one run of each is a sample
+// (the same build's replay ratio gave 1.02×, 0.25× and 0.28× a minute apart). Each pair of runs is
+// measured K times (`--rounds K`), the baseline first in odd rounds and the subject first in even
+// ones, so that drift in the machine's load or in the database's size falls on both alike; each round
+// gives its own ratio, and the verdict takes the median of the rounds, printed with their spread
+// (min–max) and every round's value.
+import os from 'node:os';
+import { flag, numberOption } from './options.ts';
+
+/** Rounds of each pair of runs (`--rounds K`); 5 keeps `node scripts/bench/all.ts` within about 12 minutes. */
+export const ROUNDS = Math.max(1, Math.floor(numberOption('rounds', 5)));
+
+/** A 1-minute load average above this is not a quiet machine (2 cores): all.ts and each script refuse to --write. */
+export const QUIET_LOAD = 1.5;
+
+/** The middle value (the mean of the two middle ones for an even count); NaN for none. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** A measure taken once per round: its median, lowest and highest value, and every round's in order. */
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+  values: number[];
+}
+
+export function spread(values: number[]): Spread {
+  return { median: median(values), min: Math.min(...values), max: Math.max(...values), values };
+}
+
+const formatValue = (value: number, unit: string, decimals: number) => `${value.toFixed(decimals)}${unit}`;
+const formatRange = (s: Spread, unit: string, decimals: number) => `${s.min.toFixed(decimals)}–${formatValue(s.max, unit, decimals)}`;
+
+/** The cells of a measure in a ratio table: the median (`0.26×`), the spread (`0.22–0.31×`), every round (`0.22, 0.31, 0.26`). */
+export const SPREAD_HEADER = [`median of ${ROUNDS} rounds`, 'min–max', 'each round'];
+export const spreadCells = (s: Spread, unit: string, decimals: number): string[] => [
+  formatValue(s.median, unit, decimals),
+  formatRange(s, unit, decimals),
+  s.values.map((v) => v.toFixed(decimals)).join(', '),
+];
+
+/**
+ * The PASS/MISS line of a target on the median of the rounds:
+ * `MISS create vs bare insert at 10 in flight: 0.26× (median of 5 rounds, 0.22–0.31×; target ≥ 0.6×)`.
+ */
+export function roundsVerdict(what: string, s: Spread, op: '≥' | '≤', target: number, unit: string, decimals: number): string {
+  const met = op === '≥' ? s.median >= target : s.median <= target;
+  const rounds = s.values.length === 1 ? 'one round' : `median of ${s.values.length} rounds, ${formatRange(s, unit, decimals)}`;
+  return `${met ? 'PASS' : 'MISS'} ${what}: ${formatValue(s.median, unit, decimals)} (${rounds}; target ${op} ${target}${unit})`;
+}
+
+/**
+ * Runs a pair of measurements of round `round` (1-based): the baseline first in odd rounds, the
+ * subject first in even ones. Answers both results, baseline first.
+ */
+export async function alternate<A, B>(round: number, baseline: () => Promise<A>, subject: () => Promise<B>): Promise<[A, B]> {
+  if (round % 2 === 1) {
+    const a = await baseline();
+    return [a, await subject()];
+  }
+  const b = await subject();
+  return [await baseline(), b];
+}
+
+/** The 1-minute load average now (what each round records when it starts). */
+export const loadNow = () => os.loadavg()[0] ?? 0;
+
+/**
+ * The quiet-machine check of a script run on its own: with --write and a 1-minute load above
+ * QUIET_LOAD it refuses (exit 2) unless --force (all.ts passes --force: it checked before its first
+ * script, and the load its own scripts make is not another engineer's); otherwise it warns.
+ */
+export function checkQuiet(script: string, write: boolean): void {
+  const load = loadNow();
+  if (load <= QUIET_LOAD) return;
+  const say = (message: string) => process.stderr.write(`[${script}] ${message}\n`);
+  if (write && !flag('force')) {
+    say(
+      `the machine is not quiet (1-minute load ${load.toFixed(2)}, above ${QUIET_LOAD}): numbers would not be comparable; wait, or --force`,
+    );
+    process.exit(2);
+  }
+  say(
+    `the machine is not quiet (1-minute load ${load.toFixed(2)}, above ${QUIET_LOAD}): read the medians and CPU per request, not one round`,
+  );
+}
+
+/** The method line of a section measured in rounds (`pairs`: what was paired, e.g. "each run of payments with the bare route's"). */
+export const methodLine = (pairs: string) =>
+  `${ROUNDS === 1 ? 'one round' : `${ROUNDS} rounds`}: in each, ${pairs}, back to back, the baseline first in odd rounds and the subject first in even ones (drift in the machine's load falls on both alike); a ratio is computed per round and its verdict takes the median of the rounds, with their spread (min–max) and every round's value beside it; a latency target takes the median of the rounds' p99s (each row's percentiles are its own run's, not pooled). The load column is the 1-minute load average as the run began, the benchmark's own processes included.`;
