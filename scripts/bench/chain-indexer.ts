@@ -27,6 +27,7 @@ import { productionEntry } from '../lib/stack/processes.ts';
 import { bareHeadSubscriber, HEAD_LAG_TARGET_MS, headLagTargetRow, headLagVerdict, writeHeadLagSection } from './head-lag.ts';
 import { benchDatabase, benchServiceEnv, percentile, processCpuMs, stopChildren } from './load.ts';
 import { databaseUrl, flag, natsUrl, numberOption, root } from './options.ts';
+import { checkQuiet } from './rounds.ts';
 
 const SINGLES = numberOption('singles', 2000);
 const BATCHES = numberOption('batches', 40);
@@ -38,6 +39,7 @@ const WRITE = flag('write');
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
 async function main(): Promise<void> {
+  checkQuiet('bench', WRITE);
   const chain = await ensureChain(root, undefined, { ephemeral: true });
   const rpcUrl = chain.localRpcUrl!;
   const startLoad = os.loadavg();

@@ -47,18 +47,7 @@ import {
   stopChildren,
 } from './load.ts';
 import { benchmarksFile, databaseUrl, flag, natsUrl, nodeArgsFrom, numberOption, root } from './options.ts';
-import {
-  alternate,
-  checkQuiet,
-  loadNow,
-  methodLine,
-  ROUNDS,
-  roundsVerdict,
-  SPREAD_HEADER,
-  type Spread,
-  spread,
-  spreadCells,
-} from './rounds.ts';
+import { alternate, checkQuiet, loadNow, methodLine, ROUNDS, type RoundsTarget, spread, targetsReport } from './rounds.ts';
 
 /** The payments-service build to measure (BENCH_PAYMENTS_DIR: another checkout's, to compare two builds in one run). */
 const paymentsDir = process.env.BENCH_PAYMENTS_DIR ?? join(root, 'services/payments-service');
@@ -271,24 +260,27 @@ async function main(): Promise<void> {
     }
 
     // The issue's targets (issue 16), each on the median of the rounds.
-    const targets: Target[] = [
-      { what: `create vs bare insert at ${IN_FLIGHT[0]} in flight`, value: spread(perRound.create10), unit: '×', op: '≥', target: 0.6 },
-      { what: `create vs bare insert at ${IN_FLIGHT[1]} in flight`, value: spread(perRound.create50), unit: '×', op: '≥', target: 0.6 },
-      { what: `create p99 latency at ${IN_FLIGHT[0]} in flight`, value: spread(perRound.p99At10), unit: ' ms', op: '≤', target: 25 },
+    const ratioTarget = (what: string, values: number[], target: number): RoundsTarget => ({
+      what,
+      value: spread(values),
+      unit: '×',
+      op: '≥',
+      target,
+      decimals: 2,
+    });
+    const targets: RoundsTarget[] = [
+      ratioTarget(`create vs bare insert at ${IN_FLIGHT[0]} in flight`, perRound.create10, 0.6),
+      ratioTarget(`create vs bare insert at ${IN_FLIGHT[1]} in flight`, perRound.create50, 0.6),
       {
-        what: `idempotent replay vs bare insert at ${IN_FLIGHT[0]} in flight`,
-        value: spread(perRound.replay),
-        unit: '×',
-        op: '≥',
-        target: 0.9,
+        what: `create p99 latency at ${IN_FLIGHT[0]} in flight`,
+        value: spread(perRound.p99At10),
+        unit: ' ms',
+        op: '≤',
+        target: 25,
+        decimals: 1,
       },
-      {
-        what: `GET by id vs bare indexed select at ${IN_FLIGHT[0]} in flight`,
-        value: spread(perRound.read),
-        unit: '×',
-        op: '≥',
-        target: 0.7,
-      },
+      ratioTarget(`idempotent replay vs bare insert at ${IN_FLIGHT[0]} in flight`, perRound.replay, 0.9),
+      ratioTarget(`GET by id vs bare indexed select at ${IN_FLIGHT[0]} in flight`, perRound.read, 0.7),
     ];
 
     const [stored] = await outbox<{ n: number }[]>`select count(*)::int as n from payments.transactions`;
@@ -307,24 +299,10 @@ async function main(): Promise<void> {
   }
 }
 
-interface Target {
-  what: string;
-  value: Spread;
-  unit: string;
-  op: '≥' | '≤';
-  target: number;
-}
-
-const decimals = (t: Target) => (t.unit === '×' ? 2 : 1);
-
-function report(rows: string[][], targets: Target[], software: { postgres: string; nats: string }, startLoad: number[]): void {
+function report(rows: string[][], targets: RoundsTarget[], software: { postgres: string; nats: string }, startLoad: number[]): void {
   const command = `node scripts/bench/create-transaction.ts --rounds ${ROUNDS} --requests ${REQUESTS} --replays ${REPLAYS} --reads ${READS} --warmup ${WARMUP}`;
   const table = markdownTable(REQUEST_RUN_HEADER, rows);
-  const verdicts = targets.map((t) => roundsVerdict(t.what, t.value, t.op, t.target, t.unit, decimals(t)));
-  const ratioTable = markdownTable(
-    ['target (issue 16)', ...SPREAD_HEADER, 'target', 'result'],
-    targets.map((t, i) => [t.what, ...spreadCells(t.value, t.unit, decimals(t)), `${t.op} ${t.target}${t.unit}`, verdicts[i]!.slice(0, 4)]),
-  );
+  const { verdicts, table: ratioTable } = targetsReport(targets);
   reportRequestBench(
     {
       name: 'create-transaction',

@@ -39,6 +39,7 @@ import { api, createPlatform, expectStatus, postTransaction } from '../lib/stack
 import { bareHeadSubscriber, HEAD_LAG_TARGET_MS, headLagTargetRow, headLagVerdict, writeHeadLagSection } from './head-lag.ts';
 import { benchDatabase, benchServiceEnv, migrateAndStart, percentile, processCpuMs, stopChildren } from './load.ts';
 import { databaseUrl, flag, natsUrl, numberOption, root } from './options.ts';
+import { checkQuiet } from './rounds.ts';
 
 const SAMPLES = numberOption('samples', 200);
 const WRITE = flag('write');
@@ -59,6 +60,7 @@ const stats = (values: number[]): Stats => {
 };
 
 async function main(): Promise<void> {
+  checkQuiet('bench', WRITE);
   const startLoad = os.loadavg();
   const chain = await ensureChain(root, undefined, { ephemeral: true });
   const rpcUrl = chain.localRpcUrl!;

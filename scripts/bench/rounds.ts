@@ -6,6 +6,7 @@
 // gives its own ratio, and the verdict takes the median of the rounds, printed with their spread
 // (min–max) and every round's value.
 import os from 'node:os';
+import { markdownTable } from './load.ts';
 import { flag, numberOption } from './options.ts';
 
 /** Rounds of each pair of runs (`--rounds K`); 5 keeps `node scripts/bench/all.ts` within about 12 minutes. */
@@ -94,3 +95,26 @@ export function checkQuiet(script: string, write: boolean): void {
 /** The method line of a section measured in rounds (`pairs`: what was paired, e.g. "each run of payments with the bare route's"). */
 export const methodLine = (pairs: string) =>
   `${ROUNDS === 1 ? 'one round' : `${ROUNDS} rounds`}: in each, ${pairs}, back to back, the baseline first in odd rounds and the subject first in even ones (drift in the machine's load falls on both alike); a ratio is computed per round and its verdict takes the median of the rounds, with their spread (min–max) and every round's value beside it; a latency target takes the median of the rounds' p99s (each row's percentiles are its own run's, not pooled). The load column is the 1-minute load average as the run began, the benchmark's own processes included.`;
+
+/** A target of issue 16 measured once per round. */
+export interface RoundsTarget {
+  what: string;
+  value: Spread;
+  /** `×` for a ratio, ` ms` for a latency. */
+  unit: string;
+  op: '≥' | '≤';
+  target: number;
+  decimals: number;
+}
+
+/** The PASS/MISS lines of the targets, on their medians, and their table (median, min–max, each round, target, result). */
+export function targetsReport(targets: RoundsTarget[]): { verdicts: string[]; table: string } {
+  const verdicts = targets.map((t) => roundsVerdict(t.what, t.value, t.op, t.target, t.unit, t.decimals));
+  const rows = targets.map((t, i) => [
+    t.what,
+    ...spreadCells(t.value, t.unit, t.decimals),
+    `${t.op} ${t.target}${t.unit}`,
+    verdicts[i]!.slice(0, 4),
+  ]);
+  return { verdicts, table: markdownTable(['target (issue 16)', ...SPREAD_HEADER, 'target', 'result'], rows) };
+}

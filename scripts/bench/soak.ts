@@ -24,6 +24,7 @@ import { SERVICE_NODE_FLAGS } from '../lib/stack/processes.ts';
 import { cpuMsOf, prepareFourProcesses } from './four-processes.ts';
 import { machineLine, markdownTable, writeLinesSection } from './load.ts';
 import { benchmarksFile, flag, nodeArgsFrom, numberOption, root, stringOption } from './options.ts';
+import { checkQuiet } from './rounds.ts';
 
 const REQUESTS = numberOption('requests', 100_000);
 const IN_FLIGHT = numberOption('in-flight', 20);
@@ -44,6 +45,7 @@ interface Sample {
   cpuMs: Record<string, number>;
 }
 
+checkQuiet('soak', flag('write'));
 const startLoad = os.loadavg();
 const stack = await prepareFourProcesses({
   lane: 'soak',

@@ -1,7 +1,8 @@
 // Start-up benchmark: for each of the four built processes, the time from spawning `node bundle/main.js`
 // to the first 200 of its /health/ready (polled every 10 ms), the median of a few starts, and its RSS
 // once idle (a few seconds after ready). Each process starts alone on a migrated database (the
-// migrations are not part of the start), so the others' start-up does not share its CPU.
+// migrations are not part of the start), so the others' start-up does not share its CPU; the starts
+// go in rounds (each process once per round), so that a busy moment of the machine falls on all four.
 //
 //   pnpm exec turbo run build && node scripts/bench/startup.ts [--starts 5] [--idle-seconds 3]
 //
@@ -12,6 +13,7 @@ import os from 'node:os';
 import { prepareFourProcesses } from './four-processes.ts';
 import { machineLine, markdownTable, writeLinesSection } from './load.ts';
 import { benchmarksFile, flag, nodeArgsFrom, numberOption, stringOption } from './options.ts';
+import { checkQuiet, loadNow, median } from './rounds.ts';
 
 const STARTS = numberOption('starts', 5);
 const servicesRoot = stringOption('services-root');
@@ -20,31 +22,30 @@ const READY_TARGET_MS = 1000;
 const IDLE_TARGET_MIB = 120;
 const nodeArgs = nodeArgsFrom('BENCH_NODE_ARGS');
 const log = (message: string) => process.stderr.write(`[startup] ${message}\n`);
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
+checkQuiet('startup', flag('write'));
 const startLoad = os.loadavg();
 const stack = await prepareFourProcesses({
   lane: 'startup',
   ...(servicesRoot ? { servicesRoot } : {}),
 });
-const results: { name: string; ready: number[]; cpu: number[]; idle: number[] }[] = [];
+const results = stack.list.map((service) => ({ name: service.name, ready: [] as number[], cpu: [] as number[], idle: [] as number[] }));
+/** The 1-minute load average as each round began. */
+const roundLoads: number[] = [];
 try {
-  for (const service of stack.list) {
-    const result = { name: service.name, ready: [] as number[], cpu: [] as number[], idle: [] as number[] };
-    for (let i = 0; i < STARTS; i += 1) {
-      const { readyMs, cpuMs } = await stack.start(service.name, nodeArgs);
+  // Round after round, each process started once in each: a busy minute on the machine falls on all
+  // four, not on the five starts of one.
+  for (let i = 0; i < STARTS; i += 1) {
+    roundLoads.push(loadNow());
+    for (const result of results) {
+      const { readyMs, cpuMs } = await stack.start(result.name, nodeArgs);
       await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
-      result.idle.push(stack.rssMiB(service.name));
-      await stack.stop(service.name);
+      result.idle.push(stack.rssMiB(result.name));
+      await stack.stop(result.name);
       result.ready.push(readyMs);
       result.cpu.push(cpuMs);
-      log(`${service.name}: ready in ${readyMs.toFixed(0)} ms (${cpuMs} ms CPU), idle RSS ${result.idle.at(-1)!.toFixed(1)} MiB`);
+      log(`${result.name}: ready in ${readyMs.toFixed(0)} ms (${cpuMs} ms CPU), idle RSS ${result.idle.at(-1)!.toFixed(1)} MiB`);
     }
-    results.push(result);
   }
 } finally {
   await stack.close();
@@ -67,6 +68,7 @@ const header = [
 const startupLines = [
   `Start-up, ${new Date().toISOString()}: ${STARTS} starts per process of ${servicesRoot ?? 'this checkout'}, Node ${process.versions.node} ${nodeArgs.join(' ')}`,
   machineLine(startLoad),
+  `Each round starts every process once, one after the other; 1-minute load average as each round began: ${roundLoads.map((l) => l.toFixed(2)).join(', ')}`,
   '',
   markdownTable(header, rows),
   '',

@@ -3,8 +3,10 @@
 // PostgreSQL -> claimed -> signed -> POSTed), side by side with a plain undici POST loop to the
 // same receiver in the same run, then paced runs and one dispatcher against two. Prints the
 // dispatcher's CPU time per delivery (a measure that machine load hardly moves), the ratio rows and
-// one PASS/MISS line per target of issue 16. See README.md here for how to run it; results go to
-// docs/benchmarks.md with --write.
+// one PASS/MISS line per target of issue 16. Each pair of runs is measured in alternating rounds
+// (rounds.ts: `--rounds`, 5 by default), the verdicts on the median of the rounds. See README.md here
+// for how to run it; results go to docs/benchmarks.md with --write (refused when the 1-minute load is
+// above 1.5, unless --force).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -12,9 +14,10 @@ import { type DomainEvent, newEventId, WebhookCommands } from '@holdfast/contrac
 import { runMigrations } from '@holdfast/db';
 import { createLogger } from '@holdfast/logging';
 import { connectBus, deleteStreams, ensureStreams, publishEvent, sendCommand } from '@holdfast/messaging';
+import postgres from 'postgres';
 import { Agent, request } from 'undici';
 import { portFor } from '../lib/stack/ports.ts';
-import { productionEntry } from '../lib/stack/processes.ts';
+import { productionEntry, stopProcess } from '../lib/stack/processes.ts';
 import {
   benchDatabase,
   closedLoops,
@@ -27,11 +30,15 @@ import {
   writeSection,
 } from './load.ts';
 import { benchmarksFile, databaseUrl, flag, natsUrl, numberOption, root, stringOption } from './options.ts';
+import { alternate, checkQuiet, loadNow, methodLine, ROUNDS, type RoundsTarget, spread, targetsReport } from './rounds.ts';
 
 const DELIVERIES = numberOption('deliveries', 5000);
 /** The paced runs: events per second of each (issue 16's targets are at 200/s and 1000/s). */
 const PACED_RATES = (stringOption('rates') ?? '200,1000').split(',').map(Number);
-const PACED_SECONDS = numberOption('seconds', 5);
+/** Deliveries of a warm-up burst: the first dispatcher's once, the second's each time it is started. */
+const WARMUP_DELIVERIES = 500;
+/** Seconds of each paced run (one per rate and round). */
+const PACED_SECONDS = numberOption('seconds', 3);
 const WRITE = flag('write');
 /** Only one dispatcher against two on the same burst (claims shared through FOR UPDATE SKIP LOCKED); the default run measures it last. */
 const COMPARE_INSTANCES = flag('compare-instances');
@@ -70,6 +77,7 @@ interface Stats {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 async function main() {
+  checkQuiet('bench', WRITE);
   const startLoad = os.loadavg();
   const database = await benchDatabase(databaseUrl);
   const benchDbUrl = database.url;
@@ -115,6 +123,12 @@ async function main() {
       children.push(dispatcher);
       dispatchers.push(dispatcher);
       await waitReady(`http://127.0.0.1:${dispatcherPort}`, dispatcher);
+      return dispatcher;
+    };
+    const stopDispatcher = async (dispatcher: ChildProcess) => {
+      await stopProcess(dispatcher);
+      dispatchers.splice(dispatchers.indexOf(dispatcher), 1);
+      children.splice(children.indexOf(dispatcher), 1);
     };
     await startDispatcher();
 
@@ -221,18 +235,18 @@ async function main() {
     }
 
     const rows: string[][] = [];
-    const verdicts: string[] = [];
     interface Run {
       perSecond: number;
       p99: number;
     }
     /** One measured run: its row (with the dispatchers' CPU per delivery when `cpuBefore` is given). */
-    function row(what: string, inFlight: string, s: Stats & { started: number }, cpuBefore?: number): Run {
+    function row(round: number, what: string, inFlight: string, s: Stats & { started: number }, load: number, cpuBefore?: number): Run {
       const sorted = [...s.latencies].sort((a, b) => a - b);
       const seconds = Math.max(1, s.last - s.started) / 1000;
       const run = { perSecond: s.count / seconds, p99: percentile(sorted, 99) };
       const cpu = cpuBefore === undefined || s.count === 0 ? '' : (((dispatcherCpuMs() - cpuBefore) * 1000) / s.count).toFixed(0);
       rows.push([
+        String(round),
         what,
         inFlight,
         String(s.count),
@@ -241,62 +255,140 @@ async function main() {
         String(run.p99),
         String(s.duplicates),
         cpu,
+        load.toFixed(2),
       ]);
       process.stderr.write(`${rows.at(-1)!.join(' | ')}\n`);
       return run;
     }
-    function ratioRow(what: string, value: Run, against: Run, target: number) {
-      const ratio = value.perSecond / against.perSecond;
-      rows.push([`ratio: ${what}`, '', '', `${ratio.toFixed(2)}×`, '', '', '', '']);
-      verdicts.push(`${ratio >= target ? 'PASS' : 'MISS'} ${what}: ${ratio.toFixed(2)}× (target ≥ ${target}×)`);
-      process.stderr.write(`${verdicts.at(-1)}\n`);
-    }
-    /** A dispatcher run with the CPU its processes used. */
-    async function measured(what: string, inFlight: string, run: () => Promise<Stats & { started: number }>): Promise<Run> {
-      const cpuBefore = dispatcherCpuMs();
-      return row(what, inFlight, await run(), cpuBefore);
-    }
+    /** A plain undici run. */
+    const plain = (round: number, what: string, inFlight: string, run: () => Promise<Stats & { started: number }>) => async () => {
+      const load = loadNow();
+      return row(round, what, inFlight, await run(), load);
+    };
+    // A burst ends at the receiver once every delivery arrived, but each dispatcher still writes the
+    // last results: a dispatcher run ends when no delivery is pending, so that the next run (plain
+    // undici's, on the same 2 cores) starts on an idle dispatcher and the CPU per delivery is whole.
+    const deliveriesTable = postgres(benchDbUrl, { max: 1, onnotice: () => {} });
+    const settled = async () => {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const [left] = await deliveriesTable<{ n: number }[]>`select count(*)::int as n from webhooks.deliveries where status = 'pending'`;
+        if (left?.n === 0) return;
+        if (Date.now() > deadline) throw new Error(`${left?.n} deliveries still pending 60 s after the run`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    /** A dispatcher run on `count` fresh subscriptions (made before it starts), with the CPU its processes used. */
+    const dispatched =
+      (round: number, what: string, inFlight: string, count: number, run: () => Promise<Stats & { started: number }>) => async () => {
+        await subscriptions(count);
+        const load = loadNow();
+        const cpuBefore = dispatcherCpuMs();
+        const stats = await run();
+        await settled();
+        return row(round, what, inFlight, stats, load, cpuBefore);
+      };
 
     // Warm-up: connections, JIT, PostgreSQL caches.
     await subscriptions(1);
-    await dispatcherBurst(500);
-    await undiciLoop(500, 10);
+    await dispatcherBurst(WARMUP_DELIVERIES);
+    await settled();
+    await undiciLoop(WARMUP_DELIVERIES, 10);
 
-    let oneInstance: Run | undefined;
-    if (!COMPARE_INSTANCES) {
-      const undici10 = row('plain undici POST loop', '10', await undiciLoop(DELIVERIES, 10));
-      await subscriptions(1);
-      const one = await measured('dispatcher, 1 subscription (burst)', '≤ 10 (per-subscription limit)', () => dispatcherBurst(DELIVERIES));
-      const undici50 = row('plain undici POST loop', '50', await undiciLoop(DELIVERIES, 50));
-      await subscriptions(5);
-      oneInstance = await measured('dispatcher, 5 subscriptions (burst)', '≤ 50 (WEBHOOK_CONCURRENCY)', () => dispatcherBurst(DELIVERIES));
-      ratioRow('dispatcher vs plain undici, 1 subscription at 10 in flight', one, undici10, TARGETS.againstUndici);
-      ratioRow('dispatcher vs plain undici, 5 subscriptions at 50 in flight', oneInstance, undici50, TARGETS.againstUndici);
-      await subscriptions(1);
-      for (const rate of PACED_RATES) {
-        row(`plain undici POST, paced ${rate}/s`, 'as needed', await undiciPaced(rate, PACED_SECONDS));
-        const paced = await measured(`dispatcher, 1 subscription, paced ${rate} events/s`, 'as needed', () =>
-          dispatcherPaced(rate, PACED_SECONDS),
+    /** Each target's value per round. */
+    const perRound = {
+      undici10: [] as number[],
+      undici50: [] as number[],
+      paced: new Map<number, number[]>(PACED_RATES.map((rate) => [rate, []])),
+      instances: [] as number[],
+    };
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      process.stderr.write(`[bench] round ${round} of ${ROUNDS} (load ${loadNow().toFixed(2)})\n`);
+      if (!COMPARE_INSTANCES) {
+        const [undici10, one] = await alternate(
+          round,
+          plain(round, 'plain undici POST loop', '10', () => undiciLoop(DELIVERIES, 10)),
+          dispatched(round, 'dispatcher, 1 subscription (burst)', '≤ 10 (per-subscription limit)', 1, () => dispatcherBurst(DELIVERIES)),
         );
+        perRound.undici10.push(one.perSecond / undici10.perSecond);
+        const [undici50, five] = await alternate(
+          round,
+          plain(round, 'plain undici POST loop', '50', () => undiciLoop(DELIVERIES, 50)),
+          dispatched(round, 'dispatcher, 5 subscriptions (burst)', '≤ 50 (WEBHOOK_CONCURRENCY)', 5, () => dispatcherBurst(DELIVERIES)),
+        );
+        perRound.undici50.push(five.perSecond / undici50.perSecond);
+        for (const rate of PACED_RATES) {
+          const [, paced] = await alternate(
+            round,
+            plain(round, `plain undici POST, paced ${rate}/s`, 'as needed', () => undiciPaced(rate, PACED_SECONDS)),
+            dispatched(round, `dispatcher, 1 subscription, paced ${rate} events/s`, 'as needed', 1, () =>
+              dispatcherPaced(rate, PACED_SECONDS),
+            ),
+          );
+          perRound.paced.get(rate)!.push(paced.p99);
+        }
+      }
+      // One dispatcher against two on the same burst: the second is started for its run and stopped after it.
+      const [oneInstance, two] = await alternate(
+        round,
+        dispatched(round, '1 dispatcher, 5 subscriptions (burst)', '≤ 50 (WEBHOOK_CONCURRENCY)', 5, () => dispatcherBurst(DELIVERIES)),
+        async () => {
+          const second = await startDispatcher();
+          try {
+            // Warmed up as the first one was (JIT, connections), on a burst both share.
+            await subscriptions(5);
+            await dispatcherBurst(WARMUP_DELIVERIES);
+            await settled();
+            return await dispatched(round, '2 dispatchers, 5 subscriptions (burst)', '≤ 100 (50 each)', 5, () =>
+              dispatcherBurst(DELIVERIES),
+            )();
+          } finally {
+            await stopDispatcher(second);
+          }
+        },
+      );
+      perRound.instances.push(two.perSecond / oneInstance.perSecond);
+    }
+    await deliveriesTable.end();
+
+    const targets: RoundsTarget[] = [];
+    if (!COMPARE_INSTANCES) {
+      const ratioTarget = (what: string, values: number[]): RoundsTarget => ({
+        what,
+        value: spread(values),
+        unit: '×',
+        op: '≥',
+        target: TARGETS.againstUndici,
+        decimals: 2,
+      });
+      targets.push(ratioTarget('dispatcher vs plain undici, 1 subscription at 10 in flight', perRound.undici10));
+      targets.push(ratioTarget('dispatcher vs plain undici, 5 subscriptions at 50 in flight', perRound.undici50));
+      for (const rate of PACED_RATES) {
         const target = TARGETS.pacedP99Ms[rate];
         if (target !== undefined)
-          verdicts.push(
-            `${paced.p99 <= target ? 'PASS' : 'MISS'} event published to delivered, paced ${rate}/s: p99 ${paced.p99} ms (target ≤ ${target} ms)`,
-          );
+          targets.push({
+            what: `event published to delivered, paced ${rate}/s, p99`,
+            value: spread(perRound.paced.get(rate)!),
+            unit: ' ms',
+            op: '≤',
+            target,
+            decimals: 0,
+          });
       }
-      await subscriptions(5);
-    } else {
-      await subscriptions(5);
-      oneInstance = await measured('1 dispatcher, 5 subscriptions (burst)', '≤ 50 (WEBHOOK_CONCURRENCY)', () =>
-        dispatcherBurst(DELIVERIES),
-      );
     }
-    await startDispatcher();
-    const two = await measured('2 dispatchers, 5 subscriptions (burst)', '≤ 100 (50 each)', () => dispatcherBurst(DELIVERIES));
-    ratioRow('two dispatcher instances vs one, 5 subscriptions', two, oneInstance, TARGETS.twoInstances);
+    targets.push({
+      what: 'two dispatcher instances vs one, 5 subscriptions',
+      value: spread(perRound.instances),
+      unit: '×',
+      op: '≥',
+      target: TARGETS.twoInstances,
+      decimals: 2,
+    });
+    const { verdicts, table: ratioTable } = targetsReport(targets);
 
     const software = await serverVersions(benchDbUrl, natsUrl);
     const header = [
+      'round',
       'run',
       'in flight',
       'deliveries',
@@ -305,6 +397,7 @@ async function main() {
       'latency p99 (ms)',
       'duplicates',
       'dispatcher CPU per delivery (µs)',
+      'load (1 min) at start',
     ];
     const table = markdownTable(header, rows);
     const sectionName = COMPARE_INSTANCES ? 'webhooks-instances' : 'webhooks';
@@ -314,9 +407,14 @@ async function main() {
       '',
       `- Machine: ${machineLine(startLoad)}`,
       `- Software: Node ${process.version}, PostgreSQL ${software.postgres}, NATS ${software.nats}; one dispatcher process, a second one for the last run (one PostgreSQL, one NATS), default settings (WEBHOOK_CONCURRENCY 50, WEBHOOK_SUBSCRIPTION_CONCURRENCY 10), receiver in its own process answering 200 at once`,
-      `- Command: \`node scripts/bench/webhooks.ts ${process.argv.slice(2).join(' ')}\``,
+      `- Command: \`node scripts/bench/webhooks.ts ${process.argv.slice(2).join(' ')}\` (${ROUNDS} rounds, ${DELIVERIES} deliveries a burst${COMPARE_INSTANCES ? '' : `, paced runs of ${PACED_SECONDS} s`})`,
+      `- Method: ${methodLine(
+        `${COMPARE_INSTANCES ? '' : 'the plain undici loop and the dispatcher at 10 and at 50 in flight and at each paced rate, and '}one dispatcher and two on the same burst, each pair`,
+      )} Each dispatcher run has subscriptions of its own, made before it starts, and ends when no delivery is pending (the dispatchers write the last results after the receiver has them: that work is the run's, not the next one's); the second dispatcher is started before its run, warmed up by a burst of ${WARMUP_DELIVERIES} as the first one was, and stopped after it.`,
       '',
       table,
+      '',
+      ratioTable,
       '',
       ...verdicts.map((v) => `- ${v}`),
       `<!-- ${sectionName}:end -->`,
