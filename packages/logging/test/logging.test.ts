@@ -58,4 +58,41 @@ describe('createLogger', () => {
     for (const secret of ['a_key', 'b_secret', 'c_priv', 'd_secret', 'v1.x']) expect(text).not.toContain(secret);
     expect(text).toContain('"config":"[redacted]"');
   });
+
+  it('redacts down to the fourth level, in arrays too, and leaves the logged object as it was', () => {
+    const { lines, logger } = capture();
+    const logged = { a: { b: { token: 't3', c: { password: 'p4', d: { secret: 'five' } } } }, list: [{ apiKey: 'k3' }] };
+    logger.info(logged, 'deep');
+    const text = JSON.stringify(lines[0]);
+    for (const secret of ['t3', 'p4', 'k3']) expect(text).not.toContain(secret);
+    // The fifth level is beyond the rule (as with the wildcard paths before).
+    expect(text).toContain('"secret":"five"');
+    expect(logged.a.b.token).toBe('t3');
+    expect(logged.list[0]?.apiKey).toBe('k3');
+  });
+
+  it('redacts secret headers only where headers are, and secrets in child bindings and formatted values', () => {
+    const { lines, logger } = capture();
+    logger.info({ headers: { cookie: 'c1' }, res: { headers: { 'set-cookie': 's1' } }, other: { cookie: 'kept' } }, 'headers');
+    logger.child({ reqId: 'req_2', vendor: { apiSecret: 'b_secret' } }).info('child');
+    logger.child({}, {}).child({ token: 'tok_9' }).warn('grandchild %j', { refreshToken: 'rt9', name: 'ann' });
+    const [headers, child, grandchild] = lines.map((line) => JSON.stringify(line));
+    expect(headers).not.toContain('c1');
+    expect(headers).not.toContain('s1');
+    expect(headers).toContain('"cookie":"kept"');
+    expect(child).not.toContain('b_secret');
+    expect(lines[1]).toMatchObject({ reqId: 'req_2', vendor: { apiSecret: '[redacted]' } });
+    expect(grandchild).not.toContain('tok_9');
+    expect(grandchild).not.toContain('rt9');
+    expect(grandchild).toContain('ann');
+  });
+
+  it('redacts a secret field of a logged error and keeps its message and stack', () => {
+    const { lines, logger } = capture();
+    logger.error({ err: Object.assign(new Error('vendor refused'), { config: { apiKey: 'a_key' } }) }, 'failed');
+    const text = JSON.stringify(lines[0]);
+    expect(text).not.toContain('a_key');
+    expect(lines[0]).toMatchObject({ err: { type: 'Error', message: 'vendor refused', config: '[redacted]' } });
+    expect(String((lines[0]?.err as { stack?: string } | undefined)?.stack)).toContain('vendor refused');
+  });
 });
