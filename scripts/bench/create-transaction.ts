@@ -179,10 +179,16 @@ async function main(): Promise<void> {
     };
 
     // Warm-up, the same for both: connections, JIT, PostgreSQL caches, the token in payments'
-    // credential cache; then reads of the rows each side made.
+    // credential cache; then payments' replay (its path is not the creation's: cold, the first
+    // round's replay paid its JIT compilation) and reads of the rows each side made.
     log('warming up…');
     await closedLoops(bareUrl, WARMUP, IN_FLIGHT[0]!, createRequest, created);
     await creations(WARMUP, IN_FLIGHT[0]!)();
+    const replayed = (status: number, headers: Record<string, string | string[] | undefined>) =>
+      status === 201 && headers['idempotent-replayed'] === 'true';
+    const warmKey = createRequest();
+    await closedLoops(paymentsUrl, 1, 1, () => warmKey, created);
+    await closedLoops(paymentsUrl, WARMUP, IN_FLIGHT[0]!, () => warmKey, replayed);
     const found = (status: number) => status === 200;
     /** GETs cycling through 1000 of the side's rows, drawn afresh each round. */
     const reader = async (table: 'payments.transactions' | 'bench_transactions') => {
@@ -225,8 +231,6 @@ async function main(): Promise<void> {
       await first.body.dump();
       if (first.statusCode !== 201) throw new Error(`replay original: ${first.statusCode}`);
       await drained();
-      const replayed = (status: number, headers: Record<string, string | string[] | undefined>) =>
-        status === 201 && headers['idempotent-replayed'] === 'true';
       const [replayBare, replay] = await alternate(round, bareInsert(round, IN_FLIGHT[0]!), async () =>
         row(
           round,
@@ -285,7 +289,7 @@ async function main(): Promise<void> {
 
     const [stored] = await outbox<{ n: number }[]>`select count(*)::int as n from payments.transactions`;
     await outbox.end();
-    const expected = WARMUP + ROUNDS * (REQUESTS * IN_FLIGHT.length + 1);
+    const expected = WARMUP + 1 + ROUNDS * (REQUESTS * IN_FLIGHT.length + 1);
     if (stored?.n !== expected) {
       failed = true;
       log(`payments.transactions holds ${stored?.n} rows, expected ${expected}`);
@@ -310,7 +314,7 @@ function report(rows: string[][], targets: RoundsTarget[], software: { postgres:
       startLoad,
       software,
       command,
-      setup: `the built payments-service as its own process (\`APP_ENV=local\`, defaults but for \`RATE_LIMIT_*\` set far above the load: the limiter still counts every request, in memory, added up in Redis at \`REDIS_URL\`; \`DATABASE_POOL_SIZE\` 10) on a fresh migrated database and its own NATS subject prefix; next to it, in a process of its own, a bare Fastify server whose one POST route does one postgres.js insert (pool of 10) into a five-column table of the same database, and whose GET route reads one of its rows by primary key. Both get the same requests: \`Authorization: Bearer\` (a v2 token with \`move:transactions\`), a unique \`Idempotency-Key\`, and a body with a new \`fromAddress\` each time (payments allows 10 creations per minute per sender). The load is N closed loops of undici requests from the bench process (each sends its next request when its answer is read); ${WARMUP} creations and then ${WARMUP} reads to each warm up first. Latency is from the start of a request to the end of its answer. Any answer but 201 (for the replay: 201 with \`Idempotent-Replayed: true\`; for reads: 200, cycling through 1000 stored rows of the side's own table, drawn afresh each round) is an error. Fair state between runs: a run of payments' creations ends only when its outbox relay has published every event of the run (before, the relay was still publishing the previous run's events during the next run, the replay's or the bare route's, on the same 2 cores), so its CPU per request includes publishing; each round's replay re-sends a key of its own, against a bare insert run of its own beside it; both tables grow by the same rows each round.`,
+      setup: `the built payments-service as its own process (\`APP_ENV=local\`, defaults but for \`RATE_LIMIT_*\` set far above the load: the limiter still counts every request, in memory, added up in Redis at \`REDIS_URL\`; \`DATABASE_POOL_SIZE\` 10) on a fresh migrated database and its own NATS subject prefix; next to it, in a process of its own, a bare Fastify server whose one POST route does one postgres.js insert (pool of 10) into a five-column table of the same database, and whose GET route reads one of its rows by primary key. Both get the same requests: \`Authorization: Bearer\` (a v2 token with \`move:transactions\`), a unique \`Idempotency-Key\`, and a body with a new \`fromAddress\` each time (payments allows 10 creations per minute per sender). The load is N closed loops of undici requests from the bench process (each sends its next request when its answer is read); ${WARMUP} creations and then ${WARMUP} reads to each warm up first (and ${WARMUP} replays of a key to payments). Latency is from the start of a request to the end of its answer. Any answer but 201 (for the replay: 201 with \`Idempotent-Replayed: true\`; for reads: 200, cycling through 1000 stored rows of the side's own table, drawn afresh each round) is an error. Fair state between runs: a run of payments' creations ends only when its outbox relay has published every event of the run (before, the relay was still publishing the previous run's events during the next run, the replay's or the bare route's, on the same 2 cores), so its CPU per request includes publishing; each round's replay re-sends a key of its own, against a bare insert run of its own beside it; both tables grow by the same rows each round.`,
       method: methodLine(
         "the bare insert and payments' creation at 10 and at 50 in flight, a bare insert and the replay, the bare select and payments' GET by id, each pair",
       ),
