@@ -30,11 +30,13 @@ import { type Bus, type BusOptions, connectBus, DEFAULT_STREAM_SETTINGS, ensureS
 import { createSecretBox, keyringFromConfig } from '@holdfast/secrets';
 import { createOutboxRelay, type OutboxRelay } from './outbox-relay.js';
 import { createRateLimitCounter } from './rate-limits.js';
+import { collectStartupGarbage } from './startup-heap.js';
 import { startTracing } from './tracing.js';
 
 export * from './outbox-relay.js';
 export * from './rate-limits.js';
 export * from './remote-tasks.js';
+export * from './startup-heap.js';
 export * from './tracing.js';
 export * from './worker.js';
 
@@ -246,6 +248,8 @@ export async function runProcess<C extends BaseConfig>(options: {
     closers: tracing ? [...service.closers, { name: 'tracing', close: tracing.shutdown }] : service.closers,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
   });
+  // Listening, workers started: what start-up allocated is garbage now (ADR 37).
+  collectStartupGarbage(logger);
 }
 
 /** The body of every `migrate.ts`: apply the committed migrations next to `dist/`. */

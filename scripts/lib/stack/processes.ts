@@ -22,9 +22,13 @@ export interface ServiceInfo {
  * - the old generation collected once it has grown by half of what was live after the last
  *   collection. V8 otherwise lets it grow by up to 4 times under load before collecting, and keeps
  *   the pages: payments-service held 96 MiB of old space for about 30 MiB live
- *   (docs/adr/0031-service-bundles.md).
+ *   (docs/adr/0031-service-bundles.md);
+ * - V8's collector exposed (`gc`), for one memory-reducing collection a second after the process is
+ *   ready: start-up leaves the young generation at its cap and the old one part empty, and an idle
+ *   process never allocates enough for V8 to give those pages back by itself (12 to 20 MiB each;
+ *   packages/runtime/src/startup-heap.ts, docs/adr/0037-start-up-garbage-collected.md).
  */
-export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50'];
+export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50', '--expose-gc'];
 /**
  * Environment of every service process, here and in the Dockerfiles: glibc serves allocations over
  * 128 KiB by mmap and gives them back on free. By default it raises that threshold after the first
