@@ -47,7 +47,17 @@ import {
   stopChildren,
 } from './load.ts';
 import { benchmarksFile, databaseUrl, flag, natsUrl, nodeArgsFrom, numberOption, root } from './options.ts';
-import { alternate, checkQuiet, loadNow, methodLine, ROUNDS, type RoundsTarget, spread, targetsReport } from './rounds.ts';
+import {
+  alternate,
+  checkQuiet,
+  loadNow,
+  methodLine,
+  ROUNDS,
+  type RoundsTarget,
+  spread,
+  targetsReport,
+  vacuumBeforeRound,
+} from './rounds.ts';
 
 /** The payments-service build to measure (BENCH_PAYMENTS_DIR: another checkout's, to compare two builds in one run). */
 const paymentsDir = process.env.BENCH_PAYMENTS_DIR ?? join(root, 'services/payments-service');
@@ -217,6 +227,7 @@ async function main(): Promise<void> {
       );
     for (let round = 1; round <= ROUNDS; round += 1) {
       log(`round ${round} of ${ROUNDS} (load ${loadNow().toFixed(2)})`);
+      await vacuumBeforeRound(outbox);
       for (const inFlight of IN_FLIGHT) {
         const [bareRun, paymentsRun] = await alternate(round, bareInsert(round, inFlight), async () =>
           row(round, 'payments POST /api/v2/transactions', inFlight, await measured(payments, creations(REQUESTS, inFlight))),
@@ -314,7 +325,7 @@ function report(rows: string[][], targets: RoundsTarget[], software: { postgres:
       startLoad,
       software,
       command,
-      setup: `the built payments-service as its own process (\`APP_ENV=local\`, defaults but for \`RATE_LIMIT_*\` set far above the load: the limiter still counts every request, in memory, added up in Redis at \`REDIS_URL\`; \`DATABASE_POOL_SIZE\` 10) on a fresh migrated database and its own NATS subject prefix; next to it, in a process of its own, a bare Fastify server whose one POST route does one postgres.js insert (pool of 10) into a five-column table of the same database, and whose GET route reads one of its rows by primary key. Both get the same requests: \`Authorization: Bearer\` (a v2 token with \`move:transactions\`), a unique \`Idempotency-Key\`, and a body with a new \`fromAddress\` each time (payments allows 10 creations per minute per sender). The load is N closed loops of undici requests from the bench process (each sends its next request when its answer is read); ${WARMUP} creations and then ${WARMUP} reads to each warm up first (and ${WARMUP} replays of a key to payments). Latency is from the start of a request to the end of its answer. Any answer but 201 (for the replay: 201 with \`Idempotent-Replayed: true\`; for reads: 200, cycling through 1000 stored rows of the side's own table, drawn afresh each round) is an error. Fair state between runs: a run of payments' creations ends only when its outbox relay has published every event of the run (before, the relay was still publishing the previous run's events during the next run, the replay's or the bare route's, on the same 2 cores), so its CPU per request includes publishing; each round's replay re-sends a key of its own, against a bare insert run of its own beside it; both tables grow by the same rows each round.`,
+      setup: `the built payments-service as its own process (\`APP_ENV=local\`, defaults but for \`RATE_LIMIT_*\` set far above the load: the limiter still counts every request, in memory, added up in Redis at \`REDIS_URL\`; \`DATABASE_POOL_SIZE\` 10) on a fresh migrated database and its own NATS subject prefix; next to it, in a process of its own, a bare Fastify server whose one POST route does one postgres.js insert (pool of 10) into a five-column table of the same database, and whose GET route reads one of its rows by primary key. Both get the same requests: \`Authorization: Bearer\` (a v2 token with \`move:transactions\`), a unique \`Idempotency-Key\`, and a body with a new \`fromAddress\` each time (payments allows 10 creations per minute per sender). The load is N closed loops of undici requests from the bench process (each sends its next request when its answer is read); ${WARMUP} creations and then ${WARMUP} reads to each warm up first (and ${WARMUP} replays of a key to payments). Latency is from the start of a request to the end of its answer. Any answer but 201 (for the replay: 201 with \`Idempotent-Replayed: true\`; for reads: 200, cycling through 1000 stored rows of the side's own table, drawn afresh each round) is an error. Fair state between runs: a run of payments' creations ends only when its outbox relay has published every event of the run (before, the relay was still publishing the previous run's events during the next run, the replay's or the bare route's, on the same 2 cores), so its CPU per request includes publishing; each round's replay re-sends a key of its own, against a bare insert run of its own beside it; both tables grow each round (payments' by its two creation runs, the bare table by three: the replay's baseline inserts too), the order of each pair alternating so that neither always meets the larger table; both stay in PostgreSQL's memory. Each round starts with \`vacuum analyze\` of the database, as autovacuum keeps a production one (this machine's PostgreSQL runs with autovacuum off: without it the outbox's dead row versions and the planner's empty-table statistics made each round slower than the last, payments' creations 1180/s in a second round with it and 432/s without, at the same load).`,
       method: methodLine(
         "the bare insert and payments' creation at 10 and at 50 in flight, a bare insert and the replay, the bare select and payments' GET by id, each pair",
       ),

@@ -6,6 +6,7 @@
 // gives its own ratio, and the verdict takes the median of the rounds, printed with their spread
 // (min–max) and every round's value.
 import os from 'node:os';
+import type { Sql } from 'postgres';
 import { markdownTable } from './load.ts';
 import { flag, numberOption } from './options.ts';
 
@@ -117,4 +118,16 @@ export function targetsReport(targets: RoundsTarget[]): { verdicts: string[]; ta
     verdicts[i]!.slice(0, 4),
   ]);
   return { verdicts, table: markdownTable(['target (issue 16)', ...SPREAD_HEADER, 'target', 'result'], rows) };
+}
+
+/**
+ * Before each round: `vacuum analyze` of the bench database, so that every round runs on current
+ * planner statistics and without the dead row versions the last one left (published outbox rows,
+ * finished deliveries: updated rows), as autovacuum keeps a production database. A PostgreSQL with
+ * autovacuum off (this machine's shared one) or busy elsewhere never does it for a bench database,
+ * and each round ran slower than the last (payments' creations 1180/s in a second round with it,
+ * 432/s without, at the same load). `--no-vacuum` leaves the database alone (to see that).
+ */
+export async function vacuumBeforeRound(sql: Sql): Promise<void> {
+  if (!flag('no-vacuum')) await sql.unsafe('vacuum analyze');
 }

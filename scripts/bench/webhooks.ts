@@ -30,7 +30,17 @@ import {
   writeSection,
 } from './load.ts';
 import { benchmarksFile, databaseUrl, flag, natsUrl, numberOption, root, stringOption } from './options.ts';
-import { alternate, checkQuiet, loadNow, methodLine, ROUNDS, type RoundsTarget, spread, targetsReport } from './rounds.ts';
+import {
+  alternate,
+  checkQuiet,
+  loadNow,
+  methodLine,
+  ROUNDS,
+  type RoundsTarget,
+  spread,
+  targetsReport,
+  vacuumBeforeRound,
+} from './rounds.ts';
 
 const DELIVERIES = numberOption('deliveries', 5000);
 /** The paced runs: events per second of each (issue 16's targets are at 200/s and 1000/s). */
@@ -304,6 +314,7 @@ async function main() {
     };
     for (let round = 1; round <= ROUNDS; round += 1) {
       process.stderr.write(`[bench] round ${round} of ${ROUNDS} (load ${loadNow().toFixed(2)})\n`);
+      await vacuumBeforeRound(deliveriesTable);
       if (!COMPARE_INSTANCES) {
         const [undici10, one] = await alternate(
           round,
@@ -410,7 +421,7 @@ async function main() {
       `- Command: \`node scripts/bench/webhooks.ts ${process.argv.slice(2).join(' ')}\` (${ROUNDS} rounds, ${DELIVERIES} deliveries a burst${COMPARE_INSTANCES ? '' : `, paced runs of ${PACED_SECONDS} s`})`,
       `- Method: ${methodLine(
         `${COMPARE_INSTANCES ? '' : 'the plain undici loop and the dispatcher at 10 and at 50 in flight and at each paced rate, and '}one dispatcher and two on the same burst, each pair`,
-      )} Each dispatcher run has subscriptions of its own, made before it starts, and ends when no delivery is pending (the dispatchers write the last results after the receiver has them: that work is the run's, not the next one's); the second dispatcher is started before its run, warmed up by a burst of ${WARMUP_DELIVERIES} as the first one was, and stopped after it.`,
+      )} Each dispatcher run has subscriptions of its own, made before it starts, and ends when no delivery is pending (the dispatchers write the last results after the receiver has them: that work is the run's, not the next one's); the second dispatcher is started before its run, warmed up by a burst of ${WARMUP_DELIVERIES} as the first one was, and stopped after it. Each round starts with \`vacuum analyze\` of the database (finished deliveries leave dead row versions in the claim's index; autovacuum, which would remove them in production, is off on this machine's PostgreSQL).`,
       '',
       table,
       '',
