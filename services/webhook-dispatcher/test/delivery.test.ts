@@ -5,7 +5,8 @@ import { fileFixture, startReceiver } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { createDeliveriesRepository } from '../src/modules/deliveries/repository.js';
+import { type AttemptRecord, createDeliveriesRepository } from '../src/modules/deliveries/repository.js';
+import { idleSleepMs } from '../src/modules/deliveries/service.js';
 import { startTestDispatcher } from './support/dispatcher.js';
 import { disputeEvent, transactionEvent } from './support/events.js';
 import { verifyHexSignature, verifyStandardSignature } from './support/verify.js';
@@ -445,5 +446,22 @@ describe('replay', () => {
       code: 'VALIDATION_ERROR',
       details: { errors: [{ field: 'to', reason: 'must be after from' }] },
     });
+  });
+});
+
+describe('the delivery worker between passes', () => {
+  const retryIn = (delayMs: number) =>
+    ({ decision: { status: 'pending', retryIndex: 1, delayMs, disableSubscription: false } }) as unknown as AttemptRecord;
+  const succeeded = { decision: { status: 'succeeded', disableSubscription: false } } as unknown as AttemptRecord;
+
+  it('sleeps the poll interval when it scheduled no retry (it never spins while idle)', () => {
+    expect(idleSleepMs(500, [])).toBe(500);
+    expect(idleSleepMs(500, [succeeded])).toBe(500);
+  });
+
+  it('wakes for the earliest retry it scheduled, at least 5 ms and at most the poll interval away', () => {
+    expect(idleSleepMs(500, [retryIn(2000), retryIn(50), succeeded])).toBe(50);
+    expect(idleSleepMs(500, [retryIn(0)])).toBe(5);
+    expect(idleSleepMs(500, [retryIn(60_000)])).toBe(500);
   });
 });

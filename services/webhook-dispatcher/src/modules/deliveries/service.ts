@@ -45,6 +45,16 @@ export const CLAIM_MARGIN_MS = 5_000;
 /** How often a worker moves cooled-down circuits to HALF_OPEN and claims their probes. */
 export const PROBE_PASS_EVERY_MS = 100;
 
+/**
+ * How long a pass that leaves nothing in flight sleeps: until the earliest retry it scheduled falls
+ * due (at least 5 ms), else the poll interval. (It was `min(poll, max(5, ...retries))`, which is 5 ms
+ * when there is no retry: an idle dispatcher claimed 200 times a second.)
+ */
+export function idleSleepMs(pollIntervalMs: number, results: readonly AttemptRecord[]): number {
+  const retries = results.flatMap((r) => (r.decision.status === 'pending' ? [Math.max(5, r.decision.delayMs)] : []));
+  return Math.min(pollIntervalMs, ...retries);
+}
+
 export function toDeliveryLog(row: AttemptLogRow): WebhookDeliveryLog {
   return {
     id: row.id,
@@ -263,8 +273,7 @@ export function createDeliveryService(deps: {
         // just scheduled here falls due, or pollIntervalMs: what other instances schedule, cooled-down
         // circuits and ended pauses are found by the next look (no query for the next due time).
         if (inFlight.size > 0) return false;
-        const retries = results.flatMap((r) => (r.decision.status === 'pending' ? [r.decision.delayMs] : []));
-        return Math.min(settings.pollIntervalMs, Math.max(5, ...retries));
+        return idleSleepMs(settings.pollIntervalMs, results);
       },
     });
 
