@@ -49,12 +49,24 @@ interface Row {
   updated_at: string | Date;
 }
 
-/** Maps a `select *` row of `transactions` (postgres.js, snake case) to a TransactionRow. */
-export function toTransactionRow(r: Row): TransactionRow {
+/**
+ * A transaction as its answers need it: the API record, and the fingerprint and rescind rules of a
+ * replay's answer. GET by id and the idempotency key's lookup read only these columns
+ * (ANSWER_COLUMNS), not the template snapshot (a jsonb as large as the platform's template) nor
+ * the bookkeeping ones: every read pays for each column it parses.
+ */
+export type AnsweredRow = Omit<TransactionRow, 'workspaceId' | 'legIndex' | 'template' | 'version' | 'statusChangedAt'>;
+type AnsweredDbRow = Omit<Row, 'workspace_id' | 'leg_index' | 'template' | 'version' | 'status_changed_at'>;
+
+const ANSWER_COLUMNS = `id, platform_id, status, amount, currency, from_address, to_address, blockchain_network, chain_id,
+  orchestration_type, signer_type, customer_id, template_id, billing_config, quote_id, fee_amount, metadata, idempotency_key,
+  request_fingerprint, batch_id, tx_hash, escrow_address, hold_deadline, rescind_policy, failure_reason, created_at, updated_at`;
+
+/** Maps a row of ANSWER_COLUMNS (postgres.js, snake case) to an AnsweredRow. */
+function toAnsweredRow(r: AnsweredDbRow): AnsweredRow {
   return {
     id: r.id,
     platformId: r.platform_id,
-    workspaceId: r.workspace_id,
     status: r.status,
     amount: r.amount,
     currency: r.currency,
@@ -66,7 +78,6 @@ export function toTransactionRow(r: Row): TransactionRow {
     signerType: r.signer_type,
     customerId: r.customer_id,
     templateId: r.template_id,
-    template: r.template,
     billingConfig: r.billing_config,
     quoteId: r.quote_id,
     feeAmount: r.fee_amount,
@@ -74,22 +85,31 @@ export function toTransactionRow(r: Row): TransactionRow {
     idempotencyKey: r.idempotency_key,
     requestFingerprint: r.request_fingerprint,
     batchId: r.batch_id,
-    legIndex: r.leg_index,
     txHash: r.tx_hash,
     escrowAddress: r.escrow_address,
     holdDeadline: r.hold_deadline === null ? null : isoOf(r.hold_deadline),
     rescindPolicy: r.rescind_policy,
     failureReason: r.failure_reason,
-    version: r.version,
-    statusChangedAt: isoOf(r.status_changed_at),
     createdAt: isoOf(r.created_at),
     updatedAt: isoOf(r.updated_at),
   };
 }
 
-/** The API record of a row (what GET answers). */
-export function toPaymentsTransaction(row: TransactionRow): PaymentsTransaction {
-  const { workspaceId, legIndex, template, rescindPolicy, requestFingerprint, version, statusChangedAt, ...record } = row;
+/** Maps a `select *` row of `transactions` (postgres.js, snake case) to a TransactionRow. */
+export function toTransactionRow(r: Row): TransactionRow {
+  return {
+    ...toAnsweredRow(r),
+    workspaceId: r.workspace_id,
+    legIndex: r.leg_index,
+    template: r.template,
+    version: r.version,
+    statusChangedAt: isoOf(r.status_changed_at),
+  };
+}
+
+/** The API record of a row (what GET answers), from a whole row or the columns of an answer. */
+export function toPaymentsTransaction(row: AnsweredRow): PaymentsTransaction {
+  const { workspaceId, legIndex, template, rescindPolicy, requestFingerprint, version, statusChangedAt, ...record } = row as TransactionRow;
   return record;
 }
 
@@ -273,10 +293,12 @@ export function createTransactionsRepository() {
       };
     },
 
-    async findByIdempotencyKey(q: Queryable, platformId: string, key: string): Promise<TransactionRow | null> {
-      const rows = await q<Row[]>`
-        select * from transactions where platform_id = ${platformId} and idempotency_key = ${key} and batch_id is null`;
-      return rows[0] ? toTransactionRow(rows[0]) : null;
+    /** The first result of a single transaction's idempotency key (what its replay answers). */
+    async findByIdempotencyKey(q: Queryable, platformId: string, key: string): Promise<AnsweredRow | null> {
+      const rows = await q<AnsweredDbRow[]>`
+        select ${q.unsafe(ANSWER_COLUMNS)} from transactions
+        where platform_id = ${platformId} and idempotency_key = ${key} and batch_id is null`;
+      return rows[0] ? toAnsweredRow(rows[0]) : null;
     },
 
     /**
@@ -359,6 +381,13 @@ export function createTransactionsRepository() {
       const rows = await tx<Row[]>`
         select * from transactions where id = ${id} ${platformId ? tx`and platform_id = ${platformId}` : tx``} for update`;
       return rows[0] ? toTransactionRow(rows[0]) : null;
+    },
+
+    /** A platform's transaction as GET answers it. */
+    async findAnswered(q: Queryable, id: string, platformId: string): Promise<AnsweredRow | null> {
+      const rows = await q<AnsweredDbRow[]>`
+        select ${q.unsafe(ANSWER_COLUMNS)} from transactions where id = ${id} and platform_id = ${platformId}`;
+      return rows[0] ? toAnsweredRow(rows[0]) : null;
     },
 
     async find(q: Queryable, id: string, platformId?: string): Promise<TransactionRow | null> {

@@ -26,6 +26,7 @@ import { canonical } from './canonical.js';
 import type { ControlsGate, PreparedTemplate } from './controls-gate.js';
 import { newTransactionRef, type TransactionMoves, transactionEvent } from './moves.js';
 import {
+  type AnsweredRow,
   type NewTransaction,
   type SingleCreation,
   type SingleCreationOutcome,
@@ -79,7 +80,7 @@ export function holdAndRescindOf(
   };
 }
 
-export const toCreated = (row: TransactionRow): CreatedTransaction => ({
+export const toCreated = (row: AnsweredRow): CreatedTransaction => ({
   ...toPaymentsTransaction(row),
   rescind: (row.rescindPolicy as RescindInfo | null) ?? {
     allowed: false,
@@ -90,7 +91,7 @@ export const toCreated = (row: TransactionRow): CreatedTransaction => ({
 });
 
 /** What the sender's wallet signs for a `platform` transaction; none for a raw transfer. */
-export function escrowInstructionsOf(row: TransactionRow, terms: EscrowTerms): EscrowInstructions | undefined {
+export function escrowInstructionsOf(row: AnsweredRow, terms: EscrowTerms): EscrowInstructions | undefined {
   if (row.orchestrationType !== 'platform') return undefined;
   const units = toBaseUnits(row.amount);
   return {
@@ -120,13 +121,13 @@ function dayStart(value: string): string {
 
 export function createTransactionsService(deps: TransactionsServiceDeps) {
   const { sql, repository, moves, controls, quotes, appEnv, senderLimits } = deps;
-  const created = (row: TransactionRow): CreatedTransaction => {
+  const created = (row: AnsweredRow): CreatedTransaction => {
     const escrow = deps.escrowTerms ? escrowInstructionsOf(row, deps.escrowTerms(row.blockchainNetwork, row.currency)) : undefined;
     return escrow ? { ...toCreated(row), escrow } : toCreated(row);
   };
 
   /** The first result of an idempotency key, or 422 when the key was used with other parameters. */
-  function replayOf(existing: TransactionRow, fingerprint: string) {
+  function replayOf(existing: AnsweredRow, fingerprint: string) {
     if (existing.requestFingerprint !== fingerprint) {
       throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was already used with other parameters', {
         field: 'idempotencyKey',
@@ -302,7 +303,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
   }
 
   async function get(principal: Principal, id: string) {
-    const row = await repository.find(sql, id, principal.platformId);
+    const row = await repository.findAnswered(sql, id, principal.platformId);
     if (!row) throw notFound('Transaction');
     return toPaymentsTransaction(row);
   }
