@@ -81,7 +81,9 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       const published = rows.filter((_, i) => results[i]?.status === 'fulfilled').map((row) => row.seq);
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) log.warn({ err: failed.reason, failed: rows.length - published.length }, 'publish failed; will retry');
-      if (published.length > 0) await tx`update ${table} set published_at = now() where seq in ${tx(published)}`;
+      // One array parameter, not a list of them: the same prepared statement for every pass, however
+      // many rows it published (`in (...)` made one per batch size, each planned anew on each connection).
+      if (published.length > 0) await tx`update ${table} set published_at = now() where seq = any(${`{${published.join(',')}}`}::bigint[])`;
       return published.length;
     });
   }

@@ -158,6 +158,24 @@ describe('outbox relay', () => {
     expect((await streamMessages()).map((e) => e.id)).toEqual(events.map((e) => e.id));
   });
 
+  it('marks only the rows the broker acknowledged in a pass; the next pass publishes the rest', async () => {
+    const events = Array.from({ length: 5 }, (_, i) => createdEvent(`2b1d5e9e-7c1f-4d3a-9a63-1${String(i).padStart(11, '0')}`));
+    for (const event of events) await commitEvents([event]);
+    const refused = new Set([events[1]!.id, events[3]!.id]);
+    const flaky = relayOf({
+      publish: async (e) => {
+        if (refused.has(e.id)) throw new Error('broker unavailable');
+        await publishEvent(testBus.bus, e);
+      },
+    });
+    expect(await flaky.runOnce()).toBe(3);
+    const unpublished = await database.sql<{ id: string }[]>`select id from relay_test.outbox where published_at is null order by seq`;
+    expect(unpublished.map((r) => r.id)).toEqual([events[1]!.id, events[3]!.id]);
+    expect(await relayOf().runOnce()).toBe(2);
+    expect(await flaky.backlog()).toBe(0);
+    expect((await streamMessages()).map((e) => e.id).sort()).toEqual(events.map((e) => e.id).sort());
+  });
+
   it('keeps commit order and lets only one of two relays publish a pass', async () => {
     const events = Array.from({ length: 50 }, (_, i) => createdEvent(`2b1d5e9e-7c1f-4d3a-9a63-${String(i).padStart(12, '0')}`));
     for (const event of events) await commitEvents([event]);
