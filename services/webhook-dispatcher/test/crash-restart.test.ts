@@ -9,8 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { transactionEvent } from './support/events.js';
 
 // The dispatcher as a real process (dist/main.js), killed with SIGKILL while its attempts are in
-// flight, then started again: every event still arrives, with the X-Webhook-Delivery its first
-// (interrupted) attempt carried.
+// flight and more deliveries wait in its queue, then started again: every event still arrives,
+// with the X-Webhook-Delivery its first (interrupted) attempt carried.
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
@@ -78,11 +78,14 @@ describe('a dispatcher killed mid-delivery', () => {
     const events: DomainEvent[] = [];
     for (let i = 0; i < 12; i += 1) events.push(transactionEvent(owner));
     for (const event of events) await publishEvent(stores.nats.bus, event);
-    // Ten attempts in flight (the per-subscription limit), the other two waiting in PostgreSQL.
+    // Ten attempts in flight (the per-subscription limit, ten slots), the other two claimed by the
+    // process too, queued behind its slots: the kill takes all twelve leases with it.
     await expect.poll(() => receiver.received('/crash').length, { timeout: 10_000 }).toBeGreaterThanOrEqual(10);
     await expect.poll(async () => (await stores.sql`select 1 from webhooks.deliveries`).length).toBe(12);
-    const [claimed] = await stores.sql<{ n: number }[]>`select count(*)::int as n from webhooks.deliveries where claimed_until > now()`;
-    expect(claimed?.n).toBe(10);
+    const claims = () => stores.sql<{ slots: number; queued: number }[]>`
+      select count(*) filter (where holds_slot)::int as slots, count(*) filter (where not holds_slot)::int as queued
+      from webhooks.deliveries where claimed_until > now()`;
+    await expect.poll(async () => (await claims())[0], { timeout: 10_000 }).toEqual({ slots: 10, queued: 2 });
     expect(receiver.received('/crash')).toHaveLength(10);
     await killHard(first);
     const beforeRestart = receiver.received('/crash');

@@ -22,6 +22,32 @@ export interface ClaimedDelivery {
   payload: DomainEvent;
   /** The trace context the event was taken in; the attempt's span continues it. */
   trace_context: TraceCarrier | null;
+  /** Whether the claim took one of the subscription's slots (start now) or waits in this instance's queue for one. */
+  holds_slot: boolean;
+}
+
+/** A queued delivery (claimed, no slot) that took over the slot of a finished attempt of its subscription. */
+export interface SlotTransfer {
+  id: string;
+  claim_token: string;
+  subscription_id: string;
+}
+
+/** A queued delivery this instance gives back unsent (its lease cleared, its attempt not counted). */
+export type QueuedRelease = Pick<SlotTransfer, 'id' | 'claim_token'>;
+
+/** What this instance holds of a subscription, as the next statement leaves it: slots and queued deliveries. */
+export interface HeldBySubscription {
+  subscription_id: string;
+  slots: number;
+  queued: number;
+}
+
+/** What a pass writes besides the claim: results, slot transfers, queued deliveries given back. */
+export interface Settlement {
+  results: readonly AttemptRecord[];
+  transfers: readonly SlotTransfer[];
+  releases: readonly QueuedRelease[];
 }
 
 export interface AttemptLogRow {
@@ -68,6 +94,9 @@ const ATTEMPT_COLUMNS = `id, subscription_id, delivery_id, event_id, event_type,
 const DELIVERY_COLUMNS = `id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, claimed_until,
   last_status_code, last_error, created_at, updated_at`;
 
+/** The advisory lock that takes claims one at a time across instances. */
+const CLAIM_LOCK = 'webhooks.claim';
+
 const ms = (value: number) => `${Math.max(0, Math.round(value))} milliseconds`;
 
 export type DeliveriesRepository = ReturnType<typeof createDeliveriesRepository>;
@@ -76,8 +105,15 @@ export function createDeliveriesRepository(sql: Sql) {
   const attemptColumns = sql.unsafe(ATTEMPT_COLUMNS);
   const deliveryColumns = sql.unsafe(DELIVERY_COLUMNS);
 
+  /**
+   * `limit n` after a set made of a JSON parameter (n its length): the planner then expects n rows,
+   * not a function's default 100, and reaches the deliveries they name through their primary key
+   * rather than scanning the table (which it otherwise does while the table holds a few thousand rows).
+   */
+  const fewRows = (count: number) => sql`limit ${count}`;
+
   const claimedColumns = sql.unsafe(`d.id, d.subscription_id, d.event_id, d.event_type, d.attempt_count, d.retry_index, d.claim_token,
-    s.url, s.ip_whitelist, s.secret_sealed, s.previous_secret_sealed, e.payload, e.trace_context`);
+    s.url, s.ip_whitelist, s.secret_sealed, s.previous_secret_sealed, e.payload, e.trace_context, d.holds_slot`);
 
   async function details(ids: string[]): Promise<ClaimedDelivery[]> {
     if (ids.length === 0) return [];
@@ -137,7 +173,7 @@ export function createDeliveriesRepository(sql: Sql) {
           : tx`status = ${decision.status}`;
       await tx`
         update deliveries
-        set ${next}, claimed_until = null, claim_token = null, last_status_code = ${record.log.status_code},
+        set ${next}, claimed_until = null, claim_token = null, holds_slot = false, last_status_code = ${record.log.status_code},
             last_error = ${record.log.error_message}, updated_at = now()
         where id = ${delivery.id} and claim_token = ${delivery.claim_token}`;
 
@@ -207,6 +243,7 @@ export function createDeliveriesRepository(sql: Sql) {
         select * from jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb)
           as x(id uuid, subscription_id uuid, delivery_id uuid, claim_token uuid, event_id text, event_type text, attempt int,
                status_code int, response_time_ms int, request_headers jsonb, response_body text)
+        ${fewRows(rows.length)}
       ),
       stored_ids as (select delivery_id as id from stored),
       stored_attempts as (
@@ -220,7 +257,7 @@ export function createDeliveriesRepository(sql: Sql) {
       ),
       stored_deliveries as (
         update deliveries d
-        set status = 'succeeded', claimed_until = null, claim_token = null, last_status_code = i.status_code,
+        set status = 'succeeded', claimed_until = null, claim_token = null, holds_slot = false, last_status_code = i.status_code,
             last_error = null, updated_at = now()
         from stored i
         where d.id = i.delivery_id and d.claim_token = i.claim_token
@@ -236,6 +273,40 @@ export function createDeliveriesRepository(sql: Sql) {
       )`;
   }
 
+  /**
+   * CTEs (after storeSuccesses) for the rest of a settlement: queued deliveries that took over a
+   * finished attempt's slot (`moved`: the slot and a fresh lease, as their attempt started now)
+   * and queued deliveries given back unsent (`given_back`: unclaimed, their attempt not counted).
+   * A transfer lands in the statement that stores the finished attempt it replaces, so the
+   * subscription's count of slots never rises, even for a moment.
+   */
+  function settleMoves(settlement: Settlement, leaseMs: number) {
+    return sql`
+      transfers as (
+        select * from jsonb_to_recordset(${JSON.stringify(settlement.transfers)}::text::jsonb)
+          as x(id uuid, claim_token uuid, subscription_id uuid)
+        ${fewRows(settlement.transfers.length)}
+      ),
+      releases as (
+        select * from jsonb_to_recordset(${JSON.stringify(settlement.releases)}::text::jsonb) as r(id uuid, claim_token uuid)
+        ${fewRows(settlement.releases.length)}
+      ),
+      moved as (
+        update deliveries d
+        set holds_slot = true, claimed_until = now() + ${ms(leaseMs)}::interval, updated_at = now()
+        from transfers t
+        where d.id = t.id and d.claim_token = t.claim_token
+        returning d.id
+      ),
+      given_back as (
+        update deliveries d
+        set claimed_until = null, claim_token = null, attempt_count = d.attempt_count - 1, updated_at = now()
+        from releases r
+        where d.id = r.id and d.claim_token = r.claim_token and not d.holds_slot
+        returning d.id
+      )`;
+  }
+
   return {
     /**
      * Claims due deliveries of subscriptions whose circuit is CLOSED, at most `perSubscription` in
@@ -248,47 +319,84 @@ export function createDeliveriesRepository(sql: Sql) {
      * slots count as free for the claim.
      */
     claimDue: async (options: {
+      /** Free slots of this instance (WEBHOOK_CONCURRENCY less the slots it holds). */
+      freeSlots: number;
+      /** Deliveries claimed at most, slots and queued together. */
       limit: number;
       perSubscription: number;
+      /** Queued deliveries this instance keeps at most per subscription. */
+      queuePerSubscription: number;
       leaseMs: number;
-      results?: readonly AttemptRecord[];
+      /** What this instance holds, per subscription, once this statement's results and releases are stored. */
+      held: readonly HeldBySubscription[];
+      settlement: Settlement;
     }): Promise<ClaimedDelivery[]> => {
-      const successes = await recordFailuresOf(options.results ?? []);
+      const successes = await recordFailuresOf(options.settlement.results);
       const token = uuidv7();
-      return sql<ClaimedDelivery[]>`
-        with ${noFlushWait}, ${storeSuccesses(successes)},
-        subs as (
-          select s.id,
-                 ${options.perSubscription}::int
-                   - (select count(*)::int from deliveries i
-                      where i.subscription_id = s.id and i.claimed_until > now() and i.id not in (select id from stored_ids)) as room
-          from subscriptions s, no_flush_wait
+      // The claims of all instances one at a time, each in a snapshot taken after the previous one
+      // committed: a subscription's slots are counted exactly, whatever claims at once. The lock
+      // and the claim are pipelined (one round trip).
+      const [, claimed] = await sql.begin((tx) => [
+        tx`select pg_advisory_xact_lock(hashtextextended(${CLAIM_LOCK}, 0))`,
+        tx<ClaimedDelivery[]>`
+        with ${noFlushWait}, ${storeSuccesses(successes)}, ${settleMoves(options.settlement, options.leaseMs)},
+        held as (
+          select * from jsonb_to_recordset(${JSON.stringify(options.held)}::text::jsonb) as h(subscription_id uuid, slots int, queued int)
+          ${fewRows(options.held.length)}
+        ),
+        -- Materialized: each subscription's count is taken once, not once per use of room.
+        subs as materialized (
+          select s.id, coalesce(h.slots, 0) as held_slots, coalesce(h.queued, 0) as queued,
+                 greatest(${options.perSubscription}::int
+                   - (select count(*)::int from (
+                        select 1 from deliveries i
+                        where i.subscription_id = s.id and i.holds_slot and i.claimed_until > now()
+                          and i.id not in (select id from stored_ids)
+                        limit ${options.perSubscription}) as slots)
+                   - (select count(*)::int from transfers t where t.subscription_id = s.id), 0) as room
+          from subscriptions s left join held h on h.subscription_id = s.id, no_flush_wait
           where s.is_active and s.circuit_state = 'CLOSED' and (s.paused_until is null or s.paused_until <= now())
         ),
-        chosen as (
-          select x.id from subs
+        candidates as (
+          select x.id, x.next_attempt_at, x.rank, subs.id as subscription_id, subs.room, subs.held_slots
+          from subs
           cross join lateral (
-            select d.id, d.next_attempt_at
+            select d.id, d.next_attempt_at, row_number() over (order by d.next_attempt_at) as rank
             from deliveries d
             where d.subscription_id = subs.id and d.status = 'pending' and d.next_attempt_at <= now()
               and (d.claimed_until is null or d.claimed_until <= now())
             order by d.next_attempt_at
-            limit greatest(subs.room, 0)
+            limit subs.room + greatest(${options.queuePerSubscription}::int - subs.queued, 0)
           ) x
-          order by x.next_attempt_at
+        ),
+        slotted as (
+          select c.*, c.rank <= c.room
+                   and sum((c.rank <= c.room)::int) over (order by c.next_attempt_at, c.id) <= ${options.freeSlots} as gets_slot
+          from candidates c
+        ),
+        chosen as (
+          -- A subscription's first deliveries take its free slots; the next ones queue here only
+          -- behind a slot this instance holds, which hands itself on to them as attempts end.
+          select id, gets_slot from (
+            select sl.*, bool_or(sl.gets_slot) over (partition by sl.subscription_id) as any_slot from slotted sl
+          ) t
+          where gets_slot or (rank > room and (held_slots > 0 or any_slot))
+          order by gets_slot desc, next_attempt_at
           limit ${options.limit}
         ),
         locked as (
-          select d.id from deliveries d
-          where d.id in (select id from chosen) and d.status = 'pending' and (d.claimed_until is null or d.claimed_until <= now())
-          for update skip locked
+          select d.id, chosen.gets_slot from deliveries d join chosen on chosen.id = d.id
+          where d.status = 'pending' and (d.claimed_until is null or d.claimed_until <= now())
+          for update of d skip locked
         )
         update deliveries d
-        set claimed_until = now() + ${ms(options.leaseMs)}::interval, claim_token = ${token},
+        set claimed_until = now() + ${ms(options.leaseMs)}::interval, claim_token = ${token}, holds_slot = locked.gets_slot,
             attempt_count = d.attempt_count + 1, updated_at = now()
         from locked, subscriptions s, received_events e
         where d.id = locked.id and s.id = d.subscription_id and e.id = d.event_id
-        returning ${claimedColumns}`;
+        returning ${claimedColumns}`,
+      ]);
+      return claimed as ClaimedDelivery[];
     },
 
     /**
@@ -330,7 +438,7 @@ export function createDeliveriesRepository(sql: Sql) {
           await tx`update subscriptions set probe_until = now() + ${ms(options.leaseMs)}::interval where id = ${sub.id}`;
           await tx`
             update deliveries
-            set claimed_until = now() + ${ms(options.leaseMs)}::interval, claim_token = ${token},
+            set claimed_until = now() + ${ms(options.leaseMs)}::interval, claim_token = ${token}, holds_slot = true,
                 attempt_count = attempt_count + 1, updated_at = now()
             where id = ${probe.id}`;
           claimed.push(probe.id);
@@ -341,12 +449,15 @@ export function createDeliveriesRepository(sql: Sql) {
     },
 
     /**
-     * The results of many attempts: the failures each in its own transaction (retries, circuit
-     * moves, pauses), then every success in one statement.
+     * A settlement without a claim: the failures each in its own transaction (retries, circuit
+     * moves, pauses), then every success, transfer and release in one statement.
      */
-    recordAttempts: async (records: readonly AttemptRecord[]): Promise<void> => {
-      const successes = await recordFailuresOf(records);
-      if (successes.length > 0) await sql`with ${noFlushWait}, ${storeSuccesses(successes)} select count(*) from stored_attempts`;
+    settle: async (settlement: Settlement, leaseMs: number): Promise<void> => {
+      const successes = await recordFailuresOf(settlement.results);
+      if (successes.length === 0 && settlement.transfers.length === 0 && settlement.releases.length === 0) return;
+      await sql`
+        with ${noFlushWait}, ${storeSuccesses(successes)}, ${settleMoves(settlement, leaseMs)}
+        select (select count(*) from stored_attempts), (select count(*) from moved), (select count(*) from given_back)`;
     },
 
     /** A test delivery's log entry (test deliveries have no delivery row and no retries). */

@@ -16,7 +16,16 @@ import type { SecretBox } from '@holdfast/secrets';
 import { iso, isoOrNull } from '../../db/time.js';
 import type { SubscriptionRow } from '../subscriptions/repository.js';
 import type { TargetPolicy } from '../target-safety/service.js';
-import type { AttemptLogRow, AttemptRecord, ClaimedDelivery, DeliveriesRepository, DeliveryRow } from './repository.js';
+import type {
+  AttemptLogRow,
+  AttemptRecord,
+  ClaimedDelivery,
+  DeliveriesRepository,
+  DeliveryRow,
+  QueuedRelease,
+  Settlement,
+  SlotTransfer,
+} from './repository.js';
 import { type AttemptOutcome, sendAttempt } from './sender.js';
 import { deliveryHeaders, loggedHeaders } from './signing.js';
 import { createSigningSecrets } from './signing-secrets.js';
@@ -42,6 +51,8 @@ export const TEST_TIMEOUT_MAX_MS = 30_000;
  * instance may take the delivery over (which then happens only when this instance died).
  */
 export const CLAIM_MARGIN_MS = 5_000;
+/** Deliveries queued per slot at most: per subscription, QUEUE_DEPTH × WEBHOOK_SUBSCRIPTION_CONCURRENCY. */
+export const QUEUE_DEPTH = 4;
 /** How often a worker moves cooled-down circuits to HALF_OPEN and claims their probes. */
 export const PROBE_PASS_EVERY_MS = 100;
 
@@ -87,6 +98,13 @@ function toDelivery(row: DeliveryRow): WebhookDelivery {
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };
+}
+
+/** What the worker collects for its next statement. */
+interface PendingSettlement extends Settlement {
+  results: AttemptRecord[];
+  transfers: SlotTransfer[];
+  releases: QueuedRelease[];
 }
 
 export interface DeliveryMetrics {
@@ -190,24 +208,65 @@ export function createDeliveryService(deps: {
   }
 
   /**
-   * The delivery loop of this instance, a polling worker (ADR 22). One pass stores the results of
-   * the attempts finished since the last pass (one statement for all successes), then claims due
-   * deliveries up to the free slots (one statement) and starts them. A finished attempt, a NOTIFY
-   * (new deliveries, a resend, a replay, a reset circuit) or the next due time wakes it; a wake
-   * during a pass runs one more, so results and claims are batched by how many arrive meanwhile.
-   * At least once: a claim is a lease in PostgreSQL, so the results of an instance that dies before
-   * storing them are lost only as far as their deliveries are sent again once the lease ends.
+   * The delivery loop of this instance (ADR 36). A claim gives a subscription's first deliveries
+   * its free slots (WEBHOOK_SUBSCRIPTION_CONCURRENCY, counted in PostgreSQL across instances) and
+   * queues the next ones here, claimed (no other instance sends them) but holding no slot. When an
+   * attempt succeeds, its slot passes at once to the next queued delivery of its subscription: the
+   * attempt starts with no round trip, and the statement that stores the result records the
+   * transfer, so the subscription's count of slots never rises. The polling worker (ADR 22) writes
+   * one statement at a time behind the attempts: results, transfers, queued deliveries given back,
+   * and a claim that refills slots and queues. A NOTIFY, a finished attempt or the poll wakes it.
+   * At least once: every claim is a lease in PostgreSQL, so what an instance that dies held (in
+   * flight, finished but not stored, queued) is sent again once the lease ends.
    */
   function createWorker(wakeOn: PollingWorkerOptions['wakeOn']) {
+    interface Held {
+      /** Slots held in PostgreSQL as the next statement leaves them (attempts in flight, and ones whose slot passed on). */
+      slots: number;
+      queue: { job: ClaimedDelivery; claimedAt: number }[];
+      /** Slots whose attempt succeeded with the queue empty while a claim was on its way: kept for what it brings. */
+      parked: number;
+    }
+    const held = new Map<string, Held>();
     const inFlight = new Set<Promise<void>>();
-    let finished: AttemptRecord[] = [];
+    let slotsHeld = 0;
+    let pending: PendingSettlement = { results: [], transfers: [], releases: [] };
     let lastProbePass = 0;
+    let claiming = false;
+    /** A queued delivery older than this is given back rather than started: its lease could end mid-attempt. */
+    const queuedFreshMs = leaseMs - settings.timeoutMs - CLAIM_MARGIN_MS / 5;
+    // Deep enough that a slot finds its next delivery queued while a statement is on its way
+    // (answers come back several times faster than a statement on a loaded machine).
+    const queuePerSubscription = QUEUE_DEPTH * settings.perSubscription;
+
+    function heldOf(subscriptionId: string): Held {
+      let entry = held.get(subscriptionId);
+      if (!entry) {
+        entry = { slots: 0, queue: [], parked: 0 };
+        held.set(subscriptionId, entry);
+      }
+      return entry;
+    }
+
+    function giveBack(entry: Held) {
+      for (const { job } of entry.queue) pending.releases.push({ id: job.id, claim_token: job.claim_token });
+      entry.queue = [];
+    }
+
+    function releaseSlot(subscriptionId: string, entry: Held) {
+      entry.slots -= 1;
+      slotsHeld -= 1;
+      if (entry.slots === 0) {
+        giveBack(entry);
+        held.delete(subscriptionId);
+      }
+    }
 
     /** After a batch of results failed: each alone, so that one bad record holds no other back. */
     async function storeOneByOne(results: readonly AttemptRecord[]): Promise<void> {
       for (const record of results) {
         await repository
-          .recordAttempts([record])
+          .settle({ results: [record], transfers: [], releases: [] }, leaseMs)
           .catch((err) =>
             log.error(
               { err, deliveryId: record.delivery.id },
@@ -223,21 +282,113 @@ export function createDeliveryService(deps: {
           log.warn({ subscriptionId: record.delivery.subscription_id }, 'receiver answered 410: subscription deactivated');
     }
 
-    function track(job: ClaimedDelivery) {
-      const task = tracedAttempt(job)
-        .then((record) => {
-          finished.push(record);
-        })
-        .catch((error) =>
-          log.error({ err: error, deliveryId: job.id }, 'an attempt failed unexpectedly; its claim will expire and it will be sent again'),
+    /** The next queued delivery of the subscription whose lease still covers a whole attempt, if any. */
+    function nextQueued(entry: Held): ClaimedDelivery | undefined {
+      for (;;) {
+        const next = entry.queue.shift();
+        if (!next) return undefined;
+        if (Date.now() - next.claimedAt <= queuedFreshMs) return next.job;
+        pending.releases.push({ id: next.job.id, claim_token: next.job.claim_token });
+      }
+    }
+
+    function finish(job: ClaimedDelivery, record: AttemptRecord | undefined) {
+      const entry = heldOf(job.subscription_id);
+      if (record) {
+        pending.results.push(record);
+        // Its result now stores it (and ends its slot or passes it on): a transfer to it not yet
+        // written would update the same row twice in one statement.
+        const transfer = pending.transfers.findIndex((t) => t.id === job.id);
+        if (transfer >= 0) pending.transfers.splice(transfer, 1);
+      }
+      const next = record?.decision.status === 'succeeded' && worker.running() ? nextQueued(entry) : undefined;
+      if (next) handOn(next);
+      else if (claiming && record?.decision.status === 'succeeded' && worker.running()) entry.parked += 1;
+      else {
+        // A failure may open the circuit or pause the subscription: its queue goes back to PostgreSQL.
+        if (record && record.decision.status !== 'succeeded') giveBack(entry);
+        releaseSlot(job.subscription_id, entry);
+      }
+      deps.metrics?.inFlight(inFlight.size);
+      worker.wake();
+    }
+
+    /** The slot of a finished attempt passes to `next`, which starts now; the next statement records it. */
+    function handOn(next: ClaimedDelivery) {
+      pending.transfers.push({ id: next.id, claim_token: next.claim_token, subscription_id: next.subscription_id });
+      start(next);
+    }
+
+    /** After a claim: parked slots take what it queued, or end. */
+    function unpark() {
+      for (const [subscriptionId, entry] of held)
+        for (; entry.parked > 0; entry.parked -= 1) {
+          const next = worker.running() ? nextQueued(entry) : undefined;
+          if (next) handOn(next);
+          else releaseSlot(subscriptionId, entry);
+        }
+    }
+
+    function start(job: ClaimedDelivery) {
+      const task: Promise<void> = tracedAttempt(job)
+        .then(
+          (record) => record,
+          (error) => {
+            log.error(
+              { err: error, deliveryId: job.id },
+              'an attempt failed unexpectedly; its claim will expire and it will be sent again',
+            );
+            return undefined;
+          },
         )
-        .finally(() => {
+        .then((record) => {
           inFlight.delete(task);
-          deps.metrics?.inFlight(inFlight.size);
-          worker.wake();
+          finish(job, record);
         });
       inFlight.add(task);
       deps.metrics?.inFlight(inFlight.size);
+    }
+
+    /** Claimed deliveries: those with a slot start, the others queue behind this instance's slots of their subscription. */
+    function accept(jobs: readonly ClaimedDelivery[]) {
+      const claimedAt = Date.now();
+      for (const job of jobs) {
+        const entry = heldOf(job.subscription_id);
+        if (job.holds_slot) {
+          entry.slots += 1;
+          slotsHeld += 1;
+          start(job);
+        } else entry.queue.push({ job, claimedAt });
+      }
+      unpark();
+      // Queued behind no slot (the slots ended while the claim was on its way): given back.
+      for (const [subscriptionId, entry] of held)
+        if (entry.slots === 0) {
+          giveBack(entry);
+          held.delete(subscriptionId);
+        }
+    }
+
+    function takePending(): PendingSettlement {
+      const taken = pending;
+      pending = { results: [], transfers: [], releases: [] };
+      return taken;
+    }
+
+    /**
+     * A settlement whose statement failed: its transfers (less those whose attempt has finished
+     * since: their result takes the row) and releases are tried alone, before its results are
+     * stored one by one (so no slot is counted free too early); if that fails too, the next pass
+     * carries them.
+     */
+    async function retryLater(settlement: Settlement) {
+      const finished = new Set(pending.results.map((r) => r.delivery.id));
+      const moves = { results: [], transfers: settlement.transfers.filter((t) => !finished.has(t.id)), releases: settlement.releases };
+      await repository.settle(moves, leaseMs).catch(() => {
+        pending.transfers.push(...moves.transfers);
+        pending.releases.push(...moves.releases);
+      });
+      await storeOneByOne(settlement.results);
     }
 
     const worker = createPollingWorker({
@@ -246,34 +397,51 @@ export function createDeliveryService(deps: {
       intervalMs: settings.pollIntervalMs,
       wakeOn,
       pass: async () => {
-        const results = finished;
-        finished = [];
-        const free = settings.concurrency - inFlight.size;
-        let resultsStored = false;
+        const settlement = takePending();
+        const freeSlots = settings.concurrency - slotsHeld;
+        const queued = [...held.values()].reduce((n, e) => n + e.queue.length, 0);
+        let settled = false;
         try {
-          // Full: only store (the next finished attempt wakes the worker).
-          if (free <= 0) await repository.recordAttempts(results);
-          else
-            for (const job of await repository.claimDue({ limit: free, perSubscription: settings.perSubscription, leaseMs, results }))
-              track(job);
-          resultsStored = true;
-          stored(results);
+          if (freeSlots <= 0 && queued >= held.size * queuePerSubscription) await repository.settle(settlement, leaseMs);
+          else {
+            claiming = true;
+            const claimed = await repository
+              .claimDue({
+                freeSlots,
+                limit: Math.max(0, freeSlots) + QUEUE_DEPTH * settings.concurrency,
+                perSubscription: settings.perSubscription,
+                queuePerSubscription,
+                leaseMs,
+                held: [...held].map(([id, e]) => ({ subscription_id: id, slots: e.slots, queued: e.queue.length })),
+                settlement,
+              })
+              .finally(() => {
+                claiming = false;
+              })
+              .catch((error: unknown) => {
+                unpark();
+                throw error;
+              });
+            accept(claimed);
+          }
+          settled = true;
+          stored(settlement.results);
           // Circuits are looked at every PROBE_PASS_EVERY_MS, not on every pass, and after the due
           // deliveries so that a probe never delays them.
-          const room = settings.concurrency - inFlight.size;
+          const room = settings.concurrency - slotsHeld;
           if (room > 0 && Date.now() - lastProbePass >= PROBE_PASS_EVERY_MS) {
             lastProbePass = Date.now();
-            for (const job of await repository.claimProbes({ limit: room, leaseMs, threshold: settings.circuitThreshold })) track(job);
+            accept(await repository.claimProbes({ limit: room, leaseMs, threshold: settings.circuitThreshold }));
           }
         } catch (error) {
-          if (!resultsStored) await storeOneByOne(results);
+          if (!settled) await retryLater(settlement);
           throw error;
         }
         // Attempts in flight wake the worker when they finish. With none, it sleeps until a retry
         // just scheduled here falls due, or pollIntervalMs: what other instances schedule, cooled-down
         // circuits and ended pauses are found by the next look (no query for the next due time).
         if (inFlight.size > 0) return false;
-        return idleSleepMs(settings.pollIntervalMs, results);
+        return idleSleepMs(settings.pollIntervalMs, settlement.results);
       },
     });
 
@@ -283,14 +451,18 @@ export function createDeliveryService(deps: {
         log.info({ concurrency: settings.concurrency, perSubscription: settings.perSubscription }, 'delivery worker started');
       },
       wake: worker.wake,
-      /** Stops claiming, waits for the attempts in flight (each ends within WEBHOOK_TIMEOUT_MS), stores their results. */
+      /**
+       * Stops claiming, waits for the attempts in flight (each ends within WEBHOOK_TIMEOUT_MS; none
+       * starts from a queue any more), stores their results and gives the queued deliveries back.
+       */
       stop: async () => {
         await worker.stop();
         await Promise.all(inFlight);
-        const results = finished;
-        finished = [];
-        await repository.recordAttempts(results).catch(() => storeOneByOne(results));
-        stored(results);
+        for (const entry of held.values()) giveBack(entry);
+        held.clear();
+        const settlement = takePending();
+        await repository.settle(settlement, leaseMs).catch(() => storeOneByOne(settlement.results));
+        stored(settlement.results);
         log.info('delivery worker stopped');
       },
     };

@@ -28,6 +28,12 @@ export const deliveries = webhooksSchema.table(
     nextAttemptAt: timestamptz('next_attempt_at').notNull().defaultNow(),
     claimedUntil: timestamptz('claimed_until'),
     claimToken: uuid('claim_token'),
+    /**
+     * A claimed delivery that holds one of its subscription's in-flight slots (counted against
+     * WEBHOOK_SUBSCRIPTION_CONCURRENCY by every instance). A claimed one without a slot waits in
+     * its instance's queue for a slot of the same subscription to end (ADR 36).
+     */
+    holdsSlot: boolean('holds_slot').notNull().default(false),
     lastStatusCode: integer('last_status_code'),
     lastError: text('last_error'),
     createdAt: createdAt(),
@@ -38,8 +44,8 @@ export const deliveries = webhooksSchema.table(
     check('deliveries_status', sql`${t.status} in ('pending', 'succeeded', 'failed')`),
     // Due deliveries are always looked up per subscription (claims, probes, the next wake-up).
     index('deliveries_subscription_due_idx').on(t.subscriptionId, t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
-    // Small: only deliveries with an attempt in flight (or a claim not yet cleaned). Counts a subscription's attempts in flight.
-    index('deliveries_claimed_idx').on(t.subscriptionId, t.claimedUntil).where(sql`${t.claimedUntil} is not null`),
+    // Small: only deliveries holding a slot (an attempt in flight, or one whose result is not stored yet). Counts a subscription's attempts in flight.
+    index('deliveries_claimed_idx').on(t.subscriptionId, t.claimedUntil).where(sql`${t.holdsSlot}`),
     index('deliveries_event_idx').on(t.eventId),
     index('deliveries_finished_idx').on(t.updatedAt).where(sql`${t.status} <> 'pending'`),
   ],

@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { WebhookCommands } from '@holdfast/contracts';
+import { publishEvent, sendCommand } from '@holdfast/messaging';
+import { fileFixture, startReceiver } from '@holdfast/test-fixtures';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDispatcher } from './support/dispatcher.js';
+import { transactionEvent } from './support/events.js';
+
+// WEBHOOK_SUBSCRIPTION_CONCURRENCY counts a subscription's slots in PostgreSQL, whichever instance
+// holds them (ADR 36): two instances together never have more attempts of one subscription in
+// flight, and what they hold queued behind their slots still arrives.
+
+const ENV = {
+  WEBHOOK_SUBSCRIPTION_CONCURRENCY: '3',
+  WEBHOOK_TIMEOUT_MS: '8000',
+  WEBHOOK_RETRY_SCHEDULE: '100ms,100ms,100ms,100ms,100ms,100ms,100ms,100ms',
+};
+
+let second: { url: string; stop: () => Promise<void> };
+// Until told otherwise the receiver takes each request and never answers: attempts stay in flight
+// until WEBHOOK_TIMEOUT_MS, then are retried.
+let answering = false;
+
+const receiver = fileFixture(() => startReceiver(() => (answering ? { status: 200 } : { status: 200, hang: true })));
+const dispatcher = fileFixture(() => startTestDispatcher(ENV));
+beforeAll(async () => {
+  second = await dispatcher.startAnother(ENV);
+});
+
+afterAll(async () => {
+  await second?.stop();
+});
+
+describe("a subscription's slots across two instances", () => {
+  it('keep its attempts in flight within WEBHOOK_SUBSCRIPTION_CONCURRENCY, and every event arrives once answered', async () => {
+    const owner = { platformId: randomUUID() };
+    await sendCommand(dispatcher.nats.bus, WebhookCommands.create, {
+      owner,
+      url: receiver.url('/slots'),
+      eventTypes: ['transaction.created'],
+    });
+    const events = Array.from({ length: 12 }, () => transactionEvent(owner));
+    await Promise.all(events.map((event) => publishEvent(dispatcher.nats.bus, event)));
+
+    await expect.poll(() => receiver.received('/slots').length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+    await expect.poll(async () => (await dispatcher.sql`select 1 from webhooks.deliveries`).length).toBe(12);
+    // Both instances claim on every pass (100 ms here) and on every new delivery: give them several.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const [claims] = await dispatcher.sql<{ slots: number }[]>`
+      select count(*)::int as slots from webhooks.deliveries where holds_slot and claimed_until > now()`;
+    expect(claims?.slots).toBe(3);
+    expect(receiver.received('/slots')).toHaveLength(3);
+
+    answering = true;
+    const eventIds = () => new Set(receiver.received('/slots').map((r) => JSON.parse(r.body).id as string));
+    await expect.poll(() => eventIds().size, { timeout: 30_000, interval: 100 }).toBe(events.length);
+    await expect
+      .poll(async () => (await dispatcher.sql`select 1 from webhooks.deliveries where status = 'succeeded'`).length, { timeout: 10_000 })
+      .toBe(events.length);
+    const rows = await dispatcher.sql<{ id: string; event_id: string }[]>`select id, event_id from webhooks.deliveries`;
+    const deliveryOf = new Map(rows.map((r) => [r.event_id, r.id]));
+    for (const request of receiver.received('/slots'))
+      expect(request.headers['x-webhook-delivery']).toBe(deliveryOf.get(JSON.parse(request.body).id));
+    const [left] = await dispatcher.sql<{ n: number }[]>`
+      select count(*)::int as n from webhooks.deliveries where claimed_until is not null or holds_slot`;
+    expect(left?.n).toBe(0);
+  }, 60_000);
+});
