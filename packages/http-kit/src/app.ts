@@ -129,15 +129,19 @@ const buildSerializers: SerializerSelector.SerializerFactory = (externalSchemas,
  * A route's validator or response serializer, compiled when it is first called instead of at start:
  * compiling every schema of every route (hundreds in workspace-service) was most of a process's
  * start-up time and held memory for routes a process may never answer (docs/adr/0029-start-up-and-memory.md).
- * Fastify reads a failed validator's `errors` (Ajv's convention), so the wrapper passes them on.
+ * Fastify reads a failed validator's `errors` (Ajv's convention), so the wrapper copies them after
+ * each call of a validator. Copied rather than read through a getter: a getter on each of the
+ * thousands of wrappers (one per route and status for the serializers) held about 1 MiB of
+ * workspace-service's idle heap, for routes never called.
  */
 function compiledOnFirstUse<F extends (data: never) => unknown>(compile: () => F): F {
-  let compiled: F | undefined;
+  let compiled: (F & { errors?: unknown }) | undefined;
   const run = ((data: never) => {
     compiled ??= compile();
-    return compiled(data);
+    const result = compiled(data);
+    if ('errors' in compiled) (run as { errors?: unknown }).errors = compiled.errors;
+    return result;
   }) as F;
-  Object.defineProperty(run, 'errors', { get: () => (compiled as { errors?: unknown } | undefined)?.errors });
   return run;
 }
 
