@@ -25,7 +25,9 @@ interface Profile {
 const args = process.argv.slice(2);
 const file = args.find((a) => !a.startsWith('--') && !/^\d+$/.test(a));
 if (!file) {
-  process.stderr.write('usage: node scripts/bench/cpuprofile-summary.ts <file.cpuprofile> [--top 25] [--per N] [--skip-ms 3000] [--until-ms 9000]\n');
+  process.stderr.write(
+    'usage: node scripts/bench/cpuprofile-summary.ts <file.cpuprofile> [--top 25] [--per N] [--skip-ms 3000] [--until-ms 9000]\n',
+  );
   process.exit(2);
 }
 const option = (name: string) => {
