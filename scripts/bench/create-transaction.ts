@@ -56,7 +56,7 @@ import {
   type RoundsTarget,
   spread,
   targetsReport,
-  vacuumBeforeRound,
+  vacuumBenchDatabase,
 } from './rounds.ts';
 
 /** The payments-service build to measure (BENCH_PAYMENTS_DIR: another checkout's, to compare two builds in one run). */
@@ -227,7 +227,7 @@ async function main(): Promise<void> {
       );
     for (let round = 1; round <= ROUNDS; round += 1) {
       log(`round ${round} of ${ROUNDS} (load ${loadNow().toFixed(2)})`);
-      await vacuumBeforeRound(outbox);
+      await vacuumBenchDatabase(outbox);
       for (const inFlight of IN_FLIGHT) {
         const [bareRun, paymentsRun] = await alternate(round, bareInsert(round, inFlight), async () =>
           row(round, 'payments POST /api/v2/transactions', inFlight, await measured(payments, creations(REQUESTS, inFlight))),

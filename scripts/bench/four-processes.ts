@@ -24,6 +24,8 @@ import { databaseUrl as defaultDatabaseUrl, natsUrl as defaultNatsUrl, root } fr
 
 export interface FourProcesses {
   list: ServiceInfo[];
+  /** The run's database (every process's). */
+  databaseUrl: string;
   /** Base URL of a process (http://127.0.0.1:port). */
   url: (name: string) => string;
   adminKey: string;
@@ -126,6 +128,7 @@ export async function prepareFourProcesses(options: {
     };
     return {
       list,
+      databaseUrl: withDatabase(databaseUrl, database),
       url,
       adminKey,
       workspaceAdmin,

@@ -121,13 +121,14 @@ export function targetsReport(targets: RoundsTarget[]): { verdicts: string[]; ta
 }
 
 /**
- * Before each round: `vacuum analyze` of the bench database, so that every round runs on current
+ * `vacuum analyze` of a bench database: before each round, so that every round runs on current
  * planner statistics and without the dead row versions the last one left (published outbox rows,
- * finished deliveries: updated rows), as autovacuum keeps a production database. A PostgreSQL with
- * autovacuum off (this machine's shared one) or busy elsewhere never does it for a bench database,
- * and each round ran slower than the last (payments' creations 1180/s in a second round with it,
- * 432/s without, at the same load). `--no-vacuum` leaves the database alone (to see that).
+ * finished deliveries: updated rows), and every few thousand requests of the soak; what autovacuum
+ * does in production. A PostgreSQL with autovacuum off (this machine's shared one) or busy elsewhere
+ * never does it for a bench database, and each round ran slower than the last (payments' creations
+ * 1180/s in a second round with it, 432/s without, at the same load). `--no-vacuum` leaves the
+ * database alone (to see that).
  */
-export async function vacuumBeforeRound(sql: Sql): Promise<void> {
+export async function vacuumBenchDatabase(sql: Sql): Promise<void> {
   if (!flag('no-vacuum')) await sql.unsafe('vacuum analyze');
 }

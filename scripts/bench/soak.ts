@@ -4,7 +4,8 @@
 // recent transaction, 10 % transaction lists, 5 % webhook subscription lists (payments asks the
 // dispatcher over NATS), 24 % Workspace API lists (workspaces, customers) and 1 % Workspace logins
 // (argon2id). The chain-indexer follows a throw-away anvil meanwhile. RSS (VmRSS) of every process is
-// read once idle (after start) and every --sample-every requests.
+// read once idle (after start) and every --sample-every requests, when the database also gets a
+// `vacuum analyze` alongside the load, as autovacuum would (--no-vacuum to leave it out).
 //
 //   pnpm exec turbo run build && node scripts/bench/soak.ts [--requests 100000] [--in-flight 20] [--sample-every 5000] [--max-minutes 30]
 //
@@ -19,12 +20,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import postgres from 'postgres';
 import { Agent, request } from 'undici';
 import { SERVICE_NODE_FLAGS } from '../lib/stack/processes.ts';
 import { cpuMsOf, prepareFourProcesses } from './four-processes.ts';
 import { machineLine, markdownTable, writeLinesSection } from './load.ts';
 import { benchmarksFile, flag, nodeArgsFrom, numberOption, root, stringOption } from './options.ts';
-import { checkQuiet } from './rounds.ts';
+import { checkQuiet, vacuumBenchDatabase } from './rounds.ts';
 
 const REQUESTS = numberOption('requests', 100_000);
 const IN_FLIGHT = numberOption('in-flight', 20);
@@ -78,6 +80,8 @@ try {
   sample(0, 0);
 
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: IN_FLIGHT });
+  const database = postgres(stack.databaseUrl, { max: 1, onnotice: () => {} });
+  let vacuuming: Promise<void> | undefined;
   const call = async (url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) => {
     const res = await request(url, { dispatcher: agent, method: (init.method ?? 'GET') as 'GET', headers: init.headers, body: init.body });
     const text = await res.body.text();
@@ -209,6 +213,11 @@ try {
         done += 1;
         if (done % SAMPLE_EVERY === 0 || done === REQUESTS) {
           sample(done, (performance.now() - started) / 1000);
+          // Alongside the load, as autovacuum would (off on this machine's PostgreSQL: without it
+          // the outbox's and the deliveries' dead row versions slowed the soak 3x by its end).
+          vacuuming ??= vacuumBenchDatabase(database).finally(() => {
+            vacuuming = undefined;
+          });
           const last = samples.at(-1)!;
           log(`${done} requests, ${last.seconds.toFixed(0)} s: ${names.map((n) => `${n} ${last.rss[n]!.toFixed(0)} MiB`).join(', ')}`);
         }
@@ -216,6 +225,8 @@ try {
     }),
   );
   await agent.close();
+  await vacuuming;
+  await database.end();
 
   // Every creation's transaction.created reaches the receiver (at least once).
   const waitUntil = Date.now() + 120_000;

@@ -39,7 +39,7 @@ import {
   type RoundsTarget,
   spread,
   targetsReport,
-  vacuumBeforeRound,
+  vacuumBenchDatabase,
 } from './rounds.ts';
 
 const DELIVERIES = numberOption('deliveries', 5000);
@@ -314,7 +314,7 @@ async function main() {
     };
     for (let round = 1; round <= ROUNDS; round += 1) {
       process.stderr.write(`[bench] round ${round} of ${ROUNDS} (load ${loadNow().toFixed(2)})\n`);
-      await vacuumBeforeRound(deliveriesTable);
+      await vacuumBenchDatabase(deliveriesTable);
       if (!COMPARE_INSTANCES) {
         const [undici10, one] = await alternate(
           round,
