@@ -94,9 +94,6 @@ const ATTEMPT_COLUMNS = `id, subscription_id, delivery_id, event_id, event_type,
 const DELIVERY_COLUMNS = `id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, claimed_until,
   last_status_code, last_error, created_at, updated_at`;
 
-/** The advisory lock that takes claims one at a time across instances. */
-const CLAIM_LOCK = 'webhooks.claim';
-
 const ms = (value: number) => `${Math.max(0, Math.round(value))} milliseconds`;
 
 export type DeliveriesRepository = ReturnType<typeof createDeliveriesRepository>;
@@ -333,12 +330,7 @@ export function createDeliveriesRepository(sql: Sql) {
     }): Promise<ClaimedDelivery[]> => {
       const successes = await recordFailuresOf(options.settlement.results);
       const token = uuidv7();
-      // The claims of all instances one at a time, each in a snapshot taken after the previous one
-      // committed: a subscription's slots are counted exactly, whatever claims at once. The lock
-      // and the claim are pipelined (one round trip).
-      const [, claimed] = await sql.begin((tx) => [
-        tx`select pg_advisory_xact_lock(hashtextextended(${CLAIM_LOCK}, 0))`,
-        tx<ClaimedDelivery[]>`
+      return sql<ClaimedDelivery[]>`
         with ${noFlushWait}, ${storeSuccesses(successes)}, ${settleMoves(options.settlement, options.leaseMs)},
         held as (
           select * from jsonb_to_recordset(${JSON.stringify(options.held)}::text::jsonb) as h(subscription_id uuid, slots int, queued int)
@@ -394,9 +386,7 @@ export function createDeliveriesRepository(sql: Sql) {
             attempt_count = d.attempt_count + 1, updated_at = now()
         from locked, subscriptions s, received_events e
         where d.id = locked.id and s.id = d.subscription_id and e.id = d.event_id
-        returning ${claimedColumns}`,
-      ]);
-      return claimed as ClaimedDelivery[];
+        returning ${claimedColumns}`;
     },
 
     /**
