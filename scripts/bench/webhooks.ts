@@ -250,7 +250,15 @@ async function main() {
       p99: number;
     }
     /** One measured run: its row (with the dispatchers' CPU per delivery when `cpuBefore` is given). */
-    function row(round: number, what: string, inFlight: string, s: Stats & { started: number }, load: number, cpuBefore?: number): Run {
+    function row(
+      round: number,
+      what: string,
+      inFlight: string,
+      s: Stats & { started: number },
+      load: number,
+      cpuBefore?: number,
+      postgresCpuMs?: number,
+    ): Run {
       const sorted = [...s.latencies].sort((a, b) => a - b);
       const seconds = Math.max(1, s.last - s.started) / 1000;
       const run = { perSecond: s.count / seconds, p99: percentile(sorted, 99) };
@@ -265,6 +273,7 @@ async function main() {
         String(run.p99),
         String(s.duplicates),
         cpu,
+        postgresCpuMs === undefined || s.count === 0 ? '' : ((postgresCpuMs * 1000) / s.count).toFixed(0),
         load.toFixed(2),
       ]);
       process.stderr.write(`${rows.at(-1)!.join(' | ')}\n`);
@@ -288,15 +297,26 @@ async function main() {
         await new Promise((r) => setTimeout(r, 10));
       }
     };
-    /** A dispatcher run on `count` fresh subscriptions (made before it starts), with the CPU its processes used. */
+    /** CPU time (ms) of each PostgreSQL backend of the bench database but this connection's, by process id. */
+    const postgresCpu = async () =>
+      new Map(
+        (
+          await deliveriesTable<{ pid: number }[]>`
+          select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`
+        ).map(({ pid }) => [pid, processCpuMs(pid) ?? 0]),
+      );
+    /** A dispatcher run on `count` fresh subscriptions (made before it starts), with the CPU its processes and their PostgreSQL backends used. */
     const dispatched =
       (round: number, what: string, inFlight: string, count: number, run: () => Promise<Stats & { started: number }>) => async () => {
         await subscriptions(count);
         const load = loadNow();
         const cpuBefore = dispatcherCpuMs();
+        const postgresBefore = await postgresCpu();
         const stats = await run();
         await settled();
-        return row(round, what, inFlight, stats, load, cpuBefore);
+        let postgresMs = 0;
+        for (const [pid, ms] of await postgresCpu()) postgresMs += ms - (postgresBefore.get(pid) ?? 0);
+        return row(round, what, inFlight, stats, load, cpuBefore, postgresMs);
       };
 
     // Warm-up: connections, JIT, PostgreSQL caches.
@@ -408,6 +428,7 @@ async function main() {
       'latency p99 (ms)',
       'duplicates',
       'dispatcher CPU per delivery (µs)',
+      'PostgreSQL CPU per delivery (µs)',
       'load (1 min) at start',
     ];
     const table = markdownTable(header, rows);
