@@ -13,6 +13,9 @@ import { flag, numberOption } from './options.ts';
 /** Rounds of each pair of runs (`--rounds K`); 5 keeps `node scripts/bench/all.ts` within about 12 minutes. */
 export const ROUNDS = Math.max(1, Math.floor(numberOption('rounds', 5)));
 
+/** `5 rounds`, `one round`. */
+export const ROUNDS_TEXT = ROUNDS === 1 ? 'one round' : `${ROUNDS} rounds`;
+
 /** A 1-minute load average above this is not a quiet machine (2 cores): all.ts and each script refuse to --write. */
 export const QUIET_LOAD = 1.5;
 
@@ -40,7 +43,7 @@ const formatValue = (value: number, unit: string, decimals: number) => `${value.
 const formatRange = (s: Spread, unit: string, decimals: number) => `${s.min.toFixed(decimals)}–${formatValue(s.max, unit, decimals)}`;
 
 /** The cells of a measure in a ratio table: the median (`0.26×`), the spread (`0.22–0.31×`), every round (`0.22, 0.31, 0.26`). */
-export const SPREAD_HEADER = [`median of ${ROUNDS} rounds`, 'min–max', 'each round'];
+export const SPREAD_HEADER = [`median of ${ROUNDS_TEXT}`, 'min–max', 'each round'];
 export const spreadCells = (s: Spread, unit: string, decimals: number): string[] => [
   formatValue(s.median, unit, decimals),
   formatRange(s, unit, decimals),
@@ -95,7 +98,7 @@ export function checkQuiet(script: string, write: boolean): void {
 
 /** The method line of a section measured in rounds (`pairs`: what was paired, e.g. "each run of payments with the bare route's"). */
 export const methodLine = (pairs: string) =>
-  `${ROUNDS === 1 ? 'one round' : `${ROUNDS} rounds`}: in each, ${pairs}, back to back, the baseline first in odd rounds and the subject first in even ones (drift in the machine's load falls on both alike); a ratio is computed per round and its verdict takes the median of the rounds, with their spread (min–max) and every round's value beside it; a latency target takes the median of the rounds' p99s (each row's percentiles are its own run's, not pooled). The load column is the 1-minute load average as the run began, the benchmark's own processes included.`;
+  `${ROUNDS_TEXT}: in each, ${pairs}, back to back, the baseline first in odd rounds and the subject first in even ones (drift in the machine's load falls on both alike); a ratio is computed per round and its verdict takes the median of the rounds, with their spread (min–max) and every round's value beside it; a latency target takes the median of the rounds' p99s (each row's percentiles are its own run's, not pooled). The load column is the 1-minute load average as the run began, the benchmark's own processes included.`;
 
 /** A target of issue 16 measured once per round. */
 export interface RoundsTarget {

@@ -36,6 +36,7 @@ import {
   loadNow,
   methodLine,
   ROUNDS,
+  ROUNDS_TEXT,
   type RoundsTarget,
   spread,
   targetsReport,
@@ -432,6 +433,8 @@ async function main() {
       'load (1 min) at start',
     ];
     const table = markdownTable(header, rows);
+    // The command as given, without --force (all.ts passes it after its own check of the load).
+    const args = process.argv.slice(2).filter((a) => a !== '--force');
     const sectionName = COMPARE_INSTANCES ? 'webhooks-instances' : 'webhooks';
     const section = [
       `<!-- ${sectionName}:start -->`,
@@ -439,7 +442,7 @@ async function main() {
       '',
       `- Machine: ${machineLine(startLoad)}`,
       `- Software: Node ${process.version}, PostgreSQL ${software.postgres}, NATS ${software.nats}; one dispatcher process, a second one for the last run (one PostgreSQL, one NATS), default settings (WEBHOOK_CONCURRENCY 50, WEBHOOK_SUBSCRIPTION_CONCURRENCY 10), receiver in its own process answering 200 at once`,
-      `- Command: \`node scripts/bench/webhooks.ts ${process.argv.slice(2).join(' ')}\` (${ROUNDS} rounds, ${DELIVERIES} deliveries a burst${COMPARE_INSTANCES ? '' : `, paced runs of ${PACED_SECONDS} s`})`,
+      `- Command: \`node scripts/bench/webhooks.ts ${args.join(' ')}\` (${ROUNDS_TEXT}, ${DELIVERIES} deliveries a burst${COMPARE_INSTANCES ? '' : `, paced runs of ${PACED_SECONDS} s`})`,
       `- Method: ${methodLine(
         `${COMPARE_INSTANCES ? '' : 'the plain undici loop and the dispatcher at 10 and at 50 in flight and at each paced rate, and '}one dispatcher and two on the same burst, each pair`,
       )} Each dispatcher run has subscriptions of its own, made before it starts, and ends when no delivery is pending (the dispatchers write the last results after the receiver has them: that work is the run's, not the next one's); the second dispatcher is started before its run, warmed up by a burst of ${WARMUP_DELIVERIES} as the first one was, and stopped after it. Each round starts with \`vacuum analyze\` of the database (finished deliveries leave dead row versions in the claim's index; autovacuum, which would remove them in production, is off on this machine's PostgreSQL).`,
