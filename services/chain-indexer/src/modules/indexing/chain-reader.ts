@@ -1,3 +1,5 @@
+import { Agent as HttpAgent, request as httpRequest, STATUS_CODES } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { holdfastEscrowAbi } from '@holdfast/contracts/escrow';
 import {
   type Address,
@@ -50,13 +52,59 @@ export interface ChainReader {
 /** topic0 of every event of the escrow contract: other contracts' events at the same address never match. */
 export const ESCROW_EVENT_TOPICS: Hex[] = holdfastEscrowAbi.filter((item) => item.type === 'event').map((item) => toEventSelector(item));
 
+/**
+ * viem's HTTP transport sends through this (Node's own HTTP client) instead of `fetch`. Each `fetch`
+ * response is registered with a FinalizationRegistry and a WeakRef, which keep it, its request,
+ * headers, streams and timing entry alive through every young-generation collection: an idle
+ * indexer, polling the head twice a second, promoted about 48 KB/s into the old generation (RSS
+ * climbing until the next full collection; docs/perf/idle-memory.md). The answer (a JSON-RPC body)
+ * is read whole and handed to viem as text: viem reads `text()` when there is no `body` stream, and
+ * applies its size limit to it.
+ */
+function nodeHttpFetch(rpcUrl: URL): { fetchFn: typeof fetch; close: () => void } {
+  const secure = rpcUrl.protocol === 'https:';
+  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const send = secure ? httpsRequest : httpRequest;
+  const fetchFn = ((url: string | URL | Request, init: RequestInit = {}) =>
+    new Promise<Response>((resolve, reject) => {
+      const req = send(
+        String(url),
+        { agent, method: init.method ?? 'POST', headers: init.headers as Record<string, string>, signal: init.signal ?? undefined },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('error', reject);
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            const headers = new Headers();
+            for (const [name, value] of Object.entries(res.headers)) for (const one of [value ?? []].flat()) headers.append(name, one);
+            const status = res.statusCode ?? 0;
+            resolve({
+              ok: status >= 200 && status < 300,
+              status,
+              statusText: res.statusMessage ?? STATUS_CODES[status] ?? '',
+              headers,
+              body: null,
+              text: async () => text,
+              json: async () => JSON.parse(text),
+            } as unknown as Response);
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(init.body as string | undefined);
+    })) as typeof fetch;
+  return { fetchFn, close: () => agent.destroy() };
+}
+
 export function createChainReader(options: { rpcUrl: string; chainId: number; name: string; timeoutMs?: number }): ChainReader {
   const timeout = options.timeoutMs ?? 10_000;
   const url = new URL(options.rpcUrl);
-  const transport: Transport = url.protocol.startsWith('ws')
+  const sender = url.protocol.startsWith('ws') ? undefined : nodeHttpFetch(url);
+  const transport: Transport = !sender
     ? webSocket(options.rpcUrl, { timeout, retryCount: 2 })
     : // Batches the header requests of a range into one HTTP round trip.
-      http(options.rpcUrl, { timeout, retryCount: 2, batch: { batchSize: 200 } });
+      http(options.rpcUrl, { timeout, retryCount: 2, batch: { batchSize: 200 }, fetchFn: sender.fetchFn });
   const chain = defineChain({
     id: options.chainId,
     name: options.name,
@@ -116,9 +164,10 @@ export function createChainReader(options: { rpcUrl: string; chainId: number; na
         .sort((a, b) => (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1));
     },
     close: async () => {
-      // A websocket would keep the process alive; HTTP has nothing to close.
+      // A websocket would keep the process alive; HTTP closes its connections.
       const value = (client.transport as { getRpcClient?: () => Promise<{ close: () => void }> }).getRpcClient;
       if (value) (await value()).close();
+      sender?.close();
     },
   };
 }
