@@ -270,8 +270,22 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   // Responses that finish while the server closes also close their keep-alive connection;
   // otherwise `close()` would wait for the client's idle timeout.
   let closing = false;
+  // A connection that has sent no byte yet (a client or load balancer connecting ahead of its
+  // request) is neither idle nor in a request for Node: `close()` waited for its headers timeout
+  // (60 s), past the shutdown's, so the process exited without closing its workers. The close
+  // ends those, and any connection made while it runs.
+  const connections = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    if (closing) {
+      socket.destroy();
+      return;
+    }
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
   app.addHook('preClose', async () => {
     closing = true;
+    for (const socket of connections) if (socket.bytesRead === 0) socket.destroy();
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('Connection', 'close');

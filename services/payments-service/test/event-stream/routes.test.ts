@@ -230,3 +230,28 @@ describe('events stream: bad input', () => {
     expect(stream.body.error.code).toBe('VALIDATION_ERROR');
   });
 });
+
+describe('events stream: shutdown', () => {
+  it('ends open streams when the server closes, so a shutdown does not wait for them', async () => {
+    // The default heartbeat (15 s): nothing written to the stream would end it before the close.
+    const own = await startPaymentsEnv();
+    const platform = await newPlatform(own, { clientScopes: SCOPES });
+    const stream = await openStream(own.svc.url, platform.token);
+    try {
+      expect(stream.status).toBe(200);
+      // A stream that has delivered, as a listener's has (the smoke's had when it stopped the stack).
+      const created = await call(own.svc.url, 'POST', '/api/v2/transactions', {
+        headers: bearer(platform.token),
+        body: { fromAddress: address(), toAddress: address(), amount: 12.5, orchestrationType: 'raw' },
+      });
+      expect(created.status).toBe(201);
+      await stream.waitFor(1);
+      // Stops the instance (the HTTP server first, as a SIGTERM does), then drops its stores.
+      const closed = own.stop().then(() => 'closed' as const);
+      const waited = new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), 5000).unref());
+      expect(await Promise.race([closed, waited])).toBe('closed');
+    } finally {
+      stream.close();
+    }
+  });
+});
