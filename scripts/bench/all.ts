@@ -16,7 +16,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { benchmarksFile, flag, root, stringOption } from './options.ts';
-import { QUIET_LOAD } from './rounds.ts';
+import { QUIET_LOAD, quietVerdict } from './rounds.ts';
 
 const WRITE = flag('write');
 const SMOKE = flag('smoke');
@@ -87,7 +87,7 @@ function machine(load: number[]): string {
 async function main(): Promise<void> {
   const startLoad = os.loadavg();
   say(`load average ${startLoad.map((x) => x.toFixed(2)).join(', ')} (${os.cpus().length} cores)`);
-  if (WRITE && !SMOKE && (startLoad[0] ?? 0) > QUIET_LOAD && !FORCE) {
+  if (!SMOKE && quietVerdict(startLoad[0] ?? 0, WRITE, FORCE) === 'refuse') {
     say(`the machine is not quiet (1-minute load above ${QUIET_LOAD}): numbers would not be comparable; wait, or --force`);
     process.exit(2);
   }

@@ -13,9 +13,9 @@ import postgres from 'postgres';
 import { Agent, request } from 'undici';
 import { productionEntry, stopProcess } from '../lib/stack/processes.ts';
 import { nodeArgsFrom, root } from './options.ts';
+import { percentile } from './percentile.ts';
 
-export const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+export { percentile } from './percentile.ts';
 
 export interface Result {
   requests: number;

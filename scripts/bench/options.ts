@@ -2,22 +2,25 @@
 // (the PostgreSQL and NATS it runs against, ./scripts/start's defaults otherwise), and where it writes.
 import { join } from 'node:path';
 
-const args = process.argv.slice(2);
+/** The readers of one command line (the words after the script's name). */
+export function optionsOf(args: string[]) {
+  /** The value after `--name`, or undefined when the option is absent. */
+  const stringOption = (name: string): string | undefined => {
+    const i = args.indexOf(`--${name}`);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  /** The number after `--name`, or `fallback` when the option is absent. */
+  const numberOption = (name: string, fallback: number): number => {
+    const value = stringOption(name);
+    return value === undefined ? fallback : Number(value);
+  };
+  /** Whether `--name` was given. */
+  const flag = (name: string): boolean => args.includes(`--${name}`);
+  return { stringOption, numberOption, flag };
+}
 
-/** The value after `--name`, or undefined when the option is absent. */
-export const stringOption = (name: string): string | undefined => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-
-/** The number after `--name`, or `fallback` when the option is absent. */
-export const numberOption = (name: string, fallback: number): number => {
-  const value = stringOption(name);
-  return value === undefined ? fallback : Number(value);
-};
-
-/** Whether `--name` was given. */
-export const flag = (name: string): boolean => args.includes(`--${name}`);
+/** This process's command line: `--name value` (stringOption, numberOption) and `--name` (flag). */
+export const { stringOption, numberOption, flag } = optionsOf(process.argv.slice(2));
 
 /** Node flags for a server process, from an environment variable (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"). */
 export const nodeArgsFrom = (variable: string): string[] => process.env[variable]?.split(' ').filter(Boolean) ?? [];

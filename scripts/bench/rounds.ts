@@ -14,7 +14,8 @@ import { flag, numberOption } from './options.ts';
 export const ROUNDS = Math.max(1, Math.floor(numberOption('rounds', 5)));
 
 /** `5 rounds`, `one round`. */
-export const ROUNDS_TEXT = ROUNDS === 1 ? 'one round' : `${ROUNDS} rounds`;
+export const roundsText = (rounds: number) => (rounds === 1 ? 'one round' : `${rounds} rounds`);
+export const ROUNDS_TEXT = roundsText(ROUNDS);
 
 /** A 1-minute load average above this is not a quiet machine (2 cores): all.ts and each script refuse to --write. */
 export const QUIET_LOAD = 1.5;
@@ -83,9 +84,10 @@ export const loadNow = () => os.loadavg()[0] ?? 0;
  */
 export function checkQuiet(script: string, write: boolean): void {
   const load = loadNow();
-  if (load <= QUIET_LOAD) return;
+  const verdict = quietVerdict(load, write, flag('force'));
+  if (verdict === 'quiet') return;
   const say = (message: string) => process.stderr.write(`[${script}] ${message}\n`);
-  if (write && !flag('force')) {
+  if (verdict === 'refuse') {
     say(
       `the machine is not quiet (1-minute load ${load.toFixed(2)}, above ${QUIET_LOAD}): numbers would not be comparable; wait, or --force`,
     );
@@ -94,6 +96,15 @@ export function checkQuiet(script: string, write: boolean): void {
   say(
     `the machine is not quiet (1-minute load ${load.toFixed(2)}, above ${QUIET_LOAD}): read the medians and CPU per request, not one round`,
   );
+}
+
+/**
+ * What a 1-minute load average means for a run: `quiet` at or below QUIET_LOAD; above it, `refuse`
+ * to --write (without --force), else `warn`.
+ */
+export function quietVerdict(load: number, write: boolean, force: boolean): 'quiet' | 'warn' | 'refuse' {
+  if (load <= QUIET_LOAD) return 'quiet';
+  return write && !force ? 'refuse' : 'warn';
 }
 
 /** The method line of a section measured in rounds (`pairs`: what was paired, e.g. "each run of payments with the bare route's"). */

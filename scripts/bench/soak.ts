@@ -26,6 +26,7 @@ import { SERVICE_NODE_FLAGS } from '../lib/stack/processes.ts';
 import { cpuMsOf, prepareFourProcesses } from './four-processes.ts';
 import { machineLine, markdownTable, writeLinesSection } from './load.ts';
 import { benchmarksFile, flag, nodeArgsFrom, numberOption, root, stringOption } from './options.ts';
+import { soakVerdicts } from './process-verdicts.ts';
 import { checkQuiet, vacuumBenchDatabase } from './rounds.ts';
 
 const REQUESTS = numberOption('requests', 100_000);
@@ -33,9 +34,6 @@ const IN_FLIGHT = numberOption('in-flight', 20);
 const SAMPLE_EVERY = numberOption('sample-every', Math.max(500, Math.round(REQUESTS / 20)));
 const MAX_MINUTES = numberOption('max-minutes', 30);
 const servicesRoot = stringOption('services-root');
-const IDLE_TARGET_MIB = 120;
-const AFTER_TARGET_MIB = 200;
-const GROWTH_TARGET = 0.05;
 const nodeArgs = nodeArgsFrom('BENCH_NODE_ARGS');
 const log = (message: string) => process.stderr.write(`[soak] ${message}\n`);
 const address = () => `0x${randomBytes(20).toString('hex')}`;
@@ -259,9 +257,6 @@ if (failed) process.exitCode = 1;
 function report(created: number, delivered: number): void {
   const first = samples[0]!;
   const last = samples.at(-1)!;
-  const half = samples.reduce((best, s) =>
-    Math.abs(s.requests - last.requests / 2) < Math.abs(best.requests - last.requests / 2) ? s : best,
-  );
   const header = ['requests', 'seconds', ...names.map((n) => `${n} RSS (MiB)`)];
   const rows = samples.map((s) => [String(s.requests), s.seconds.toFixed(0), ...names.map((n) => s.rss[n]!.toFixed(1))]);
   const seconds = last.seconds || 1;
@@ -274,14 +269,7 @@ function report(created: number, delivered: number): void {
     markdownTable(header, rows),
     '',
   ];
-  for (const n of names) {
-    const growth = (last.rss[n]! - half.rss[n]!) / half.rss[n]!;
-    lines.push(
-      `${first.rss[n]! <= IDLE_TARGET_MIB ? 'PASS' : 'MISS'} ${n} idle RSS ${first.rss[n]!.toFixed(1)} MiB (target ≤ ${IDLE_TARGET_MIB} MiB)`,
-      `${last.rss[n]! <= AFTER_TARGET_MIB ? 'PASS' : 'MISS'} ${n} RSS after ${last.requests} requests ${last.rss[n]!.toFixed(1)} MiB (target ≤ ${AFTER_TARGET_MIB} MiB)`,
-      `${growth < GROWTH_TARGET ? 'PASS' : 'MISS'} ${n} RSS growth from ${half.requests} to ${last.requests} requests ${(growth * 100).toFixed(1)} % (target < ${GROWTH_TARGET * 100} %)`,
-    );
-  }
+  for (const n of names) lines.push(...soakVerdicts(n, samples));
   writeLinesSection(
     {
       name: 'soak',

@@ -13,13 +13,12 @@ import os from 'node:os';
 import { prepareFourProcesses } from './four-processes.ts';
 import { machineLine, markdownTable, writeLinesSection } from './load.ts';
 import { benchmarksFile, flag, nodeArgsFrom, numberOption, stringOption } from './options.ts';
+import { startupVerdicts } from './process-verdicts.ts';
 import { checkQuiet, loadNow, median } from './rounds.ts';
 
 const STARTS = numberOption('starts', 5);
 const servicesRoot = stringOption('services-root');
 const IDLE_SECONDS = numberOption('idle-seconds', 3);
-const READY_TARGET_MS = 1000;
-const IDLE_TARGET_MIB = 120;
 const nodeArgs = nodeArgsFrom('BENCH_NODE_ARGS');
 const log = (message: string) => process.stderr.write(`[startup] ${message}\n`);
 
@@ -72,10 +71,7 @@ const startupLines = [
   '',
   markdownTable(header, rows),
   '',
-  ...results.flatMap((r) => [
-    `${median(r.ready) <= READY_TARGET_MS ? 'PASS' : 'MISS'} ${r.name} start to ready ${median(r.ready).toFixed(0)} ms (target ≤ ${READY_TARGET_MS} ms)`,
-    `${median(r.idle) <= IDLE_TARGET_MIB ? 'PASS' : 'MISS'} ${r.name} idle RSS ${median(r.idle).toFixed(1)} MiB (target ≤ ${IDLE_TARGET_MIB} MiB)`,
-  ]),
+  ...results.flatMap((r) => startupVerdicts(r.name, median(r.ready), median(r.idle))),
   '',
 ];
 writeLinesSection(

@@ -30,6 +30,7 @@ import {
   writeSection,
 } from './load.ts';
 import { benchmarksFile, databaseUrl, flag, natsUrl, numberOption, root, stringOption } from './options.ts';
+import { percentileFloorRank } from './percentile.ts';
 import {
   alternate,
   checkQuiet,
@@ -85,7 +86,8 @@ interface Stats {
   duplicates: number;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+// One rank above load.ts's nearest rank (percentile.ts): the figures of this section's earlier runs.
+const percentile = percentileFloorRank;
 
 async function main() {
   checkQuiet('bench', WRITE);
