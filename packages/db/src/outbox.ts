@@ -47,15 +47,38 @@ export async function appendToOutboxSql(tx: ISql, schemaName: string, events: re
 /**
  * The insert of `events` into the outbox as a fragment of the caller's statement (a data-modifying
  * CTE of a change made in one statement), inserted only `when` that condition holds (e.g. the
- * change's row was inserted). One statement whatever the number of events.
+ * change's row was inserted; the recordset's alias is `e`, so a condition may name `e.id`). One
+ * statement whatever the number of events. Each event carries the active trace context, or its own
+ * from `traceContexts` (one per event: changes of several requests made in one statement).
  */
-export function outboxInsert(tx: ISql, events: readonly DomainEvent[], when?: PendingQuery<Row[]>): PendingQuery<Row[]> {
+export function outboxInsert(
+  tx: ISql,
+  events: readonly DomainEvent[],
+  when?: PendingQuery<Row[]>,
+  traceContexts?: readonly (TraceCarrier | null)[],
+): PendingQuery<Row[]> {
   // The payloads go as JSON text cast to jsonb: drizzle replaces the client's json serializers
   // (`tx.json(...)` fails on a client drizzle wraps, such as every service's `database.sql`).
+  const where = when ? tx`where ${when}` : tx``;
+  if (traceContexts) {
+    const rows = JSON.stringify(
+      events.map((event, i) => ({
+        id: event.id,
+        type: event.type,
+        platform_id: event.platformId,
+        payload: event,
+        trace_context: traceContexts[i] ?? null,
+      })),
+    );
+    return tx`insert into outbox (id, type, platform_id, payload, trace_context)
+      select e.id, e.type, e.platform_id, e.payload, e.trace_context
+      from jsonb_to_recordset(${rows}::text::jsonb) as e(id text, type text, platform_id uuid, payload jsonb, trace_context jsonb)
+      ${where}`;
+  }
   const traceContext = activeTraceCarrier();
   const rows = JSON.stringify(events.map((event) => ({ id: event.id, type: event.type, platform_id: event.platformId, payload: event })));
   return tx`insert into outbox (id, type, platform_id, payload, trace_context)
     select e.id, e.type, e.platform_id, e.payload, ${traceContext ? JSON.stringify(traceContext) : null}::text::jsonb
     from jsonb_to_recordset(${rows}::text::jsonb) as e(id text, type text, platform_id uuid, payload jsonb)
-    ${when ? tx`where ${when}` : tx``}`;
+    ${where}`;
 }

@@ -99,6 +99,18 @@ export const PaymentsEnv = Type.Object({
   PAYMENTS_HOLD_PERIOD_SECONDS: Type.Integer({ minimum: 0, default: 7 * 24 * 3600, errorMessage: 'must be a number of seconds' }),
   /** Same sender, receiver, amount, currency and network within this window, without an idempotency key: 409. */
   PAYMENTS_DUPLICATE_WINDOW_SECONDS: Type.Integer({ minimum: 0, default: 60, errorMessage: 'must be a number of seconds (0 = off)' }),
+  /**
+   * Group commit (ADR 39): the most single creations sent to PostgreSQL as one statement (one
+   * round trip, one commit); 1 = each creation alone.
+   */
+  PAYMENTS_CREATION_GROUP_MAX: Type.Integer({ minimum: 1, maximum: 1000, default: 32, errorMessage: 'must be an integer from 1 to 1000' }),
+  /** How long the first creation of a group waits for others, in ms (0: only those of the same event-loop turn). */
+  PAYMENTS_CREATION_GROUP_WAIT_MS: Type.Integer({
+    minimum: 0,
+    maximum: 1000,
+    default: 0,
+    errorMessage: 'must be a number of milliseconds',
+  }),
   /** Operator contract: transaction creations per minute per fromAddress (batch legs count); 0 = off. */
   TX_RATE_LIMIT_PER_SENDER: Type.Integer({
     minimum: 0,

@@ -281,6 +281,7 @@ export async function createPaymentsService(
     appEnv: config.APP_ENV,
     holdPeriodSeconds: config.PAYMENTS_HOLD_PERIOD_SECONDS,
     senderLimits,
+    groupCommit: { maxBatch: config.PAYMENTS_CREATION_GROUP_MAX, waitMs: config.PAYMENTS_CREATION_GROUP_WAIT_MS },
     wakeRelay: relay.wake,
     escrowTerms: chain.escrowTerms,
   });

@@ -1,5 +1,6 @@
 import type { DomainEvent, PaymentsTransaction, TransactionStatus } from '@holdfast/contracts';
 import { outboxInsert, type Queryable } from '@holdfast/db';
+import type { TraceCarrier } from '@holdfast/logging';
 import { isoOf } from '../auth/repository.js';
 import type { BatchStatus } from './state-machine.js';
 
@@ -291,6 +292,138 @@ export function createTransactionsRepository() {
         nthNewest: row.nth_newest === null ? null : isoOf(row.nth_newest),
         duplicateId: row.duplicate_id,
       };
+    },
+
+    /**
+     * Several single creations (of several requests) in one statement, so one round trip and one
+     * commit for all of them (group commit, ADR 39). Each item is checked and written as
+     * `createSingle` does it, and answers its own outcome (in the order given): all of them read the
+     * same snapshot, so two items of one sender (or one idempotency key) compute the same
+     * `sender_seq` (or key) and the later one conflicts on it (`on conflict do nothing` skips a row the
+     * same statement inserted): `conflict`, to be run again alone, after this statement committed.
+     * The sender windows are the service's (the same for every item). If the statement fails, it
+     * wrote nothing: the caller runs each item alone, so that each gets its own answer.
+     */
+    async createMany(
+      q: Queryable,
+      items: readonly (SingleCreation & { traceContext: TraceCarrier | null })[],
+      windows: { senderWindow: { seconds: number; limit: number } | null },
+    ): Promise<SingleCreationOutcome[]> {
+      const input = JSON.stringify(
+        items.map((c, n) => {
+          const t = c.transaction;
+          return {
+            n,
+            id: t.id,
+            platform_id: t.platformId,
+            workspace_id: t.workspaceId,
+            status: t.status,
+            amount: t.amount,
+            currency: t.currency,
+            from_address: t.fromAddress,
+            sender: t.fromAddress.toLowerCase(),
+            to_address: t.toAddress,
+            blockchain_network: t.blockchainNetwork,
+            chain_id: t.chainId,
+            orchestration_type: t.orchestrationType,
+            signer_type: t.signerType,
+            customer_id: t.customerId,
+            template_id: t.templateId,
+            template: t.template,
+            billing_config: t.billingConfig,
+            quote_id: t.quoteId,
+            fee_amount: t.feeAmount,
+            metadata: t.metadata,
+            idempotency_key: t.idempotencyKey,
+            request_fingerprint: t.requestFingerprint,
+            hold_seconds: c.holdSeconds,
+            rescind_policy: c.rescindPolicy,
+            actor: c.actor,
+            event_id: c.event.id,
+            lock_key: senderLockKey(t.platformId, t.fromAddress),
+            duplicate_seconds: c.duplicateWindowSeconds,
+          };
+        }),
+      );
+      const w = windows.senderWindow;
+      const rows = await q<
+        (Row & {
+          n: number;
+          outcome: 'created' | 'existing' | null;
+          now: string | Date;
+          nth_newest: string | Date | null;
+          duplicate_id: string | null;
+        })[]
+      >`
+        with c as materialized (select date_trunc('milliseconds', clock_timestamp()) as now),
+        input as materialized (
+          select * from jsonb_to_recordset(${input}::text::jsonb) as i(n int, id uuid, platform_id uuid, workspace_id uuid,
+            status text, amount numeric, currency text, from_address text, sender text, to_address text, blockchain_network text,
+            chain_id int, orchestration_type text, signer_type text, customer_id text, template_id uuid, template jsonb,
+            billing_config jsonb, quote_id uuid, fee_amount numeric, metadata jsonb, idempotency_key text, request_fingerprint text,
+            hold_seconds float8, rescind_policy jsonb, actor text, event_id text, lock_key text, duplicate_seconds float8)),
+        checks as materialized (
+          select i.n,
+            (select t.id from transactions t
+              where t.platform_id = i.platform_id and t.idempotency_key = i.idempotency_key and t.batch_id is null) as existing_id,
+            (select t.created_at from transactions t
+              where ${w !== null} and t.platform_id = i.platform_id and lower(t.from_address) = i.sender
+                and t.created_at > c.now - make_interval(secs => ${w?.seconds ?? 0})
+              order by t.created_at desc offset ${(w?.limit ?? 1) - 1} limit 1) as nth_newest,
+            (select t.id from transactions t
+              where i.duplicate_seconds is not null and t.platform_id = i.platform_id and lower(t.from_address) = i.sender
+                and lower(t.to_address) = lower(i.to_address) and t.amount = i.amount and t.currency = i.currency
+                and t.blockchain_network = i.blockchain_network and t.created_at > c.now - make_interval(secs => i.duplicate_seconds)
+              order by t.created_at desc limit 1) as duplicate_id
+          from input i, c),
+        admitted as materialized (
+          select i.n, c.now, c.now + make_interval(secs => i.hold_seconds) as hold_deadline,
+            (select coalesce(max(t.sender_seq), 0) + 1 from transactions t
+              where t.platform_id = i.platform_id and lower(t.from_address) = i.sender) as sender_seq
+          from input i join checks ch on ch.n = i.n, c
+          where ch.existing_id is null and ch.nth_newest is null and ch.duplicate_id is null
+            and pg_advisory_xact_lock(hashtextextended(i.lock_key, 0)) is not null),
+        ins as (
+          insert into transactions (id, platform_id, workspace_id, status, amount, currency, from_address, to_address,
+            blockchain_network, chain_id, orchestration_type, signer_type, customer_id, template_id, template, billing_config,
+            quote_id, fee_amount, metadata, idempotency_key, request_fingerprint, hold_deadline, rescind_policy, sender_seq,
+            status_changed_at, created_at, updated_at)
+          select i.id, i.platform_id, i.workspace_id, i.status, i.amount, i.currency, i.from_address, i.to_address,
+            i.blockchain_network, i.chain_id, i.orchestration_type, i.signer_type, i.customer_id, i.template_id, i.template,
+            i.billing_config, i.quote_id, i.fee_amount, i.metadata, i.idempotency_key, i.request_fingerprint, a.hold_deadline,
+            jsonb_set(i.rescind_policy, '{deadline}',
+              to_jsonb(to_char(a.hold_deadline at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))),
+            a.sender_seq, a.now, a.now, a.now
+          from admitted a join input i on i.n = a.n
+          order by a.n
+          on conflict do nothing
+          returning *),
+        transition as (
+          insert into transaction_transitions (transaction_id, from_status, to_status, action, actor, reason, event_id)
+          select ins.id, null, ins.status, 'create', i.actor, null, i.event_id from ins join input i on i.id = ins.id),
+        event as (${outboxInsert(
+          q,
+          items.map((c) => c.event),
+          q`e.id in (select i.event_id from ins join input i on i.id = ins.id)`,
+          items.map((c) => c.traceContext),
+        )})
+        select i.n, r.*, c.now, ch.nth_newest, ch.duplicate_id
+        from input i join checks ch on ch.n = i.n cross join c
+        left join lateral (
+          select 'created' as outcome, ins.* from ins where ins.id = i.id
+          union all
+          select 'existing', t.* from transactions t where t.id = ch.existing_id) r on true
+        order by i.n`;
+      return rows.map((row): SingleCreationOutcome => {
+        if (row.outcome !== null) return { outcome: row.outcome, row: toTransactionRow(row) };
+        if (row.nth_newest === null && row.duplicate_id === null) return { outcome: 'conflict' };
+        return {
+          outcome: 'refused',
+          now: isoOf(row.now),
+          nthNewest: row.nth_newest === null ? null : isoOf(row.nth_newest),
+          duplicateId: row.duplicate_id,
+        };
+      });
     },
 
     /** The first result of a single transaction's idempotency key (what its replay answers). */

@@ -24,12 +24,12 @@ import { platformBillingOf } from '../platforms/billing.js';
 import type { QuotesService } from '../quotes/service.js';
 import { canonical } from './canonical.js';
 import type { ControlsGate, PreparedTemplate } from './controls-gate.js';
+import { createGroupCommit, type SettledCreation } from './group-commit.js';
 import { newTransactionRef, type TransactionMoves, transactionEvent } from './moves.js';
 import {
   type AnsweredRow,
   type NewTransaction,
   type SingleCreation,
-  type SingleCreationOutcome,
   type TransactionRow,
   type TransactionsRepository,
   toPaymentsTransaction,
@@ -48,6 +48,11 @@ export interface TransactionsServiceDeps {
   holdPeriodSeconds: number;
   /** The duplicate window and the per-sender limit (sender-limits.ts), shared with batches. */
   senderLimits: SenderLimitsConfig;
+  /**
+   * Group commit (ADR 39): the most creations one statement carries (1: off), and how long the first
+   * of a group waits for others (0: those of the same event-loop turn).
+   */
+  groupCommit: { maxBatch: number; waitMs: number };
   /** Runs the outbox relay now: creation wakes it after its commit instead of a NOTIFY (ADR 32). */
   wakeRelay: () => void;
   /** The escrow contract, token and attester of a network (the settlement module's view of the chain). */
@@ -125,6 +130,17 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
     const escrow = deps.escrowTerms ? escrowInstructionsOf(row, deps.escrowTerms(row.blockchainNetwork, row.currency)) : undefined;
     return escrow ? { ...toCreated(row), escrow } : toCreated(row);
   };
+  const senderWindow = senderLimits.perSender > 0 ? { seconds: SENDER_WINDOW_SECONDS, limit: senderLimits.perSender } : null;
+  // A creation without a quote or a template is one statement of its own: those of the same moment
+  // share one (and its commit). With a quote or a template it stays in its own transaction.
+  const groupCommit = createGroupCommit({
+    sql,
+    repository,
+    senderWindow,
+    maxBatch: deps.groupCommit.maxBatch,
+    waitMs: deps.groupCommit.waitMs,
+    createAlone: (c) => createSingle(sql, c),
+  });
 
   /** The first result of an idempotency key, or 422 when the key was used with other parameters. */
   function replayOf(existing: AnsweredRow, fingerprint: string) {
@@ -240,13 +256,12 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
       rescindPolicy: rescind,
       actor,
       event: transactionEvent('transaction.created', transaction, { transaction: newTransactionRef(transaction) }),
-      senderWindow: senderLimits.perSender > 0 ? { seconds: SENDER_WINDOW_SECONDS, limit: senderLimits.perSender } : null,
+      senderWindow,
       duplicateWindowSeconds:
         idempotencyKey === null && senderLimits.duplicateWindowSeconds > 0 ? senderLimits.duplicateWindowSeconds : null,
     });
     /** The created row; a replay or a refusal throws (and so undoes the caller's transaction). */
-    const createdRow = async (q: Queryable, c: SingleCreation): Promise<TransactionRow> => {
-      const outcome = await createSingle(q, c);
+    const createdRow = (outcome: SettledCreation): TransactionRow => {
       if (outcome.outcome === 'existing') throw new Replay(outcome.row);
       if (outcome.outcome === 'refused') {
         const { now, nthNewest, duplicateId } = outcome;
@@ -258,12 +273,12 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
     try {
       const row =
         body.quoteId === undefined && prepared.snapshot === null
-          ? await createdRow(sql, creation(fresh(null)))
+          ? createdRow(await groupCommit.create(creation(fresh(null))))
           : await sql.begin(async (tx) => {
               const quote = body.quoteId
                 ? await quotes.use(tx, principal.platformId, body.quoteId, { amount, currency, transactionId: id })
                 : null;
-              let created = await createdRow(tx, creation(fresh(quote)));
+              let created = createdRow(await createSingle(tx, creation(fresh(quote))));
               const outcome = await controls.afterCreate(tx, created, prepared);
               const alreadyWaiting = outcome.action === 'require_user_action' && created.status === 'pending_user_action';
               if (outcome.action && !alreadyWaiting) {
@@ -293,7 +308,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
    * The creation statement, run again while it loses races (`conflict`: a creation of the sender, or
    * of the key, committed after it read; each run sees more of them). Never `conflict`.
    */
-  async function createSingle(q: Queryable, c: SingleCreation): Promise<Exclude<SingleCreationOutcome, { outcome: 'conflict' }>> {
+  async function createSingle(q: Queryable, c: SingleCreation): Promise<SettledCreation> {
     for (let attempt = 1; ; attempt += 1) {
       const outcome = await repository.createSingle(q, c);
       if (outcome.outcome !== 'conflict') return outcome;

@@ -1,0 +1,100 @@
+import { AsyncResource } from 'node:async_hooks';
+import type { Sql } from '@holdfast/db';
+import { activeTraceCarrier, type TraceCarrier } from '@holdfast/logging';
+import type { SingleCreation, SingleCreationOutcome, TransactionsRepository } from './repository.js';
+
+/** An outcome the service answers from (a lost race is run again before it gets here). */
+export type SettledCreation = Exclude<SingleCreationOutcome, { outcome: 'conflict' }>;
+
+export interface GroupCommitOptions {
+  sql: Sql;
+  repository: TransactionsRepository;
+  /** The per-sender window, the same for every creation (the service's sender limits). */
+  senderWindow: { seconds: number; limit: number } | null;
+  /** The most creations one statement carries; 1 turns group commit off. */
+  maxBatch: number;
+  /** How long the first creation of a group waits for others (0: only those of the same event-loop turn). */
+  waitMs: number;
+  /** A creation alone: the creation statement, run again while it loses races (the service's `createSingle`). */
+  createAlone: (creation: SingleCreation) => Promise<SettledCreation>;
+}
+
+interface Waiting {
+  creation: SingleCreation;
+  traceContext: TraceCarrier | null;
+  /** The creation alone, in its own request's async context (its trace, its logger). */
+  alone: () => Promise<SettledCreation>;
+  resolve: (outcome: SettledCreation) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit of single creations (ADR 39): the creations that reach the database in the same
+ * moment go as one statement (`repository.createMany`), one round trip and one commit (one WAL
+ * flush) for all. Each keeps its own answer: an item that lost a race to another item of the
+ * group (same sender or key) or to another statement is run again alone, and if the statement
+ * fails (it then wrote nothing) every item is run alone, so an error is only ever its own
+ * request's. A creation alone in its group runs the single statement, as without grouping.
+ */
+export function createGroupCommit(options: GroupCommitOptions) {
+  const { sql, repository, senderWindow, maxBatch, waitMs, createAlone } = options;
+  let waiting: Waiting[] = [];
+  let scheduled = false;
+
+  const schedule = () => {
+    scheduled = true;
+    if (waitMs > 0) setTimeout(flush, waitMs);
+    else setImmediate(flush);
+  };
+
+  function flush(): void {
+    scheduled = false;
+    const group = waiting.length > maxBatch ? waiting.splice(0, maxBatch) : waiting;
+    if (group === waiting) waiting = [];
+    if (waiting.length > 0) schedule();
+    if (group.length === 1) {
+      const [only] = group;
+      only!.alone().then(only!.resolve, only!.reject);
+      return;
+    }
+    void runGroup(group);
+  }
+
+  async function runGroup(group: Waiting[]): Promise<void> {
+    let outcomes: SingleCreationOutcome[];
+    try {
+      outcomes = await repository.createMany(
+        sql,
+        group.map((w) => ({ ...w.creation, traceContext: w.traceContext })),
+        { senderWindow },
+      );
+    } catch {
+      // Nothing was written: each creation alone, with its own answer (its own error, if any).
+      for (const w of group) w.alone().then(w.resolve, w.reject);
+      return;
+    }
+    group.forEach((w, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.outcome === 'conflict') w.alone().then(w.resolve, w.reject);
+      else w.resolve(outcome);
+    });
+  }
+
+  return {
+    /** The creation's outcome, made alone or with the others waiting now. */
+    create(creation: SingleCreation): Promise<SettledCreation> {
+      if (maxBatch <= 1) return createAlone(creation);
+      return new Promise<SettledCreation>((resolve, reject) => {
+        waiting.push({
+          creation,
+          traceContext: activeTraceCarrier(),
+          alone: AsyncResource.bind(() => createAlone(creation)),
+          resolve,
+          reject,
+        });
+        if (!scheduled) schedule();
+      });
+    },
+  };
+}
+export type GroupCommit = ReturnType<typeof createGroupCommit>;
