@@ -8,6 +8,7 @@ export {
   conflict,
   fieldErrorsFromAjv,
   forbidden,
+  isDependencyOutage,
   notFound,
   toErrorObject,
   unauthorized,

@@ -140,6 +140,42 @@ describe('group commit of single creations', () => {
     expect(rows.get([...ids][0]!)).toMatchObject({ transitions: 1, events: 1 });
   });
 
+  it('when the group statement loses its connection, every request of the group gets 503 and nothing is run again', async () => {
+    // The statement may have committed before its answer was lost: running a creation without an
+    // idempotency key again could make it twice, so each request answers as a creation alone would.
+    const held = address();
+    const other = address();
+    const releaseLock = Promise.withResolvers<void>();
+    const holding = e.sql.begin(async (tx) => {
+      await tx`select pg_advisory_xact_lock(hashtextextended(${`tx-sender:${t.platformId}:${held.toLowerCase()}`}, 0))`;
+      await releaseLock.promise;
+    });
+    const answers = Promise.all([
+      create({ fromAddress: held, toAddress: address(), amount: 1 }),
+      create({ fromAddress: other, toAddress: address(), amount: 2 }),
+    ]);
+    // The group statement waits for the held sender's lock; its connection is cut there.
+    let pid: number | undefined;
+    for (let i = 0; i < 100 && pid === undefined; i++) {
+      const [row] = await e.sql<{ pid: number }[]>`
+        select pid from pg_stat_activity
+        where datname = current_database() and wait_event = 'advisory' and query like '%jsonb_to_recordset%'`;
+      pid = row?.pid;
+      if (pid === undefined) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(pid).toBeDefined();
+    await e.sql`select pg_terminate_backend(${pid!})`;
+    const [a, b] = await answers;
+    releaseLock.resolve();
+    await holding;
+    for (const answer of [a, b]) {
+      expect(answer.status, JSON.stringify(answer.body)).toBe(503);
+      expect(answer.body.error.code).toBe('SERVICE_UNAVAILABLE');
+    }
+    expect(await senderRows(held)).toBe(0);
+    expect(await senderRows(other)).toBe(0);
+  });
+
   it('when the group statement fails, each creation runs alone: the good ones are created, the bad one gets its own error', async () => {
     // A creation PostgreSQL refuses (a trigger of this test's database raises for one note): the
     // whole group statement fails, writing nothing.

@@ -1,5 +1,6 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { Sql } from '@holdfast/db';
+import { isDependencyOutage } from '@holdfast/http-kit';
 import { activeTraceCarrier, type TraceCarrier } from '@holdfast/logging';
 import type { SingleCreation, SingleCreationOutcome, TransactionsRepository } from './repository.js';
 
@@ -32,9 +33,10 @@ interface Waiting {
  * Group commit of single creations (ADR 39): the creations that reach the database in the same
  * moment go as one statement (`repository.createMany`), one round trip and one commit (one WAL
  * flush) for all. Each keeps its own answer: an item that lost a race to another item of the
- * group (same sender or key) or to another statement is run again alone, and if the statement
- * fails (it then wrote nothing) every item is run alone, so an error is only ever its own
- * request's. A creation alone in its group runs the single statement, as without grouping.
+ * group (same sender or key) or to another statement is run again alone, and if PostgreSQL
+ * refuses the statement (it then wrote nothing) every item is run alone, so an error is only ever
+ * its own request's. A lost connection is every item's error (503), as it would be alone: the
+ * statement may have committed. A creation alone in its group runs the single statement, as without grouping.
  */
 export function createGroupCommit(options: GroupCommitOptions) {
   const { sql, repository, senderWindow, maxBatch, waitMs, createAlone } = options;
@@ -68,8 +70,17 @@ export function createGroupCommit(options: GroupCommitOptions) {
         group.map((w) => ({ ...w.creation, traceContext: w.traceContext })),
         { senderWindow },
       );
-    } catch {
-      // Nothing was written: each creation alone, with its own answer (its own error, if any).
+    } catch (error) {
+      // The connection failed (or PostgreSQL is going down): the statement may have committed
+      // before its answer was lost, and running a creation without an idempotency key again could
+      // make it twice. Each request gets the error, as a creation alone would (503: retry with the
+      // same key).
+      if (isDependencyOutage(error)) {
+        for (const w of group) w.reject(error);
+        return;
+      }
+      // PostgreSQL refused the statement, so it wrote nothing: each creation alone, with its own
+      // answer (its own error, if any).
       for (const w of group) w.alone().then(w.resolve, w.reject);
       return;
     }

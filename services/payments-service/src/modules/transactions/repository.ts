@@ -376,13 +376,20 @@ export function createTransactionsRepository() {
                 and t.blockchain_network = i.blockchain_network and t.created_at > c.now - make_interval(secs => i.duplicate_seconds)
               order by t.created_at desc limit 1) as duplicate_id
           from input i, c),
+        -- The senders' locks in one order (their keys'), so that two groups of crossed senders wait
+        -- for each other instead of deadlocking.
+        locked as materialized (
+          select pg_advisory_xact_lock(hashtextextended(k.lock_key, 0)) from (
+            select distinct i.lock_key from input i join checks ch on ch.n = i.n
+            where ch.existing_id is null and ch.nth_newest is null and ch.duplicate_id is null
+            order by i.lock_key) k),
         admitted as materialized (
           select i.n, c.now, c.now + make_interval(secs => i.hold_seconds) as hold_deadline,
             (select coalesce(max(t.sender_seq), 0) + 1 from transactions t
               where t.platform_id = i.platform_id and lower(t.from_address) = i.sender) as sender_seq
           from input i join checks ch on ch.n = i.n, c
           where ch.existing_id is null and ch.nth_newest is null and ch.duplicate_id is null
-            and pg_advisory_xact_lock(hashtextextended(i.lock_key, 0)) is not null),
+            and (select count(*) from locked) >= 0),
         ins as (
           insert into transactions (id, platform_id, workspace_id, status, amount, currency, from_address, to_address,
             blockchain_network, chain_id, orchestration_type, signer_type, customer_id, template_id, template, billing_config,
