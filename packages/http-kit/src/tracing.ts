@@ -1,4 +1,4 @@
-import { remoteSpanContext, SpanKind, startSpan } from '@holdfast/logging';
+import { remoteSpanContext, SpanKind, startSpan, tracingOn } from '@holdfast/logging';
 import { context, ROOT_CONTEXT, type Span, SpanStatusCode } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
@@ -15,7 +15,8 @@ export function registerRequestTracing(app: FastifyInstance): void {
   const spans = new WeakMap<FastifyRequest, Span>();
 
   app.addHook('onRequest', (request, reply, done) => {
-    if (UNTRACED.test(request.url)) return done();
+    // Tracing off (no SDK, the default): the span would be a no-op; not even its attributes are built.
+    if (!tracingOn() || UNTRACED.test(request.url)) return done();
     const route = request.routeOptions.url ?? 'unmatched';
     const remote = remoteSpanContext(request.headers);
     const { span, context: active } = startSpan(`${request.method} ${route}`, {

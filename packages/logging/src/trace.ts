@@ -5,6 +5,7 @@ import {
   type Attributes,
   type Context,
   context,
+  ProxyTracerProvider,
   propagation,
   ROOT_CONTEXT,
   type Span,
@@ -25,6 +26,17 @@ export type TraceCarrier = Record<string, string>;
 export const TRACE_FIELDS = ['traceparent', 'tracestate'] as const;
 
 const tracer = trace.getTracer('holdfast');
+
+/** What the API delegates to while no SDK is registered. */
+const NO_SDK = new ProxyTracerProvider().getDelegate();
+
+/**
+ * Whether an SDK is registered (tracing on, sampled or not). Off, every span and context call is a
+ * no-op, so a caller may skip building a span's name and attributes at all.
+ */
+export function tracingOn(): boolean {
+  return (trace.getTracerProvider() as ProxyTracerProvider).getDelegate() !== NO_SDK;
+}
 
 /** The active trace context as a carrier, or null when there is none (tracing off, no span). */
 export function activeTraceCarrier(): TraceCarrier | null {

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../src/index.js';
+import { createLogger, tracingOn } from '../src/index.js';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -94,5 +94,20 @@ describe('createLogger', () => {
     expect(text).not.toContain('a_key');
     expect(lines[0]).toMatchObject({ err: { type: 'Error', message: 'vendor refused', config: '[redacted]' } });
     expect(String((lines[0]?.err as { stack?: string } | undefined)?.stack)).toContain('vendor refused');
+  });
+});
+
+describe('tracingOn', () => {
+  it('is false without an SDK, true while one is registered, false again once it is disabled', async () => {
+    const { trace } = await import('@opentelemetry/api');
+    expect(tracingOn()).toBe(false);
+    const provider = { getTracer: () => trace.getTracer('unused') };
+    expect(trace.setGlobalTracerProvider(provider)).toBe(true);
+    try {
+      expect(tracingOn()).toBe(true);
+    } finally {
+      trace.disable();
+    }
+    expect(tracingOn()).toBe(false);
   });
 });
