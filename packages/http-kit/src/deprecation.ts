@@ -31,12 +31,14 @@ export function sunsetError(surfaces: DeprecatedSurface[], request: FastifyReque
  * surface get the same 410 from the not-found handler (`sunsetError`).
  */
 export function registerDeprecations(app: FastifyInstance, surfaces: DeprecatedSurface[]): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const surface = surfaces.find((s) => s.matches(request.url));
-    if (!surface) return;
-    reply.header('Deprecation', 'true');
-    reply.header('Sunset', surface.sunset);
-    reply.header('Link', surface.link(request.url));
+    if (surface) {
+      reply.header('Deprecation', 'true');
+      reply.header('Sunset', surface.sunset);
+      reply.header('Link', surface.link(request.url));
+    }
+    done();
   });
   app.addHook('onRoute', (route) => {
     if (!surfaces.some((s) => s.enforced && s.matches(route.url))) return;

@@ -60,6 +60,36 @@ export function isStorableText(text: string): boolean {
 }
 
 /**
+ * True when every string (value or object key) of a validated input is storable text and every
+ * number finite: what `unstorableFields` would find nothing in, without building a path per value
+ * (nearly every request; the field errors are worked out only when this says no). Iterative, as
+ * `unstorableFields`.
+ */
+export function allStorable(input: unknown): boolean {
+  if (input === undefined || input === null) return true;
+  const stack: unknown[] = [input];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (!isStorableText(value)) return false;
+    } else if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return false;
+    } else if (value && typeof value === 'object') {
+      if (Array.isArray(value)) {
+        for (const item of value) stack.push(item);
+      } else {
+        for (const key in value) {
+          if (!Object.hasOwn(value, key)) continue;
+          if (!isStorableText(key)) return false;
+          stack.push((value as Record<string, unknown>)[key]);
+        }
+      }
+    }
+  }
+  return true;
+}
+
+/**
  * Every value of a validated input that PostgreSQL cannot store: strings (values and object keys)
  * with NUL or an unpaired surrogate, and numbers that are not finite (`1e309` parses as Infinity,
  * in JSON and in a converted query string alike). Field errors with dotted paths; stops after

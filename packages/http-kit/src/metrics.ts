@@ -13,10 +13,11 @@ export function registerMetrics(app: FastifyInstance, service: string): Registry
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     // The route pattern, not the URL: ids in paths would explode the label cardinality.
     const route = request.routeOptions.url ?? 'unmatched';
     duration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    done();
   });
   app.get('/metrics', { schema: { hide: true }, config: { unlimited: true } }, async (_request, reply) => {
     reply.header('Content-Type', registry.contentType);
