@@ -1,8 +1,8 @@
 import { AppError, type Scope } from '@holdfast/contracts';
 import { ErrorResponse, type HttpApp, unauthorized } from '@holdfast/http-kit';
-import type { FastifyContextConfig, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { CredentialKind, Principal } from './principal.js';
-import { type Authenticator, invalidToken } from './service.js';
+import { type AuthOutcome, type Authenticator, invalidToken } from './service.js';
 
 /**
  * What a Payments API route needs from its caller, in `config.access`. Absent: the route is public.
@@ -70,7 +70,7 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-async function resolve(authenticator: Authenticator, request: FastifyRequest, v2: boolean) {
+function resolve(authenticator: Authenticator, request: FastifyRequest, v2: boolean): AuthOutcome | Promise<AuthOutcome> {
   const apiKey = header(request, 'x-api-key');
   const authorization = header(request, 'authorization');
   if (apiKey && authorization) {
@@ -100,6 +100,12 @@ const V1_NOT_ON_V2: Partial<Record<Scope, Scope[]>> = {
 };
 
 function scopeError(principal: Principal, auth: RouteAuth, v2: boolean): AppError | undefined {
+  // Nearly always: every scope held (a few scopes each, so a scan, no Set per request).
+  if (
+    (auth.scopes ?? []).every((s) => principal.scopes.includes(s)) &&
+    (!auth.anyScope?.length || auth.anyScope.some((s) => principal.scopes.includes(s)))
+  )
+    return undefined;
   const held = new Set(principal.scopes);
   const missing = (auth.scopes ?? []).filter((s) => !held.has(s));
   const anyMissing = auth.anyScope?.length && !auth.anyScope.some((s) => held.has(s));
@@ -157,11 +163,36 @@ function describe(auth: RouteAuth, v2: boolean): string {
  */
 export function registerAuth(app: HttpApp, authenticator: Authenticator): void {
   const described = new WeakSet<object>();
-  app.addHook('onRequest', async (request) => {
-    if (!routeAuthOf(request.routeOptions.config)) return;
-    const outcome = await resolve(authenticator, request, isV2(request.routeOptions.url ?? ''));
+  const remember = (request: FastifyRequest, outcome: AuthOutcome) => {
     if ('principal' in outcome) request.principal = outcome.principal;
     else request.authError = outcome.error;
+  };
+  // A callback hook: a cached credential is verified in the same turn, no promise per request.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const { config, url } = request.routeOptions;
+    if (!routeAuthOf(config)) {
+      done();
+      return;
+    }
+    let outcome: AuthOutcome | Promise<AuthOutcome>;
+    try {
+      outcome = resolve(authenticator, request, isV2(url ?? ''));
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    if (!(outcome instanceof Promise)) {
+      remember(request, outcome);
+      done();
+      return;
+    }
+    outcome.then(
+      (answered) => {
+        remember(request, answered);
+        done();
+      },
+      (error: Error) => done(error),
+    );
   });
 
   app.addHook('onRoute', (route) => {
@@ -174,21 +205,21 @@ export function registerAuth(app: HttpApp, authenticator: Authenticator): void {
     }
     const v2 = isV2(route.url);
     const accepted: CredentialKind[] = v2 ? ['oauth_token'] : (auth.credentials ?? ['api_key', 'oauth_token']);
-    const enforce = async (request: FastifyRequest) => {
-      if (request.authError) throw request.authError;
+    const refusal = (request: FastifyRequest): AppError | undefined => {
+      if (request.authError) return request.authError;
       const principal = request.principal;
-      if (!principal) throw unauthorized();
+      if (!principal) return unauthorized();
       if (!accepted.includes(principal.kind)) {
-        throw new AppError(
+        return new AppError(
           'UNAUTHORIZED',
           principal.kind === 'api_key'
             ? 'This operation takes an OAuth access token (Bearer), not an API key'
             : 'This operation takes an API key (X-API-Key), not an access token',
         );
       }
-      const refused = scopeError(principal, auth, v2);
-      if (refused) throw refused;
+      return scopeError(principal, auth, v2);
     };
+    const enforce = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => done(refusal(request));
     route.onRequest = [...[route.onRequest ?? []].flat(), enforce] as typeof route.onRequest;
 
     // Fastify registers a HEAD twin of every GET with the same schema object: describe it once.

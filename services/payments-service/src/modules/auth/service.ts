@@ -20,9 +20,13 @@ export function invalidToken(message: string, code: 'UNAUTHORIZED' | 'TOKEN_EXPI
   });
 }
 
+/**
+ * Each answers in the same turn when the credential is in the cache (nearly every request) and
+ * with a promise when it reads PostgreSQL: a request with a cached credential awaits nothing.
+ */
 export interface Authenticator {
-  apiKey: (key: string) => Promise<AuthOutcome>;
-  bearer: (token: string) => Promise<AuthOutcome>;
+  apiKey: (key: string) => AuthOutcome | Promise<AuthOutcome>;
+  bearer: (token: string) => AuthOutcome | Promise<AuthOutcome>;
 }
 
 /**
@@ -43,7 +47,7 @@ export function createAuthenticator(deps: {
   }
 
   return {
-    apiKey: async (key) => {
+    apiKey: (key) => {
       if (!looksLikeApiKey(key)) return { error: new AppError('UNAUTHORIZED', 'Invalid API key') };
       if (!keyMatchesEnvironment(key, deps.appEnv)) {
         const expected = deps.appEnv === 'production' ? 'hf_live_' : 'hf_test_';
@@ -53,53 +57,61 @@ export function createAuthenticator(deps: {
       const now = Date.now();
       const hit = cached(hash, now);
       if (hit) return { principal: hit };
-      const epoch = cache.epoch();
-      const found = await repository.findApiKey(hash);
-      if (!found) return { error: new AppError('UNAUTHORIZED', 'Invalid API key') };
-      if (found.revoked) return { error: new AppError('UNAUTHORIZED', 'This API key was revoked when its platform regenerated its key') };
-      if (!found.platformActive) return { error: new AppError('UNAUTHORIZED', 'The platform of this API key is deactivated') };
-      const principal: Principal = {
-        kind: 'api_key',
-        platformId: found.platformId,
-        platformName: found.platformName,
-        workspaceId: found.workspaceId,
-        sandbox: found.sandbox,
-        scopes: found.scopes,
-        billing: found.billing,
-        keyId: found.keyId,
-      };
-      cache.set(hash, principal, now + API_KEY_CACHE_MS, epoch);
-      return { principal };
+      return lookUpApiKey(hash, now);
     },
 
-    bearer: async (token) => {
+    bearer: (token) => {
       if (!looksLikeAccessToken(token)) return { error: invalidToken('Invalid access token') };
       const hash = credentialHash(token);
       const now = Date.now();
       const hit = cached(hash, now);
       if (hit) return { principal: hit };
-      const epoch = cache.epoch();
-      const found = await repository.findToken(hash);
-      if (!found) return { error: invalidToken('Invalid access token') };
-      if (found.revoked || !found.clientUsable) return { error: invalidToken('This access token was revoked') };
-      if (!found.platformActive) return { error: invalidToken('The platform of this access token is deactivated') };
-      if (found.expiresAtMs <= now) return { error: invalidToken('This access token has expired; request a new one', 'TOKEN_EXPIRED') };
-      const clientScopes = new Set(found.clientScopes);
-      const principal: Principal = {
-        kind: 'oauth_token',
-        platformId: found.platformId,
-        platformName: found.platformName,
-        workspaceId: found.workspaceId,
-        sandbox: found.sandbox,
-        scopes: found.tokenScopes.filter((s) => clientScopes.has(s)),
-        billing: found.billing,
-        clientId: found.clientId,
-        clientPk: found.clientPk,
-        tokenId: found.tokenId,
-        expiresAtMs: found.expiresAtMs,
-      };
-      cache.set(hash, principal, found.expiresAtMs, epoch);
-      return { principal };
+      return lookUpToken(hash, now);
     },
   };
+
+  async function lookUpApiKey(hash: string, now: number): Promise<AuthOutcome> {
+    const epoch = cache.epoch();
+    const found = await repository.findApiKey(hash);
+    if (!found) return { error: new AppError('UNAUTHORIZED', 'Invalid API key') };
+    if (found.revoked) return { error: new AppError('UNAUTHORIZED', 'This API key was revoked when its platform regenerated its key') };
+    if (!found.platformActive) return { error: new AppError('UNAUTHORIZED', 'The platform of this API key is deactivated') };
+    const principal: Principal = {
+      kind: 'api_key',
+      platformId: found.platformId,
+      platformName: found.platformName,
+      workspaceId: found.workspaceId,
+      sandbox: found.sandbox,
+      scopes: found.scopes,
+      billing: found.billing,
+      keyId: found.keyId,
+    };
+    cache.set(hash, principal, now + API_KEY_CACHE_MS, epoch);
+    return { principal };
+  }
+
+  async function lookUpToken(hash: string, now: number): Promise<AuthOutcome> {
+    const epoch = cache.epoch();
+    const found = await repository.findToken(hash);
+    if (!found) return { error: invalidToken('Invalid access token') };
+    if (found.revoked || !found.clientUsable) return { error: invalidToken('This access token was revoked') };
+    if (!found.platformActive) return { error: invalidToken('The platform of this access token is deactivated') };
+    if (found.expiresAtMs <= now) return { error: invalidToken('This access token has expired; request a new one', 'TOKEN_EXPIRED') };
+    const clientScopes = new Set(found.clientScopes);
+    const principal: Principal = {
+      kind: 'oauth_token',
+      platformId: found.platformId,
+      platformName: found.platformName,
+      workspaceId: found.workspaceId,
+      sandbox: found.sandbox,
+      scopes: found.tokenScopes.filter((s) => clientScopes.has(s)),
+      billing: found.billing,
+      clientId: found.clientId,
+      clientPk: found.clientPk,
+      tokenId: found.tokenId,
+      expiresAtMs: found.expiresAtMs,
+    };
+    cache.set(hash, principal, found.expiresAtMs, epoch);
+    return { principal };
+  }
 }
