@@ -63,6 +63,11 @@ const ANSWER_COLUMNS = `id, platform_id, status, amount, currency, from_address,
   orchestration_type, signer_type, customer_id, template_id, billing_config, quote_id, fee_amount, metadata, idempotency_key,
   request_fingerprint, batch_id, tx_hash, escrow_address, hold_deadline, rescind_policy, failure_reason, created_at, updated_at`;
 
+// The two reads of an answer as whole statements (prepared, like every tagged query): a column
+// list spliced into a tagged query was a fragment built and stringified on every call.
+const ANSWER_BY_ID = `select ${ANSWER_COLUMNS} from transactions where id = $1 and platform_id = $2`;
+const ANSWER_BY_KEY = `select ${ANSWER_COLUMNS} from transactions where platform_id = $1 and idempotency_key = $2 and batch_id is null`;
+
 /** Maps a row of ANSWER_COLUMNS (postgres.js, snake case) to an AnsweredRow. */
 function toAnsweredRow(r: AnsweredDbRow): AnsweredRow {
   return {
@@ -435,9 +440,7 @@ export function createTransactionsRepository() {
 
     /** The first result of a single transaction's idempotency key (what its replay answers). */
     async findByIdempotencyKey(q: Queryable, platformId: string, key: string): Promise<AnsweredRow | null> {
-      const rows = await q<AnsweredDbRow[]>`
-        select ${q.unsafe(ANSWER_COLUMNS)} from transactions
-        where platform_id = ${platformId} and idempotency_key = ${key} and batch_id is null`;
+      const rows = await q.unsafe<AnsweredDbRow[]>(ANSWER_BY_KEY, [platformId, key], { prepare: true });
       return rows[0] ? toAnsweredRow(rows[0]) : null;
     },
 
@@ -525,8 +528,7 @@ export function createTransactionsRepository() {
 
     /** A platform's transaction as GET answers it. */
     async findAnswered(q: Queryable, id: string, platformId: string): Promise<AnsweredRow | null> {
-      const rows = await q<AnsweredDbRow[]>`
-        select ${q.unsafe(ANSWER_COLUMNS)} from transactions where id = ${id} and platform_id = ${platformId}`;
+      const rows = await q.unsafe<AnsweredDbRow[]>(ANSWER_BY_ID, [id, platformId], { prepare: true });
       return rows[0] ? toAnsweredRow(rows[0]) : null;
     },
 
