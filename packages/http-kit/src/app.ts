@@ -26,8 +26,8 @@ import { type ReadinessCheck, registerHealth } from './health.js';
 import { allStorable, boundRequestSchema, unstorableFields } from './input-rules.js';
 import { registerJsonBody } from './json-body.js';
 import { registerMetrics } from './metrics.js';
-import { nullableAsTypeList } from './serialization.js';
 import { openApiPath, type RateLimitSettings, registerRateLimits, TIER_TITLES } from './rate-limit.js';
+import { nullableAsTypeList } from './serialization.js';
 import { registerRequestTracing } from './tracing.js';
 
 export type HttpApp = FastifyInstance<

@@ -1,4 +1,4 @@
-import { createHash, createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 // The one crypto package (docs/security.md#the-database): sealing at rest, tokens, hashes, MACs and
 // constant-time comparison for every service. The architecture test forbids node:crypto's ciphers,

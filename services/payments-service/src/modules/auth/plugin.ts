@@ -2,7 +2,7 @@ import { AppError, type Scope } from '@holdfast/contracts';
 import { ErrorResponse, type HttpApp, unauthorized } from '@holdfast/http-kit';
 import type { FastifyContextConfig, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { CredentialKind, Principal } from './principal.js';
-import { type AuthOutcome, type Authenticator, invalidToken } from './service.js';
+import { type Authenticator, type AuthOutcome, invalidToken } from './service.js';
 
 /**
  * What a Payments API route needs from its caller, in `config.access`. Absent: the route is public.
