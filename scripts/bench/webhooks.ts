@@ -17,7 +17,7 @@ import { connectBus, deleteStreams, ensureStreams, publishEvent, sendCommand } f
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
 import { portFor } from '../lib/stack/ports.ts';
-import { productionEntry, stopProcess } from '../lib/stack/processes.ts';
+import { productionEntry, SERVICE_NODE_FLAGS, stopProcess } from '../lib/stack/processes.ts';
 import {
   benchDatabase,
   closedLoops,
@@ -49,8 +49,14 @@ const DELIVERIES = numberOption('deliveries', 5000);
 const PACED_RATES = (stringOption('rates') ?? '200,1000').split(',').map(Number);
 /** Deliveries of a warm-up burst: the first dispatcher's once, the second's each time it is started. */
 const WARMUP_DELIVERIES = 500;
-/** Seconds of each paced run (one per rate and round). */
-const PACED_SECONDS = numberOption('seconds', 3);
+/**
+ * Events of each paced run (one per rate and round): its p99 is then the 20th-slowest of 2000 at
+ * every rate (10 s at 200/s, 2 s at 1000/s). Runs of 3 s gave 600 samples at 200/s, so that one
+ * garbage collection's pause decided the p99 (ADR 41). `--seconds S` sends rate × S instead.
+ */
+const PACED_EVENTS = numberOption('events', 2000);
+const PACED_SECONDS = stringOption('seconds') === undefined ? undefined : numberOption('seconds', 3);
+const pacedEvents = (rate: number) => (PACED_SECONDS === undefined ? PACED_EVENTS : Math.max(1, Math.round(rate * PACED_SECONDS)));
 const WRITE = flag('write');
 /** Only one dispatcher against two on the same burst (claims shared through FOR UPDATE SKIP LOCKED); the default run measures it last. */
 const COMPARE_INSTANCES = flag('compare-instances');
@@ -128,6 +134,8 @@ async function main() {
       const dispatcher = spawn(
         process.execPath,
         [
+          // The flags it has in production (its young generation's cap among them), then the bench's own.
+          ...SERVICE_NODE_FLAGS,
           ...(process.env.BENCH_DISPATCHER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
           process.env.BENCH_DISPATCHER_MAIN ?? productionEntry(`${root}/services/webhook-dispatcher`, 'main'),
         ],
@@ -163,12 +171,11 @@ async function main() {
     }
 
     /**
-     * Calls `send` `rate` times a second for `seconds` (on schedule, not waiting for what each
+     * Calls `send` `total` times, `rate` times a second (on schedule, not waiting for what each
      * started), then waits for all of them: the counters reset first, and when it started.
      */
-    async function paced(rate: number, seconds: number, send: () => Promise<unknown>): Promise<{ total: number; started: number }> {
+    async function paced(rate: number, total: number, send: () => Promise<unknown>): Promise<{ total: number; started: number }> {
       await reset();
-      const total = rate * seconds;
       const started = Date.now();
       const pending: Promise<unknown>[] = [];
       for (let i = 0; i < total; i += 1) {
@@ -181,9 +188,9 @@ async function main() {
     }
 
     /** Plain undici at a fixed rate (one POST every 1/rate s, not waiting for answers). */
-    async function undiciPaced(rate: number, seconds: number): Promise<Stats & { started: number }> {
+    async function undiciPaced(rate: number, events: number): Promise<Stats & { started: number }> {
       const agent = new Agent({ keepAliveTimeout: 30_000 });
-      const { started } = await paced(rate, seconds, () =>
+      const { started } = await paced(rate, events, () =>
         request(`${receiver}/plain`, {
           method: 'POST',
           dispatcher: agent,
@@ -242,8 +249,8 @@ async function main() {
       return { ...(await waitFor(events * subscriptionCount)), started };
     }
 
-    async function dispatcherPaced(rate: number, seconds: number): Promise<Stats & { started: number }> {
-      const { total, started } = await paced(rate, seconds, () => publishEvent(bus, event()));
+    async function dispatcherPaced(rate: number, events: number): Promise<Stats & { started: number }> {
+      const { total, started } = await paced(rate, events, () => publishEvent(bus, event()));
       return { ...(await waitFor(total * subscriptionCount)), started };
     }
 
@@ -354,9 +361,9 @@ async function main() {
         for (const rate of PACED_RATES) {
           const [, paced] = await alternate(
             round,
-            plain(round, `plain undici POST, paced ${rate}/s`, 'as needed', () => undiciPaced(rate, PACED_SECONDS)),
+            plain(round, `plain undici POST, paced ${rate}/s`, 'as needed', () => undiciPaced(rate, pacedEvents(rate))),
             dispatched(round, `dispatcher, 1 subscription, paced ${rate} events/s`, 'as needed', 1, () =>
-              dispatcherPaced(rate, PACED_SECONDS),
+              dispatcherPaced(rate, pacedEvents(rate)),
             ),
           );
           perRound.paced.get(rate)!.push(paced.p99);
@@ -443,8 +450,8 @@ async function main() {
       `## Webhook deliveries${COMPARE_INSTANCES ? ', one dispatcher against two' : ''}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
       '',
       `- Machine: ${machineLine(startLoad)}`,
-      `- Software: Node ${process.version}, PostgreSQL ${software.postgres}, NATS ${software.nats}; one dispatcher process, a second one for the last run (one PostgreSQL, one NATS), default settings (WEBHOOK_CONCURRENCY 50, WEBHOOK_SUBSCRIPTION_CONCURRENCY 10), receiver in its own process answering 200 at once`,
-      `- Command: \`node scripts/bench/webhooks.ts ${args.join(' ')}\` (${ROUNDS_TEXT}, ${DELIVERIES} deliveries a burst${COMPARE_INSTANCES ? '' : `, paced runs of ${PACED_SECONDS} s`})`,
+      `- Software: Node ${process.version}, PostgreSQL ${software.postgres}, NATS ${software.nats}; one dispatcher process (Node flags of production: ${SERVICE_NODE_FLAGS.join(' ')}), a second one for the last run (one PostgreSQL, one NATS), default settings (WEBHOOK_CONCURRENCY 50, WEBHOOK_SUBSCRIPTION_CONCURRENCY 10), receiver in its own process answering 200 at once`,
+      `- Command: \`node scripts/bench/webhooks.ts ${args.join(' ')}\` (${ROUNDS_TEXT}, ${DELIVERIES} deliveries a burst${COMPARE_INSTANCES ? '' : PACED_SECONDS === undefined ? `, paced runs of ${PACED_EVENTS} events` : `, paced runs of ${PACED_SECONDS} s`})`,
       `- Method: ${methodLine(
         `${COMPARE_INSTANCES ? '' : 'the plain undici loop and the dispatcher at 10 and at 50 in flight and at each paced rate, and '}one dispatcher and two on the same burst, each pair`,
       )} Each dispatcher run has subscriptions of its own, made before it starts, and ends when no delivery is pending (the dispatchers write the last results after the receiver has them: that work is the run's, not the next one's); the second dispatcher is started before its run, warmed up by a burst of ${WARMUP_DELIVERIES} as the first one was, and stopped after it. Each round starts with \`vacuum analyze\` of the database (finished deliveries leave dead row versions in the claim's index; autovacuum, which would remove them in production, is off on this machine's PostgreSQL).`,
