@@ -11,7 +11,7 @@ import { SCHEMA_NAME } from './db/schema.js';
 import { serveDeliveryCommands } from './modules/deliveries/commands.js';
 import { registerDeliveryMetrics } from './modules/deliveries/metrics.js';
 import { createDeliveriesRepository } from './modules/deliveries/repository.js';
-import { createDeliveryService } from './modules/deliveries/service.js';
+import { createDeliveryService, SETTLE_WITHIN_MS } from './modules/deliveries/service.js';
 import { createIntakeRepository } from './modules/intake/repository.js';
 import { startEventIntake } from './modules/intake/service.js';
 import { createRetentionRepository } from './modules/retention/repository.js';
@@ -29,6 +29,8 @@ export interface DispatcherOverrides {
   pollIntervalMs?: number;
   /** Retention purge period (default one hour). */
   purgeEveryMs?: number;
+  /** Longest wait before a success that left the delivery worker idle is stored (default SETTLE_WITHIN_MS). */
+  settleWithinMs?: number;
 }
 
 /**
@@ -77,6 +79,7 @@ export async function createDispatcherService(
       concurrency: config.WEBHOOK_CONCURRENCY,
       perSubscription: config.WEBHOOK_SUBSCRIPTION_CONCURRENCY,
       pollIntervalMs: overrides.pollIntervalMs ?? 500,
+      settleWithinMs: overrides.settleWithinMs ?? SETTLE_WITHIN_MS,
     },
   });
 

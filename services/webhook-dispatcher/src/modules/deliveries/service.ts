@@ -42,6 +42,8 @@ export interface DeliverySettings {
   perSubscription: number;
   /** Longest wait between two looks for due work when nothing wakes the worker. */
   pollIntervalMs: number;
+  /** Longest wait before a success that left the worker idle is stored (SETTLE_WITHIN_MS). */
+  settleWithinMs: number;
 }
 
 /** A test delivery never waits longer than this for the receiver, whatever WEBHOOK_TIMEOUT_MS says. */
@@ -53,6 +55,12 @@ export const TEST_TIMEOUT_MAX_MS = 30_000;
 export const CLAIM_MARGIN_MS = 5_000;
 /** Deliveries queued per slot at most: per subscription, QUEUE_DEPTH × WEBHOOK_SUBSCRIPTION_CONCURRENCY. */
 export const QUEUE_DEPTH = 4;
+/**
+ * A success that leaves the worker idle (nothing in flight or queued, the last claim took all it
+ * found) is stored by the next pass that has a claim to make, or after this long: at a steady trickle
+ * the next event's claim carries it, one statement per delivery fewer (ADR 41).
+ */
+export const SETTLE_WITHIN_MS = 50;
 /** How often a worker moves cooled-down circuits to HALF_OPEN and claims their probes. */
 export const PROBE_PASS_EVERY_MS = 100;
 
@@ -215,7 +223,8 @@ export function createDeliveryService(deps: {
    * attempt starts with no round trip, and the statement that stores the result records the
    * transfer, so the subscription's count of slots never rises. The polling worker (ADR 22) writes
    * one statement at a time behind the attempts: results, transfers, queued deliveries given back,
-   * and a claim that refills slots and queues. A NOTIFY, a finished attempt or the poll wakes it.
+   * and a claim that refills slots and queues. A NOTIFY, a finished attempt or the poll wakes it;
+   * a success that leaves it idle waits for the next claim, settleWithinMs at most (ADR 41).
    * At least once: every claim is a lease in PostgreSQL, so what an instance that dies held (in
    * flight, finished but not stored, queued) is sent again once the lease ends.
    */
@@ -233,6 +242,15 @@ export function createDeliveryService(deps: {
     let pending: PendingSettlement = { results: [], transfers: [], releases: [] };
     let lastProbePass = 0;
     let claiming = false;
+    /** Whether the last claim took fewer deliveries than it asked for: then nothing claimable was left waiting. */
+    let claimCameShort = false;
+    let settleTimer: NodeJS.Timeout | undefined;
+    function settleSoon() {
+      settleTimer ??= setTimeout(() => {
+        settleTimer = undefined;
+        worker.wake();
+      }, settings.settleWithinMs);
+    }
     /** A queued delivery older than this is given back rather than started: its lease could end mid-attempt. */
     const queuedFreshMs = leaseMs - settings.timeoutMs - CLAIM_MARGIN_MS / 5;
     // Deep enough that a slot finds its next delivery queued while a statement is on its way
@@ -310,7 +328,11 @@ export function createDeliveryService(deps: {
         releaseSlot(job.subscription_id, entry);
       }
       deps.metrics?.inFlight(inFlight.size);
-      worker.wake();
+      // A pass now would only store this success (and look for work the last claim did not find):
+      // it waits for the next claim a wake-up brings (intake, NOTIFY), settleWithinMs at most.
+      // Its slot stays counted in PostgreSQL meanwhile, and its lease covers the wait.
+      if (record?.decision.status === 'succeeded' && inFlight.size === 0 && held.size === 0 && claimCameShort) settleSoon();
+      else worker.wake();
     }
 
     /** The slot of a finished attempt passes to `next`, which starts now; the next statement records it. */
@@ -397,18 +419,23 @@ export function createDeliveryService(deps: {
       intervalMs: settings.pollIntervalMs,
       wakeOn,
       pass: async () => {
+        clearTimeout(settleTimer);
+        settleTimer = undefined;
         const settlement = takePending();
         const freeSlots = settings.concurrency - slotsHeld;
         const queued = [...held.values()].reduce((n, e) => n + e.queue.length, 0);
         let settled = false;
         try {
-          if (freeSlots <= 0 && queued >= held.size * queuePerSubscription) await repository.settle(settlement, leaseMs);
-          else {
+          if (freeSlots <= 0 && queued >= held.size * queuePerSubscription) {
+            claimCameShort = false;
+            await repository.settle(settlement, leaseMs);
+          } else {
             claiming = true;
+            const limit = Math.max(0, freeSlots) + QUEUE_DEPTH * settings.concurrency;
             const claimed = await repository
               .claimDue({
                 freeSlots,
-                limit: Math.max(0, freeSlots) + QUEUE_DEPTH * settings.concurrency,
+                limit,
                 perSubscription: settings.perSubscription,
                 queuePerSubscription,
                 leaseMs,
@@ -422,6 +449,7 @@ export function createDeliveryService(deps: {
                 unpark();
                 throw error;
               });
+            claimCameShort = claimed.length < limit;
             accept(claimed);
           }
           settled = true;
@@ -458,6 +486,7 @@ export function createDeliveryService(deps: {
       stop: async () => {
         await worker.stop();
         await Promise.all(inFlight);
+        clearTimeout(settleTimer);
         for (const entry of held.values()) giveBack(entry);
         held.clear();
         const settlement = takePending();
