@@ -33,9 +33,11 @@ export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-pe
  * Environment of every service process, here and in the Dockerfiles: glibc serves allocations over
  * 128 KiB by mmap and gives them back on free. By default it raises that threshold after the first
  * such free, so argon2id's 19 MiB per password check stayed in malloc's arenas, one per libuv thread
- * (workspace-service: +43 MiB after a few logins; ADR 29).
+ * (workspace-service: +43 MiB after a few logins; ADR 29). At most two malloc arenas instead of
+ * glibc's one per thread up to 8 per core: each of V8's and libuv's threads kept the pages of its own
+ * arena (idle workspace-service 117 -> 108 MiB; ADR 42).
  */
-export const SERVICE_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' };
+export const SERVICE_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2' };
 
 /**
  * The file production runs for a service's entry (`main`, `migrate`): its bundle, made by its build
