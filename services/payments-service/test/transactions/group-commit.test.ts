@@ -56,7 +56,7 @@ describe('group commit of single creations', () => {
     const repeated = { fromAddress: address(), toAddress: address(), amount: 11 };
     const senderC = address();
     const [a, b, fullRefused, almost1, almost2, c1, c2, d1, d2, rep1, rep2] = await Promise.all([
-      create(goodA),
+      create(goodA, `k-${randomUUID()}`),
       create(goodB, `k-${randomUUID()}`),
       create({ fromAddress: full, toAddress: address(), amount: 4 }),
       create({ fromAddress: almost, toAddress: address(), amount: 3 }),
@@ -119,7 +119,8 @@ describe('group commit of single creations', () => {
     const rows = await stored(ids);
     expect(rows.size).toBe(ids.length);
     for (const id of ids) expect(rows.get(id)).toMatchObject({ transitions: 1, events: 1 });
-    // They were one group: the good ones and the first of each contested pair share one commit.
+    // They were one group: the good ones and the first of each contested key share one commit (the
+    // requests without a key skip the keys' lookup, and so its wait, and make a group of their own).
     expect(new Set([a, b, cCreated, d1].map((x) => rows.get(x.body.id)!.xid)).size).toBe(1);
     const events = await waitForEvents(e, (all) =>
       ids.every((id) => all.some((ev) => ev.type === 'transaction.created' && ev.data.transaction.id === id)),
@@ -174,6 +175,31 @@ describe('group commit of single creations', () => {
     }
     expect(await senderRows(held)).toBe(0);
     expect(await senderRows(other)).toBe(0);
+  });
+
+  it("the keys' lookups of a group: a replay, a reused key and a new key at once, each its own answer", async () => {
+    const body = { fromAddress: address(), toAddress: address(), amount: 8 };
+    const key = `k-${randomUUID()}`;
+    const first = await create(body, key);
+    expect(first.status).toBe(201);
+    const fresh = { fromAddress: address(), toAddress: address(), amount: 9 };
+    const [replay, reused, created, replay2] = await Promise.all([
+      create(body, key),
+      create({ ...body, amount: 10 }, key),
+      create(fresh, `k-${randomUUID()}`),
+      create(body, key),
+    ]);
+    for (const r of [replay, replay2]) {
+      expect(r.status).toBe(201);
+      expect(r.headers['idempotent-replayed']).toBe('true');
+      expect(r.body).toEqual(first.body);
+    }
+    expect(reused.status).toBe(422);
+    expect(reused.body.error).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', details: { transactionId: first.body.id } });
+    expect(created.status).toBe(201);
+    expect(created.headers['idempotent-replayed']).toBeUndefined();
+    expect(await senderRows(body.fromAddress)).toBe(1);
+    expect(await senderRows(fresh.fromAddress)).toBe(1);
   });
 
   it('when the group statement fails, each creation runs alone: the good ones are created, the bad one gets its own error', async () => {

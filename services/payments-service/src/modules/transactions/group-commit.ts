@@ -2,7 +2,7 @@ import { AsyncResource } from 'node:async_hooks';
 import type { Sql } from '@holdfast/db';
 import { isDependencyOutage } from '@holdfast/http-kit';
 import { activeTraceCarrier, type TraceCarrier } from '@holdfast/logging';
-import type { SingleCreation, SingleCreationOutcome, TransactionsRepository } from './repository.js';
+import type { AnsweredRow, SingleCreation, SingleCreationOutcome, TransactionsRepository } from './repository.js';
 
 /** An outcome the service answers from (a lost race is run again before it gets here). */
 export type SettledCreation = Exclude<SingleCreationOutcome, { outcome: 'conflict' }>;
@@ -109,3 +109,62 @@ export function createGroupCommit(options: GroupCommitOptions) {
   };
 }
 export type GroupCommit = ReturnType<typeof createGroupCommit>;
+
+interface WaitingLookup {
+  platformId: string;
+  key: string;
+  alone: () => Promise<AnsweredRow | null>;
+  resolve: (row: AnsweredRow | null) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * The idempotency keys' lookups of the same event-loop turn (or of `waitMs`) as one statement
+ * (`repository.findByIdempotencyKeys`), one round trip for all (ADR 39); one alone, or all of a
+ * failed group, are looked up alone, each with its own answer.
+ */
+export function createKeyLookups(options: { sql: Sql; repository: TransactionsRepository; maxBatch: number; waitMs: number }) {
+  const { sql, repository, maxBatch, waitMs } = options;
+  let waiting: WaitingLookup[] = [];
+  let scheduled = false;
+  const schedule = () => {
+    scheduled = true;
+    if (waitMs > 0) setTimeout(flush, waitMs);
+    else setImmediate(flush);
+  };
+
+  function flush(): void {
+    scheduled = false;
+    const group = waiting.length > maxBatch ? waiting.splice(0, maxBatch) : waiting;
+    if (group === waiting) waiting = [];
+    if (waiting.length > 0) schedule();
+    if (group.length === 1) {
+      const [only] = group;
+      only!.alone().then(only!.resolve, only!.reject);
+      return;
+    }
+    repository.findByIdempotencyKeys(sql, group).then(
+      (found) => group.forEach((w, i) => w.resolve(found[i]!)),
+      () => {
+        for (const w of group) w.alone().then(w.resolve, w.reject);
+      },
+    );
+  }
+
+  return {
+    /** The first result of the platform's idempotency key, or null. */
+    find(platformId: string, key: string): Promise<AnsweredRow | null> {
+      if (maxBatch <= 1) return repository.findByIdempotencyKey(sql, platformId, key);
+      return new Promise<AnsweredRow | null>((resolve, reject) => {
+        waiting.push({
+          platformId,
+          key,
+          alone: AsyncResource.bind(() => repository.findByIdempotencyKey(sql, platformId, key)),
+          resolve,
+          reject,
+        });
+        if (!scheduled) schedule();
+      });
+    },
+  };
+}

@@ -438,6 +438,20 @@ export function createTransactionsRepository() {
       });
     },
 
+    /**
+     * `findByIdempotencyKey` for several keys (of several requests) in one statement: per lookup, in
+     * the order given, the key's first result or null (ADR 39).
+     */
+    async findByIdempotencyKeys(q: Queryable, lookups: readonly { platformId: string; key: string }[]): Promise<(AnsweredRow | null)[]> {
+      const rows = await q<(AnsweredDbRow & { n: string })[]>`
+        select l.n, ${q.unsafe(ANSWER_COLUMNS)}
+        from unnest(${lookups.map((l) => l.platformId)}::uuid[], ${lookups.map((l) => l.key)}::text[]) with ordinality as l(lp, lk, n)
+        join transactions t on t.platform_id = l.lp and t.idempotency_key = l.lk and t.batch_id is null`;
+      const found: (AnsweredRow | null)[] = lookups.map(() => null);
+      for (const row of rows) found[Number(row.n) - 1] = toAnsweredRow(row);
+      return found;
+    },
+
     /** The first result of a single transaction's idempotency key (what its replay answers). */
     async findByIdempotencyKey(q: Queryable, platformId: string, key: string): Promise<AnsweredRow | null> {
       const rows = await q.unsafe<AnsweredDbRow[]>(ANSWER_BY_KEY, [platformId, key], { prepare: true });

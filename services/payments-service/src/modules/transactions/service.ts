@@ -24,7 +24,7 @@ import { platformBillingOf } from '../platforms/billing.js';
 import type { QuotesService } from '../quotes/service.js';
 import { canonical } from './canonical.js';
 import type { ControlsGate, PreparedTemplate } from './controls-gate.js';
-import { createGroupCommit, type SettledCreation } from './group-commit.js';
+import { createGroupCommit, createKeyLookups, type SettledCreation } from './group-commit.js';
 import { newTransactionRef, type TransactionMoves, transactionEvent } from './moves.js';
 import {
   type AnsweredRow,
@@ -141,6 +141,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
     waitMs: deps.groupCommit.waitMs,
     createAlone: (c) => createSingle(sql, c),
   });
+  const keyLookups = createKeyLookups({ sql, repository, ...deps.groupCommit });
 
   /** The first result of an idempotency key, or 422 when the key was used with other parameters. */
   function replayOf(existing: AnsweredRow, fingerprint: string) {
@@ -198,10 +199,11 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
     );
 
     // 2. Rules that read stored state but write nothing. A key seen before answers its first result
-    // (or 422) whatever else is now true. A retry is looked up first, with one indexed read: the
-    // creation statement would find it too, but builds and runs the whole creation to get there.
+    // (or 422) whatever else is now true. A retry is looked up first, with one indexed read (the
+    // lookups of the same moment share one, ADR 39): the creation statement would find it too, but
+    // builds and runs the whole creation to get there.
     if (idempotencyKey) {
-      const existing = await repository.findByIdempotencyKey(sql, principal.platformId, idempotencyKey);
+      const existing = await keyLookups.find(principal.platformId, idempotencyKey);
       if (existing) return replayOf(existing, fingerprint);
     }
     const actor = `platform:${principal.platformId}`;
