@@ -101,10 +101,10 @@ export const PaymentsEnv = Type.Object({
   PAYMENTS_DUPLICATE_WINDOW_SECONDS: Type.Integer({ minimum: 0, default: 60, errorMessage: 'must be a number of seconds (0 = off)' }),
   /**
    * Group commit (ADR 39): the most single creations sent to PostgreSQL as one statement (one
-   * round trip, one commit); 1 = each creation alone.
+   * round trip, one commit), and the most idempotency-key lookups read by one; 1 = each alone.
    */
   PAYMENTS_CREATION_GROUP_MAX: Type.Integer({ minimum: 1, maximum: 1000, default: 32, errorMessage: 'must be an integer from 1 to 1000' }),
-  /** How long the first creation of a group waits for others, in ms (0: only those of the same event-loop turn). */
+  /** How long the first creation (or key lookup) of a group waits for others, in ms (0: only those of the same event-loop turn). */
   PAYMENTS_CREATION_GROUP_WAIT_MS: Type.Integer({
     minimum: 0,
     maximum: 1000,
