@@ -144,7 +144,11 @@ export function createKeyLookups(options: { sql: Sql; repository: TransactionsRe
       return;
     }
     repository.findByIdempotencyKeys(sql, group).then(
-      (found) => group.forEach((w, i) => w.resolve(found[i]!)),
+      (found) => {
+        group.forEach((w, i) => {
+          w.resolve(found[i]!);
+        });
+      },
       () => {
         for (const w of group) w.alone().then(w.resolve, w.reject);
       },
