@@ -67,6 +67,10 @@ const ANSWER_COLUMNS = `id, platform_id, status, amount, currency, from_address,
 // list spliced into a tagged query was a fragment built and stringified on every call.
 const ANSWER_BY_ID = `select ${ANSWER_COLUMNS} from transactions where id = $1 and platform_id = $2`;
 const ANSWER_BY_KEY = `select ${ANSWER_COLUMNS} from transactions where platform_id = $1 and idempotency_key = $2 and batch_id is null`;
+/** Several keys' lookups (ADR 39): $1 the platforms, $2 the keys, pairwise; `n` is a lookup's place (from 1). */
+const ANSWER_BY_KEYS = `select l.n, ${ANSWER_COLUMNS}
+  from unnest($1::uuid[], $2::text[]) with ordinality as l(lp, lk, n)
+  join transactions t on t.platform_id = l.lp and t.idempotency_key = l.lk and t.batch_id is null`;
 
 /** Maps a row of ANSWER_COLUMNS (postgres.js, snake case) to an AnsweredRow. */
 function toAnsweredRow(r: AnsweredDbRow): AnsweredRow {
@@ -443,10 +447,11 @@ export function createTransactionsRepository() {
      * the order given, the key's first result or null (ADR 39).
      */
     async findByIdempotencyKeys(q: Queryable, lookups: readonly { platformId: string; key: string }[]): Promise<(AnsweredRow | null)[]> {
-      const rows = await q<(AnsweredDbRow & { n: string })[]>`
-        select l.n, ${q.unsafe(ANSWER_COLUMNS)}
-        from unnest(${lookups.map((l) => l.platformId)}::uuid[], ${lookups.map((l) => l.key)}::text[]) with ordinality as l(lp, lk, n)
-        join transactions t on t.platform_id = l.lp and t.idempotency_key = l.lk and t.batch_id is null`;
+      const rows = await q.unsafe<(AnsweredDbRow & { n: string })[]>(
+        ANSWER_BY_KEYS,
+        [lookups.map((l) => l.platformId), lookups.map((l) => l.key)],
+        { prepare: true },
+      );
       const found: (AnsweredRow | null)[] = lookups.map(() => null);
       for (const row of rows) found[Number(row.n) - 1] = toAnsweredRow(row);
       return found;
