@@ -336,11 +336,11 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
 
   app.setErrorHandler(sendError);
 
-  const limitUnrouted = options.rateLimit ? registerRateLimits(app as unknown as FastifyInstance, options.rateLimit) : undefined;
+  if (options.rateLimit) await registerRateLimits(app as unknown as FastifyInstance, options.rateLimit);
 
   if (options.deprecations?.length) registerDeprecations(app, options.deprecations);
 
-  app.setNotFoundHandler(limitUnrouted ? { preHandler: limitUnrouted } : {}, async (request, reply) => {
+  app.setNotFoundHandler(options.rateLimit ? { preHandler: app.rateLimit() } : {}, async (request, reply) => {
     const sunset = sunsetError(options.deprecations ?? [], request);
     if (sunset) throw sunset;
     const body = {

@@ -1,12 +1,6 @@
+import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import { AppError } from '@holdfast/contracts';
-import type {
-  FastifyContextConfig,
-  FastifyInstance,
-  FastifyReply,
-  FastifyRequest,
-  HookHandlerDoneFunction,
-  onRequestHookHandler,
-} from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Counter, type Registry } from 'prom-client';
 import type { WindowCount, WindowCounter } from './window-counter.js';
 
@@ -54,23 +48,14 @@ export function openApiPath(url: string): string {
   return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
-/** Requests a limit applies to: all but probes, metrics and the API documentation. */
-const isUnlimited = (url: string, config: FastifyContextConfig | undefined) => config?.unlimited === true || url.startsWith('/docs');
-
 /**
  * Per-credential, per-tier limits over one-minute windows, counted by the settings' counter (in the
  * services: in memory, shared across instances through Redis, ADR 25), so any number of instances
  * enforce one limit within the tolerance of docs/security.md. Every answer (errors included) carries
  * X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix time of the window's end);
  * a 429 carries Retry-After and the RATE_LIMIT_EXCEEDED envelope.
- *
- * Each limited route gets an onRequest hook of its own, after the app's (authentication has
- * verified the caller by then). The hook answers in the same turn when the count is in memory
- * (nearly always): @fastify/rate-limit, used before, awaited five promises per request and
- * rewrote X-RateLimit-Reset in an onSend hook (ADR 40). Answers the hook for a handler that no
- * route owns (the not-found handler's preHandler).
  */
-export function registerRateLimits(app: FastifyInstance, settings: RateLimitSettings): onRequestHookHandler {
+export async function registerRateLimits(app: FastifyInstance, settings: RateLimitSettings): Promise<void> {
   const credentialOf = settings.credentialOf ?? (() => undefined);
   // Created once the app's metrics registry exists (it is decorated after the plugins).
   let storeErrors: Counter | undefined;
@@ -84,69 +69,70 @@ export function registerRateLimits(app: FastifyInstance, settings: RateLimitSett
   });
   settings.counter.reportStoreErrorsTo?.(() => storeErrors?.inc());
 
-  /** Counts the request under its route's tier; answers through `done` (an error: over the limit). */
-  const limit = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    // Once per request, should a handler hand it on (the not-found handler).
-    if (counted.has(request)) {
-      done();
-      return;
-    }
-    counted.add(request);
-    const tier = tierOf(request);
-    const max = settings.perMinute[tier];
-    const who = tier === 'public' ? undefined : credentialOf(request);
-    const key = `${tier}:${who ?? `ip:${request.ip}`}`;
-    const answer = (count: number, resetAtMs: number) => {
-      const now = Date.now();
-      const secondsLeft = Math.ceil(Math.max(0, resetAtMs - now) / 1000);
-      reply.header('x-ratelimit-limit', max);
-      reply.header('x-ratelimit-remaining', Math.max(0, max - count));
-      reply.header('x-ratelimit-reset', Math.ceil(now / 1000) + secondsLeft);
-      if (count <= max) {
-        done();
+  class SharedStore implements FastifyRateLimitStore {
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow?: number,
+      max?: number,
+    ): void {
+      const answer = ({ count, resetAtMs }: WindowCount) => callback(null, { current: count, ttl: Math.max(0, resetAtMs - Date.now()) });
+      let counted: WindowCount | Promise<WindowCount>;
+      try {
+        counted = settings.counter.increment(key, timeWindow ?? WINDOW_MS, max ?? Number.POSITIVE_INFINITY);
+      } catch (error) {
+        counted = Promise.reject(error);
+      }
+      // Counted in memory (the common case): answered without waiting for a turn of the event loop.
+      if (!(counted instanceof Promise)) {
+        answer(counted);
         return;
       }
-      const retryAfter = Math.max(1, secondsLeft);
-      reply.header('retry-after', secondsLeft);
-      done(
-        new AppError('RATE_LIMIT_EXCEEDED', `Rate limit of ${max} requests per minute exceeded; retry in ${retryAfter} s`, {
-          tier,
-          limit: max,
-          retryAfterSeconds: retryAfter,
-        }),
-      );
-    };
-    let result: WindowCount | Promise<WindowCount>;
-    try {
-      result = settings.counter.increment(key, WINDOW_MS, max);
-    } catch (error) {
-      result = Promise.reject(error);
-    }
-    // Counted in memory (the common case): answered without waiting for a turn of the event loop.
-    if (!(result instanceof Promise)) {
-      answer(result.count, result.resetAtMs);
-      return;
-    }
-    result.then(
-      ({ count, resetAtMs }) => answer(count, resetAtMs),
-      (error: Error) => {
-        // The request passes: an outage of the limiter must not take the API down, but it must be
-        // seen. Its headers say the whole limit is left, the window ending now.
+      counted.then(answer, (error: Error) => {
+        // The request passes (skipOnError): an outage of the limiter must not take the API down,
+        // but it must be seen.
         storeErrors?.inc();
         app.log.error({ err: error }, 'rate limiter: the counter store failed; the request is let through unlimited');
-        answer(0, Date.now());
-      },
-    );
-  };
-  const counted = new WeakSet<FastifyRequest>();
+        callback(error);
+      });
+    }
+    child(): FastifyRateLimitStore {
+      return this;
+    }
+  }
 
-  app.addHook('onRoute', (route) => {
-    if (isUnlimited(route.url, route.config)) return;
-    route.onRequest = [...[route.onRequest ?? []].flat(), limit] as typeof route.onRequest;
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'onRequest',
+    store: SharedStore,
+    timeWindow: WINDOW_MS,
+    max: (request) => settings.perMinute[tierOf(request)],
+    // Probes, metrics and the API documentation are never limited.
+    allowList: (request) => request.routeOptions.config?.unlimited === true || request.url.startsWith('/docs'),
+    keyGenerator: (request) => {
+      const tier = tierOf(request);
+      const who = tier === 'public' ? undefined : credentialOf(request);
+      return `${tier}:${who ?? `ip:${request.ip}`}`;
+    },
+    // A store outage must not take the API down: the request passes, logged and counted above.
+    skipOnError: true,
+    addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
+    addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
+    errorResponseBuilder: (request, context) => {
+      const retryAfter = Math.max(1, Math.ceil(context.ttl / 1000));
+      return new AppError('RATE_LIMIT_EXCEEDED', `Rate limit of ${context.max} requests per minute exceeded; retry in ${retryAfter} s`, {
+        tier: tierOf(request),
+        limit: context.max,
+        retryAfterSeconds: retryAfter,
+      });
+    },
   });
-  // Unknown URLs under /docs are the documentation's too.
-  return (request, reply, done) => {
-    if (request.url.startsWith('/docs')) done();
-    else limit(request, reply, done);
-  };
+
+  // @fastify/rate-limit writes the seconds left in X-RateLimit-Reset; the spec wants the Unix time.
+  // A callback hook: no promise and no microtask turn per answer (ADR 40).
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    const secondsLeft = Number(reply.getHeader('x-ratelimit-reset'));
+    if (Number.isFinite(secondsLeft)) reply.header('x-ratelimit-reset', Math.ceil(Date.now() / 1000) + secondsLeft);
+    done(null, payload);
+  });
 }
