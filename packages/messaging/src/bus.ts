@@ -39,6 +39,10 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     reconnectTimeWait: 1000,
     // Replies come back under an inbox of this process's own, the only one its NATS user may read.
     inboxPrefix: inboxPrefixOf(options.name),
+    // No stack trace captured per request for the case it fails (nats.js builds two error objects
+    // for every request, every JetStream publish included: about 4 % of payments' CPU in the
+    // creation bench, in its outbox relay). A failed request still says what failed.
+    noAsyncTraces: true,
     ...(credentials?.user ? { user: credentials.user, pass: credentials.password } : {}),
     ...(credentials?.nkeySeed ? { authenticator: nkeyAuthenticator(new TextEncoder().encode(credentials.nkeySeed)) } : {}),
     ...(Object.keys(tlsFiles).length > 0 ? { tls: tlsFiles } : {}),
