@@ -20,9 +20,8 @@ RUN pnpm --filter=@holdfast/webhook-dispatcher deploy --prod --legacy /out
 
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 ENV NODE_ENV=production APP_ENV=production HOST=0.0.0.0
-# glibc returns freed allocations over 128 KiB at once (argon2id's 19 MiB per check stayed otherwise; ADR 29)
-# and keeps at most two arenas, not one per thread (ADR 42).
-ENV MALLOC_MMAP_THRESHOLD_=131072 MALLOC_ARENA_MAX=2
+# glibc returns freed allocations over 128 KiB at once (argon2id's 19 MiB per check stayed otherwise; ADR 29).
+ENV MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=build --chown=node:node /out ./
 USER node

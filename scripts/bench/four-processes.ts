@@ -137,7 +137,8 @@ export async function prepareFourProcesses(options: {
         if (!service) throw new Error(`no service ${name}`);
         const t0 = performance.now();
         const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, productionEntry(service.dir, 'main')], {
-          env,
+          // The service's own variables (holdfast.env: what its Dockerfile sets) before the caller's.
+          env: { ...env, ...service.env, ...options.env },
           cwd: root,
           stdio: ['ignore', 'inherit', 'inherit'],
         });

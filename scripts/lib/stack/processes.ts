@@ -11,6 +11,8 @@ export interface ServiceInfo {
   schema: string;
   port: number;
   portEnv: string;
+  /** Variables of this service's process alone (its Dockerfile's `ENV` too), after SERVICE_ENV. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -33,11 +35,13 @@ export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-pe
  * Environment of every service process, here and in the Dockerfiles: glibc serves allocations over
  * 128 KiB by mmap and gives them back on free. By default it raises that threshold after the first
  * such free, so argon2id's 19 MiB per password check stayed in malloc's arenas, one per libuv thread
- * (workspace-service: +43 MiB after a few logins; ADR 29). At most two malloc arenas instead of
- * glibc's one per thread up to 8 per core: each of V8's and libuv's threads kept the pages of its own
- * arena (idle workspace-service 117 -> 108 MiB; ADR 42).
+ * (workspace-service: +43 MiB after a few logins; ADR 29). A service's own variables are in the
+ * `holdfast.env` of its package.json (workspace-service's two malloc arenas, ADR 42).
  */
-export const SERVICE_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2' };
+export const SERVICE_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' };
+
+/** The environment of a service's process: SERVICE_ENV, then its own (`holdfast.env`). */
+export const serviceEnvOf = (service: ServiceInfo): Record<string, string> => ({ ...SERVICE_ENV, ...service.env });
 
 /**
  * The file production runs for a service's entry (`main`, `migrate`): its bundle, made by its build
@@ -97,7 +101,7 @@ export function runAll(
       // Own process group: a terminal's Ctrl-C reaches only the stack, which then stops each
       // process once, in order, instead of every process getting the signal twice.
       const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, productionEntry(service.dir, 'main')], {
-        env: { ...SERVICE_ENV, ...env, ...envOf(service.name) },
+        env: { ...serviceEnvOf(service), ...env, ...envOf(service.name) },
         cwd: root,
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
