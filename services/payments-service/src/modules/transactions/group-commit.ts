@@ -20,13 +20,49 @@ export interface GroupCommitOptions {
   createAlone: (creation: SingleCreation) => Promise<SettledCreation>;
 }
 
-interface Waiting {
+/** One request's part of a group: its own work alone (in its own async context), and its answer. */
+interface Member<R> {
+  /** The work alone, in its own request's async context (its trace, its logger). */
+  alone: () => Promise<R>;
+  resolve: (result: R) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Hands the member its own work's answer, done alone. */
+const runAlone = <R>(m: Member<R>) => {
+  m.alone().then(m.resolve, m.reject);
+};
+
+/**
+ * The one grouping of this module: members that arrive in the same event-loop turn (or within
+ * `waitMs` of the first) are handed to `runGroup` together, `maxBatch` at most; a member alone in
+ * its group runs alone. `runGroup` answers every member of its group.
+ */
+function createGrouping<R, M extends Member<R>>(maxBatch: number, waitMs: number, runGroup: (group: M[]) => void) {
+  let waiting: M[] = [];
+  let scheduled = false;
+  const schedule = () => {
+    scheduled = true;
+    if (waitMs > 0) setTimeout(flush, waitMs);
+    else setImmediate(flush);
+  };
+  function flush(): void {
+    scheduled = false;
+    const group = waiting.length > maxBatch ? waiting.splice(0, maxBatch) : waiting;
+    if (group === waiting) waiting = [];
+    if (waiting.length > 0) schedule();
+    if (group.length === 1) runAlone(group[0]!);
+    else runGroup(group);
+  }
+  return (member: M) => {
+    waiting.push(member);
+    if (!scheduled) schedule();
+  };
+}
+
+interface WaitingCreation extends Member<SettledCreation> {
   creation: SingleCreation;
   traceContext: TraceCarrier | null;
-  /** The creation alone, in its own request's async context (its trace, its logger). */
-  alone: () => Promise<SettledCreation>;
-  resolve: (outcome: SettledCreation) => void;
-  reject: (error: unknown) => void;
 }
 
 /**
@@ -36,33 +72,13 @@ interface Waiting {
  * group (same sender or key) or to another statement is run again alone, and if PostgreSQL
  * refuses the statement (it then wrote nothing) every item is run alone, so an error is only ever
  * its own request's. A lost connection is every item's error (503), as it would be alone: the
- * statement may have committed. A creation alone in its group runs the single statement, as without grouping.
+ * statement may have committed. A creation alone in its group runs the single statement, as
+ * without grouping.
  */
 export function createGroupCommit(options: GroupCommitOptions) {
   const { sql, repository, senderWindow, maxBatch, waitMs, createAlone } = options;
-  let waiting: Waiting[] = [];
-  let scheduled = false;
 
-  const schedule = () => {
-    scheduled = true;
-    if (waitMs > 0) setTimeout(flush, waitMs);
-    else setImmediate(flush);
-  };
-
-  function flush(): void {
-    scheduled = false;
-    const group = waiting.length > maxBatch ? waiting.splice(0, maxBatch) : waiting;
-    if (group === waiting) waiting = [];
-    if (waiting.length > 0) schedule();
-    if (group.length === 1) {
-      const [only] = group;
-      only!.alone().then(only!.resolve, only!.reject);
-      return;
-    }
-    void runGroup(group);
-  }
-
-  async function runGroup(group: Waiting[]): Promise<void> {
+  async function runGroup(group: WaitingCreation[]): Promise<void> {
     let outcomes: SingleCreationOutcome[];
     try {
       outcomes = await repository.createMany(
@@ -81,68 +97,48 @@ export function createGroupCommit(options: GroupCommitOptions) {
       }
       // PostgreSQL refused the statement, so it wrote nothing: each creation alone, with its own
       // answer (its own error, if any).
-      for (const w of group) w.alone().then(w.resolve, w.reject);
+      for (const w of group) runAlone(w);
       return;
     }
     group.forEach((w, i) => {
       const outcome = outcomes[i]!;
-      if (outcome.outcome === 'conflict') w.alone().then(w.resolve, w.reject);
+      if (outcome.outcome === 'conflict') runAlone(w);
       else w.resolve(outcome);
     });
   }
+  const join = createGrouping<SettledCreation, WaitingCreation>(maxBatch, waitMs, (group) => void runGroup(group));
 
   return {
     /** The creation's outcome, made alone or with the others waiting now. */
     create(creation: SingleCreation): Promise<SettledCreation> {
       if (maxBatch <= 1) return createAlone(creation);
-      return new Promise<SettledCreation>((resolve, reject) => {
-        waiting.push({
+      return new Promise<SettledCreation>((resolve, reject) =>
+        join({
           creation,
           traceContext: activeTraceCarrier(),
           alone: AsyncResource.bind(() => createAlone(creation)),
           resolve,
           reject,
-        });
-        if (!scheduled) schedule();
-      });
+        }),
+      );
     },
   };
 }
 export type GroupCommit = ReturnType<typeof createGroupCommit>;
 
-interface WaitingLookup {
+interface WaitingLookup extends Member<AnsweredRow | null> {
   platformId: string;
   key: string;
-  alone: () => Promise<AnsweredRow | null>;
-  resolve: (row: AnsweredRow | null) => void;
-  reject: (error: unknown) => void;
 }
 
 /**
  * The idempotency keys' lookups of the same event-loop turn (or of `waitMs`) as one statement
  * (`repository.findByIdempotencyKeys`), one round trip for all (ADR 39); one alone, or all of a
- * failed group, are looked up alone, each with its own answer.
+ * failed group, are looked up alone, each with its own answer (a read: running it again is safe).
  */
 export function createKeyLookups(options: { sql: Sql; repository: TransactionsRepository; maxBatch: number; waitMs: number }) {
   const { sql, repository, maxBatch, waitMs } = options;
-  let waiting: WaitingLookup[] = [];
-  let scheduled = false;
-  const schedule = () => {
-    scheduled = true;
-    if (waitMs > 0) setTimeout(flush, waitMs);
-    else setImmediate(flush);
-  };
-
-  function flush(): void {
-    scheduled = false;
-    const group = waiting.length > maxBatch ? waiting.splice(0, maxBatch) : waiting;
-    if (group === waiting) waiting = [];
-    if (waiting.length > 0) schedule();
-    if (group.length === 1) {
-      const [only] = group;
-      only!.alone().then(only!.resolve, only!.reject);
-      return;
-    }
+  const join = createGrouping<AnsweredRow | null, WaitingLookup>(maxBatch, waitMs, (group) => {
     repository.findByIdempotencyKeys(sql, group).then(
       (found) => {
         group.forEach((w, i) => {
@@ -150,25 +146,24 @@ export function createKeyLookups(options: { sql: Sql; repository: TransactionsRe
         });
       },
       () => {
-        for (const w of group) w.alone().then(w.resolve, w.reject);
+        for (const w of group) runAlone(w);
       },
     );
-  }
+  });
 
   return {
     /** The first result of the platform's idempotency key, or null. */
     find(platformId: string, key: string): Promise<AnsweredRow | null> {
       if (maxBatch <= 1) return repository.findByIdempotencyKey(sql, platformId, key);
-      return new Promise<AnsweredRow | null>((resolve, reject) => {
-        waiting.push({
+      return new Promise<AnsweredRow | null>((resolve, reject) =>
+        join({
           platformId,
           key,
           alone: AsyncResource.bind(() => repository.findByIdempotencyKey(sql, platformId, key)),
           resolve,
           reject,
-        });
-        if (!scheduled) schedule();
-      });
+        }),
+      );
     },
   };
 }
