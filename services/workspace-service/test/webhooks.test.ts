@@ -143,6 +143,12 @@ describe('the operations', () => {
         .map((r) => r.headers['x-webhook-delivery']),
     ).toEqual([deliveryId, deliveryId]);
     // The range of that one event: it succeeded, so `onlyFailed` skips it; without, it is queued again.
+    // The dispatcher stores a success after the receiver's answer (on an idle worker with its next
+    // claim, 50 ms at most: ADR 41), so wait for the stored status the replay reads.
+    await until('the resend stored', async () => {
+      const [row] = await h.sql<{ status: string }[]>`select status from webhooks.deliveries where id = ${deliveryId}`;
+      return row?.status === 'succeeded';
+    });
     const range = { from: e.createdAt, to: new Date(Date.parse(e.createdAt) + 1).toISOString() };
     const skipped = await h.call('POST', `${path}/replay`, { token, body: { ...range, onlyFailed: true } });
     expect(skipped.status).toBe(200);
