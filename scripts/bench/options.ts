@@ -9,10 +9,13 @@ export function optionsOf(args: string[]) {
     const i = args.indexOf(`--${name}`);
     return i >= 0 ? args[i + 1] : undefined;
   };
-  /** The number after `--name`, or `fallback` when the option is absent. */
+  /** The number after `--name`, or `fallback` when the option is absent; anything else than a number stops the script. */
   const numberOption = (name: string, fallback: number): number => {
     const value = stringOption(name);
-    return value === undefined ? fallback : Number(value);
+    if (value === undefined) return fallback;
+    const number = Number(value);
+    if (value.trim() === '' || !Number.isFinite(number)) throw new Error(`--${name} takes a number, not ${JSON.stringify(value)}`);
+    return number;
   };
   /** Whether `--name` was given. */
   const flag = (name: string): boolean => args.includes(`--${name}`);

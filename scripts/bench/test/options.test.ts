@@ -22,6 +22,11 @@ describe('optionsOf', () => {
     expect(optionsOf(['--smoke']).flag('smoke')).toBe(true);
   });
 
+  it('refuses a value that is not a number, naming the option (--rounds abc would have run NaN rounds)', () => {
+    expect(() => optionsOf(['--rounds', 'abc']).numberOption('rounds', 5)).toThrow('--rounds takes a number, not "abc"');
+    expect(() => optionsOf(['--requests', '--write']).numberOption('requests', 100)).toThrow('--requests takes a number');
+  });
+
   it('falls back when the option is last and has no value', () => {
     expect(optionsOf(['--rounds']).numberOption('rounds', 5)).toBe(5);
     expect(optionsOf(['--only']).stringOption('only')).toBeUndefined();
