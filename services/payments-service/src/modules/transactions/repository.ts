@@ -209,6 +209,26 @@ export type SingleCreationOutcome =
 /** The key of a sender's advisory lock (a creation holds it until its transaction ends). */
 const senderLockKey = (platformId: string, fromAddress: string) => `tx-sender:${platformId}:${fromAddress.toLowerCase()}`;
 
+/** A creation statement's row (one per item): what it created or found, else why it wrote nothing. */
+type CreationRow = Row & {
+  outcome: 'created' | 'existing' | null;
+  now: string | Date;
+  nth_newest: string | Date | null;
+  duplicate_id: string | null;
+};
+
+/** The outcome of a creation statement's row: created or the key's first result; else refused by a window, or a lost race. */
+function creationOutcomeOf(row: CreationRow): SingleCreationOutcome {
+  if (row.outcome !== null) return { outcome: row.outcome, row: toTransactionRow(row) };
+  if (row.nth_newest === null && row.duplicate_id === null) return { outcome: 'conflict' };
+  return {
+    outcome: 'refused',
+    now: isoOf(row.now),
+    nthNewest: row.nth_newest === null ? null : isoOf(row.nth_newest),
+    duplicateId: row.duplicate_id,
+  };
+}
+
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
 export function createTransactionsRepository() {
@@ -240,14 +260,7 @@ export function createTransactionsRepository() {
     async createSingle(q: Queryable, c: SingleCreation): Promise<SingleCreationOutcome> {
       const t = c.transaction;
       const sender = t.fromAddress.toLowerCase();
-      const rows = await q<
-        (Row & {
-          outcome: 'created' | 'existing' | null;
-          now: string | Date;
-          nth_newest: string | Date | null;
-          duplicate_id: string | null;
-        })[]
-      >`
+      const rows = await q<CreationRow[]>`
         with c as materialized (select date_trunc('milliseconds', clock_timestamp()) as now),
         existing as (
           select * from transactions
@@ -292,15 +305,7 @@ export function createTransactionsRepository() {
         event as (${outboxInsert(q, [c.event], q`exists (select 1 from ins)`)})
         select r.*, c.now, (select nth_newest from window_full) as nth_newest, (select id from duplicate) as duplicate_id
         from c left join (select 'created' as outcome, * from ins union all select 'existing', * from existing) r on true`;
-      const row = rows[0]!;
-      if (row.outcome !== null) return { outcome: row.outcome, row: toTransactionRow(row) };
-      if (row.nth_newest === null && row.duplicate_id === null) return { outcome: 'conflict' };
-      return {
-        outcome: 'refused',
-        now: isoOf(row.now),
-        nthNewest: row.nth_newest === null ? null : isoOf(row.nth_newest),
-        duplicateId: row.duplicate_id,
-      };
+      return creationOutcomeOf(rows[0]!);
     },
 
     /**
@@ -355,15 +360,7 @@ export function createTransactionsRepository() {
         }),
       );
       const w = windows.senderWindow;
-      const rows = await q<
-        (Row & {
-          n: number;
-          outcome: 'created' | 'existing' | null;
-          now: string | Date;
-          nth_newest: string | Date | null;
-          duplicate_id: string | null;
-        })[]
-      >`
+      const rows = await q<(CreationRow & { n: number })[]>`
         with c as materialized (select date_trunc('milliseconds', clock_timestamp()) as now),
         input as materialized (
           select * from jsonb_to_recordset(${input}::text::jsonb) as i(n int, id uuid, platform_id uuid, workspace_id uuid,
@@ -430,16 +427,7 @@ export function createTransactionsRepository() {
           union all
           select 'existing', t.* from transactions t where t.id = ch.existing_id) r on true
         order by i.n`;
-      return rows.map((row): SingleCreationOutcome => {
-        if (row.outcome !== null) return { outcome: row.outcome, row: toTransactionRow(row) };
-        if (row.nth_newest === null && row.duplicate_id === null) return { outcome: 'conflict' };
-        return {
-          outcome: 'refused',
-          now: isoOf(row.now),
-          nthNewest: row.nth_newest === null ? null : isoOf(row.nth_newest),
-          duplicateId: row.duplicate_id,
-        };
-      });
+      return rows.map(creationOutcomeOf);
     },
 
     /**
