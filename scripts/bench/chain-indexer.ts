@@ -23,7 +23,7 @@ import { mnemonicToAccount } from 'viem/accounts';
 import { ensureChain, LOCAL_CHAIN_ID } from '../lib/stack/chain.ts';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor, waitFor } from '../lib/stack/ports.ts';
-import { productionEntry } from '../lib/stack/processes.ts';
+import { productionEntry, SERVICE_NODE_FLAGS, serviceAt, serviceEnvOf } from '../lib/stack/processes.ts';
 import { bareHeadSubscriber, HEAD_LAG_TARGET_MS, headLagTargetRow, headLagVerdict, writeHeadLagSection } from './head-lag.ts';
 import { benchDatabase, benchServiceEnv, percentile, processCpuMs, stopChildren } from './load.ts';
 import { databaseUrl, flag, natsUrl, numberOption, root } from './options.ts';
@@ -140,8 +140,9 @@ async function main(): Promise<void> {
     const jsm = await jetstreamManager(nc);
     const stream = `${prefix}CHAIN`.replaceAll('.', '_');
     const started = Date.now();
-    indexer = spawn(process.execPath, [productionEntry(join(root, 'services/chain-indexer'), 'main')], {
-      env,
+    // With the Node flags and environment it has in production.
+    indexer = spawn(process.execPath, [...SERVICE_NODE_FLAGS, productionEntry(join(root, 'services/chain-indexer'), 'main')], {
+      env: { ...serviceEnvOf(serviceAt(join(root, 'services/chain-indexer'))), ...env },
       cwd,
       stdio: ['ignore', 'inherit', 'inherit'],
     });

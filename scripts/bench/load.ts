@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { connect } from '@nats-io/transport-node';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
-import { productionEntry, stopProcess } from '../lib/stack/processes.ts';
+import { productionEntry, SERVICE_ENV, SERVICE_NODE_FLAGS, serviceAt, serviceEnvOf, stopProcess } from '../lib/stack/processes.ts';
 import { nodeArgsFrom, root } from './options.ts';
 import { percentile } from './percentile.ts';
 
@@ -318,7 +318,8 @@ export async function benchDatabase(databaseUrl: string) {
 
 /**
  * A built service as ./scripts/start runs it: its bundle/migrate.js to the end, then its bundle/main.js
- * (with `nodeArgs` first), the stdout of both as `stdout` says.
+ * with the Node flags and environment it has in production (`nodeArgs` after the flags, `env` after
+ * its environment), the stdout of both as `stdout` says.
  */
 export async function migrateAndStart(
   serviceDir: string,
@@ -331,8 +332,10 @@ export async function migrateAndStart(
       (code) => (code === 0 ? resolve() : reject(new Error(`${serviceDir} migrate exited ${code}`))),
     ),
   );
-  return spawn(process.execPath, [...(options.nodeArgs ?? []), productionEntry(serviceDir, 'main')], {
-    env,
+  // As production runs it: its Node flags and environment (SERVICE_NODE_FLAGS, SERVICE_ENV and its
+  // own `holdfast.env`), then the bench's.
+  return spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...(options.nodeArgs ?? []), productionEntry(serviceDir, 'main')], {
+    env: { ...serviceEnvOf(serviceAt(serviceDir)), ...env },
     cwd,
     stdio: ['ignore', stdout, 'inherit'],
   });
@@ -359,14 +362,19 @@ export const benchServiceEnv = (databaseUrl: string, natsUrl: string, prefix: st
 });
 
 /**
- * The bare server (bare-server.ts) on the bench database, as a process of its own with the Node flags
- * of BENCH_BARE_NODE_ARGS; its base URL once it listens.
+ * The bare server (bare-server.ts) on the bench database, as a process of its own with the services'
+ * Node flags and environment, then those of BENCH_BARE_NODE_ARGS; its base URL once it listens.
  */
 export async function startBareServer(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [...nodeArgsFrom('BENCH_BARE_NODE_ARGS'), join(root, 'scripts/bench/bare-server.ts')], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  // The services' Node flags and environment, so that a ratio compares code, not runtimes.
+  const child = spawn(
+    process.execPath,
+    [...SERVICE_NODE_FLAGS, ...nodeArgsFrom('BENCH_BARE_NODE_ARGS'), join(root, 'scripts/bench/bare-server.ts')],
+    {
+      env: { PATH: process.env.PATH ?? '', ...SERVICE_ENV, DATABASE_URL: databaseUrl },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const { port } = JSON.parse((await stdoutLines(child).next()).value as string) as { port: number };
   return { child, url: `http://127.0.0.1:${port}` };
 }

@@ -17,7 +17,7 @@ import { connectBus, deleteStreams, ensureStreams, publishEvent, sendCommand } f
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
 import { portFor } from '../lib/stack/ports.ts';
-import { productionEntry, SERVICE_NODE_FLAGS, stopProcess } from '../lib/stack/processes.ts';
+import { productionEntry, SERVICE_NODE_FLAGS, serviceAt, serviceEnvOf, stopProcess } from '../lib/stack/processes.ts';
 import {
   benchDatabase,
   closedLoops,
@@ -30,7 +30,7 @@ import {
   writeSection,
 } from './load.ts';
 import { benchmarksFile, databaseUrl, flag, natsUrl, numberOption, root, stringOption } from './options.ts';
-import { percentileFloorRank } from './percentile.ts';
+import { percentile } from './percentile.ts';
 import {
   alternate,
   checkQuiet,
@@ -92,9 +92,6 @@ interface Stats {
   duplicates: number;
 }
 
-// One rank above load.ts's nearest rank (percentile.ts): the figures of this section's earlier runs.
-const percentile = percentileFloorRank;
-
 async function main() {
   checkQuiet('bench', WRITE);
   const startLoad = os.loadavg();
@@ -139,7 +136,8 @@ async function main() {
           ...(process.env.BENCH_DISPATCHER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
           process.env.BENCH_DISPATCHER_MAIN ?? productionEntry(`${root}/services/webhook-dispatcher`, 'main'),
         ],
-        { env, stdio: ['ignore', 'inherit', 'inherit'] },
+        // Its production environment (SERVICE_ENV, its `holdfast.env`) under the bench's.
+        { env: { ...serviceEnvOf(serviceAt(`${root}/services/webhook-dispatcher`)), ...env }, stdio: ['ignore', 'inherit', 'inherit'] },
       );
       children.push(dispatcher);
       dispatchers.push(dispatcher);

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { labeller, say } from './log.ts';
 import { waitFor } from './ports.ts';
@@ -58,6 +58,13 @@ export function services(root: string): ServiceInfo[] {
     .map((name) => ({ name, manifest: JSON.parse(readFileSync(join(dir, name, 'package.json'), 'utf8')) }))
     .filter(({ manifest }) => manifest.holdfast)
     .map(({ name, manifest }) => ({ name, dir: join(dir, name), ...manifest.holdfast }));
+}
+
+/** The service whose package is at `serviceDir` (any checkout's: a bench may measure another build). */
+export function serviceAt(serviceDir: string): ServiceInfo {
+  const manifest = JSON.parse(readFileSync(join(serviceDir, 'package.json'), 'utf8'));
+  if (!manifest.holdfast) throw new Error(`${serviceDir} is not a service (no "holdfast" in its package.json)`);
+  return { name: basename(serviceDir), dir: serviceDir, ...manifest.holdfast };
 }
 
 function runToEnd(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<void> {
