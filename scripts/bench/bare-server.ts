@@ -10,7 +10,8 @@
 import Fastify from 'fastify';
 import postgres from 'postgres';
 
-const sql = postgres(process.env.DATABASE_URL ?? '', { max: 10, onnotice: () => {} });
+// Named so that a bench can find its PostgreSQL backends (load.ts's `backendsOf`).
+const sql = postgres(process.env.DATABASE_URL ?? '', { max: 10, onnotice: () => {}, connection: { application_name: 'bench-bare' } });
 const app = Fastify({ logger: false });
 
 interface Body {

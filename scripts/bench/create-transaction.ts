@@ -31,6 +31,8 @@ import { request } from 'undici';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor, waitFor } from '../lib/stack/ports.ts';
 import {
+  BARE_SERVER_APPLICATION,
+  backendsOf,
   benchDatabase,
   benchServiceEnv,
   closedLoops,
@@ -173,6 +175,8 @@ async function main(): Promise<void> {
     // previous run's events would share payments' CPU with it (and the bare route the machine's), so
     // each run of creations ends when the outbox is empty: its CPU per request includes publishing.
     const outbox = postgres(benchDbUrl, { max: 1, onnotice: () => {} });
+    const paymentsBackends = backendsOf(outbox, 'payments-service');
+    const bareBackends = backendsOf(outbox, BARE_SERVER_APPLICATION);
     const drained = async () => {
       const deadline = Date.now() + 60_000;
       for (;;) {
@@ -223,14 +227,19 @@ async function main(): Promise<void> {
         round,
         'bare Fastify route, one postgres.js insert',
         inFlight,
-        await measured(bare, () => closedLoops(bareUrl, REQUESTS, inFlight, createRequest, created)),
+        await measured(bare, () => closedLoops(bareUrl, REQUESTS, inFlight, createRequest, created), bareBackends),
       );
     for (let round = 1; round <= ROUNDS; round += 1) {
       log(`round ${round} of ${ROUNDS} (load ${loadNow().toFixed(2)})`);
       await vacuumBenchDatabase(outbox);
       for (const inFlight of IN_FLIGHT) {
         const [bareRun, paymentsRun] = await alternate(round, bareInsert(round, inFlight), async () =>
-          row(round, 'payments POST /api/v2/transactions', inFlight, await measured(payments, creations(REQUESTS, inFlight))),
+          row(
+            round,
+            'payments POST /api/v2/transactions',
+            inFlight,
+            await measured(payments, creations(REQUESTS, inFlight), paymentsBackends),
+          ),
         );
         (inFlight === IN_FLIGHT[0] ? perRound.create10 : perRound.create50).push(ratio(paymentsRun.perSecond, bareRun.perSecond));
         if (inFlight === IN_FLIGHT[0]) perRound.p99At10.push(paymentsRun.p99);
@@ -247,7 +256,7 @@ async function main(): Promise<void> {
           round,
           'payments, the same Idempotency-Key re-sent (replay)',
           IN_FLIGHT[0]!,
-          await measured(payments, () => closedLoops(paymentsUrl, REPLAYS, IN_FLIGHT[0]!, () => original, replayed)),
+          await measured(payments, () => closedLoops(paymentsUrl, REPLAYS, IN_FLIGHT[0]!, () => original, replayed), paymentsBackends),
         ),
       );
       perRound.replay.push(ratio(replay.perSecond, replayBare.perSecond));
@@ -261,14 +270,14 @@ async function main(): Promise<void> {
             round,
             'bare Fastify route, one indexed select (GET by id)',
             IN_FLIGHT[0]!,
-            await measured(bare, () => closedLoops(bareUrl, READS, IN_FLIGHT[0]!, bareReader, found)),
+            await measured(bare, () => closedLoops(bareUrl, READS, IN_FLIGHT[0]!, bareReader, found), bareBackends),
           ),
         async () =>
           row(
             round,
             'payments GET /api/v2/transactions/{id}',
             IN_FLIGHT[0]!,
-            await measured(payments, () => closedLoops(paymentsUrl, READS, IN_FLIGHT[0]!, paymentsReader, found)),
+            await measured(payments, () => closedLoops(paymentsUrl, READS, IN_FLIGHT[0]!, paymentsReader, found), paymentsBackends),
           ),
       );
       perRound.read.push(ratio(paymentsRead.perSecond, bareRead.perSecond));

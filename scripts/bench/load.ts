@@ -109,8 +109,25 @@ export function syscallsOf(child: ChildProcess): number | undefined {
   }
 }
 
+/** The bare server's connections' application_name (bare-server.ts). */
+export const BARE_SERVER_APPLICATION = 'bench-bare';
+
+/**
+ * The PostgreSQL backends of one server's pool (`applicationName`, as its connections name
+ * themselves) in `sql`'s database: a function answering each one's CPU time (ms) by process id.
+ */
+export const backendsOf = (sql: postgres.Sql, applicationName: string) => async (): Promise<Map<number, number>> =>
+  new Map(
+    (
+      await sql<{ pid: number }[]>`
+          select pid from pg_stat_activity where datname = current_database() and application_name = ${applicationName}`
+    ).map(({ pid }) => [pid, processCpuMs(pid) ?? 0]),
+  );
+
 export interface Measured extends Result {
   cpuMsPerRequest?: number;
+  /** CPU time of the server's PostgreSQL backends per request (ms). */
+  postgresCpuMsPerRequest?: number;
   syscallsPerRequest?: number;
   /** The 1-minute load average when the run began. */
   loadAtStart: number;
@@ -118,14 +135,26 @@ export interface Measured extends Result {
 
 /**
  * Runs `load` and answers its result with the CPU time and system calls `child` used per request
- * meanwhile (everything `load` waits for counts: for creations, the outbox relay publishing their events).
+ * meanwhile (everything `load` waits for counts: for creations, the outbox relay publishing their
+ * events), and the CPU time its PostgreSQL backends (`backends`, from `backendsOf`) used.
  */
-export async function measured(child: ChildProcess, load: () => Promise<Result>): Promise<Measured> {
+export async function measured(
+  child: ChildProcess,
+  load: () => Promise<Result>,
+  backends?: () => Promise<Map<number, number>>,
+): Promise<Measured> {
+  const backendsBefore = await backends?.();
   const before = { cpu: cpuMsOf(child), calls: syscallsOf(child) };
   const loadAtStart = os.loadavg()[0] ?? 0;
   const r: Measured = { ...(await load()), loadAtStart };
   const cpu = cpuMsOf(child);
   const calls = syscallsOf(child);
+  if (backends && backendsBefore) {
+    // A backend opened during the run counts from zero (its start-up included).
+    let postgresMs = 0;
+    for (const [pid, ms] of await backends()) postgresMs += ms - (backendsBefore.get(pid) ?? 0);
+    r.postgresCpuMsPerRequest = postgresMs / r.requests;
+  }
   if (before.cpu !== undefined && cpu !== undefined) r.cpuMsPerRequest = (cpu - before.cpu) / r.requests;
   if (before.calls !== undefined && calls !== undefined) r.syscallsPerRequest = (calls - before.calls) / r.requests;
   return r;
@@ -143,6 +172,7 @@ export const REQUEST_RUN_HEADER = [
   'latency p50 (ms)',
   'latency p99 (ms)',
   'server CPU per request (ms)',
+  "server's PostgreSQL CPU per request (ms)",
   'server system calls per request',
   'load (1 min) at start',
 ];
@@ -171,6 +201,7 @@ export function requestRunRow(
     percentile(sorted, 50).toFixed(1),
     p99.toFixed(1),
     r.cpuMsPerRequest?.toFixed(2) ?? '?',
+    r.postgresCpuMsPerRequest?.toFixed(2) ?? '?',
     r.syscallsPerRequest?.toFixed(1) ?? '?',
     r.loadAtStart.toFixed(2),
   ];

@@ -26,6 +26,8 @@ import { request } from 'undici';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor, waitFor } from '../lib/stack/ports.ts';
 import {
+  BARE_SERVER_APPLICATION,
+  backendsOf,
   benchDatabase,
   benchServiceEnv,
   closedLoops,
@@ -60,6 +62,7 @@ async function main(): Promise<void> {
   const prefix = `bench${randomBytes(3).toString('hex')}.`;
   const database = await benchDatabase(databaseUrl);
   const benchDbUrl = database.url;
+  let monitor: postgres.Sql | undefined;
   const children: ChildProcess[] = [];
   const startLoad = os.loadavg();
   try {
@@ -114,6 +117,8 @@ async function main(): Promise<void> {
     await bench`analyze`;
     await bench.end();
     const { child: bare, url: bareBase } = await startBareServer(benchDbUrl);
+    // Reads which PostgreSQL backends serve each server, for their CPU per request.
+    monitor = postgres(benchDbUrl, { max: 1, onnotice: () => {} });
     children.push(bare);
 
     // Identical requests to both: the bearer token and the page (the first page: the list as an admin opens it).
@@ -138,7 +143,11 @@ async function main(): Promise<void> {
     const ratioRows: string[][] = [];
     let failed = false;
     const measure = async (round: number, what: string, url: string, server: ChildProcess, inFlight: number) => {
-      const r = await measured(server, () => closedLoops(url, REQUESTS, inFlight, listRequest, listed));
+      const r = await measured(
+        server,
+        () => closedLoops(url, REQUESTS, inFlight, listRequest, listed),
+        backendsOf(monitor!, server === workspace ? 'workspace-service' : BARE_SERVER_APPLICATION),
+      );
       const run = requestRunRow(round, what, inFlight, r);
       rows.push(run.row);
       if (r.errors > 0) failed = true;
@@ -176,6 +185,7 @@ async function main(): Promise<void> {
     report(rows, ratioRows, verdicts, await serverVersions(benchDbUrl, natsUrl), startLoad);
     if (failed) process.exitCode = 1;
   } finally {
+    await monitor?.end();
     await stopChildren(children);
     await deletePrefixedStreams(natsUrl, prefix).catch(() => undefined);
     await database.drop(flag('keep'));
