@@ -14,7 +14,8 @@
 //
 // BENCH_PAYMENTS_NODE_ARGS (and BENCH_BARE_NODE_ARGS) pass Node flags to that server, e.g.
 // "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it; BENCH_PAYMENTS_DIR measures another
-// checkout's built payments-service (e.g. main before a change).
+// checkout's built payments-service (e.g. main before a change); BENCH_PAYMENTS_ENV adds settings
+// to it as NAME=value words (e.g. "PAYMENTS_CREATION_GROUP_MAX=8"), to compare settings.
 //
 // Every request has its own sender (fromAddress): payments allows 10 creations per minute per sender.
 // --write puts the results into docs/benchmarks.md (its create-transaction section; refused when the
@@ -48,7 +49,7 @@ import {
   startBareServer,
   stopChildren,
 } from './load.ts';
-import { benchmarksFile, databaseUrl, flag, natsUrl, nodeArgsFrom, numberOption, root } from './options.ts';
+import { benchmarksFile, databaseUrl, envFrom, flag, natsUrl, nodeArgsFrom, numberOption, root } from './options.ts';
 import {
   alternate,
   checkQuiet,
@@ -95,6 +96,7 @@ async function main(): Promise<void> {
       PAYMENTS_BOOTSTRAP_API_KEY: bootstrapKey,
       // Nothing here goes on chain (creation only writes the row and its event).
       CHAIN_RPC_URLS: 'base-sepolia=http://127.0.0.1:9',
+      ...envFrom('BENCH_PAYMENTS_ENV'),
     };
     const cwd = mkdtempSync(join(os.tmpdir(), 'holdfast-bench-'));
     const payments = await migrateAndStart(paymentsDir, {

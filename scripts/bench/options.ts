@@ -28,6 +28,19 @@ export const { stringOption, numberOption, flag } = optionsOf(process.argv.slice
 /** Node flags for a server process, from an environment variable (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"). */
 export const nodeArgsFrom = (variable: string): string[] => process.env[variable]?.split(' ').filter(Boolean) ?? [];
 
+/**
+ * Settings for a measured service from a variable of `NAME=value` words (e.g.
+ * BENCH_PAYMENTS_ENV="PAYMENTS_CREATION_GROUP_MAX=8"), to compare settings in one sitting.
+ */
+export const envFrom = (variable: string): Record<string, string> =>
+  Object.fromEntries(
+    nodeArgsFrom(variable).map((word) => {
+      const at = word.indexOf('=');
+      if (at <= 0) throw new Error(`${variable}: "${word}" is not NAME=value`);
+      return [word.slice(0, at), word.slice(at + 1)];
+    }),
+  );
+
 export const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/holdfast';
 export const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { nodeArgsFrom, optionsOf } from '../options.ts';
+import { envFrom, nodeArgsFrom, optionsOf } from '../options.ts';
 
 describe('optionsOf', () => {
   const options = optionsOf(['--rounds', '3', '--write', '--only', 'create-transaction,webhooks', '--requests', '2e3']);
@@ -45,5 +45,25 @@ describe('nodeArgsFrom', () => {
 
   it('gives no flags when the variable is unset', () => {
     expect(nodeArgsFrom('BENCHKIT_TEST_UNSET_VARIABLE')).toEqual([]);
+  });
+});
+
+describe('envFrom', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it('reads NAME=value words (BENCH_PAYMENTS_ENV="PAYMENTS_CREATION_GROUP_MAX=8 LOG_LEVEL=info"), a value keeping its own =', () => {
+    vi.stubEnv('BENCHKIT_TEST_ENV', 'PAYMENTS_CREATION_GROUP_MAX=8  LOG_LEVEL=info X=a=b');
+    expect(envFrom('BENCHKIT_TEST_ENV')).toEqual({ PAYMENTS_CREATION_GROUP_MAX: '8', LOG_LEVEL: 'info', X: 'a=b' });
+  });
+
+  it('refuses a word that is not NAME=value, naming the variable', () => {
+    vi.stubEnv('BENCHKIT_TEST_ENV', 'PAYMENTS_CREATION_GROUP_MAX');
+    expect(() => envFrom('BENCHKIT_TEST_ENV')).toThrow(/BENCHKIT_TEST_ENV: "PAYMENTS_CREATION_GROUP_MAX" is not NAME=value/);
+  });
+
+  it('gives nothing when the variable is unset', () => {
+    expect(envFrom('BENCHKIT_TEST_UNSET_VARIABLE')).toEqual({});
   });
 });
