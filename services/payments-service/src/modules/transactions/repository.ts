@@ -67,10 +67,18 @@ const ANSWER_COLUMNS = `id, platform_id, status, amount, currency, from_address,
 // list spliced into a tagged query was a fragment built and stringified on every call.
 const ANSWER_BY_ID = `select ${ANSWER_COLUMNS} from transactions where id = $1 and platform_id = $2`;
 const ANSWER_BY_KEY = `select ${ANSWER_COLUMNS} from transactions where platform_id = $1 and idempotency_key = $2 and batch_id is null`;
-/** Several keys' lookups (ADR 39): $1 the platforms, $2 the keys, pairwise; `n` is a lookup's place (from 1). */
-const ANSWER_BY_KEYS = `select l.n, ${ANSWER_COLUMNS}
-  from unnest($1::uuid[], $2::text[]) with ordinality as l(lp, lk, n)
-  join transactions t on t.platform_id = l.lp and t.idempotency_key = l.lk and t.batch_id is null`;
+/**
+ * Several keys' lookups (ADR 39): $1 the platforms, $2 the keys, pairwise; `n` is a lookup's place
+ * (from 1). Each key is probed through the key's unique index (a lateral subquery, kept apart from
+ * the join by its `limit`): as a plain join, the cached generic plan (made when the table was small,
+ * or its statistics old) hashed the keys and read the whole table on every call, 1.3 ms a lookup at
+ * 7,000 rows and growing with the table.
+ */
+export const ANSWER_BY_KEYS = `select l.n, t.* from unnest($1::uuid[], $2::text[]) with ordinality as l(lp, lk, n)
+  cross join lateral (
+    select ${ANSWER_COLUMNS} from transactions
+    where platform_id = l.lp and idempotency_key = l.lk and batch_id is null
+    limit 1) t`;
 
 /** Maps a row of ANSWER_COLUMNS (postgres.js, snake case) to an AnsweredRow. */
 function toAnsweredRow(r: AnsweredDbRow): AnsweredRow {
