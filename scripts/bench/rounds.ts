@@ -146,3 +146,57 @@ export function targetsReport(targets: RoundsTarget[]): { verdicts: string[]; ta
 export async function vacuumBenchDatabase(sql: Sql): Promise<void> {
   if (!flag('no-vacuum')) await sql.unsafe('vacuum analyze');
 }
+
+/** Autovacuum's defaults: a table is analyzed after 50 + 10 % of its rows changed, vacuumed after 50 + 20 % died. */
+export const AUTOVACUUM_RULES = { analyzeBase: 50, analyzeScale: 0.1, vacuumBase: 50, vacuumScale: 0.2 } as const;
+
+/** A table's counters in pg_stat_user_tables: what autovacuum decides on. */
+export interface TableActivity {
+  table: string;
+  rows: number;
+  changedSinceAnalyze: number;
+  dead: number;
+}
+
+/** What autovacuum's default rules would run on a table now (`vacuum analyze`, `analyze`), or nothing. */
+export function autovacuumStep(t: TableActivity): 'vacuum analyze' | 'analyze' | null {
+  const rows = Math.max(t.rows, 0);
+  if (t.dead > AUTOVACUUM_RULES.vacuumBase + AUTOVACUUM_RULES.vacuumScale * rows) return 'vacuum analyze';
+  if (t.changedSinceAnalyze > AUTOVACUUM_RULES.analyzeBase + AUTOVACUUM_RULES.analyzeScale * rows) return 'analyze';
+  return null;
+}
+
+/**
+ * Autovacuum for a bench database, for as long as the bench runs: every `everyMs` it applies
+ * autovacuum's default rules (autovacuumStep) to each table, as a production PostgreSQL does (this
+ * machine's has autovacuum off). Without it a table made empty at a round's start grows to thousands
+ * of rows on statistics that say it is empty, and each connection keeps the plans it made then: the
+ * dispatcher's claim read every delivery of the table in each pass (docs/perf/dispatcher-statistics.md).
+ * Production's naptime is a minute, but its tables are not new: they hold days of rows, so a burst
+ * changes them by less than the rules' 10 %. `--no-vacuum` leaves the database alone; `--no-autovacuum`
+ * only this (the round-start vacuum stays), to compare. Returns the stop.
+ */
+export function keepBenchDatabaseAnalyzed(sql: Sql, everyMs = 250): () => Promise<void> {
+  if (flag('no-vacuum') || flag('no-autovacuum')) return async () => {};
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      // A failure (the database dropped after a failed run) ends the keeping, not the bench.
+      const tables = await sql<{ table: string; rows: number; changed: number; dead: number }[]>`
+        select format('%I.%I', schemaname, relname) as table, greatest(n_live_tup, 0)::int as rows,
+               n_mod_since_analyze::int as changed, n_dead_tup::int as dead
+        from pg_stat_user_tables`;
+      for (const t of tables) {
+        const step = autovacuumStep({ table: t.table, rows: t.rows, changedSinceAnalyze: t.changed, dead: t.dead });
+        if (step && !stopped) await sql.unsafe(`${step} ${t.table}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, everyMs).unref());
+    }
+  })().catch((error: unknown) => {
+    if (!stopped) process.stderr.write(`[bench] autovacuum stand-in stopped: ${error instanceof Error ? error.message : String(error)}\n`);
+  });
+  return async () => {
+    stopped = true;
+    await loop;
+  };
+}

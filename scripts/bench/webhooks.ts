@@ -34,6 +34,7 @@ import { percentile } from './percentile.ts';
 import {
   alternate,
   checkQuiet,
+  keepBenchDatabaseAnalyzed,
   loadNow,
   methodLine,
   ROUNDS,
@@ -296,6 +297,8 @@ async function main() {
     // last results: a dispatcher run ends when no delivery is pending, so that the next run (plain
     // undici's, on the same 2 cores) starts on an idle dispatcher and the CPU per delivery is whole.
     const deliveriesTable = postgres(benchDbUrl, { max: 1, onnotice: () => {} });
+    const keeper = postgres(benchDbUrl, { max: 1, onnotice: () => {} });
+    const stopKeeping = keepBenchDatabaseAnalyzed(keeper);
     const settled = async () => {
       const deadline = Date.now() + 60_000;
       for (;;) {
@@ -389,6 +392,8 @@ async function main() {
       perRound.instances.push(two.perSecond / oneInstance.perSecond);
     }
     await deliveriesTable.end();
+    await stopKeeping();
+    await keeper.end();
 
     const targets: RoundsTarget[] = [];
     if (!COMPARE_INSTANCES) {
