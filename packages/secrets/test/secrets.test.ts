@@ -1,6 +1,17 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { codeHash, createKeyring, createSecretBox, keyIdOf, keyringOf, randomToken, safeEqual, sha256, tokenHash } from '../src/index.js';
+import {
+  codeHash,
+  createKeyring,
+  createSecretBox,
+  hmacSha256,
+  keyIdOf,
+  keyringOf,
+  randomToken,
+  safeEqual,
+  sha256,
+  tokenHash,
+} from '../src/index.js';
 
 const b64 = () => randomBytes(32).toString('base64');
 
@@ -108,5 +119,22 @@ describe('tokens, hashes and codes', () => {
     expect(codeHash('other-secret', 'release-codes', 'challenge-1', '123456')).not.toBe(h);
     expect(codeHash('server-secret', 'verification-codes', 'challenge-1', '123456')).not.toBe(h);
     expect(codeHash('server-secret', 'release-codes', 'challenge-2', '123456')).not.toBe(h);
+  });
+});
+
+describe('hmacSha256', () => {
+  it('keys by the bytes given, whether bytes, a KeyObject or a string (its UTF-8 bytes): the same MAC as createHmac', () => {
+    const bytes = randomBytes(32);
+    const body = JSON.stringify({ type: 'transaction.created', amount: '12.5', note: 'é' });
+    const expected = createHmac('sha256', bytes).update(body).digest('hex');
+    expect(hmacSha256(bytes, body)).toBe(expected);
+    expect(hmacSha256(createSecretKey(bytes), body)).toBe(expected);
+    const secret = 'whsec_dGVzdC1zZWNyZXQtw6k=';
+    expect(hmacSha256(secret, body, 'base64')).toBe(createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('base64'));
+    expect(hmacSha256(bytes, Buffer.from(body), 'buffer').equals(createHmac('sha256', bytes).update(body).digest())).toBe(true);
+  });
+
+  it('keys by an empty key as createHmac does', () => {
+    expect(hmacSha256(Buffer.alloc(0), 'x')).toBe(createHmac('sha256', Buffer.alloc(0)).update('x').digest('hex'));
   });
 });

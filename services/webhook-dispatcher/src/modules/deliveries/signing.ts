@@ -21,7 +21,8 @@ export function standardWebhooksKey(secret: string): Buffer {
 }
 
 export function hexSignature(secret: string, body: string): string {
-  return hmacSha256(Buffer.from(secret, 'utf8'), body);
+  // The string itself: createHmac keys by its UTF-8 bytes, without a Buffer to make.
+  return hmacSha256(secret, body);
 }
 
 export function standardSignature(secret: string, id: string, timestamp: number, body: string): string {
