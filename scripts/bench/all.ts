@@ -42,7 +42,7 @@ const BENCHES: Bench[] = [
     rounds: true,
   },
   { name: 'workspace-list', full: [], smoke: ['--rounds', '2', '--requests', '200', '--warmup', '50'], rounds: true },
-  { name: 'webhooks', full: [], smoke: ['--rounds', '2', '--deliveries', '300', '--seconds', '1'], rounds: true },
+  { name: 'webhooks', full: [], smoke: ['--rounds', '2', '--deliveries', '300', '--seconds', '1', '--history', '500'], rounds: true },
   { name: 'escrow-lag', full: [], smoke: ['--samples', '5'] },
   { name: 'chain-indexer', full: [], smoke: ['--singles', '50', '--batches', '2', '--legs', '5', '--lag', '5'] },
   { name: 'startup', full: [], smoke: ['--starts', '1'] },

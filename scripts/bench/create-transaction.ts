@@ -53,7 +53,6 @@ import { benchmarksFile, databaseUrl, envFrom, flag, natsUrl, nodeArgsFrom, numb
 import {
   alternate,
   checkQuiet,
-  keepBenchDatabaseAnalyzed,
   loadNow,
   methodLine,
   ROUNDS,
@@ -178,8 +177,6 @@ async function main(): Promise<void> {
     // previous run's events would share payments' CPU with it (and the bare route the machine's), so
     // each run of creations ends when the outbox is empty: its CPU per request includes publishing.
     const outbox = postgres(benchDbUrl, { max: 1, onnotice: () => {} });
-    const keeper = postgres(benchDbUrl, { max: 1, onnotice: () => {} });
-    const stopKeeping = keepBenchDatabaseAnalyzed(keeper);
     const paymentsBackends = backendsOf(outbox, 'payments-service');
     const bareBackends = backendsOf(outbox, BARE_SERVER_APPLICATION);
     const drained = async () => {
@@ -314,8 +311,6 @@ async function main(): Promise<void> {
 
     const [stored] = await outbox<{ n: number }[]>`select count(*)::int as n from payments.transactions`;
     await outbox.end();
-    await stopKeeping();
-    await keeper.end();
     const expected = WARMUP + 1 + ROUNDS * (REQUESTS * IN_FLIGHT.length + 1);
     if (stored?.n !== expected) {
       failed = true;

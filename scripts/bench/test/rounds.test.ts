@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   alternate,
-  autovacuumStep,
   median,
   QUIET_LOAD,
   quietVerdict,
@@ -142,24 +141,5 @@ describe('the quiet-machine check of --write', () => {
 
   it('only warns above it when nothing is written', () => {
     expect(quietVerdict(8, false, false)).toBe('warn');
-  });
-});
-
-describe('autovacuumStep (the bench database kept as autovacuum would)', () => {
-  const table = { table: 'webhooks.deliveries', rows: 1000, changedSinceAnalyze: 0, dead: 0 };
-
-  it('analyzes a table once more than 50 + 10 % of its rows changed since its last analyze', () => {
-    expect(autovacuumStep({ ...table, changedSinceAnalyze: 150 })).toBeNull();
-    expect(autovacuumStep({ ...table, changedSinceAnalyze: 151 })).toBe('analyze');
-  });
-
-  it('vacuums (and analyzes) it once more than 50 + 20 % of its rows are dead', () => {
-    expect(autovacuumStep({ ...table, dead: 250, changedSinceAnalyze: 151 })).toBe('analyze');
-    expect(autovacuumStep({ ...table, dead: 251 })).toBe('vacuum analyze');
-  });
-
-  it('analyzes a new table after its first 50 changes: its statistics may say it is empty', () => {
-    expect(autovacuumStep({ table: 'payments.outbox', rows: 0, changedSinceAnalyze: 50, dead: 0 })).toBeNull();
-    expect(autovacuumStep({ table: 'payments.outbox', rows: 0, changedSinceAnalyze: 51, dead: 0 })).toBe('analyze');
   });
 });

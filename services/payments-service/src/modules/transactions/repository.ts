@@ -73,7 +73,7 @@ const ANSWER_BY_KEY = `select ${ANSWER_COLUMNS} from transactions where platform
  * the join by its `limit`): as a plain join, the cached generic plan made on a table of a few hundred
  * rows hashed the keys and read the whole table on every call, 1.3 ms a lookup at 7,000 rows and
  * growing with the table. A plan made on a table of 100 rows or fewer scans it once per key instead,
- * until autovacuum's analyze has the statement planned again (ADR 43; docs/operations.md).
+ * until autovacuum's analyze has the statement planned again (docs/operations.md).
  */
 export const ANSWER_BY_KEYS = `select l.n, t.* from unnest($1::uuid[], $2::text[]) with ordinality as l(lp, lk, n)
   cross join lateral (
