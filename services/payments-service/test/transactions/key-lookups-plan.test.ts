@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileFixture } from '@holdfast/test-fixtures';
+import { describe, expect, it } from 'vitest';
 import { ANSWER_BY_KEYS, createTransactionsRepository } from '../../src/modules/transactions/repository.js';
-import { type PaymentsEnv, startPaymentsEnv } from '../helpers.js';
-import { newTenant, type Tenant } from './setup.js';
+import { startPaymentsEnv } from '../helpers.js';
+import { newTenant } from './setup.js';
 
 // The grouped idempotency-key lookup runs as a prepared statement, so after a few executions
 // PostgreSQL may keep one generic plan for it, made from whatever statistics the table had then.
@@ -11,14 +12,8 @@ import { newTenant, type Tenant } from './setup.js';
 // probed through the key's unique index once the plan is made on a table of a few hundred rows. (On a
 // table of a few rows PostgreSQL rightly scans it; autovacuum's analyze replans as the table grows.)
 
-let e: PaymentsEnv;
-let t: Tenant;
-
-beforeAll(async () => {
-  e = await startPaymentsEnv();
-  t = await newTenant(e);
-});
-afterAll(async () => e?.stop());
+const e = fileFixture(() => startPaymentsEnv());
+const t = fileFixture(() => newTenant(e));
 
 describe('grouped idempotency-key lookups', () => {
   it('probe the key index under a generic plan, and answer each key its own row', async () => {
