@@ -21,7 +21,7 @@ export function standardWebhooksKey(secret: string): Buffer {
 }
 
 export function hexSignature(secret: string, body: string): string {
-  // The string itself: createHmac keys by its UTF-8 bytes, without a Buffer to make.
+  // The string itself: an HMAC keys by its UTF-8 bytes, and no Buffer is made for it.
   return hmacSha256(secret, body);
 }
 
