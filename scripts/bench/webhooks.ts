@@ -50,11 +50,11 @@ const PACED_RATES = (stringOption('rates') ?? '200,1000').split(',').map(Number)
 /** Deliveries of a warm-up burst: the first dispatcher's once, the second's each time it is started. */
 const WARMUP_DELIVERIES = 500;
 /**
- * Deliveries made before the first round (`--history N`), so that the rounds run on a deliveries
+ * Deliveries made before the first round (`--history N`, at least the warm-up's), so that the rounds run on a deliveries
  * table that holds a history, as a running system's does, not on one that grows from empty within
  * the round on statistics that say it is empty (ADR 43, docs/perf/dispatcher-statistics.md).
  */
-const HISTORY = numberOption('history', 20_000);
+const HISTORY = Math.max(WARMUP_DELIVERIES, numberOption('history', 20_000));
 /**
  * Events of each paced run (one per rate and round): its p99 is then the 20th-slowest of 2000 at
  * every rate (10 s at 200/s, 2 s at 1000/s). Runs of 3 s gave 600 samples at 200/s, so that one
@@ -336,7 +336,7 @@ async function main() {
     // Warm-up: connections, JIT, PostgreSQL caches, and the history the first round's `vacuum
     // analyze` gives the planner.
     await subscriptions(1);
-    await dispatcherBurst(Math.max(WARMUP_DELIVERIES, HISTORY));
+    await dispatcherBurst(HISTORY);
     await settled();
     await undiciLoop(WARMUP_DELIVERIES, 10);
 
@@ -459,7 +459,7 @@ async function main() {
       `- Command: \`node scripts/bench/webhooks.ts ${args.join(' ')}\` (${ROUNDS_TEXT}, ${DELIVERIES} deliveries a burst${COMPARE_INSTANCES ? '' : PACED_SECONDS === undefined ? `, paced runs of ${PACED_EVENTS} events` : `, paced runs of ${PACED_SECONDS} s`})`,
       `- Method: ${methodLine(
         `${COMPARE_INSTANCES ? '' : 'the plain undici loop and the dispatcher at 10 and at 50 in flight and at each paced rate, and '}one dispatcher and two on the same burst, each pair`,
-      )} Each dispatcher run has subscriptions of its own, made before it starts, and ends when no delivery is pending (the dispatchers write the last results after the receiver has them: that work is the run's, not the next one's); the second dispatcher is started before its run, warmed up by a burst of ${WARMUP_DELIVERIES} as the first one was, and stopped after it. Before the first round the first dispatcher delivers a history of ${Math.max(WARMUP_DELIVERIES, HISTORY)} deliveries (\`--history\`), so that the rounds run on a deliveries table that holds one, as a running system's does (ADR 43). Each round starts with \`vacuum analyze\` of the database (finished deliveries leave dead row versions in the claim's index; autovacuum, which would remove them in production, is off on this machine's PostgreSQL).`,
+      )} Each dispatcher run has subscriptions of its own, made before it starts, and ends when no delivery is pending (the dispatchers write the last results after the receiver has them: that work is the run's, not the next one's); the second dispatcher is started before its run, warmed up by a burst of ${WARMUP_DELIVERIES} as the first one was, and stopped after it. Before the first round the first dispatcher delivers a history of ${HISTORY} deliveries (\`--history\`), so that the rounds run on a deliveries table that holds one, as a running system's does (ADR 43). Each round starts with \`vacuum analyze\` of the database (finished deliveries leave dead row versions in the claim's index; autovacuum, which would remove them in production, is off on this machine's PostgreSQL).`,
       '',
       table,
       '',

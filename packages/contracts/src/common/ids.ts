@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
  */
 export function uuidv7(now = Date.now()): string {
   const time = now.toString(16).padStart(12, '0');
-  // randomUUID(): xxxxxxxx-xxxx-4xxx-Nxxx-xxxxxxxxxxxx; everything after its version digit is kept.
+  // A v4 UUID's version digit is its 15th character (index 14): the 7 takes its place, the rest is kept.
   return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${randomUUID().slice(15)}`;
 }
 

@@ -380,7 +380,8 @@ export function createDeliveriesRepository(sql: Sql) {
         -- and checked on the version it locked. As a join filtered on the due index's predicate, the
         -- planner (which saw that index nearly empty at the last analyze: no backlog then) walked
         -- every due delivery and compared it with each chosen one: a backlog of thousands made a pass
-        -- take 20-270 ms. The check stays outside (after the lock, as the join re-checked it).
+        -- take 20-270 ms. The check stays outside (after the lock, as the join re-checked it); the
+        -- limit 1 keeps it from being pushed into the subquery, where it would match that index again.
         locked as (
           select l.id, chosen.gets_slot from chosen
           cross join lateral (
