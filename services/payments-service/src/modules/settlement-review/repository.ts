@@ -94,7 +94,10 @@ export function createSettlementReviewRepository() {
     async actionsOf(q: Queryable, items: readonly Pick<ItemRow, 'kind' | 'id'>[]): Promise<Map<string, OperatorAction[]>> {
       const out = new Map<string, OperatorAction[]>();
       if (items.length === 0) return out;
-      const keys = items.map((i) => `${i.kind}|${i.id}`);
+      // Kinds and ids as two arrays, pairwise, so that each item is probed through the index on
+      // (item_kind, item_id); a filter on their concatenation read every action ever taken.
+      const kinds = items.map((i) => i.kind);
+      const ids = items.map((i) => i.id);
       const rows = await q<
         {
           item_kind: string;
@@ -107,7 +110,9 @@ export function createSettlementReviewRepository() {
           created_at: string | Date;
         }[]
       >`
-        select * from settlement_operator_actions where item_kind || '|' || item_id = any(${keys}::text[]) order by created_at, id`;
+        select a.* from unnest(${kinds}::text[], ${ids}::text[]) as i(kind, id)
+        join settlement_operator_actions a on a.item_kind = i.kind and a.item_id = i.id
+        order by a.created_at, a.id`;
       for (const r of rows) {
         const key = `${r.item_kind}|${r.item_id}`;
         const list = out.get(key) ?? [];
