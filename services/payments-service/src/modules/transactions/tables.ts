@@ -1,4 +1,4 @@
-import type { TransactionStatus } from '@holdfast/contracts';
+import { METADATA_ADDRESS_KEYS, type TransactionStatus } from '@holdfast/contracts';
 import { createdAtString, metadataColumn, reference, timestamptzString, updatedAtString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, jsonb, numeric, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
@@ -100,6 +100,19 @@ export const transactions = paymentsSchema.table(
     index('transactions_platform_customer_idx').on(t.platformId, t.customerId),
     index('transactions_workspace_created_idx').on(t.workspaceId, t.createdAt),
     index('transactions_batch_idx').on(t.batchId, t.legIndex),
+    // Every address the row names, lower-cased: the Workspace API's reads find a workspace's rows on
+    // other platforms through it (ADR 44). The repository's scope writes the same expression (built
+    // from the same keys), or PostgreSQL would not match it to this index. fastupdate off: no
+    // pending list for each read to scan, no flush of it landing on one creation.
+    index('transactions_addresses_idx')
+      .using(
+        'gin',
+        sql`array_remove(array[lower(${t.fromAddress}), lower(${t.toAddress}), ${sql.join(
+          METADATA_ADDRESS_KEYS.map((key) => sql`lower(${t.metadata}->>${sql.raw(`'${key}'`)})`),
+          sql`, `,
+        )}], null)`,
+      )
+      .with({ fastupdate: false }),
     uniqueIndex('transactions_sender_seq_unique').on(t.platformId, sql`lower(${t.fromAddress})`, t.senderSeq),
     uniqueIndex('transactions_idempotency_unique')
       .on(t.platformId, t.idempotencyKey)

@@ -23,22 +23,35 @@ function toPlatformTransaction(row: Row): PlatformTransaction {
 }
 
 /**
+ * Every address a row of `t` names, lower-cased, nulls left out: from, to and each
+ * METADATA_ADDRESS_KEYS key. It is the expression of the GIN index `transactions_addresses_idx`
+ * (src/modules/transactions/tables.ts, ADR 44), written the same way: PostgreSQL uses an expression
+ * index only for the expression it was built on, so the keys are SQL literals here, not parameters.
+ */
+export const ADDRESSES_OF_T = `array_remove(array[lower(t.from_address), lower(t.to_address), ${METADATA_ADDRESS_KEYS.map((key) => {
+  if (!/^[A-Za-z]+$/.test(key)) throw new Error(`metadata address key ${key} is not a plain word`);
+  return `lower(t.metadata->>'${key}')`;
+}).join(', ')}], null)`;
+
+/**
  * Read-only SQL over `transactions` for the Workspace API: a workspace's transactions are those on
  * its platforms, from or to one of its addresses, or naming one under a METADATA_ADDRESS_KEYS key.
  * Amounts are summed by PostgreSQL as `numeric` and leave it as text: exact.
  */
 export function createWorkspaceTransactionsRepository(sql: Sql) {
-  /** The scope's condition on `t` (an empty scope matches nothing). */
+  const addressesOfT = sql.unsafe(ADDRESSES_OF_T);
+
+  /**
+   * The scope's condition on `t` (an empty scope matches nothing): a row of one of its platforms
+   * (transactions_platform_* indexes) or naming one of its addresses (the GIN index), so that
+   * PostgreSQL reads the two indexes, ORs the row sets, and reads no other platform's rows.
+   * `&&` is "has an element in common", each compared with text's `=`: the same rows as
+   * `lower(column) = any(addresses)` for each column (the addresses are lower-cased by the caller).
+   */
   function inScope(scope: TransactionScope) {
     const ids = sql.array([...scope.platformIds]);
     const addresses = sql.array([...scope.addresses]);
-    const metadata = METADATA_ADDRESS_KEYS.map((key) => sql`or lower(t.metadata->>${key}) = any(${addresses}::text[])`);
-    return sql`(
-      t.platform_id = any(${ids}::uuid[])
-      or lower(t.from_address) = any(${addresses}::text[])
-      or lower(t.to_address) = any(${addresses}::text[])
-      ${metadata.reduce((acc, part) => sql`${acc} ${part}`, sql``)}
-    )`;
+    return sql`(t.platform_id = any(${ids}::uuid[]) or ${addressesOfT} && ${addresses}::text[])`;
   }
 
   function filtered(f: TransactionFilters) {

@@ -1,0 +1,1 @@
+CREATE INDEX "transactions_addresses_idx" ON "payments"."transactions" USING gin (array_remove(array[lower("from_address"), lower("to_address"), lower("metadata"->>'walletAddress'), lower("metadata"->>'senderWalletAddress'), lower("metadata"->>'recipientWalletAddress')], null)) WITH (fastupdate=false);
