@@ -28,12 +28,19 @@ export function createNotificationsRepository(db: Executor) {
       return row?.workspaceId;
     },
 
-    /** Who may be notified of a workspace's events: its active ADMINs and CLIENTs, with their choices. */
+    /**
+     * Who may be notified of a workspace's events: its active ADMINs and CLIENTs, with their choices.
+     * Each member's choices are a subquery on the preferences' primary key: as a join, PostgreSQL
+     * hashed every user's preferences, of every workspace, for each event.
+     */
     members: async (workspaceId: string): Promise<Recipient[]> =>
       db
-        .select({ userId: users.id, overrides: notificationPreferences.events })
+        .select({
+          userId: users.id,
+          overrides: sql<PreferencesRow['events'] | null>`(select ${notificationPreferences.events} from ${notificationPreferences}
+            where ${notificationPreferences.userId} = ${users.id})`,
+        })
         .from(users)
-        .leftJoin(notificationPreferences, eq(notificationPreferences.userId, users.id))
         .where(and(eq(users.workspaceId, workspaceId), eq(users.status, 'active'), inArray(users.role, ['ADMIN', 'CLIENT']))),
 
     /** Inserts the rows that do not exist yet (one per event and user); returns how many were new. */
