@@ -470,7 +470,9 @@ export function createDeliveriesRepository(sql: Sql) {
       subscriptionId: string,
       options: { limit: number; offset: number; success?: boolean },
     ): Promise<{ rows: AttemptLogRow[]; total: number }> => {
-      const filter = options.success === undefined ? sql`` : sql`and success = ${options.success}`;
+      // As SQL, not a parameter: a prepared statement's generic plan can use the partial index of
+      // failures (delivery_attempts_subscription_failures_idx) only for a condition it can read.
+      const filter = options.success === undefined ? sql`` : options.success ? sql`and success` : sql`and not success`;
       const [rows, [count]] = await Promise.all([
         sql<AttemptLogRow[]>`
           select ${attemptColumns} from delivery_attempts where subscription_id = ${subscriptionId} ${filter}

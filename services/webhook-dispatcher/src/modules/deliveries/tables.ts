@@ -70,7 +70,14 @@ export const deliveryAttempts = webhooksSchema.table(
     createdAt: createdAt(),
   },
   (t) => [
-    index('delivery_attempts_subscription_idx').on(t.subscriptionId, t.createdAt.desc()),
+    // A page of delivery logs (created_at desc, id desc) is this index read backwards: the page reads
+    // its own entries in order and stops. It was (subscription_id, created_at desc), which drizzle
+    // writes NULLS LAST, an order the page's (desc, so NULLS FIRST) never matched: each page read all
+    // of the subscription's entries and sorted them.
+    index('delivery_attempts_subscription_idx').on(t.subscriptionId, t.createdAt, t.id),
+    // The same for a page of failures only, which an operator reads when a receiver is failing: a
+    // walk of the index above would pass every success, and a generic plan read them all instead.
+    index('delivery_attempts_subscription_failures_idx').on(t.subscriptionId, t.createdAt, t.id).where(sql`not ${t.success}`),
     index('delivery_attempts_created_idx').on(t.createdAt),
   ],
 );

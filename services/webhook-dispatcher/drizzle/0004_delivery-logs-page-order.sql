@@ -1,0 +1,3 @@
+DROP INDEX "webhooks"."delivery_attempts_subscription_idx";--> statement-breakpoint
+CREATE INDEX "delivery_attempts_subscription_failures_idx" ON "webhooks"."delivery_attempts" USING btree ("subscription_id","created_at","id") WHERE not "webhooks"."delivery_attempts"."success";--> statement-breakpoint
+CREATE INDEX "delivery_attempts_subscription_idx" ON "webhooks"."delivery_attempts" USING btree ("subscription_id","created_at","id");
