@@ -47,6 +47,21 @@ export const batches = paymentsSchema.table(
  * compared lower-cased. `version` grows by one with every move (the row is locked for the move, the
  * version lets readers and tests see that no update was lost).
  */
+/**
+ * Every address a transaction row names, lower-cased, nulls left out: from, to and each
+ * METADATA_ADDRESS_KEYS key, as SQL over the columns `column` names. The GIN index
+ * transactions_addresses_idx is built on it and the Workspace API's scope queries it (ADR 44).
+ * PostgreSQL uses an expression index only for the same expression, so both take it from here, with
+ * the keys as SQL literals (a parameter would not be the same expression).
+ */
+export function addressesOf(column: (name: string) => string): string {
+  const keys = METADATA_ADDRESS_KEYS.map((key) => {
+    if (!/^[A-Za-z]+$/.test(key)) throw new Error(`metadata address key ${key} is not a plain word`);
+    return `lower(${column('metadata')}->>'${key}')`;
+  });
+  return `array_remove(array[lower(${column('from_address')}), lower(${column('to_address')}), ${keys.join(', ')}], null)`;
+}
+
 export const transactions = paymentsSchema.table(
   'transactions',
   {
@@ -100,18 +115,11 @@ export const transactions = paymentsSchema.table(
     index('transactions_platform_customer_idx').on(t.platformId, t.customerId),
     index('transactions_workspace_created_idx').on(t.workspaceId, t.createdAt),
     index('transactions_batch_idx').on(t.batchId, t.legIndex),
-    // Every address the row names, lower-cased: the Workspace API's reads find a workspace's rows on
-    // other platforms through it (ADR 44). The repository's scope writes the same expression (built
-    // from the same keys), or PostgreSQL would not match it to this index. fastupdate off: no
-    // pending list for each read to scan, no flush of it landing on one creation.
+    // Every address the row names (addressesOf): the Workspace API's reads find a workspace's rows
+    // on other platforms through it (ADR 44). fastupdate off: no pending list for each read to scan,
+    // no flush of it landing on one creation.
     index('transactions_addresses_idx')
-      .using(
-        'gin',
-        sql`array_remove(array[lower(${t.fromAddress}), lower(${t.toAddress}), ${sql.join(
-          METADATA_ADDRESS_KEYS.map((key) => sql`lower(${t.metadata}->>${sql.raw(`'${key}'`)})`),
-          sql`, `,
-        )}], null)`,
-      )
+      .using('gin', sql.raw(addressesOf((column) => `"${column}"`)))
       .with({ fastupdate: false }),
     uniqueIndex('transactions_sender_seq_unique').on(t.platformId, sql`lower(${t.fromAddress})`, t.senderSeq),
     uniqueIndex('transactions_idempotency_unique')

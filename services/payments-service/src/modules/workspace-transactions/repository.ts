@@ -1,5 +1,4 @@
 import {
-  METADATA_ADDRESS_KEYS,
   type PlatformTransaction,
   type TransactionFilters,
   WORKSPACE_STATUS_OF,
@@ -9,6 +8,7 @@ import {
 } from '@holdfast/contracts';
 import type { Sql } from 'postgres';
 import { toPaymentsTransaction, toTransactionRow } from '../transactions/repository.js';
+import { addressesOf } from '../transactions/tables.js';
 
 /** Where a workspace's transactions are: its platforms and its (lower-cased) addresses. */
 export interface TransactionScope {
@@ -23,23 +23,13 @@ function toPlatformTransaction(row: Row): PlatformTransaction {
 }
 
 /**
- * Every address a row of `t` names, lower-cased, nulls left out: from, to and each
- * METADATA_ADDRESS_KEYS key. It is the expression of the GIN index `transactions_addresses_idx`
- * (src/modules/transactions/tables.ts, ADR 44), written the same way: PostgreSQL uses an expression
- * index only for the expression it was built on, so the keys are SQL literals here, not parameters.
- */
-export const ADDRESSES_OF_T = `array_remove(array[lower(t.from_address), lower(t.to_address), ${METADATA_ADDRESS_KEYS.map((key) => {
-  if (!/^[A-Za-z]+$/.test(key)) throw new Error(`metadata address key ${key} is not a plain word`);
-  return `lower(t.metadata->>'${key}')`;
-}).join(', ')}], null)`;
-
-/**
  * Read-only SQL over `transactions` for the Workspace API: a workspace's transactions are those on
  * its platforms, from or to one of its addresses, or naming one under a METADATA_ADDRESS_KEYS key.
  * Amounts are summed by PostgreSQL as `numeric` and leave it as text: exact.
  */
 export function createWorkspaceTransactionsRepository(sql: Sql) {
-  const addressesOfT = sql.unsafe(ADDRESSES_OF_T);
+  // The expression of the address index (ADR 44), over the alias `t`.
+  const addressesOfT = sql.unsafe(addressesOf((column) => `t.${column}`));
 
   /**
    * The scope's condition on `t` (an empty scope matches nothing): a row of one of its platforms
