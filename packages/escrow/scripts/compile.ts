@@ -37,6 +37,16 @@ export interface CompiledContract {
   abi: readonly unknown[];
   bytecode: Hex;
   deployedBytecode: Hex;
+  /**
+   * Where the runtime code holds immutables (byte offset and length, sorted): zero in
+   * `deployedBytecode`, written by the constructor. Only these bytes may differ at a deployed address.
+   */
+  immutableRanges: ImmutableRange[];
+}
+
+export interface ImmutableRange {
+  start: number;
+  length: number;
 }
 
 interface SolcError {
@@ -48,7 +58,16 @@ interface SolcOutput {
   errors?: SolcError[];
   contracts?: Record<
     string,
-    Record<string, { abi: unknown[]; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>
+    Record<
+      string,
+      {
+        abi: unknown[];
+        evm: {
+          bytecode: { object: string };
+          deployedBytecode: { object: string; immutableReferences?: Record<string, ImmutableRange[]> };
+        };
+      }
+    >
   >;
 }
 
@@ -87,7 +106,9 @@ export function compileSources(sources: Record<string, string>): CompileResult {
     settings: {
       evmVersion: EVM_VERSION,
       optimizer: { enabled: true, runs: OPTIMIZER_RUNS },
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
+      outputSelection: {
+        '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'evm.deployedBytecode.immutableReferences'] },
+      },
     },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImport })) as SolcOutput;
@@ -105,6 +126,10 @@ export function compileSources(sources: Record<string, string>): CompileResult {
         abi: compiled.abi,
         bytecode: `0x${compiled.evm.bytecode.object}`,
         deployedBytecode: `0x${compiled.evm.deployedBytecode.object}`,
+        immutableRanges: Object.values(compiled.evm.deployedBytecode.immutableReferences ?? {})
+          .flat()
+          .map(({ start, length }) => ({ start, length }))
+          .sort((a, b) => a.start - b.start),
       });
     }
   }
@@ -145,6 +170,7 @@ export function renderOutputs(result: CompileResult): Map<string, string> {
       abi: c.abi,
       bytecode: c.bytecode,
       deployedBytecode: c.deployedBytecode,
+      immutableRanges: c.immutableRanges,
     };
     files.set(`artifacts/${c.contractName}.json`, `${JSON.stringify(artifact, null, 2)}\n`);
     const prefix = exportPrefix(c.contractName);
@@ -158,6 +184,9 @@ export function renderOutputs(result: CompileResult): Map<string, string> {
       '',
       `/** Runtime bytecode of ${c.contractName}, to compare with the code found at a deployed address. */`,
       `export const ${prefix}DeployedBytecode = '${c.deployedBytecode}' as const;`,
+      '',
+      `/** Byte ranges of ${c.contractName}'s runtime code that hold immutables (set by its constructor): the only bytes a deployment may change. */`,
+      `export const ${prefix}ImmutableRanges = ${JSON.stringify(c.immutableRanges)} as const;`,
     );
   }
   files.set(GENERATED_MODULE, `${lines.join('\n')}\n`);

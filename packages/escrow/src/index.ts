@@ -9,9 +9,11 @@ export {
   deployMockUsdc,
   type EscrowConstructorArgs,
 } from './deploy.js';
+export { type EscrowGenuineness, escrowGenuineness, type NotGenuineReason } from './genuine.js';
 export { onchainIdToUuid, uuidToOnchainId } from './ids.js';
 export {
   ANVIL_DEV_MNEMONIC,
+  type CodeRange,
   type DeploymentRecord,
   ensureLocalContracts,
   escrowContractsEntry,

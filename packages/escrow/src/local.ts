@@ -1,4 +1,9 @@
-import { holdfastEscrowDeployedBytecode, mockUsdcDeployedBytecode } from '@holdfast/contracts/escrow';
+import {
+  holdfastEscrowDeployedBytecode,
+  holdfastEscrowImmutableRanges,
+  mockUsdcDeployedBytecode,
+  mockUsdcImmutableRanges,
+} from '@holdfast/contracts/escrow';
 import { type Address, getAddress, type Hash, type Hex, type PublicClient } from 'viem';
 import { type HDAccount, mnemonicToAccount } from 'viem/accounts';
 import { type DeployClients, type Deployment, deployEscrow, deployMockUsdc } from './deploy.js';
@@ -48,25 +53,39 @@ export function toRecord(deployment: Deployment): DeploymentRecord {
   return { address: deployment.address, transactionHash: deployment.transactionHash, blockNumber: deployment.blockNumber.toString() };
 }
 
+/** A byte range of runtime code (offset and length in bytes), as solc's `immutableReferences`. */
+export interface CodeRange {
+  readonly start: number;
+  readonly length: number;
+}
+
 /**
- * Whether `code` (found at an address) is the runtime code of `artifact`. Immutables are zero in the
- * compiler's runtime bytecode and filled in at deployment, so a byte may differ only where the
- * artifact holds a zero; a changed contract differs elsewhere (at the latest in its metadata hash).
+ * Whether `code` (found at an address) is the runtime code of `artifact`: the same bytes exactly,
+ * except inside `immutables` (the compiler's immutable ranges, zero in the artifact and written by
+ * the constructor). Any other difference, one byte anywhere, is another contract. What the
+ * immutables hold (an escrow's periods) is not proven by the code: read and check them.
  */
-export function isCodeOf(code: Hex | undefined, artifact: Hex): boolean {
+export function isCodeOf(code: Hex | undefined, artifact: Hex, immutables: readonly CodeRange[]): boolean {
   if (!code || code.length !== artifact.length) return false;
   const a = code.toLowerCase();
   const b = artifact.toLowerCase();
-  for (let i = 2; i < a.length; i += 2) {
-    const byte = b.slice(i, i + 2);
-    if (a.slice(i, i + 2) !== byte && byte !== '00') return false;
+  let from = 2;
+  for (const { start, length } of immutables) {
+    const at = 2 + start * 2;
+    if (a.slice(from, at) !== b.slice(from, at)) return false;
+    from = at + length * 2;
   }
-  return true;
+  return a.slice(from) === b.slice(from);
 }
 
-async function holds(publicClient: PublicClient, record: DeploymentRecord | undefined, artifact: Hex): Promise<boolean> {
+async function holds(
+  publicClient: PublicClient,
+  record: DeploymentRecord | undefined,
+  artifact: Hex,
+  immutables: readonly CodeRange[],
+): Promise<boolean> {
   if (!record) return false;
-  return isCodeOf(await publicClient.getCode({ address: record.address }), artifact);
+  return isCodeOf(await publicClient.getCode({ address: record.address }), artifact, immutables);
 }
 
 /**
@@ -81,8 +100,8 @@ export async function ensureLocalContracts(
   const chainId = await publicClient.getChainId();
   if (
     recorded?.chainId === chainId &&
-    (await holds(publicClient, recorded.mockUsdc, mockUsdcDeployedBytecode)) &&
-    (await holds(publicClient, recorded.escrow, holdfastEscrowDeployedBytecode))
+    (await holds(publicClient, recorded.mockUsdc, mockUsdcDeployedBytecode, mockUsdcImmutableRanges)) &&
+    (await holds(publicClient, recorded.escrow, holdfastEscrowDeployedBytecode, holdfastEscrowImmutableRanges))
   ) {
     return { contracts: recorded, deployed: false };
   }

@@ -1,20 +1,26 @@
-import { type Anvil, startAnvil } from '@holdfast/test-fixtures';
-import { createPublicClient, createWalletClient, getContractAddress, http } from 'viem';
+import { type Anvil, initCodeReturning, startAnvil } from '@holdfast/test-fixtures';
+import { createPublicClient, createWalletClient, getContractAddress, type Hex, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  deployEscrow,
   ensureLocalContracts,
   escrowContractsEntry,
+  escrowGenuineness,
   evmChain,
   holdfastEscrowDeployedBytecode,
+  holdfastEscrowImmutableRanges,
   isCodeOf,
   type LocalContracts,
   localDeployerAccount,
   mockUsdcDeployedBytecode,
+  mockUsdcImmutableRanges,
   tokenContractsEntry,
 } from '../src/index.js';
 
 let anvil: Anvil;
 let clients: Parameters<typeof ensureLocalContracts>[0];
+/** The contracts the first test deploys. */
+let first: LocalContracts;
 
 beforeAll(async () => {
   anvil = await startAnvil();
@@ -31,8 +37,6 @@ afterAll(async () => {
 });
 
 describe('ensureLocalContracts', () => {
-  let first: LocalContracts;
-
   it('deploys MockUSDC then the escrow from anvil dev account #9, at the same addresses on every fresh chain', async () => {
     const deployer = localDeployerAccount().address;
     expect(deployer).toBe('0xa0Ee7A142d267C1f36714E4a8F75612F20a79720');
@@ -50,7 +54,13 @@ describe('ensureLocalContracts', () => {
       '0x700b6A60ce7EaaEA56F065753d8dcB9653dbAD35',
       '0xA15BB66138824a1c7167f5E85b957d04Dd34E468',
     ]);
-    expect(isCodeOf(await clients.publicClient.getCode({ address: first.escrow.address }), holdfastEscrowDeployedBytecode)).toBe(true);
+    expect(
+      isCodeOf(
+        await clients.publicClient.getCode({ address: first.escrow.address }),
+        holdfastEscrowDeployedBytecode,
+        holdfastEscrowImmutableRanges,
+      ),
+    ).toBe(true);
   });
 
   it('reuses recorded contracts whose code the chain holds, without a transaction', async () => {
@@ -79,12 +89,70 @@ describe('ensureLocalContracts', () => {
 });
 
 describe('isCodeOf', () => {
+  const ranges = holdfastEscrowImmutableRanges;
+  /** The artifact with byte `offset` (of the runtime code) set to `value`. */
+  const withByte = (code: Hex, offset: number, value: string): Hex =>
+    `0x${code.slice(2, 2 + offset * 2)}${value}${code.slice(4 + offset * 2)}` as Hex;
+  const insideImmutable = (offset: number) => ranges.some((r) => offset >= r.start && offset < r.start + r.length);
+
   it('accepts the runtime code with immutables filled in and refuses any other code', () => {
-    expect(isCodeOf(mockUsdcDeployedBytecode, mockUsdcDeployedBytecode)).toBe(true);
-    expect(isCodeOf(undefined, mockUsdcDeployedBytecode)).toBe(false);
-    expect(isCodeOf('0x', mockUsdcDeployedBytecode)).toBe(false);
-    expect(isCodeOf(mockUsdcDeployedBytecode, holdfastEscrowDeployedBytecode)).toBe(false);
+    expect(isCodeOf(mockUsdcDeployedBytecode, mockUsdcDeployedBytecode, mockUsdcImmutableRanges)).toBe(true);
+    expect(isCodeOf(undefined, mockUsdcDeployedBytecode, mockUsdcImmutableRanges)).toBe(false);
+    expect(isCodeOf('0x', mockUsdcDeployedBytecode, mockUsdcImmutableRanges)).toBe(false);
+    expect(isCodeOf(mockUsdcDeployedBytecode, holdfastEscrowDeployedBytecode, ranges)).toBe(false);
     const changed: `0x${string}` = `0x${mockUsdcDeployedBytecode.slice(2, -2)}${mockUsdcDeployedBytecode.endsWith('33') ? '34' : '33'}`;
-    expect(isCodeOf(changed, mockUsdcDeployedBytecode)).toBe(false);
+    expect(isCodeOf(changed, mockUsdcDeployedBytecode, mockUsdcImmutableRanges)).toBe(false);
+  });
+
+  it('lets only the compiler immutable ranges differ: a changed zero byte anywhere else is another contract', () => {
+    expect(ranges.length).toBeGreaterThan(0);
+    const code = holdfastEscrowDeployedBytecode;
+    // Every byte of the immutables may hold anything (the constructor writes them).
+    let filled: Hex = code;
+    for (const r of ranges) for (let i = r.start; i < r.start + r.length; i++) filled = withByte(filled, i, 'ff');
+    expect(isCodeOf(filled, code, ranges)).toBe(true);
+    // A zero byte outside them (a jump target, a PUSH argument) is code: changing it makes another contract.
+    const zeros: number[] = [];
+    for (let i = 0; i < (code.length - 2) / 2; i++) if (code.slice(2 + i * 2, 4 + i * 2) === '00' && !insideImmutable(i)) zeros.push(i);
+    expect(zeros.length).toBeGreaterThan(10);
+    for (const offset of zeros) expect(isCodeOf(withByte(code, offset, '5b'), code, ranges)).toBe(false);
+  });
+
+  it('finds the deployed escrow genuine, its periods being immutables', async () => {
+    const deployed = await clients.publicClient.getCode({ address: first.escrow.address });
+    expect(deployed).not.toBe(holdfastEscrowDeployedBytecode);
+    expect(isCodeOf(deployed, holdfastEscrowDeployedBytecode, ranges)).toBe(true);
+  });
+});
+
+describe('escrowGenuineness', () => {
+  it('finds a deployed HoldfastEscrow genuine, with its periods', async () => {
+    const deployed = await deployEscrow({ ...clients, expiryPeriod: 86_400n, freezePeriod: 2n * 86_400n });
+    expect(await escrowGenuineness(clients.publicClient, deployed.address)).toEqual({
+      reason: null,
+      expiryPeriod: 86_400n,
+      freezePeriod: 172_800n,
+    });
+  });
+
+  it("refuses HoldfastEscrow's runtime code deployed without its constructor: periods of 0 let anyone claim at once", async () => {
+    // The attack: the same runtime code behind an init code that skips the constructor's checks.
+    const hash = await clients.walletClient.sendTransaction({
+      data: initCodeReturning(holdfastEscrowDeployedBytecode),
+      account: localDeployerAccount(),
+      chain: clients.walletClient.chain,
+    });
+    const receipt = await clients.publicClient.waitForTransactionReceipt({ hash });
+    const lookAlike = receipt.contractAddress!;
+    // Its code passes the byte comparison (the immutables are the only difference, and they are 0)...
+    expect(
+      isCodeOf(await clients.publicClient.getCode({ address: lookAlike }), holdfastEscrowDeployedBytecode, holdfastEscrowImmutableRanges),
+    ).toBe(true);
+    // ...but not the periods.
+    expect(await escrowGenuineness(clients.publicClient, lookAlike)).toEqual({ reason: 'periods', expiryPeriod: 0n, freezePeriod: 0n });
+  });
+
+  it('refuses other code', async () => {
+    expect((await escrowGenuineness(clients.publicClient, first.mockUsdc.address)).reason).toBe('code');
   });
 });

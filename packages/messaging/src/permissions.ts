@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { BROADCASTS, STREAMS, type StreamName } from '@holdfast/contracts';
+import { BROADCASTS, INDEXER_COMMANDS, STREAMS, type StreamName } from '@holdfast/contracts';
 
 /**
  * NATS is a trust boundary: each process connects as its own user, allowed only the subjects it
@@ -21,7 +21,8 @@ interface Grants {
 /** Who talks to whom (architecture: commands between services, EVENTS from the outboxes, CHAIN from the indexer). */
 export const NATS_GRANTS: Record<NatsService, Grants> = {
   'payments-service': {
-    publish: ['events.>', 'cmd.webhooks.>', `${BROADCASTS.paymentsCredentialRevoked}`],
+    // The indexer's contract lookup only: payments asks which escrows are Holdfast's, never registers one.
+    publish: ['events.>', 'cmd.webhooks.>', INDEXER_COMMANDS.lookupContract.subject, `${BROADCASTS.paymentsCredentialRevoked}`],
     subscribe: ['cmd.payments.>', `${BROADCASTS.paymentsCredentialRevoked}`],
     consumes: ['CHAIN', 'EVENTS'],
   },

@@ -5,6 +5,7 @@ export * from './events.js';
 export * from './file-fixture.js';
 export * from './hosts.js';
 export * from './logger.js';
+export * from './look-alike.js';
 export * from './ports.js';
 export * from './process.js';
 export * from './processes.js';

@@ -94,7 +94,7 @@ export async function createIndexerService(config: IndexerConfig, logger: Logger
     },
     logger,
   });
-  let commands: ReturnType<typeof serveCommand> | undefined;
+  let commands: ReturnType<typeof serveCommand>[] = [];
   return {
     app: foundation.app,
     startWorkers: async () => {
@@ -109,10 +109,13 @@ export async function createIndexerService(config: IndexerConfig, logger: Logger
         logger.info({ network: settings.network }, 'no escrow contract for this network yet: followed once one is registered');
       }
       await Promise.all(followers.map((f) => f.start()));
-      commands = serveCommand(foundation.bus, INDEXER_COMMANDS.followContract, SERVICE_NAME, (request) => registry.follow(request));
+      commands = [
+        serveCommand(foundation.bus, INDEXER_COMMANDS.followContract, SERVICE_NAME, (request) => registry.follow(request)),
+        serveCommand(foundation.bus, INDEXER_COMMANDS.lookupContract, SERVICE_NAME, (request) => registry.lookup(request)),
+      ];
     },
     closers: [
-      { name: 'commands', close: async () => commands?.unsubscribe() },
+      { name: 'commands', close: async () => commands.forEach((c) => c.unsubscribe()) },
       {
         name: 'indexers',
         close: async () => {

@@ -194,6 +194,41 @@ describe('a contract registered on a network without ESCROW_CONTRACTS', () => {
   });
 });
 
+describe('lookupContract (payments asks it before it believes an EscrowCreated log)', () => {
+  const lookup = (network: 'base-sepolia' | 'ethereum-sepolia', address: string) =>
+    sendCommand(nats.bus, INDEXER_COMMANDS.lookupContract, { network, address });
+
+  it('names a configured contract, a registered one with its workspace, and nothing else', async () => {
+    expect(await lookup('base-sepolia', base.escrow.toLowerCase())).toEqual({
+      network: 'base-sepolia',
+      address: getAddress(base.escrow),
+      source: 'configured',
+      deploymentBlock: null,
+      workspaceId: null,
+    });
+    const dedicated = await dedicatedEscrow(base);
+    const unregistered = await lookup('base-sepolia', dedicated.address);
+    expect(unregistered).toMatchObject({ source: null, workspaceId: null });
+    const workspaceId = randomUUID();
+    await sendCommand(nats.bus, INDEXER_COMMANDS.followContract, {
+      network: 'base-sepolia',
+      address: dedicated.address,
+      deploymentBlock: dedicated.deploymentBlock,
+      workspaceId,
+      deploymentId: randomUUID(),
+    });
+    expect(await lookup('base-sepolia', dedicated.address.toLowerCase())).toEqual({
+      network: 'base-sepolia',
+      address: getAddress(dedicated.address),
+      source: 'registered',
+      deploymentBlock: dedicated.deploymentBlock,
+      workspaceId,
+    });
+    // Registered on one network is not registered on another (same deployer, same address).
+    expect((await lookup('ethereum-sepolia', dedicated.address)).source).toBeNull();
+  });
+});
+
 describe('refusals', () => {
   it('answers CONTRACT_NOT_AVAILABLE for a network the indexer has no RPC for, VALIDATION_ERROR for a bad payload', async () => {
     const error = await follow('base', '0x0000000000000000000000000000000000000001', 1).catch((e: unknown) => e);

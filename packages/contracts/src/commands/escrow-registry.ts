@@ -42,6 +42,27 @@ export const FollowEscrowContractReply = Type.Object(
 );
 export type FollowEscrowContractReply = Static<typeof FollowEscrowContractReply>;
 
+export const LookupEscrowContractRequest = Type.Object({ network: NetworkSchema, address: Address }, strict);
+export type LookupEscrowContractRequest = Static<typeof LookupEscrowContractRequest>;
+
+export const LookupEscrowContractReply = Type.Object(
+  {
+    network: NetworkSchema,
+    /** EIP-55 checksummed. */
+    address: Type.String(),
+    /**
+     * `configured`: one of the indexer's ESCROW_CONTRACTS; `registered`: deployed by workspace-service
+     * and registered with `followContract`; null: neither (not a Holdfast escrow, whatever its code).
+     */
+    source: Type.Union([Type.Literal('configured'), Type.Literal('registered'), Type.Null()]),
+    deploymentBlock: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+    /** The workspace a registered contract was deployed for (null otherwise). */
+    workspaceId: Type.Union([Uuid, Type.Null()]),
+  },
+  strict,
+);
+export type LookupEscrowContractReply = Static<typeof LookupEscrowContractReply>;
+
 export const INDEXER_COMMANDS = {
   /**
    * Errors: VALIDATION_ERROR (bad payload); CONTRACT_NOT_AVAILABLE (the indexer has no RPC for the
@@ -52,5 +73,16 @@ export const INDEXER_COMMANDS = {
     FollowEscrowContractRequest,
     FollowEscrowContractReply,
     'Follows an escrow contract from its deployment block on (its past events are published first), from now on and after restarts. Idempotent.',
+  ),
+  /**
+   * Whether an address is one of the escrows Holdfast follows: payments asks it before it takes an
+   * `EscrowCreated` log as a fact (docs/security.md, "Only Holdfast's escrow is an escrow"). Read
+   * only. Errors: VALIDATION_ERROR (bad payload).
+   */
+  lookupContract: defineCommand(
+    'cmd.chain-indexer.contracts.lookup',
+    LookupEscrowContractRequest,
+    LookupEscrowContractReply,
+    'Answers whether an escrow contract is configured (ESCROW_CONTRACTS) or registered at run time by workspace-service, and for which workspace.',
   ),
 } as const;

@@ -185,6 +185,14 @@ export function createIndexerRepository(sql: Sql) {
       return { created: false, contract: toRegistered(existing!) };
     },
 
+    /** The contract registered at run time at `address` (EIP-55, as registered) on `network`, or null. */
+    async registeredContract(network: string, address: string): Promise<RegisteredContract | null> {
+      const rows = await sql<RegisteredRow[]>`
+        select network, address, deployment_block, workspace_id, deployment_id, registered_at
+        from registered_contracts where network = ${network} and address = ${address}`;
+      return rows[0] ? toRegistered(rows[0]) : null;
+    },
+
     /** The contracts registered at run time on a network. */
     async registeredContracts(network: string): Promise<RegisteredContract[]> {
       const rows = await sql<RegisteredRow[]>`

@@ -1,5 +1,12 @@
 import type { EscrowContract } from '@holdfast/config';
-import { AppError, type FollowEscrowContractReply, type FollowEscrowContractRequest, type Network } from '@holdfast/contracts';
+import {
+  AppError,
+  type FollowEscrowContractReply,
+  type FollowEscrowContractRequest,
+  type LookupEscrowContractReply,
+  type LookupEscrowContractRequest,
+  type Network,
+} from '@holdfast/contracts';
 import type { Logger } from '@holdfast/logging';
 import { getAddress } from 'viem';
 import type { IndexerRepository } from '../indexing/repository.js';
@@ -52,6 +59,28 @@ export function createContractRegistry(deps: ContractRegistryDeps) {
         deploymentBlock: Number(contract.deploymentBlock),
         registeredAt: contract.registeredAt.toISOString(),
         alreadyFollowed: !created || configured,
+      };
+    },
+
+    /**
+     * Whether `address` is an escrow this indexer follows: configured, or registered by
+     * workspace-service (which deploys them with Holdfast's code and periods). Payments asks before it
+     * believes an `EscrowCreated` log; anyone can deploy look-alike code.
+     */
+    lookup: async (request: LookupEscrowContractRequest): Promise<LookupEscrowContractReply> => {
+      const address = getAddress(request.address);
+      const settings = deps.networks.find((n) => n.network === request.network);
+      if (settings?.contracts.some((c) => c.address.toLowerCase() === address.toLowerCase())) {
+        return { network: request.network, address, source: 'configured', deploymentBlock: null, workspaceId: null };
+      }
+      const registered = await deps.repository.registeredContract(request.network, address);
+      if (!registered) return { network: request.network, address, source: null, deploymentBlock: null, workspaceId: null };
+      return {
+        network: request.network,
+        address,
+        source: 'registered',
+        deploymentBlock: Number(registered.deploymentBlock),
+        workspaceId: registered.workspaceId,
       };
     },
   };
