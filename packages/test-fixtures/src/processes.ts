@@ -47,8 +47,13 @@ export async function startServiceProcesses(options: {
   services: ServiceName[];
   /** Extra variables; they win over the generated ones. */
   env?: Record<string, string>;
+  /**
+   * A database and NATS prefix to join (a test's in-process service already uses them) instead of
+   * new ones; `stop` then leaves them to their owner.
+   */
+  join?: { db: TestDatabase; nats: TestBus };
 }): Promise<RunningProcesses> {
-  const [db, nats] = await Promise.all([createTestDatabase(), createTestBus()]);
+  const [db, nats] = options.join ? [options.join.db, options.join.nats] : await Promise.all([createTestDatabase(), createTestBus()]);
   const ports = Object.fromEntries(await Promise.all(options.services.map(async (s) => [s, await freePort()] as const))) as Record<
     ServiceName,
     number
@@ -90,6 +95,7 @@ export async function startServiceProcesses(options: {
           }),
       ),
     );
+    if (options.join) return;
     await nats.dispose();
     await db.drop();
   };

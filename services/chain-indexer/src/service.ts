@@ -115,7 +115,12 @@ export async function createIndexerService(config: IndexerConfig, logger: Logger
       ];
     },
     closers: [
-      { name: 'commands', close: async () => commands.forEach((c) => c.unsubscribe()) },
+      {
+        name: 'commands',
+        close: async () => {
+          for (const c of commands) c.unsubscribe();
+        },
+      },
       {
         name: 'indexers',
         close: async () => {

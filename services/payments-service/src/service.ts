@@ -1,4 +1,4 @@
-import { ChainEvent, CONSUMERS, STREAMS } from '@holdfast/contracts';
+import { ChainEvent, CONSUMERS, INDEXER_COMMANDS, type Network, STREAMS } from '@holdfast/contracts';
 import type { ServiceHandle } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import {
@@ -6,6 +6,7 @@ import {
   NonRetryableError,
   type RemoteTaskSettings,
   type RunningConsumer,
+  sendCommand,
   startConsumer,
 } from '@holdfast/messaging';
 import { createEventRelay, createFoundation, createRetentionSweeper } from '@holdfast/runtime';
@@ -201,7 +202,13 @@ export async function createPaymentsService(
   await app.register(controlsRoutes(controls));
 
   // Settlement: the on-chain operations, the CHAIN consumer and the attester's worker (docs/settlement.md).
-  const chain = createChainAccess({ appEnv: config.APP_ENV, rpcUrls: config.chainRpcUrls, ...config.settlement });
+  const chain = createChainAccess(
+    { appEnv: config.APP_ENV, rpcUrls: config.chainRpcUrls, ...config.settlement },
+    {
+      lookupContract: (network, address) =>
+        sendCommand(bus, INDEXER_COMMANDS.lookupContract, { network: network as Network, address }, { timeoutMs: 5_000 }),
+    },
+  );
   const settlementRepository = createSettlementRepository();
   const settlement = createSettlementService({
     sql: database.sql,

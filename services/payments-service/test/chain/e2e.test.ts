@@ -66,7 +66,7 @@ describe('a payment through the API and the chain', () => {
 
     // The sender's wallet locks the funds under the transaction's on-chain id.
     const receiverBefore = await e.world.balance(receiver);
-    const lock = await e.world.createEscrow(id, 12_500_000n, { holdDeadline: (await e.world.now()) + 2n });
+    const lock = await e.world.createEscrow(id, 12_500_000n, { holdDeadline: BigInt(created.body.escrow.holdDeadline) });
     await publishChain(e.nats.bus, await e.world.indexed(lock));
     const escrowed = await getWhen(id, 'escrowed');
     expect(escrowed).toMatchObject({ escrowAddress: e.world.escrow, txHash: lock.transactionHash });

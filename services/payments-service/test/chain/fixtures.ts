@@ -280,7 +280,8 @@ export async function insertTransaction(
   },
 ): Promise<string> {
   const id = uuidv7();
-  const holdDeadline = values.holdDeadline === undefined ? new Date(Date.now() + 86_400_000).toISOString() : values.holdDeadline;
+  // No stated hold unless the test gives one: the escrow's hold deadline must then equal it.
+  const holdDeadline = values.holdDeadline ?? null;
   await sql`
     insert into transactions (id, platform_id, status, amount, currency, from_address, to_address, blockchain_network,
       orchestration_type, signer_type, hold_deadline, rescind_policy)

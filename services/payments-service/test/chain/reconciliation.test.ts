@@ -171,7 +171,8 @@ describe('reconciliation with the escrow contract', () => {
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const batchId: string = made.body.id;
     const legId: string = made.body.legs[0].id;
-    const receipt = await e.world.createEscrow(legId, AMOUNT);
+    // The hold deadline the batch told its signer (each leg keeps it).
+    const receipt = await e.world.createEscrow(legId, AMOUNT, { holdDeadline: BigInt(made.body.nextAction.escrow.holdDeadline) });
     const recorded = await call(e.svc.url, 'POST', `/api/v2/transactions/${legId}/escrow-hash`, {
       headers: bearer(p.token),
       body: { transactionHash: receipt.transactionHash },

@@ -65,7 +65,7 @@ function nextActionOf(
     ...terms(batch.blockchainNetwork, batch.currency),
     amountsBaseUnits: units.map((u) => (u === undefined ? null : u.toString())),
     totalBaseUnits: units.every((u): u is bigint => u !== undefined) ? units.reduce((a, b) => a + b, 0n).toString() : null,
-    holdDeadline: Math.floor(Date.parse(batch.createdAt) / 1000) + holdPeriodSeconds,
+    holdDeadline: Math.floor(Date.parse(batchHoldDeadline(batch.createdAt, holdPeriodSeconds)) / 1000),
   };
   return {
     ...(escrow ? { escrow } : {}),
@@ -73,6 +73,11 @@ function nextActionOf(
     description: `From ${batch.fromAddress} on ${batch.blockchainNetwork}: approve the escrow contract for ${batch.totalAmount} ${batch.currency}, then call createBatch(ids, receivers, amounts, token, attester, holdDeadline) with the legs in this order (amounts in the token's units). Each leg moves to escrowed when its escrow-created event is observed.`,
     ...common,
   };
+}
+
+/** The hold deadline of a batch's escrows: its creation (whole seconds) plus the hold period. */
+function batchHoldDeadline(createdAt: string, holdPeriodSeconds: number): string {
+  return new Date((Math.floor(Date.parse(createdAt) / 1000) + holdPeriodSeconds) * 1000).toISOString();
 }
 
 export interface CreateBatchOutcome {
@@ -218,7 +223,12 @@ export function createBatchesService(deps: {
         });
         const row = await repository.insertBatch(tx, batch);
         if (!row) return null; // a concurrent request with the same key won; nothing written here
-        const legs = await repository.insertLegs(tx, batch);
+        // Each leg keeps the hold deadline `createBatch` is told (nextActionOf): its escrow must have it.
+        const legs = await repository.insertLegs(
+          tx,
+          batch,
+          row.orchestrationType === 'platform' ? batchHoldDeadline(row.createdAt, holdPeriod) : null,
+        );
         await appendToOutboxSql(
           tx,
           SCHEMA_NAME,

@@ -1,6 +1,6 @@
 import { confirmationsFor, type EscrowContract, type TokenContract } from '@holdfast/config';
-import { type AppEnv, AppError, CHAIN_IDS, type EscrowTerms, type Network } from '@holdfast/contracts';
-import { EscrowStatus, evmChain, holdfastEscrowAbi, holdfastEscrowDeployedBytecode, isCodeOf, uuidToOnchainId } from '@holdfast/escrow';
+import { type AppEnv, AppError, CHAIN_IDS, type EscrowTerms, type LookupEscrowContractReply, type Network } from '@holdfast/contracts';
+import { EscrowStatus, escrowGenuineness, evmChain, holdfastEscrowAbi, uuidToOnchainId } from '@holdfast/escrow';
 import {
   type Address,
   type Chain,
@@ -31,6 +31,14 @@ export interface ChainSettings {
   attesterPrivateKey: Hex | undefined;
 }
 
+export interface ChainAccessDeps {
+  /**
+   * The chain-indexer's answer to INDEXER_COMMANDS.lookupContract: whether an address is an escrow
+   * Holdfast follows (configured there, or deployed and registered by workspace-service).
+   */
+  lookupContract: (network: string, address: Address) => Promise<LookupEscrowContractReply>;
+}
+
 export interface OnchainEscrow {
   status: number;
   sender: Address;
@@ -56,7 +64,7 @@ async function orNullWhen<T>(notFound: abstract new (...args: never[]) => Error,
  * each currency (TOKEN_CONTRACTS), which contracts are Holdfast escrows, and the attester's calls.
  * RPC failures become UPSTREAM_UNAVAILABLE (503) for a request; workers retry them.
  */
-export function createChainAccess(settings: ChainSettings) {
+export function createChainAccess(settings: ChainSettings, deps: ChainAccessDeps) {
   const publicClients = new Map<string, PublicClient>();
   /** Escrow contracts proven genuine by their code (addresses lower-case), per network. */
   const genuine = new Set<string>();
@@ -168,17 +176,26 @@ export function createChainAccess(settings: ChainSettings) {
     },
 
     /**
-     * Whether `address` is a Holdfast escrow: one of ESCROW_CONTRACTS for the network, or a contract
-     * whose code is HoldfastEscrow's (a workspace's dedicated escrow). Anyone can emit an
-     * `EscrowCreated` from a contract of their own; only the genuine code's events are facts.
+     * Whether `address` is a Holdfast escrow. Anyone can deploy HoldfastEscrow's runtime code behind
+     * an init code of their own (periods of 0, so that anyone may `claimExpired` at once) and emit
+     * `EscrowCreated` from it: only these are escrows (docs/security.md, "Only Holdfast's escrow"):
+     * - one of payments' ESCROW_CONTRACTS for the network (the operator's);
+     * - a contract the chain-indexer follows (its ESCROW_CONTRACTS, or deployed and registered by
+     *   workspace-service) whose code is HoldfastEscrow's exactly, but for the compiler's immutable
+     *   ranges, and whose periods are within the constructor's bounds.
+     * A yes is kept for the process's life (code and immutables never change); a no is asked again
+     * (a dedicated escrow may be registered later). An indexer that does not answer is
+     * UPSTREAM_UNAVAILABLE: a request answers 503, the CHAIN consumer retries.
      */
     async isEscrowContract(network: string, address: string): Promise<boolean> {
       const lower = address.toLowerCase();
       if (settings.escrowContracts.some((c) => c.network === network && c.address === lower)) return true;
       const key = `${network}:${lower}`;
       if (genuine.has(key)) return true;
-      const code = await rpc('getCode', () => client(network).getCode({ address: getAddress(address) }));
-      if (!isCodeOf(code, holdfastEscrowDeployedBytecode)) return false;
+      const followed = await deps.lookupContract(network, getAddress(address));
+      if (followed.source === null) return false;
+      const found = await rpc('escrowGenuineness', () => escrowGenuineness(client(network), getAddress(address)));
+      if (found.reason !== null) return false;
       genuine.add(key);
       return true;
     },

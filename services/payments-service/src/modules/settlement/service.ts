@@ -76,6 +76,19 @@ interface EscrowTerms {
   token: string;
   amount: bigint;
   attester: string;
+  /** Unix seconds, as the contract keeps it. */
+  holdDeadline: bigint;
+}
+
+/**
+ * The hold deadline the escrow of `row` must have (unix seconds), or null when any will do. A
+ * transaction that states one was told to its sender (`escrow.holdDeadline` of the create answer,
+ * a batch's `nextAction`): a shorter one lets the receiver be paid before the platform's hold ends,
+ * a longer one keeps the receiver waiting past it. One without (a leg created before legs kept
+ * theirs) accepts the chain's, as it always did.
+ */
+function expectedHoldDeadline(row: TransactionRow): bigint | null {
+  return row.holdDeadline === null ? null : BigInt(Math.floor(Date.parse(row.holdDeadline) / 1000));
 }
 
 /**
@@ -97,7 +110,7 @@ export function createSettlementService(deps: SettlementDeps) {
     return { success, message, transaction: toPaymentsTransaction(row) };
   }
 
-  /** What the escrow of `row` must say: sender, receiver, token, amount (base units) and our attester. */
+  /** What the escrow of `row` must say: sender, receiver, token, amount (base units), our attester and the hold deadline. */
   function termsProblems(row: TransactionRow, terms: EscrowTerms): string[] {
     const problems: string[] = [];
     if (!sameAddress(terms.sender, row.fromAddress)) problems.push('sender');
@@ -105,6 +118,8 @@ export function createSettlementService(deps: SettlementDeps) {
     if (!sameAddress(terms.token, chain.tokenAddress(row.blockchainNetwork, row.currency))) problems.push('token');
     if (toBaseUnits(row.amount) !== terms.amount) problems.push('amount');
     if (!sameAddress(terms.attester, chain.requireAttester())) problems.push('attester');
+    const hold = expectedHoldDeadline(row);
+    if (hold !== null && terms.holdDeadline !== hold) problems.push('holdDeadline');
     return problems;
   }
 
@@ -520,7 +535,11 @@ export function createSettlementService(deps: SettlementDeps) {
     if (!action) return decided('noop');
     let patch = {};
     if (event.kind === 'escrow.created') {
-      const problems = termsProblems(row, { ...event.data, amount: BigInt(event.data.amount) });
+      const problems = termsProblems(row, {
+        ...event.data,
+        amount: BigInt(event.data.amount),
+        holdDeadline: BigInt(Math.floor(Date.parse(event.data.holdDeadline) / 1000)),
+      });
       if (problems.length > 0) return decided('rejected', `the escrow's ${problems.join(', ')} differ from the transaction`, action);
       if (row.escrowAddress && !sameAddress(row.escrowAddress, event.contractAddress)) {
         return decided('conflict', `already escrowed in ${row.escrowAddress}`, action);
