@@ -162,7 +162,9 @@ export type EscrowInstructions = Static<typeof EscrowInstructions>;
 export const TransferInstructions = Type.Object(
   {
     contractAddress: Nullable(
-      Type.String({ description: 'The escrow contract whose `pay` forwards the transfer (ESCROW_CONTRACTS); null when none is configured.' }),
+      Type.String({
+        description: 'The escrow contract whose `pay` forwards the transfer (ESCROW_CONTRACTS); null when none is configured.',
+      }),
     ),
     tokenAddress: Nullable(Type.String({ description: 'The ERC-20 of the currency (TOKEN_CONTRACTS); null when none is configured.' })),
     onchainId: Type.String({ pattern: '^0x[0-9a-f]{64}$', description: 'The payment id: the transaction id as bytes32.' }),
