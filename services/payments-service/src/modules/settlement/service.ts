@@ -266,16 +266,32 @@ export function createSettlementService(deps: SettlementDeps) {
     }
     await requireConfirmations(row, hash, receipt);
     const out = await sql.begin(async (tx) => {
-      const holder = await repository.claimTransfer(tx, chainId, hash, logIndex, id);
+      const claim = { chainId, txHash: hash, logIndex, platformId: principal.platformId, transactionId: id, tagged: !!tagged };
+      const { holder, others } = await repository.claimTransfer(tx, claim);
       if (holder !== id) throw new AppError('CONFLICT', 'This transfer already confirmed another transaction', { txHash: hash });
-      return moves.move(tx, {
+      const moved = await moves.move(tx, {
         transactionId: id,
         platformId: principal.platformId,
         action: 'confirm_transfer',
         actor: actorOf(principal),
         patch: { txHash: hash, chainId },
       });
+      // A plain transfer names no transaction: another platform's claim of it makes a disputed claim.
+      // (A tagged log names this transaction: no other platform's transaction can have claimed it.)
+      const disputed =
+        !tagged && others.length > 0 ? await repository.openDisputedClaim(tx, { chainId, network, txHash: hash, logIndex }) : null;
+      return { ...moved, disputed, others };
     });
+    if (out.disputed) {
+      log.warn(
+        { transactionId: id, disputedClaimId: out.disputed, claimedBy: out.others.map((o) => o.transactionId), txHash: hash, logIndex },
+        'a plain transfer was claimed by transactions of several platforms: disputed claim open for an operator',
+      );
+      return result(
+        out.after,
+        'Transfer confirmed on chain; a transaction of another platform claimed the same plain transfer, so an operator will decide which one it paid (use pay to tag a transfer to its transaction)',
+      );
+    }
     return result(out.after, tagged ? 'Forwarded transfer confirmed on chain' : 'Transfer confirmed on chain');
   }
 
