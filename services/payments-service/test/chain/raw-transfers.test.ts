@@ -174,6 +174,16 @@ describe('a plain (untagged) transfer claimed by two platforms', () => {
     expect((await rowOf(third.id))?.status).toBe(third.status);
   });
 
+  it('two platforms submitting the same plain transfer at the same moment still open the disputed claim (claims of a log are serialized)', async () => {
+    const first = await createRaw(a);
+    const second = await createRaw(b);
+    await e.world.mint(SENDER, AMOUNT);
+    const sent = await e.world.transfer(RECEIVER, AMOUNT);
+    const answers = await Promise.all([submit(a, first.id, sent.transactionHash), submit(b, second.id, sent.transactionHash)]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    expect(await disputesOf(sent.transactionHash)).toEqual([{ id: expect.any(String), status: 'open' }]);
+  });
+
   it('an operator resolves it by naming the rightful transaction: the other one fails with the reason, transaction.failed is written', async () => {
     const { first, second, sent } = await disputed();
     const [dispute] = await disputesOf(sent.transactionHash);
