@@ -93,7 +93,7 @@ describe('ids and subjects', () => {
 });
 
 describe('the escrow ABI in @holdfast/contracts', () => {
-  it('is the same as typed constant and as data, and has one CHAIN kind per contract event', () => {
+  it('is the same as typed constant and as data, and has one CHAIN kind per escrow lifecycle event', () => {
     expect(escrowArtifact.abi).toEqual(holdfastEscrowAbi);
     const events = holdfastEscrowAbi.filter((item) => item.type === 'event').map((item) => item.name);
     expect(events.sort()).toEqual(
@@ -105,8 +105,10 @@ describe('the escrow ABI in @holdfast/contracts', () => {
         'EscrowRefunded',
         'EscrowReleased',
         'EscrowRescinded',
+        // pay's log: no escrow, so no CHAIN kind (payments reads it from a submitted receipt; ADR 45).
+        'TransferForwarded',
       ].sort(),
     );
-    expect(CHAIN_EVENT_KINDS).toHaveLength(events.length);
+    expect(CHAIN_EVENT_KINDS).toHaveLength(events.length - 1);
   });
 });

@@ -331,4 +331,37 @@ contract HoldfastEscrow is ReentrancyGuard {
         emit EscrowReleased(id, receiver, msg.sender, amount, reason);
         IERC20(e.token).safeTransfer(receiver, amount);
     }
+
+    // ------------------------------------------------------------------ forwarded payments
+
+    /// @notice A payment without escrow (`pay`): its id, sender, receiver, token and amount. The log
+    ///         ties the transfer to one Holdfast transaction, which a plain ERC-20 `Transfer` cannot do.
+    event TransferForwarded(bytes32 indexed id, address indexed sender, address indexed receiver, address token, uint256 amount);
+
+    /// @notice `pay` was already called with this id.
+    error PaymentIdUsed(bytes32 id);
+
+    /// @notice Ids `pay` has used (never reused, like escrow ids).
+    mapping(bytes32 id => bool) public paymentIdUsed;
+
+    /// @notice Pays `amount` of `token` from msg.sender (approve first, as for createEscrow) straight to
+    ///         `receiver`, and logs `TransferForwarded` with `id`: the log names the transaction it pays.
+    ///         Nothing is held: the contract never owns the funds, and nobody can move them afterwards.
+    /// @param id The transaction's UUID left-padded to 32 bytes; never used before, by `pay` or by an escrow.
+    function pay(bytes32 id, address receiver, address token, uint256 amount) external nonReentrant {
+        if (id == bytes32(0) || uint256(id) >> 128 != 0) revert InvalidId(id);
+        if (receiver == address(0) || receiver == address(this)) revert InvalidAddress(receiver);
+        if (token.code.length == 0) revert InvalidAddress(token);
+        if (amount == 0) revert ZeroAmount();
+        if (paymentIdUsed[id]) revert PaymentIdUsed(id);
+        if (_escrows[id].status != Status.None) revert EscrowExists(id);
+        paymentIdUsed[id] = true;
+        emit TransferForwarded(id, msg.sender, receiver, token, amount);
+        uint256 before = IERC20(token).balanceOf(receiver);
+        IERC20(token).safeTransferFrom(msg.sender, receiver, amount);
+        uint256 balance = IERC20(token).balanceOf(receiver);
+        // The log says `amount` reached the receiver: a token that delivers anything else is refused.
+        uint256 received = balance > before ? balance - before : 0;
+        if (received != amount) revert TransferAmountMismatch(amount, received);
+    }
 }

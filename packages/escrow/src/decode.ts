@@ -32,6 +32,12 @@ const KIND_OF_EVENT: Record<string, ChainEventKind> = {
   EscrowFrozen: 'escrow.frozen',
 };
 
+/**
+ * The escrow events the CHAIN stream carries: the lifecycle of an escrow. `TransferForwarded` (a `pay`,
+ * no escrow) is not one of them: payments reads it from the receipt of a submitted hash (docs/settlement.md).
+ */
+export const ESCROW_LIFECYCLE_EVENTS: readonly string[] = Object.keys(KIND_OF_EVENT);
+
 const MAX_DATE_SECONDS = 8_640_000_000_000n;
 
 function isoOf(seconds: bigint): string {

@@ -1,6 +1,6 @@
 export * from '@holdfast/contracts/escrow';
 export { evmChain } from './chain.js';
-export { type DecodedEvent, decodeEscrowLog, type EscrowLog, UndecodableLogError } from './decode.js';
+export { type DecodedEvent, decodeEscrowLog, ESCROW_LIFECYCLE_EVENTS, type EscrowLog, UndecodableLogError } from './decode.js';
 export {
   type DeployClients,
   type Deployment,

@@ -1,6 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { type Anvil, startAnvil } from '@holdfast/test-fixtures';
-import { type Address, getContract, type Hex, maxUint256, parseEventLogs, parseUnits, type TransactionReceipt, zeroAddress } from 'viem';
+import {
+  type Address,
+  getContract,
+  type Hex,
+  maxUint256,
+  parseEventLogs,
+  parseUnits,
+  type TransactionReceipt,
+  zeroAddress,
+  zeroHash,
+} from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -56,7 +66,8 @@ const escrowEvents = <
     | 'EscrowRescinded'
     | 'EscrowRefunded'
     | 'EscrowFrozen'
-    | 'EarlyReleaseAttested',
+    | 'EarlyReleaseAttested'
+    | 'TransferForwarded',
 >(
   receipt: TransactionReceipt,
   eventName: N,
@@ -451,6 +462,63 @@ describe('expiry escape (lost attester key, silent sender)', () => {
     const { id, expiresAt } = await createEscrow();
     await c.travel(HOUR + DEFAULT_EXPIRY_PERIOD + 1n);
     await expectRevert(() => escrowAs(attester).freeze([id]), 'EscrowExpired', [id, expiresAt]);
+  });
+});
+
+describe('pay (a forwarded payment, no escrow)', () => {
+  const payAs = (account: Address) => escrowAs(account).pay;
+  const paymentIdUsed = (id: Hex) =>
+    c.publicClient.readContract({ address: escrow, abi: holdfastEscrowAbi, functionName: 'paymentIdUsed', args: [id] });
+
+  it('moves the amount from the sender straight to the receiver and logs the id with the terms', async () => {
+    const id = newId();
+    const amount = usdc('42.000001');
+    const [senderBefore, receiverBefore, escrowBefore] = await balances(sender, receiver, escrow);
+    const receipt = await c.mined(payAs(sender)([id, receiver, token, amount]));
+
+    expect(await balances(sender, receiver, escrow)).toEqual([senderBefore! - amount, receiverBefore! + amount, escrowBefore]);
+    expect(transfers(receipt).map((t) => t.args)).toEqual([{ from: sender, to: receiver, value: amount }]);
+    const forwarded = escrowEvents(receipt, 'TransferForwarded');
+    expect(forwarded.map((l) => l.args)).toEqual([{ id, sender, receiver, token, amount }]);
+    expect(forwarded[0]!.address.toLowerCase()).toBe(escrow.toLowerCase());
+    expect(await paymentIdUsed(id)).toBe(true);
+    // Nothing is held: there is no escrow under the id.
+    expect((await escrowOf(id)).status).toBe(EscrowStatus.None);
+  });
+
+  it('refuses an id used before, by pay or by an escrow, whoever calls', async () => {
+    const id = newId();
+    await c.mined(payAs(sender)([id, receiver, token, usdc('1')]));
+    await expectRevert(() => payAs(sender)([id, receiver, token, usdc('1')]), 'PaymentIdUsed', [id]);
+    await expectRevert(() => payAs(stranger)([id, stranger, token, usdc('1')]), 'PaymentIdUsed', [id]);
+    const { id: escrowId } = await createEscrow();
+    await expectRevert(() => payAs(sender)([escrowId, receiver, token, usdc('1')]), 'EscrowExists', [escrowId]);
+  });
+
+  it('refuses a bad id, receiver, token or amount, and moves nothing', async () => {
+    const [senderBefore, receiverBefore] = await balances(sender, receiver);
+    await expectRevert(() => payAs(sender)([zeroHash, receiver, token, usdc('1')]), 'InvalidId', [zeroHash]);
+    const notUuid = `0x${'11'.repeat(32)}` as Hex;
+    await expectRevert(() => payAs(sender)([notUuid, receiver, token, usdc('1')]), 'InvalidId', [notUuid]);
+    await expectRevert(() => payAs(sender)([newId(), zeroAddress, token, usdc('1')]), 'InvalidAddress', [zeroAddress]);
+    await expectRevert(() => payAs(sender)([newId(), escrow, token, usdc('1')]), 'InvalidAddress', [escrow]);
+    const noCode = randomAddress();
+    await expectRevert(() => payAs(sender)([newId(), receiver, noCode, usdc('1')]), 'InvalidAddress', [noCode]);
+    await expectRevert(() => payAs(sender)([newId(), receiver, token, 0n]), 'ZeroAmount', []);
+    expect(await balances(sender, receiver)).toEqual([senderBefore, receiverBefore]);
+  });
+
+  it('needs the allowance of the sender, as createEscrow does', async () => {
+    // The token's own error (not in the escrow's ABI): the call fails and no id is used.
+    const id = newId();
+    await expect(payAs(stranger)([id, receiver, token, usdc('1')])).rejects.toThrow(/reverted/);
+    expect(await paymentIdUsed(id)).toBe(false);
+  });
+
+  it('costs about a plain transfer and one storage slot', async () => {
+    await c.mined(payAs(sender)([newId(), receiver, token, usdc('1')])); // the receiver's balance is then non-zero
+    gas.pay = (await c.mined(payAs(sender)([newId(), receiver, token, usdc('1')]))).gasUsed;
+    expect(gas.pay).toBeLessThan(90_000n);
   });
 });
 

@@ -67,6 +67,16 @@ describe('fee-on-transfer tokens', () => {
     );
     expect(await token.balanceOf(escrow)).toBe(0n);
   });
+
+  it('are refused by pay: its log must say what the receiver got', async () => {
+    const token = await hostileToken('FeeOnTransferToken');
+    const id = newId();
+    await expectRevert(() => escrowAs(sender).pay([id, receiver, token.address, 1_000n]), 'TransferAmountMismatch', [1_000n, 990n]);
+    expect(await token.balanceOf(receiver)).toBe(0n);
+    expect(await c.publicClient.readContract({ address: escrow, abi: holdfastEscrowAbi, functionName: 'paymentIdUsed', args: [id] })).toBe(
+      false,
+    );
+  });
 });
 
 describe('tokens that return false', () => {
@@ -152,5 +162,15 @@ describe('re-entrancy through a malicious token', () => {
     );
     expect((await escrowOf(outer)).status).toBe(EscrowStatus.None);
     expect((await escrowOf(nested)).status).toBe(EscrowStatus.None);
+  });
+
+  it('refuses a call back into the escrow during pay', async () => {
+    const token = await hostileToken('ReentrantToken');
+    const nested = newId();
+    const payData = encodeFunctionData({ abi: holdfastEscrowAbi, functionName: 'pay', args: [nested, receiver, token.address, 1n] });
+    await token.write(deployer, 'arm', [escrow, payData, true]);
+    const outer = newId();
+    await expectRevert(() => escrowAs(sender).pay([outer, receiver, token.address, 100n]), 'ReentrancyGuardReentrantCall', []);
+    expect(await token.balanceOf(receiver)).toBe(0n);
   });
 });

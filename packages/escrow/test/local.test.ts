@@ -9,6 +9,7 @@ import {
   evmChain,
   holdfastEscrowDeployedBytecode,
   holdfastEscrowImmutableRanges,
+  holdfastEscrowReleases,
   isCodeOf,
   type LocalContracts,
   localDeployerAccount,
@@ -150,6 +151,21 @@ describe('escrowGenuineness', () => {
     ).toBe(true);
     // ...but not the periods.
     expect(await escrowGenuineness(clients.publicClient, lookAlike)).toEqual({ reason: 'periods', expiryPeriod: 0n, freezePeriod: 0n });
+  });
+
+  it('finds an escrow of an earlier release genuine (a dedicated escrow deployed before the contract changed)', async () => {
+    const [release] = holdfastEscrowReleases;
+    // Release 1's runtime code with every immutable set to one day, as its constructor would have.
+    const day = (86_400).toString(16).padStart(64, '0');
+    let code: string = release.deployedBytecode;
+    for (const r of release.immutableRanges) code = `${code.slice(0, 2 + r.start * 2)}${day}${code.slice(2 + (r.start + r.length) * 2)}`;
+    const hash = await clients.walletClient.sendTransaction({
+      data: initCodeReturning(code as Hex),
+      account: localDeployerAccount(),
+      chain: clients.walletClient.chain,
+    });
+    const earlier = (await clients.publicClient.waitForTransactionReceipt({ hash })).contractAddress!;
+    expect(await escrowGenuineness(clients.publicClient, earlier)).toEqual({ reason: null, expiryPeriod: 86_400n, freezePeriod: 86_400n });
   });
 
   it('refuses other code', async () => {

@@ -1,6 +1,8 @@
+import { holdfastEscrowAbi } from '@holdfast/escrow';
 import { type Anvil, startAnvil } from '@holdfast/test-fixtures';
+import { toEventSelector } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChainReader } from '../src/modules/indexing/chain-reader.js';
+import { createChainReader, ESCROW_EVENT_TOPICS } from '../src/modules/indexing/chain-reader.js';
 
 let anvil: Anvil;
 
@@ -28,5 +30,17 @@ describe('the chain reader', () => {
     } finally {
       await reader.close();
     }
+  });
+});
+
+describe('the escrow logs read', () => {
+  const events = holdfastEscrowAbi.filter((item) => item.type === 'event');
+  const topicOf = (name: string) => toEventSelector(events.find((item) => item.name === name)!);
+
+  it("are the escrow lifecycle's events, not pay's TransferForwarded (no escrow: never a CHAIN event, never an undecodable log)", () => {
+    expect(ESCROW_EVENT_TOPICS).toContain(topicOf('EscrowCreated'));
+    expect(ESCROW_EVENT_TOPICS).toContain(topicOf('EscrowFrozen'));
+    expect(ESCROW_EVENT_TOPICS).not.toContain(topicOf('TransferForwarded'));
+    expect(ESCROW_EVENT_TOPICS).toHaveLength(events.length - 1);
   });
 });

@@ -236,7 +236,9 @@ export async function createPaymentsService(
 
   // The operator's desk: settlement items that need a person (admin scope).
   await app.register(
-    settlementReviewRoutes(createSettlementReviewService({ sql: database.sql, repository: createSettlementReviewRepository(), logger })),
+    settlementReviewRoutes(
+      createSettlementReviewService({ sql: database.sql, repository: createSettlementReviewRepository(), moves, logger }),
+    ),
   );
   const settlementWorker = createSettlementWorker({
     sql: database.sql,

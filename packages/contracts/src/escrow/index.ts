@@ -12,3 +12,4 @@
  * and nowhere else; the escrow package's build and tests fail when they are stale.
  */
 export * from './artifacts.js';
+export * from './releases.js';

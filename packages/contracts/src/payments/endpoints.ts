@@ -72,10 +72,15 @@ import { definePaymentsEndpoint as endpoint } from './endpoint.js';
 import { EVENT_STREAM_HEARTBEAT_MS, EVENT_STREAM_PATH, EventStreamHeaders, EventStreamQuery, EventStreamResponse } from './event-stream.js';
 import {
   ChainMessageIdParams,
+  DisputedClaim,
+  DisputedClaimIdParams,
+  DisputedClaimList,
+  DisputedClaimQuery,
   MismatchList,
   MismatchQuery,
   OperatorActionBody,
   ReconciliationPass,
+  ResolveDisputedClaimBody,
   SettlementIdParams,
   SettlementItem,
   SettlementItemList,
@@ -1020,6 +1025,34 @@ export const resolveChainMessage = endpoint({
   params: ChainMessageIdParams,
   body: OperatorActionBody,
   response: { 200: SettlementItem },
+  errors: [404, 409],
+});
+
+export const listDisputedClaims = endpoint({
+  method: 'GET',
+  path: '/api/v1/admin/settlement/disputed-claims',
+  operationId: 'listDisputedClaims',
+  tags: ['operations'],
+  summary: 'Plain transfers claimed by several platforms',
+  description: `A plain ERC-20 transfer names no transaction, so raw transactions of different platforms with the same terms may each claim it with submit-hash: each completes, and the log is a disputed claim. Open ones by default (\`status=resolved\`: the resolved ones), newest first, with every claim and its transaction's status. A transfer made with the escrow's \`pay\` names its transaction and is never disputed. ${SETTLEMENT_RUNBOOK}`,
+  tier: 'admin',
+  auth: OPERATOR,
+  querystring: DisputedClaimQuery,
+  response: { 200: DisputedClaimList },
+});
+
+export const resolveDisputedClaim = endpoint({
+  method: 'POST',
+  path: '/api/v1/admin/settlement/disputed-claims/:id/resolve',
+  operationId: 'resolveDisputedClaim',
+  tags: ['operations'],
+  summary: 'Resolve a disputed claim by naming the transaction the transfer paid',
+  description: `\`rightfulTransactionId\` keeps its completion; every other claiming transaction still completed moves to \`failed\` (\`void_transfer\`, \`transaction.failed\` with \`reason\`, webhooks follow), in one database transaction with the resolution and who acted. 400 when \`rightfulTransactionId\` did not claim the transfer; 404 for an unknown claim; 409 when it is already resolved. ${SETTLEMENT_RUNBOOK}`,
+  tier: 'admin',
+  auth: OPERATOR,
+  params: DisputedClaimIdParams,
+  body: ResolveDisputedClaimBody,
+  response: { 200: DisputedClaim },
   errors: [404, 409],
 });
 

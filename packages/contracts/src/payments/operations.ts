@@ -75,6 +75,68 @@ export type OperatorActionBody = Static<typeof OperatorActionBody>;
 export const SettlementIdParams = Type.Object({ id: Uuid }, strict);
 export const ChainMessageIdParams = Type.Object({ messageId: Type.String({ minLength: 1, maxLength: 200 }) }, strict);
 
+// ---------------------------------------------------------------- disputed claims
+
+/**
+ * A plain ERC-20 transfer log claimed by raw transactions of more than one platform (docs/settlement.md,
+ * "Disputed claims"): each claimant completed; an operator names the transaction the transfer paid and
+ * the others fail (`transaction.failed`). A `pay` (tagged) transfer names its transaction and is never disputed.
+ */
+export const DISPUTED_CLAIM_STATUSES = ['open', 'resolved'] as const;
+export type DisputedClaimStatus = (typeof DISPUTED_CLAIM_STATUSES)[number];
+
+export const TransferClaim = Type.Object(
+  {
+    transactionId: Uuid,
+    platformId: Uuid,
+    transactionStatus: Type.String({ description: 'The claiming transaction’s status now.' }),
+    claimedAt: DateTime,
+  },
+  strict,
+);
+export type TransferClaim = Static<typeof TransferClaim>;
+
+export const DisputedClaim = Type.Object(
+  {
+    id: Uuid,
+    network: Type.String(),
+    chainId: Type.Integer(),
+    txHash: Type.String(),
+    logIndex: Type.Integer({ minimum: 0, description: 'The `Transfer` log claimed, in the receipt of `txHash`.' }),
+    status: StringEnum(DISPUTED_CLAIM_STATUSES),
+    claims: Type.Array(TransferClaim, { description: 'Every transaction that claimed the log, oldest first.' }),
+    rightfulTransactionId: Type.Union([Uuid, Type.Null()], { description: 'The transaction the operator found the transfer paid.' }),
+    resolution: Nullable(Type.String({ description: 'The operator’s reason.' })),
+    resolvedBy: Nullable(Type.String({ description: '`api_key:<keyId>` or `oauth_client:<clientId>`.' })),
+    resolvedAt: Type.Union([DateTime, Type.Null()]),
+    createdAt: DateTime,
+  },
+  strict,
+);
+export type DisputedClaim = Static<typeof DisputedClaim>;
+
+export const DisputedClaimQuery = Type.Composite([
+  PageQuery,
+  Type.Object({
+    status: Type.Optional(StringEnum(DISPUTED_CLAIM_STATUSES, { default: 'open', description: 'Open ones by default.' })),
+  }),
+]);
+export type DisputedClaimQuery = Static<typeof DisputedClaimQuery>;
+
+export const DisputedClaimList = Type.Object({ data: Type.Array(DisputedClaim), pagination: PaginationMeta }, strict);
+export type DisputedClaimList = Static<typeof DisputedClaimList>;
+
+export const ResolveDisputedClaimBody = Type.Object(
+  {
+    rightfulTransactionId: Type.String({ format: 'uuid', description: 'The claiming transaction the transfer paid; the others fail.' }),
+    reason: Type.String({ minLength: 3, maxLength: 500, description: 'Why: kept with who acted and in each failed transaction’s reason.' }),
+  },
+  strict,
+);
+export type ResolveDisputedClaimBody = Static<typeof ResolveDisputedClaimBody>;
+
+export const DisputedClaimIdParams = Type.Object({ id: Uuid }, strict);
+
 // ---------------------------------------------------------------- reconciliation
 
 /**

@@ -158,8 +158,33 @@ export const EscrowInstructions = Type.Object(
 );
 export type EscrowInstructions = Static<typeof EscrowInstructions>;
 
+/** What the sender's wallet signs for a `raw` transaction: a `pay` through the escrow contract, tagged with the transaction (docs/settlement.md). */
+export const TransferInstructions = Type.Object(
+  {
+    contractAddress: Nullable(
+      Type.String({
+        description: 'The escrow contract whose `pay` forwards the transfer (ESCROW_CONTRACTS); null when none is configured.',
+      }),
+    ),
+    tokenAddress: Nullable(Type.String({ description: 'The ERC-20 of the currency (TOKEN_CONTRACTS); null when none is configured.' })),
+    onchainId: Type.String({ pattern: '^0x[0-9a-f]{64}$', description: 'The payment id: the transaction id as bytes32.' }),
+    receiver: Type.String({ description: 'The transaction’s `toAddress`.' }),
+    amountBaseUnits: Nullable(Type.String({ pattern: '^[0-9]+$', description: 'The amount in the token’s units (6 decimals).' })),
+  },
+  {
+    description:
+      'Approve `tokenAddress` for `amountBaseUnits` to `contractAddress`, then call `pay(onchainId, receiver, tokenAddress, amountBaseUnits)`: the funds go straight to the receiver and the `TransferForwarded` log names this transaction, so its hash completes this transaction only (submit it to `/hash`). A plain ERC-20 transfer is still accepted, but it names no transaction: when another platform claims the same transfer, both are recorded as a disputed claim that an operator resolves.',
+  },
+);
+export type TransferInstructions = Static<typeof TransferInstructions>;
+
 export const CreatedTransaction = Type.Object(
-  { ...PaymentsTransaction.properties, rescind: RescindInfo, escrow: Type.Optional(EscrowInstructions) },
+  {
+    ...PaymentsTransaction.properties,
+    rescind: RescindInfo,
+    escrow: Type.Optional(EscrowInstructions),
+    transfer: Type.Optional(TransferInstructions),
+  },
   { $id: 'CreatedTransaction', description: 'The transaction as created, with its rescind rules.' },
 );
 

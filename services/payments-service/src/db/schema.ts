@@ -17,6 +17,7 @@ export { remoteTasks } from '../modules/remote-tasks/tables.js';
 export {
   appliedChainMessages,
   claimedTransfers,
+  disputedClaims,
   earlyReleaseAttestations,
   rescindRequests,
   settlementOperatorActions,

@@ -60,6 +60,8 @@ export interface ChainWorld {
     amount: bigint,
     options?: { holdDeadline?: bigint; receiver?: Address; attester?: Address },
   ) => Promise<TransactionReceipt>;
+  /** The sender approves and calls `pay(transactionId, receiver, token, amount)` on the escrow (a tagged raw transfer). */
+  pay: (transactionId: string, amount: bigint, options?: { receiver?: Address; onchainId?: Hex }) => Promise<TransactionReceipt>;
   escrowCall: (
     fn: 'rescind' | 'release' | 'attestEarlyRelease',
     transactionId: string,
@@ -141,6 +143,20 @@ export async function startChain(): Promise<ChainWorld> {
             options.attester ?? ATTESTER,
             options.holdDeadline ?? 0n,
           ],
+        }),
+      );
+    },
+    async pay(transactionId: string, amount: bigint, options: { receiver?: Address; onchainId?: Hex } = {}) {
+      await api.mint(sender.account.address, amount);
+      await mined(
+        sender.writeContract({ address: usdc.address, abi: mockUsdcAbi, functionName: 'approve', args: [escrow.address, amount] }),
+      );
+      return mined(
+        sender.writeContract({
+          address: escrow.address,
+          abi: holdfastEscrowAbi,
+          functionName: 'pay',
+          args: [options.onchainId ?? uuidToOnchainId(transactionId), options.receiver ?? receiver.account.address, usdc.address, amount],
         }),
       );
     },

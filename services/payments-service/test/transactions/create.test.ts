@@ -74,6 +74,7 @@ describe('create: happy path', () => {
       contractAddress: null,
       tokenAddress: null,
     });
+    expect(tx.transfer).toBeUndefined();
 
     const [row] =
       await e.sql`select status, amount::text, hold_deadline, rescind_policy, workspace_id from transactions where id = ${tx.id}`;
@@ -89,7 +90,7 @@ describe('create: happy path', () => {
 
     const read = await call(e.svc.url, 'GET', `/api/v2/transactions/${tx.id}`, { headers: bearer(t.token) });
     expect(read.status).toBe(200);
-    const { rescind, escrow, ...record } = tx;
+    const { rescind, escrow, transfer, ...record } = tx;
     expect(read.body).toEqual(record);
   });
 
@@ -128,7 +129,16 @@ describe('create: happy path', () => {
       customerId: 'c-9',
       // Raw transfers are not escrowed: nothing to rescind.
       rescind: { allowed: false },
+      // What the sender's wallet signs: a pay tagged with the transaction (no contract or token configured here).
+      transfer: {
+        contractAddress: null,
+        tokenAddress: null,
+        onchainId: `0x${'0'.repeat(32)}${res.body.id.replaceAll('-', '')}`,
+        receiver: b.toAddress,
+        amountBaseUnits: '25500000',
+      },
     });
+    expect(res.body.escrow).toBeUndefined();
     const same = await create(body({ templateId, contractTemplateId: templateId }));
     expect(same.status).toBe(201);
     expect(same.body.templateId).toBe(templateId);

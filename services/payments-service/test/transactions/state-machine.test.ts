@@ -36,6 +36,7 @@ const ALLOWED: Record<string, TransactionStatus> = {
   'disputed refund': 'refunded',
   'escrowed rescind': 'rescinded',
   'escrowed revert_escrow': 'pending',
+  'completed void_transfer': 'failed',
 };
 
 describe('transaction state machine', () => {
@@ -50,10 +51,11 @@ describe('transaction state machine', () => {
     }
   }
 
-  it('has no move out of a terminal status', () => {
-    for (const status of ['completed', 'failed', 'refunded', 'rescinded'] as const) {
+  it('has no move out of a terminal status but the operator voiding a disputed transfer', () => {
+    for (const status of ['failed', 'refunded', 'rescinded'] as const) {
       expect(TRANSACTION_ACTIONS.filter((a) => nextStatus(status, a).ok)).toEqual([]);
     }
+    expect(TRANSACTION_ACTIONS.filter((a) => nextStatus('completed', a).ok)).toEqual(['void_transfer']);
   });
 
   it('announces each terminal and escrowed move with the event of the same name', () => {

@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, STATUS_CODES } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { holdfastEscrowAbi } from '@holdfast/contracts/escrow';
+import { ESCROW_LIFECYCLE_EVENTS } from '@holdfast/escrow';
 import {
   type Address,
   BlockNotFoundError,
@@ -49,8 +50,14 @@ export interface ChainReader {
   close: () => Promise<void>;
 }
 
-/** topic0 of every event of the escrow contract: other contracts' events at the same address never match. */
-export const ESCROW_EVENT_TOPICS: Hex[] = holdfastEscrowAbi.filter((item) => item.type === 'event').map((item) => toEventSelector(item));
+/**
+ * topic0 of every escrow lifecycle event of the contract: other contracts' events at the same address
+ * never match, nor does `TransferForwarded` (a `pay`: no escrow, read by payments from a submitted receipt).
+ */
+export const ESCROW_EVENT_TOPICS: Hex[] = holdfastEscrowAbi
+  .filter((item) => item.type === 'event')
+  .filter((item) => ESCROW_LIFECYCLE_EVENTS.includes(item.name))
+  .map((item) => toEventSelector(item));
 
 /**
  * viem's HTTP transport sends through this (Node's own HTTP client) instead of `fetch`. Each `fetch`

@@ -1,4 +1,12 @@
-import { type OperatorAction, type SettlementItem, type SettlementItemStatus, uuidv7 } from '@holdfast/contracts';
+import {
+  type DisputedClaim,
+  type DisputedClaimStatus,
+  type OperatorAction,
+  type SettlementItem,
+  type SettlementItemStatus,
+  type TransferClaim,
+  uuidv7,
+} from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
 import { isoOf } from '../auth/repository.js';
 
@@ -30,6 +38,40 @@ const toItem = (r: DbItem): ItemRow => ({
   createdAt: isoOf(r.created_at),
   resolvedAt: r.resolved_at === null ? null : isoOf(r.resolved_at),
 });
+
+/** A disputed claim as stored, before its claims are attached. */
+export type DisputedClaimRow = Omit<DisputedClaim, 'claims'>;
+
+interface DbDisputedClaim {
+  id: string;
+  network: string;
+  chain_id: number;
+  tx_hash: string;
+  log_index: number;
+  status: DisputedClaimStatus;
+  rightful_transaction_id: string | null;
+  resolution: string | null;
+  resolved_by: string | null;
+  resolved_at: string | Date | null;
+  created_at: string | Date;
+}
+
+const toDisputedClaim = (r: DbDisputedClaim): DisputedClaimRow => ({
+  id: r.id,
+  network: r.network,
+  chainId: r.chain_id,
+  txHash: r.tx_hash,
+  logIndex: r.log_index,
+  status: r.status,
+  rightfulTransactionId: r.rightful_transaction_id,
+  resolution: r.resolution,
+  resolvedBy: r.resolved_by,
+  resolvedAt: r.resolved_at === null ? null : isoOf(r.resolved_at),
+  createdAt: isoOf(r.created_at),
+});
+
+/** The key of a claimed log in `claimsOf`'s answer. */
+export const claimKey = (c: Pick<DisputedClaimRow, 'chainId' | 'txHash' | 'logIndex'>) => `${c.chainId}|${c.txHash}|${c.logIndex}`;
 
 /** Settlement instructions and CHAIN messages that need a person, as one list (docs/settlement.md, "Operator runbook"). */
 export function createSettlementReviewRepository() {
@@ -84,7 +126,7 @@ export function createSettlementReviewRepository() {
 
     async recordAction(
       q: Queryable,
-      a: Omit<OperatorAction, 'createdAt'> & { itemKind: 'settlement' | 'chain_message'; itemId: string },
+      a: Omit<OperatorAction, 'createdAt'> & { itemKind: 'settlement' | 'chain_message' | 'disputed_claim'; itemId: string },
     ): Promise<void> {
       await q`
         insert into settlement_operator_actions (id, item_kind, item_id, action, actor, actor_platform_id, reason, from_status)
@@ -127,6 +169,72 @@ export function createSettlementReviewRepository() {
         out.set(key, list);
       }
       return out;
+    },
+
+    // ---- disputed claims (a plain transfer claimed by several platforms' raw transactions)
+
+    async listDisputedClaims(
+      q: Queryable,
+      filter: { status: DisputedClaimStatus; limit: number; offset: number },
+    ): Promise<{ rows: DisputedClaimRow[]; total: number }> {
+      const rows = await q<(DbDisputedClaim & { total: number })[]>`
+        select *, count(*) over ()::int as total from settlement_disputed_claims
+        where status = ${filter.status}
+        order by created_at desc, id
+        limit ${filter.limit} offset ${filter.offset}`;
+      return { rows: rows.map(toDisputedClaim), total: rows[0]?.total ?? 0 };
+    },
+
+    async lockDisputedClaim(q: Queryable, id: string): Promise<DisputedClaimRow | null> {
+      const rows = await q<DbDisputedClaim[]>`select * from settlement_disputed_claims where id = ${id} for update`;
+      return rows[0] ? toDisputedClaim(rows[0]) : null;
+    },
+
+    /** The claims of each log, oldest first, keyed by `chainId|txHash|logIndex` (each log probed through the claims' key). */
+    async claimsOf(
+      q: Queryable,
+      logs: readonly Pick<DisputedClaimRow, 'chainId' | 'txHash' | 'logIndex'>[],
+    ): Promise<Map<string, TransferClaim[]>> {
+      const out = new Map<string, TransferClaim[]>();
+      if (logs.length === 0) return out;
+      const rows = await q<
+        {
+          chain_id: number;
+          tx_hash: string;
+          log_index: number;
+          transaction_id: string;
+          platform_id: string;
+          status: string;
+          created_at: string | Date;
+        }[]
+      >`
+        select c.chain_id, c.tx_hash, c.log_index, c.transaction_id, c.platform_id, t.status, c.created_at
+        from unnest(${logs.map((l) => l.chainId)}::int[], ${logs.map((l) => l.txHash)}::text[], ${logs.map((l) => l.logIndex)}::int[])
+          as l(chain_id, tx_hash, log_index)
+        join claimed_transfers c on c.chain_id = l.chain_id and c.tx_hash = l.tx_hash and c.log_index = l.log_index
+        join transactions t on t.id = c.transaction_id
+        order by c.created_at, c.transaction_id`;
+      for (const r of rows) {
+        const key = claimKey({ chainId: r.chain_id, txHash: r.tx_hash, logIndex: r.log_index });
+        const list = out.get(key) ?? [];
+        list.push({
+          transactionId: r.transaction_id,
+          platformId: r.platform_id,
+          transactionStatus: r.status,
+          claimedAt: isoOf(r.created_at),
+        });
+        out.set(key, list);
+      }
+      return out;
+    },
+
+    async resolveDisputedClaim(
+      q: Queryable,
+      id: string,
+      r: { rightfulTransactionId: string; resolution: string; resolvedBy: string },
+    ): Promise<void> {
+      await q`update settlement_disputed_claims set status = 'resolved', rightful_transaction_id = ${r.rightfulTransactionId},
+        resolution = ${r.resolution}, resolved_by = ${r.resolvedBy}, resolved_at = now(), updated_at = now() where id = ${id}`;
     },
   };
 }

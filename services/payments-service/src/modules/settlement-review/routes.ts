@@ -14,6 +14,10 @@ export function settlementReviewRoutes(service: SettlementReviewService) {
       route(api.resolveChainMessage, async (request) =>
         service.resolveChainMessage(principalOf(request), request.params.messageId, request.body),
       ),
+      route(api.listDisputedClaims, async (request) => service.listDisputedClaims(request.query)),
+      route(api.resolveDisputedClaim, async (request) =>
+        service.resolveDisputedClaim(principalOf(request), request.params.id, request.body),
+      ),
     ]);
   };
 }

@@ -1,15 +1,21 @@
 import {
   AppError,
+  type DisputedClaim,
+  type DisputedClaimList,
+  type DisputedClaimQuery,
   type OperatorActionBody,
   paginationMeta,
+  type ResolveDisputedClaimBody,
   type SettlementItem,
   type SettlementItemList,
   type SettlementItemQuery,
 } from '@holdfast/contracts';
-import type { Sql } from '@holdfast/db';
+import type { Queryable, Sql } from '@holdfast/db';
+import { validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import type { Principal } from '../auth/index.js';
-import type { ItemRow, SettlementReviewRepository } from './repository.js';
+import type { TransactionMoves } from '../transactions/moves.js';
+import { claimKey, type DisputedClaimRow, type ItemRow, type SettlementReviewRepository } from './repository.js';
 
 /** Who acted, as the audit trail names them. */
 const actorOf = (p: Principal) => (p.keyId ? `api_key:${p.keyId}` : `oauth_client:${p.clientId ?? 'unknown'}`);
@@ -19,8 +25,14 @@ const actorOf = (p: Principal) => (p.keyId ? `api_key:${p.keyId}` : `oauth_clien
  * CHAIN messages that need a person, listed, retried (a failed instruction) and resolved, each
  * action recorded with who and why in the same database transaction as the change.
  */
-export function createSettlementReviewService(deps: { sql: Sql; repository: SettlementReviewRepository; logger: Logger }) {
-  const { sql, repository } = deps;
+export function createSettlementReviewService(deps: {
+  sql: Sql;
+  repository: SettlementReviewRepository;
+  /** The transactions' moves: resolving a disputed claim fails the transactions the transfer did not pay. */
+  moves: TransactionMoves;
+  logger: Logger;
+}) {
+  const { sql, repository, moves } = deps;
   const log = deps.logger.child({ component: 'settlement-review' });
 
   async function withActions(rows: ItemRow[]): Promise<SettlementItem[]> {
@@ -82,7 +94,93 @@ export function createSettlementReviewService(deps: { sql: Sql; repository: Sett
     return out as SettlementItem;
   }
 
+  async function withClaims(q: Queryable, rows: DisputedClaimRow[]): Promise<DisputedClaim[]> {
+    const claims = await repository.claimsOf(q, rows);
+    return rows.map((r) => ({ ...r, claims: claims.get(claimKey(r)) ?? [] }));
+  }
+
+  /**
+   * An operator names the transaction a disputed plain transfer paid (docs/settlement.md, "Disputed
+   * claims"): every other claiming transaction still completed moves to failed (`void_transfer`,
+   * `transaction.failed` with the reason), in one database transaction with the resolution and the
+   * audit row. Validated before any write: an unknown claim is 404, a resolved one 409, a
+   * transaction that did not claim the transfer 400.
+   */
+  async function resolveDisputedClaim(principal: Principal, id: string, body: ResolveDisputedClaimBody): Promise<DisputedClaim> {
+    const actor = actorOf(principal);
+    const out = await sql.begin(async (tx) => {
+      const claim = await repository.lockDisputedClaim(tx, id);
+      if (!claim) throw new AppError('NOT_FOUND', 'Disputed claim not found');
+      if (claim.status !== 'open') {
+        throw new AppError('INVALID_STATE_TRANSITION', 'This disputed claim is already resolved', {
+          status: claim.status,
+          rightfulTransactionId: claim.rightfulTransactionId,
+        });
+      }
+      const [withAll] = await withClaims(tx, [claim]);
+      const claims = withAll?.claims ?? [];
+      const rightful = claims.find((c) => c.transactionId === body.rightfulTransactionId);
+      if (!rightful) {
+        throw validationError([{ field: 'rightfulTransactionId', reason: 'did not claim this transfer' }]);
+      }
+      if (rightful.transactionStatus !== 'completed') {
+        throw new AppError(
+          'INVALID_STATE_TRANSITION',
+          `The named transaction is ${rightful.transactionStatus}: only a completed claim can be the rightful one`,
+          {
+            transactionId: rightful.transactionId,
+            status: rightful.transactionStatus,
+          },
+        );
+      }
+      const reason = `Disputed transfer resolved for transaction ${rightful.transactionId}: ${body.reason}`;
+      const voided: string[] = [];
+      for (const c of claims) {
+        // Already failed (by an earlier resolution of this log): nothing left to undo.
+        if (c.transactionId === rightful.transactionId || c.transactionStatus !== 'completed') continue;
+        await moves.move(tx, {
+          transactionId: c.transactionId,
+          action: 'void_transfer',
+          actor: `operator:${actor}`,
+          reason,
+          patch: { failureReason: reason },
+        });
+        voided.push(c.transactionId);
+      }
+      await repository.resolveDisputedClaim(tx, id, {
+        rightfulTransactionId: rightful.transactionId,
+        resolution: body.reason,
+        resolvedBy: actor,
+      });
+      await repository.recordAction(tx, {
+        itemKind: 'disputed_claim',
+        itemId: id,
+        action: 'resolve',
+        actor,
+        actorPlatformId: principal.platformId,
+        reason: body.reason,
+        fromStatus: claim.status,
+      });
+      const fresh = (await repository.lockDisputedClaim(tx, id)) as DisputedClaimRow;
+      return { claim: (await withClaims(tx, [fresh]))[0] as DisputedClaim, voided };
+    });
+    log.info(
+      { disputedClaimId: id, rightfulTransactionId: body.rightfulTransactionId, voided: out.voided, actor },
+      'disputed claim resolved by an operator',
+    );
+    return out.claim;
+  }
+
   return {
+    async listDisputedClaims(query: DisputedClaimQuery): Promise<DisputedClaimList> {
+      const { rows, total } = await repository.listDisputedClaims(sql, {
+        status: query.status ?? 'open',
+        limit: query.limit,
+        offset: (query.page - 1) * query.limit,
+      });
+      return { data: await withClaims(sql, rows), pagination: paginationMeta(query.page, query.limit, total) };
+    },
+    resolveDisputedClaim,
     async list(query: SettlementItemQuery): Promise<SettlementItemList> {
       const { rows, total } = await repository.list(sql, {
         ...(query.status ? { status: query.status } : {}),

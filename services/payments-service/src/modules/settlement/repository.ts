@@ -160,7 +160,6 @@ export function createSettlementRepository() {
       return rows[0]?.reason ?? null;
     },
 
-    /** Claims a transfer log for one transaction; answers the transaction that holds it. */
     /** Settlement instructions still owed (pending, sending) or needing an operator (failed, superseded). */
     async countOpenByStatus(q: Queryable): Promise<Record<'pending' | 'sending' | 'failed' | 'superseded', number>> {
       const rows = await q<{ status: 'pending' | 'sending' | 'failed' | 'superseded'; total: number }[]>`
@@ -170,13 +169,39 @@ export function createSettlementRepository() {
       return counts;
     },
 
-    async claimTransfer(tx: Queryable, chainId: number, txHash: string, logIndex: number, transactionId: string): Promise<string> {
+    /**
+     * Claims a transfer log for a transaction of a platform (one per platform and log). Claims of the
+     * same log are serialized on an advisory lock of the log, so a second platform's claim sees the
+     * first one's. Answers the platform's holder of the log and the other platforms' claims.
+     */
+    async claimTransfer(
+      tx: Queryable,
+      c: { chainId: number; txHash: string; logIndex: number; platformId: string; transactionId: string; tagged: boolean },
+    ): Promise<{ holder: string; others: { platformId: string; transactionId: string }[] }> {
+      await tx`select pg_advisory_xact_lock(hashtextextended(${`claimed_transfer:${c.chainId}:${c.txHash}:${c.logIndex}`}, 0))`;
       await tx`
-        insert into claimed_transfers (chain_id, tx_hash, log_index, transaction_id)
-        values (${chainId}, ${txHash}, ${logIndex}, ${transactionId}) on conflict do nothing`;
-      const rows = await tx<{ transaction_id: string }[]>`
-        select transaction_id from claimed_transfers where chain_id = ${chainId} and tx_hash = ${txHash} and log_index = ${logIndex}`;
-      return rows[0]?.transaction_id ?? transactionId;
+        insert into claimed_transfers (chain_id, tx_hash, log_index, platform_id, transaction_id, tagged)
+        values (${c.chainId}, ${c.txHash}, ${c.logIndex}, ${c.platformId}, ${c.transactionId}, ${c.tagged}) on conflict do nothing`;
+      const rows = await tx<{ platform_id: string; transaction_id: string }[]>`
+        select platform_id, transaction_id from claimed_transfers
+        where chain_id = ${c.chainId} and tx_hash = ${c.txHash} and log_index = ${c.logIndex}`;
+      return {
+        holder: rows.find((r) => r.platform_id === c.platformId)?.transaction_id ?? c.transactionId,
+        others: rows
+          .filter((r) => r.platform_id !== c.platformId)
+          .map((r) => ({ platformId: r.platform_id, transactionId: r.transaction_id })),
+      };
+    },
+
+    /** Opens the disputed claim of a log (again, when it was resolved); answers its id. */
+    async openDisputedClaim(tx: Queryable, d: { chainId: number; network: string; txHash: string; logIndex: number }): Promise<string> {
+      const rows = await tx<{ id: string }[]>`
+        insert into settlement_disputed_claims (id, chain_id, network, tx_hash, log_index)
+        values (${uuidv7()}, ${d.chainId}, ${d.network}, ${d.txHash}, ${d.logIndex})
+        on conflict (chain_id, tx_hash, log_index) do update set status = 'open', rightful_transaction_id = null,
+          resolution = null, resolved_by = null, resolved_at = null, updated_at = now()
+        returning id`;
+      return (rows[0] as { id: string }).id;
     },
   };
 }

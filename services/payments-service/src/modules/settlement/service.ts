@@ -18,7 +18,7 @@ import { decodeEscrowLog, uuidToOnchainId } from '@holdfast/escrow';
 import { notFound, validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { NonRetryableError } from '@holdfast/messaging';
-import { erc20Abi, getAddress, type Hash, parseEventLogs, type TransactionReceipt } from 'viem';
+import { decodeFunctionData, erc20Abi, getAddress, type Hash, parseEventLogs, type TransactionReceipt } from 'viem';
 import type { Principal } from '../auth/index.js';
 import { toBaseUnits } from '../money/amounts.js';
 import type { TransactionMoves } from '../transactions/moves.js';
@@ -173,7 +173,34 @@ export function createSettlementService(deps: SettlementDeps) {
 
   // ---------------------------------------------------------------- operations
 
-  /** Raw orchestration: the client's own ERC-20 transfer, proven by its receipt. */
+  /** The genuine escrows' `TransferForwarded` logs of a receipt (a `pay`: the log names the transaction it pays). */
+  async function forwardedLogs(network: string, receipt: TransactionReceipt) {
+    const found = parseEventLogs({ abi: holdfastEscrowAbi, eventName: 'TransferForwarded', logs: receipt.logs });
+    const genuine: typeof found = [];
+    for (const l of found) if (await chain.isEscrowContract(network, l.address)) genuine.push(l);
+    return genuine;
+  }
+
+  /** Whether a reverted transaction was this transaction's transfer: a token transfer by its sender, or its `pay`. */
+  async function isOwnRevertedTransfer(row: TransactionRow, hash: Hash, token: string): Promise<boolean> {
+    const sent = await chain.transaction(row.blockchainNetwork, hash);
+    if (!sent || !sameAddress(sent.from, row.fromAddress) || !sent.to) return false;
+    if (sameAddress(sent.to, token)) return true;
+    if (!(await chain.isEscrowContract(row.blockchainNetwork, sent.to))) return false;
+    try {
+      const call = decodeFunctionData({ abi: holdfastEscrowAbi, data: sent.input });
+      return call.functionName === 'pay' && call.args[0].toLowerCase() === uuidToOnchainId(row.id).toLowerCase();
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Raw orchestration: the client's transfer, proven by its receipt (docs/settlement.md, ADR 45).
+   * A `pay` through a genuine escrow logs `TransferForwarded` with the transaction's on-chain id:
+   * that log is this transaction's and nobody else's. A plain ERC-20 `Transfer` names no
+   * transaction; one inside another transaction's `pay` is that transaction's and is refused here.
+   */
   async function submitHash(principal: Principal, id: string, body: SubmitHashBody): Promise<TransactionOperationResult> {
     const row = await load(principal, id);
     requireOrchestration(row, 'raw');
@@ -189,8 +216,7 @@ export function createSettlementService(deps: SettlementDeps) {
     const receipt = await receiptOf(row, hash);
 
     if (receipt.status === 'reverted') {
-      const sent = await chain.transaction(network, hash);
-      if (!sent || !sameAddress(sent.from, row.fromAddress) || !sameAddress(sent.to, token)) {
+      if (!(await isOwnRevertedTransfer(row, hash, token))) {
         throw mismatch('not_this_transfer', "The reverted transaction is not a transfer of this transaction's token from its sender");
       }
       await requireConfirmations(row, hash, receipt);
@@ -207,35 +233,81 @@ export function createSettlementService(deps: SettlementDeps) {
       return result(out.after, 'The transfer reverted on chain: the transaction failed', false);
     }
 
-    const transfer = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs }).find(
-      (l) =>
-        sameAddress(l.address, token) &&
-        sameAddress(l.args.from, row.fromAddress) &&
-        sameAddress(l.args.to, row.toAddress) &&
-        l.args.value === amount,
-    );
-    if (!transfer) {
-      throw mismatch(
-        'no_matching_transfer',
-        `The transaction holds no ${row.currency} transfer of ${row.amount} from the sender to the receiver`,
-        {
-          expected: { token, from: row.fromAddress, to: row.toAddress, amount: amount?.toString() ?? null },
-        },
+    const sameTerms = (t: { sender: string; receiver: string; token: string; amount: bigint }) =>
+      sameAddress(t.sender, row.fromAddress) &&
+      sameAddress(t.receiver, row.toAddress) &&
+      sameAddress(t.token, token) &&
+      t.amount === amount;
+    const onchainId = uuidToOnchainId(id).toLowerCase();
+    const forwarded = await forwardedLogs(network, receipt);
+    const tagged = forwarded.find((l) => l.args.id.toLowerCase() === onchainId);
+    let logIndex: number;
+    if (tagged) {
+      if (!sameTerms(tagged.args)) {
+        const problems = [
+          ...(sameAddress(tagged.args.sender, row.fromAddress) ? [] : ['sender']),
+          ...(sameAddress(tagged.args.receiver, row.toAddress) ? [] : ['receiver']),
+          ...(sameAddress(tagged.args.token, token) ? [] : ['token']),
+          ...(tagged.args.amount === amount ? [] : ['amount']),
+        ];
+        throw mismatch('terms_mismatch', `The forwarded transfer's ${problems.join(', ')} differ from the transaction`, {
+          fields: problems,
+        });
+      }
+      logIndex = tagged.logIndex;
+    } else {
+      // The Transfer of someone else's `pay` matches that transaction's terms: it is not this one's to claim.
+      const taggedElsewhere = forwarded.find((l) => sameTerms(l.args));
+      if (taggedElsewhere) {
+        throw mismatch(
+          'transfer_of_another_transaction',
+          'This transfer was made with pay for another transaction (its TransferForwarded log names another id): it cannot complete this one',
+          { onchainId: taggedElsewhere.args.id.toLowerCase(), expectedOnchainId: onchainId },
+        );
+      }
+      const transfer = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs }).find((l) =>
+        sameTerms({ sender: l.args.from, receiver: l.args.to, token: l.address, amount: l.args.value }),
       );
+      if (!transfer) {
+        throw mismatch(
+          'no_matching_transfer',
+          `The transaction holds no ${row.currency} transfer of ${row.amount} from the sender to the receiver`,
+          {
+            expected: { token, from: row.fromAddress, to: row.toAddress, amount: amount?.toString() ?? null },
+          },
+        );
+      }
+      logIndex = transfer.logIndex;
     }
     await requireConfirmations(row, hash, receipt);
     const out = await sql.begin(async (tx) => {
-      const holder = await repository.claimTransfer(tx, chainId, hash, transfer.logIndex, id);
+      const claim = { chainId, txHash: hash, logIndex, platformId: principal.platformId, transactionId: id, tagged: !!tagged };
+      const { holder, others } = await repository.claimTransfer(tx, claim);
       if (holder !== id) throw new AppError('CONFLICT', 'This transfer already confirmed another transaction', { txHash: hash });
-      return moves.move(tx, {
+      const moved = await moves.move(tx, {
         transactionId: id,
         platformId: principal.platformId,
         action: 'confirm_transfer',
         actor: actorOf(principal),
         patch: { txHash: hash, chainId },
       });
+      // A plain transfer names no transaction: another platform's claim of it makes a disputed claim.
+      // (A tagged log names this transaction: no other platform's transaction can have claimed it.)
+      const disputed =
+        !tagged && others.length > 0 ? await repository.openDisputedClaim(tx, { chainId, network, txHash: hash, logIndex }) : null;
+      return { ...moved, disputed, others };
     });
-    return result(out.after, 'Transfer confirmed on chain');
+    if (out.disputed) {
+      log.warn(
+        { transactionId: id, disputedClaimId: out.disputed, claimedBy: out.others.map((o) => o.transactionId), txHash: hash, logIndex },
+        'a plain transfer was claimed by transactions of several platforms: disputed claim open for an operator',
+      );
+      return result(
+        out.after,
+        'Transfer confirmed on chain; a transaction of another platform claimed the same plain transfer, so an operator will decide which one it paid (use pay to tag a transfer to its transaction)',
+      );
+    }
+    return result(out.after, tagged ? 'Forwarded transfer confirmed on chain' : 'Transfer confirmed on chain');
   }
 
   /** Platform orchestration: the client's `createEscrow`/`createBatch`, proven by its `EscrowCreated` log. */

@@ -3,7 +3,8 @@ import { createdAtString, timestamptzString, updatedAtString } from '@holdfast/d
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
-import { transactionIdColumn } from '../transactions/tables.js';
+import { platformIdColumn } from '../platforms/tables.js';
+import { transactionIdColumn, transactions } from '../transactions/tables.js';
 
 /**
  * Every CHAIN message payments has handled, by its message id (`chainMessageId`): the key of
@@ -85,17 +86,56 @@ export const rescindRequests = paymentsSchema.table('rescind_requests', {
   createdAt: createdAtString(),
 });
 
-/** A direct (raw) transfer confirms one transaction only: its log is claimed here. */
+/**
+ * The log that confirmed a direct (raw) transfer, claimed per platform: one transaction of a platform
+ * per log. A tagged log (`TransferForwarded` of `pay`) names its transaction, so no other can claim
+ * it; a plain ERC-20 `Transfer` names none, so another platform may claim it too, and that is a
+ * disputed claim (below). The key leads with the log so that the claims of one log are one range.
+ */
 export const claimedTransfers = paymentsSchema.table(
   'claimed_transfers',
   {
     chainId: integer('chain_id').notNull(),
     txHash: text('tx_hash').notNull(),
     logIndex: integer('log_index').notNull(),
+    platformId: platformIdColumn(),
     transactionId: transactionIdColumn(),
+    /** True for a `TransferForwarded` log (`pay`): it names this transaction. */
+    tagged: boolean('tagged').notNull().default(false),
     createdAt: createdAtString(),
   },
-  (t) => [primaryKey({ columns: [t.chainId, t.txHash, t.logIndex] })],
+  (t) => [primaryKey({ columns: [t.chainId, t.txHash, t.logIndex, t.platformId] })],
+);
+
+/**
+ * A plain transfer log claimed by transactions of more than one platform (docs/settlement.md,
+ * "Disputed claims"): the claims are in claimed_transfers under the same log; an operator resolves
+ * it by naming the transaction it paid, and the others go `completed` -> `failed` (`void_transfer`).
+ * A later claim by yet another platform opens it again (settlement_operator_actions keeps the history).
+ */
+export const disputedClaims = paymentsSchema.table(
+  'settlement_disputed_claims',
+  {
+    id: uuid('id').primaryKey(),
+    chainId: integer('chain_id').notNull(),
+    network: text('network').notNull(),
+    txHash: text('tx_hash').notNull(),
+    logIndex: integer('log_index').notNull(),
+    /** `open` or `resolved`. */
+    status: text('status').$type<'open' | 'resolved'>().notNull().default('open'),
+    /** The transaction the operator found the transfer paid (null while open). */
+    rightfulTransactionId: uuid('rightful_transaction_id').references(() => transactions.id),
+    /** The operator's reason. */
+    resolution: text('resolution'),
+    resolvedBy: text('resolved_by'),
+    resolvedAt: timestamptzString('resolved_at'),
+    createdAt: createdAtString(),
+    updatedAt: updatedAtString(),
+  },
+  (t) => [
+    uniqueIndex('settlement_disputed_claims_log_unique').on(t.chainId, t.txHash, t.logIndex),
+    index('settlement_disputed_claims_status_idx').on(t.status, t.createdAt),
+  ],
 );
 
 /** Every operator action on a settlement item (docs/settlement.md, "Operator runbook"): who, why, from which status. */

@@ -11,6 +11,7 @@ import {
   type TransactionList,
   type TransactionListQuery,
   type TransactionStats,
+  type TransferInstructions,
   uuidv7,
 } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
@@ -36,7 +37,11 @@ import {
 } from './repository.js';
 import { SENDER_WINDOW_SECONDS, type SenderLimitsConfig, senderRules } from './sender-limits.js';
 
-export type CreatedTransaction = ReturnType<typeof toPaymentsTransaction> & { rescind: RescindInfo; escrow?: EscrowInstructions };
+export type CreatedTransaction = ReturnType<typeof toPaymentsTransaction> & {
+  rescind: RescindInfo;
+  escrow?: EscrowInstructions;
+  transfer?: TransferInstructions;
+};
 
 export interface TransactionsServiceDeps {
   sql: Sql;
@@ -107,6 +112,22 @@ export function escrowInstructionsOf(row: AnsweredRow, terms: EscrowTerms): Escr
   };
 }
 
+/**
+ * What the sender's wallet signs for a `raw` transaction: `pay` on the network's escrow contract,
+ * whose `TransferForwarded` log names this transaction (docs/settlement.md); none for an escrow.
+ */
+export function transferInstructionsOf(row: AnsweredRow, terms: EscrowTerms): TransferInstructions | undefined {
+  if (row.orchestrationType !== 'raw') return undefined;
+  const units = toBaseUnits(row.amount);
+  return {
+    contractAddress: terms.contractAddress,
+    tokenAddress: terms.tokenAddress,
+    onchainId: uuidToOnchainId(row.id),
+    receiver: row.toAddress,
+    amountBaseUnits: units === undefined ? null : units.toString(),
+  };
+}
+
 /** Thrown inside the creation transaction when the key's first result is found: nothing is kept. */
 class Replay {
   constructor(readonly row: TransactionRow) {}
@@ -127,8 +148,12 @@ function dayStart(value: string): string {
 export function createTransactionsService(deps: TransactionsServiceDeps) {
   const { sql, repository, moves, controls, quotes, appEnv, senderLimits } = deps;
   const created = (row: AnsweredRow): CreatedTransaction => {
-    const escrow = deps.escrowTerms ? escrowInstructionsOf(row, deps.escrowTerms(row.blockchainNetwork, row.currency)) : undefined;
-    return escrow ? { ...toCreated(row), escrow } : toCreated(row);
+    if (!deps.escrowTerms) return toCreated(row);
+    const terms = deps.escrowTerms(row.blockchainNetwork, row.currency);
+    const escrow = escrowInstructionsOf(row, terms);
+    if (escrow) return { ...toCreated(row), escrow };
+    const transfer = transferInstructionsOf(row, terms);
+    return transfer ? { ...toCreated(row), transfer } : toCreated(row);
   };
   const senderWindow = senderLimits.perSender > 0 ? { seconds: SENDER_WINDOW_SECONDS, limit: senderLimits.perSender } : null;
   // A creation without a quote or a template is one statement of its own: those of the same moment

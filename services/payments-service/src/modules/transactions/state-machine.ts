@@ -44,6 +44,11 @@ export const TRANSACTION_ACTIONS = [
   'rescind',
   /** A reorg withdrew the `escrow.created` event that escrowed it (docs/settlement.md, corrections). */
   'revert_escrow',
+  /**
+   * Raw orchestration: an operator resolved a disputed claim (one plain transfer claimed by several
+   * platforms' transactions) for another transaction; this one's transfer paid someone else's.
+   */
+  'void_transfer',
 ] as const;
 export type TransactionAction = (typeof TRANSACTION_ACTIONS)[number];
 
@@ -94,6 +99,12 @@ export const TRANSACTION_MOVES: Readonly<Record<TransactionAction, Move>> = {
   },
   rescind: { from: ['escrowed'], to: 'rescinded', event: 'transaction.rescinded', why: 'the sender rescinded during the hold period' },
   revert_escrow: { from: ['escrowed'], to: 'pending', event: null, why: 'the escrow event was withdrawn by a reorg' },
+  void_transfer: {
+    from: ['completed'],
+    to: 'failed',
+    event: 'transaction.failed',
+    why: 'a disputed transfer was found to pay another transaction',
+  },
 };
 
 /**
