@@ -4,3 +4,4 @@ export * from './database.js';
 export * from './migrate.js';
 export * from './outbox.js';
 export * from './reencrypt.js';
+export * from './retry.js';

@@ -69,7 +69,8 @@ describe('a subscription made on the Workspace API', () => {
 
     const logs = await until('the log', async () => {
       const res = await h.call('GET', `${w1}/webhooks/${sub.id}/delivery-logs?successOnly=true`, { token: world.clientW1.token });
-      return res.body.data.total > 0 ? res.body.data : undefined;
+      // The page and its total are read side by side: wait for the page itself to hold the entry.
+      return res.body.data.logs.length > 0 ? res.body.data : undefined;
     });
     expect(logs.logs[0]).toMatchObject({
       eventId: mine.id,

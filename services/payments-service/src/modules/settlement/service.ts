@@ -13,7 +13,7 @@ import {
   type TransactionOperationResult,
 } from '@holdfast/contracts';
 import { holdfastEscrowAbi } from '@holdfast/contracts/escrow';
-import type { Queryable, Sql } from '@holdfast/db';
+import { type Queryable, retryOnConflict, type Sql } from '@holdfast/db';
 import { decodeEscrowLog, uuidToOnchainId } from '@holdfast/escrow';
 import { notFound, validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
@@ -341,32 +341,34 @@ export function createSettlementService(deps: SettlementDeps) {
       throw mismatch('terms_mismatch', `The escrow's ${problems.join(', ')} differ from the transaction`, { fields: problems });
     }
     await requireConfirmations(row, hash, receipt);
-    const out = await sql.begin(async (tx) => {
-      const locked = await transactions.lock(tx, id, principal.platformId);
-      if (locked && locked.status === 'escrowed' && locked.txHash === hash) return { after: locked };
-      // The indexer's copy of this log is then a no-op, and its correction (a reorg) undoes this move.
-      await repository.claimMessage(
-        tx,
-        {
-          messageId: chainEventId(chainId, hash, log.logIndex),
-          eventId: chainEventId(chainId, hash, log.logIndex),
-          kind: 'escrow.created',
-          removed: false,
-          network,
+    const out = await retryOnConflict(() =>
+      sql.begin(async (tx) => {
+        const locked = await transactions.lock(tx, id, principal.platformId);
+        if (locked && locked.status === 'escrowed' && locked.txHash === hash) return { after: locked };
+        // The indexer's copy of this log is then a no-op, and its correction (a reorg) undoes this move.
+        await repository.claimMessage(
+          tx,
+          {
+            messageId: chainEventId(chainId, hash, log.logIndex),
+            eventId: chainEventId(chainId, hash, log.logIndex),
+            kind: 'escrow.created',
+            removed: false,
+            network,
+            transactionId: id,
+            source: 'api',
+          },
+          'applied',
+          'lock_escrow',
+        );
+        return moves.move(tx, {
           transactionId: id,
-          source: 'api',
-        },
-        'applied',
-        'lock_escrow',
-      );
-      return moves.move(tx, {
-        transactionId: id,
-        platformId: principal.platformId,
-        action: 'lock_escrow',
-        actor: actorOf(principal),
-        patch: { txHash: hash, escrowAddress: getAddress(log.address), chainId, holdDeadline: isoOfSeconds(log.args.holdDeadline) },
-      });
-    });
+          platformId: principal.platformId,
+          action: 'lock_escrow',
+          actor: actorOf(principal),
+          patch: { txHash: hash, escrowAddress: getAddress(log.address), chainId, holdDeadline: isoOfSeconds(log.args.holdDeadline) },
+        });
+      }),
+    );
     return result(out.after, 'Escrow confirmed on chain');
   }
 
@@ -718,25 +720,30 @@ export function createSettlementService(deps: SettlementDeps) {
     }
     const genuine = event.removed ? true : await chain.isEscrowContract(event.network, event.contractAddress);
     const messageId = chainMessageId(event);
-    const decision = await sql.begin(async (tx) => {
-      const fresh = await repository.claimMessage(
-        tx,
-        {
-          messageId,
-          eventId: event.eventId,
-          kind: event.kind,
-          removed: event.removed,
-          network: event.network,
-          transactionId: event.transactionId,
-          source: 'chain',
-        },
-        'pending',
-      );
-      if (!fresh) return null;
-      const d = event.removed ? await applyCorrection(tx, event) : await applyEvent(tx, event, genuine);
-      await repository.recordOutcome(tx, messageId, d.outcome, d.action, d.detail);
-      return d;
-    });
+    const decision = await retryOnConflict(() =>
+      sql.begin(async (tx) => {
+        // The transaction's row first, then the message: the order escrow-hash takes them in, so the
+        // API and the consumer applying the same EscrowCreated wait for each other instead of deadlocking.
+        if (event.transactionId) await transactions.lock(tx, event.transactionId);
+        const fresh = await repository.claimMessage(
+          tx,
+          {
+            messageId,
+            eventId: event.eventId,
+            kind: event.kind,
+            removed: event.removed,
+            network: event.network,
+            transactionId: event.transactionId,
+            source: 'chain',
+          },
+          'pending',
+        );
+        if (!fresh) return null;
+        const d = event.removed ? await applyCorrection(tx, event) : await applyEvent(tx, event, genuine);
+        await repository.recordOutcome(tx, messageId, d.outcome, d.action, d.detail);
+        return d;
+      }),
+    );
     if (!decision) return 'duplicate';
     log.info({ messageId, transactionId: event.transactionId, outcome: decision.outcome, detail: decision.detail }, 'chain event handled');
     if (decision.outcome === 'rejected') {
