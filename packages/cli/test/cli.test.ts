@@ -8,6 +8,7 @@ import { deployEscrow, deployMockUsdc, escrowContractsEntry, localDeployerAccoun
 import { PaymentsClient, verifyWebhook, type WebhookEvent } from '@holdfast/sdk';
 import {
   type Anvil,
+  operatorOf,
   type RunningProcesses,
   type SignedUpWorkspace,
   signUpWorkspace,
@@ -77,7 +78,7 @@ beforeAll(async () => {
   });
   paymentsUrl = processes.urls['payments-service'] as string;
   workspaceUrl = processes.urls['workspace-service'] as string;
-  tenant = await signUpWorkspace(workspaceUrl);
+  tenant = await signUpWorkspace(workspaceUrl, operatorOf(processes));
 });
 afterAll(async () => {
   await processes?.stop();

@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
 import { connect, createServer, type Socket } from 'node:net';
-import { type RunningProcesses, type SignedUpWorkspace, signUpWorkspace, startServiceProcesses } from '@holdfast/test-fixtures';
+import { operatorOf, type RunningProcesses, type SignedUpWorkspace, signUpWorkspace, startServiceProcesses } from '@holdfast/test-fixtures';
 
 export interface Stack {
   processes: RunningProcesses;
@@ -19,7 +19,7 @@ export async function startStack(): Promise<Stack> {
   const paymentsUrl = processes.urls['payments-service'] as string;
   const workspaceUrl = processes.urls['workspace-service'] as string;
   try {
-    const tenant = await signUpWorkspace(workspaceUrl);
+    const tenant = await signUpWorkspace(workspaceUrl, operatorOf(processes));
     return { processes, paymentsUrl, workspaceUrl, tenant, stop: processes.stop };
   } catch (error) {
     await processes.stop();

@@ -153,12 +153,22 @@ async function postJson(url: string, body: unknown, token?: string): Promise<{ s
   return answer;
 }
 
+/** The operator (the bootstrap SUPER_ADMIN) of processes started by `startServiceProcesses`. */
+export function operatorOf(processes: Pick<RunningProcesses, 'env'>): { email: string; password: string } {
+  return { email: processes.env.WORKSPACE_BOOTSTRAP_EMAIL as string, password: processes.env.WORKSPACE_BOOTSTRAP_PASSWORD as string };
+}
+
 /**
  * A new administrator over the Workspace API, as docs/workspace-getting-started.md does it: sign
- * up, verify the e-mail (the code is in the answer in `local`), log in, create a workspace, issue
+ * up, verify the e-mail (the code is in the answer in `local`), log in, create a workspace, have
+ * the `operator` (a SUPER_ADMIN) approve it (credentials go to active workspaces only), issue
  * sandbox credentials.
  */
-export async function signUpWorkspace(workspaceUrl: string, name = `ws${randomBytes(4).toString('hex')}`): Promise<SignedUpWorkspace> {
+export async function signUpWorkspace(
+  workspaceUrl: string,
+  operator: { email: string; password: string },
+  name = `ws${randomBytes(4).toString('hex')}`,
+): Promise<SignedUpWorkspace> {
   const email = `${name}@example.com`;
   const password = `Hf-${randomBytes(9).toString('base64url')}7!`;
   const signup = await postJson(`${workspaceUrl}/auth/signup`, {
@@ -173,6 +183,13 @@ export async function signUpWorkspace(workspaceUrl: string, name = `ws${randomBy
   const token = login.body.data.accessToken as string;
   const workspace = await postJson(`${workspaceUrl}/api/v1/workspaces`, { name, email }, token);
   const workspaceId = workspace.body.data.id as string;
+  const operatorLogin = await postJson(`${workspaceUrl}/identity/login`, operator);
+  const approved = await fetch(`${workspaceUrl}/api/v1/workspaces/${workspaceId}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorLogin.body.data.accessToken as string}` },
+    body: JSON.stringify({ status: 'active' }),
+  });
+  if (approved.status !== 200) throw new Error(`approve workspace ${workspaceId}: ${approved.status} ${await approved.text()}`);
   const issued = await postJson(`${workspaceUrl}/api/v1/workspaces/${workspaceId}/sandbox-credentials`, {}, token);
   const data = issued.body.data as { platformId: string; apiKey: string; oauthClient: { clientId: string; clientSecret: string } };
   return {

@@ -319,7 +319,7 @@ export async function createPaymentsService(
     operations: {
       create: async (platformId, input) => {
         const platform = await platformsRepository.get(platformId);
-        const owner = { platformId, workspaceId: platform?.workspaceId ?? null };
+        const owner = { platformId, workspaceId: platform?.workspaceId ?? null, sandbox: platform?.sandbox ?? false };
         return (await transactions.create(owner, forwardedCreateBody(input))).transaction;
       },
       submitEscrowHash: async (platformId, transactionId, transactionHash) =>

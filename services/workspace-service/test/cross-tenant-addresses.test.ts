@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCustodyA } from './helpers/vendors.js';
-import { buildWorld, type Harness, type Json, PASSWORD, startHarness, uniqueEmail, type World } from './support/harness.js';
+import {
+  buildWorld,
+  type Harness,
+  type Json,
+  PASSWORD,
+  setWorkspaceStatus,
+  startHarness,
+  uniqueEmail,
+  type World,
+} from './support/harness.js';
 import { newTenant } from './support/integrations.js';
 import { seedTransaction } from './support/transactions.js';
 
@@ -29,7 +38,7 @@ async function ok(what: string, answer: Promise<{ status: number; text: string; 
 
 const ids = (list: Json[]) => list.map((t: { id: string }) => t.id).sort();
 
-/** A stranger signs up, verifies, logs in and creates a workspace: an ADMIN nobody vetted. */
+/** A stranger signs up, verifies, logs in and creates a workspace, which an operator approves: an ADMIN nobody vetted closely. */
 async function selfSignedUpAdmin() {
   const email = uniqueEmail('attacker');
   const signup = await ok(
@@ -39,6 +48,7 @@ async function selfSignedUpAdmin() {
   await ok('verify', h.call('POST', '/auth/verify-code', { body: { email, code: signup.verificationCode } }));
   const { accessToken: token } = await h.login(email);
   const workspace = await ok('workspace', h.call('POST', '/api/v1/workspaces', { token, body: { name: `Mallory ${Date.now()}`, email } }));
+  await setWorkspaceStatus(h, world.superAdmin.token, workspace.id, 'active');
   const sandbox = await ok('sandbox', h.call('POST', `/api/v1/workspaces/${workspace.id}/sandbox-credentials`, { token }));
   return { token, workspaceId: workspace.id as string, platformId: sandbox.platformId as string };
 }

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { startReceiver } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { imageForm } from './support/fixtures.js';
-import { type Harness, startHarness } from './support/harness.js';
+import { type Harness, SUPER_EMAIL, SUPER_PASSWORD, setWorkspaceStatus, startHarness } from './support/harness.js';
 import { callPayments, paymentsToken } from './support/integrations.js';
 
 // The steps of docs/workspace-getting-started.md, in order, as a new administrator runs them,
@@ -79,7 +79,13 @@ it('takes a new administrator from sign-up to a workspace with a team, sandbox c
   expect(invited.body.data).toMatchObject({ role: 'CLIENT', workspaceId: workspace });
   expect((await h.login('grace@acme.example', 'Another-Strong-7')).user.workspaceId).toBe(workspace);
 
-  // 7. Sandbox credentials: a v1 API key and a v2 OAuth client, secrets shown once, both working.
+  // 7. Sandbox credentials: none while the workspace is pending; once a Holdfast operator approved
+  // it, a v1 API key and a v2 OAuth client, secrets shown once, both working.
+  const early = await h.call('POST', `/api/v1/workspaces/${workspace}/sandbox-credentials`, { token });
+  expect(early.status).toBe(403);
+  expect(early.body.error).toMatchObject({ code: 'FORBIDDEN', details: { reason: 'workspace_not_active', workspaceStatus: 'pending' } });
+  const operator = await h.login(SUPER_EMAIL, SUPER_PASSWORD);
+  expect((await setWorkspaceStatus(h, operator.accessToken, workspace, 'active')).status).toBe('active');
   const issued = await h.call('POST', `/api/v1/workspaces/${workspace}/sandbox-credentials`, { token });
   expect(issued.status).toBe(201);
   const sandbox = issued.body.data;

@@ -117,7 +117,7 @@ describe('GET and PUT /api/v1/workspaces/me and /{id}', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ name: 'Tenant One Renamed', webhookUrl: 'https://one.test/hook', slug: world.w1.slug });
-    const status = await h.call('PUT', '/api/v1/workspaces/me', { token: world.adminW1.token, body: { status: 'active' } });
+    const status = await h.call('PUT', '/api/v1/workspaces/me', { token: world.adminW1.token, body: { status: 'suspended' } });
     expect(status.status).toBe(403);
     const [entry] = await auditEntries(h, { action: 'workspace.update', resourceId: world.w1.id });
     expect(entry?.success).toBe(false);
@@ -126,7 +126,8 @@ describe('GET and PUT /api/v1/workspaces/me and /{id}', () => {
   });
 
   it('lets a SUPER_ADMIN activate a workspace', async () => {
-    const res = await h.call('PUT', `/api/v1/workspaces/${world.w2.id}`, { token: world.superAdmin.token, body: { status: 'active' } });
+    const pending = await createWorkspace(h, world.superAdmin.token, 'Awaiting Approval', { approve: false });
+    const res = await h.call('PUT', `/api/v1/workspaces/${pending.id}`, { token: world.superAdmin.token, body: { status: 'active' } });
     expect(res.body.data.status).toBe('active');
   });
 

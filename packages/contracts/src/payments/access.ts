@@ -440,7 +440,7 @@ export const PAYMENTS_COMMANDS = {
     'cmd.payments.platforms.deactivate-all',
     Type.Object(WorkspaceRef, { additionalProperties: false }),
     Type.Object({ platformIds: Type.Array(Uuid), revokedTokens: TokenCount }),
-    'Deactivates every platform of the workspace (workspace deletion). Idempotent.',
+    'Deactivates every platform of the workspace (workspace deletion, or the workspace leaving active). Idempotent.',
   ),
   listOAuthClients: defineCommand(
     'cmd.payments.oauth-clients.list',

@@ -62,7 +62,7 @@ export const CreateBatchBody = Type.Object(
     blockchainNetwork: Type.Optional(
       StringEnum(NETWORKS, {
         description:
-          'The environment base network when omitted (`base` in production, `base-sepolia` elsewhere); mainnets are coerced to their testnet outside production; testnets are refused in production.',
+          'The environment base network when omitted (`base` in production, `base-sepolia` elsewhere); mainnets are coerced to their testnet outside production; testnets are refused in production; a sandbox credential is refused any network that is not a testnet (403 `FORBIDDEN`, `details.reason: sandbox_mainnet`).',
       }),
     ),
     orchestrationType: Type.Optional(StringEnum(ORCHESTRATION_TYPES, { description: '`platform` (escrow, the default) or `raw`.' })),

@@ -281,13 +281,31 @@ export interface World {
   adminW2: { id: string; email: string; token: string; refreshToken: string };
 }
 
-export async function createWorkspace(h: Harness, token: string, name: string): Promise<{ id: string; slug: string }> {
+/**
+ * A workspace created `pending` and approved by the operator (`token`, a SUPER_ADMIN's) as
+ * `status: active`, so it may be issued credentials; `{approve: false}` leaves it pending.
+ */
+export async function createWorkspace(
+  h: Harness,
+  token: string,
+  name: string,
+  options: { approve?: boolean } = {},
+): Promise<{ id: string; slug: string }> {
   const res = await h.call('POST', '/api/v1/workspaces', {
     token,
     body: { name, email: `${name.toLowerCase().replace(/\W+/g, '')}@example.test` },
   });
   if (res.status !== 201) throw new Error(`workspace ${name}: ${res.status} ${res.text}`);
-  return { id: res.body.data.id, slug: res.body.data.slug };
+  const workspace = { id: res.body.data.id as string, slug: res.body.data.slug as string };
+  if (options.approve ?? true) await setWorkspaceStatus(h, token, workspace.id, 'active');
+  return workspace;
+}
+
+/** The operator's (a SUPER_ADMIN's) status change of a workspace: approve (`active`), suspend, deactivate. */
+export async function setWorkspaceStatus(h: Harness, token: string, id: string, status: string): Promise<Json> {
+  const res = await h.call('PUT', `/api/v1/workspaces/${id}`, { token, body: { status } });
+  if (res.status !== 200) throw new Error(`workspace ${id} -> ${status}: ${res.status} ${res.text}`);
+  return res.body.data;
 }
 
 export async function createUser(

@@ -103,7 +103,7 @@ export function createBatchesService(deps: {
   const holdPeriod = deps.holdPeriodSeconds ?? 7 * 24 * 3600;
 
   /** Every rule that needs no stored state, all legs checked: one 400 names every bad field. */
-  function validate(body: CreateBatchBody, idempotencyKey: string | undefined) {
+  function validate(body: CreateBatchBody, idempotencyKey: string | undefined, sandbox: boolean) {
     const errors: FieldError[] = [];
     if ((body.signerType ?? 'external_wallet') !== 'external_wallet') {
       errors.push({ field: 'signerType', reason: 'must be external_wallet: custodial batches are not supported' });
@@ -114,7 +114,7 @@ export function createBatchesService(deps: {
     if (body.idempotencyKey !== undefined && idempotencyKey !== undefined && body.idempotencyKey !== idempotencyKey) {
       errors.push({ field: 'idempotencyKey', reason: 'differs from the Idempotency-Key header' });
     }
-    const { network, chainId } = resolveNetwork(appEnv, body.blockchainNetwork);
+    const { network, chainId } = resolveNetwork(appEnv, body.blockchainNetwork, { sandbox });
     const pattern = network.startsWith('solana') ? SOLANA_ADDRESS : EVM_ADDRESS;
     const family = network.startsWith('solana') ? 'a Solana (base58)' : 'an EVM (0x + 40 hex digits)';
     if (!pattern.test(body.fromAddress)) errors.push({ field: 'fromAddress', reason: `must be ${family} address` });
@@ -160,7 +160,7 @@ export function createBatchesService(deps: {
      * event per leg; any invalid leg writes nothing. A known idempotency key answers the batch it made.
      */
     async create(principal: Principal, body: CreateBatchBody, headerKey?: string): Promise<CreateBatchOutcome> {
-      const { network, chainId, amounts } = validate(body, headerKey);
+      const { network, chainId, amounts } = validate(body, headerKey, principal.sandbox);
       const idempotencyKey = body.idempotencyKey ?? headerKey ?? null;
       const prepared = await controls.prepare(principal.platformId, {
         ...(body.templateId ? { templateId: body.templateId } : {}),

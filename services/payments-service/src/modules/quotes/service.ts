@@ -55,7 +55,7 @@ export function createQuotesService(deps: { repository: QuotesRepository; sql: Q
     /** POST /transactions/quote: the fee of an amount, valid for `ttlSeconds`, usable by one create. */
     async quote(principal: Principal, body: QuoteBody): Promise<Quote> {
       const amount = normalizeAmount(body.amount, 'amount', { currency: body.currency, source: numberSourceOf(body, 'amount') });
-      const { network } = resolveNetwork(appEnv, body.blockchainNetwork);
+      const { network } = resolveNetwork(appEnv, body.blockchainNetwork, { sandbox: principal.sandbox });
       if (body.billingConfig?.currency && body.billingConfig.currency !== body.currency) {
         throw validationError([{ field: 'billingConfig.currency', reason: 'must be the currency of the amount (fees are charged in it)' }]);
       }

@@ -180,7 +180,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
   }
 
   async function create(
-    principal: Pick<Principal, 'platformId' | 'workspaceId' | 'billing'>,
+    principal: Pick<Principal, 'platformId' | 'workspaceId' | 'billing' | 'sandbox'>,
     body: CreateTransactionBody,
     headerKey?: string,
   ): Promise<{ transaction: CreatedTransaction; replayed: boolean }> {
@@ -197,7 +197,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
     const templateId = body.templateId ?? body.contractTemplateId;
     const currency = body.currency ?? 'USDC';
     const amount = normalizeAmount(body.amount, 'amount', { currency, source: numberSourceOf(body, 'amount') });
-    const { network, chainId } = resolveNetwork(appEnv, body.blockchainNetwork);
+    const { network, chainId } = resolveNetwork(appEnv, body.blockchainNetwork, { sandbox: principal.sandbox });
     const orchestrationType = body.orchestrationType ?? 'platform';
     const signerType = body.signerType ?? null;
     const fromAddress = body.fromAddress.trim();

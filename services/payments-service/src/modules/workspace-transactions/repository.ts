@@ -115,9 +115,9 @@ export function createWorkspaceTransactionsRepository(sql: Sql) {
     },
 
     /** An active platform of the workspace, or null. */
-    async activePlatformOf(workspaceId: string, platformId: string): Promise<{ id: string; name: string } | null> {
-      const rows = await sql<{ id: string; name: string }[]>`
-        select id, name from platforms where id = ${platformId} and workspace_id = ${workspaceId} and is_active`;
+    async activePlatformOf(workspaceId: string, platformId: string): Promise<{ id: string; name: string; sandbox: boolean } | null> {
+      const rows = await sql<{ id: string; name: string; sandbox: boolean }[]>`
+        select id, name, sandbox from platforms where id = ${platformId} and workspace_id = ${workspaceId} and is_active`;
       return rows[0] ?? null;
     },
 

@@ -85,7 +85,7 @@ export function createWorkspaceTransactionsService(deps: {
       const platform = await repository.activePlatformOf(r.workspaceId, r.platformId);
       if (!platform) throw notFound('Platform');
       const amount = normalizeAmount(r.transaction.amount, 'amount', { currency: r.transaction.currency ?? 'USDC' });
-      const { network } = resolveNetwork(appEnv, r.transaction.blockchainNetwork, 'network');
+      const { network } = resolveNetwork(appEnv, r.transaction.blockchainNetwork, { field: 'network', sandbox: platform.sandbox });
       const created = await operations.create(platform.id, { ...r.transaction, amount, blockchainNetwork: network });
       return { ...created, platformName: platform.name };
     },

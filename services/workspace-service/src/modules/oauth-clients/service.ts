@@ -23,6 +23,7 @@ import { AUDIT } from '../audit/actions.js';
 import { diffChanges } from '../audit/redact.js';
 import type { AuditService } from '../audit/service.js';
 import type { WorkspacesRepository } from '../workspaces/repository.js';
+import { assertIssuesCredentials } from '../workspaces/status.js';
 
 /** Payments scope -> the Workspace API's `resource:action` (scopes not offered to workspaces keep their plain reversal). */
 function workspaceScope(scope: Scope): string {
@@ -96,9 +97,13 @@ export function createOAuthClientsService(deps: { store: Store<{ workspaces: Wor
       return { clients: clients.map(toWorkspaceClient) };
     },
 
+    /** Only for an `active` workspace (403 otherwise): a client mints tokens that move money. */
     create: async (caller: Caller, workspaceId: string, body: CreateWorkspaceOAuthClientBody): Promise<WorkspaceOAuthClientWithSecret> => {
       const actor = requireActor(caller);
-      await accessible(actor, workspaceId);
+      assertWorkspaceAccess(actor, workspaceId);
+      const workspace = await store.repos.workspaces.findById(workspaceId);
+      if (!workspace) throw notFound('Workspace');
+      assertIssuesCredentials(workspace);
       assertMayGrant(actor, body.scopes, 'create');
       const { scopes, ...rest } = body;
       const created: OAuthClientWithSecret = await sendCommand(

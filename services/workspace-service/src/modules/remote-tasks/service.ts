@@ -91,7 +91,7 @@ export function deactivationHandlers<R extends { remoteTasks: RemoteTasksReposit
   const platformWebhooks = (workspaceId: string, platformId: string) =>
     task.deactivateWebhooks(workspaceId, { platformId }, 'its payments platform was deactivated');
   return {
-    /** Every platform of the workspace; then the webhooks of each (a deleted workspace). */
+    /** Every platform of the workspace; then the webhooks of each (a deleted workspace, or one that left `active`). */
     'payments.deactivate-workspace-platforms': async (row: RemoteTaskRow, repos: R) => {
       const { workspaceId } = row.payload as { workspaceId: string };
       const reply = await sendCommand(bus, PAYMENTS_COMMANDS.deactivateWorkspacePlatforms, { workspaceId });

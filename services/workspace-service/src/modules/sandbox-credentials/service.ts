@@ -22,6 +22,7 @@ import type { RemoteTaskRow, RemoteTasksRepository } from '../remote-tasks/repos
 import { type RemoteTaskRunner, task } from '../remote-tasks/service.js';
 import type { PlatformMappingRow, PlatformMappingsRepository } from '../workspaces/platform-mappings.js';
 import type { WorkspacesRepository } from '../workspaces/repository.js';
+import { assertIssuesCredentials } from '../workspaces/status.js';
 import type { SandboxIssuancesRepository } from './repository.js';
 
 export interface SandboxRepos {
@@ -127,6 +128,7 @@ export function createSandboxCredentialsService(deps: {
     return store.transaction(async (repos) => {
       const workspace = await repos.workspaces.findByIdForUpdate(workspaceId);
       if (!workspace) throw notFound('Workspace');
+      assertIssuesCredentials(workspace);
       const now = Date.now();
       const pending = await repos.sandboxIssuances.pendingSince(workspaceId);
       const active = (await repos.platformMappings.countActive(workspaceId, 'sandbox')) + pending.length;
@@ -223,11 +225,14 @@ export function createSandboxCredentialsService(deps: {
       }
 
       const outcome = await store.transaction(async (repos) => {
+        // Held until the commit: a status change waits, so it sees this mapping and deactivates its platform.
+        const workspace = await repos.workspaces.findByIdForShare(workspaceId);
         const issuance = await repos.sandboxIssuances.findForUpdate(issuanceId);
-        if (issuance?.status !== 'pending') {
-          // The workspace was deleted meanwhile, or the reconciliation already gave up on this issuance.
+        if (issuance?.status !== 'pending' || workspace?.status !== 'active') {
+          // The workspace was deleted or left `active` meanwhile, or the reconciliation already gave up on this issuance.
+          if (issuance?.status === 'pending') await repos.sandboxIssuances.resolve(issuanceId, 'abandoned', credential.platformId);
           const ids = await repos.remoteTasks.enqueue([task.deactivatePlatform(workspaceId, credential.platformId)]);
-          return { ok: false as const, ids, gone: !issuance };
+          return { ok: false as const, ids, gone: !issuance, status: workspace?.status };
         }
         await repos.platformMappings.insert({
           id: uuidv7(),
@@ -259,6 +264,7 @@ export function createSandboxCredentialsService(deps: {
       if (!outcome.ok) {
         await tasks.attempt(outcome.ids);
         if (outcome.gone) throw notFound('Workspace');
+        if (outcome.status && outcome.status !== 'active') assertIssuesCredentials({ status: outcome.status });
         throw new AppError(
           'UPSTREAM_UNAVAILABLE',
           'Payments answered too late; the credentials it issued were revoked. Try again.',

@@ -4,6 +4,7 @@ import { insertRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import type { PrincipalChanges } from '../access/principal-cache.js';
 import { users } from '../users/tables.js';
+import { workspaces } from '../workspaces/tables.js';
 import { loginThrottles, refreshTokens, sessions, verificationCodes } from './tables.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -101,11 +102,13 @@ export function createSessionsRepository(db: Executor, principals: PrincipalChan
           role: users.role,
           status: users.status,
           workspaceId: users.workspaceId,
+          workspaceStatus: workspaces.status,
           sessionId: sessions.id,
           sessionRevokedReason: sessions.revokedReason,
           sessionRevokedAt: sessions.revokedAt,
         })
         .from(users)
+        .leftJoin(workspaces, eq(workspaces.id, users.workspaceId))
         .leftJoin(sessions, and(eq(sessions.id, sessionId), eq(sessions.userId, users.id)))
         .where(eq(users.id, userId));
       return row;

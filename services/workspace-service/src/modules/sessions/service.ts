@@ -27,6 +27,7 @@ import type { AuditService } from '../audit/service.js';
 import { type Mailer, MailerError } from '../mailer/adapter.js';
 import { auditedUser, normalizeEmail, toUserRecord } from '../users/records.js';
 import { isDuplicateEmail, type UserRow, type UsersRepository } from '../users/repository.js';
+import { closedWorkspaceError, isClosedWorkspace } from '../workspaces/status.js';
 import type { SessionsRepository } from './repository.js';
 
 export const VERIFICATION_CODE_TTL_MS = 15 * 60_000;
@@ -416,6 +417,10 @@ export function createSessionsService(deps: SessionsDeps) {
         { exists: row.sessionId !== null, revokedAt: row.sessionRevokedAt, revokedReason: row.sessionRevokedReason },
         'access',
       );
+      // A suspended or inactive workspace's members are refused on every route (an operator is not).
+      if (row.role !== 'SUPER_ADMIN' && row.workspaceStatus && isClosedWorkspace(row.workspaceStatus)) {
+        throw closedWorkspaceError(row.workspaceStatus);
+      }
       return { id: row.id, email: row.email, role: row.role, workspaceId: row.workspaceId, sessionId: claims.sid, environment: claims.env };
     },
 

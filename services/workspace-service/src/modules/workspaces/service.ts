@@ -31,6 +31,7 @@ import type { PlatformMappingsRepository } from './platform-mappings.js';
 import { auditedWorkspace, toBilling, toPlatformMapping, toWalletSettings, toWorkspaceRecord } from './records.js';
 import { isDuplicateSlug, type WorkspacePatch, type WorkspaceRow, type WorkspacesRepository } from './repository.js';
 import { slugFromName, slugWithSuffix } from './slug.js';
+import { revokesCredentials } from './status.js';
 
 /**
  * The members of a workspace as its creation and deletion need them. The users repository
@@ -111,6 +112,20 @@ export function createWorkspacesService(deps: {
     }
   }
 
+  /**
+   * In the status change's transaction: the workspace's mappings are marked revoked and payments is
+   * told (a remote task, sent right after the commit and retried until answered) to deactivate every
+   * platform of the workspace: their API keys stop, their OAuth tokens are revoked, no new token is
+   * minted, and the dispatcher deactivates each platform's webhooks. Reactivation does not restore
+   * them: an active workspace is issued new credentials.
+   */
+  async function revokeCredentials(repos: WorkspacesRepos, id: string): Promise<{ platformIds: string[]; taskIds: string[] }> {
+    const mappings = await repos.platformMappings.list(id, { status: 'active' });
+    for (const mapping of mappings) await repos.platformMappings.revoke(id, mapping.platformId);
+    const taskIds = await repos.remoteTasks.enqueue([task.deactivateWorkspacePlatforms(id)]);
+    return { platformIds: mappings.map((m) => m.platformId), taskIds };
+  }
+
   async function applyUpdate(caller: Caller, id: string, body: UpdateWorkspaceBody): Promise<WorkspaceRecord> {
     const actor = requireActor(caller);
     const row = await store.transaction(async (repos) => {
@@ -124,16 +139,21 @@ export function createWorkspacesService(deps: {
           (patch as Record<string, unknown>)[key] = key === 'email' ? String(body.email).toLowerCase() : body[key];
       }
       const next = await repos.workspaces.update(id, patch);
+      const revoked = revokesCredentials(current.status, next.status) ? await revokeCredentials(repos, id) : undefined;
       const changes = diffChanges(auditedWorkspace(current), auditedWorkspace(next));
       await audit.record(repos, caller, AUDIT.workspaceUpdate, {
         resourceId: id,
         workspaceId: id,
-        details: `Updated workspace ${next.slug}: ${Object.keys(changes).join(', ') || 'no change'}`,
+        details: `Updated workspace ${next.slug}: ${Object.keys(changes).join(', ') || 'no change'}${
+          revoked ? `; its payments platforms are deactivated (${revoked.platformIds.length} mapped)` : ''
+        }`,
         changes,
+        ...(revoked && { metadata: { revokedPlatformIds: revoked.platformIds, remoteTaskIds: revoked.taskIds } }),
       });
-      return { next, replacedAvatar: current.avatarPath !== next.avatarPath ? current.avatarPath : null };
+      return { next, replacedAvatar: current.avatarPath !== next.avatarPath ? current.avatarPath : null, taskIds: revoked?.taskIds ?? [] };
     });
     await avatars.remove(row.replacedAvatar);
+    if (row.taskIds.length > 0) await deps.tasks.attempt(row.taskIds);
     return toWorkspaceRecord(row.next);
   }
 
