@@ -1,4 +1,37 @@
+import { AppError } from '@holdfast/contracts';
 import type { FastifyInstance } from 'fastify';
+
+/**
+ * The deepest nesting of arrays and objects a JSON body may have (docs/errors.md). `JSON.parse`
+ * with a reviver recurses once per level: about 2,500 levels overflowed the stack and answered 500
+ * on every JSON route. No Holdfast body needs more than a few levels; free-form objects (`metadata`,
+ * `config`) are bounded further by their schemas.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether `text` nests arrays and objects deeper than `limit` (strings skipped): one pass, no recursion. */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+function tooDeep(): AppError {
+  return new AppError('VALIDATION_ERROR', `The JSON body nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep`, {
+    maxDepth: MAX_JSON_DEPTH,
+  });
+}
 
 /**
  * JSON bodies parsed with each number's source text kept: `JSON.parse` turns `0.12345678901234567`
@@ -57,10 +90,16 @@ export function registerJsonBody(app: FastifyInstance): void {
       );
       return;
     }
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      done(tooDeep(), undefined);
+      return;
+    }
     try {
       done(null, parseJsonKeepingNumbers(text));
     } catch (error) {
-      done(error instanceof SyntaxError ? Object.assign(error, { statusCode: 400 }) : (error as Error), undefined);
+      // A RangeError is the parser running out of stack: the body's fault, never a 500.
+      if (error instanceof RangeError) done(tooDeep(), undefined);
+      else done(error instanceof SyntaxError ? Object.assign(error, { statusCode: 400 }) : (error as Error), undefined);
     }
   });
 }

@@ -95,6 +95,26 @@ function expectEnvelope(
   expect(res.body.meta.requestId).toMatch(/^req_/);
 }
 
+describe('deeply nested JSON (issue 28 item 8: about 2,500 levels answered 500 on every JSON route)', () => {
+  const nested = (levels: number) => `{"name":"x","metadata":{"a":${'['.repeat(levels)}1${']'.repeat(levels)}}}`;
+
+  it('refuses a body nested deeper than 64 levels with 400 VALIDATION_ERROR, on a route and on an unknown path, and runs nothing', async () => {
+    const before = received.length;
+    for (const levels of [63, 2_500, 100_000]) {
+      const res = await call('POST', '/api/v1/things', nested(levels));
+      expectEnvelope(res, 400, 'VALIDATION_ERROR');
+      expect(res.body.error.details).toEqual({ maxDepth: 64 });
+    }
+    expectEnvelope(await call('POST', '/api/v1/nowhere', nested(2_500)), 400, 'VALIDATION_ERROR');
+    expect(received.length).toBe(before);
+  });
+
+  it('takes a body at the limit, and brackets inside strings do not count', async () => {
+    const res = await call('POST', '/api/v1/things', `{"name":"${'[{'.repeat(500)}","metadata":{"a":${'['.repeat(61)}1${']'.repeat(61)}}}`);
+    expect(res.status, res.text).toBe(201);
+  });
+});
+
 describe('framework errors leave in the envelope', () => {
   it('bad percent-encoding in a path: 400 VALIDATION_ERROR, not FST_ERR_BAD_URL', async () => {
     const res = await call('GET', '/api/v1/things/%ZZ');
