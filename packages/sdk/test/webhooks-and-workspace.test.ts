@@ -1,4 +1,4 @@
-import { fileFixture } from '@holdfast/test-fixtures';
+import { approveWorkspace, fileFixture, operatorOf } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthError,
@@ -155,6 +155,9 @@ describe('WorkspaceClient', () => {
     });
     const admin = new WorkspaceClient({ baseUrl: stack.workspaceUrl, email, password });
     const created = await admin.workspaces.create({ name: 'Second Workspace', email });
+    // Credentials go to an approved workspace only (403 until a Holdfast operator activates it).
+    await expect(admin.sandboxCredentials.create(created.id)).rejects.toMatchObject({ statusCode: 403 });
+    await approveWorkspace(stack.workspaceUrl, operatorOf(stack.processes), created.id);
     const sandbox = await admin.sandboxCredentials.create(created.id);
     expect(sandbox.oauthClient.clientSecret).toMatch(/^hf_secret_/);
     const pay = new PaymentsClient({

@@ -158,6 +158,17 @@ export function operatorOf(processes: Pick<RunningProcesses, 'env'>): { email: s
   return { email: processes.env.WORKSPACE_BOOTSTRAP_EMAIL as string, password: processes.env.WORKSPACE_BOOTSTRAP_PASSWORD as string };
 }
 
+/** The `operator` (a SUPER_ADMIN) approves a pending workspace (`status: active`), as a Holdfast operator does. */
+export async function approveWorkspace(workspaceUrl: string, operator: { email: string; password: string }, workspaceId: string) {
+  const operatorLogin = await postJson(`${workspaceUrl}/identity/login`, operator);
+  const approved = await fetch(`${workspaceUrl}/api/v1/workspaces/${workspaceId}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorLogin.body.data.accessToken as string}` },
+    body: JSON.stringify({ status: 'active' }),
+  });
+  if (approved.status !== 200) throw new Error(`approve workspace ${workspaceId}: ${approved.status} ${await approved.text()}`);
+}
+
 /**
  * A new administrator over the Workspace API, as docs/workspace-getting-started.md does it: sign
  * up, verify the e-mail (the code is in the answer in `local`), log in, create a workspace, have
@@ -183,13 +194,7 @@ export async function signUpWorkspace(
   const token = login.body.data.accessToken as string;
   const workspace = await postJson(`${workspaceUrl}/api/v1/workspaces`, { name, email }, token);
   const workspaceId = workspace.body.data.id as string;
-  const operatorLogin = await postJson(`${workspaceUrl}/identity/login`, operator);
-  const approved = await fetch(`${workspaceUrl}/api/v1/workspaces/${workspaceId}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorLogin.body.data.accessToken as string}` },
-    body: JSON.stringify({ status: 'active' }),
-  });
-  if (approved.status !== 200) throw new Error(`approve workspace ${workspaceId}: ${approved.status} ${await approved.text()}`);
+  await approveWorkspace(workspaceUrl, operator, workspaceId);
   const issued = await postJson(`${workspaceUrl}/api/v1/workspaces/${workspaceId}/sandbox-credentials`, {}, token);
   const data = issued.body.data as { platformId: string; apiKey: string; oauthClient: { clientId: string; clientSecret: string } };
   return {
