@@ -1,4 +1,4 @@
-import { type OperatorAction, type SettlementItem, type SettlementItemStatus, uuidv7 } from '@holdfast/contracts';
+import { type OperatorAction, type SettlementItem, type SettlementItemStatus, type SettlementKind, uuidv7 } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
 import { isoOf } from '../auth/repository.js';
 
@@ -11,7 +11,7 @@ interface DbItem {
   transaction_id: string | null;
   status: string;
   detail: string | null;
-  settlement_kind: 'release' | 'refund' | null;
+  settlement_kind: SettlementKind | null;
   event_kind: string | null;
   attempts: number | null;
   created_at: string | Date;
