@@ -58,6 +58,7 @@ describe('a CUSTODY_A address answered by a tenant-set vendor', () => {
   let victimAddress: string;
   let victimPlatform: string;
   const victimTx: string[] = [];
+  let metadataOnly: string;
 
   beforeAll(async () => {
     // The victim: a workspace with a platform and a PLATFORM account derived from its own seed
@@ -80,8 +81,13 @@ describe('a CUSTODY_A address answered by a tenant-set vendor', () => {
     victimTx.push(
       await seedTransaction(h, { platformId: victimPlatform, toAddress: victimAddress, status: 'escrowed', amount: '900' }),
       await seedTransaction(h, { platformId: thirdPlatform, fromAddress: victimAddress.toLowerCase(), status: 'completed' }),
-      await seedTransaction(h, { platformId: thirdPlatform, metadata: { recipientWalletAddress: victimAddress } }),
     );
+    // Issue 28 item 5: another tenant's made-up transaction naming the victim's address only in its metadata.
+    metadataOnly = await seedTransaction(h, {
+      platformId: thirdPlatform,
+      amount: '999999',
+      metadata: { recipientWalletAddress: victimAddress },
+    });
   });
 
   it('widens nothing: the attacker lists only its own platform, the victim still sees its transactions', async () => {
@@ -151,5 +157,8 @@ describe('a CUSTODY_A address answered by a tenant-set vendor', () => {
     // payment to it included: it is a payment to the victim).
     const theirs = await h.call('GET', `${victim.base}/transactions?limit=100`, { token: victim.admin.token });
     expect(ids(theirs.body.data.transactions)).toEqual([...victimTx, own].sort());
+    // Another platform's metadata widens nothing: the made-up 999,999 is not the victim's.
+    expect(theirs.text).not.toContain(metadataOnly);
+    expect(listed.text).not.toContain(metadataOnly);
   });
 });

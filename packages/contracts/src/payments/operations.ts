@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, StringEnum, Uuid } from '../common/domain.js';
 import { Nullable } from '../common/fragments.js';
 import { PageQuery, PaginationMeta } from '../common/pagination.js';
+import { SETTLEMENT_KINDS } from './settlement.js';
 
 /*
  * Payments API, operator routes (admin scope, `admin:platform`): the settlement items that need a
@@ -42,7 +43,7 @@ export const SettlementItem = Type.Object(
         'failed, superseded (settlement), conflict, rejected, correction_unapplied (chain_message); pending again after a retry.',
     }),
     detail: Type.Union([Type.String(), Type.Null()], { description: 'The last error, or why the event was not applied.' }),
-    settlementKind: Type.Union([StringEnum(['release', 'refund'] as const), Type.Null()]),
+    settlementKind: Type.Union([StringEnum(SETTLEMENT_KINDS), Type.Null()]),
     eventKind: Type.Union([Type.String(), Type.Null()]),
     attempts: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
     createdAt: DateTime,

@@ -79,6 +79,9 @@ export const TransactionOperationResult = Type.Object(
 );
 export type TransactionOperationResult = Static<typeof TransactionOperationResult>;
 
-/** The on-chain instructions the settlement worker executes with the attester key. */
-export const SETTLEMENT_KINDS = ['release', 'refund'] as const;
+/**
+ * The on-chain instructions the settlement worker executes with the attester key: `freeze` when a
+ * dispute opens (the expiry escape stays closed while it is decided), then `release` or `refund`.
+ */
+export const SETTLEMENT_KINDS = ['release', 'refund', 'freeze'] as const;
 export type SettlementKind = (typeof SETTLEMENT_KINDS)[number];

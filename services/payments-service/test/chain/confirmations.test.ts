@@ -2,7 +2,17 @@ import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { paymentsConfigFrom } from '../../src/config.js';
 import { bearer, call, key } from '../helpers.js';
-import { AMOUNT, eventsOf, insertTransaction, platformWithCredentials, RECEIVER, SENDER, startChainPaymentsEnv } from './fixtures.js';
+import {
+  AMOUNT,
+  eventsOf,
+  insertTransaction,
+  platformWithCredentials,
+  publishChain,
+  RECEIVER,
+  SENDER,
+  startChainPaymentsEnv,
+  waitFor,
+} from './fixtures.js';
 
 // A submitted hash moves a transaction only once its receipt is CHAIN_CONFIRMATIONS deep (the
 // receipt's block is the first confirmation): before that 409 CHAIN_TRANSACTION_PENDING and nothing
@@ -157,6 +167,20 @@ describe('CHAIN_CONFIRMATIONS=base-sepolia=3', () => {
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body).toMatchObject({ success: true, transaction: { id, status: 'completed' } });
     expect(await consents()).toEqual([{ party: 'sender', verified: true }]);
+  });
+
+  it('a CHAIN event that arrives before its block is three deep moves nothing until it is (issue 28 item 4)', async () => {
+    const id = await insertTransaction(e.sql, { platformId: p.platformId, from: SENDER, to: RECEIVER });
+    const created = await e.world.createEscrow(id, AMOUNT);
+    // Published at once, as a publisher that does not wait (another indexer's depth, a forgery of a real log) would.
+    await publishChain(e.nats.bus, await e.world.indexed(created));
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await rowOf(id)).toEqual({ status: 'pending', tx_hash: null });
+    expect(await e.sql`select 1 from applied_chain_messages where transaction_id = ${id}`).toHaveLength(0);
+    expect(await eventsOf(e.sql, id)).toEqual([]);
+    await mine(3);
+    await waitFor(async () => (await rowOf(id))?.status === 'escrowed', 'the event applied once three deep', 30_000);
+    expect((await eventsOf(e.sql, id)).map((x) => x.type)).toEqual(['transaction.escrowed']);
   });
 
   it('a receipt that does not match is refused at once (400), whatever its depth', async () => {

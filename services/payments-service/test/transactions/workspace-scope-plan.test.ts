@@ -43,15 +43,18 @@ describe('a workspace scope among many platforms', () => {
         'base-sepolia', 'escrow', case when g % 3 = 0 then jsonb_build_object('walletAddress', '0x' || md5((g + 2)::text)) else '{}'::jsonb end,
         '2025-01-01T00:00:00Z'::timestamptz + g * interval '1 second'
       from generate_series(1, ${OTHERS}::int) g`;
-    // The workspace's: on its platform, and on the other platform by each address place, in mixed case.
+    // The workspace's: on its platform (metadata addresses count there only), and on the other
+    // platform by its from or to address, in mixed case.
     await insert(1, own.platformId, 'completed', filler(1), filler(2), {});
     await insert(2, own.platformId, 'rescinded', filler(3), filler(4), { note: 'own platform' });
     await insert(3, other.platformId, 'escrowed', A.toUpperCase().replace('0X', '0x'), filler(5), {});
     await insert(4, other.platformId, 'failed', filler(6), B.toLowerCase(), {});
-    await insert(5, other.platformId, 'completed', filler(7), filler(8), { walletAddress: B });
-    await insert(6, other.platformId, 'disputed', filler(9), filler(10), { senderWalletAddress: A.toLowerCase() });
-    await insert(7, other.platformId, 'pending', filler(11), filler(12), { recipientWalletAddress: A });
-    // Not the workspace's: an address under another key, a longer address, a number, a null.
+    await insert(5, own.platformId, 'completed', filler(7), filler(8), { walletAddress: B });
+    await insert(6, own.platformId, 'disputed', filler(9), filler(10), { senderWalletAddress: A.toLowerCase() });
+    await insert(7, own.platformId, 'pending', filler(11), filler(12), { recipientWalletAddress: A });
+    // Not the workspace's: an address under another key, a longer address, a number, a null, and
+    // another platform's metadata naming the workspace's address (issue 28 item 5: anyone can write it).
+    await insert(11, other.platformId, 'pending', filler(18), filler(19), { recipientWalletAddress: A });
     await insert(8, other.platformId, 'completed', `${A}00`, filler(13), { note: A });
     await insert(9, other.platformId, 'completed', filler(14), filler(15), { walletAddress: 12 });
     await insert(10, other.platformId, 'completed', filler(16), filler(17), { senderWalletAddress: null });
@@ -73,8 +76,18 @@ describe('a workspace scope among many platforms', () => {
         const stats = await repository.stats(scope);
         const got = await repository.get(scope, id(6));
         const notOurs = await repository.get(scope, id(8));
+        const othersMetadata = await repository.get(scope, id(11));
         const after = await counters(tx);
-        return { page, second, stats, got, notOurs, seqScans: after.seqScans - before.seqScans, fetched: after.fetched - before.fetched };
+        return {
+          page,
+          second,
+          stats,
+          got,
+          notOurs,
+          othersMetadata,
+          seqScans: after.seqScans - before.seqScans,
+          fetched: after.fetched - before.fetched,
+        };
       });
 
       // Exactly the workspace's rows, newest first, with the total.
@@ -101,6 +114,7 @@ describe('a workspace scope among many platforms', () => {
       });
       expect(measured.got?.id).toBe(id(6));
       expect(measured.notOurs).toBeNull();
+      expect(measured.othersMetadata).toBeNull();
 
       // Through indexes: no statement read the table from end to end (each would read 4,010 rows).
       expect(measured.seqScans, mode).toBe(0);

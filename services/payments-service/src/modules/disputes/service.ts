@@ -8,6 +8,7 @@ import {
   type Evidence,
   type ListDisputesQuery,
   type ResolveDisputeBody,
+  type SettlementKind,
   type SubmitEvidenceBody,
   uuidv7,
 } from '@holdfast/contracts';
@@ -86,7 +87,7 @@ export function createDisputesService(deps: {
    * `refund(id, bps)` with the attester key) in the resolution's transaction. Escrowed
    * (`platform`) transactions only: a raw transfer has nothing on chain to move.
    */
-  settle?: (tx: Queryable, input: { transactionId: string; kind: 'release' | 'refund'; refundBps?: number }) => Promise<void>;
+  settle?: (tx: Queryable, input: { transactionId: string; kind: SettlementKind; refundBps?: number }) => Promise<void>;
 }): DisputesService {
   const { sql, repository, transactions, moves } = deps;
 
@@ -149,6 +150,11 @@ export function createDisputesService(deps: {
           platformId: principal.platformId,
           reason: body.reason,
         });
+        // An escrowed transaction's escrow is frozen while the dispute is decided: otherwise its
+        // expiry escape (`claimExpired`, anyone, once it expires) could pay the receiver meanwhile.
+        if (deps.settle && transaction.orchestrationType === 'platform' && transaction.escrowAddress) {
+          await deps.settle(tx, { transactionId: transaction.id, kind: 'freeze' });
+        }
         await appendToOutboxSql(tx, SCHEMA_NAME, [disputeEvent('dispute.created', inserted, { dispute: disputeRef(inserted) })]);
         return inserted;
       });

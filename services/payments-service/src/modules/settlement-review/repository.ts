@@ -4,6 +4,7 @@ import {
   type OperatorAction,
   type SettlementItem,
   type SettlementItemStatus,
+  type SettlementKind,
   type TransferClaim,
   uuidv7,
 } from '@holdfast/contracts';
@@ -19,7 +20,7 @@ interface DbItem {
   transaction_id: string | null;
   status: string;
   detail: string | null;
-  settlement_kind: 'release' | 'refund' | null;
+  settlement_kind: SettlementKind | null;
   event_kind: string | null;
   attempts: number | null;
   created_at: string | Date;

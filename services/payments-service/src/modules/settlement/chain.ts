@@ -220,21 +220,21 @@ export function createChainAccess(settings: ChainSettings, deps: ChainAccessDeps
       return block.timestamp;
     },
 
-    /** Sends the attester's `release(id)` or `refund(id, bps)` and waits for its receipt. */
+    /** Sends the attester's `release(id)`, `refund(id, bps)` or `freeze(id)` and waits for its receipt. */
     async settle(
       network: string,
       escrowAddress: string,
       transactionId: string,
-      call: { kind: 'release' } | { kind: 'refund'; bps: number },
+      call: { kind: 'release' } | { kind: 'refund'; bps: number } | { kind: 'freeze' },
     ): Promise<{ hash: Hash; status: 'success' | 'reverted' }> {
       if (!attester) throw new AppError('CONTRACT_NOT_AVAILABLE', 'No attester key is configured', { reason: 'no_attester' });
       const wallet = createWalletClient({ account: attester, chain: chainOf(network), transport: http(rpcOf(network)) });
       const id = uuidToOnchainId(transactionId);
       const address = getAddress(escrowAddress);
       const hash =
-        call.kind === 'release'
-          ? await wallet.writeContract({ address, abi: holdfastEscrowAbi, functionName: 'release', args: [id] })
-          : await wallet.writeContract({ address, abi: holdfastEscrowAbi, functionName: 'refund', args: [id, BigInt(call.bps)] });
+        call.kind === 'refund'
+          ? await wallet.writeContract({ address, abi: holdfastEscrowAbi, functionName: 'refund', args: [id, BigInt(call.bps)] })
+          : await wallet.writeContract({ address, abi: holdfastEscrowAbi, functionName: call.kind, args: [id] });
       const receipt = await client(network).waitForTransactionReceipt({ hash, timeout: 60_000 });
       return { hash, status: receipt.status };
     },

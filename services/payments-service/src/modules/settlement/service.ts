@@ -17,7 +17,7 @@ import { type Queryable, retryOnConflict, type Sql } from '@holdfast/db';
 import { decodeEscrowLog, uuidToOnchainId } from '@holdfast/escrow';
 import { notFound, validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
-import { NonRetryableError } from '@holdfast/messaging';
+import { NonRetryableError, RetryableError } from '@holdfast/messaging';
 import { decodeFunctionData, erc20Abi, getAddress, type Hash, parseEventLogs, type TransactionReceipt } from 'viem';
 import type { Principal } from '../auth/index.js';
 import { toBaseUnits } from '../money/amounts.js';
@@ -156,6 +156,23 @@ export function createSettlementService(deps: SettlementDeps) {
       'CHAIN_TRANSACTION_PENDING',
       `${hash} has ${have} of the ${required} confirmations ${network} needs: nothing changed; submit it again later (or wait: the transaction moves once the chain event arrives)`,
       { txHash: hash, network, confirmations: have, required },
+    );
+  }
+
+  /**
+   * A CHAIN event moves money only at the depth a submitted hash needs (`requiredConfirmations`):
+   * the indexer publishes there, but a message that arrives earlier (another indexer's settings, a
+   * publisher that is not the indexer) is for a block a reorg can still undo. It comes again later
+   * (RetryableError: nak with a delay), unclaimed.
+   */
+  async function requireEventDepth(event: ChainEvent): Promise<void> {
+    const required = chain.requiredConfirmations(event.network);
+    if (required === 0) return;
+    const have = Math.max(0, Number((await chain.latestBlock(event.network)) - BigInt(event.blockNumber)));
+    if (have >= required) return;
+    throw new RetryableError(
+      `chain event ${chainMessageId(event)} has ${have} of the ${required} confirmations ${event.network} needs`,
+      Math.min(30_000, 1_000 * (required - have)),
     );
   }
 
@@ -718,6 +735,7 @@ export function createSettlementService(deps: SettlementDeps) {
       );
       throw new NonRetryableError(`chain event ${chainMessageId(event)} refused: ${problem}`);
     }
+    if (!event.removed) await requireEventDepth(event);
     const genuine = event.removed ? true : await chain.isEscrowContract(event.network, event.contractAddress);
     const messageId = chainMessageId(event);
     const decision = await retryOnConflict(() =>

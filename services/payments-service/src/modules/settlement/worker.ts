@@ -47,6 +47,18 @@ export function createSettlementWorker(deps: SettlementWorkerDeps) {
     }
     const network = row.blockchainNetwork;
     const escrow = await chain.getEscrow(network, row.escrowAddress, row.id);
+    if (s.kind === 'freeze') {
+      // Only a held escrow can be frozen; one already settled (a rescission before the dispute) needs none.
+      if (escrow.status !== EscrowStatus.Held) {
+        await repository.finish(sql, s.id, 'superseded', null, `the escrow is no longer held (status ${escrow.status})`);
+        return;
+      }
+      const frozen = await chain.settle(network, row.escrowAddress, row.id, { kind: 'freeze' });
+      if (frozen.status !== 'success') throw new Error(`freeze transaction ${frozen.hash} reverted`);
+      await repository.finish(sql, s.id, 'done', frozen.hash, null);
+      log.info({ settlementId: s.id, transactionId: row.id, txHash: frozen.hash }, 'escrow frozen for its dispute');
+      return;
+    }
     const wanted = s.kind === 'release' ? EscrowStatus.Released : EscrowStatus.Refunded;
     if (escrow.status === wanted) {
       await repository.finish(sql, s.id, 'done', null, null);

@@ -24,7 +24,8 @@ function toPlatformTransaction(row: Row): PlatformTransaction {
 
 /**
  * Read-only SQL over `transactions` for the Workspace API: a workspace's transactions are those on
- * its platforms, from or to one of its addresses, or naming one under a METADATA_ADDRESS_KEYS key.
+ * its platforms, and those of other platforms from or to one of its addresses (a METADATA_ADDRESS_KEYS
+ * key counts only on its own platforms: another tenant's metadata proves nothing).
  * Amounts are summed by PostgreSQL as `numeric` and leave it as text: exact.
  */
 export function createWorkspaceTransactionsRepository(sql: Sql) {
@@ -41,7 +42,11 @@ export function createWorkspaceTransactionsRepository(sql: Sql) {
   function inScope(scope: TransactionScope) {
     const ids = sql.array([...scope.platformIds]);
     const addresses = sql.array([...scope.addresses]);
-    return sql`(t.platform_id = any(${ids}::uuid[]) or ${addressesOfT} && ${addresses}::text[])`;
+    // Another platform's row counts only by its from or to address: its metadata is whatever that
+    // tenant wrote (a made-up transaction "to" the workspace's address in metadata showed in its
+    // list). The GIN index still finds the candidates; the from/to recheck drops metadata-only ones.
+    return sql`(t.platform_id = any(${ids}::uuid[]) or (${addressesOfT} && ${addresses}::text[]
+      and (lower(t.from_address) = any(${addresses}::text[]) or lower(t.to_address) = any(${addresses}::text[]))))`;
   }
 
   function filtered(f: TransactionFilters) {
