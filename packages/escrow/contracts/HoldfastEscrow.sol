@@ -4,6 +4,7 @@ pragma solidity 0.8.37;
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
+import {IERC3009Receive} from "./interfaces/IERC3009Receive.sol";
 
 /// @title HoldfastEscrow
 /// @notice Holds ERC-20 payments between a sender and a receiver, one record per on-chain id, until
@@ -157,8 +158,8 @@ contract HoldfastEscrow is ReentrancyGuard {
         nonReentrant
     {
         uint64 expiresAt = _checkTerms(token, attester, holdDeadline);
-        _record(id, receiver, token, amount, attester, holdDeadline, expiresAt);
-        _pull(token, amount);
+        _record(id, msg.sender, receiver, token, amount, attester, holdDeadline, expiresAt);
+        _pull(token, msg.sender, amount);
     }
 
     /// @notice Locks one escrow per leg (same sender, token, attester and hold deadline) with a single
@@ -177,11 +178,58 @@ contract HoldfastEscrow is ReentrancyGuard {
         uint64 expiresAt = _checkTerms(token, attester, holdDeadline);
         uint256 total;
         for (uint256 i; i < legCount; ++i) {
-            _record(ids[i], receivers[i], token, amounts[i], attester, holdDeadline, expiresAt);
+            _record(ids[i], msg.sender, receivers[i], token, amounts[i], attester, holdDeadline, expiresAt);
             total += amounts[i];
         }
         emit BatchCreated(ids[0], msg.sender, token, legCount, total);
-        _pull(token, total);
+        _pull(token, msg.sender, total);
+    }
+
+    /// @notice Creates an escrow funded by `sender`'s EIP-3009 `ReceiveWithAuthorization` (USDC), so the
+    ///         payer signs once and needs no ETH: anyone (a relayer) submits it and pays the gas.
+    ///         The payer signs, in the token's EIP-712 domain: from = sender, to = this escrow,
+    ///         value = amount, validAfter, validBefore, and nonce = `authorizationNonce(...)` of these
+    ///         terms. The nonce binds every term (and this chain and escrow), so the signature funds
+    ///         these terms or nothing: a relayer that changes any of them gets the token's
+    ///         "invalid signature". Only this escrow can submit it (`receiveWithAuthorization` requires
+    ///         msg.sender == to), so it cannot be front-run into a plain transfer; it is used once (the
+    ///         token marks the nonce used, and the id can never be created again).
+    /// @param sender The payer, recorded as the escrow's sender (it may rescind, release, attest).
+    /// @param signature The payer's signature: 65-byte ECDSA, or what its ERC-1271 wallet accepts.
+    function createEscrowWithAuthorization(
+        bytes32 id,
+        address sender,
+        address receiver,
+        address token,
+        uint256 amount,
+        address attester,
+        uint64 holdDeadline,
+        uint256 validAfter,
+        uint256 validBefore,
+        bytes calldata signature
+    ) external nonReentrant {
+        if (sender == address(0)) revert InvalidAddress(sender);
+        uint64 expiresAt = _checkTerms(token, attester, holdDeadline);
+        _record(id, sender, receiver, token, amount, attester, holdDeadline, expiresAt);
+        bytes32 nonce = authorizationNonce(id, sender, receiver, token, amount, attester, holdDeadline);
+        uint256 before = IERC20(token).balanceOf(address(this));
+        IERC3009Receive(token).receiveWithAuthorization(sender, address(this), amount, validAfter, validBefore, nonce, signature);
+        _checkReceived(token, before, amount);
+    }
+
+    /// @notice The EIP-3009 nonce that funds exactly these terms in this escrow on this chain:
+    ///         keccak256(abi.encode(block.chainid, address(this), id, sender, receiver, token, amount,
+    ///         attester, holdDeadline)).
+    function authorizationNonce(
+        bytes32 id,
+        address sender,
+        address receiver,
+        address token,
+        uint256 amount,
+        address attester,
+        uint64 holdDeadline
+    ) public view returns (bytes32) {
+        return keccak256(abi.encode(block.chainid, address(this), id, sender, receiver, token, amount, attester, holdDeadline));
     }
 
     /// @notice Pays the whole amount to the receiver. The sender may call it at any time; the attester
@@ -282,6 +330,7 @@ contract HoldfastEscrow is ReentrancyGuard {
 
     function _record(
         bytes32 id,
+        address sender,
         address receiver,
         address token,
         uint256 amount,
@@ -297,7 +346,7 @@ contract HoldfastEscrow is ReentrancyGuard {
         if (amount > type(uint96).max) revert AmountTooLarge(amount);
         Escrow storage e = _escrows[id];
         if (e.status != Status.None) revert EscrowExists(id);
-        e.sender = msg.sender;
+        e.sender = sender;
         e.holdDeadline = holdDeadline;
         e.status = Status.Held;
         e.receiver = receiver;
@@ -305,13 +354,19 @@ contract HoldfastEscrow is ReentrancyGuard {
         e.token = token;
         e.attester = attester;
         e.amount = uint96(amount);
-        emit EscrowCreated(id, msg.sender, receiver, token, amount, attester, holdDeadline, expiresAt);
+        emit EscrowCreated(id, sender, receiver, token, amount, attester, holdDeadline, expiresAt);
     }
 
-    /// @dev Pulls `amount` from msg.sender and refuses any token that delivers a different amount.
-    function _pull(address token, uint256 amount) private {
+    /// @dev Pulls `amount` from `from` (which approved this escrow) and refuses any token that delivers a
+    ///      different amount.
+    function _pull(address token, address from, uint256 amount) private {
         uint256 before = IERC20(token).balanceOf(address(this));
-        IERC20(token).safeTransferFrom(msg.sender, address(this), amount);
+        IERC20(token).safeTransferFrom(from, address(this), amount);
+        _checkReceived(token, before, amount);
+    }
+
+    /// @dev Refuses a deposit that did not raise this escrow's balance from `before` by exactly `amount`.
+    function _checkReceived(address token, uint256 before, uint256 amount) private view {
         uint256 balance = IERC20(token).balanceOf(address(this));
         // A token that shrinks our balance on a transfer into us reports as having delivered nothing.
         uint256 received = balance > before ? balance - before : 0;

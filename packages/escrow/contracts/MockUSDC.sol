@@ -3,7 +3,8 @@ pragma solidity 0.8.37;
 
 import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
 import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
-import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
+import {IERC5267} from "@openzeppelin/contracts/interfaces/IERC5267.sol";
+import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/MessageHashUtils.sol";
 import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
 import {Nonces} from "@openzeppelin/contracts/utils/Nonces.sol";
 
@@ -22,8 +23,16 @@ import {Nonces} from "@openzeppelin/contracts/utils/Nonces.sol";
 ///         EIP-712 domain: name "USDC", version "2" (Circle's USDC on Base Sepolia; on Base mainnet the
 ///         name is "USD Coin"). The domain name is not this token's ERC-20 `name()`: clients must read
 ///         `eip712Domain()` (EIP-5267) rather than assume a name, as they must for real USDC deployments.
-/// @dev Six decimals like USDC, so amounts in tests and demos read the same as in production.
-contract MockUSDC is ERC20, EIP712, Nonces, IERC20Permit {
+/// @dev Six decimals like USDC, so amounts in tests and demos read the same as in production. The domain
+///      separator is computed on each use, as FiatToken v2.2 does, so the contract has no immutables and
+///      its runtime code is exactly the artifact's.
+contract MockUSDC is ERC20, Nonces, IERC20Permit, IERC5267 {
+    /// @notice EIP-712 domain name and version (of Circle's USDC on Base Sepolia).
+    string public constant EIP712_NAME = "USDC";
+    string public constant EIP712_VERSION = "2";
+    bytes32 private constant DOMAIN_TYPEHASH =
+        keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
+
     bytes32 public constant PERMIT_TYPEHASH =
         keccak256("Permit(address owner,address spender,uint256 value,uint256 nonce,uint256 deadline)");
     bytes32 public constant TRANSFER_WITH_AUTHORIZATION_TYPEHASH = keccak256(
@@ -39,7 +48,7 @@ contract MockUSDC is ERC20, EIP712, Nonces, IERC20Permit {
     event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce);
     event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce);
 
-    constructor() ERC20("Mock USD Coin", "MockUSDC") EIP712("USDC", "2") {}
+    constructor() ERC20("Mock USD Coin", "MockUSDC") {}
 
     /// @notice 6, as USDC.
     function decimals() public pure override returns (uint8) {
@@ -55,7 +64,24 @@ contract MockUSDC is ERC20, EIP712, Nonces, IERC20Permit {
 
     /// @inheritdoc IERC20Permit
     function DOMAIN_SEPARATOR() external view returns (bytes32) {
-        return _domainSeparatorV4();
+        return _domainSeparator();
+    }
+
+    /// @inheritdoc IERC5267
+    function eip712Domain()
+        external
+        view
+        returns (
+            bytes1 fields,
+            string memory name,
+            string memory version,
+            uint256 chainId,
+            address verifyingContract,
+            bytes32 salt,
+            uint256[] memory extensions
+        )
+    {
+        return (hex"0f", EIP712_NAME, EIP712_VERSION, block.chainid, address(this), bytes32(0), new uint256[](0));
     }
 
     /// @inheritdoc IERC20Permit
@@ -155,10 +181,20 @@ contract MockUSDC is ERC20, EIP712, Nonces, IERC20Permit {
 
     // ---- internals ----
 
+    function _domainSeparator() private view returns (bytes32) {
+        return keccak256(
+            abi.encode(DOMAIN_TYPEHASH, keccak256(bytes(EIP712_NAME)), keccak256(bytes(EIP712_VERSION)), block.chainid, address(this))
+        );
+    }
+
+    function _hashTypedData(bytes32 structHash) private view returns (bytes32) {
+        return MessageHashUtils.toTypedDataHash(_domainSeparator(), structHash);
+    }
+
     function _permit(address owner, address spender, uint256 value, uint256 deadline, bytes memory signature) private {
         require(deadline >= block.timestamp, "FiatTokenV2: permit is expired");
         bytes32 digest =
-            _hashTypedDataV4(keccak256(abi.encode(PERMIT_TYPEHASH, owner, spender, value, _useNonce(owner), deadline)));
+            _hashTypedData(keccak256(abi.encode(PERMIT_TYPEHASH, owner, spender, value, _useNonce(owner), deadline)));
         require(SignatureChecker.isValidSignatureNow(owner, digest, signature), "EIP2612: invalid signature");
         _approve(owner, spender, value);
     }
@@ -176,7 +212,7 @@ contract MockUSDC is ERC20, EIP712, Nonces, IERC20Permit {
         require(block.timestamp > validAfter, "FiatTokenV2: authorization is not yet valid");
         require(block.timestamp < validBefore, "FiatTokenV2: authorization is expired");
         _requireUnusedAuthorization(from, nonce);
-        bytes32 digest = _hashTypedDataV4(keccak256(abi.encode(typeHash, from, to, value, validAfter, validBefore, nonce)));
+        bytes32 digest = _hashTypedData(keccak256(abi.encode(typeHash, from, to, value, validAfter, validBefore, nonce)));
         require(SignatureChecker.isValidSignatureNow(from, digest, signature), "FiatTokenV2: invalid signature");
         _authorizationStates[from][nonce] = true;
         emit AuthorizationUsed(from, nonce);
@@ -185,7 +221,7 @@ contract MockUSDC is ERC20, EIP712, Nonces, IERC20Permit {
 
     function _cancelAuthorization(address authorizer, bytes32 nonce, bytes memory signature) private {
         _requireUnusedAuthorization(authorizer, nonce);
-        bytes32 digest = _hashTypedDataV4(keccak256(abi.encode(CANCEL_AUTHORIZATION_TYPEHASH, authorizer, nonce)));
+        bytes32 digest = _hashTypedData(keccak256(abi.encode(CANCEL_AUTHORIZATION_TYPEHASH, authorizer, nonce)));
         require(SignatureChecker.isValidSignatureNow(authorizer, digest, signature), "FiatTokenV2: invalid signature");
         _authorizationStates[authorizer][nonce] = true;
         emit AuthorizationCanceled(authorizer, nonce);
