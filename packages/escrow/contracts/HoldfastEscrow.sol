@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.37;
 
+import {IERC5267} from "@openzeppelin/contracts/interfaces/IERC5267.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/MessageHashUtils.sol";
+import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
 import {IERC3009Receive} from "./interfaces/IERC3009Receive.sol";
 
@@ -48,7 +52,7 @@ import {IERC3009Receive} from "./interfaces/IERC3009Receive.sol";
 ///         can still refund to the sender.
 /// @dev Checks-effects-interactions and `nonReentrant` on every state-changing function; SafeERC20
 ///      for every transfer. Amounts are stored as uint96 (7.9e28 units) so a record fits four slots.
-contract HoldfastEscrow is ReentrancyGuard {
+contract HoldfastEscrow is ReentrancyGuard, IERC5267 {
     using SafeERC20 for IERC20;
 
     /// @notice Life of one id: None -> Held -> Released | Rescinded | Refunded (terminal).
@@ -79,6 +83,24 @@ contract HoldfastEscrow is ReentrancyGuard {
         address attester;
         uint96 amount;
     }
+
+    /// @notice An EIP-2612 permit as `createEscrowWithPermit` takes it (value = amount, spender = this escrow).
+    struct Permit {
+        uint256 deadline;
+        uint8 v;
+        bytes32 r;
+        bytes32 s;
+    }
+
+    /// @notice The message a payer signs for `createEscrowWithPermit`, in this escrow's EIP-712 domain
+    ///         (name EIP712_NAME, version EIP712_VERSION, this chain, this address).
+    bytes32 public constant ESCROW_AUTHORIZATION_TYPEHASH = keccak256(
+        "EscrowAuthorization(bytes32 id,address sender,address receiver,address token,uint256 amount,address attester,uint64 holdDeadline,uint256 deadline)"
+    );
+    string public constant EIP712_NAME = "HoldfastEscrow";
+    string public constant EIP712_VERSION = "1";
+    bytes32 private constant DOMAIN_TYPEHASH =
+        keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
 
     /// @notice Basis points of a whole refund.
     uint256 public constant MAX_BPS = 10_000;
@@ -139,6 +161,9 @@ contract HoldfastEscrow is ReentrancyGuard {
     error AlreadyAttested(bytes32 id, address party);
     error NotExpired(bytes32 id, uint64 expiresAt);
     error EscrowExpired(bytes32 id, uint64 expiresAt);
+    error AuthorizationExpired(uint256 deadline);
+    error InvalidSignature(address signer);
+    error PermitFailed(address token, address owner);
 
     /// @param expiryPeriod_ See `expiryPeriod`; between MIN_PERIOD and MAX_PERIOD.
     /// @param freezePeriod_ See `freezePeriod`; between MIN_PERIOD and MAX_PERIOD.
@@ -230,6 +255,54 @@ contract HoldfastEscrow is ReentrancyGuard {
         uint64 holdDeadline
     ) public view returns (bytes32) {
         return keccak256(abi.encode(block.chainid, address(this), id, sender, receiver, token, amount, attester, holdDeadline));
+    }
+
+    /// @notice Creates an escrow funded through an EIP-2612 permit, for tokens without EIP-3009; the payer
+    ///         needs no ETH. A permit names only spender, value and deadline, not the escrow terms, so the
+    ///         payer also signs an `EscrowAuthorization` of every term (and the permit's deadline) in this
+    ///         escrow's EIP-712 domain, checked with SignatureChecker (ECDSA, or ERC-1271 for a contract
+    ///         wallet). Then the permit is tried: if it fails (e.g. someone front-ran it to the token, which
+    ///         spends it but grants the same allowance), the allowance must cover the amount. The
+    ///         authorization is used once: it names the id, and an id can never be created again.
+    /// @param permit The token permit for value = amount, spender = this escrow; its deadline also bounds
+    ///        the EscrowAuthorization (refused once block.timestamp > deadline).
+    /// @param signature The payer's EscrowAuthorization signature.
+    function createEscrowWithPermit(
+        bytes32 id,
+        address sender,
+        address receiver,
+        address token,
+        uint256 amount,
+        address attester,
+        uint64 holdDeadline,
+        Permit calldata permit,
+        bytes calldata signature
+    ) external nonReentrant {
+        if (block.timestamp > permit.deadline) revert AuthorizationExpired(permit.deadline);
+        if (sender == address(0)) revert InvalidAddress(sender);
+        bytes32 digest = _escrowAuthorizationDigest(id, sender, receiver, token, amount, attester, holdDeadline, permit.deadline);
+        if (!SignatureChecker.isValidSignatureNow(sender, digest, signature)) revert InvalidSignature(sender);
+        uint64 expiresAt = _checkTerms(token, attester, holdDeadline);
+        _record(id, sender, receiver, token, amount, attester, holdDeadline, expiresAt);
+        _permit(token, sender, amount, permit);
+        _pull(token, sender, amount);
+    }
+
+    /// @notice This escrow's EIP-712 domain (EIP-5267): name, version, chain id and address.
+    function eip712Domain()
+        external
+        view
+        returns (
+            bytes1 fields,
+            string memory name,
+            string memory version,
+            uint256 chainId,
+            address verifyingContract,
+            bytes32 salt,
+            uint256[] memory extensions
+        )
+    {
+        return (hex"0f", EIP712_NAME, EIP712_VERSION, block.chainid, address(this), bytes32(0), new uint256[](0));
     }
 
     /// @notice Pays the whole amount to the receiver. The sender may call it at any time; the attester
@@ -326,6 +399,36 @@ contract HoldfastEscrow is ReentrancyGuard {
         // A deadline in the past must not make the escrow claimable at once.
         uint256 holdEnd = holdDeadline > block.timestamp ? holdDeadline : block.timestamp;
         return uint64(holdEnd + expiryPeriod);
+    }
+
+    /// @dev The EIP-712 digest of an EscrowAuthorization. The domain separator is computed on each use
+    ///      rather than cached in immutables, so the only immutables stay the two periods.
+    function _escrowAuthorizationDigest(
+        bytes32 id,
+        address sender,
+        address receiver,
+        address token,
+        uint256 amount,
+        address attester,
+        uint64 holdDeadline,
+        uint256 deadline
+    ) private view returns (bytes32) {
+        bytes32 domainSeparator = keccak256(
+            abi.encode(DOMAIN_TYPEHASH, keccak256(bytes(EIP712_NAME)), keccak256(bytes(EIP712_VERSION)), block.chainid, address(this))
+        );
+        bytes32 structHash = keccak256(
+            abi.encode(ESCROW_AUTHORIZATION_TYPEHASH, id, sender, receiver, token, amount, attester, holdDeadline, deadline)
+        );
+        return MessageHashUtils.toTypedDataHash(domainSeparator, structHash);
+    }
+
+    /// @dev Submits `owner`'s permit for `amount`; when it fails (already used, e.g. front-run, or not
+    ///      supported), the allowance it would have given must already be there.
+    function _permit(address token, address owner, uint256 amount, Permit calldata permit) private {
+        try IERC20Permit(token).permit(owner, address(this), amount, permit.deadline, permit.v, permit.r, permit.s) {}
+        catch {
+            if (IERC20(token).allowance(owner, address(this)) < amount) revert PermitFailed(token, owner);
+        }
     }
 
     function _record(

@@ -23,6 +23,7 @@ import type { CompiledContract } from '../scripts/compile.js';
 import {
   authorizationNonce,
   createEscrowWithAuthorizationArgs,
+  createEscrowWithPermitArgs,
   DEFAULT_EXPIRY_PERIOD,
   deployEscrow,
   deployMockUsdc,
@@ -32,7 +33,9 @@ import {
   mockUsdcAbi,
   readEip712Domain,
   type SignedAuthorization,
+  type SignedPermitFunding,
   signAuthorizationFunding,
+  signPermitFunding,
   tokenAuthorizationTypes,
   uuidToOnchainId,
 } from '../src/index.js';
@@ -105,6 +108,25 @@ const submitAuthorization = (signed: SignedAuthorization, changed: Partial<Escro
   escrowAs(relayer, address).createEscrowWithAuthorization(
     createEscrowWithAuthorizationArgs({ ...signed, terms: { ...signed.terms, ...changed } }),
   );
+
+/** The payer's EIP-2612 funding of `terms` (permit + EscrowAuthorization), valid for an hour unless told. */
+async function permitFunding(terms: EscrowTerms, options: { signer?: LocalAccount; deadline?: bigint } = {}) {
+  return signPermitFunding({
+    client: c.publicClient,
+    signer: options.signer ?? payer,
+    escrow,
+    terms,
+    deadline: options.deadline ?? (await c.now()) + HOUR,
+  });
+}
+
+/** The relayer submits `signed`, possibly with its terms changed. */
+const submitPermit = (signed: SignedPermitFunding, changed: Partial<EscrowTerms> = {}) =>
+  escrowAs(relayer).createEscrowWithPermit(createEscrowWithPermitArgs({ ...signed, terms: { ...signed.terms, ...changed } }));
+const allowance = (owner: Address) =>
+  c.publicClient.readContract({ address: token, abi: mockUsdcAbi, functionName: 'allowance', args: [owner, escrow] });
+const permitNonce = (owner: Address) =>
+  c.publicClient.readContract({ address: token, abi: mockUsdcAbi, functionName: 'nonces', args: [owner] });
 
 /** Deploys the ERC-1271 fixture wallet owned by `owner` and funds it with the token. */
 async function smartWalletOf(owner: Address, amount: bigint): Promise<Address> {
@@ -317,8 +339,124 @@ describe('createEscrowWithAuthorization (EIP-3009)', () => {
   });
 });
 
+describe('createEscrowWithPermit (EIP-2612 + EscrowAuthorization)', () => {
+  it('funds the escrow from a payer without ETH: the relayer pays the gas, the payer is the sender', async () => {
+    const terms = await termsFor();
+    const signed = await permitFunding(terms);
+    const payerBefore = await balanceOf(payer.address);
+
+    const receipt = await c.mined(submitPermit(signed));
+
+    expect(receipt.from).toBe(relayer.toLowerCase());
+    expect(await c.publicClient.getBalance({ address: payer.address })).toBe(0n);
+    expect(await balanceOf(payer.address)).toBe(payerBefore - terms.amount);
+    expect(await balanceOf(escrow)).toBe(terms.amount);
+    expect(created(receipt).map((e) => e.args)).toEqual([{ ...terms, expiresAt: terms.holdDeadline + DEFAULT_EXPIRY_PERIOD }]);
+    expect((await escrowOf(terms.id)).sender).toBe(payer.address);
+    // The permit gave exactly the amount, and the escrow took it.
+    expect(await allowance(payer.address)).toBe(0n);
+    expect(await permitNonce(payer.address)).toBe(1n);
+  });
+
+  it('uses an authorization once: the id cannot be created again', async () => {
+    const terms = await termsFor();
+    const signed = await permitFunding(terms);
+    await c.mined(submitPermit(signed));
+    await expectRevert(() => submitPermit(signed), 'EscrowExists', [terms.id]);
+  });
+
+  it('funds these terms or nothing: every changed term is refused with InvalidSignature', async () => {
+    const terms = await termsFor();
+    const signed = await permitFunding(terms);
+    const changes: Partial<EscrowTerms>[] = [
+      { id: newId() },
+      { receiver: newKey().address },
+      { amount: terms.amount - 1n },
+      { attester: newKey().address },
+      { holdDeadline: terms.holdDeadline + 1n },
+      { token: otherToken },
+    ];
+    for (const change of changes) {
+      await expectRevert(() => submitPermit(signed, change), 'InvalidSignature', [payer.address]);
+    }
+    // The deadline is signed too: a relayer cannot stretch it.
+    const stretched = { ...signed, permit: { ...signed.permit, deadline: signed.permit.deadline + HOUR } };
+    await expectRevert(() => submitPermit(stretched), 'InvalidSignature', [payer.address]);
+    // Another sender: the payer's signature is not theirs.
+    await expectRevert(() => submitPermit(signed, { sender: relayer }), 'InvalidSignature', [relayer]);
+    expect(await balanceOf(escrow)).toBe(0n);
+    await c.mined(submitPermit(signed));
+  });
+
+  it('refuses an escrow authorization signed by anyone but the payer, even with a valid permit', async () => {
+    const terms = await termsFor();
+    const signed = await permitFunding(terms);
+    const forged = await permitFunding(terms, { signer: stranger });
+    await expectRevert(() => submitPermit({ ...signed, signature: forged.signature }), 'InvalidSignature', [payer.address]);
+    expect(await allowance(payer.address)).toBe(0n);
+  });
+
+  it('refuses an expired authorization', async () => {
+    const terms = await termsFor();
+    const signed = await permitFunding(terms, { deadline: (await c.now()) + 60n });
+    await c.travel(61n);
+    await expectRevert(() => submitPermit(signed), 'AuthorizationExpired', [signed.permit.deadline]);
+  });
+
+  it('still funds when the permit was front-run to the token (its allowance is there)', async () => {
+    const terms = await termsFor();
+    const signed = await permitFunding(terms);
+    const { deadline, v, r, s } = signed.permit;
+    await c.mined(tokenAs(deployer).permit([payer.address, escrow, terms.amount, deadline, v, r, s]));
+    expect(await allowance(payer.address)).toBe(terms.amount);
+    const receipt = await c.mined(submitPermit(signed));
+    expect(created(receipt)[0]!.args.sender).toBe(payer.address);
+    expect(await balanceOf(escrow)).toBe(terms.amount);
+  });
+
+  it('refuses with PermitFailed when the permit is invalid and no allowance covers the amount', async () => {
+    const terms = await termsFor();
+    const signed = await permitFunding(terms);
+    const bad = await permitFunding(terms, { signer: stranger });
+    await expectRevert(() => submitPermit({ ...signed, permit: bad.permit }), 'PermitFailed', [token, payer.address]);
+    // A permit for less than the amount: the same.
+    const smaller = await permitFunding({ ...terms, amount: terms.amount - 1n });
+    await expectRevert(() => submitPermit({ ...signed, permit: smaller.permit }), 'PermitFailed', [token, payer.address]);
+    expect((await escrowOf(terms.id)).status).toBe(EscrowStatus.None);
+  });
+
+  it("refuses when the payer's balance is short", async () => {
+    const terms = await termsFor({ amount: usdc('1000.000001') });
+    const signed = await permitFunding(terms);
+    await expectRevert(() => submitPermit(signed), 'ERC20InsufficientBalance', [payer.address, usdc('1000'), terms.amount]);
+    expect((await escrowOf(terms.id)).status).toBe(EscrowStatus.None);
+  });
+
+  it('accepts an ERC-1271 smart wallet as the payer', async () => {
+    const wallet = await smartWalletOf(payer.address, usdc('300'));
+    const terms = await termsFor({ sender: wallet });
+    const receipt = await c.mined(submitPermit(await permitFunding(terms)));
+    expect(created(receipt)[0]!.args.sender).toBe(wallet);
+    expect(await balanceOf(wallet)).toBe(usdc('50'));
+    const forged = await permitFunding(await termsFor({ sender: wallet }), { signer: stranger });
+    await expectRevert(() => submitPermit(forged), 'InvalidSignature', [wallet]);
+  });
+});
+
+describe('gas', () => {
+  it('stays within budget for both funding paths (escrow already holding the token)', async () => {
+    await c.mined(submitAuthorization(await authorize(await termsFor())));
+    const authorization = (await c.mined(submitAuthorization(await authorize(await termsFor())))).gasUsed;
+    const permit = (await c.mined(submitPermit(await permitFunding(await termsFor())))).gasUsed;
+    console.info('gas used:', { createEscrowWithAuthorization: Number(authorization), createEscrowWithPermit: Number(permit) });
+    expect(authorization).toBeLessThan(200_000n);
+    expect(permit).toBeLessThan(220_000n);
+  });
+});
+
 it('exercises the funding paths\u2019 custom errors', () => {
-  for (const name of ['EscrowExists', 'InvalidAddress', 'ZeroAmount', 'InvalidId', 'ERC20InsufficientBalance']) {
+  const names = ['EscrowExists', 'InvalidAddress', 'ZeroAmount', 'InvalidId', 'ERC20InsufficientBalance'];
+  for (const name of [...names, 'AuthorizationExpired', 'InvalidSignature', 'PermitFailed']) {
     expect(revertsSeen.has(name)).toBe(true);
   }
 });
