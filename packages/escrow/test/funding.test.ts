@@ -11,10 +11,13 @@ import {
   getAddress,
   getContract,
   type Hex,
+  keccak256,
   type LocalAccount,
   parseEventLogs,
   parseUnits,
+  serializeSignature,
   type TransactionReceipt,
+  toHex,
   zeroAddress,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -29,6 +32,8 @@ import {
   deployMockUsdc,
   EscrowStatus,
   type EscrowTerms,
+  escrowAuthorizationTypes,
+  escrowDomain,
   holdfastEscrowAbi,
   mockUsdcAbi,
   readEip712Domain,
@@ -37,6 +42,7 @@ import {
   signAuthorizationFunding,
   signPermitFunding,
   tokenAuthorizationTypes,
+  toPermit,
   uuidToOnchainId,
 } from '../src/index.js';
 import { type Connection, connect, expectRevert, revertsSeen } from './helpers/chain.js';
@@ -451,6 +457,45 @@ describe('gas', () => {
     console.info('gas used:', { createEscrowWithAuthorization: Number(authorization), createEscrowWithPermit: Number(permit) });
     expect(authorization).toBeLessThan(200_000n);
     expect(permit).toBeLessThan(220_000n);
+  });
+});
+
+describe('typed data of src/authorization.ts', () => {
+  /** EIP-712 encodeType of a type without nested structs. */
+  const typeHash = (name: string, fields: readonly { name: string; type: string }[]) =>
+    keccak256(toHex(`${name}(${fields.map((f) => `${f.type} ${f.name}`).join(',')})`));
+  const read = (address: Address, abi: typeof holdfastEscrowAbi | typeof mockUsdcAbi, functionName: string) =>
+    c.publicClient.readContract({ address, abi, functionName } as never) as Promise<Hex>;
+
+  it('declares the same message types as the contracts', async () => {
+    expect(typeHash('EscrowAuthorization', escrowAuthorizationTypes.EscrowAuthorization)).toBe(
+      await read(escrow, holdfastEscrowAbi, 'ESCROW_AUTHORIZATION_TYPEHASH'),
+    );
+    for (const [name, constant] of [
+      ['ReceiveWithAuthorization', 'RECEIVE_WITH_AUTHORIZATION_TYPEHASH'],
+      ['TransferWithAuthorization', 'TRANSFER_WITH_AUTHORIZATION_TYPEHASH'],
+      ['CancelAuthorization', 'CANCEL_AUTHORIZATION_TYPEHASH'],
+      ['Permit', 'PERMIT_TYPEHASH'],
+    ] as const) {
+      expect(typeHash(name, tokenAuthorizationTypes[name])).toBe(await read(token, mockUsdcAbi, constant));
+    }
+  });
+
+  it("reads the escrow's domain as escrowDomain builds it, and the token's without a salt", async () => {
+    expect(await readEip712Domain(c.publicClient, escrow)).toEqual(escrowDomain(anvil.chainId, escrow));
+    expect(await readEip712Domain(c.publicClient, token)).toEqual({
+      name: 'USDC',
+      version: '2',
+      chainId: anvil.chainId,
+      verifyingContract: token,
+    });
+  });
+
+  it('splits a signature into the permit tuple (v 27 or 28)', async () => {
+    const signature = await payer.signMessage({ message: 'x' });
+    const permit = toPermit(5n, signature);
+    expect([27, 28]).toContain(permit.v);
+    expect(serializeSignature({ r: permit.r, s: permit.s, v: BigInt(permit.v) })).toBe(signature);
   });
 });
 
