@@ -37,8 +37,8 @@ CREATE TABLE "payments"."relayer_accounts" (
 --> statement-breakpoint
 ALTER TABLE "payments"."relayed_locks" ADD CONSTRAINT "relayed_locks_platform_id_platforms_id_fk" FOREIGN KEY ("platform_id") REFERENCES "payments"."platforms"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "payments"."relayed_locks" ADD CONSTRAINT "relayed_locks_transaction_id_transactions_id_fk" FOREIGN KEY ("transaction_id") REFERENCES "payments"."transactions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-CREATE UNIQUE INDEX "relayed_locks_live_transaction_unique" ON "payments"."relayed_locks" USING btree ("transaction_id") WHERE status <> 'failed';--> statement-breakpoint
-CREATE UNIQUE INDEX "relayed_locks_live_account_nonce_unique" ON "payments"."relayed_locks" USING btree ("network","relayer","account_nonce") WHERE status <> 'failed';--> statement-breakpoint
+CREATE UNIQUE INDEX "relayed_locks_live_transaction_unique" ON "payments"."relayed_locks" USING btree ("transaction_id") WHERE status in ('submitted', 'mined');--> statement-breakpoint
+CREATE UNIQUE INDEX "relayed_locks_live_account_nonce_unique" ON "payments"."relayed_locks" USING btree ("network","relayer","account_nonce") WHERE status in ('submitted', 'mined');--> statement-breakpoint
 CREATE INDEX "relayed_locks_due_idx" ON "payments"."relayed_locks" USING btree ("next_check_at") WHERE status = 'submitted' or (status = 'mined' and applied_at is null);--> statement-breakpoint
 CREATE INDEX "relayed_locks_platform_day_idx" ON "payments"."relayed_locks" USING btree ("platform_id","created_at");--> statement-breakpoint
 CREATE INDEX "relayed_locks_derived_nonce_idx" ON "payments"."relayed_locks" USING btree ("network","derived_nonce");

@@ -56,8 +56,10 @@ export const relayedLocks = paymentsSchema.table(
     updatedAt: updatedAtString(),
   },
   (t) => [
-    uniqueIndex('relayed_locks_live_transaction_unique').on(t.transactionId).where(sql`status <> 'failed'`),
-    uniqueIndex('relayed_locks_live_account_nonce_unique').on(t.network, t.relayer, t.accountNonce).where(sql`status <> 'failed'`),
+    uniqueIndex('relayed_locks_live_transaction_unique').on(t.transactionId).where(sql`status in ('submitted', 'mined')`),
+    uniqueIndex('relayed_locks_live_account_nonce_unique')
+      .on(t.network, t.relayer, t.accountNonce)
+      .where(sql`status in ('submitted', 'mined')`),
     index('relayed_locks_due_idx').on(t.nextCheckAt).where(sql`status = 'submitted' or (status = 'mined' and applied_at is null)`),
     index('relayed_locks_platform_day_idx').on(t.platformId, t.createdAt),
     index('relayed_locks_derived_nonce_idx').on(t.network, t.derivedNonce),
