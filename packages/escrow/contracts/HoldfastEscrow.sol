@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.37;
 
+import {IERC5267} from "@openzeppelin/contracts/interfaces/IERC5267.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/MessageHashUtils.sol";
+import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
+import {IERC3009Receive} from "./interfaces/IERC3009Receive.sol";
 
 /// @title HoldfastEscrow
 /// @notice Holds ERC-20 payments between a sender and a receiver, one record per on-chain id, until
@@ -47,7 +52,7 @@ import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol
 ///         can still refund to the sender.
 /// @dev Checks-effects-interactions and `nonReentrant` on every state-changing function; SafeERC20
 ///      for every transfer. Amounts are stored as uint96 (7.9e28 units) so a record fits four slots.
-contract HoldfastEscrow is ReentrancyGuard {
+contract HoldfastEscrow is ReentrancyGuard, IERC5267 {
     using SafeERC20 for IERC20;
 
     /// @notice Life of one id: None -> Held -> Released | Rescinded | Refunded (terminal).
@@ -78,6 +83,24 @@ contract HoldfastEscrow is ReentrancyGuard {
         address attester;
         uint96 amount;
     }
+
+    /// @notice An EIP-2612 permit as `createEscrowWithPermit` takes it (value = amount, spender = this escrow).
+    struct Permit {
+        uint256 deadline;
+        uint8 v;
+        bytes32 r;
+        bytes32 s;
+    }
+
+    /// @notice The message a payer signs for `createEscrowWithPermit`, in this escrow's EIP-712 domain
+    ///         (name EIP712_NAME, version EIP712_VERSION, this chain, this address).
+    bytes32 public constant ESCROW_AUTHORIZATION_TYPEHASH = keccak256(
+        "EscrowAuthorization(bytes32 id,address sender,address receiver,address token,uint256 amount,address attester,uint64 holdDeadline,uint256 deadline)"
+    );
+    string public constant EIP712_NAME = "HoldfastEscrow";
+    string public constant EIP712_VERSION = "1";
+    bytes32 private constant DOMAIN_TYPEHASH =
+        keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
 
     /// @notice Basis points of a whole refund.
     uint256 public constant MAX_BPS = 10_000;
@@ -138,6 +161,9 @@ contract HoldfastEscrow is ReentrancyGuard {
     error AlreadyAttested(bytes32 id, address party);
     error NotExpired(bytes32 id, uint64 expiresAt);
     error EscrowExpired(bytes32 id, uint64 expiresAt);
+    error AuthorizationExpired(uint256 deadline);
+    error InvalidSignature(address signer);
+    error PermitFailed(address token, address owner);
 
     /// @param expiryPeriod_ See `expiryPeriod`; between MIN_PERIOD and MAX_PERIOD.
     /// @param freezePeriod_ See `freezePeriod`; between MIN_PERIOD and MAX_PERIOD.
@@ -157,8 +183,8 @@ contract HoldfastEscrow is ReentrancyGuard {
         nonReentrant
     {
         uint64 expiresAt = _checkTerms(token, attester, holdDeadline);
-        _record(id, receiver, token, amount, attester, holdDeadline, expiresAt);
-        _pull(token, amount);
+        _record(id, msg.sender, receiver, token, amount, attester, holdDeadline, expiresAt);
+        _pull(token, msg.sender, amount);
     }
 
     /// @notice Locks one escrow per leg (same sender, token, attester and hold deadline) with a single
@@ -177,11 +203,106 @@ contract HoldfastEscrow is ReentrancyGuard {
         uint64 expiresAt = _checkTerms(token, attester, holdDeadline);
         uint256 total;
         for (uint256 i; i < legCount; ++i) {
-            _record(ids[i], receivers[i], token, amounts[i], attester, holdDeadline, expiresAt);
+            _record(ids[i], msg.sender, receivers[i], token, amounts[i], attester, holdDeadline, expiresAt);
             total += amounts[i];
         }
         emit BatchCreated(ids[0], msg.sender, token, legCount, total);
-        _pull(token, total);
+        _pull(token, msg.sender, total);
+    }
+
+    /// @notice Creates an escrow funded by `sender`'s EIP-3009 `ReceiveWithAuthorization` (USDC), so the
+    ///         payer signs once and needs no ETH: anyone (a relayer) submits it and pays the gas.
+    ///         The payer signs, in the token's EIP-712 domain: from = sender, to = this escrow,
+    ///         value = amount, validAfter, validBefore, and nonce = `authorizationNonce(...)` of these
+    ///         terms. The nonce binds every term (and this chain and escrow), so the signature funds
+    ///         these terms or nothing: a relayer that changes any of them gets the token's
+    ///         "invalid signature". Only this escrow can submit it (`receiveWithAuthorization` requires
+    ///         msg.sender == to), so it cannot be front-run into a plain transfer; it is used once (the
+    ///         token marks the nonce used, and the id can never be created again).
+    /// @param sender The payer, recorded as the escrow's sender (it may rescind, release, attest).
+    /// @param signature The payer's signature: 65-byte ECDSA, or what its ERC-1271 wallet accepts.
+    function createEscrowWithAuthorization(
+        bytes32 id,
+        address sender,
+        address receiver,
+        address token,
+        uint256 amount,
+        address attester,
+        uint64 holdDeadline,
+        uint256 validAfter,
+        uint256 validBefore,
+        bytes calldata signature
+    ) external nonReentrant {
+        if (sender == address(0)) revert InvalidAddress(sender);
+        uint64 expiresAt = _checkTerms(token, attester, holdDeadline);
+        _record(id, sender, receiver, token, amount, attester, holdDeadline, expiresAt);
+        bytes32 nonce = authorizationNonce(id, sender, receiver, token, amount, attester, holdDeadline);
+        uint256 before = IERC20(token).balanceOf(address(this));
+        IERC3009Receive(token).receiveWithAuthorization(sender, address(this), amount, validAfter, validBefore, nonce, signature);
+        _checkReceived(token, before, amount);
+    }
+
+    /// @notice The EIP-3009 nonce that funds exactly these terms in this escrow on this chain:
+    ///         keccak256(abi.encode(block.chainid, address(this), id, sender, receiver, token, amount,
+    ///         attester, holdDeadline)).
+    function authorizationNonce(
+        bytes32 id,
+        address sender,
+        address receiver,
+        address token,
+        uint256 amount,
+        address attester,
+        uint64 holdDeadline
+    ) public view returns (bytes32) {
+        return keccak256(abi.encode(block.chainid, address(this), id, sender, receiver, token, amount, attester, holdDeadline));
+    }
+
+    /// @notice Creates an escrow funded through an EIP-2612 permit, for tokens without EIP-3009; the payer
+    ///         needs no ETH. A permit names only spender, value and deadline, not the escrow terms, so the
+    ///         payer also signs an `EscrowAuthorization` of every term (and the permit's deadline) in this
+    ///         escrow's EIP-712 domain, checked with SignatureChecker (ECDSA, or ERC-1271 for a contract
+    ///         wallet). Then the permit is tried: if it fails (e.g. someone front-ran it to the token, which
+    ///         spends it but grants the same allowance), the allowance must cover the amount. The
+    ///         authorization is used once: it names the id, and an id can never be created again.
+    /// @param permit The token permit for value = amount, spender = this escrow; its deadline also bounds
+    ///        the EscrowAuthorization (refused once block.timestamp > deadline).
+    /// @param signature The payer's EscrowAuthorization signature.
+    function createEscrowWithPermit(
+        bytes32 id,
+        address sender,
+        address receiver,
+        address token,
+        uint256 amount,
+        address attester,
+        uint64 holdDeadline,
+        Permit calldata permit,
+        bytes calldata signature
+    ) external nonReentrant {
+        if (block.timestamp > permit.deadline) revert AuthorizationExpired(permit.deadline);
+        if (sender == address(0)) revert InvalidAddress(sender);
+        bytes32 digest = _escrowAuthorizationDigest(id, sender, receiver, token, amount, attester, holdDeadline, permit.deadline);
+        if (!SignatureChecker.isValidSignatureNow(sender, digest, signature)) revert InvalidSignature(sender);
+        uint64 expiresAt = _checkTerms(token, attester, holdDeadline);
+        _record(id, sender, receiver, token, amount, attester, holdDeadline, expiresAt);
+        _permit(token, sender, amount, permit);
+        _pull(token, sender, amount);
+    }
+
+    /// @notice This escrow's EIP-712 domain (EIP-5267): name, version, chain id and address.
+    function eip712Domain()
+        external
+        view
+        returns (
+            bytes1 fields,
+            string memory name,
+            string memory version,
+            uint256 chainId,
+            address verifyingContract,
+            bytes32 salt,
+            uint256[] memory extensions
+        )
+    {
+        return (hex"0f", EIP712_NAME, EIP712_VERSION, block.chainid, address(this), bytes32(0), new uint256[](0));
     }
 
     /// @notice Pays the whole amount to the receiver. The sender may call it at any time; the attester
@@ -280,8 +401,39 @@ contract HoldfastEscrow is ReentrancyGuard {
         return uint64(holdEnd + expiryPeriod);
     }
 
+    /// @dev The EIP-712 digest of an EscrowAuthorization. The domain separator is computed on each use
+    ///      rather than cached in immutables, so the only immutables stay the two periods.
+    function _escrowAuthorizationDigest(
+        bytes32 id,
+        address sender,
+        address receiver,
+        address token,
+        uint256 amount,
+        address attester,
+        uint64 holdDeadline,
+        uint256 deadline
+    ) private view returns (bytes32) {
+        bytes32 domainSeparator = keccak256(
+            abi.encode(DOMAIN_TYPEHASH, keccak256(bytes(EIP712_NAME)), keccak256(bytes(EIP712_VERSION)), block.chainid, address(this))
+        );
+        bytes32 structHash = keccak256(
+            abi.encode(ESCROW_AUTHORIZATION_TYPEHASH, id, sender, receiver, token, amount, attester, holdDeadline, deadline)
+        );
+        return MessageHashUtils.toTypedDataHash(domainSeparator, structHash);
+    }
+
+    /// @dev Submits `owner`'s permit for `amount`; when it fails (already used, e.g. front-run, or not
+    ///      supported), the allowance it would have given must already be there.
+    function _permit(address token, address owner, uint256 amount, Permit calldata permit) private {
+        try IERC20Permit(token).permit(owner, address(this), amount, permit.deadline, permit.v, permit.r, permit.s) {}
+        catch {
+            if (IERC20(token).allowance(owner, address(this)) < amount) revert PermitFailed(token, owner);
+        }
+    }
+
     function _record(
         bytes32 id,
+        address sender,
         address receiver,
         address token,
         uint256 amount,
@@ -297,7 +449,9 @@ contract HoldfastEscrow is ReentrancyGuard {
         if (amount > type(uint96).max) revert AmountTooLarge(amount);
         Escrow storage e = _escrows[id];
         if (e.status != Status.None) revert EscrowExists(id);
-        e.sender = msg.sender;
+        // An id names one transaction: one `pay` or one escrow, never both.
+        if (paymentIdUsed[id]) revert PaymentIdUsed(id);
+        e.sender = sender;
         e.holdDeadline = holdDeadline;
         e.status = Status.Held;
         e.receiver = receiver;
@@ -305,13 +459,19 @@ contract HoldfastEscrow is ReentrancyGuard {
         e.token = token;
         e.attester = attester;
         e.amount = uint96(amount);
-        emit EscrowCreated(id, msg.sender, receiver, token, amount, attester, holdDeadline, expiresAt);
+        emit EscrowCreated(id, sender, receiver, token, amount, attester, holdDeadline, expiresAt);
     }
 
-    /// @dev Pulls `amount` from msg.sender and refuses any token that delivers a different amount.
-    function _pull(address token, uint256 amount) private {
+    /// @dev Pulls `amount` from `from` (which approved this escrow) and refuses any token that delivers a
+    ///      different amount.
+    function _pull(address token, address from, uint256 amount) private {
         uint256 before = IERC20(token).balanceOf(address(this));
-        IERC20(token).safeTransferFrom(msg.sender, address(this), amount);
+        IERC20(token).safeTransferFrom(from, address(this), amount);
+        _checkReceived(token, before, amount);
+    }
+
+    /// @dev Refuses a deposit that did not raise this escrow's balance from `before` by exactly `amount`.
+    function _checkReceived(address token, uint256 before, uint256 amount) private view {
         uint256 balance = IERC20(token).balanceOf(address(this));
         // A token that shrinks our balance on a transfer into us reports as having delivered nothing.
         uint256 received = balance > before ? balance - before : 0;

@@ -1,4 +1,29 @@
 export * from '@holdfast/contracts/escrow';
+export {
+  type AuthorizationWindow,
+  authorizationNonce,
+  createEscrowWithAuthorizationArgs,
+  createEscrowWithPermitArgs,
+  type Eip712Domain,
+  ESCROW_DOMAIN_NAME,
+  ESCROW_DOMAIN_VERSION,
+  type EscrowTerms,
+  escrowAuthorizationTypedData,
+  escrowAuthorizationTypes,
+  escrowDomain,
+  fundingTokenAbi,
+  type PermitSignature,
+  permitTypedData,
+  readEip712Domain,
+  receiveWithAuthorizationTypedData,
+  type SignedAuthorization,
+  type SignedPermitFunding,
+  signAuthorizationFunding,
+  signPermitFunding,
+  type TypedDataSigner,
+  tokenAuthorizationTypes,
+  toPermit,
+} from './authorization.js';
 export { evmChain } from './chain.js';
 export { type DecodedEvent, decodeEscrowLog, ESCROW_LIFECYCLE_EVENTS, type EscrowLog, UndecodableLogError } from './decode.js';
 export {

@@ -493,6 +493,9 @@ describe('pay (a forwarded payment, no escrow)', () => {
     await expectRevert(() => payAs(stranger)([id, stranger, token, usdc('1')]), 'PaymentIdUsed', [id]);
     const { id: escrowId } = await createEscrow();
     await expectRevert(() => payAs(sender)([escrowId, receiver, token, usdc('1')]), 'EscrowExists', [escrowId]);
+    // Nor may an escrow take an id a payment used: an id names one transaction.
+    const later = (await c.now()) + HOUR;
+    await expectRevert(() => escrowAs(sender).createEscrow([id, receiver, token, usdc('1'), attester, later]), 'PaymentIdUsed', [id]);
   });
 
   it('refuses a bad id, receiver, token or amount, and moves nothing', async () => {
@@ -553,6 +556,8 @@ describe('gas', () => {
 
 it('exercises every custom error of the ABI (those not covered here are in hostile-tokens and deploy tests)', () => {
   const elsewhere = ['InvalidPeriod', 'TransferAmountMismatch', 'ReentrancyGuardReentrantCall', 'SafeERC20FailedOperation'];
+  // The one-signature funding paths' own errors are exercised in funding.test.ts.
+  elsewhere.push('AuthorizationExpired', 'InvalidSignature', 'PermitFailed');
   const all = holdfastEscrowAbi.filter((item) => item.type === 'error').map((item) => item.name);
   expect(all.filter((name) => !revertsSeen.has(name) && !elsewhere.includes(name))).toEqual([]);
 });

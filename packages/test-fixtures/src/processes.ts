@@ -34,6 +34,8 @@ export interface RunningProcesses {
   db: TestDatabase;
   nats: TestBus;
   stop: () => Promise<void>;
+  /** Sends `signal` to a service's process (SIGKILL: a crash, nothing of its shutdown runs) and waits for it to exit. */
+  kill: (service: ServiceName, signal: NodeJS.Signals) => Promise<void>;
 }
 
 /**
@@ -80,6 +82,7 @@ export async function startServiceProcesses(options: {
     ...options.env,
   };
   const children: ChildProcess[] = [];
+  const byService = new Map<ServiceName, ChildProcess>();
   const stop = async () => {
     await Promise.all(
       children.map(
@@ -108,6 +111,7 @@ export async function startServiceProcesses(options: {
         const output: string[] = [];
         const child = spawn(process.execPath, [main], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
         children.push(child);
+        byService.set(service, child);
         for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
         const url = `http://127.0.0.1:${ports[service]}`;
         const deadline = Date.now() + 150_000;
@@ -131,7 +135,15 @@ export async function startServiceProcesses(options: {
     await stop();
     throw error;
   }
-  return { urls, env, db, nats, stop };
+  const kill = async (service: ServiceName, signal: NodeJS.Signals) => {
+    const child = byService.get(service);
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill(signal);
+    });
+  };
+  return { urls, env, db, nats, stop, kill };
 }
 
 export interface SignedUpWorkspace {

@@ -11,6 +11,7 @@ import {
   InternalApiKeyField,
   loadConfig,
   natsCredentialProblems,
+  PUBLIC_DEV_PRIVATE_KEYS,
   parseChainRpcUrls,
   parseConfirmations,
   parseEscrowContracts,
@@ -54,6 +55,31 @@ export const PaymentsEnv = Type.Object({
     }),
   ),
   SETTLEMENT_POLL_INTERVAL: Type.String({ format: 'duration', default: '1s', errorMessage: 'must be a duration such as 1s' }),
+  /** The relayer of one-signature funding (docs/checkout.md): its key per network, `network=0x…,network2=0x…`. */
+  RELAYER_PRIVATE_KEYS: Type.Optional(
+    Type.String({
+      pattern: '^\\s*[a-z0-9-]+=0x[0-9a-fA-F]{64}\\s*(,\\s*[a-z0-9-]+=0x[0-9a-fA-F]{64}\\s*)*$',
+      errorMessage: 'must be network=0x<64 hex digits>, comma-separated (the relayer key of each network)',
+    }),
+  ),
+  /** The most gas (wei) the relayer spends for one platform in 24 hours; 0 = the relayer is off for every platform. */
+  RELAYER_MAX_FEE_WEI_PER_PLATFORM_PER_DAY: Type.String({
+    pattern: '^[0-9]{1,40}$',
+    default: '50000000000000000',
+    errorMessage: 'must be an amount of wei (an integer)',
+  }),
+  /** Below this balance (wei) the relayer of a network is not ready (/health/ready) and refuses new relays. */
+  RELAYER_MIN_BALANCE_WEI: Type.String({
+    pattern: '^[0-9]{1,40}$',
+    default: '10000000000000000',
+    errorMessage: 'must be an amount of wei',
+  }),
+  /** A relayed transaction without a receipt this long after it was sent is replaced (same nonce, fees +12.5% at least). */
+  RELAYER_STUCK_AFTER: Type.String({ format: 'duration', default: '30s', errorMessage: 'must be a duration such as 30s' }),
+  /** An authorization must stay valid at least this long after it is received (time to be mined). */
+  RELAYER_VALIDITY_MARGIN: Type.String({ format: 'duration', default: '60s', errorMessage: 'must be a duration such as 60s' }),
+  /** How often the relayer's worker looks for receipts of what it sent. */
+  RELAYER_POLL_INTERVAL: Type.String({ format: 'duration', default: '1s', errorMessage: 'must be a duration such as 1s' }),
   PAYMENTS_PORT: portField(3001),
   PAYMENTS_BOOTSTRAP_API_KEY: Type.Optional(
     Type.String({
@@ -160,6 +186,7 @@ function resolve(env: Record<string, string | undefined>) {
       privateKeys: ['PAYMENTS_ATTESTER_PRIVATE_KEY'],
       publicValues: { IDENTITY_PROVIDER_WEBHOOK_SECRET: [LOCAL_IDENTITY_PROVIDER_WEBHOOK_SECRET] },
     }),
+    ...relayerKeyProblems(c.APP_ENV, c.RELAYER_PRIVATE_KEYS),
     ...parseEscrowContracts(c.ESCROW_CONTRACTS).problems,
     ...parseTokenContracts(c.TOKEN_CONTRACTS).problems,
     ...parseConfirmations(c.CHAIN_CONFIRMATIONS).problems,
@@ -168,6 +195,7 @@ function resolve(env: Record<string, string | undefined>) {
     ...raw,
     chainRpcUrls: parseChainRpcUrls(raw.CHAIN_RPC_URLS, raw.APP_ENV),
     settlement: settlementSettings(raw),
+    relayer: relayerSettings(raw),
     shutdownTimeoutMs: durationMs(raw.SHUTDOWN_TIMEOUT),
     controlsCodeTtlMs: durationMs(raw.CONTROLS_CODE_TTL),
     eventStreamHeartbeatMs: Math.max(100, durationMs(raw.EVENT_STREAM_HEARTBEAT_INTERVAL)),
@@ -264,6 +292,56 @@ function settlementSettings(raw: {
 
 /** anvil dev account #7 (0x14dC79964da2C08b23698B3D3cc7Ca32193d9955): the local attester. Never valid outside local chains. */
 export const LOCAL_ATTESTER_KEY = '0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbf7cbf4356';
+
+/** anvil dev account #6 (0x976EA74026E726554dB657fA54763abd0C3a0aa9): the local relayer. Nothing else in the stack signs with it. */
+export const LOCAL_RELAYER_KEY = '0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e';
+
+/** RELAYER_PRIVATE_KEYS as network -> key (later entries of a network win). */
+function parseRelayerKeys(value: string | undefined): Record<string, `0x${string}`> {
+  const keys: Record<string, `0x${string}`> = {};
+  for (const entry of (value ?? '').split(',')) {
+    const [network, key] = entry.trim().split('=');
+    if (network && key) keys[network.trim()] = key.trim().toLowerCase() as `0x${string}`;
+  }
+  return keys;
+}
+
+/** In production a relayer key must be one of your own, as the attester's (a public dev key can be spent by anyone). */
+function relayerKeyProblems(appEnv: string, value: string | undefined): string[] {
+  if (appEnv !== 'production') return [];
+  return Object.entries(parseRelayerKeys(value))
+    .filter(([, key]) => PUBLIC_DEV_PRIVATE_KEYS.includes(key))
+    .map(
+      ([network]) =>
+        `RELAYER_PRIVATE_KEYS: the key of ${network} is a public development key (anvil's default accounts); production needs a key of your own`,
+    );
+}
+
+/**
+ * The relayer (docs/checkout.md): a key per network (in `local`, anvil dev account #6 for every
+ * network without one), its daily gas budget per platform, the balance it needs to be ready, when a
+ * transaction counts as stuck, the validity an authorization must still have, and its poll.
+ */
+function relayerSettings(raw: {
+  APP_ENV: string;
+  RELAYER_PRIVATE_KEYS?: string | undefined;
+  RELAYER_MAX_FEE_WEI_PER_PLATFORM_PER_DAY: string;
+  RELAYER_MIN_BALANCE_WEI: string;
+  RELAYER_STUCK_AFTER: string;
+  RELAYER_VALIDITY_MARGIN: string;
+  RELAYER_POLL_INTERVAL: string;
+}) {
+  return {
+    keys: parseRelayerKeys(raw.RELAYER_PRIVATE_KEYS),
+    /** The key of a network RELAYER_PRIVATE_KEYS does not name: #6 in `local`, none elsewhere. */
+    defaultKey: (raw.APP_ENV === 'local' ? LOCAL_RELAYER_KEY : undefined) as `0x${string}` | undefined,
+    maxFeeWeiPerPlatformPerDay: BigInt(raw.RELAYER_MAX_FEE_WEI_PER_PLATFORM_PER_DAY),
+    minBalanceWei: BigInt(raw.RELAYER_MIN_BALANCE_WEI),
+    stuckAfterMs: durationMs(raw.RELAYER_STUCK_AFTER),
+    validityMarginSeconds: Math.ceil(durationMs(raw.RELAYER_VALIDITY_MARGIN) / 1000),
+    pollIntervalMs: durationMs(raw.RELAYER_POLL_INTERVAL),
+  };
+}
 
 /** A bootstrap key must be of its environment: hf_live_ in production, hf_test_ elsewhere. */
 function bootstrapKeyProblems(key: string | undefined, appEnv: string): string[] {

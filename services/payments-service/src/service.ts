@@ -49,6 +49,12 @@ import { createQuotesService } from './modules/quotes/service.js';
 import { createReconciliationRepository } from './modules/reconciliation/repository.js';
 import { reconciliationRoutes } from './modules/reconciliation/routes.js';
 import { createReconciler, createReconciliationService } from './modules/reconciliation/service.js';
+import { createRelayerChain } from './modules/relayer/chain.js';
+import { registerRelayerMetrics } from './modules/relayer/metrics.js';
+import { createRelayerRepository } from './modules/relayer/repository.js';
+import { relayerRoutes } from './modules/relayer/routes.js';
+import { createRelayerService, type RelayerService } from './modules/relayer/service.js';
+import { createRelayerWorker } from './modules/relayer/worker.js';
 import { createRemoteTasksRepository } from './modules/remote-tasks/repository.js';
 import { createRemoteTaskRunner, remoteTaskHandlers } from './modules/remote-tasks/service.js';
 import { createPaymentsRetentionRepository } from './modules/retention/repository.js';
@@ -86,6 +92,9 @@ export async function createPaymentsService(
   logger: Logger,
   overrides: PaymentsOverrides = {},
 ): Promise<ServiceHandle> {
+  // The relayer's networks are known from the configuration: each gets a readiness check of its balance.
+  const relayerNetworks = Object.keys(config.chainRpcUrls).filter((n) => config.relayer.keys[n] ?? config.relayer.defaultKey);
+  let relayer: RelayerService | undefined;
   const foundation = await createFoundation({
     serviceName: SERVICE_NAME,
     schemaName: SCHEMA_NAME,
@@ -93,6 +102,7 @@ export async function createPaymentsService(
     config,
     logger,
     chainRpcUrls: config.chainRpcUrls,
+    readiness: relayerNetworks.map((network) => ({ name: `relayer:${network}`, check: async () => relayer?.checkFunded(network) })),
     http: {
       apiVersion: (url) => (url.startsWith('/api/v1') ? 'v1' : 'v2'),
       openapi: openApiInfo,
@@ -220,6 +230,23 @@ export async function createPaymentsService(
     checkRelease: controls.checkRelease,
   });
   await app.register(settlementRoutes(settlement));
+
+  // The relayer: one-signature funding, the payer signs and the relayer key pays the gas (docs/checkout.md).
+  const relayerChain = createRelayerChain(chain, config.relayer, relayerNetworks);
+  const relayerRepository = createRelayerRepository();
+  let wakeRelayer = () => {};
+  relayer = createRelayerService({
+    sql: database.sql,
+    transactions: transactionsRepository,
+    repository: relayerRepository,
+    chain,
+    relayerChain,
+    settings: config.relayer,
+    logger,
+    wake: () => wakeRelayer(),
+  });
+  await app.register(relayerRoutes(relayer));
+  registerRelayerMetrics({ registry: app.metrics, sql: database.sql, repository: relayerRepository, relayerChain });
   // The reconciler: the books against the escrow contract (docs/settlement.md, Reconciliation).
   const reconciliation = createReconciliationService({
     sql: database.sql,
@@ -248,6 +275,18 @@ export async function createPaymentsService(
     logger,
     pollIntervalMs: config.settlement.pollIntervalMs,
   });
+  const relayerWorker = createRelayerWorker({
+    sql: database.sql,
+    repository: relayerRepository,
+    chain,
+    relayerChain,
+    settlement,
+    logger,
+    pollIntervalMs: config.relayer.pollIntervalMs,
+    stuckAfterMs: config.relayer.stuckAfterMs,
+    onApplied: () => relay.wake(),
+  });
+  wakeRelayer = relayerWorker.wake;
   let chainConsumer: RunningConsumer | undefined;
   const metrics = registerSettlementMetrics({
     registry: app.metrics,
@@ -371,6 +410,7 @@ export async function createPaymentsService(
         },
       });
       if (chain.attesterAddress()) await settlementWorker.start();
+      if (relayerChain.networks().length > 0) await relayerWorker.start();
       await codeDelivery?.start();
       await reconciler.start();
       await retention.start();
@@ -379,6 +419,7 @@ export async function createPaymentsService(
       { name: 'commands', close: async () => stopCommands() },
       { name: 'chain consumer', close: async () => chainConsumer?.stop() },
       { name: 'settlement worker', close: settlementWorker.stop },
+      { name: 'relayer worker', close: relayerWorker.stop },
       { name: 'reconciler', close: reconciler.stop },
       { name: 'code delivery worker', close: async () => codeDelivery?.stop() },
       { name: 'retention sweeper', close: retention.stop },

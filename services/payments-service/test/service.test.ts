@@ -21,10 +21,10 @@ const service = fileFixture(() =>
 );
 
 describe('payments-service process', () => {
-  it('is ready when PostgreSQL, NATS and the chain RPC answer', async () => {
+  it('is ready when PostgreSQL, NATS and the chain RPC answer and the relayer can pay', async () => {
     expect(await readinessOf(service.url)).toEqual({
       status: 200,
-      body: { status: 'ready', checks: { postgres: 'ok', nats: 'ok', 'chain:base-sepolia': 'ok' } },
+      body: { status: 'ready', checks: { postgres: 'ok', nats: 'ok', 'chain:base-sepolia': 'ok', 'relayer:base-sepolia': 'ok' } },
     });
   });
 

@@ -9,6 +9,7 @@ export * from './endpoint.js';
 export * as paymentsEndpoints from './endpoints.js';
 export * from './event-stream.js';
 export * from './operations.js';
+export * from './relayer.js';
 export * from './settlement.js';
 export * from './transactions.js';
 export * from './v2.js';

@@ -30,7 +30,7 @@ const listed = (area: PaymentsOperation['area'], e: PaymentsEndpoint, summary = 
 });
 
 /**
- * Payments API v2: the 36 operations (spec "Versioning"). v2 accepts OAuth bearer tokens only;
+ * Payments API v2: the 36 operations of the spec ("Versioning") and the relayer's two (issue 29). v2 accepts OAuth bearer tokens only;
  * webhook and OAuth-client management live on the Workspace API. Renames from v1: submit-hash ->
  * hash, submit-escrow-hash -> escrow-hash, authorize-release -> release/attest,
  * release-early/authorize -> release-early/attest, transactions/batch -> transactions/batches,
@@ -60,6 +60,8 @@ export const PAYMENTS_V2_OPERATIONS: readonly PaymentsOperation[] = [
   listed('transactions', api.getTransaction),
   listed('transactions', api.submitTransactionHash),
   listed('transactions', api.submitEscrowHash),
+  listed('transactions', api.relayEscrowAuthorization),
+  listed('transactions', api.getEscrowAuthorization),
   listed('transactions', api.attestRelease),
   listed('transactions', api.attestEarlyRelease),
   listed('transactions', api.rescindTransaction),

@@ -13,6 +13,7 @@ export { oauthClients, oauthTokens } from '../modules/oauth/tables.js';
 export { apiKeys, platforms } from '../modules/platforms/tables.js';
 export { quotes } from '../modules/quotes/tables.js';
 export { reconciliationMismatches } from '../modules/reconciliation/tables.js';
+export { relayedLocks, relayerAccounts } from '../modules/relayer/tables.js';
 export { remoteTasks } from '../modules/remote-tasks/tables.js';
 export {
   appliedChainMessages,

@@ -116,6 +116,14 @@ export function createChainAccess(settings: ChainSettings, deps: ChainAccessDeps
       return chainOf(network).id;
     },
 
+    /** The network's viem client (the relayer reads, simulates and broadcasts through it). */
+    publicClient(network: string): PublicClient {
+      return client(network);
+    },
+
+    /** Runs an RPC read, an RPC failure becoming UPSTREAM_UNAVAILABLE (503). */
+    rpc,
+
     /** The attester of the escrows payments settles (PAYMENTS_ATTESTER_PRIVATE_KEY), or undefined when none is configured. */
     attesterAddress(): Address | undefined {
       return attester?.address;

@@ -48,7 +48,7 @@ function mismatch(reason: string, message: string, details: Record<string, unkno
 }
 
 /** The same refusal `moves.move` gives, for operations that check before they call the chain. */
-function refuseUnless(row: TransactionRow, action: TransactionAction): void {
+export function refuseUnless(row: TransactionRow, action: TransactionAction): void {
   const decision = nextStatus(row.status, action);
   if (decision.ok) return;
   throw new AppError('INVALID_STATE_TRANSITION', `Cannot ${action.replaceAll('_', ' ')} a transaction that is ${row.status}`, {
@@ -59,7 +59,7 @@ function refuseUnless(row: TransactionRow, action: TransactionAction): void {
   });
 }
 
-function requireOrchestration(row: TransactionRow, type: 'raw' | 'platform'): void {
+export function requireOrchestration(row: TransactionRow, type: 'raw' | 'platform'): void {
   if (row.orchestrationType === type) return;
   throw new AppError(
     'ORCHESTRATION_TYPE_MISMATCH',

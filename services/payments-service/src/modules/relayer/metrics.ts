@@ -1,0 +1,37 @@
+import type { Sql } from '@holdfast/db';
+import { registerCountGauge } from '@holdfast/http-kit';
+import { Gauge, type Registry } from 'prom-client';
+import type { RelayerChain } from './chain.js';
+import type { RelayerRepository } from './repository.js';
+
+/**
+ * What an SRE alerts on for the relayer (docs/operations.md): the balance of its key per network
+ * (below RELAYER_MIN_BALANCE_WEI /health/ready fails too) and its relays by status (`submitted`
+ * growing: the chain is slow or the fees too low; `failed`/`reverted`: a look).
+ */
+export function registerRelayerMetrics(deps: { registry: Registry; sql: Sql; repository: RelayerRepository; relayerChain: RelayerChain }) {
+  const { relayerChain } = deps;
+  new Gauge({
+    name: 'payments_relayer_balance_wei',
+    help: "The relayer key's balance per network, in wei (it pays the gas of relayed escrow fundings)",
+    labelNames: ['network', 'address'] as const,
+    registers: [deps.registry],
+    async collect() {
+      this.reset();
+      await Promise.all(
+        relayerChain.networks().map(async (network) => {
+          const account = relayerChain.account(network);
+          if (!account) return;
+          const balance = await relayerChain.balance(network, account.address).catch(() => null);
+          if (balance !== null) this.set({ network, address: account.address }, Number(balance));
+        }),
+      );
+    },
+  });
+  registerCountGauge(deps.registry, {
+    name: 'payments_relayed_locks',
+    help: 'Relayed escrow fundings by status (submitted: waiting for a receipt; mined; reverted; failed)',
+    label: 'status',
+    counts: () => deps.repository.countByStatus(deps.sql),
+  });
+}

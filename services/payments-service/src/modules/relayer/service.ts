@@ -1,0 +1,479 @@
+import { isDeepStrictEqual } from 'node:util';
+import { AppError, type EscrowAuthorizationBody, type RelayResult } from '@holdfast/contracts';
+import type { Sql } from '@holdfast/db';
+import {
+  createEscrowWithAuthorizationArgs,
+  createEscrowWithPermitArgs,
+  type EscrowTerms,
+  escrowAuthorizationTypedData,
+  fundingTokenAbi,
+  holdfastEscrowAbi,
+  mockUsdcAbi,
+  permitTypedData,
+  readEip712Domain,
+  receiveWithAuthorizationTypedData,
+  toPermit,
+} from '@holdfast/escrow';
+import { notFound } from '@holdfast/http-kit';
+import type { Logger } from '@holdfast/logging';
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  HttpRequestError,
+  keccak256,
+  TimeoutError,
+} from 'viem';
+import { toBaseUnits } from '../money/amounts.js';
+import type { ChainAccess } from '../settlement/chain.js';
+import { refuseUnless, requireOrchestration } from '../settlement/service.js';
+import { type TransactionRow, type TransactionsRepository, toPaymentsTransaction } from '../transactions/repository.js';
+import { escrowInstructionsOf } from '../transactions/service.js';
+import type { RelayerChain } from './chain.js';
+import type { RelayerRepository, RelayRow } from './repository.js';
+
+export interface RelayerSettings {
+  maxFeeWeiPerPlatformPerDay: bigint;
+  minBalanceWei: bigint;
+  validityMarginSeconds: number;
+}
+
+export interface RelayerServiceDeps {
+  sql: Sql;
+  transactions: TransactionsRepository;
+  repository: RelayerRepository;
+  chain: ChainAccess;
+  relayerChain: RelayerChain;
+  settings: RelayerSettings;
+  logger: Logger;
+  /** Called once a relay is committed and sent: the worker follows it to its receipt. */
+  wake: () => void;
+}
+
+/** Who asks: the platform (its credential), or later a checkout page acting for the platform's transaction. */
+export interface RelayOwner {
+  platformId: string;
+}
+
+/** The escrow's ABI with the token's errors, so that a revert the token raises inside the escrow's call decodes. */
+const escrowAndTokenAbi = [...holdfastEscrowAbi, ...mockUsdcAbi.filter((item) => item.type === 'error')] as const;
+
+/** Gas limit over the estimate, in per cent (the estimate is of the state now; a block later may cost a little more). */
+const GAS_HEADROOM_PERCENT = 120n;
+
+/**
+ * 422 AUTHORIZATION_REFUSED: the authorization cannot fund this transaction's escrow, and nothing
+ * was sent. `reason` says which check refused it.
+ */
+export function refused(reason: string, message: string, details: Record<string, unknown> = {}): AppError {
+  return new AppError('AUTHORIZATION_REFUSED', message, { reason, ...details });
+}
+
+/** The body as stored and compared: signatures lower-case (the same signature in another case is the same request). */
+function canonical(body: EscrowAuthorizationBody): Record<string, unknown> {
+  return body.kind === 'authorization'
+    ? { kind: body.kind, validAfter: body.validAfter, validBefore: body.validBefore, signature: body.signature.toLowerCase() }
+    : {
+        kind: body.kind,
+        deadline: body.deadline,
+        permitSignature: body.permitSignature.toLowerCase(),
+        escrowSignature: body.escrowSignature.toLowerCase(),
+      };
+}
+
+/** A revert's reason, as short as viem can say it. */
+function revertReason(error: unknown): string {
+  if (error instanceof BaseError) {
+    const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);
+    if (reverted instanceof ContractFunctionRevertedError) {
+      return reverted.data?.errorName
+        ? `${reverted.data.errorName}(${(reverted.data.args ?? []).map(String).join(', ')})`
+        : (reverted.reason ?? reverted.shortMessage);
+    }
+    return error.shortMessage;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The relayer (docs/checkout.md): takes a payer's signed funding of a transaction's escrow, checks
+ * everything the chain would before any gas is spent, signs the lock with the relayer key of the
+ * network, stores the signed bytes with the account nonce they use, commits, then sends them. The
+ * worker follows them to the receipt (and replaces them when stuck); the mined escrow moves the
+ * transaction through settlement's submit-escrow-hash path.
+ */
+export function createRelayerService(deps: RelayerServiceDeps) {
+  const { sql, transactions, repository, chain, relayerChain, settings } = deps;
+  const log = deps.logger.child({ component: 'relayer' });
+
+  async function load(owner: RelayOwner, id: string): Promise<TransactionRow> {
+    const row = await transactions.find(sql, id, owner.platformId);
+    if (!row) throw notFound('Transaction');
+    return row;
+  }
+
+  function answer(relay: RelayRow, row: TransactionRow): RelayResult {
+    return {
+      relay: {
+        id: relay.id,
+        status: relay.status,
+        txHash: relay.minedHash ?? relay.txHash,
+        relayer: getAddress(relay.relayer),
+        network: relay.network,
+        kind: relay.kind,
+        createdAt: relay.createdAt,
+      },
+      transaction: toPaymentsTransaction(row),
+    };
+  }
+
+  /** The relay this request repeats, or a refusal when another one is live; undefined when it is to be made. */
+  function existingFor(relays: RelayRow[], request: Record<string, unknown>): RelayRow | undefined {
+    const same = relays.find((r) => isDeepStrictEqual(r.request, request));
+    if (same) return same;
+    const live = relays.find((r) => r.status === 'submitted' || r.status === 'mined');
+    if (live) {
+      throw new AppError('CONFLICT', `Another authorization of this transaction is relayed already (${live.status})`, {
+        relayId: live.id,
+        status: live.status,
+        txHash: live.minedHash ?? live.txHash,
+      });
+    }
+    return undefined;
+  }
+
+  /** The escrow's terms the transaction's create answer instructs (`escrow`), as the contract takes them. */
+  function termsOf(row: TransactionRow): { escrow: Hex; terms: EscrowTerms } {
+    const network = row.blockchainNetwork;
+    const configured = chain.escrowTerms(network, row.currency);
+    const attester = chain.requireAttester();
+    const token = chain.tokenAddress(network, row.currency);
+    if (!configured.contractAddress) {
+      throw new AppError('CONTRACT_NOT_AVAILABLE', `No escrow contract is configured for ${network} (ESCROW_CONTRACTS)`, {
+        reason: 'no_escrow',
+        network,
+      });
+    }
+    const instructions = escrowInstructionsOf(row, configured);
+    const amount = toBaseUnits(row.amount);
+    if (!instructions || amount === undefined) {
+      throw refused('token_unsupported', `The amount of this transaction has no base units on ${network}`);
+    }
+    return {
+      escrow: getAddress(configured.contractAddress),
+      terms: {
+        id: instructions.onchainId as Hex,
+        sender: getAddress(row.fromAddress),
+        receiver: getAddress(row.toAddress),
+        token,
+        amount,
+        attester,
+        holdDeadline: BigInt(instructions.holdDeadline),
+      },
+    };
+  }
+
+  /** The call the relayer makes, once every check of the request passed (checks read the chain; nothing is sent). */
+  async function verified(row: TransactionRow, body: EscrowAuthorizationBody) {
+    const network = row.blockchainNetwork;
+    const account = relayerChain.requireAccount(network);
+    const { escrow, terms } = termsOf(row);
+    const client = relayerChain.client(network);
+    const chainId = chain.chainId(network);
+    const payer = terms.sender;
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    const margin = BigInt(settings.validityMarginSeconds);
+
+    const support = await chain.rpc('token', () => relayerChain.tokenSupport(network, terms.token, payer));
+    const twoStep = `fund it with approve(${escrow}, ${terms.amount}) and createEscrow, then POST its hash to /api/v2/transactions/${row.id}/escrow-hash`;
+    if (!support.eip3009 && !support.eip2612) {
+      throw refused('token_unsupported', `The token ${terms.token} supports neither EIP-3009 nor EIP-2612: ${twoStep}`, {
+        token: terms.token,
+      });
+    }
+    if (body.kind === 'authorization' && !support.eip3009) {
+      throw refused(
+        'token_unsupported',
+        `The token ${terms.token} has no EIP-3009 authorizations: sign a permit (kind permit) or ${twoStep}`,
+        {
+          token: terms.token,
+        },
+      );
+    }
+    if (body.kind === 'permit' && !support.eip2612) {
+      throw refused(
+        'token_unsupported',
+        `The token ${terms.token} has no EIP-2612 permit: sign an authorization (kind authorization) or ${twoStep}`,
+        {
+          token: terms.token,
+        },
+      );
+    }
+    const tokenDomain = await readEip712Domain(client, terms.token).catch(() => {
+      throw refused('token_unsupported', `The token ${terms.token} declares no EIP-712 domain (EIP-5267 eip712Domain): ${twoStep}`, {
+        token: terms.token,
+      });
+    });
+
+    let derivedNonce: string;
+    let data: Hex;
+    let simulate: () => Promise<unknown>;
+    const from = { account: account.address, address: escrow, abi: escrowAndTokenAbi } as const;
+    if (body.kind === 'authorization') {
+      const validAfter = BigInt(body.validAfter);
+      const validBefore = BigInt(body.validBefore);
+      if (validAfter >= now)
+        throw refused('not_yet_valid', `The authorization is valid only after ${body.validAfter}`, { validAfter: body.validAfter });
+      if (validBefore <= now) throw refused('expired', 'The authorization has expired', { validBefore: body.validBefore });
+      if (validBefore < now + margin) {
+        throw refused('expires_too_soon', `The authorization must stay valid for at least ${margin} s more (validBefore)`, {
+          validBefore: body.validBefore,
+          marginSeconds: Number(margin),
+        });
+      }
+      const typed = receiveWithAuthorizationTypedData({ tokenDomain, chainId, escrow, terms, window: { validAfter, validBefore } });
+      const valid = await chain.rpc('verifyTypedData', () =>
+        client.verifyTypedData({ ...typed, address: payer, signature: body.signature as Hex }),
+      );
+      if (!valid) {
+        throw refused(
+          'invalid_signature',
+          "The signature is not the payer's (the transaction's fromAddress) over this transaction's terms, escrow and window in the token's EIP-712 domain",
+        );
+      }
+      derivedNonce = typed.message.nonce;
+      const used = await chain.rpc('authorizationState', () =>
+        client.readContract({
+          address: terms.token,
+          abi: fundingTokenAbi,
+          functionName: 'authorizationState',
+          args: [payer, derivedNonce as Hex],
+        }),
+      );
+      if (used) throw refused('nonce_used', 'This authorization was used or canceled on chain', { nonce: derivedNonce });
+      const args = createEscrowWithAuthorizationArgs({
+        terms,
+        validAfter,
+        validBefore,
+        nonce: derivedNonce as Hex,
+        signature: body.signature as Hex,
+      });
+      data = encodeFunctionData({ abi: holdfastEscrowAbi, functionName: 'createEscrowWithAuthorization', args });
+      simulate = () => client.simulateContract({ ...from, functionName: 'createEscrowWithAuthorization', args });
+    } else {
+      const deadline = BigInt(body.deadline);
+      if (deadline < now) throw refused('expired', 'The permit and its EscrowAuthorization have expired', { deadline: body.deadline });
+      if (deadline < now + margin) {
+        throw refused('expires_too_soon', `The permit must stay valid for at least ${margin} s more (deadline)`, {
+          deadline: body.deadline,
+          marginSeconds: Number(margin),
+        });
+      }
+      const escrowTyped = escrowAuthorizationTypedData({ chainId, escrow, terms, deadline });
+      const valid = await chain.rpc('verifyTypedData', () =>
+        client.verifyTypedData({ ...escrowTyped, address: payer, signature: body.escrowSignature as Hex }),
+      );
+      if (!valid) {
+        throw refused(
+          'invalid_signature',
+          "The EscrowAuthorization signature is not the payer's (the transaction's fromAddress) over this transaction's terms and deadline in the escrow's EIP-712 domain",
+        );
+      }
+      const [permitNonce, allowance] = await chain.rpc('permit state', () =>
+        Promise.all([
+          client.readContract({ address: terms.token, abi: fundingTokenAbi, functionName: 'nonces', args: [payer] }),
+          client.readContract({
+            address: terms.token,
+            abi: [
+              {
+                type: 'function',
+                name: 'allowance',
+                stateMutability: 'view',
+                inputs: [{ type: 'address' }, { type: 'address' }],
+                outputs: [{ type: 'uint256' }],
+              },
+            ] as const,
+            functionName: 'allowance',
+            args: [payer, escrow],
+          }),
+        ]),
+      );
+      const permitValid = await chain.rpc('verifyTypedData', () =>
+        client.verifyTypedData({
+          ...permitTypedData({ tokenDomain, escrow, terms, nonce: permitNonce, deadline }),
+          address: payer,
+          signature: body.permitSignature as Hex,
+        }),
+      );
+      if (!permitValid && allowance < terms.amount) {
+        throw refused(
+          'invalid_permit',
+          "The permit is not the payer's for this escrow, amount, deadline and the payer's current permit nonce",
+        );
+      }
+      // The escrow's authorization names the id, and an id is created once: the id is its nonce.
+      derivedNonce = terms.id;
+      const args = createEscrowWithPermitArgs({
+        terms,
+        permit: toPermit(deadline, body.permitSignature as Hex),
+        signature: body.escrowSignature as Hex,
+      });
+      data = encodeFunctionData({ abi: holdfastEscrowAbi, functionName: 'createEscrowWithPermit', args });
+      simulate = () => client.simulateContract({ ...from, functionName: 'createEscrowWithPermit', args });
+    }
+
+    const balance = await chain.rpc('balanceOf', () =>
+      client.readContract({
+        address: terms.token,
+        abi: [
+          { type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ type: 'address' }], outputs: [{ type: 'uint256' }] },
+        ] as const,
+        functionName: 'balanceOf',
+        args: [payer],
+      }),
+    );
+    if (balance < terms.amount) {
+      throw refused('insufficient_balance', `The payer holds ${balance} of the ${terms.amount} base units the escrow takes`, {
+        balance: balance.toString(),
+        amount: terms.amount.toString(),
+      });
+    }
+
+    // The call as the relayer would make it (eth_call from its account, on the latest state): a revert here costs nothing.
+    let gas: bigint;
+    try {
+      await simulate();
+      gas = await client.estimateGas({ account: account.address, to: escrow, data });
+    } catch (error) {
+      if (error instanceof BaseError && error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError)) {
+        throw new AppError('UPSTREAM_UNAVAILABLE', "The chain's RPC did not answer (simulation)", undefined, undefined, { cause: error });
+      }
+      throw refused('simulation_reverted', `The escrow's creation would revert: ${revertReason(error)}`, { revert: revertReason(error) });
+    }
+    const fees = await chain.rpc('estimateFeesPerGas', () => client.estimateFeesPerGas());
+    const gasLimit = (gas * GAS_HEADROOM_PERCENT) / 100n;
+    const maxCost = gasLimit * fees.maxFeePerGas;
+    const relayerBalance = await relayerChain.balance(network, account.address);
+    if (relayerBalance < maxCost) {
+      log.error({ network, relayer: account.address, balance: relayerBalance.toString() }, 'the relayer cannot pay the gas: fund it');
+      throw new AppError('CONTRACT_NOT_AVAILABLE', `The relayer of ${network} cannot pay the gas now; try again later`, {
+        reason: 'relayer_unfunded',
+        network,
+      });
+    }
+    return { network, account, escrow, chainId, data, derivedNonce, gasLimit, maxCost, fees };
+  }
+
+  /** POST /transactions/{id}/escrow-authorization: 202 with a new relay, 200 with the one this body made before. */
+  async function relay(owner: RelayOwner, id: string, body: EscrowAuthorizationBody): Promise<{ status: 200 | 202; body: RelayResult }> {
+    const row = await load(owner, id);
+    const request = canonical(body);
+    const before = existingFor(await repository.ofTransaction(sql, id), request);
+    if (before) return { status: 200, body: answer(before, row) };
+    requireOrchestration(row, 'platform');
+    refuseUnless(row, 'lock_escrow');
+    let call: Awaited<ReturnType<typeof verified>>;
+    try {
+      call = await verified(row, body);
+    } catch (error) {
+      // The same body, sent at the same moment, may have been relayed (and mined: its nonce is used) while this one was checked.
+      const since = existingFor(await repository.ofTransaction(sql, id), request);
+      if (since) return { status: 200, body: answer(since, (await transactions.find(sql, id, owner.platformId)) ?? row) };
+      throw error;
+    }
+
+    const outcome = await sql.begin(async (tx) => {
+      const locked = await transactions.lock(tx, id, owner.platformId);
+      if (!locked) throw notFound('Transaction');
+      // A concurrent request with the same body committed first: its relay.
+      const again = existingFor(await repository.ofTransaction(tx, id), request);
+      if (again) return { existing: again, row: locked };
+      refuseUnless(locked, 'lock_escrow');
+      if (await repository.nonceTaken(tx, call.network, call.derivedNonce)) {
+        throw refused('nonce_used', 'This authorization is relayed already for another transaction', { nonce: call.derivedNonce });
+      }
+      await repository.lockPlatformBudget(tx, owner.platformId);
+      const spent = await repository.spentLastDay(tx, owner.platformId);
+      if (spent + call.maxCost > settings.maxFeeWeiPerPlatformPerDay) {
+        throw new AppError('RELAYER_BUDGET_EXHAUSTED', "The relayer's gas budget of this platform for the last 24 hours is spent", {
+          spentWei: spent.toString(),
+          neededWei: call.maxCost.toString(),
+          budgetWei: settings.maxFeeWeiPerPlatformPerDay.toString(),
+        });
+      }
+      const client = relayerChain.client(call.network);
+      const nonce = await repository.allocateNonce(tx, call.network, call.account.address, () =>
+        chain.rpc('getTransactionCount', () => client.getTransactionCount({ address: call.account.address, blockTag: 'pending' })),
+      );
+      const raw = await call.account.signTransaction({
+        type: 'eip1559',
+        chainId: call.chainId,
+        to: call.escrow,
+        data: call.data,
+        value: 0n,
+        nonce,
+        gas: call.gasLimit,
+        maxFeePerGas: call.fees.maxFeePerGas,
+        maxPriorityFeePerGas: call.fees.maxPriorityFeePerGas,
+      });
+      const created = await repository.insert(tx, {
+        platformId: owner.platformId,
+        transactionId: id,
+        network: call.network,
+        kind: body.kind,
+        request,
+        derivedNonce: call.derivedNonce,
+        relayer: call.account.address,
+        accountNonce: nonce,
+        gasLimit: call.gasLimit,
+        rawTx: raw,
+        txHash: keccak256(raw),
+        maxFeePerGas: call.fees.maxFeePerGas,
+        maxPriorityFeePerGas: call.fees.maxPriorityFeePerGas,
+      });
+      return { created, row: locked };
+    });
+    if ('existing' in outcome && outcome.existing) return { status: 200, body: answer(outcome.existing, outcome.row) };
+    const created = (outcome as { created: RelayRow }).created;
+    // Committed: the bytes are ours whatever happens now. A failed send is sent again by the worker.
+    const failure = await relayerChain.broadcast(call.network, created.rawTx);
+    if (failure)
+      log.warn(
+        { err: failure, relayId: created.id, txHash: created.txHash },
+        'relayed transaction not accepted yet; the worker sends it again',
+      );
+    log.info({ relayId: created.id, transactionId: id, txHash: created.txHash, nonce: created.accountNonce }, 'escrow funding relayed');
+    deps.wake();
+    return { status: 202, body: answer(created, outcome.row) };
+  }
+
+  /** GET /transactions/{id}/escrow-authorization: the latest relay of the transaction. */
+  async function get(owner: RelayOwner, id: string): Promise<RelayResult> {
+    const row = await load(owner, id);
+    const [latest] = await repository.ofTransaction(sql, id);
+    if (!latest) throw notFound('Relay');
+    return answer(latest, row);
+  }
+
+  /** Readiness: the relayer of `network` holds at least RELAYER_MIN_BALANCE_WEI (an RPC failure is the chain check's to report). */
+  async function checkFunded(network: string): Promise<void> {
+    const account = relayerChain.account(network);
+    if (!account) return;
+    let balance: bigint;
+    try {
+      balance = await relayerChain.balance(network, account.address);
+    } catch {
+      return;
+    }
+    if (balance < settings.minBalanceWei) {
+      throw new Error(
+        `the relayer ${account.address} holds ${balance} wei, below RELAYER_MIN_BALANCE_WEI (${settings.minBalanceWei}): it cannot pay`,
+      );
+    }
+  }
+
+  return { relay, get, checkFunded };
+}
+export type RelayerService = ReturnType<typeof createRelayerService>;
