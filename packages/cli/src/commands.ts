@@ -1,4 +1,7 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import {
   type EventType,
@@ -181,6 +184,69 @@ const transactionsCreate: Command = {
     const key = text(flags, 'idempotency-key');
     const created = await paymentsClient(context).transactions.create(body, key ? { idempotencyKey: key } : {});
     show(context, created, () => record(created, [...TRANSACTION_COLUMNS, 'orchestrationType', 'idempotencyKey', 'holdDeadline']));
+  },
+};
+
+const CHECKOUT_COLUMNS = ['id', 'status', 'url', 'amount', 'currency', 'toAddress', 'expiresAt', 'transactionId'];
+
+/** `xdg-open` on the PATH, if there is one (nothing is installed or assumed). */
+function xdgOpen(env: NodeJS.ProcessEnv): string | undefined {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, 'xdg-open');
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+const checkoutCreate: Command = {
+  name: 'checkout create',
+  summary: 'Create a checkout session (a payment the payer completes on the hosted page)',
+  usage:
+    'holdfast checkout create --amount N --to ADDRESS --success-url URL --cancel-url URL [--currency USDC] [--network base-sepolia] [--expires-in SECONDS (default 1800, at most 86400)] [--customer-id ID] [--metadata JSON] [--idempotency-key KEY] [--open (print the url and open it with xdg-open when there is one)]',
+  options: {
+    amount: { type: 'string' },
+    to: { type: 'string' },
+    'success-url': { type: 'string' },
+    'cancel-url': { type: 'string' },
+    currency: { type: 'string' },
+    network: { type: 'string' },
+    'expires-in': { type: 'string' },
+    'customer-id': { type: 'string' },
+    metadata: { type: 'string' },
+    'idempotency-key': { type: 'string' },
+    open: { type: 'boolean' },
+  },
+  run: async (context) => {
+    const { flags } = context;
+    const amount = Number(required(flags, 'amount'));
+    if (!Number.isFinite(amount)) throw new UsageError('--amount must be a number');
+    const expiresIn = text(flags, 'expires-in');
+    if (expiresIn !== undefined && !/^\d+$/.test(expiresIn)) throw new UsageError('--expires-in must be a number of seconds');
+    const body = {
+      amount,
+      toAddress: required(flags, 'to'),
+      successUrl: required(flags, 'success-url'),
+      cancelUrl: required(flags, 'cancel-url'),
+      ...(text(flags, 'currency') ? { currency: text(flags, 'currency') } : {}),
+      ...(text(flags, 'network') ? { blockchainNetwork: text(flags, 'network') } : {}),
+      ...(expiresIn ? { expiresInSeconds: Number(expiresIn) } : {}),
+      ...(text(flags, 'customer-id') ? { customerId: text(flags, 'customer-id') } : {}),
+      ...(text(flags, 'metadata') ? { metadata: JSON.parse(text(flags, 'metadata') as string) } : {}),
+    } as Parameters<PaymentsClient['checkout']['sessions']['create']>[0];
+    const key = text(flags, 'idempotency-key');
+    const session = await paymentsClient(context).checkout.sessions.create(body, key ? { idempotencyKey: key } : {});
+    show(context, session, () => record(session, CHECKOUT_COLUMNS));
+    if (flags.open === true) {
+      const opener = xdgOpen(context.env);
+      if (!context.json) context.io.err(opener ? `Opening ${session.url}` : `Open ${session.url} in a browser (no xdg-open found)`);
+      if (opener) spawn(opener, [session.url], { detached: true, stdio: 'ignore', env: context.env }).unref();
+    }
   },
 };
 
@@ -570,6 +636,7 @@ export const COMMANDS: Command[] = [
   batchesGet,
   disputesOpen,
   disputesGet,
+  checkoutCreate,
   workspacesList,
   listen,
   trigger,

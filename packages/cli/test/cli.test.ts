@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -40,12 +40,14 @@ interface Ran {
 }
 
 function holdfast(...args: string[]): Promise<Ran> {
+  return holdfastOn(process.env.PATH ?? '', ...args);
+}
+
+/** The binary with its own PATH (`checkout create --open` looks for xdg-open there). */
+function holdfastOn(path: string, ...args: string[]): Promise<Ran> {
   return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [main, ...args],
-      { env: { PATH: process.env.PATH ?? '', XDG_CONFIG_HOME: config } },
-      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(process.execPath, [main, ...args], { env: { PATH: path, XDG_CONFIG_HOME: config } }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -99,6 +101,7 @@ describe('holdfast --help', () => {
       'batches get',
       'disputes open',
       'disputes get',
+      'checkout create',
       'workspaces list',
       'listen',
       'trigger',
@@ -237,6 +240,45 @@ describe('resource commands', () => {
     expect(dispute).toMatchObject({ transactionId: tx.id, status: 'open' });
     const got = await holdfast('disputes', 'get', dispute.id);
     expect(got.stdout).toMatch(/^currentTier\s+tier_1_smart_contract$/m);
+  });
+
+  it('checkout create prints the session and its url; --open hands the url to xdg-open when there is one', async () => {
+    const to = address();
+    const flags = ['--amount', '7.5', '--to', to, '--success-url', 'https://shop.example/ok', '--cancel-url', 'https://shop.example/no'];
+    const made = await holdfast('checkout', 'create', ...flags, '--json');
+    expect(made.code, made.stderr).toBe(0);
+    const session = JSON.parse(made.stdout);
+    expect(session).toMatchObject({ status: 'open', amount: '7.5', toAddress: to, url: `${paymentsUrl}/pay/${session.id}` });
+
+    const bin = mkdtempSync(join(tmpdir(), 'holdfast-xdg-'));
+    const opened = join(bin, 'opened');
+    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\necho "$1" > ${opened}\n`, { mode: 0o755 });
+    try {
+      const ran = await holdfastOn(`${bin}:${dirname(process.execPath)}`, 'checkout', 'create', ...flags, '--open');
+      expect(ran.code, ran.stderr).toBe(0);
+      const url = /^url\s+(\S+)/m.exec(ran.stdout)?.[1];
+      expect(url).toMatch(new RegExp(`^${paymentsUrl}/pay/[0-9a-f-]{36}$`));
+      expect(ran.stderr).toContain(`Opening ${url}`);
+      for (let i = 0; i < 100 && !existsSync(opened); i += 1) await new Promise((r) => setTimeout(r, 50));
+      expect(readFileSync(opened, 'utf8').trim()).toBe(url);
+
+      const without = await holdfastOn(dirname(process.execPath), 'checkout', 'create', ...flags, '--open');
+      expect(without.code, without.stderr).toBe(0);
+      expect(without.stderr).toMatch(/Open http\S+\/pay\/\S+ in a browser \(no xdg-open found\)/);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
+    const refused = await holdfast(
+      'checkout',
+      'create',
+      ...flags.slice(0, 4),
+      '--success-url',
+      'nope',
+      '--cancel-url',
+      'https://x.example',
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('successUrl');
   });
 
   it('workspaces list with the workspace profile', async () => {

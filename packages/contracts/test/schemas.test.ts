@@ -76,6 +76,19 @@ describe('example payloads', () => {
       status: 'open',
       currentTier: 'tier_1_smart_contract',
     };
+    const session = {
+      id: '2b1d5e9e-7c1f-4d3a-9a63-2f7a1f0c9e13',
+      status: 'expired',
+      transactionId: null,
+      amount: '25.5',
+      currency: 'USDC',
+      blockchainNetwork: 'base-sepolia',
+      toAddress: '0xdef',
+      fromAddress: null,
+      customerId: null,
+      metadata: { order: 'A-1' },
+      expiresAt: '2026-11-21T10:30:00.000Z',
+    };
     const data: Record<contracts.EventType, unknown> = {
       'transaction.created': { transaction },
       'transaction.escrowed': { transaction: { ...transaction, status: 'escrowed' }, escrowAddress: '0xabc', txHash: '0xdef' },
@@ -87,6 +100,8 @@ describe('example payloads', () => {
       'dispute.resolved': { dispute: { ...dispute, status: 'resolved', outcome: 'favor_sender' } },
       'dispute.escalated': { dispute: { ...dispute, currentTier: 'tier_2_mediation' }, previousTier: 'tier_1_smart_contract' },
       'evidence.submitted': { dispute, evidence: { id: dispute.id, type: 'text', title: 'receipt', submittedBy: 'sender' } },
+      'checkout.session.completed': { session: { ...session, status: 'complete', transactionId: transaction.id, fromAddress: '0xabc' } },
+      'checkout.session.expired': { session },
     };
     for (const type of contracts.EVENT_TYPES) {
       const event = {

@@ -5,9 +5,12 @@ import type {
   BatchList,
   BatchListQuery,
   BatchWithLegs,
+  CheckoutSession,
+  CheckoutSessionListQuery,
   CheckVerificationBody,
   ControlVerification,
   CreateBatchBody,
+  CreateCheckoutSessionBody,
   CreateDisputeBody,
   CreatedTransaction,
   CreateTransactionBody,
@@ -73,6 +76,7 @@ export type Batch = BatchWithLegs;
 /** A batch as lists show it (without its legs). */
 export type BatchSummary = BatchList['data'][number];
 export type Scopes = Static<typeof ScopeCatalogue>;
+export type CheckoutSessionFilters = Partial<CheckoutSessionListQuery>;
 export type AccessToken = { accessToken: string; expiresAt: Date; scope: string };
 /** An idempotent create's result and whether it replayed an earlier request's (`Idempotent-Replayed`). */
 export type Created<T> = T & { idempotentReplayed?: boolean };
@@ -97,6 +101,7 @@ export class PaymentsClient {
   readonly controls;
   readonly compliance;
   readonly disputes;
+  readonly checkout;
   readonly events;
 
   readonly #transport;
@@ -210,6 +215,24 @@ export class PaymentsClient {
           (page) => get(`${v2}/transactions/batches`, { ...filters, page, limit: filters.limit ?? 100 }),
           filters.page ?? 1,
         ),
+    };
+
+    this.checkout = {
+      sessions: {
+        /** Creates a checkout session with an Idempotency-Key (yours or a new UUID); send the payer to its `url`. */
+        create: (body: CreateCheckoutSessionBody, options?: IdempotentCall) =>
+          create<CheckoutSession>(`${v2}/checkout/sessions`, body, options),
+        retrieve: (sessionId: string, options: CallOptions = {}): Promise<CheckoutSession> =>
+          get(`${v2}/checkout/sessions/${id(sessionId)}`, undefined, options.signal),
+        /** Every session matching the filters, newest first, page after page. */
+        list: (filters: CheckoutSessionFilters = {}) =>
+          new PageIterator<CheckoutSession>(
+            (page) => get<Page<CheckoutSession>>(`${v2}/checkout/sessions`, { ...filters, page, limit: filters.limit ?? 100 }),
+            filters.page ?? 1,
+          ),
+        /** An open session expires now (an expired one answers as it is; processing or complete: 409). */
+        expire: (sessionId: string): Promise<CheckoutSession> => post(`${v2}/checkout/sessions/${id(sessionId)}/expire`, {}),
+      },
     };
 
     this.controls = {

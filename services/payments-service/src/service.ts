@@ -23,6 +23,10 @@ import { createAuthenticator } from './modules/auth/service.js';
 import { createBatchesRepository } from './modules/batches/repository.js';
 import { batchRoutes } from './modules/batches/routes.js';
 import { createBatchesService } from './modules/batches/service.js';
+import { createCheckoutRepository } from './modules/checkout/repository.js';
+import { checkoutRoutes } from './modules/checkout/routes.js';
+import { checkoutCompletion, createCheckoutService } from './modules/checkout/service.js';
+import { createCheckoutExpiryWorker } from './modules/checkout/worker.js';
 import { createHttpIdentityProvider, createLocalIdentityProvider } from './modules/compliance/identity-provider.js';
 import { createComplianceRepository } from './modules/compliance/repository.js';
 import { complianceRoutes } from './modules/compliance/routes.js';
@@ -165,9 +169,12 @@ export async function createPaymentsService(
     ),
   );
 
-  // Every status change of a transaction goes through these moves (state machine + outbox).
+  // Every status change of a transaction goes through these moves (state machine + outbox). A
+  // checkout session whose transaction becomes escrowed completes in the move's own database
+  // transaction (the hook, modules/checkout).
   const transactionsRepository = createTransactionsRepository();
-  const moves = createTransactionMoves({ repository: transactionsRepository });
+  const checkoutRepository = createCheckoutRepository(database.sql);
+  const moves = createTransactionMoves({ repository: transactionsRepository, onMoved: [checkoutCompletion(checkoutRepository)] });
 
   // Controls: templates, one-time codes (SMS gateway adapters; the local one logs the code), risk reviews.
   // `controls.gate` is the ControlsGate transaction creation takes (`controls: ControlsGate`).
@@ -336,6 +343,23 @@ export async function createPaymentsService(
   await app.register(transactionRoutes(transactions));
   await app.register(quoteRoutes(quotes));
 
+  // Checkout sessions (docs/checkout.md): the payer's transaction is created through transactions.create.
+  const checkout = createCheckoutService({
+    sql: database.sql,
+    repository: checkoutRepository,
+    appEnv: config.APP_ENV,
+    controls: controls.gate,
+    // A sandbox platform's payer gets a transaction on a test network only, as every creation (sandbox_mainnet).
+    createTransaction: async (owner, body) => {
+      const platform = await platformsRepository.get(owner.platformId);
+      return (await transactions.create({ ...owner, sandbox: platform?.sandbox ?? false }, body)).transaction;
+    },
+    wakeRelay: relay.wake,
+    ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+  });
+  await app.register(checkoutRoutes(checkout));
+  const checkoutExpiry = createCheckoutExpiryWorker({ service: checkout, logger, intervalMs: config.checkoutExpiryIntervalMs });
+
   // Batches: one sender, many legs, created atomically.
   await app.register(
     batchRoutes(
@@ -414,6 +438,7 @@ export async function createPaymentsService(
       await codeDelivery?.start();
       await reconciler.start();
       await retention.start();
+      await checkoutExpiry.start();
     },
     closers: [
       { name: 'commands', close: async () => stopCommands() },
@@ -421,6 +446,7 @@ export async function createPaymentsService(
       { name: 'settlement worker', close: settlementWorker.stop },
       { name: 'relayer worker', close: relayerWorker.stop },
       { name: 'reconciler', close: reconciler.stop },
+      { name: 'checkout expiry worker', close: checkoutExpiry.stop },
       { name: 'code delivery worker', close: async () => codeDelivery?.stop() },
       { name: 'retention sweeper', close: retention.stop },
       { name: 'transaction commands', close: async () => stopTransactionCommands() },

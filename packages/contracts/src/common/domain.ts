@@ -70,6 +70,10 @@ export const TRANSACTION_STATUSES = [
 ] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 export const TransactionStatusSchema = StringEnum(TRANSACTION_STATUSES);
+/** A checkout session's statuses (docs/checkout.md). */
+export const CHECKOUT_SESSION_STATUSES = ['open', 'processing', 'complete', 'expired'] as const;
+export type CheckoutSessionStatus = (typeof CHECKOUT_SESSION_STATUSES)[number];
+
 export const TERMINAL_TRANSACTION_STATUSES: readonly TransactionStatus[] = ['completed', 'failed', 'refunded', 'rescinded'];
 
 export const ORCHESTRATION_TYPES = ['raw', 'platform'] as const;

@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { DateTime, DecimalString, StringEnum, TransactionStatusSchema, Uuid } from '../common/domain.js';
+import { CHECKOUT_SESSION_STATUSES, DateTime, DecimalString, StringEnum, TransactionStatusSchema, Uuid } from '../common/domain.js';
 
 /**
  * Event types delivered to webhook subscribers. The list is extensible (a new type is a backward
@@ -16,6 +16,8 @@ export const EVENT_TYPES = [
   'dispute.resolved',
   'dispute.escalated',
   'evidence.submitted',
+  'checkout.session.completed',
+  'checkout.session.expired',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const EventTypeSchema = StringEnum(EVENT_TYPES);
@@ -48,6 +50,21 @@ export const DisputeRef = Type.Object({
   refundPercentage: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
 });
 
+/** A checkout session as its events show it (docs/checkout.md). */
+export const CheckoutSessionRef = Type.Object({
+  id: Uuid,
+  status: StringEnum(CHECKOUT_SESSION_STATUSES),
+  transactionId: Type.Union([Uuid, Type.Null()]),
+  amount: DecimalString,
+  currency: Type.String(),
+  blockchainNetwork: Type.String(),
+  toAddress: Type.String(),
+  fromAddress: Type.Union([Type.String(), Type.Null()]),
+  customerId: Type.Union([Type.String(), Type.Null()]),
+  metadata: Type.Record(Type.String(), Type.Unknown()),
+  expiresAt: DateTime,
+});
+
 /** The `data` of each event type. */
 export const EVENT_PAYLOADS = {
   'transaction.created': transactionOnly,
@@ -75,6 +92,8 @@ export const EVENT_PAYLOADS = {
     dispute: DisputeRef,
     evidence: Type.Object({ id: Uuid, type: Type.String(), title: Type.String(), submittedBy: Type.String() }),
   }),
+  'checkout.session.completed': Type.Object({ session: CheckoutSessionRef }),
+  'checkout.session.expired': Type.Object({ session: CheckoutSessionRef }),
 } as const satisfies Record<EventType, TSchema>;
 
 export type EventPayload<T extends EventType> = Static<(typeof EVENT_PAYLOADS)[T]>;
@@ -159,6 +178,8 @@ export const EVENT_TYPE_DESCRIPTIONS: Record<EventType, string> = {
   'dispute.resolved': 'A dispute is resolved.',
   'dispute.escalated': 'A dispute escalates to the next tier.',
   'evidence.submitted': 'Evidence is submitted on a dispute.',
+  'checkout.session.completed': "A checkout session's payment is locked in escrow (its transaction is `escrowed`).",
+  'checkout.session.expired': 'A checkout session expired before any payer (its time ran out, or the platform expired it).',
 };
 
 export const EventTypeInfo = Type.Object({ type: EventTypeSchema, description: Type.String() });

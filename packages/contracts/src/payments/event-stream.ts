@@ -28,6 +28,8 @@ export const EVENT_STREAM_SCOPES: Record<EventType, Scope> = {
   'dispute.resolved': 'read:disputes',
   'dispute.escalated': 'read:disputes',
   'evidence.submitted': 'read:disputes',
+  'checkout.session.completed': 'read:transactions',
+  'checkout.session.expired': 'read:transactions',
 };
 
 export const EventStreamQuery = Type.Object(

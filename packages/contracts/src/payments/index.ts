@@ -2,6 +2,7 @@
 // compliance, disputes, the endpoint catalogue and the v2 operation table read from it.
 export * from './access.js';
 export * from './batches.js';
+export * from './checkout.js';
 export * from './compliance.js';
 export * from './controls.js';
 export * from './disputes.js';

@@ -98,6 +98,8 @@ const EXAMPLE_DEFAULTS = {
   'dispute.resolved': true,
   'dispute.escalated': true,
   'evidence.submitted': true,
+  'checkout.session.completed': false,
+  'checkout.session.expired': false,
 };
 
 export const NotificationPreferences = Type.Object(

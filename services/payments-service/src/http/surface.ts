@@ -65,10 +65,17 @@ export const openApiInfo: OpenApiInfo = {
     '',
     '`GET /api/v2/events/stream` (tag `events`): the calling platform’s events as server-sent events, resumable with',
     '`Last-Event-ID`, an extension the SDK and the `holdfast listen` command use (docs/api/events-stream.md).',
+    '',
+    '`/api/v2/checkout/sessions` (tag `checkout`): hosted checkout sessions, a payment a platform asks for and a payer',
+    'pays on the hosted page; `checkout.session.completed` once its escrow is locked (docs/checkout.md).',
   ].join('\n'),
   tags: [
     { name: 'transactions', description: 'Transactions: create, read, list, move through their states, quotes (docs/transactions.md)' },
     { name: 'batches', description: 'One sender, many legs (docs/batches.md)' },
+    {
+      name: 'checkout',
+      description: 'Checkout sessions: a payment the payer completes on the hosted page, an extension beyond the spec (docs/checkout.md)',
+    },
     { name: 'disputes', description: 'Disputes, their tiers and evidence (docs/disputes.md)' },
     { name: 'platforms', description: 'Platforms, API keys and scopes' },
     { name: 'oauth', description: 'OAuth 2.0 client credentials: clients, tokens, revocation, introspection' },

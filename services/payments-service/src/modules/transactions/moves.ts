@@ -82,13 +82,23 @@ export interface MoveOutcome {
 }
 
 /**
+ * What another module does in the same database transaction as a move, once it is written (the
+ * checkout module completes a session whose transaction became `escrowed`). A hook that throws
+ * undoes the move with it, so a hook only writes what must commit with the move (its own rows and
+ * outbox events) and never calls out of the process.
+ */
+export type MoveHook = (tx: Queryable, outcome: MoveOutcome) => Promise<void>;
+
+/**
  * The one way a transaction changes status: lock the row, ask the state machine, write the new
  * status, the transition row, the event (outbox) and the batch's derived status, all in the
- * caller's database transaction. Two concurrent moves serialize on the row lock; the second sees
- * the first's status and is refused if the machine does not allow it from there.
+ * caller's database transaction, then run the `onMoved` hooks given at wiring in that transaction.
+ * Two concurrent moves serialize on the row lock; the second sees the first's status and is
+ * refused if the machine does not allow it from there.
  */
-export function createTransactionMoves(deps: { repository: TransactionsRepository }) {
+export function createTransactionMoves(deps: { repository: TransactionsRepository; onMoved?: readonly MoveHook[] }) {
   const { repository } = deps;
+  const hooks = deps.onMoved ?? [];
 
   async function move(tx: Queryable, input: MoveInput): Promise<MoveOutcome> {
     const before = await repository.lock(tx, input.transactionId, input.platformId);
@@ -120,7 +130,9 @@ export function createTransactionMoves(deps: { repository: TransactionsRepositor
       await appendToOutboxSql(tx, SCHEMA_NAME, [event]);
     }
     if (after.batchId) await repository.setBatchStatus(tx, after.batchId, batchStatusOf(await repository.legStatuses(tx, after.batchId)));
-    return { before, after, event };
+    const outcome = { before, after, event };
+    for (const hook of hooks) await hook(tx, outcome);
+    return outcome;
   }
 
   return { move };

@@ -20,6 +20,9 @@ export const NOTIFICATION_RULES: Record<EventType, { type: NotificationType; pri
   'dispute.escalated': { type: 'dispute', priority: 'high', defaultOn: true },
   'dispute.resolved': { type: 'dispute', priority: 'normal', defaultOn: true },
   'evidence.submitted': { type: 'dispute', priority: 'normal', defaultOn: true },
+  // Off by default: a completed session's transaction already announces `transaction.escrowed`.
+  'checkout.session.completed': { type: 'transaction', priority: 'normal', defaultOn: false },
+  'checkout.session.expired': { type: 'transaction', priority: 'low', defaultOn: false },
 };
 
 export type EventSwitches = Record<EventType, boolean>;
@@ -126,6 +129,20 @@ export function contentOf(event: DomainEvent, workspaceId: string): Notification
       title = 'Payment rescinded';
       message = sentence(`The sender cancelled payment ${short(t.id)}${of(t)}`, clip(event.data.reason));
       facts = transactionFacts(t);
+      break;
+    }
+    case 'checkout.session.completed':
+    case 'checkout.session.expired': {
+      const c = event.data.session;
+      const amount = ` of ${c.amount} ${c.currency}`;
+      facts = { checkoutSessionId: c.id, sessionStatus: c.status, transactionId: c.transactionId, amount: c.amount, currency: c.currency };
+      if (event.type === 'checkout.session.completed') {
+        title = 'Checkout completed';
+        message = `Checkout ${short(c.id)}${amount} was paid into escrow.`;
+      } else {
+        title = 'Checkout expired';
+        message = `Checkout ${short(c.id)}${amount} expired without a payment.`;
+      }
       break;
     }
     case 'dispute.created':

@@ -1,0 +1,52 @@
+import type { CheckoutSessionStatus } from '@holdfast/contracts';
+import { createdAtString, metadataColumn, timestamptzString, updatedAtString } from '@holdfast/db';
+import { sql } from 'drizzle-orm';
+import { index, jsonb, numeric, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { paymentsSchema } from '../../db/pg-schema.js';
+import { platformIdColumn } from '../platforms/tables.js';
+import { transactions } from '../transactions/tables.js';
+
+/**
+ * Checkout sessions (docs/checkout.md): a payment the platform asked for, waiting for a payer on the
+ * hosted page. `transaction_id` is set once the payer named its address (the session's one
+ * transaction); its status follows the state machine of state-machine.ts.
+ */
+export const checkoutSessions = paymentsSchema.table(
+  'checkout_sessions',
+  {
+    id: uuid('id').primaryKey(),
+    platformId: platformIdColumn(),
+    workspaceId: uuid('workspace_id'),
+    status: text('status').$type<CheckoutSessionStatus>().notNull(),
+    amount: numeric('amount').notNull(),
+    currency: text('currency').notNull(),
+    blockchainNetwork: text('blockchain_network').notNull(),
+    toAddress: text('to_address').notNull(),
+    fromAddress: text('from_address'),
+    templateId: uuid('template_id'),
+    /** The embedded hold terms (`template` of the create body), passed to the transaction as sent. */
+    template: jsonb('template').$type<Record<string, unknown>>(),
+    customerId: text('customer_id'),
+    metadata: metadataColumn(),
+    successUrl: text('success_url').notNull(),
+    cancelUrl: text('cancel_url').notNull(),
+    expiresAt: timestamptzString('expires_at').notNull(),
+    /** Null until the payer named its address; never deleted while the session refers to it. */
+    transactionId: uuid('transaction_id').references(() => transactions.id),
+    idempotencyKey: text('idempotency_key'),
+    /** SHA-256 of the canonical request: a reused key with other parameters is refused. */
+    requestFingerprint: text('request_fingerprint').notNull(),
+    completedAt: timestamptzString('completed_at'),
+    expiredAt: timestamptzString('expired_at'),
+    createdAt: createdAtString(),
+    updatedAt: updatedAtString(),
+  },
+  (t) => [
+    index('checkout_sessions_platform_created_idx').on(t.platformId, t.createdAt),
+    uniqueIndex('checkout_sessions_platform_key_idx').on(t.platformId, t.idempotencyKey).where(sql`idempotency_key is not null`),
+    /** The completion hook's lookup, once per move of a transaction. */
+    uniqueIndex('checkout_sessions_transaction_idx').on(t.transactionId).where(sql`transaction_id is not null`),
+    /** The expiry worker's scan of open sessions. */
+    index('checkout_sessions_open_expires_idx').on(t.expiresAt).where(sql`status = 'open'`),
+  ],
+);
