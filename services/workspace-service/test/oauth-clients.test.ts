@@ -123,6 +123,18 @@ describe('a credential a member mints can do no more than the member', () => {
     const sandboxPath = `${t.base}/oauth/clients/${t.sandbox.oauthClient.clientId}`;
     const touched = await h.call('PATCH', sandboxPath, { token: t.client.token, body: { name: 'mine now' } });
     expect([touched.status, touched.body.error?.code]).toEqual([403, 'FORBIDDEN']);
+    // ...nor delete it, revoke its tokens or read its usage (issue 28 item 6: a CLIENT deleted an ADMIN's money-moving client)...
+    for (const [method, path] of [
+      ['DELETE', sandboxPath],
+      ['POST', `${sandboxPath}/revoke-tokens`],
+      ['GET', `${sandboxPath}/stats`],
+    ] as const) {
+      const res = await h.call(method, path, { token: t.client.token });
+      expect([res.status, res.body.error?.code], `${method} ${path}`).toEqual([403, 'FORBIDDEN']);
+    }
+    const [still] =
+      await h.sql`select deleted_at, is_active from payments.oauth_clients where client_id = ${t.sandbox.oauthClient.clientId}`;
+    expect(still).toEqual({ deleted_at: null, is_active: true });
     // ...an ADMIN may.
     expect((await h.call('PATCH', sandboxPath, { token: t.admin.token, body: { description: 'sandbox' } })).status).toBe(200);
   });

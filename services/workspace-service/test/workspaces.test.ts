@@ -110,9 +110,18 @@ describe('GET and PUT /api/v1/workspaces/me and /{id}', () => {
     expect(res.body.error.code).toBe('USER_HAS_NO_WORKSPACE');
   });
 
-  it('lets a member update its workspace but not its status; records the change', async () => {
-    const res = await h.call('PUT', '/api/v1/workspaces/me', {
+  it('lets an ADMIN update its workspace but not its status, refuses a CLIENT; records the change', async () => {
+    // Issue 28 item 6: a CLIENT changed the workspace's name, e-mail, webhookUrl and walletProvider here.
+    const before = (await h.call('GET', '/api/v1/workspaces/me', { token: world.adminW1.token })).body.data;
+    const byClient = await h.call('PUT', '/api/v1/workspaces/me', {
       token: world.clientW1.token,
+      body: { name: 'Renamed By A Client', webhookUrl: 'https://attacker.test/hook', walletProvider: 'PLATFORM' },
+    });
+    expect(byClient.status).toBe(403);
+    expect(byClient.body.error.code).toBe('FORBIDDEN');
+    expect((await h.call('GET', '/api/v1/workspaces/me', { token: world.adminW1.token })).body.data).toEqual(before);
+    const res = await h.call('PUT', '/api/v1/workspaces/me', {
+      token: world.adminW1.token,
       body: { name: 'Tenant One Renamed', webhookUrl: 'https://one.test/hook' },
     });
     expect(res.status).toBe(200);

@@ -293,7 +293,8 @@ export const ROUTES: RouteCase[] = [
     ...versioned(api.updateMyWorkspace),
     audit: 'workspace.update',
     prepare: async () => ({ path: '/api/v1/workspaces/me', body: { metadata: { touchedBy: 'matrix' } } }),
-    expect: bearer(200, 200, 400, 200),
+    // A CLIENT may not change its workspace (issue 28 item 6: it changed name, e-mail, webhookUrl, walletProvider).
+    expect: bearer(403, 200, 400, 200),
   },
   {
     ...versioned(api.getWorkspace),

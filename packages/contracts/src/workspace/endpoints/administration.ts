@@ -264,7 +264,7 @@ export const updateMyWorkspace = endpoint({
   operationId: 'updateMyWorkspace',
   tags: ['workspaces'],
   summary: 'Update your workspace',
-  description: 'Any member may update its workspace; `status` is set by a SUPER_ADMIN only (403).',
+  description: 'An ADMIN of the workspace (or a SUPER_ADMIN); other members get 403. `status` is set by a SUPER_ADMIN only (403).',
   body: UpdateWorkspaceBody,
   response: { 200: ok(WorkspaceRecord) },
   errors: [401, 403, 404],

@@ -90,6 +90,12 @@ export function createOAuthClientsService(deps: { store: Store<{ workspaces: Wor
     }
   }
 
+  /** The grant check on an existing client: its scopes must be ones the member may grant. */
+  async function assertMayTouch(caller: Caller, workspaceId: string, clientId: string, what: string): Promise<void> {
+    const client = await sendCommand(bus, PAYMENTS_COMMANDS.getOAuthClient, { workspaceId, clientId }, opts(caller));
+    assertMayGrant(requireActor(caller), toWorkspaceClient(client).scopes, what);
+  }
+
   return {
     list: async (caller: Caller, workspaceId: string): Promise<{ clients: WorkspaceOAuthClient[] }> => {
       await accessible(requireActor(caller), workspaceId);
@@ -154,8 +160,11 @@ export function createOAuthClientsService(deps: { store: Store<{ workspaces: Wor
 
     /** Deletes the client and revokes all its tokens. */
     remove: async (caller: Caller, workspaceId: string, clientId: string): Promise<void> => {
-      await accessible(requireActor(caller), workspaceId);
+      const actor = requireActor(caller);
+      await accessible(actor, workspaceId);
       const before = toWorkspaceClient(await sendCommand(bus, PAYMENTS_COMMANDS.getOAuthClient, { workspaceId, clientId }, opts(caller)));
+      // A CLIENT deleted an ADMIN's money-moving client (issue 28 item 6): only who may grant its scopes may delete it.
+      assertMayGrant(actor, before.scopes, 'delete');
       const { revokedTokens } = await sendCommand(bus, PAYMENTS_COMMANDS.deleteOAuthClient, { workspaceId, clientId }, opts(caller));
       await audit.recordRemote(caller, AUDIT.oauthClientDelete, {
         resourceId: before.clientId,
@@ -168,6 +177,7 @@ export function createOAuthClientsService(deps: { store: Store<{ workspaces: Wor
 
     revokeTokens: async (caller: Caller, workspaceId: string, clientId: string): Promise<{ count: number }> => {
       await accessible(requireActor(caller), workspaceId);
+      await assertMayTouch(caller, workspaceId, clientId, 'revoke the tokens of');
       const { count } = await sendCommand(bus, PAYMENTS_COMMANDS.revokeOAuthClientTokens, { workspaceId, clientId }, opts(caller));
       await audit.recordRemote(caller, AUDIT.oauthClientRevokeTokens, {
         resourceId: clientId,
@@ -180,6 +190,7 @@ export function createOAuthClientsService(deps: { store: Store<{ workspaces: Wor
 
     stats: async (caller: Caller, workspaceId: string, clientId: string) => {
       await accessible(requireActor(caller), workspaceId);
+      await assertMayTouch(caller, workspaceId, clientId, 'read the usage of');
       return sendCommand(bus, PAYMENTS_COMMANDS.oauthClientStats, { workspaceId, clientId }, opts(caller));
     },
   };

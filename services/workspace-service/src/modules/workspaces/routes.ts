@@ -26,8 +26,13 @@ export function workspacesRoutes(deps: { workspaces: WorkspacesService; audit: A
 
     serveEndpoint(app, api.getMyWorkspace, {}, async (request) => envelope(request, await workspaces.getMe(requireActor(request.caller))));
 
-    serveEndpoint(app, api.updateMyWorkspace, { config: { audit: AUDIT.workspaceUpdate } }, async (request) =>
-      envelope(request, await workspaces.updateMe(request.caller, request.body)),
+    // ADMINs only, as PUT /workspaces/{id}: a CLIENT changed the workspace's name, e-mail,
+    // webhookUrl and walletProvider here (issue 28 item 6).
+    serveEndpoint(
+      app,
+      api.updateMyWorkspace,
+      { config: { tier: 'admin', roles: ADMIN_ROLES, audit: AUDIT.workspaceUpdate } },
+      async (request) => envelope(request, await workspaces.updateMe(request.caller, request.body)),
     );
 
     serveEndpoint(app, api.getWorkspace, {}, async (request) =>
