@@ -41,6 +41,8 @@ describe('the escrow logs read', () => {
     expect(ESCROW_EVENT_TOPICS).toContain(topicOf('EscrowCreated'));
     expect(ESCROW_EVENT_TOPICS).toContain(topicOf('EscrowFrozen'));
     expect(ESCROW_EVENT_TOPICS).not.toContain(topicOf('TransferForwarded'));
-    expect(ESCROW_EVENT_TOPICS).toHaveLength(events.length - 1);
+    // EIP-5267's EIP712DomainChanged is declared (eip712Domain) and never emitted.
+    expect(ESCROW_EVENT_TOPICS).not.toContain(topicOf('EIP712DomainChanged'));
+    expect(ESCROW_EVENT_TOPICS).toHaveLength(events.length - 2);
   });
 });

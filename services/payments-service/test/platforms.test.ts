@@ -437,7 +437,7 @@ describe('versioning headers', () => {
 });
 
 describe('OpenAPI', () => {
-  it('gives every operation a tier, an id, tags, and its security and scopes; lists the 36 v2 operations', async () => {
+  it('gives every operation a tier, an id, tags, and its security and scopes; lists the 38 v2 operations', async () => {
     const doc = (await call(e.svc.url, 'GET', '/openapi.json')).body as {
       info: { description: string };
       paths: Record<
@@ -469,7 +469,7 @@ describe('OpenAPI', () => {
     expect(doc.paths['/api/v1/auth/api-key']?.post?.description).toMatch(/Scopes: `admin:platform`/);
     expect(me?.description?.match(/Authentication:/g)).toHaveLength(1);
     expect(doc.paths['/api/v1/auth/api-key']?.post?.security).toEqual([{ apiKey: [] }, { bearer: [] }]);
-    expect(doc.info.description).toContain('| 36 | POST | `/api/v2/disputes/{id}/resolve`');
+    expect(doc.info.description).toContain('| 38 | POST | `/api/v2/disputes/{id}/resolve`');
     for (const o of PAYMENTS_V2_OPERATIONS.filter((x) => x.area === 'access')) {
       const served = doc.paths[o.path]?.[o.method.toLowerCase()];
       expect(served, `${o.method} ${o.path}`).toBeDefined();
