@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { ChainEvent, CONSUMERS, INDEXER_COMMANDS, type Network, STREAMS } from '@holdfast/contracts';
 import type { ServiceHandle } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
@@ -23,8 +24,9 @@ import { createAuthenticator } from './modules/auth/service.js';
 import { createBatchesRepository } from './modules/batches/repository.js';
 import { batchRoutes } from './modules/batches/routes.js';
 import { createBatchesService } from './modules/batches/service.js';
+import { pageAssetsFrom } from './modules/checkout/page-assets.js';
 import { createCheckoutRepository } from './modules/checkout/repository.js';
-import { checkoutRoutes } from './modules/checkout/routes.js';
+import { checkoutPageRoutes, checkoutRoutes } from './modules/checkout/routes.js';
 import { checkoutCompletion, createCheckoutService } from './modules/checkout/service.js';
 import { createCheckoutExpiryWorker } from './modules/checkout/worker.js';
 import { createHttpIdentityProvider, createLocalIdentityProvider } from './modules/compliance/identity-provider.js';
@@ -356,8 +358,13 @@ export async function createPaymentsService(
     },
     wakeRelay: relay.wake,
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+    relayer,
+    platformName: async (platformId) => (await platformsRepository.get(platformId))?.name,
+    chainId: (network) => chain.chainId(network),
   });
   await app.register(checkoutRoutes(checkout));
+  // The hosted payer page, built by scripts/bundle-page.ts into page-build/ (one level above src/, dist/ and bundle/ alike).
+  await app.register(checkoutPageRoutes(pageAssetsFrom(fileURLToPath(new URL('../page-build/', import.meta.url)))));
   const checkoutExpiry = createCheckoutExpiryWorker({ service: checkout, logger, intervalMs: config.checkoutExpiryIntervalMs });
 
   // Batches: one sender, many legs, created atomically.

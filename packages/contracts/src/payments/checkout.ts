@@ -143,3 +143,81 @@ export const CheckoutPayment = Type.Object(
   },
 );
 export type CheckoutPayment = Static<typeof CheckoutPayment>;
+
+/*
+ * The hosted payer page (`/pay/{id}`, issue 29 item 4): what it shows and what the payer's wallet
+ * signs, answered by the server so that the page makes no RPC call of its own (its
+ * Content-Security-Policy allows `connect-src 'self'` only).
+ */
+
+const TypedDataField = Type.Object({ name: Type.String(), type: Type.String() });
+
+/** The EIP-3009 `ReceiveWithAuthorization` the page passes to `eth_signTypedData_v4` as it is (numbers as decimal strings). */
+export const CheckoutTypedData = Type.Object(
+  {
+    domain: Type.Object({
+      name: Type.Optional(Type.String()),
+      version: Type.Optional(Type.String()),
+      chainId: Type.Optional(Type.Integer()),
+      verifyingContract: Type.Optional(Type.String()),
+      salt: Type.Optional(Type.String()),
+    }),
+    types: Type.Object({
+      EIP712Domain: Type.Array(TypedDataField),
+      ReceiveWithAuthorization: Type.Array(TypedDataField),
+    }),
+    primaryType: Type.Literal('ReceiveWithAuthorization'),
+    message: Type.Object({
+      from: Type.String(),
+      to: Type.String(),
+      value: Type.String({ pattern: '^[0-9]+$' }),
+      validAfter: Type.String({ pattern: '^[0-9]+$' }),
+      validBefore: Type.String({ pattern: '^[0-9]+$' }),
+      nonce: Type.String(),
+    }),
+  },
+  { description: "The token's own EIP-712 domain (read from its eip712Domain()), the escrow as `to`, the nonce of the escrow's terms." },
+);
+export type CheckoutTypedData = Static<typeof CheckoutTypedData>;
+
+/** GET /api/v2/checkout/sessions/{id}/page: everything the hosted page shows and signs; never the platform's credentials, metadata or customer id. */
+export const CheckoutPage = Type.Object(
+  {
+    ...CheckoutPayment.properties,
+    platform: Type.Object({
+      name: Type.String({ description: "The name the payer sees: the workspace's external wallet `appName`, else the platform's name." }),
+      logoUrl: Nullable(Type.String({ description: 'An https logo (`appLogoUrl`), or null for the default mark.' })),
+    }),
+    wallets: Type.Object({
+      walletConnectProjectId: Nullable(Type.String({ description: 'The WalletConnect project id, when one is configured (adapter).' })),
+      allowedNetworks: Type.Array(Type.String()),
+    }),
+    chain: Type.Object({
+      id: Type.Integer({ description: 'The EIP-155 chain id the wallet must be on.' }),
+      name: Type.String({ description: 'The network as the payer reads it (Base Sepolia).' }),
+    }),
+    terms: Type.Object({
+      holdDeadline: Nullable(DateTime),
+      holdPeriodSeconds: Nullable(Type.Integer({ minimum: 0 })),
+      rescindAllowed: Type.Boolean(),
+    }),
+    payment: Nullable(
+      Type.Object({
+        transactionStatus: Type.String(),
+        amountBaseUnits: Nullable(Type.String()),
+        balanceBaseUnits: Nullable(Type.String({ description: "The payer's token balance (null when the chain did not answer)." })),
+        typedData: Nullable(CheckoutTypedData),
+        relay: Nullable(Type.Object({ status: Type.String(), txHash: Type.String() })),
+      }),
+    ),
+  },
+  { $id: 'CheckoutPage', description: 'What the hosted page shows of a session and what the payer signs.' },
+);
+export type CheckoutPage = Static<typeof CheckoutPage>;
+
+/** POST /api/v2/checkout/sessions/{id}/authorization: the payer's signature of the page's `payment.typedData`. */
+export const CheckoutAuthorizationBody = Type.Object(
+  { signature: Type.String({ pattern: '^0x[0-9a-fA-F]+$', minLength: 132, maxLength: 20000 }) },
+  { additionalProperties: false },
+);
+export type CheckoutAuthorizationBody = Static<typeof CheckoutAuthorizationBody>;

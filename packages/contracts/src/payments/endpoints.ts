@@ -46,6 +46,8 @@ import {
 } from './batches.js';
 import {
   AttachCheckoutPayerBody,
+  CheckoutAuthorizationBody,
+  CheckoutPage,
   CheckoutPayment,
   CheckoutSession,
   CheckoutSessionList,
@@ -1311,4 +1313,33 @@ export const attachCheckoutPayer = endpoint({
   body: AttachCheckoutPayerBody,
   response: { 200: CheckoutPayment },
   errors: [404, 409, 422],
+});
+
+export const getCheckoutPage = endpoint({
+  method: 'GET',
+  path: '/api/v2/checkout/sessions/:id/page',
+  operationId: 'getCheckoutPage',
+  tags: ['checkout'],
+  summary: 'What the hosted page shows (hosted page)',
+  description: `Read by the hosted payment page (\`/pay/{id}\`), without a platform credential (the session id is the capability, as for the payer call), and polled by it until the session is \`complete\`. The session as the payer sees it, the name and logo to show, the chain the wallet must be on, the hold terms, and once a payer is named its transaction's status, the payer's token balance and the EIP-3009 \`ReceiveWithAuthorization\` to sign (the token's EIP-712 domain read by the server, so that the page makes no RPC call). Never the session's metadata or customer id, nor any credential. High-frequency tier. \${CHECKOUT_DESIGN}`,
+  tier: 'high',
+  auth: 'none',
+  params: IdParams,
+  response: { 200: CheckoutPage },
+  errors: [404],
+});
+
+export const authorizeCheckoutPayment = endpoint({
+  method: 'POST',
+  path: '/api/v2/checkout/sessions/:id/authorization',
+  operationId: 'authorizeCheckoutPayment',
+  tags: ['checkout'],
+  summary: 'Fund the session with the payer’s signature (hosted page)',
+  description: `Called by the hosted payment page, without a platform credential: the payer's signature of the page's \`payment.typedData\` goes to the relayer for the session's transaction, as \`POST /transactions/{id}/escrow-authorization\` would take it from the platform (every check before any gas; 422 \`AUTHORIZATION_REFUSED\` with \`details.reason\` and nothing sent). 202: relayed now; 200: the same signature again (the same relay, nothing sent twice). A session without a payer, expired or complete by another signature: 409. Answers the page's data. Public rate-limit tier. \${CHECKOUT_DESIGN}`,
+  tier: 'public',
+  auth: 'none',
+  params: IdParams,
+  body: CheckoutAuthorizationBody,
+  response: { 202: CheckoutPage, 200: CheckoutPage },
+  errors: [404, 409, 422, 429, 503],
 });

@@ -1,10 +1,12 @@
 import {
   type AppEnv,
   AppError,
+  type CheckoutPage,
   type CheckoutPayment,
   type CheckoutSession,
   type CheckoutSessionList,
   type CheckoutSessionListQuery,
+  type CheckoutTypedData,
   type CreateCheckoutSessionBody,
   type CreateTransactionBody,
   type DomainEvent,
@@ -20,6 +22,7 @@ import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';
 import { normalizeAmount } from '../money/amounts.js';
 import { resolveNetwork } from '../money/networks.js';
+import { checkoutWindow, type Funding, type RelayerService } from '../relayer/service.js';
 import { canonical } from '../transactions/canonical.js';
 import type { ControlsGate } from '../transactions/controls-gate.js';
 import type { MoveHook } from '../transactions/moves.js';
@@ -51,6 +54,87 @@ export interface CheckoutServiceDeps {
   wakeRelay: () => void;
   /** PAYMENTS_PUBLIC_URL: the origin of the hosted page; the request's origin when unset. */
   publicUrl?: string;
+  /** The relayer (hosted page): the typed data its payer signs, and the relay of that signature for the session's platform. */
+  relayer?: Pick<RelayerService, 'fundingOf' | 'relay'>;
+  /** The platform's name as the payer reads it. */
+  platformName?: (platformId: string) => Promise<string | undefined>;
+  /** The EIP-155 chain id of a network. */
+  chainId?: (network: string) => number;
+  /**
+   * The workspace's external wallet settings (appName, appLogoUrl, projectId, allowedNetworks), when
+   * the platform has a workspace that configured them; absent: the defaults (the platform's name,
+   * no logo, injected wallets only).
+   */
+  walletSettings?: (workspaceId: string) => Promise<WalletSettings | null>;
+}
+
+/** What the hosted page takes of a workspace's external wallet configuration. */
+export interface WalletSettings {
+  appName?: string;
+  appLogoUrl?: string;
+  projectId?: string;
+  allowedNetworks?: string[];
+}
+
+const DOMAIN_FIELD_TYPES = {
+  name: 'string',
+  version: 'string',
+  chainId: 'uint256',
+  verifyingContract: 'address',
+  salt: 'bytes32',
+} as const;
+
+/** The typed data as `eth_signTypedData_v4` takes it: the domain's own fields typed, every number a decimal string. */
+export function typedDataJson(typed: NonNullable<Funding['typedData']>): CheckoutTypedData {
+  const domain = typed.domain as CheckoutTypedData['domain'];
+  const fields = (Object.keys(DOMAIN_FIELD_TYPES) as (keyof typeof DOMAIN_FIELD_TYPES)[]).filter((k) => domain[k] !== undefined);
+  return {
+    domain: {
+      ...(domain.name !== undefined ? { name: domain.name } : {}),
+      ...(domain.version !== undefined ? { version: domain.version } : {}),
+      ...(domain.chainId !== undefined ? { chainId: Number(domain.chainId) } : {}),
+      ...(domain.verifyingContract !== undefined ? { verifyingContract: domain.verifyingContract } : {}),
+      ...(domain.salt !== undefined ? { salt: domain.salt } : {}),
+    },
+    types: {
+      EIP712Domain: fields.map((name) => ({ name, type: DOMAIN_FIELD_TYPES[name] })),
+      ReceiveWithAuthorization: typed.types.ReceiveWithAuthorization.map((f) => ({ name: f.name, type: f.type })),
+    },
+    primaryType: 'ReceiveWithAuthorization',
+    message: {
+      from: typed.message.from,
+      to: typed.message.to,
+      value: typed.message.value.toString(),
+      validAfter: typed.message.validAfter.toString(),
+      validBefore: typed.message.validBefore.toString(),
+      nonce: typed.message.nonce,
+    },
+  };
+}
+
+/** `base-sepolia` -> `Base Sepolia`. */
+export const networkTitle = (network: string) =>
+  network
+    .split('-')
+    .map((w) => (w.length > 0 ? w[0]!.toUpperCase() + w.slice(1) : w))
+    .join(' ');
+
+/** The session as the payer sees it (never metadata or customer id). */
+export function payerView(s: CheckoutSessionRow): CheckoutPayment['session'] {
+  return {
+    id: s.id,
+    // An open session past its expiry is expired for the payer, whether or not the worker came yet.
+    status: s.status === 'open' && s.pastExpiry ? 'expired' : s.status,
+    amount: s.amount,
+    currency: s.currency,
+    blockchainNetwork: s.blockchainNetwork,
+    toAddress: s.toAddress,
+    fromAddress: s.fromAddress,
+    successUrl: s.successUrl,
+    cancelUrl: s.cancelUrl,
+    expiresAt: s.expiresAt,
+    transactionId: s.transactionId,
+  };
 }
 
 /** A return URL: absolute, https (http too in local), no credentials in it. */
@@ -361,22 +445,88 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
             if (!now) throw notFound('Checkout session');
             return now.transactionId === null ? repository.setTransaction(tx, s.id, transaction.id) : now;
           });
+    return { session: payerView(recorded), escrow: transaction.escrow ?? null };
+  }
+
+  function requireRelayer() {
+    if (!deps.relayer)
+      throw new AppError('CONTRACT_NOT_AVAILABLE', 'Payments by signature are not available here', { reason: 'no_relayer' });
+    return deps.relayer;
+  }
+
+  /**
+   * GET …/page: what the hosted page shows and signs. Public (the session id is the capability):
+   * nothing of the platform's but the name it shows.
+   */
+  async function page(sessionId: string): Promise<CheckoutPage> {
+    const s = await repository.get(sql, sessionId);
+    if (!s) throw notFound('Checkout session');
+    const settings = s.workspaceId && deps.walletSettings ? await deps.walletSettings(s.workspaceId) : null;
+    const name = settings?.appName ?? (await deps.platformName?.(s.platformId)) ?? 'Holdfast';
+    const embedded = s.template as { holdPeriodSeconds?: number; rescind?: { allowed?: boolean } } | null;
+    let payment: CheckoutPage['payment'] = null;
+    let escrow: CheckoutPage['escrow'] = null;
+    let holdDeadline: string | null = null;
+    let rescindAllowed = embedded?.rescind?.allowed ?? true;
+    if (s.transactionId) {
+      const funding = await requireRelayer().fundingOf({ platformId: s.platformId }, s.transactionId);
+      escrow = funding.escrow;
+      holdDeadline = funding.row.holdDeadline ?? null;
+      const policy = funding.row.rescindPolicy as { allowed?: boolean } | null;
+      if (policy?.allowed !== undefined) rescindAllowed = policy.allowed;
+      payment = {
+        transactionStatus: funding.row.status,
+        amountBaseUnits: funding.amountBaseUnits?.toString() ?? null,
+        balanceBaseUnits: funding.balance?.toString() ?? null,
+        typedData: funding.typedData ? typedDataJson(funding.typedData) : null,
+        relay: funding.relay,
+      };
+    }
     return {
-      session: {
-        id: recorded.id,
-        status: recorded.status,
-        amount: recorded.amount,
-        currency: recorded.currency,
-        blockchainNetwork: recorded.blockchainNetwork,
-        toAddress: recorded.toAddress,
-        fromAddress: recorded.fromAddress,
-        successUrl: recorded.successUrl,
-        cancelUrl: recorded.cancelUrl,
-        expiresAt: recorded.expiresAt,
-        transactionId: recorded.transactionId,
+      session: payerView(s),
+      escrow,
+      platform: { name, logoUrl: settings?.appLogoUrl?.startsWith('https://') ? settings.appLogoUrl : null },
+      wallets: { walletConnectProjectId: settings?.projectId ?? null, allowedNetworks: settings?.allowedNetworks ?? [] },
+      chain: { id: deps.chainId?.(s.blockchainNetwork) ?? 0, name: networkTitle(s.blockchainNetwork) },
+      terms: {
+        holdDeadline,
+        holdPeriodSeconds: embedded?.holdPeriodSeconds ?? null,
+        rescindAllowed,
       },
-      escrow: transaction.escrow ?? null,
+      payment,
     };
+  }
+
+  /**
+   * POST …/authorization: the payer's signature of the page's typed data, relayed for the session's
+   * transaction as the platform's own escrow-authorization call would be, without its credential
+   * (the session names the platform). 202 when relayed now, 200 for the same signature again.
+   */
+  async function authorize(sessionId: string, signature: string): Promise<{ status: 200 | 202; page: CheckoutPage }> {
+    const s = await repository.get(sql, sessionId);
+    if (!s) throw notFound('Checkout session');
+    const view = payerView(s);
+    if (view.status === 'expired') throw refused({ ...s, status: 'expired' }, 'attach_payer', ['open']);
+    if (!s.transactionId)
+      throw new AppError('INVALID_STATE_TRANSITION', 'Name the payer first (POST …/payer)', { status: s.status, action: 'authorize' });
+    const relayer = requireRelayer();
+    const funding = await relayer.fundingOf({ platformId: s.platformId }, s.transactionId);
+    const window = checkoutWindow(funding.row.createdAt);
+    let status: 200 | 202;
+    try {
+      ({ status } = await relayer.relay({ platformId: s.platformId }, s.transactionId, {
+        kind: 'authorization',
+        validAfter: window.validAfter,
+        validBefore: window.validBefore,
+        signature,
+      }));
+    } catch (error) {
+      // The platform's budget and spending are its own: the payer hears only that it cannot go now.
+      if (error instanceof AppError && error.code === 'RELAYER_BUDGET_EXHAUSTED')
+        throw new AppError('RELAYER_BUDGET_EXHAUSTED', 'Payments by signature are paused for this merchant; try again later');
+      throw error;
+    }
+    return { status, page: await page(sessionId) };
   }
 
   /**
@@ -394,6 +544,6 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     return expired;
   }
 
-  return { create, get, list, expire, attachPayer, expireDue, msUntilNextExpiry: repository.msUntilNextExpiry };
+  return { create, get, list, expire, attachPayer, page, authorize, expireDue, msUntilNextExpiry: repository.msUntilNextExpiry };
 }
 export type CheckoutService = ReturnType<typeof createCheckoutService>;

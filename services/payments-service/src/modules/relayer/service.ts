@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { AppError, type EscrowAuthorizationBody, type RelayResult } from '@holdfast/contracts';
+import { AppError, type EscrowAuthorizationBody, type EscrowInstructions, type RelayResult } from '@holdfast/contracts';
 import type { Sql } from '@holdfast/db';
 import {
   createEscrowWithAuthorizationArgs,
@@ -31,6 +31,7 @@ import type { ChainAccess } from '../settlement/chain.js';
 import { refuseUnless, requireOrchestration } from '../settlement/service.js';
 import { type TransactionRow, type TransactionsRepository, toPaymentsTransaction } from '../transactions/repository.js';
 import { escrowInstructionsOf } from '../transactions/service.js';
+import { nextStatus } from '../transactions/state-machine.js';
 import type { RelayerChain } from './chain.js';
 import type { RelayerRepository, RelayRow } from './repository.js';
 
@@ -59,6 +60,28 @@ export interface RelayOwner {
 
 /** The escrow's ABI with the token's errors, so that a revert the token raises inside the escrow's call decodes. */
 const escrowAndTokenAbi = [...holdfastEscrowAbi, ...mockUsdcAbi.filter((item) => item.type === 'error')] as const;
+
+/**
+ * The EIP-3009 window of a checkout payer's authorization: fixed per transaction (a minute before its
+ * creation to an hour after), so that the same wallet signing again signs the same bytes and the
+ * relayer answers the same relay rather than a second one.
+ */
+export const CHECKOUT_AUTHORIZATION_SECONDS = 3600;
+export function checkoutWindow(createdAt: string): { validAfter: number; validBefore: number } {
+  const created = Math.floor(Date.parse(createdAt) / 1000);
+  return { validAfter: created - 60, validBefore: created + CHECKOUT_AUTHORIZATION_SECONDS };
+}
+
+/** What a payer's page needs to fund a transaction: the typed data to sign (null once it cannot lock), the payer's balance, the relay. */
+export interface Funding {
+  row: TransactionRow;
+  /** The escrow instructions of the transaction's create answer. */
+  escrow: EscrowInstructions | null;
+  amountBaseUnits: bigint | null;
+  typedData: ReturnType<typeof receiveWithAuthorizationTypedData> | null;
+  balance: bigint | null;
+  relay: { status: string; txHash: string } | null;
+}
 
 /** Gas limit over the estimate, in per cent (the estimate is of the state now; a block later may cost a little more). */
 const GAS_HEADROOM_PERCENT = 120n;
@@ -457,6 +480,47 @@ export function createRelayerService(deps: RelayerServiceDeps) {
     return answer(latest, row);
   }
 
+  /** The token domains read so far (a token's domain is a constant of its deployment). */
+  const domains = new Map<string, Awaited<ReturnType<typeof readEip712Domain>>>();
+
+  /**
+   * What the hosted checkout page shows and signs for the transaction (docs/checkout.md): the
+   * `ReceiveWithAuthorization` of its terms in the token's domain with the checkout window, the
+   * payer's balance of the token, and the latest relay. Reads the chain only while the transaction
+   * can still lock its escrow.
+   */
+  async function fundingOf(owner: RelayOwner, id: string): Promise<Funding> {
+    const row = await load(owner, id);
+    const [latest] = await repository.ofTransaction(sql, id);
+    const relay = latest ? { status: latest.status, txHash: latest.minedHash ?? latest.txHash } : null;
+    const amountBaseUnits = toBaseUnits(row.amount) ?? null;
+    const escrowInstructions = escrowInstructionsOf(row, chain.escrowTerms(row.blockchainNetwork, row.currency)) ?? null;
+    const base = { row, escrow: escrowInstructions, amountBaseUnits, relay };
+    if (row.orchestrationType !== 'platform' || !nextStatus(row.status, 'lock_escrow').ok)
+      return { ...base, typedData: null, balance: null };
+    const network = row.blockchainNetwork;
+    const { escrow, terms } = termsOf(row);
+    const client = relayerChain.client(network);
+    const key = `${network}:${terms.token}`;
+    let tokenDomain = domains.get(key);
+    if (!tokenDomain) {
+      tokenDomain = await chain.rpc('eip712Domain', () => readEip712Domain(client, terms.token));
+      domains.set(key, tokenDomain);
+    }
+    const window = checkoutWindow(row.createdAt);
+    const typedData = receiveWithAuthorizationTypedData({
+      tokenDomain,
+      chainId: chain.chainId(network),
+      escrow,
+      terms,
+      window: { validAfter: BigInt(window.validAfter), validBefore: BigInt(window.validBefore) },
+    });
+    const balance = await client
+      .readContract({ address: terms.token, abi: mockUsdcAbi, functionName: 'balanceOf', args: [terms.sender] })
+      .catch(() => null);
+    return { ...base, typedData, balance };
+  }
+
   /** Readiness: the relayer of `network` holds at least RELAYER_MIN_BALANCE_WEI (an RPC failure is the chain check's to report). */
   async function checkFunded(network: string): Promise<void> {
     const account = relayerChain.account(network);
@@ -474,6 +538,6 @@ export function createRelayerService(deps: RelayerServiceDeps) {
     }
   }
 
-  return { relay, get, checkFunded };
+  return { relay, get, fundingOf, checkFunded };
 }
 export type RelayerService = ReturnType<typeof createRelayerService>;

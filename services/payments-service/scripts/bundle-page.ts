@@ -1,0 +1,48 @@
+// Builds the hosted payer page (src/modules/checkout/page) into page-build/: page-<hash>.js (esbuild,
+// minified, browser ES2022), page-<hash>.css, and index.html naming them. Run by the service's
+// build script (`node scripts/bundle-page.ts`) and by the tests that serve the page
+// (`bundlePage()`), so the page served is always the sources'. Prints the sizes (docs/benchmarks.md).
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const serviceDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const source = join(serviceDir, 'src', 'modules', 'checkout', 'page');
+
+const hashed = (name: string, ext: string, body: string) =>
+  `${name}-${createHash('sha256').update(body).digest('hex').slice(0, 12)}.${ext}`;
+
+export async function bundlePage(outDir = join(serviceDir, 'page-build')): Promise<{ dir: string; js: number; css: number; html: number }> {
+  const common = { bundle: true, minify: true, write: false, legalComments: 'none', logLevel: 'silent' } as const;
+  const [script, style] = await Promise.all([
+    build({
+      ...common,
+      entryPoints: [join(source, 'page.ts')],
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      conditions: ['@holdfast/source'],
+    }),
+    build({ ...common, entryPoints: [join(source, 'page.css')], loader: { '.css': 'css' } }),
+  ]);
+  const js = script.outputFiles[0]!.text;
+  const css = style.outputFiles[0]!.text;
+  const jsName = hashed('page', 'js', js);
+  const cssName = hashed('page', 'css', css);
+  const html = (await readFile(join(source, 'index.html'), 'utf8')).replace('{{script}}', jsName).replace('{{style}}', cssName);
+  await rm(outDir, { recursive: true, force: true });
+  await mkdir(outDir, { recursive: true });
+  await Promise.all([
+    writeFile(join(outDir, jsName), js),
+    writeFile(join(outDir, cssName), css),
+    writeFile(join(outDir, 'index.html'), html),
+  ]);
+  return { dir: outDir, js: Buffer.byteLength(js), css: Buffer.byteLength(css), html: Buffer.byteLength(html) };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const out = await bundlePage();
+  console.log(`page-build: js ${out.js} B, css ${out.css} B, html ${out.html} B`);
+}

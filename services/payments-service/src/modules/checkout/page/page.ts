@@ -1,0 +1,452 @@
+// The hosted payer page (`/pay/{id}`, docs/checkout.md "The hosted page"): vanilla TypeScript and
+// the DOM, no framework, bundled by scripts/bundle-page.ts. It talks only to its own origin (CSP
+// `connect-src 'self'`): the server answers what to show and the typed data to sign, the wallet
+// (EIP-6963 / EIP-1193) signs once, the server relays. Types come from @holdfast/contracts (types
+// only: nothing of it is bundled).
+import type { CheckoutPage, CheckoutPayment } from '@holdfast/contracts';
+
+interface Eip1193Provider {
+  request(args: { method: string; params?: unknown }): Promise<unknown>;
+}
+interface Eip6963Detail {
+  info: { uuid: string; name: string; icon: string; rdns: string };
+  provider: Eip1193Provider;
+}
+
+/**
+ * A way to reach a wallet. Injected wallets (EIP-6963) are the only connectors of this build; a
+ * connector that needs a third-party host (WalletConnect with the workspace's projectId) is an
+ * adapter added to `REMOTE_CONNECTORS`, and it needs that host in the page's CSP.
+ */
+export interface Connector {
+  id: string;
+  name: string;
+  icon: string | null;
+  connect(): Promise<Eip1193Provider>;
+}
+const REMOTE_CONNECTORS: ((page: CheckoutPage) => Connector | null)[] = [];
+
+interface ApiError {
+  status: number;
+  code: string;
+  message: string;
+  details: Record<string, unknown>;
+}
+type Answer<T> = { ok: true; status: number; body: T } | { ok: false; error: ApiError };
+
+const sessionId = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() ?? '');
+const main = document.getElementById('pay') as HTMLElement;
+const statusBox = document.getElementById('status') as HTMLElement;
+const byId = (id: string) => document.getElementById(id) as HTMLElement;
+
+let data: CheckoutPage;
+let provider: Eip1193Provider | null = null;
+let account: string | null = null;
+let signature: string | null = null;
+let busy = false;
+
+async function api<T>(path: string, body?: unknown): Promise<Answer<T>> {
+  let res: Response;
+  try {
+    res = await fetch(`/api/v2/checkout/sessions/${encodeURIComponent(sessionId)}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      credentials: 'omit',
+      cache: 'no-store',
+    });
+  } catch {
+    return { ok: false, error: { status: 0, code: 'NETWORK', message: '', details: {} } };
+  }
+  const json = (await res.json().catch(() => null)) as { error?: ApiError } | null;
+  if (res.ok && json) return { ok: true, status: res.status, body: json as T };
+  const e = json?.error;
+  return { ok: false, error: { status: res.status, code: e?.code ?? 'UNKNOWN', message: e?.message ?? '', details: e?.details ?? {} } };
+}
+
+// ---------- rendering (text only: nothing the server or a wallet says is parsed as HTML) ----------
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+}
+
+function button(label: string, onClick: () => void, kind: 'primary' | 'secondary' = 'primary') {
+  const b = el('button', { type: 'button', className: kind, textContent: label });
+  b.addEventListener('click', () => {
+    if (busy || b.disabled) return;
+    b.disabled = true;
+    onClick();
+  });
+  return b;
+}
+
+/** One state of the page: a title, a sentence, and the ways forward. */
+function show(state: string, title: string, sentence: string, ...actions: Node[]) {
+  main.dataset.state = state;
+  statusBox.replaceChildren(el('h2', { textContent: title }), el('p', { className: 'note', textContent: sentence }), ...actions);
+}
+
+const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
+
+function decimals(amount: string, min = 2): string {
+  const [whole, frac = ''] = amount.split('.');
+  return `${whole}.${frac.padEnd(min, '0')}`;
+}
+function fromBaseUnits(units: string): string {
+  const padded = units.padStart(7, '0');
+  const frac = padded.slice(-6).replace(/0+$/, '');
+  return decimals(`${padded.slice(0, -6)}${frac ? `.${frac}` : ''}`);
+}
+const money = () => `${decimals(data.session.amount)} ${data.session.currency}`;
+const when = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'long', timeStyle: 'short' });
+
+function termsText(): string {
+  const { holdDeadline, holdPeriodSeconds, rescindAllowed } = data.terms;
+  const receiver = short(data.session.toAddress);
+  const deadline = holdDeadline ?? (holdPeriodSeconds ? new Date(Date.now() + holdPeriodSeconds * 1000).toISOString() : null);
+  if (!deadline) return 'Shown once your wallet is connected.';
+  if (Date.parse(deadline) <= Date.now()) return `No hold: ${receiver} can collect the payment as soon as it is locked.`;
+  const back = rescindAllowed
+    ? 'you can take the payment back (rescind) if something is wrong'
+    : 'the payment is held and cannot be taken back';
+  return `Held until ${when(deadline)}${holdDeadline ? '' : ' (about)'}: until then ${back}; after that ${receiver} can collect it.`;
+}
+
+function renderSummary() {
+  byId('platform').textContent = data.platform.name;
+  document.title = `Pay ${data.platform.name}`;
+  const logo = byId('logo') as HTMLImageElement;
+  if (data.platform.logoUrl) {
+    logo.src = data.platform.logoUrl;
+    logo.hidden = false;
+  }
+  byId('amount').textContent = money();
+  byId('receiver').textContent = data.session.toAddress;
+  byId('network').textContent = data.chain.name;
+  byId('terms').textContent = termsText();
+  byId('summary').hidden = false;
+}
+
+const cancelLink = () => el('a', { href: data.session.cancelUrl, className: 'secondary', textContent: `Back to ${data.platform.name}` });
+const retry = (label: string, again: () => void) => button(label, again);
+
+// ---------- failures in plain words ----------
+
+function unavailable(again: () => void) {
+  show(
+    'unavailable',
+    'Payments are briefly unavailable',
+    'Holdfast could not take your payment just now. Nothing was paid. Try again in a moment.',
+    retry('Try again', again),
+    cancelLink(),
+  );
+}
+
+function expired() {
+  show('expired', 'This payment link has expired', `Nothing was paid. Ask ${data.platform.name} for a new payment link.`, cancelLink());
+}
+
+/** A refusal of the server, as the payer reads it, with its way forward. */
+function explain(error: ApiError, again: () => void) {
+  const reason = String(error.details.reason ?? '');
+  if (error.status === 0 || error.status >= 500 || error.code === 'RATE_LIMIT_EXCEEDED' || error.code === 'RELAYER_BUDGET_EXHAUSTED')
+    return unavailable(again);
+  if (error.status === 404)
+    return show('not-found', 'Payment not found', 'This payment link is not valid. Check the link, or ask for a new one.');
+  if (error.code === 'INVALID_STATE_TRANSITION' && error.details.status === 'expired') return expired();
+  if (error.code === 'CONFLICT' && error.details.field === 'fromAddress') return wrongAccount();
+  if (reason === 'insufficient_balance') return lowBalance(String(error.details.balance ?? '0'));
+  if (reason === 'expired' || reason === 'expires_too_soon')
+    return show('expired', 'The time to sign ran out', `Nothing was paid. Ask ${data.platform.name} for a new payment link.`, cancelLink());
+  if (reason === 'invalid_signature') {
+    signature = null;
+    return show(
+      'declined',
+      'That signature does not match this payment',
+      'Nothing was paid. Sign again with the account this payment is for.',
+      retry('Sign again', pay),
+    );
+  }
+  if (reason === 'nonce_used' || error.code === 'CONFLICT') return taken();
+  show(
+    'failed',
+    'This payment could not go through',
+    `Nothing was paid. ${error.message || 'Try again, or contact the merchant.'}`,
+    retry('Try again', again),
+    cancelLink(),
+  );
+}
+
+/** A wallet's refusal (EIP-1193 codes), as the payer reads it. */
+function walletRefusal(error: unknown, again: () => void, what: string) {
+  const code = (error as { code?: number }).code;
+  if (code === 4001) {
+    return show(
+      'declined',
+      `You declined ${what}`,
+      'Nothing was paid. When you are ready, try again.',
+      retry('Try again', again),
+      cancelLink(),
+    );
+  }
+  if (code === -32002)
+    return show('wallet-busy', 'Your wallet is waiting for you', 'Open your wallet and answer its request.', retry('Try again', again));
+  show(
+    'wallet-error',
+    'Your wallet could not do this',
+    'Nothing was paid. Unlock your wallet and try again.',
+    retry('Try again', again),
+    cancelLink(),
+  );
+}
+
+function wrongAccount() {
+  const expected = data.session.fromAddress;
+  show(
+    'wrong-account',
+    'This payment is for another account',
+    expected
+      ? `This payment is already being paid from ${short(expected)}. Choose that account in your wallet and try again.`
+      : 'Choose the account you pay with in your wallet and try again.',
+    retry('Try again', () => void connectAgain()),
+    cancelLink(),
+  );
+}
+
+function lowBalance(balanceUnits: string) {
+  show(
+    'low-balance',
+    'Not enough USDC in this wallet',
+    `${short(account ?? '')} holds ${fromBaseUnits(balanceUnits)} ${data.session.currency}; this payment needs ${money()}. Add ${data.session.currency} to this wallet, then check again. Nothing was sent.`,
+    retry('Check again', () => void afterPayer()),
+    cancelLink(),
+  );
+}
+
+function taken() {
+  show(
+    'taken',
+    'This payment is already made',
+    'It was paid from another window or tab. There is nothing more to do here.',
+    el('a', { href: data.session.successUrl, className: 'primary', textContent: `Continue to ${data.platform.name}` }),
+  );
+}
+
+// ---------- the flow ----------
+
+async function load(): Promise<boolean> {
+  const answer = await api<CheckoutPage>('/page');
+  if (!answer.ok) {
+    explain(answer.error, () => void start());
+    return false;
+  }
+  data = answer.body;
+  renderSummary();
+  return true;
+}
+
+function done() {
+  show('paid', 'Paid', `Your ${money()} is locked in escrow. Taking you back to ${data.platform.name}…`);
+  setTimeout(() => location.assign(data.session.successUrl), 1500);
+}
+
+async function start() {
+  if (!(await load())) return;
+  if (data.session.status === 'complete') return done();
+  if (data.session.status === 'expired') return expired();
+  chooseWallet();
+}
+
+function chooseWallet() {
+  const found = new Map<string, Connector>();
+  const list = el('div', { className: 'wallets' });
+  const refresh = () => {
+    list.replaceChildren(
+      ...[...found.values()].map((c) => {
+        const b = button(c.name, () => void connect(c), 'secondary');
+        if (c.icon) b.prepend(el('img', { src: c.icon, alt: '', width: 24, height: 24 }));
+        return b;
+      }),
+    );
+    if (found.size > 0) show('choose-wallet', 'Pay with your wallet', 'Choose the wallet that holds your USDC.', list, cancelLink());
+  };
+  window.addEventListener('eip6963:announceProvider', (event) => {
+    const { info, provider: p } = (event as CustomEvent<Eip6963Detail>).detail;
+    if (found.has(info.uuid)) return;
+    found.set(info.uuid, {
+      id: info.uuid,
+      name: info.name,
+      icon: info.icon.startsWith('data:image/') ? info.icon : null,
+      connect: async () => p,
+    });
+    refresh();
+  });
+  for (const make of REMOTE_CONNECTORS) {
+    const c = make(data);
+    if (c) found.set(c.id, c);
+  }
+  window.dispatchEvent(new Event('eip6963:requestProvider'));
+  setTimeout(() => {
+    if (found.size === 0)
+      show(
+        'no-wallet',
+        'No wallet found',
+        'Install a browser wallet (an extension holding your USDC), then reload this page.',
+        retry('Reload', () => location.reload()),
+        cancelLink(),
+      );
+  }, 600);
+  refresh();
+}
+
+async function connect(connector: Connector) {
+  show('connecting', 'Connecting', `Open ${connector.name} and allow this page to see your address.`);
+  try {
+    provider = await connector.connect();
+  } catch (error) {
+    return walletRefusal(error, () => void connect(connector), 'the connection');
+  }
+  await connectAgain();
+}
+
+async function connectAgain() {
+  if (!provider) return chooseWallet();
+  try {
+    const accounts = (await provider.request({ method: 'eth_requestAccounts' })) as string[];
+    account = accounts[0] ?? null;
+  } catch (error) {
+    return walletRefusal(error, () => void connectAgain(), 'the connection');
+  }
+  if (!account) return wrongAccount();
+  if (data.session.fromAddress && data.session.fromAddress.toLowerCase() !== account.toLowerCase()) return wrongAccount();
+  await checkChain();
+}
+
+async function checkChain() {
+  if (!provider) return;
+  let chainId: number;
+  try {
+    chainId = Number.parseInt(String(await provider.request({ method: 'eth_chainId' })), 16);
+  } catch (error) {
+    return walletRefusal(error, () => void checkChain(), 'the request');
+  }
+  if (chainId === data.chain.id) return void afterPayer(true);
+  show(
+    'wrong-chain',
+    `Switch your wallet to ${data.chain.name}`,
+    `Your wallet is on another network. This payment is made on ${data.chain.name}.`,
+    retry(`Switch to ${data.chain.name}`, () => void switchChain()),
+    cancelLink(),
+  );
+}
+
+async function switchChain() {
+  if (!provider) return;
+  try {
+    await provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: `0x${data.chain.id.toString(16)}` }] });
+  } catch (error) {
+    if ((error as { code?: number }).code === 4902) {
+      return show(
+        'wrong-chain',
+        `Your wallet does not know ${data.chain.name}`,
+        `Add the ${data.chain.name} network in your wallet, then try again.`,
+        retry('Try again', () => void checkChain()),
+        cancelLink(),
+      );
+    }
+    return walletRefusal(error, () => void checkChain(), 'the network switch');
+  }
+  await checkChain();
+}
+
+/** Names the payer (creates the session's transaction), then reads what to sign. */
+async function afterPayer(name = false) {
+  if (!account) return;
+  if (name) {
+    show('preparing', 'Preparing your payment', 'One moment…');
+    const named = await api<CheckoutPayment>('/payer', { fromAddress: account });
+    if (!named.ok) return explain(named.error, () => void afterPayer(true));
+    if (named.body.session.status === 'complete') {
+      await load();
+      return taken();
+    }
+  }
+  if (!(await load())) return;
+  if (data.session.status === 'complete') return taken();
+  const payment = data.payment;
+  if (payment?.relay && (payment.relay.status === 'submitted' || payment.relay.status === 'mined')) return taken();
+  if (!payment?.typedData) return unavailable(() => void afterPayer());
+  if (
+    payment.balanceBaseUnits !== null &&
+    payment.amountBaseUnits !== null &&
+    BigInt(payment.balanceBaseUnits) < BigInt(payment.amountBaseUnits)
+  )
+    return lowBalance(payment.balanceBaseUnits);
+  show(
+    'ready',
+    `Pay ${money()}`,
+    `Your wallet asks for one signature. It allows exactly this payment to ${short(data.session.toAddress)} and nothing else.`,
+    button(`Pay ${money()}`, () => void pay()),
+    cancelLink(),
+  );
+}
+
+async function pay() {
+  if (busy || !provider || !account) return;
+  busy = true;
+  try {
+    // Paid from another tab meanwhile: say so rather than ask for a signature.
+    if (!(await load())) return;
+    const payment = data.payment;
+    if (data.session.status === 'complete' || (payment?.relay && payment.relay.status !== 'failed' && payment.relay.status !== 'reverted'))
+      return taken();
+    if (!payment?.typedData) return unavailable(() => void afterPayer());
+    if (!signature) {
+      show('signing', 'Confirm in your wallet', `Sign the payment of ${money()} in your wallet.`);
+      try {
+        signature = (await provider.request({
+          method: 'eth_signTypedData_v4',
+          params: [account, JSON.stringify(payment.typedData)],
+        })) as string;
+      } catch (error) {
+        return walletRefusal(error, () => void pay(), 'the signature');
+      }
+    }
+    await submit();
+  } finally {
+    busy = false;
+  }
+}
+
+async function submit() {
+  show('submitting', 'Locking your payment', 'Holdfast is sending your payment to the network. This takes a few seconds.');
+  const sent = await api<CheckoutPage>('/authorization', { signature });
+  if (!sent.ok) return explain(sent.error, () => void submit());
+  data = sent.body;
+  await follow();
+}
+
+/** Live status: polls the page's data until the session is complete. */
+async function follow(delay = 1000) {
+  if (data.session.status === 'complete') return done();
+  const relay = data.payment?.relay;
+  if (relay && (relay.status === 'failed' || relay.status === 'reverted')) {
+    signature = null;
+    return show(
+      'failed',
+      'The network did not take this payment',
+      'Nothing was paid. Try again.',
+      retry('Try again', () => void afterPayer()),
+      cancelLink(),
+    );
+  }
+  show('waiting', 'Locking your payment', `Waiting for ${data.chain.name} to confirm. Keep this page open.`);
+  await new Promise((resolve) => setTimeout(resolve, delay));
+  const answer = await api<CheckoutPage>('/page');
+  if (answer.ok) data = answer.body;
+  await follow(answer.ok ? 1000 : Math.min(delay * 2, 10_000));
+}
+
+void start();
