@@ -42,6 +42,8 @@ interface TestWallet {
   requests: string[];
   /** Runs before a signature is answered (a screenshot of the page asking for it). */
   beforeSign?: () => Promise<void>;
+  /** Runs before the accounts are answered (a screenshot of the page connecting). */
+  beforeAccounts?: () => Promise<void>;
 }
 
 const walletOf = (account: LocalAccount = newPayer(), chainId = 0): TestWallet => ({
@@ -65,6 +67,7 @@ async function answer(wallet: TestWallet, method: string, params: unknown[]): Pr
   switch (method) {
     case 'eth_requestAccounts':
     case 'eth_accounts':
+      await wallet.beforeAccounts?.();
       return [wallet.account.address];
     case 'eth_chainId':
       return `0x${wallet.chainId.toString(16)}`;
@@ -107,9 +110,13 @@ const WALLET_SCRIPT = `(() => {
   announce();
 })();`;
 
-/** A tab on the session's page with `wallet` injected. */
-async function open(sessionId: string, wallet: TestWallet): Promise<Page> {
+/** A tab on the session's page with `wallet` injected (none: a browser without a wallet). */
+async function open(sessionId: string, wallet: TestWallet | null): Promise<Page> {
   const page = await context.newPage();
+  if (!wallet) {
+    await page.goto(`${e.svc.url}/pay/${sessionId}`);
+    return page;
+  }
   await page.exposeFunction('__testWallet', async (text: string) => {
     const { method, params } = JSON.parse(text) as { method: string; params: unknown[] };
     wallet.requests.push(method);
@@ -246,6 +253,47 @@ describe('the hosted page in Chromium', () => {
       type: 'checkout.session.completed',
       data: { session: { id: s.id, status: 'complete', transactionId: row.transaction_id } },
     });
+    await page.close();
+  });
+
+  it('live status: connecting, then waiting for the chain until the relayed lock is mined, then paid', async () => {
+    const s = await session();
+    const wallet = await funded();
+    const page = await open(s.id, wallet);
+    await state(page, 'choose-wallet');
+    wallet.beforeAccounts = async () => {
+      wallet.beforeAccounts = undefined;
+      await state(page, 'connecting');
+      await shot(page, 'connecting');
+    };
+    await chooseWallet(page);
+    await state(page, 'ready');
+    const test = testClientOf(e.world);
+    await test.setAutomine(false);
+    try {
+      await payButton(page).click();
+      await state(page, 'waiting');
+      await shot(page, 'waiting');
+      expect((await sessionRow(s.id)).status).toBe('processing');
+      await test.mine({ blocks: 1 });
+    } finally {
+      await test.setAutomine(true);
+    }
+    await state(page, 'paid');
+    await page.waitForURL(s.successUrl);
+    expect(wallet.signatures).toBe(1);
+    await page.close();
+  });
+
+  it('no wallet in the browser, and a link to no session: each says what to do', async () => {
+    const s = await session();
+    const page = await open(s.id, null);
+    await state(page, 'no-wallet');
+    expect(await page.locator('#status').textContent()).toContain('Install a browser wallet');
+    await shot(page, 'no-wallet');
+    await page.goto(`${e.svc.url}/pay/01890000-0000-7000-8000-000000000000`);
+    await state(page, 'not-found');
+    await shot(page, 'not-found');
     await page.close();
   });
 
