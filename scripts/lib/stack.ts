@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { ensureChain, LOCAL_CHAIN_ID, LOCAL_NETWORK } from './stack/chain.ts';
+import { ensureChromium } from './stack/chromium.ts';
 import { deployLocalContracts, type LocalDeployment, localDeploymentFile } from './stack/contracts.ts';
 import { withFreshStack } from './stack/fresh-stack.ts';
 import { say } from './stack/log.ts';
@@ -232,6 +233,8 @@ async function test(): Promise<void> {
       DATABASE_URL: deps.databaseUrl,
       NATS_URL: deps.natsUrl,
       REDIS_URL: deps.redisUrl,
+      // The hosted checkout page's browser tests drive Debian's Chromium (ADR 46).
+      HOLDFAST_CHROMIUM: ensureChromium(env),
       FORCE_COLOR: env.FORCE_COLOR ?? '1',
     };
     await step('type-check', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only'], testEnv);

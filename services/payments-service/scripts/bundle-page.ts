@@ -2,20 +2,25 @@
 // minified, browser ES2022), page-<hash>.css, and index.html naming them. Run by the service's
 // build script (`node scripts/bundle-page.ts`) and by the tests that serve the page
 // (`bundlePage()`), so the page served is always the sources'. Prints the sizes (docs/benchmarks.md).
-import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const serviceDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const source = join(serviceDir, 'src', 'modules', 'checkout', 'page');
 
-const hashed = (name: string, ext: string, body: string) =>
-  `${name}-${createHash('sha256').update(body).digest('hex').slice(0, 12)}.${ext}`;
-
 export async function bundlePage(outDir = join(serviceDir, 'page-build')): Promise<{ dir: string; js: number; css: number; html: number }> {
-  const common = { bundle: true, minify: true, write: false, legalComments: 'none', logLevel: 'silent' } as const;
+  // esbuild's content hash names each file: a changed page is a new name, so the assets cache for good.
+  const common = {
+    bundle: true,
+    minify: true,
+    write: false,
+    legalComments: 'none',
+    logLevel: 'silent',
+    outdir: outDir,
+    entryNames: '[name]-[hash]',
+  } as const;
   const [script, style] = await Promise.all([
     build({
       ...common,
@@ -27,10 +32,10 @@ export async function bundlePage(outDir = join(serviceDir, 'page-build')): Promi
     }),
     build({ ...common, entryPoints: [join(source, 'page.css')], loader: { '.css': 'css' } }),
   ]);
-  const js = script.outputFiles[0]!.text;
-  const css = style.outputFiles[0]!.text;
-  const jsName = hashed('page', 'js', js);
-  const cssName = hashed('page', 'css', css);
+  const jsFile = script.outputFiles[0]!;
+  const cssFile = style.outputFiles[0]!;
+  const [js, css] = [jsFile.text, cssFile.text];
+  const [jsName, cssName] = [basename(jsFile.path), basename(cssFile.path)];
   const html = (await readFile(join(source, 'index.html'), 'utf8')).replace('{{script}}', jsName).replace('{{style}}', cssName);
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });

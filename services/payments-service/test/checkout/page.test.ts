@@ -1,6 +1,6 @@
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bundlePage } from '../../scripts/bundle-page.ts';
+import { bundlePage } from '../../scripts/bundle-page.js';
 import { platformWithCredentials, RECEIVER, startChainPaymentsEnv, waitFor } from '../chain/fixtures.js';
 import { call, type Loose } from '../helpers.js';
 import { newPayer, relayerNonce } from '../relayer/fixtures.js';
@@ -165,7 +165,7 @@ describe('GET /pay/{id}', () => {
     expect(scripts).toHaveLength(1);
     expect(scripts[0]![2]!.trim()).toBe('');
     const src = /src="([^"]+)"/.exec(scripts[0]![1]!)![1]!;
-    expect(src).toMatch(/^\/pay\/assets\/page-[0-9a-f]{12}\.js$/);
+    expect(src).toMatch(/^\/pay\/assets\/page-[0-9A-Z]{8}\.js$/);
     const js = await fetch(`${e.svc.url}${src}`);
     expect(js.status).toBe(200);
     expect(js.headers.get('content-type')).toContain('text/javascript');

@@ -73,15 +73,18 @@ function pageHeaders(reply: FastifyReply, type: string, cache: string): FastifyR
  * names, cached for good). Not API operations: hidden from the OpenAPI document; errors still go
  * through the one error handler (a malformed id is the 400 envelope).
  */
+/** `schema.hide` (@fastify/swagger's, which http-kit registers): kept out of the OpenAPI document. */
+const HIDDEN = { hide: true } as object;
+
 export function checkoutPageRoutes(assets: PageAssets) {
   return async (app: HttpApp) => {
-    app.get('/pay/:id', { schema: { hide: true, params: IdParams }, config: { tier: 'high' } }, async (_request, reply) => {
+    app.get('/pay/:id', { schema: { ...HIDDEN, params: IdParams }, config: { tier: 'high' } }, async (_request, reply) => {
       const page = await assets.load();
       return pageHeaders(reply, 'text/html; charset=utf-8', 'no-store').send(page.html);
     });
     app.get<{ Params: { file: string } }>(
       '/pay/assets/:file',
-      { schema: { hide: true }, config: { tier: 'high' } },
+      { schema: { ...HIDDEN }, config: { tier: 'high' } },
       async (request, reply) => {
         const page = await assets.load();
         const file = page.files.get(request.params.file);

@@ -1,0 +1,466 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileFixture, type Receiver, startReceiver } from '@holdfast/test-fixtures';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { LocalAccount } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundlePage } from '../../scripts/bundle-page.js';
+import { RECEIVER, startChainPaymentsEnv, waitFor } from '../chain/fixtures.js';
+import { bearer, call, key, type Loose, newPlatform, type Running } from '../helpers.js';
+import { newPayer, RELAYER, relayerNonce, testClientOf } from '../relayer/fixtures.js';
+import { startDispatcherFor } from '../support/dispatcher.js';
+import { checkoutClient } from './setup.js';
+import { signCheckout } from './wallet.js';
+
+// The hosted payer page in a real Chromium (Debian's, driven by playwright-core: ADR 46) against
+// the real payments-service, webhook-dispatcher, PostgreSQL, NATS and anvil. The wallet is a test
+// wallet injected into the page as an EIP-1193 provider announced by EIP-6963; its `request` calls
+// back into Node, which signs with a viem local account (a fresh key holding MockUSDC and no ETH).
+// Each state the page shows is screenshotted into docs/checkout/.
+
+const CHROMIUM = process.env.HOLDFAST_CHROMIUM ?? '/usr/bin/chromium';
+const SHOTS = join(import.meta.dirname, '..', '..', '..', '..', 'docs', 'checkout');
+const AMOUNT = 12_500_000n;
+
+const e = fileFixture(() => startChainPaymentsEnv({ CHECKOUT_EXPIRY_INTERVAL: '1h', RELAYER_POLL_INTERVAL: '100ms' }));
+let p: { platformId: string; apiKey: string; token: string };
+let api: ReturnType<typeof checkoutClient>;
+let context: BrowserContext;
+let profile: string;
+let shop: Receiver;
+let dispatcher: Running | undefined;
+
+/** The test wallet's state in Node: its account and chain, and what the page asked of it. */
+interface TestWallet {
+  account: LocalAccount;
+  chainId: number;
+  /** Signature requests to decline (EIP-1193 4001) before signing. */
+  decline: number;
+  signatures: number;
+  requests: string[];
+  /** Runs before a signature is answered (a screenshot of the page asking for it). */
+  beforeSign?: () => Promise<void>;
+  /** Runs before the accounts are answered (a screenshot of the page connecting). */
+  beforeAccounts?: () => Promise<void>;
+}
+
+const walletOf = (account: LocalAccount = newPayer(), chainId = 0): TestWallet => ({
+  account,
+  chainId: chainId || e.world.anvil.chainId,
+  decline: 0,
+  signatures: 0,
+  requests: [],
+});
+
+class WalletError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function answer(wallet: TestWallet, method: string, params: unknown[]): Promise<unknown> {
+  switch (method) {
+    case 'eth_requestAccounts':
+    case 'eth_accounts':
+      await wallet.beforeAccounts?.();
+      return [wallet.account.address];
+    case 'eth_chainId':
+      return `0x${wallet.chainId.toString(16)}`;
+    case 'wallet_switchEthereumChain': {
+      const target = Number.parseInt((params[0] as { chainId: string }).chainId, 16);
+      if (target !== e.world.anvil.chainId) throw new WalletError(4902, 'Unrecognized chain');
+      wallet.chainId = target;
+      return null;
+    }
+    case 'eth_signTypedData_v4': {
+      if (String(params[0]).toLowerCase() !== wallet.account.address.toLowerCase()) throw new WalletError(4100, 'Unknown account');
+      if (wallet.decline > 0) {
+        wallet.decline -= 1;
+        throw new WalletError(4001, 'User rejected the request.');
+      }
+      await wallet.beforeSign?.();
+      wallet.signatures += 1;
+      return signCheckout(wallet.account, String(params[1]));
+    }
+    default:
+      throw new WalletError(4200, `Unsupported method ${method}`);
+  }
+}
+
+/** Announces the provider as EIP-6963 says, on load and on every request; `request` goes to Node. */
+const WALLET_SCRIPT = `(() => {
+  const provider = {
+    request: ({ method, params }) =>
+      window.__testWallet(JSON.stringify({ method, params: params ?? [] })).then((text) => {
+        const out = JSON.parse(text);
+        if (out.error) throw Object.assign(new Error(out.error.message), { code: out.error.code });
+        return out.result;
+      }),
+    on() {}, removeListener() {},
+  };
+  const icon = 'data:image/svg+xml;base64,' + btoa('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><rect width="24" height="24" rx="6" fill="#f6851b"/></svg>');
+  const detail = Object.freeze({ info: { uuid: '3b1f6c1e-2f7a-4c39-9a0e-7d1c0f0a6e51', name: 'Test Wallet', icon, rdns: 'test.holdfast.wallet' }, provider });
+  const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));
+  window.addEventListener('eip6963:requestProvider', announce);
+  announce();
+})();`;
+
+/** A tab on the session's page with `wallet` injected (none: a browser without a wallet). */
+async function open(sessionId: string, wallet: TestWallet | null): Promise<Page> {
+  const page = await context.newPage();
+  if (!wallet) {
+    await page.goto(`${e.svc.url}/pay/${sessionId}`);
+    return page;
+  }
+  await page.exposeFunction('__testWallet', async (text: string) => {
+    const { method, params } = JSON.parse(text) as { method: string; params: unknown[] };
+    wallet.requests.push(method);
+    try {
+      return JSON.stringify({ result: await answer(wallet, method, params) });
+    } catch (error) {
+      return JSON.stringify({ error: { code: error instanceof WalletError ? error.code : -32603, message: String(error) } });
+    }
+  });
+  await page.addInitScript(WALLET_SCRIPT);
+  await page.goto(`${e.svc.url}/pay/${sessionId}`);
+  return page;
+}
+
+const state = (page: Page, name: string) => page.waitForSelector(`main[data-state="${name}"]`, { timeout: 30_000 });
+const shot = (page: Page, name: string) => page.locator('main').screenshot({ path: join(SHOTS, `${name}.png`) });
+const chooseWallet = (page: Page) => page.getByRole('button', { name: 'Test Wallet' }).click();
+const payButton = (page: Page) => page.getByRole('button', { name: /^Pay / });
+const relaysOf = (transactionId: string) => e.sql<Loose[]>`select * from relayed_locks where transaction_id = ${transactionId}`;
+
+async function session(extra: Loose = {}) {
+  const created = await api.create(p.token, {
+    amount: '12.5',
+    toAddress: RECEIVER,
+    successUrl: shop.url(`/thanks?order=${Math.random().toString(36).slice(2)}`),
+    cancelUrl: shop.url('/cart'),
+    metadata: { order: 'A-1' },
+    ...extra,
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body as { id: string; successUrl: string };
+}
+
+/** A payer holding `funds` of MockUSDC and zero ETH. */
+async function funded(funds = AMOUNT) {
+  const wallet = walletOf();
+  if (funds > 0n) await e.world.mint(wallet.account.address, funds);
+  expect(await e.world.publicClient.getBalance({ address: wallet.account.address })).toBe(0n);
+  return wallet;
+}
+
+async function sessionRow(id: string) {
+  const [row] = await e.sql<Loose[]>`select status, transaction_id from checkout_sessions where id = ${id}`;
+  return row!;
+}
+
+/** Clicks Pay and waits for the page to land on the session's successUrl. */
+async function payAndLand(page: Page, s: { successUrl: string }, options: { shot?: string } = {}) {
+  await payButton(page).click();
+  await state(page, 'paid');
+  if (options.shot) await shot(page, options.shot);
+  await page.waitForURL(s.successUrl, { timeout: 30_000 });
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`No Chromium at ${CHROMIUM}: ./scripts/test installs Debian's chromium, or set HOLDFAST_CHROMIUM`);
+  await Promise.all([bundlePage(), mkdir(SHOTS, { recursive: true })]);
+  shop = await startReceiver((request) => ({
+    status: 200,
+    ...(request.path.startsWith('/thanks') ? { headers: { 'content-type': 'text/html' }, body: '<h1>Thank you</h1>' } : {}),
+  }));
+  [p, dispatcher] = await Promise.all([
+    newPlatform(e, {
+      name: 'Acme Shop',
+      scopes: ['read:transactions', 'write:transactions', 'read:webhooks', 'write:webhooks'],
+      clientScopes: ['read:transactions', 'write:transactions', 'move:transactions'],
+    }),
+    startDispatcherFor(e.db, e.nats, { WEBHOOK_RETRY_SCHEDULE: '1s' }),
+  ]);
+  api = checkoutClient(e.svc.url);
+  profile = await mkdtemp(join(tmpdir(), 'holdfast-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 460, height: 720 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await context?.close();
+  await dispatcher?.stop();
+  await shop?.close();
+  if (profile) await rm(profile, { recursive: true, force: true });
+});
+
+describe('the hosted page in Chromium', () => {
+  it('a payer with MockUSDC and zero ETH pays with exactly one signature: escrowed, the webhook arrives, the page lands on successUrl', async () => {
+    const hook = await call(e.svc.url, 'POST', '/api/v1/webhooks', {
+      headers: key(p.apiKey),
+      body: { url: shop.url('/webhook'), eventTypes: ['checkout.session.completed'] },
+    });
+    expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+    const s = await session();
+    const wallet = await funded();
+    const nonce = await relayerNonce(e.world);
+    const page = await open(s.id, wallet);
+    await state(page, 'choose-wallet');
+    expect(await page.locator('#platform').textContent()).toBe('Acme Shop');
+    expect(await page.locator('#amount').textContent()).toBe('12.50 USDC');
+    await shot(page, 'choose-wallet');
+    await chooseWallet(page);
+    await state(page, 'ready');
+    expect(await page.locator('#terms').textContent()).toMatch(/No hold|Held until/);
+    await shot(page, 'ready');
+    wallet.beforeSign = async () => {
+      await state(page, 'signing');
+      await shot(page, 'signing');
+    };
+    await payAndLand(page, s, { shot: 'paid' });
+    expect(await page.locator('h1').textContent()).toBe('Thank you');
+
+    expect(wallet.signatures).toBe(1);
+    expect(wallet.requests.filter((m) => m === 'eth_signTypedData_v4')).toHaveLength(1);
+    const row = await sessionRow(s.id);
+    expect(row.status).toBe('complete');
+    const tx = await call(e.svc.url, 'GET', `/api/v2/transactions/${row.transaction_id}`, { headers: bearer(p.token) });
+    expect(tx.body).toMatchObject({ status: 'escrowed', fromAddress: wallet.account.address });
+    expect(await relayerNonce(e.world)).toBe(nonce + 1);
+    expect(await e.world.balance(wallet.account.address)).toBe(0n);
+    expect(await e.world.publicClient.getBalance({ address: wallet.account.address })).toBe(0n);
+    const delivered = await waitFor(async () => shop.received('/webhook')[0], 'the checkout.session.completed webhook', 30_000);
+    expect(JSON.parse(delivered.body)).toMatchObject({
+      type: 'checkout.session.completed',
+      data: { session: { id: s.id, status: 'complete', transactionId: row.transaction_id } },
+    });
+    await page.close();
+  });
+
+  it('live status: connecting, then waiting for the chain until the relayed lock is mined, then paid', async () => {
+    const s = await session();
+    const wallet = await funded();
+    const page = await open(s.id, wallet);
+    await state(page, 'choose-wallet');
+    wallet.beforeAccounts = async () => {
+      wallet.beforeAccounts = undefined;
+      await state(page, 'connecting');
+      await shot(page, 'connecting');
+    };
+    await chooseWallet(page);
+    await state(page, 'ready');
+    const test = testClientOf(e.world);
+    await test.setAutomine(false);
+    try {
+      await payButton(page).click();
+      await state(page, 'waiting');
+      await shot(page, 'waiting');
+      expect((await sessionRow(s.id)).status).toBe('processing');
+      await test.mine({ blocks: 1 });
+    } finally {
+      await test.setAutomine(true);
+    }
+    await state(page, 'paid');
+    await page.waitForURL(s.successUrl);
+    expect(wallet.signatures).toBe(1);
+    await page.close();
+  });
+
+  it('no wallet in the browser, and a link to no session: each says what to do', async () => {
+    const s = await session();
+    const page = await open(s.id, null);
+    await state(page, 'no-wallet');
+    expect(await page.locator('#status').textContent()).toContain('Install a browser wallet');
+    await shot(page, 'no-wallet');
+    await page.goto(`${e.svc.url}/pay/01890000-0000-7000-8000-000000000000`);
+    await state(page, 'not-found');
+    await shot(page, 'not-found');
+    await page.close();
+  });
+
+  it('an expired session: says so and leads back to the platform; nothing can be paid', async () => {
+    const s = await session();
+    expect((await api.expire(p.token, s.id)).status).toBe(200);
+    const wallet = await funded();
+    const page = await open(s.id, wallet);
+    await state(page, 'expired');
+    expect(await page.locator('#status').textContent()).toContain('Ask Acme Shop for a new payment link');
+    expect(await page.getByRole('link', { name: 'Back to Acme Shop' }).getAttribute('href')).toBe(shop.url('/cart'));
+    await shot(page, 'expired');
+    expect(wallet.requests).toEqual([]);
+    await page.close();
+  });
+
+  it('balance too low: a clear message and nothing submitted; once funded, checking again pays', async () => {
+    const s = await session();
+    const wallet = await funded(2_000_000n);
+    const nonce = await relayerNonce(e.world);
+    const page = await open(s.id, wallet);
+    await state(page, 'choose-wallet');
+    await chooseWallet(page);
+    await state(page, 'low-balance');
+    expect(await page.locator('#status').textContent()).toContain('holds 2.00 USDC; this payment needs 12.50 USDC');
+    await shot(page, 'low-balance');
+    expect(wallet.requests).not.toContain('eth_signTypedData_v4');
+    expect(await relayerNonce(e.world)).toBe(nonce);
+    expect(await relaysOf((await sessionRow(s.id)).transaction_id)).toEqual([]);
+
+    await e.world.mint(wallet.account.address, AMOUNT);
+    await page.getByRole('button', { name: 'Check again' }).click();
+    await state(page, 'ready');
+    await payAndLand(page, s);
+    expect(wallet.signatures).toBe(1);
+    await page.close();
+  });
+
+  it('signature declined: says nothing was paid; signing again pays', async () => {
+    const s = await session();
+    const wallet = await funded();
+    wallet.decline = 1;
+    const page = await open(s.id, wallet);
+    await state(page, 'choose-wallet');
+    await chooseWallet(page);
+    await state(page, 'ready');
+    await payButton(page).click();
+    await state(page, 'declined');
+    expect(await page.locator('#status').textContent()).toContain('You declined the signature');
+    await shot(page, 'declined');
+    expect(await relaysOf((await sessionRow(s.id)).transaction_id)).toEqual([]);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await state(page, 'paid');
+    await page.waitForURL(s.successUrl);
+    expect(wallet.signatures).toBe(1);
+    expect(wallet.requests.filter((m) => m === 'eth_signTypedData_v4')).toHaveLength(2);
+    await page.close();
+  });
+
+  it('the wallet on another chain: asked to switch, switched, then pays', async () => {
+    const s = await session();
+    const wallet = await funded();
+    wallet.chainId = 1;
+    const page = await open(s.id, wallet);
+    await state(page, 'choose-wallet');
+    await chooseWallet(page);
+    await state(page, 'wrong-chain');
+    expect(await page.locator('#status').textContent()).toContain('Your wallet is on another network');
+    await shot(page, 'wrong-chain');
+    // Nothing is named on the server before the wallet is on the session's chain.
+    expect((await sessionRow(s.id)).status).toBe('open');
+    await page.getByRole('button', { name: /^Switch to / }).click();
+    await state(page, 'ready');
+    expect(wallet.chainId).toBe(e.world.anvil.chainId);
+    expect(wallet.requests).toContain('wallet_switchEthereumChain');
+    await payAndLand(page, s);
+    await page.close();
+  });
+
+  it('a double click asks for one signature and locks once; the same signature replayed answers the same relay, nothing sent', async () => {
+    const s = await session();
+    const wallet = await funded();
+    const nonce = await relayerNonce(e.world);
+    const page = await open(s.id, wallet);
+    await state(page, 'choose-wallet');
+    await chooseWallet(page);
+    await state(page, 'ready');
+    await payButton(page).dblclick();
+    await state(page, 'paid');
+    await page.waitForURL(s.successUrl);
+    expect(wallet.signatures).toBe(1);
+    const { transaction_id: transactionId } = await sessionRow(s.id);
+    const relays = await relaysOf(transactionId);
+    expect(relays).toHaveLength(1);
+    expect(await relayerNonce(e.world)).toBe(nonce + 1);
+
+    const data = (await call(e.svc.url, 'GET', `/api/v2/checkout/sessions/${s.id}/page`)).body;
+    expect(data.payment.typedData).toBeNull();
+    const replay = await call(e.svc.url, 'POST', `/api/v2/checkout/sessions/${s.id}/authorization`, {
+      body: { signature: relays[0]!.request.signature },
+    });
+    expect(replay.status, JSON.stringify(replay.body)).toBe(200);
+    expect(replay.body.payment.relay.txHash).toBe(relays[0]!.mined_hash ?? relays[0]!.tx_hash);
+    expect(await relaysOf(transactionId)).toHaveLength(1);
+    expect(await relayerNonce(e.world)).toBe(nonce + 1);
+    await page.close();
+  });
+
+  it('a session paid from two tabs: one pays, the other says it is already paid and asks for no signature', async () => {
+    const s = await session();
+    const wallet = await funded();
+    const [first, second] = [await open(s.id, wallet), await open(s.id, wallet)];
+    for (const tab of [first, second]) {
+      await state(tab, 'choose-wallet');
+      await chooseWallet(tab);
+      await state(tab, 'ready');
+    }
+    await payAndLand(first, s);
+    await payButton(second).click();
+    await state(second, 'taken');
+    expect(await second.locator('#status').textContent()).toContain('This payment is already made');
+    await shot(second, 'taken');
+    expect(wallet.signatures).toBe(1);
+    expect(await relaysOf((await sessionRow(s.id)).transaction_id)).toHaveLength(1);
+    await first.close();
+    await second.close();
+  });
+
+  it('another account than the one paying: says which account the payment is for', async () => {
+    const s = await session();
+    const payer = await funded();
+    expect((await api.payer(s.id, payer.account.address)).status).toBe(200);
+    const other = await funded();
+    const page = await open(s.id, other);
+    await state(page, 'choose-wallet');
+    await chooseWallet(page);
+    await state(page, 'wrong-account');
+    expect(await page.locator('#status').textContent()).toContain(payer.account.address.slice(0, 6));
+    await shot(page, 'wrong-account');
+    expect(other.requests).not.toContain('eth_signTypedData_v4');
+    await page.close();
+  });
+
+  it('the relayer unavailable (it cannot pay the gas): nothing paid, try again later; trying again with the same signature pays', async () => {
+    const s = await session();
+    const wallet = await funded();
+    const test = testClientOf(e.world);
+    const gas = await e.world.publicClient.getBalance({ address: RELAYER });
+    await test.setBalance({ address: RELAYER, value: 0n });
+    try {
+      const page = await open(s.id, wallet);
+      await state(page, 'choose-wallet');
+      await chooseWallet(page);
+      await state(page, 'ready');
+      await payButton(page).click();
+      await state(page, 'unavailable');
+      expect(await page.locator('#status').textContent()).toContain('Nothing was paid');
+      await shot(page, 'unavailable');
+      expect(await relaysOf((await sessionRow(s.id)).transaction_id)).toEqual([]);
+      await test.setBalance({ address: RELAYER, value: gas });
+      await page.getByRole('button', { name: 'Try again' }).click();
+      await state(page, 'paid');
+      await page.waitForURL(s.successUrl);
+      expect(wallet.signatures).toBe(1);
+      await page.close();
+    } finally {
+      await test.setBalance({ address: RELAYER, value: gas });
+    }
+  });
+});
