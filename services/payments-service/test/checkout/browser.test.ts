@@ -18,10 +18,15 @@ import { signCheckout } from './wallet.js';
 // the real payments-service, webhook-dispatcher, PostgreSQL, NATS and anvil. The wallet is a test
 // wallet injected into the page as an EIP-1193 provider announced by EIP-6963; its `request` calls
 // back into Node, which signs with a viem local account (a fresh key holding MockUSDC and no ETH).
-// Each state the page shows is screenshotted into docs/checkout/.
+// Each state the page shows is screenshotted (docs/checkout/ with HOLDFAST_WRITE_SCREENSHOTS=1).
 
 const CHROMIUM = process.env.HOLDFAST_CHROMIUM ?? '/usr/bin/chromium';
-const SHOTS = join(import.meta.dirname, '..', '..', '..', '..', 'docs', 'checkout');
+// Into docs/checkout/ with HOLDFAST_WRITE_SCREENSHOTS=1 (as HOLDFAST_WRITE_OPENAPI rewrites the API
+// documents); otherwise into a temporary folder, so that a test run leaves the checkout unchanged.
+const SHOTS =
+  process.env.HOLDFAST_WRITE_SCREENSHOTS === '1'
+    ? join(import.meta.dirname, '..', '..', '..', '..', 'docs', 'checkout')
+    : join(tmpdir(), 'holdfast-checkout-screenshots');
 const AMOUNT = 12_500_000n;
 
 const e = fileFixture(() => startChainPaymentsEnv({ CHECKOUT_EXPIRY_INTERVAL: '1h', RELAYER_POLL_INTERVAL: '100ms' }));
