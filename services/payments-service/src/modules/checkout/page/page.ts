@@ -100,7 +100,16 @@ function fromBaseUnits(units: string): string {
   return decimals(`${padded.slice(0, -6)}${frac ? `.${frac}` : ''}`);
 }
 const money = () => `${decimals(data.session.amount)} ${data.session.currency}`;
-const when = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'long', timeStyle: 'short' });
+// With its time zone: a payer reading "11:33" must know whose 11:33 it is.
+const when = (iso: string) =>
+  new Date(iso).toLocaleString('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  });
 
 function termsText(): string {
   const { holdDeadline, holdPeriodSeconds, rescindAllowed } = data.terms;
