@@ -70,7 +70,10 @@ export async function createDispatcherService(
     secrets,
     logger,
     requireSubscription: subscriptions.requireOwned,
-    metrics: registerDeliveryMetrics(foundation.app.metrics, deliveriesRepository.pendingCount),
+    metrics: registerDeliveryMetrics(foundation.app.metrics, {
+      pendingCount: deliveriesRepository.pendingCount,
+      circuitCounts: subscriptionsRepository.circuitCounts,
+    }),
     settings: {
       retryScheduleMs: config.retryScheduleMs,
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,

@@ -56,6 +56,9 @@ describe('circuit breaker', () => {
     for (let i = 0; i < 5; i += 1) await publishEvent(dispatcher.nats.bus, transactionEvent(owner));
     await expect.poll(async () => (await breakerOf(owner, subscription.id)).state).toBe('OPEN');
     const opened = await breakerOf(owner, subscription.id);
+    // The circuits panel and the HoldfastWebhookCircuitsOpen alert read this (infra/observability).
+    const metrics = await (await fetch(`${dispatcher.url}/metrics`)).text();
+    expect(metrics).toMatch(/^webhook_subscriptions_by_circuit\{state="OPEN"[^}]*\} 1$/m);
     expect(opened.consecutiveFailures).toBeGreaterThanOrEqual(3);
     expect(Date.parse(opened.halfOpenAt!)).toBeGreaterThan(Date.parse(opened.openedAt!));
     // Paused, not dropped: every delivery is still waiting.

@@ -203,6 +203,9 @@ describe('retries', () => {
     await expect.poll(async () => (await deliveryRows(subscription.id))[0]?.status, { timeout: 10_000 }).toBe('failed');
     expect(receiver.received('/dead')).toHaveLength(4);
     const [failed] = await deliveryRows(subscription.id);
+    // What the HoldfastWebhookDeliveriesExhausted alert counts (infra/observability): this file's earlier gave-ups included.
+    const metrics = await (await fetch(`${dispatcher.url}/metrics`)).text();
+    expect(Number(/^webhook_deliveries_exhausted_total(?:\{[^}]*\})? (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
 
     replies.set('/dead', () => ({ status: 200 }));
     const resent = await dispatcher.send(WebhookCommands.resendDelivery, {

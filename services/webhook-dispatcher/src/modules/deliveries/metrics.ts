@@ -1,11 +1,17 @@
+import { registerCountGauge } from '@holdfast/http-kit';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { DeliveryMetrics } from './service.js';
 
 /**
- * Delivery metrics on the process's /metrics: attempts by outcome, their duration, the attempts in
- * flight in this instance and the deliveries waiting (all instances, read at scrape time).
+ * Delivery metrics on the process's /metrics (infra/observability alerts on them): attempts by
+ * outcome, their duration, deliveries that used their last retry, the attempts in flight in this
+ * instance, and, read at scrape time for all instances, the deliveries waiting and the
+ * subscriptions by circuit state.
  */
-export function registerDeliveryMetrics(registry: Registry, pendingCount: () => Promise<number>): DeliveryMetrics {
+export function registerDeliveryMetrics(
+  registry: Registry,
+  reads: { pendingCount: () => Promise<number>; circuitCounts: () => Promise<Record<string, number>> },
+): DeliveryMetrics {
   const attempts = new Counter({
     name: 'webhook_delivery_attempts_total',
     help: 'Webhook delivery attempts by outcome',
@@ -24,12 +30,24 @@ export function registerDeliveryMetrics(registry: Registry, pendingCount: () => 
     help: 'Deliveries waiting for an attempt (all instances), paused ones included',
     registers: [registry],
     async collect() {
-      this.set(await pendingCount());
+      this.set(await reads.pendingCount());
     },
   });
+  const exhausted = new Counter({
+    name: 'webhook_deliveries_exhausted_total',
+    help: 'Deliveries that failed for good: the retry schedule ran out, or the receiver answered 410',
+    registers: [registry],
+  });
+  registerCountGauge(registry, {
+    name: 'webhook_subscriptions_by_circuit',
+    help: 'Subscriptions by circuit-breaker state (CLOSED, OPEN, HALF_OPEN), all instances',
+    label: 'state',
+    counts: reads.circuitCounts,
+  });
   return {
-    attemptFinished: (outcome) => {
+    attemptFinished: (outcome, decision) => {
       attempts.inc({ outcome: outcome.success ? 'success' : 'failure' });
+      if (decision?.status === 'failed') exhausted.inc();
       duration.observe(outcome.responseTimeMs / 1000);
     },
     inFlight: (count) => inFlight.set(count),

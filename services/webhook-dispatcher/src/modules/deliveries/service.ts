@@ -29,7 +29,7 @@ import type {
 import { type AttemptOutcome, sendAttempt } from './sender.js';
 import { deliveryHeaders, loggedHeaders } from './signing.js';
 import { createSigningSecrets } from './signing-secrets.js';
-import { decideAfterAttempt } from './state-machine.js';
+import { type AttemptDecision, decideAfterAttempt } from './state-machine.js';
 
 export interface DeliverySettings {
   retryScheduleMs: number[];
@@ -116,7 +116,8 @@ interface PendingSettlement extends Settlement {
 }
 
 export interface DeliveryMetrics {
-  attemptFinished: (outcome: AttemptOutcome) => void;
+  /** A test delivery has no decision: it is never retried, so it never exhausts. */
+  attemptFinished: (outcome: AttemptOutcome, decision?: AttemptDecision) => void;
   inFlight: (count: number) => void;
 }
 
@@ -171,7 +172,8 @@ export function createDeliveryService(deps: {
         retryAfterMs: null,
       };
     }
-    deps.metrics?.attemptFinished(outcome);
+    const decision = decideAfterAttempt(outcome, job.retry_index, settings.retryScheduleMs);
+    deps.metrics?.attemptFinished(outcome, decision);
     return {
       delivery: job,
       log: {
@@ -188,7 +190,7 @@ export function createDeliveryService(deps: {
         request_headers: loggedHeaders(headers),
         response_body: outcome.responseBody,
       },
-      decision: decideAfterAttempt(outcome, job.retry_index, settings.retryScheduleMs),
+      decision,
       retryAfterMs: outcome.retryAfterMs,
       circuit: { threshold: settings.circuitThreshold, cooldownMs: settings.circuitCooldownMs },
     };

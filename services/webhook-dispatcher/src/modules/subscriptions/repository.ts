@@ -58,6 +58,15 @@ export function createSubscriptionsRepository(sql: Sql) {
   const ownerKey = (owner: WebhookOwner) => ('platformId' in owner ? `platform:${owner.platformId}` : `workspace:${owner.workspaceId}`);
 
   return {
+    /** Subscriptions by circuit state, every state present (a scrape shows 0 rather than no series). */
+    circuitCounts: async (): Promise<Record<string, number>> => {
+      const rows = await sql<{ state: string; n: number }[]>`
+        select circuit_state as state, count(*)::int as n from subscriptions group by circuit_state`;
+      const counts: Record<string, number> = { CLOSED: 0, OPEN: 0, HALF_OPEN: 0 };
+      for (const row of rows) counts[row.state] = row.n;
+      return counts;
+    },
+
     /**
      * Inserts unless the owner already has `limit` subscriptions (serialised per owner by an
      * advisory lock, so two concurrent creations cannot both pass the count). Undefined when full.
