@@ -73,6 +73,7 @@ import { createSettlementWorker } from './modules/settlement/worker.js';
 import { createSettlementReviewRepository } from './modules/settlement-review/repository.js';
 import { settlementReviewRoutes } from './modules/settlement-review/routes.js';
 import { createSettlementReviewService } from './modules/settlement-review/service.js';
+import { registerTransactionMetrics } from './modules/transactions/metrics.js';
 import { createTransactionMoves } from './modules/transactions/moves.js';
 import { createTransactionsRepository } from './modules/transactions/repository.js';
 import { transactionRoutes } from './modules/transactions/routes.js';
@@ -255,7 +256,14 @@ export async function createPaymentsService(
     wake: () => wakeRelayer(),
   });
   await app.register(relayerRoutes(relayer));
-  registerRelayerMetrics({ registry: app.metrics, sql: database.sql, repository: relayerRepository, relayerChain });
+  registerRelayerMetrics({
+    registry: app.metrics,
+    sql: database.sql,
+    repository: relayerRepository,
+    relayerChain,
+    minBalanceWei: config.relayer.minBalanceWei,
+  });
+  registerTransactionMetrics({ registry: app.metrics, sql: database.sql, transactions: transactionsRepository });
   // The reconciler: the books against the escrow contract (docs/settlement.md, Reconciliation).
   const reconciliation = createReconciliationService({
     sql: database.sql,

@@ -70,6 +70,10 @@ describe('a payment through the API and the chain', () => {
     await publishChain(e.nats.bus, await e.world.indexed(lock));
     const escrowed = await getWhen(id, 'escrowed');
     expect(escrowed).toMatchObject({ escrowAddress: e.world.escrow, txHash: lock.transactionHash });
+    // The money-in-flight dashboard sees it held (infra/observability).
+    const held = (await request(`${e.svc.url}/metrics`).then((r) => r.body.text())) as string;
+    expect(held).toMatch(/payments_transactions_in_flight\{status="escrowed"[^}]*\} 1\n/);
+    expect(held).toMatch(/payments_escrows_past_hold\{status="escrowed"[^}]*\} 0\n/);
 
     const attested = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: bearer(p.token) });
     expect(attested.status, JSON.stringify(attested.body)).toBe(200);
@@ -104,6 +108,8 @@ describe('a payment through the API and the chain', () => {
     expect(metrics).toMatch(/payments_chain_events_total\{kind="escrow.created",outcome="applied"[^}]*\} 1/);
     expect(metrics).toMatch(/payments_chain_events_total\{kind="escrow.released",outcome="applied"[^}]*\} 1/);
     expect(metrics).toMatch(/payments_settlements\{status="pending"[^}]*\} 0/);
+    expect(metrics).toMatch(/payments_transactions_in_flight\{status="escrowed"[^}]*\} 0\n/);
+    expect(metrics).toMatch(/payments_transactions_in_flight\{status="in_review"[^}]*\} 0\n/);
   }, 120_000);
 
   it('a batch created through the API, locked by one createBatch call from the signer: every leg escrowed, one event each', async () => {

@@ -9,7 +9,13 @@ import type { RelayerRepository } from './repository.js';
  * (below RELAYER_MIN_BALANCE_WEI /health/ready fails too) and its relays by status (`submitted`
  * growing: the chain is slow or the fees too low; `failed`/`reverted`: a look).
  */
-export function registerRelayerMetrics(deps: { registry: Registry; sql: Sql; repository: RelayerRepository; relayerChain: RelayerChain }) {
+export function registerRelayerMetrics(deps: {
+  registry: Registry;
+  sql: Sql;
+  repository: RelayerRepository;
+  relayerChain: RelayerChain;
+  minBalanceWei: bigint;
+}) {
   const { relayerChain } = deps;
   new Gauge({
     name: 'payments_relayer_balance_wei',
@@ -26,6 +32,19 @@ export function registerRelayerMetrics(deps: { registry: Registry; sql: Sql; rep
           if (balance !== null) this.set({ network, address: account.address }, Number(balance));
         }),
       );
+    },
+  });
+  // The floor beside the balance, so an alert compares the two without repeating the setting.
+  new Gauge({
+    name: 'payments_relayer_min_balance_wei',
+    help: 'RELAYER_MIN_BALANCE_WEI per network: below it /health/ready fails and relays are refused',
+    labelNames: ['network'] as const,
+    registers: [deps.registry],
+    collect() {
+      this.reset();
+      for (const network of relayerChain.networks()) {
+        if (relayerChain.account(network)) this.set({ network }, Number(deps.minBalanceWei));
+      }
     },
   });
   registerCountGauge(deps.registry, {

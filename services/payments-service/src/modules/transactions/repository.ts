@@ -1,4 +1,10 @@
-import type { DomainEvent, PaymentsTransaction, TransactionStatus } from '@holdfast/contracts';
+import {
+  type DomainEvent,
+  type PaymentsTransaction,
+  TERMINAL_TRANSACTION_STATUSES,
+  TRANSACTION_STATUSES,
+  type TransactionStatus,
+} from '@holdfast/contracts';
 import { outboxInsert, type Queryable } from '@holdfast/db';
 import type { TraceCarrier } from '@holdfast/logging';
 import { isoOf } from '../auth/repository.js';
@@ -240,8 +246,35 @@ function creationOutcomeOf(row: CreationRow): SingleCreationOutcome {
 
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
+/** The money in flight at one status (`inFlight`): how many, the oldest's age, and how many are still held past their hold deadline. */
+export interface InFlightAtStatus {
+  count: number;
+  oldestSeconds: number;
+  pastHold: number;
+}
+
 export function createTransactionsRepository() {
   return {
+    /**
+     * Transactions not yet at a terminal status, per status (infra/observability's money-in-flight
+     * dashboard): a scan of the small non-terminal part only, through the status index.
+     */
+    async inFlight(q: Queryable): Promise<Record<string, InFlightAtStatus>> {
+      const rows = await q<{ status: string; n: number; oldest: number; past_hold: number }[]>`
+        select status, count(*)::int as n,
+               coalesce(extract(epoch from now() - min(status_changed_at)), 0)::float8 as oldest,
+               (count(*) filter (where hold_deadline < now()))::int as past_hold
+        from transactions
+        where status <> all(${[...TERMINAL_TRANSACTION_STATUSES]}::text[])
+        group by status`;
+      const byStatus: Record<string, InFlightAtStatus> = {};
+      for (const status of TRANSACTION_STATUSES) {
+        if (!TERMINAL_TRANSACTION_STATUSES.includes(status)) byStatus[status] = { count: 0, oldestSeconds: 0, pastHold: 0 };
+      }
+      for (const row of rows) byStatus[row.status] = { count: row.n, oldestSeconds: row.oldest, pastHold: row.past_hold };
+      return byStatus;
+    },
+
     /**
      * Serializes creations of one sender on one platform until the caller's transaction ends, so
      * the duplicate check, the per-sender limit and the idempotency check see each other's rows.
