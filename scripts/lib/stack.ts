@@ -15,6 +15,7 @@ import { tcpAnswers } from './stack/ports.ts';
 import { ensurePostgres, type Started } from './stack/postgres.ts';
 import { migrateAll, runAll, services, waitAllReady } from './stack/processes.ts';
 import { productionStart } from './stack/production-start.ts';
+import { ensurePromtool } from './stack/promtool.ts';
 import { ensureRedis } from './stack/redis.ts';
 import { smokePayment } from './stack/smoke-payment.ts';
 
@@ -235,6 +236,8 @@ async function test(): Promise<void> {
       REDIS_URL: deps.redisUrl,
       // The hosted checkout page's browser tests drive Debian's Chromium (ADR 46).
       HOLDFAST_CHROMIUM: ensureChromium(env),
+      // infra/observability's alert rules are checked and unit-tested by Prometheus's own promtool.
+      HOLDFAST_PROMTOOL: ensurePromtool(root, env),
       FORCE_COLOR: env.FORCE_COLOR ?? '1',
     };
     await step('type-check', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only'], testEnv);
