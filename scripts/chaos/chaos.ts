@@ -6,7 +6,10 @@
 //
 // Scenarios: kill-<process> (kill -9, restarted after 3 s), term-<process> (SIGTERM: must exit 0,
 // restarted after 3 s), nats-crash (kill -9 of nats-server for 10 s, restarted on its store),
-// postgres-crash (pg_ctl -m immediate for 10 s). <process>: payments, workspace, dispatcher, indexer.
+// postgres-crash (pg_ctl -m immediate for 10 s), postgres-failover (a primary with a synchronous
+// standby: the primary is killed, the standby promoted a second later, the processes follow it through
+// their multi-host DATABASE_URL; always run last, the old primary stays dead).
+// <process>: payments, workspace, dispatcher, indexer.
 // --nats-cluster: three nats-server nodes with every stream replicated 3 times (NATS_STREAM_REPLICAS),
 // and the scenario nats-node-crash (kill -9 of one node for 10 s, restarted on its store).
 // Exits 1 when anything was lost, a process died on its own, or a check failed.
@@ -22,7 +25,18 @@ import { say } from '../lib/stack/log.ts';
 import { portFor } from '../lib/stack/ports.ts';
 import { ensureDatabase } from '../lib/stack/postgres.ts';
 import { migrateAll, services } from '../lib/stack/processes.ts';
-import { type Instance, instance, type PrivateNats, readiness, startNats, startNatsCluster, startPostgres, waitReady } from './infra.ts';
+import {
+  type Instance,
+  instance,
+  type PostgresPair,
+  type PrivateNats,
+  readiness,
+  startNats,
+  startNatsCluster,
+  startPostgres,
+  startPostgresPair,
+  waitReady,
+} from './infra.ts';
 import { createTransaction, type Load, setUpPlatform, startLoad, startReceiver } from './load.ts';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
@@ -49,17 +63,21 @@ const ALL_SCENARIOS = [
   ...Object.keys(PROCESSES).map((p) => `term-${p}`),
   'nats-crash',
   'postgres-crash',
+  'postgres-failover',
   'nats-node-crash',
 ];
 const cluster = values['nats-cluster'];
-const scenarios =
+const chosen =
   positionals.length > 0
     ? positionals
     : values.short
-      ? ['kill-payments', 'kill-dispatcher']
+      ? ['kill-payments', 'kill-dispatcher', 'postgres-failover']
       : cluster
         ? ['nats-node-crash', 'kill-payments', 'kill-dispatcher']
         : ALL_SCENARIOS.filter((s) => s !== 'nats-node-crash');
+// After a failover the old primary is gone for the rest of the run: it goes last.
+const scenarios = [...chosen.filter((s) => s !== 'postgres-failover'), ...chosen.filter((s) => s === 'postgres-failover')];
+const withStandby = scenarios.includes('postgres-failover');
 if (scenarios.includes('nats-node-crash') && !cluster) throw new Error('nats-node-crash needs --nats-cluster');
 if (scenarios.includes('nats-crash') && cluster)
   throw new Error('nats-crash stops a single server; with --nats-cluster use nats-node-crash');
@@ -95,7 +113,9 @@ async function main(): Promise<number> {
   const logDir = join(dir, 'logs');
   mkdirSync(logDir);
   say(`chaos: private PostgreSQL, NATS and anvil; logs in ${logDir}`);
-  const pg = await startPostgres(join(dir, 'pg'));
+  const pair = withStandby ? await startPostgresPair(join(dir, 'pg')) : undefined;
+  const pg = pair?.primary ?? (await startPostgres(join(dir, 'pg')));
+  const databaseUrl = pair?.url ?? pg.url;
   const natsCluster = cluster ? await startNatsCluster(dir) : undefined;
   const nats: Pick<PrivateNats, 'url' | 'stop'> & Partial<PrivateNats> = natsCluster ?? (await startNats(dir));
   const chain = await ensureChain(root, undefined, { ephemeral: true });
@@ -106,6 +126,7 @@ async function main(): Promise<number> {
     await chain.started?.stop();
     await nats.stop();
     pg.stop();
+    pair?.standby.stop();
     // The run's logs stay for a failed run (or with --keep).
     if (!values.keep && !failed) rmSync(dir, { recursive: true, force: true });
     else say(`chaos: logs and stores kept in ${dir}`);
@@ -116,6 +137,7 @@ async function main(): Promise<number> {
   }
   try {
     await ensureDatabase(pg.url);
+    await pair?.synchronous();
     const deployment = await deployLocalContracts({ rpcUrl: chain.localRpcUrl!, network: LOCAL_NETWORK, chainId: LOCAL_CHAIN_ID });
     const receiverPort = await portFor(0);
     const receiver = await startReceiver(receiverPort);
@@ -124,7 +146,7 @@ async function main(): Promise<number> {
       PATH: process.env.PATH,
       APP_ENV: 'local',
       LOG_LEVEL: 'info',
-      DATABASE_URL: pg.url,
+      DATABASE_URL: databaseUrl,
       NATS_URL: nats.url,
       NATS_STREAM_REPLICAS: cluster ? '3' : '1',
       NATS_SUBJECT_PREFIX: 'chaos.',
@@ -149,7 +171,7 @@ async function main(): Promise<number> {
     say(`chaos: ${instances.length} processes ready`);
     const paymentsUrls = () => instances.filter((i) => i.service.name === PROCESSES.payments && i.running()).map((i) => i.url);
     const platform = await setUpPlatform(paymentsUrls()[0]!, adminKey, receiver.url);
-    const sql = postgres(pg.url, { max: 2, onnotice: () => {} });
+    const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
 
     const rows: Row[] = [];
     for (const scenario of scenarios) {
@@ -158,6 +180,7 @@ async function main(): Promise<number> {
         scenario,
         instances,
         pg,
+        pair,
         nats,
         natsNodes: natsCluster?.nodes ?? [],
         platform,
@@ -182,6 +205,7 @@ async function runScenario(ctx: {
   scenario: string;
   instances: Instance[];
   pg: Awaited<ReturnType<typeof startPostgres>>;
+  pair: PostgresPair | undefined;
   nats: Partial<PrivateNats>;
   natsNodes: PrivateNats[];
   platform: Awaited<ReturnType<typeof setUpPlatform>>;
@@ -253,6 +277,15 @@ async function runScenario(ctx: {
     await sleep(10_000);
     outageEnd = Date.now();
     await node.start();
+  } else if (scenario === 'postgres-failover') {
+    // The primary dies; a second later (CloudNativePG's detection of a dead primary is of that order)
+    // the synchronous standby is promoted. Nothing restarts the old primary.
+    outageStart = Date.now();
+    ctx.pair!.primary.crash();
+    await sleep(1000);
+    ctx.pair!.standby.promote();
+    outageEnd = Date.now();
+    notes.push(`standby promoted ${((outageEnd - outageStart) / 1000).toFixed(1)} s after the primary died`);
   } else {
     outageStart = Date.now();
     ctx.pg.crash();
@@ -306,7 +339,11 @@ async function runScenario(ctx: {
 
   const inOutage = readinessLog.filter((r) => r.at >= outageStart && r.at <= outageEnd);
   // A dependency down: readiness must say so. A process killed, or one node of three: n/a.
-  const ready503 = kind === 'kill' || kind === 'term' || scenario === 'nats-node-crash' ? null : inOutage.some((r) => r.status === 503);
+  // A failover's outage is the second before the promotion: too short to require a 503 in it.
+  const ready503 =
+    kind === 'kill' || kind === 'term' || scenario === 'nats-node-crash' || scenario === 'postgres-failover'
+      ? null
+      : inOutage.some((r) => r.status === 503);
   if (ready503 === false) notes.push('no 503 from /health/ready during the outage');
   const crashed = instances.filter((i) => i.unexpectedExits.length > (exitsBefore.get(i) ?? 0)).map((i) => i.label);
   if (crashed.length > 0) notes.push(`died on their own: ${crashed.join(', ')} (see their logs)`);

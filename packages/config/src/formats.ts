@@ -12,8 +12,32 @@ function urlWith(protocols: string[]) {
   };
 }
 
+/**
+ * A PostgreSQL URL, one host or several (`postgres://u@a:5432,b:5432/db?target_session_attrs=primary`,
+ * as libpq and postgres.js read it: the client tries the hosts in order and, with that attribute,
+ * keeps only a primary, so the processes follow a failover by themselves; docs/operations.md).
+ * WHATWG's URL does not parse a host list, so the hosts are split off before it parses the rest.
+ */
+export function parsePostgresUrl(value: string): { hosts: { host: string; port: number }[]; database: string } | undefined {
+  const match = /^(postgres(?:ql)?:\/\/)([^@/?#]*@)?([^/?#]*)(.*)$/.exec(value);
+  if (!match) return undefined;
+  const [, scheme, userinfo = '', hostList = '', rest = ''] = match;
+  const hosts: { host: string; port: number }[] = [];
+  for (const entry of hostList.split(',')) {
+    try {
+      const url = new URL(`${scheme}${userinfo}${entry}${rest}`);
+      if (url.hostname.length === 0) return undefined;
+      hosts.push({ host: url.hostname, port: url.port ? Number(url.port) : 5432 });
+    } catch {
+      return undefined;
+    }
+  }
+  const database = decodeURIComponent(new URL(`${scheme}${userinfo}${hostList.split(',')[0]}${rest}`).pathname.slice(1));
+  return { hosts, database: database || 'postgres' };
+}
+
 const formats: Record<string, (value: string) => boolean> = {
-  'postgres-url': urlWith(['postgres:', 'postgresql:']),
+  'postgres-url': (v) => parsePostgresUrl(v) !== undefined,
   'nats-url': (v) => v.split(',').every(urlWith(['nats:', 'tls:', 'ws:', 'wss:'])),
   'http-url': urlWith(['http:', 'https:']),
   'redis-url': urlWith(['redis:', 'rediss:']),

@@ -10,6 +10,7 @@ import {
   parseChainRpcUrls,
   parseDurationList,
   parseHeaderList,
+  parsePostgresUrl,
   portField,
   requiredOutsideLocal,
 } from '../src/index.js';
@@ -44,6 +45,22 @@ describe('loadConfig', () => {
     expect(problemsOf({ NATS_STREAM_REPLICAS: '0' })).toEqual([
       'NATS_STREAM_REPLICAS: must be 1 (one server) or the copies of each stream in a NATS cluster, 3 or 5 (got "0")',
     ]);
+  });
+
+  it('takes a DATABASE_URL with several hosts (a primary and its standbys) and names its database', () => {
+    const url = 'postgres://app:pw@pg-1:5432,pg-2:5433/holdfast?target_session_attrs=primary';
+    expect(problemsOf({ DATABASE_URL: url })).toEqual([]);
+    expect(parsePostgresUrl(url)).toEqual({
+      hosts: [
+        { host: 'pg-1', port: 5432 },
+        { host: 'pg-2', port: 5433 },
+      ],
+      database: 'holdfast',
+    });
+    expect(parsePostgresUrl('postgresql://127.0.0.1/')).toEqual({ hosts: [{ host: '127.0.0.1', port: 5432 }], database: 'postgres' });
+    for (const bad of ['postgres://pg-1:5432,/holdfast', 'postgres://pg-1:port/holdfast', 'mysql://pg-1/holdfast']) {
+      expect(problemsOf({ DATABASE_URL: bad }), bad).toHaveLength(1);
+    }
   });
 
   it('converts numbers and treats empty strings as unset', () => {

@@ -128,7 +128,7 @@ function unboundedErrorObject(error: unknown): ErrorObject {
   return { code: 'INTERNAL_ERROR', message: 'Internal server error', statusCode: 500 };
 }
 
-/** postgres.js connection failures and PostgreSQL's "connection exception" and shutdown codes. */
+/** postgres.js connection failures, PostgreSQL's "connection exception" and shutdown codes, and a standby's refusal to write. */
 const OUTAGE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -141,6 +141,8 @@ const OUTAGE_CODES = new Set([
   '57P01',
   '57P02',
   '57P03',
+  // read_only_sql_transaction: the server reached is (still) a standby, during a failover.
+  '25006',
   '08000',
   '08001',
   '08003',

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { parseHeaderList } from '@holdfast/config';
+import { parseHeaderList, parsePostgresUrl } from '@holdfast/config';
 import { CHAIN_IDS } from '@holdfast/contracts';
 import {
   createDatabase,
@@ -123,7 +123,7 @@ export async function createFoundation<TSchema extends Record<string, unknown>>(
     counting: createRateLimitCounter({
       redisUrl,
       // Instances that share a database share limits (the database's name and the schema).
-      namespace: `${new URL(config.DATABASE_URL).pathname.slice(1) || 'postgres'}:${options.schemaName}`,
+      namespace: `${parsePostgresUrl(config.DATABASE_URL)?.database ?? 'postgres'}:${options.schemaName}`,
       logger,
     }),
   };
