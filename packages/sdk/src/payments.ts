@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type {
   AtRiskReport,
+  AutomaticIdempotencyKeyPrefix,
   BatchCreated,
   BatchList,
   BatchListQuery,
@@ -42,6 +43,9 @@ import type { Static } from '@sinclair/typebox';
 import { type EventStreamOptions, type StreamedEvent, streamEvents } from './event-stream.js';
 import { type Page, PageIterator, singlePage } from './pagination.js';
 import { type ApiRequest, createTransport, type TokenSource, type TransportOptions } from './transport.js';
+
+/** The server's mark of a key made by a client library (contracts' AUTOMATIC_IDEMPOTENCY_KEY_PREFIX: the type keeps the two equal). */
+const AUTOMATIC_KEY_PREFIX: AutomaticIdempotencyKeyPrefix = 'auto_';
 
 export interface PaymentsClientOptions extends TransportOptions {
   clientId: string;
@@ -121,7 +125,10 @@ export class PaymentsClient {
     const post = <T>(path: string, body: unknown, signal?: AbortSignal) =>
       this.#transport.send<T>({ method: 'POST', path, body: body ?? {}, retry: false, auth: bearer, signal }).then((a) => a.body);
     const create = async <T>(path: string, body: unknown, options: IdempotentCall = {}): Promise<Created<T>> => {
-      const idempotencyKey = options.idempotencyKey ?? (body as { idempotencyKey?: string }).idempotencyKey ?? randomUUID();
+      // The caller's key says "this repeat is meant"; ours only makes our retries safe, so it is
+      // marked `auto_` and the server's duplicate window still refuses the same body sent twice.
+      const idempotencyKey =
+        options.idempotencyKey ?? (body as { idempotencyKey?: string }).idempotencyKey ?? `${AUTOMATIC_KEY_PREFIX}${randomUUID()}`;
       const answer = await this.#transport.send<T>({
         method: 'POST',
         path,
@@ -178,7 +185,7 @@ export class PaymentsClient {
     };
 
     this.transactions = {
-      /** Creates a transaction; sends an Idempotency-Key (yours or a new UUID), so a retry never pays twice. */
+      /** Creates a transaction; sends an Idempotency-Key (yours, or an `auto_` one of its own), so a retry never pays twice. */
       create: (body: CreateTransactionBody, options?: IdempotentCall) => create<NewTransaction>(`${v2}/transactions`, body, options),
       get: (transactionId: string, options: CallOptions = {}): Promise<Transaction> =>
         get(`${v2}/transactions/${id(transactionId)}`, undefined, options.signal),

@@ -6,7 +6,7 @@ export interface TransportOptions {
   baseUrl: string;
   /**
    * Retries of a request that is safe to repeat (reads, and writes that carry an Idempotency-Key)
-   * after a network error, a 429 or a 503. Default 2; 0 turns retrying off.
+   * after a network error, a 429, a 502, a 503 or a 504. Default 2; 0 turns retrying off.
    */
   maxRetries?: number;
   /** Give up on one attempt after this long (milliseconds). Default 30000. */
@@ -31,7 +31,7 @@ export interface ApiRequest {
   query?: Record<string, string | number | boolean | undefined> | undefined;
   body?: unknown;
   headers?: Record<string, string>;
-  /** Safe to send again (a read, or a write with an Idempotency-Key): retried on network errors, 429, 503. */
+  /** Safe to send again (a read, or a write with an Idempotency-Key): retried on network errors, 429, 502, 503, 504. */
   retry: boolean;
   auth?: TokenSource;
   signal?: AbortSignal | undefined;
@@ -44,7 +44,8 @@ export interface ApiAnswer<T> {
 }
 
 export const SDK_VERSION = '0.1.0';
-const RETRIABLE_STATUSES = new Set([429, 503]);
+// 502 and 504: a proxy in front of Holdfast lost the answer or timed out; safe for what is retried.
+const RETRIABLE_STATUSES = new Set([429, 502, 503, 504]);
 
 /** Full-jitter exponential backoff: a random wait up to 500 ms, 1 s, 2 s... (capped). */
 export function backoffMs(attempt: number, capMs: number, random: () => number = Math.random): number {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthError, ConflictError, HoldfastError, NotFoundError, PaymentsClient, RateLimitError, ValidationError } from '../src/index.js';
@@ -119,13 +120,28 @@ describe('transactions', () => {
   it('creates with an Idempotency-Key of its own, reads it back, and a repeat with the same key replays it', async () => {
     const created = await tx();
     expect(created).toMatchObject({ status: 'pending', amount: '10.5', orchestrationType: 'raw' });
-    expect(created.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(created.idempotencyKey).toMatch(/^auto_[0-9a-f-]{36}$/);
     expect((await client.transactions.get(created.id)).id).toBe(created.id);
     const body = { fromAddress: address(), toAddress: address(), amount: 3, orchestrationType: 'raw' as const };
     const first = await client.transactions.create(body, { idempotencyKey: 'order-42' });
     const again = await client.transactions.create(body, { idempotencyKey: 'order-42' });
     expect(again.id).toBe(first.id);
     expect(again.idempotentReplayed).toBe(true);
+  });
+
+  it("keeps the server's duplicate guard: the same body twice without a key of the caller's is 409, with one it is meant", async () => {
+    const body = { fromAddress: address(), toAddress: address(), amount: 4.25, orchestrationType: 'raw' as const };
+    const first = await client.transactions.create(body);
+    const repeat = await client.transactions.create(body).catch((e: unknown) => e);
+    expect(repeat).toBeInstanceOf(ConflictError);
+    expect((repeat as ConflictError).code).toBe('DUPLICATE_TRANSACTION');
+    expect((repeat as ConflictError).statusCode).toBe(409);
+    const rows = await sql`select id from payments.transactions where lower(from_address) = ${body.fromAddress.toLowerCase()}`;
+    expect(rows.map((r) => r.id)).toEqual([first.id]);
+    // The caller's own key says the repeat is deliberate (the spec's idempotency rule).
+    const meant = await client.transactions.create(body, { idempotencyKey: `order-${randomUUID()}` });
+    expect(meant.id).not.toBe(first.id);
+    expect(meant.idempotentReplayed).toBeUndefined();
   });
 
   it('a create whose answer is lost (connection dropped) is retried with the same key and makes one transaction', async () => {
@@ -147,11 +163,14 @@ describe('transactions', () => {
     }
   });
 
-  it('retries a read after a 503 and a 429, waiting as Retry-After says, and never repeats a write without an idempotency key', async () => {
+  it('retries a read after a 503, a 429, a 502 and a 504, waiting as Retry-After says, and never repeats a write without an idempotency key', async () => {
     const made = await tx();
     const other = await tx();
+    const third = await tx();
     const proxy = await answeringProxy(stack.paymentsUrl, (method, path, seen) => {
       if (path === `/api/v2/transactions/${other.id}`) return { status: 429, headers: { 'retry-after': '7' } };
+      // A proxy in front of payments that lost the answer (502) or timed out (504).
+      if (method === 'GET' && path === `/api/v2/transactions/${third.id}` && seen <= 2) return { status: seen === 1 ? 502 : 504 };
       if (method === 'GET' && path === `/api/v2/transactions/${made.id}` && seen <= 2) {
         return seen === 1 ? { status: 503, headers: { 'retry-after': '1' } } : { status: 429, headers: { 'retry-after': '1' } };
       }
@@ -166,6 +185,8 @@ describe('transactions', () => {
       });
       expect((await behind.transactions.get(made.id)).id).toBe(made.id);
       expect(proxy.seen.filter((s) => s === `GET /api/v2/transactions/${made.id}`)).toHaveLength(3);
+      expect((await behind.transactions.get(third.id)).id).toBe(third.id);
+      expect(proxy.seen.filter((s) => s === `GET /api/v2/transactions/${third.id}`)).toHaveLength(3);
       const refused = await behind.transactions.attestRelease(made.id).catch((e: unknown) => e);
       expect(refused).toMatchObject({ statusCode: 503, code: 'SERVICE_UNAVAILABLE' });
       expect(proxy.seen.filter((s) => s.endsWith('/release/attest'))).toHaveLength(1);

@@ -96,7 +96,24 @@ export const BillingConfig = Type.Object(
 );
 export type BillingConfig = Static<typeof BillingConfig>;
 
-export const IdempotencyKey = Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' });
+/**
+ * A key a client library made up for its own retries (`auto_<uuid>`), not one the caller chose: it
+ * replays like any key, but the duplicate window still applies to it (docs/transactions.md,
+ * Duplicate detection), so an SDK user sending the same body twice gets 409 as a curl user does.
+ */
+export const AUTOMATIC_IDEMPOTENCY_KEY_PREFIX = 'auto_';
+export type AutomaticIdempotencyKeyPrefix = typeof AUTOMATIC_IDEMPOTENCY_KEY_PREFIX;
+export function isAutomaticIdempotencyKey(key: string): boolean {
+  return key.startsWith(AUTOMATIC_IDEMPOTENCY_KEY_PREFIX);
+}
+
+export const IdempotencyKey = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  pattern: '^[\\x21-\\x7E]+$',
+  description:
+    'Same key, same answer (the first result is replayed). A key starting with `auto_` is one a client library made for its own retries: it replays too, but the duplicate window still applies.',
+});
 
 /** POST /transactions headers: the idempotency key may come as a header instead of the body field. */
 const IdempotencyKeyHeader: typeof IdempotencyKey = {

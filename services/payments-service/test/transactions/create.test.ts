@@ -332,6 +332,22 @@ describe('duplicate window and the per-sender limit', () => {
     expect((await create({ ...b, idempotencyKey: randomUUID() })).status).toBe(201);
   });
 
+  it("an automatic key (auto_…, a client library's) replays, but the duplicate window still applies to it", async () => {
+    const b = body({ amount: '3.75' });
+    const key = `auto_${randomUUID()}`;
+    const first = await create({ ...b, idempotencyKey: key });
+    expect(first.status).toBe(201);
+    // The library's retry of a lost answer: the same key, the first result.
+    const retry = await unchanged(() => create({ ...b, idempotencyKey: key }));
+    expect(retry.status).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body.id).toBe(first.body.id);
+    // The same body under another automatic key is the user sending it twice: 409, nothing written.
+    const twice = await unchanged(() => create({ ...b, idempotencyKey: `auto_${randomUUID()}` }));
+    expect(twice.status).toBe(409);
+    expect(twice.body.error).toMatchObject({ code: 'DUPLICATE_TRANSACTION', details: { transactionId: first.body.id } });
+  });
+
   it('concurrent identical requests without a key: exactly one is created', async () => {
     const b = body();
     const answers = await Promise.all(Array.from({ length: 8 }, () => create(b)));

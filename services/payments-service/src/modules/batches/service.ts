@@ -11,6 +11,7 @@ import {
   type CreateBatchBody,
   type EscrowTerms,
   type FieldError,
+  isAutomaticIdempotencyKey,
   paginationMeta,
   uuidv7,
 } from '@holdfast/contracts';
@@ -219,7 +220,8 @@ export function createBatchesService(deps: {
           currency: batch.currency,
           blockchainNetwork: batch.blockchainNetwork,
           transfers: batch.legs.map((l, i) => ({ toAddress: l.toAddress, amount: l.amount, field: `legs.${i}` })),
-          idempotent: idempotencyKey !== null,
+          // An automatic key (a client library's) replays, but does not say the repeat is meant.
+          idempotent: idempotencyKey !== null && !isAutomaticIdempotencyKey(idempotencyKey),
         });
         const row = await repository.insertBatch(tx, batch);
         if (!row) return null; // a concurrent request with the same key won; nothing written here

@@ -6,6 +6,7 @@ import {
   type CreateTransactionBody,
   type EscrowInstructions,
   type EscrowTerms,
+  isAutomaticIdempotencyKey,
   type RescindInfo,
   TRANSACTION_STATUSES,
   type TransactionList,
@@ -285,7 +286,9 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
       event: transactionEvent('transaction.created', transaction, { transaction: newTransactionRef(transaction) }),
       senderWindow,
       duplicateWindowSeconds:
-        idempotencyKey === null && senderLimits.duplicateWindowSeconds > 0 ? senderLimits.duplicateWindowSeconds : null,
+        (idempotencyKey === null || isAutomaticIdempotencyKey(idempotencyKey)) && senderLimits.duplicateWindowSeconds > 0
+          ? senderLimits.duplicateWindowSeconds
+          : null,
     });
     /** The created row; a replay or a refusal throws (and so undoes the caller's transaction). */
     const createdRow = (outcome: SettledCreation): TransactionRow => {
