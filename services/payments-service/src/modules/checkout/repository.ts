@@ -1,4 +1,4 @@
-import type { CheckoutSessionStatus, Currency, Network } from '@holdfast/contracts';
+import type { CheckoutSessionStatus, CheckoutWalletSettings, Currency, Network } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
 import { isoOf } from '../auth/repository.js';
 
@@ -203,6 +203,27 @@ export function createCheckoutRepository(sql: Queryable) {
         where status = 'open' and expires_at <= clock_timestamp()
         order by expires_at limit ${limit} for update skip locked`;
       return rows.map(toRow);
+    },
+
+    /**
+     * Stores a workspace's wallet settings unless a newer `asOf` is already stored; true when stored.
+     * One statement, so two messages racing leave the newer.
+     */
+    async putWalletSettings(workspaceId: string, settings: CheckoutWalletSettings | null, asOf: string): Promise<boolean> {
+      const rows = await sql<{ workspace_id: string }[]>`
+        insert into checkout_wallet_settings (workspace_id, settings, as_of)
+        values (${workspaceId}, ${json(settings)}::text::jsonb, ${asOf})
+        on conflict (workspace_id) do update set settings = excluded.settings, as_of = excluded.as_of, updated_at = clock_timestamp()
+          where checkout_wallet_settings.as_of <= excluded.as_of
+        returning workspace_id`;
+      return rows.length > 0;
+    },
+
+    /** The workspace's wallet settings; null when none were sent or the workspace has no enabled config. */
+    async walletSettings(workspaceId: string): Promise<CheckoutWalletSettings | null> {
+      const rows = await sql<{ settings: CheckoutWalletSettings | null }[]>`
+        select settings from checkout_wallet_settings where workspace_id = ${workspaceId}`;
+      return rows[0]?.settings ?? null;
     },
 
     /** Milliseconds until the next open session expires; null when none is open. */
