@@ -226,11 +226,33 @@ export function createCheckoutRepository(sql: Queryable) {
       return rows[0]?.settings ?? null;
     },
 
-    /** Milliseconds until the next open session expires; null when none is open. */
+    /**
+     * Processing sessions past their expiry (their transaction never became escrowed, or they would
+     * be complete), locked for the caller's transaction, skipping those held elsewhere; the least
+     * recently looked at first, so that ones still in flight do not starve the rest.
+     */
+    async claimUnfundedPastExpiry(tx: Queryable, limit: number): Promise<CheckoutSessionRow[]> {
+      const rows = await tx<Row[]>`
+        select *, true as past_expiry from checkout_sessions
+        where status = 'processing' and expires_at <= clock_timestamp()
+        order by updated_at limit ${limit} for update skip locked`;
+      return rows.map(toRow);
+    },
+
+    /** Marks a session looked at (updated_at), so the next pass takes others first. */
+    async touch(tx: Queryable, id: string): Promise<void> {
+      await tx`update checkout_sessions set updated_at = clock_timestamp() where id = ${id}`;
+    },
+
+    /**
+     * Milliseconds until the next open session expires, or a processing one reaches its expiry (one
+     * past it is looked at again every interval, not at once); null when none.
+     */
     async msUntilNextExpiry(): Promise<number | null> {
       const rows = await sql<{ ms: string | null }[]>`
         select (extract(epoch from (min(expires_at) - clock_timestamp())) * 1000)::bigint::text as ms
-        from checkout_sessions where status = 'open'`;
+        from checkout_sessions
+        where status = 'open' or (status = 'processing' and expires_at > clock_timestamp())`;
       const ms = rows[0]?.ms;
       return ms === null || ms === undefined ? null : Math.max(0, Number(ms));
     },

@@ -26,7 +26,7 @@ import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';
 import { normalizeAmount } from '../money/amounts.js';
 import { resolveNetwork } from '../money/networks.js';
-import { checkoutWindow, type Funding, type RelayerService } from '../relayer/service.js';
+import type { Funding, RelayerService } from '../relayer/service.js';
 import { canonical } from '../transactions/canonical.js';
 import type { ControlsGate } from '../transactions/controls-gate.js';
 import type { MoveHook } from '../transactions/moves.js';
@@ -59,7 +59,7 @@ export interface CheckoutServiceDeps {
   /** PAYMENTS_PUBLIC_URL: the origin of the hosted page; the request's origin when unset. */
   publicUrl?: string;
   /** The relayer (hosted page): the typed data its payer signs, and the relay of that signature for the session's platform. */
-  relayer?: Pick<RelayerService, 'fundingOf' | 'relay'>;
+  relayer?: Pick<RelayerService, 'fundingOf' | 'relay' | 'authorizationsLapsed'>;
   /** The platform's name as the payer reads it. */
   platformName?: (platformId: string) => Promise<string | undefined>;
   /** The EIP-155 chain id of a network. */
@@ -544,7 +544,8 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       throw new AppError('INVALID_STATE_TRANSITION', 'Name the payer first (POST …/payer)', { status: s.status, action: 'authorize' });
     const relayer = requireRelayer();
     const funding = await relayer.fundingOf({ platformId: s.platformId }, s.transactionId);
-    const window = checkoutWindow(funding.row.createdAt);
+    // The window of the page's typed data now: a new one after a relay that ended without a lock.
+    const { window } = funding;
     let status: 200 | 202;
     try {
       ({ status } = await relayer.relay({ platformId: s.platformId }, s.transactionId, {
@@ -565,7 +566,10 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
   /**
    * One pass of the expiry worker: open sessions past `expiresAt` (at most `limit`, claimed with
    * `skip locked` so instances share the work) become `expired`, each with its event, in one
-   * database transaction. Returns how many it expired.
+   * database transaction. Then processing sessions past `expiresAt` whose transaction was never
+   * funded: each becomes `expired` once no signature can still lock it (docs/checkout.md "A payment
+   * that never locks"); one still in flight is looked at again on a later pass. Returns how many it
+   * expired.
    */
   async function expireDue(limit: number): Promise<number> {
     const expired = await sql.begin(async (tx) => {
@@ -573,8 +577,21 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       for (const s of due) await moveSession(tx, repository, s, 'expire');
       return due.length;
     });
-    if (expired > 0) deps.wakeRelay();
-    return expired;
+    const unfunded = await sql.begin(async (tx) => {
+      let moved = 0;
+      for (const s of await repository.claimUnfundedPastExpiry(tx, limit)) {
+        const lapsed =
+          s.transactionId === null ||
+          (deps.relayer ? await deps.relayer.authorizationsLapsed({ platformId: s.platformId }, s.transactionId) : true);
+        if (lapsed) {
+          await moveSession(tx, repository, s, 'expire_unfunded');
+          moved += 1;
+        } else await repository.touch(tx, s.id);
+      }
+      return moved;
+    });
+    if (expired + unfunded > 0) deps.wakeRelay();
+    return expired + unfunded;
   }
 
   return {
