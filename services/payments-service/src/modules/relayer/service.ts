@@ -67,8 +67,8 @@ const escrowAndTokenAbi = [...holdfastEscrowAbi, ...mockUsdcAbi.filter((item) =>
  * second one. The first attempt's window runs from a minute before the transaction's creation to an
  * hour after. A relay that ended without a lock (`failed`: its account nonce went to another
  * transaction; `reverted`) leaves the authorization's nonce unused on chain, so the payer may sign
- * again: the next attempt's window is anchored at that relay's creation instead, which makes new
- * bytes and so a new relay. Safe because every attempt carries the same nonce (derived from the
+ * again: the next attempt's window is anchored at that relay's creation instead, and ends one more
+ * second later per ended relay, which makes new bytes and so a new relay. Safe because every attempt carries the same nonce (derived from the
  * terms): whichever signature reaches the chain first locks the escrow, and no other ever can.
  */
 export const CHECKOUT_AUTHORIZATION_SECONDS = 3600;
@@ -78,7 +78,9 @@ export function checkoutWindow(
 ): { validAfter: number; validBefore: number } {
   const ended = relays.filter((r) => r.status === 'failed' || r.status === 'reverted').map((r) => Date.parse(r.createdAt));
   const anchor = Math.floor(Math.max(Date.parse(createdAt), ...ended) / 1000);
-  return { validAfter: anchor - 60, validBefore: anchor + CHECKOUT_AUTHORIZATION_SECONDS };
+  // + one second per ended relay: a relay made within the second of the anchor before it would
+  // otherwise get the same window (the same bytes, the same failed relay answered again).
+  return { validAfter: anchor - 60, validBefore: anchor + CHECKOUT_AUTHORIZATION_SECONDS + ended.length };
 }
 
 /** What a payer's page needs to fund a transaction: the typed data to sign (null once it cannot lock), the payer's balance, the relay. */
