@@ -90,7 +90,21 @@ const WALLET_SCRIPT = `
 })();`;
 
 async function timeToInteractive(base: string, sessionIds: string[]): Promise<{ tti: Stats; domContentLoaded: Stats }> {
-  const browser = await chromium.launch({ executablePath: ensureChromium(process.env), args: ['--no-sandbox'] });
+  // ADR 46's flags: headless, and no network call or profile work of Chromium's own in the way.
+  const browser = await chromium.launch({
+    executablePath: ensureChromium(process.env),
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
   const tti: number[] = [];
   const dcl: number[] = [];
   try {
