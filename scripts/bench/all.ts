@@ -44,6 +44,7 @@ const BENCHES: Bench[] = [
   { name: 'workspace-list', full: [], smoke: ['--rounds', '2', '--requests', '200', '--warmup', '50'], rounds: true },
   { name: 'webhooks', full: [], smoke: ['--rounds', '2', '--deliveries', '300', '--seconds', '1', '--history', '500'], rounds: true },
   { name: 'escrow-lag', full: [], smoke: ['--samples', '5'] },
+  { name: 'checkout', full: [], smoke: ['--samples', '3', '--loads', '2'] },
   { name: 'chain-indexer', full: [], smoke: ['--singles', '50', '--batches', '2', '--legs', '5', '--lag', '5'] },
   { name: 'startup', full: [], smoke: ['--starts', '1'] },
   { name: 'soak', full: [], smoke: ['--requests', '2000'] },

@@ -8,6 +8,7 @@ import { parseEnv } from 'node:util';
 import { ensureChain, LOCAL_CHAIN_ID, LOCAL_NETWORK } from './stack/chain.ts';
 import { ensureChromium } from './stack/chromium.ts';
 import { deployLocalContracts, type LocalDeployment, localDeploymentFile } from './stack/contracts.ts';
+import { createDemoCheckout } from './stack/demo-checkout.ts';
 import { withFreshStack } from './stack/fresh-stack.ts';
 import { say } from './stack/log.ts';
 import { ensureNats, startPermissionedNats } from './stack/nats.ts';
@@ -157,6 +158,19 @@ async function start(): Promise<void> {
       say(
         `  super admin           ${childEnv.WORKSPACE_BOOTSTRAP_EMAIL} / ${childEnv.WORKSPACE_BOOTSTRAP_PASSWORD}  (kept in .holdfast/local.env)`,
       );
+      // A demo checkout on the local chain (docs/try-a-payment.md "In a browser"); the stack runs without it.
+      if (deps.deployment) {
+        try {
+          const demo = await createDemoCheckout({
+            base: `http://127.0.0.1:${ports['payments-service']}`,
+            adminKey: childEnv.PAYMENTS_BOOTSTRAP_API_KEY,
+            network: LOCAL_NETWORK,
+          });
+          say(`  demo checkout         ${demo.url}  (25 USDC on the local chain, open 24 h; docs/try-a-payment.md)`);
+        } catch (error) {
+          say(`  demo checkout         not created: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
     }
     say('Ctrl-C stops everything.');
   } catch (error) {
@@ -214,6 +228,17 @@ async function smoke(databaseUrl: string, redisUrl: string): Promise<void> {
       say(
         `✔ smoke: transaction ${payment.transactionId} created through the API, locked by the sender's createEscrow (${payment.txHash.slice(0, 10)}…), escrowed through the indexer and payments' CHAIN consumer, both seen on the platform's event stream (${((Date.now() - t1) / 1000).toFixed(1)} s)`,
       );
+      // The demo checkout ./scripts/start prints: made the same way, and its hosted page answers.
+      const paymentsUrl = `http://127.0.0.1:${ports['payments-service']}`;
+      const demo = await createDemoCheckout({ base: paymentsUrl, adminKey, network: LOCAL_NETWORK });
+      const page = await fetch(demo.url.replace(/^https?:\/\/[^/]+/, paymentsUrl), { signal: AbortSignal.timeout(10_000) });
+      const data = await fetch(`${paymentsUrl}/api/v2/checkout/sessions/${demo.sessionId}/page`, { signal: AbortSignal.timeout(10_000) });
+      const body = (await data.json()) as { session?: { status?: string }; chain?: { id?: number } };
+      if (page.status !== 200 || data.status !== 200 || body.session?.status !== 'open' || body.chain?.id !== LOCAL_CHAIN_ID)
+        throw new Error(
+          `smoke: the demo checkout ${demo.url} answered ${page.status} / ${data.status} ${JSON.stringify(body).slice(0, 300)}`,
+        );
+      say(`✔ smoke: the demo checkout's page answers (${demo.url})`);
     },
   );
   say(`✔ smoke (${((Date.now() - t0) / 1000).toFixed(1)} s)`);

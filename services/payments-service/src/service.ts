@@ -24,6 +24,7 @@ import { createAuthenticator } from './modules/auth/service.js';
 import { createBatchesRepository } from './modules/batches/repository.js';
 import { batchRoutes } from './modules/batches/routes.js';
 import { createBatchesService } from './modules/batches/service.js';
+import { serveCheckoutCommands } from './modules/checkout/commands.js';
 import { pageAssetsFrom } from './modules/checkout/page-assets.js';
 import { createCheckoutRepository } from './modules/checkout/repository.js';
 import { checkoutPageRoutes, checkoutRoutes } from './modules/checkout/routes.js';
@@ -419,6 +420,7 @@ export async function createPaymentsService(
   });
   let stopCommands = () => {};
   let stopTransactionCommands = () => {};
+  let stopCheckoutCommands = () => {};
 
   return {
     app,
@@ -426,6 +428,7 @@ export async function createPaymentsService(
       await feed.start();
       stopCommands = serveWorkspaceAccessCommands(bus, SERVICE_NAME, workspaceAccess, oauth);
       stopTransactionCommands = serveWorkspaceTransactionCommands(bus, SERVICE_NAME, workspaceTransactions);
+      stopCheckoutCommands = serveCheckoutCommands(bus, SERVICE_NAME, checkout);
       await relay.start();
       await remoteTasks.start();
       chainConsumer = await startConsumer({
@@ -465,6 +468,7 @@ export async function createPaymentsService(
       { name: 'code delivery worker', close: async () => codeDelivery?.stop() },
       { name: 'retention sweeper', close: retention.stop },
       { name: 'transaction commands', close: async () => stopTransactionCommands() },
+      { name: 'checkout commands', close: async () => stopCheckoutCommands() },
       { name: 'remote tasks', close: remoteTasks.stop },
       { name: 'credential invalidation feed', close: feed.stop },
       { name: 'outbox relay', close: relay.stop },

@@ -34,7 +34,13 @@ import { createNotificationsService } from './modules/notifications/service.js';
 import { oauthClientRoutes, oauthScopeRoutes } from './modules/oauth-clients/routes.js';
 import { createOAuthClientsService } from './modules/oauth-clients/service.js';
 import { createRemoteTasksRepository } from './modules/remote-tasks/repository.js';
-import { createRemoteTaskRunner, deactivationHandlers, type RemoteTaskRunner } from './modules/remote-tasks/service.js';
+import {
+  checkoutSettingsHandler,
+  createRemoteTaskRunner,
+  deactivationHandlers,
+  type RemoteTaskRunner,
+  task,
+} from './modules/remote-tasks/service.js';
 import { createWorkspaceRetentionRepository } from './modules/retention/repository.js';
 import { createSandboxIssuancesRepository } from './modules/sandbox-credentials/repository.js';
 import { sandboxCredentialRoutes } from './modules/sandbox-credentials/routes.js';
@@ -201,6 +207,11 @@ export async function createWorkspaceService(
       findCustomer: customers.findCustomer,
       followContract: (request) => sendCommand(foundation.bus, INDEXER_COMMANDS.followContract, request, { timeoutMs: 5_000 }),
       ...(overrides.outboundResolver ? { outboundResolver: overrides.outboundResolver } : {}),
+      checkoutSync: {
+        enqueue: (tx, workspaceId) =>
+          createRemoteTasksRepository(tx as unknown as Executor).enqueue([task.syncCheckoutWalletSettings(workspaceId)]),
+        attempt: (ids) => remoteTasks?.attempt(ids) ?? Promise.resolve(),
+      },
     });
     closeOutbound = walletFeatures.outbound.close;
     const wallets = createWalletApi({ features: walletFeatures, workspaceExists, customerIn: customers.customerIn });
@@ -221,6 +232,10 @@ export async function createWorkspaceService(
         ...deactivationHandlers({ bus }),
         'sandbox.reconcile-issuance': reconcileIssuanceHandler({ bus, logger }),
         'customer-wallets.auto-create': autoCreateWalletHandler({ customerWallets: walletFeatures.customerWallets }),
+        'payments.sync-checkout-wallet-settings': checkoutSettingsHandler({
+          bus,
+          settingsOf: walletFeatures.externalWalletConfigs.checkoutSettings,
+        }),
       },
     });
     remoteTasks = runner;

@@ -417,6 +417,24 @@ const WorkspaceRef = { workspaceId: Uuid };
 const ClientRef = Type.String({ minLength: 1, maxLength: 128, description: 'The clientId (hf_client_…) or the id (uuid).' });
 const TokenCount = Type.Integer({ minimum: 0 });
 
+/**
+ * What a workspace's external wallet configs (EXTERNAL_WALLET_1..4, enabled ones) give its
+ * platforms' hosted checkout pages, merged by workspace-service: the name and logo the payer sees,
+ * the WalletConnect project id, and the networks and templates a session may use (empty: any).
+ * Networks are payments' names (`base-sepolia`), not the configs' upper snake case.
+ */
+export const CheckoutWalletSettings = Type.Object(
+  {
+    appName: Type.Optional(Type.String({ maxLength: 255 })),
+    appLogoUrl: Type.Optional(Type.String({ maxLength: 2048 })),
+    projectId: Type.Optional(Type.String({ maxLength: 255 })),
+    allowedNetworks: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 20 }),
+    allowedTemplateIds: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 100 }),
+  },
+  { additionalProperties: false },
+);
+export type CheckoutWalletSettings = Static<typeof CheckoutWalletSettings>;
+
 export const PAYMENTS_COMMANDS = {
   issueSandboxCredentials: defineCommand(
     'cmd.payments.sandbox-credentials.issue',
@@ -504,5 +522,18 @@ export const PAYMENTS_COMMANDS = {
     Type.Object({ ...WorkspaceRef, clientId: ClientRef }, { additionalProperties: false }),
     Type.Object({ totalTokens: TokenCount, activeTokens: TokenCount, revokedTokens: TokenCount }),
     'Tokens ever issued to the client, those still usable (unrevoked, unexpired) and those revoked.',
+  ),
+  setCheckoutWalletSettings: defineCommand(
+    'cmd.payments.checkout-wallet-settings.set',
+    Type.Object(
+      {
+        ...WorkspaceRef,
+        settings: Type.Union([CheckoutWalletSettings, Type.Null()], { description: 'null: no enabled config (the defaults).' }),
+        asOf: DateTime,
+      },
+      { additionalProperties: false },
+    ),
+    Type.Object({ workspaceId: Uuid, applied: Type.Boolean() }),
+    "Replaces the workspace's checkout wallet settings as read at asOf; an older asOf than the one stored is ignored (applied false), so a late retry never undoes a newer change. They apply only to sessions of the workspace's own platforms (payments reads them by the platform's workspace). Idempotent.",
   ),
 } as const;

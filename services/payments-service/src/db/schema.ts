@@ -6,7 +6,7 @@ import { paymentsSchema } from './pg-schema.js';
 export { paymentsSchema, SCHEMA_NAME } from './pg-schema.js';
 export const outbox = outboxTable(paymentsSchema);
 export { credentialInvalidations } from '../modules/auth/tables.js';
-export { checkoutSessions } from '../modules/checkout/tables.js';
+export { checkoutSessions, checkoutWalletSettings } from '../modules/checkout/tables.js';
 export { identityProviderEvents, verifications } from '../modules/compliance/tables.js';
 export { codeDeliveries, controlChallenges, controlResults, controlTemplates } from '../modules/controls/tables.js';
 export { disputeEvidence, disputes } from '../modules/disputes/tables.js';

@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileFixture, type Receiver, startReceiver } from '@holdfast/test-fixtures';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import type { LocalAccount } from 'viem';
+import { createWalletClient, http, type LocalAccount } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundlePage } from '../../scripts/bundle-page.js';
+import { LOCAL_RELAYER_KEY } from '../../src/config.js';
 import { RECEIVER, startChainPaymentsEnv, waitFor } from '../chain/fixtures.js';
 import { bearer, call, key, type Loose, newPlatform, type Running } from '../helpers.js';
 import { newPayer, RELAYER, relayerNonce, testClientOf } from '../relayer/fixtures.js';
@@ -235,7 +237,10 @@ describe('the hosted page in Chromium', () => {
     await shot(page, 'choose-wallet');
     await chooseWallet(page);
     await state(page, 'ready');
-    expect(await page.locator('#terms').textContent()).toMatch(/No hold|Held until/);
+    // The escrow's own terms (docs/checkout.md "What the payer reads"): rescind during the hold, release after it.
+    expect(await page.locator('#terms').textContent()).toMatch(
+      /^(No hold: once locked, Acme Shop can release the payment to 0x\w{4}…\w{4} at any time, and it cannot be taken back\.|Held in escrow until .+ UTC: until then you can take it back \(rescind\) from your wallet, and 0x\w{4}…\w{4} is paid earlier only if you both agree\. After that Acme Shop can release it to 0x\w{4}…\w{4}, unless a dispute holds it\.)$/,
+    );
     await shot(page, 'ready');
     wallet.beforeSign = async () => {
       await state(page, 'signing');
@@ -441,6 +446,53 @@ describe('the hosted page in Chromium', () => {
     expect(other.requests).not.toContain('eth_signTypedData_v4');
     await page.close();
   });
+
+  it('a relay that failed on chain (its nonce went to another transaction): nothing paid; trying again signs once more and locks once', async () => {
+    const s = await session();
+    const wallet = await funded();
+    const test = testClientOf(e.world);
+    const page = await open(s.id, wallet);
+    await state(page, 'choose-wallet');
+    await chooseWallet(page);
+    await state(page, 'ready');
+    const transactionId = (await sessionRow(s.id)).transaction_id;
+    await test.setAutomine(false);
+    try {
+      await payButton(page).click();
+      await state(page, 'waiting');
+      const [first] = await relaysOf(transactionId);
+      // Another transaction of the relayer's key takes the relay's account nonce (higher fees replace it in the pool).
+      const relayerWallet = createWalletClient({ account: privateKeyToAccount(LOCAL_RELAYER_KEY), transport: http(e.world.anvil.rpcUrl) });
+      await relayerWallet.sendTransaction({
+        chain: null,
+        to: RELAYER,
+        value: 0n,
+        gas: 21_000n,
+        nonce: Number(first!.account_nonce),
+        maxFeePerGas: BigInt(first!.max_fee_per_gas) * 2n,
+        maxPriorityFeePerGas: BigInt(first!.max_priority_fee_per_gas) * 2n + 1n,
+      });
+      await test.mine({ blocks: 1 });
+      await waitFor(async () => (await relaysOf(transactionId))[0]?.status === 'failed', 'the relay marked failed');
+    } finally {
+      await test.setAutomine(true);
+    }
+    await state(page, 'failed');
+    expect(await page.locator('#status').textContent()).toContain('Nothing was paid');
+    await shot(page, 'failed');
+    expect(await e.world.balance(wallet.account.address)).toBe(AMOUNT);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await state(page, 'ready');
+    await payAndLand(page, s);
+    // A second signature (a window of its own: new bytes, a new relay), and one lock on chain.
+    expect(wallet.signatures).toBe(2);
+    expect((await relaysOf(transactionId)).map((r) => r.status).sort()).toEqual(['failed', 'mined']);
+    expect(await e.world.balance(wallet.account.address)).toBe(0n);
+    expect((await sessionRow(s.id)).status).toBe('complete');
+    const tx = await call(e.svc.url, 'GET', `/api/v2/transactions/${transactionId}`, { headers: bearer(p.token) });
+    expect(tx.body).toMatchObject({ status: 'escrowed' });
+    await page.close();
+  }, 90_000);
 
   it('the relayer unavailable (it cannot pay the gas): nothing paid, try again later; trying again with the same signature pays', async () => {
     const s = await session();

@@ -1,4 +1,4 @@
-import type { CheckoutSessionStatus, Currency, Network } from '@holdfast/contracts';
+import type { CheckoutSessionStatus, CheckoutWalletSettings, Currency, Network } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
 import { isoOf } from '../auth/repository.js';
 
@@ -205,11 +205,54 @@ export function createCheckoutRepository(sql: Queryable) {
       return rows.map(toRow);
     },
 
-    /** Milliseconds until the next open session expires; null when none is open. */
+    /**
+     * Stores a workspace's wallet settings unless a newer `asOf` is already stored; true when stored.
+     * One statement, so two messages racing leave the newer.
+     */
+    async putWalletSettings(workspaceId: string, settings: CheckoutWalletSettings | null, asOf: string): Promise<boolean> {
+      const rows = await sql<{ workspace_id: string }[]>`
+        insert into checkout_wallet_settings (workspace_id, settings, as_of)
+        values (${workspaceId}, ${json(settings)}::text::jsonb, ${asOf})
+        on conflict (workspace_id) do update set settings = excluded.settings, as_of = excluded.as_of, updated_at = clock_timestamp()
+          where checkout_wallet_settings.as_of <= excluded.as_of
+        returning workspace_id`;
+      return rows.length > 0;
+    },
+
+    /** The workspace's wallet settings; null when none were sent or the workspace has no enabled config. */
+    async walletSettings(workspaceId: string): Promise<CheckoutWalletSettings | null> {
+      const rows = await sql<{ settings: CheckoutWalletSettings | null }[]>`
+        select settings from checkout_wallet_settings where workspace_id = ${workspaceId}`;
+      return rows[0]?.settings ?? null;
+    },
+
+    /**
+     * Processing sessions past their expiry (their transaction never became escrowed, or they would
+     * be complete), locked for the caller's transaction, skipping those held elsewhere; the least
+     * recently looked at first, so that ones still in flight do not starve the rest.
+     */
+    async claimUnfundedPastExpiry(tx: Queryable, limit: number): Promise<CheckoutSessionRow[]> {
+      const rows = await tx<Row[]>`
+        select *, true as past_expiry from checkout_sessions
+        where status = 'processing' and expires_at <= clock_timestamp()
+        order by updated_at limit ${limit} for update skip locked`;
+      return rows.map(toRow);
+    },
+
+    /** Marks a session looked at (updated_at), so the next pass takes others first. */
+    async touch(tx: Queryable, id: string): Promise<void> {
+      await tx`update checkout_sessions set updated_at = clock_timestamp() where id = ${id}`;
+    },
+
+    /**
+     * Milliseconds until the next open session expires, or a processing one reaches its expiry (one
+     * past it is looked at again every interval, not at once); null when none.
+     */
     async msUntilNextExpiry(): Promise<number | null> {
       const rows = await sql<{ ms: string | null }[]>`
         select (extract(epoch from (min(expires_at) - clock_timestamp())) * 1000)::bigint::text as ms
-        from checkout_sessions where status = 'open'`;
+        from checkout_sessions
+        where status = 'open' or (status = 'processing' and expires_at > clock_timestamp())`;
       const ms = rows[0]?.ms;
       return ms === null || ms === undefined ? null : Math.max(0, Number(ms));
     },

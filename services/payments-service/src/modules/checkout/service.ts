@@ -7,11 +7,15 @@ import {
   type CheckoutSessionList,
   type CheckoutSessionListQuery,
   type CheckoutTypedData,
+  type CheckoutWalletSettings,
+  type CommandReply,
+  type CommandRequest,
   type CreateCheckoutSessionBody,
   type CreateTransactionBody,
   type DomainEvent,
   type EscrowInstructions,
   newEventId,
+  type PAYMENTS_COMMANDS,
   paginationMeta,
   uuidv7,
 } from '@holdfast/contracts';
@@ -22,7 +26,7 @@ import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';
 import { normalizeAmount } from '../money/amounts.js';
 import { resolveNetwork } from '../money/networks.js';
-import { checkoutWindow, type Funding, type RelayerService } from '../relayer/service.js';
+import type { Funding, RelayerService } from '../relayer/service.js';
 import { canonical } from '../transactions/canonical.js';
 import type { ControlsGate } from '../transactions/controls-gate.js';
 import type { MoveHook } from '../transactions/moves.js';
@@ -55,26 +59,22 @@ export interface CheckoutServiceDeps {
   /** PAYMENTS_PUBLIC_URL: the origin of the hosted page; the request's origin when unset. */
   publicUrl?: string;
   /** The relayer (hosted page): the typed data its payer signs, and the relay of that signature for the session's platform. */
-  relayer?: Pick<RelayerService, 'fundingOf' | 'relay'>;
+  relayer?: Pick<RelayerService, 'fundingOf' | 'relay' | 'authorizationsLapsed'>;
   /** The platform's name as the payer reads it. */
   platformName?: (platformId: string) => Promise<string | undefined>;
   /** The EIP-155 chain id of a network. */
   chainId?: (network: string) => number;
   /**
-   * The workspace's external wallet settings (appName, appLogoUrl, projectId, allowedNetworks), when
-   * the platform has a workspace that configured them; absent: the defaults (the platform's name,
-   * no logo, injected wallets only).
+   * The workspace's external wallet settings (appName, appLogoUrl, projectId, allowedNetworks,
+   * allowedTemplateIds), when the platform has a workspace that configured them; absent: the ones
+   * workspace-service sent (the repository); none: the defaults (the platform's name, no logo,
+   * injected wallets only, any network and template).
    */
   walletSettings?: (workspaceId: string) => Promise<WalletSettings | null>;
 }
 
-/** What the hosted page takes of a workspace's external wallet configuration. */
-export interface WalletSettings {
-  appName?: string;
-  appLogoUrl?: string;
-  projectId?: string;
-  allowedNetworks?: string[];
-}
+/** What the hosted page and session creation take of a workspace's external wallet configuration. */
+export type WalletSettings = Partial<CheckoutWalletSettings>;
 
 const DOMAIN_FIELD_TYPES = {
   name: 'string',
@@ -230,6 +230,38 @@ export function checkoutCompletion(repository: CheckoutRepository): MoveHook {
 export function createCheckoutService(deps: CheckoutServiceDeps) {
   const { sql, repository, appEnv } = deps;
   const urlOf = (origin: string, id: string) => `${deps.publicUrl ?? origin}/pay/${id}`;
+  // A session reads the settings of its own platform's workspace (the principal's, stored on the
+  // session): that key is what keeps one workspace's settings off another's platforms.
+  const walletSettingsOf = async (workspaceId: string | null): Promise<WalletSettings | null> =>
+    workspaceId ? ((await deps.walletSettings?.(workspaceId)) ?? (await repository.walletSettings(workspaceId))) : null;
+
+  /**
+   * cmd.payments.checkout-wallet-settings.set: workspace-service's merged external wallet configs.
+   * Nothing names a platform: the settings are keyed by the command's workspace and only sessions
+   * whose platform belongs to that workspace read them (walletSettingsOf).
+   */
+  async function setWalletSettings(
+    r: CommandRequest<(typeof PAYMENTS_COMMANDS)['setCheckoutWalletSettings']>,
+  ): Promise<CommandReply<(typeof PAYMENTS_COMMANDS)['setCheckoutWalletSettings']>> {
+    return { workspaceId: r.workspaceId, applied: await repository.putWalletSettings(r.workspaceId, r.settings, r.asOf) };
+  }
+
+  /**
+   * The workspace's bounds on a session (empty list: any): its network among allowedNetworks, its
+   * templateId among allowedTemplateIds; hold terms sent inline are refused when the workspace
+   * names its templates, since they would step around that list.
+   */
+  function checkBounds(settings: WalletSettings | null, network: string, templateId: string | undefined, inline: boolean) {
+    const networks = settings?.allowedNetworks ?? [];
+    if (networks.length > 0 && !networks.includes(network))
+      throw validationError([{ field: 'blockchainNetwork', reason: `must be one of the workspace's networks: ${networks.join(', ')}` }]);
+    const templates = settings?.allowedTemplateIds ?? [];
+    if (templates.length === 0) return;
+    if (inline)
+      throw validationError([{ field: 'template', reason: 'must not be sent: the workspace allows only its templates (send templateId)' }]);
+    if (templateId === undefined || !templates.includes(templateId))
+      throw validationError([{ field: 'templateId', reason: `must be one of the workspace's templates: ${templates.join(', ')}` }]);
+  }
 
   const toSession = (s: CheckoutSessionRow, origin: string): CheckoutSession => ({
     id: s.id,
@@ -310,6 +342,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       const existing = await repository.findByIdempotencyKey(principal.platformId, idempotencyKey);
       if (existing) return replayOf(existing, fingerprint, origin);
     }
+    checkBounds(await walletSettingsOf(principal.workspaceId ?? null), network, body.templateId, body.template !== undefined);
     // The template the transaction will run: an unknown templateId is 404 now, not when the payer comes.
     const prepared = await deps.controls.prepare(principal.platformId, {
       ...(body.templateId ? { templateId: body.templateId } : {}),
@@ -461,7 +494,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
   async function page(sessionId: string): Promise<CheckoutPage> {
     const s = await repository.get(sql, sessionId);
     if (!s) throw notFound('Checkout session');
-    const settings = s.workspaceId && deps.walletSettings ? await deps.walletSettings(s.workspaceId) : null;
+    const settings = await walletSettingsOf(s.workspaceId);
     const name = settings?.appName ?? (await deps.platformName?.(s.platformId)) ?? 'Holdfast';
     const embedded = s.template as { holdPeriodSeconds?: number; rescind?: { allowed?: boolean } } | null;
     let payment: CheckoutPage['payment'] = null;
@@ -511,7 +544,8 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       throw new AppError('INVALID_STATE_TRANSITION', 'Name the payer first (POST …/payer)', { status: s.status, action: 'authorize' });
     const relayer = requireRelayer();
     const funding = await relayer.fundingOf({ platformId: s.platformId }, s.transactionId);
-    const window = checkoutWindow(funding.row.createdAt);
+    // The window of the page's typed data now: a new one after a relay that ended without a lock.
+    const { window } = funding;
     let status: 200 | 202;
     try {
       ({ status } = await relayer.relay({ platformId: s.platformId }, s.transactionId, {
@@ -532,7 +566,10 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
   /**
    * One pass of the expiry worker: open sessions past `expiresAt` (at most `limit`, claimed with
    * `skip locked` so instances share the work) become `expired`, each with its event, in one
-   * database transaction. Returns how many it expired.
+   * database transaction. Then processing sessions past `expiresAt` whose transaction was never
+   * funded: each becomes `expired` once no signature can still lock it (docs/checkout.md "A payment
+   * that never locks"); one still in flight is looked at again on a later pass. Returns how many it
+   * expired.
    */
   async function expireDue(limit: number): Promise<number> {
     const expired = await sql.begin(async (tx) => {
@@ -540,10 +577,34 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       for (const s of due) await moveSession(tx, repository, s, 'expire');
       return due.length;
     });
-    if (expired > 0) deps.wakeRelay();
-    return expired;
+    const unfunded = await sql.begin(async (tx) => {
+      let moved = 0;
+      for (const s of await repository.claimUnfundedPastExpiry(tx, limit)) {
+        const lapsed =
+          s.transactionId === null ||
+          (deps.relayer ? await deps.relayer.authorizationsLapsed({ platformId: s.platformId }, s.transactionId) : true);
+        if (lapsed) {
+          await moveSession(tx, repository, s, 'expire_unfunded');
+          moved += 1;
+        } else await repository.touch(tx, s.id);
+      }
+      return moved;
+    });
+    if (expired + unfunded > 0) deps.wakeRelay();
+    return expired + unfunded;
   }
 
-  return { create, get, list, expire, attachPayer, page, authorize, expireDue, msUntilNextExpiry: repository.msUntilNextExpiry };
+  return {
+    create,
+    get,
+    list,
+    expire,
+    attachPayer,
+    page,
+    authorize,
+    expireDue,
+    setWalletSettings,
+    msUntilNextExpiry: repository.msUntilNextExpiry,
+  };
 }
 export type CheckoutService = ReturnType<typeof createCheckoutService>;

@@ -50,3 +50,17 @@ export const checkoutSessions = paymentsSchema.table(
     index('checkout_sessions_open_expires_idx').on(t.expiresAt).where(sql`status = 'open'`),
   ],
 );
+
+/**
+ * A workspace's checkout wallet settings (name, logo, WalletConnect project id, allowed networks
+ * and templates), as workspace-service last sent them (cmd.payments.checkout-wallet-settings.set).
+ * Keyed by workspace: a session reads the row of its own platform's workspace, never another's.
+ * `settings` null: the workspace has no enabled external wallet config (the defaults apply).
+ * `as_of` is when workspace-service read its configs; an older message never replaces a newer one.
+ */
+export const checkoutWalletSettings = paymentsSchema.table('checkout_wallet_settings', {
+  workspaceId: uuid('workspace_id').primaryKey(),
+  settings: jsonb('settings').$type<Record<string, unknown>>(),
+  asOf: timestamptzString('as_of').notNull(),
+  updatedAt: updatedAtString(),
+});

@@ -62,14 +62,25 @@ export interface RelayOwner {
 const escrowAndTokenAbi = [...holdfastEscrowAbi, ...mockUsdcAbi.filter((item) => item.type === 'error')] as const;
 
 /**
- * The EIP-3009 window of a checkout payer's authorization: fixed per transaction (a minute before its
- * creation to an hour after), so that the same wallet signing again signs the same bytes and the
- * relayer answers the same relay rather than a second one.
+ * The EIP-3009 window of a checkout payer's authorization: fixed per attempt, so that the same
+ * wallet signing again signs the same bytes and the relayer answers the same relay rather than a
+ * second one. The first attempt's window runs from a minute before the transaction's creation to an
+ * hour after. A relay that ended without a lock (`failed`: its account nonce went to another
+ * transaction; `reverted`) leaves the authorization's nonce unused on chain, so the payer may sign
+ * again: the next attempt's window is anchored at that relay's creation instead, and ends one more
+ * second later per ended relay, which makes new bytes and so a new relay. Safe because every attempt carries the same nonce (derived from the
+ * terms): whichever signature reaches the chain first locks the escrow, and no other ever can.
  */
 export const CHECKOUT_AUTHORIZATION_SECONDS = 3600;
-export function checkoutWindow(createdAt: string): { validAfter: number; validBefore: number } {
-  const created = Math.floor(Date.parse(createdAt) / 1000);
-  return { validAfter: created - 60, validBefore: created + CHECKOUT_AUTHORIZATION_SECONDS };
+export function checkoutWindow(
+  createdAt: string,
+  relays: readonly Pick<RelayRow, 'status' | 'createdAt'>[] = [],
+): { validAfter: number; validBefore: number } {
+  const ended = relays.filter((r) => r.status === 'failed' || r.status === 'reverted').map((r) => Date.parse(r.createdAt));
+  const anchor = Math.floor(Math.max(Date.parse(createdAt), ...ended) / 1000);
+  // + one second per ended relay: a relay made within the second of the anchor before it would
+  // otherwise get the same window (the same bytes, the same failed relay answered again).
+  return { validAfter: anchor - 60, validBefore: anchor + CHECKOUT_AUTHORIZATION_SECONDS + ended.length };
 }
 
 /** What a payer's page needs to fund a transaction: the typed data to sign (null once it cannot lock), the payer's balance, the relay. */
@@ -81,6 +92,8 @@ export interface Funding {
   typedData: ReturnType<typeof receiveWithAuthorizationTypedData> | null;
   balance: bigint | null;
   relay: { status: string; txHash: string } | null;
+  /** The window of the authorization to sign now (checkoutWindow). */
+  window: { validAfter: number; validBefore: number };
 }
 
 /** Gas limit over the estimate, in per cent (the estimate is of the state now; a block later may cost a little more). */
@@ -491,11 +504,13 @@ export function createRelayerService(deps: RelayerServiceDeps) {
    */
   async function fundingOf(owner: RelayOwner, id: string): Promise<Funding> {
     const row = await load(owner, id);
-    const [latest] = await repository.ofTransaction(sql, id);
+    const relays = await repository.ofTransaction(sql, id);
+    const [latest] = relays;
     const relay = latest ? { status: latest.status, txHash: latest.minedHash ?? latest.txHash } : null;
+    const window = checkoutWindow(row.createdAt, relays);
     const amountBaseUnits = toBaseUnits(row.amount) ?? null;
     const escrowInstructions = escrowInstructionsOf(row, chain.escrowTerms(row.blockchainNetwork, row.currency)) ?? null;
-    const base = { row, escrow: escrowInstructions, amountBaseUnits, relay };
+    const base = { row, escrow: escrowInstructions, amountBaseUnits, relay, window };
     if (row.orchestrationType !== 'platform' || !nextStatus(row.status, 'lock_escrow').ok)
       return { ...base, typedData: null, balance: null };
     const network = row.blockchainNetwork;
@@ -507,7 +522,6 @@ export function createRelayerService(deps: RelayerServiceDeps) {
       tokenDomain = await chain.rpc('eip712Domain', () => readEip712Domain(client, terms.token));
       domains.set(key, tokenDomain);
     }
-    const window = checkoutWindow(row.createdAt);
     const typedData = receiveWithAuthorizationTypedData({
       tokenDomain,
       chainId: chain.chainId(network),
@@ -538,6 +552,19 @@ export function createRelayerService(deps: RelayerServiceDeps) {
     }
   }
 
-  return { relay, get, fundingOf, checkFunded };
+  /**
+   * Whether no signature the hosted page could have had signed for this transaction can still lock
+   * its escrow through the relayer or anyone who saw it: no relay in flight (`submitted`, `mined`),
+   * and the window of the latest attempt (checkoutWindow, later than every earlier one) has closed.
+   * The checkout expiry worker expires a `processing` session past its expiry only then.
+   */
+  async function authorizationsLapsed(owner: RelayOwner, id: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<boolean> {
+    const row = await load(owner, id);
+    const relays = await repository.ofTransaction(sql, id);
+    if (relays.some((r) => r.status === 'submitted' || r.status === 'mined')) return false;
+    return nowSeconds >= checkoutWindow(row.createdAt, relays).validBefore;
+  }
+
+  return { relay, get, fundingOf, checkFunded, authorizationsLapsed };
 }
 export type RelayerService = ReturnType<typeof createRelayerService>;

@@ -1,4 +1,4 @@
-import { AppError, PAYMENTS_COMMANDS, WebhookCommands, type WebhookOwner } from '@holdfast/contracts';
+import { AppError, type CheckoutWalletSettings, PAYMENTS_COMMANDS, WebhookCommands, type WebhookOwner } from '@holdfast/contracts';
 import type { Logger } from '@holdfast/logging';
 import { type Bus, type RemoteTaskSettings, sendCommand } from '@holdfast/messaging';
 import { createRemoteTaskRunner as createTaskRunner } from '@holdfast/runtime';
@@ -78,6 +78,12 @@ export const task = {
    * the provider answers (docs/wallets.md#auto-created-customer-wallets). Handled by
    * `wallets/customer/auto-create.ts`.
    */
+  /** Payments' copy of the workspace's checkout wallet settings is out of date: the handler reads them fresh and sends them. */
+  syncCheckoutWalletSettings: (workspaceId: string): NewRemoteTask => ({
+    kind: 'payments.sync-checkout-wallet-settings',
+    workspaceId,
+    payload: { workspaceId },
+  }),
   autoCreateCustomerWallet: (workspaceId: string, customerId: string): NewRemoteTask => ({
     kind: 'customer-wallets.auto-create',
     workspaceId,
@@ -113,4 +119,21 @@ export function deactivationHandlers<R extends { remoteTasks: RemoteTasksReposit
       await sendCommand(bus, WebhookCommands.deactivateOwner, { owner, ...(reason ? { reason } : {}) });
     },
   } satisfies Partial<Record<RemoteTaskKind, RemoteTaskHandler<R>>>;
+}
+
+/**
+ * `payments.sync-checkout-wallet-settings`: reads the workspace's configs when it runs (not when it
+ * was queued), so any task sends the latest; `asOf` (read time) lets payments drop a late one that
+ * read before another that already landed.
+ */
+export function checkoutSettingsHandler<R extends { remoteTasks: RemoteTasksRepository }>(deps: {
+  bus: Bus;
+  settingsOf: (workspaceId: string) => Promise<CheckoutWalletSettings | null>;
+}): RemoteTaskHandler<R> {
+  return async (row) => {
+    const { workspaceId } = row.payload as { workspaceId: string };
+    const asOf = new Date().toISOString();
+    const settings = await deps.settingsOf(workspaceId);
+    await sendCommand(deps.bus, PAYMENTS_COMMANDS.setCheckoutWalletSettings, { workspaceId, settings, asOf });
+  };
 }

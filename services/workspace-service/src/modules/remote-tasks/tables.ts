@@ -9,6 +9,7 @@ export const REMOTE_TASK_KINDS = [
   'webhooks.deactivate-owner',
   'sandbox.reconcile-issuance',
   'customer-wallets.auto-create',
+  'payments.sync-checkout-wallet-settings',
 ] as const;
 export type RemoteTaskKind = (typeof REMOTE_TASK_KINDS)[number];
 
@@ -41,7 +42,7 @@ export const remoteTasks = workspaceSchema.table(
     index('remote_tasks_workspace_idx').on(t.workspaceId, t.createdAt),
     check(
       'remote_tasks_kind_check',
-      sql`${t.kind} in ('payments.deactivate-workspace-platforms', 'payments.deactivate-platform', 'webhooks.deactivate-owner', 'sandbox.reconcile-issuance', 'customer-wallets.auto-create')`,
+      sql`${t.kind} in ('payments.deactivate-workspace-platforms', 'payments.deactivate-platform', 'webhooks.deactivate-owner', 'sandbox.reconcile-issuance', 'customer-wallets.auto-create', 'payments.sync-checkout-wallet-settings')`,
     ),
     check('remote_tasks_status_check', sql`${t.status} in ('pending', 'done', 'dead')`),
   ],

@@ -11,7 +11,7 @@ import { createContractDeploymentService } from './contracts/service.js';
 import { createCustomerWalletRepository } from './customer/repository.js';
 import { type CustomerLookup, createCustomerWalletService } from './customer/service.js';
 import { createExternalWalletConfigRepository } from './external/repository.js';
-import { createExternalWalletConfigService } from './external/service.js';
+import { type CheckoutSettingsSync, createExternalWalletConfigService } from './external/service.js';
 import { createWalletProviderConfigRepository, type Tx } from './provider-configs/repository.js';
 import { createWalletProviderConfigService } from './provider-configs/service.js';
 import { createPlatformAdapter } from './providers/platform.js';
@@ -35,6 +35,8 @@ export interface WalletFeatureDeps {
   registrationRetryMs?: number;
   /** Host name resolution of the outbound policy (tests only; default: the system's). */
   outboundResolver?: Resolver;
+  /** Tells payments a workspace's external wallet configs changed (a remote task in the change's transaction). */
+  checkoutSync?: CheckoutSettingsSync;
 }
 
 /**
@@ -98,6 +100,7 @@ export function createWalletFeatures(deps: WalletFeatureDeps) {
       repository: createExternalWalletConfigRepository(db),
       secrets,
       audit: deps.audit,
+      ...(deps.checkoutSync ? { sync: deps.checkoutSync } : {}),
     }),
     walletAccounts: createWalletAccountService({
       workspaceWalletProvider: deps.workspaceWalletProvider,

@@ -111,16 +111,26 @@ const when = (iso: string) =>
     timeZoneName: 'short',
   });
 
+/**
+ * The hold, rescind and release terms as HoldfastEscrow enforces them (packages/escrow, docs/checkout.md
+ * "What the payer reads"): before the hold deadline only the sender can rescind, and the receiver is
+ * paid early only if sender and receiver both agree; from the deadline the platform's attester may
+ * release (or, in a dispute, split); with no hold the attester may release at once and there is no
+ * rescind. `rescindAllowed: false` is the platform's rule, not the escrow's: the contract still lets
+ * the sender rescind during the hold, so the page does not promise it cannot happen.
+ */
 function termsText(): string {
   const { holdDeadline, holdPeriodSeconds, rescindAllowed } = data.terms;
   const receiver = short(data.session.toAddress);
+  const platform = data.platform.name;
   const deadline = holdDeadline ?? (holdPeriodSeconds ? new Date(Date.now() + holdPeriodSeconds * 1000).toISOString() : null);
   if (!deadline) return 'Shown once your wallet is connected.';
-  if (Date.parse(deadline) <= Date.now()) return `No hold: ${receiver} can collect the payment as soon as it is locked.`;
+  if (Date.parse(deadline) <= Date.now())
+    return `No hold: once locked, ${platform} can release the payment to ${receiver} at any time, and it cannot be taken back.`;
   const back = rescindAllowed
-    ? 'you can take the payment back (rescind) if something is wrong'
-    : 'the payment is held and cannot be taken back';
-  return `Held until ${when(deadline)}${holdDeadline ? '' : ' (about)'}: until then ${back}; after that ${receiver} can collect it.`;
+    ? 'until then you can take it back (rescind) from your wallet'
+    : `${platform}'s terms do not offer taking it back, though until then the escrow still lets your wallet rescind it`;
+  return `Held in escrow until ${when(deadline)}${holdDeadline ? '' : ' (about)'}: ${back}, and ${receiver} is paid earlier only if you both agree. After that ${platform} can release it to ${receiver}, unless a dispute holds it.`;
 }
 
 function renderSummary() {
@@ -384,6 +394,7 @@ async function afterPayer(name = false) {
   }
   if (!(await load())) return;
   if (data.session.status === 'complete') return taken();
+  if (data.session.status === 'expired') return expired();
   const payment = data.payment;
   if (payment?.relay && (payment.relay.status === 'submitted' || payment.relay.status === 'mined')) return taken();
   if (!payment?.typedData) return unavailable(() => void afterPayer());
@@ -440,6 +451,8 @@ async function submit() {
 /** Live status: polls the page's data until the session is complete. */
 async function follow(delay = 1000) {
   if (data.session.status === 'complete') return done();
+  // Never funded and past its expiry (docs/checkout.md "A payment that never locks").
+  if (data.session.status === 'expired') return expired();
   const relay = data.payment?.relay;
   if (relay && (relay.status === 'failed' || relay.status === 'reverted')) {
     signature = null;

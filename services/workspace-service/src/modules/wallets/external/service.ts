@@ -1,5 +1,6 @@
 import {
   AppError,
+  type CheckoutWalletSettings,
   type ExternalWalletConfig,
   type ExternalWalletConfigDeleted,
   type ExternalWalletConfigList,
@@ -10,13 +11,52 @@ import {
 } from '@holdfast/contracts';
 import type { SecretBox } from '@holdfast/secrets';
 import { type ActorContext, type AuditSink, diffChanges, WALLET_AUDIT } from '../common/audit.js';
+import type { Tx } from '../provider-configs/repository.js';
 import type { ExternalWalletConfigRepository, ExternalWalletPatch } from './repository.js';
 import type { ExternalWalletConfigRow } from './tables.js';
+
+/**
+ * How payments learns of a change (its hosted checkout page shows the configs' name and logo and
+ * bounds sessions by their networks and templates): `enqueue` writes a remote task in the change's
+ * transaction, `attempt` sends it right after the commit (the runner retries until answered).
+ */
+export interface CheckoutSettingsSync {
+  enqueue: (tx: Tx, workspaceId: string) => Promise<string[]>;
+  attempt: (taskIds: string[]) => Promise<void>;
+}
 
 export interface ExternalWalletConfigServiceDeps {
   repository: ExternalWalletConfigRepository;
   secrets: SecretBox;
   audit: AuditSink;
+  sync?: CheckoutSettingsSync;
+}
+
+/** `BASE_SEPOLIA` (the configs' names) -> `base-sepolia` (payments'). */
+export const paymentsNetworkOf = (network: string) => network.toLowerCase().replaceAll('_', '-');
+
+/**
+ * What payments' checkout takes of a workspace's configs: the enabled ones merged, in type order
+ * (EXTERNAL_WALLET_1 first): the first name, logo and project id set; the union of their networks
+ * and templates, where one enabled config that allows any (an empty list) allows any. Null when
+ * none is enabled (payments' defaults). The RPC key never leaves: the page does not use it.
+ */
+export function checkoutSettingsOf(rows: ExternalWalletConfigRow[]): CheckoutWalletSettings | null {
+  const enabled = rows.filter((r) => r.isEnabled).sort((a, b) => a.providerType.localeCompare(b.providerType));
+  if (enabled.length === 0) return null;
+  const first = (key: 'appName' | 'appLogoUrl' | 'projectId') =>
+    enabled.map((r) => r.settings[key]).find((v) => v !== undefined && v !== '');
+  const union = (lists: string[][]) => (lists.some((l) => l.length === 0) ? [] : [...new Set(lists.flat())]);
+  const appName = first('appName');
+  const appLogoUrl = first('appLogoUrl');
+  const projectId = first('projectId');
+  return {
+    ...(appName !== undefined ? { appName } : {}),
+    ...(appLogoUrl !== undefined ? { appLogoUrl } : {}),
+    ...(projectId !== undefined ? { projectId } : {}),
+    allowedNetworks: union(enabled.map((r) => r.allowedNetworks.map(paymentsNetworkOf))),
+    allowedTemplateIds: union(enabled.map((r) => r.allowedTemplateIds)),
+  };
 }
 
 /** Where a config's sealed RPC key is bound: a value copied to another row does not open. */
@@ -57,6 +97,10 @@ export function createExternalWalletConfigService(deps: ExternalWalletConfigServ
   }
 
   return {
+    /** The merged settings payments' checkout takes, read now (the remote task's handler). */
+    checkoutSettings: async (workspaceId: string): Promise<CheckoutWalletSettings | null> =>
+      checkoutSettingsOf(await repository.list(workspaceId)),
+
     /** GET /workspaces/{id}/external-wallet-configs: `{configs}`, by type. */
     list: async (workspaceId: string): Promise<ExternalWalletConfigList> => ({
       configs: (await repository.list(workspaceId)).map(toApi),
@@ -116,14 +160,15 @@ export function createExternalWalletConfigService(deps: ExternalWalletConfigServ
           ),
           actor,
         });
-        return after;
+        return { after, taskIds: (await deps.sync?.enqueue(tx, workspaceId)) ?? [] };
       });
-      return toApi(row);
+      if (row.taskIds.length > 0) await deps.sync?.attempt(row.taskIds);
+      return toApi(row.after);
     },
 
     /** DELETE .../external-wallet-configs/{type}: `{message}`; 404 when the type is not configured. */
     remove: async (workspaceId: string, type: ExternalWalletType, actor: ActorContext): Promise<ExternalWalletConfigDeleted> => {
-      await repository.transaction(async (tx) => {
+      const taskIds = await repository.transaction(async (tx) => {
         await repository.lock(tx, workspaceId, type);
         const before = await repository.find(workspaceId, type, tx);
         if (!before) throw new AppError('NOT_FOUND', `${type} is not configured for this workspace`);
@@ -135,7 +180,9 @@ export function createExternalWalletConfigService(deps: ExternalWalletConfigServ
           changes: diffChanges(before, null, AUDITED, before.rpcProviderApiKeySealed ? ['config.rpcProviderApiKey'] : []),
           actor,
         });
+        return (await deps.sync?.enqueue(tx, workspaceId)) ?? [];
       });
+      if (taskIds.length > 0) await deps.sync?.attempt(taskIds);
       return { message: `${type} configuration deleted` };
     },
   };

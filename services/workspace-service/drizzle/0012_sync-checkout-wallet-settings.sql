@@ -1,0 +1,2 @@
+ALTER TABLE "workspace"."remote_tasks" DROP CONSTRAINT "remote_tasks_kind_check";--> statement-breakpoint
+ALTER TABLE "workspace"."remote_tasks" ADD CONSTRAINT "remote_tasks_kind_check" CHECK ("workspace"."remote_tasks"."kind" in ('payments.deactivate-workspace-platforms', 'payments.deactivate-platform', 'webhooks.deactivate-owner', 'sandbox.reconcile-issuance', 'customer-wallets.auto-create', 'payments.sync-checkout-wallet-settings'));
