@@ -61,8 +61,8 @@ export interface PaymentsClientOptions extends TransportOptions {
 /** Per-call options of a money-creating call. */
 export interface IdempotentCall {
   /**
-   * Makes a repeat of this call answer the first one's result instead of paying twice. Sent as
-   * `Idempotency-Key`; the SDK makes one (a UUID) when you give none, and reuses it on its own retries.
+   * Makes a repeat of this call answer the first one's result instead of doing it twice. Sent as
+   * `Idempotency-Key`; the SDK makes one (`auto_<uuid>`) when you give none, and reuses it on its own retries.
    */
   idempotencyKey?: string;
   signal?: AbortSignal;
@@ -142,6 +142,20 @@ export class PaymentsClient {
         ? { ...answer.body, idempotentReplayed: true }
         : (answer.body as Created<T>);
     };
+    // A money-moving operation without a key of its own (docs/idempotency.md): keyed like a create,
+    // so the SDK may retry it after a lost answer and the retry answers the first success.
+    const act = async <T>(path: string, body: unknown, options: IdempotentCall = {}): Promise<T> => {
+      const answer = await this.#transport.send<T>({
+        method: 'POST',
+        path,
+        body: body ?? {},
+        headers: { 'idempotency-key': options.idempotencyKey ?? `${AUTOMATIC_KEY_PREFIX}${randomUUID()}` },
+        retry: true,
+        auth: bearer,
+        signal: options.signal,
+      });
+      return answer.body;
+    };
     const id = (value: string) => encodeURIComponent(value);
     const v2 = '/api/v2';
 
@@ -202,14 +216,20 @@ export class PaymentsClient {
         post(`${v2}/transactions/${id(transactionId)}/hash`, body),
       submitEscrowHash: (transactionId: string, body: SubmitEscrowHashBody): Promise<TransactionOperationResult> =>
         post(`${v2}/transactions/${id(transactionId)}/escrow-hash`, body),
-      attestRelease: (transactionId: string): Promise<TransactionOperationResult> =>
-        post(`${v2}/transactions/${id(transactionId)}/release/attest`, {}),
-      attestEarlyRelease: (transactionId: string, body: ReleaseEarlyAttestBody): Promise<TransactionOperationResult> =>
-        post(`${v2}/transactions/${id(transactionId)}/release-early/attest`, body),
-      rescind: (transactionId: string, body: RescindBody = {} as RescindBody): Promise<TransactionOperationResult> =>
-        post(`${v2}/transactions/${id(transactionId)}/rescind`, body),
-      refund: (transactionId: string, body: RefundBody): Promise<TransactionOperationResult> =>
-        post(`${v2}/transactions/${id(transactionId)}/refund`, body),
+      attestRelease: (transactionId: string, options?: IdempotentCall): Promise<TransactionOperationResult> =>
+        act(`${v2}/transactions/${id(transactionId)}/release/attest`, {}, options),
+      attestEarlyRelease: (
+        transactionId: string,
+        body: ReleaseEarlyAttestBody,
+        options?: IdempotentCall,
+      ): Promise<TransactionOperationResult> => act(`${v2}/transactions/${id(transactionId)}/release-early/attest`, body, options),
+      rescind: (
+        transactionId: string,
+        body: RescindBody = {} as RescindBody,
+        options?: IdempotentCall,
+      ): Promise<TransactionOperationResult> => act(`${v2}/transactions/${id(transactionId)}/rescind`, body, options),
+      refund: (transactionId: string, body: RefundBody, options?: IdempotentCall): Promise<TransactionOperationResult> =>
+        act(`${v2}/transactions/${id(transactionId)}/refund`, body, options),
     };
 
     this.batches = {
@@ -257,13 +277,15 @@ export class PaymentsClient {
     this.disputes = {
       /** Disputes, newest first (the API answers at most `limit`, 100 by default, in one list). */
       list: (filters: Partial<ListDisputesQuery> = {}) => singlePage(() => get<Dispute[]>(`${v2}/disputes`, filters)),
-      open: (body: CreateDisputeBody): Promise<Dispute> => post(`${v2}/disputes`, body),
+      open: (body: CreateDisputeBody, options?: IdempotentCall): Promise<Dispute> => act(`${v2}/disputes`, body, options),
       get: (disputeId: string, options: CallOptions = {}): Promise<Dispute> =>
         get(`${v2}/disputes/${id(disputeId)}`, undefined, options.signal),
-      escalate: (disputeId: string): Promise<Dispute> => post(`${v2}/disputes/${id(disputeId)}/escalate`, {}),
-      submitEvidence: (disputeId: string, body: SubmitEvidenceBody): Promise<Evidence> =>
-        post(`${v2}/disputes/${id(disputeId)}/evidence`, body),
-      resolve: (disputeId: string, body: ResolveDisputeBody): Promise<Dispute> => post(`${v2}/disputes/${id(disputeId)}/resolve`, body),
+      escalate: (disputeId: string, options?: IdempotentCall): Promise<Dispute> =>
+        act(`${v2}/disputes/${id(disputeId)}/escalate`, {}, options),
+      submitEvidence: (disputeId: string, body: SubmitEvidenceBody, options?: IdempotentCall): Promise<Evidence> =>
+        act(`${v2}/disputes/${id(disputeId)}/evidence`, body, options),
+      resolve: (disputeId: string, body: ResolveDisputeBody, options?: IdempotentCall): Promise<Dispute> =>
+        act(`${v2}/disputes/${id(disputeId)}/resolve`, body, options),
     };
 
     this.events = {

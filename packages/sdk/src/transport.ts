@@ -120,8 +120,10 @@ export function createTransport(options: TransportOptions) {
         try {
           return await withAuth<T>(request);
         } catch (error) {
+          // IDEMPOTENCY_KEY_IN_USE: the first attempt of this key (whose answer was lost) still runs; its result comes next.
           const retriable =
-            error instanceof ConnectionError || (error instanceof HoldfastError && RETRIABLE_STATUSES.has(error.statusCode ?? 0));
+            error instanceof ConnectionError ||
+            (error instanceof HoldfastError && (RETRIABLE_STATUSES.has(error.statusCode ?? 0) || error.code === 'IDEMPOTENCY_KEY_IN_USE'));
           if (!request.retry || !retriable || attempt >= maxRetries) throw error;
           const asked = (error as HoldfastError).retryAfterSeconds;
           const wait = asked !== undefined ? Math.min(asked * 1000, maxDelay) : backoffMs(attempt, maxDelay);

@@ -174,7 +174,7 @@ describe('transactions', () => {
       if (method === 'GET' && path === `/api/v2/transactions/${made.id}` && seen <= 2) {
         return seen === 1 ? { status: 503, headers: { 'retry-after': '1' } } : { status: 429, headers: { 'retry-after': '1' } };
       }
-      if (method === 'POST' && path.endsWith('/release/attest')) return { status: 503 };
+      if (method === 'POST' && path.endsWith('/hash')) return { status: 503 };
       return undefined;
     });
     try {
@@ -187,9 +187,9 @@ describe('transactions', () => {
       expect(proxy.seen.filter((s) => s === `GET /api/v2/transactions/${made.id}`)).toHaveLength(3);
       expect((await behind.transactions.get(third.id)).id).toBe(third.id);
       expect(proxy.seen.filter((s) => s === `GET /api/v2/transactions/${third.id}`)).toHaveLength(3);
-      const refused = await behind.transactions.attestRelease(made.id).catch((e: unknown) => e);
+      const refused = await behind.transactions.submitHash(made.id, { txHash: `0x${'ab'.repeat(32)}` }).catch((e: unknown) => e);
       expect(refused).toMatchObject({ statusCode: 503, code: 'SERVICE_UNAVAILABLE' });
-      expect(proxy.seen.filter((s) => s.endsWith('/release/attest'))).toHaveLength(1);
+      expect(proxy.seen.filter((s) => s.endsWith('/hash'))).toHaveLength(1);
       // With retries off, the 429 reaches the caller with its Retry-After.
       const noRetries = new PaymentsClient({
         baseUrl: proxy.url,
@@ -320,6 +320,41 @@ describe('disputes', () => {
     const again = await client.disputes.escalate(dispute.id).catch((e: unknown) => e);
     expect(again).toBeInstanceOf(ValidationError);
     expect(again).toMatchObject({ code: 'DISPUTE_RESOLVED' });
+  });
+
+  it('evidence and a resolution whose answers are lost are retried under their keys: one evidence row, the resolution answered', async () => {
+    const t = await tx({ orchestrationType: 'platform' });
+    await sql`update payments.transactions set status = 'escrowed' where id = ${t.id}`;
+    const dispute = await client.disputes.open({ transactionId: t.id, initiatedBy: 'receiver', reason: 'paid twice' });
+    // Each proxy cuts the first answer it relays of its operation, after payments committed it.
+    const flakyFor = async (operation: string) => {
+      const proxy = await droppingProxy(stack.paymentsUrl, (head) => head.startsWith(`POST /api/v2/disputes/${dispute.id}/${operation} `));
+      const flaky = new PaymentsClient({
+        baseUrl: proxy.url,
+        clientId: stack.tenant.sandbox.clientId,
+        clientSecret: stack.tenant.sandbox.clientSecret,
+      });
+      return { proxy, flaky };
+    };
+    const ev = await flakyFor('evidence');
+    const rs = await flakyFor('resolve');
+    try {
+      const evidence = await ev.flaky.disputes.submitEvidence(dispute.id, {
+        submittedBy: 'receiver',
+        type: 'text',
+        title: 'Receipt',
+        content: 'x',
+      });
+      expect(evidence).toMatchObject({ disputeId: dispute.id, title: 'Receipt' });
+      expect(ev.proxy.dropped()).toBe(1);
+      const resolved = await rs.flaky.disputes.resolve(dispute.id, { outcome: 'favor_receiver', resolutionReason: 'one payment only' });
+      expect(resolved).toMatchObject({ status: 'resolved', outcome: 'favor_receiver' });
+      expect(rs.proxy.dropped()).toBe(1);
+      const rows = await sql`select id from payments.dispute_evidence where dispute_id = ${dispute.id}`;
+      expect(rows.map((r) => r.id)).toEqual([evidence.id]);
+    } finally {
+      await Promise.all([ev.proxy.close(), rs.proxy.close()]);
+    }
   });
 });
 

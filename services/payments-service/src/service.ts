@@ -44,6 +44,7 @@ import { disputeRoutes } from './modules/disputes/routes.js';
 import { createDisputesService } from './modules/disputes/service.js';
 import { eventStreamRoutes } from './modules/event-stream/routes.js';
 import { createEventStreamService } from './modules/event-stream/service.js';
+import { createIdempotencyRepository, registerIdempotency } from './modules/idempotency/index.js';
 import { createOAuthRepository } from './modules/oauth/repository.js';
 import { oauthRoutes } from './modules/oauth/routes.js';
 import { createOAuthService } from './modules/oauth/service.js';
@@ -130,6 +131,7 @@ export async function createPaymentsService(
   const feed = createInvalidationFeed({ repository: authRepository, cache, bus, logger });
   const authenticator = createAuthenticator({ repository: authRepository, cache, feed, appEnv: config.APP_ENV });
   registerAuth(app, authenticator);
+  registerIdempotency(app, { repository: createIdempotencyRepository(database.sql), logger });
 
   // Commands owed to other processes, sent until answered (ADR 15): a deactivated platform's webhooks.
   const remoteTasksRepository = createRemoteTasksRepository();

@@ -24,6 +24,11 @@ export type V1Path = string | { readonly path: string; readonly operationId: str
 export interface PaymentsEndpoint extends Endpoint {
   tier: OperationTier;
   auth: PaymentsAuth;
+  /**
+   * Takes an optional `Idempotency-Key` header, kept by the service for operations that have no key
+   * of their own (docs/idempotency.md): the key's first success is replayed to every retry.
+   */
+  idempotent?: true;
   v1?: readonly V1Path[];
   v1Auth?: PaymentsAuth;
 }

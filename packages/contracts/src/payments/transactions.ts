@@ -115,6 +115,14 @@ export const IdempotencyKey = Type.String({
     'Same key, same answer (the first result is replayed). A key starting with `auto_` is one a client library made for its own retries: it replays too, but the duplicate window still applies.',
 });
 
+/** The `Idempotency-Key` header of an operation the service keeps keys for (`idempotent: true` in the catalogue). */
+const OperationIdempotencyKey: typeof IdempotencyKey = {
+  ...IdempotencyKey,
+  description:
+    'Optional. The first success under this key is replayed (`Idempotent-Replayed: true`) to every retry for 24 hours; the key with other parameters is 422 IDEMPOTENCY_KEY_REUSED, while its first request runs 409 IDEMPOTENCY_KEY_IN_USE.',
+};
+export const OperationIdempotencyHeaders = Type.Object({ 'idempotency-key': Type.Optional(OperationIdempotencyKey) });
+
 /** POST /transactions headers: the idempotency key may come as a header instead of the body field. */
 const IdempotencyKeyHeader: typeof IdempotencyKey = {
   ...IdempotencyKey,

@@ -10,6 +10,7 @@ export { checkoutSessions, checkoutWalletSettings } from '../modules/checkout/ta
 export { identityProviderEvents, verifications } from '../modules/compliance/tables.js';
 export { codeDeliveries, controlChallenges, controlResults, controlTemplates } from '../modules/controls/tables.js';
 export { disputeEvidence, disputes } from '../modules/disputes/tables.js';
+export { idempotentRequests } from '../modules/idempotency/tables.js';
 export { oauthClients, oauthTokens } from '../modules/oauth/tables.js';
 export { apiKeys, platforms } from '../modules/platforms/tables.js';
 export { quotes } from '../modules/quotes/tables.js';

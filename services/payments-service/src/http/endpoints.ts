@@ -1,4 +1,4 @@
-import type { Endpoint, PaymentsAuth, PaymentsEndpoint } from '@holdfast/contracts';
+import { type Endpoint, OperationIdempotencyHeaders, type PaymentsAuth, type PaymentsEndpoint } from '@holdfast/contracts';
 import { type EndpointHandler, type EndpointOptions, type HttpApp, serveEndpoint } from '@holdfast/http-kit';
 import type { RouteAuth } from '../modules/auth/plugin.js';
 
@@ -28,10 +28,22 @@ function accessOf(auth: PaymentsAuth): RouteAuth | undefined {
 
 const isV1 = (path: string) => path.startsWith('/api/v1/');
 
+/** An operation the service keeps Idempotency-Keys for: the header, and the two answers the key adds (modules/idempotency). */
+function withIdempotencyKey(endpoint: Endpoint): Endpoint {
+  if (endpoint.headers) throw new Error(`${endpoint.operationId}: an idempotent operation declares no headers of its own`);
+  return { ...endpoint, headers: OperationIdempotencyHeaders, errors: [...new Set([...(endpoint.errors ?? []), 409, 422])] };
+}
+
 function serve(app: HttpApp, r: PaymentsRoute, endpoint: Endpoint, auth: PaymentsAuth): void {
   const access = accessOf(auth);
-  const config = { tier: r.endpoint.tier, ...(access ? { access } : {}), ...r.options.config };
-  serveEndpoint(app, endpoint, { ...r.options, config }, r.handler as EndpointHandler<Endpoint>);
+  const idempotent = r.endpoint.idempotent === true;
+  const config = { tier: r.endpoint.tier, ...(access ? { access } : {}), ...(idempotent ? { idempotent } : {}), ...r.options.config };
+  serveEndpoint(
+    app,
+    idempotent ? withIdempotencyKey(endpoint) : endpoint,
+    { ...r.options, config },
+    r.handler as EndpointHandler<Endpoint>,
+  );
 }
 
 /**
@@ -42,7 +54,7 @@ function serve(app: HttpApp, r: PaymentsRoute, endpoint: Endpoint, auth: Payment
  */
 export function servePayments(app: HttpApp, routes: readonly PaymentsRoute[]): void {
   for (const r of routes) {
-    const { v1 = [], v1Auth, auth, tier: _tier, ...endpoint } = r.endpoint;
+    const { v1 = [], v1Auth, auth, tier: _tier, idempotent: _idempotent, ...endpoint } = r.endpoint;
     if (isV1(endpoint.path)) {
       serve(app, r, endpoint, auth);
       continue;
@@ -53,7 +65,7 @@ export function servePayments(app: HttpApp, routes: readonly PaymentsRoute[]): v
     }
   }
   for (const r of routes) {
-    const { v1: _v1, v1Auth: _v1Auth, auth, tier: _tier, ...endpoint } = r.endpoint;
+    const { v1: _v1, v1Auth: _v1Auth, auth, tier: _tier, idempotent: _idempotent, ...endpoint } = r.endpoint;
     if (!isV1(endpoint.path)) serve(app, r, endpoint, auth);
   }
 }

@@ -109,6 +109,22 @@ describe('payments retention', () => {
     expect((await sql`select 1 from control_challenges where id = ${oldSent}`).length).toBe(1);
   });
 
+  it('deletes Idempotency-Keys a day after their first request, done or lost with their process; keeps younger ones', async () => {
+    const key = async (state: 'running' | 'done', ageSeconds: number) => {
+      const k = `key-${uuidv7()}`;
+      await sql`insert into idempotent_requests (platform_id, key, operation, fingerprint, state, lease_until, created_at)
+        values (${platformId}, ${k}, 'refundTransaction', 'f', ${state}, now(), now() - make_interval(secs => ${ageSeconds}))`;
+      return k;
+    };
+    const oldDone = await key('done', DAY + 60);
+    const oldRunning = await key('running', DAY + 60);
+    const young = await key('done', DAY - 60);
+    const removed = await createPaymentsRetentionRepository(sql).sweep(HORIZONS);
+    expect(removed?.idempotentRequests).toBe(2);
+    const left = await sql<{ key: string }[]>`select key from idempotent_requests where key in ${sql([oldDone, oldRunning, young])}`;
+    expect(left.map((r) => r.key)).toEqual([young]);
+  });
+
   it('deletes in batches until nothing past the horizon is left', async () => {
     const ids = await Promise.all(Array.from({ length: 7 }, () => token(-10 * DAY)));
     const removed = await createPaymentsRetentionRepository(sql, { batch: 3 }).sweep(HORIZONS);

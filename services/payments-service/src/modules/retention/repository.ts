@@ -17,7 +17,11 @@ export interface PaymentsRetentionResult {
   oauthTokens: number;
   quotes: number;
   codeDeliveries: number;
+  idempotentRequests: number;
 }
+
+/** Idempotency-Keys of the operations that take one are replayed for this long (docs/idempotency.md). */
+export const IDEMPOTENT_REQUEST_SECONDS = 24 * 3600;
 
 export type PaymentsRetentionRepository = ReturnType<typeof createPaymentsRetentionRepository>;
 
@@ -59,7 +63,16 @@ export function createPaymentsRetentionRepository(sql: Sql, options: { batch?: n
                 limit ${batch})
               returning 1`,
         );
-        return { oauthTokens, quotes, codeDeliveries };
+        // A key is replayed for 24 h from its first request; a key still `running` that old was lost with its process.
+        const idempotentRequests = await inBatches(
+          () => conn`
+              delete from idempotent_requests where (platform_id, key) in (
+                select platform_id, key from idempotent_requests
+                where created_at < now() - make_interval(secs => ${IDEMPOTENT_REQUEST_SECONDS})
+                limit ${batch})
+              returning 1`,
+        );
+        return { oauthTokens, quotes, codeDeliveries, idempotentRequests };
       }),
   };
 }

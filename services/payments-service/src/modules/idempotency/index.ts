@@ -1,0 +1,2 @@
+export { registerIdempotency } from './plugin.js';
+export { createIdempotencyRepository, IDEMPOTENCY_LEASE_SECONDS, type IdempotencyRepository } from './repository.js';

@@ -1,0 +1,53 @@
+import type { Queryable } from '@holdfast/db';
+
+export interface IdempotentRequestRow {
+  operation: string;
+  fingerprint: string;
+  state: 'running' | 'done';
+  leaseActive: boolean;
+  responseStatus: number | null;
+  responseBody: string | null;
+}
+
+/** Each claim holds its key this long; a retry after it may run the request again (ADR 47). */
+export const IDEMPOTENCY_LEASE_SECONDS = 30;
+
+export type IdempotencyRepository = ReturnType<typeof createIdempotencyRepository>;
+
+export function createIdempotencyRepository(sql: Queryable) {
+  return {
+    /**
+     * Takes the key for a request: inserted, or taken over from a holder whose lease ran out (its
+     * process died before it finished). Answers true when this request holds the key now.
+     */
+    async claim(c: { platformId: string; key: string; operation: string; fingerprint: string }): Promise<boolean> {
+      const rows = await sql`
+        insert into idempotent_requests (platform_id, key, operation, fingerprint, state, lease_until)
+        values (${c.platformId}, ${c.key}, ${c.operation}, ${c.fingerprint}, 'running', now() + make_interval(secs => ${IDEMPOTENCY_LEASE_SECONDS}))
+        on conflict (platform_id, key) do update set lease_until = excluded.lease_until
+          where idempotent_requests.state = 'running' and idempotent_requests.lease_until <= now()
+            and idempotent_requests.operation = excluded.operation and idempotent_requests.fingerprint = excluded.fingerprint
+        returning 1`;
+      return rows.length === 1;
+    },
+
+    async find(platformId: string, key: string): Promise<IdempotentRequestRow | undefined> {
+      const [row] = await sql<IdempotentRequestRow[]>`
+        select operation, fingerprint, state, lease_until > now() as "leaseActive", response_status as "responseStatus",
+               response_body as "responseBody"
+        from idempotent_requests where platform_id = ${platformId} and key = ${key}`;
+      return row;
+    },
+
+    async complete(c: { platformId: string; key: string; status: number; body: string }): Promise<void> {
+      await sql`
+        update idempotent_requests set state = 'done', response_status = ${c.status}, response_body = ${c.body}, completed_at = now()
+        where platform_id = ${c.platformId} and key = ${c.key} and state = 'running'`;
+    },
+
+    /** The request did not succeed: the key is free again (a retry runs it anew). */
+    async release(platformId: string, key: string): Promise<void> {
+      await sql`delete from idempotent_requests where platform_id = ${platformId} and key = ${key} and state = 'running'`;
+    },
+  };
+}
