@@ -112,7 +112,11 @@ describe('the duplicate window covers batch legs', () => {
     expect(dupLeg.body.error).toMatchObject({ code: 'DUPLICATE_TRANSACTION', details: { transactionId: first.body.id, field: 'legs.1' } });
 
     // An automatic key (a client library's) does not.
-    const automatic = await batch({ fromAddress: other, legs: [{ toAddress: receiver, amount: 7 }], idempotencyKey: `auto_${randomUUID()}` });
+    const automatic = await batch({
+      fromAddress: other,
+      legs: [{ toAddress: receiver, amount: 7 }],
+      idempotencyKey: `auto_${randomUUID()}`,
+    });
     expect(automatic.status).toBe(409);
     expect(automatic.body.error).toMatchObject({ code: 'DUPLICATE_TRANSACTION', details: { field: 'legs.0' } });
     // An idempotency key makes a repeat deliberate, as for single transactions.
