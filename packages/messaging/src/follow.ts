@@ -1,13 +1,17 @@
 import { STREAMS, type StreamName } from '@holdfast/contracts';
 import { DeliverPolicy } from '@nats-io/jetstream';
+import type { Context } from '@opentelemetry/api';
 import { type Bus, prefixed } from './bus.js';
 import { streamName } from './streams.js';
+import { contextOfHeaders } from './trace-headers.js';
 
 export interface FollowedMessage {
   /** The message's position in the stream: strictly increasing, never reused while the stream lives. */
   seq: number;
   subject: string;
   payload: unknown;
+  /** The publisher's trace context (the message's headers): a reader's span of it continues that trace. */
+  trace: Context;
 }
 
 export interface FollowOptions {
@@ -49,7 +53,7 @@ export async function followStream(bus: Bus, options: FollowOptions): Promise<As
         } catch {
           continue;
         }
-        yield { seq: message.seq, subject: message.subject.slice(bus.prefix.length), payload };
+        yield { seq: message.seq, subject: message.subject.slice(bus.prefix.length), payload, trace: contextOfHeaders(message.headers) };
       }
     } finally {
       options.signal.removeEventListener('abort', stop);

@@ -1,5 +1,5 @@
 import { registerCountGauge } from '@holdfast/http-kit';
-import type { Logger } from '@holdfast/logging';
+import { contextFromCarrier, type Logger, SpanKind, type TraceCarrier, withSpan } from '@holdfast/logging';
 import {
   REMOTE_TASK_BATCH,
   REMOTE_TASK_KEEP_DONE_MS,
@@ -16,6 +16,8 @@ export interface RemoteTask {
   kind: string;
   attempts: number;
   payload: unknown;
+  /** The trace of the change that queued the task (its request or message): each run continues it. */
+  traceContext?: TraceCarrier | null;
 }
 
 /**
@@ -80,7 +82,17 @@ export function createRemoteTaskRunner<T extends RemoteTask, Tx>(deps: {
       const claimed = ids && claimThese ? await claimThese(tx, ids) : await storage.claimDue(tx, REMOTE_TASK_BATCH);
       for (const task of claimed) {
         try {
-          await storage.complete(tx, task);
+          // Under the span of the change that queued it: the command it sends (cmd.* send, its
+          // headers) and what the other process does with it join that trace.
+          await withSpan(
+            `remote-task ${task.kind}`,
+            {
+              kind: SpanKind.INTERNAL,
+              parent: contextFromCarrier(task.traceContext),
+              attributes: { 'holdfast.remote_task.id': task.id, 'holdfast.remote_task.attempt': task.attempts + 1 },
+            },
+            () => storage.complete(tx, task),
+          );
         } catch (error) {
           await settleFailedRemoteTask(error, task, {
             settings,

@@ -1,8 +1,9 @@
 import { paymentsEndpoints as api, EVENT_STREAM_HEARTBEAT_MS, EVENT_STREAM_RETRY_MS } from '@holdfast/contracts';
 import type { HttpApp } from '@holdfast/http-kit';
+import { SpanKind, withSpan } from '@holdfast/logging';
 import { route, servePayments } from '../../http/endpoints.js';
 import { principalOf } from '../auth/index.js';
-import type { EventStreamService } from './service.js';
+import type { EventStreamService, StreamedEvent } from './service.js';
 
 /**
  * GET /api/v2/events/stream: the platform's events as server-sent events (docs/api/events-stream.md),
@@ -23,7 +24,7 @@ export function eventStreamRoutes(
       route(api.streamEvents, async (request, reply) => {
         const controller = trackedAbort(open);
         const lastEventId = request.headers['last-event-id'];
-        let events: AsyncIterable<{ seq: number; event: { type: string } }>;
+        let events: AsyncIterable<StreamedEvent>;
         try {
           events = await service.open(principalOf(request), {
             ...(typeof lastEventId === 'string' ? { afterSeq: Number(lastEventId) } : {}),
@@ -47,8 +48,19 @@ export function eventStreamRoutes(
         request.raw.on('close', () => controller.abort());
         raw.on('close', () => controller.abort());
         try {
-          for await (const { seq, event } of events) {
-            raw.write(`id: ${seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+          for await (const { seq, event, trace } of events) {
+            // One span per event sent, in the trace of the change that caused it (as a webhook attempt is).
+            await withSpan(
+              `events.${event.type} stream`,
+              {
+                kind: SpanKind.CONSUMER,
+                parent: trace,
+                attributes: { 'messaging.system': 'nats', 'holdfast.event.id': event.id, 'holdfast.stream.seq': seq },
+              },
+              async () => {
+                raw.write(`id: ${seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+              },
+            );
           }
         } catch (error) {
           request.log.warn({ err: error }, 'event stream ended by an error');

@@ -7,13 +7,15 @@ import {
   type EventType,
   STREAMS,
 } from '@holdfast/contracts';
-import { type Bus, followStream } from '@holdfast/messaging';
+import { type Bus, type FollowedMessage, followStream } from '@holdfast/messaging';
 import { hasScope, type Principal } from '../auth/index.js';
 
 export interface StreamedEvent {
   /** The stream position: the SSE `id:`, given back as `Last-Event-ID` to resume after it. */
   seq: number;
   event: DeliveredEvent;
+  /** The event's publish span (the outbox relay's): its send to the client continues that trace. */
+  trace: FollowedMessage['trace'];
 }
 
 export interface OpenStreamInput {
@@ -74,7 +76,7 @@ export function createEventStreamService(deps: { bus: Bus }) {
           const event = message.payload;
           if (!isDomainEvent(event) || event.platformId !== principal.platformId || !allowed.has(event.type)) continue;
           const delivered = { id: event.id, type: event.type, createdAt: event.createdAt, data: event.data } as DeliveredEvent;
-          yield { seq: message.seq, event: delivered };
+          yield { seq: message.seq, event: delivered, trace: message.trace };
         }
       })();
     },

@@ -1,5 +1,6 @@
 import { uuidv7 } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
+import { activeTraceCarrier, type TraceCarrier } from '@holdfast/logging';
 import { isoOf } from '../auth/repository.js';
 import type { RemoteTaskKind, RemoteTaskStatus } from './tables.js';
 
@@ -12,6 +13,7 @@ export interface RemoteTaskRow {
   attempts: number;
   nextAttemptAt: string;
   lastError: string | null;
+  traceContext: TraceCarrier | null;
   createdAt: string;
   completedAt: string | null;
 }
@@ -31,6 +33,7 @@ interface Row {
   attempts: number;
   next_attempt_at: string;
   last_error: string | null;
+  trace_context: TraceCarrier | null;
   created_at: string;
   completed_at: string | null;
 }
@@ -45,6 +48,7 @@ function toTask(r: Row): RemoteTaskRow {
     attempts: r.attempts,
     nextAttemptAt: isoOf(r.next_attempt_at),
     lastError: r.last_error,
+    traceContext: r.trace_context,
     createdAt: isoOf(r.created_at),
     completedAt: r.completed_at === null ? null : isoOf(r.completed_at),
   };
@@ -55,11 +59,13 @@ export function createRemoteTasksRepository() {
   return {
     enqueue: async (tx: Queryable, tasks: NewRemoteTask[]): Promise<string[]> => {
       const ids: string[] = [];
+      const traceContext = activeTraceCarrier();
       for (const t of tasks) {
         const id = uuidv7();
         await tx`
-          insert into remote_tasks (id, kind, payload, platform_id)
-          values (${id}, ${t.kind}, ${JSON.stringify(t.payload)}::jsonb, ${t.platformId})`;
+          insert into remote_tasks (id, kind, payload, platform_id, trace_context)
+          values (${id}, ${t.kind}, ${JSON.stringify(t.payload)}::jsonb, ${t.platformId},
+                  ${traceContext === null ? null : JSON.stringify(traceContext)}::jsonb)`;
         ids.push(id);
       }
       return ids;

@@ -26,6 +26,8 @@ export const remoteTasks = paymentsSchema.table(
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamptzString('next_attempt_at').notNull().defaultNow(),
     lastError: text('last_error'),
+    /** The trace of the change that queued the task; the runner's span continues it (docs/operations.md, Tracing). */
+    traceContext: jsonb('trace_context').$type<Record<string, string>>(),
     createdAt: createdAtString(),
     completedAt: timestamptzString('completed_at'),
   },

@@ -1,4 +1,5 @@
 import { uuidv7 } from '@holdfast/contracts';
+import { activeTraceCarrier } from '@holdfast/logging';
 import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/store.js';
 import { type RemoteTaskKind, type RemoteTaskStatus, remoteTasks } from './tables.js';
@@ -18,11 +19,14 @@ export function createRemoteTasksRepository(db: Executor) {
   return {
     enqueue: async (tasks: NewRemoteTask[]): Promise<string[]> => {
       if (tasks.length === 0) return [];
+      // The trace of the request (or message) that queued them: the runner's span continues it.
+      const traceContext = activeTraceCarrier();
       const rows = tasks.map((t) => ({
         id: uuidv7(),
         kind: t.kind,
         workspaceId: t.workspaceId,
         payload: t.payload,
+        traceContext,
         ...(t.notBefore ? { nextAttemptAt: t.notBefore } : {}),
       }));
       await db.insert(remoteTasks).values(rows);

@@ -34,6 +34,8 @@ export const remoteTasks = workspaceSchema.table(
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamptz('next_attempt_at').notNull().defaultNow(),
     lastError: text('last_error'),
+    /** The trace of the change that queued the task; the runner's span continues it (docs/operations.md, Tracing). */
+    traceContext: jsonb('trace_context').$type<Record<string, string>>(),
     createdAt: createdAt(),
     completedAt: timestamptz('completed_at'),
   },

@@ -1,0 +1,1 @@
+ALTER TABLE "payments"."remote_tasks" ADD COLUMN "trace_context" jsonb;

@@ -1,0 +1,1 @@
+ALTER TABLE "workspace"."remote_tasks" ADD COLUMN "trace_context" jsonb;
