@@ -85,6 +85,8 @@ import { createWorkspaceAccessService } from './modules/workspace-access/service
 import { serveWorkspaceTransactionCommands } from './modules/workspace-transactions/commands.js';
 import { createWorkspaceTransactionsRepository } from './modules/workspace-transactions/repository.js';
 import { createWorkspaceTransactionsService, forwardedCreateBody } from './modules/workspace-transactions/service.js';
+import { x402Routes } from './modules/x402/routes.js';
+import { createX402Service } from './modules/x402/service.js';
 
 /** What tests may tune beyond the configuration. */
 export interface PaymentsOverrides {
@@ -344,6 +346,24 @@ export async function createPaymentsService(
   });
   await app.register(transactionRoutes(transactions));
   await app.register(quoteRoutes(quotes));
+
+  // x402 facilitator (docs/x402.md): verify and settle on the relayer; a payment is a transaction of the platform.
+  await app.register(
+    x402Routes(
+      createX402Service({
+        sql: database.sql,
+        relayer,
+        relayerChain,
+        chain,
+        transactions: transactionsRepository,
+        createTransaction: async (principal, body) => (await transactions.create(principal, body)).transaction,
+        settleWaitMs: config.x402SettleWaitMs,
+        pollIntervalMs: config.relayer.pollIntervalMs,
+        ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+        logger,
+      }),
+    ),
+  );
 
   // Checkout sessions (docs/checkout.md): the payer's transaction is created through transactions.create.
   const checkout = createCheckoutService({
