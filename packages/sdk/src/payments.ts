@@ -37,11 +37,13 @@ import type {
   UpdatePlatformBody,
   Verification,
   VerifyControlCodeBody,
+  X402Settlement,
 } from '@holdfast/contracts';
 import type { Static } from '@sinclair/typebox';
 import { type EventStreamOptions, type StreamedEvent, streamEvents } from './event-stream.js';
 import { type Page, PageIterator, singlePage } from './pagination.js';
 import { type ApiRequest, createTransport, type TokenSource, type TransportOptions } from './transport.js';
+import { type X402FacilitatorConfig, x402FacilitatorConfig } from './x402.js';
 
 export interface PaymentsClientOptions extends TransportOptions {
   clientId: string;
@@ -102,6 +104,7 @@ export class PaymentsClient {
   readonly compliance;
   readonly disputes;
   readonly checkout;
+  readonly x402;
   readonly events;
 
   readonly #transport;
@@ -233,6 +236,17 @@ export class PaymentsClient {
         /** An open session expires now (an expired one answers as it is; processing or complete: 409). */
         expire: (sessionId: string): Promise<CheckoutSession> => post(`${v2}/checkout/sessions/${id(sessionId)}/expire`, {}),
       },
+    };
+
+    this.x402 = {
+      /**
+       * Holdfast's x402 facilitator for a seller's middleware: `new HTTPFacilitatorClient(client.x402.facilitator())`
+       * (@x402/core); every call carries this client's bearer token (docs/x402.md).
+       */
+      facilitator: (): X402FacilitatorConfig => x402FacilitatorConfig(this.#transport.baseUrl, () => this.oauth.token()),
+      /** The settlement of an x402 payment by its Holdfast transaction (`extra.holdfast.transactionId` of a settle answer). */
+      settlement: (transactionId: string, options: CallOptions = {}): Promise<X402Settlement> =>
+        get(`${v2}/x402/settlements/${id(transactionId)}`, undefined, options.signal),
     };
 
     this.controls = {

@@ -347,24 +347,6 @@ export async function createPaymentsService(
   await app.register(transactionRoutes(transactions));
   await app.register(quoteRoutes(quotes));
 
-  // x402 facilitator (docs/x402.md): verify and settle on the relayer; a payment is a transaction of the platform.
-  await app.register(
-    x402Routes(
-      createX402Service({
-        sql: database.sql,
-        relayer,
-        relayerChain,
-        chain,
-        transactions: transactionsRepository,
-        createTransaction: async (principal, body) => (await transactions.create(principal, body)).transaction,
-        settleWaitMs: config.x402SettleWaitMs,
-        pollIntervalMs: config.relayer.pollIntervalMs,
-        ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
-        logger,
-      }),
-    ),
-  );
-
   // Checkout sessions (docs/checkout.md): the payer's transaction is created through transactions.create.
   const checkout = createCheckoutService({
     sql: database.sql,
@@ -383,6 +365,26 @@ export async function createPaymentsService(
     chainId: (network) => chain.chainId(network),
   });
   await app.register(checkoutRoutes(checkout));
+  // x402 facilitator (docs/x402.md): verify and settle on the relayer; a payment is a transaction of the platform.
+  await app.register(
+    x402Routes(
+      createX402Service({
+        sql: database.sql,
+        relayer,
+        relayerChain,
+        chain,
+        transactions: transactionsRepository,
+        createTransaction: async (principal, body) => (await transactions.create(principal, body)).transaction,
+        checkout,
+        sessionPlatform: async (sessionId) => (await checkoutRepository.get(database.sql, sessionId))?.platformId,
+        settleWaitMs: config.x402SettleWaitMs,
+        pollIntervalMs: config.relayer.pollIntervalMs,
+        ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+        logger,
+      }),
+    ),
+  );
+
   // The hosted payer page, built by scripts/bundle-page.ts into page-build/ (one level above src/, dist/ and bundle/ alike).
   await app.register(checkoutPageRoutes(pageAssetsFrom(fileURLToPath(new URL('../page-build/', import.meta.url)))));
   const checkoutExpiry = createCheckoutExpiryWorker({ service: checkout, logger, intervalMs: config.checkoutExpiryIntervalMs });

@@ -118,6 +118,10 @@ import {
   TransactionStats,
 } from './transactions.js';
 import {
+  X402CheckoutHeaders,
+  X402CheckoutPaid,
+  X402CheckoutParams,
+  X402PaymentRequired,
   X402Request,
   X402Settlement,
   X402SettlementParams,
@@ -1409,4 +1413,19 @@ export const x402Settlement = endpoint({
   params: X402SettlementParams,
   response: { 200: X402Settlement },
   errors: [404],
+});
+
+export const x402PayCheckout = endpoint({
+  method: 'GET',
+  path: '/api/v2/x402/checkout/:id',
+  operationId: 'x402PayCheckout',
+  tags: ['x402'],
+  summary: 'x402: pay a checkout session (machine client)',
+  description: `A checkout session's \`x402Url\`: an x402 resource. Without \`PAYMENT-SIGNATURE\`, 402 with the session's \`holdfast-escrow\` requirements (body and \`PAYMENT-REQUIRED\` header); the buyer names itself at \`extra.payerUrl\`, signs the \`ReceiveWithAuthorization\` of \`extra.pageUrl\` (as the hosted page does) and sends it back: 200 with the session once its escrow is locked (\`PAYMENT-RESPONSE\`), 402 with \`error\` when refused or still mining (the same header again answers the same on-chain transaction). No credential: the session id is the capability, as for the hosted page; the session's platform pays the gas. Public rate-limit tier. ${X402_DESIGN}`,
+  tier: 'public',
+  auth: 'none',
+  params: X402CheckoutParams,
+  headers: X402CheckoutHeaders,
+  response: { 200: X402CheckoutPaid, 402: X402PaymentRequired },
+  errors: [404, 503],
 });

@@ -132,3 +132,40 @@ export const X402Settlement = Type.Object(
   { $id: 'X402Settlement', description: 'The settlement of an x402 payment, by its Holdfast transaction.' },
 );
 export type X402Settlement = Static<typeof X402Settlement>;
+
+/** An x402 PaymentRequired: what a resource asks for (answered with 402, and base64 in the `PAYMENT-REQUIRED` header). */
+export const X402PaymentRequired = Type.Object(
+  {
+    x402Version: Type.Integer(),
+    error: Type.Optional(Type.String()),
+    resource: ResourceInfo,
+    accepts: Type.Array(X402PaymentRequirements),
+  },
+  { $id: 'X402PaymentRequired', description: 'x402 PaymentRequired (also base64 JSON in the PAYMENT-REQUIRED header).' },
+);
+export type X402PaymentRequired = Static<typeof X402PaymentRequired>;
+
+export const X402CheckoutParams = Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+export const X402CheckoutHeaders = Type.Object({
+  'payment-signature': Type.Optional(
+    Type.String({ maxLength: 16384, description: "The buyer's x402 PaymentPayload, base64 JSON (x402 v2 header)" }),
+  ),
+});
+
+/** GET /x402/checkout/{id} once paid: the session as the payer sees it, and the settlement (also base64 in PAYMENT-RESPONSE). */
+export const X402CheckoutPaid = Type.Object(
+  {
+    session: Type.Object({
+      id: Type.String({ format: 'uuid' }),
+      status: Type.String(),
+      amount: Type.String(),
+      currency: Type.String(),
+      toAddress: Type.String(),
+      fromAddress: Type.Union([Type.String(), Type.Null()]),
+      transactionId: Type.Union([Type.String(), Type.Null()]),
+    }),
+    settlement: X402SettleResponse,
+  },
+  { $id: 'X402CheckoutPaid' },
+);
+export type X402CheckoutPaid = Static<typeof X402CheckoutPaid>;

@@ -570,6 +570,14 @@ export function createRelayerService(deps: RelayerServiceDeps) {
     return { status: out.status, body: answer(out.relay, out.row) };
   }
 
+  /** Every check `relay` makes of an escrow funding, and nothing sent (x402 verify of `holdfast-escrow`). */
+  async function checkLock(owner: RelayOwner, id: string, body: EscrowAuthorizationBody): Promise<void> {
+    const row = await load(owner, id);
+    requireOrchestration(row, 'platform');
+    refuseUnless(row, 'lock_escrow');
+    await verified(row, body);
+  }
+
   /**
    * A raw transaction paid by the payer's `TransferWithAuthorization` to its receiver (x402
    * `exact`): the worker follows it to its receipt, and settlement's submit-hash path completes
@@ -682,6 +690,7 @@ export function createRelayerService(deps: RelayerServiceDeps) {
 
   return {
     relay,
+    checkLock,
     relayTransfer,
     checkTransfer,
     relayOf,

@@ -45,3 +45,9 @@ export const caip2Of = (chainId: number) => `eip155:${chainId}`;
 export function networkOfCaip2(caip2: string, served: readonly { network: string; caip2: string }[]): string | undefined {
   return served.find((s) => s.caip2 === caip2)?.network;
 }
+
+/** Holdfast's escrow scheme: the payment is locked in HoldfastEscrow (hold, rescind, release, refund, disputes), not paid out. */
+export const ESCROW_SCHEME = 'holdfast-escrow';
+
+/** A `holdfast-escrow` refusal: the relayer's reason under the scheme's prefix (`invalid_holdfast_escrow_nonce_used`). */
+export const escrowReason = (reason: string) => `invalid_holdfast_escrow_${reason || 'payload'}`;

@@ -2,6 +2,9 @@ import type { CreatedTransaction } from '@holdfast/contracts';
 import {
   AppError,
   type CreateTransactionBody,
+  type X402CheckoutPaid,
+  type X402PaymentRequired,
+  type X402PaymentRequirements,
   type X402Request,
   type X402Settlement,
   type X402SettleResponse,
@@ -15,13 +18,14 @@ import type { Logger } from '@holdfast/logging';
 import type { Static } from '@sinclair/typebox';
 import { getAddress, type Hash, type Hex, isAddress, isHex } from 'viem';
 import type { Principal } from '../auth/index.js';
-import { roundHalfUp, TOKEN_DECIMALS } from '../money/amounts.js';
+import type { CheckoutService } from '../checkout/service.js';
+import { roundHalfUp, TOKEN_DECIMALS, toBaseUnits } from '../money/amounts.js';
 import type { RelayerChain } from '../relayer/chain.js';
 import type { RelayRow } from '../relayer/repository.js';
-import type { RelayerService } from '../relayer/service.js';
+import { checkoutWindow, type RelayerService } from '../relayer/service.js';
 import type { ChainAccess } from '../settlement/chain.js';
 import type { TransactionRow, TransactionsRepository } from '../transactions/repository.js';
-import { caip2Of, EXACT_REASONS, networkOfCaip2, X402_REASONS } from './protocol.js';
+import { caip2Of, ESCROW_SCHEME, EXACT_REASONS, escrowReason, networkOfCaip2, X402_REASONS } from './protocol.js';
 
 export interface X402Deps {
   sql: Sql;
@@ -31,6 +35,10 @@ export interface X402Deps {
   transactions: TransactionsRepository;
   /** transactions.create of the platform (controls, idempotency, the outbox event). */
   createTransaction: (principal: Principal, body: CreateTransactionBody) => Promise<Static<typeof CreatedTransaction>>;
+  /** The checkout module: a session's payer, page and authorization (the `holdfast-escrow` scheme pays a session). */
+  checkout: Pick<CheckoutService, 'get' | 'page' | 'authorize'>;
+  /** The platform of a checkout session (its id is the capability of a machine client, as of the hosted page's). */
+  sessionPlatform: (sessionId: string) => Promise<string | undefined>;
   settleWaitMs: number;
   pollIntervalMs: number;
   publicUrl?: string;
@@ -48,6 +56,30 @@ class Invalid {
     readonly payer?: string,
     readonly holdfastReason?: string,
   ) {}
+}
+
+/** A refusal as x402's VerifyResponse. */
+function notValid(refusal: Invalid): X402VerifyResponse {
+  return {
+    isValid: false,
+    invalidReason: refusal.reason,
+    invalidMessage: refusal.message,
+    ...(refusal.payer ? { payer: refusal.payer } : {}),
+    ...(refusal.holdfastReason ? { extra: { holdfast: { reason: refusal.holdfastReason } } } : {}),
+  };
+}
+
+/** A refusal as x402's SettleResponse: nothing was sent (`transaction` empty). */
+function notSettled(refusal: Invalid, network: string): X402SettleResponse {
+  return {
+    success: false,
+    errorReason: refusal.reason,
+    errorMessage: refusal.message,
+    ...(refusal.payer ? { payer: refusal.payer } : {}),
+    transaction: '',
+    network,
+    ...(refusal.holdfastReason ? { extra: { holdfast: { reason: refusal.holdfastReason } } } : {}),
+  };
 }
 
 /** An `exact` payment, parsed and checked against its requirements (not yet against the chain). */
@@ -107,6 +139,8 @@ export function createX402Service(deps: X402Deps) {
       const domain = await tokenDomain(network, token).catch(() => null);
       const extra = { asset: token, ...(domain ? { name: domain.name, version: domain.version } : {}), decimals: TOKEN_DECIMALS };
       kinds.push({ x402Version: 2, scheme: 'exact', network: caip2, extra });
+      const escrow = chain.escrowTerms(network, CURRENCY).contractAddress;
+      if (escrow) kinds.push({ x402Version: 2, scheme: ESCROW_SCHEME, network: caip2, extra: { ...extra, escrow } });
       const account = relayerChain.account(network);
       if (account) signers[caip2] = [account.address];
     }
@@ -195,21 +229,15 @@ export function createX402Service(deps: X402Deps) {
   }
 
   /** POST /x402/verify: every check of a settle, and nothing sent. */
-  async function verify(_principal: Principal, req: X402Request): Promise<X402VerifyResponse> {
+  async function verify(principal: Principal, req: X402Request, origin = ''): Promise<X402VerifyResponse> {
+    if (req.paymentRequirements.scheme === ESCROW_SCHEME) return verifyEscrow(principal, req, origin);
     let payment: ExactPayment | undefined;
     try {
       payment = await parseExact(req);
       await relayer.checkTransfer(payment.network, payment.token, payment.authorization, payment.signature);
       return { isValid: true, payer: payment.payer };
     } catch (error) {
-      const refusal = asInvalid(error, payment?.payer ?? '');
-      return {
-        isValid: false,
-        invalidReason: refusal.reason,
-        invalidMessage: refusal.message,
-        ...(refusal.payer ? { payer: refusal.payer } : {}),
-        ...(refusal.holdfastReason ? { extra: { holdfast: { reason: refusal.holdfastReason } } } : {}),
-      };
+      return notValid(asInvalid(error, payment?.payer ?? ''));
     }
   }
 
@@ -269,7 +297,7 @@ export function createX402Service(deps: X402Deps) {
   }
 
   /** Waits (up to X402_SETTLE_WAIT) for the worker to record the relay's receipt. */
-  async function awaitReceipt(principal: Principal, relay: RelayRow): Promise<RelayRow> {
+  async function awaitReceipt(principal: { platformId: string }, relay: RelayRow): Promise<RelayRow> {
     const until = Date.now() + deps.settleWaitMs;
     let current = relay;
     while (current.status === 'submitted' && Date.now() < until) {
@@ -284,7 +312,8 @@ export function createX402Service(deps: X402Deps) {
    * same payload one Holdfast transaction, and the relayer one on-chain transaction for it: a
    * repeat, concurrent or after a crash, answers the first's.
    */
-  async function settle(principal: Principal, req: X402Request): Promise<X402SettleResponse> {
+  async function settle(principal: Principal, req: X402Request, origin = ''): Promise<X402SettleResponse> {
+    if (req.paymentRequirements.scheme === ESCROW_SCHEME) return settleEscrow(principal, req, origin);
     const network = req.paymentRequirements.network;
     let payment: ExactPayment | undefined;
     try {
@@ -322,17 +351,178 @@ export function createX402Service(deps: X402Deps) {
         const since = await settledBefore(principal, payment.idempotencyKey).catch(() => null);
         if (since?.relay && since.row) return (await outcome(await awaitReceipt(principal, since.relay), since.row)).settlement;
       }
-      const refusal = asInvalid(error, payment?.payer ?? '');
-      return {
-        success: false,
-        errorReason: refusal.reason,
-        errorMessage: refusal.message,
-        ...(refusal.payer ? { payer: refusal.payer } : {}),
-        transaction: '',
-        network,
-        ...(refusal.holdfastReason ? { extra: { holdfast: { reason: refusal.holdfastReason } } } : {}),
-      };
+      return notSettled(asInvalid(error, payment?.payer ?? ''), network);
     }
+  }
+
+  // holdfast-escrow: the payment of a checkout session, locked in HoldfastEscrow through the relayer
+  // (the hosted page's path: the payer names itself, signs the page's ReceiveWithAuthorization).
+
+  /** The x402 requirements of a checkout session: its amount, receiver and token, and where the buyer names itself and reads what to sign. */
+  async function checkoutRequirements(sessionId: string, origin: string): Promise<X402PaymentRequired> {
+    const page = await deps.checkout.page(sessionId);
+    const s = page.session;
+    const network = s.blockchainNetwork;
+    const token = chain.tokenAddress(network, s.currency);
+    const domain = await tokenDomain(network, token);
+    const base = deps.publicUrl ?? origin;
+    const amount = toBaseUnits(s.amount);
+    return {
+      x402Version: 2,
+      resource: { url: `${base}/api/v2/x402/checkout/${s.id}`, description: `Checkout session ${s.id}`, mimeType: 'application/json' },
+      accepts: [
+        {
+          scheme: ESCROW_SCHEME,
+          network: caip2Of(chain.chainId(network)),
+          asset: token,
+          amount: (amount ?? 0n).toString(),
+          payTo: getAddress(s.toAddress),
+          maxTimeoutSeconds: 300,
+          extra: {
+            name: domain.name,
+            version: domain.version,
+            escrow: chain.escrowTerms(network, s.currency).contractAddress,
+            checkoutSessionId: s.id,
+            payerUrl: `${base}/api/v2/checkout/sessions/${s.id}/payer`,
+            pageUrl: `${base}/api/v2/checkout/sessions/${s.id}/page`,
+            holdPeriodSeconds: page.terms.holdPeriodSeconds,
+          },
+        },
+      ],
+    };
+  }
+
+  interface EscrowPayment {
+    sessionId: string;
+    transaction: TransactionRow;
+    signature: Hex;
+    payer: string;
+  }
+
+  /** The `holdfast-escrow` payment against its requirements and its session, which must be the platform's, with its payer named. */
+  async function parseEscrow(owner: { platformId: string }, req: X402Request, origin: string): Promise<EscrowPayment> {
+    const { paymentPayload: payload, paymentRequirements: required } = req;
+    const sessionId = (payload.payload as { checkoutSessionId?: unknown }).checkoutSessionId;
+    const signature = (payload.payload as { signature?: unknown }).signature;
+    if (req.x402Version !== 2 || payload.x402Version !== 2) throw new Invalid(X402_REASONS.version, 'Only x402 version 2 is served here');
+    if (payload.accepted.scheme !== required.scheme)
+      throw new Invalid(escrowReason('scheme'), "The payload's scheme is not the requirements'");
+    if (typeof sessionId !== 'string' || typeof signature !== 'string' || !isHex(signature)) {
+      throw new Invalid(
+        X402_REASONS.payload,
+        'The payload must be {checkoutSessionId, signature} (the ReceiveWithAuthorization of the session page)',
+      );
+    }
+    if (required.extra?.checkoutSessionId !== sessionId) {
+      throw new Invalid(X402_REASONS.requirements, "The payload's checkoutSessionId is not the requirements'");
+    }
+    let session: Awaited<ReturnType<typeof deps.checkout.get>>;
+    try {
+      session = await deps.checkout.get(owner, sessionId, origin);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'NOT_FOUND')
+        throw new Invalid(X402_REASONS.requirements, 'No checkout session of this platform has this id');
+      throw error;
+    }
+    const expected = (await checkoutRequirements(sessionId, origin)).accepts[0] as X402PaymentRequirements;
+    for (const field of ['network', 'asset', 'amount', 'payTo'] as const) {
+      if (
+        required[field].toLowerCase() !== expected[field].toLowerCase() ||
+        payload.accepted[field].toLowerCase() !== expected[field].toLowerCase()
+      )
+        throw new Invalid(X402_REASONS.requirements, `The ${field} is not the checkout session's`);
+    }
+    if (!session.transactionId || !session.fromAddress)
+      throw new Invalid(X402_REASONS.transactionState, 'The payer is not named yet: POST extra.payerUrl {fromAddress} first');
+    const transaction = await transactions.find(sql, session.transactionId, owner.platformId);
+    if (!transaction) throw new Invalid(X402_REASONS.transactionState, 'The session has no transaction');
+    return { sessionId, transaction, signature: signature as Hex, payer: getAddress(session.fromAddress) };
+  }
+
+  function asEscrowInvalid(error: unknown, payer: string): Invalid {
+    if (error instanceof AppError && error.code === 'AUTHORIZATION_REFUSED') {
+      const reason = String((error.details as { reason?: string } | undefined)?.reason ?? '');
+      return new Invalid(escrowReason(reason), error.message, payer, reason);
+    }
+    if (error instanceof AppError && (error.code === 'CONFLICT' || error.code === 'INVALID_STATE_TRANSITION')) {
+      return new Invalid(X402_REASONS.transactionState, error.message, payer);
+    }
+    return asInvalid(error, payer);
+  }
+
+  async function verifyEscrow(principal: Principal, req: X402Request, origin = ''): Promise<X402VerifyResponse> {
+    let payer = '';
+    try {
+      const payment = await parseEscrow(principal, req, origin);
+      payer = payment.payer;
+      const window = checkoutWindow(payment.transaction.createdAt);
+      await relayer.checkLock(principal, payment.transaction.id, { kind: 'authorization', ...window, signature: payment.signature });
+      return { isValid: true, payer };
+    } catch (error) {
+      return notValid(asEscrowInvalid(error, payer));
+    }
+  }
+
+  /** Locks the session's escrow through the relayer (checkout's own authorize path); the same signature again answers the same relay. */
+  async function settleEscrow(owner: { platformId: string }, req: X402Request, origin = ''): Promise<X402SettleResponse> {
+    let payer = '';
+    try {
+      const payment = await parseEscrow(owner, req, origin);
+      payer = payment.payer;
+      await deps.checkout.authorize(payment.sessionId, payment.signature);
+      const [relay] = await relayer.ofTransaction(payment.transaction.id);
+      if (!relay) throw new Error('the relay of an authorized session is missing');
+      const followed = await awaitReceipt(owner, relay);
+      const row = (await transactions.find(sql, payment.transaction.id, owner.platformId)) ?? payment.transaction;
+      return (await outcome(followed, row)).settlement;
+    } catch (error) {
+      return notSettled(asEscrowInvalid(error, payer), req.paymentRequirements.network);
+    }
+  }
+
+  /**
+   * GET /x402/checkout/{id}: the session as an x402 resource. Without a payment, its requirements
+   * (402); with one, settled as the session's platform: 200 once locked, else 402 with the reason.
+   */
+  async function payCheckout(
+    sessionId: string,
+    paymentHeader: string | undefined,
+    origin: string,
+  ): Promise<{ status: 200; body: X402CheckoutPaid; settlement: X402SettleResponse } | { status: 402; body: X402PaymentRequired }> {
+    const required = await checkoutRequirements(sessionId, origin);
+    if (!paymentHeader) return { status: 402, body: { ...required, error: 'Payment required' } };
+    let payload: X402Request['paymentPayload'];
+    try {
+      payload = JSON.parse(Buffer.from(paymentHeader, 'base64').toString('utf8'));
+    } catch {
+      return { status: 402, body: { ...required, error: X402_REASONS.payload } };
+    }
+    const platformId = await deps.sessionPlatform(sessionId);
+    if (!platformId) throw notFound('Checkout session');
+    const requirements = required.accepts[0] as X402PaymentRequirements;
+    const settlement = await settleEscrow(
+      { platformId },
+      { x402Version: 2, paymentPayload: payload, paymentRequirements: requirements },
+      origin,
+    );
+    if (!settlement.success) return { status: 402, body: { ...required, error: settlement.errorReason ?? 'settlement_failed' } };
+    const s = (await deps.checkout.page(sessionId)).session;
+    return {
+      status: 200,
+      settlement,
+      body: {
+        session: {
+          id: s.id,
+          status: s.status,
+          amount: s.amount,
+          currency: s.currency,
+          toAddress: s.toAddress,
+          fromAddress: s.fromAddress,
+          transactionId: s.transactionId,
+        },
+        settlement,
+      },
+    };
   }
 
   /** GET /x402/settlements/{transactionId}: the settlement as it is now. */
@@ -344,6 +534,6 @@ export function createX402Service(deps: X402Deps) {
     return outcome(relay, row);
   }
 
-  return { supported, verify, settle, settlement };
+  return { supported, verify, settle, settlement, payCheckout };
 }
 export type X402Service = ReturnType<typeof createX402Service>;
