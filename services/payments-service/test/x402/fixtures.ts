@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { transferWithAuthorizationTypedData } from '@holdfast/escrow';
+import { x402FacilitatorConfig } from '@holdfast/sdk';
 import { serve } from '@hono/node-server';
 import { HTTPFacilitatorClient } from '@x402/core/server';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
@@ -23,13 +24,13 @@ export const PRICE = 10_000n;
 
 export const facilitatorUrl = (paymentsUrl: string) => `${paymentsUrl}/api/v2/x402`;
 
-/** The protocol's facilitator client, authenticated by the platform's bearer token. */
+/**
+ * The protocol's facilitator client, configured by the SDK's `x402FacilitatorConfig` (what
+ * `PaymentsClient.x402.facilitator()` answers) with the platform's bearer token; none: no credential.
+ */
 export function facilitatorFor(paymentsUrl: string, token: string | null) {
-  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
-  return new HTTPFacilitatorClient({
-    url: facilitatorUrl(paymentsUrl),
-    createAuthHeaders: async () => ({ verify: headers, settle: headers, supported: headers }),
-  });
+  if (token) return new HTTPFacilitatorClient(x402FacilitatorConfig(paymentsUrl, async () => ({ accessToken: token })));
+  return new HTTPFacilitatorClient({ url: facilitatorUrl(paymentsUrl) });
 }
 
 /** What the seller asks for one request: PRICE base units of MockUSDC to `payTo`. */
