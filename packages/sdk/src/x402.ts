@@ -102,3 +102,43 @@ export class HoldfastEscrowScheme {
     return { x402Version, payload: { checkoutSessionId, signature } };
   }
 }
+
+/**
+ * The seller's side of `holdfast-escrow` for an x402 resource server
+ * (`x402ResourceServer.register(network, new HoldfastEscrowServerScheme())`), with a price from
+ * `PaymentsClient.x402.escrowPrice(…)`: each unpaid request gets a checkout session of its own, and
+ * the paid request the session its payment names. The session's fields in `extra` differ per
+ * request (`dynamicExtraFields`).
+ */
+export class HoldfastEscrowServerScheme {
+  readonly scheme = HOLDFAST_ESCROW_SCHEME;
+  readonly defaultAssetTransferMethod = 'eip3009';
+  readonly paymentFlows = { eip3009: { supported: ['authorization'] as const, default: 'authorization' as const } };
+  readonly dynamicExtraFields = ['checkoutSessionId', 'payerUrl', 'pageUrl'];
+
+  async parsePrice(price: unknown): Promise<{ amount: string; asset: string; extra?: Record<string, unknown> }> {
+    if (typeof price === 'object' && price !== null && 'amount' in price && 'asset' in price) {
+      const p = price as { amount: string; asset: string; extra?: Record<string, unknown> };
+      return { amount: p.amount, asset: p.asset, extra: p.extra ?? {} };
+    }
+    throw new Error('holdfast-escrow prices come from PaymentsClient.x402.escrowPrice (an asset amount with the session in extra)');
+  }
+
+  async enhancePaymentRequirements<R>(requirements: R): Promise<R> {
+    return requirements;
+  }
+}
+
+/** The checkout session a payment header names, if it is a `holdfast-escrow` payment. */
+export function escrowSessionOf(paymentHeader: string | undefined): string | undefined {
+  if (!paymentHeader) return undefined;
+  try {
+    const payload = JSON.parse(Buffer.from(paymentHeader, 'base64').toString('utf8')) as {
+      accepted?: { scheme?: string; extra?: { checkoutSessionId?: unknown } };
+    };
+    const id = payload.accepted?.scheme === HOLDFAST_ESCROW_SCHEME ? payload.accepted.extra?.checkoutSessionId : undefined;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,14 +1,14 @@
 import { EscrowStatus } from '@holdfast/escrow';
-import { HoldfastEscrowScheme } from '@holdfast/sdk';
+import { HoldfastEscrowScheme, PaymentsClient } from '@holdfast/sdk';
 import { fileFixture } from '@holdfast/test-fixtures';
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, platformWithCredentials, publishChain, startChainPaymentsEnv, waitFor } from '../chain/fixtures.js';
 import { sessionBody } from '../checkout/setup.js';
-import { bearer, call, type Loose } from '../helpers.js';
+import { bearer, call, type Loose, newPlatform } from '../helpers.js';
 import { newPayer, RELAYER, relayerNonce, usdcBalance } from '../relayer/fixtures.js';
-import { caip2Of, facilitatorFor } from './fixtures.js';
+import { caip2Of, facilitatorFor, startEscrowSeller } from './fixtures.js';
 
 // holdfast-escrow: a checkout session's x402Url paid by a machine client through @x402/fetch with
 // the SDK's HoldfastEscrowScheme (a local account with MockUSDC and no ETH): the payment is locked
@@ -154,5 +154,37 @@ describe('a checkout session paid over x402 (holdfast-escrow)', () => {
     // The session's payer is named: another wallet cannot take it over (the checkout's 409), nothing sent.
     await expect(new HoldfastEscrowScheme(newPayer()).createPaymentPayload(2, requirements)).rejects.toThrow(/409/);
     expect(await relayerNonce(e.world)).toBe(nonce + 1);
+  }, 120_000);
+
+  it('a seller behind @x402/hono asks for holdfast-escrow (SDK scheme and price): the buyer gets the resource, the payment escrowed', async () => {
+    const made = await newPlatform(e, {
+      name: 'x402 escrow middleware',
+      clientScopes: ['read:transactions', 'write:transactions', 'move:transactions'],
+    });
+    const client = new PaymentsClient({ baseUrl: e.svc.url, clientId: made.client.clientId, clientSecret: made.client.clientSecret });
+    const payTo = newPayer().address;
+    const seller = await startEscrowSeller(e.world, client, payTo);
+    try {
+      const unpaid = await fetch(`${seller.url}/vault`);
+      expect(unpaid.status).toBe(402);
+      const buyer = await fundedBuyer();
+      const nonce = await relayerNonce(e.world);
+      const res = await buyerFetch(buyer)(`${seller.url}/vault`);
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect(await res.json()).toEqual({ vault: 'open' });
+      const settled = decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE') ?? '');
+      expect(settled).toMatchObject({ success: true, payer: buyer.address });
+      const txId = (settled.extra as Loose).holdfast.transactionId as string;
+      const tx = await waitFor(async () => {
+        const got = await call(e.svc.url, 'GET', `/api/v2/transactions/${txId}`, { headers: bearer(made.token) });
+        return got.body.status === 'escrowed' ? got.body : null;
+      }, 'escrowed');
+      expect(tx).toMatchObject({ fromAddress: buyer.address, toAddress: payTo, amount: '0.5', txHash: settled.transaction });
+      expect(await e.world.escrowStatus(txId)).toBe(EscrowStatus.Held);
+      expect(await relayerNonce(e.world)).toBe(nonce + 1);
+      expect(await e.world.publicClient.getBalance({ address: buyer.address })).toBe(0n);
+    } finally {
+      await seller.stop();
+    }
   }, 120_000);
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { transferWithAuthorizationTypedData } from '@holdfast/escrow';
-import { x402FacilitatorConfig } from '@holdfast/sdk';
+import { HoldfastEscrowServerScheme, type PaymentsClient, x402FacilitatorConfig } from '@holdfast/sdk';
 import { serve } from '@hono/node-server';
 import { HTTPFacilitatorClient } from '@x402/core/server';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
@@ -75,6 +75,34 @@ export async function startSeller(world: ChainWorld, paymentsUrl: string, token:
     ),
   );
   app.get('/weather', (c) => c.json({ weather: 'sunny' }));
+  const { url, listening } = await new Promise<{ url: string; listening: ReturnType<typeof serve> }>((resolve) => {
+    const listening = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) =>
+      resolve({ url: `http://127.0.0.1:${info.port}`, listening }),
+    );
+  });
+  return { url, stop: () => new Promise<void>((resolve) => listening.close(() => resolve())) };
+}
+
+/** A seller whose GET /vault is paid into escrow (holdfast-escrow): a checkout session per request, through the SDK. */
+export async function startEscrowSeller(world: ChainWorld, client: PaymentsClient, payTo: Address) {
+  const server = new x402ResourceServer(new HTTPFacilitatorClient(client.x402.facilitator())).register(
+    caip2Of(world),
+    new HoldfastEscrowServerScheme(),
+  );
+  const app = new Hono();
+  const price = client.x402.escrowPrice({
+    amount: '0.5',
+    toAddress: payTo,
+    successUrl: 'https://seller.example/thanks',
+    cancelUrl: 'https://seller.example/cancel',
+  });
+  app.use(
+    paymentMiddleware(
+      { 'GET /vault': { accepts: { scheme: 'holdfast-escrow', network: caip2Of(world), payTo, price, maxTimeoutSeconds: 300 } } },
+      server,
+    ),
+  );
+  app.get('/vault', (c) => c.json({ vault: 'open' }));
   const { url, listening } = await new Promise<{ url: string; listening: ReturnType<typeof serve> }>((resolve) => {
     const listening = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) =>
       resolve({ url: `http://127.0.0.1:${info.port}`, listening }),
