@@ -44,6 +44,7 @@ export interface EscrowTerms {
 /** The token functions a relayer touches (USDC's FiatToken v2.2 signatures; `permit` is EIP-2612). */
 export const fundingTokenAbi = parseAbi([
   'function receiveWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, bytes signature)',
+  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, bytes signature)',
   'function cancelAuthorization(address authorizer, bytes32 nonce, bytes signature)',
   'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
   'function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)',
@@ -166,6 +167,33 @@ export function receiveWithAuthorizationTypedData(args: {
       validAfter: window.validAfter,
       validBefore: window.validBefore,
       nonce: authorizationNonce(chainId, escrow, terms),
+    },
+  } as const;
+}
+
+/** An EIP-3009 authorization as signed (x402's `exact` payload carries it): a transfer of `value` from `from` to `to`. */
+export interface TransferAuthorization {
+  from: Address;
+  to: Address;
+  value: bigint;
+  validAfter: bigint;
+  validBefore: bigint;
+  nonce: Hex;
+}
+
+/** The `TransferWithAuthorization` a payer signs to pay `to` directly (x402 `exact`), in the token's domain. */
+export function transferWithAuthorizationTypedData(args: { tokenDomain: Eip712Domain; authorization: TransferAuthorization }) {
+  return {
+    domain: args.tokenDomain,
+    types: { TransferWithAuthorization: tokenAuthorizationTypes.TransferWithAuthorization },
+    primaryType: 'TransferWithAuthorization',
+    message: {
+      from: args.authorization.from,
+      to: args.authorization.to,
+      value: args.authorization.value,
+      validAfter: args.authorization.validAfter,
+      validBefore: args.authorization.validBefore,
+      nonce: args.authorization.nonce,
     },
   } as const;
 }

@@ -20,9 +20,11 @@ export {
   type SignedPermitFunding,
   signAuthorizationFunding,
   signPermitFunding,
+  type TransferAuthorization,
   type TypedDataSigner,
   tokenAuthorizationTypes,
   toPermit,
+  transferWithAuthorizationTypedData,
 } from './authorization.js';
 export { evmChain } from './chain.js';
 export { type DecodedEvent, decodeEscrowLog, ESCROW_LIFECYCLE_EVENTS, type EscrowLog, UndecodableLogError } from './decode.js';

@@ -15,3 +15,4 @@ export * from './payments.js';
 export { SDK_VERSION, type TransportOptions } from './transport.js';
 export * from './webhooks.js';
 export * from './workspace.js';
+export * from './x402.js';

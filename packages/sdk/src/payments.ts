@@ -38,11 +38,13 @@ import type {
   UpdatePlatformBody,
   Verification,
   VerifyControlCodeBody,
+  X402Settlement,
 } from '@holdfast/contracts';
 import type { Static } from '@sinclair/typebox';
 import { type EventStreamOptions, type StreamedEvent, streamEvents } from './event-stream.js';
 import { type Page, PageIterator, singlePage } from './pagination.js';
 import { type ApiRequest, createTransport, type TokenSource, type TransportOptions } from './transport.js';
+import { escrowSessionOf, type X402FacilitatorConfig, x402FacilitatorConfig } from './x402.js';
 
 /** The server's mark of a key made by a client library (contracts' AUTOMATIC_IDEMPOTENCY_KEY_PREFIX: the type keeps the two equal). */
 const AUTOMATIC_KEY_PREFIX: AutomaticIdempotencyKeyPrefix = 'auto_';
@@ -106,6 +108,7 @@ export class PaymentsClient {
   readonly compliance;
   readonly disputes;
   readonly checkout;
+  readonly x402;
   readonly events;
 
   readonly #transport;
@@ -260,6 +263,34 @@ export class PaymentsClient {
         /** An open session expires now (an expired one answers as it is; processing or complete: 409). */
         expire: (sessionId: string): Promise<CheckoutSession> => post(`${v2}/checkout/sessions/${id(sessionId)}/expire`, {}),
       },
+    };
+
+    this.x402 = {
+      /**
+       * Holdfast's x402 facilitator for a seller's middleware: `new HTTPFacilitatorClient(client.x402.facilitator())`
+       * (@x402/core); every call carries this client's bearer token (docs/x402.md).
+       */
+      facilitator: (): X402FacilitatorConfig => x402FacilitatorConfig(this.#transport.baseUrl, () => this.oauth.token()),
+      /**
+       * A `holdfast-escrow` price for an x402 route (with `HoldfastEscrowServerScheme`): a checkout
+       * session of `session` per unpaid request, the one its payment names for a paid one (this
+       * platform's only: another is 404 and a new session is made), priced as its `x402Url` answers.
+       */
+      escrowPrice:
+        (session: CreateCheckoutSessionBody) =>
+        async (context: { paymentHeader?: string }): Promise<{ amount: string; asset: string; extra: Record<string, unknown> }> => {
+          const named = escrowSessionOf(context.paymentHeader);
+          const found = named ? await this.checkout.sessions.retrieve(named).catch(() => null) : null;
+          const s = found ?? (await this.checkout.sessions.create(session));
+          const answer = await fetchOf(this.#options)(s.x402Url);
+          const required = (await answer.json()) as { accepts?: { amount: string; asset: string; extra: Record<string, unknown> }[] };
+          const first = required.accepts?.[0];
+          if (!first) throw new Error(`The checkout session ${s.id} answers no x402 requirements (${answer.status})`);
+          return { amount: first.amount, asset: first.asset, extra: first.extra };
+        },
+      /** The settlement of an x402 payment by its Holdfast transaction (`extra.holdfast.transactionId` of a settle answer). */
+      settlement: (transactionId: string, options: CallOptions = {}): Promise<X402Settlement> =>
+        get(`${v2}/x402/settlements/${id(transactionId)}`, undefined, options.signal),
     };
 
     this.controls = {

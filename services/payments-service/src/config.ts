@@ -119,6 +119,8 @@ export const PaymentsEnv = Type.Object({
   CONTROLS_CODE_DELIVERY_INTERVAL: Type.String({ format: 'duration', default: '250ms', errorMessage: 'must be a duration such as 250ms' }),
   /** The longest sleep of the checkout expiry worker (it wakes at the next session's expiry when sooner). */
   CHECKOUT_EXPIRY_INTERVAL: Type.String({ format: 'duration', default: '10s', errorMessage: 'must be a duration such as 10s' }),
+  /** How long an x402 settle waits for its transfer's receipt before it answers settlement_pending (docs/x402.md). */
+  X402_SETTLE_WAIT: Type.String({ format: 'duration', default: '15s', errorMessage: 'must be a duration such as 15s' }),
   /** Seals one-time codes until they are sent; in local a development key is derived when unset. */
   DATA_ENCRYPTION_KEY: DataEncryptionKeyField,
   DATA_ENCRYPTION_KEYS_PREVIOUS: DataEncryptionPreviousKeysField,
@@ -203,6 +205,7 @@ function resolve(env: Record<string, string | undefined>) {
     eventStreamHeartbeatMs: Math.max(100, durationMs(raw.EVENT_STREAM_HEARTBEAT_INTERVAL)),
     codeDeliveryIntervalMs: durationMs(raw.CONTROLS_CODE_DELIVERY_INTERVAL),
     checkoutExpiryIntervalMs: Math.max(50, durationMs(raw.CHECKOUT_EXPIRY_INTERVAL)),
+    x402SettleWaitMs: durationMs(raw.X402_SETTLE_WAIT),
     reconciliation: {
       everyMs: Math.max(1000, durationMs(raw.RECONCILIATION_INTERVAL)),
       lookbackSeconds: Math.floor(durationMs(raw.RECONCILIATION_LOOKBACK) / 1000),

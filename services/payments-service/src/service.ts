@@ -88,6 +88,8 @@ import { createWorkspaceAccessService } from './modules/workspace-access/service
 import { serveWorkspaceTransactionCommands } from './modules/workspace-transactions/commands.js';
 import { createWorkspaceTransactionsRepository } from './modules/workspace-transactions/repository.js';
 import { createWorkspaceTransactionsService, forwardedCreateBody } from './modules/workspace-transactions/service.js';
+import { x402Routes } from './modules/x402/routes.js';
+import { createX402Service } from './modules/x402/service.js';
 
 /** What tests may tune beyond the configuration. */
 export interface PaymentsOverrides {
@@ -374,6 +376,26 @@ export async function createPaymentsService(
     chainId: (network) => chain.chainId(network),
   });
   await app.register(checkoutRoutes(checkout));
+  // x402 facilitator (docs/x402.md): verify and settle on the relayer; a payment is a transaction of the platform.
+  await app.register(
+    x402Routes(
+      createX402Service({
+        sql: database.sql,
+        relayer,
+        relayerChain,
+        chain,
+        transactions: transactionsRepository,
+        createTransaction: async (principal, body) => (await transactions.create(principal, body)).transaction,
+        checkout,
+        sessionPlatform: async (sessionId) => (await checkoutRepository.get(database.sql, sessionId))?.platformId,
+        settleWaitMs: config.x402SettleWaitMs,
+        pollIntervalMs: config.relayer.pollIntervalMs,
+        ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+        logger,
+      }),
+    ),
+  );
+
   // The hosted payer page, built by scripts/bundle-page.ts into page-build/ (one level above src/, dist/ and bundle/ alike).
   await app.register(checkoutPageRoutes(pageAssetsFrom(fileURLToPath(new URL('../page-build/', import.meta.url)))));
   const checkoutExpiry = createCheckoutExpiryWorker({ service: checkout, logger, intervalMs: config.checkoutExpiryIntervalMs });

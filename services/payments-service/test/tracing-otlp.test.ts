@@ -74,6 +74,8 @@ afterAll(async () => {
 });
 
 const admin = () => procs.env.PAYMENTS_BOOTSTRAP_API_KEY!;
+/** newPlatform's view of the stack: the payments process and its bootstrap key. */
+const stack = () => ({ svc: { url: paymentsUrl, stop: async () => {} }, admin: admin() });
 const span = (name: string | RegExp, service: string, where: (s: OtlpSpan) => boolean = () => true) =>
   until(`span ${String(name)} of ${service}`, () =>
     collector.spans.find((s) => s.service === service && (typeof name === 'string' ? s.name === name : name.test(s.name)) && where(s)),
@@ -90,10 +92,10 @@ const below = (root: OtlpSpan) => (s: OtlpSpan) => {
 
 describe('one trace per payment, as the collector receives it', () => {
   it('request -> outbox -> JetStream -> dispatcher -> webhook attempt, and the event stream; then the chain lock -> payments -> webhook', async () => {
-    const p = await newPlatform(
-      { svc: { url: paymentsUrl }, admin: admin() },
-      { scopes: ['read:transactions', 'write:transactions', 'write:webhooks'], clientScopes: ['read:transactions', 'write:transactions'] },
-    );
+    const p = await newPlatform(stack(), {
+      scopes: ['read:transactions', 'write:transactions', 'write:webhooks'],
+      clientScopes: ['read:transactions', 'write:transactions'],
+    });
     const subscribed = await call(paymentsUrl, 'POST', '/api/v1/webhooks', {
       headers: key(p.apiKey),
       body: { url: receiver.url('/traced'), eventTypes: ['transaction.created', 'transaction.escrowed'] },
@@ -135,7 +137,7 @@ describe('one trace per payment, as the collector receives it', () => {
   });
 
   it("a remote task continues the trace of the request that queued it, into the other process's command", async () => {
-    const p = await newPlatform({ svc: { url: paymentsUrl }, admin: admin() });
+    const p = await newPlatform(stack());
     const gone = await call(paymentsUrl, 'DELETE', `/api/v1/auth/platform/${p.platformId}`, { headers: key(admin()) });
     expect(gone.status).toBe(204);
     const request = await span('DELETE /api/v1/auth/platform/:id', 'payments-service');

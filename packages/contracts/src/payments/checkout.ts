@@ -73,6 +73,10 @@ export const CheckoutSession = Type.Object(
     platformId: Uuid,
     status: CheckoutSessionStatusSchema,
     url: Type.String({ description: 'The hosted payment page of this session (`{PAYMENTS_PUBLIC_URL}/pay/{id}`).' }),
+    x402Url: Type.String({
+      description:
+        'The same payment for a machine client (x402 v2): answers 402 with the `holdfast-escrow` requirements of the session, and pays it as the hosted page does (docs/x402.md).',
+    }),
     amount: DecimalString,
     currency: CurrencySchema,
     blockchainNetwork: NetworkSchema,

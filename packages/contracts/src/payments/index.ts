@@ -14,3 +14,4 @@ export * from './relayer.js';
 export * from './settlement.js';
 export * from './transactions.js';
 export * from './v2.js';
+export * from './x402.js';

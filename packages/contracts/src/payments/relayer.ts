@@ -59,7 +59,7 @@ export const Relay = Type.Object(
     }),
     relayer: Type.String({ description: "The relayer's address (the on-chain transaction's `from`)" }),
     network: Type.String(),
-    kind: StringEnum(['authorization', 'permit'] as const),
+    kind: StringEnum(['authorization', 'permit', 'transfer'] as const),
     createdAt: Type.String({ format: 'date-time' }),
   },
   { $id: 'Relay' },

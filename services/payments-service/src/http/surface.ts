@@ -68,6 +68,9 @@ export const openApiInfo: OpenApiInfo = {
     '',
     '`/api/v2/checkout/sessions` (tag `checkout`): hosted checkout sessions, a payment a platform asks for and a payer',
     'pays on the hosted page; `checkout.session.completed` once its escrow is locked (docs/checkout.md).',
+    '',
+    '`/api/v2/x402/{supported,verify,settle}` (tag `x402`): Holdfast as an x402 v2 facilitator for a seller’s x402',
+    'middleware, authenticated by the platform’s bearer token; a settled payment is a transaction of the platform (docs/x402.md).',
   ].join('\n'),
   tags: [
     { name: 'transactions', description: 'Transactions: create, read, list, move through their states, quotes (docs/transactions.md)' },
@@ -75,6 +78,11 @@ export const openApiInfo: OpenApiInfo = {
     {
       name: 'checkout',
       description: 'Checkout sessions: a payment the payer completes on the hosted page, an extension beyond the spec (docs/checkout.md)',
+    },
+    {
+      name: 'x402',
+      description:
+        'x402 v2 facilitator: supported, verify, settle, and the settlement of a payment, an extension beyond the spec (docs/x402.md)',
     },
     { name: 'disputes', description: 'Disputes, their tiers and evidence (docs/disputes.md)' },
     { name: 'platforms', description: 'Platforms, API keys and scopes' },

@@ -268,6 +268,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     platformId: s.platformId,
     status: s.status,
     url: urlOf(origin, s.id),
+    x402Url: `${deps.publicUrl ?? origin}/api/v2/x402/checkout/${s.id}`,
     amount: s.amount,
     currency: s.currency,
     blockchainNetwork: s.blockchainNetwork,

@@ -12,11 +12,14 @@ import {
   permitTypedData,
   readEip712Domain,
   receiveWithAuthorizationTypedData,
+  type TransferAuthorization,
   toPermit,
+  transferWithAuthorizationTypedData,
 } from '@holdfast/escrow';
 import { notFound } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import {
+  type Address,
   BaseError,
   ContractFunctionRevertedError,
   encodeFunctionData,
@@ -31,9 +34,10 @@ import type { ChainAccess } from '../settlement/chain.js';
 import { refuseUnless, requireOrchestration } from '../settlement/service.js';
 import { type TransactionRow, type TransactionsRepository, toPaymentsTransaction } from '../transactions/repository.js';
 import { escrowInstructionsOf } from '../transactions/service.js';
-import { nextStatus } from '../transactions/state-machine.js';
+import { nextStatus, type TransactionAction } from '../transactions/state-machine.js';
 import type { RelayerChain } from './chain.js';
 import type { RelayerRepository, RelayRow } from './repository.js';
+import type { RelayKind } from './tables.js';
 
 export interface RelayerSettings {
   maxFeeWeiPerPlatformPerDay: bigint;
@@ -211,6 +215,112 @@ export function createRelayerService(deps: RelayerServiceDeps) {
     };
   }
 
+  /** Refuses (insufficient_balance) when `payer` holds less than `amount` of `token`. */
+  async function requireBalance(network: string, token: Address, payer: Address, amount: bigint, what: string): Promise<void> {
+    const balance = await chain.rpc('balanceOf', () =>
+      relayerChain.client(network).readContract({ address: token, abi: mockUsdcAbi, functionName: 'balanceOf', args: [payer] }),
+    );
+    if (balance < amount) {
+      throw refused('insufficient_balance', `The payer holds ${balance} of the ${amount} base units ${what}`, {
+        balance: balance.toString(),
+        amount: amount.toString(),
+      });
+    }
+  }
+
+  /**
+   * The checked call priced for the relayer: simulated from its account on the latest state (a
+   * revert here costs nothing), gas estimated with headroom, and the relayer able to pay the most
+   * it can cost.
+   */
+  async function priced(network: string, to: Address, data: Hex, simulate: () => Promise<unknown>, what: string) {
+    const account = relayerChain.requireAccount(network);
+    const client = relayerChain.client(network);
+    let gas: bigint;
+    try {
+      await simulate();
+      gas = await client.estimateGas({ account: account.address, to, data });
+    } catch (error) {
+      if (error instanceof BaseError && error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError)) {
+        throw new AppError('UPSTREAM_UNAVAILABLE', "The chain's RPC did not answer (simulation)", undefined, undefined, { cause: error });
+      }
+      throw refused('simulation_reverted', `${what} would revert: ${revertReason(error)}`, { revert: revertReason(error) });
+    }
+    const fees = await chain.rpc('estimateFeesPerGas', () => client.estimateFeesPerGas());
+    const gasLimit = (gas * GAS_HEADROOM_PERCENT) / 100n;
+    const maxCost = gasLimit * fees.maxFeePerGas;
+    const relayerBalance = await relayerChain.balance(network, account.address);
+    if (relayerBalance < maxCost) {
+      log.error({ network, relayer: account.address, balance: relayerBalance.toString() }, 'the relayer cannot pay the gas: fund it');
+      throw new AppError('CONTRACT_NOT_AVAILABLE', `The relayer of ${network} cannot pay the gas now; try again later`, {
+        reason: 'relayer_unfunded',
+        network,
+      });
+    }
+    return { network, account, to, chainId: chain.chainId(network), data, gasLimit, maxCost, fees };
+  }
+
+  /** Refuses a window the token would refuse, or one too close to its end to be mined in time. */
+  function requireWindow(validAfter: bigint, validBefore: bigint): void {
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    const margin = BigInt(settings.validityMarginSeconds);
+    if (validAfter >= now)
+      throw refused('not_yet_valid', `The authorization is valid only after ${validAfter}`, { validAfter: Number(validAfter) });
+    if (validBefore <= now) throw refused('expired', 'The authorization has expired', { validBefore: Number(validBefore) });
+    if (validBefore < now + margin) {
+      throw refused('expires_too_soon', `The authorization must stay valid for at least ${margin} s more (validBefore)`, {
+        validBefore: Number(validBefore),
+        marginSeconds: Number(margin),
+      });
+    }
+  }
+
+  /**
+   * An EIP-3009 `TransferWithAuthorization` straight to its payee (x402 `exact`), checked as the
+   * token would check it, then priced; nothing is sent. The relayer calls the token's
+   * `transferWithAuthorization` (anyone may submit it: the payee is in the signed message).
+   */
+  async function checkTransfer(network: string, token: Address, authorization: TransferAuthorization, signature: Hex) {
+    relayerChain.requireAccount(network);
+    const client = relayerChain.client(network);
+    const payer = getAddress(authorization.from);
+    const support = await chain.rpc('token', () => relayerChain.tokenSupport(network, token, payer));
+    if (!support.eip3009) throw refused('token_unsupported', `The token ${token} has no EIP-3009 authorizations`, { token });
+    const tokenDomain = await readEip712Domain(client, token).catch(() => {
+      throw refused('token_unsupported', `The token ${token} declares no EIP-712 domain (EIP-5267 eip712Domain)`, { token });
+    });
+    requireWindow(authorization.validAfter, authorization.validBefore);
+    const valid = await chain.rpc('verifyTypedData', () =>
+      client.verifyTypedData({ ...transferWithAuthorizationTypedData({ tokenDomain, authorization }), address: payer, signature }),
+    );
+    if (!valid)
+      throw refused('invalid_signature', "The signature is not the payer's (from) over this authorization in the token's EIP-712 domain");
+    const used = await chain.rpc('authorizationState', () =>
+      client.readContract({ address: token, abi: fundingTokenAbi, functionName: 'authorizationState', args: [payer, authorization.nonce] }),
+    );
+    if (used) throw refused('nonce_used', 'This authorization was used or canceled on chain', { nonce: authorization.nonce });
+    await requireBalance(network, token, payer, authorization.value, 'the transfer takes');
+    const args = [
+      payer,
+      getAddress(authorization.to),
+      authorization.value,
+      authorization.validAfter,
+      authorization.validBefore,
+      authorization.nonce,
+      signature,
+    ] as const;
+    const data = encodeFunctionData({ abi: fundingTokenAbi, functionName: 'transferWithAuthorization', args });
+    const simulate = () =>
+      client.simulateContract({
+        account: relayerChain.requireAccount(network).address,
+        address: token,
+        abi: mockUsdcAbi,
+        functionName: 'transferWithAuthorization',
+        args,
+      });
+    return { ...(await priced(network, token, data, simulate, 'The transfer')), derivedNonce: authorization.nonce.toLowerCase() };
+  }
+
   /** The call the relayer makes, once every check of the request passed (checks read the chain; nothing is sent). */
   async function verified(row: TransactionRow, body: EscrowAuthorizationBody) {
     const network = row.blockchainNetwork;
@@ -260,15 +370,7 @@ export function createRelayerService(deps: RelayerServiceDeps) {
     if (body.kind === 'authorization') {
       const validAfter = BigInt(body.validAfter);
       const validBefore = BigInt(body.validBefore);
-      if (validAfter >= now)
-        throw refused('not_yet_valid', `The authorization is valid only after ${body.validAfter}`, { validAfter: body.validAfter });
-      if (validBefore <= now) throw refused('expired', 'The authorization has expired', { validBefore: body.validBefore });
-      if (validBefore < now + margin) {
-        throw refused('expires_too_soon', `The authorization must stay valid for at least ${margin} s more (validBefore)`, {
-          validBefore: body.validBefore,
-          marginSeconds: Number(margin),
-        });
-      }
+      requireWindow(validAfter, validBefore);
       const typed = receiveWithAuthorizationTypedData({ tokenDomain, chainId, escrow, terms, window: { validAfter, validBefore } });
       const valid = await chain.rpc('verifyTypedData', () =>
         client.verifyTypedData({ ...typed, address: payer, signature: body.signature as Hex }),
@@ -360,73 +462,32 @@ export function createRelayerService(deps: RelayerServiceDeps) {
       simulate = () => client.simulateContract({ ...from, functionName: 'createEscrowWithPermit', args });
     }
 
-    const balance = await chain.rpc('balanceOf', () =>
-      client.readContract({
-        address: terms.token,
-        abi: [
-          { type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ type: 'address' }], outputs: [{ type: 'uint256' }] },
-        ] as const,
-        functionName: 'balanceOf',
-        args: [payer],
-      }),
-    );
-    if (balance < terms.amount) {
-      throw refused('insufficient_balance', `The payer holds ${balance} of the ${terms.amount} base units the escrow takes`, {
-        balance: balance.toString(),
-        amount: terms.amount.toString(),
-      });
-    }
-
-    // The call as the relayer would make it (eth_call from its account, on the latest state): a revert here costs nothing.
-    let gas: bigint;
-    try {
-      await simulate();
-      gas = await client.estimateGas({ account: account.address, to: escrow, data });
-    } catch (error) {
-      if (error instanceof BaseError && error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError)) {
-        throw new AppError('UPSTREAM_UNAVAILABLE', "The chain's RPC did not answer (simulation)", undefined, undefined, { cause: error });
-      }
-      throw refused('simulation_reverted', `The escrow's creation would revert: ${revertReason(error)}`, { revert: revertReason(error) });
-    }
-    const fees = await chain.rpc('estimateFeesPerGas', () => client.estimateFeesPerGas());
-    const gasLimit = (gas * GAS_HEADROOM_PERCENT) / 100n;
-    const maxCost = gasLimit * fees.maxFeePerGas;
-    const relayerBalance = await relayerChain.balance(network, account.address);
-    if (relayerBalance < maxCost) {
-      log.error({ network, relayer: account.address, balance: relayerBalance.toString() }, 'the relayer cannot pay the gas: fund it');
-      throw new AppError('CONTRACT_NOT_AVAILABLE', `The relayer of ${network} cannot pay the gas now; try again later`, {
-        reason: 'relayer_unfunded',
-        network,
-      });
-    }
-    return { network, account, escrow, chainId, data, derivedNonce, gasLimit, maxCost, fees };
+    await requireBalance(network, terms.token, payer, terms.amount, 'the escrow takes');
+    return { ...(await priced(network, escrow, data, simulate, "The escrow's creation")), derivedNonce };
   }
 
-  /** POST /transactions/{id}/escrow-authorization: 202 with a new relay, 200 with the one this body made before. */
-  async function relay(owner: RelayOwner, id: string, body: EscrowAuthorizationBody): Promise<{ status: 200 | 202; body: RelayResult }> {
-    const row = await load(owner, id);
-    const request = canonical(body);
-    const before = existingFor(await repository.ofTransaction(sql, id), request);
-    if (before) return { status: 200, body: answer(before, row) };
-    requireOrchestration(row, 'platform');
-    refuseUnless(row, 'lock_escrow');
-    let call: Awaited<ReturnType<typeof verified>>;
-    try {
-      call = await verified(row, body);
-    } catch (error) {
-      // The same body, sent at the same moment, may have been relayed (and mined: its nonce is used) while this one was checked.
-      const since = existingFor(await repository.ofTransaction(sql, id), request);
-      if (since) return { status: 200, body: answer(since, (await transactions.find(sql, id, owner.platformId)) ?? row) };
-      throw error;
-    }
+  type CheckedCall = Awaited<ReturnType<typeof priced>> & { derivedNonce: string };
 
+  /**
+   * Signs and stores the checked call for the transaction, then sends it (every relay kind): under
+   * the transaction's row lock a concurrent request with the same body answers its relay, the
+   * authorization's nonce is refused when another live relay carries it, the platform's daily gas
+   * budget is checked, the relayer's account nonce is handed out; the signed bytes are committed
+   * before they are broadcast, so a crash re-sends these bytes, never new ones.
+   */
+  async function submit(
+    owner: RelayOwner,
+    id: string,
+    relay: { kind: RelayKind; request: Record<string, unknown>; action: TransactionAction },
+    call: CheckedCall,
+  ): Promise<{ status: 200 | 202; relay: RelayRow; row: TransactionRow }> {
     const outcome = await sql.begin(async (tx) => {
       const locked = await transactions.lock(tx, id, owner.platformId);
       if (!locked) throw notFound('Transaction');
       // A concurrent request with the same body committed first: its relay.
-      const again = existingFor(await repository.ofTransaction(tx, id), request);
-      if (again) return { existing: again, row: locked };
-      refuseUnless(locked, 'lock_escrow');
+      const again = existingFor(await repository.ofTransaction(tx, id), relay.request);
+      if (again) return { status: 200 as const, relay: again, row: locked };
+      refuseUnless(locked, relay.action);
       if (await repository.nonceTaken(tx, call.network, call.derivedNonce)) {
         throw refused('nonce_used', 'This authorization is relayed already for another transaction', { nonce: call.derivedNonce });
       }
@@ -446,7 +507,7 @@ export function createRelayerService(deps: RelayerServiceDeps) {
       const raw = await call.account.signTransaction({
         type: 'eip1559',
         chainId: call.chainId,
-        to: call.escrow,
+        to: call.to,
         data: call.data,
         value: 0n,
         nonce,
@@ -458,8 +519,8 @@ export function createRelayerService(deps: RelayerServiceDeps) {
         platformId: owner.platformId,
         transactionId: id,
         network: call.network,
-        kind: body.kind,
-        request,
+        kind: relay.kind,
+        request: relay.request,
         derivedNonce: call.derivedNonce,
         relayer: call.account.address,
         accountNonce: nonce,
@@ -469,10 +530,10 @@ export function createRelayerService(deps: RelayerServiceDeps) {
         maxFeePerGas: call.fees.maxFeePerGas,
         maxPriorityFeePerGas: call.fees.maxPriorityFeePerGas,
       });
-      return { created, row: locked };
+      return { status: 202 as const, relay: created, row: locked };
     });
-    if ('existing' in outcome && outcome.existing) return { status: 200, body: answer(outcome.existing, outcome.row) };
-    const created = (outcome as { created: RelayRow }).created;
+    if (outcome.status === 200) return outcome;
+    const created = outcome.relay;
     // Committed: the bytes are ours whatever happens now. A failed send is sent again by the worker.
     const failure = await relayerChain.broadcast(call.network, created.rawTx);
     if (failure)
@@ -480,9 +541,98 @@ export function createRelayerService(deps: RelayerServiceDeps) {
         { err: failure, relayId: created.id, txHash: created.txHash },
         'relayed transaction not accepted yet; the worker sends it again',
       );
-    log.info({ relayId: created.id, transactionId: id, txHash: created.txHash, nonce: created.accountNonce }, 'escrow funding relayed');
+    log.info({ relayId: created.id, transactionId: id, txHash: created.txHash, nonce: created.accountNonce, kind: relay.kind }, 'relayed');
     deps.wake();
-    return { status: 202, body: answer(created, outcome.row) };
+    return outcome;
+  }
+
+  /**
+   * Checks, then submits: the same request again answers its relay (before the checks, and after
+   * a refusal that a concurrent identical request may have caused by being mined meanwhile).
+   */
+  async function checkedSubmit(
+    owner: RelayOwner,
+    id: string,
+    relay: { kind: RelayKind; request: Record<string, unknown>; action: TransactionAction; orchestration: 'raw' | 'platform' },
+    check: (row: TransactionRow) => Promise<CheckedCall>,
+  ): Promise<{ status: 200 | 202; relay: RelayRow; row: TransactionRow }> {
+    const row = await load(owner, id);
+    const before = existingFor(await repository.ofTransaction(sql, id), relay.request);
+    if (before) return { status: 200, relay: before, row };
+    requireOrchestration(row, relay.orchestration);
+    refuseUnless(row, relay.action);
+    let call: CheckedCall;
+    try {
+      call = await check(row);
+    } catch (error) {
+      const since = existingFor(await repository.ofTransaction(sql, id), relay.request);
+      if (since) return { status: 200, relay: since, row: (await transactions.find(sql, id, owner.platformId)) ?? row };
+      throw error;
+    }
+    return submit(owner, id, relay, call);
+  }
+
+  /** POST /transactions/{id}/escrow-authorization: 202 with a new relay, 200 with the one this body made before. */
+  async function relay(owner: RelayOwner, id: string, body: EscrowAuthorizationBody): Promise<{ status: 200 | 202; body: RelayResult }> {
+    const out = await checkedSubmit(
+      owner,
+      id,
+      { kind: body.kind, request: canonical(body), action: 'lock_escrow', orchestration: 'platform' },
+      (row) => verified(row, body),
+    );
+    return { status: out.status, body: answer(out.relay, out.row) };
+  }
+
+  /** Every check `relay` makes of an escrow funding, and nothing sent (x402 verify of `holdfast-escrow`). */
+  async function checkLock(owner: RelayOwner, id: string, body: EscrowAuthorizationBody): Promise<void> {
+    const row = await load(owner, id);
+    requireOrchestration(row, 'platform');
+    refuseUnless(row, 'lock_escrow');
+    await verified(row, body);
+  }
+
+  /**
+   * A raw transaction paid by the payer's `TransferWithAuthorization` to its receiver (x402
+   * `exact`): the worker follows it to its receipt, and settlement's submit-hash path completes
+   * the transaction. The authorization must be the transaction's: payer, receiver, token and amount.
+   */
+  async function relayTransfer(
+    owner: RelayOwner,
+    id: string,
+    authorization: TransferAuthorization,
+    signature: Hex,
+  ): Promise<{ status: 200 | 202; relay: RelayRow; row: TransactionRow }> {
+    const request = {
+      kind: 'transfer',
+      from: authorization.from.toLowerCase(),
+      to: authorization.to.toLowerCase(),
+      value: authorization.value.toString(),
+      validAfter: authorization.validAfter.toString(),
+      validBefore: authorization.validBefore.toString(),
+      nonce: authorization.nonce.toLowerCase(),
+      signature: signature.toLowerCase(),
+    };
+    return checkedSubmit(owner, id, { kind: 'transfer', request, action: 'confirm_transfer', orchestration: 'raw' }, async (row) => {
+      const token = chain.tokenAddress(row.blockchainNetwork, row.currency);
+      const terms = { from: row.fromAddress, to: row.toAddress, value: toBaseUnits(row.amount) };
+      if (
+        authorization.from.toLowerCase() !== terms.from.toLowerCase() ||
+        authorization.to.toLowerCase() !== terms.to.toLowerCase() ||
+        authorization.value !== terms.value
+      ) {
+        throw refused(
+          'terms_mismatch',
+          "The authorization's from, to and value must be the transaction's fromAddress, toAddress and amount",
+        );
+      }
+      return checkTransfer(row.blockchainNetwork, token, authorization, signature);
+    });
+  }
+
+  /** A relay by id, as the platform that made it sees it. */
+  async function relayOf(owner: RelayOwner, relayId: string): Promise<RelayRow | null> {
+    const found = await repository.get(sql, relayId);
+    return found && found.platformId === owner.platformId ? found : null;
   }
 
   /** GET /transactions/{id}/escrow-authorization: the latest relay of the transaction. */
@@ -565,6 +715,17 @@ export function createRelayerService(deps: RelayerServiceDeps) {
     return nowSeconds >= checkoutWindow(row.createdAt, relays).validBefore;
   }
 
-  return { relay, get, fundingOf, checkFunded, authorizationsLapsed };
+  return {
+    relay,
+    checkLock,
+    relayTransfer,
+    checkTransfer,
+    relayOf,
+    ofTransaction: (id: string) => repository.ofTransaction(sql, id),
+    get,
+    fundingOf,
+    checkFunded,
+    authorizationsLapsed,
+  };
 }
 export type RelayerService = ReturnType<typeof createRelayerService>;

@@ -5,14 +5,15 @@ import { paymentsSchema } from '../../db/pg-schema.js';
 import { platformIdColumn } from '../platforms/tables.js';
 import { transactionIdColumn } from '../transactions/tables.js';
 
-export const RELAY_KINDS = ['authorization', 'permit'] as const;
+/** What was relayed: an escrow's creation (`authorization`: EIP-3009, `permit`: EIP-2612), or a `transfer` straight to the payee (EIP-3009, x402 `exact`). */
+export const RELAY_KINDS = ['authorization', 'permit', 'transfer'] as const;
 export type RelayKind = (typeof RELAY_KINDS)[number];
 /** `submitted` (signed, stored, sent; no receipt yet), `mined`, `reverted` (receipt of status 0), `failed` (its account nonce went to another transaction). */
 export const RELAY_STATUSES = ['submitted', 'mined', 'reverted', 'failed'] as const;
 export type RelayStatus = (typeof RELAY_STATUSES)[number];
 
 /**
- * One relayed escrow funding (docs/checkout.md): the payer's signed request, the relayer's signed
+ * One relayed payment (docs/checkout.md, docs/x402.md): an escrow funding or a transfer: the payer's signed request, the relayer's signed
  * transaction for it (raw bytes and hash stored before they are broadcast, so a crash between the
  * commit and the receipt re-sends the same bytes, never a second transaction), its replacements
  * (same account nonce, higher fees) and what it cost. A transaction has at most one live relay.

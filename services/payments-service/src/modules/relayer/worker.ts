@@ -13,7 +13,7 @@ export interface RelayerWorkerDeps {
   repository: RelayerRepository;
   chain: ChainAccess;
   relayerChain: RelayerChain;
-  settlement: Pick<SettlementService, 'submitEscrowHash'>;
+  settlement: Pick<SettlementService, 'submitEscrowHash' | 'submitHash'>;
   logger: Logger;
   pollIntervalMs: number;
   stuckAfterMs: number;
@@ -49,15 +49,20 @@ export function createRelayerWorker(deps: RelayerWorkerDeps) {
     return null;
   }
 
-  /** The mined escrow moves the transaction (settlement checks the receipt, the terms and the escrow, as for a submitted hash). */
+  /**
+   * The mined relay moves the transaction, through the path a submitted hash takes (settlement
+   * checks the receipt and the terms): an escrow's creation escrows it, a transfer completes it.
+   */
   async function apply(relay: RelayRow): Promise<void> {
     const hash = relay.minedHash;
     if (!hash) return;
+    const owner = { platformId: relay.platformId };
     try {
-      await settlement.submitEscrowHash({ platformId: relay.platformId }, relay.transactionId, { transactionHash: hash });
+      if (relay.kind === 'transfer') await settlement.submitHash(owner, relay.transactionId, { txHash: hash });
+      else await settlement.submitEscrowHash(owner, relay.transactionId, { transactionHash: hash });
       await repository.markApplied(sql, relay.id, null);
       deps.onApplied();
-      log.info({ relayId: relay.id, transactionId: relay.transactionId, txHash: hash }, 'relayed escrow applied: transaction escrowed');
+      log.info({ relayId: relay.id, transactionId: relay.transactionId, txHash: hash, kind: relay.kind }, 'relayed transaction applied');
     } catch (error) {
       if (error instanceof AppError && (error.code === 'CHAIN_TRANSACTION_PENDING' || error.code === 'UPSTREAM_UNAVAILABLE')) {
         await repository.reschedule(sql, relay.id, pollIntervalMs);
@@ -68,7 +73,7 @@ export function createRelayerWorker(deps: RelayerWorkerDeps) {
       await repository.markApplied(sql, relay.id, `${error.code}: ${error.message}`.slice(0, 500));
       log.error(
         { err: error, relayId: relay.id, transactionId: relay.transactionId },
-        'relayed escrow mined but not applied: needs an operator',
+        'relayed transaction mined but not applied: needs an operator',
       );
     }
   }
@@ -121,7 +126,7 @@ export function createRelayerWorker(deps: RelayerWorkerDeps) {
         'relayed transaction mined',
       );
       if (status === 'mined') await apply({ ...relay, status, minedHash: receipt.transactionHash });
-      else log.error({ relayId: relay.id, transactionId: relay.transactionId }, 'relayed escrow creation reverted');
+      else log.error({ relayId: relay.id, transactionId: relay.transactionId, kind: relay.kind }, 'relayed transaction reverted');
       return;
     }
     const client = relayerChain.client(relay.network);

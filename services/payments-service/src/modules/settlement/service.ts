@@ -218,7 +218,11 @@ export function createSettlementService(deps: SettlementDeps) {
    * that log is this transaction's and nobody else's. A plain ERC-20 `Transfer` names no
    * transaction; one inside another transaction's `pay` is that transaction's and is refused here.
    */
-  async function submitHash(principal: Principal, id: string, body: SubmitHashBody): Promise<TransactionOperationResult> {
+  async function submitHash(
+    principal: Pick<Principal, 'platformId'>,
+    id: string,
+    body: SubmitHashBody,
+  ): Promise<TransactionOperationResult> {
     const row = await load(principal, id);
     requireOrchestration(row, 'raw');
     const hash = lower(body.txHash);

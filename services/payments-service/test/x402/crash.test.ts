@@ -1,0 +1,98 @@
+import { type RunningProcesses, startServiceProcesses } from '@holdfast/test-fixtures';
+import { erc20Abi } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ChainWorld, platformWithCredentials, startChain, waitFor } from '../chain/fixtures.js';
+import { bearer, call, testSql } from '../helpers.js';
+import { newPayer, RELAYER, testClientOf, usdcBalance } from '../relayer/fixtures.js';
+import { facilitatorFor, PRICE, paymentFor, requirementsFor } from './fixtures.js';
+
+// kill -9 of payments (its built dist/main.js) after an x402 settle committed its relay and before
+// the receipt: the seller's retry of the same payload, to the restarted process, answers the same
+// on-chain transaction; one transfer on chain.
+
+let world: ChainWorld;
+let first: RunningProcesses;
+let second: RunningProcesses | undefined;
+
+beforeAll(async () => {
+  world = await startChain();
+  first = await startServiceProcesses({
+    services: ['payments-service'],
+    env: { ...world.env, RELAYER_POLL_INTERVAL: '100ms', RELAYER_STUCK_AFTER: '1h', X402_SETTLE_WAIT: '0s' },
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await second?.stop();
+  await first?.stop();
+  await world?.anvil.stop();
+});
+
+describe('x402 settle across a crash of payments', () => {
+  it('kill -9 between the relay and its receipt, restart, settle again: the same transaction, one transfer', async () => {
+    const url = first.urls['payments-service']!;
+    const p = await platformWithCredentials(
+      { svc: { url, stop: async () => {} }, admin: first.env.PAYMENTS_BOOTSTRAP_API_KEY! },
+      'x402 crash',
+    );
+    const buyer = newPayer();
+    await world.mint(buyer.address, 1_000_000n);
+    const payTo = newPayer().address;
+    const requirements = requirementsFor(world, payTo);
+    const payment = await paymentFor(buyer, requirements);
+    const test = testClientOf(world);
+    const nonce = await world.publicClient.getTransactionCount({ address: RELAYER, blockTag: 'latest' });
+
+    await test.setAutomine(false);
+    const pending = await facilitatorFor(url, p.token).settle(payment, requirements);
+    expect(pending).toMatchObject({ success: false, errorReason: 'settlement_pending' });
+    const hash = pending.transaction as `0x${string}`;
+    await first.kill('payments-service', 'SIGKILL');
+    // As if the crash came before the broadcast: only the database has the bytes.
+    await test.dropTransaction({ hash });
+    await test.setAutomine(true);
+
+    const { PAYMENTS_PORT: _port, ...env } = first.env;
+    second = await startServiceProcesses({ services: ['payments-service'], env, join: { db: first.db, nats: first.nats } });
+    const again = second.urls['payments-service']!;
+    // The dead process's claim of the relay lapses (the worker's lease), then the stored bytes are sent again.
+    const facilitator = facilitatorFor(again, p.token);
+    const settled = await waitFor(
+      async () => {
+        const answer = await facilitator.settle(payment, requirements);
+        if (!answer.success) expect(answer).toMatchObject({ errorReason: 'settlement_pending', transaction: hash });
+        return answer.success ? answer : null;
+      },
+      'settled after the restart',
+      90_000,
+    );
+    expect(settled).toMatchObject({ success: true, transaction: hash, payer: buyer.address });
+
+    expect(await world.publicClient.getTransactionCount({ address: RELAYER, blockTag: 'latest' })).toBe(nonce + 1);
+    const transfers = await world.publicClient.getContractEvents({
+      address: world.usdc,
+      abi: erc20Abi,
+      eventName: 'Transfer',
+      args: { from: buyer.address },
+      fromBlock: 0n,
+    });
+    expect(transfers).toHaveLength(1);
+    expect(await usdcBalance(world, payTo)).toBe(PRICE);
+    const transactionId = (settled.extra as { holdfast: { transactionId: string } }).holdfast.transactionId;
+    await waitFor(
+      async () =>
+        (await call(again, 'GET', `/api/v2/transactions/${transactionId}`, { headers: bearer(p.token) })).body.status === 'completed',
+      'completed after the restart',
+      60_000,
+    );
+    const sql = testSql(first.db);
+    try {
+      expect(await sql`select status, tx_hash, attempts from relayed_locks where transaction_id = ${transactionId}`).toEqual([
+        { status: 'mined', tx_hash: hash, attempts: 1 },
+      ]);
+      expect(await sql`select id from transactions where lower(from_address) = ${buyer.address.toLowerCase()}`).toHaveLength(1);
+    } finally {
+      await sql.end();
+    }
+  }, 180_000);
+});
