@@ -33,6 +33,9 @@ function lint(file: string): Finding[] {
   return out.trim() === '' ? [] : (JSON.parse(out) as Finding[]);
 }
 
+/** How a LABEL names a build argument: `${NAME}`. */
+const buildArg = (name: string) => `\${${name}}`;
+
 interface Instruction {
   keyword: string;
   args: string;
@@ -99,10 +102,10 @@ describe.each(['payments-service', 'workspace-service', 'webhook-dispatcher', 'c
       'org.opencontainers.image.title': `holdfast-${service}`,
       'org.opencontainers.image.description': expect.stringMatching(/^Holdfast /),
       'org.opencontainers.image.vendor': 'Holdfast',
-      'org.opencontainers.image.version': '${VERSION}',
-      'org.opencontainers.image.revision': '${REVISION}',
-      'org.opencontainers.image.created': '${CREATED}',
-      'org.opencontainers.image.source': '${SOURCE}',
+      'org.opencontainers.image.version': buildArg('VERSION'),
+      'org.opencontainers.image.revision': buildArg('REVISION'),
+      'org.opencontainers.image.created': buildArg('CREATED'),
+      'org.opencontainers.image.source': buildArg('SOURCE'),
     });
   });
 
