@@ -34,7 +34,11 @@ if ! "${B[@]}" inspect --type image "$BASE" >/dev/null 2>&1; then
   c=$("${B[@]}" from scratch)
   "${B[@]}" add "$c" "$WORK/rootfs" / >/dev/null
   "${B[@]}" run "$c" -- sh -c 'apt-get clean && rm -rf /var/lib/apt/lists/* && groupadd -g 1000 node && useradd -u 1000 -g node -m -s /bin/sh node'
-  "${B[@]}" config --env PATH=/usr/local/bin:/usr/bin:/bin --cmd node "$c"
+  # This machine's trust store, so that npm in the build reaches the registry the way the host does
+  # (through its TLS proxy, where there is one). Only for this local base: a release builds on the
+  # official node image.
+  "${B[@]}" copy "$c" /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
+  "${B[@]}" config --env PATH=/usr/local/bin:/usr/bin:/bin --env NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt --cmd node "$c"
   "${B[@]}" commit -q "$c" "$BASE" >/dev/null
   "${B[@]}" rm "$c" >/dev/null
 fi
