@@ -241,7 +241,7 @@ async function test(): Promise<void> {
       // infra/observability's alert rules are checked and unit-tested by Prometheus's own promtool.
       HOLDFAST_PROMTOOL: ensurePromtool(root, env),
       // infra/k8s renders its overlays with `kubectl kustomize` and lints the Dockerfiles (ShellCheck on each RUN).
-      HOLDFAST_KUBECTL: ensureKubectl(env),
+      HOLDFAST_KUBECTL: ensureKubectl(root, env),
       HOLDFAST_SHELLCHECK: ensureShellcheck(env),
       FORCE_COLOR: env.FORCE_COLOR ?? '1',
     };
