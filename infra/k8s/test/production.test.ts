@@ -198,3 +198,31 @@ describe('pinning a release digests (src/pin-images.ts)', () => {
     );
   });
 });
+
+describe.each(['staging', 'production'] as const)('every workload, Redis included (%s)', (name) => {
+  const workloads = overlays[name].filter((o) => o.kind === 'Deployment' || o.kind === 'Job');
+
+  it('runs non-root, read-only, without privilege escalation, with requests and a memory limit; Deployments probed', () => {
+    expect(workloads.length).toBe(9);
+    for (const workload of workloads) {
+      const pod = (workload.spec as { template: { spec: Record<string, any> } }).template.spec;
+      const label = `${workload.kind}/${workload.metadata.name}`;
+      expect(pod.securityContext, label).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+      expect(pod.securityContext.runAsUser, label).toBeGreaterThan(0);
+      expect(pod.automountServiceAccountToken, label).toBe(false);
+      for (const container of pod.containers) {
+        expect(container.securityContext, label).toMatchObject({
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+          capabilities: { drop: ['ALL'] },
+        });
+        expect(container.resources.requests, label).toMatchObject({ cpu: expect.any(String), memory: expect.any(String) });
+        expect(container.resources.limits.memory, label).toEqual(expect.any(String));
+        if (workload.kind === 'Deployment') {
+          expect(container.readinessProbe, label).toBeDefined();
+          expect(container.livenessProbe, label).toBeDefined();
+        }
+      }
+    }
+  });
+});
