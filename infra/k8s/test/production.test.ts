@@ -205,6 +205,7 @@ describe.each(['staging', 'production'] as const)('every workload, Redis include
   it('runs non-root, read-only, without privilege escalation, with requests and a memory limit; Deployments probed', () => {
     expect(workloads.length).toBe(9);
     for (const workload of workloads) {
+      // biome-ignore lint/suspicious/noExplicitAny: rendered YAML, each field asserted by its path below
       const pod = (workload.spec as { template: { spec: Record<string, any> } }).template.spec;
       const label = `${workload.kind}/${workload.metadata.name}`;
       expect(pod.securityContext, label).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
