@@ -149,3 +149,10 @@ describe.each(['payments-service', 'workspace-service', 'webhook-dispatcher', 'c
     for (const dir of writable) expect(mounts).toContain(dir);
   });
 });
+
+describe('infra/docker/build-local.sh', () => {
+  it('passes ShellCheck', () => {
+    const shellcheck = process.env.HOLDFAST_SHELLCHECK ?? 'shellcheck';
+    expect(execFileSync(shellcheck, ['-f', 'gcc', join(repo, 'infra', 'docker', 'build-local.sh')], { encoding: 'utf8' })).toBe('');
+  });
+});
