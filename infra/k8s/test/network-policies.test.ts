@@ -126,6 +126,7 @@ describe.each(['staging', 'production'])('network policies (%s)', (overlay) => {
     ...new Map(
       [
         ...policies.flatMap((p) => [...(p.ingress ?? []), ...(p.egress ?? [])].flatMap((r) => r.ports ?? [])),
+        // A port no policy names: what "any port" lets through shows on it.
         { port: 8080, protocol: 'TCP' },
       ].map((p) => [`${p.port}/${p.protocol ?? 'TCP'}`, { port: p.port, protocol: p.protocol ?? 'TCP' }]),
     ).values(),
@@ -138,7 +139,8 @@ describe.each(['staging', 'production'])('network policies (%s)', (overlay) => {
     ]);
   });
 
-  it('allow exactly the flows of infra/k8s/README.md', () => {
+  /** Every `from -> to port/protocol` the policies let through. */
+  function allowedFlows(set: Policy[]): string[] {
     const actual: string[] = [];
     for (const from of ENDPOINTS) {
       for (const to of ENDPOINTS) {
@@ -148,9 +150,42 @@ describe.each(['staging', 'production'])('network policies (%s)', (overlay) => {
         if (from.namespace !== NAMESPACE && to.namespace !== NAMESPACE) continue;
         if (!from.namespace) continue;
         for (const { port, protocol } of ports)
-          if (allowed(policies, from, to, port, protocol)) actual.push(`${from.name} -> ${to.name} ${port}/${protocol}`);
+          if (allowed(set, from, to, port, protocol)) actual.push(`${from.name} -> ${to.name} ${port}/${protocol}`);
       }
     }
-    expect(actual.sort()).toEqual(documentedFlows(ports));
+    return actual.sort();
+  }
+
+  it('allow exactly the flows of infra/k8s/README.md', () => {
+    expect(allowedFlows(policies)).toEqual(documentedFlows(ports));
+  });
+
+  it('would show a flow opened behind the table: the dispatcher let into Redis', () => {
+    const widened = policies.map((p) =>
+      p.podSelector.matchLabels?.['app.kubernetes.io/name'] === 'redis'
+        ? {
+            ...p,
+            ingress: [
+              ...(p.ingress ?? []),
+              { from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'webhook-dispatcher' } } }] },
+            ],
+          }
+        : p,
+    );
+    const extra = allowedFlows(widened).filter((flow) => !allowedFlows(policies).includes(flow));
+    // Its own egress policy still stops it: opening one side is not enough.
+    expect(extra).toEqual([]);
+    const both = widened.map((p) =>
+      p.podSelector.matchLabels?.['app.kubernetes.io/name'] === 'webhook-dispatcher'
+        ? {
+            ...p,
+            egress: [
+              ...(p.egress ?? []),
+              { to: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'redis' } } }], ports: [{ protocol: 'TCP', port: 6379 }] },
+            ],
+          }
+        : p,
+    );
+    expect(allowedFlows(both).filter((flow) => !allowedFlows(policies).includes(flow))).toEqual(['webhook-dispatcher -> redis 6379/TCP']);
   });
 });
