@@ -10,6 +10,7 @@ import { ensureChromium } from './stack/chromium.ts';
 import { deployLocalContracts, type LocalDeployment, localDeploymentFile } from './stack/contracts.ts';
 import { createDemoCheckout } from './stack/demo-checkout.ts';
 import { withFreshStack } from './stack/fresh-stack.ts';
+import { ensureKubectl } from './stack/kubectl.ts';
 import { say } from './stack/log.ts';
 import { ensureNats, startPermissionedNats } from './stack/nats.ts';
 import { tcpAnswers } from './stack/ports.ts';
@@ -18,6 +19,7 @@ import { migrateAll, runAll, services, waitAllReady } from './stack/processes.ts
 import { productionStart } from './stack/production-start.ts';
 import { ensurePromtool } from './stack/promtool.ts';
 import { ensureRedis } from './stack/redis.ts';
+import { ensureShellcheck } from './stack/shellcheck.ts';
 import { smokePayment } from './stack/smoke-payment.ts';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
@@ -263,6 +265,9 @@ async function test(): Promise<void> {
       HOLDFAST_CHROMIUM: ensureChromium(env),
       // infra/observability's alert rules are checked and unit-tested by Prometheus's own promtool.
       HOLDFAST_PROMTOOL: ensurePromtool(root, env),
+      // infra/k8s renders its overlays with `kubectl kustomize` and lints the Dockerfiles (ShellCheck on each RUN).
+      HOLDFAST_KUBECTL: ensureKubectl(root, env),
+      HOLDFAST_SHELLCHECK: ensureShellcheck(env),
       FORCE_COLOR: env.FORCE_COLOR ?? '1',
     };
     await step('type-check', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only'], testEnv);

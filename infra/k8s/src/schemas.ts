@@ -1,7 +1,6 @@
-// Schemas of the objects that are not core Kubernetes (no npm package carries them offline), limited
-// to the fields Holdfast sets and closed (an unknown or misspelt field fails): the CloudNativePG
-// `Cluster` (postgresql.cnpg.io/v1, from the operator's API reference) and the values of the official
-// NATS Helm chart 1.x (from the chart's values.yaml).
+// The values of the official NATS Helm chart 1.x, limited to the fields Holdfast sets and closed (an
+// unknown or misspelt field fails), written from the chart's values.yaml: the chart publishes no
+// values.schema.json, and neither the chart nor Helm can be had here (infra/k8s/README.md, "NATS").
 import { type TSchema, Type } from '@sinclair/typebox';
 
 const closed = { additionalProperties: false } as const;
@@ -11,50 +10,6 @@ export const Quantity = Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?(m|k|M|G|T|Ki
 
 const Resources = Type.Object(
   { requests: Type.Optional(Type.Record(Type.String(), Quantity)), limits: Type.Optional(Type.Record(Type.String(), Quantity)) },
-  closed,
-);
-
-const Metadata = Type.Object(
-  {
-    name: Type.String({ pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' }),
-    namespace: Type.Optional(Type.String()),
-    labels: Type.Optional(Type.Record(Type.String(), Type.String())),
-    annotations: Type.Optional(Type.Record(Type.String(), Type.String())),
-  },
-  closed,
-);
-
-export const CnpgCluster = Type.Object(
-  {
-    apiVersion: Type.Literal('postgresql.cnpg.io/v1'),
-    kind: Type.Literal('Cluster'),
-    metadata: Metadata,
-    spec: Type.Object(
-      {
-        instances: Type.Integer({ minimum: 1 }),
-        imageName: Type.Optional(Type.String()),
-        primaryUpdateStrategy: Type.Optional(Type.Union([Type.Literal('unsupervised'), Type.Literal('supervised')])),
-        minSyncReplicas: Type.Optional(Type.Integer({ minimum: 0 })),
-        maxSyncReplicas: Type.Optional(Type.Integer({ minimum: 0 })),
-        bootstrap: Type.Optional(Type.Object({ initdb: Type.Object({ database: Type.String(), owner: Type.String() }, closed) }, closed)),
-        postgresql: Type.Optional(Type.Object({ parameters: Type.Record(Type.String(), Type.String()) }, closed)),
-        storage: Type.Object({ size: Quantity, storageClass: Type.Optional(Type.String()) }, closed),
-        resources: Type.Optional(Resources),
-        affinity: Type.Optional(
-          Type.Object(
-            {
-              enablePodAntiAffinity: Type.Boolean(),
-              topologyKey: Type.String(),
-              podAntiAffinityType: Type.Optional(Type.Union([Type.Literal('preferred'), Type.Literal('required')])),
-            },
-            closed,
-          ),
-        ),
-        monitoring: Type.Optional(Type.Object({ enablePodMonitor: Type.Boolean() }, closed)),
-      },
-      closed,
-    ),
-  },
   closed,
 );
 
