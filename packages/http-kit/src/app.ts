@@ -23,7 +23,7 @@ import { type DeprecatedSurface, registerDeprecations, sunsetError } from './dep
 import { ErrorResponse, errorEnvelope } from './envelope.js';
 import { toErrorObject, validationError } from './errors.js';
 import { type ReadinessCheck, registerHealth } from './health.js';
-import { allStorable, boundRequestSchema, unstorableFields } from './input-rules.js';
+import { allStorable, boundRequestSchema, freeFormKeyword, unstorableFields } from './input-rules.js';
 import { registerJsonBody } from './json-body.js';
 import { registerMetrics } from './metrics.js';
 import { openApiPath, type RateLimitSettings, registerRateLimits, TIER_TITLES } from './rate-limit.js';
@@ -106,7 +106,13 @@ function dropUnusedSchemas(document: OpenApiDocument): void {
  * types (`?page=2` is the integer 2); a JSON body is never converted: `{"amount": "12"}` where a
  * number is declared, or `{"token": 42}` where a string is, is a VALIDATION_ERROR.
  */
-const VALIDATION_OPTIONS = { allErrors: true, removeAdditional: false, useDefaults: true } as const;
+const VALIDATION_OPTIONS = {
+  allErrors: true,
+  removeAdditional: false,
+  useDefaults: true,
+  // Free-form body values bounded in depth and size (input-rules.ts, FREE_FORM_MAX_DEPTH).
+  keywords: [freeFormKeyword],
+};
 const compilerPool = AjvCompiler();
 // Fastify calls a validator compiler with the route ({schema, method, url, httpPart}); the
 // library's types describe it as Ajv's compile, hence the casts.
@@ -163,6 +169,8 @@ const DEFAULT_ERROR_STATUSES = [400, 429, 500, 503] as const;
 const PATH_PARAMETER_STATUSES = [404, 414] as const;
 /** And a route that takes a body: over the body limit, not a media type it takes. */
 const BODY_STATUSES = [413, 415] as const;
+/** Methods whose requests Fastify reads a body of (whether the route declares one or not). */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Longest path parameter the router takes; a longer one is 414 URI_TOO_LONG. */
 const MAX_PARAM_LENGTH = 100;
 const REQUEST_PARTS = ['body', 'querystring', 'params', 'headers'] as const;
@@ -259,7 +267,10 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     const response = (route.schema.response ?? {}) as Record<string, unknown>;
     const statuses: number[] = [...DEFAULT_ERROR_STATUSES];
     if (route.url.includes(':')) statuses.push(...PATH_PARAMETER_STATUSES);
-    if (route.schema.body || (route.schema as { consumes?: unknown }).consumes) statuses.push(...BODY_STATUSES);
+    // Every method that may carry a body meets one, declared or not (the fuzz sends bodies to
+    // routes that take none): over the limit, or a media type it does not parse.
+    const carriesBody = [route.method].flat().some((m) => BODY_METHODS.has(m));
+    if (route.schema.body || (route.schema as { consumes?: unknown }).consumes || carriesBody) statuses.push(...BODY_STATUSES);
     for (const status of statuses) response[status] ??= ErrorResponse;
     route.schema.response = response;
     const schema = route.schema as Record<string, unknown>;
