@@ -46,6 +46,8 @@ declare module 'fastify' {
 }
 
 export interface OpenApiInfo {
+  /** Serve `/docs` and `/openapi.json` (API_DOCS); false: the description is built, not served. Default true. */
+  serve?: boolean;
   title: string;
   version: string;
   description: string;
@@ -76,7 +78,23 @@ export interface HttpAppOptions {
   rateLimit?: RateLimitSettings;
   /** Hops (a count) or proxy addresses/CIDRs allowed to set X-Forwarded-For (TRUST_PROXY); absent: none. */
   trustProxy?: false | number | string[];
+  /** `Strict-Transport-Security` on every answer (outside local: the APIs are reached over TLS). */
+  security?: { hsts: boolean };
+  /** Serve `/metrics` on this internal host and port only, not on the API's (METRICS_PORT). */
+  metrics?: { host: string; port: number };
 }
+
+/**
+ * Headers on every answer (docs/security.md): no content sniffing, never framed, no referrer, and
+ * outside local HSTS. A route that sets its own (the checkout page's CSP) keeps it.
+ */
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+} as const;
+const FRAME_ANCESTORS_CSP = "frame-ancestors 'none'";
+export const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
 
 interface OpenApiDocument {
   paths?: Record<string, Record<string, { description?: string; 'x-rate-limit-tier'?: string }>>;
@@ -192,7 +210,8 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nX-Content-Type-Options: nosniff\r\n` +
+        `Connection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy();
@@ -244,6 +263,10 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     frameworkErrors: (error, request, reply) => {
       reply.header('X-Request-Id', request.id);
       reply.header('X-API-Version', options.apiVersion(request.url));
+      // Before a route is found no hook runs: the security headers are set here.
+      reply.headers(SECURITY_HEADERS);
+      reply.header('content-security-policy', FRAME_ANCESTORS_CSP);
+      if (options.security?.hsts) reply.header('strict-transport-security', HSTS_VALUE);
       return sendError(error, request, reply);
     },
     clientErrorHandler: answerClientError,
@@ -294,9 +317,12 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     done(validationError(errors));
   });
 
+  const hsts = options.security?.hsts === true;
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     reply.header('X-API-Version', options.apiVersion(request.url));
+    reply.headers(SECURITY_HEADERS);
+    if (hsts) reply.header('strict-transport-security', HSTS_VALUE);
     done();
   });
 
@@ -322,6 +348,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   });
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('Connection', 'close');
+    // Set last, so a route's own policy (the checkout page's) stays whole.
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', FRAME_ANCESTORS_CSP);
     done(null, payload);
   });
 
@@ -396,11 +424,13 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
         return document;
       },
     });
-    await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
-    app.get('/openapi.json', { schema: { hide: true }, config: { unlimited: true } }, async () => app.swagger());
+    if (info.serve !== false) {
+      await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+      app.get('/openapi.json', { schema: { hide: true }, config: { unlimited: true } }, async () => app.swagger());
+    }
   }
 
-  app.decorate('metrics', registerMetrics(app, options.service));
+  app.decorate('metrics', registerMetrics(app, options.service, options.metrics));
   registerHealth(app, options.readiness ?? []);
   return app;
 }

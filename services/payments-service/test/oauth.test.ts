@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paymentsConfigFrom } from '../src/index.js';
 import {
   bearer,
   call,
@@ -531,5 +532,42 @@ describe('security: a token never outgrows its platform (issue 28 item 6)', () =
       details: { reason: 'beyond_platform_scopes', refused: ['reverse:transactions', 'read:disputes'] },
     });
     expect(await sql`select 1 from oauth_clients where platform_id = ${p.platformId}`).toHaveLength(0);
+  });
+});
+
+describe('security: a forged Host cannot rewrite the OAuth issuer (issue 28 item 9)', () => {
+  const STAGING = {
+    APP_ENV: 'staging',
+    INTERNAL_API_KEY: 'k'.repeat(32),
+    DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+    IDENTITY_PROVIDER_URL: 'https://idp.example.com/',
+    IDENTITY_PROVIDER_API_KEY: 'i'.repeat(24),
+    IDENTITY_PROVIDER_WEBHOOK_SECRET: 's'.repeat(32),
+  };
+  const metadata = (base: string, host: string) => call(base, 'GET', '/.well-known/oauth-authorization-server', { headers: { host } });
+
+  it('in local, without PAYMENTS_PUBLIC_URL, the issuer follows the Host: the reason it is required elsewhere', async () => {
+    const forged = await metadata(svc.url, 'evil.example');
+    expect(forged.status).toBe(200);
+    expect(forged.body.data?.issuer ?? forged.body.issuer).toBe('http://evil.example');
+  });
+
+  it('outside local PAYMENTS_PUBLIC_URL is required, and the issuer is it whatever Host a request names', async () => {
+    expect(() => paymentsConfigFrom(STAGING)).toThrow(/PAYMENTS_PUBLIC_URL: is required when APP_ENV is staging \(missing\)/);
+    const staging = await startPaymentsEnv({ ...STAGING, PAYMENTS_PUBLIC_URL: 'https://payments.example.com/' });
+    try {
+      for (const host of ['evil.example', new URL(staging.svc.url).host]) {
+        const res = await metadata(staging.svc.url, host);
+        expect(res.status).toBe(200);
+        const doc = res.body.data ?? res.body;
+        expect(doc).toMatchObject({
+          issuer: 'https://payments.example.com',
+          token_endpoint: 'https://payments.example.com/api/v2/oauth/token',
+          introspection_endpoint: 'https://payments.example.com/api/v2/oauth/introspect',
+        });
+      }
+    } finally {
+      await staging.stop();
+    }
   });
 });
