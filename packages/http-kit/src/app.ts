@@ -255,7 +255,9 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     },
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     trustProxy: trustProxyOption(options.trustProxy),
-    return503OnClosing: true,
+    // Our own 503 while closing (the onRequest hook below), in the envelope: Fastify's fast path
+    // answered its own JSON to a request pipelined behind a streaming answer during a drain.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // Errors the router raises before a route is found (bad percent-encoding, a path parameter
@@ -323,6 +325,15 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     reply.header('X-API-Version', options.apiVersion(request.url));
     reply.headers(SECURITY_HEADERS);
     if (hsts) reply.header('strict-transport-security', HSTS_VALUE);
+    if (closing) {
+      done(
+        new AppError('SERVICE_UNAVAILABLE', 'This instance is shutting down; retry the request', undefined, {
+          'retry-after': '1',
+          connection: 'close',
+        }),
+      );
+      return;
+    }
     done();
   });
 
