@@ -549,7 +549,8 @@ describe('security: a forged Host cannot rewrite the OAuth issuer (issue 28 item
   it('in local, without PAYMENTS_PUBLIC_URL, the issuer follows the Host: the reason it is required elsewhere', async () => {
     const forged = await metadata(svc.url, 'evil.example');
     expect(forged.status).toBe(200);
-    expect(forged.body.data?.issuer ?? forged.body.issuer).toBe('http://evil.example');
+    // RFC 8414: the metadata is answered bare, not in the envelope.
+    expect(forged.body.issuer).toBe('http://evil.example');
   });
 
   it('outside local PAYMENTS_PUBLIC_URL is required, and the issuer is it whatever Host a request names', async () => {
@@ -559,8 +560,7 @@ describe('security: a forged Host cannot rewrite the OAuth issuer (issue 28 item
       for (const host of ['evil.example', new URL(staging.svc.url).host]) {
         const res = await metadata(staging.svc.url, host);
         expect(res.status).toBe(200);
-        const doc = res.body.data ?? res.body;
-        expect(doc).toMatchObject({
+        expect(res.body).toMatchObject({
           issuer: 'https://payments.example.com',
           token_endpoint: 'https://payments.example.com/api/v2/oauth/token',
           introspection_endpoint: 'https://payments.example.com/api/v2/oauth/introspect',
