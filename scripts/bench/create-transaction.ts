@@ -120,7 +120,11 @@ async function main(): Promise<void> {
       if (res.statusCode >= 300) throw new Error(`${path}: ${res.statusCode} ${text}`);
       return JSON.parse(text) as Record<string, unknown> & { data?: Record<string, unknown> };
     };
-    const platform = await post('/api/v1/auth/api-key', { 'x-api-key': bootstrapKey }, { name: 'bench', scopes: ['read:transactions'] });
+    const platform = await post(
+      '/api/v1/auth/api-key',
+      { 'x-api-key': bootstrapKey },
+      { name: 'bench', scopes: ['read:transactions', 'write:transactions'] },
+    );
     const client = await post(
       '/api/v1/oauth/clients',
       { 'x-api-key': bootstrapKey },

@@ -101,7 +101,7 @@ try {
   const admin = { 'x-api-key': stack.adminKey };
   const platform = await json(
     `${payments}/api/v1/auth/api-key`,
-    { headers: admin, body: { name: 'soak', scopes: ['read:transactions', 'read:webhooks', 'write:webhooks'] } },
+    { headers: admin, body: { name: 'soak', scopes: ['read:transactions', 'write:transactions', 'read:webhooks', 'write:webhooks'] } },
     201,
   );
   const client = await json(

@@ -40,7 +40,15 @@ export const CommonEnv = {
     Type.String({ minLength: 1, errorMessage: "must be the path of this process's client certificate for NATS" }),
   ),
   NATS_TLS_KEY: Type.Optional(Type.String({ minLength: 1, errorMessage: 'must be the path of the key of NATS_TLS_CERT' })),
-  HOST: Type.String({ default: '0.0.0.0', minLength: 1, errorMessage: 'must be an interface address such as 0.0.0.0' }),
+  /** Unset: 127.0.0.1 in local (a developer's stack is not on the network), 0.0.0.0 elsewhere (listenHostOf). */
+  HOST: Type.Optional(Type.String({ minLength: 1, errorMessage: 'must be an interface address such as 0.0.0.0 or 127.0.0.1' })),
+  /**
+   * Serve `/metrics` on this port only (an internal port, not the API's: the metrics name routes,
+   * tenants' traffic and internal state); unset, on the API's port (docs/operations.md).
+   */
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, errorMessage: 'must be a TCP port from 0 to 65535' })),
+  /** Serve `/docs` and `/openapi.json`; unset: yes, except in production. */
+  API_DOCS: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
   LOG_LEVEL: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     default: 'info',
     description: 'must be fatal, error, warn, info, debug, trace or silent',
@@ -256,4 +264,14 @@ export function natsCredentialProblems(config: {
   if (config.NATS_TLS_CERT && !config.NATS_TLS_KEY) problems.push('NATS_TLS_KEY: is required with NATS_TLS_CERT (missing)');
   if (config.NATS_TLS_KEY && !config.NATS_TLS_CERT) problems.push('NATS_TLS_CERT: is required with NATS_TLS_KEY (missing)');
   return problems;
+}
+
+/** The interface a process listens on: HOST, else 127.0.0.1 in local and 0.0.0.0 elsewhere. */
+export function listenHostOf(config: { APP_ENV: AppEnv; HOST?: string | undefined }): string {
+  return config.HOST ?? (config.APP_ENV === 'local' ? '127.0.0.1' : '0.0.0.0');
+}
+
+/** Whether `/docs` and `/openapi.json` are served: API_DOCS, else everywhere but production. */
+export function apiDocsOf(config: { APP_ENV: AppEnv; API_DOCS?: boolean | undefined }): boolean {
+  return config.API_DOCS ?? config.APP_ENV !== 'production';
 }

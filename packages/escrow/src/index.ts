@@ -1,4 +1,5 @@
 export * from '@holdfast/contracts/escrow';
+export { addressErrors, addressProblem, isSolanaNetwork } from './address.js';
 export {
   type AuthorizationWindow,
   authorizationNonce,

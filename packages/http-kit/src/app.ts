@@ -23,7 +23,7 @@ import { type DeprecatedSurface, registerDeprecations, sunsetError } from './dep
 import { ErrorResponse, errorEnvelope } from './envelope.js';
 import { toErrorObject, validationError } from './errors.js';
 import { type ReadinessCheck, registerHealth } from './health.js';
-import { allStorable, boundRequestSchema, unstorableFields } from './input-rules.js';
+import { allStorable, boundRequestSchema, freeFormKeyword, unstorableFields } from './input-rules.js';
 import { registerJsonBody } from './json-body.js';
 import { registerMetrics } from './metrics.js';
 import { openApiPath, type RateLimitSettings, registerRateLimits, TIER_TITLES } from './rate-limit.js';
@@ -46,6 +46,8 @@ declare module 'fastify' {
 }
 
 export interface OpenApiInfo {
+  /** Serve `/docs` and `/openapi.json` (API_DOCS); false: the description is built, not served. Default true. */
+  serve?: boolean;
   title: string;
   version: string;
   description: string;
@@ -76,7 +78,23 @@ export interface HttpAppOptions {
   rateLimit?: RateLimitSettings;
   /** Hops (a count) or proxy addresses/CIDRs allowed to set X-Forwarded-For (TRUST_PROXY); absent: none. */
   trustProxy?: false | number | string[];
+  /** `Strict-Transport-Security` on every answer (outside local: the APIs are reached over TLS). */
+  security?: { hsts: boolean };
+  /** Serve `/metrics` on this internal host and port only, not on the API's (METRICS_PORT). */
+  metrics?: { host: string; port: number };
 }
+
+/**
+ * Headers on every answer (docs/security.md): no content sniffing, never framed, no referrer, and
+ * outside local HSTS. A route that sets its own (the checkout page's CSP) keeps it.
+ */
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+} as const;
+const FRAME_ANCESTORS_CSP = "frame-ancestors 'none'";
+export const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
 
 interface OpenApiDocument {
   paths?: Record<string, Record<string, { description?: string; 'x-rate-limit-tier'?: string }>>;
@@ -106,7 +124,13 @@ function dropUnusedSchemas(document: OpenApiDocument): void {
  * types (`?page=2` is the integer 2); a JSON body is never converted: `{"amount": "12"}` where a
  * number is declared, or `{"token": 42}` where a string is, is a VALIDATION_ERROR.
  */
-const VALIDATION_OPTIONS = { allErrors: true, removeAdditional: false, useDefaults: true } as const;
+const VALIDATION_OPTIONS = {
+  allErrors: true,
+  removeAdditional: false,
+  useDefaults: true,
+  // Free-form body values bounded in depth and size (input-rules.ts, FREE_FORM_MAX_DEPTH).
+  keywords: [freeFormKeyword],
+};
 const compilerPool = AjvCompiler();
 // Fastify calls a validator compiler with the route ({schema, method, url, httpPart}); the
 // library's types describe it as Ajv's compile, hence the casts.
@@ -163,6 +187,8 @@ const DEFAULT_ERROR_STATUSES = [400, 429, 500, 503] as const;
 const PATH_PARAMETER_STATUSES = [404, 414] as const;
 /** And a route that takes a body: over the body limit, not a media type it takes. */
 const BODY_STATUSES = [413, 415] as const;
+/** Methods whose requests Fastify reads a body of (whether the route declares one or not). */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Longest path parameter the router takes; a longer one is 414 URI_TOO_LONG. */
 const MAX_PARAM_LENGTH = 100;
 const REQUEST_PARTS = ['body', 'querystring', 'params', 'headers'] as const;
@@ -184,7 +210,8 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nX-Content-Type-Options: nosniff\r\n` +
+        `Connection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy();
@@ -228,7 +255,9 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     },
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     trustProxy: trustProxyOption(options.trustProxy),
-    return503OnClosing: true,
+    // Our own 503 while closing (the onRequest hook below), in the envelope: Fastify's fast path
+    // answered its own JSON to a request pipelined behind a streaming answer during a drain.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // Errors the router raises before a route is found (bad percent-encoding, a path parameter
@@ -236,6 +265,10 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     frameworkErrors: (error, request, reply) => {
       reply.header('X-Request-Id', request.id);
       reply.header('X-API-Version', options.apiVersion(request.url));
+      // Before a route is found no hook runs: the security headers are set here.
+      reply.headers(SECURITY_HEADERS);
+      reply.header('content-security-policy', FRAME_ANCESTORS_CSP);
+      if (options.security?.hsts) reply.header('strict-transport-security', HSTS_VALUE);
       return sendError(error, request, reply);
     },
     clientErrorHandler: answerClientError,
@@ -259,7 +292,10 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     const response = (route.schema.response ?? {}) as Record<string, unknown>;
     const statuses: number[] = [...DEFAULT_ERROR_STATUSES];
     if (route.url.includes(':')) statuses.push(...PATH_PARAMETER_STATUSES);
-    if (route.schema.body || (route.schema as { consumes?: unknown }).consumes) statuses.push(...BODY_STATUSES);
+    // Every method that may carry a body meets one, declared or not (the fuzz sends bodies to
+    // routes that take none): over the limit, or a media type it does not parse.
+    const carriesBody = [route.method].flat().some((m) => BODY_METHODS.has(m));
+    if (route.schema.body || (route.schema as { consumes?: unknown }).consumes || carriesBody) statuses.push(...BODY_STATUSES);
     for (const status of statuses) response[status] ??= ErrorResponse;
     route.schema.response = response;
     const schema = route.schema as Record<string, unknown>;
@@ -283,9 +319,21 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     done(validationError(errors));
   });
 
+  const hsts = options.security?.hsts === true;
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     reply.header('X-API-Version', options.apiVersion(request.url));
+    reply.headers(SECURITY_HEADERS);
+    if (hsts) reply.header('strict-transport-security', HSTS_VALUE);
+    if (closing) {
+      done(
+        new AppError('SERVICE_UNAVAILABLE', 'This instance is shutting down; retry the request', undefined, {
+          'retry-after': '1',
+          connection: 'close',
+        }),
+      );
+      return;
+    }
     done();
   });
 
@@ -311,6 +359,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   });
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('Connection', 'close');
+    // Set last, so a route's own policy (the checkout page's) stays whole.
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', FRAME_ANCESTORS_CSP);
     done(null, payload);
   });
 
@@ -385,11 +435,13 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
         return document;
       },
     });
-    await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
-    app.get('/openapi.json', { schema: { hide: true }, config: { unlimited: true } }, async () => app.swagger());
+    if (info.serve !== false) {
+      await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+      app.get('/openapi.json', { schema: { hide: true }, config: { unlimited: true } }, async () => app.swagger());
+    }
   }
 
-  app.decorate('metrics', registerMetrics(app, options.service));
+  app.decorate('metrics', registerMetrics(app, options.service, options.metrics));
   registerHealth(app, options.readiness ?? []);
   return app;
 }

@@ -16,7 +16,7 @@ export {
 } from './errors.js';
 export type { ReadinessBody, ReadinessCheck } from './health.js';
 export { chainRpcCheck, probeReadiness } from './health.js';
-export { isStorableText, UNSTORABLE_TEXT_REASON } from './input-rules.js';
+export { FREE_FORM_MAX_BYTES, FREE_FORM_MAX_DEPTH, isStorableText, UNSTORABLE_TEXT_REASON } from './input-rules.js';
 export { numberSourceOf, parseJsonKeepingNumbers } from './json-body.js';
 export { registerCountGauge } from './metrics.js';
 export { RATE_LIMIT_TIERS, type RateLimitSettings, type RateLimitTier } from './rate-limit.js';

@@ -21,6 +21,7 @@ export function boundRequestSchema(schema: unknown, part: 'body' | 'querystring'
   if (!schema || typeof schema !== 'object') return schema;
   const copy = cloneSchema(schema as JsonSchema);
   boundIntegers(copy, new Set());
+  if (part === 'body') boundFreeForm(copy, new Set());
   if (part === 'querystring') {
     const page = (copy.properties as Record<string, JsonSchema> | undefined)?.page;
     if (page && (page.type === 'integer' || page.type === 'number')) {
@@ -53,6 +54,97 @@ function boundIntegers(node: unknown, seen: Set<unknown>): void {
     boundIntegers(child, seen);
   }
 }
+
+/**
+ * Free-form values of a request body (`metadata`, `config`, `settings`: a record of anything, or a
+ * bare "any value") nest at most this many levels of objects and arrays, the free-form object
+ * itself counting as one, and take at most `FREE_FORM_MAX_BYTES` as JSON. What a client stores is
+ * given back in answers, webhooks and events, wrapped a few levels deeper: unbounded, a stored
+ * value could exceed `MAX_JSON_DEPTH` there and break every reader of it (docs/errors.md).
+ */
+export const FREE_FORM_MAX_DEPTH = 8;
+export const FREE_FORM_MAX_BYTES = 64 * 1024;
+/** The Ajv keyword `boundFreeForm` puts on free-form schemas (registered in app.ts). */
+export const FREE_FORM_KEYWORD = 'x-free-form';
+
+const isEmptySchema = (node: unknown): boolean =>
+  !!node && typeof node === 'object' && !Array.isArray(node) && Object.keys(node).length === 0;
+
+/** A record whose values may be anything (TypeBox `Record(String, Unknown)`), or any value at all. */
+function isFreeForm(schema: JsonSchema): boolean {
+  if (isEmptySchema(schema)) return true;
+  if (schema.type !== 'object' || schema.properties !== undefined) return false;
+  const patterns = schema.patternProperties as Record<string, unknown> | undefined;
+  if (patterns && Object.values(patterns).every(isEmptySchema)) return true;
+  return schema.additionalProperties === true || isEmptySchema(schema.additionalProperties);
+}
+
+function boundFreeForm(node: unknown, seen: Set<unknown>): void {
+  if (!node || typeof node !== 'object' || seen.has(node)) return;
+  seen.add(node);
+  if (Array.isArray(node)) {
+    for (const item of node) boundFreeForm(item, seen);
+    return;
+  }
+  const schema = node as JsonSchema;
+  for (const [key, child] of Object.entries(schema)) {
+    if (key === 'const' || key === 'default' || key === 'enum' || key === 'examples') continue;
+    if (!child || typeof child !== 'object' || Array.isArray(child)) {
+      boundFreeForm(child, seen);
+      continue;
+    }
+    // Schemas that name other schemas by key: each of their values is a schema.
+    if (key === 'properties' || key === 'patternProperties' || key === '$defs' || key === 'definitions') {
+      for (const [name, sub] of Object.entries(child as JsonSchema)) {
+        if (sub && typeof sub === 'object' && isFreeForm(sub as JsonSchema)) {
+          (child as JsonSchema)[name] = markFreeForm(sub as JsonSchema);
+        } else boundFreeForm(sub, seen);
+      }
+      continue;
+    }
+    if ((key === 'items' || key === 'additionalProperties') && isFreeForm(child as JsonSchema) && !isFreeForm(schema)) {
+      schema[key] = markFreeForm(child as JsonSchema);
+      continue;
+    }
+    boundFreeForm(child, seen);
+  }
+}
+
+function markFreeForm(schema: JsonSchema): JsonSchema {
+  return { ...schema, [FREE_FORM_KEYWORD]: { maxDepth: FREE_FORM_MAX_DEPTH, maxBytes: FREE_FORM_MAX_BYTES } };
+}
+
+/**
+ * Why a free-form value is refused (too deep, too large), or undefined. Iterative: the body is
+ * already within `MAX_JSON_DEPTH`, but the walk needs no stack either way.
+ */
+export function freeFormProblem(value: unknown, bounds: { maxDepth: number; maxBytes: number }): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const stack: { value: object; depth: number }[] = [{ value, depth: 1 }];
+  while (stack.length > 0) {
+    const { value: current, depth } = stack.pop()!;
+    if (depth > bounds.maxDepth) return `must nest objects and arrays at most ${bounds.maxDepth} levels deep`;
+    for (const child of Object.values(current)) {
+      if (child !== null && typeof child === 'object') stack.push({ value: child, depth: depth + 1 });
+    }
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(value), 'utf8');
+  if (bytes > bounds.maxBytes) return `must be at most ${bounds.maxBytes} bytes as JSON (got ${bytes})`;
+  return undefined;
+}
+
+/** The Ajv keyword: free-form values within their bounds, refused naming the field. */
+export const freeFormKeyword = {
+  keyword: FREE_FORM_KEYWORD,
+  schemaType: 'object' as const,
+  errors: true,
+  validate: function validateFreeForm(bounds: { maxDepth: number; maxBytes: number }, data: unknown): boolean {
+    const problem = freeFormProblem(data, bounds);
+    if (problem === undefined) return true;
+    (validateFreeForm as { errors?: unknown[] }).errors = [{ keyword: FREE_FORM_KEYWORD, message: problem, params: bounds }];
+    return false;
+  },
+};
 
 /** True when PostgreSQL can store the text (`text`, `jsonb`): no NUL, no unpaired UTF-16 surrogate. */
 export function isStorableText(text: string): boolean {

@@ -1,8 +1,14 @@
+import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
-/** One registry per app (not prom-client's global one), so a test can run several apps in one process. */
-export function registerMetrics(app: FastifyInstance, service: string): Registry {
+/**
+ * One registry per app (not prom-client's global one), so a test can run several apps in one process.
+ * With `internal`, `/metrics` is served on that host and port only (METRICS_PORT: reachable by the
+ * scraper, not by API clients), started with the app's listen and closed with it; without, on the
+ * app's own port.
+ */
+export function registerMetrics(app: FastifyInstance, service: string, internal?: { host: string; port: number }): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: registry });
@@ -19,9 +25,34 @@ export function registerMetrics(app: FastifyInstance, service: string): Registry
     duration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
     done();
   });
-  app.get('/metrics', { schema: { hide: true }, config: { unlimited: true } }, async (_request, reply) => {
-    reply.header('Content-Type', registry.contentType);
-    return registry.metrics();
+  if (!internal) {
+    app.get('/metrics', { schema: { hide: true }, config: { unlimited: true } }, async (_request, reply) => {
+      reply.header('Content-Type', registry.contentType);
+      return registry.metrics();
+    });
+    return registry;
+  }
+  let server: Server | undefined;
+  app.addHook('onListen', async () => {
+    server = createServer((req, res) => {
+      const headers = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' };
+      if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+        res.writeHead(404, { ...headers, 'content-type': 'text/plain; charset=utf-8' }).end('Not found: only GET /metrics here\n');
+        return;
+      }
+      registry.metrics().then(
+        (text) => res.writeHead(200, { ...headers, 'content-type': registry.contentType }).end(text),
+        () => res.writeHead(500, headers).end(),
+      );
+    });
+    await new Promise<void>((resolve, reject) => {
+      server!.once('error', reject);
+      server!.listen(internal.port, internal.host, () => resolve());
+    });
+    app.log.info({ host: internal.host, port: internal.port }, 'metrics on their own port');
+  });
+  app.addHook('onClose', async () => {
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   });
   return registry;
 }

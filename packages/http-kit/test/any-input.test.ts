@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { Type } from '@sinclair/typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, errorResponses, type HttpApp, MAX_FIELD_ERRORS, PAGE_MAX } from '../src/index.js';
@@ -46,6 +46,9 @@ beforeAll(async () => {
             metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
             items: Type.Optional(Type.Array(Type.Integer())),
             amount: Type.Optional(Type.Number()),
+            // Declared nesting (not free-form): 62 levels of arrays, to reach the body's limit.
+            grid: Type.Optional(Array.from({ length: 62 }).reduce<TSchema>((inner) => Type.Array(inner), Type.Integer())),
+            notes: Type.Optional(Type.Array(Type.Unknown())),
           },
           { additionalProperties: false },
         ),
@@ -110,8 +113,20 @@ describe('deeply nested JSON (issue 28 item 8: about 2,500 levels answered 500 o
   });
 
   it('takes a body at the limit, and brackets inside strings do not count', async () => {
-    const res = await call('POST', '/api/v1/things', `{"name":"${'[{'.repeat(500)}","metadata":{"a":${'['.repeat(61)}1${']'.repeat(61)}}}`);
+    const res = await call('POST', '/api/v1/things', `{"name":"${'[{'.repeat(500)}","grid":${'['.repeat(62)}1${']'.repeat(62)}}`);
     expect(res.status, res.text).toBe(201);
+  });
+
+  it('a free-form value (a record of anything, an array of anything) nests at most 8 levels and 64 KiB: 400 naming the field', async () => {
+    const nested = (levels: number): unknown => (levels === 1 ? { end: true } : { n: nested(levels - 1) });
+    expect((await call('POST', '/api/v1/things', JSON.stringify({ name: 'ok', metadata: nested(8) }))).status).toBe(201);
+    const deep = await call('POST', '/api/v1/things', JSON.stringify({ name: 'x', metadata: nested(9) }));
+    expectEnvelope(deep, 400, 'VALIDATION_ERROR');
+    expect(deep.body.error.details.errors).toEqual([{ field: 'metadata', reason: 'must nest objects and arrays at most 8 levels deep' }]);
+    const item = await call('POST', '/api/v1/things', JSON.stringify({ name: 'x', notes: ['fine', nested(9)] }));
+    expect(item.body.error.details.errors).toEqual([{ field: 'notes.1', reason: 'must nest objects and arrays at most 8 levels deep' }]);
+    const big = await call('POST', '/api/v1/things', JSON.stringify({ name: 'x', metadata: { blob: 'y'.repeat(66_000) } }));
+    expect(big.body.error.details.errors).toEqual([{ field: 'metadata', reason: 'must be at most 65536 bytes as JSON (got 66011)' }]);
   });
 });
 

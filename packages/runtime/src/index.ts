@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { parseHeaderList, parsePostgresUrl } from '@holdfast/config';
+import { apiDocsOf, listenHostOf, parseHeaderList, parsePostgresUrl } from '@holdfast/config';
 import { CHAIN_IDS } from '@holdfast/contracts';
 import {
   createDatabase,
@@ -55,7 +55,11 @@ export interface BaseConfig {
   NATS_TLS_CA?: string | undefined;
   NATS_TLS_CERT?: string | undefined;
   NATS_TLS_KEY?: string | undefined;
-  HOST: string;
+  HOST?: string | undefined;
+  /** `/metrics` on this port only (internal); unset: on the API's port. */
+  METRICS_PORT?: number | undefined;
+  /** `/docs` and `/openapi.json`; unset: everywhere but production. */
+  API_DOCS?: boolean | undefined;
   LOG_LEVEL: string;
   shutdownTimeoutMs: number;
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
@@ -128,10 +132,15 @@ export async function createFoundation<TSchema extends Record<string, unknown>>(
     }),
   };
   await limits?.counting.start();
+  const { openapi, ...rest } = http;
   const app = await createHttpApp({
     service: options.serviceName,
     logger,
-    ...http,
+    ...rest,
+    // The description is still built (tests and the build read it); only serving it is optional.
+    ...(openapi ? { openapi: { ...openapi, serve: apiDocsOf(config) } } : {}),
+    security: { hsts: config.APP_ENV !== 'local' },
+    ...(config.METRICS_PORT !== undefined ? { metrics: { host: listenHostOf(config), port: config.METRICS_PORT } } : {}),
     ...(limits ? { rateLimit: { perMinute: limits.perMinute, counter: limits.counting.counter, credentialOf } } : {}),
     readiness: [
       { name: 'postgres', check: database.ping },
@@ -224,7 +233,7 @@ export async function runProcess<C extends BaseConfig>(options: {
   if (tracing) logger.info({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, sampleRatio: config.OTEL_TRACES_SAMPLER_ARG }, 'tracing on');
   // Started before its database or NATS: wait (ready answers 503) instead of exiting.
   await waitForDependencies({
-    host: config.HOST,
+    host: listenHostOf(config),
     port: options.port(config),
     logger,
     checks: startupChecks(config, options.serviceName, logger),
@@ -240,7 +249,7 @@ export async function runProcess<C extends BaseConfig>(options: {
   }
   await runUntilSignalled({
     app: service.app,
-    host: config.HOST,
+    host: listenHostOf(config),
     port: options.port(config),
     logger,
     onListening: service.startWorkers,

@@ -28,6 +28,7 @@ export async function productionStart(root: string, databaseUrl: string, redisUr
       IDENTITY_PROVIDER_URL: 'https://identity.holdfast.invalid',
       IDENTITY_PROVIDER_API_KEY: secret(24),
       IDENTITY_PROVIDER_WEBHOOK_SECRET: secret(32),
+      PAYMENTS_PUBLIC_URL: 'https://payments.holdfast.invalid',
       SIWE_DOMAIN: 'pay.holdfast.invalid',
       MAILER_TRANSPORT: 'http',
       MAILER_HTTP_URL: 'https://mail.holdfast.invalid',

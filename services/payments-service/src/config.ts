@@ -178,6 +178,9 @@ function resolve(env: Record<string, string | undefined>) {
     ...requiredOutsideLocal(c, ['IDENTITY_PROVIDER_URL', 'IDENTITY_PROVIDER_API_KEY', 'IDENTITY_PROVIDER_WEBHOOK_SECRET']),
     // Rate-limit counts are shared through Redis; without it each instance would allow the whole limit.
     ...requiredOutsideLocal(c, ['REDIS_URL']),
+    // The OAuth issuer and the hosted page's links: taken from a request's Host only in local,
+    // where a forged Host cannot reach anyone else (docs/operations.md).
+    ...requiredOutsideLocal(c, ['PAYMENTS_PUBLIC_URL']),
     ...(c.IDENTITY_PROVIDER_URL && !c.IDENTITY_PROVIDER_API_KEY
       ? ['IDENTITY_PROVIDER_API_KEY: is required with IDENTITY_PROVIDER_URL']
       : []),

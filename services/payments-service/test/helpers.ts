@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_KEY_SCOPES, PLATFORM_SCOPES_NEEDED, type Scope } from '@holdfast/contracts';
 import { type HttpApp, startForTest } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import {
@@ -184,9 +185,16 @@ export async function newPlatform(
   spec: PlatformSpec = {},
 ): Promise<KeyedPlatform | CredentialedPlatform> {
   const name = spec.name ?? `platform ${randomBytes(4).toString('hex')}`;
+  // A client never holds more than its platform covers: with client scopes and no platform scopes
+  // named, the platform gets the read-only default plus what the client's scopes need.
+  const scopes =
+    spec.scopes ??
+    (spec.clientScopes
+      ? [...new Set([...DEFAULT_KEY_SCOPES, ...spec.clientScopes.flatMap((s) => PLATFORM_SCOPES_NEEDED[s as Scope] ?? [])])]
+      : undefined);
   const made = await call(e.svc.url, 'POST', '/api/v1/auth/api-key', {
     headers: key(e.admin),
-    body: { name, ...(spec.scopes ? { scopes: spec.scopes } : {}), ...(spec.settings ? { settings: spec.settings } : {}) },
+    body: { name, ...(scopes ? { scopes } : {}), ...(spec.settings ? { settings: spec.settings } : {}) },
   });
   if (made.status !== 201) throw new Error(`platform: ${made.status} ${JSON.stringify(made.body)}`);
   const platform: KeyedPlatform = { platformId: made.body.platformId, apiKey: made.body.apiKey };

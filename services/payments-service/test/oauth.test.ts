@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paymentsConfigFrom } from '../src/index.js';
 import {
   bearer,
   call,
@@ -374,7 +375,7 @@ describe('POST /api/v1/oauth/clients/{clientId}/revoke-all-tokens', () => {
 
 describe('POST /api/{v1,v2}/oauth/introspect (RFC 7662)', () => {
   it("describes live tokens of the caller's platform and answers inactive for anything else", async () => {
-    const p = await platform();
+    const p = await platform(['read:platform', 'read:disputes']);
     const resourceServer = await createClient(svc.url, admin, { name: 'rs', scopes: ['read:platform'], platformId: p.platformId });
     const app = await createClient(svc.url, admin, { name: 'app', scopes: ['read:platform', 'read:disputes'], platformId: p.platformId });
     const stranger = await createClient(svc.url, admin, { name: 'stranger', scopes: ['read:platform'] });
@@ -448,5 +449,125 @@ describe('access tokens on the API', () => {
     expect((await call(svc.url, 'POST', '/api/v2/probes/transactions', { headers: bearer(newToken) })).status).toBe(200);
     expect((await call(svc.url, 'POST', `/api/v1/probes/${id}/rescind`, { headers: bearer(oldToken) })).status).toBe(200);
     expect((await call(svc.url, 'POST', `/api/v1/probes/${id}/rescind`, { headers: bearer(newToken) })).status).toBe(403);
+  });
+});
+
+describe('security: a token never outgrows its platform (issue 28 item 6)', () => {
+  const cutBack = (platformId: string, scopes: string[]) =>
+    call(svc.url, 'PUT', `/api/v1/auth/platform/${platformId}`, { headers: key(admin), body: { scopes } });
+  const tokenRows = (clientId: string) =>
+    sql<{ scopes: string[] }[]>`select t.scopes from oauth_tokens t join oauth_clients c on c.id = t.client_pk
+                                 where c.client_id = ${clientId} order by t.issued_at`;
+
+  it('a platform cut back to read:transactions mints no move:transactions token, and its earlier tokens lose it at once', async () => {
+    const p = await platform(['read:transactions', 'write:transactions', 'cancel:transactions', 'rescind:transactions']);
+    const client = await createClient(svc.url, admin, {
+      name: 'mover',
+      scopes: ['read:transactions', 'move:transactions', 'reverse:transactions'],
+      platformId: p.platformId,
+    });
+    const before = await tokenFor(svc.url, client);
+    expect((await call(svc.url, 'POST', '/api/v2/probes/transactions', { headers: bearer(before) })).status).toBe(200);
+
+    // Only rescind taken away: reverse:transactions (rescind and refund) goes, move stays.
+    expect((await cutBack(p.platformId, ['read:transactions', 'write:transactions', 'cancel:transactions'])).status).toBe(200);
+    const id = randomUUID();
+    const reversal = await call(svc.url, 'POST', `/api/v2/probes/${id}/rescind`, { headers: bearer(before) });
+    expect(reversal.status).toBe(403);
+    expect(reversal.body.error).toMatchObject({
+      code: 'INSUFFICIENT_SCOPE',
+      details: { granted: ['read:transactions', 'move:transactions'] },
+    });
+    expect((await call(svc.url, 'POST', '/api/v2/probes/transactions', { headers: bearer(before) })).status).toBe(200);
+
+    expect((await cutBack(p.platformId, ['read:transactions'])).status).toBe(200);
+    // The attack: ask for move:transactions after the cut-back (was 201/200 with the scope).
+    const asked = await call(svc.url, 'POST', '/api/v2/oauth/token', {
+      body: {
+        grant_type: 'client_credentials',
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        scope: 'move:transactions',
+      },
+    });
+    expect(asked.status).toBe(400);
+    expect(asked.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { oauthError: 'invalid_scope' } });
+    expect(asked.body.error.details.errors[0]).toMatchObject({ field: 'scope' });
+    expect(asked.body.error.details.errors[0].reason).toMatch(/move:transactions beyond the platform's scopes/);
+    // Asking for nothing gets only what the platform still covers.
+    const plain = await call(svc.url, 'POST', '/api/v2/oauth/token', {
+      body: { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret },
+    });
+    expect(plain.status).toBe(200);
+    expect(plain.body.data.scope).toBe('read:transactions');
+    expect((await tokenRows(client.clientId)).map((r) => r.scopes)).toEqual([
+      ['read:transactions', 'move:transactions', 'reverse:transactions'],
+      ['read:transactions'],
+    ]);
+    // The token minted before the cut-back is checked at use: it cannot move money any more.
+    for (const token of [before, plain.body.data.access_token as string]) {
+      const moved = await call(svc.url, 'POST', '/api/v2/probes/transactions', { headers: bearer(token) });
+      expect(moved.status).toBe(403);
+      expect(moved.body.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: { granted: ['read:transactions'] } });
+    }
+    const introspected = await call(svc.url, 'POST', '/api/v2/oauth/introspect', {
+      body: { token: before, client_id: client.clientId, client_secret: client.clientSecret },
+    });
+    expect(introspected.body.data).toMatchObject({ active: true, scope: 'read:transactions' });
+
+    // Widened again, the client's own scopes come back (the client row was never changed).
+    expect((await cutBack(p.platformId, ['read:transactions', 'write:transactions'])).status).toBe(200);
+    expect((await call(svc.url, 'POST', '/api/v2/probes/transactions', { headers: bearer(before) })).status).toBe(200);
+  });
+
+  it('a client with scopes its platform does not cover is refused (403), none is stored', async () => {
+    const p = await platform(['read:transactions', 'write:transactions', 'cancel:transactions']);
+    const res = await call(svc.url, 'POST', '/api/v1/oauth/clients', {
+      headers: key(admin),
+      body: { name: 'too wide', scopes: ['move:transactions', 'reverse:transactions', 'read:disputes'], platformId: p.platformId },
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toMatchObject({
+      code: 'FORBIDDEN',
+      details: { reason: 'beyond_platform_scopes', refused: ['reverse:transactions', 'read:disputes'] },
+    });
+    expect(await sql`select 1 from oauth_clients where platform_id = ${p.platformId}`).toHaveLength(0);
+  });
+});
+
+describe('security: a forged Host cannot rewrite the OAuth issuer (issue 28 item 9)', () => {
+  const STAGING = {
+    APP_ENV: 'staging',
+    INTERNAL_API_KEY: 'k'.repeat(32),
+    DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+    IDENTITY_PROVIDER_URL: 'https://idp.example.com/',
+    IDENTITY_PROVIDER_API_KEY: 'i'.repeat(24),
+    IDENTITY_PROVIDER_WEBHOOK_SECRET: 's'.repeat(32),
+  };
+  const metadata = (base: string, host: string) => call(base, 'GET', '/.well-known/oauth-authorization-server', { headers: { host } });
+
+  it('in local, without PAYMENTS_PUBLIC_URL, the issuer follows the Host: the reason it is required elsewhere', async () => {
+    const forged = await metadata(svc.url, 'evil.example');
+    expect(forged.status).toBe(200);
+    // RFC 8414: the metadata is answered bare, not in the envelope.
+    expect(forged.body.issuer).toBe('http://evil.example');
+  });
+
+  it('outside local PAYMENTS_PUBLIC_URL is required, and the issuer is it whatever Host a request names', async () => {
+    expect(() => paymentsConfigFrom(STAGING)).toThrow(/PAYMENTS_PUBLIC_URL: is required when APP_ENV is staging \(missing\)/);
+    const staging = await startPaymentsEnv({ ...STAGING, PAYMENTS_PUBLIC_URL: 'https://payments.example.com/' });
+    try {
+      for (const host of ['evil.example', new URL(staging.svc.url).host]) {
+        const res = await metadata(staging.svc.url, host);
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({
+          issuer: 'https://payments.example.com',
+          token_endpoint: 'https://payments.example.com/api/v2/oauth/token',
+          introspection_endpoint: 'https://payments.example.com/api/v2/oauth/introspect',
+        });
+      }
+    } finally {
+      await staging.stop();
+    }
   });
 });

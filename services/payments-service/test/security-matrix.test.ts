@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { SCOPES } from '@holdfast/contracts';
+import { SCOPES, V1_SCOPES } from '@holdfast/contracts';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, call, createClient, key, startPaymentsEnv, tokenFor } from './helpers.js';
@@ -20,7 +20,7 @@ beforeAll(async () => {
   // A key and a client on one platform with every scope, then deactivated.
   const doomed = await call(e.svc.url, 'POST', '/api/v1/auth/api-key', {
     headers: key(e.admin),
-    body: { name: 'Doomed', scopes: ['admin:platform', 'read:platform', 'write:platform', 'manage:api-keys'] },
+    body: { name: 'Doomed', scopes: [...V1_SCOPES] },
   });
   const doomedClient = await createClient(e.svc.url, e.admin, { name: 'doomed', scopes: [...SCOPES], platformId: doomed.body.platformId });
   const doomedToken = await tokenFor(e.svc.url, doomedClient);

@@ -304,6 +304,26 @@ describe('POST /workspaces/{id}/transactions', () => {
     expect(await count(a.workspace.id)).toBe(0);
   });
 
+  it("security: an address that is none of the network's, or metadata nested past 8 levels, is refused naming the field; nothing stored (issue 28 item 8)", async () => {
+    let deep: Record<string, unknown> = { end: true };
+    for (let i = 1; i < 60; i++) deep = { n: deep };
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ ...valid, fromAddress: '0x123' }, 'fromAddress', /must match pattern/],
+      [{ ...valid, toAddress: 'nope' }, 'toAddress', /must match pattern/],
+      // Past the shape, the network's rule (payments): a Solana address on base-sepolia, a broken EIP-55 checksum.
+      [{ ...valid, toAddress: '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU' }, 'toAddress', /must be an EVM address of base-sepolia/],
+      [{ ...valid, toAddress: '0x70997970c51812dc3A010C7d01b50e0d17dc79C8' }, 'toAddress', /not EIP-55 checksummed/],
+      [{ ...valid, metadata: deep }, 'metadata', /at most 8 levels deep/],
+      [{ ...valid, controlConfigs: [deep] }, 'controlConfigs.0', /at most 8 levels deep/],
+    ];
+    for (const [body, field, reason] of cases) {
+      const res = await h.call('POST', `${a.base}/transactions`, { token: a.admin.token, body });
+      expect([res.status, res.body.error?.code], field).toEqual([400, 'VALIDATION_ERROR']);
+      expect(res.body.error.details.errors, field).toEqual([{ field, reason: expect.stringMatching(reason) }]);
+    }
+    expect(await count(a.workspace.id)).toBe(0);
+  });
+
   it('404 for a customer of another workspace; 409 without a platform', async () => {
     const [customer] = await h.sql<{ id: string }[]>`
       insert into workspace.customers (id, workspace_id, email, status) values (${randomUUID()}, ${b.workspace.id}, ${`c-${randomUUID()}@x.test`}, 'active')

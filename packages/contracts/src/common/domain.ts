@@ -49,6 +49,19 @@ export const CHAIN_IDS: Partial<Record<Network, number>> = {
   'arbitrum-sepolia': 421614,
 };
 
+/**
+ * A blockchain address as a request gives it: EVM `0x` + 40 hex digits, or Solana base58 (32 to 44
+ * characters). The shape only: the network's own rule (EVM for EVM networks, with the EIP-55
+ * checksum when the letters are mixed case; 32 bytes of base58 on Solana) is checked where the
+ * network is known (`addressProblem` in @holdfast/escrow, docs/transactions.md#addresses).
+ */
+export const CHAIN_ADDRESS_PATTERN = '^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$';
+export const ChainAddress = Type.String({
+  pattern: CHAIN_ADDRESS_PATTERN,
+  maxLength: 44,
+  description: 'EVM: `0x` + 40 hex digits (EIP-55 checksum when mixed case). Solana: base58 of 32 bytes.',
+});
+
 export const CURRENCIES = ['USDC', 'USDT', 'ETH', 'MockUSDC', 'USDG'] as const;
 export type Currency = (typeof CURRENCIES)[number];
 export const CurrencySchema = StringEnum(CURRENCIES);

@@ -65,6 +65,25 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
     'Operator scope: create platforms and API keys, read, change and deactivate any platform, create OAuth clients on v1. Never given to a workspace.',
 };
 
+/**
+ * What a platform must hold for a credential of it to use each scope. A platform holds v1 scopes
+ * only; an OAuth client's token never does more than its platform may (docs/api/scopes.md,
+ * "A token never outgrows its platform"). `move:transactions` is what `write:transactions` moves
+ * on v1; `reverse:transactions` rescinds and refunds, i.e. v1's `rescind:` and `cancel:` together
+ * (a platform holding only one of them would gain the other through v2). Every other scope needs
+ * itself.
+ */
+export const PLATFORM_SCOPES_NEEDED: Record<Scope, readonly V1Scope[]> = {
+  ...(Object.fromEntries(V1_SCOPES.map((s) => [s, [s]])) as unknown as Record<V1Scope, readonly V1Scope[]>),
+  'move:transactions': ['write:transactions'],
+  'reverse:transactions': ['cancel:transactions', 'rescind:transactions'],
+};
+
+/** The scopes of `scopes` that a platform holding `platformScopes` covers (order kept). */
+export function withinPlatformScopes<S extends Scope>(scopes: readonly S[], platformScopes: readonly Scope[]): S[] {
+  return scopes.filter((s) => PLATFORM_SCOPES_NEEDED[s].every((needed) => platformScopes.includes(needed)));
+}
+
 /** Read-only scopes: what a new API key holds when its creator names none (spec). */
 export const DEFAULT_KEY_SCOPES: readonly V1Scope[] = [
   'read:transactions',

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import {
+  ChainAddress,
   CURRENCIES,
   CurrencySchema,
   DateTime,
@@ -33,9 +34,9 @@ export const MAX_BATCH_LEGS_DEFAULT = 100;
 export const MAX_BATCH_LEGS_CEILING = 200;
 
 const Address = Type.String({
-  minLength: 1,
-  maxLength: 128,
-  description: 'A blockchain address of the batch network (EVM: `0x` + 40 hex digits, any case; Solana: base58).',
+  ...ChainAddress,
+  description:
+    'A blockchain address of the batch network (EVM: `0x` + 40 hex digits, EIP-55 checksum when mixed case; Solana: base58 of 32 bytes).',
 });
 
 export const BatchLegInput = Type.Object(
@@ -186,7 +187,7 @@ export const BatchListQuery = Type.Object(
     page: Type.Integer({ minimum: 1, default: 1, description: '1-indexed page number.' }),
     limit: Type.Integer({ minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT }),
     status: Type.Optional(BatchStatusSchema),
-    fromAddress: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Sender (compared case-insensitively).' })),
+    fromAddress: Type.Optional(Type.String({ ...ChainAddress, description: 'Sender (compared case-insensitively).' })),
     dateFrom: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or after (inclusive).' })),
     dateTo: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or before (inclusive).' })),
     customerId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import {
   CHECKOUT_SESSION_STATUSES,
+  ChainAddress,
   CurrencySchema,
   DateTime,
   DecimalString,
@@ -46,7 +47,7 @@ export const CreateCheckoutSessionBody = Type.Object(
     }),
     currency: Type.Optional(CurrencySchema),
     blockchainNetwork: Type.Optional(NetworkSchema),
-    toAddress: Type.String({ minLength: 1, maxLength: 200, description: 'Receiver address.' }),
+    toAddress: Type.String({ ...ChainAddress, description: `Receiver address. ${ChainAddress.description}` }),
     templateId: Type.Optional(Uuid),
     template: Type.Optional(EmbeddedTemplate),
     customerId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
@@ -118,7 +119,7 @@ export type CheckoutSessionList = Static<typeof CheckoutSessionList>;
 
 /** POST /api/v2/checkout/sessions/{id}/payer: the payer's wallet names the sender. */
 export const AttachCheckoutPayerBody = Type.Object(
-  { fromAddress: Type.String({ minLength: 1, maxLength: 200, description: 'The payer’s address (the sender).' }) },
+  { fromAddress: Type.String({ ...ChainAddress, description: `The payer’s address (the sender). ${ChainAddress.description}` }) },
   { additionalProperties: false },
 );
 export type AttachCheckoutPayerBody = Static<typeof AttachCheckoutPayerBody>;

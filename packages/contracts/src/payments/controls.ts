@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { DateTime, StringEnum, Uuid } from '../common/domain.js';
+import { ChainAddress, DateTime, StringEnum, Uuid } from '../common/domain.js';
 import { Nullable } from '../common/fragments.js';
 
 /*
@@ -24,7 +24,8 @@ const ConfigAmount = Type.Union([Type.String({ pattern: '^\\d+(\\.\\d+)?$' }), T
 const ApplyTo = StringEnum(['from', 'to', 'both'] as const, {
   description: 'Which address of the transaction the list applies to (default `both`).',
 });
-const Addresses = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 1000 });
+// Shape only: a template is used on every network, so the network's own rule cannot be checked here.
+const Addresses = Type.Array(ChainAddress, { minItems: 1, maxItems: 1000 });
 const Phone = Type.String({ pattern: '^\\+[1-9]\\d{6,14}$', description: 'E.164 phone number, e.g. `+14155550123`.' });
 
 /** The `config` each control type accepts (extra keys are refused so a typo does not disable a rule). */

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import {
+  ChainAddress,
   CurrencySchema,
   DateTime,
   DecimalString,
@@ -88,7 +89,7 @@ export const BillingConfig = Type.Object(
     feeType: Type.Optional(StringEnum(BILLING_FEE_TYPES, { description: '`percentage` of the amount, or a `fixed` fee.' })),
     feePercentage: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.String({ maxLength: 40 })])),
     fixedFee: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.String({ maxLength: 40 })])),
-    feeWalletAddress: Type.Optional(Type.String({ maxLength: 200 })),
+    feeWalletAddress: Type.Optional(ChainAddress),
     currency: Type.Optional(CurrencySchema),
     isActive: Type.Optional(Type.Boolean()),
   },
@@ -133,8 +134,8 @@ export const CreateTransactionHeaders = Type.Object({ 'idempotency-key': Type.Op
 /** POST /transactions (spec "Create transaction body"). */
 export const CreateTransactionBody = Type.Object(
   {
-    fromAddress: Type.String({ minLength: 1, maxLength: 200, description: 'Sender address.' }),
-    toAddress: Type.String({ minLength: 1, maxLength: 200, description: 'Receiver address.' }),
+    fromAddress: Type.String({ ...ChainAddress, description: `Sender address. ${ChainAddress.description}` }),
+    toAddress: Type.String({ ...ChainAddress, description: `Receiver address. ${ChainAddress.description}` }),
     amount: AmountInput,
     currency: Type.Optional(CurrencySchema),
     blockchainNetwork: Type.Optional(NetworkSchema),
@@ -224,9 +225,9 @@ export const TransactionListQuery = Type.Object(
     page: Type.Integer({ minimum: 1, default: 1 }),
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
     status: Type.Optional(TransactionStatusSchema),
-    fromAddress: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    toAddress: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    walletAddress: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Matches the sender or the receiver.' })),
+    fromAddress: Type.Optional(ChainAddress),
+    toAddress: Type.Optional(ChainAddress),
+    walletAddress: Type.Optional(Type.String({ ...ChainAddress, description: 'Matches the sender or the receiver.' })),
     dateFrom: Type.Optional(DateOrDateTime),
     dateTo: Type.Optional(DateOrDateTime),
     customerId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { defineCommand } from '../commands/define.js';
 import {
+  ChainAddress,
   CURRENCIES,
   CurrencySchema,
   DateTime,
@@ -66,7 +67,9 @@ export const METADATA_ADDRESS_KEYS = ['walletAddress', 'senderWalletAddress', 'r
 export const MAX_SEARCHED_PLATFORMS = 10_000;
 export const MAX_SEARCHED_ADDRESSES = 10_000;
 
-const Address = Type.String({ minLength: 1, maxLength: 128 });
+/** Addresses a request gives (ChainAddress); the searched scope's own list is the workspace's, stored lower-cased. */
+const Address = ChainAddress;
+const ScopeAddress = Type.String({ minLength: 1, maxLength: 128 });
 
 // ---------------------------------------------------------------- payments side (commands)
 
@@ -80,7 +83,7 @@ export type PlatformTransaction = Static<typeof PlatformTransaction>;
 /** Where a workspace's transactions are: its platforms, and its addresses (lower-cased). */
 const Scope = {
   platformIds: Type.Array(Uuid, { maxItems: MAX_SEARCHED_PLATFORMS }),
-  addresses: Type.Array(Address, {
+  addresses: Type.Array(ScopeAddress, {
     maxItems: MAX_SEARCHED_ADDRESSES,
     description: 'Lower-cased addresses: from, to or a metadata address.',
   }),
@@ -267,7 +270,7 @@ export const GlobalTransactionsQuery = Type.Object(
     dateTo: Type.Optional(DateTime),
     fromAddress: Type.Optional(Address),
     toAddress: Type.Optional(Address),
-    walletAddress: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Matches the sender or the receiver.' })),
+    walletAddress: Type.Optional(Type.String({ ...ChainAddress, description: 'Matches the sender or the receiver.' })),
   },
   { additionalProperties: false },
 );

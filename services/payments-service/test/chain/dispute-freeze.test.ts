@@ -13,7 +13,7 @@ let p: { platformId: string; token: string };
 
 beforeAll(async () => {
   p = await newPlatform(e, {
-    scopes: ['read:transactions'],
+    scopes: ['read:transactions', 'write:transactions', 'write:disputes', 'read:disputes'],
     clientScopes: ['read:transactions', 'write:transactions', 'move:transactions', 'write:disputes', 'read:disputes'],
   });
 }, 60_000);

@@ -10,6 +10,9 @@ import { createTransactionMoves } from '../../src/modules/transactions/moves.js'
 import { createTransactionsRepository } from '../../src/modules/transactions/repository.js';
 import { bearer, call, createClient, key, newPlatform, startPaymentsEnv, tokenFor } from '../helpers.js';
 
+/** An EVM address from a few hex digits, in the case given (`BAD` -> 0xBAD000…): controls take real addresses. */
+const adr = (digits: string) => `0x${digits.padEnd(40, '0')}`;
+
 // The controls gate is exercised at the database level (creation is another module): a row is
 // inserted as creation does, `afterCreate` runs in its transaction and its move is applied there;
 // the codes are then verified over HTTP on a running service.
@@ -60,7 +63,7 @@ async function create(
   const outcome = await e.sql.begin(async (tx) => {
     await tx`insert into transactions (id, platform_id, status, amount, currency, from_address, to_address, blockchain_network,
                orchestration_type, template_id, template, metadata)
-      values (${id}, ${platformId}, 'pending', ${fields.amount ?? '10'}, 'USDC', ${fields.from ?? '0xAaA1'}, ${fields.to ?? '0xBbB2'},
+      values (${id}, ${platformId}, 'pending', ${fields.amount ?? '10'}, 'USDC', ${fields.from ?? adr('AaA1')}, ${fields.to ?? adr('BbB2')},
               'base-sepolia', 'platform', ${prepared.templateId},
               ${prepared.snapshot ? JSON.stringify(prepared.snapshot) : null}::text::jsonb, ${JSON.stringify(fields.metadata ?? {})}::text::jsonb)`;
     const row = await transactions.find(tx, id);
@@ -129,12 +132,12 @@ describe('control types', () => {
   });
 
   it('allow_list and deny_list match addresses case-insensitively on from and to', async () => {
-    const deny = { template: template(control({ id: 'deny', type: 'deny_list', config: { addresses: ['0xBAD'], applyTo: 'to' } })) };
-    expect((await create(a.platformId, deny, { to: '0xbad' })).outcome).toMatchObject({ action: 'fail_control' });
-    expect((await create(a.platformId, deny, { from: '0xbad', to: '0xgood' })).outcome).toEqual({ action: null });
-    const allow = { template: template(control({ id: 'allow', type: 'allow_list', config: { addresses: ['0xaaa1', '0xBBB2'] } })) };
-    expect((await create(a.platformId, allow, { from: '0xAAA1', to: '0xbbb2' })).outcome).toEqual({ action: null });
-    const out = await create(a.platformId, allow, { from: '0xAAA1', to: '0xCCC3' });
+    const deny = { template: template(control({ id: 'deny', type: 'deny_list', config: { addresses: [adr('BAD')], applyTo: 'to' } })) };
+    expect((await create(a.platformId, deny, { to: adr('bad') })).outcome).toMatchObject({ action: 'fail_control' });
+    expect((await create(a.platformId, deny, { from: adr('bad'), to: adr('600d') })).outcome).toEqual({ action: null });
+    const allow = { template: template(control({ id: 'allow', type: 'allow_list', config: { addresses: [adr('aaa1'), adr('BBB2')] } })) };
+    expect((await create(a.platformId, allow, { from: adr('AAA1'), to: adr('bbb2') })).outcome).toEqual({ action: null });
+    const out = await create(a.platformId, allow, { from: adr('AAA1'), to: adr('CCC3') });
     expect(out.outcome).toMatchObject({ action: 'fail_control', reason: expect.stringContaining('toAddress is not on the allow list') });
   });
 
@@ -150,8 +153,8 @@ describe('control types', () => {
     const { id, outcome } = await create(a.platformId, {
       template: template(
         control({ id: 'review', type: 'risk_review', executionOrder: 9, config: { always: true } }),
-        control({ id: 'optional-deny', type: 'deny_list', executionOrder: 2, isRequired: false, config: { addresses: ['0xaaa1'] } }),
-        control({ id: 'inactive-deny', type: 'deny_list', executionOrder: 1, isActive: false, config: { addresses: ['0xaaa1'] } }),
+        control({ id: 'optional-deny', type: 'deny_list', executionOrder: 2, isRequired: false, config: { addresses: [adr('aaa1')] } }),
+        control({ id: 'inactive-deny', type: 'deny_list', executionOrder: 1, isActive: false, config: { addresses: [adr('aaa1')] } }),
         control({ id: 'release-limit', type: 'amount_limit', executionPhase: 'pre_release', executionOrder: 0, config: { max: 1 } }),
         control({ id: 'limit', type: 'amount_limit', executionOrder: 2, config: { max: 1000 } }),
       ),
@@ -232,6 +235,13 @@ describe('templates', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ code: 'VALIDATION_ERROR' });
     expect(bad.body.error.details.errors[0].field).toBe('controls.0.config.sometimes');
+    // An address a list holds is an address (issue 28 item 8): `0x123` was stored as sent.
+    const short = await call(e.svc.url, 'POST', '/api/v1/controls/templates', {
+      headers: key(a.apiKey),
+      body: { name: 'bad list', controls: [control({ id: 'd', type: 'deny_list', config: { addresses: [adr('abc'), '0x123'] } })] },
+    });
+    expect(short.status).toBe(400);
+    expect(short.body.error.details.errors.map((f: { field: string }) => f.field)).toEqual(['controls.0.config.addresses.1']);
     const body = { name: 'ok', controls: [] };
     expect((await call(e.svc.url, 'POST', '/api/v1/controls/templates', { body })).status).toBe(401);
     const weak = await call(e.svc.url, 'POST', '/api/v1/controls/templates', { headers: key(weakKey), body });
@@ -253,7 +263,7 @@ describe('two-factor codes', () => {
       e.sql.begin(async (tx) => {
         await tx`insert into transactions (id, platform_id, status, amount, currency, from_address, to_address, blockchain_network,
                    orchestration_type, template_id, template, metadata)
-          values (${id}, ${a.platformId}, 'pending', '10', 'USDC', '0xAaA1', '0xBbB2', 'base-sepolia', 'platform', ${prepared.templateId},
+          values (${id}, ${a.platformId}, 'pending', '10', 'USDC', ${adr('AaA1')}, ${adr('BbB2')}, 'base-sepolia', 'platform', ${prepared.templateId},
                   ${JSON.stringify(prepared.snapshot)}::text::jsonb, '{}'::jsonb)`;
         const out = await controls.gate.afterCreate(tx, (await transactions.find(tx, id))!, prepared);
         expect(out.action).toBe('require_user_action');
@@ -306,7 +316,7 @@ describe('two-factor codes', () => {
     expect(res.body).toMatchObject({
       id: challenge?.id,
       platformId: a.platformId,
-      userId: '0xAaA1',
+      userId: adr('AaA1'),
       type: 'phone',
       status: 'approved',
       provider: 'test-sms',

@@ -16,8 +16,9 @@ const PLATFORM_SCOPES = [
   'read:transactions',
   'write:transactions',
   'cancel:transactions',
+  'rescind:transactions',
 ];
-// reverse:transactions (refund) is an OAuth scope, granted where the platform may cancel.
+// reverse:transactions (refund) is an OAuth scope, granted where the platform may cancel and rescind.
 const SCOPES = ['read:disputes', 'write:disputes', 'submit:evidence', 'read:transactions', 'write:transactions', 'reverse:transactions'];
 const e = fileFixture(() => startPaymentsEnv());
 let a: { platformId: string; headers: Record<string, string> };

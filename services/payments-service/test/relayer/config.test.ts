@@ -9,6 +9,7 @@ const PRODUCTION = {
   IDENTITY_PROVIDER_URL: 'https://idp.example.com/',
   IDENTITY_PROVIDER_API_KEY: 'i'.repeat(24),
   IDENTITY_PROVIDER_WEBHOOK_SECRET: 's'.repeat(32),
+  PAYMENTS_PUBLIC_URL: 'https://payments.example.com',
   REDIS_URL: 'redis://redis.example.com:6379',
   NATS_USER: 'payments',
   NATS_PASSWORD: 'p'.repeat(32),

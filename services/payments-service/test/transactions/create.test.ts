@@ -111,7 +111,13 @@ describe('create: happy path', () => {
       blockchainNetwork: 'ethereum-sepolia',
       orchestrationType: 'raw',
       contractTemplateId: templateId,
-      billingConfig: { feeType: 'percentage', feePercentage: 1, feeWalletAddress: '0xfee', currency: 'USDT', isActive: false },
+      billingConfig: {
+        feeType: 'percentage',
+        feePercentage: 1,
+        feeWalletAddress: '0x000000000000000000000000000000000000fee0',
+        currency: 'USDT',
+        isActive: false,
+      },
       signerType: 'custodial',
       customerId: 'c-9',
       metadata: { a: 1 },
@@ -205,7 +211,10 @@ describe('create: bad input writes nothing', () => {
     ['alias differs from templateId', { templateId: randomUUID(), contractTemplateId: randomUUID() }],
     ['bad signerType', { signerType: 'robot' }],
     ['bad billing fee type', { billingConfig: { feeType: 'tip' } }],
-    ['same sender and receiver', { toAddress: '0xSAME', fromAddress: '0xsame' }],
+    [
+      'same sender and receiver',
+      { toAddress: '0x000000000000000000000000000000000000dEaD', fromAddress: '0x000000000000000000000000000000000000dead' },
+    ],
   ])('%s -> 400', async (_name, extra) => {
     const res = await unchanged(() => create(body(extra)));
     expect(res.status).toBe(400);
@@ -473,5 +482,67 @@ describe('events on the JetStream stream', () => {
     expect(mine.map((x) => x.type)).toEqual(['transaction.created', 'transaction.escrowed']);
     expect(mine[0]).toMatchObject({ platformId: t.platformId, workspaceId: null, data: { transaction: { id, status: 'pending' } } });
     expect(mine[1]).toMatchObject({ data: { transaction: { id, status: 'escrowed' }, escrowAddress: '0xE5', txHash: '0xabc' } });
+  });
+});
+
+describe('create: security, free-form values and addresses (issue 28 item 8)', () => {
+  /** `{ "n": { "n": … { "end": true } } }`, `levels` objects deep. */
+  const nested = (levels: number): Record<string, unknown> => {
+    let value: Record<string, unknown> = { end: true };
+    for (let i = 1; i < levels; i++) value = { n: value };
+    return value;
+  };
+
+  it('metadata nested deeper than 8 levels is refused naming the field; stored, it would come back deeper than any reader takes', async () => {
+    // The attack: 60 levels pass the body's 64-level limit, and the stored value then comes back
+    // wrapped in the answer, the event and the webhook deeper than 64, which Holdfast's own
+    // parser (and any client with the same bound) refuses.
+    const res = await unchanged(() => create(body({ metadata: nested(60) })));
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(res.body.error.details.errors).toEqual([{ field: 'metadata', reason: 'must nest objects and arrays at most 8 levels deep' }]);
+    // The bound is inclusive: 8 levels are kept as sent.
+    const kept = await create(body({ metadata: nested(8) }));
+    expect(kept.status).toBe(201);
+    expect(kept.body.metadata).toEqual(nested(8));
+    const [row] = await e.sql`select metadata from transactions where id = ${kept.body.id}`;
+    expect(row?.metadata).toEqual(nested(8));
+  });
+
+  it('metadata over 64 KiB as JSON is refused naming the field', async () => {
+    const res = await unchanged(() => create(body({ metadata: { blob: 'x'.repeat(70_000) } })));
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.errors).toEqual([{ field: 'metadata', reason: 'must be at most 65536 bytes as JSON (got 70011)' }]);
+  });
+
+  it.each([
+    ['a short hex address', { fromAddress: '0x123' }, 'fromAddress'],
+    ['a receiver that is no address', { toAddress: 'nope' }, 'toAddress'],
+    ['a fee wallet that is no address', { billingConfig: { feeWalletAddress: '0xfee' } }, 'billingConfig.feeWalletAddress'],
+  ])('%s is refused naming the field, nothing stored', async (_name, extra, field) => {
+    const res = await unchanged(() => create(body(extra)));
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(res.body.error.details.errors.map((f: { field: string }) => f.field)).toEqual([field]);
+  });
+
+  it('an EVM address in mixed case must carry its EIP-55 checksum; a Solana address on an EVM network is refused', async () => {
+    const checksummed = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    const typo = '0x70997970c51812dc3A010C7d01b50e0d17dc79C8';
+    const bad = await unchanged(() => create(body({ toAddress: typo })));
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.errors).toEqual([
+      { field: 'toAddress', reason: 'has mixed case but is not EIP-55 checksummed: check it for a typo, or send it in lower case' },
+    ]);
+    const solana = await unchanged(() => create(body({ toAddress: '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU' })));
+    expect(solana.status).toBe(400);
+    expect(solana.body.error.details.errors).toEqual([
+      { field: 'toAddress', reason: 'must be an EVM address of base-sepolia (0x and 40 hex digits)' },
+    ]);
+    for (const toAddress of [checksummed, checksummed.toLowerCase(), `0x${checksummed.slice(2).toUpperCase()}`]) {
+      const ok = await create(body({ toAddress }));
+      expect(ok.status).toBe(201);
+      expect(ok.body.toAddress).toBe(toAddress);
+    }
   });
 });

@@ -255,6 +255,7 @@ describe('production instance', () => {
       IDENTITY_PROVIDER_URL: 'https://idp.example.com/',
       IDENTITY_PROVIDER_API_KEY: 'i'.repeat(24),
       IDENTITY_PROVIDER_WEBHOOK_SECRET: 's'.repeat(32),
+      PAYMENTS_PUBLIC_URL: 'https://payments.example.com',
     }),
   );
   let p: Tenant;

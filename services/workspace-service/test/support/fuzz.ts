@@ -9,7 +9,10 @@ import type { Json } from './harness.js';
  * Requests generated from an OpenAPI 3.1 document (issue 14): for each operation, values drawn
  * from its declared schemas (the valid path), and mutations of them (wrong types, text PostgreSQL
  * cannot store, huge or non-finite numbers, oversized strings and arrays, unknown fields, broken
- * JSON, wrong media types, other tenants' ids). `checkAnswer` says what every answer must obey.
+ * JSON, wrong media types, other tenants' ids), and hostile requests of every kind (issue 28 item
+ * 8): JSON nested past the parser's limit and free-form values nested past theirs, odd and
+ * oversized headers, odd query strings, multipart bodies well- and ill-formed. `checkAnswer` says
+ * what every answer must obey.
  */
 
 export type Tenant = 'A' | 'B' | 'operator' | 'none';
@@ -37,6 +40,8 @@ export interface FuzzRequest {
   /** Path parameter values that belong to the other tenant. */
   foreignIds: string[];
   label: string;
+  /** Which hostile kinds the request carries (`deep-json`, `headers`, `query`, `multipart`, …). */
+  hostile: string[];
 }
 
 export interface IdPool {
@@ -84,9 +89,19 @@ const ODD_STRINGS = [
 ];
 const ODD_NUMBERS = [0, -1, -0.5, 1e20, -1e20, 2 ** 31, 2 ** 53 + 2, 1.5, Number.MAX_SAFE_INTEGER];
 
+/** `{"n": {"n": … {"end": true}}}`, `levels` objects deep. */
+export function nested(levels: number): Record<string, unknown> {
+  let value: Record<string, unknown> = { end: true };
+  for (let i = 1; i < levels; i++) value = { n: value };
+  return value;
+}
+
 /** Any JSON value at all: what a mutation puts in place of a declared one. */
 const anyJson: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom<unknown>(null, true, false, [], {}, ...ODD_STRINGS, ...ODD_NUMBERS),
+  // Within the body's 64 levels, past a free-form value's 8: a metadata that would break a reader.
+  fc.constant(nested(60)),
+  fc.constant([[[[[[[[[[[[1]]]]]]]]]]]]),
   fc.string({ maxLength: 20 }),
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
@@ -197,6 +212,100 @@ function mutate(value: unknown): fc.Arbitrary<unknown> {
   return anyJson;
 }
 
+/** Bodies past the parser's depth limit (64): 2,500 levels used to overflow its stack (500). */
+const DEEP_JSON = [
+  { text: `${'['.repeat(3000)}${']'.repeat(3000)}`, type: 'application/json' },
+  { text: `${'{"a":'.repeat(2600)}1${'}'.repeat(2600)}`, type: 'application/json' },
+  { text: `{"metadata":${'['.repeat(65)}${']'.repeat(65)}}`, type: 'application/json' },
+  { text: `${'['.repeat(100_000)}`, type: 'application/json' },
+];
+
+const BOUNDARY = 'holdfastfuzz';
+const part = (headers: string, content: string) => `--${BOUNDARY}\r\n${headers}\r\n\r\n${content}\r\n`;
+/** Multipart bodies: a small PNG-looking file, text fields, a truncated one, many parts, no boundary. */
+const MULTIPART = [
+  {
+    text: `${part('Content-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png', '\x89PNG\r\n\x1a\nnot really')}--${BOUNDARY}--\r\n`,
+    type: `multipart/form-data; boundary=${BOUNDARY}`,
+  },
+  {
+    text: `${part('Content-Disposition: form-data; name="name"', 'x')}${part('Content-Disposition: form-data; name="metadata"', '{"a":1}')}--${BOUNDARY}--\r\n`,
+    type: `multipart/form-data; boundary=${BOUNDARY}`,
+  },
+  {
+    text: `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="x"\r\n\r\nno end`,
+    type: `multipart/form-data; boundary=${BOUNDARY}`,
+  },
+  {
+    text: `${Array.from({ length: 1500 }, (_, i) => part(`Content-Disposition: form-data; name="f${i}"`, String(i))).join('')}--${BOUNDARY}--\r\n`,
+    type: `multipart/form-data; boundary=${BOUNDARY}`,
+  },
+  { text: 'a=b', type: 'multipart/form-data' },
+  {
+    text: part('Content-Disposition: form-data; name="file"; filename="../../etc/passwd"\r\nContent-Type: image/png', 'x'),
+    type: `multipart/form-data; boundary=${BOUNDARY}`,
+  },
+];
+
+/**
+ * Headers a client may send, odd or oversized (undici refuses the hop-by-hop ones itself): they
+ * replace the generated ones, credentials included.
+ */
+const ODD_HEADERS: Record<string, string>[] = [
+  { 'x-request-id': '../../etc/passwd' },
+  { 'x-request-id': 'r'.repeat(600) },
+  { 'idempotency-key': ' ' },
+  { 'idempotency-key': 'k'.repeat(400) },
+  { accept: '*/*;q=abc, text/html;level=;q=2' },
+  { accept: 'application/xml' },
+  { 'accept-encoding': 'gzip;q=2, br, zstd, deflate, identity;q=0' },
+  { 'content-encoding': 'gzip' },
+  { 'content-type': 'application/json; charset=utf-16' },
+  { 'content-type': 'application/json; charset=latin1' },
+  { 'content-type': 'application/x-www-form-urlencoded' },
+  { 'content-type': 'text/plain' },
+  { 'content-type': ';;;' },
+  { 'x-forwarded-for': 'not-an-ip, ::1, 999.1.1.1, ' },
+  { 'x-forwarded-proto': 'gopher' },
+  { 'x-forwarded-host': 'evil.example' },
+  { host: 'evil.example' },
+  { 'last-event-id': '-1' },
+  { 'last-event-id': '99999999999999999999999' },
+  { authorization: 'Bearer' },
+  { authorization: 'Basic !!!' },
+  { authorization: 'Basic Og==' },
+  { authorization: `Bearer ${'a'.repeat(8000)}` },
+  { authorization: 'Negotiate abc' },
+  { 'x-api-key': `hf_test_${'a'.repeat(300)}` },
+  { 'x-api-key': '' },
+  { 'x-internal-api-key': 'wrong' },
+  { cookie: 'a=b; '.repeat(300) },
+  { origin: 'null' },
+  { 'if-none-match': '*' },
+  { range: 'bytes=0-1,5-' },
+  { 'x-http-method-override': 'DELETE' },
+  { 'x-fuzz': '\u00ff\u00fe latin1 bytes' },
+];
+
+/** Query strings appended to the generated one: unknown, repeated, bracketed, broken, huge. */
+const ODD_QUERIES = [
+  'unknownParam=1',
+  'page=1&page=2',
+  'limit=-1&limit=abc',
+  'a[b][c][d][e][f][g]=1',
+  `deep${'[x]'.repeat(500)}=1`,
+  '__proto__=x&constructor[prototype][x]=1',
+  '&&&==&=',
+  'q=%ZZ',
+  'q=%00',
+  'q=%F0%9F',
+  `${'k=v&'.repeat(1000)}end=1`,
+  `q=${'x'.repeat(6000)}`,
+  'page=1e309&limit=1e309',
+  'page=0x10',
+  'status=completed&status=pending&status=nope',
+];
+
 function parametersOf(doc: Json, operation: Json, where: 'path' | 'query'): Json[] {
   return ((operation.parameters ?? []) as Json[]).map((p) => (p.$ref ? resolve(doc, p) : p)).filter((p) => p.in === where);
 }
@@ -254,37 +363,68 @@ export function requestsFor(
               { text: JSON.stringify({ x: 'y'.repeat(1024 * 1024) }), type: 'application/json' },
             ),
           },
+          { weight: 1, arbitrary: fc.constantFrom(...DEEP_JSON).map((b) => ({ ...b, hostile: 'deep-json' })) },
+          { weight: 1, arbitrary: fc.constantFrom(...MULTIPART).map((b) => ({ ...b, hostile: 'multipart' })) },
         ),
       )
-    : fc.constant({});
-  return fc.record({ credential, pathValues, query, body }).map(({ credential, pathValues, query, body }) => {
-    let path = op.path;
-    const foreign: string[] = [];
-    pathParams.forEach((p, i) => {
-      // An empty segment would address another operation (`/webhooks/` is the list): a blank instead.
-      const value = pathValues[i] || ' ';
-      const other = credential.tenant === 'A' ? ids.B : credential.tenant === 'B' ? ids.A : [];
-      if (other.includes(value)) foreign.push(value);
-      path = path.replace(`{${p.name}}`, encodePathValue(value));
+    : // An operation that takes no JSON body still meets one, and multipart (the avatar uploads take it).
+      fc.oneof(
+        { weight: 6, arbitrary: fc.constant({}) },
+        { weight: 1, arbitrary: fc.constantFrom(...DEEP_JSON).map((b) => ({ ...b, hostile: 'deep-json' })) },
+        { weight: 2, arbitrary: fc.constantFrom(...MULTIPART).map((b) => ({ ...b, hostile: 'multipart' })) },
+      );
+  const oddHeaders = fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(...ODD_HEADERS) });
+  const oddQuery = fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(...ODD_QUERIES) });
+  return fc
+    .record({
+      credential,
+      pathValues,
+      query,
+      body: body as fc.Arbitrary<{ text?: string; type?: string; hostile?: string }>,
+      oddHeaders,
+      oddQuery,
+    })
+    .map(({ credential, pathValues, query, body, oddHeaders, oddQuery }) => {
+      const hostile: string[] = [];
+      let path = op.path;
+      const foreign: string[] = [];
+      pathParams.forEach((p, i) => {
+        // An empty segment would address another operation (`/webhooks/` is the list): a blank instead.
+        const value = pathValues[i] || ' ';
+        const other = credential.tenant === 'A' ? ids.B : credential.tenant === 'B' ? ids.A : [];
+        if (other.includes(value)) foreign.push(value);
+        path = path.replace(`{${p.name}}`, encodePathValue(value));
+      });
+      const search = new URLSearchParams();
+      for (const [key, value] of Object.entries(query)) {
+        if (value === undefined) continue;
+        search.set(key, typeof value === 'string' ? value : JSON.stringify(value));
+      }
+      let qs = search.toString();
+      if (oddQuery !== undefined) {
+        qs = qs ? `${qs}&${oddQuery}` : oddQuery;
+        hostile.push('query');
+      }
+      const headers: Record<string, string> = { ...credential.headers };
+      if (body.type) headers['content-type'] = body.type;
+      if (body.hostile) hostile.push(body.hostile);
+      if (oddHeaders !== undefined) {
+        Object.assign(headers, oddHeaders);
+        hostile.push('headers');
+      }
+      // A replaced credential is nobody's: a 2xx it gets is not the tenant's.
+      const tenant = oddHeaders && ('authorization' in oddHeaders || 'x-api-key' in oddHeaders) ? 'none' : credential.tenant;
+      return {
+        method: op.method,
+        url: `${base}${path}${qs ? `?${qs}` : ''}`,
+        headers,
+        body: body.text,
+        tenant,
+        foreignIds: tenant === 'none' ? [] : foreign,
+        label: `${op.api} ${op.method} ${op.path}`,
+        hostile,
+      };
     });
-    const search = new URLSearchParams();
-    for (const [key, value] of Object.entries(query)) {
-      if (value === undefined) continue;
-      search.set(key, typeof value === 'string' ? value : JSON.stringify(value));
-    }
-    const qs = search.toString();
-    const headers: Record<string, string> = { ...credential.headers };
-    if (body.type) headers['content-type'] = body.type;
-    return {
-      method: op.method,
-      url: `${base}${path}${qs ? `?${qs}` : ''}`,
-      headers,
-      body: body.text,
-      tenant: credential.tenant,
-      foreignIds: foreign,
-      label: `${op.api} ${op.method} ${op.path}`,
-    };
-  });
 }
 
 /** Percent-encodes a path value; `%ZZ` stays broken on purpose, a lone surrogate goes as raw bytes. */

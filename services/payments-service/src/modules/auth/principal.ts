@@ -16,7 +16,7 @@ export interface Principal {
   /** The workspace the platform belongs to, when it belongs to one. */
   workspaceId: string | null;
   sandbox: boolean;
-  /** Effective scopes: the platform's for a key; for a token, its scopes still held by its client. */
+  /** Effective scopes: the platform's for a key; for a token, its scopes still held by its client and covered by its platform's. */
   scopes: readonly Scope[];
   /**
    * The platform's billing defaults (`settings.billing`) read with the credential, so a cached

@@ -37,6 +37,8 @@ export interface TokenLookup {
   clientId: string;
   clientScopes: Scope[];
   clientUsable: boolean;
+  /** The platform's current scopes: a token never uses more (PLATFORM_SCOPES_NEEDED). */
+  platformScopes: Scope[];
   platformId: string;
   platformName: string;
   workspaceId: string | null;
@@ -111,6 +113,7 @@ export function createAuthRepository(sql: Sql): AuthRepository {
           client_id: string;
           client_scopes: Scope[];
           client_usable: boolean;
+          platform_scopes: Scope[];
           platform_id: string;
           name: string;
           workspace_id: string | null;
@@ -122,7 +125,7 @@ export function createAuthRepository(sql: Sql): AuthRepository {
         select t.id as token_id, t.scopes as token_scopes, (extract(epoch from t.expires_at) * 1000)::bigint as expires_ms,
                t.revoked_at is not null as revoked, c.id as client_pk, c.client_id, c.scopes as client_scopes,
                (c.is_active and c.deleted_at is null) as client_usable, p.id as platform_id, p.name, p.workspace_id,
-               p.sandbox, p.is_active,
+               p.sandbox, p.is_active, p.scopes as platform_scopes,
                case when jsonb_typeof(p.settings -> 'billing') = 'object' then p.settings -> 'billing' end as billing
         from oauth_tokens t
         join oauth_clients c on c.id = t.client_pk
@@ -138,6 +141,7 @@ export function createAuthRepository(sql: Sql): AuthRepository {
         clientId: row.client_id,
         clientScopes: row.client_scopes,
         clientUsable: row.client_usable,
+        platformScopes: row.platform_scopes,
         platformId: row.platform_id,
         platformName: row.name,
         workspaceId: row.workspace_id,

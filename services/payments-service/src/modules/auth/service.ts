@@ -1,4 +1,4 @@
-import { type AppEnv, AppError } from '@holdfast/contracts';
+import { type AppEnv, AppError, withinPlatformScopes } from '@holdfast/contracts';
 import type { CredentialCache } from './cache.js';
 import { credentialHash, keyMatchesEnvironment, looksLikeAccessToken, looksLikeApiKey } from './credentials.js';
 import type { InvalidationFeed } from './invalidation-feed.js';
@@ -104,7 +104,12 @@ export function createAuthenticator(deps: {
       platformName: found.platformName,
       workspaceId: found.workspaceId,
       sandbox: found.sandbox,
-      scopes: found.tokenScopes.filter((s) => clientScopes.has(s)),
+      // Checked at use: a platform cut back after the token was minted takes the power away at once
+      // (its change drops cached principals of the platform on every instance).
+      scopes: withinPlatformScopes(
+        found.tokenScopes.filter((s) => clientScopes.has(s)),
+        found.platformScopes,
+      ),
       billing: found.billing,
       clientId: found.clientId,
       clientPk: found.clientPk,

@@ -16,7 +16,7 @@ import {
   uuidv7,
 } from '@holdfast/contracts';
 import { appendToOutboxSql } from '@holdfast/db';
-import { uuidToOnchainId } from '@holdfast/escrow';
+import { addressErrors, uuidToOnchainId } from '@holdfast/escrow';
 import { notFound, numberSourceOf, validationError } from '@holdfast/http-kit';
 import { sha256 } from '@holdfast/secrets';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
@@ -29,9 +29,6 @@ import { transactionEvent, transactionRef } from '../transactions/moves.js';
 import { type TransactionRow, toPaymentsTransaction } from '../transactions/repository.js';
 import type { CheckSender } from '../transactions/sender-limits.js';
 import type { BatchesRepository, BatchRow, NewBatch } from './repository.js';
-
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
 function toBatch(row: BatchRow): Batch {
   const { workspaceId, template, requestFingerprint, ...batch } = row;
@@ -116,13 +113,12 @@ export function createBatchesService(deps: {
       errors.push({ field: 'idempotencyKey', reason: 'differs from the Idempotency-Key header' });
     }
     const { network, chainId } = resolveNetwork(appEnv, body.blockchainNetwork, { sandbox });
-    const pattern = network.startsWith('solana') ? SOLANA_ADDRESS : EVM_ADDRESS;
-    const family = network.startsWith('solana') ? 'a Solana (base58)' : 'an EVM (0x + 40 hex digits)';
-    if (!pattern.test(body.fromAddress)) errors.push({ field: 'fromAddress', reason: `must be ${family} address` });
+    errors.push(...addressErrors(network, { fromAddress: body.fromAddress }));
     const amounts: string[] = [];
     body.legs.forEach((leg, i) => {
-      if (!pattern.test(leg.toAddress)) {
-        errors.push({ field: `legs.${i}.toAddress`, reason: `must be ${family} address` });
+      const legAddress = addressErrors(network, { [`legs.${i}.toAddress`]: leg.toAddress });
+      if (legAddress.length > 0) {
+        errors.push(...legAddress);
       } else if (leg.toAddress.toLowerCase() === body.fromAddress.toLowerCase()) {
         errors.push({ field: `legs.${i}.toAddress`, reason: 'must differ from fromAddress' });
       }

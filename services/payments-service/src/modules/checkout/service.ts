@@ -20,6 +20,7 @@ import {
   uuidv7,
 } from '@holdfast/contracts';
 import { appendToOutboxSql, type Queryable, type Sql } from '@holdfast/db';
+import { addressErrors } from '@holdfast/escrow';
 import { notFound, numberSourceOf, validationError } from '@holdfast/http-kit';
 import { sha256 } from '@holdfast/secrets';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
@@ -317,6 +318,8 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     const { network } = resolveNetwork(appEnv, body.blockchainNetwork);
     const toAddress = body.toAddress.trim();
     if (toAddress === '') throw validationError([{ field: 'toAddress', reason: 'must not be blank' }]);
+    const badAddress = addressErrors(network, { toAddress });
+    if (badAddress.length > 0) throw validationError(badAddress);
     const successUrl = returnUrl(body.successUrl, 'successUrl', appEnv);
     const cancelUrl = returnUrl(body.cancelUrl, 'cancelUrl', appEnv);
     const expiresInSeconds = body.expiresInSeconds ?? DEFAULT_EXPIRY_SECONDS;
@@ -427,6 +430,8 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
         return { kind: 'expired' as const, session: await moveSession(tx, repository, s, 'expire') };
       }
       if (s.status === 'open') {
+        const badAddress = addressErrors(s.blockchainNetwork, { fromAddress });
+        if (badAddress.length > 0) throw validationError(badAddress);
         if (fromAddress.toLowerCase() === s.toAddress.toLowerCase())
           throw validationError([{ field: 'fromAddress', reason: 'must differ from the session’s toAddress' }]);
         return { kind: 'claimed' as const, session: await moveSession(tx, repository, s, 'attach_payer', { fromAddress }) };

@@ -1,10 +1,12 @@
-import { type GrantType, type OAuthClient, type Scope, uuidv7 } from '@holdfast/contracts';
+import { type GrantType, type OAuthClient, type Scope, uuidv7, type V1Scope } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
 import { isoOf, recordInvalidation } from '../auth/repository.js';
 
 export interface ClientRow extends OAuthClient {
   secretHash: string;
   platformActive: boolean;
+  /** The platform's current scopes: what the client's tokens can use at most. */
+  platformScopes: V1Scope[];
 }
 
 export interface NewClient {
@@ -58,6 +60,7 @@ interface Row {
   created_at: string;
   updated_at: string;
   platform_active: boolean;
+  platform_scopes: V1Scope[];
 }
 
 function toClient(r: Row): ClientRow {
@@ -76,12 +79,13 @@ function toClient(r: Row): ClientRow {
     createdAt: isoOf(r.created_at),
     updatedAt: isoOf(r.updated_at),
     platformActive: r.platform_active,
+    platformScopes: r.platform_scopes,
   };
 }
 
 const SELECT = (q: Queryable) => q`
   select c.id, c.client_id, c.secret_hash, c.name, c.description, c.platform_id, c.workspace_id, c.scopes, c.grant_types,
-         c.redirect_uris, c.is_active, c.created_at, c.updated_at, p.is_active as platform_active
+         c.redirect_uris, c.is_active, c.created_at, c.updated_at, p.is_active as platform_active, p.scopes as platform_scopes
   from oauth_clients c join platforms p on p.id = c.platform_id`;
 
 export interface OAuthRepository {

@@ -11,6 +11,7 @@ import {
   type Scope,
   SHOWN_ONCE_WARNING,
   type TokenResponse,
+  withinPlatformScopes,
 } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
 import { notFound } from '@holdfast/http-kit';
@@ -36,7 +37,7 @@ export interface PresentedClient {
 }
 
 export function toOAuthClient(row: ClientRow): OAuthClient {
-  const { secretHash: _secret, platformActive: _active, ...client } = row;
+  const { secretHash: _secret, platformActive: _active, platformScopes: _platformScopes, ...client } = row;
   return client;
 }
 
@@ -87,6 +88,22 @@ export function checkClientScopes(workspaceId: string | null, scopes: readonly S
   const refused = scopes.filter((s) => OPERATOR_ONLY_SCOPES.includes(s));
   if (refused.length > 0) {
     throw new AppError('FORBIDDEN', `${refused.join(', ')} cannot be given to a workspace's OAuth client`, { refused });
+  }
+}
+
+/**
+ * A client holds no scope its platform does not cover (PLATFORM_SCOPES_NEEDED): such a scope would
+ * mint nothing, so it is refused where it is set rather than dropped silently at the token.
+ */
+export function checkWithinPlatform(platformScopes: readonly Scope[], scopes: readonly Scope[]): void {
+  const covered = new Set(withinPlatformScopes(scopes, platformScopes));
+  const refused = scopes.filter((s) => !covered.has(s));
+  if (refused.length > 0) {
+    throw new AppError('FORBIDDEN', `${refused.join(', ')} go beyond the platform's scopes; widen the platform first`, {
+      reason: 'beyond_platform_scopes',
+      refused,
+      platformScopes: [...platformScopes],
+    });
   }
 }
 
@@ -150,6 +167,7 @@ export function createOAuthService(deps: {
     if (changes.scopes) checkClientScopes(workspaceId, changes.scopes);
     const row = await repository.transaction(async (tx) => {
       const current = await workspaceClient(workspaceId, clientRef, tx);
+      if (changes.scopes) checkWithinPlatform(current.platformScopes, changes.scopes);
       const updated = await repository.updateClient(tx, current.id, changes);
       if (changes.isActive === false && current.isActive) await repository.revokeClientTokens(tx, current.id);
       return updated;
@@ -165,6 +183,7 @@ export function createOAuthService(deps: {
       if (!platform) throw notFound('Platform');
       if (!platform.isActive) throw new AppError('CONFLICT', 'The platform is deactivated; reactivate it before adding OAuth clients');
       checkClientScopes(platform.workspaceId, body.scopes);
+      checkWithinPlatform(platform.scopes, body.scopes);
       return repository.transaction((tx) =>
         createClientInTransaction(tx, {
           platformId,
@@ -202,16 +221,26 @@ export function createOAuthService(deps: {
         throw new OAuthError('unauthorized_client', 'This client may not use the client_credentials grant');
       }
       const requested = scope?.split(' ').filter((s) => s !== '') ?? [];
+      // A token holds only what its client holds AND its platform still covers: a platform cut back
+      // after its clients were made mints no wider token (docs/api/scopes.md).
+      const usable = withinPlatformScopes(client.scopes, client.platformScopes);
       let granted: Scope[];
       if (requested.length === 0) {
-        granted = client.scopes;
+        granted = usable;
+        if (granted.length === 0) {
+          throw new OAuthError('invalid_scope', "None of this client's scopes is covered by its platform's scopes any more", {
+            field: 'scope',
+          });
+        }
       } else {
         const unknown = requested.filter((s) => !(SCOPES as readonly string[]).includes(s));
         const notHeld = requested.filter((s) => !unknown.includes(s) && !client.scopes.includes(s as Scope));
-        if (unknown.length > 0 || notHeld.length > 0) {
+        const beyondPlatform = requested.filter((s) => !unknown.includes(s) && !notHeld.includes(s) && !usable.includes(s as Scope));
+        if (unknown.length > 0 || notHeld.length > 0 || beyondPlatform.length > 0) {
           const parts = [
             unknown.length > 0 ? `unknown scope ${unknown.join(', ')}` : '',
             notHeld.length > 0 ? `scope ${notHeld.join(', ')} not granted to this client` : '',
+            beyondPlatform.length > 0 ? `scope ${beyondPlatform.join(', ')} beyond the platform's scopes` : '',
           ].filter(Boolean);
           throw new OAuthError('invalid_scope', `The requested scope is invalid: ${parts.join('; ')}`, { field: 'scope' });
         }
@@ -244,7 +273,7 @@ export function createOAuthService(deps: {
       if (!found || found.revoked || found.expiresAtMs <= Date.now() || found.platformId !== client.platformId) return { active: false };
       const owner = await repository.findClient({ id: found.clientPk });
       if (!owner?.isActive || !owner.platformActive) return { active: false };
-      const held = new Set(owner.scopes);
+      const held = new Set(withinPlatformScopes(owner.scopes, owner.platformScopes));
       return {
         active: true,
         scope: found.scopes.filter((s) => held.has(s)).join(' '),

@@ -16,7 +16,7 @@ import {
   uuidv7,
 } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
-import { uuidToOnchainId } from '@holdfast/escrow';
+import { addressErrors, uuidToOnchainId } from '@holdfast/escrow';
 import { notFound, numberSourceOf, validationError } from '@holdfast/http-kit';
 import { sha256 } from '@holdfast/secrets';
 import type { Principal } from '../auth/index.js';
@@ -203,6 +203,13 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
     const signerType = body.signerType ?? null;
     const fromAddress = body.fromAddress.trim();
     const toAddress = body.toAddress.trim();
+    // Each address is one of the network's (EVM with its EIP-55 checksum, or Solana), not stored as sent.
+    const badAddresses = addressErrors(network, {
+      fromAddress,
+      toAddress,
+      'billingConfig.feeWalletAddress': body.billingConfig?.feeWalletAddress,
+    });
+    if (badAddresses.length > 0) throw validationError(badAddresses);
     if (fromAddress.toLowerCase() === toAddress.toLowerCase())
       throw validationError([{ field: 'toAddress', reason: 'must differ from fromAddress' }]);
 

@@ -12,7 +12,7 @@ import {
 import { notFound } from '@holdfast/http-kit';
 import type { InvalidationFeed } from '../auth/invalidation-feed.js';
 import type { OAuthRepository } from '../oauth/repository.js';
-import { checkClientScopes, type OAuthService } from '../oauth/service.js';
+import { checkClientScopes, checkWithinPlatform, type OAuthService } from '../oauth/service.js';
 import type { PlatformRow, PlatformsRepository } from '../platforms/repository.js';
 import type { PlatformsService } from '../platforms/service.js';
 
@@ -143,6 +143,7 @@ export function createWorkspaceAccessService(deps: {
           },
         );
       }
+      checkWithinPlatform(platform.scopes, scopes);
       return oauthRepository.transaction((tx) =>
         oauth.createClientInTransaction(tx, { platformId: platform.id, workspaceId, name, description, scopes, grantTypes, redirectUris }),
       );
