@@ -185,11 +185,11 @@ export const WORKSPACE_TRANSACTION_COMMANDS = {
   submitEscrowHash: defineCommand(
     'cmd.payments.workspace-transactions.submit-escrow-hash',
     Type.Object(
-      { platformId: Uuid, transactionId: Uuid, transactionHash: Type.String({ minLength: 1, maxLength: 128 }) },
+      { workspaceId: Uuid, platformId: Uuid, transactionId: Uuid, transactionHash: Type.String({ minLength: 1, maxLength: 128 }) },
       { additionalProperties: false },
     ),
     PlatformTransaction,
-    "Submits the escrow call's hash of a transaction of platformId (NOT_FOUND for another platform's).",
+    "Submits the escrow call's hash of a transaction of platformId, an active platform of workspaceId (NOT_FOUND for another workspace's platform or another platform's transaction).",
   ),
 } as const;
 

@@ -90,7 +90,13 @@ export function createWorkspaceTransactionsService(deps: {
       return { ...created, platformName: platform.name };
     },
 
+    /**
+     * Checked here, not trusted from the sender: the platform must be one of the workspace's (a
+     * workspace-service bug, or anyone with its NATS user, could otherwise move any platform's
+     * transaction by naming it; issue 28 item 7).
+     */
     submitEscrowHash: async (r: CommandRequest<Cmd['submitEscrowHash']>): Promise<PlatformTransaction> => {
+      if (!(await repository.activePlatformOf(r.workspaceId, r.platformId))) throw notFound('Platform');
       const found = await repository.get({ platformIds: [r.platformId], addresses: [] }, r.transactionId);
       if (!found) throw notFound('Transaction');
       const moved = await operations.submitEscrowHash(r.platformId, r.transactionId, r.transactionHash);

@@ -146,7 +146,7 @@ export function createTransactionsService(deps: {
         await sendCommand(
           bus,
           C.submitEscrowHash,
-          { platformId: found.platformId, transactionId, transactionHash: body.transactionHash },
+          { workspaceId, platformId: found.platformId, transactionId, transactionHash: body.transactionHash },
           opts(caller),
         ),
       );
