@@ -28,8 +28,7 @@ async function newWorkspace(): Promise<Workspace> {
   return { workspaceId, platformId: cred.platformId };
 }
 
-const rowOf = async (id: string) =>
-  (await e.sql`select status, tx_hash from transactions where id = ${id}`)[0] as Record<string, unknown>;
+const rowOf = async (id: string) => (await e.sql`select status, tx_hash from transactions where id = ${id}`)[0] as Record<string, unknown>;
 
 beforeAll(async () => {
   a = await newWorkspace();
