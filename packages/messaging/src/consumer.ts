@@ -1,4 +1,4 @@
-import { DomainEvent, STREAMS, type StreamName } from '@holdfast/contracts';
+import { DomainEvent, PAYMENTS_EVENTS, STREAMS, type StreamName } from '@holdfast/contracts';
 import { failSpan, type Logger, SpanKind, withSpan } from '@holdfast/logging';
 import { AckPolicy, type ConsumerConfig, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, type JsMsg } from '@nats-io/jetstream';
 import type { Static, TSchema } from '@sinclair/typebox';
@@ -141,11 +141,12 @@ export async function startConsumer<S extends TSchema>(options: ConsumerOptions<
 }
 
 /**
- * A durable consumer of every domain event: the EVENTS stream (`events.>`), each payload checked
- * against `DomainEvent` (the dispatcher's intake, workspace's notifications).
+ * A durable consumer of payments' domain events: the EVENTS stream filtered to payments' subjects
+ * (`events.payments.>`; what another user might publish on EVENTS is never read as payments'),
+ * each payload checked against `DomainEvent` (the dispatcher's intake, workspace's notifications).
  */
 export function startDomainEventConsumer(
   options: Omit<ConsumerOptions<typeof DomainEvent>, 'stream' | 'filterSubject' | 'schema'>,
 ): Promise<RunningConsumer> {
-  return startConsumer({ ...options, stream: STREAMS.EVENTS.name, filterSubject: STREAMS.EVENTS.subjects[0], schema: DomainEvent });
+  return startConsumer({ ...options, stream: STREAMS.EVENTS.name, filterSubject: PAYMENTS_EVENTS, schema: DomainEvent });
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { BROADCASTS, INDEXER_COMMANDS, STREAMS, type StreamName } from '@holdfast/contracts';
+import { BROADCASTS, INDEXER_COMMANDS, PAYMENTS_EVENTS, STREAMS, type StreamName } from '@holdfast/contracts';
 
 /**
  * NATS is a trust boundary: each process connects as its own user, allowed only the subjects it
@@ -22,12 +22,14 @@ interface Grants {
 export const NATS_GRANTS: Record<NatsService, Grants> = {
   'payments-service': {
     // The indexer's contract lookup only: payments asks which escrows are Holdfast's, never registers one.
-    publish: ['events.>', 'cmd.webhooks.>', INDEXER_COMMANDS.lookupContract.subject, `${BROADCASTS.paymentsCredentialRevoked}`],
+    // Its own domain events only (EVENT_PUBLISHERS): the one publisher the dispatcher believes.
+    publish: [PAYMENTS_EVENTS, 'cmd.webhooks.>', INDEXER_COMMANDS.lookupContract.subject, `${BROADCASTS.paymentsCredentialRevoked}`],
     subscribe: ['cmd.payments.>', `${BROADCASTS.paymentsCredentialRevoked}`],
     consumes: ['CHAIN', 'EVENTS'],
   },
   'workspace-service': {
-    publish: ['events.>', 'cmd.payments.>', 'cmd.webhooks.>', 'cmd.chain-indexer.>'],
+    // No domain events: it publishes none, and one it could publish would be signed and delivered as payments'.
+    publish: ['cmd.payments.>', 'cmd.webhooks.>', 'cmd.chain-indexer.>'],
     subscribe: [],
     consumes: ['EVENTS'],
   },

@@ -85,7 +85,7 @@ describe('consumers', () => {
       bus: testBus.bus,
       stream: 'EVENTS',
       durable: 'test-contract',
-      filterSubject: 'events.transaction.created',
+      filterSubject: 'events.payments.transaction.created',
       schema: DomainEventSchema,
       logger,
       deliverPolicy: 'new',
@@ -93,7 +93,7 @@ describe('consumers', () => {
         calls += 1;
       },
     });
-    await testBus.bus.js.publish(`${testBus.prefix}events.transaction.created`, JSON.stringify({ id: 'nope' }));
+    await testBus.bus.js.publish(`${testBus.prefix}events.payments.transaction.created`, JSON.stringify({ id: 'nope' }));
     await publishEvent(testBus.bus, event());
     await expect.poll(() => calls, { timeout: 5000 }).toBe(1);
     await consumer.stop();

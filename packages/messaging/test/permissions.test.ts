@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONSUMERS, defineCommand, type StreamName } from '@holdfast/contracts';
+import { CONSUMERS, defineCommand, eventSubject, PAYMENTS_EVENTS, type StreamName } from '@holdfast/contracts';
 import { createLogger } from '@holdfast/logging';
 import { connect, nkeys } from '@nats-io/transport-node';
 import { Type } from '@sinclair/typebox';
@@ -116,15 +116,18 @@ describe('NATS users and permissions (infra/nats)', () => {
     sub.unsubscribe();
   });
 
-  it('lets payments and workspace publish EVENTS, which the dispatcher consumes and payments follows; the indexer cannot publish one', async () => {
+  it('lets only payments publish domain events (its own subjects), which the dispatcher consumes and payments follows; workspace and the indexer cannot publish one', async () => {
     const abort = new AbortController();
-    const followed = await followStream(as('payments-service'), { stream: 'EVENTS', filterSubject: 'events.>', signal: abort.signal });
-    const consumer = await consumeAs('webhook-dispatcher', 'EVENTS', CONSUMERS.dispatcherEvents, 'events.>');
-    await as('payments-service').js.publish('events.transaction.created', JSON.stringify({ n: 1 }));
-    await as('workspace-service').js.publish('events.workspace.created', JSON.stringify({ n: 2 }));
-    await expect(
-      as('chain-indexer').js.publish('events.transaction.created', JSON.stringify({ n: 666 }), { timeout: 1500 }),
-    ).rejects.toThrow();
+    const followed = await followStream(as('payments-service'), { stream: 'EVENTS', filterSubject: PAYMENTS_EVENTS, signal: abort.signal });
+    const consumer = await consumeAs('webhook-dispatcher', 'EVENTS', CONSUMERS.dispatcherEvents, PAYMENTS_EVENTS);
+    await as('payments-service').js.publish(eventSubject('transaction.created'), JSON.stringify({ n: 1 }));
+    // Issue 28 item 7: workspace-service could publish any `events.>`; a forged event was delivered as payments'.
+    for (const intruder of ['workspace-service', 'chain-indexer', 'webhook-dispatcher'] as const) {
+      for (const subject of [eventSubject('transaction.completed'), 'events.transaction.completed', 'events.workspace.created']) {
+        await expect(as(intruder).js.publish(subject, JSON.stringify({ n: 666 }), { timeout: 1500 })).rejects.toThrow();
+      }
+    }
+    await as('payments-service').js.publish(eventSubject('transaction.completed'), JSON.stringify({ n: 2 }));
     await expect.poll(() => consumer.seen, { timeout: 5000 }).toEqual([1, 2]);
     const first = await followed[Symbol.asyncIterator]().next();
     expect(first.value?.payload).toEqual({ n: 1 });

@@ -7,15 +7,28 @@ import type { EventType } from './domain-events.js';
  * the prefixing is done by @holdfast/messaging, never by hand.
  */
 export const STREAMS = {
-  /** Domain events from the outboxes of payments and workspace. */
+  /** Domain events, each publisher on its own subjects (EVENT_PUBLISHERS). */
   EVENTS: { name: 'EVENTS', subjects: ['events.>'] },
   /** Decoded on-chain escrow events published by the chain-indexer. */
   CHAIN: { name: 'CHAIN', subjects: ['chain.>'] },
 } as const;
 export type StreamName = keyof typeof STREAMS;
 
-export function eventSubject<T extends EventType>(type: T): `events.${T}` {
-  return `events.${type}`;
+/**
+ * Domain events carry their publisher in the subject, `events.<publisher>.<type>`: NATS grants each
+ * publisher only its own subjects and a reader names whose events it takes. One user that could
+ * publish any `events.>` (workspace-service) forged a `transaction.completed` that the dispatcher
+ * signed and delivered to another platform's webhook (issue 28 item 7). Payments is the only
+ * publisher of domain events today; another would get its own `events.<name>.>`, never payments'.
+ */
+export const EVENT_PUBLISHERS = { payments: 'events.payments' } as const;
+
+/** Every domain event of payments (`events.payments.>`): what the dispatcher, workspace's notifications and the event stream read. */
+export const PAYMENTS_EVENTS = `${EVENT_PUBLISHERS.payments}.>`;
+
+/** The subject of a domain event (payments publishes them all): `events.payments.<type>`. */
+export function eventSubject<T extends EventType>(type: T): `events.payments.${T}` {
+  return `${EVENT_PUBLISHERS.payments}.${type}`;
 }
 
 /** `chain.<network>.<kind>`, e.g. `chain.base-sepolia.escrow.created`; corrections travel on their event's subject. */
