@@ -4,7 +4,8 @@ import { inject } from 'vitest';
 import { type Bus, connectBus, prefixedName } from './bus.js';
 import { startNatsServer } from './nats-server.js';
 import { NATS_SERVICES, type NatsService, natsPasswordVariable, newNatsPassword, renderNatsAuthorization } from './permissions.js';
-import { deleteStreams, ensureStreams } from './streams.js';
+import { setUpNats } from './setup.js';
+import { deleteStreams } from './streams.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,7 +21,9 @@ export interface TestBus {
   dispose: () => Promise<void>;
 }
 
-/** A NATS connection under a prefix no other test file uses, with the streams created. */
+const TEST_STREAM_SETTINGS = { duplicateWindowMs: 10 * 60 * 1000, maxAgeMs: 60 * 60 * 1000, replicas: 1 };
+
+/** A NATS connection under a prefix no other test file uses, with the streams and durable consumers created (the NATS setup). */
 export async function createTestBus(options: { logger?: Logger; name?: string } = {}): Promise<TestBus> {
   const url = inject('holdfastNatsUrl');
   const prefix = `t${randomBytes(5).toString('hex')}.`;
@@ -30,7 +33,7 @@ export async function createTestBus(options: { logger?: Logger; name?: string } 
     prefix,
     logger: options.logger ?? createLogger({ service: 'test', level: process.env.HOLDFAST_TEST_LOGS || 'silent' }),
   });
-  await ensureStreams(bus, { duplicateWindowMs: 10 * 60 * 1000, maxAgeMs: 60 * 60 * 1000, replicas: 1 });
+  await setUpNats(bus, { streams: TEST_STREAM_SETTINGS });
   return {
     bus,
     prefix,
@@ -62,7 +65,7 @@ export interface PermissionedTestNats {
   url: string;
   /** The NATS_SUBJECT_PREFIX of the run. */
   prefix: string;
-  /** A full-access connection under the prefix, the streams created (the test's own reads and writes). */
+  /** A full-access connection under the prefix (the test's own reads and writes); the NATS setup has run as its user. */
   admin: Bus;
   /** NATS_USER and NATS_PASSWORD of one process, as infra/nats grants them. */
   credentialsOf: (service: NatsService) => { NATS_USER: string; NATS_PASSWORD: string };
@@ -93,7 +96,9 @@ export async function startPermissionedTestNats(options: { logger?: Logger } = {
   };
   try {
     const admin = await open('test', 'holdfast-test', adminPassword);
-    await ensureStreams(admin, { duplicateWindowMs: 10 * 60 * 1000, maxAgeMs: 60 * 60 * 1000, replicas: 1 });
+    // The NATS setup, as its own user (what ./scripts/start and infra/k8s run before the processes).
+    const setup = await open('nats-setup', 'nats-setup', passwords['nats-setup']);
+    await setUpNats(setup, { streams: TEST_STREAM_SETTINGS });
     return {
       url: server.url,
       prefix,

@@ -48,6 +48,49 @@ export const CONSUMERS = {
   workspaceNotifications: 'workspace-notifications',
 } as const;
 
+/** A durable consumer as the NATS setup creates it; its process only binds to it. */
+export interface DurableConsumerDefinition {
+  name: string;
+  /** The process that reads it (its NATS user may read and ack it, nothing else). */
+  owner: 'payments-service' | 'workspace-service' | 'webhook-dispatcher' | 'chain-indexer';
+  stream: StreamName;
+  /** Contract subject (without prefix). */
+  filterSubject: string;
+  /** `new`: from the consumer's creation on, not the days the stream keeps. */
+  deliverPolicy: 'all' | 'new';
+}
+
+/**
+ * Every durable consumer. Streams and consumers are created (and kept up to date) by the NATS
+ * setup that runs before the processes, as migrations do (issue 28 item 7): a process's NATS user
+ * administers neither streams nor another process's consumer (the dispatcher's could update the
+ * CHAIN stream and delete the others' consumers).
+ */
+export const DURABLE_CONSUMERS: Record<keyof typeof CONSUMERS, DurableConsumerDefinition> = {
+  dispatcherEvents: {
+    name: CONSUMERS.dispatcherEvents,
+    owner: 'webhook-dispatcher',
+    stream: 'EVENTS',
+    filterSubject: PAYMENTS_EVENTS,
+    deliverPolicy: 'all',
+  },
+  paymentsChain: {
+    name: CONSUMERS.paymentsChain,
+    owner: 'payments-service',
+    stream: 'CHAIN',
+    filterSubject: STREAMS.CHAIN.subjects[0],
+    deliverPolicy: 'all',
+  },
+  // The first setup of a deployment notifies from then on, not the 30 days the stream keeps.
+  workspaceNotifications: {
+    name: CONSUMERS.workspaceNotifications,
+    owner: 'workspace-service',
+    stream: 'EVENTS',
+    filterSubject: PAYMENTS_EVENTS,
+    deliverPolicy: 'new',
+  },
+};
+
 /** Queue group of a process's command handlers: one instance answers each request. */
 export function commandQueue(service: string): string {
   return `q.${service}`;
