@@ -11,7 +11,7 @@ import {
   uuidv7,
   type VerifyCodeBody,
 } from '@holdfast/contracts';
-import { conflict, notFound, unauthorized, validationError } from '@holdfast/http-kit';
+import { clientAddressGroup, conflict, notFound, unauthorized, validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { safeEqual, sha256 } from '@holdfast/secrets';
 import type { Store } from '../../db/store.js';
@@ -66,7 +66,8 @@ function sameHash(a: string, b: string): boolean {
  * an attacker's address back off that address only and never lock the owner out from its own.
  */
 function loginThrottleKey(email: string, clientAddress: string | null): string {
-  return sha256(`user:${email}|${clientAddress ?? 'unknown'}`);
+  // An IPv6 client by its /64: one host holds a whole /64 and would otherwise get a fresh back-off per address.
+  return sha256(`user:${email}|${clientAddress ? clientAddressGroup(clientAddress) : 'unknown'}`);
 }
 
 /**
