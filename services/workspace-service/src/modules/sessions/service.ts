@@ -33,6 +33,13 @@ import type { SessionsRepository } from './repository.js';
 export const VERIFICATION_CODE_TTL_MS = 15 * 60_000;
 export const VERIFICATION_MAX_ATTEMPTS = 5;
 export const VERIFICATION_RESEND_COOLDOWN_MS = 60_000;
+/**
+ * The account's ceilings over all its codes: at most 10 codes and 20 wrong ones, ever (unverified
+ * accounts are removed by retention; an operator can verify one by hand). Before, each new code
+ * reset the attempts: 5 guesses a minute without end.
+ */
+export const VERIFICATION_CODES_PER_ACCOUNT = 10;
+export const VERIFICATION_FAILURES_PER_ACCOUNT = 20;
 
 export interface SessionsRepos {
   users: UsersRepository;
@@ -207,7 +214,12 @@ export function createSessionsService(deps: SessionsDeps) {
           return { ok: true as const, user };
         }
         const stored = await repos.sessions.findVerificationCodeForUpdate(user.id);
-        if (!stored || stored.expiresAt.getTime() <= Date.now() || stored.attempts >= VERIFICATION_MAX_ATTEMPTS) {
+        if (
+          !stored ||
+          stored.expiresAt.getTime() <= Date.now() ||
+          stored.attempts >= VERIFICATION_MAX_ATTEMPTS ||
+          stored.failedTotal >= VERIFICATION_FAILURES_PER_ACCOUNT
+        ) {
           return { ok: false as const, user };
         }
         if (!sameHash(deps.hashCode(user.id, body.code), stored.codeHash)) {
@@ -258,6 +270,20 @@ export function createSessionsService(deps: SessionsDeps) {
           return false;
         }
         const previous = await repos.sessions.findVerificationCodeForUpdate(user.id);
+        if (
+          previous &&
+          (previous.codesIssued >= VERIFICATION_CODES_PER_ACCOUNT || previous.failedTotal >= VERIFICATION_FAILURES_PER_ACCOUNT)
+        ) {
+          // The same answer as for an unknown address: the ceiling is not announced to whoever asks.
+          await audit.record(repos, caller, AUDIT.resendCode, {
+            userId: user.id,
+            workspaceId: user.workspaceId,
+            resourceId: user.id,
+            details: 'No code sent: the account reached its verification code ceiling',
+            metadata: { email, codesIssued: previous.codesIssued, failedTotal: previous.failedTotal },
+          });
+          return false;
+        }
         const waitMs = previous ? previous.createdAt.getTime() + VERIFICATION_RESEND_COOLDOWN_MS - Date.now() : 0;
         if (waitMs > 0) {
           const seconds = Math.ceil(waitMs / 1000);
