@@ -79,6 +79,11 @@ export type PlatformTransaction = Static<typeof PlatformTransaction>;
 
 /** Where a workspace's transactions are: its platforms, and its addresses (lower-cased). */
 const Scope = {
+  /**
+   * The workspaces the request is for (`all`: the SUPER_ADMIN's global routes): payments keeps only
+   * the platformIds that are theirs, so a platform named for the wrong workspace reads nothing.
+   */
+  workspaceIds: Type.Union([Type.Array(Uuid, { minItems: 1, maxItems: 1 }), Type.Literal('all')]),
   platformIds: Type.Array(Uuid, { maxItems: MAX_SEARCHED_PLATFORMS }),
   addresses: Type.Array(Address, {
     maxItems: MAX_SEARCHED_ADDRESSES,

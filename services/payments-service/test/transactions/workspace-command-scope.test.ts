@@ -9,7 +9,7 @@ import { address } from './setup.js';
 // Issue 28 item 7: a workspace-to-payments command names its workspace, and payments checks that
 // the platform it acts on is that workspace's. submit-escrow-hash trusted the platformId it was
 // sent: workspace A's sender (a workspace-service bug, or anyone holding its NATS user) could move
-// workspace B's transaction by naming B's platform.
+// workspace B's transaction by naming B's platform; the reads (list, get, stats) read any platform named.
 
 const e = fileFixture(() => startPaymentsEnv());
 const C = WORKSPACE_TRANSACTION_COMMANDS;
@@ -61,6 +61,22 @@ describe('workspace-to-payments commands carry their workspace (security)', () =
     ).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/Platform/) });
     expect(await rowOf(bTransactionId)).toEqual(before);
     expect(before).toMatchObject({ status: 'pending', tx_hash: null });
+  });
+
+  it("reads nothing of another workspace's platform named in a list, get or stats for workspace A", async () => {
+    const asA = { workspaceIds: [a.workspaceId], platformIds: [b.platformId], addresses: [] };
+    const listed = await sendCommand(e.nats.bus, C.list, { ...asA, filters: {}, page: 1, limit: 20 });
+    expect(listed).toEqual({ transactions: [], total: 0 });
+    await expect(sendCommand(e.nats.bus, C.get, { ...asA, transactionId: bTransactionId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const { stats } = await sendCommand(e.nats.bus, C.stats, asA);
+    expect(Object.values(stats).every((s) => s.count === 0)).toBe(true);
+    // Its own workspace reads it.
+    const asB = { workspaceIds: [b.workspaceId], platformIds: [b.platformId], addresses: [] };
+    expect(await sendCommand(e.nats.bus, C.get, { ...asB, transactionId: bTransactionId })).toMatchObject({
+      id: bTransactionId,
+      platformId: b.platformId,
+    });
+    expect((await sendCommand(e.nats.bus, C.list, { ...asB, filters: {}, page: 1, limit: 20 })).total).toBe(1);
   });
 
   it('refuses a submit-escrow-hash without its workspace (the contract requires it)', async () => {
