@@ -1,13 +1,15 @@
 // Bundles a service's production entries (ADR 31): src/main.ts -> bundle/main.js and src/migrate.ts ->
-// bundle/migrate.js, each one file (plus a chunk per module imported only on demand, like the
+// bundle/migrate.js (and payments-service's src/nats-setup.ts -> bundle/nats-setup.js), each one file (plus a chunk per module imported only on demand, like the
 // OpenTelemetry SDK) with a linked source map. Run from the service's folder by its `build` script:
 //   node ../../scripts/bundle-service.ts
 // Tests and `pnpm --filter <service> dev` paths keep running the unbundled sources and dist/.
+import { existsSync } from 'node:fs';
 import { cp, readFile, rm } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 
-const ENTRIES = ['main', 'migrate'];
+/** payments-service also carries the NATS setup (src/nats-setup.ts -> bundle/nats-setup.js): one image for its Job. */
+const ENTRIES = ['main', 'migrate', 'nats-setup'].filter((entry) => existsSync(join(process.cwd(), 'src', `${entry}.ts`)));
 /**
  * Packages loaded from node_modules at run time instead of bundled: argon2 finds its compiled addon
  * next to its own package.json. Each must be a dependency of the service that imports it, so that

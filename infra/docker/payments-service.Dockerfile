@@ -49,5 +49,6 @@ USER 1000:1000
 EXPOSE 3001
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s CMD ["node", "-e", "fetch('http://127.0.0.1:3001/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Migrations are a separate step (the migration Job, or `docker compose run`): node bundle/migrate.js
+# The NATS setup too (streams and durable consumers, before any process; ADR 54): node bundle/nats-setup.js
 # The young generation capped at 2 x 8 MiB, the old generation grown by half its live size, start-up garbage collected once after ready (ADR 29, 31, 37; scripts/lib/stack/processes.ts SERVICE_NODE_FLAGS).
 CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=50", "--expose-gc", "bundle/main.js"]

@@ -23,7 +23,7 @@ import { mnemonicToAccount } from 'viem/accounts';
 import { ensureChain, LOCAL_CHAIN_ID } from '../lib/stack/chain.ts';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor, waitFor } from '../lib/stack/ports.ts';
-import { productionEntry, SERVICE_NODE_FLAGS, serviceAt, serviceEnvOf } from '../lib/stack/processes.ts';
+import { productionEntry, SERVICE_NODE_FLAGS, serviceAt, serviceEnvOf, setUpNats } from '../lib/stack/processes.ts';
 import { bareHeadSubscriber, HEAD_LAG_TARGET_MS, headLagTargetRow, headLagVerdict, writeHeadLagSection } from './head-lag.ts';
 import { benchDatabase, benchServiceEnv, percentile, processCpuMs, stopChildren } from './load.ts';
 import { databaseUrl, flag, natsUrl, numberOption, root } from './options.ts';
@@ -128,6 +128,7 @@ async function main(): Promise<void> {
       INDEXER_PORT: String(await portFor(0)),
     };
     const cwd = mkdtempSync(join(os.tmpdir(), 'holdfast-bench-'));
+    await setUpNats(root, env);
     await new Promise<void>((resolve, reject) =>
       spawn(process.execPath, [productionEntry(join(root, 'services/chain-indexer'), 'migrate')], { env, cwd, stdio: 'inherit' }).once(
         'exit',

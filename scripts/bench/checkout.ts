@@ -26,7 +26,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { CheckoutTypedData } from '@holdfast/contracts';
+import { type CheckoutTypedData, eventSubject } from '@holdfast/contracts';
 import { evmChain, mockUsdcAbi } from '@holdfast/escrow';
 import { connect } from '@nats-io/transport-node';
 import { chromium } from 'playwright-core';
@@ -218,7 +218,7 @@ async function main(): Promise<void> {
       ).id as string;
 
     const escrowedSeen = new Map<string, number>();
-    const subscription = nc.subscribe(`${prefix}events.transaction.escrowed`, {
+    const subscription = nc.subscribe(`${prefix}${eventSubject('transaction.escrowed')}`, {
       callback: (_error, message) => {
         escrowedSeen.set((message.json() as { data: { transaction: { id: string } } }).data.transaction.id, performance.now());
       },

@@ -26,6 +26,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
+import { chainSubject, eventSubject } from '@holdfast/contracts';
 import { evmChain, holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/escrow';
 import { connect } from '@nats-io/transport-node';
 import { type Address, createPublicClient, encodeFunctionData, type Hex, http, maxUint256 } from 'viem';
@@ -153,12 +154,12 @@ async function main(): Promise<void> {
     const chainSeen = new Map<string, number>();
     const escrowedSeen = new Map<string, number>();
     const subscriptions = [
-      nc.subscribe(`${prefix}chain.${LOCAL_NETWORK}.escrow.created`, {
+      nc.subscribe(`${prefix}${chainSubject(LOCAL_NETWORK, 'escrow.created')}`, {
         callback: (_error, message) => {
           chainSeen.set((message.json() as { transactionId: string }).transactionId, performance.now());
         },
       }),
-      nc.subscribe(`${prefix}events.transaction.escrowed`, {
+      nc.subscribe(`${prefix}${eventSubject('transaction.escrowed')}`, {
         callback: (_error, message) => {
           escrowedSeen.set((message.json() as { data: { transaction: { id: string } } }).data.transaction.id, performance.now());
         },

@@ -6,12 +6,20 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { connect } from '@nats-io/transport-node';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
-import { productionEntry, SERVICE_ENV, SERVICE_NODE_FLAGS, serviceAt, serviceEnvOf, stopProcess } from '../lib/stack/processes.ts';
+import {
+  productionEntry,
+  SERVICE_ENV,
+  SERVICE_NODE_FLAGS,
+  serviceAt,
+  serviceEnvOf,
+  setUpNats,
+  stopProcess,
+} from '../lib/stack/processes.ts';
 import { nodeArgsFrom, root } from './options.ts';
 import { percentile } from './percentile.ts';
 
@@ -357,6 +365,8 @@ export async function migrateAndStart(
   options: { env: NodeJS.ProcessEnv; cwd: string; nodeArgs?: string[]; stdout: 'inherit' | 'ignore' },
 ): Promise<ChildProcess> {
   const { env, cwd, stdout } = options;
+  // Streams and durable consumers first (the NATS setup), as ./scripts/start does: a process only binds to them.
+  await setUpNats(dirname(dirname(serviceDir)), env);
   await new Promise<void>((resolve, reject) =>
     spawn(process.execPath, [productionEntry(serviceDir, 'migrate')], { env, cwd, stdio: ['ignore', stdout, 'inherit'] }).once(
       'exit',

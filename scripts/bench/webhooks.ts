@@ -13,7 +13,7 @@ import os from 'node:os';
 import { type DomainEvent, newEventId, WebhookCommands } from '@holdfast/contracts';
 import { runMigrations } from '@holdfast/db';
 import { createLogger } from '@holdfast/logging';
-import { connectBus, deleteStreams, ensureStreams, publishEvent, sendCommand } from '@holdfast/messaging';
+import { connectBus, deleteStreams, publishEvent, sendCommand, setUpNats } from '@holdfast/messaging';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
 import { portFor } from '../lib/stack/ports.ts';
@@ -108,7 +108,7 @@ async function main() {
   const bus = await connectBus({ url: natsUrl, name: 'bench', prefix, logger });
   try {
     await runMigrations({ url: benchDbUrl, schemaName: 'webhooks', migrationsFolder: `${root}/services/webhook-dispatcher/drizzle` });
-    await ensureStreams(bus);
+    await setUpNats(bus);
 
     const receiverProcess = spawn(process.execPath, [`${root}/scripts/bench/receiver.ts`], { stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(receiverProcess);

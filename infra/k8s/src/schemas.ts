@@ -49,7 +49,10 @@ export const NatsChartValues = Type.Object(
                       password: Type.String({ pattern: '^<< \\$[A-Z_]+ >>$' }),
                       permissions: Type.Object(
                         {
-                          publish: Type.Object({ allow: Type.Array(Type.String()) }, closed),
+                          publish: Type.Object(
+                            { allow: Type.Array(Type.String()), deny: Type.Optional(Type.Array(Type.String())) },
+                            closed,
+                          ),
                           subscribe: Type.Object({ allow: Type.Array(Type.String()) }, closed),
                           allow_responses: Type.Boolean(),
                         },

@@ -44,7 +44,8 @@ function typeErrors(file: string, objects: Manifest[]): string[] {
     JSON.stringify({ extends: '../../../tsconfig.json', compilerOptions: { noEmit: true }, include: ['*.ts'] }),
   );
   try {
-    execFileSync(join(kustomizationDir(), 'node_modules', '.bin', 'tsc'), ['-p', join(scratch, 'tsconfig.json')], {
+    // --pretty false: ./scripts/test sets FORCE_COLOR, which switches tsc to its pretty format (file:line:col).
+    execFileSync(join(kustomizationDir(), 'node_modules', '.bin', 'tsc'), ['--pretty', 'false', '-p', join(scratch, 'tsconfig.json')], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -6,7 +6,7 @@ import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import { NATS_SERVICES, natsPasswordVariable, natsPermissions } from '../../../packages/messaging/src/permissions.ts';
 import { IndexerEnv, indexerConfigFrom } from '../../../services/chain-indexer/src/config.ts';
-import { PaymentsEnv, paymentsConfigFrom } from '../../../services/payments-service/src/config.ts';
+import { natsSetupConfigFrom, PaymentsEnv, paymentsConfigFrom } from '../../../services/payments-service/src/config.ts';
 import { DispatcherEnv, dispatcherConfigFrom } from '../../../services/webhook-dispatcher/src/config.ts';
 import { WorkspaceEnv, workspaceConfigFrom } from '../../../services/workspace-service/src/config.ts';
 import { kustomizationDir, type Manifest, readYamlDocuments, render, schemaErrors } from '../src/kustomize.ts';
@@ -248,6 +248,26 @@ describe.each(['staging', 'production', 'production-restore'])('overlay %s, as k
     });
   });
 
+  it('sets NATS up (streams, durable consumers) by a Job before the rollout, as the NATS user nats-setup', () => {
+    const job = find<Workload & { metadata: { annotations: Record<string, string> } }>(objects, 'Job', 'nats-setup');
+    const [setup] = job.spec.template.spec.containers;
+    const payments = find<Workload>(objects, 'Deployment', 'payments-service').spec.template.spec.containers[0] as Container;
+    expect(setup?.image).toBe(payments.image);
+    expect((setup as unknown as { command: string[] }).command).toEqual(['node', 'bundle/nats-setup.js']);
+    expect(job.metadata.annotations).toMatchObject({ 'argocd.argoproj.io/hook': 'Sync', 'argocd.argoproj.io/sync-wave': '-1' });
+    const env = environmentOf(objects, setup as Container);
+    expect(env).toMatchObject({
+      NATS_USER: 'nats-setup',
+      NATS_PASSWORD: SECRET_SAMPLES[`holdfast-nats/${natsPasswordVariable('nats-setup')}`],
+    });
+    expect(natsSetupConfigFrom(env)).toMatchObject({ NATS_USER: 'nats-setup', NATS_STREAM_REPLICAS: 3 });
+    // No process gets the setup's password: its user alone administers streams and consumers.
+    for (const process of PROCESSES) {
+      const container = find<Workload>(objects, 'Deployment', process.name).spec.template.spec.containers[0] as Container;
+      expect(JSON.stringify(container.env), process.name).not.toContain('HOLDFAST_NATS_SETUP_PASSWORD');
+    }
+  });
+
   it('keeps every instance at full pool within the PostgreSQL connection limit (docs/scaling.md)', () => {
     const cluster = find<Manifest & { spec: { postgresql: { parameters: Record<string, string> } } }>(objects, 'Cluster', 'holdfast-db');
     const maxConnections = Number(cluster.spec.postgresql.parameters.max_connections);
@@ -331,7 +351,11 @@ describe('PostgreSQL and NATS', () => {
         return {
           user: service,
           password: `<< $${natsPasswordVariable(service)} >>`,
-          permissions: { publish: { allow: grants.publish }, subscribe: { allow: grants.subscribe }, allow_responses: true },
+          permissions: {
+            publish: { allow: grants.publish, ...(grants.publishDeny.length > 0 ? { deny: grants.publishDeny } : {}) },
+            subscribe: { allow: grants.subscribe },
+            allow_responses: true,
+          },
         };
       }),
     );

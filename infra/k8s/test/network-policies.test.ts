@@ -34,7 +34,7 @@ interface Endpoint {
 const NAMESPACE = 'holdfast';
 const ns = (name: string) => ({ 'kubernetes.io/metadata.name': name });
 const ENDPOINTS: Endpoint[] = [
-  ...['payments-service', 'workspace-service', 'webhook-dispatcher', 'chain-indexer', 'redis', 'nats'].map((name) => ({
+  ...['payments-service', 'workspace-service', 'webhook-dispatcher', 'chain-indexer', 'nats-setup', 'redis', 'nats'].map((name) => ({
     name,
     namespace: NAMESPACE,
     labels: { 'app.kubernetes.io/name': name },

@@ -1,6 +1,6 @@
 // What production needs beyond running pods, asserted on the overlays as `kubectl kustomize` renders
 // them: PostgreSQL backups and the restore overlay, the public Ingress with TLS, Prometheus's
-// ServiceMonitor and rules, and the migrations ordered before the processes.
+// PodMonitor and rules, and the migrations ordered before the processes.
 import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -129,12 +129,20 @@ describe.each(['staging', 'production'] as const)('the public APIs over TLS (%s)
 describe('Prometheus Operator objects', () => {
   const objects = overlays.production;
 
-  it('a ServiceMonitor scrapes /metrics on the http port of exactly the four processes Services', () => {
-    const monitor = find(objects, 'ServiceMonitor', 'holdfast');
-    const services = objects.filter((o) => o.kind === 'Service' && selects(monitor.spec.selector, o.metadata.labels));
-    expect(services.map((s) => s.metadata.name).sort()).toEqual([...PROCESSES].sort());
-    expect(monitor.spec.endpoints).toEqual([{ port: 'http', path: '/metrics', interval: '30s', scrapeTimeout: '10s' }]);
-    for (const service of services) expect((service.spec as { ports: { name: string }[] }).ports.map((p) => p.name)).toContain('http');
+  it("a PodMonitor scrapes /metrics on the metrics port (METRICS_PORT) of exactly the four processes' pods", () => {
+    const monitor = find(objects, 'PodMonitor', 'holdfast');
+    const deployments = objects.filter((o) => o.kind === 'Deployment' && selects(monitor.spec.selector, o.spec.template.metadata.labels));
+    expect(deployments.map((d) => d.metadata.name).sort()).toEqual([...PROCESSES].sort());
+    expect(monitor.spec.podMetricsEndpoints).toEqual([{ port: 'metrics', path: '/metrics', interval: '30s', scrapeTimeout: '10s' }]);
+    const metricsPort = Number(find(objects, 'ConfigMap', 'holdfast-config').data?.METRICS_PORT);
+    for (const deployment of deployments) {
+      const ports = (deployment.spec.template.spec.containers[0] as { ports: { name: string; containerPort: number }[] }).ports;
+      expect(ports.find((p) => p.name === 'metrics')?.containerPort, deployment.metadata.name).toBe(metricsPort);
+    }
+    // No Service exposes the metrics port: only the pods are scraped.
+    for (const service of objects.filter((o) => o.kind === 'Service')) {
+      expect((service.spec as { ports: { port: number }[] }).ports.map((p) => p.port)).not.toContain(metricsPort);
+    }
     // The PostgreSQL exporter through the operator's own PodMonitor.
     expect(find(objects, 'Cluster', 'holdfast-db').spec.monitoring).toEqual({ enablePodMonitor: true });
   });
@@ -152,7 +160,8 @@ describe.each(['staging', 'production'] as const)('the migrations run before the
   const jobs = objects.filter((o) => o.kind === 'Job');
 
   it('Argo CD: what the Jobs need in wave -2, the Jobs as Sync hooks in wave -1, the processes after', () => {
-    expect(jobs.map((j) => j.metadata.name).sort()).toEqual(PROCESSES.map((p) => `${p}-migrate`).sort());
+    // The migrations and the NATS setup (streams and durable consumers, ADR 54).
+    expect(jobs.map((j) => j.metadata.name).sort()).toEqual([...PROCESSES.map((p) => `${p}-migrate`), 'nats-setup'].sort());
     for (const job of jobs) {
       expect(job.metadata.annotations).toMatchObject({ 'argocd.argoproj.io/hook': 'Sync', 'argocd.argoproj.io/sync-wave': '-1' });
       const pod = (
@@ -160,7 +169,7 @@ describe.each(['staging', 'production'] as const)('the migrations run before the
       ).template.spec;
       const needs = [
         find(objects, 'ServiceAccount', pod.serviceAccountName),
-        find(objects, 'Cluster', 'holdfast-db'),
+        ...(job.metadata.name === 'nats-setup' ? [] : [find(objects, 'Cluster', 'holdfast-db')]),
         ...pod.containers.flatMap((c) => c.envFrom.map((e) => find(objects, 'ConfigMap', e.configMapRef.name))),
       ];
       for (const need of needs) expect(wave(need), `${need.kind}/${need.metadata.name}`).toBeLessThan(wave(job));
@@ -203,7 +212,8 @@ describe.each(['staging', 'production'] as const)('every workload, Redis include
   const workloads = overlays[name].filter((o) => o.kind === 'Deployment' || o.kind === 'Job');
 
   it('runs non-root, read-only, without privilege escalation, with requests and a memory limit; Deployments probed', () => {
-    expect(workloads.length).toBe(9);
+    // Four Deployments, Redis, four migration Jobs and the NATS setup Job.
+    expect(workloads.length).toBe(10);
     for (const workload of workloads) {
       // biome-ignore lint/suspicious/noExplicitAny: rendered YAML, each field asserted by its path below
       const pod = (workload.spec as { template: { spec: Record<string, any> } }).template.spec;

@@ -124,7 +124,8 @@ describe('example payloads', () => {
   });
 
   it('builds subjects from one place', () => {
-    expect(contracts.eventSubject('transaction.created')).toBe('events.transaction.created');
+    expect(contracts.eventSubject('transaction.created')).toBe('events.payments.transaction.created');
+    expect(contracts.PAYMENTS_EVENTS).toBe('events.payments.>');
     expect(contracts.chainSubject('base-sepolia', 'escrow.created')).toBe('chain.base-sepolia.escrow.created');
     expect(contracts.STREAMS.EVENTS.subjects).toEqual(['events.>']);
   });

@@ -2,6 +2,7 @@ import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import { AppError } from '@holdfast/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Counter, type Registry } from 'prom-client';
+import { clientAddressGroup } from './client-address.js';
 import type { WindowCount, WindowCounter } from './window-counter.js';
 
 /** The spec's four tiers. Every route names one in `config.tier`; unnamed routes are `standard`. */
@@ -112,7 +113,8 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
     keyGenerator: (request) => {
       const tier = tierOf(request);
       const who = tier === 'public' ? undefined : credentialOf(request);
-      return `${tier}:${who ?? `ip:${request.ip}`}`;
+      // An IPv6 client counts by its /64 (clientAddressGroup): a host holds a whole /64.
+      return `${tier}:${who ?? `ip:${clientAddressGroup(request.ip)}`}`;
     },
     // A store outage must not take the API down: the request passes, logged and counted above.
     skipOnError: true,

@@ -180,6 +180,22 @@ describe('client addresses behind a load balancer (TRUST_PROXY)', () => {
     }
   });
 
+  it('counts an IPv6 client by its /64 (security): another address of the same /64 is the same client, another /64 is not', async () => {
+    const { limited, url } = await publicApp(1);
+    try {
+      expect((await from(url, '2001:db8:0:7::1')).statusCode).toBe(200);
+      // Before: every address its own bucket, 2^64 of them for one host.
+      expect((await from(url, '2001:db8:0:7:ffff:ffff:ffff:2')).statusCode).toBe(429);
+      expect((await from(url, '2001:db8:0:7:0:0:0:3')).statusCode).toBe(429);
+      expect((await from(url, '2001:db8:0:8::1')).statusCode).toBe(200);
+      // An IPv4-mapped address is its IPv4 client.
+      expect((await from(url, '203.0.113.50')).statusCode).toBe(200);
+      expect((await from(url, '::ffff:203.0.113.50')).statusCode).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('with the proxy hops or addresses, counts each client behind the load balancer apart', async () => {
     for (const trust of [1, ['127.0.0.1/32'], ['loopback']]) {
       const { limited, url } = await publicApp(trust);

@@ -1,6 +1,21 @@
-import { DomainEvent, STREAMS, type StreamName } from '@holdfast/contracts';
+import {
+  DomainEvent,
+  DURABLE_CONSUMERS,
+  type DurableConsumerDefinition,
+  PAYMENTS_EVENTS,
+  STREAMS,
+  type StreamName,
+} from '@holdfast/contracts';
 import { failSpan, type Logger, SpanKind, withSpan } from '@holdfast/logging';
-import { AckPolicy, type ConsumerConfig, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, type JsMsg } from '@nats-io/jetstream';
+import {
+  AckPolicy,
+  type Consumer,
+  type ConsumerConfig,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  type JsMsg,
+} from '@nats-io/jetstream';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { type Bus, prefixed, prefixedName } from './bus.js';
 import { NonRetryableError, RetryableError } from './errors.js';
@@ -20,17 +35,13 @@ export interface ConsumerOptions<S extends TSchema> {
   stream: StreamName;
   /** Durable name from CONSUMERS: instances of one process share the work. */
   durable: string;
-  /** Contract subject (without prefix), e.g. `events.>` or `chain.base-sepolia.>`. */
+  /** Contract subject (without prefix), e.g. `events.payments.>` or `chain.base-sepolia.>`: the consumer's, checked. */
   filterSubject: string;
   schema: S;
   handler: (payload: Static<S>, meta: MessageMeta) => Promise<void>;
   logger: Logger;
-  /** Deliveries before a message is given up (then logged); -1 for never. */
-  maxDeliver?: number;
-  ackWaitMs?: number;
   /** Messages handled at once by this instance; 1 keeps the stream's order. */
   concurrency?: number;
-  deliverPolicy?: 'all' | 'new';
 }
 
 export interface RunningConsumer {
@@ -44,7 +55,35 @@ export function backoffMs(deliveryCount: number): number {
   return Math.min(1000 * 2 ** Math.max(0, deliveryCount - 1), 60_000);
 }
 
-async function ensureConsumer(bus: Bus, stream: string, config: Partial<ConsumerConfig> & { durable_name: string }): Promise<void> {
+/** What the NATS setup gives every durable consumer (DURABLE_CONSUMERS), and a test's own. */
+export interface ConsumerSettings {
+  /** Deliveries before a message is given up (then logged); -1 for never. */
+  maxDeliver: number;
+  ackWaitMs: number;
+}
+
+export const DEFAULT_CONSUMER_SETTINGS: ConsumerSettings = { maxDeliver: -1, ackWaitMs: 30_000 };
+
+/**
+ * Creates a durable consumer, or brings its settings up to date (the NATS setup, for every one of
+ * DURABLE_CONSUMERS; a test for its own). Needs the JetStream administration a process's NATS user
+ * does not have.
+ */
+export async function ensureConsumer(
+  bus: Bus,
+  definition: Omit<DurableConsumerDefinition, 'owner'>,
+  settings: ConsumerSettings = DEFAULT_CONSUMER_SETTINGS,
+): Promise<void> {
+  const stream = streamName(bus, definition.stream);
+  const config: Partial<ConsumerConfig> & { durable_name: string } = {
+    durable_name: prefixedName(bus, definition.name),
+    filter_subject: prefixed(bus, definition.filterSubject),
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: definition.deliverPolicy === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
+    ack_wait: ns(settings.ackWaitMs),
+    max_deliver: settings.maxDeliver,
+    max_ack_pending: 1000,
+  };
   try {
     await bus.jsm.consumers.info(stream, config.durable_name);
     const { durable_name: _name, deliver_policy: _policy, ack_policy: _ack, ...updatable } = config;
@@ -53,6 +92,37 @@ async function ensureConsumer(bus: Bus, stream: string, config: Partial<Consumer
     if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound)) throw error;
     await bus.jsm.consumers.add(stream, config);
   }
+}
+
+/** Creates every durable consumer of DURABLE_CONSUMERS under the bus's prefix (the NATS setup). */
+export async function ensureConsumers(bus: Bus, settings: ConsumerSettings = DEFAULT_CONSUMER_SETTINGS): Promise<void> {
+  for (const definition of Object.values(DURABLE_CONSUMERS)) await ensureConsumer(bus, definition, settings);
+}
+
+/**
+ * The existing durable consumer, never created here: the process's NATS user may only read it. A
+ * missing one, or one with another filter, means the NATS setup has not run for this release.
+ */
+async function bindConsumer(bus: Bus, stream: string, durable: string, filterSubject: string) {
+  const missing = (why: string) =>
+    new Error(
+      `durable consumer ${durable} of stream ${stream} ${why}: run the NATS setup first (bundle/nats-setup.js of payments-service; ./scripts/start and infra/k8s run it before the processes)`,
+    );
+  let consumer: Consumer;
+  try {
+    consumer = await bus.js.consumers.get(stream, durable);
+  } catch (error) {
+    if (
+      error instanceof JetStreamApiError &&
+      (error.code === JetStreamApiCodes.ConsumerNotFound || error.code === JetStreamApiCodes.StreamNotFound)
+    ) {
+      throw missing('does not exist');
+    }
+    throw error;
+  }
+  const info = await consumer.info(true);
+  if (info.config.filter_subject !== filterSubject) throw missing(`filters ${info.config.filter_subject}, not ${filterSubject}`);
+  return consumer;
 }
 
 /**
@@ -68,16 +138,7 @@ export async function startConsumer<S extends TSchema>(options: ConsumerOptions<
   if (!STREAMS[options.stream].subjects.some((s) => options.filterSubject.startsWith(s.replace('>', '')))) {
     throw new Error(`filter ${options.filterSubject} is not within stream ${options.stream}`);
   }
-  await ensureConsumer(bus, stream, {
-    durable_name: durable,
-    filter_subject: prefixed(bus, options.filterSubject),
-    ack_policy: AckPolicy.Explicit,
-    deliver_policy: options.deliverPolicy === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
-    ack_wait: ns(options.ackWaitMs ?? 30_000),
-    max_deliver: options.maxDeliver ?? -1,
-    max_ack_pending: 1000,
-  });
-  const consumer = await bus.js.consumers.get(stream, durable);
+  const consumer = await bindConsumer(bus, stream, durable, prefixed(bus, options.filterSubject));
   const messages = await consumer.consume({ max_messages: Math.max(10, (options.concurrency ?? 1) * 2) });
 
   async function handle(message: JsMsg): Promise<void> {
@@ -141,11 +202,12 @@ export async function startConsumer<S extends TSchema>(options: ConsumerOptions<
 }
 
 /**
- * A durable consumer of every domain event: the EVENTS stream (`events.>`), each payload checked
- * against `DomainEvent` (the dispatcher's intake, workspace's notifications).
+ * A durable consumer of payments' domain events: the EVENTS stream filtered to payments' subjects
+ * (`events.payments.>`; what another user might publish on EVENTS is never read as payments'),
+ * each payload checked against `DomainEvent` (the dispatcher's intake, workspace's notifications).
  */
 export function startDomainEventConsumer(
   options: Omit<ConsumerOptions<typeof DomainEvent>, 'stream' | 'filterSubject' | 'schema'>,
 ): Promise<RunningConsumer> {
-  return startConsumer({ ...options, stream: STREAMS.EVENTS.name, filterSubject: STREAMS.EVENTS.subjects[0], schema: DomainEvent });
+  return startConsumer({ ...options, stream: STREAMS.EVENTS.name, filterSubject: PAYMENTS_EVENTS, schema: DomainEvent });
 }

@@ -6,5 +6,6 @@ export * from './follow.js';
 export * from './permissions.js';
 export * from './publish.js';
 export * from './remote-task-policy.js';
+export * from './setup.js';
 export * from './streams.js';
 export * from './validate.js';

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { BROADCASTS, INDEXER_COMMANDS, STREAMS, type StreamName } from '@holdfast/contracts';
+import { BROADCASTS, DURABLE_CONSUMERS, INDEXER_COMMANDS, PAYMENTS_EVENTS, STREAMS, type StreamName } from '@holdfast/contracts';
 
 /**
  * NATS is a trust boundary: each process connects as its own user, allowed only the subjects it
  * publishes and subscribes. This is the one description of those grants; `infra/nats/nats.conf`
  * is rendered from it (a test keeps the two equal) and the test stack runs nats-server with it.
+ * `nats-setup` is the NATS setup's user (bundle/nats-setup.js, run before the processes as
+ * migrations are): the only one that creates and updates streams and durable consumers.
  */
-export const NATS_SERVICES = ['payments-service', 'workspace-service', 'webhook-dispatcher', 'chain-indexer'] as const;
+export const NATS_SERVICES = ['payments-service', 'workspace-service', 'webhook-dispatcher', 'chain-indexer', 'nats-setup'] as const;
 export type NatsService = (typeof NATS_SERVICES)[number];
 
 interface Grants {
@@ -14,25 +16,32 @@ interface Grants {
   publish: string[];
   /** Core subjects it subscribes to: the commands it serves, broadcasts. */
   subscribe: string[];
-  /** Streams it reads with a consumer (JetStream API on their consumers, acks). */
-  consumes: StreamName[];
+  /** Streams it reads in order with ephemeral consumers of its own (followStream), never another's durable. */
+  follows: StreamName[];
 }
 
-/** Who talks to whom (architecture: commands between services, EVENTS from the outboxes, CHAIN from the indexer). */
+/**
+ * Who talks to whom (architecture: commands between services, EVENTS from the outboxes, CHAIN from
+ * the indexer). The durable consumers each process reads are DURABLE_CONSUMERS' (their `owner`).
+ */
 export const NATS_GRANTS: Record<NatsService, Grants> = {
   'payments-service': {
+    // Its own domain events only (EVENT_PUBLISHERS): the one publisher the dispatcher believes.
     // The indexer's contract lookup only: payments asks which escrows are Holdfast's, never registers one.
-    publish: ['events.>', 'cmd.webhooks.>', INDEXER_COMMANDS.lookupContract.subject, `${BROADCASTS.paymentsCredentialRevoked}`],
+    publish: [PAYMENTS_EVENTS, 'cmd.webhooks.>', INDEXER_COMMANDS.lookupContract.subject, `${BROADCASTS.paymentsCredentialRevoked}`],
     subscribe: ['cmd.payments.>', `${BROADCASTS.paymentsCredentialRevoked}`],
-    consumes: ['CHAIN', 'EVENTS'],
+    // The platforms' event stream (GET /api/v2/events).
+    follows: ['EVENTS'],
   },
   'workspace-service': {
-    publish: ['events.>', 'cmd.payments.>', 'cmd.webhooks.>', 'cmd.chain-indexer.>'],
+    // No domain events: it publishes none, and one it could publish would be signed and delivered as payments'.
+    publish: ['cmd.payments.>', 'cmd.webhooks.>', 'cmd.chain-indexer.>'],
     subscribe: [],
-    consumes: ['EVENTS'],
+    follows: [],
   },
-  'webhook-dispatcher': { publish: [], subscribe: ['cmd.webhooks.>'], consumes: ['EVENTS'] },
-  'chain-indexer': { publish: ['chain.>'], subscribe: ['cmd.chain-indexer.>'], consumes: [] },
+  'webhook-dispatcher': { publish: [], subscribe: ['cmd.webhooks.>'], follows: [] },
+  'chain-indexer': { publish: ['chain.>'], subscribe: ['cmd.chain-indexer.>'], follows: [] },
+  'nats-setup': { publish: [], subscribe: [], follows: [] },
 };
 
 /** The inbox prefix of a process: its replies (commands, JetStream acks, pulled messages) arrive only there. */
@@ -56,42 +65,83 @@ export function natsPasswordVariable(service: NatsService): string {
     'workspace-service': 'WORKSPACE',
     'webhook-dispatcher': 'DISPATCHER',
     'chain-indexer': 'INDEXER',
+    'nats-setup': 'SETUP',
   };
   return `HOLDFAST_NATS_${short[service]}_PASSWORD`;
 }
 
 export interface NatsPermissions {
   publish: string[];
+  /** Subjects refused although `publish` allows them (another process's durable consumers). */
+  publishDeny: string[];
   subscribe: string[];
 }
 
 /**
- * The subjects of one process under a deployment prefix: `''` in production, `staging.`, or `*`
- * for a NATS shared by runs that each pick their own prefix (tests): any one prefix token, or none.
+ * The subjects of one process under a deployment prefix (`''` in production, `staging.`). Stream
+ * and consumer names are the prefixed ones (dots become underscores), so each grant names its own.
  */
 export function natsPermissions(service: NatsService, prefix: string): NatsPermissions {
   const grants = NATS_GRANTS[service];
-  const subjectPrefixes = prefix === '*' ? ['', '*.'] : [prefix];
-  const under = (subjects: string[]) => subjectPrefixes.flatMap((p) => subjects.map((s) => `${p}${s}`));
-  const streamNames = (stream: StreamName) =>
-    prefix === '*' ? [STREAMS[stream].name, '*'] : [`${prefix}${STREAMS[stream].name}`.replaceAll('.', '_')];
-  const allStreams = (Object.keys(STREAMS) as StreamName[]).flatMap(streamNames);
-  const consumed = [...new Set(grants.consumes.flatMap(streamNames))];
+  const under = (subjects: string[]) => subjects.map((s) => `${prefix}${s}`);
+  const named = (name: string) => `${prefix}${name}`.replaceAll('.', '_');
+  const stream = (key: StreamName) => named(STREAMS[key].name);
+  const durables = Object.values(DURABLE_CONSUMERS);
+  if (service === 'nats-setup') {
+    return {
+      publish: [
+        '$JS.API.INFO',
+        ...(Object.keys(STREAMS) as StreamName[]).flatMap((key) =>
+          ['INFO', 'CREATE', 'UPDATE'].map((verb) => `$JS.API.STREAM.${verb}.${stream(key)}`),
+        ),
+        ...durables.flatMap((d) => {
+          const [s, c] = [stream(d.stream), named(d.name)];
+          return [
+            `$JS.API.CONSUMER.INFO.${s}.${c}`,
+            `$JS.API.CONSUMER.DURABLE.CREATE.${s}.${c}`,
+            `$JS.API.CONSUMER.CREATE.${s}.${c}`,
+            `$JS.API.CONSUMER.CREATE.${s}.${c}.>`,
+          ];
+        }),
+      ],
+      publishDeny: [],
+      subscribe: [`${inboxPrefixOf(service)}.>`],
+    };
+  }
+  const own = durables.filter((d) => d.owner === service);
+  // An ephemeral consumer is created under a name of the client's choosing (`oc_…`): any name on the
+  // followed stream but those of the durable consumers there, which it could otherwise update, read or delete.
+  const foreign = durables.filter((d) => grants.follows.includes(d.stream));
   return {
     publish: [
       ...under(grants.publish),
-      // JetStream API: every process keeps the streams' settings up to date at start (ensureStreams).
+      // JetStream: the account check at start, then only reading its own durable consumers and acking their messages.
       '$JS.API.INFO',
-      ...[...new Set(allStreams)].flatMap((s) => [`$JS.API.STREAM.INFO.${s}`, `$JS.API.STREAM.CREATE.${s}`, `$JS.API.STREAM.UPDATE.${s}`]),
-      // ... and the consumers of the streams it reads, and their acks.
-      ...consumed.flatMap((s) => [
-        `$JS.API.CONSUMER.*.${s}`,
-        `$JS.API.CONSUMER.*.${s}.>`,
-        `$JS.API.CONSUMER.DURABLE.CREATE.${s}.>`,
-        `$JS.API.CONSUMER.MSG.NEXT.${s}.>`,
-        `$JS.ACK.${s}.>`,
-      ]),
+      ...own.flatMap((d) => {
+        const [s, c] = [stream(d.stream), named(d.name)];
+        return [`$JS.API.CONSUMER.INFO.${s}.${c}`, `$JS.API.CONSUMER.MSG.NEXT.${s}.${c}`, `$JS.ACK.${s}.${c}.>`];
+      }),
+      ...grants.follows.flatMap((key) => {
+        const s = stream(key);
+        return [
+          `$JS.API.STREAM.INFO.${s}`,
+          `$JS.API.CONSUMER.CREATE.${s}.*.>`,
+          `$JS.API.CONSUMER.INFO.${s}.*`,
+          `$JS.API.CONSUMER.DELETE.${s}.*`,
+          `$JS.API.CONSUMER.MSG.NEXT.${s}.*`,
+          `$JS.ACK.${s}.*.>`,
+        ];
+      }),
     ],
+    publishDeny: foreign.flatMap((d) => {
+      const [s, c] = [stream(d.stream), named(d.name)];
+      return [
+        `$JS.API.CONSUMER.CREATE.${s}.${c}.>`,
+        `$JS.API.CONSUMER.DELETE.${s}.${c}`,
+        `$JS.API.CONSUMER.MSG.NEXT.${s}.${c}`,
+        `$JS.ACK.${s}.${c}.>`,
+      ];
+    }),
     subscribe: [...under(grants.subscribe), `${inboxPrefixOf(service)}.>`],
   };
 }
@@ -112,7 +162,7 @@ export function renderNatsAuthorization(prefix: string, extraUsers: string[] = [
       `      user: ${JSON.stringify(service)}`,
       `      password: $${natsPasswordVariable(service)}`,
       `      permissions: {`,
-      `        publish: { allow: ${list(p.publish)} }`,
+      `        publish: { allow: ${list(p.publish)}${p.publishDeny.length > 0 ? `, deny: ${list(p.publishDeny)}` : ''} }`,
       `        subscribe: { allow: ${list(p.subscribe)} }`,
       `        allow_responses: true`,
       `      }`,

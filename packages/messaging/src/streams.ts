@@ -26,8 +26,8 @@ export function streamName(bus: Bus, stream: StreamName): string {
 }
 
 /**
- * Creates the streams, or brings their settings up to date: safe to run at every start of every
- * instance.
+ * Creates the streams, or brings their settings up to date (the NATS setup, setUpNats): safe to
+ * run again, and at once from two places.
  */
 export async function ensureStreams(bus: Bus, settings: StreamSettings = DEFAULT_STREAM_SETTINGS): Promise<void> {
   for (const key of Object.keys(STREAMS) as StreamName[]) {

@@ -3,6 +3,7 @@ import { createLogger } from '@holdfast/logging';
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ensureConsumer,
   ensureStreams,
   NonRetryableError,
   prefixed,
@@ -51,6 +52,8 @@ describe('consumers', () => {
     const retryOnce = event();
     const poison = event();
     const fine = event();
+    // A test's own durable consumer, made as the NATS setup makes DURABLE_CONSUMERS'.
+    await ensureConsumer(testBus.bus, { name: 'test-outcomes', stream: 'EVENTS', filterSubject: 'events.>', deliverPolicy: 'all' });
     const consumer = await startConsumer({
       bus: testBus.bus,
       stream: 'EVENTS',
@@ -79,21 +82,51 @@ describe('consumers', () => {
     expect(info.num_pending).toBe(0);
   });
 
+  it('binds to a durable consumer the NATS setup made, and never makes one: a missing one fails naming the setup', async () => {
+    const start = () =>
+      startConsumer({
+        bus: testBus.bus,
+        stream: 'EVENTS',
+        durable: 'test-never-set-up',
+        filterSubject: 'events.>',
+        schema: DomainEventSchema,
+        logger,
+        handler: async () => {},
+      });
+    await expect(start()).rejects.toThrow(/does not exist: run the NATS setup first/);
+    await expect(
+      testBus.bus.jsm.consumers.info(`${testBus.prefix.replace('.', '_')}EVENTS`, `${testBus.prefix.replace('.', '_')}test-never-set-up`),
+    ).rejects.toThrow();
+    // Set up with another filter than the process expects: refused too, not silently re-filtered.
+    await ensureConsumer(testBus.bus, {
+      name: 'test-never-set-up',
+      stream: 'EVENTS',
+      filterSubject: 'events.payments.>',
+      deliverPolicy: 'all',
+    });
+    await expect(start()).rejects.toThrow(/filters .*events\.payments\.>, not .*events\.>: run the NATS setup first/);
+  });
+
   it('terminates a message that breaks the contract without calling the handler', async () => {
     let calls = 0;
+    await ensureConsumer(testBus.bus, {
+      name: 'test-contract',
+      stream: 'EVENTS',
+      filterSubject: 'events.payments.transaction.created',
+      deliverPolicy: 'new',
+    });
     const consumer = await startConsumer({
       bus: testBus.bus,
       stream: 'EVENTS',
       durable: 'test-contract',
-      filterSubject: 'events.transaction.created',
+      filterSubject: 'events.payments.transaction.created',
       schema: DomainEventSchema,
       logger,
-      deliverPolicy: 'new',
       handler: async () => {
         calls += 1;
       },
     });
-    await testBus.bus.js.publish(`${testBus.prefix}events.transaction.created`, JSON.stringify({ id: 'nope' }));
+    await testBus.bus.js.publish(`${testBus.prefix}events.payments.transaction.created`, JSON.stringify({ id: 'nope' }));
     await publishEvent(testBus.bus, event());
     await expect.poll(() => calls, { timeout: 5000 }).toBe(1);
     await consumer.stop();

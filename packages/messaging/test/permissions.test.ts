@@ -2,15 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONSUMERS, defineCommand, type StreamName } from '@holdfast/contracts';
+import { CONSUMERS, defineCommand, eventSubject, PAYMENTS_EVENTS, type StreamName } from '@holdfast/contracts';
 import { createLogger } from '@holdfast/logging';
+import { AckPolicy } from '@nats-io/jetstream';
 import { connect, nkeys } from '@nats-io/transport-node';
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Bus,
   connectBus,
-  ensureStreams,
   followStream,
   NATS_SERVICES,
   type NatsService,
@@ -20,6 +20,7 @@ import {
   renderNatsAuthorization,
   sendCommand,
   serveCommand,
+  setUpNats,
   startConsumer,
   streamName,
 } from '../src/index.js';
@@ -51,8 +52,8 @@ beforeAll(async () => {
       credentials: { user: service, password: passwords[service] },
     });
   }
-  // Every process keeps the streams up to date at start: each user may.
-  for (const service of NATS_SERVICES) await ensureStreams(as(service));
+  // The NATS setup, as its own user: the streams and every durable consumer (DURABLE_CONSUMERS).
+  await setUpNats(as('nats-setup'));
 }, 30_000);
 
 afterAll(async () => {
@@ -77,7 +78,7 @@ async function consumeAs(service: NatsService, stream: StreamName, durable: stri
   return { seen, stop: () => consumer.stop() };
 }
 
-const chainMessages = async () => (await as('chain-indexer').jsm.streams.info(streamName(as('chain-indexer'), 'CHAIN'))).state.messages;
+const chainMessages = async () => (await as('nats-setup').jsm.streams.info(streamName(as('nats-setup'), 'CHAIN'))).state.messages;
 
 describe('NATS users and permissions (infra/nats)', () => {
   it('refuses anonymous connections and wrong passwords', async () => {
@@ -116,20 +117,66 @@ describe('NATS users and permissions (infra/nats)', () => {
     sub.unsubscribe();
   });
 
-  it('lets payments and workspace publish EVENTS, which the dispatcher consumes and payments follows; the indexer cannot publish one', async () => {
+  it('lets only payments publish domain events (its own subjects), which the dispatcher consumes and payments follows; workspace and the indexer cannot publish one', async () => {
     const abort = new AbortController();
-    const followed = await followStream(as('payments-service'), { stream: 'EVENTS', filterSubject: 'events.>', signal: abort.signal });
-    const consumer = await consumeAs('webhook-dispatcher', 'EVENTS', CONSUMERS.dispatcherEvents, 'events.>');
-    await as('payments-service').js.publish('events.transaction.created', JSON.stringify({ n: 1 }));
-    await as('workspace-service').js.publish('events.workspace.created', JSON.stringify({ n: 2 }));
-    await expect(
-      as('chain-indexer').js.publish('events.transaction.created', JSON.stringify({ n: 666 }), { timeout: 1500 }),
-    ).rejects.toThrow();
+    const followed = await followStream(as('payments-service'), { stream: 'EVENTS', filterSubject: PAYMENTS_EVENTS, signal: abort.signal });
+    const consumer = await consumeAs('webhook-dispatcher', 'EVENTS', CONSUMERS.dispatcherEvents, PAYMENTS_EVENTS);
+    await as('payments-service').js.publish(eventSubject('transaction.created'), JSON.stringify({ n: 1 }));
+    // Issue 28 item 7: workspace-service could publish any `events.>`; a forged event was delivered as payments'.
+    for (const intruder of ['workspace-service', 'chain-indexer', 'webhook-dispatcher'] as const) {
+      for (const subject of [eventSubject('transaction.completed'), 'events.transaction.completed', 'events.workspace.created']) {
+        await expect(as(intruder).js.publish(subject, JSON.stringify({ n: 666 }), { timeout: 1500 })).rejects.toThrow();
+      }
+    }
+    await as('payments-service').js.publish(eventSubject('transaction.completed'), JSON.stringify({ n: 2 }));
     await expect.poll(() => consumer.seen, { timeout: 5000 }).toEqual([1, 2]);
     const first = await followed[Symbol.asyncIterator]().next();
     expect(first.value?.payload).toEqual({ n: 1 });
     abort.abort();
     await consumer.stop();
+  });
+
+  it("leaves stream and consumer administration to the NATS setup's user: no process may update a stream or touch another's consumer", async () => {
+    const events = streamName(as('nats-setup'), 'EVENTS');
+    const chain = streamName(as('nats-setup'), 'CHAIN');
+    const chainBefore = await as('nats-setup').jsm.streams.info(chain);
+    const dispatcherDurable = CONSUMERS.dispatcherEvents;
+    for (const service of ['payments-service', 'workspace-service', 'webhook-dispatcher', 'chain-indexer'] as const) {
+      const jsm = as(service).jsm;
+      // Issue 28 item 7: the dispatcher's user could update the CHAIN stream...
+      await expect(jsm.streams.update(chain, { max_age: 1_000_000_000 }), service).rejects.toThrow(/Permissions Violation/);
+      await expect(jsm.streams.add({ name: `${service}-own`, subjects: ['own.>'] }), service).rejects.toThrow(/Permissions Violation/);
+      await expect(jsm.streams.purge(events), service).rejects.toThrow(/Permissions Violation/);
+      await expect(jsm.streams.delete(chain), service).rejects.toThrow(/Permissions Violation/);
+      // ... and delete other services' durable consumers; nor may a process make or change its own.
+      for (const durable of Object.values(CONSUMERS)) {
+        const stream = durable === CONSUMERS.paymentsChain ? chain : events;
+        await expect(jsm.consumers.delete(stream, durable), `${service} deletes ${durable}`).rejects.toThrow(/Permissions Violation/);
+        await expect(jsm.consumers.update(stream, durable, { max_deliver: 1 }), `${service} updates ${durable}`).rejects.toThrow(
+          /Permissions Violation/,
+        );
+      }
+    }
+    // Payments reads EVENTS with ephemeral consumers of its own (the platforms' event stream), under
+    // names it picks: the dispatcher's durable is not one of them (neither updated, read nor deleted).
+    await expect(
+      as('payments-service').jsm.consumers.add(events, {
+        name: dispatcherDurable,
+        filter_subject: PAYMENTS_EVENTS,
+        ack_policy: AckPolicy.Explicit,
+      }),
+    ).rejects.toThrow(/Permissions Violation/);
+    const pull = as('payments-service')
+      .js.consumers.get(events, dispatcherDurable)
+      .then((c) => c.next({ expires: 1000 }));
+    await expect(pull).rejects.toThrow();
+    expect((await as('nats-setup').jsm.streams.info(chain)).config).toEqual(chainBefore.config);
+    expect((await as('nats-setup').jsm.consumers.info(events, dispatcherDurable)).config).toMatchObject({
+      filter_subject: PAYMENTS_EVENTS,
+      max_deliver: -1,
+    });
+    // The setup may run again (each release's): it updates, it deletes nothing.
+    await setUpNats(as('nats-setup'));
   });
 
   it('connects a process with an nkey seed (NATS_NKEY_SEED) instead of a password', async () => {

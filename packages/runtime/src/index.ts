@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { apiDocsOf, listenHostOf, parseHeaderList, parsePostgresUrl } from '@holdfast/config';
-import { CHAIN_IDS } from '@holdfast/contracts';
+import { CHAIN_IDS, DURABLE_CONSUMERS, STREAMS } from '@holdfast/contracts';
 import {
   createDatabase,
   type Database,
@@ -26,7 +26,7 @@ import {
   waitForDependencies,
 } from '@holdfast/http-kit';
 import { createLogger, type Logger } from '@holdfast/logging';
-import { type Bus, type BusOptions, connectBus, DEFAULT_STREAM_SETTINGS, ensureStreams, publishEvent } from '@holdfast/messaging';
+import { type Bus, type BusOptions, connectBus, DEFAULT_STREAM_SETTINGS, prefixedName, publishEvent, setUpNats } from '@holdfast/messaging';
 import { createSecretBox, keyringFromConfig } from '@holdfast/secrets';
 import { createOutboxRelay, type OutboxRelay } from './outbox-relay.js';
 import { createRateLimitCounter } from './rate-limits.js';
@@ -66,6 +66,21 @@ export interface BaseConfig {
   OTEL_EXPORTER_OTLP_HEADERS?: string;
   OTEL_TRACES_SAMPLER_ARG: number;
 }
+
+/** What connecting to NATS takes (the NATS setup reads only this). */
+export type NatsConfig = Pick<
+  BaseConfig,
+  | 'NATS_URL'
+  | 'NATS_SUBJECT_PREFIX'
+  | 'NATS_STREAM_REPLICAS'
+  | 'NATS_USER'
+  | 'NATS_PASSWORD'
+  | 'NATS_NKEY_SEED'
+  | 'NATS_TLS_CA'
+  | 'NATS_TLS_CERT'
+  | 'NATS_TLS_KEY'
+  | 'LOG_LEVEL'
+>;
 
 export interface FoundationOptions<TSchema extends Record<string, unknown>> {
   serviceName: string;
@@ -115,8 +130,8 @@ export async function createFoundation<TSchema extends Record<string, unknown>>(
   });
   let bus: Bus;
   try {
+    // Streams and durable consumers are the NATS setup's (runNatsSetupOf): a process only publishes and binds.
     bus = await connectBus(busOptionsOf(config, options.serviceName, logger));
-    await ensureStreams(bus, { ...DEFAULT_STREAM_SETTINGS, replicas: config.NATS_STREAM_REPLICAS ?? 1 });
   } catch (error) {
     await database.close();
     throw error;
@@ -164,7 +179,7 @@ export async function createFoundation<TSchema extends Record<string, unknown>>(
 }
 
 /** How a process connects to NATS: one place, used by the foundation and the start-up probe. */
-function busOptionsOf(config: BaseConfig, serviceName: string, logger: Logger): BusOptions {
+function busOptionsOf(config: NatsConfig, serviceName: string, logger: Logger): BusOptions {
   return {
     url: config.NATS_URL,
     name: serviceName,
@@ -177,7 +192,7 @@ function busOptionsOf(config: BaseConfig, serviceName: string, logger: Logger): 
 
 /**
  * What a process needs before it can be assembled: its PostgreSQL answers and NATS answers with
- * JetStream. Probed the way the process connects (same URL, options and credentials).
+ * JetStream and the NATS setup's durable consumers of this process. Probed the way the process connects (same URL, options and credentials).
  */
 function startupChecks(config: BaseConfig, serviceName: string, logger: Logger): ReadinessCheck[] {
   return [
@@ -191,6 +206,10 @@ function startupChecks(config: BaseConfig, serviceName: string, logger: Logger):
         const bus = await connectBus(busOptionsOf(config, serviceName, logger.child({ component: 'startup-probe' })));
         try {
           await bus.jsm.getAccountInfo();
+          // The NATS setup has run (it runs before the processes): this process's durable consumers exist.
+          for (const durable of Object.values(DURABLE_CONSUMERS).filter((d) => d.owner === serviceName)) {
+            await bus.jsm.consumers.info(prefixedName(bus, STREAMS[durable.stream].name), prefixedName(bus, durable.name));
+          }
         } finally {
           await bus.nc.close();
         }
@@ -282,6 +301,28 @@ export async function runMigrationsOf<C extends BaseConfig>(options: {
     const cause = (error as { cause?: { message?: string; code?: string } }).cause;
     logger.fatal({ err: error, pgCode: cause?.code }, `migrations failed: ${cause?.message ?? (error as Error).message}`);
     process.exit(1);
+  }
+}
+
+/**
+ * The body of payments-service's `nats-setup.ts` (the NATS setup, run before the processes like the
+ * migrations: ./scripts/start, the test stack, infra/k8s's Job `nats-setup`): creates or updates the
+ * streams and every durable consumer under NATS_SUBJECT_PREFIX, as the NATS user `nats-setup`
+ * (NATS_USER / NATS_PASSWORD of this run), the only user allowed to. Exits 1 when it cannot.
+ */
+export async function runNatsSetupOf(options: { serviceName: string; loadConfig: () => NatsConfig }): Promise<void> {
+  const config = options.loadConfig();
+  const logger = createLogger({ service: options.serviceName, level: config.LOG_LEVEL });
+  let bus: Bus | undefined;
+  try {
+    bus = await connectBus(busOptionsOf(config, 'nats-setup', logger));
+    await setUpNats(bus, { streams: { ...DEFAULT_STREAM_SETTINGS, replicas: config.NATS_STREAM_REPLICAS ?? 1 } });
+    logger.info({ prefix: config.NATS_SUBJECT_PREFIX }, 'nats setup: streams and durable consumers up to date');
+  } catch (error) {
+    logger.fatal({ err: error }, `nats setup failed: ${(error as Error).message}`);
+    process.exitCode = 1;
+  } finally {
+    await bus?.close();
   }
 }
 

@@ -1,4 +1,4 @@
-import { createHmac, createSecretKey, hash, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, hash, hkdfSync, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 
 // The one crypto package (docs/security.md#the-database): sealing at rest, tokens, hashes, MACs and
 // constant-time comparison for every service. The architecture test forbids node:crypto's ciphers,
@@ -40,6 +40,16 @@ export function hmacSha256(
   // (measured: 30 us a call with a Buffer key, 6 us with a KeyObject or a string).
   const mac = createHmac('sha256', Buffer.isBuffer(key) ? createSecretKey(key) : key).update(data);
   return encoding === 'buffer' ? mac.digest() : mac.digest(encoding);
+}
+
+/**
+ * A key for one purpose derived from a root secret (HKDF-SHA256, info `holdfast:<purpose>`, 32
+ * bytes): one configured secret gives each use its own key, none of them the secret itself, so a
+ * key's use never lends itself to another's (workspace-service's access-token signing key and its
+ * verification-code MAC key both come from JWT_SECRET this way).
+ */
+export function purposeKey(secret: string | Buffer, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, 'holdfast', `holdfast:${purpose}`, 32));
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   hmacSha256,
   keyIdOf,
   keyringOf,
+  purposeKey,
   randomToken,
   safeEqual,
   sha256,
@@ -136,5 +137,23 @@ describe('hmacSha256', () => {
 
   it('keys by an empty key as createHmac does', () => {
     expect(hmacSha256(Buffer.alloc(0), 'x')).toBe(createHmac('sha256', Buffer.alloc(0)).update('x').digest('hex'));
+  });
+});
+
+describe('purposeKey', () => {
+  it('derives one 32-byte key per purpose (HKDF-SHA256, RFC 5869), none of them the secret itself', () => {
+    const secret = 'a root secret of at least thirty-two characters';
+    const a = purposeKey(secret, 'workspace:access-tokens');
+    const b = purposeKey(secret, 'workspace:verification-codes');
+    expect(a).toHaveLength(32);
+    expect(a.equals(purposeKey(secret, 'workspace:access-tokens'))).toBe(true);
+    expect(a.equals(b)).toBe(false);
+    expect(a.equals(Buffer.from(secret).subarray(0, 32))).toBe(false);
+    // RFC 5869 by hand: extract with the salt, expand with the info, one block.
+    const prk = createHmac('sha256', 'holdfast').update(secret).digest();
+    const okm = createHmac('sha256', prk)
+      .update(Buffer.concat([Buffer.from('holdfast:workspace:access-tokens'), Buffer.from([1])]))
+      .digest();
+    expect(a.equals(okm)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { labeller, say } from './log.ts';
@@ -47,7 +47,7 @@ export const serviceEnvOf = (service: ServiceInfo): Record<string, string> => ({
  * The file production runs for a service's entry (`main`, `migrate`): its bundle, made by its build
  * (scripts/bundle-service.ts; docs/adr/0031-service-bundles.md), as in the Dockerfiles and infra/k8s.
  */
-export function productionEntry(serviceDir: string, entry: 'main' | 'migrate'): string {
+export function productionEntry(serviceDir: string, entry: 'main' | 'migrate' | 'nats-setup'): string {
   return join(serviceDir, 'bundle', `${entry}.js`);
 }
 
@@ -75,16 +75,35 @@ function runToEnd(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: 
   });
 }
 
-/** Migrates each service with its process's configuration (`envOf`: its NATS user, which production requires). */
+/**
+ * The NATS setup (streams and durable consumers: payments-service's bundle/nats-setup.js, as the NATS
+ * user `nats-setup` from `envOf`), which the processes only bind to: run before they start.
+ */
+export async function setUpNats(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  envOf: (service: string) => NodeJS.ProcessEnv = () => ({}),
+): Promise<void> {
+  const entry = productionEntry(join(root, 'services', 'payments-service'), 'nats-setup');
+  // A checkout from before the setup existed (a bench measuring an older build): its processes make their own.
+  if (!existsSync(entry)) return;
+  await runToEnd(process.execPath, [entry], { ...env, ...envOf('nats-setup') }, root);
+}
+
+/**
+ * The NATS setup, then each service's migrations with its process's configuration (`envOf`: its
+ * NATS user, which production requires).
+ */
 export async function migrateAll(
   root: string,
   env: NodeJS.ProcessEnv,
   envOf: (service: string) => NodeJS.ProcessEnv = () => ({}),
 ): Promise<void> {
+  await setUpNats(root, env, envOf);
   for (const service of services(root)) {
     await runToEnd(process.execPath, [productionEntry(service.dir, 'migrate')], { ...env, ...envOf(service.name) }, root);
   }
-  say('migrations applied');
+  say('NATS set up, migrations applied');
 }
 
 export interface RunningStack {

@@ -370,3 +370,29 @@ export function paymentsConfigFrom(env: Record<string, string | undefined>): Pay
 export function loadPaymentsConfig(): PaymentsConfig {
   return exitOnConfigError(() => resolve(requireAppEnv(withDotEnv(process.env))), SERVICE_NAME);
 }
+
+/**
+ * The NATS setup's configuration (src/nats-setup.ts): NATS only, connecting as the setup's own NATS
+ * user (NATS_USER=nats-setup and its password; production requires one), never the process's.
+ */
+const NatsSetupEnv = Type.Object({
+  APP_ENV: CommonEnv.APP_ENV,
+  NATS_URL: CommonEnv.NATS_URL,
+  NATS_SUBJECT_PREFIX: CommonEnv.NATS_SUBJECT_PREFIX,
+  NATS_STREAM_REPLICAS: CommonEnv.NATS_STREAM_REPLICAS,
+  NATS_USER: CommonEnv.NATS_USER,
+  NATS_PASSWORD: CommonEnv.NATS_PASSWORD,
+  NATS_NKEY_SEED: CommonEnv.NATS_NKEY_SEED,
+  NATS_TLS_CA: CommonEnv.NATS_TLS_CA,
+  NATS_TLS_CERT: CommonEnv.NATS_TLS_CERT,
+  NATS_TLS_KEY: CommonEnv.NATS_TLS_KEY,
+  LOG_LEVEL: CommonEnv.LOG_LEVEL,
+});
+
+export function natsSetupConfigFrom(env: Record<string, string | undefined>) {
+  return loadConfig(NatsSetupEnv, env, natsCredentialProblems);
+}
+
+export function loadNatsSetupConfig() {
+  return exitOnConfigError(() => natsSetupConfigFrom(requireAppEnv(withDotEnv(process.env))), 'nats-setup');
+}

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eventSubject } from '@holdfast/contracts';
 import { type Receiver, type RunningProcesses, startReceiver, startServiceProcesses, until } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChainWorld, RECEIVER, SENDER, startChain } from './chain/fixtures.js';
@@ -118,20 +119,20 @@ describe('one trace per payment, as the collector receives it', () => {
     const id = created.body.id as string;
 
     const request = await span('POST /api/v1/transactions', 'payments-service');
-    const publish = await span('events.transaction.created publish', 'payments-service', childOf(request));
-    const intake = await span('events.transaction.created process', 'webhook-dispatcher', childOf(publish));
+    const publish = await span(`${eventSubject('transaction.created')} publish`, 'payments-service', childOf(request));
+    const intake = await span(`${eventSubject('transaction.created')} process`, 'webhook-dispatcher', childOf(publish));
     const attempt = await span('webhook transaction.created attempt', 'webhook-dispatcher', childOf(intake));
     expect(attempt.traceId).toBe(request.traceId);
-    await span('events.transaction.created stream', 'payments-service', childOf(publish));
+    await span(`${eventSubject('transaction.created')} stream`, 'payments-service', childOf(publish));
     expect(receiver.received('/traced').some((r) => r.body.includes(id))).toBe(true);
 
     // The sender's wallet locks the escrow; the indexer reads it (a new trace: the chain is the cause).
     await world.createEscrow(id, 5_000_000n, { holdDeadline: BigInt(created.body.escrow.holdDeadline) });
     const chainPublish = await span(/^chain\..*escrow.*created publish$/, 'chain-indexer');
     const chainProcess = await span(/^chain\..*escrow.*created process$/, 'payments-service', childOf(chainPublish));
-    const escrowedPublish = await span('events.transaction.escrowed publish', 'payments-service', below(chainProcess));
+    const escrowedPublish = await span(`${eventSubject('transaction.escrowed')} publish`, 'payments-service', below(chainProcess));
     await span('webhook transaction.escrowed attempt', 'webhook-dispatcher', below(escrowedPublish));
-    await span('events.transaction.escrowed stream', 'payments-service', childOf(escrowedPublish));
+    await span(`${eventSubject('transaction.escrowed')} stream`, 'payments-service', childOf(escrowedPublish));
     stream.abort();
     await reading;
   });

@@ -82,8 +82,8 @@ describe('one payment, one trace', () => {
     expect(request?.links.map((l) => l.context.traceId)).toEqual([clientTrace]);
 
     const inTrace = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
-    const publish = inTrace.find((s) => s.name === 'events.transaction.created publish');
-    const intake = inTrace.find((s) => s.name === 'events.transaction.created process');
+    const publish = inTrace.find((s) => s.name === 'events.payments.transaction.created publish');
+    const intake = inTrace.find((s) => s.name === 'events.payments.transaction.created process');
     // request -> (outbox row) -> publish -> (NATS headers) -> intake -> (received event row) -> attempt
     expect(publish?.parentSpanContext?.spanId).toBe(spanId(request));
     expect(intake?.parentSpanContext?.spanId).toBe(spanId(publish));

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConfigError } from '@holdfast/config';
-import { publishEvent } from '@holdfast/messaging';
-import { domainEvent, fileFixture, freePort, itRefusesToStart, readinessOf, startTestService } from '@holdfast/test-fixtures';
+import { connectBus, publishEvent, setUpNats } from '@holdfast/messaging';
+import { domainEvent, fileFixture, freePort, itRefusesToStart, readinessOf, startTestService, testLogger } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
@@ -117,6 +117,17 @@ describe('webhook-dispatcher started before NATS', () => {
       expect(child.exitCode).toBeNull();
 
       nats = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', store], { stdio: 'ignore' });
+      // Still 503 until the NATS setup has made its durable consumer (it only binds to it), then ready.
+      await expect.poll(async () => (await ready()).body.failing, { timeout: 20_000 }).toContain('nats');
+      const connectSetup = () =>
+        connectBus({ url: `nats://127.0.0.1:${natsPort}`, name: 'nats-setup', prefix: 'waitfornats.', logger: testLogger('nats-setup') });
+      let setup: Awaited<ReturnType<typeof connectSetup>> | undefined;
+      await expect
+        .poll(async () => (setup ??= await connectSetup().catch(() => undefined)), { timeout: 20_000, interval: 250 })
+        .toBeDefined();
+      if (!setup) throw new Error('NATS never answered');
+      await setUpNats(setup);
+      await setup.close();
       await expect.poll(async () => (await ready()).status, { timeout: 30_000, interval: 250 }).toBe(200);
 
       child.kill('SIGTERM');

@@ -14,7 +14,14 @@ import { registerWorkspaceApi } from './http/api.js';
 import { openApiInfo, unversionedDeprecation } from './http/surface.js';
 import { rateLimitCallerOf } from './modules/access/hooks.js';
 import { createPrincipalCache, type PrincipalChanges } from './modules/access/principal-cache.js';
-import { accessTokensFrom, customerTokensFrom, TOKEN_AUDIENCE, TOKEN_ISSUER, verificationCodeHasher } from './modules/access/tokens.js';
+import {
+  accessTokensFrom,
+  customerTokensFrom,
+  TOKEN_AUDIENCE,
+  TOKEN_ISSUER,
+  verificationCodeHasher,
+  workspaceKeys,
+} from './modules/access/tokens.js';
 import { createAuditRepository } from './modules/audit/repository.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { createAuditService } from './modules/audit/service.js';
@@ -152,8 +159,9 @@ export async function createWorkspaceService(
   }
 
   try {
+    const keys = workspaceKeys(config.jwtSecret);
     await app.register(fastifyJwt, {
-      secret: config.jwtSecret,
+      secret: keys.accessTokens,
       sign: { algorithm: 'HS256', iss: TOKEN_ISSUER, aud: TOKEN_AUDIENCE, expiresIn: `${config.accessTokenTtlSeconds}s` },
       verify: { algorithms: ['HS256'], allowedIss: TOKEN_ISSUER, allowedAud: TOKEN_AUDIENCE },
     });
@@ -167,7 +175,7 @@ export async function createWorkspaceService(
       audit,
       tokens,
       mailer: mailerOf(config, logger),
-      hashCode: verificationCodeHasher(config.jwtSecret),
+      hashCode: verificationCodeHasher(keys.verificationCodes),
       appEnv: config.APP_ENV,
       refreshTokenTtlMs: config.refreshTokenTtlMs,
       logger,

@@ -73,8 +73,8 @@ describe('CSV', () => {
 
 describe('verification codes', () => {
   it('are keyed by the server secret and bound to the user', () => {
-    const a = verificationCodeHasher('secret-a'.repeat(4));
-    const b = verificationCodeHasher('secret-b'.repeat(4));
+    const a = verificationCodeHasher(Buffer.from('secret-a'.repeat(4)));
+    const b = verificationCodeHasher(Buffer.from('secret-b'.repeat(4)));
     expect(a('u1', '123456')).toBe(a('u1', '123456'));
     expect(a('u1', '123456')).not.toBe(a('u2', '123456'));
     expect(a('u1', '123456')).not.toBe(b('u1', '123456'));

@@ -244,7 +244,7 @@ export const submitTransactionHash = endpoint({
   operationId: 'submitTransactionHash',
   tags: ['transactions'],
   summary: 'Submit the on-chain hash (raw)',
-  description: `A raw transaction's ERC-20 transfer: its receipt is read on chain; a matching transfer completes the transaction, a reverted one fails it. 409 CHAIN_TRANSACTION_PENDING while it has no receipt or fewer confirmations than CHAIN_CONFIRMATIONS of its network (details.confirmations, details.required): submit it again later. ${SETTLEMENT_DESIGN}`,
+  description: `A raw transaction's ERC-20 transfer: its receipt is read on chain; a matching transfer completes the transaction, a reverted one fails it (one transaction only: 409 CONFLICT for a reverted hash that already failed another). 409 CHAIN_TRANSACTION_PENDING while it has no receipt or fewer confirmations than CHAIN_CONFIRMATIONS of its network (details.confirmations, details.required): submit it again later. ${SETTLEMENT_DESIGN}`,
   tier: 'standard',
   auth: { scopes: ['write:transactions'] },
   params: IdParams,

@@ -82,6 +82,11 @@ export type PlatformTransaction = Static<typeof PlatformTransaction>;
 
 /** Where a workspace's transactions are: its platforms, and its addresses (lower-cased). */
 const Scope = {
+  /**
+   * The workspaces the request is for (`all`: the SUPER_ADMIN's global routes): payments keeps only
+   * the platformIds that are theirs, so a platform named for the wrong workspace reads nothing.
+   */
+  workspaceIds: Type.Union([Type.Array(Uuid, { minItems: 1, maxItems: 1 }), Type.Literal('all')]),
   platformIds: Type.Array(Uuid, { maxItems: MAX_SEARCHED_PLATFORMS }),
   addresses: Type.Array(ScopeAddress, {
     maxItems: MAX_SEARCHED_ADDRESSES,
@@ -188,11 +193,11 @@ export const WORKSPACE_TRANSACTION_COMMANDS = {
   submitEscrowHash: defineCommand(
     'cmd.payments.workspace-transactions.submit-escrow-hash',
     Type.Object(
-      { platformId: Uuid, transactionId: Uuid, transactionHash: Type.String({ minLength: 1, maxLength: 128 }) },
+      { workspaceId: Uuid, platformId: Uuid, transactionId: Uuid, transactionHash: Type.String({ minLength: 1, maxLength: 128 }) },
       { additionalProperties: false },
     ),
     PlatformTransaction,
-    "Submits the escrow call's hash of a transaction of platformId (NOT_FOUND for another platform's).",
+    "Submits the escrow call's hash of a transaction of platformId, an active platform of workspaceId (NOT_FOUND for another workspace's platform or another platform's transaction).",
   ),
 } as const;
 

@@ -55,7 +55,9 @@ describe('a chain event to the state move', () => {
     expect(row?.trace_context.traceparent).toBe(`00-${traceId}-${consume.spanContext().spanId}-01`);
     const announced = await waitFor(
       async () =>
-        exporter.getFinishedSpans().find((s) => s.name === 'events.transaction.escrowed publish' && s.spanContext().traceId === traceId),
+        exporter
+          .getFinishedSpans()
+          .find((s) => s.name === 'events.payments.transaction.escrowed publish' && s.spanContext().traceId === traceId),
       'the transaction.escrowed publish span',
     );
     expect(announced.parentSpanContext?.spanId).toBe(consume.spanContext().spanId);

@@ -100,9 +100,13 @@ describe('checkout webhooks through the real dispatcher', () => {
     // Each session's expiry reached the receiver once, and the dispatcher recorded both deliveries succeeded.
     for (const id of [now.id, later.id])
       expect(receiver.received('/hooks').filter((r) => JSON.parse(r.body).data.session.id === id)).toHaveLength(1);
-    const rows = await e.sql<{ status: string }[]>`select d.status from webhooks.deliveries d
-      join webhooks.received_events r on r.id = d.event_id
-      where d.event_type = 'checkout.session.expired' and r.payload->'data'->'session'->>'id' in (${now.id}, ${later.id})`;
-    expect(rows.map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
+    // The dispatcher stores attempt results in batches, a moment after the receiver answered.
+    const statuses = async () =>
+      (
+        await e.sql<{ status: string }[]>`select d.status from webhooks.deliveries d
+          join webhooks.received_events r on r.id = d.event_id
+          where d.event_type = 'checkout.session.expired' and r.payload->'data'->'session'->>'id' in (${now.id}, ${later.id})`
+      ).map((r) => r.status);
+    await expect.poll(statuses).toEqual(['succeeded', 'succeeded']);
   });
 });

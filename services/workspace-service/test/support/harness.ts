@@ -11,6 +11,7 @@ import { createDispatcherService, dispatcherConfigFrom } from '@holdfast/webhook
 import postgres from 'postgres';
 import { Agent, type FormData, request } from 'undici';
 import { createWorkspaceService, type WorkspaceOverrides, workspaceConfigFrom } from '../../src/index.js';
+import { workspaceKeys } from '../../src/modules/access/tokens.js';
 
 export const TEST_JWT_SECRET = 'test-secret-for-workspace-jwts-0123456789abcdef';
 export const SUPER_EMAIL = 'root@holdfast.test';
@@ -239,8 +240,8 @@ export async function startInstance(
   };
 }
 
-/** An HS256 JWT signed like the service's, with any claims (an expired token, a forged one). */
-export function signJwt(claims: Record<string, unknown>, secret = TEST_JWT_SECRET): string {
+/** An HS256 JWT signed like the service's (its key derived from JWT_SECRET), with any claims (an expired token, a forged one). */
+export function signJwt(claims: Record<string, unknown>, secret: string | Buffer = workspaceKeys(TEST_JWT_SECRET).accessTokens): string {
   const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const head = `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode(claims)}`;
   return `${head}.${createHmac('sha256', secret).update(head).digest('base64url')}`;

@@ -1,4 +1,4 @@
-import { paymentsEndpoints as api, EVENT_STREAM_HEARTBEAT_MS, EVENT_STREAM_RETRY_MS } from '@holdfast/contracts';
+import { paymentsEndpoints as api, EVENT_STREAM_HEARTBEAT_MS, EVENT_STREAM_RETRY_MS, eventSubject } from '@holdfast/contracts';
 import type { HttpApp } from '@holdfast/http-kit';
 import { SpanKind, withSpan } from '@holdfast/logging';
 import { route, servePayments } from '../../http/endpoints.js';
@@ -51,7 +51,7 @@ export function eventStreamRoutes(
           for await (const { seq, event, trace } of events) {
             // One span per event sent, in the trace of the change that caused it (as a webhook attempt is).
             await withSpan(
-              `events.${event.type} stream`,
+              `${eventSubject(event.type)} stream`,
               {
                 kind: SpanKind.CONSUMER,
                 parent: trace,

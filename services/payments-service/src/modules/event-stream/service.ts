@@ -5,6 +5,7 @@ import {
   EVENT_STREAM_SCOPES,
   EVENT_TYPES,
   type EventType,
+  PAYMENTS_EVENTS,
   STREAMS,
 } from '@holdfast/contracts';
 import { type Bus, type FollowedMessage, followStream } from '@holdfast/messaging';
@@ -67,7 +68,8 @@ export function createEventStreamService(deps: { bus: Bus }) {
       const allowed = new Set<string>(readable);
       const messages = await followStream(deps.bus, {
         stream: STREAMS.EVENTS.name,
-        filterSubject: STREAMS.EVENTS.subjects[0],
+        // Payments' own events only: nothing another NATS user put on EVENTS reaches a platform.
+        filterSubject: PAYMENTS_EVENTS,
         ...(input.afterSeq !== undefined ? { afterSeq: input.afterSeq } : {}),
         signal: input.signal,
       });

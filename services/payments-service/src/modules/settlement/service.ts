@@ -198,6 +198,9 @@ export function createSettlementService(deps: SettlementDeps) {
     return genuine;
   }
 
+  /** The log index under which a reverted transfer (it has no logs) is claimed in claimed_transfers. */
+  const REVERTED_TRANSFER_LOG = -1;
+
   /** Whether a reverted transaction was this transaction's transfer: a token transfer by its sender, or its `pay`. */
   async function isOwnRevertedTransfer(row: TransactionRow, hash: Hash, token: string): Promise<boolean> {
     const sent = await chain.transaction(row.blockchainNetwork, hash);
@@ -241,16 +244,34 @@ export function createSettlementService(deps: SettlementDeps) {
         throw mismatch('not_this_transfer', "The reverted transaction is not a transfer of this transaction's token from its sender");
       }
       await requireConfirmations(row, hash, receipt);
-      const out = await sql.begin((tx) =>
-        moves.move(tx, {
+      const out = await sql.begin(async (tx) => {
+        // Claimed once, like a transfer's log (REVERTED_TRANSFER_LOG stands for the whole reverted
+        // transaction): a sender's one reverted token transfer failed every raw transaction of that
+        // sender it was submitted for. The failed transaction holds it; a second one is refused.
+        const claim = {
+          chainId,
+          txHash: hash,
+          logIndex: REVERTED_TRANSFER_LOG,
+          platformId: principal.platformId,
+          transactionId: id,
+          tagged: false,
+        };
+        const { holder } = await repository.claimTransfer(tx, claim);
+        if (holder !== id) {
+          throw new AppError('CONFLICT', 'This reverted transfer already failed another transaction', {
+            txHash: hash,
+            transactionId: holder,
+          });
+        }
+        return moves.move(tx, {
           transactionId: id,
           platformId: principal.platformId,
           action: 'fail_transfer',
           actor: actorOf(principal),
           reason: 'transfer_reverted',
           patch: { txHash: hash, chainId, failureReason: 'The transfer reverted on chain' },
-        }),
-      );
+        });
+      });
       return result(out.after, 'The transfer reverted on chain: the transaction failed', false);
     }
 

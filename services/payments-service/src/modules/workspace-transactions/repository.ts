@@ -120,6 +120,14 @@ export function createWorkspaceTransactionsRepository(sql: Sql) {
     },
 
     /** An active platform of the workspace, or null. */
+    /** Those of `platformIds` that belong to one of `workspaceIds` (active or not: reads cover a platform's history). */
+    async platformsOfWorkspaces(platformIds: readonly string[], workspaceIds: readonly string[]): Promise<string[]> {
+      if (platformIds.length === 0) return [];
+      const rows = await sql<{ id: string }[]>`
+        select id from platforms where id = any(${sql.array([...platformIds])}::uuid[]) and workspace_id = any(${sql.array([...workspaceIds])}::uuid[])`;
+      return rows.map((r) => r.id);
+    },
+
     async activePlatformOf(workspaceId: string, platformId: string): Promise<{ id: string; name: string; sandbox: boolean } | null> {
       const rows = await sql<{ id: string; name: string; sandbox: boolean }[]>`
         select id, name, sandbox from platforms where id = ${platformId} and workspace_id = ${workspaceId} and is_active`;

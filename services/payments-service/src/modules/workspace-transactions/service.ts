@@ -50,22 +50,28 @@ export function createWorkspaceTransactionsService(deps: {
   appEnv: AppEnv;
 }) {
   const { repository, authenticator, operations, appEnv } = deps;
-  const scopeOf = (r: { platformIds: string[]; addresses: string[] }) => ({
-    platformIds: r.platformIds,
+  /**
+   * The request's scope, its platforms kept only where they are of the workspaces it names: payments
+   * decides which platforms are a workspace's, not the sender (issue 28 item 7).
+   */
+  const scopeOf = async (r: { workspaceIds: string[] | 'all'; platformIds: string[]; addresses: string[] }) => ({
+    platformIds: r.workspaceIds === 'all' ? r.platformIds : await repository.platformsOfWorkspaces(r.platformIds, r.workspaceIds),
     addresses: r.addresses.map((a) => a.toLowerCase()),
   });
 
   return {
     list: async (r: CommandRequest<Cmd['list']>): Promise<CommandReply<Cmd['list']>> =>
-      repository.list(scopeOf(r), r.filters, r.page, r.limit),
+      repository.list(await scopeOf(r), r.filters, r.page, r.limit),
 
     get: async (r: CommandRequest<Cmd['get']>): Promise<PlatformTransaction> => {
-      const found = await repository.get(scopeOf(r), r.transactionId);
+      const found = await repository.get(await scopeOf(r), r.transactionId);
       if (!found) throw notFound('Transaction');
       return found;
     },
 
-    stats: async (r: CommandRequest<Cmd['stats']>): Promise<CommandReply<Cmd['stats']>> => ({ stats: await repository.stats(scopeOf(r)) }),
+    stats: async (r: CommandRequest<Cmd['stats']>): Promise<CommandReply<Cmd['stats']>> => ({
+      stats: await repository.stats(await scopeOf(r)),
+    }),
 
     verifyKey: async (r: CommandRequest<Cmd['verifyKey']>): Promise<CommandReply<Cmd['verifyKey']>> => {
       const outcome = await authenticator.apiKey(r.apiKey);
@@ -90,7 +96,13 @@ export function createWorkspaceTransactionsService(deps: {
       return { ...created, platformName: platform.name };
     },
 
+    /**
+     * Checked here, not trusted from the sender: the platform must be one of the workspace's (a
+     * workspace-service bug, or anyone with its NATS user, could otherwise move any platform's
+     * transaction by naming it; issue 28 item 7).
+     */
     submitEscrowHash: async (r: CommandRequest<Cmd['submitEscrowHash']>): Promise<PlatformTransaction> => {
+      if (!(await repository.activePlatformOf(r.workspaceId, r.platformId))) throw notFound('Platform');
       const found = await repository.get({ platformIds: [r.platformId], addresses: [] }, r.transactionId);
       if (!found) throw notFound('Transaction');
       const moved = await operations.submitEscrowHash(r.platformId, r.transactionId, r.transactionHash);

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { ACCESS_TOKEN_TTL_SECONDS, AppError, type SessionEnvironment } from '@holdfast/contracts';
 import { unauthorized } from '@holdfast/http-kit';
-import { codeHash } from '@holdfast/secrets';
+import { codeHash, purposeKey } from '@holdfast/secrets';
 
 export const TOKEN_ISSUER = 'holdfast-workspace';
 /** Distinguishes user tokens from other JWTs signed with the same secret (customer sessions). */
@@ -130,9 +130,18 @@ export function newVerificationCode(): string {
 }
 
 /**
- * Codes are short, so a plain hash would be reversed by trying all million: they are keyed with a
- * server secret and bound to the user.
+ * Workspace's keys, each for one purpose, derived from JWT_SECRET (purposeKey: HKDF-SHA256): the
+ * access-token signing key and the verification-code MAC key. JWT_SECRET itself keys nothing; the
+ * code MAC used to be keyed by it, the access tokens' signing secret.
  */
-export function verificationCodeHasher(secret: string): (userId: string, code: string) => string {
-  return (userId, code) => codeHash(secret, 'verification-codes', userId, code);
+export function workspaceKeys(root: string): { accessTokens: Buffer; verificationCodes: Buffer } {
+  return { accessTokens: purposeKey(root, 'workspace:access-tokens'), verificationCodes: purposeKey(root, 'workspace:verification-codes') };
+}
+
+/**
+ * Codes are short, so a plain hash would be reversed by trying all million: they are keyed with a
+ * server key (workspaceKeys().verificationCodes) and bound to the user.
+ */
+export function verificationCodeHasher(key: Buffer): (userId: string, code: string) => string {
+  return (userId, code) => codeHash(key, 'verification-codes', userId, code);
 }

@@ -15,7 +15,7 @@ import {
   uuidv7,
   type WorkspaceCustomerListQuery,
 } from '@holdfast/contracts';
-import { conflict, forbidden, notFound, unauthorized, validationError } from '@holdfast/http-kit';
+import { clientAddressGroup, conflict, forbidden, notFound, unauthorized, validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { sha256 } from '@holdfast/secrets';
 import type { Store } from '../../db/store.js';
@@ -89,7 +89,7 @@ const EDITABLE = [
 
 /** The throttle key of a customer login: the workspace, the account and the client address, hashed (as user logins: no lock-out from elsewhere). */
 function loginKey(workspaceId: string, email: string, clientAddress: string | null): string {
-  return sha256(`customer:${workspaceId}:${email}|${clientAddress ?? 'unknown'}`);
+  return sha256(`customer:${workspaceId}:${email}|${clientAddress ? clientAddressGroup(clientAddress) : 'unknown'}`);
 }
 
 function fieldProblems(body: { metadata?: Record<string, unknown> | undefined; dateOfBirth?: string | null | undefined }): FieldError[] {

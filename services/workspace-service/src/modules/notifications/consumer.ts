@@ -6,8 +6,8 @@ import type { NotificationsService } from './service.js';
 /**
  * The durable consumer that turns the EVENTS stream into notifications. Instances share it; a
  * message is acked once its notifications are stored, so a crash redelivers it, and the
- * (event, user) uniqueness makes the redelivery create nothing twice. Created with deliver policy
- * `new`: the first start of a deployment notifies from then on, not the 30 days the stream keeps.
+ * (event, user) uniqueness makes the redelivery create nothing twice. The NATS setup creates it
+ * with deliver policy `new` (DURABLE_CONSUMERS): a deployment notifies from its first setup on.
  * One message at a time, so notifications are created in the stream's order.
  */
 export function startNotificationConsumer(deps: {
@@ -19,7 +19,6 @@ export function startNotificationConsumer(deps: {
     bus: deps.bus,
     durable: CONSUMERS.workspaceNotifications,
     logger: deps.logger,
-    deliverPolicy: 'new',
     concurrency: 1,
     handler: async (event) => {
       await deps.notifications.handleEvent(event);

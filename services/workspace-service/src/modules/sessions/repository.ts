@@ -118,7 +118,11 @@ export function createSessionsRepository(db: Executor, principals: PrincipalChan
       await db
         .insert(verificationCodes)
         .values({ userId, codeHash, expiresAt, attempts: 0 })
-        .onConflictDoUpdate({ target: verificationCodes.userId, set: { codeHash, expiresAt, attempts: 0, createdAt: new Date() } });
+        // A new code resets its own attempts, never the account's totals.
+        .onConflictDoUpdate({
+          target: verificationCodes.userId,
+          set: { codeHash, expiresAt, attempts: 0, createdAt: new Date(), codesIssued: sql`${verificationCodes.codesIssued} + 1` },
+        });
     },
 
     findVerificationCodeForUpdate: async (userId: string): Promise<VerificationCodeRow | undefined> => {
@@ -129,7 +133,7 @@ export function createSessionsRepository(db: Executor, principals: PrincipalChan
     countVerificationAttempt: async (userId: string): Promise<void> => {
       await db
         .update(verificationCodes)
-        .set({ attempts: sql`${verificationCodes.attempts} + 1` })
+        .set({ attempts: sql`${verificationCodes.attempts} + 1`, failedTotal: sql`${verificationCodes.failedTotal} + 1` })
         .where(eq(verificationCodes.userId, userId));
     },
 

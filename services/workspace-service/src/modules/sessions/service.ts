@@ -11,7 +11,7 @@ import {
   uuidv7,
   type VerifyCodeBody,
 } from '@holdfast/contracts';
-import { conflict, notFound, unauthorized, validationError } from '@holdfast/http-kit';
+import { clientAddressGroup, conflict, notFound, unauthorized, validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { safeEqual, sha256 } from '@holdfast/secrets';
 import type { Store } from '../../db/store.js';
@@ -33,6 +33,13 @@ import type { SessionsRepository } from './repository.js';
 export const VERIFICATION_CODE_TTL_MS = 15 * 60_000;
 export const VERIFICATION_MAX_ATTEMPTS = 5;
 export const VERIFICATION_RESEND_COOLDOWN_MS = 60_000;
+/**
+ * The account's ceilings over all its codes: at most 10 codes and 20 wrong ones, ever (unverified
+ * accounts are removed by retention; an operator can verify one by hand). Before, each new code
+ * reset the attempts: 5 guesses a minute without end.
+ */
+export const VERIFICATION_CODES_PER_ACCOUNT = 10;
+export const VERIFICATION_FAILURES_PER_ACCOUNT = 20;
 
 export interface SessionsRepos {
   users: UsersRepository;
@@ -66,7 +73,8 @@ function sameHash(a: string, b: string): boolean {
  * an attacker's address back off that address only and never lock the owner out from its own.
  */
 function loginThrottleKey(email: string, clientAddress: string | null): string {
-  return sha256(`user:${email}|${clientAddress ?? 'unknown'}`);
+  // An IPv6 client by its /64: one host holds a whole /64 and would otherwise get a fresh back-off per address.
+  return sha256(`user:${email}|${clientAddress ? clientAddressGroup(clientAddress) : 'unknown'}`);
 }
 
 /**
@@ -206,7 +214,12 @@ export function createSessionsService(deps: SessionsDeps) {
           return { ok: true as const, user };
         }
         const stored = await repos.sessions.findVerificationCodeForUpdate(user.id);
-        if (!stored || stored.expiresAt.getTime() <= Date.now() || stored.attempts >= VERIFICATION_MAX_ATTEMPTS) {
+        if (
+          !stored ||
+          stored.expiresAt.getTime() <= Date.now() ||
+          stored.attempts >= VERIFICATION_MAX_ATTEMPTS ||
+          stored.failedTotal >= VERIFICATION_FAILURES_PER_ACCOUNT
+        ) {
           return { ok: false as const, user };
         }
         if (!sameHash(deps.hashCode(user.id, body.code), stored.codeHash)) {
@@ -257,6 +270,20 @@ export function createSessionsService(deps: SessionsDeps) {
           return false;
         }
         const previous = await repos.sessions.findVerificationCodeForUpdate(user.id);
+        if (
+          previous &&
+          (previous.codesIssued >= VERIFICATION_CODES_PER_ACCOUNT || previous.failedTotal >= VERIFICATION_FAILURES_PER_ACCOUNT)
+        ) {
+          // The same answer as for an unknown address: the ceiling is not announced to whoever asks.
+          await audit.record(repos, caller, AUDIT.resendCode, {
+            userId: user.id,
+            workspaceId: user.workspaceId,
+            resourceId: user.id,
+            details: 'No code sent: the account reached its verification code ceiling',
+            metadata: { email, codesIssued: previous.codesIssued, failedTotal: previous.failedTotal },
+          });
+          return false;
+        }
         const waitMs = previous ? previous.createdAt.getTime() + VERIFICATION_RESEND_COOLDOWN_MS - Date.now() : 0;
         if (waitMs > 0) {
           const seconds = Math.ceil(waitMs / 1000);

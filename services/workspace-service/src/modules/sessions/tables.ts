@@ -56,11 +56,19 @@ export const sessions = workspaceSchema.table(
 
 export const refreshTokens = refreshTokenTable('refresh_tokens', sessions);
 
-/** E-mail verification codes (6 digits), stored as keyed hashes; one live code per user. */
+/**
+ * E-mail verification codes (6 digits), stored as keyed hashes; one live code per user. The account's
+ * totals outlive each code (`codes_issued`, `failed_total`): a new code every minute reset the 5
+ * attempts, so the million codes could be tried 5 a minute for ever.
+ */
 export const verificationCodes = workspaceSchema.table('verification_codes', {
   userId: cascadingReference('user_id', () => users.id).primaryKey(),
   codeHash: text('code_hash').notNull(),
   attempts: integer('attempts').notNull().default(0),
+  /** Codes this account was sent (sign-up and resends): at most VERIFICATION_CODES_PER_ACCOUNT. */
+  codesIssued: integer('codes_issued').notNull().default(1),
+  /** Wrong codes over all of them: at most VERIFICATION_FAILURES_PER_ACCOUNT. */
+  failedTotal: integer('failed_total').notNull().default(0),
   createdAt: createdAt(),
   expiresAt: timestamptz('expires_at').notNull(),
 });

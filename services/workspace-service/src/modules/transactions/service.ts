@@ -29,6 +29,8 @@ import type { TransactionScopeRepository } from './repository.js';
 const C = WORKSPACE_TRANSACTION_COMMANDS;
 
 interface Scope {
+  /** Named in every command: payments checks each platform is one of theirs. */
+  workspaceIds: [string] | 'all';
   platformIds: string[];
   addresses: string[];
 }
@@ -69,13 +71,18 @@ export function createTransactionsService(deps: {
       repos.transactionScope.platformIdsOf([workspaceId]),
       repos.transactionScope.provenAddressesOf(workspaceId),
     ]);
-    return { platformIds, addresses };
+    return { workspaceIds: [workspaceId], platformIds, addresses };
   }
 
   /** Global routes: SUPER_ADMIN every connected platform; anyone else those of its own workspace. */
   async function globalScope(actor: Actor): Promise<Scope> {
-    if (isSuperAdmin(actor)) return { platformIds: await repos.transactionScope.platformIdsOf('all'), addresses: [] };
-    return { platformIds: actor.workspaceId ? await repos.transactionScope.platformIdsOf([actor.workspaceId]) : [], addresses: [] };
+    if (isSuperAdmin(actor)) return { workspaceIds: 'all', platformIds: await repos.transactionScope.platformIdsOf('all'), addresses: [] };
+    if (!actor.workspaceId) return { workspaceIds: 'all', platformIds: [], addresses: [] };
+    return {
+      workspaceIds: [actor.workspaceId],
+      platformIds: await repos.transactionScope.platformIdsOf([actor.workspaceId]),
+      addresses: [],
+    };
   }
 
   /** The key must be one of this workspace's (another's answers 404, as if the workspace did not exist) and hold the scope. */
@@ -141,12 +148,12 @@ export function createTransactionsService(deps: {
     ): Promise<SubmitEscrowHashResult> => {
       keyFor(caller, workspaceId, 'write:transactions');
       const platformIds = await repos.transactionScope.platformIdsOf([workspaceId]);
-      const found = await sendCommand(bus, C.get, { platformIds, addresses: [], transactionId }, opts(caller));
+      const found = await sendCommand(bus, C.get, { workspaceIds: [workspaceId], platformIds, addresses: [], transactionId }, opts(caller));
       const moved = toWorkspaceTransaction(
         await sendCommand(
           bus,
           C.submitEscrowHash,
-          { platformId: found.platformId, transactionId, transactionHash: body.transactionHash },
+          { workspaceId, platformId: found.platformId, transactionId, transactionHash: body.transactionHash },
           opts(caller),
         ),
       );

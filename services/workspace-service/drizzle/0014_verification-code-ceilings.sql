@@ -1,0 +1,2 @@
+ALTER TABLE "workspace"."verification_codes" ADD COLUMN "codes_issued" integer DEFAULT 1 NOT NULL;--> statement-breakpoint
+ALTER TABLE "workspace"."verification_codes" ADD COLUMN "failed_total" integer DEFAULT 0 NOT NULL;
