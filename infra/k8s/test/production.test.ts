@@ -131,12 +131,25 @@ describe('Prometheus Operator objects', () => {
 
   it("a PodMonitor scrapes /metrics on the metrics port (METRICS_PORT) of exactly the four processes' pods", () => {
     const monitor = find(objects, 'PodMonitor', 'holdfast');
-    const deployments = objects.filter((o) => o.kind === 'Deployment' && selects(monitor.spec.selector, o.spec.template.metadata.labels));
+    interface PodTemplate {
+      spec: {
+        template: {
+          metadata: { labels: Record<string, string> };
+          spec: { containers: { ports: { name: string; containerPort: number }[] }[] };
+        };
+      };
+    }
+    const deployments = objects
+      .filter((o) => o.kind === 'Deployment')
+      .map((o) => o as Manifest & PodTemplate)
+      .filter((d) => selects(monitor.spec.selector, d.spec.template.metadata.labels));
     expect(deployments.map((d) => d.metadata.name).sort()).toEqual([...PROCESSES].sort());
     expect(monitor.spec.podMetricsEndpoints).toEqual([{ port: 'metrics', path: '/metrics', interval: '30s', scrapeTimeout: '10s' }]);
-    const metricsPort = Number(find(objects, 'ConfigMap', 'holdfast-config').data?.METRICS_PORT);
+    const config = find<Manifest & { data: Record<string, string> }>(objects, 'ConfigMap', 'holdfast-config');
+    const metricsPort = Number(config.data.METRICS_PORT);
+    expect(metricsPort).toBeGreaterThan(0);
     for (const deployment of deployments) {
-      const ports = (deployment.spec.template.spec.containers[0] as { ports: { name: string; containerPort: number }[] }).ports;
+      const ports = deployment.spec.template.spec.containers[0]?.ports ?? [];
       expect(ports.find((p) => p.name === 'metrics')?.containerPort, deployment.metadata.name).toBe(metricsPort);
     }
     // No Service exposes the metrics port: only the pods are scraped.
