@@ -8,7 +8,9 @@
 // restarted after 3 s), nats-crash (kill -9 of nats-server for 10 s, restarted on its store),
 // postgres-crash (pg_ctl -m immediate for 10 s), postgres-failover (a primary with a synchronous
 // standby: the primary is killed, the standby promoted a second later, the processes follow it through
-// their multi-host DATABASE_URL; always run last, the old primary stays dead).
+// their multi-host DATABASE_URL; always run last, the old primary stays dead), postgres-restore (the
+// WAL archive and base backup restored to a moment under load, into a second PostgreSQL: every
+// creation answered before that moment is there, none started after it).
 // <process>: payments, workspace, dispatcher, indexer.
 // --nats-cluster: three nats-server nodes with every stream replicated 3 times (NATS_STREAM_REPLICAS),
 // and the scenario nats-node-crash (kill -9 of one node for 10 s, restarted on its store).
@@ -31,10 +33,12 @@ import {
   type PostgresPair,
   type PrivateNats,
   readiness,
+  startArchivedPostgres,
   startNats,
   startNatsCluster,
   startPostgres,
   startPostgresPair,
+  type WalArchive,
   waitReady,
 } from './infra.ts';
 import { createTransaction, type Load, setUpPlatform, startLoad, startReceiver } from './load.ts';
@@ -64,6 +68,7 @@ const ALL_SCENARIOS = [
   'nats-crash',
   'postgres-crash',
   'postgres-failover',
+  'postgres-restore',
   'nats-node-crash',
 ];
 const cluster = values['nats-cluster'];
@@ -71,13 +76,14 @@ const chosen =
   positionals.length > 0
     ? positionals
     : values.short
-      ? ['kill-payments', 'kill-dispatcher', 'postgres-failover']
+      ? ['kill-payments', 'kill-dispatcher', 'postgres-restore', 'postgres-failover']
       : cluster
         ? ['nats-node-crash', 'kill-payments', 'kill-dispatcher']
         : ALL_SCENARIOS.filter((s) => s !== 'nats-node-crash');
 // After a failover the old primary is gone for the rest of the run: it goes last.
 const scenarios = [...chosen.filter((s) => s !== 'postgres-failover'), ...chosen.filter((s) => s === 'postgres-failover')];
 const withStandby = scenarios.includes('postgres-failover');
+const withArchive = scenarios.includes('postgres-restore');
 if (scenarios.includes('nats-node-crash') && !cluster) throw new Error('nats-node-crash needs --nats-cluster');
 if (scenarios.includes('nats-crash') && cluster)
   throw new Error('nats-crash stops a single server; with --nats-cluster use nats-node-crash');
@@ -113,8 +119,10 @@ async function main(): Promise<number> {
   const logDir = join(dir, 'logs');
   mkdirSync(logDir);
   say(`chaos: private PostgreSQL, NATS and anvil; logs in ${logDir}`);
-  const pair = withStandby ? await startPostgresPair(join(dir, 'pg')) : undefined;
-  const pg = pair?.primary ?? (await startPostgres(join(dir, 'pg')));
+  const pair = withStandby ? await startPostgresPair(join(dir, 'pg'), { archive: withArchive }) : undefined;
+  const archived = !pair && withArchive ? await startArchivedPostgres(join(dir, 'pg')) : undefined;
+  const pg = pair?.primary ?? archived?.pg ?? (await startPostgres(join(dir, 'pg')));
+  const archive = pair?.archive ?? archived?.archive;
   const databaseUrl = pair?.url ?? pg.url;
   const natsCluster = cluster ? await startNatsCluster(dir) : undefined;
   const nats: Pick<PrivateNats, 'url' | 'stop'> & Partial<PrivateNats> = natsCluster ?? (await startNats(dir));
@@ -181,6 +189,8 @@ async function main(): Promise<number> {
         instances,
         pg,
         pair,
+        archive,
+        dir,
         nats,
         natsNodes: natsCluster?.nodes ?? [],
         platform,
@@ -206,6 +216,8 @@ async function runScenario(ctx: {
   instances: Instance[];
   pg: Awaited<ReturnType<typeof startPostgres>>;
   pair: PostgresPair | undefined;
+  archive: WalArchive | undefined;
+  dir: string;
   nats: Partial<PrivateNats>;
   natsNodes: PrivateNats[];
   platform: Awaited<ReturnType<typeof setUpPlatform>>;
@@ -241,6 +253,7 @@ async function runScenario(ctx: {
   let outageStart = Date.now();
   let outageEnd = outageStart;
   let exitCode = '';
+  let restoreFailed = false;
   let failover = '';
   if (kind === 'kill' || kind === 'term') {
     // One instance of the process: with two, the other keeps serving. Of two indexers, the leader.
@@ -277,6 +290,13 @@ async function runScenario(ctx: {
     await sleep(10_000);
     outageEnd = Date.now();
     await node.start();
+  } else if (scenario === 'postgres-restore') {
+    // No outage: a point in time under load, then the archive restored to it in a second server.
+    outageStart = Date.now();
+    const restored = await restoreCheck(ctx, load);
+    notes.push(...restored.notes);
+    if (!restored.ok) restoreFailed = true;
+    outageEnd = Date.now();
   } else if (scenario === 'postgres-failover') {
     // The primary dies; a second later (CloudNativePG's detection of a dead primary is of that order)
     // the synchronous standby is promoted. Nothing restarts the old primary.
@@ -341,7 +361,11 @@ async function runScenario(ctx: {
   // A dependency down: readiness must say so. A process killed, or one node of three: n/a.
   // A failover's outage is the second before the promotion: too short to require a 503 in it.
   const ready503 =
-    kind === 'kill' || kind === 'term' || scenario === 'nats-node-crash' || scenario === 'postgres-failover'
+    kind === 'kill' ||
+    kind === 'term' ||
+    scenario === 'nats-node-crash' ||
+    scenario === 'postgres-failover' ||
+    scenario === 'postgres-restore'
       ? null
       : inOutage.some((r) => r.status === 503);
   if (ready503 === false) notes.push('no 503 from /health/ready during the outage');
@@ -376,8 +400,53 @@ async function runScenario(ctx: {
     crashed.length === 0 &&
     ready503 !== false &&
     !(kind === 'term' && !exitCode.startsWith('0 ')) &&
-    !failover.startsWith('none');
+    !failover.startsWith('none') &&
+    !restoreFailed;
   return row;
+}
+
+/**
+ * The restore of a backup, as infra/k8s's runbook does it with CloudNativePG (base backup plus the
+ * WAL archive, recovered to a target time), here into a second private PostgreSQL: a moment is
+ * taken under load, the primary's WAL is switched so the archive covers it, and the restored server
+ * must hold every creation answered 201 before the moment and none sent after it (a margin of half
+ * a second either side for the client's clock against the server's commit).
+ */
+async function restoreCheck(ctx: Parameters<typeof runScenario>[0], load: Load): Promise<{ ok: boolean; notes: string[] }> {
+  if (!ctx.archive) throw new Error('postgres-restore needs the WAL archive (it is set up when the scenario is named)');
+  const [{ target }] = (await ctx.sql`select now()::text as target`) as unknown as [{ target: string }];
+  const targetMs = Date.now();
+  await sleep(2000);
+  // Close the segment holding the target so it reaches the archive (archive_timeout would, later).
+  const [{ segment }] = (await ctx.sql`select pg_walfile_name(pg_switch_wal()) as segment`) as unknown as [{ segment: string }];
+  const archivedBy = Date.now() + 30_000;
+  for (;;) {
+    const [row] = await ctx.sql<{ last: string | null }[]>`select last_archived_wal as last from pg_stat_archiver`;
+    if (row?.last && row.last >= segment) break;
+    if (Date.now() > archivedBy) return { ok: false, notes: [`WAL segment ${segment} not archived within 30 s`] };
+    await sleep(100);
+  }
+  const t0 = Date.now();
+  const restored = await ctx.archive.restore(join(ctx.dir, `restored-${t0}`), target);
+  const seconds = (Date.now() - t0) / 1000;
+  const sql = postgres(restored.url, { max: 1, onnotice: () => {} });
+  try {
+    const rows = await sql<{ key: string; id: string }[]>`
+      select idempotency_key as key, id::text as id from payments.transactions where platform_id = ${ctx.platform.platformId}`;
+    const byKey = new Map(rows.map((r) => [r.key, r.id]));
+    const before = load.creations.filter((c) => c.status === 201 && (c.answeredAt ?? Infinity) < targetMs - 500);
+    const missing = before.filter((c) => byKey.get(c.key) !== c.id);
+    const after = load.creations.filter((c) => c.at > targetMs + 500 && byKey.has(c.key));
+    const notes = [
+      `restored to ${target} in ${seconds.toFixed(1)} s: ${before.length - missing.length} of the ${before.length} creations answered before it, ${after.length} sent after it`,
+    ];
+    if (missing.length > 0) notes.push(`${missing.length} creations answered 201 before the target are missing from the restore`);
+    if (after.length > 0) notes.push(`${after.length} creations sent after the target are in the restore`);
+    return { ok: missing.length === 0 && after.length === 0 && before.length > 0, notes };
+  } finally {
+    await sql.end({ timeout: 1 });
+    restored.stop();
+  }
 }
 
 /** Whether this chain-indexer instance holds the local network's lease (its metrics say). */

@@ -100,14 +100,105 @@ export interface PostgresPair {
   };
   /** Resolves once the primary reports its standby streaming and synchronous. */
   synchronous: () => Promise<void>;
+  /** With `archive`: the primary's WAL archive and its base backup. */
+  archive?: WalArchive;
 }
 
-export async function startPostgresPair(dir: string): Promise<PostgresPair> {
+/** A directory the `postgres` user owns (when run as root), reachable through its parent. */
+function postgresDir(dir: string): void {
   mkdirSync(dir, { recursive: true });
   if (asRoot) {
     chmodSync(dirname(dir), 0o755);
     chmodSync(dir, 0o755);
+    chownSync(
+      dir,
+      Number(execFileSync('id', ['-u', 'postgres']).toString().trim()),
+      Number(execFileSync('id', ['-g', 'postgres']).toString().trim()),
+    );
   }
+}
+
+/**
+ * WAL archiving as CloudNativePG's backups do it (base backup plus every WAL segment, here to a
+ * directory instead of an object store): `base` is a cold copy of the primary's data directory
+ * taken before the processes started; `restore` replays the archive onto a copy of it up to a
+ * moment (point-in-time recovery, what infra/k8s's production-restore overlay asks the operator for).
+ */
+export interface WalArchive {
+  dir: string;
+  base: string;
+  /** A new PostgreSQL on a free port, recovered from `base` and the archive up to `targetTime`, then promoted. */
+  restore: (dir: string, targetTime: string) => Promise<PrivatePostgres>;
+}
+
+function archiveSettings(archiveDir: string): string[] {
+  return ['wal_level = replica', 'archive_mode = on', `archive_command = 'test ! -f ${archiveDir}/%f && cp %p ${archiveDir}/%f'`];
+}
+
+function walArchive(archiveDir: string, base: string): WalArchive {
+  return {
+    dir: archiveDir,
+    base,
+    restore: async (dir, targetTime) => {
+      postgresDir(dir);
+      const data = join(dir, 'pgdata');
+      execFileSync('cp', ['-a', base, data]);
+      rmSync(join(data, 'standby.signal'), { force: true });
+      // Recovery reads the archive, stops at the target, then becomes a primary of its own that
+      // archives nothing and waits for no replica.
+      appendFileSync(
+        join(data, 'postgresql.conf'),
+        [
+          '',
+          `restore_command = 'cp ${archiveDir}/%f %p'`,
+          `recovery_target_time = '${targetTime}'`,
+          "recovery_target_action = 'promote'",
+          'archive_mode = off',
+          "synchronous_standby_names = ''",
+          "primary_conninfo = ''",
+          '',
+        ].join('\n'),
+      );
+      writeFileSync(join(data, 'recovery.signal'), '');
+      if (asRoot) execFileSync('chown', ['-R', 'postgres:postgres', data]);
+      const restored = await runPostgres(dir, data, await portFor(0));
+      await waitFor(
+        'the point-in-time recovery to end',
+        async () => {
+          const sql = postgres(restored.url.replace('/holdfast', '/postgres'), { max: 1, onnotice: () => {} });
+          try {
+            const [row] = await sql<{ r: boolean }[]>`select pg_is_in_recovery() as r`;
+            return row?.r === false;
+          } catch {
+            return false;
+          } finally {
+            await sql.end({ timeout: 1 });
+          }
+        },
+        60_000,
+      );
+      return restored;
+    },
+  };
+}
+
+/** One PostgreSQL whose WAL is archived from the start (the `postgres-restore` scenario). */
+export async function startArchivedPostgres(dir: string): Promise<{ pg: PrivatePostgres; archive: WalArchive }> {
+  postgresDir(dir);
+  const archiveDir = join(dir, 'wal-archive');
+  postgresDir(archiveDir);
+  const pg = await startPostgres(join(dir, 'primary'), archiveSettings(archiveDir));
+  pg.stop();
+  const base = join(dir, 'base');
+  execFileSync('cp', ['-a', join(dir, 'primary', 'pgdata'), base]);
+  await pg.start();
+  return { pg, archive: walArchive(archiveDir, base) };
+}
+
+export async function startPostgresPair(dir: string, options: { archive?: boolean } = {}): Promise<PostgresPair> {
+  postgresDir(dir);
+  const archiveDir = join(dir, 'wal-archive');
+  if (options.archive) postgresDir(archiveDir);
   const primary = await startPostgres(join(dir, 'primary'), [
     'wal_level = replica',
     'max_wal_senders = 4',
@@ -115,19 +206,14 @@ export async function startPostgresPair(dir: string): Promise<PostgresPair> {
     'hot_standby = on',
     'synchronous_commit = on',
     "synchronous_standby_names = '*'",
+    ...(options.archive ? archiveSettings(archiveDir).slice(1) : []),
   ]);
   primary.stop();
   const standbyDir = join(dir, 'standby');
-  mkdirSync(standbyDir, { recursive: true });
-  if (asRoot) {
-    chmodSync(standbyDir, 0o755);
-    chownSync(
-      standbyDir,
-      Number(execFileSync('id', ['-u', 'postgres']).toString().trim()),
-      Number(execFileSync('id', ['-g', 'postgres']).toString().trim()),
-    );
-  }
+  postgresDir(standbyDir);
   execFileSync('cp', ['-a', join(dir, 'primary', 'pgdata'), join(standbyDir, 'pgdata')]);
+  const base = join(dir, 'base');
+  if (options.archive) execFileSync('cp', ['-a', join(dir, 'primary', 'pgdata'), base]);
   const standbyPort = await portFor(0);
   const standbyData = join(standbyDir, 'pgdata');
   // The copy follows the primary. Once promoted it has no replica of its own: it must not wait for
@@ -145,6 +231,7 @@ export async function startPostgresPair(dir: string): Promise<PostgresPair> {
   return {
     url,
     primary,
+    ...(options.archive ? { archive: walArchive(archiveDir, base) } : {}),
     standby: { ...standby, promote: () => pgTool('pg_ctl', ['-D', standbyData, '-w', 'promote']) },
     synchronous: () =>
       waitFor(

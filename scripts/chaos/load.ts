@@ -27,6 +27,8 @@ export interface Creation {
   key: string;
   body: Record<string, unknown>;
   at: number;
+  /** When the answer (or the failure) arrived. */
+  answeredAt?: number;
   status: number;
   error?: string;
   id?: string;
@@ -174,7 +176,7 @@ export function startLoad(options: {
     const creation: Creation = { key, body, at: Date.now(), status: 0, escrowSender };
     creations.push(creation);
     const { escrow, ...answer } = await createTransaction(options.paymentsUrls(), options.platform, key, body);
-    Object.assign(creation, answer);
+    Object.assign(creation, answer, { answeredAt: Date.now() });
     if (escrowSender && answer.status === 201 && answer.id && escrow) toLock.push({ id: answer.id, terms: escrow });
   };
 

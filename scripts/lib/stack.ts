@@ -276,7 +276,8 @@ async function test(): Promise<void> {
     await smoke(deps.databaseUrl, deps.redisUrl);
     await productionStart(root, deps.databaseUrl, deps.redisUrl);
     // The chaos suite's short form (docs/reliability.md): kill -9 of payments and of the dispatcher
-    // and a PostgreSQL failover under load, on its own PostgreSQL, NATS and anvil; nothing may be lost.
+    // under load, a backup restored to a moment and a PostgreSQL failover, on its own PostgreSQL, NATS
+    // and anvil; nothing may be lost.
     await step('chaos, short form (scripts/chaos)', ['exec', 'node', 'scripts/chaos/chaos.ts', '--short'], testEnv);
     // Every benchmark's smoke form (small counts, about a minute and a half), so none of them can rot:
     // each must complete and print its PASS/MISS lines; nothing is asserted about speed or memory (the
