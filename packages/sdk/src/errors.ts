@@ -46,7 +46,7 @@ export class ConflictError extends HoldfastError {}
 export class RateLimitError extends HoldfastError {}
 /** No answer: connection refused or dropped, DNS, time-out. `statusCode` is null. */
 export class ConnectionError extends HoldfastError {}
-/** A webhook delivery that fails verification (`code`: `WEBHOOK_SIGNATURE_INVALID`, `WEBHOOK_TIMESTAMP_STALE`, `WEBHOOK_HEADERS_MISSING`, `WEBHOOK_BODY_INVALID`). */
+/** A webhook delivery that fails verification (`code`: `WEBHOOK_SIGNATURE_INVALID`, `WEBHOOK_TIMESTAMP_STALE`, `WEBHOOK_HEADERS_MISSING`, `WEBHOOK_BODY_INVALID`, `WEBHOOK_RAW_BODY_REQUIRED`). */
 export class WebhookVerificationError extends HoldfastError {}
 
 const BY_STATUS: Record<number, typeof HoldfastError> = {

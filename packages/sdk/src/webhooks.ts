@@ -52,8 +52,8 @@ function fail(code: string, message: string): never {
  * - `secretOrSecrets`: your `whsec_…` secret, or both during a rotation (any one matching is enough).
  *
  * Signatures are compared in constant time. Throws `WebhookVerificationError` (`code`
- * `WEBHOOK_HEADERS_MISSING`, `WEBHOOK_TIMESTAMP_STALE`, `WEBHOOK_SIGNATURE_INVALID` or
- * `WEBHOOK_BODY_INVALID`); answer such a request with 400 and do nothing with it.
+ * `WEBHOOK_HEADERS_MISSING`, `WEBHOOK_TIMESTAMP_STALE`, `WEBHOOK_SIGNATURE_INVALID`,
+ * `WEBHOOK_BODY_INVALID` or `WEBHOOK_RAW_BODY_REQUIRED`, given a parsed object instead of the raw body); answer such a request with 400 and do nothing with it.
  */
 export function verifyWebhook(
   rawBody: string | Uint8Array,
@@ -63,6 +63,14 @@ export function verifyWebhook(
 ): WebhookEvent {
   const secrets = [secretOrSecrets].flat().filter((s): s is string => typeof s === 'string' && s.length > 0);
   if (secrets.length === 0) throw new TypeError('verifyWebhook needs at least one secret');
+  if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) {
+    // The usual mistake: a framework parsed the JSON first. The signature covers the bytes sent, which
+    // JSON.stringify of the parsed object does not reproduce (key order, spacing, number forms).
+    fail(
+      'WEBHOOK_RAW_BODY_REQUIRED',
+      'verifyWebhook needs the raw request body (the string or bytes as received), not a parsed object: read the body raw (Express: express.raw({ type: "application/json" }); Fastify: a content-type parser returning the buffer) and parse the event verifyWebhook returns',
+    );
+  }
   const body = bytesOf(rawBody);
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');

@@ -73,6 +73,10 @@ describe('verifyWebhook on real deliveries', () => {
     expect(refusal(() => verifyWebhook(delivery.rawBody, delivery.headers, 'whsec_d3Jvbmcgc2VjcmV0IHdyb25nIHNlY3JldCB3cm9uZyE='))).toBe(
       'WEBHOOK_SIGNATURE_INVALID',
     );
+    // A framework's parsed body instead of the raw one: told to pass the raw body, not "signature invalid".
+    const parsed = JSON.parse(delivery.rawBody) as unknown as string;
+    expect(refusal(() => verifyWebhook(parsed, delivery.headers, secret))).toBe('WEBHOOK_RAW_BODY_REQUIRED');
+    expect(() => verifyWebhook(parsed, delivery.headers, secret)).toThrow(/raw request body/);
     // Replayed six minutes later: the signature is genuine, the timestamp too old.
     expect(refusal(() => verifyWebhook(delivery.rawBody, delivery.headers, secret, { now: Date.now() + 360_000 }))).toBe(
       'WEBHOOK_TIMESTAMP_STALE',
