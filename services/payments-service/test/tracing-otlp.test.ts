@@ -92,10 +92,10 @@ const below = (root: OtlpSpan) => (s: OtlpSpan) => {
 };
 
 describe('one trace per payment, as the collector receives it', () => {
-  it('request -> outbox -> JetStream -> dispatcher -> webhook attempt, and the event stream; then the chain lock -> payments -> webhook', async () => {
+  it("request -> outbox -> JetStream -> dispatcher -> webhook attempt, and the event stream; then the chain lock -> payments -> webhook, and the release's settlement", async () => {
     const p = await newPlatform(stack(), {
       scopes: ['read:transactions', 'write:transactions', 'write:webhooks'],
-      clientScopes: ['read:transactions', 'write:transactions'],
+      clientScopes: ['read:transactions', 'write:transactions', 'move:transactions'],
     });
     const subscribed = await call(paymentsUrl, 'POST', '/api/v1/webhooks', {
       headers: key(p.apiKey),
@@ -113,9 +113,16 @@ describe('one trace per payment, as the collector receives it', () => {
 
     const created = await call(paymentsUrl, 'POST', '/api/v1/transactions', {
       headers: key(p.apiKey),
-      body: { fromAddress: SENDER, toAddress: RECEIVER, amount: 5, orchestrationType: 'platform' },
+      // A one-second hold, so that the release below is sent at once.
+      body: {
+        fromAddress: SENDER,
+        toAddress: RECEIVER,
+        amount: 5,
+        orchestrationType: 'platform',
+        template: { templateName: 'one-second hold', controls: [], holdPeriodSeconds: 1 },
+      },
     });
-    expect(created.status).toBe(201);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.id as string;
 
     const request = await span('POST /api/v1/transactions', 'payments-service');
@@ -133,9 +140,16 @@ describe('one trace per payment, as the collector receives it', () => {
     const escrowedPublish = await span(`${eventSubject('transaction.escrowed')} publish`, 'payments-service', below(chainProcess));
     await span('webhook transaction.escrowed attempt', 'webhook-dispatcher', below(escrowedPublish));
     await span(`${eventSubject('transaction.escrowed')} stream`, 'payments-service', childOf(escrowedPublish));
+
+    // The release attested: the settlement worker's attempt continues the attestation's trace (its
+    // chain calls are children of it), even though it runs later, in the worker.
+    const attested = await call(paymentsUrl, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: bearer(p.token) });
+    expect(attested.status, JSON.stringify(attested.body)).toBe(200);
+    const attest = await span('POST /api/v2/transactions/:id/release/attest', 'payments-service');
+    await span('settlement release', 'payments-service', childOf(attest));
     stream.abort();
     await reading;
-  });
+  }, 90_000);
 
   it("a remote task continues the trace of the request that queued it, into the other process's command", async () => {
     const p = await newPlatform(stack());

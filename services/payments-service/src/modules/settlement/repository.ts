@@ -1,5 +1,6 @@
 import { type SettlementKind, uuidv7 } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
+import { activeTraceCarrier, type TraceCarrier } from '@holdfast/logging';
 
 export interface AppliedMessage {
   messageId: string;
@@ -21,7 +22,10 @@ export interface SettlementRow {
   status: string;
   attempts: number;
   txHash: string | null;
+  traceContext: TraceCarrier | null;
 }
+
+const traceJson = (carrier: TraceCarrier | null) => (carrier === null ? null : JSON.stringify(carrier));
 
 interface SettlementDbRow {
   id: string;
@@ -31,6 +35,7 @@ interface SettlementDbRow {
   status: string;
   attempts: number;
   tx_hash: string | null;
+  trace_context: TraceCarrier | null;
 }
 
 const toSettlement = (r: SettlementDbRow): SettlementRow => ({
@@ -41,6 +46,7 @@ const toSettlement = (r: SettlementDbRow): SettlementRow => ({
   status: r.status,
   attempts: r.attempts,
   txHash: r.tx_hash,
+  traceContext: r.trace_context,
 });
 
 /** All SQL of the settlement module (postgres.js; callers pass their transaction). */
@@ -87,9 +93,10 @@ export function createSettlementRepository() {
       input: { transactionId: string; kind: SettlementKind; refundBps?: number | null; notBefore?: string | null },
     ): Promise<void> {
       await tx`
-        insert into settlements (id, transaction_id, kind, refund_bps, next_attempt_at)
+        insert into settlements (id, transaction_id, kind, refund_bps, next_attempt_at, trace_context)
         values (${uuidv7()}, ${input.transactionId}, ${input.kind}, ${input.refundBps ?? null},
-                greatest(now(), coalesce(${input.notBefore ?? null}::timestamptz, now())))
+                greatest(now(), coalesce(${input.notBefore ?? null}::timestamptz, now())),
+                ${traceJson(activeTraceCarrier())}::jsonb)
         on conflict (transaction_id, kind) do nothing`;
     },
 
@@ -102,7 +109,7 @@ export function createSettlementRepository() {
           select id from settlements
           where (status = 'pending' and next_attempt_at <= now()) or (status = 'sending' and lease_until < now())
           order by next_attempt_at limit ${limit} for update skip locked)
-        returning id, transaction_id, kind, refund_bps, status, attempts, tx_hash`;
+        returning id, transaction_id, kind, refund_bps, status, attempts, tx_hash, trace_context`;
       return rows.map(toSettlement);
     },
 

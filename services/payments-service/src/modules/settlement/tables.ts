@@ -1,7 +1,7 @@
 import type { SettlementKind } from '@holdfast/contracts';
 import { createdAtString, timestamptzString, updatedAtString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
 import { platformIdColumn } from '../platforms/tables.js';
 import { transactionIdColumn, transactions } from '../transactions/tables.js';
@@ -52,6 +52,8 @@ export const settlements = paymentsSchema.table(
     leaseUntil: timestamptzString('lease_until'),
     txHash: text('tx_hash'),
     lastError: text('last_error'),
+    /** The trace of the request (or chain event) that asked for it: each attempt's span continues it. */
+    traceContext: jsonb('trace_context').$type<Record<string, string>>(),
     createdAt: createdAtString(),
     updatedAt: updatedAtString(),
     /** Set when an operator resolved a `failed` or `superseded` instruction (settlement_operator_actions says who and why). */

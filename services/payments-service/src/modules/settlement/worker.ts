@@ -1,5 +1,5 @@
 import type { Sql } from '@holdfast/db';
-import type { Logger } from '@holdfast/logging';
+import { contextFromCarrier, type Logger, SpanKind, withSpan } from '@holdfast/logging';
 import { createBatchWorker } from '@holdfast/runtime';
 import type { TransactionsRepository } from '../transactions/repository.js';
 import { type ChainAccess, EscrowStatus } from './chain.js';
@@ -102,7 +102,21 @@ export function createSettlementWorker(deps: SettlementWorkerDeps) {
     const due = await sql.begin((tx) => repository.claimDue(tx, 5, LEASE_SECONDS));
     for (const s of due) {
       try {
-        await execute(s);
+        // In the trace of what asked for it (the attestation's request, the dispute's): its chain
+        // calls are this span's children; the chain event they cause starts a trace at the indexer.
+        await withSpan(
+          `settlement ${s.kind}`,
+          {
+            kind: SpanKind.INTERNAL,
+            parent: contextFromCarrier(s.traceContext),
+            attributes: {
+              'holdfast.settlement.id': s.id,
+              'holdfast.transaction.id': s.transactionId,
+              'holdfast.settlement.attempt': s.attempts,
+            },
+          },
+          () => execute(s),
+        );
       } catch (error) {
         const message = error instanceof Error ? error.message.slice(0, 500) : String(error);
         if (s.attempts >= MAX_SETTLEMENT_ATTEMPTS) {

@@ -1,0 +1,1 @@
+ALTER TABLE "payments"."settlements" ADD COLUMN "trace_context" jsonb;
