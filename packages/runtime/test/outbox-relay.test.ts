@@ -84,8 +84,9 @@ describe('outbox relay', () => {
 
   it('woken while another instance holds the pass, it publishes what that pass missed once it ends, not at the next poll', async () => {
     const relay = relayOf({ pollIntervalMs: 60 * 60 * 1000 });
-    await relay.start();
     // Another instance's pass holds the lock: it has read the first event and waits on its publish.
+    // This relay starts only then: its start-up pass, racing the other's, could take the lock first
+    // (the other then finds nothing to do and the test sees no lock held).
     let releaseOther!: () => void;
     const otherPublishing = new Promise<void>((resolve) => {
       releaseOther = resolve;
@@ -100,15 +101,22 @@ describe('outbox relay', () => {
     const heldLocks = () =>
       database.sql`select 1 from pg_locks where locktype = 'advisory'
         and database = (select oid from pg_database where datname = current_database())`.then((r) => r.length);
-    await expect.poll(heldLocks).toBe(1);
-    // Committed after the other pass read, without a NOTIFY: this instance's wake-up is all it gets.
-    await insert(second);
-    relay.wake();
-    await new Promise((resolve) => setTimeout(resolve, 300)); // its pass finds the lock taken
-    releaseOther();
-    expect(await otherPass).toBe(1);
-    await expect.poll(() => relay.backlog(), { timeout: 5000 }).toBe(0);
-    await relay.stop();
+    try {
+      await expect.poll(heldLocks).toBe(1);
+      await relay.start();
+      // Committed after the other pass read, without a NOTIFY: this instance's wake-up is all it gets.
+      await insert(second);
+      relay.wake();
+      await new Promise((resolve) => setTimeout(resolve, 300)); // its pass finds the lock taken
+      releaseOther();
+      expect(await otherPass).toBe(1);
+      await expect.poll(() => relay.backlog(), { timeout: 5000 }).toBe(0);
+    } finally {
+      // A relay left running would publish the next tests' rows before their own relays.
+      releaseOther();
+      await otherPass.catch(() => 0);
+      await relay.stop();
+    }
     expect((await streamMessages()).map((e) => e.id)).toEqual([first.id, second.id]);
   });
 
