@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { uuidv7 } from '@holdfast/contracts';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createIdempotencyRepository } from '../../src/modules/idempotency/index.js';
 import { bearer, call, newPlatform, startPaymentsEnv } from '../helpers.js';
 
 // The Idempotency-Key of the money-moving operations without a key of their own (docs/idempotency.md):
@@ -144,6 +145,26 @@ describe('happy: a retry with the key answers the first success and does nothing
     expect(res.headers['idempotent-replayed']).toBeUndefined();
     expect(await evidenceRows(disputeId)).toBe(2);
     expect((await keyRow(a.platformId, key))?.state).toBe('done');
+  });
+});
+
+describe('a lapsed lease taken over', () => {
+  it('the first holder can neither store its answer over the second one nor free the key it lost', async () => {
+    const repository = createIdempotencyRepository(e.sql);
+    const claim = { platformId: a.platformId, key: `fence-${randomUUID()}`, operation: 'escalateDispute', fingerprint: 'f' };
+    const first = await repository.claim(claim);
+    expect(first).toBeTruthy();
+    // The first request outlived its lease (a slow lock, a stalled process): a retry takes the key.
+    await e.sql`update idempotent_requests set lease_until = now() - interval '1 second' where key = ${claim.key}`;
+    const second = await repository.claim(claim);
+    expect(second).toBeTruthy();
+    expect(second).not.toBe(first);
+    await repository.release({ platformId: claim.platformId, key: claim.key, token: first! });
+    await repository.complete({ platformId: claim.platformId, key: claim.key, token: first!, status: 200, body: '{"stale":true}' });
+    expect(await keyRow(a.platformId, claim.key)).toEqual({ state: 'running', operation: 'escalateDispute' });
+    await repository.complete({ platformId: claim.platformId, key: claim.key, token: second!, status: 200, body: '{"fresh":true}' });
+    const [row] = await e.sql`select state, response_body from idempotent_requests where key = ${claim.key}`;
+    expect(row).toEqual({ state: 'done', response_body: '{"fresh":true}' });
   });
 });
 

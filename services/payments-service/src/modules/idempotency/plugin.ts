@@ -10,6 +10,7 @@ import type { IdempotencyRepository } from './repository.js';
 interface Held {
   platformId: string;
   key: string;
+  token: string;
 }
 
 /**
@@ -19,8 +20,8 @@ interface Held {
  * `Idempotent-Replayed: true`, the key with other parameters (or of another operation) is 422
  * IDEMPOTENCY_KEY_REUSED. Only a 2xx is kept: a refusal (409 CHAIN_TRANSACTION_PENDING, a 503…)
  * frees the key, so the retry that the refusal asks for runs again. A process that dies holding a
- * key loses it after the lease: the operations marked are guarded by their state machines, so
- * running one again after such a crash answers its state, never acts twice.
+ * key loses it after the lease and a retry runs the operation again: the state machines make that
+ * harmless for release, rescind, refund and resolution, not for evidence and escalation (ADR 58).
  */
 export function registerIdempotency(app: HttpApp, deps: { repository: IdempotencyRepository; logger: Logger }): void {
   const { repository } = deps;
@@ -39,8 +40,9 @@ export function registerIdempotency(app: HttpApp, deps: { repository: Idempotenc
       const claimed = { platformId, key, operation, fingerprint };
       // Twice: a key released between our claim and our read is free again.
       for (let attempt = 0; attempt < 2; attempt++) {
-        if (await repository.claim(claimed)) {
-          held.set(request, { platformId, key });
+        const token = await repository.claim(claimed);
+        if (token) {
+          held.set(request, { platformId, key, token });
           return;
         }
         const row = await repository.find(platformId, key);
@@ -68,7 +70,7 @@ export function registerIdempotency(app: HttpApp, deps: { repository: Idempotenc
         if (reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string') {
           await repository.complete({ ...mine, status: reply.statusCode, body: payload });
         } else {
-          await repository.release(mine.platformId, mine.key);
+          await repository.release(mine);
         }
       } catch (error) {
         // The answer stands; the key is taken over after its lease (see above).

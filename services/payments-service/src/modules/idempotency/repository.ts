@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Queryable } from '@holdfast/db';
 
 export interface IdempotentRequestRow {
@@ -20,15 +21,17 @@ export function createIdempotencyRepository(sql: Queryable) {
      * Takes the key for a request: inserted, or taken over from a holder whose lease ran out (its
      * process died before it finished). Answers true when this request holds the key now.
      */
-    async claim(c: { platformId: string; key: string; operation: string; fingerprint: string }): Promise<boolean> {
+    async claim(c: { platformId: string; key: string; operation: string; fingerprint: string }): Promise<string | null> {
+      const token = randomUUID();
       const rows = await sql`
-        insert into idempotent_requests (platform_id, key, operation, fingerprint, state, lease_until)
-        values (${c.platformId}, ${c.key}, ${c.operation}, ${c.fingerprint}, 'running', now() + make_interval(secs => ${IDEMPOTENCY_LEASE_SECONDS}))
-        on conflict (platform_id, key) do update set lease_until = excluded.lease_until
+        insert into idempotent_requests (platform_id, key, operation, fingerprint, state, claim_token, lease_until)
+        values (${c.platformId}, ${c.key}, ${c.operation}, ${c.fingerprint}, 'running', ${token},
+                now() + make_interval(secs => ${IDEMPOTENCY_LEASE_SECONDS}))
+        on conflict (platform_id, key) do update set lease_until = excluded.lease_until, claim_token = excluded.claim_token
           where idempotent_requests.state = 'running' and idempotent_requests.lease_until <= now()
             and idempotent_requests.operation = excluded.operation and idempotent_requests.fingerprint = excluded.fingerprint
         returning 1`;
-      return rows.length === 1;
+      return rows.length === 1 ? token : null;
     },
 
     async find(platformId: string, key: string): Promise<IdempotentRequestRow | undefined> {
@@ -39,15 +42,18 @@ export function createIdempotencyRepository(sql: Queryable) {
       return row;
     },
 
-    async complete(c: { platformId: string; key: string; status: number; body: string }): Promise<void> {
+    /** Stores the answer, if this claim still holds the key (a retry may have taken over a lapsed lease). */
+    async complete(c: { platformId: string; key: string; token: string; status: number; body: string }): Promise<void> {
       await sql`
         update idempotent_requests set state = 'done', response_status = ${c.status}, response_body = ${c.body}, completed_at = now()
-        where platform_id = ${c.platformId} and key = ${c.key} and state = 'running'`;
+        where platform_id = ${c.platformId} and key = ${c.key} and state = 'running' and claim_token = ${c.token}`;
     },
 
-    /** The request did not succeed: the key is free again (a retry runs it anew). */
-    async release(platformId: string, key: string): Promise<void> {
-      await sql`delete from idempotent_requests where platform_id = ${platformId} and key = ${key} and state = 'running'`;
+    /** The request did not succeed: the key is free again (a retry runs it anew), if this claim still holds it. */
+    async release(c: { platformId: string; key: string; token: string }): Promise<void> {
+      await sql`
+        delete from idempotent_requests
+        where platform_id = ${c.platformId} and key = ${c.key} and state = 'running' and claim_token = ${c.token}`;
     },
   };
 }

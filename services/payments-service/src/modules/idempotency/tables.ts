@@ -1,5 +1,5 @@
 import { createdAtString, timestamptzString } from '@holdfast/db';
-import { integer, primaryKey, text } from 'drizzle-orm/pg-core';
+import { integer, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
 import { platformIdColumn } from '../platforms/tables.js';
 
@@ -19,6 +19,8 @@ export const idempotentRequests = paymentsSchema.table(
     /** SHA-256 of the canonical path parameters and body: the key with other parameters is refused. */
     fingerprint: text('fingerprint').notNull(),
     state: text('state').$type<'running' | 'done'>().notNull(),
+    /** Who holds the key now: a holder whose lease was taken over can neither store its answer nor free the key. */
+    claimToken: uuid('claim_token'),
     leaseUntil: timestamptzString('lease_until').notNull(),
     responseStatus: integer('response_status'),
     responseBody: text('response_body'),
