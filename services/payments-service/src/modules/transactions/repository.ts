@@ -9,6 +9,7 @@ import { outboxInsert, type Queryable } from '@holdfast/db';
 import type { TraceCarrier } from '@holdfast/logging';
 import { isoOf } from '../auth/repository.js';
 import type { BatchStatus } from './state-machine.js';
+import { IN_FLIGHT_SQL } from './tables.js';
 
 /** A transaction row as the service uses it (the API record without the create-time `rescind`). */
 export type TransactionRow = Omit<PaymentsTransaction, 'rescind'> & {
@@ -257,7 +258,8 @@ export function createTransactionsRepository() {
   return {
     /**
      * Transactions not yet at a terminal status, per status (infra/observability's money-in-flight
-     * dashboard): a scan of the small non-terminal part only, through the status index.
+     * dashboard): the small non-terminal part only, through transactions_in_flight_idx (the literal
+     * list, so that the planner matches the partial index's predicate).
      */
     async inFlight(q: Queryable): Promise<Record<string, InFlightAtStatus>> {
       const rows = await q<{ status: string; n: number; oldest: number; past_hold: number }[]>`
@@ -265,7 +267,7 @@ export function createTransactionsRepository() {
                coalesce(extract(epoch from now() - min(status_changed_at)), 0)::float8 as oldest,
                (count(*) filter (where hold_deadline < now()))::int as past_hold
         from transactions
-        where status <> all(${[...TERMINAL_TRANSACTION_STATUSES]}::text[])
+        where status in (${q.unsafe(IN_FLIGHT_SQL)})
         group by status`;
       const byStatus: Record<string, InFlightAtStatus> = {};
       for (const status of TRANSACTION_STATUSES) {

@@ -1,4 +1,4 @@
-import { METADATA_ADDRESS_KEYS, type TransactionStatus } from '@holdfast/contracts';
+import { METADATA_ADDRESS_KEYS, TERMINAL_TRANSACTION_STATUSES, TRANSACTION_STATUSES, type TransactionStatus } from '@holdfast/contracts';
 import { createdAtString, metadataColumn, reference, timestamptzString, updatedAtString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, jsonb, numeric, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
@@ -62,6 +62,11 @@ export function addressesOf(column: (name: string) => string): string {
   return `array_remove(array[lower(${column('from_address')}), lower(${column('to_address')}), ${keys.join(', ')}], null)`;
 }
 
+/** The non-terminal statuses as an SQL list: the in-flight index's predicate, which its query repeats literally. */
+export const IN_FLIGHT_SQL = TRANSACTION_STATUSES.filter((status) => !TERMINAL_TRANSACTION_STATUSES.includes(status))
+  .map((status) => `'${status}'`)
+  .join(', ');
+
 export const transactions = paymentsSchema.table(
   'transactions',
   {
@@ -110,6 +115,10 @@ export const transactions = paymentsSchema.table(
   (t) => [
     index('transactions_platform_created_idx').on(t.platformId, t.createdAt, t.id),
     index('transactions_platform_status_idx').on(t.platformId, t.status, t.statusChangedAt),
+    // The money in flight (transactions/metrics.ts), read at every scrape: only the non-terminal rows.
+    index('transactions_in_flight_idx')
+      .on(t.status, t.statusChangedAt, t.holdDeadline)
+      .where(sql.raw(`status in (${IN_FLIGHT_SQL})`)),
     index('transactions_platform_from_idx').on(t.platformId, sql`lower(${t.fromAddress})`, t.createdAt),
     index('transactions_platform_to_idx').on(t.platformId, sql`lower(${t.toAddress})`),
     index('transactions_platform_customer_idx').on(t.platformId, t.customerId),

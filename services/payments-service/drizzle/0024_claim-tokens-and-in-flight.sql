@@ -1,0 +1,2 @@
+ALTER TABLE "payments"."idempotent_requests" ADD COLUMN "claim_token" uuid;--> statement-breakpoint
+CREATE INDEX "transactions_in_flight_idx" ON "payments"."transactions" USING btree ("status","status_changed_at","hold_deadline") WHERE status in ('pending', 'risk_review', 'pending_user_action', 'escrowed', 'in_review', 'disputed');
