@@ -32,7 +32,12 @@ export function parsePostgresUrl(value: string): { hosts: { host: string; port: 
       return undefined;
     }
   }
-  const database = decodeURIComponent(new URL(`${scheme}${userinfo}${hostList.split(',')[0]}${rest}`).pathname.slice(1));
+  let database: string;
+  try {
+    database = decodeURIComponent(new URL(`${scheme}${userinfo}${hostList.split(',')[0]}${rest}`).pathname.slice(1));
+  } catch {
+    return undefined; // a malformed %-escape in the database name
+  }
   return { hosts, database: database || 'postgres' };
 }
 

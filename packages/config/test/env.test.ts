@@ -58,7 +58,7 @@ describe('loadConfig', () => {
       database: 'holdfast',
     });
     expect(parsePostgresUrl('postgresql://127.0.0.1/')).toEqual({ hosts: [{ host: '127.0.0.1', port: 5432 }], database: 'postgres' });
-    for (const bad of ['postgres://pg-1:5432,/holdfast', 'postgres://pg-1:port/holdfast', 'mysql://pg-1/holdfast']) {
+    for (const bad of ['postgres://pg-1:5432,/holdfast', 'postgres://pg-1:port/holdfast', 'mysql://pg-1/holdfast', 'postgres://pg-1/%zz']) {
       expect(problemsOf({ DATABASE_URL: bad }), bad).toHaveLength(1);
     }
   });

@@ -58,10 +58,13 @@ export function createSubscriptionsRepository(sql: Sql) {
   const ownerKey = (owner: WebhookOwner) => ('platformId' in owner ? `platform:${owner.platformId}` : `workspace:${owner.workspaceId}`);
 
   return {
-    /** Subscriptions by circuit state, every state present (a scrape shows 0 rather than no series). */
+    /**
+     * Active subscriptions by circuit state, every state present (a scrape shows 0 rather than no
+     * series); a deactivated one keeps its last state and must not keep an alert firing.
+     */
     circuitCounts: async (): Promise<Record<string, number>> => {
       const rows = await sql<{ state: string; n: number }[]>`
-        select circuit_state as state, count(*)::int as n from subscriptions group by circuit_state`;
+        select circuit_state as state, count(*)::int as n from subscriptions where is_active group by circuit_state`;
       const counts: Record<string, number> = { CLOSED: 0, OPEN: 0, HALF_OPEN: 0 };
       for (const row of rows) counts[row.state] = row.n;
       return counts;
