@@ -124,7 +124,10 @@ function termsText(): string {
   const receiver = short(data.session.toAddress);
   const platform = data.platform.name;
   const deadline = holdDeadline ?? (holdPeriodSeconds ? new Date(Date.now() + holdPeriodSeconds * 1000).toISOString() : null);
-  if (!deadline) return 'Shown once your wallet is connected.';
+  if (!deadline) {
+    // An expired session is never connected: promising the terms "once connected" would mislead.
+    return data.session.status === 'expired' ? 'None: this payment can no longer be made.' : 'Shown once your wallet is connected.';
+  }
   if (Date.parse(deadline) <= Date.now())
     return `No hold: once locked, ${platform} can release the payment to ${receiver} at any time, and it cannot be taken back.`;
   const back = rescindAllowed
