@@ -75,3 +75,29 @@ describe('x402 facilitator: authentication and tenancy', () => {
     expect(theirs).toHaveLength(0);
   });
 });
+
+describe('x402 facilitator: a settled nonce pays once', () => {
+  it('the nonce of a settled payment, sent again for a dearer payment with a junk signature, is refused, not answered success', async () => {
+    const { body } = await signedPayment();
+    const settled = await facilitatorCall(e.svc.url, 'settle', seller.token, body);
+    expect(settled.body, JSON.stringify(settled.body)).toMatchObject({ success: true });
+    const nonce = await relayerNonce(e.world);
+    const paid = await usdcBalance(e.world, payTo);
+    // The attack: same payer and EIP-3009 nonce (the idempotency key's parts), twice the price, a
+    // signature that signs nothing. Answered the first payment's success, a seller would serve it.
+    const dearer = structuredClone(body) as Loose;
+    const doubled = (PRICE * 2n).toString();
+    dearer.paymentRequirements.amount = doubled;
+    dearer.paymentPayload.accepted.amount = doubled;
+    dearer.paymentPayload.payload.authorization.value = doubled;
+    dearer.paymentPayload.payload.signature = `0x${'11'.repeat(65)}`;
+    const replay = await facilitatorCall(e.svc.url, 'settle', seller.token, dearer);
+    expect(replay.status).toBe(200);
+    expect(replay.body).toMatchObject({ success: false, errorReason: 'invalid_exact_evm_nonce_already_used', transaction: '' });
+    expect(await relayerNonce(e.world)).toBe(nonce);
+    expect(await usdcBalance(e.world, payTo)).toBe(paid);
+    // The very same payload again still answers its own settlement.
+    const again = await facilitatorCall(e.svc.url, 'settle', seller.token, body);
+    expect(again.body).toMatchObject({ success: true, transaction: settled.body.transaction });
+  });
+});

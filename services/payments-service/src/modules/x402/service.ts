@@ -286,6 +286,39 @@ export function createX402Service(deps: X402Deps) {
     };
   }
 
+  /**
+   * Whether a payload is byte for byte the one an earlier relay sent. The idempotency key names only
+   * (network, payer, nonce): without this a buyer could repeat a settled nonce with another payee,
+   * amount or a junk signature and be answered the earlier payment's success.
+   */
+  function sameTransfer(relay: RelayRow, payment: ExactPayment): boolean {
+    const r = relay.request as Record<string, unknown>;
+    const a = payment.authorization;
+    return (
+      r.kind === 'transfer' &&
+      r.from === a.from.toLowerCase() &&
+      r.to === a.to.toLowerCase() &&
+      r.value === a.value.toString() &&
+      r.validAfter === a.validAfter.toString() &&
+      r.validBefore === a.validBefore.toString() &&
+      r.nonce === a.nonce.toLowerCase() &&
+      r.signature === payment.signature.toLowerCase()
+    );
+  }
+
+  /** The earlier settlement of this very payload (a repeat), or a refusal when its nonce paid something else. */
+  async function repeatOf(principal: Principal, payment: ExactPayment): Promise<X402SettleResponse | null> {
+    const before = await settledBefore(principal, payment.idempotencyKey);
+    if (!before?.relay || !before.row) return null;
+    if (!sameTransfer(before.relay, payment)) {
+      return notSettled(
+        new Invalid(EXACT_REASONS.nonce_used, 'This authorization nonce already paid another payment', payment.payer, 'nonce_used'),
+        payment.caip2,
+      );
+    }
+    return (await outcome(await awaitReceipt(principal, before.relay), before.row)).settlement;
+  }
+
   /** The transaction and relay of a payment settled before by this platform, if any. */
   async function settledBefore(principal: Principal, key: string) {
     const row = await transactions.findByIdempotencyKey(sql, principal.platformId, key);
@@ -318,8 +351,8 @@ export function createX402Service(deps: X402Deps) {
     let payment: ExactPayment | undefined;
     try {
       payment = await parseExact(req);
-      const before = await settledBefore(principal, payment.idempotencyKey);
-      if (before?.relay && before.row) return (await outcome(await awaitReceipt(principal, before.relay), before.row)).settlement;
+      const repeat = await repeatOf(principal, payment);
+      if (repeat) return repeat;
       // Checked before the transaction exists: a refused payment leaves nothing behind.
       await relayer.checkTransfer(payment.network, payment.token, payment.authorization, payment.signature);
       const created = await deps.createTransaction(principal, {
@@ -348,8 +381,8 @@ export function createX402Service(deps: X402Deps) {
     } catch (error) {
       // A concurrent settle of the same payload may have relayed it meanwhile (its nonce is then used): its answer.
       if (payment) {
-        const since = await settledBefore(principal, payment.idempotencyKey).catch(() => null);
-        if (since?.relay && since.row) return (await outcome(await awaitReceipt(principal, since.relay), since.row)).settlement;
+        const since = await repeatOf(principal, payment).catch(() => null);
+        if (since) return since;
       }
       return notSettled(asInvalid(error, payment?.payer ?? ''), network);
     }
