@@ -53,6 +53,18 @@ const buyerFetch = (buyer: ReturnType<typeof newPayer>) =>
     }),
   );
 
+describe('a malformed payment header on the public x402Url', () => {
+  it('is a 402 invalid_payload, not a 500, and pays nothing', async () => {
+    const s = await session();
+    for (const header of ['null', '{}', JSON.stringify({ x402Version: 2, payload: {} }), '"text"']) {
+      const res = await fetch(s.x402Url, { headers: { 'PAYMENT-SIGNATURE': Buffer.from(header).toString('base64') } });
+      expect(res.status, header).toBe(402);
+      expect(((await res.json()) as Loose).error, header).toBe('invalid_payload');
+    }
+    expect((await call(e.svc.url, 'GET', `/api/v2/checkout/sessions/${s.id}`, { headers: bearer(p.token) })).body.status).toBe('open');
+  });
+});
+
 describe('a checkout session paid over x402 (holdfast-escrow)', () => {
   it('the x402Url answers 402 with the session requirements; the buyer pays; escrowed; released after the hold', async () => {
     const s = await session();

@@ -3,6 +3,7 @@ import {
   AppError,
   type CreateTransactionBody,
   type X402CheckoutPaid,
+  X402PaymentPayload,
   type X402PaymentRequired,
   type X402PaymentRequirements,
   type X402Request,
@@ -16,6 +17,7 @@ import { readEip712Domain, type TransferAuthorization } from '@holdfast/escrow';
 import { notFound } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import type { Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 import { getAddress, type Hash, type Hex, isAddress, isHex } from 'viem';
 import type { Principal } from '../auth/index.js';
 import type { CheckoutService } from '../checkout/service.js';
@@ -488,7 +490,8 @@ export function createX402Service(deps: X402Deps) {
     try {
       const payment = await parseEscrow(principal, req, origin);
       payer = payment.payer;
-      const window = checkoutWindow(payment.transaction.createdAt);
+      // The window the payer was asked to sign: after a failed relay it moves on (checkoutWindow).
+      const window = checkoutWindow(payment.transaction.createdAt, await relayer.ofTransaction(payment.transaction.id));
       await relayer.checkLock(principal, payment.transaction.id, { kind: 'authorization', ...window, signature: payment.signature });
       return { isValid: true, payer };
     } catch (error) {
@@ -530,6 +533,9 @@ export function createX402Service(deps: X402Deps) {
     } catch {
       return { status: 402, body: { ...required, error: X402_REASONS.payload } };
     }
+    // The header is the buyer's, unauthenticated: its shape is checked as a body would be (a null or
+    // a payload without `accepted` reached the settle's property reads and answered 500).
+    if (!Value.Check(X402PaymentPayload, payload)) return { status: 402, body: { ...required, error: X402_REASONS.payload } };
     const platformId = await deps.sessionPlatform(sessionId);
     if (!platformId) throw notFound('Checkout session');
     const requirements = required.accepts[0] as X402PaymentRequirements;
