@@ -89,6 +89,14 @@ function boundFreeForm(node: unknown, seen: Set<unknown>): void {
   const schema = node as JsonSchema;
   for (const [key, child] of Object.entries(schema)) {
     if (key === 'const' || key === 'default' || key === 'enum' || key === 'examples') continue;
+    // A free-form option of a union (`Nullable(Record(String, Unknown))`) is bounded like a bare one.
+    if ((key === 'anyOf' || key === 'oneOf' || key === 'allOf') && Array.isArray(child)) {
+      child.forEach((option, i) => {
+        if (option && typeof option === 'object' && isFreeForm(option as JsonSchema)) child[i] = markFreeForm(option as JsonSchema);
+        else boundFreeForm(option, seen);
+      });
+      continue;
+    }
     if (!child || typeof child !== 'object' || Array.isArray(child)) {
       boundFreeForm(child, seen);
       continue;

@@ -49,6 +49,7 @@ beforeAll(async () => {
             // Declared nesting (not free-form): 62 levels of arrays, to reach the body's limit.
             grid: Type.Optional(Array.from({ length: 62 }).reduce<TSchema>((inner) => Type.Array(inner), Type.Integer())),
             notes: Type.Optional(Type.Array(Type.Unknown())),
+            settings: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
           },
           { additionalProperties: false },
         ),
@@ -125,6 +126,12 @@ describe('deeply nested JSON (issue 28 item 8: about 2,500 levels answered 500 o
     expect(deep.body.error.details.errors).toEqual([{ field: 'metadata', reason: 'must nest objects and arrays at most 8 levels deep' }]);
     const item = await call('POST', '/api/v1/things', JSON.stringify({ name: 'x', notes: ['fine', nested(9)] }));
     expect(item.body.error.details.errors).toEqual([{ field: 'notes.1', reason: 'must nest objects and arrays at most 8 levels deep' }]);
+    // A free-form option of a union (a nullable record) is bounded too.
+    const nullable = await call('POST', '/api/v1/things', JSON.stringify({ name: 'x', settings: nested(9) }));
+    expect(nullable.body.error.details.errors).toEqual([
+      { field: 'settings', reason: 'must nest objects and arrays at most 8 levels deep' },
+    ]);
+    expect((await call('POST', '/api/v1/things', JSON.stringify({ name: 'ok', settings: null }))).status).toBe(201);
     const big = await call('POST', '/api/v1/things', JSON.stringify({ name: 'x', metadata: { blob: 'y'.repeat(66_000) } }));
     expect(big.body.error.details.errors).toEqual([{ field: 'metadata', reason: 'must be at most 65536 bytes as JSON (got 66011)' }]);
   });
