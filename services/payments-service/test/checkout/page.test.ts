@@ -99,7 +99,8 @@ describe('POST /api/v2/checkout/sessions/{id}/authorization', () => {
     const nonce = await relayerNonce(e.world);
     const res = await authorize(id, signature);
     expect(res.status, JSON.stringify(res.body)).toBe(202);
-    expect(res.body.payment.relay).toMatchObject({ status: 'submitted' });
+    // Sent: still in flight, or already mined when the relayer worker was quicker than the answer.
+    expect(['submitted', 'mined']).toContain(res.body.payment.relay.status);
     expect(JSON.stringify(res.body)).not.toContain('secret-order-7');
     const again = await authorize(id, signature);
     expect(again.status, JSON.stringify(again.body)).toBe(200);
