@@ -104,6 +104,14 @@ export interface Funding {
 const GAS_HEADROOM_PERCENT = 120n;
 
 /**
+ * What makes two relays carry the same authorization: EIP-3009 nonces are the authorizer's own
+ * (the token keeps `authorizationState(authorizer, nonce)`), so a nonce alone is not one. Keyed by
+ * the nonce only, a payer could pick a nonce another payer's relay carries and have a legitimate
+ * payment refused as `nonce_used`.
+ */
+const authorizationKey = (authorizer: string, nonce: string) => `${authorizer.toLowerCase()}:${nonce.toLowerCase()}`;
+
+/**
  * 422 AUTHORIZATION_REFUSED: the authorization cannot fund this transaction's escrow, and nothing
  * was sent. `reason` says which check refused it.
  */
@@ -318,7 +326,10 @@ export function createRelayerService(deps: RelayerServiceDeps) {
         functionName: 'transferWithAuthorization',
         args,
       });
-    return { ...(await priced(network, token, data, simulate, 'The transfer')), derivedNonce: authorization.nonce.toLowerCase() };
+    return {
+      ...(await priced(network, token, data, simulate, 'The transfer')),
+      derivedNonce: authorizationKey(payer, authorization.nonce),
+    };
   }
 
   /** The call the relayer makes, once every check of the request passed (checks read the chain; nothing is sent). */
@@ -463,7 +474,10 @@ export function createRelayerService(deps: RelayerServiceDeps) {
     }
 
     await requireBalance(network, terms.token, payer, terms.amount, 'the escrow takes');
-    return { ...(await priced(network, escrow, data, simulate, "The escrow's creation")), derivedNonce };
+    return {
+      ...(await priced(network, escrow, data, simulate, "The escrow's creation")),
+      derivedNonce: authorizationKey(payer, derivedNonce),
+    };
   }
 
   type CheckedCall = Awaited<ReturnType<typeof priced>> & { derivedNonce: string };
