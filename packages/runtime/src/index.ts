@@ -36,6 +36,7 @@ import { startTracing } from './tracing.js';
 export * from './outbox-relay.js';
 export * from './rate-limits.js';
 export * from './remote-tasks.js';
+export * from './row-waiter.js';
 export * from './startup-heap.js';
 export * from './tracing.js';
 export * from './worker.js';

@@ -10,7 +10,7 @@ import {
   sendCommand,
   startConsumer,
 } from '@holdfast/messaging';
-import { createEventRelay, createFoundation, createRetentionSweeper } from '@holdfast/runtime';
+import { createEventRelay, createFoundation, createRetentionSweeper, createRowWaiter } from '@holdfast/runtime';
 import { createSecretBox } from '@holdfast/secrets';
 import { type PaymentsConfig, SERVICE_NAME } from './config.js';
 import * as tables from './db/schema.js';
@@ -59,7 +59,7 @@ import { reconciliationRoutes } from './modules/reconciliation/routes.js';
 import { createReconciler, createReconciliationService } from './modules/reconciliation/service.js';
 import { createRelayerChain } from './modules/relayer/chain.js';
 import { registerRelayerMetrics } from './modules/relayer/metrics.js';
-import { createRelayerRepository } from './modules/relayer/repository.js';
+import { createRelayerRepository, RELAY_SETTLED_CHANNEL } from './modules/relayer/repository.js';
 import { relayerRoutes } from './modules/relayer/routes.js';
 import { createRelayerService, type RelayerService } from './modules/relayer/service.js';
 import { createRelayerWorker } from './modules/relayer/worker.js';
@@ -249,6 +249,7 @@ export async function createPaymentsService(
   // The relayer: one-signature funding, the payer signs and the relayer key pays the gas (docs/checkout.md).
   const relayerChain = createRelayerChain(chain, config.relayer, relayerNetworks);
   const relayerRepository = createRelayerRepository();
+  const relaySettled = createRowWaiter(database.sql, RELAY_SETTLED_CHANNEL);
   let wakeRelayer = () => {};
   relayer = createRelayerService({
     sql: database.sql,
@@ -389,7 +390,7 @@ export async function createPaymentsService(
         checkout,
         sessionPlatform: async (sessionId) => (await checkoutRepository.get(database.sql, sessionId))?.platformId,
         settleWaitMs: config.x402SettleWaitMs,
-        pollIntervalMs: config.relayer.pollIntervalMs,
+        relaySettled,
         ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
         logger,
       }),
@@ -450,6 +451,7 @@ export async function createPaymentsService(
     app,
     startWorkers: async () => {
       await feed.start();
+      await relaySettled.start();
       stopCommands = serveWorkspaceAccessCommands(bus, SERVICE_NAME, workspaceAccess, oauth);
       stopTransactionCommands = serveWorkspaceTransactionCommands(bus, SERVICE_NAME, workspaceTransactions);
       stopCheckoutCommands = serveCheckoutCommands(bus, SERVICE_NAME, checkout);
@@ -496,6 +498,7 @@ export async function createPaymentsService(
       { name: 'remote tasks', close: remoteTasks.stop },
       { name: 'credential invalidation feed', close: feed.stop },
       { name: 'outbox relay', close: relay.stop },
+      { name: 'relay outcome listener', close: relaySettled.stop },
       ...foundation.baseClosers,
     ],
   };

@@ -16,6 +16,7 @@ import type { Sql } from '@holdfast/db';
 import { readEip712Domain, type TransferAuthorization } from '@holdfast/escrow';
 import { notFound } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
+import type { RowWaiter } from '@holdfast/runtime';
 import type { Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { getAddress, type Hash, type Hex, isAddress, isHex } from 'viem';
@@ -42,7 +43,8 @@ export interface X402Deps {
   /** The platform of a checkout session (its id is the capability of a machine client, as of the hosted page's). */
   sessionPlatform: (sessionId: string) => Promise<string | undefined>;
   settleWaitMs: number;
-  pollIntervalMs: number;
+  /** NOTIFYed with a relay's id when the relayer worker records its outcome (RELAY_SETTLED_CHANNEL). */
+  relaySettled: RowWaiter;
   publicUrl?: string;
   logger: Logger;
 }
@@ -96,7 +98,6 @@ interface ExactPayment {
   idempotencyKey: string;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const uint = (v: unknown) =>
   typeof v === 'string' && /^[0-9]{1,78}$/.test(v)
     ? BigInt(v)
@@ -331,15 +332,19 @@ export function createX402Service(deps: X402Deps) {
       : { row: null, relay: null };
   }
 
-  /** Waits (up to X402_SETTLE_WAIT) for the worker to record the relay's receipt. */
+  /**
+   * Waits (up to X402_SETTLE_WAIT) for the relayer worker, of any instance, to record the relay's
+   * outcome: woken by its NOTIFY, registered before the row is read again so none is missed.
+   */
   async function awaitReceipt(principal: { platformId: string }, relay: RelayRow): Promise<RelayRow> {
-    const until = Date.now() + deps.settleWaitMs;
-    let current = relay;
-    while (current.status === 'submitted' && Date.now() < until) {
-      await sleep(Math.min(deps.pollIntervalMs, 250));
-      current = (await relayer.relayOf(principal, relay.id)) ?? current;
+    if (relay.status !== 'submitted') return relay;
+    const wait = deps.relaySettled.waitFor(relay.id, deps.settleWaitMs);
+    const current = (await relayer.relayOf(principal, relay.id)) ?? relay;
+    if (current.status !== 'submitted') {
+      wait.cancel();
+      return current;
     }
-    return current;
+    return (await wait.done) ? ((await relayer.relayOf(principal, relay.id)) ?? current) : current;
   }
 
   /**
