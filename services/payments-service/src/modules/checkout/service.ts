@@ -17,6 +17,7 @@ import {
   newEventId,
   type PAYMENTS_COMMANDS,
   paginationMeta,
+  TESTNET_OF,
   uuidv7,
 } from '@holdfast/contracts';
 import { appendToOutboxSql, type Queryable, type Sql } from '@holdfast/db';
@@ -254,7 +255,10 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
    */
   function checkBounds(settings: WalletSettings | null, network: string, templateId: string | undefined, inline: boolean) {
     const networks = settings?.allowedNetworks ?? [];
-    if (networks.length > 0 && !networks.includes(network))
+    // Outside production a mainnet runs as its testnet (resolveNetwork), so the workspace's `base`
+    // allows the session that asked for base and runs on base-sepolia.
+    const allowed = appEnv === 'production' ? networks : [...networks, ...networks.map((n) => TESTNET_OF[n] ?? n)];
+    if (networks.length > 0 && !allowed.includes(network))
       throw validationError([{ field: 'blockchainNetwork', reason: `must be one of the workspace's networks: ${networks.join(', ')}` }]);
     const templates = settings?.allowedTemplateIds ?? [];
     if (templates.length === 0) return;

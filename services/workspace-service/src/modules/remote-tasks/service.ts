@@ -123,17 +123,16 @@ export function deactivationHandlers<R extends { remoteTasks: RemoteTasksReposit
 
 /**
  * `payments.sync-checkout-wallet-settings`: reads the workspace's configs when it runs (not when it
- * was queued), so any task sends the latest; `asOf` (read time) lets payments drop a late one that
- * read before another that already landed.
+ * was queued), so any task sends the latest; `asOf` (the database's time of the read, one clock for
+ * every instance) lets payments drop a late one that read before another that already landed.
  */
 export function checkoutSettingsHandler<R extends { remoteTasks: RemoteTasksRepository }>(deps: {
   bus: Bus;
-  settingsOf: (workspaceId: string) => Promise<CheckoutWalletSettings | null>;
+  settingsOf: (workspaceId: string) => Promise<{ settings: CheckoutWalletSettings | null; asOf: string }>;
 }): RemoteTaskHandler<R> {
   return async (row) => {
     const { workspaceId } = row.payload as { workspaceId: string };
-    const asOf = new Date().toISOString();
-    const settings = await deps.settingsOf(workspaceId);
+    const { settings, asOf } = await deps.settingsOf(workspaceId);
     await sendCommand(deps.bus, PAYMENTS_COMMANDS.setCheckoutWalletSettings, { workspaceId, settings, asOf });
   };
 }
