@@ -133,7 +133,7 @@ export async function createPaymentsService(
   const feed = createInvalidationFeed({ repository: authRepository, cache, bus, logger });
   const authenticator = createAuthenticator({ repository: authRepository, cache, feed, appEnv: config.APP_ENV });
   registerAuth(app, authenticator);
-  registerIdempotency(app, { repository: createIdempotencyRepository(database.sql), logger });
+  const idempotency = registerIdempotency(app, { repository: createIdempotencyRepository(database.sql), logger });
 
   // Commands owed to other processes, sent until answered (ADR 15): a deactivated platform's webhooks.
   const remoteTasksRepository = createRemoteTasksRepository();
@@ -327,6 +327,7 @@ export async function createPaymentsService(
         moves,
         settle: (tx, input) => settlement.enqueueSettlement(tx, input),
       }),
+      idempotency,
     ),
   );
 
