@@ -5,12 +5,13 @@ import type { Logger } from '@holdfast/logging';
 import {
   DEFAULT_REMOTE_TASK_SETTINGS,
   NonRetryableError,
+  publishEvent,
   type RemoteTaskSettings,
   type RunningConsumer,
   sendCommand,
   startConsumer,
 } from '@holdfast/messaging';
-import { createEventRelay, createFoundation, createRetentionSweeper, createRowWaiter } from '@holdfast/runtime';
+import { createFoundation, createOutboxRelay, createRetentionSweeper, createRowWaiter } from '@holdfast/runtime';
 import { createSecretBox } from '@holdfast/secrets';
 import { type PaymentsConfig, SERVICE_NAME } from './config.js';
 import * as tables from './db/schema.js';
@@ -343,7 +344,14 @@ export async function createPaymentsService(
     duplicateWindowSeconds: config.PAYMENTS_DUPLICATE_WINDOW_SECONDS,
   };
   const checkSender = createSenderLimits(transactionsRepository, senderLimits);
-  const relay = createEventRelay(foundation, SCHEMA_NAME, logger);
+  const relay = createOutboxRelay({
+    sql: database.sql,
+    schemaName: SCHEMA_NAME,
+    logger,
+    publish: async (event) => {
+      await publishEvent(bus, event);
+    },
+  });
   const transactions = createTransactionsService({
     sql: database.sql,
     repository: transactionsRepository,
