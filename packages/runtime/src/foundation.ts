@@ -112,6 +112,8 @@ export async function createFoundation<TSchema extends Record<string, unknown>>(
     await database.close();
     throw error;
   }
+  if (config.APP_ENV === 'production' && config.METRICS_PORT === undefined)
+    logger.warn('/metrics is not served: set METRICS_PORT to serve it on an internal port (never on the API port in production)');
   const { rateLimitsPerMinute, credentialOf, redisUrl, ...http } = options.http;
   const limits = rateLimitsPerMinute && {
     perMinute: rateLimitsPerMinute,
@@ -131,7 +133,13 @@ export async function createFoundation<TSchema extends Record<string, unknown>>(
     // The description is still built (tests and the build read it); only serving it is optional.
     ...(openapi ? { openapi: { ...openapi, serve: apiDocsOf(config) } } : {}),
     security: { hsts: config.APP_ENV !== 'local' },
-    ...(config.METRICS_PORT !== undefined ? { metrics: { host: listenHostOf(config), port: config.METRICS_PORT } } : {}),
+    // In production /metrics is never on the API's port (it names routes, tenants' traffic, the
+    // relayer's balance): on METRICS_PORT, or nowhere (and said at start).
+    ...(config.METRICS_PORT !== undefined
+      ? { metrics: { host: listenHostOf(config), port: config.METRICS_PORT } }
+      : config.APP_ENV === 'production'
+        ? { metrics: 'unserved' as const }
+        : {}),
     ...(limits ? { rateLimit: { perMinute: limits.perMinute, counter: limits.counting.counter, credentialOf } } : {}),
     readiness: [
       { name: 'postgres', check: database.ping },
