@@ -10,7 +10,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { type DomainEvent, newEventId, WebhookCommands } from '@holdfast/contracts';
+import { type DomainEvent, newEventId, WebhookCommands, webhookCommandOf } from '@holdfast/contracts';
 import { runMigrations } from '@holdfast/db';
 import { createLogger } from '@holdfast/logging';
 import { connectBus, deleteStreams, publishEvent, sendCommand, setUpNats } from '@holdfast/messaging';
@@ -213,7 +213,7 @@ async function main() {
       subscriptionCount = count;
       currentPlatform = randomUUID();
       for (let i = 0; i < count; i += 1) {
-        await sendCommand(bus, WebhookCommands.create, {
+        await sendCommand(bus, webhookCommandOf(WebhookCommands.create, 'platform'), {
           owner: { platformId: currentPlatform },
           url: `${receiver}/hook/${i}`,
           eventTypes: ['transaction.created'],

@@ -1,4 +1,4 @@
-import { WebhookCommands, type WebhookOwner } from '@holdfast/contracts';
+import { ownerKindOf, WebhookCommands, type WebhookOwner, webhookCommandOf } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
 import type { Logger } from '@holdfast/logging';
 import { type Bus, type RemoteTaskSettings, sendCommand } from '@holdfast/messaging';
@@ -72,7 +72,10 @@ export function remoteTaskHandlers(deps: { bus: Bus }): Record<RemoteTaskKind, R
   return {
     'webhooks.deactivate-owner': async (row) => {
       const { owner, reason } = row.payload as { owner: WebhookOwner; reason?: string };
-      await sendCommand(bus, WebhookCommands.deactivateOwner, { owner, ...(reason ? { reason } : {}) });
+      await sendCommand(bus, webhookCommandOf(WebhookCommands.deactivateOwner, ownerKindOf(owner)), {
+        owner,
+        ...(reason ? { reason } : {}),
+      });
     },
   };
 }

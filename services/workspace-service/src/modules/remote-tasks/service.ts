@@ -1,4 +1,12 @@
-import { AppError, type CheckoutWalletSettings, PAYMENTS_COMMANDS, WebhookCommands, type WebhookOwner } from '@holdfast/contracts';
+import {
+  AppError,
+  type CheckoutWalletSettings,
+  ownerKindOf,
+  PAYMENTS_COMMANDS,
+  WebhookCommands,
+  type WebhookOwner,
+  webhookCommandOf,
+} from '@holdfast/contracts';
 import type { Logger } from '@holdfast/logging';
 import { type Bus, type RemoteTaskSettings, sendCommand } from '@holdfast/messaging';
 import { createRemoteTaskRunner as createTaskRunner } from '@holdfast/runtime';
@@ -116,7 +124,10 @@ export function deactivationHandlers<R extends { remoteTasks: RemoteTasksReposit
     },
     'webhooks.deactivate-owner': async (row: RemoteTaskRow) => {
       const { owner, reason } = row.payload as { owner: WebhookOwner; reason?: string };
-      await sendCommand(bus, WebhookCommands.deactivateOwner, { owner, ...(reason ? { reason } : {}) });
+      await sendCommand(bus, webhookCommandOf(WebhookCommands.deactivateOwner, ownerKindOf(owner)), {
+        owner,
+        ...(reason ? { reason } : {}),
+      });
     },
   } satisfies Partial<Record<RemoteTaskKind, RemoteTaskHandler<R>>>;
 }

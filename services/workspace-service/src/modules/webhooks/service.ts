@@ -8,6 +8,7 @@ import {
   WEBHOOK_TEST_COMMAND_TIMEOUT_MS,
   WebhookCommands,
   type WebhookSubscription,
+  webhookCommandOf,
 } from '@holdfast/contracts';
 import { notFound } from '@holdfast/http-kit';
 import { type Bus, sendCommand } from '@holdfast/messaging';
@@ -62,7 +63,10 @@ export function createWebhooksService(deps: {
     timeoutMs?: number,
   ): Promise<Static<C['reply']>> {
     const owned = { owner: { workspaceId }, ...request } as Static<C['request']>;
-    return sendCommand(bus, command, owned, { requestId: caller.requestId, ...(timeoutMs ? { timeoutMs } : {}) });
+    return sendCommand(bus, webhookCommandOf(command, 'workspace'), owned, {
+      requestId: caller.requestId,
+      ...(timeoutMs ? { timeoutMs } : {}),
+    });
   }
 
   /** A read: membership and existence checked, then the command. */
