@@ -194,7 +194,7 @@ export function requestRunRow(
   what: string,
   inFlight: number,
   r: Measured,
-): { row: string[]; perSecond: number; p99: number } {
+): { row: string[]; perSecond: number; p99: number; cpuMs: number } {
   const sorted = [...r.latencies].sort((a, b) => a - b);
   const perSecond = r.ok / r.seconds;
   const p99 = percentile(sorted, 99);
@@ -215,7 +215,9 @@ export function requestRunRow(
   ];
   process.stderr.write(`[bench] ${row.join(' | ')}\n`);
   if (r.errors > 0) process.stderr.write(`[bench]   ${r.errors} errors; the first: ${r.firstError}\n`);
-  return { row, perSecond, p99 };
+  // The server's CPU and its PostgreSQL backends' per request (NaN when /proc could not tell).
+  const cpuMs = (r.cpuMsPerRequest ?? Number.NaN) + (r.postgresCpuMsPerRequest ?? Number.NaN);
+  return { row, perSecond, p99, cpuMs };
 }
 
 /**
@@ -406,13 +408,16 @@ export const benchServiceEnv = (databaseUrl: string, natsUrl: string, prefix: st
  * The bare server (bare-server.ts) on the bench database, as a process of its own with the services'
  * Node flags and environment, then those of BENCH_BARE_NODE_ARGS; its base URL once it listens.
  */
-export async function startBareServer(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
+export async function startBareServer(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string }> {
   // The services' Node flags and environment, so that a ratio compares code, not runtimes.
   const child = spawn(
     process.execPath,
     [...SERVICE_NODE_FLAGS, ...nodeArgsFrom('BENCH_BARE_NODE_ARGS'), join(root, 'scripts/bench/bare-server.ts')],
     {
-      env: { PATH: process.env.PATH ?? '', ...SERVICE_ENV, DATABASE_URL: databaseUrl },
+      env: { PATH: process.env.PATH ?? '', ...SERVICE_ENV, DATABASE_URL: databaseUrl, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
