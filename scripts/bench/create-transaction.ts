@@ -37,6 +37,7 @@ import {
   benchDatabase,
   benchServiceEnv,
   closedLoops,
+  copyTables,
   type Measured,
   markdownTable,
   measured,
@@ -376,28 +377,11 @@ async function main(): Promise<void> {
 
 /**
  * The same-work route's tables (bare-server.ts): a copy of the three tables payments' creation
- * statement writes (transactions, transaction_transitions, outbox) in a schema of its own, with
- * their columns, defaults, indexes and constraints (`like … including all`) and their foreign keys
- * (to payments' platforms and batches, and the transitions' to the copy's transactions), so that the
- * statement does the same work as in payments while payments' outbox relay never sees its events.
+ * statement writes, so that it does the same work as in payments while payments' outbox relay never
+ * sees its events (load.ts's copyTables).
  */
-async function sameWorkSchema(sql: postgres.Sql): Promise<void> {
-  const tables = ['transactions', 'transaction_transitions', 'outbox'];
-  await sql`create schema bench_same_work`;
-  for (const table of tables) await sql.unsafe(`create table bench_same_work.${table} (like payments.${table} including all)`);
-  const keys = await sql<{ table: string; name: string; definition: string }[]>`
-    select c.conrelid::regclass::text as table, c.conname as name, pg_get_constraintdef(c.oid) as definition
-    from pg_constraint c join pg_class t on t.oid = c.conrelid join pg_namespace n on n.oid = t.relnamespace
-    where c.contype = 'f' and n.nspname = 'payments' and t.relname in ${sql(tables)}`;
-  for (const key of keys) {
-    const table = key.table.replace(/^payments\./, 'bench_same_work.');
-    const definition = key.definition.replace(
-      /REFERENCES payments\.(transactions|transaction_transitions|outbox)\(/,
-      'REFERENCES bench_same_work.$1(',
-    );
-    await sql.unsafe(`alter table ${table} add constraint ${key.name} ${definition}`);
-  }
-}
+const sameWorkSchema = (sql: postgres.Sql) =>
+  copyTables(sql, 'payments', ['transactions', 'transaction_transitions', 'outbox'], 'bench_same_work');
 
 function report(rows: string[][], targets: RoundsTarget[], software: { postgres: string; nats: string }, startLoad: number[]): void {
   const command = `node scripts/bench/create-transaction.ts --rounds ${ROUNDS} --requests ${REQUESTS} --replays ${REPLAYS} --reads ${READS} --warmup ${WARMUP}`;

@@ -440,3 +440,23 @@ export async function serverVersions(databaseUrl: string, natsUrl: string): Prom
   await nc.close();
   return { postgres: pg?.version ?? '?', nats };
 }
+
+/**
+ * Copies of `tables` of schema `from` in a new schema `to`, for a same-work baseline that must run a
+ * service's own statements without the service's workers seeing its rows: the same columns,
+ * defaults, indexes and constraints (`like … including all`) and the same foreign keys (to the
+ * copies where they name a copied table, to `from`'s tables otherwise).
+ */
+export async function copyTables(sql: postgres.Sql, from: string, tables: string[], to: string): Promise<void> {
+  await sql.unsafe(`create schema ${to}`);
+  for (const table of tables) await sql.unsafe(`create table ${to}.${table} (like ${from}.${table} including all)`);
+  const keys = await sql<{ table: string; name: string; definition: string }[]>`
+    select t.relname as table, c.conname as name, pg_get_constraintdef(c.oid) as definition
+    from pg_constraint c join pg_class t on t.oid = c.conrelid join pg_namespace n on n.oid = t.relnamespace
+    where c.contype = 'f' and n.nspname = ${from} and t.relname in ${sql(tables)}`;
+  const copied = new RegExp(`REFERENCES ${from}\\.(${tables.join('|')})\\(`);
+  for (const key of keys) {
+    const definition = key.definition.replace(copied, `REFERENCES ${to}.$1(`);
+    await sql.unsafe(`alter table ${to}.${key.table} add constraint ${key.name} ${definition}`);
+  }
+}
