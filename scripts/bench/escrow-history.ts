@@ -88,7 +88,8 @@ export async function mineEscrowHistory(rpcUrl: string, o: HistoryOptions): Prom
   await rpc('evm_setAutomine', [false]);
   for (let i = 0; i < o.singles; i += o.perBlock) {
     const count = Math.min(o.perBlock, o.singles - i);
-    for (let j = 0; j < count; j++) await send(createData(randomUUID()), 300_000n);
+    // The block's transactions at once (their nonces are set before they are sent).
+    await Promise.all(Array.from({ length: count }, () => send(createData(randomUUID()), 300_000n)));
     await rpc('evm_mine');
   }
   for (let b = 0; b < o.batches; b++) {

@@ -4,8 +4,8 @@
 // row written, migrations included:
 //
 // - the indexer: from the spawn of its bundle/migrate.js (then bundle/main.js, as ./scripts/start runs
-//   them) to the JetStream timestamp of its last event on the CHAIN stream (its output: what it
-//   writes);
+//   them) to its events table holding every event (each row written, with its range's cursor,
+//   after JetStream acknowledged the event), polled every 20 ms;
 // - Ponder: from the spawn of `ponder start` (its build, its migrations, its historical sync) to the
 //   moment its tables (ponder-project/ponder.schema.ts: one row per EscrowCreated and per
 //   BatchCreated) hold every event, polled every 20 ms; tuned (`maxRequestsPerSecond` raised, so
@@ -32,7 +32,7 @@ import { portFor } from '../lib/stack/ports.ts';
 import { productionEntry, SERVICE_NODE_FLAGS, serviceAt, serviceEnvOf, setUpNats, stopProcess } from '../lib/stack/processes.ts';
 import { historyEvents, mineEscrowHistory } from './escrow-history.ts';
 import { benchDatabase, benchServiceEnv, machineLine, markdownTable, processCpuMs, writeBenchSection } from './load.ts';
-import { benchmarksFile, databaseUrl, flag, natsUrl, numberOption, root } from './options.ts';
+import { benchmarksFile, databaseUrl, flag, natsUrl, nodeArgsFrom, numberOption, root } from './options.ts';
 import { alternate, checkQuiet, loadNow, ROUNDS, ROUNDS_TEXT, type RoundsTarget, spread, targetsReport } from './rounds.ts';
 
 const SINGLES = numberOption('singles', 2000);
@@ -43,6 +43,8 @@ const LEGS = numberOption('legs', 50);
 const MAX_RPS = numberOption('max-rps', 10_000);
 const WRITE = flag('write');
 const SMOKE = flag('smoke');
+/** Only the indexer's runs (to profile it: BENCH_INDEXER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"); no verdict. */
+const INDEXER_ONLY = flag('indexer-only');
 /** Issue 34: the indexer's backfill at least 3 times as fast as Ponder tuned. */
 const TARGET = 3;
 /** A run that has not written every event by then failed. */
@@ -81,6 +83,8 @@ interface Backfill {
   seconds: number;
   /** The process's CPU time over the run (ms). */
   cpuMs: number;
+  /** The indexer's: its migrate process, spawn to exit. */
+  migrateSeconds?: number;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -114,6 +118,7 @@ async function main(): Promise<void> {
       };
       const cwd = mkdtempSync(join(os.tmpdir(), 'holdfast-bench-'));
       const service = join(root, 'services/chain-indexer');
+      const sql = postgres(database.url, { max: 1, onnotice: () => {} });
       let indexer: ChildProcess | undefined;
       try {
         // The streams exist before any process starts, as ./scripts/start makes them.
@@ -124,25 +129,32 @@ async function main(): Promise<void> {
         await new Promise<void>((resolve, reject) =>
           migrate.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`migrate exited ${code}`)))),
         );
-        indexer = spawn(process.execPath, [...SERVICE_NODE_FLAGS, productionEntry(service, 'main')], {
-          env: { ...serviceEnvOf(serviceAt(service)), ...env },
-          cwd,
-          stdio: ['ignore', 'inherit', 'inherit'],
-        });
+        indexer = spawn(
+          process.execPath,
+          [...SERVICE_NODE_FLAGS, ...nodeArgsFrom('BENCH_INDEXER_NODE_ARGS'), productionEntry(service, 'main')],
+          {
+            env: { ...serviceEnvOf(serviceAt(service)), ...env },
+            cwd,
+            stdio: ['ignore', 'inherit', 'inherit'],
+          },
+        );
+        const migrated = Date.now();
+        // Its rows: each event is written to its events table with the range's cursor, after
+        // JetStream acknowledged it (polled as Ponder's tables are).
         for (;;) {
-          const messages = await jsm.streams
-            .info(stream)
-            .then((i) => i.state.messages)
-            .catch(() => 0);
-          if (messages >= events) break;
-          if (Date.now() - started > RUN_TIMEOUT_MS) throw new Error(`the indexer published ${messages} of ${events} events`);
+          const [written] = await sql<{ n: number }[]>`select count(*)::int as n from indexer.events`;
+          if ((written?.n ?? 0) >= events) break;
+          if (Date.now() - started > RUN_TIMEOUT_MS) throw new Error(`the indexer wrote ${written?.n} of ${events} events`);
           await sleep(20);
         }
+        const seconds = (Date.now() - started) / 1000;
         const cpuMs = processCpuMs(indexer.pid) ?? Number.NaN;
-        const last = await jsm.streams.getMessage(stream, { seq: events });
-        return { seconds: (Date.parse(last!.timestamp) - started) / 1000, cpuMs };
+        const published = (await jsm.streams.info(stream)).state.messages;
+        if (published < events) throw new Error(`the indexer wrote ${events} events but published ${published}`);
+        return { seconds, cpuMs, migrateSeconds: (migrated - started) / 1000 };
       } finally {
         if (indexer) await stopProcess(indexer);
+        await sql.end();
         await deletePrefixedStreams(natsUrl, prefix).catch(() => undefined);
         await database.drop(false);
       }
@@ -204,6 +216,13 @@ async function main(): Promise<void> {
       }
     };
 
+    if (INDEXER_ONLY) {
+      for (let round = 1; round <= ROUNDS; round += 1) {
+        const b = await indexerBackfill();
+        log(`indexer: ${events} events in ${b.seconds.toFixed(2)} s (${JSON.stringify(b)})`);
+      }
+      return;
+    }
     // Warm-up: the OS's file cache for both (Ponder's build reads its sources and node_modules).
     log('warming up (one run of each, not counted)…');
     await indexerBackfill();
@@ -218,6 +237,7 @@ async function main(): Promise<void> {
         b.seconds.toFixed(2),
         Math.round(events / b.seconds).toString(),
         (b.cpuMs / 1000).toFixed(2),
+        b.migrateSeconds === undefined ? '' : b.migrateSeconds.toFixed(2),
         load.toFixed(2),
       ]);
       log(rows.at(-1)!.join(' | '));
@@ -268,7 +288,7 @@ async function main(): Promise<void> {
       `- **machine**: ${machineLine(startLoad)}`,
       `- **software**: Node ${process.versions.node}, Ponder ${pinnedVersion} (npm, in scripts/bench/.ponder), anvil`,
       `- **command**: \`pnpm exec turbo run build && ${command}\``,
-      `- **setup**: one throw-away anvil holding ${events} escrow events (${SINGLES} single escrows, ${PER_BLOCK} a block; ${BATCHES} batches of ${LEGS} legs, each with its \`BatchCreated\`, one a block) in ${blocks} blocks; each run on a fresh database of the shared PostgreSQL, timed from its process's spawn to its last row written, migrations included. The indexer: \`bundle/migrate.js\` then \`bundle/main.js\` with their production flags and defaults, its rows the CHAIN stream's messages (the time is the last one's JetStream timestamp). Ponder: \`ponder start\` (its build of the project, its migrations, its historical sync and indexing functions, ponder-project/), each \`EscrowCreated\` and \`BatchCreated\` one row of its tables, polled every 20 ms until they hold all; tuned with \`maxRequestsPerSecond\` ${MAX_RPS} (its default, 50, is the second row). One run of each before the rounds warms the file cache.`,
+      `- **setup**: one throw-away anvil holding ${events} escrow events (${SINGLES} single escrows, ${PER_BLOCK} a block; ${BATCHES} batches of ${LEGS} legs, each with its \`BatchCreated\`, one a block) in ${blocks} blocks; each run on a fresh database of the shared PostgreSQL, timed from its process's spawn to its last row written, migrations included. The indexer: \`bundle/migrate.js\` then \`bundle/main.js\` with their production flags and defaults, its rows those of its events table (each written with its range's cursor after JetStream acknowledged it), polled every 20 ms. Ponder: \`ponder start\` (its build of the project, its migrations, its historical sync and indexing functions, ponder-project/), each \`EscrowCreated\` and \`BatchCreated\` one row of its tables, polled every 20 ms until they hold all; tuned with \`maxRequestsPerSecond\` ${MAX_RPS} (its default, 50, is the second row). One run of each before the rounds warms the file cache.`,
       `- **method**: ${ROUNDS_TEXT}: in each, the two Ponder runs and the indexer's, back to back, Ponder first in odd rounds; the ratio (Ponder's time over the indexer's) per round, the verdict on the median of the rounds. The CPU column is the process's user + system time over its run (the indexer's migrate process not included; Ponder's PostgreSQL work is not in it either).`,
       '',
       markdownTable(['round', 'run', 'events', 'seconds, start to last row', 'events/s', 'process CPU (s)', 'load (1 min) at start'], rows),
