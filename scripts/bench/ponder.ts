@@ -183,13 +183,22 @@ async function main(): Promise<void> {
               PONDER_TELEMETRY_DISABLED: 'true',
               ...(maxRps === undefined ? {} : { PONDER_MAX_RPS: String(maxRps) }),
             },
-            stdio: ['ignore', 'pipe', 'inherit'],
+            stdio: ['ignore', 'pipe', 'pipe'],
           },
         );
-        // Its log (on stdout), the end of it kept for the error of a run that fails.
+        // Its log (on stdout), the end of it kept for the error of a run that fails; its stderr passed
+        // on but for the line its HTTP server (@hono/node-server) prints on every start under Node 24.
         let output = '';
         ponder.stdout!.on('data', (chunk: Buffer) => {
           output = (output + chunk.toString()).slice(-4000);
+        });
+        ponder.stderr!.on('data', (chunk: Buffer) => {
+          const text = chunk
+            .toString()
+            .split('\n')
+            .filter((line) => line !== 'Failed to find Response internal state key')
+            .join('\n');
+          if (text.trim()) process.stderr.write(text);
         });
         const exited = new Promise<never>((_, reject) =>
           ponder!.once('exit', (code) => reject(new Error(`ponder exited ${code}:\n${output}`))),
