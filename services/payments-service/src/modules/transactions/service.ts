@@ -232,10 +232,14 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
     );
 
     // 2. Rules that read stored state but write nothing. A key seen before answers its first result
-    // (or 422) whatever else is now true. A retry is looked up first, with one indexed read (the
-    // lookups of the same moment share one, ADR 39): the creation statement would find it too, but
-    // builds and runs the whole creation to get there.
-    if (idempotencyKey) {
+    // (or 422) whatever else is now true. A creation that is one statement of its own (no quote, no
+    // template: the common case) is not looked up first: its statement checks the key anyway and
+    // answers the first result (`existing`), so a first use, the usual request, pays one round trip
+    // instead of two (issue 34; a retry pays the whole statement instead of one indexed read). With
+    // a quote or a template the key is looked up first (the lookups of the same moment share one,
+    // ADR 39): the quote's use and the template's controls must not run for a retry.
+    const oneStatement = body.quoteId === undefined && templateId === undefined && body.template === undefined;
+    if (idempotencyKey && !oneStatement) {
       const existing = await keyLookups.find(principal.platformId, idempotencyKey);
       if (existing) return replayOf(existing, fingerprint);
     }
