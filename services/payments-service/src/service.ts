@@ -407,7 +407,7 @@ export async function createPaymentsService(
   );
 
   // The hosted payer page, built by scripts/bundle-page.ts into page-build/ (one level above src/, dist/ and bundle/ alike).
-  await app.register(checkoutPageRoutes(pageAssetsFrom(fileURLToPath(new URL('../page-build/', import.meta.url)))));
+  await app.register(checkoutPageRoutes(pageAssetsFrom(fileURLToPath(new URL('../page-build/', import.meta.url))), checkout));
   const checkoutExpiry = createCheckoutExpiryWorker({ service: checkout, logger, intervalMs: config.checkoutExpiryIntervalMs });
 
   // Batches: one sender, many legs, created atomically.

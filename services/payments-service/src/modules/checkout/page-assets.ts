@@ -19,7 +19,7 @@ const TYPES: Record<string, string> = {
 };
 
 /**
- * Reads the built page from `dir` once (the page is a few kilobytes, held in memory). A service
+ * Reads the built page from `dir` once (a few kilobytes, and the WalletConnect chunk of about half a megabyte: held in memory). A service
  * whose page was not built answers 404 for it (the API works without it).
  */
 export function pageAssetsFrom(dir: string): PageAssets {

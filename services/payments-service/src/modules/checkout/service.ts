@@ -541,6 +541,19 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
   }
 
   /**
+   * What the shell of `/pay/{id}` must allow for this session (its CSP, routes.ts): WalletConnect's
+   * hosts only when the session's workspace configured a WalletConnect `projectId`, the same
+   * settings GET …/page answers. An unknown session gets the strict policy (its page says
+   * "not found").
+   */
+  async function pagePolicy(sessionId: string): Promise<{ walletConnect: boolean }> {
+    const s = await repository.get(sql, sessionId);
+    if (!s) return { walletConnect: false };
+    const settings = await walletSettingsOf(s.workspaceId);
+    return { walletConnect: Boolean(settings?.projectId) };
+  }
+
+  /**
    * POST …/authorization: the payer's signature of the page's typed data, relayed for the session's
    * transaction as the platform's own escrow-authorization call would be, without its credential
    * (the session names the platform). 202 when relayed now, 200 for the same signature again.
@@ -611,6 +624,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     expire,
     attachPayer,
     page,
+    pagePolicy,
     authorize,
     expireDue,
     setWalletSettings,
