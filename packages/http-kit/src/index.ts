@@ -23,6 +23,7 @@ export { registerCountGauge } from './metrics.js';
 export { RATE_LIMIT_TIERS, type RateLimitSettings, type RateLimitTier } from './rate-limit.js';
 export { captureRawBody } from './raw-body.js';
 export type { RouteAccess, RouteAccessForms } from './route-access.js';
+export { type Paged, paged, type Route, type RouteHandler, type RouteSurface, route, type ServedOperation, serveRoutes } from './routes.js';
 export { type ServiceHandle, startForTest } from './service.js';
 export { type Closer, exitOnUnhandled, type RunOptions, runUntilSignalled } from './shutdown.js';
 export { type WaitOptions, waitForDependencies } from './starting.js';
