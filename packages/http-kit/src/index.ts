@@ -2,7 +2,7 @@ export { MAX_FIELD_ERRORS, PAGE_MAX } from '@holdfast/contracts';
 export { createHttpApp, DEFAULT_BODY_LIMIT, type HttpApp, type HttpAppOptions, type OpenApiInfo } from './app.js';
 export * from './client-address.js';
 export type { DeprecatedSurface } from './deprecation.js';
-export { type EndpointHandler, type EndpointOptions, emptyBodyAsObject, endpointSchema, serveEndpoint } from './endpoint.js';
+export { type EndpointHandler, type EndpointOptions, emptyBodyAsObject, endpointSchema } from './endpoint.js';
 export { ErrorResponse, envelope, errorEnvelope, errorResponses } from './envelope.js';
 export {
   boundedText,

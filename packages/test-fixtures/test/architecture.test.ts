@@ -166,6 +166,62 @@ describe('one route style', () => {
   });
 });
 
+// One route declaration (issue 35): what an endpoint asks of its caller (access, roles), its tier,
+// its audit action and its twins are written once, in its catalogue entry; a route file gives only
+// the handler, through `serveRoutes(app, surface, [route(api.x, handler), ...])` of
+// @holdfast/http-kit, which serves each entry with its config and (on the Workspace API) wraps the
+// answer in the envelope. A `serveEndpoint(` or `app.get(` of a module, a `config` at the call
+// site, or an `envelope(request, ...)` of a workspace handler would be the second way back.
+describe('one route declaration', () => {
+  const routeFiles = (service: string) => {
+    const modules = join(repoRoot(), 'services', service, 'src', 'modules');
+    return filesUnder(modules, '.ts')
+      .filter((file) => file.endsWith('/routes.ts') || dirname(file).endsWith('/routes'))
+      .map((file) => ({ name: relative(modules, file), text: readFileSync(file, 'utf8') }));
+  };
+
+  /** What a route file of workspace-service may not say: each pattern with the way it should be said. */
+  const WORKSPACE_OFFENCES: [RegExp, string][] = [
+    [/\bserveEndpoint\(/g, 'serveEndpoint (serve the module through serveRoutes(app, WORKSPACE_SURFACE, [...]))'],
+    [
+      /\b\w+\.(?:get|post|put|patch|delete|route)(?:<[^>]*>)?\(\s*['`{]/g,
+      'a route registered by hand (add it to the catalogue, serve it with serveRoutes)',
+    ],
+    [
+      /\b(?:config|tier|access|roles):|\baudit:\s*[A-Z_]+\./g,
+      'a route option of the catalogue (write access, roles, tier and audit in the endpoint entry)',
+    ],
+    [/\benvelope\(/g, 'envelope( (return the data; the kit wraps it, paged(data, pagination) for a page)'],
+  ];
+
+  it('finds an offence when there is one', () => {
+    const sample =
+      "serveEndpoint(app, api.getUser, { config: { tier: 'admin', roles: ADMIN_ROLES } }, async (request) => envelope(request, 1));" +
+      "app.get('/x', async () => 1);";
+    expect(WORKSPACE_OFFENCES.filter(([pattern]) => sample.match(pattern)).length).toBe(4);
+  });
+
+  it('workspace-service routes are served from the catalogue, through the kit', () => {
+    const files = routeFiles('workspace-service');
+    expect(files.length).toBeGreaterThan(10);
+    const offenders = files.flatMap(({ name, text }) => [
+      ...WORKSPACE_OFFENCES.flatMap(([pattern, why]) => [...text.matchAll(pattern)].map(() => `${name}: ${why}`)),
+      ...(text.includes('serveRoutes(') ? [] : [`${name}: serves no route through serveRoutes`]),
+    ]);
+    expect(offenders).toEqual([]);
+  });
+
+  it('payments-service routes are served from the catalogue, through the kit', () => {
+    const offenders = routeFiles('payments-service').flatMap(({ name, text }) => [
+      ...[...text.matchAll(/\bserveEndpoint\(/g)].map(
+        () => `${name}: serveEndpoint (serve it through serveRoutes(app, PAYMENTS_SURFACE, [...]))`,
+      ),
+      ...(text.includes('serveRoutes(') ? [] : [`${name}: serves no route through serveRoutes`]),
+    ]);
+    expect(offenders).toEqual([]);
+  });
+});
+
 // One crypto package (issue 19): @holdfast/secrets seals, hashes, MACs and compares for every
 // service and package. Ciphers, hashes and MACs of node:crypto anywhere else would be a second,
 // diverging way (another key format, another comparison).

@@ -18,7 +18,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * takes and the answers it gives. Each API lists its endpoints in one catalogue
  * (`workspace/endpoints/`, `payments/endpoints/`, a file per resource): a reader finds the whole
  * surface there, the OpenAPI description is built from it, and the service adds only the handler
- * and who may call (`serveEndpoint` of @holdfast/http-kit). Docs: docs/engineering.md "Routes".
+ * (`serveRoutes` of @holdfast/http-kit). Docs: docs/engineering.md "Routes".
  */
 export interface Endpoint {
   method: HttpMethod;

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { SuccessEnvelope as ok } from '../../common/envelope.js';
 import { AUDIT_EXPORT_MAX_ROWS, AuditExportQuery, AuditLogEntry, AuditLogQuery, AuditStats, AuditStatsQuery } from '../audit.js';
 import { IdParams } from '../common.js';
+import { ADMIN_ROLES } from '../identity.js';
 import { endpoint } from './define.js';
 
 // audit logs
@@ -15,9 +16,9 @@ export const listAuditLogs = endpoint({
   tags: ['audit logs'],
   summary: 'List audit entries',
   description: `Newest first. ${AUDIT_SCOPE} Filters: see docs/audit-logs.md.`,
+  roles: ADMIN_ROLES,
   querystring: AuditLogQuery,
   response: { 200: ok(Type.Array(AuditLogEntry)) },
-  errors: [401, 403],
 });
 
 export const exportAuditLogs = endpoint({
@@ -30,6 +31,8 @@ export const exportAuditLogs = endpoint({
     `The entries matching the filters, newest first, at most \`limit\` (default and maximum ${AUDIT_EXPORT_MAX_ROWS}); ` +
     '`X-Export-Truncated: true` says more matched (narrow with `from`/`to`). `format=csv` (default) or `format=json` (an array). ' +
     `CSV cells that a spreadsheet would run as a formula start with an apostrophe. ${AUDIT_SCOPE}`,
+  roles: ADMIN_ROLES,
+  tier: 'admin',
   querystring: AuditExportQuery,
   response: {
     200: {
@@ -40,7 +43,6 @@ export const exportAuditLogs = endpoint({
       },
     },
   },
-  errors: [401, 403],
 });
 
 export const auditLogStats = endpoint({
@@ -50,9 +52,9 @@ export const auditLogStats = endpoint({
   tags: ['audit logs'],
   summary: 'Audit statistics',
   description: `Counts of the entries matching the filters: totals, per action, per resource type, per UTC day, the 10 most active users. ${AUDIT_SCOPE}`,
+  roles: ADMIN_ROLES,
   querystring: AuditStatsQuery,
   response: { 200: ok(AuditStats) },
-  errors: [401, 403],
 });
 
 export const getAuditLog = endpoint({
@@ -62,7 +64,8 @@ export const getAuditLog = endpoint({
   tags: ['audit logs'],
   summary: 'Get an audit entry',
   description: `${AUDIT_SCOPE} Entries outside that scope answer 404.`,
+  roles: ADMIN_ROLES,
   params: IdParams,
   response: { 200: ok(AuditLogEntry) },
-  errors: [401, 403, 404],
+  errors: [404],
 });

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { SuccessEnvelope as ok } from '../../common/envelope.js';
+import { CUSTOMER_AUDIT } from '../audit-actions.js';
 import { IdParams, MessageResult } from '../common.js';
 import {
   CreateCustomerBody,
@@ -15,7 +16,8 @@ import {
   WorkspaceCustomerListQuery,
   WorkspaceRefParams,
 } from '../customers.js';
-import { CUSTOMER_BEARER, CUSTOMER_TOKEN, endpoint, publicEndpoint } from './define.js';
+import { ADMIN_ROLES } from '../identity.js';
+import { CUSTOMER_TOKEN, endpoint, publicEndpoint } from './define.js';
 
 // customers: a workspace's customers for its administrators (`/workspaces/{id}/customers`,
 // `/customers[/{id}]`), and the customers' own self-service routes (`/workspaces/{id}/customers/auth/*`,
@@ -30,10 +32,11 @@ export const listWorkspaceCustomers = endpoint({
   tags: ['customers'],
   summary: "List a workspace's customers",
   description: `${CUSTOMER_SEARCH} ${CUSTOMER_ADMINS}`,
+  roles: ADMIN_ROLES,
   params: IdParams,
   querystring: WorkspaceCustomerListQuery,
   response: { 200: ok(Type.Array(CustomerRecord)) },
-  errors: [401, 403, 404],
+  errors: [404],
 });
 
 export const createWorkspaceCustomer = endpoint({
@@ -46,10 +49,13 @@ export const createWorkspaceCustomer = endpoint({
     'The e-mail address is unique within the workspace (409). A customer created here has no password: it cannot log in ' +
     '(self-service accounts are made by POST .../customers/auth/register). `status` defaults to `active`. ' +
     CUSTOMER_ADMINS,
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: CUSTOMER_AUDIT.create,
   params: IdParams,
   body: CreateCustomerBody,
   response: { 201: ok(CustomerRecord) },
-  errors: [401, 403, 404, 409],
+  errors: [404, 409],
 });
 
 export const listCustomers = endpoint({
@@ -61,9 +67,9 @@ export const listCustomers = endpoint({
   description:
     `A SUPER_ADMIN lists every workspace's customers (or one's, with \`workspaceId\`); an ADMIN its workspace's (another ` +
     `\`workspaceId\` is 403). ${CUSTOMER_SEARCH}`,
+  roles: ADMIN_ROLES,
   querystring: CustomerListQuery,
   response: { 200: ok(Type.Array(CustomerRecord)) },
-  errors: [401, 403],
 });
 
 export const createCustomer = endpoint({
@@ -75,9 +81,12 @@ export const createCustomer = endpoint({
   description:
     'As POST /workspaces/{id}/customers, with the workspace in the body: a workspace that does not exist is 400, another ' +
     "tenant's 403; a taken e-mail or externalId in the workspace 409.",
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: CUSTOMER_AUDIT.create,
   body: CreateGlobalCustomerBody,
   response: { 201: ok(CustomerRecord) },
-  errors: [401, 403, 409],
+  errors: [409],
 });
 
 export const getCustomer = endpoint({
@@ -87,9 +96,10 @@ export const getCustomer = endpoint({
   tags: ['customers'],
   summary: 'Get a customer',
   description: `With its wallet (\`walletAddress\`, \`walletLinkedAt\`) when it linked or was given one. Another tenant's customer is 404. ${CUSTOMER_ADMINS}`,
+  roles: ADMIN_ROLES,
   params: IdParams,
   response: { 200: ok(CustomerRecord) },
-  errors: [401, 403, 404],
+  errors: [404],
 });
 
 export const updateCustomer = endpoint({
@@ -101,10 +111,13 @@ export const updateCustomer = endpoint({
   description:
     'Any field of the creation except the workspace; `null` clears an optional one. A customer set to `inactive`, `suspended` ' +
     `or \`pending\` is signed out at once (sessions revoked, access tokens refused). 409 for a taken e-mail or externalId. ${CUSTOMER_ADMINS}`,
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: CUSTOMER_AUDIT.update,
   params: IdParams,
   body: UpdateCustomerBody,
   response: { 200: ok(CustomerRecord) },
-  errors: [401, 403, 404, 409],
+  errors: [404, 409],
 });
 
 export const deleteCustomer = endpoint({
@@ -116,9 +129,12 @@ export const deleteCustomer = endpoint({
   description:
     'Deletes the customer with its sessions, its wallet link and pending wallet-link nonces (a CUSTODY_A wallet stays at the ' +
     `vendor). The audit entries are kept. Answers \`{message}\`. ${CUSTOMER_ADMINS}`,
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: CUSTOMER_AUDIT.delete,
   params: IdParams,
   response: { 200: ok(MessageResult) },
-  errors: [401, 403, 404],
+  errors: [404],
 });
 
 export const registerCustomer = publicEndpoint({
@@ -131,6 +147,8 @@ export const registerCustomer = publicEndpoint({
     'Creates the customer with the same password policy as users (12 to 128 characters with an upper-case letter, a lower-case ' +
     'letter, a number and a special character) and signs it in: the answer is the customer session. 409 when the e-mail ' +
     'address is taken in the workspace; 404 for an unknown workspace; 403 when the workspace is inactive or suspended.',
+  tier: 'public',
+  audit: CUSTOMER_AUDIT.register,
   params: WorkspaceRefParams,
   body: CustomerRegisterBody,
   response: { 201: ok(CustomerSession) },
@@ -148,6 +166,8 @@ export const loginCustomer = publicEndpoint({
     'this workspace) and a refresh token (single use). 401 `INVALID_CREDENTIALS` for a wrong e-mail or password (also for a ' +
     'customer an administrator created, which has no password); 401 for an account that is not active; 429 with a doubling back-off ' +
     'after 5 failures within 15 minutes for this account from this client address (other addresses are not affected).',
+  tier: 'public',
+  audit: CUSTOMER_AUDIT.login,
   params: WorkspaceRefParams,
   body: CustomerLoginBody,
   response: { 200: ok(CustomerSession) },
@@ -163,6 +183,8 @@ export const refreshCustomer = publicEndpoint({
   description:
     'The refresh token is single use: the answer holds a new one. Presenting an already used one revokes the whole session and ' +
     "answers 401; so do an expired one (`TOKEN_EXPIRED`), an unknown one and another workspace's.",
+  tier: 'public',
+  audit: CUSTOMER_AUDIT.refresh,
   params: WorkspaceRefParams,
   body: CustomerRefreshBody,
   response: { 200: ok(CustomerSession) },
@@ -178,6 +200,8 @@ export const logoutCustomer = publicEndpoint({
   description:
     'Ends the session of the refresh token; access tokens already issued stay valid until they expire. Answers 200 for an ' +
     'unknown or already ended token too.',
+  tier: 'public',
+  audit: CUSTOMER_AUDIT.logout,
   params: WorkspaceRefParams,
   body: CustomerRefreshBody,
   response: { 200: ok(MessageResult) },
@@ -191,8 +215,9 @@ export const customerMe = endpoint({
   tags: ['customer self-service'],
   summary: 'The customer behind the token',
   description: `\`{id, email, firstName, lastName, walletAddress, walletLinkedAt, emailVerified, status}\`. ${CUSTOMER_TOKEN}`,
-  security: CUSTOMER_BEARER,
+  access: 'customer',
+  tier: 'high',
   params: WorkspaceRefParams,
   response: { 200: ok(CustomerMe) },
-  errors: [401, 403],
+  errors: [403],
 });

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { NoContent, SuccessEnvelope as ok } from '../../common/envelope.js';
+import { WORKSPACE_AUDIT } from '../audit-actions.js';
 import { IdParams } from '../common.js';
 import {
   CreateWorkspaceIntegrationBody,
@@ -29,7 +30,6 @@ export const listIntegrationCatalog = endpoint({
     'Every kind of integration a workspace may set up, with its stable `id`, its config schema (secret fields are `writeOnly`) ' +
     'and whether this deployment can set it up (`available`). Any signed-in user.',
   response: { 200: ok(Type.Array(IntegrationCatalogEntry)) },
-  errors: [401],
 });
 
 export const listWorkspaceIntegrations = endpoint({
@@ -41,7 +41,7 @@ export const listWorkspaceIntegrations = endpoint({
   description: `Oldest first. ${INTEGRATION_CALLERS} ${INTEGRATION_SECRETS}`,
   params: IdParams,
   response: { 200: ok(Type.Array(WorkspaceIntegration)) },
-  errors: [401, 403, 404],
+  errors: [403, 404],
 });
 
 export const createWorkspaceIntegration = endpoint({
@@ -54,10 +54,11 @@ export const createWorkspaceIntegration = endpoint({
     'Saves `config` for the catalog kind `integrationId` once its fields pass the kind’s schema (400 names each bad field). ' +
     'A kind that calls a provider is saved `pending` (validate it, or use /with-config); the others are `active`. ' +
     `One integration per kind: a second answers 409. ${INTEGRATION_CALLERS} ${INTEGRATION_SECRETS}`,
+  audit: WORKSPACE_AUDIT.integrationCreate,
   params: IdParams,
   body: CreateWorkspaceIntegrationBody,
   response: { 200: ok(WorkspaceIntegration) },
-  errors: [401, 403, 404, 409],
+  errors: [403, 404, 409],
 });
 
 export const validateWorkspaceIntegration = endpoint({
@@ -71,10 +72,11 @@ export const validateWorkspaceIntegration = endpoint({
     're-checks the config the workspace saved for the kind and records the outcome on it (`status` becomes `active` or ' +
     '`error`). An invalid config is a 200 with `valid: false` and the bad fields. ' +
     INTEGRATION_CALLERS,
+  audit: WORKSPACE_AUDIT.integrationValidate,
   params: IdParams,
   body: ValidateIntegrationBody,
   response: { 200: ok(IntegrationValidation) },
-  errors: [401, 403, 404],
+  errors: [403, 404],
 });
 
 export const createValidatedWorkspaceIntegration = endpoint({
@@ -87,10 +89,11 @@ export const createValidatedWorkspaceIntegration = endpoint({
     'Like POST /integrations, but the config is checked with its provider first and saved `active` only when it passes: ' +
     'a config the provider refuses answers 400 naming the fields, a provider without a usable answer 502 ' +
     `\`INTEGRATION_PROVIDER_ERROR\` (retry); neither saves anything. ${INTEGRATION_CALLERS} ${INTEGRATION_SECRETS}`,
+  audit: WORKSPACE_AUDIT.integrationCreate,
   params: IdParams,
   body: CreateWorkspaceIntegrationBody,
   response: { 201: ok(WorkspaceIntegration) },
-  errors: [401, 403, 404, 409, 502],
+  errors: [403, 404, 409, 502],
 });
 
 export const getWorkspaceIntegration = endpoint({
@@ -102,7 +105,7 @@ export const getWorkspaceIntegration = endpoint({
   description: `\`integrationId\` is the catalog kind (or the integration's own \`id\`). ${INTEGRATION_CALLERS} ${INTEGRATION_SECRETS}`,
   params: WorkspaceIntegrationParams,
   response: { 200: ok(WorkspaceIntegration) },
-  errors: [401, 403, 404],
+  errors: [403, 404],
 });
 
 export const updateWorkspaceIntegration = endpoint({
@@ -116,10 +119,11 @@ export const updateWorkspaceIntegration = endpoint({
     'field, a field you leave out (or a secret sent back as `********`) keeps its value; the result is checked whole (400 names ' +
     'each bad field). A changed config of a kind that calls a provider is `pending` until validated again. `metadata` replaces ' +
     `the stored one; \`enabled: true\` switches a disabled integration back on. ${INTEGRATION_CALLERS}`,
+  audit: WORKSPACE_AUDIT.integrationUpdate,
   params: WorkspaceIntegrationParams,
   body: UpdateWorkspaceIntegrationBody,
   response: { 200: ok(WorkspaceIntegration) },
-  errors: [401, 403, 404],
+  errors: [403, 404],
 });
 
 export const deleteWorkspaceIntegration = endpoint({
@@ -129,9 +133,10 @@ export const deleteWorkspaceIntegration = endpoint({
   tags: ['integrations'],
   summary: 'Remove an integration',
   description: `Deletes it with its sealed secrets; the kind can be set up again. ${INTEGRATION_CALLERS}`,
+  audit: WORKSPACE_AUDIT.integrationDelete,
   params: WorkspaceIntegrationParams,
   response: { 204: NoContent },
-  errors: [401, 403, 404],
+  errors: [403, 404],
 });
 
 export const disableWorkspaceIntegration = endpoint({
@@ -141,9 +146,10 @@ export const disableWorkspaceIntegration = endpoint({
   tags: ['integrations'],
   summary: 'Disable an integration',
   description: `Status \`disabled\`; the config is kept (PATCH \`enabled: true\` switches it back on). Idempotent. ${INTEGRATION_CALLERS}`,
+  audit: WORKSPACE_AUDIT.integrationDisable,
   params: WorkspaceIntegrationParams,
   response: { 200: ok(WorkspaceIntegration) },
-  errors: [401, 403, 404],
+  errors: [403, 404],
 });
 
 export const getWorkspaceIntegrationStatus = endpoint({
@@ -153,7 +159,8 @@ export const getWorkspaceIntegrationStatus = endpoint({
   tags: ['integrations'],
   summary: 'Status of an integration',
   description: `The stored status and the outcome of the last check; calls no provider (POST /validate re-checks). ${INTEGRATION_CALLERS}`,
+  tier: 'high',
   params: WorkspaceIntegrationParams,
   response: { 200: ok(WorkspaceIntegrationStatus) },
-  errors: [401, 403, 404],
+  errors: [403, 404],
 });

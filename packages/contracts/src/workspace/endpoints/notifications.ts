@@ -1,4 +1,5 @@
 import { SuccessEnvelope as ok } from '../../common/envelope.js';
+import { WORKSPACE_AUDIT } from '../audit-actions.js';
 import { IdParams } from '../common.js';
 import {
   Notification,
@@ -23,9 +24,9 @@ export const listNotifications = endpoint({
   description:
     'Newest first. `unread=true` lists only unread ones, `unread=false` only read ones. `unreadCount` counts all your unread ' +
     `notifications whatever the filter. ${OWN_NOTIFICATIONS}`,
+  tier: 'high',
   querystring: NotificationListQuery,
   response: { 200: ok(NotificationList) },
-  errors: [401],
 });
 
 export const deleteAllNotifications = endpoint({
@@ -35,8 +36,8 @@ export const deleteAllNotifications = endpoint({
   tags: ['notifications'],
   summary: 'Delete all your notifications',
   description: `\`count\` is how many were deleted. ${OWN_NOTIFICATIONS}`,
+  audit: WORKSPACE_AUDIT.notificationsDeleteAll,
   response: { 200: ok(NotificationCountResult) },
-  errors: [401],
 });
 
 export const markAllNotificationsRead = endpoint({
@@ -46,8 +47,8 @@ export const markAllNotificationsRead = endpoint({
   tags: ['notifications'],
   summary: 'Mark all your notifications read',
   description: `\`count\` is how many were unread. ${OWN_NOTIFICATIONS}`,
+  audit: WORKSPACE_AUDIT.notificationsReadAll,
   response: { 200: ok(NotificationCountResult) },
-  errors: [401],
 });
 
 export const getNotificationPreferences = endpoint({
@@ -58,7 +59,6 @@ export const getNotificationPreferences = endpoint({
   summary: 'Your notification preferences',
   description: 'For each event type, whether it reaches you (`events`), and the defaults. Any signed-in user.',
   response: { 200: ok(NotificationPreferences) },
-  errors: [401],
 });
 
 export const updateNotificationPreferences = endpoint({
@@ -70,9 +70,9 @@ export const updateNotificationPreferences = endpoint({
   description:
     '`events` names the event types to change: `true` on, `false` off, `null` back to the default; the others keep their ' +
     'value. Applies to events handled from then on. Any signed-in user.',
+  audit: WORKSPACE_AUDIT.notificationPreferencesUpdate,
   body: UpdateNotificationPreferencesBody,
   response: { 200: ok(NotificationPreferences) },
-  errors: [401],
 });
 
 export const getNotification = endpoint({
@@ -84,7 +84,7 @@ export const getNotification = endpoint({
   description: OWN_NOTIFICATIONS,
   params: IdParams,
   response: { 200: ok(Notification) },
-  errors: [401, 404],
+  errors: [404],
 });
 
 export const markNotificationRead = endpoint({
@@ -94,7 +94,8 @@ export const markNotificationRead = endpoint({
   tags: ['notifications'],
   summary: 'Mark a notification read',
   description: `Idempotent: \`readAt\` keeps the first time. ${OWN_NOTIFICATIONS}`,
+  audit: WORKSPACE_AUDIT.notificationRead,
   params: IdParams,
   response: { 200: ok(Notification) },
-  errors: [401, 404],
+  errors: [404],
 });

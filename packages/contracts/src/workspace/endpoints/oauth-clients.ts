@@ -10,6 +10,7 @@ import {
   WorkspaceOAuthClientWithSecret,
 } from '../../commands/forwarding.js';
 import { NoContent, SuccessEnvelope as ok } from '../../common/envelope.js';
+import { WORKSPACE_AUDIT } from '../audit-actions.js';
 import { OAuthScopeInfo } from '../catalog.js';
 import { IdParams } from '../common.js';
 import { endpoint } from './define.js';
@@ -31,7 +32,7 @@ export const listOAuthScopes = endpoint({
     'Scope strings are `resource:action` (resource first), each granting one Payments API scope (`action:resource`). Members and SUPER_ADMINs.',
   params: IdParams,
   response: { 200: ok(Type.Array(OAuthScopeInfo)) },
-  errors: [401, 403, 404],
+  errors: [403, 404],
 });
 
 export const listOAuthClients = endpoint({
@@ -43,7 +44,7 @@ export const listOAuthClients = endpoint({
   description: `The workspace's OAuth clients (on all of its platforms), newest first, as \`data.clients\`; deleted ones are gone. ${OAUTH_CLIENT_CALLERS}`,
   params: IdParams,
   response: { 200: ok(WorkspaceOAuthClientList) },
-  errors: [401, 403, 404, 503],
+  errors: [403, 404, 503],
 });
 
 export const createOAuthClient = endpoint({
@@ -59,10 +60,12 @@ export const createOAuthClient = endpoint({
     'sandbox credentials first). Only for an `active` (operator-approved) workspace: otherwise 403 `FORBIDDEN` with',
     `\`details.reason: "workspace_not_active"\`. \`clientSecret\` is in this answer only. ${OAUTH_GRANT_BOUND} ${OAUTH_CLIENT_CALLERS}`,
   ].join(' '),
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.oauthClientCreate,
   params: IdParams,
   body: CreateWorkspaceOAuthClientBody,
   response: { 201: ok(WorkspaceOAuthClientWithSecret) },
-  errors: [401, 403, 404, 409, 503],
+  errors: [403, 404, 409, 503],
 });
 
 export const getOAuthClient = endpoint({
@@ -74,7 +77,7 @@ export const getOAuthClient = endpoint({
   description: `By \`clientId\` (\`hf_client_…\`) or id. Another workspace's client answers 404. ${OAUTH_CLIENT_CALLERS}`,
   params: WorkspaceOAuthClientParams,
   response: { 200: ok(WorkspaceOAuthClient) },
-  errors: [401, 403, 404, 503],
+  errors: [403, 404, 503],
 });
 
 export const updateOAuthClient = endpoint({
@@ -84,10 +87,12 @@ export const updateOAuthClient = endpoint({
   tags: ['OAuth clients'],
   summary: 'Change an OAuth client',
   description: `\`name\`, \`description\`, \`scopes\` (narrowed scopes apply to its existing tokens at once), \`isActive\` (\`false\` revokes all its tokens). ${OAUTH_GRANT_BOUND} A CLIENT may not change a client holding a scope beyond its role (403). ${OAUTH_CLIENT_CALLERS}`,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.oauthClientUpdate,
   params: WorkspaceOAuthClientParams,
   body: UpdateWorkspaceOAuthClientBody,
   response: { 200: ok(WorkspaceOAuthClient) },
-  errors: [401, 403, 404, 503],
+  errors: [403, 404, 503],
 });
 
 export const deleteOAuthClient = endpoint({
@@ -97,9 +102,11 @@ export const deleteOAuthClient = endpoint({
   tags: ['OAuth clients'],
   summary: 'Delete an OAuth client',
   description: `Deletes the client and revokes all its tokens at once. ${OAUTH_CLIENT_CALLERS}`,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.oauthClientDelete,
   params: WorkspaceOAuthClientParams,
   response: { 204: NoContent },
-  errors: [401, 403, 404, 503],
+  errors: [403, 404, 503],
 });
 
 export const revokeOAuthClientTokens = endpoint({
@@ -109,9 +116,11 @@ export const revokeOAuthClientTokens = endpoint({
   tags: ['OAuth clients'],
   summary: "Revoke an OAuth client's tokens",
   description: `Revokes every unexpired token of the client (the client keeps working: it can obtain new ones). \`data.count\` says how many. ${OAUTH_CLIENT_CALLERS}`,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.oauthClientRevokeTokens,
   params: WorkspaceOAuthClientParams,
   response: { 200: ok(RevokedTokens) },
-  errors: [401, 403, 404, 503],
+  errors: [403, 404, 503],
 });
 
 export const getOAuthClientStats = endpoint({
@@ -123,5 +132,5 @@ export const getOAuthClientStats = endpoint({
   description: `\`totalTokens\` ever issued, \`activeTokens\` still usable (unrevoked, unexpired), \`revokedTokens\`. ${OAUTH_CLIENT_CALLERS}`,
   params: WorkspaceOAuthClientParams,
   response: { 200: ok(OAuthClientStats) },
-  errors: [401, 403, 404, 503],
+  errors: [403, 404, 503],
 });

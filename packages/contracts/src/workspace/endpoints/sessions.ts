@@ -1,4 +1,5 @@
 import { SuccessEnvelope as ok } from '../../common/envelope.js';
+import { WORKSPACE_AUDIT } from '../audit-actions.js';
 import { MessageResult } from '../common.js';
 import {
   LoginBody,
@@ -28,6 +29,8 @@ export const signup = publicEndpoint({
     'characters with an upper-case letter, a lower-case letter, a number and a special character. A 6-digit code valid 15 minutes is ' +
     'e-mailed; in `local` and `staging` it is also returned as `verificationCode`, in production only e-mailed. If the e-mail cannot be ' +
     'sent, nothing is created (503) and the call can be repeated.',
+  tier: 'public',
+  audit: WORKSPACE_AUDIT.signup,
   body: SignupBody,
   response: { 201: ok(SignupResult) },
   errors: [409, 503],
@@ -42,6 +45,8 @@ export const verifyCode = publicEndpoint({
   description:
     'A wrong code counts an attempt (5 per code); an expired or used-up code answers 400 `INVALID_CODE` (request another with ' +
     'POST /auth/resend-code). The code is consumed only when verification succeeds, so a failure on our side keeps it usable.',
+  tier: 'public',
+  audit: WORKSPACE_AUDIT.verifyEmail,
   body: VerifyCodeBody,
   response: { 200: ok(VerifyCodeResult) },
 });
@@ -55,6 +60,8 @@ export const resendCode = publicEndpoint({
   description:
     'Replaces the code of an unverified account (at most one a minute: 429 otherwise). The answer is the same for unknown and verified ' +
     'addresses; in `local` and `staging` it carries the new code.',
+  tier: 'public',
+  audit: WORKSPACE_AUDIT.resendCode,
   body: ResendCodeBody,
   response: { 200: ok(ResendCodeResult) },
   errors: [503],
@@ -69,6 +76,8 @@ const login = {
   description:
     'The e-mail is compared in lower case. Answers an access token (JWT, 3600 s) and a refresh token (single use, rotated by each refresh). ' +
     'Unverified, inactive and suspended accounts get 401; after 5 failed attempts within 15 minutes for one account from one client address, that pair backs off (1 s, doubling up to 15 minutes; 429 with Retry-After); other addresses are not affected.',
+  tier: 'public',
+  audit: WORKSPACE_AUDIT.login,
   body: LoginBody,
   response: { 200: ok(SessionTokens) },
   errors: [401],
@@ -80,6 +89,8 @@ const refresh = {
   description:
     'The refresh token is single use: the answer holds a new one. Presenting an already used refresh token revokes the whole session ' +
     '(every token issued since that login) and answers 401.',
+  tier: 'public',
+  audit: WORKSPACE_AUDIT.refresh,
   body: RefreshBody,
   response: { 200: ok(SessionTokens) },
   errors: [401],
@@ -91,6 +102,8 @@ const logout = {
   description:
     'Ends the session of the refresh token (every refresh token of that login). Access tokens already issued stay valid until they expire. ' +
     'Answers 200 for an unknown or already ended token too.',
+  tier: 'public',
+  audit: WORKSPACE_AUDIT.logout,
   body: LogoutBody,
   response: { 200: ok(MessageResult) },
 } as const;
@@ -105,8 +118,9 @@ export const identityMe = endpoint({
   operationId: 'identityMe',
   tags: ['session'],
   summary: 'The account behind the access token',
+  tier: 'high',
   response: { 200: ok(UserRecord) },
-  errors: [401, 404],
+  errors: [404],
 });
 
 export const authLogin = publicEndpoint({ ...login, path: '/auth/login', operationId: 'authLogin' });

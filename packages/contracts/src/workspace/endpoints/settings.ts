@@ -1,4 +1,6 @@
 import { SuccessEnvelope as ok } from '../../common/envelope.js';
+import { WORKSPACE_AUDIT } from '../audit-actions.js';
+import { ADMIN_ROLES } from '../identity.js';
 import {
   BulkGlobalSettingsBody,
   BulkGlobalSettingsResult,
@@ -27,9 +29,10 @@ export const listSettings = endpoint({
   tags: ['settings'],
   summary: "List the workspace's settings",
   description: `Ordered by category, then key; \`category\` filters. ${SETTINGS_SCOPE} ${ENCRYPTED_SETTINGS}`,
+  roles: ADMIN_ROLES,
   querystring: SettingListQuery,
   response: { 200: ok(SettingList) },
-  errors: [401, 403, 404],
+  errors: [404],
 });
 
 export const upsertSetting = endpoint({
@@ -42,10 +45,13 @@ export const upsertSetting = endpoint({
     'Creates `key` in the workspace, or updates it when it exists (201 either way): `value` is replaced; `category`, ' +
     '`description` and `isEncrypted` keep their stored values when left out (a new setting: `general`, null, false). ' +
     `${SETTINGS_SCOPE} ${ENCRYPTED_SETTINGS}`,
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.settingUpsert,
   querystring: SettingScopeQuery,
   body: UpsertSettingBody,
   response: { 201: ok(Setting) },
-  errors: [401, 403, 404],
+  errors: [404],
 });
 
 export const getSetting = endpoint({
@@ -55,10 +61,11 @@ export const getSetting = endpoint({
   tags: ['settings'],
   summary: 'Get a setting',
   description: `${SETTINGS_SCOPE} ${ENCRYPTED_SETTINGS}`,
+  roles: ADMIN_ROLES,
   params: SettingKeyParams,
   querystring: SettingScopeQuery,
   response: { 200: ok(Setting) },
-  errors: [401, 403, 404],
+  errors: [404],
 });
 
 export const updateSetting = endpoint({
@@ -70,11 +77,14 @@ export const updateSetting = endpoint({
   description:
     '`value` is required and replaces the stored one; `category`, `description` and `isEncrypted` keep their stored values ' +
     `when left out. An unknown key answers 404 (POST /settings creates). ${SETTINGS_SCOPE} ${ENCRYPTED_SETTINGS}`,
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.settingUpdate,
   params: SettingKeyParams,
   querystring: SettingScopeQuery,
   body: UpdateSettingBody,
   response: { 200: ok(Setting) },
-  errors: [401, 403, 404],
+  errors: [404],
 });
 
 export const listGlobalSettings = endpoint({
@@ -84,9 +94,9 @@ export const listGlobalSettings = endpoint({
   tags: ['settings'],
   summary: 'List the global settings',
   description: `Platform-wide settings, the same for every workspace, in the shape of GET /settings. ADMINs and SUPER_ADMINs read them. ${ENCRYPTED_SETTINGS}`,
+  roles: ADMIN_ROLES,
   querystring: GlobalSettingListQuery,
   response: { 200: ok(SettingList) },
-  errors: [401, 403],
 });
 
 export const bulkUpsertGlobalSettings = endpoint({
@@ -98,7 +108,9 @@ export const bulkUpsertGlobalSettings = endpoint({
   description:
     'Up to 100 settings, each created or updated like POST /settings, all in one transaction (one bad item saves none; a key ' +
     `may appear once). SUPER_ADMIN only. ${ENCRYPTED_SETTINGS}`,
+  roles: ['SUPER_ADMIN'],
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.globalSettingsBulk,
   body: BulkGlobalSettingsBody,
   response: { 200: ok(BulkGlobalSettingsResult) },
-  errors: [401, 403],
 });

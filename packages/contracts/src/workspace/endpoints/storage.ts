@@ -10,6 +10,7 @@ export const getAvatar = publicEndpoint({
   tags: ['files'],
   summary: 'An uploaded avatar image',
   description: 'Avatar paths (`avatarPath` of users and workspaces) point here. The file never changes: a new upload gets a new name.',
+  tier: 'high',
   params: AvatarFileParams,
   response: { 200: AvatarFileResponse },
   errors: [404],

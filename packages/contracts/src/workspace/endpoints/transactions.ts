@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { SuccessEnvelope as ok } from '../../common/envelope.js';
+import { WORKSPACE_AUDIT } from '../audit-actions.js';
 import { IdParams } from '../common.js';
 import {
   CreateWorkspaceTransactionBody,
@@ -13,7 +14,7 @@ import {
   WorkspaceTransactionStats,
   WorkspaceTransactionsQuery,
 } from '../transactions.js';
-import { endpoint, WORKSPACE_KEY } from './define.js';
+import { endpoint } from './define.js';
 
 // transactions (docs/workspace-transactions.md)
 
@@ -37,7 +38,7 @@ export const listWorkspaceTransactions = endpoint({
   params: IdParams,
   querystring: WorkspaceTransactionsQuery,
   response: { 200: ok(WorkspaceTransactionList) },
-  errors: [401, 403, 404, 503],
+  errors: [403, 404, 503],
 });
 
 export const createWorkspaceTransaction = endpoint({
@@ -53,10 +54,11 @@ export const createWorkspaceTransaction = endpoint({
     'refused in production). `currency` defaults to USDC, `orchestrationType` to raw; `customerId` must be a customer of the',
     `workspace (404). ${TRANSACTION_STATUSES} Members of the workspace and SUPER_ADMINs. ${PAYMENTS_UNAVAILABLE}`,
   ].join(' '),
+  audit: WORKSPACE_AUDIT.transactionCreate,
   params: IdParams,
   body: CreateWorkspaceTransactionBody,
   response: { 200: ok(Type.Object({ transaction: WorkspaceTransaction })) },
-  errors: [401, 403, 404, 409, 503],
+  errors: [403, 404, 409, 503],
 });
 
 export const getWorkspaceTransaction = endpoint({
@@ -70,10 +72,10 @@ export const getWorkspaceTransaction = endpoint({
     "A key of another workspace, or a transaction outside the workspace's list, answers 404.",
     `${TRANSACTION_STATUSES} ${PAYMENTS_UNAVAILABLE}`,
   ].join(' '),
-  security: WORKSPACE_KEY,
+  access: 'workspace_key',
   params: WorkspaceTransactionParams,
   response: { 200: ok(WorkspaceTransaction) },
-  errors: [401, 403, 404, 503],
+  errors: [403, 404, 503],
 });
 
 export const submitWorkspaceTransactionEscrowHash = endpoint({
@@ -87,11 +89,12 @@ export const submitWorkspaceTransactionEscrowHash = endpoint({
     "Only a transaction on one of the workspace's platforms can be moved (404 otherwise, and for another workspace's key).",
     `${PAYMENTS_UNAVAILABLE}`,
   ].join(' '),
-  security: WORKSPACE_KEY,
+  access: 'workspace_key',
+  audit: WORKSPACE_AUDIT.transactionSubmitEscrowHash,
   params: WorkspaceTransactionParams,
   body: WorkspaceSubmitEscrowHashBody,
   response: { 200: ok(SubmitEscrowHashResult) },
-  errors: [401, 403, 404, 409, 503],
+  errors: [403, 404, 409, 503],
 });
 
 export const listTransactions = endpoint({
@@ -107,7 +110,7 @@ export const listTransactions = endpoint({
   ].join(' '),
   querystring: GlobalTransactionsQuery,
   response: { 200: ok(GlobalTransactionList) },
-  errors: [401, 503],
+  errors: [503],
 });
 
 export const getTransactionStats = endpoint({
@@ -118,7 +121,7 @@ export const getTransactionStats = endpoint({
   summary: 'Transaction statistics',
   description: `Per upper-case status \`{count, total_amount}\` (exact decimal string) over the platforms GET /transactions searches. ${PAYMENTS_UNAVAILABLE}`,
   response: { 200: ok(WorkspaceTransactionStats) },
-  errors: [401, 503],
+  errors: [503],
 });
 
 export const getTransaction = endpoint({
@@ -130,5 +133,5 @@ export const getTransaction = endpoint({
   description: `Searched across the platforms GET /transactions searches; 404 outside them. ${TRANSACTION_STATUSES} ${PAYMENTS_UNAVAILABLE}`,
   params: IdParams,
   response: { 200: ok(WorkspaceTransaction) },
-  errors: [401, 404, 503],
+  errors: [404, 503],
 });

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { NoContent, SuccessEnvelope as ok } from '../../common/envelope.js';
 import { AuditLogEntry, UserAuditLogQuery } from '../audit.js';
+import { WORKSPACE_AUDIT } from '../audit-actions.js';
 import { AvatarUploadBody } from '../avatars.js';
 import { IdParams, MessageResult } from '../common.js';
-import { UserRecord } from '../identity.js';
+import { ADMIN_ROLES, UserRecord } from '../identity.js';
 import { ChangePasswordBody, CreateUserBody, UpdateMeBody, UpdateUserBody, UserListQuery } from '../users.js';
 import { endpoint } from './define.js';
 
@@ -16,9 +17,9 @@ export const listUsers = endpoint({
   tags: ['users'],
   summary: 'List users',
   description: 'A SUPER_ADMIN lists every user; an ADMIN the users of its workspace (403 for another `workspaceId`). Newest first.',
+  roles: ADMIN_ROLES,
   querystring: UserListQuery,
   response: { 200: ok(Type.Array(UserRecord)) },
-  errors: [401, 403],
 });
 
 export const createUser = endpoint({
@@ -30,9 +31,12 @@ export const createUser = endpoint({
   description:
     '`role` is `admin` or `client`. An ADMIN creates users in its own workspace (the default); a SUPER_ADMIN in any workspace or none. ' +
     'The address counts as verified (an administrator vouches for it). The password follows the sign-up policy.',
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.userCreate,
   body: CreateUserBody,
   response: { 201: ok(UserRecord) },
-  errors: [401, 403, 409],
+  errors: [409],
 });
 
 export const getMyUser = endpoint({
@@ -41,8 +45,9 @@ export const getMyUser = endpoint({
   operationId: 'getMyUser',
   tags: ['users'],
   summary: 'Your own account',
+  tier: 'high',
   response: { 200: ok(UserRecord) },
-  errors: [401, 404],
+  errors: [404],
 });
 
 export const updateMyUser = endpoint({
@@ -52,9 +57,10 @@ export const updateMyUser = endpoint({
   tags: ['users'],
   summary: 'Update your name',
   description: 'Only `firstName` and `lastName`; any other field is refused (400).',
+  audit: WORKSPACE_AUDIT.profileUpdate,
   body: UpdateMeBody,
   response: { 200: ok(UserRecord) },
-  errors: [401, 404],
+  errors: [404],
 });
 
 export const changeMyPassword = endpoint({
@@ -64,9 +70,10 @@ export const changeMyPassword = endpoint({
   tags: ['users'],
   summary: 'Change your password',
   description: 'Needs the current password. Every other session of yours ends (their refresh tokens stop working).',
+  audit: WORKSPACE_AUDIT.passwordChange,
   body: ChangePasswordBody,
   response: { 200: ok(Type.Object({ message: Type.String(), otherSessionsRevoked: Type.Integer({ minimum: 0 }) })) },
-  errors: [401, 404],
+  errors: [404],
 });
 
 export const uploadMyAvatar = endpoint({
@@ -77,9 +84,10 @@ export const uploadMyAvatar = endpoint({
   summary: 'Upload your avatar',
   description:
     'multipart/form-data with one part `file`: PNG, JPEG, WebP or GIF (checked from its bytes), at most 2 MiB. Replaces the previous one.',
+  audit: WORKSPACE_AUDIT.userAvatarUpload,
   body: AvatarUploadBody,
   response: { 200: ok(UserRecord) },
-  errors: [401, 404, 413, 415],
+  errors: [404, 413, 415],
 });
 
 export const deleteMyAvatar = endpoint({
@@ -88,8 +96,9 @@ export const deleteMyAvatar = endpoint({
   operationId: 'deleteMyAvatar',
   tags: ['users'],
   summary: 'Remove your avatar',
+  audit: WORKSPACE_AUDIT.userAvatarDelete,
   response: { 204: NoContent },
-  errors: [401, 404],
+  errors: [404],
 });
 
 export const getUser = endpoint({
@@ -99,9 +108,10 @@ export const getUser = endpoint({
   tags: ['users'],
   summary: 'Get a user',
   description: 'An ADMIN sees the users of its workspace only: others answer 404.',
+  roles: ADMIN_ROLES,
   params: IdParams,
   response: { 200: ok(UserRecord) },
-  errors: [401, 403, 404],
+  errors: [404],
 });
 
 export const updateUser = endpoint({
@@ -114,10 +124,13 @@ export const updateUser = endpoint({
     'Any of `email`, `password`, `firstName`, `lastName`, `role` (`admin`/`client`), `status`, `workspaceId` (`null` removes the user from ' +
     'its workspace). An ADMIN manages the users of its workspace only and cannot move them elsewhere. Nobody changes its own role, status, ' +
     'workspace or password here. A new password, or a status other than `active`, ends the user’s sessions.',
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.userUpdate,
   params: IdParams,
   body: UpdateUserBody,
   response: { 200: ok(UserRecord) },
-  errors: [401, 403, 404, 409],
+  errors: [404, 409],
 });
 
 export const deleteUser = endpoint({
@@ -127,9 +140,12 @@ export const deleteUser = endpoint({
   tags: ['users'],
   summary: 'Delete a user',
   description: 'Irreversible; the user’s sessions end. Its audit entries are kept. You cannot delete yourself.',
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.userDelete,
   params: IdParams,
   response: { 200: ok(MessageResult) },
-  errors: [401, 403, 404],
+  errors: [404],
 });
 
 export const listUserAuditLogs = endpoint({
@@ -140,8 +156,9 @@ export const listUserAuditLogs = endpoint({
   summary: "A user's audit entries",
   description:
     'What the user did, newest first, with the filters of GET /api/v1/audit-logs. An ADMIN sees only the entries filed under its workspace.',
+  roles: ADMIN_ROLES,
   params: IdParams,
   querystring: UserAuditLogQuery,
   response: { 200: ok(Type.Array(AuditLogEntry)) },
-  errors: [401, 403, 404],
+  errors: [404],
 });

@@ -1,6 +1,8 @@
 import { NoContent, SuccessEnvelope as ok } from '../../common/envelope.js';
+import { WALLET_AUDIT } from '../audit-actions.js';
 import { IdParams } from '../common.js';
 import { WorkspaceRefParams } from '../customers.js';
+import { ADMIN_ROLES } from '../identity.js';
 import {
   CheckDuplicateQuery,
   ConnectionTestResult,
@@ -36,7 +38,7 @@ import {
   WalletProviderStatus,
   WalletProviderStatusQuery,
 } from '../wallets.js';
-import { CUSTOMER_BEARER, CUSTOMER_TOKEN, endpoint, INTERNAL_KEY } from './define.js';
+import { CUSTOMER_TOKEN, endpoint } from './define.js';
 
 // wallets: custody vendor credentials per workspace (`/wallet-provider-configs`), a customer's
 // CUSTODY_A wallet and the customer's own wallet linking, the escrow contracts, the external wallet
@@ -57,9 +59,9 @@ export const listWalletProviderConfigs = endpoint({
   description:
     "An ADMIN sees its workspace's configs and the global ones; a SUPER_ADMIN every config. Newest first. The answer is the spec's " +
     "bare page `{data, total, page, limit, totalPages}`, not the envelope. A `workspaceId` outside the caller's workspaces is 403.",
+  roles: ADMIN_ROLES,
   querystring: ListWalletProviderConfigsQuery,
   response: { 200: WalletProviderConfigList },
-  errors: [401, 403],
 });
 
 export const createWalletProviderConfig = endpoint({
@@ -72,9 +74,11 @@ export const createWalletProviderConfig = endpoint({
     `${WALLET_CONFIG_SECRECY} Global configs cannot be created (\`isGlobal: true\` is refused). \`isDefault: true\` takes the default flag from the ` +
     "workspace's previous default. A `config` that does not fit its providerType is 400, naming each field (never its value); a " +
     "workspace that does not exist is 400; another tenant's workspace is 403.",
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: WALLET_AUDIT.providerConfigCreate,
   body: CreateWalletProviderConfigBody,
   response: { 201: ok(WalletProviderConfig) },
-  errors: [401, 403],
 });
 
 export const walletProviderConfigStatus = endpoint({
@@ -86,10 +90,10 @@ export const walletProviderConfigStatus = endpoint({
   description:
     'For other Holdfast processes: needs `X-Internal-API-Key` (INTERNAL_API_KEY; no bearer token). Each config has an integer ' +
     '`version` that rises on every change, so a cache can refresh what moved. Without INTERNAL_API_KEY configured every call is 401.',
-  security: INTERNAL_KEY,
+  access: 'internal',
+  tier: 'high',
   querystring: WalletProviderStatusQuery,
   response: { 200: ok(WalletProviderStatus) },
-  errors: [401],
 });
 
 export const checkDuplicateWalletProviderConfig = endpoint({
@@ -101,9 +105,9 @@ export const checkDuplicateWalletProviderConfig = endpoint({
   description:
     'The scope is the workspace (`workspaceId`) or, without it, the global configs; `excludeId` ignores the config being edited. ' +
     'Advisory: creating a second config of a type is allowed.',
+  roles: ADMIN_ROLES,
   querystring: CheckDuplicateQuery,
   response: { 200: ok(DuplicateCheckResult) },
-  errors: [401, 403],
 });
 
 export const getWalletProviderConfig = endpoint({
@@ -113,9 +117,10 @@ export const getWalletProviderConfig = endpoint({
   tags: ['wallet provider configs'],
   summary: 'Get a wallet provider config',
   description: "Without `config`. Another tenant's config is 404.",
+  roles: ADMIN_ROLES,
   params: WalletProviderConfigParams,
   response: { 200: ok(WalletProviderConfig) },
-  errors: [401, 403, 404],
+  errors: [404],
 });
 
 export const updateWalletProviderConfig = endpoint({
@@ -127,10 +132,13 @@ export const updateWalletProviderConfig = endpoint({
   description:
     `${WALLET_CONFIG_SECRECY} The given \`config\` fields are merged over the stored ones and the whole is checked. Deactivating a config takes its ` +
     'default flag; an inactive config cannot be made default (400). Global configs are changed by SUPER_ADMINs only (403).',
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: WALLET_AUDIT.providerConfigUpdate,
   params: WalletProviderConfigParams,
   body: UpdateWalletProviderConfigBody,
   response: { 200: ok(WalletProviderConfig) },
-  errors: [401, 403, 404],
+  errors: [404],
 });
 
 export const deleteWalletProviderConfig = endpoint({
@@ -140,9 +148,12 @@ export const deleteWalletProviderConfig = endpoint({
   tags: ['wallet provider configs'],
   summary: 'Delete a wallet provider config',
   description: 'The sealed credentials go with it. Global configs are deleted by SUPER_ADMINs only (403).',
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: WALLET_AUDIT.providerConfigDelete,
   params: WalletProviderConfigParams,
   response: { 204: NoContent },
-  errors: [401, 403, 404],
+  errors: [404],
 });
 
 export const testWalletProviderConnection = endpoint({
@@ -155,9 +166,11 @@ export const testWalletProviderConnection = endpoint({
     'Calls the vendor with the stored credentials. A vendor that refuses, times out or answers nonsense is `success: false` with ' +
     '`details.reason` (`unauthorized`, `timeout`, `unreachable`, `address_refused`, `malformed_response`, `vendor_error`; `undecryptable` when the ' +
     'credentials no longer open under DATA_ENCRYPTION_KEY), never an error. Nothing is changed.',
+  roles: ADMIN_ROLES,
+  tier: 'admin',
   params: WalletProviderConfigParams,
   response: { 200: ok(ConnectionTestResult) },
-  errors: [401, 403, 404],
+  errors: [404],
 });
 
 export const setDefaultWalletProviderConfig = endpoint({
@@ -169,9 +182,12 @@ export const setDefaultWalletProviderConfig = endpoint({
   description:
     "The default of its workspace (or, for a global config, of the global configs); the scope's previous default loses the flag " +
     '(named in the audit entry). An inactive config is 400. Answers the config.',
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: WALLET_AUDIT.providerConfigSetDefault,
   params: WalletProviderConfigParams,
   response: { 200: ok(WalletProviderConfig) },
-  errors: [401, 403, 404],
+  errors: [404],
 });
 
 export const getCustodyAWallet = endpoint({
@@ -185,7 +201,7 @@ export const getCustodyAWallet = endpoint({
     "wallet instead). Members of the customer's workspace and SUPER_ADMINs; another tenant's customer is 404.",
   params: IdParams,
   response: { 200: ok(CustodyAWalletStatus) },
-  errors: [401, 403, 404],
+  errors: [403, 404],
 });
 
 export const createCustodyAWallet = endpoint({
@@ -199,10 +215,13 @@ export const createCustodyAWallet = endpoint({
     '`network` defaults to BASE_SEPOLIA (BASE in production). 400 `WALLET_PROVIDER_NOT_CONFIGURED` without an active CUSTODY_A ' +
     'config for the workspace; 400 `WALLET_ALREADY_LINKED` when the customer has a wallet; 502 when the vendor fails (nothing ' +
     "is stored). ADMINs of the customer's workspace and SUPER_ADMINs.",
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: WALLET_AUDIT.custodyAWalletCreate,
   params: IdParams,
   body: CreateCustodyAWalletBody,
   response: { 201: ok(CustodyAWalletCreated) },
-  errors: [401, 403, 404, 409, 502],
+  errors: [404, 409, 502],
 });
 
 export const getCustodyAWalletBalance = endpoint({
@@ -214,9 +233,10 @@ export const getCustodyAWalletBalance = endpoint({
   description:
     "CUSTODY_A's own report: `{walletId, walletAddress, blockchain, network, nativeBalance, nativeSymbol, tokens}`. 404 when the " +
     "customer has no CUSTODY_A wallet; 502 when the vendor fails. ADMINs of the customer's workspace and SUPER_ADMINs.",
+  roles: ADMIN_ROLES,
   params: IdParams,
   response: { 200: ok(CustodyAWalletBalance) },
-  errors: [401, 403, 404, 502],
+  errors: [404, 502],
 });
 
 export const customerWalletNonce = endpoint({
@@ -230,11 +250,11 @@ export const customerWalletNonce = endpoint({
     'hold: `{nonce, domain, uri, version, chainId, statement, issuedAt, expirationTime}`, and the ready-to-sign `message` when ' +
     '`walletAddress` is given. `chainId` defaults to the first configured EVM network. 400 `WALLET_ALREADY_LINKED` when the ' +
     `customer has a wallet. ${CUSTOMER_TOKEN}`,
-  security: CUSTOMER_BEARER,
+  access: 'customer',
   params: WorkspaceRefParams,
   body: WalletLinkNonceBody,
   response: { 200: ok(WalletLinkNonce) },
-  errors: [401, 403, 503],
+  errors: [403, 503],
 });
 
 export const customerLinkWallet = endpoint({
@@ -249,11 +269,12 @@ export const customerLinkWallet = endpoint({
     '(ERC-1271, ERC-6492) both work. 400 `VALIDATION_ERROR` naming the field; 400 `INVALID_CODE` for an unknown, used or expired ' +
     'nonce (a replay); 400 `WALLET_ALREADY_LINKED`; 409 when another customer of the workspace has the address; 503 when the chain ' +
     `cannot be asked about a contract wallet. ${CUSTOMER_TOKEN}`,
-  security: CUSTOMER_BEARER,
+  access: 'customer',
+  audit: WALLET_AUDIT.customerWalletLink,
   params: WorkspaceRefParams,
   body: LinkWalletBody,
   response: { 200: ok(CustomerWallet) },
-  errors: [401, 403, 409, 503],
+  errors: [403, 409, 503],
 });
 
 export const customerWalletBalances = endpoint({
@@ -265,10 +286,10 @@ export const customerWalletBalances = endpoint({
   description:
     'Native and token balances of the linked wallet on every configured EVM network (exact decimal strings); a network or token ' +
     `that cannot be read is a \`warnings\` entry, never an error. 404 when the customer has no wallet. ${CUSTOMER_TOKEN}`,
-  security: CUSTOMER_BEARER,
+  access: 'customer',
   params: WorkspaceRefParams,
   response: { 200: ok(WalletBalances) },
-  errors: [401, 403, 404],
+  errors: [403, 404],
 });
 
 export const listContracts = endpoint({
@@ -282,7 +303,7 @@ export const listContracts = endpoint({
     '(ESCROW_CONTRACTS, `isShared: true`). Members and SUPER_ADMINs.',
   params: IdParams,
   response: { 200: ok(ContractDeploymentList) },
-  errors: [401, 403, 404],
+  errors: [403, 404],
 });
 
 export const getContractForNetwork = endpoint({
@@ -296,7 +317,7 @@ export const getContractForNetwork = endpoint({
     'Members and SUPER_ADMINs.',
   params: ContractNetworkParams,
   response: { 200: ok(ContractForNetwork) },
-  errors: [401, 403, 404],
+  errors: [403, 404],
 });
 
 export const deployContract = endpoint({
@@ -312,9 +333,12 @@ export const deployContract = endpoint({
     'with `details.reason` (`no_rpc`, `no_deployer_key`, `rpc_unreachable`, `chain_mismatch`, `deployment_failed`). At most ' +
     'CONTRACT_DEPLOYMENTS_PER_DAY (5) deployments per workspace in any 24 hours, failed ones included: more is 429 ' +
     '`DEPLOYMENT_LIMIT_EXCEEDED` with `Retry-After`. ADMINs of the workspace and SUPER_ADMINs.',
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: WALLET_AUDIT.contractDeploy,
   params: ContractNetworkParams,
   response: { 201: ok(ContractDeployed) },
-  errors: [401, 403, 404, 409, 429, 503],
+  errors: [404, 409, 429, 503],
 });
 
 export const deprecateContract = endpoint({
@@ -328,9 +352,12 @@ export const deprecateContract = endpoint({
     'unaffected: they are released, refunded or rescinded in it, and the chain-indexer keeps following it. Deprecating again ' +
     'answers the deployment as it is; a pending or failed one is 409 `INVALID_STATE_TRANSITION`; a shared one or another ' +
     "workspace's is 404. ADMINs of the workspace and SUPER_ADMINs.",
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: WALLET_AUDIT.contractDeprecate,
   params: ContractDeploymentParams,
   response: { 200: ok(ContractDeployment) },
-  errors: [401, 403, 404, 409],
+  errors: [404, 409],
 });
 
 export const listExternalWalletConfigs = endpoint({
@@ -342,7 +369,7 @@ export const listExternalWalletConfigs = endpoint({
   description: `\`{configs}\`, one per configured type. ${BARE_ANSWER} ${EXTERNAL_CONFIG_CALLERS}`,
   params: IdParams,
   response: { 200: ExternalWalletConfigList },
-  errors: [401, 403, 404],
+  errors: [403, 404],
 });
 
 export const getExternalWalletConfig = endpoint({
@@ -354,7 +381,7 @@ export const getExternalWalletConfig = endpoint({
   description: `404 when the type is not configured; 400 for a type that does not exist. ${BARE_ANSWER} ${EXTERNAL_CONFIG_CALLERS}`,
   params: ExternalWalletConfigParams,
   response: { 200: ExternalWalletConfig },
-  errors: [401, 403, 404],
+  errors: [403, 404],
 });
 
 export const upsertExternalWalletConfig = endpoint({
@@ -367,10 +394,11 @@ export const upsertExternalWalletConfig = endpoint({
     'Creates the config (`isEnabled` false and empty lists unless given) or updates the fields given; `config` replaces the whole ' +
     "object. The RPC provider key is a client-side key the customer's browser needs, so it is returned; it is encrypted at rest " +
     `and audited as \`[redacted]\`. ${BARE_ANSWER} ${EXTERNAL_CONFIG_CALLERS}`,
+  audit: WALLET_AUDIT.externalConfigUpsert,
   params: ExternalWalletConfigParams,
   body: UpsertExternalWalletConfigBody,
   response: { 200: ExternalWalletConfig },
-  errors: [401, 403, 404],
+  errors: [403, 404],
 });
 
 export const deleteExternalWalletConfig = endpoint({
@@ -380,9 +408,10 @@ export const deleteExternalWalletConfig = endpoint({
   tags: ['external wallet configs'],
   summary: 'Delete an external wallet config',
   description: `\`{message}\`; 404 when the type is not configured. ${BARE_ANSWER} ${EXTERNAL_CONFIG_CALLERS}`,
+  audit: WALLET_AUDIT.externalConfigDelete,
   params: ExternalWalletConfigParams,
   response: { 200: ExternalWalletConfigDeleted },
-  errors: [401, 403, 404],
+  errors: [403, 404],
 });
 
 export const listWalletAccounts = endpoint({
@@ -397,7 +426,7 @@ export const listWalletAccounts = endpoint({
     '`WALLET_PROVIDER_ERROR` when the vendor fails. Members and SUPER_ADMINs.',
   params: IdParams,
   response: { 200: ok(WalletAccounts) },
-  errors: [401, 403, 404, 502],
+  errors: [403, 404, 502],
 });
 
 export const createWalletAccounts = endpoint({
@@ -412,10 +441,13 @@ export const createWalletAccounts = endpoint({
     '(asking again answers the same account); CUSTODY_A, B and D choose their own (`path: null` when undisclosed). Answers the ' +
     'accounts created. 400 for a combination that cannot be derived or no provider; 502 when the vendor fails. ADMINs of the ' +
     'workspace and SUPER_ADMINs.',
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: WALLET_AUDIT.accountsCreate,
   params: IdParams,
   body: CreateWalletAccountsBody,
   response: { 200: ok(WalletAccounts) },
-  errors: [401, 403, 404, 502],
+  errors: [404, 502],
 });
 
 export const getWalletBalances = endpoint({
@@ -431,5 +463,5 @@ export const getWalletBalances = endpoint({
     'error. 400 without a wallet provider. Members and SUPER_ADMINs.',
   params: IdParams,
   response: { 200: ok(WalletBalances) },
-  errors: [401, 403, 404],
+  errors: [403, 404],
 });

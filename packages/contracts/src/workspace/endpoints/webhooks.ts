@@ -15,6 +15,7 @@ import {
 } from '../../commands/webhooks.js';
 import { SuccessEnvelope as ok } from '../../common/envelope.js';
 import { EventTypeInfo } from '../../events/domain-events.js';
+import { WORKSPACE_AUDIT } from '../audit-actions.js';
 import { IdParams } from '../common.js';
 import { endpoint } from './define.js';
 
@@ -33,7 +34,7 @@ export const listWebhookEventTypes = endpoint({
   description: 'The current list; new types may be added (delivered only to subscriptions that name them). Members and SUPER_ADMINs.',
   params: IdParams,
   response: { 200: ok(Type.Array(EventTypeInfo)) },
-  errors: [401, 403, 404],
+  errors: [403, 404],
 });
 
 export const listWebhooks = endpoint({
@@ -46,7 +47,7 @@ export const listWebhooks = endpoint({
   params: IdParams,
   querystring: ListWebhooksQuery,
   response: { 200: ok(Type.Array(WebhookSubscription)) },
-  errors: [401, 403, 404, 503],
+  errors: [403, 404, 503],
 });
 
 export const createWebhook = endpoint({
@@ -56,10 +57,12 @@ export const createWebhook = endpoint({
   tags: ['webhooks'],
   summary: 'Create a webhook subscription',
   description: `Answers the subscription with its \`secret\` (\`whsec_…\`), shown only here and by rotate-secret. Unknown event types: 400 \`INVALID_EVENT_TYPES\`; outside local, URLs on loopback, private or link-local addresses: 400 \`VALIDATION_ERROR\`. At most 100 per workspace (409). Receiving: docs/webhooks.md. ${WEBHOOK_CALLERS}`,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.webhookCreate,
   params: IdParams,
   body: CreateWebhookBody,
   response: { 201: ok(WebhookSubscriptionWithSecret) },
-  errors: [401, 403, 404, 409, 503],
+  errors: [403, 404, 409, 503],
 });
 
 export const getWebhook = endpoint({
@@ -71,7 +74,7 @@ export const getWebhook = endpoint({
   description: `With its circuit breaker and rotation state. Another owner's subscription answers 404. ${WEBHOOK_CALLERS}`,
   params: WorkspaceWebhookParams,
   response: { 200: ok(WebhookSubscription) },
-  errors: [401, 403, 404, 503],
+  errors: [403, 404, 503],
 });
 
 export const updateWebhook = endpoint({
@@ -81,10 +84,12 @@ export const updateWebhook = endpoint({
   tags: ['webhooks'],
   summary: 'Change a webhook subscription',
   description: `Changes the fields sent; \`metadata\` is replaced whole. \`isActive: false\` pauses deliveries; \`true\` resumes them (also after a receiver's 410). ${WEBHOOK_CALLERS}`,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.webhookUpdate,
   params: WorkspaceWebhookParams,
   body: UpdateWebhookBody,
   response: { 200: ok(WebhookSubscription) },
-  errors: [401, 403, 404, 503],
+  errors: [403, 404, 503],
 });
 
 export const deleteWebhook = endpoint({
@@ -94,9 +99,11 @@ export const deleteWebhook = endpoint({
   tags: ['webhooks'],
   summary: 'Delete a webhook subscription',
   description: `Deletes the subscription, its pending deliveries and its logs; \`data.message\` says so. ${WEBHOOK_CALLERS}`,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.webhookDelete,
   params: WorkspaceWebhookParams,
   response: { 200: ok(WebhookDeleted) },
-  errors: [401, 403, 404, 503],
+  errors: [403, 404, 503],
 });
 
 export const listWebhookDeliveryLogs = endpoint({
@@ -109,7 +116,7 @@ export const listWebhookDeliveryLogs = endpoint({
   params: WorkspaceWebhookParams,
   querystring: DeliveryLogsQuery,
   response: { 200: ok(WebhookDeliveryLogList) },
-  errors: [401, 403, 404, 503],
+  errors: [403, 404, 503],
 });
 
 export const rotateWebhookSecret = endpoint({
@@ -119,9 +126,11 @@ export const rotateWebhookSecret = endpoint({
   tags: ['webhooks'],
   summary: "Rotate a subscription's secret",
   description: `Answers the new \`secret\` (shown once). Until complete-rotation, deliveries carry a signature with the new and one with the previous secret. ${WEBHOOK_CALLERS}`,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.webhookRotateSecret,
   params: WorkspaceWebhookParams,
   response: { 200: ok(WebhookSubscriptionWithSecret) },
-  errors: [401, 403, 404, 503],
+  errors: [403, 404, 503],
 });
 
 export const completeWebhookRotation = endpoint({
@@ -131,9 +140,11 @@ export const completeWebhookRotation = endpoint({
   tags: ['webhooks'],
   summary: 'Retire the previous secret',
   description: `Deliveries are signed with the newest secret only. Without a rotation in progress: 400 \`NO_ROTATION_IN_PROGRESS\`. ${WEBHOOK_CALLERS}`,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.webhookCompleteRotation,
   params: WorkspaceWebhookParams,
   response: { 200: ok(WebhookSubscription) },
-  errors: [401, 403, 404, 503],
+  errors: [403, 404, 503],
 });
 
 export const resetWebhookCircuitBreaker = endpoint({
@@ -143,9 +154,11 @@ export const resetWebhookCircuitBreaker = endpoint({
   tags: ['webhooks'],
   summary: "Close a subscription's circuit",
   description: `Forces the circuit breaker CLOSED (failure count 0, any \`Retry-After\` pause lifted); queued deliveries go out. ${WEBHOOK_CALLERS}`,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.webhookResetCircuitBreaker,
   params: WorkspaceWebhookParams,
   response: { 200: ok(WebhookSubscription) },
-  errors: [401, 403, 404, 503],
+  errors: [403, 404, 503],
 });
 
 export const testWebhook = endpoint({
@@ -155,9 +168,11 @@ export const testWebhook = endpoint({
   tags: ['webhooks'],
   summary: 'Send a test delivery',
   description: `Sends one signed \`webhook.test\` delivery now, waits for the receiver (up to 30 s) and answers the attempt's log entry; a failing receiver is a 200 with \`success: false\`. Not retried; works on an inactive subscription or an open circuit. ${WEBHOOK_CALLERS}`,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.webhookTest,
   params: WorkspaceWebhookParams,
   response: { 200: ok(WebhookDeliveryLog) },
-  errors: [401, 403, 404, 503],
+  errors: [403, 404, 503],
 });
 
 export const resendWebhookDelivery = endpoint({
@@ -167,9 +182,11 @@ export const resendWebhookDelivery = endpoint({
   tags: ['webhooks'],
   summary: 'Resend one delivery',
   description: `Beyond the spec. Queues the delivery (a \`deliveryId\` from the delivery logs) for an attempt now, with a fresh retry schedule and the same \`X-Webhook-Delivery\`, so a receiver that already processed it drops it. ${WEBHOOK_CALLERS}`,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.webhookResendDelivery,
   params: WorkspaceDeliveryParams,
   response: { 200: ok(WebhookDelivery) },
-  errors: [401, 403, 404, 503],
+  errors: [403, 404, 503],
 });
 
 export const replayWebhookEvents = endpoint({
@@ -179,8 +196,10 @@ export const replayWebhookEvents = endpoint({
   tags: ['webhooks'],
   summary: 'Replay a time range of events',
   description: `Beyond the spec. Queues the events that happened in \`[from, to)\` and that the subscription matches now: a new delivery for an event it never had one for, its existing delivery again otherwise (same delivery id; succeeded ones too unless \`onlyFailed\`). At most 5,000 events per call; \`resumeFrom\` says where to continue. Events are kept 30 days. ${WEBHOOK_CALLERS}`,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.webhookReplay,
   params: WorkspaceWebhookParams,
   body: ReplayWebhookBody,
   response: { 200: ok(ReplayResult) },
-  errors: [401, 403, 404, 503],
+  errors: [403, 404, 503],
 });

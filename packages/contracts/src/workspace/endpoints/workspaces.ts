@@ -1,8 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { NoContent, SuccessEnvelope as ok } from '../../common/envelope.js';
 import { AuditLogEntry, WorkspaceAuditLogQuery } from '../audit.js';
+import { WORKSPACE_AUDIT } from '../audit-actions.js';
 import { AvatarUploadBody } from '../avatars.js';
 import { IdParams } from '../common.js';
+import { ADMIN_ROLES } from '../identity.js';
 import {
   CreateWorkspaceBody,
   PlatformMapping,
@@ -27,9 +29,9 @@ export const listWorkspaces = endpoint({
   tags: ['workspaces'],
   summary: 'List workspaces',
   description: 'A SUPER_ADMIN lists every workspace; an ADMIN its own (none before it created one). Newest first.',
+  roles: ADMIN_ROLES,
   querystring: WorkspaceListQuery,
   response: { 200: ok(Type.Array(WorkspaceRecord)) },
-  errors: [401, 403],
 });
 
 export const createWorkspace = endpoint({
@@ -42,9 +44,12 @@ export const createWorkspace = endpoint({
     'A new workspace is `pending` (only a SUPER_ADMIN may give another `status`). The slug is generated from the name when omitted ' +
     '(with a random suffix if taken); a given slug that exists answers 409. An ADMIN without a workspace becomes its first member; ' +
     'an ADMIN that already belongs to one gets 409 (a user belongs to one workspace).',
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.workspaceCreate,
   body: CreateWorkspaceBody,
   response: { 201: ok(WorkspaceRecord) },
-  errors: [401, 403, 409],
+  errors: [409],
 });
 
 export const getMyWorkspace = endpoint({
@@ -54,7 +59,7 @@ export const getMyWorkspace = endpoint({
   tags: ['workspaces'],
   summary: 'Your workspace',
   response: { 200: ok(WorkspaceRecord) },
-  errors: [401, 404],
+  errors: [404],
 });
 
 export const updateMyWorkspace = endpoint({
@@ -64,9 +69,12 @@ export const updateMyWorkspace = endpoint({
   tags: ['workspaces'],
   summary: 'Update your workspace',
   description: 'An ADMIN of the workspace (or a SUPER_ADMIN); other members get 403. `status` is set by a SUPER_ADMIN only (403).',
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.workspaceUpdate,
   body: UpdateWorkspaceBody,
   response: { 200: ok(WorkspaceRecord) },
-  errors: [401, 403, 404],
+  errors: [404],
 });
 
 export const getWorkspace = endpoint({
@@ -78,7 +86,7 @@ export const getWorkspace = endpoint({
   description: 'Members of the workspace and SUPER_ADMINs; anyone else gets 403.',
   params: IdParams,
   response: { 200: ok(WorkspaceRecord) },
-  errors: [401, 403, 404],
+  errors: [403, 404],
 });
 
 export const updateWorkspace = endpoint({
@@ -94,10 +102,13 @@ export const updateWorkspace = endpoint({
     "when payments answers, retried until it does; a `suspended` or `inactive` workspace's members are refused (403) on every route.",
     'Reactivation does not restore the old credentials: issue new ones.',
   ].join(' '),
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.workspaceUpdate,
   params: IdParams,
   body: UpdateWorkspaceBody,
   response: { 200: ok(WorkspaceRecord) },
-  errors: [401, 403, 404],
+  errors: [404],
 });
 
 export const deleteWorkspace = endpoint({
@@ -109,9 +120,12 @@ export const deleteWorkspace = endpoint({
   description:
     'Deletes the workspace and its data: billing, wallet settings, platform mappings, avatar. Its members remain as users without a ' +
     'workspace. Audit entries are kept (readable by SUPER_ADMINs).',
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.workspaceDelete,
   params: IdParams,
   response: { 204: NoContent },
-  errors: [401, 403, 404],
+  errors: [404],
 });
 
 export const uploadWorkspaceAvatar = endpoint({
@@ -121,10 +135,12 @@ export const uploadWorkspaceAvatar = endpoint({
   tags: ['workspaces'],
   summary: 'Upload the workspace avatar',
   description: 'multipart/form-data with one part `file`: PNG, JPEG, WebP or GIF (checked from its bytes), at most 2 MiB.',
+  roles: ADMIN_ROLES,
+  audit: WORKSPACE_AUDIT.workspaceAvatarUpload,
   params: IdParams,
   body: AvatarUploadBody,
   response: { 200: ok(WorkspaceRecord) },
-  errors: [401, 403, 404, 413, 415],
+  errors: [404, 413, 415],
 });
 
 export const deleteWorkspaceAvatar = endpoint({
@@ -133,9 +149,11 @@ export const deleteWorkspaceAvatar = endpoint({
   operationId: 'deleteWorkspaceAvatar',
   tags: ['workspaces'],
   summary: 'Remove the workspace avatar',
+  roles: ADMIN_ROLES,
+  audit: WORKSPACE_AUDIT.workspaceAvatarDelete,
   params: IdParams,
   response: { 204: NoContent },
-  errors: [401, 403, 404],
+  errors: [404],
 });
 
 export const getWorkspaceBilling = endpoint({
@@ -147,7 +165,7 @@ export const getWorkspaceBilling = endpoint({
   description: 'Members and SUPER_ADMINs.',
   params: IdParams,
   response: { 200: ok(WorkspaceBilling) },
-  errors: [401, 403, 404],
+  errors: [403, 404],
 });
 
 export const updateWorkspaceBilling = endpoint({
@@ -158,10 +176,13 @@ export const updateWorkspaceBilling = endpoint({
   summary: 'Update billing of the workspace',
   description:
     'Contact fields (`billingEmail`, `companyName`, `taxId`): an ADMIN of the workspace. `billingEnabled` and `plan`: SUPER_ADMIN only.',
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.billingUpdate,
   params: IdParams,
   body: UpdateBillingBody,
   response: { 200: ok(WorkspaceBilling) },
-  errors: [401, 403, 404],
+  errors: [404],
 });
 
 export const listPlatformMappings = endpoint({
@@ -175,7 +196,7 @@ export const listPlatformMappings = endpoint({
   params: IdParams,
   querystring: PlatformMappingQuery,
   response: { 200: ok(Type.Array(PlatformMapping)) },
-  errors: [401, 403, 404],
+  errors: [403, 404],
 });
 
 export const getWalletSettings = endpoint({
@@ -187,7 +208,7 @@ export const getWalletSettings = endpoint({
   description: 'Members and SUPER_ADMINs.',
   params: IdParams,
   response: { 200: ok(WalletSettings) },
-  errors: [401, 403, 404],
+  errors: [403, 404],
 });
 
 export const updateWalletSettings = endpoint({
@@ -197,10 +218,13 @@ export const updateWalletSettings = endpoint({
   tags: ['workspaces'],
   summary: 'Update wallet settings of the workspace',
   description: 'An ADMIN of the workspace or a SUPER_ADMIN. `defaultNetwork` must be one of `enabledNetworks` when that list is not empty.',
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.walletSettingsUpdate,
   params: IdParams,
   body: UpdateWalletSettingsBody,
   response: { 200: ok(WalletSettings) },
-  errors: [401, 403, 404],
+  errors: [404],
 });
 
 export const replaceWalletSettings = endpoint({
@@ -211,10 +235,13 @@ export const replaceWalletSettings = endpoint({
   summary: 'Replace wallet settings of the workspace',
   description:
     'An ADMIN of the workspace or a SUPER_ADMIN. Replaces the whole record: a field left out is reset to its default (`null`, `[]` or `false`); PATCH merges instead. `defaultNetwork` must be one of `enabledNetworks` when that list is not empty. Audited as `workspace.wallet_settings_update`.',
+  roles: ADMIN_ROLES,
+  tier: 'admin',
+  audit: WORKSPACE_AUDIT.walletSettingsUpdate,
   params: IdParams,
   body: ReplaceWalletSettingsBody,
   response: { 200: ok(WalletSettings) },
-  errors: [401, 403, 404],
+  errors: [404],
 });
 
 export const listWorkspaceAuditLogs = endpoint({
@@ -225,8 +252,9 @@ export const listWorkspaceAuditLogs = endpoint({
   summary: "The workspace's audit entries",
   description:
     'Acts on the workspace and by its members, newest first, with the filters of GET /api/v1/audit-logs. An ADMIN of the workspace or a SUPER_ADMIN.',
+  roles: ADMIN_ROLES,
   params: IdParams,
   querystring: WorkspaceAuditLogQuery,
   response: { 200: ok(Type.Array(AuditLogEntry)) },
-  errors: [401, 403, 404],
+  errors: [404],
 });
