@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { type WorkspaceEndpoint, workspaceEndpoints } from '@holdfast/contracts';
 import { repoRoot, serviceMigrations } from '@holdfast/db/testing';
 import { describe, expect, it } from 'vitest';
 
@@ -209,6 +210,16 @@ describe('one route declaration', () => {
       ...(text.includes('serveRoutes(') ? [] : [`${name}: serves no route through serveRoutes`]),
     ]);
     expect(offenders).toEqual([]);
+  });
+
+  it('every mutating Workspace endpoint names the action its audit entries record', () => {
+    // Two POSTs change nothing an administrator would look for: a connection probe and a sign-in nonce.
+    const unaudited = new Set(['testWalletProviderConnection', 'customerWalletNonce']);
+    const missing = (Object.values(workspaceEndpoints) as unknown[])
+      .filter((entry): entry is WorkspaceEndpoint => typeof entry === 'object' && entry !== null && 'operationId' in entry)
+      .filter((entry) => entry.method !== 'GET' && !entry.audit && !unaudited.has(entry.operationId))
+      .map((entry) => `${entry.method} ${entry.path} (${entry.operationId})`);
+    expect(missing).toEqual([]);
   });
 
   it('payments-service routes are served from the catalogue, through the kit', () => {
