@@ -24,7 +24,7 @@ const listed = (area: PaymentsOperation['area'], e: PaymentsEndpoint, summary = 
   method: e.method,
   path: openApiPath(e.path),
   v1: (e.v1 ?? []).map((v1) => openApiPath(typeof v1 === 'string' ? v1 : v1.path)),
-  auth: e.auth,
+  auth: e.access,
   tier: e.tier,
   summary,
 });

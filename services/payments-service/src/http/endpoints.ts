@@ -19,28 +19,28 @@ function withIdempotencyKey(endpoint: Endpoint): Endpoint {
 /**
  * The Payments API's surface for `serveRoutes` of @holdfast/http-kit: every v1 route first (the
  * v1-only endpoints and the deprecated v1 twins of v2 endpoints, operationId suffixed `V1`, with
- * `v1Auth` where v1 takes other scopes), then every other one, each in the module's order (the
+ * `v1Access` where v1 takes other scopes), then every other one, each in the module's order (the
  * order of the OpenAPI document); the tier, the access and the idempotency key from the entry.
  */
 export const PAYMENTS_SURFACE: RouteSurface<PaymentsEndpoint> = {
   operations(entry) {
-    const { v1 = [], v1Auth, auth, tier, idempotent: _idempotent, ...endpoint } = entry;
+    const { v1 = [], v1Access, access, tier, idempotent: _idempotent, ...endpoint } = entry;
     const idempotent = entry.idempotent === true;
     const served = (e: Endpoint, by: PaymentsAuth, pass: number): ServedOperation => {
-      const access = accessOf(by);
+      const routeAccess = accessOf(by);
       return {
         endpoint: idempotent ? withIdempotencyKey(e) : e,
-        config: { tier, ...(access ? { access } : {}), ...(idempotent ? { idempotent } : {}) },
+        config: { tier, ...(routeAccess ? { access: routeAccess } : {}), ...(idempotent ? { idempotent } : {}) },
         pass,
       };
     };
-    if (isV1(endpoint.path)) return [served(endpoint, auth, 0)];
+    if (isV1(endpoint.path)) return [served(endpoint, access, 0)];
     return [
       ...v1.map((twin) => {
         const [path, operationId] = typeof twin === 'string' ? [twin, `${endpoint.operationId}V1`] : [twin.path, twin.operationId];
-        return served({ ...endpoint, path, operationId, deprecated: true }, v1Auth ?? auth, 0);
+        return served({ ...endpoint, path, operationId, deprecated: true }, v1Access ?? access, 0);
       }),
-      served(endpoint, auth, 1),
+      served(endpoint, access, 1),
     ];
   },
 };

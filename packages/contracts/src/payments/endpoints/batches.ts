@@ -22,8 +22,8 @@ export const createBatch = endpoint({
   description:
     'Creates the batch and one transaction per leg in one atomic operation: any invalid leg writes nothing (400 naming the leg, e.g. `legs.3.amount`). `signerType` must be `external_wallet`. 1 to MAX_BATCH_LEGS legs (100 by default). A known `idempotencyKey` (or `Idempotency-Key` header) answers the existing batch with 200 and `Idempotent-Replayed: true`; with other parameters 422 `IDEMPOTENCY_KEY_REUSED`. Each leg counts toward the sender’s per-minute limit (TX_RATE_LIMIT_PER_SENDER: 429) and the duplicate window (409 `DUPLICATE_TRANSACTION` naming the leg) like a single transaction. Then the client signs the batch escrow call with each leg’s `onchainId` (see `nextAction`).',
   tier: 'standard',
-  auth: { scopes: ['move:transactions'] },
-  v1Auth: V1_MOVE,
+  access: { scopes: ['move:transactions'] },
+  v1Access: V1_MOVE,
   headers: IdempotencyKeyHeaders,
   body: CreateBatchBody,
   response: { 201: BatchCreated, 200: BatchReplayed },
@@ -40,7 +40,7 @@ export const listBatches = endpoint({
   description:
     'The platform’s batches, newest first, filtered by `status`, `fromAddress` (any case), `customerId` and creation time (`dateFrom`, `dateTo`, inclusive). Legs are not embedded: read one batch for them.',
   tier: 'standard',
-  auth: { scopes: ['read:transactions'] },
+  access: { scopes: ['read:transactions'] },
   querystring: BatchListQuery,
   response: { 200: BatchList },
 });
@@ -54,7 +54,7 @@ export const getBatch = endpoint({
   summary: 'Read a batch',
   description: 'The batch with its legs in leg order. Another platform’s batch answers 404.',
   tier: 'high',
-  auth: { scopes: ['read:transactions'] },
+  access: { scopes: ['read:transactions'] },
   params: IdParams,
   response: { 200: BatchWithLegs },
   errors: [404],

@@ -26,7 +26,7 @@ export const streamEvents = endpoint({
     'without it the stream starts with the events from now on. The whole connection counts as one request of the standard tier.',
   ].join(' '),
   tier: 'standard',
-  auth: { anyScope: ['read:transactions', 'read:disputes'] },
+  access: { anyScope: ['read:transactions', 'read:disputes'] },
   querystring: EventStreamQuery,
   headers: EventStreamHeaders,
   response: {

@@ -43,7 +43,7 @@ export const createOAuthClient = endpoint({
     'A client of `platformId` (default: the calling platform). The secret is shown once. On v2, OAuth clients are managed on the Workspace API.',
   deprecated: true,
   tier: 'admin',
-  auth: { scopes: ['admin:platform'] },
+  access: { scopes: ['admin:platform'] },
   body: CreateOAuthClientBody,
   response: { 201: OAuthClientWithSecret },
   errors: [404, 409],
@@ -58,7 +58,7 @@ export const revokeAllClientTokens = endpoint({
   description: 'Every unexpired token of the client stops working on every instance within a second; `count` says how many.',
   deprecated: true,
   tier: 'admin',
-  auth: { scopes: ['admin:platform'] },
+  access: { scopes: ['admin:platform'] },
   params: OAuthClientIdParams,
   response: { 200: RevokeAllTokensResult },
   errors: [404],
@@ -71,7 +71,7 @@ export const oauthMetadata = endpoint({
   tags: ['oauth'],
   summary: 'Authorization server metadata (RFC 8414)',
   tier: 'public',
-  auth: 'none',
+  access: 'none',
   response: { 200: AuthorizationServerMetadata },
 });
 
@@ -91,7 +91,7 @@ export const issueToken = endpoint({
     "`scope` is space-separated and must be a subset of the client's scopes (else `invalid_scope`); omitted, the token gets every scope of the client. Answers carry `Cache-Control: no-store`.",
   ].join('\n'),
   tier: 'public',
-  auth: 'none',
+  access: 'none',
   security: OAUTH_CLIENT,
   body: jsonOrForm(TokenRequest, TokenRequestForm),
   response: { 200: Type.Union([TokenEnvelope, TokenResponse]), ...OAUTH_ERRORS },
@@ -108,7 +108,7 @@ export const revokeToken = endpoint({
   description:
     'The client that received the token revokes it; it stops working on every instance within a second. An unknown token, or one issued to another client, also answers 200 and changes nothing. Form requests get an empty `{}`; JSON requests the envelope.',
   tier: 'public',
-  auth: 'client',
+  access: 'client',
   security: OAUTH_CLIENT,
   body: jsonOrForm(TokenActionRequest, TokenActionRequestForm),
   response: { 200: Type.Union([SuccessEnvelope(Type.Object({})), Type.Object({})]), ...OAUTH_ERRORS },
@@ -124,7 +124,7 @@ export const introspectToken = endpoint({
   description:
     'For resource servers: is this token active, for which platform and scopes. Authenticate as an OAuth client; tokens of another platform answer `{active: false}`. Form requests get the bare RFC 7662 answer; JSON requests the envelope.',
   tier: 'high',
-  auth: 'client',
+  access: 'client',
   security: OAUTH_CLIENT,
   body: jsonOrForm(TokenActionRequest, TokenActionRequestForm),
   response: { 200: Type.Union([SuccessEnvelope(IntrospectionResponse), IntrospectionResponse]), ...OAUTH_ERRORS },

@@ -22,7 +22,7 @@ export const createApiKey = endpoint({
   summary: 'Create a platform and its API key',
   description: 'The key is shown once in this answer; Holdfast stores only its hash. Without `scopes`, the key gets the read-only scopes.',
   tier: 'admin',
-  auth: { scopes: ['admin:platform'] },
+  access: { scopes: ['admin:platform'] },
   body: CreateApiKeyBody,
   response: { 201: ApiKeyCreated },
 });
@@ -36,7 +36,7 @@ export const regenerateApiKey = endpoint({
   description:
     'Issues a new key (shown once) and revokes the old one at once, on every instance within a second. Your own platform with `manage:api-keys`, any platform with `admin:platform`.',
   tier: 'admin',
-  auth: { anyScope: ['manage:api-keys', 'admin:platform'] },
+  access: { anyScope: ['manage:api-keys', 'admin:platform'] },
   body: RegenerateApiKeyBody,
   response: { 200: ApiKeyCreated },
   errors: [404],
@@ -51,7 +51,7 @@ export const verifyApiKey = endpoint({
   description:
     'Says whether the key in `X-API-Key` is valid: `valid` is true only for the current key of an active platform. An unknown key answers `valid: false` with null ids.',
   tier: 'public',
-  auth: 'none',
+  access: 'none',
   security: [{ apiKey: [] }],
   response: { 200: VerifyApiKeyResult },
   errors: [401],
@@ -66,7 +66,7 @@ export const listScopes = endpoint({
   summary: 'List the scopes',
   description: 'Every scope, what it grants, its Workspace API form, and whether API keys and v2 accept it.',
   tier: 'public',
-  auth: 'none',
+  access: 'none',
   response: { 200: ScopeCatalogue },
 });
 
@@ -78,7 +78,7 @@ export const getOwnPlatform = endpoint({
   tags: ['platforms'],
   summary: 'The platform of the calling credential',
   tier: 'standard',
-  auth: { scopes: [] },
+  access: { scopes: [] },
   response: { 200: Platform },
 });
 
@@ -91,7 +91,7 @@ export const listPlatforms = endpoint({
   summary: 'List platforms',
   description: 'Every platform, newest first, active or not; `workspaceId` narrows to one workspace.',
   tier: 'admin',
-  auth: { scopes: ['admin:platform'] },
+  access: { scopes: ['admin:platform'] },
   querystring: PlatformListQuery,
   response: { 200: Type.Array(Platform) },
 });
@@ -105,7 +105,7 @@ export const getPlatform = endpoint({
   summary: 'Read a platform',
   description: 'Your own platform with `read:platform`; any platform with `admin:platform`. Others answer 404.',
   tier: 'admin',
-  auth: { anyScope: ['read:platform', 'admin:platform'] },
+  access: { anyScope: ['read:platform', 'admin:platform'] },
   params: IdParams,
   response: { 200: Platform },
   errors: [404],
@@ -121,7 +121,7 @@ export const updatePlatform = endpoint({
   description:
     'Your own platform with `write:platform` (name, webhookUrl, settings); any platform and also `scopes` and `isActive` with `admin:platform`. `isActive: false` stops the key and revokes its tokens at once. New scopes apply to the key at once.',
   tier: 'admin',
-  auth: { anyScope: ['write:platform', 'admin:platform'] },
+  access: { anyScope: ['write:platform', 'admin:platform'] },
   params: IdParams,
   body: UpdatePlatformBody,
   response: { 200: Platform },
@@ -138,7 +138,7 @@ export const deactivatePlatform = endpoint({
   description:
     'Soft delete: the platform stays readable with `isActive: false`, its API key stops working and its OAuth tokens are revoked, on every instance within a second. `PUT` with `isActive: true` brings the key back (not the tokens).',
   tier: 'admin',
-  auth: { scopes: ['admin:platform'] },
+  access: { scopes: ['admin:platform'] },
   params: IdParams,
   response: { 204: Type.Null({ description: 'Deactivated' }) },
   errors: [404],

@@ -13,7 +13,7 @@ export const quoteTransaction = endpoint({
   description:
     "The fee of an amount under `billingConfig` (or the platform's `settings.billing`; none = no fee). Valid until `expiresAt`; pass `quoteId` to one create with the same amount and currency.",
   tier: 'standard',
-  auth: { scopes: ['write:transactions'] },
+  access: { scopes: ['write:transactions'] },
   body: QuoteBody,
   response: { 201: Quote },
 });

@@ -13,7 +13,7 @@ export const listReconciliationMismatches = endpoint({
   description:
     'What the reconciler found, newest first: kind, transaction (and batch), the status in the books, the escrow status on chain, since when (`firstSeenAt`) and, once resolved, how (`repaired` by the reconciler, or `cleared`: the difference went away). Open ones by default (`open=false`: all). See docs/settlement.md, Reconciliation.',
   tier: 'admin',
-  auth: OPERATOR,
+  access: OPERATOR,
   querystring: MismatchQuery,
   response: { 200: MismatchList },
 });
@@ -27,7 +27,7 @@ export const runReconciliation = endpoint({
   description:
     'Compares every escrowed transaction and batch leg (and the settled ones within RECONCILIATION_LOOKBACK) with the escrow contract now, as the periodic pass does, and answers what it found. 409 while another instance runs a pass.',
   tier: 'admin',
-  auth: OPERATOR,
+  access: OPERATOR,
   response: { 200: ReconciliationPass },
   errors: [409],
 });

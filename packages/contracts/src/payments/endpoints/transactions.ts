@@ -23,8 +23,8 @@ export const createTransaction = endpoint({
   description:
     'Creates a transaction (`transaction.created` is its first event). An idempotency key (body `idempotencyKey` or header `Idempotency-Key`) makes retries safe: the same key with the same parameters answers the first result with `Idempotent-Replayed: true`; with other parameters 422. Without a key, the same sender, receiver, amount, currency and network within the duplicate window answers 409. At most TX_RATE_LIMIT_PER_SENDER (default 10) creations per minute per sender, batch legs included (429 with Retry-After). A control that sends a one-time code sends it once the creation committed (the codes outbox: an SMS gateway failure no longer fails the creation; no gateway configured: 503). See docs/transactions.md.',
   tier: 'standard',
-  auth: { scopes: ['move:transactions'] },
-  v1Auth: { anyScope: ['write:transactions', 'move:transactions'] },
+  access: { scopes: ['move:transactions'] },
+  v1Access: { anyScope: ['write:transactions', 'move:transactions'] },
   headers: CreateTransactionHeaders,
   body: CreateTransactionBody,
   response: { 201: CreatedTransaction },
@@ -41,7 +41,7 @@ export const listTransactions = endpoint({
   description:
     'Newest first, `{data, pagination}`. Addresses match case-insensitively; `walletAddress` matches the sender or the receiver; a date `dateTo` includes that whole day.',
   tier: 'standard',
-  auth: { scopes: ['read:transactions'] },
+  access: { scopes: ['read:transactions'] },
   querystring: TransactionListQuery,
   response: { 200: TransactionList },
 });
@@ -56,7 +56,7 @@ export const getAtRiskTransactions = endpoint({
   description:
     'Per status (escrowed, in_review, pending_user_action, disputed): count, exact total amount, age of the oldest and counts aged over 24 h and 72 h, ages counted from entering the status.',
   tier: 'standard',
-  auth: { scopes: ['read:transactions'] },
+  access: { scopes: ['read:transactions'] },
   response: { 200: AtRiskReport },
 });
 
@@ -69,7 +69,7 @@ export const getTransactionStats = endpoint({
   summary: 'Statistics by status',
   description: 'Every status with `{count, total_amount}` (exact decimal string), zero when none.',
   tier: 'standard',
-  auth: { scopes: ['read:transactions'] },
+  access: { scopes: ['read:transactions'] },
   response: { 200: TransactionStats },
 });
 
@@ -82,7 +82,7 @@ export const getTransaction = endpoint({
   summary: 'Read a transaction',
   description: "Another platform's transaction answers 404.",
   tier: 'high',
-  auth: { scopes: ['read:transactions'] },
+  access: { scopes: ['read:transactions'] },
   params: IdParams,
   response: { 200: PaymentsTransaction },
   errors: [404],
