@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { type WorkspaceEndpoint, workspaceEndpoints } from '@holdfast/contracts';
 import { repoRoot, serviceMigrations } from '@holdfast/db/testing';
 import { describe, expect, it } from 'vitest';
 
@@ -162,6 +163,72 @@ describe('one route style', () => {
         ...[...text.matchAll(/config:\s*\{[^}]*?\bauth:/g)].map(() => `${relative(src, file)}: config.auth (say config.access)`),
       ];
     });
+    expect(offenders).toEqual([]);
+  });
+});
+
+// One route declaration (issue 35): what an endpoint asks of its caller (access, roles), its tier,
+// its audit action and its twins are written once, in its catalogue entry; a route file gives only
+// the handler, through `serveRoutes(app, surface, [route(api.x, handler), ...])` of
+// @holdfast/http-kit, which serves each entry with its config and (on the Workspace API) wraps the
+// answer in the envelope. A `serveEndpoint(` or `app.get(` of a module, a `config` at the call
+// site, or an `envelope(request, ...)` of a workspace handler would be the second way back.
+describe('one route declaration', () => {
+  const routeFiles = (service: string) => {
+    const modules = join(repoRoot(), 'services', service, 'src', 'modules');
+    return filesUnder(modules, '.ts')
+      .filter((file) => file.endsWith('/routes.ts') || dirname(file).endsWith('/routes'))
+      .map((file) => ({ name: relative(modules, file), text: readFileSync(file, 'utf8') }));
+  };
+
+  /** What a route file of workspace-service may not say: each pattern with the way it should be said. */
+  const WORKSPACE_OFFENCES: [RegExp, string][] = [
+    [/\bserveEndpoint\(/g, 'serveEndpoint (serve the module through serveRoutes(app, WORKSPACE_SURFACE, [...]))'],
+    [
+      /\b\w+\.(?:get|post|put|patch|delete|route)(?:<[^>]*>)?\(\s*['`{]/g,
+      'a route registered by hand (add it to the catalogue, serve it with serveRoutes)',
+    ],
+    [
+      /\b(?:config|tier|access|roles):|\baudit:\s*[A-Z_]+\./g,
+      'a route option of the catalogue (write access, roles, tier and audit in the endpoint entry)',
+    ],
+    [/\benvelope\(/g, 'envelope( (return the data; the kit wraps it, paged(data, pagination) for a page)'],
+  ];
+
+  it('finds an offence when there is one', () => {
+    const sample =
+      "serveEndpoint(app, api.getUser, { config: { tier: 'admin', roles: ADMIN_ROLES } }, async (request) => envelope(request, 1));" +
+      "app.get('/x', async () => 1);";
+    expect(WORKSPACE_OFFENCES.filter(([pattern]) => sample.match(pattern)).length).toBe(4);
+  });
+
+  it('workspace-service routes are served from the catalogue, through the kit', () => {
+    const files = routeFiles('workspace-service');
+    expect(files.length).toBeGreaterThan(10);
+    const offenders = files.flatMap(({ name, text }) => [
+      ...WORKSPACE_OFFENCES.flatMap(([pattern, why]) => [...text.matchAll(pattern)].map(() => `${name}: ${why}`)),
+      ...(text.includes('serveRoutes(') ? [] : [`${name}: serves no route through serveRoutes`]),
+    ]);
+    expect(offenders).toEqual([]);
+  });
+
+  it('every mutating Workspace endpoint names the action its audit entries record', () => {
+    // Two POSTs change nothing an administrator would look for: a connection probe and a sign-in nonce.
+    const unaudited = new Set(['testWalletProviderConnection', 'customerWalletNonce']);
+    const missing = (Object.values(workspaceEndpoints) as unknown[])
+      .filter((entry): entry is WorkspaceEndpoint => typeof entry === 'object' && entry !== null && 'operationId' in entry)
+      .filter((entry) => entry.method !== 'GET' && !entry.audit && !unaudited.has(entry.operationId))
+      .map((entry) => `${entry.method} ${entry.path} (${entry.operationId})`);
+    expect(missing).toEqual([]);
+  });
+
+  it('payments-service routes are served from the catalogue, through the kit', () => {
+    const offenders = routeFiles('payments-service').flatMap(({ name, text }) => [
+      ...[...text.matchAll(/\bserveEndpoint\(/g)].map(
+        () => `${name}: serveEndpoint (serve it through serveRoutes(app, PAYMENTS_SURFACE, [...]))`,
+      ),
+      ...(text.includes('serveRoutes(') ? [] : [`${name}: serves no route through serveRoutes`]),
+    ]);
     expect(offenders).toEqual([]);
   });
 });

@@ -1,8 +1,7 @@
 import { paymentsEndpoints as api, IdParams } from '@holdfast/contracts';
-import type { HttpApp } from '@holdfast/http-kit';
-import { notFound } from '@holdfast/http-kit';
+import { type HttpApp, notFound, route, serveRoutes } from '@holdfast/http-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { route, servePayments } from '../../http/endpoints.js';
+import { PAYMENTS_SURFACE } from '../../http/endpoints.js';
 import { principalOf } from '../auth/index.js';
 import type { PageAssets } from './page-assets.js';
 import type { CheckoutService } from './service.js';
@@ -13,7 +12,7 @@ const originOf = (request: FastifyRequest) => `${request.protocol}://${request.h
 /** Checkout sessions on v2 (docs/checkout.md): create, list, read, expire, and the hosted page's calls. */
 export function checkoutRoutes(service: CheckoutService) {
   return async (app: HttpApp) => {
-    servePayments(app, [
+    serveRoutes(app, PAYMENTS_SURFACE, [
       route(api.createCheckoutSession, async (request, reply) => {
         const header = request.headers['idempotency-key'];
         const out = await service.create(

@@ -1,6 +1,6 @@
 import { paymentsEndpoints as api } from '@holdfast/contracts';
-import type { HttpApp } from '@holdfast/http-kit';
-import { route, servePayments } from '../../http/endpoints.js';
+import { type HttpApp, route, serveRoutes } from '@holdfast/http-kit';
+import { PAYMENTS_SURFACE } from '../../http/endpoints.js';
 import { principalOf } from '../auth/index.js';
 import type { Idempotency } from '../idempotency/index.js';
 import type { DisputesService } from './service.js';
@@ -11,7 +11,7 @@ import type { DisputesService } from './service.js';
  */
 export function disputeRoutes(service: DisputesService, idempotency: Idempotency) {
   return async (app: HttpApp) => {
-    servePayments(app, [
+    serveRoutes(app, PAYMENTS_SURFACE, [
       route(api.listDisputes, async (request) => service.list(principalOf(request), request.query)),
       route(api.createDispute, async (request, reply) => reply.code(201).send(await service.create(principalOf(request), request.body))),
       route(api.getDispute, async (request) => service.get(principalOf(request), request.params.id)),
