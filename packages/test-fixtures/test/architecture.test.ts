@@ -191,3 +191,39 @@ describe('one crypto package', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+// The error helpers stand beside the codes (issue 35): `notFound`, `conflict`, `forbidden`,
+// `unauthorized`, `validationError` and `boundedText` come from @holdfast/contracts, so a package
+// without HTTP says them the same way. The kit's re-export is a step for branches in flight.
+describe('error helpers from the contracts', () => {
+  const HELPERS = new Set(['notFound', 'conflict', 'forbidden', 'unauthorized', 'validationError', 'boundedText']);
+  const sources = [
+    ...services.flatMap(({ service }) => ['src', 'test'].map((sub) => join(repoRoot(), 'services', service, sub))),
+    ...readdirSync(join(repoRoot(), 'packages'), { withFileTypes: true })
+      .filter((d) => d.isDirectory() && d.name !== 'http-kit')
+      .flatMap((d) => ['src', 'test'].map((sub) => join(repoRoot(), 'packages', d.name, sub))),
+    join(repoRoot(), 'scripts'),
+  ].filter((dir) => existsSync(dir));
+
+  it('no source imports an error helper from @holdfast/http-kit', () => {
+    const offenders = sources
+      .flatMap((dir) => filesUnder(dir, '.ts'))
+      .filter((file) => !file.includes('node_modules'))
+      .flatMap((file) =>
+        [...readFileSync(file, 'utf8').matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*'@holdfast\/http-kit'/g)].flatMap((m) =>
+          (m[1] as string)
+            .split(',')
+            .map(
+              (s) =>
+                s
+                  .trim()
+                  .replace(/^type\s+/, '')
+                  .split(/\s+as\s+/)[0] as string,
+            )
+            .filter((name) => HELPERS.has(name))
+            .map((name) => `${relative(repoRoot(), file)}: ${name} (import it from @holdfast/contracts)`),
+        ),
+      );
+    expect(offenders).toEqual([]);
+  });
+});

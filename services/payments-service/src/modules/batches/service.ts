@@ -12,12 +12,14 @@ import {
   type EscrowTerms,
   type FieldError,
   isAutomaticIdempotencyKey,
+  notFound,
   paginationMeta,
   uuidv7,
+  validationError,
 } from '@holdfast/contracts';
 import { appendToOutboxSql } from '@holdfast/db';
 import { addressErrors, uuidToOnchainId } from '@holdfast/escrow';
-import { notFound, numberSourceOf, validationError } from '@holdfast/http-kit';
+import { numberSourceOf } from '@holdfast/http-kit';
 import { sha256 } from '@holdfast/secrets';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';

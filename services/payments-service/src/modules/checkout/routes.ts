@@ -1,6 +1,5 @@
-import { paymentsEndpoints as api, IdParams } from '@holdfast/contracts';
+import { paymentsEndpoints as api, IdParams, notFound } from '@holdfast/contracts';
 import type { HttpApp } from '@holdfast/http-kit';
-import { notFound } from '@holdfast/http-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { route, servePayments } from '../../http/endpoints.js';
 import { principalOf } from '../auth/index.js';

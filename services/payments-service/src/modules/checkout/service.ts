@@ -15,13 +15,15 @@ import {
   type DomainEvent,
   type EscrowInstructions,
   newEventId,
+  notFound,
   type PAYMENTS_COMMANDS,
   paginationMeta,
   uuidv7,
+  validationError,
 } from '@holdfast/contracts';
 import { appendToOutboxSql, type Queryable, type Sql } from '@holdfast/db';
 import { addressErrors } from '@holdfast/escrow';
-import { notFound, numberSourceOf, validationError } from '@holdfast/http-kit';
+import { numberSourceOf } from '@holdfast/http-kit';
 import { sha256 } from '@holdfast/secrets';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';

@@ -6,12 +6,13 @@ import {
   type ControlVerification,
   type CreateControlTemplateBody,
   type EmbeddedTemplate,
+  notFound,
   type PaymentsTransaction,
   type RiskReviewDecisionBody,
   type VerifyControlCodeBody,
+  validationError,
 } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
-import { notFound, validationError } from '@holdfast/http-kit';
 import { hmacSha256, type SecretBox, safeEqual } from '@holdfast/secrets';
 import type { Principal } from '../auth/principal.js';
 import type { ControlsGate, ControlsOutcome, PreparedTemplate } from '../transactions/controls-gate.js';

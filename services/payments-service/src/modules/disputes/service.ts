@@ -7,13 +7,14 @@ import {
   type EventPayload,
   type Evidence,
   type ListDisputesQuery,
+  notFound,
   type ResolveDisputeBody,
   type SettlementKind,
   type SubmitEvidenceBody,
   uuidv7,
+  validationError,
 } from '@holdfast/contracts';
 import { appendToOutboxSql, type Queryable, type Sql } from '@holdfast/db';
-import { notFound, validationError } from '@holdfast/http-kit';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/principal.js';
 import { type TransactionMoves, transactionEvent } from '../transactions/moves.js';

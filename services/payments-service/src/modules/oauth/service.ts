@@ -4,6 +4,7 @@ import {
   type CreateOAuthClientBody,
   type GrantType,
   type IntrospectionResponse,
+  notFound,
   type OAuthClient,
   type OAuthClientWithSecret,
   OPERATOR_ONLY_SCOPES,
@@ -14,7 +15,6 @@ import {
   withinPlatformScopes,
 } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
-import { notFound } from '@holdfast/http-kit';
 import {
   credentialHash,
   looksLikeAccessToken,

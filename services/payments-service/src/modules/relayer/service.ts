@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { AppError, type EscrowAuthorizationBody, type EscrowInstructions, type RelayResult } from '@holdfast/contracts';
+import { AppError, type EscrowAuthorizationBody, type EscrowInstructions, notFound, type RelayResult } from '@holdfast/contracts';
 import type { Sql } from '@holdfast/db';
 import {
   createEscrowWithAuthorizationArgs,
@@ -16,7 +16,6 @@ import {
   toPermit,
   transferWithAuthorizationTypedData,
 } from '@holdfast/escrow';
-import { notFound } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import {
   type Address,

@@ -9,9 +9,9 @@ import {
   type SettlementItem,
   type SettlementItemList,
   type SettlementItemQuery,
+  validationError,
 } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
-import { validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import type { Principal } from '../auth/index.js';
 import type { TransactionMoves } from '../transactions/moves.js';

@@ -4,6 +4,7 @@ import {
   type ChainEvent,
   chainEventId,
   chainMessageId,
+  notFound,
   type RefundBody,
   type ReleaseEarlyAttestBody,
   type RescindBody,
@@ -11,11 +12,11 @@ import {
   type SubmitEscrowHashBody,
   type SubmitHashBody,
   type TransactionOperationResult,
+  validationError,
 } from '@holdfast/contracts';
 import { holdfastEscrowAbi } from '@holdfast/contracts/escrow';
 import { type Queryable, retryOnConflict, type Sql } from '@holdfast/db';
 import { decodeEscrowLog, uuidToOnchainId } from '@holdfast/escrow';
-import { notFound, validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { NonRetryableError, RetryableError } from '@holdfast/messaging';
 import { decodeFunctionData, erc20Abi, getAddress, type Hash, parseEventLogs, type TransactionReceipt } from 'viem';

@@ -7,6 +7,7 @@ import {
   type EscrowInstructions,
   type EscrowTerms,
   isAutomaticIdempotencyKey,
+  notFound,
   type RescindInfo,
   TRANSACTION_STATUSES,
   type TransactionList,
@@ -14,10 +15,11 @@ import {
   type TransactionStats,
   type TransferInstructions,
   uuidv7,
+  validationError,
 } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
 import { addressErrors, uuidToOnchainId } from '@holdfast/escrow';
-import { notFound, numberSourceOf, validationError } from '@holdfast/http-kit';
+import { numberSourceOf } from '@holdfast/http-kit';
 import { sha256 } from '@holdfast/secrets';
 import type { Principal } from '../auth/index.js';
 import { normalizeAmount, toBaseUnits } from '../money/amounts.js';

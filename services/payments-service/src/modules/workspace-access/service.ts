@@ -2,6 +2,7 @@ import {
   AppError,
   type CommandReply,
   type CommandRequest,
+  notFound,
   type PAYMENTS_COMMANDS,
   SANDBOX_CLIENT_SCOPES,
   SANDBOX_KEY_SCOPES,
@@ -9,7 +10,6 @@ import {
   SHOWN_ONCE_WARNING,
   type WorkspacePlatform,
 } from '@holdfast/contracts';
-import { notFound } from '@holdfast/http-kit';
 import type { InvalidationFeed } from '../auth/invalidation-feed.js';
 import type { OAuthRepository } from '../oauth/repository.js';
 import { checkClientScopes, checkWithinPlatform, type OAuthService } from '../oauth/service.js';

@@ -8,7 +8,7 @@ import type {
   PlatformTransaction,
   WORKSPACE_TRANSACTION_COMMANDS,
 } from '@holdfast/contracts';
-import { notFound } from '@holdfast/http-kit';
+import { notFound } from '@holdfast/contracts';
 import type { Authenticator } from '../auth/service.js';
 import { normalizeAmount } from '../money/amounts.js';
 import { resolveNetwork } from '../money/networks.js';

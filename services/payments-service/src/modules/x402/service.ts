@@ -2,6 +2,7 @@ import type { CreatedTransaction } from '@holdfast/contracts';
 import {
   AppError,
   type CreateTransactionBody,
+  notFound,
   type X402CheckoutPaid,
   X402PaymentPayload,
   type X402PaymentRequired,
@@ -14,7 +15,6 @@ import {
 } from '@holdfast/contracts';
 import type { Sql } from '@holdfast/db';
 import { readEip712Domain, type TransferAuthorization } from '@holdfast/escrow';
-import { notFound } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import type { Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';

@@ -1,7 +1,9 @@
 import {
   newEventId,
+  notFound,
   type ReplayResult,
   uuidv7,
+  validationError,
   WEBHOOK_LIMITS,
   WEBHOOK_TEST_EVENT_TYPE,
   type WebhookDelivery,
@@ -9,7 +11,6 @@ import {
   type WebhookDeliveryLogList,
   type WebhookOwner,
 } from '@holdfast/contracts';
-import { notFound, validationError } from '@holdfast/http-kit';
 import { contextFromCarrier, failSpan, type Logger, SpanKind, withSpan } from '@holdfast/logging';
 import { createPollingWorker, type PollingWorkerOptions } from '@holdfast/runtime';
 import type { SecretBox } from '@holdfast/secrets';

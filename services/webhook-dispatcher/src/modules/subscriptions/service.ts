@@ -4,14 +4,15 @@ import {
   EVENT_TYPES,
   type EventType,
   type FieldError,
+  notFound,
   uuidv7,
+  validationError,
   WEBHOOK_LIMITS,
   type WebhookEventTypeList,
   type WebhookOwner,
   type WebhookSubscription,
   type WebhookSubscriptionWithSecret,
 } from '@holdfast/contracts';
-import { notFound, validationError } from '@holdfast/http-kit';
 import { randomToken, type SecretBox } from '@holdfast/secrets';
 import { iso, isoOrNull } from '../../db/time.js';
 import type { TargetPolicy } from '../target-safety/service.js';

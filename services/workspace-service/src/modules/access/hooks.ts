@@ -1,5 +1,5 @@
-import { type UserRole, WORKSPACE_KEY_MAX_LENGTH, type WorkspaceKeyPrincipal } from '@holdfast/contracts';
-import { type HttpApp, unauthorized } from '@holdfast/http-kit';
+import { type UserRole, unauthorized, WORKSPACE_KEY_MAX_LENGTH, type WorkspaceKeyPrincipal } from '@holdfast/contracts';
+import type { HttpApp } from '@holdfast/http-kit';
 import { safeEqual, tokenHash } from '@holdfast/secrets';
 import type { FastifyRequest } from 'fastify';
 import type { Actor, Caller, CustomerPrincipal } from './caller.js';

@@ -1,5 +1,4 @@
-import { AppError, type UserRole } from '@holdfast/contracts';
-import { forbidden } from '@holdfast/http-kit';
+import { AppError, forbidden, type UserRole } from '@holdfast/contracts';
 import type { Actor } from './caller.js';
 
 /**

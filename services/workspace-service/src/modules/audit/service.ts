@@ -4,10 +4,11 @@ import {
   type AuditLogQuery,
   type AuditStats,
   type AuditStatsQuery,
+  forbidden,
+  notFound,
   paginationMeta,
   uuidv7,
 } from '@holdfast/contracts';
-import { forbidden, notFound } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import type { Store } from '../../db/store.js';
 import type { Actor, Caller } from '../access/caller.js';

@@ -1,5 +1,4 @@
-import { type EventTypeInfo, eventTypeCatalog, type OAuthScopeInfo, WORKSPACE_OAUTH_SCOPES } from '@holdfast/contracts';
-import { notFound } from '@holdfast/http-kit';
+import { type EventTypeInfo, eventTypeCatalog, notFound, type OAuthScopeInfo, WORKSPACE_OAUTH_SCOPES } from '@holdfast/contracts';
 import type { Actor } from '../access/caller.js';
 import { assertWorkspaceAccess } from '../access/policy.js';
 

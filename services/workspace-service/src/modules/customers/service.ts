@@ -9,13 +9,18 @@ import {
   type CustomerRefreshBody,
   type CustomerRegisterBody,
   type CustomerSession,
+  conflict,
   type FieldError,
+  forbidden,
+  notFound,
   paginationMeta,
   type UpdateCustomerBody,
+  unauthorized,
   uuidv7,
+  validationError,
   type WorkspaceCustomerListQuery,
 } from '@holdfast/contracts';
-import { clientAddressGroup, conflict, forbidden, notFound, unauthorized, validationError } from '@holdfast/http-kit';
+import { clientAddressGroup } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { sha256 } from '@holdfast/secrets';
 import type { Store } from '../../db/store.js';

@@ -1,21 +1,23 @@
 import {
   AppError,
   type CreateWorkspaceIntegrationBody,
+  conflict,
   type FieldError,
   INTEGRATION_CATALOG,
   type IntegrationCatalogEntry,
   type IntegrationStatus,
   type IntegrationValidation,
+  notFound,
   type ProviderCheckOutcome,
   SECRET_MASK,
   secretFieldsOf,
   type UpdateWorkspaceIntegrationBody,
   uuidv7,
   type ValidateIntegrationBody,
+  validationError,
   type WorkspaceIntegration,
   type WorkspaceIntegrationStatus,
 } from '@holdfast/contracts';
-import { conflict, notFound, validationError } from '@holdfast/http-kit';
 import type { SecretBox } from '@holdfast/secrets';
 import type { Store } from '../../db/store.js';
 import type { Actor, Caller } from '../access/caller.js';

@@ -7,11 +7,11 @@ import {
   type NotificationList,
   type NotificationListQuery,
   type NotificationPreferences,
+  notFound,
   paginationMeta,
   type UpdateNotificationPreferencesBody,
   uuidv7,
 } from '@holdfast/contracts';
-import { notFound } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import type { Store } from '../../db/store.js';
 import type { Actor, Caller } from '../access/caller.js';

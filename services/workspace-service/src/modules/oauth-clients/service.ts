@@ -2,6 +2,7 @@ import {
   AppError,
   type CreateWorkspaceOAuthClientBody,
   fromPaymentsScope,
+  notFound,
   type OAuthClient,
   type OAuthClientWithSecret,
   PAYMENTS_COMMANDS,
@@ -13,7 +14,6 @@ import {
   type WorkspaceOAuthClient,
   type WorkspaceOAuthClientWithSecret,
 } from '@holdfast/contracts';
-import { notFound } from '@holdfast/http-kit';
 import { type Bus, sendCommand } from '@holdfast/messaging';
 import type { Store } from '../../db/store.js';
 import type { Actor, Caller } from '../access/caller.js';

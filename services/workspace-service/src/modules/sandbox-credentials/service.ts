@@ -1,5 +1,6 @@
 import {
   AppError,
+  notFound,
   PAYMENTS_COMMANDS,
   SANDBOX_CREDENTIAL_LIMITS,
   type SandboxCredential,
@@ -7,7 +8,6 @@ import {
   uuidv7,
   type WorkspacePlatform,
 } from '@holdfast/contracts';
-import { notFound } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { type Bus, sendCommand } from '@holdfast/messaging';
 import type { Store } from '../../db/store.js';

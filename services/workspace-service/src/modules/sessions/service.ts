@@ -1,17 +1,21 @@
 import {
   type AppEnv,
   AppError,
+  conflict,
   type LoginBody,
   type LogoutBody,
+  notFound,
   type RefreshBody,
   type SessionEnvironment,
   type SessionTokens,
   type SignupBody,
   type UserRecord,
+  unauthorized,
   uuidv7,
   type VerifyCodeBody,
+  validationError,
 } from '@holdfast/contracts';
-import { clientAddressGroup, conflict, notFound, unauthorized, validationError } from '@holdfast/http-kit';
+import { clientAddressGroup } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { safeEqual, sha256 } from '@holdfast/secrets';
 import type { Store } from '../../db/store.js';

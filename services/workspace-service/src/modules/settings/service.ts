@@ -3,15 +3,17 @@ import {
   type BulkGlobalSettingsResult,
   DEFAULT_SETTING_CATEGORY,
   type FieldError,
+  forbidden,
   type GlobalSettingListQuery,
+  notFound,
   paginationMeta,
   type Setting,
   type SettingListQuery,
   type UpdateSettingBody,
   type UpsertSettingBody,
   uuidv7,
+  validationError,
 } from '@holdfast/contracts';
-import { forbidden, notFound, validationError } from '@holdfast/http-kit';
 import type { SecretBox } from '@holdfast/secrets';
 import type { Store } from '../../db/store.js';
 import type { Actor, Caller } from '../access/caller.js';

@@ -1,5 +1,5 @@
-import { workspaceEndpoints as api } from '@holdfast/contracts';
-import { type HttpApp, notFound, serveEndpoint } from '@holdfast/http-kit';
+import { workspaceEndpoints as api, notFound } from '@holdfast/contracts';
+import { type HttpApp, serveEndpoint } from '@holdfast/http-kit';
 import type { AvatarStore } from './avatars.js';
 
 /** `GET /avatars/{file}`: uploaded avatars, public (their names are unguessable), cached for a year. */

@@ -3,6 +3,7 @@ import {
   type CreateWorkspaceTransactionBody,
   type GlobalTransactionList,
   type GlobalTransactionsQuery,
+  notFound,
   paginationMeta,
   paymentsStatusesOf,
   type SubmitEscrowHashResult,
@@ -16,7 +17,6 @@ import {
   type WorkspaceTransactionStats,
   type WorkspaceTransactionsQuery,
 } from '@holdfast/contracts';
-import { notFound } from '@holdfast/http-kit';
 import { type Bus, sendCommand } from '@holdfast/messaging';
 import type { Store } from '../../db/store.js';
 import { type Actor, type Caller, requireActor, requireWorkspaceKey } from '../access/caller.js';

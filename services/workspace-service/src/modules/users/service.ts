@@ -2,14 +2,17 @@ import {
   AppError,
   type ChangePasswordBody,
   type CreateUserBody,
+  conflict,
+  forbidden,
+  notFound,
   paginationMeta,
   type UpdateMeBody,
   type UpdateUserBody,
   type UserListQuery,
   type UserRecord,
   uuidv7,
+  validationError,
 } from '@holdfast/contracts';
-import { conflict, forbidden, notFound, validationError } from '@holdfast/http-kit';
 import type { Store } from '../../db/store.js';
 import type { Actor, Caller } from '../access/caller.js';
 import { requireActor } from '../access/caller.js';

@@ -11,7 +11,7 @@ import type {
   UpsertExternalWalletConfigBody,
   WalletLinkNonceBody,
 } from '@holdfast/contracts';
-import { forbidden, notFound, validationError } from '@holdfast/http-kit';
+import { forbidden, notFound, validationError } from '@holdfast/contracts';
 import { type Actor, type Caller, type CustomerPrincipal, requireActor } from '../access/caller.js';
 import { assertWorkspaceAccess, assertWorkspaceAdmin, isSuperAdmin } from '../access/policy.js';
 import { actorContextOf, canAccess, workspaceAccessOf } from './common/audit.js';

@@ -3,13 +3,13 @@ import {
   type CreateWebhookBody,
   type DeliveryLogsQuery,
   type ListWebhooksQuery,
+  notFound,
   type ReplayWebhookBody,
   type UpdateWebhookBody,
   WEBHOOK_TEST_COMMAND_TIMEOUT_MS,
   WebhookCommands,
   type WebhookSubscription,
 } from '@holdfast/contracts';
-import { notFound } from '@holdfast/http-kit';
 import { type Bus, sendCommand } from '@holdfast/messaging';
 import type { Static } from '@sinclair/typebox';
 import type { Store } from '../../db/store.js';

@@ -1,7 +1,10 @@
 import {
   type AppEnv,
   type CreateWorkspaceBody,
+  conflict,
   type FieldError,
+  forbidden,
+  notFound,
   type PlatformMapping,
   type PlatformMappingQuery,
   paginationMeta,
@@ -10,12 +13,12 @@ import {
   type UpdateWalletSettingsBody,
   type UpdateWorkspaceBody,
   uuidv7,
+  validationError,
   type WalletSettings,
   type WorkspaceBilling,
   type WorkspaceListQuery,
   type WorkspaceRecord,
 } from '@holdfast/contracts';
-import { conflict, forbidden, notFound, validationError } from '@holdfast/http-kit';
 import type { Store } from '../../db/store.js';
 import type { Actor, Caller } from '../access/caller.js';
 import { requireActor } from '../access/caller.js';

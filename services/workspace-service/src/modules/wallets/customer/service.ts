@@ -12,12 +12,13 @@ import {
   type FieldError,
   type LinkWalletBody,
   type Network,
+  notFound,
+  validationError,
   type WalletBalances,
   type WalletLinkNonce,
   type WalletLinkNonceBody,
   type WalletProviderKind,
 } from '@holdfast/contracts';
-import { notFound, validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { sha256, tokenHash } from '@holdfast/secrets';
 import { BaseError, getAddress, type Hex, HttpRequestError, isAddress, isAddressEqual, RpcRequestError, TimeoutError } from 'viem';
