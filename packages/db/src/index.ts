@@ -5,3 +5,4 @@ export * from './migrate.js';
 export * from './outbox.js';
 export * from './reencrypt.js';
 export * from './retry.js';
+export * from './time.js';

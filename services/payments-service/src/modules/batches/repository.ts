@@ -1,6 +1,6 @@
 import type { BatchListQuery, Currency, Network, OrchestrationType, SignerType } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
-import { isoOf } from '../auth/repository.js';
+import { isoOf } from '@holdfast/db';
 import { type TransactionRow, toTransactionRow } from '../transactions/repository.js';
 import type { BatchStatus } from '../transactions/state-machine.js';
 

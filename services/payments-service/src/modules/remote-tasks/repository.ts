@@ -1,7 +1,7 @@
 import { uuidv7 } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
+import { isoOf } from '@holdfast/db';
 import { activeTraceCarrier, type TraceCarrier } from '@holdfast/logging';
-import { isoOf } from '../auth/repository.js';
 import type { RemoteTaskKind, RemoteTaskStatus } from './tables.js';
 
 export interface RemoteTaskRow {

@@ -13,8 +13,8 @@ import {
   type WebhookSubscription,
   type WebhookSubscriptionWithSecret,
 } from '@holdfast/contracts';
+import { isoOf, isoOrNull } from '@holdfast/db';
 import { randomToken, type SecretBox } from '@holdfast/secrets';
-import { iso, isoOrNull } from '../../db/time.js';
 import type { TargetPolicy } from '../target-safety/service.js';
 import type { SubscriptionChanges, SubscriptionRow, SubscriptionsRepository } from './repository.js';
 import { nextCircuit } from './state-machine.js';
@@ -42,8 +42,8 @@ export function toSubscription(row: SubscriptionRow): WebhookSubscription {
     },
     secretRotation: { inProgress: row.previous_secret_sealed !== null, startedAt: isoOrNull(row.rotation_started_at) },
     disabledReason: row.disabled_reason,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
+    createdAt: isoOf(row.created_at),
+    updatedAt: isoOf(row.updated_at),
   };
 }
 
