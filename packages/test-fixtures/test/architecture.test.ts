@@ -146,6 +146,28 @@ describe('module dependencies', () => {
   });
 });
 
+// Modules have public faces (issue 35): another module uses a module through its `index.ts`, never
+// through its files, so what a module offers is one list and its repository and tables stay its
+// own. A module's own folders (workspace's wallets/providers) import each other freely.
+describe('module faces', () => {
+  it.each(services)('$service modules import another module only through its index.ts', ({ service }) => {
+    const modulesDir = join(repoRoot(), 'services', service, 'src', 'modules');
+    const offenders = filesUnder(modulesDir, '.ts').flatMap((file) => {
+      const own = relative(modulesDir, file).split('/')[0];
+      return [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s+'(\.{1,2}\/[^']+)'/g)].flatMap((m) => {
+        const target = relative(modulesDir, resolve(dirname(file), m[1] as string));
+        const [module, ...rest] = target.split('/');
+        if (target.startsWith('..') || module === own || rest.join('/') === 'index.js') return [];
+        const what = /(^|\/|-)(repository|tables)\.js$/.test(target)
+          ? `the ${target.endsWith('repository.js') ? 'repository' : 'tables'}`
+          : 'a file';
+        return [`${relative(modulesDir, file)} imports ${what} of ${module} (${m[1]}): import ../${module}/index.js`];
+      });
+    });
+    expect(offenders).toEqual([]);
+  });
+});
+
 // One route style (issue 19): a module's routes are Fastify plugins (`xRoutes(service)`, registered
 // with `app.register`), and a route says what it asks of its caller in `config.access`, in both
 // APIs (docs/engineering.md). A `registerXRoutes(app, ...)` function or a `config.auth` would be

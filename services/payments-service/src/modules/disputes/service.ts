@@ -16,10 +16,8 @@ import {
 } from '@holdfast/contracts';
 import { appendToOutboxSql, type Queryable, type Sql } from '@holdfast/db';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
-import type { Principal } from '../auth/principal.js';
-import { type TransactionMoves, transactionEvent } from '../transactions/moves.js';
-import type { TransactionsRepository } from '../transactions/repository.js';
-import { DISPUTABLE_STATUSES } from '../transactions/state-machine.js';
+import type { Principal } from '../auth/index.js';
+import { DISPUTABLE_STATUSES, type TransactionMoves, type TransactionsRepository, transactionEvent } from '../transactions/index.js';
 import { bpsOfDecimal, type DisputeResolution, type DisputeRow, type DisputesRepository, decimalOfBps } from './repository.js';
 import { acceptsEvidence, DISPUTE_TIER_TABLE, escalation, resolution } from './state-machine.js';
 

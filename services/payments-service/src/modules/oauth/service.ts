@@ -17,16 +17,16 @@ import {
 import type { Queryable } from '@holdfast/db';
 import {
   credentialHash,
+  type InvalidationFeed,
   looksLikeAccessToken,
   looksLikeClientId,
   newAccessToken,
   newClientId,
   newClientSecret,
+  type Principal,
   secretMatches,
-} from '../auth/credentials.js';
-import type { InvalidationFeed } from '../auth/invalidation-feed.js';
-import type { Principal } from '../auth/principal.js';
-import type { PlatformsRepository } from '../platforms/repository.js';
+} from '../auth/index.js';
+import type { PlatformsRepository } from '../platforms/index.js';
 import { OAuthError } from './errors.js';
 import type { ClientChanges, ClientRef, ClientRow, OAuthRepository } from './repository.js';
 

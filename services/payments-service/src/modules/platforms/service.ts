@@ -15,10 +15,17 @@ import {
   validationError,
 } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
-import { credentialHash, keyHint, keyMatchesEnvironment, looksLikeApiKey, newApiKey } from '../auth/credentials.js';
-import type { InvalidationFeed } from '../auth/invalidation-feed.js';
-import { hasScope, type Principal } from '../auth/principal.js';
-import { type RemoteTasksOutbox, task } from '../remote-tasks/service.js';
+import {
+  credentialHash,
+  hasScope,
+  type InvalidationFeed,
+  keyHint,
+  keyMatchesEnvironment,
+  looksLikeApiKey,
+  newApiKey,
+  type Principal,
+} from '../auth/index.js';
+import { type RemoteTasksOutbox, task } from '../remote-tasks/index.js';
 import type { NewPlatform, PlatformChanges, PlatformRow, PlatformsRepository } from './repository.js';
 
 export const BOOTSTRAP_PLATFORM_NAME = 'bootstrap';

@@ -3,8 +3,7 @@ import type { Sql } from '@holdfast/db';
 import type { Logger } from '@holdfast/logging';
 import { createBatchWorker } from '@holdfast/runtime';
 import { type Hash, keccak256, parseTransaction, type TransactionReceipt } from 'viem';
-import type { ChainAccess } from '../settlement/chain.js';
-import type { SettlementService } from '../settlement/service.js';
+import type { ChainAccess, SettlementService } from '../settlement/index.js';
 import type { RelayerChain } from './chain.js';
 import type { RelayerRepository, RelayRow } from './repository.js';
 

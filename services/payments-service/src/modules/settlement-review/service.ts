@@ -14,7 +14,7 @@ import {
 import type { Queryable, Sql } from '@holdfast/db';
 import type { Logger } from '@holdfast/logging';
 import type { Principal } from '../auth/index.js';
-import type { TransactionMoves } from '../transactions/moves.js';
+import type { TransactionMoves } from '../transactions/index.js';
 import { claimKey, type DisputedClaimRow, type ItemRow, type SettlementReviewRepository } from './repository.js';
 
 /** Who acted, as the audit trail names them. */

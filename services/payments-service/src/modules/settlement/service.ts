@@ -21,10 +21,18 @@ import type { Logger } from '@holdfast/logging';
 import { NonRetryableError, RetryableError } from '@holdfast/messaging';
 import { decodeFunctionData, erc20Abi, getAddress, type Hash, parseEventLogs, type TransactionReceipt } from 'viem';
 import type { Principal } from '../auth/index.js';
-import { toBaseUnits } from '../money/amounts.js';
-import type { TransactionMoves } from '../transactions/moves.js';
-import { type TransactionRow, type TransactionsRepository, toPaymentsTransaction } from '../transactions/repository.js';
-import { actionsFrom, isRepeatedRequest, nextStatus, TRANSACTION_MOVES, type TransactionAction } from '../transactions/state-machine.js';
+import { toBaseUnits } from '../money/index.js';
+import {
+  actionsFrom,
+  isRepeatedRequest,
+  nextStatus,
+  TRANSACTION_MOVES,
+  type TransactionAction,
+  type TransactionMoves,
+  type TransactionRow,
+  type TransactionsRepository,
+  toPaymentsTransaction,
+} from '../transactions/index.js';
 import { type ChainAccess, sameAddress } from './chain.js';
 import type { ChainOutcome, SettlementRepository } from './repository.js';
 

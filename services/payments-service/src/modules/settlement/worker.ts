@@ -1,7 +1,7 @@
 import type { Sql } from '@holdfast/db';
 import { contextFromCarrier, type Logger, SpanKind, withSpan } from '@holdfast/logging';
 import { createBatchWorker } from '@holdfast/runtime';
-import type { TransactionsRepository } from '../transactions/repository.js';
+import type { TransactionsRepository } from '../transactions/index.js';
 import { type ChainAccess, EscrowStatus } from './chain.js';
 import type { SettlementRepository, SettlementRow } from './repository.js';
 

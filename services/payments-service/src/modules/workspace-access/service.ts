@@ -10,11 +10,9 @@ import {
   SHOWN_ONCE_WARNING,
   type WorkspacePlatform,
 } from '@holdfast/contracts';
-import type { InvalidationFeed } from '../auth/invalidation-feed.js';
-import type { OAuthRepository } from '../oauth/repository.js';
-import { checkClientScopes, checkWithinPlatform, type OAuthService } from '../oauth/service.js';
-import type { PlatformRow, PlatformsRepository } from '../platforms/repository.js';
-import type { PlatformsService } from '../platforms/service.js';
+import type { InvalidationFeed } from '../auth/index.js';
+import { checkClientScopes, checkWithinPlatform, type OAuthRepository, type OAuthService } from '../oauth/index.js';
+import type { PlatformRow, PlatformsRepository, PlatformsService } from '../platforms/index.js';
 
 type Cmd = typeof PAYMENTS_COMMANDS;
 

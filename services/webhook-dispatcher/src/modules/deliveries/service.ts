@@ -15,8 +15,8 @@ import { isoOf, isoOrNull } from '@holdfast/db';
 import { contextFromCarrier, failSpan, type Logger, SpanKind, withSpan } from '@holdfast/logging';
 import { createPollingWorker, type PollingWorkerOptions } from '@holdfast/runtime';
 import type { SecretBox } from '@holdfast/secrets';
-import type { SubscriptionRow } from '../subscriptions/repository.js';
-import type { TargetPolicy } from '../target-safety/service.js';
+import type { SubscriptionRow } from '../subscriptions/index.js';
+import type { TargetPolicy } from '../target-safety/index.js';
 import type {
   AttemptLogRow,
   AttemptRecord,

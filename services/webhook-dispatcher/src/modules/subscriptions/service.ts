@@ -15,7 +15,7 @@ import {
 } from '@holdfast/contracts';
 import { isoOf, isoOrNull } from '@holdfast/db';
 import { randomToken, type SecretBox } from '@holdfast/secrets';
-import type { TargetPolicy } from '../target-safety/service.js';
+import type { TargetPolicy } from '../target-safety/index.js';
 import type { SubscriptionChanges, SubscriptionRow, SubscriptionsRepository } from './repository.js';
 import { nextCircuit } from './state-machine.js';
 

@@ -11,8 +11,7 @@ import {
 } from '@holdfast/contracts';
 import type { Logger } from '@holdfast/logging';
 import type { Store } from '../../db/store.js';
-import type { Actor, Caller } from '../access/caller.js';
-import { adminReadScope, assertWorkspaceAdmin, type ReadScope } from '../access/policy.js';
+import { type Actor, adminReadScope, assertWorkspaceAdmin, type Caller, type ReadScope } from '../access/index.js';
 import type { AuditAction } from './actions.js';
 import { toCsv } from './csv.js';
 import { redactSecrets } from './redact.js';

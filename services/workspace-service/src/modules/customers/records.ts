@@ -1,5 +1,5 @@
 import type { CustomerMe, CustomerRecord } from '@holdfast/contracts';
-import type { AuditAction } from '../audit/actions.js';
+import type { AuditAction } from '../audit/index.js';
 import type { CustomerRow, CustomerWithWallet } from './repository.js';
 
 /** The audit actions of customers (docs/workspace-audit-logs.md lists them). */

@@ -1,8 +1,8 @@
 import { workspaceEndpoints as api } from '@holdfast/contracts';
 import { envelope, type HttpApp, serveEndpoint } from '@holdfast/http-kit';
-import { requireActor } from '../access/caller.js';
-import { AUDIT } from '../audit/actions.js';
-import type { CatalogService } from '../catalog/service.js';
+import { requireActor } from '../access/index.js';
+import { AUDIT } from '../audit/index.js';
+import type { CatalogService } from '../catalog/index.js';
 import type { OAuthClientsService } from './service.js';
 
 /** `/workspaces/{id}/oauth/scopes`: the scopes a workspace OAuth client may hold. */

@@ -16,14 +16,9 @@ import {
 } from '@holdfast/contracts';
 import { type Bus, sendCommand } from '@holdfast/messaging';
 import type { Store } from '../../db/store.js';
-import type { Actor, Caller } from '../access/caller.js';
-import { requireActor } from '../access/caller.js';
-import { assertWorkspaceAccess } from '../access/policy.js';
-import { AUDIT } from '../audit/actions.js';
-import { diffChanges } from '../audit/redact.js';
-import type { AuditService } from '../audit/service.js';
-import type { WorkspacesRepository } from '../workspaces/repository.js';
-import { assertIssuesCredentials } from '../workspaces/status.js';
+import { type Actor, assertWorkspaceAccess, type Caller, requireActor } from '../access/index.js';
+import { AUDIT, type AuditService, diffChanges } from '../audit/index.js';
+import { assertIssuesCredentials, type WorkspacesRepository } from '../workspaces/index.js';
 
 /** Payments scope -> the Workspace API's `resource:action` (scopes not offered to workspaces keep their plain reversal). */
 function workspaceScope(scope: Scope): string {

@@ -1,8 +1,7 @@
 import { workspaceEndpoints as api } from '@holdfast/contracts';
 import { envelope, type HttpApp, serveEndpoint } from '@holdfast/http-kit';
-import { requireActor } from '../access/caller.js';
-import { ADMIN_ROLES } from '../access/policy.js';
-import { AUDIT } from '../audit/actions.js';
+import { ADMIN_ROLES, requireActor } from '../access/index.js';
+import { AUDIT } from '../audit/index.js';
 import type { SettingsService } from './service.js';
 
 export function settingsRoutes(settings: SettingsService) {

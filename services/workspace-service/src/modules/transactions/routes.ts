@@ -1,6 +1,6 @@
 import { workspaceEndpoints as api } from '@holdfast/contracts';
 import { envelope, type HttpApp, serveEndpoint } from '@holdfast/http-kit';
-import { AUDIT } from '../audit/actions.js';
+import { AUDIT } from '../audit/index.js';
 import type { TransactionsService } from './service.js';
 
 /** The spec's "Workspace API: workspace transactions" and "global transactions" (docs/workspace-transactions.md). */

@@ -1,7 +1,7 @@
 import { workspaceEndpoints as api } from '@holdfast/contracts';
 import { envelope, type HttpApp, serveEndpoint } from '@holdfast/http-kit';
-import { requireActor } from '../access/caller.js';
-import { AUDIT } from '../audit/actions.js';
+import { requireActor } from '../access/index.js';
+import { AUDIT } from '../audit/index.js';
 import type { WebhooksService } from './service.js';
 
 /**

@@ -1,10 +1,8 @@
 import { workspaceEndpoints as api } from '@holdfast/contracts';
 import { envelope, type HttpApp, serveEndpoint } from '@holdfast/http-kit';
-import { requireActor } from '../access/caller.js';
-import { ADMIN_ROLES } from '../access/policy.js';
-import { AUDIT } from '../audit/actions.js';
-import type { AuditService } from '../audit/service.js';
-import { acceptUploads, multipartPlaceholder, readAvatarUpload } from '../storage/upload.js';
+import { ADMIN_ROLES, requireActor } from '../access/index.js';
+import { AUDIT, type AuditService } from '../audit/index.js';
+import { acceptUploads, multipartPlaceholder, readAvatarUpload } from '../storage/index.js';
 import type { WorkspacesService } from './service.js';
 
 export function workspacesRoutes(deps: { workspaces: WorkspacesService; audit: AuditService }) {

@@ -23,7 +23,7 @@ import type { Logger } from '@holdfast/logging';
 import { sha256, tokenHash } from '@holdfast/secrets';
 import { BaseError, getAddress, type Hex, HttpRequestError, isAddress, isAddressEqual, RpcRequestError, TimeoutError } from 'viem';
 import { createSiweMessage, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
-import type { CustomerWalletRow } from '../../customers/wallet-tables.js';
+import type { CustomerWalletRow } from '../../customers/index.js';
 import type { WorkspaceWalletProviderLookup } from '../accounts/service.js';
 import type { BalanceReader } from '../balances/service.js';
 import { type ActorContext, type AuditSink, canAccess, WALLET_AUDIT, type WorkspaceAccess } from '../common/audit.js';

@@ -1,7 +1,6 @@
 import { workspaceEndpoints as api } from '@holdfast/contracts';
 import { emptyBodyAsObject, envelope, type HttpApp, serveEndpoint } from '@holdfast/http-kit';
-import { requireActor } from '../../access/caller.js';
-import { ADMIN_ROLES } from '../../access/policy.js';
+import { ADMIN_ROLES, requireActor } from '../../access/index.js';
 import type { WalletApi } from '../api.js';
 import { WALLET_AUDIT } from '../common/audit.js';
 

@@ -1,6 +1,6 @@
 import { workspaceEndpoints as api } from '@holdfast/contracts';
 import { type HttpApp, serveEndpoint } from '@holdfast/http-kit';
-import { requireActor } from '../../access/caller.js';
+import { requireActor } from '../../access/index.js';
 import type { WalletApi } from '../api.js';
 import { WALLET_AUDIT } from '../common/audit.js';
 

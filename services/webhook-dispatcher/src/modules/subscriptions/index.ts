@@ -1,0 +1,7 @@
+// The public face of the subscriptions module: what other modules use of it. Another module imports
+// from here, never from its files (the architecture test fails on that).
+
+export type { SubscriptionRow } from './repository.js';
+export { secretContext } from './service.js';
+export { nextCircuit } from './state-machine.js';
+export { subscriptionIdColumn } from './tables.js';
