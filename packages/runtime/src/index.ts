@@ -33,6 +33,7 @@ import { createRateLimitCounter } from './rate-limits.js';
 import { collectStartupGarbage } from './startup-heap.js';
 import { startTracing } from './tracing.js';
 
+export * from './batcher.js';
 export * from './leased-job.js';
 export * from './outbox-relay.js';
 export * from './rate-limits.js';
