@@ -249,3 +249,110 @@ describe('error helpers from the contracts', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+// One background-work primitive and one leased-job layer (ADR 22, ADR 65, issue 35): a loop is a
+// createPollingWorker of @holdfast/runtime, a queue worked row by row is a defineLeasedJob, a
+// batch of requests is the runtime's createBatcher. Outside packages/runtime a timer is one of the
+// one-shot deadlines below, each with why it is not a loop; a new one fails until it is listed.
+describe('background work through the runtime', () => {
+  const TIMERS: Record<string, { count: number; why: string }> = {
+    'services/chain-indexer/src/modules/indexing/new-heads.ts': {
+      count: 2,
+      why: 'the reconnect of the newHeads socket (event-driven; the follower polls meanwhile) and the bounded close at stop',
+    },
+    'services/payments-service/src/modules/x402/service.ts': {
+      count: 1,
+      why: 'a request waiting, bounded by X402_SETTLE_WAIT, for the relayer worker to record a receipt',
+    },
+    'services/payments-service/src/modules/event-stream/routes.ts': {
+      count: 1,
+      why: "one open stream's heartbeat, cleared when it closes",
+    },
+    'services/payments-service/src/modules/checkout/page/page.ts': {
+      count: 3,
+      why: "the checkout page's script: it runs in the payer's browser",
+    },
+    'services/webhook-dispatcher/src/modules/deliveries/service.ts': {
+      count: 1,
+      why: 'a wake of the delivery worker at most settleWithinMs after a result',
+    },
+    'services/workspace-service/src/modules/access/principal-cache.ts': { count: 1, why: "a pending principal's expiry (unref'd)" },
+    'packages/db/src/retry.ts': { count: 1, why: 'the jitter before a serialization failure is retried, inside one call' },
+    'packages/http-kit/src/starting.ts': { count: 1, why: 'the wait between dependency probes while a process starts' },
+    'packages/http-kit/src/health.ts': { count: 1, why: "a readiness check's deadline" },
+    'packages/http-kit/src/shutdown.ts': { count: 1, why: "the shutdown's deadline" },
+    'packages/messaging/src/nats-server.ts': { count: 1, why: "a NATS probe's deadline" },
+  };
+  // Not background work of a process: the published SDK and the CLI run in their users' processes,
+  // test fixtures in tests.
+  const OUTSIDE = new Set(['runtime', 'sdk', 'cli', 'test-fixtures']);
+  const sources = [
+    ...services.map(({ service }) => join(repoRoot(), 'services', service, 'src')),
+    ...readdirSync(join(repoRoot(), 'packages'), { withFileTypes: true })
+      .filter((d) => d.isDirectory() && !OUTSIDE.has(d.name))
+      .map((d) => join(repoRoot(), 'packages', d.name, 'src')),
+  ].filter((dir) => existsSync(dir));
+
+  it('no setTimeout or setInterval outside packages/runtime but the listed one-shot deadlines', () => {
+    const found: Record<string, number> = {};
+    for (const file of sources.flatMap((dir) => filesUnder(dir, '.ts'))) {
+      const count = [...readFileSync(file, 'utf8').matchAll(/\b(setTimeout|setInterval)\s*\(/g)].length;
+      if (count > 0) found[relative(repoRoot(), file)] = count;
+    }
+    const listed = Object.fromEntries(Object.entries(TIMERS).map(([file, { count }]) => [file, count]));
+    // A file over its count, or not listed: use createPollingWorker or createBatcher of @holdfast/runtime.
+    expect(found).toEqual(listed);
+  });
+
+  /** The service's drizzle tables: export name -> [SQL name, the declaration's text]. */
+  function tablesOf(src: string): Map<string, [string, string]> {
+    const tables = new Map<string, [string, string]>();
+    for (const file of filesUnder(src, '.ts').filter((f) => /(^|[/-])tables\.ts$/.test(f))) {
+      const text = readFileSync(file, 'utf8');
+      const starts = [...text.matchAll(/export const (\w+) = \w+\.table\(\s*'(\w+)'/g)];
+      starts.forEach((m, i) => {
+        tables.set(m[1] as string, [m[2] as string, text.slice(m.index, starts[i + 1]?.index ?? text.length)]);
+      });
+    }
+    return tables;
+  }
+
+  // Leases that are not a queue's: a request holds its idempotency key's; the dispatcher's delivery
+  // worker claims per subscription slot with its own statements (issue 35, item 3, splits it).
+  const NOT_JOBS = new Set(['payments.idempotent_requests', 'webhooks.deliveries']);
+
+  it.each(services)('$service: every table with a lease column is the table of a defineLeasedJob', ({ service, schemaName }) => {
+    const src = join(repoRoot(), 'services', service, 'src');
+    const declared = new Set(
+      filesUnder(src, '.ts').flatMap((file) =>
+        [...readFileSync(file, 'utf8').matchAll(/defineLeasedJob(?:<[^>]*>)?\(\{[^]*?\btable:\s*(\w+)/g)].map((m) => m[1] as string),
+      ),
+    );
+    const undeclared = [...tablesOf(src)]
+      .filter(([, [, text]]) => /'(lease_until|claimed_until)'/.test(text))
+      .map(([name, [sqlName]]) => [name, `${schemaName}.${sqlName}`])
+      .filter(([name, qualified]) => !declared.has(name as string) && !NOT_JOBS.has(qualified as string));
+    expect(undeclared).toEqual([]);
+  });
+
+  it.each(services)('$service: a claim for a lease is made only by a leased-job worker', ({ service }) => {
+    const src = join(repoRoot(), 'services', service, 'src');
+    const files = filesUnder(src, '.ts');
+    const leasedClaims = files
+      .filter((file) => file.endsWith('repository.ts'))
+      .flatMap((file) =>
+        [...readFileSync(file, 'utf8').matchAll(/async (claim\w*)\(([^)]*)\)/g)].filter((m) =>
+          /\blease(Seconds|Ms)\b/.test(m[2] as string),
+        ),
+      )
+      .map((m) => m[1] as string);
+    const offenders = files
+      .filter((file) => !file.endsWith('repository.ts') && file !== join(src, 'modules/deliveries/service.ts'))
+      .flatMap((file) => {
+        const text = readFileSync(file, 'utf8');
+        if (text.includes('createLeasedJobWorker(')) return [];
+        return leasedClaims.filter((name) => new RegExp(`\\.${name}\\(`).test(text)).map((name) => `${relative(src, file)}: ${name}`);
+      });
+    expect(offenders).toEqual([]);
+  });
+});
