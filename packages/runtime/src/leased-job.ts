@@ -110,25 +110,24 @@ export async function workClaimed<Row extends LeasedRow>(
  */
 export function createLeasedJobWorker<Row extends LeasedRow>(
   job: Readonly<LeasedJob<Row>>,
-  deps: LeasedJobSteps<Row> & {
-    logger: Logger;
-    intervalMs: number;
+  where: { logger: Logger; intervalMs: number },
+  steps: LeasedJobSteps<Row> & {
     /** Due rows, at most `limit`, claimed for `leaseSeconds` (in a transaction of their own). */
     claim: (limit: number, leaseSeconds: number) => Promise<Row[]>;
   },
 ): PollingWorker & { runOnce: () => Promise<number> } {
   if (job.lease === 'transaction') throw new Error(`${job.name}: a job held by its transaction claims inside it (workClaimed)`);
   const { seconds } = job.lease;
-  const log = deps.logger.child({ component: job.name });
+  const log = where.logger.child({ component: job.name });
   const runOnce = async (): Promise<number> => {
-    const rows = await deps.claim(job.batch, seconds);
-    await workClaimed(job, rows, deps, log);
+    const rows = await steps.claim(job.batch, seconds);
+    await workClaimed(job, rows, steps, log);
     return rows.length;
   };
   const worker = createPollingWorker({
     name: job.name,
-    logger: deps.logger,
-    intervalMs: deps.intervalMs,
+    logger: where.logger,
+    intervalMs: where.intervalMs,
     pass: async () => (await runOnce()) > 0,
   });
   return { ...worker, runOnce };

@@ -92,15 +92,17 @@ describe('leased job layer', () => {
   it('the worker claims the batch for the lease the job states, and runOnce counts what it claimed', async () => {
     const claims: [number, number][] = [];
     const r = recorder(() => undefined);
-    const worker = createLeasedJobWorker(job(), {
-      logger,
-      intervalMs: 60_000,
-      claim: async (limit, leaseSeconds) => {
-        claims.push([limit, leaseSeconds]);
-        return [{ id: 'x', attempts: 1 }];
+    const worker = createLeasedJobWorker(
+      job(),
+      { logger, intervalMs: 60_000 },
+      {
+        claim: async (limit, leaseSeconds) => {
+          claims.push([limit, leaseSeconds]);
+          return [{ id: 'x', attempts: 1 }];
+        },
+        ...r.steps,
       },
-      ...r.steps,
-    });
+    );
     expect(await worker.runOnce()).toBe(1);
     expect(claims).toEqual([[2, 30]]);
     expect(r.done).toEqual(['x']);

@@ -12,6 +12,18 @@ function filesUnder(dir: string, suffix: string): string[] {
     .map((d) => join(d.parentPath, d.name));
 }
 
+/** The source folders (`subs`) of every service and of the packages not skipped, and scripts/ when asked. */
+function sourceDirs(options: { subs?: string[]; skip?: string[]; scripts?: boolean } = {}): string[] {
+  const subs = options.subs ?? ['src'];
+  return [
+    ...services.flatMap(({ service }) => subs.map((sub) => join(repoRoot(), 'services', service, sub))),
+    ...readdirSync(join(repoRoot(), 'packages'), { withFileTypes: true })
+      .filter((d) => d.isDirectory() && !(options.skip ?? []).includes(d.name))
+      .flatMap((d) => subs.map((sub) => join(repoRoot(), 'packages', d.name, sub))),
+    ...(options.scripts ? [join(repoRoot(), 'scripts')] : []),
+  ].filter((dir) => existsSync(dir));
+}
+
 describe('schema ownership', () => {
   it('finds the four services and their schemas', () => {
     expect(services.map((s) => s.schemaName).sort()).toEqual(['indexer', 'payments', 'webhooks', 'workspace']);
@@ -194,16 +206,10 @@ describe('one route style', () => {
 describe('one crypto package', () => {
   const CRYPTO =
     /\b(createCipheriv|createDecipheriv|createCipher|createDecipher|createHmac|createHash|timingSafeEqual|scrypt|scryptSync|pbkdf2|pbkdf2Sync|hkdf|hkdfSync|createSign|createVerify|publicEncrypt|privateDecrypt)\b/;
-  const sources = [
-    ...services.map(({ service }) => join(repoRoot(), 'services', service, 'src')),
-    ...readdirSync(join(repoRoot(), 'packages'), { withFileTypes: true })
-      // The published SDK runs in an integrator's process and carries no workspace package at run
-      // time (ADR 24): its verifyWebhook is the receiving side of the dispatcher's signature, and
-      // its tests verify real deliveries, so the two cannot drift apart unnoticed.
-      .filter((d) => d.isDirectory() && d.name !== 'secrets' && d.name !== 'sdk')
-      .map((d) => join(repoRoot(), 'packages', d.name, 'src')),
-    join(repoRoot(), 'scripts'),
-  ].filter((dir) => existsSync(dir));
+  // The published SDK runs in an integrator's process and carries no workspace package at run
+  // time (ADR 24): its verifyWebhook is the receiving side of the dispatcher's signature, and
+  // its tests verify real deliveries, so the two cannot drift apart unnoticed.
+  const sources = sourceDirs({ skip: ['secrets', 'sdk'], scripts: true });
 
   it('no source outside packages/secrets uses node:crypto ciphers, hashes or MACs', () => {
     const offenders = sources
@@ -219,13 +225,7 @@ describe('one crypto package', () => {
 // without HTTP says them the same way. The kit's re-export is a step for branches in flight.
 describe('error helpers from the contracts', () => {
   const HELPERS = new Set(['notFound', 'conflict', 'forbidden', 'unauthorized', 'validationError', 'boundedText']);
-  const sources = [
-    ...services.flatMap(({ service }) => ['src', 'test'].map((sub) => join(repoRoot(), 'services', service, sub))),
-    ...readdirSync(join(repoRoot(), 'packages'), { withFileTypes: true })
-      .filter((d) => d.isDirectory() && d.name !== 'http-kit')
-      .flatMap((d) => ['src', 'test'].map((sub) => join(repoRoot(), 'packages', d.name, sub))),
-    join(repoRoot(), 'scripts'),
-  ].filter((dir) => existsSync(dir));
+  const sources = sourceDirs({ subs: ['src', 'test'], skip: ['http-kit'], scripts: true });
 
   it('no source imports an error helper from @holdfast/http-kit', () => {
     const offenders = sources
@@ -285,13 +285,7 @@ describe('background work through the runtime', () => {
   };
   // Not background work of a process: the published SDK and the CLI run in their users' processes,
   // test fixtures in tests.
-  const OUTSIDE = new Set(['runtime', 'sdk', 'cli', 'test-fixtures']);
-  const sources = [
-    ...services.map(({ service }) => join(repoRoot(), 'services', service, 'src')),
-    ...readdirSync(join(repoRoot(), 'packages'), { withFileTypes: true })
-      .filter((d) => d.isDirectory() && !OUTSIDE.has(d.name))
-      .map((d) => join(repoRoot(), 'packages', d.name, 'src')),
-  ].filter((dir) => existsSync(dir));
+  const sources = sourceDirs({ skip: ['runtime', 'sdk', 'cli', 'test-fixtures'] });
 
   it('no setTimeout or setInterval outside packages/runtime but the listed one-shot deadlines', () => {
     const found: Record<string, number> = {};

@@ -63,13 +63,15 @@ export function createCodeDeliveryWorker(deps: CodeDeliveryDeps) {
     log.info({ transactionId: d.transactionId, to: maskPhone(message.to), purpose: d.purpose }, 'verification code sent');
   }
 
-  return createLeasedJobWorker(codeDeliveryJob, {
-    logger: deps.logger,
-    intervalMs: pollIntervalMs,
-    claim: (limit, leaseSeconds) => sql.begin((tx) => repository.claimDueDeliveries(tx, limit, leaseSeconds)),
-    run: deliver,
-    retry: (d, delayMs, failure) => repository.retryDelivery(sql, d.challengeId, delayMs, failure),
-    giveUp: (d, failure) => repository.finishDelivery(sql, d.challengeId, 'failed', null, failure),
-  });
+  return createLeasedJobWorker(
+    codeDeliveryJob,
+    { logger: deps.logger, intervalMs: pollIntervalMs },
+    {
+      claim: (limit, leaseSeconds) => sql.begin((tx) => repository.claimDueDeliveries(tx, limit, leaseSeconds)),
+      run: deliver,
+      retry: (d, delayMs, failure) => repository.retryDelivery(sql, d.challengeId, delayMs, failure),
+      giveUp: (d, failure) => repository.finishDelivery(sql, d.challengeId, 'failed', null, failure),
+    },
+  );
 }
 export type CodeDeliveryWorker = ReturnType<typeof createCodeDeliveryWorker>;

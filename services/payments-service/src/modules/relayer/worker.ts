@@ -169,12 +169,14 @@ export function createRelayerWorker(deps: RelayerWorkerDeps) {
     messages: { retrying: 'relay check failed; will retry', gaveUp: 'relay given up' },
   });
 
-  return createLeasedJobWorker(job, {
-    logger: deps.logger,
-    intervalMs: pollIntervalMs,
-    claim: (limit, leaseSeconds) => sql.begin((tx) => repository.claimDue(tx, limit, leaseSeconds)),
-    run: follow,
-    retry: (relay, delayMs, failure) => repository.reschedule(sql, relay.id, delayMs, failure),
-    giveUp: async () => {},
-  });
+  return createLeasedJobWorker(
+    job,
+    { logger: deps.logger, intervalMs: pollIntervalMs },
+    {
+      claim: (limit, leaseSeconds) => sql.begin((tx) => repository.claimDue(tx, limit, leaseSeconds)),
+      run: follow,
+      retry: (relay, delayMs, failure) => repository.reschedule(sql, relay.id, delayMs, failure),
+      giveUp: async () => {},
+    },
+  );
 }

@@ -118,12 +118,14 @@ export function createSettlementWorker(deps: SettlementWorkerDeps) {
     log.info({ settlementId: s.id, transactionId: row.id, kind: s.kind, txHash: sent.hash }, 'settled on chain');
   }
 
-  return createLeasedJobWorker(settlementJob, {
-    logger: deps.logger,
-    intervalMs: pollIntervalMs,
-    claim: (limit, leaseSeconds) => sql.begin((tx) => repository.claimDue(tx, limit, leaseSeconds)),
-    run: execute,
-    retry: (s, delayMs, failure) => repository.reschedule(sql, s.id, delayMs, failure),
-    giveUp: (s, failure) => repository.finish(sql, s.id, 'failed', null, failure),
-  });
+  return createLeasedJobWorker(
+    settlementJob,
+    { logger: deps.logger, intervalMs: pollIntervalMs },
+    {
+      claim: (limit, leaseSeconds) => sql.begin((tx) => repository.claimDue(tx, limit, leaseSeconds)),
+      run: execute,
+      retry: (s, delayMs, failure) => repository.reschedule(sql, s.id, delayMs, failure),
+      giveUp: (s, failure) => repository.finish(sql, s.id, 'failed', null, failure),
+    },
+  );
 }
