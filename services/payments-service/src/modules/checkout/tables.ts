@@ -3,8 +3,8 @@ import { createdAtString, metadataColumn, timestamptzString, updatedAtString } f
 import { sql } from 'drizzle-orm';
 import { index, jsonb, numeric, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
-import { platformIdColumn } from '../platforms/index.js';
-import { transactions } from '../transactions/index.js';
+import { platformIdColumn } from '../platforms/tables.js';
+import { transactions } from '../transactions/tables.js';
 
 /**
  * Checkout sessions (docs/checkout.md): a payment the platform asked for, waiting for a payer on the

@@ -1,7 +1,7 @@
 import { createdAtString, metadataColumn, reference, timestamptzString, updatedAtString } from '@holdfast/db';
 import { index, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
-import { platformIdColumn } from '../platforms/index.js';
+import { platformIdColumn } from '../platforms/tables.js';
 
 /**
  * Compliance verifications (docs/api/compliance.md): one inquiry at the identity provider about

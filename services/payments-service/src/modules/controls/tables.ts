@@ -3,8 +3,8 @@ import { cascadingReference, createdAtString, timestamptzString, updatedAtString
 import { sql } from 'drizzle-orm';
 import { bigserial, boolean, index, integer, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
-import { platformIdColumn } from '../platforms/index.js';
-import { transactionIdColumn } from '../transactions/index.js';
+import { platformIdColumn } from '../platforms/tables.js';
+import { transactionIdColumn } from '../transactions/tables.js';
 
 /** The template library of a platform: what a transaction's `templateId` refers to. */
 export const controlTemplates = paymentsSchema.table(

@@ -2,8 +2,8 @@ import type { DisputeOutcome, DisputeParty, DisputeStatus, DisputeTier, Evidence
 import { createdAtString, metadataColumn, reference, timestamptzString, updatedAtString } from '@holdfast/db';
 import { boolean, index, numeric, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
-import { platformIdColumn } from '../platforms/index.js';
-import { transactionIdColumn } from '../transactions/index.js';
+import { platformIdColumn } from '../platforms/tables.js';
+import { transactionIdColumn } from '../transactions/tables.js';
 
 /**
  * A dispute over one transaction (at most one per transaction, ever: the unique index makes two

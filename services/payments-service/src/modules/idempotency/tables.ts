@@ -1,7 +1,7 @@
 import { createdAtString, timestamptzString } from '@holdfast/db';
 import { integer, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
-import { platformIdColumn } from '../platforms/index.js';
+import { platformIdColumn } from '../platforms/tables.js';
 
 /**
  * The Idempotency-Key of the money-moving operations that have no key of their own (disputes,

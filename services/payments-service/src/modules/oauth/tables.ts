@@ -2,7 +2,7 @@ import { createdAtString, reference, timestamptzString, updatedAtString } from '
 import { sql } from 'drizzle-orm';
 import { boolean, index, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
-import { platformIdColumn } from '../platforms/index.js';
+import { platformIdColumn } from '../platforms/tables.js';
 
 /** OAuth 2.0 clients of a platform; the secret is stored only as its SHA-256. */
 export const oauthClients = paymentsSchema.table(

@@ -4,4 +4,3 @@
 export { platformBillingOf } from './billing.js';
 export type { PlatformRow, PlatformsRepository } from './repository.js';
 export type { PlatformsService } from './service.js';
-export { platformIdColumn } from './tables.js';

@@ -2,7 +2,7 @@ import { createdAtString, timestamptzString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { index, jsonb, numeric, text, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
-import { platformIdColumn } from '../platforms/index.js';
+import { platformIdColumn } from '../platforms/tables.js';
 
 /**
  * Fee quotes (POST /transactions/quote). A quote is valid until `expires_at` and is used by at most

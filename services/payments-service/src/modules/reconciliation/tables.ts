@@ -3,7 +3,7 @@ import { timestamptzString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { index, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
-import { transactionIdColumn } from '../transactions/index.js';
+import { transactionIdColumn } from '../transactions/tables.js';
 
 /**
  * Differences between the books and the escrow contract the reconciler found (docs/settlement.md,

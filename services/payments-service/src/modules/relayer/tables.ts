@@ -2,8 +2,8 @@ import { createdAtString, timestamptzString, updatedAtString } from '@holdfast/d
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, numeric, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
-import { platformIdColumn } from '../platforms/index.js';
-import { transactionIdColumn } from '../transactions/index.js';
+import { platformIdColumn } from '../platforms/tables.js';
+import { transactionIdColumn } from '../transactions/tables.js';
 
 /** What was relayed: an escrow's creation (`authorization`: EIP-3009, `permit`: EIP-2612), or a `transfer` straight to the payee (EIP-3009, x402 `exact`). */
 export const RELAY_KINDS = ['authorization', 'permit', 'transfer'] as const;

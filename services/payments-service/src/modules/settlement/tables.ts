@@ -3,8 +3,8 @@ import { createdAtString, timestamptzString, updatedAtString } from '@holdfast/d
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
-import { platformIdColumn } from '../platforms/index.js';
-import { transactionIdColumn, transactions } from '../transactions/index.js';
+import { platformIdColumn } from '../platforms/tables.js';
+import { transactionIdColumn, transactions } from '../transactions/tables.js';
 
 /**
  * Every CHAIN message payments has handled, by its message id (`chainMessageId`): the key of

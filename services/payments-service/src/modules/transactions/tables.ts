@@ -3,7 +3,7 @@ import { createdAtString, metadataColumn, reference, timestamptzString, updatedA
 import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, jsonb, numeric, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
-import { platformIdColumn } from '../platforms/index.js';
+import { platformIdColumn } from '../platforms/tables.js';
 import type { BatchStatus } from './state-machine.js';
 
 /**

@@ -3,8 +3,8 @@ import { createdAt, timestamptz, updatedAt } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { webhooksSchema } from '../../db/pg-schema.js';
-import { receivedEvents } from '../intake/index.js';
-import { subscriptionIdColumn } from '../subscriptions/index.js';
+import { receivedEvents } from '../intake/tables.js';
+import { subscriptionIdColumn } from '../subscriptions/tables.js';
 
 /**
  * One event to one subscription: its id (a random UUID) is the `X-Webhook-Delivery` (and

@@ -4,4 +4,3 @@
 export type { SubscriptionRow } from './repository.js';
 export { secretContext } from './service.js';
 export { nextCircuit } from './state-machine.js';
-export { subscriptionIdColumn } from './tables.js';

@@ -3,8 +3,8 @@ import { cascadingReference, createdAt, metadataColumn, timestamptz, updatedAt }
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, index, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../db/pg-schema.js';
-import { refreshTokenTable, sessionColumns } from '../sessions/index.js';
-import { workspaceIdColumn } from '../workspaces/index.js';
+import { refreshTokenTable, sessionColumns } from '../sessions/tables.js';
+import { workspaceIdColumn } from '../workspaces/tables.js';
 
 /**
  * A workspace's customers: created by its administrators (no password: they cannot log in) or

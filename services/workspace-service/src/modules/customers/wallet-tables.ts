@@ -2,7 +2,7 @@ import { cascadingReference, createdAt, timestamptz } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { check, index, integer, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../db/pg-schema.js';
-import { workspaceIdColumn } from '../workspaces/index.js';
+import { workspaceIdColumn } from '../workspaces/tables.js';
 import { customers } from './tables.js';
 
 /**

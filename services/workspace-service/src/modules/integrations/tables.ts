@@ -2,7 +2,7 @@ import { createdAt, metadataColumn, timestamptz, updatedAt } from '@holdfast/db'
 import { sql } from 'drizzle-orm';
 import { check, index, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../db/pg-schema.js';
-import { workspaceIdColumn } from '../workspaces/index.js';
+import { workspaceIdColumn } from '../workspaces/tables.js';
 
 /** Outcome of the last check of the stored config: what `status` is derived from (with `disabled_at`). */
 export type IntegrationCheckState = 'unchecked' | 'passed' | 'failed';

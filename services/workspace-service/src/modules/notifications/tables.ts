@@ -3,8 +3,8 @@ import { cascadingReference, createdAt, metadataColumn, timestamptz, updatedAt }
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../db/pg-schema.js';
-import { users } from '../users/index.js';
-import { workspaceIdColumn } from '../workspaces/index.js';
+import { users } from '../users/tables.js';
+import { workspaceIdColumn } from '../workspaces/tables.js';
 
 /**
  * Notifications of users about their workspace's events. One row per (event, user): a redelivered

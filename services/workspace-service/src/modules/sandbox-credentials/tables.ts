@@ -2,7 +2,7 @@ import { createdAt, timestamptz } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { check, index, text, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../db/pg-schema.js';
-import { workspaceIdColumn } from '../workspaces/index.js';
+import { workspaceIdColumn } from '../workspaces/tables.js';
 
 export const ISSUANCE_STATUSES = ['pending', 'completed', 'failed', 'abandoned'] as const;
 export type IssuanceStatus = (typeof ISSUANCE_STATUSES)[number];

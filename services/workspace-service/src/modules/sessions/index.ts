@@ -2,4 +2,3 @@
 // from here, never from its files (the architecture test fails on that).
 
 export { LOGIN_FAILURE_WINDOW_MS, LOGIN_LOCK_MS, type SessionsRepository, sessionFamilyStatements } from './repository.js';
-export { refreshTokenTable, sessionColumns } from './tables.js';

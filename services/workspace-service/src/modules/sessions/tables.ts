@@ -2,7 +2,7 @@ import type { SessionEnvironment } from '@holdfast/contracts';
 import { cascadingReference, createdAt, timestamptz } from '@holdfast/db';
 import { type AnyPgColumn, index, integer, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../db/pg-schema.js';
-import { users } from '../users/index.js';
+import { users } from '../users/tables.js';
 
 /** What a session of either kind (a user's, a customer's) records besides whose it is. */
 export const sessionColumns = () => ({

@@ -2,7 +2,7 @@ import { createdAt, optionalCascadingReference, updatedAt } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../db/pg-schema.js';
-import { workspaces } from '../workspaces/index.js';
+import { workspaces } from '../workspaces/tables.js';
 
 /**
  * Key/value settings: a workspace's own (`workspace_id` set) or platform-wide (`workspace_id`

@@ -3,7 +3,7 @@ import { createdAt, timestamptz, updatedAt } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../db/pg-schema.js';
-import { workspaces } from '../workspaces/index.js';
+import { workspaces } from '../workspaces/tables.js';
 
 /** What a self-service sign-up told us, kept for the operators who review new accounts. */
 export interface SignupDetails {

@@ -5,4 +5,4 @@ export type { PlatformMappingRow, PlatformMappingsRepository } from './platform-
 export type { WorkspacesRepository } from './repository.js';
 export { METADATA_MAX_BYTES } from './service.js';
 export { assertIssuesCredentials, closedWorkspaceError, isClosedWorkspace } from './status.js';
-export { platformMappings, workspaceIdColumn, workspaces } from './tables.js';
+export { platformMappings, workspaces } from './tables.js';

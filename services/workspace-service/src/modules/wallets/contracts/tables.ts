@@ -3,7 +3,7 @@ import { createdAt, optionalCascadingReference, timestamptz, updatedAt } from '@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../../db/pg-schema.js';
-import { workspaces } from '../../workspaces/index.js';
+import { workspaces } from '../../workspaces/tables.js';
 
 export interface DeploymentMetadata {
   gasUsed?: number;

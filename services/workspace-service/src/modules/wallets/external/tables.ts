@@ -3,7 +3,7 @@ import { createdAt, updatedAt } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, check, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../../db/pg-schema.js';
-import { workspaceIdColumn } from '../../workspaces/index.js';
+import { workspaceIdColumn } from '../../workspaces/tables.js';
 
 /**
  * Browser wallet connectors a workspace offers its customers, one row per (workspace, type).

@@ -3,7 +3,7 @@ import { createdAt, metadataColumn, optionalCascadingReference, updatedAt } from
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../../db/pg-schema.js';
-import { workspaces } from '../../workspaces/index.js';
+import { workspaces } from '../../workspaces/tables.js';
 
 /**
  * Custody vendor configurations, per workspace or global. `config_sealed` holds the credential

@@ -2,7 +2,7 @@ import type { AddressFormat, Curve } from '@holdfast/contracts';
 import { cascadingReference, createdAt } from '@holdfast/db';
 import { text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../../db/pg-schema.js';
-import { workspaceIdColumn } from '../../workspaces/index.js';
+import { workspaceIdColumn } from '../../workspaces/tables.js';
 
 /**
  * The built-in PLATFORM provider: one HD wallet per workspace. `seed_sealed` is the BIP-39

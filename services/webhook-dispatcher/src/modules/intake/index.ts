@@ -1,4 +1,0 @@
-// The public face of the intake module: what other modules use of it. Another module imports
-// from here, never from its files (the architecture test fails on that).
-
-export { receivedEvents } from './tables.js';
