@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { notFound } from '@holdfast/http-kit';
+import { notFound } from '@holdfast/contracts';
 
 /** The built page (services/payments-service/scripts/bundle-page.ts writes it): the shell and its hashed script and style. */
 export interface PageFiles {

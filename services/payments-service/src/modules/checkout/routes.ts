@@ -1,5 +1,5 @@
-import { paymentsEndpoints as api, IdParams } from '@holdfast/contracts';
-import { type HttpApp, notFound, route, serveRoutes } from '@holdfast/http-kit';
+import { paymentsEndpoints as api, IdParams, notFound } from '@holdfast/contracts';
+import { type HttpApp, route, serveRoutes } from '@holdfast/http-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PAYMENTS_SURFACE } from '../../http/endpoints.js';
 import { principalOf } from '../auth/index.js';

@@ -15,23 +15,22 @@ import {
   type DomainEvent,
   type EscrowInstructions,
   newEventId,
+  notFound,
   type PAYMENTS_COMMANDS,
   paginationMeta,
   TESTNET_OF,
   uuidv7,
+  validationError,
 } from '@holdfast/contracts';
 import { appendToOutboxSql, type Queryable, type Sql } from '@holdfast/db';
 import { addressErrors } from '@holdfast/escrow';
-import { notFound, numberSourceOf, validationError } from '@holdfast/http-kit';
+import { numberSourceOf } from '@holdfast/http-kit';
 import { sha256 } from '@holdfast/secrets';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';
-import { normalizeAmount } from '../money/amounts.js';
-import { resolveNetwork } from '../money/networks.js';
-import type { Funding, RelayerService } from '../relayer/service.js';
-import { canonical } from '../transactions/canonical.js';
-import type { ControlsGate } from '../transactions/controls-gate.js';
-import type { MoveHook } from '../transactions/moves.js';
+import { normalizeAmount, resolveNetwork } from '../money/index.js';
+import type { Funding, RelayerService } from '../relayer/index.js';
+import { type ControlsGate, canonical, type MoveHook } from '../transactions/index.js';
 import type { CheckoutRepository, CheckoutSessionRow } from './repository.js';
 import { type CheckoutAction, nextSessionStatus } from './state-machine.js';
 

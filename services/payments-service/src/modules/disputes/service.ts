@@ -7,19 +7,19 @@ import {
   type EventPayload,
   type Evidence,
   type ListDisputesQuery,
+  notFound,
   type ResolveDisputeBody,
   type SettlementKind,
   type SubmitEvidenceBody,
   uuidv7,
+  validationError,
 } from '@holdfast/contracts';
 import { appendToOutboxSql, type Queryable, type Sql } from '@holdfast/db';
-import { notFound, validationError } from '@holdfast/http-kit';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../auth/index.js';
 import type { AnswerInTransaction } from '../idempotency/index.js';
-import { type TransactionMoves, transactionEvent } from '../transactions/moves.js';
-import type { TransactionsRepository } from '../transactions/repository.js';
-import { DISPUTABLE_STATUSES } from '../transactions/state-machine.js';
+import type { TransactionsRepository } from '../transactions/index.js';
+import { DISPUTABLE_STATUSES, type TransactionMoves, transactionEvent } from '../transactions/index.js';
 import { bpsOfDecimal, type DisputeResolution, type DisputeRow, type DisputesRepository, decimalOfBps } from './repository.js';
 import { acceptsEvidence, DISPUTE_TIER_TABLE, escalation, resolution } from './state-machine.js';
 

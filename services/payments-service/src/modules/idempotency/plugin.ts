@@ -5,7 +5,7 @@ import type { Logger } from '@holdfast/logging';
 import { sha256 } from '@holdfast/secrets';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../auth/index.js';
-import { canonical } from '../transactions/canonical.js';
+import { canonical } from '../transactions/index.js';
 import type { IdempotencyRepository } from './repository.js';
 
 interface Held {

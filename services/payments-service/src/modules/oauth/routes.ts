@@ -3,7 +3,7 @@ import { envelope, errorEnvelope, type HttpApp, route, serveRoutes, toErrorObjec
 import type { Static } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { PAYMENTS_SURFACE } from '../../http/endpoints.js';
-import { principalOf } from '../auth/plugin.js';
+import { principalOf } from '../auth/index.js';
 import { OAuthError } from './errors.js';
 import type { OAuthService, PresentedClient } from './service.js';
 

@@ -1,7 +1,7 @@
 import { paymentsEndpoints as api, SCOPE_DESCRIPTIONS, SCOPES, toWorkspaceScope, V1_SCOPES } from '@holdfast/contracts';
 import { type HttpApp, route, serveRoutes } from '@holdfast/http-kit';
 import { PAYMENTS_SURFACE } from '../../http/endpoints.js';
-import { principalOf } from '../auth/plugin.js';
+import { principalOf } from '../auth/index.js';
 import type { PlatformsService } from './service.js';
 
 const SCOPE_CATALOGUE = SCOPES.map((scope) => ({

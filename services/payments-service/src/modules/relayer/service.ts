@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { AppError, type EscrowAuthorizationBody, type EscrowInstructions, type RelayResult } from '@holdfast/contracts';
+import { AppError, type EscrowAuthorizationBody, type EscrowInstructions, notFound, type RelayResult } from '@holdfast/contracts';
 import type { Sql } from '@holdfast/db';
 import {
   createEscrowWithAuthorizationArgs,
@@ -16,7 +16,6 @@ import {
   toPermit,
   transferWithAuthorizationTypedData,
 } from '@holdfast/escrow';
-import { notFound } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import {
   type Address,
@@ -29,12 +28,16 @@ import {
   keccak256,
   TimeoutError,
 } from 'viem';
-import { toBaseUnits } from '../money/amounts.js';
-import type { ChainAccess } from '../settlement/chain.js';
-import { refuseUnless, requireOrchestration } from '../settlement/service.js';
-import { type TransactionRow, type TransactionsRepository, toPaymentsTransaction } from '../transactions/repository.js';
-import { escrowInstructionsOf } from '../transactions/service.js';
-import { nextStatus, type TransactionAction } from '../transactions/state-machine.js';
+import { toBaseUnits } from '../money/index.js';
+import { type ChainAccess, refuseUnless, requireOrchestration } from '../settlement/index.js';
+import {
+  escrowInstructionsOf,
+  nextStatus,
+  type TransactionAction,
+  type TransactionRow,
+  type TransactionsRepository,
+  toPaymentsTransaction,
+} from '../transactions/index.js';
 import type { RelayerChain } from './chain.js';
 import type { RelayerRepository, RelayRow } from './repository.js';
 import type { RelayKind } from './tables.js';

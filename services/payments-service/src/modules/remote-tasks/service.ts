@@ -5,7 +5,7 @@ import { type Bus, type RemoteTaskSettings, sendCommand } from '@holdfast/messag
 import { createRemoteTaskRunner as createTaskRunner } from '@holdfast/runtime';
 import type { Registry } from 'prom-client';
 import type { NewRemoteTask, RemoteTaskRow, RemoteTasksRepository } from './repository.js';
-import type { RemoteTaskKind } from './tables.js';
+import { type RemoteTaskKind, remoteTasks } from './tables.js';
 
 /** Runs one task; throws to be retried (or, on a 4xx AppError or a contract breach, given up). */
 export type RemoteTaskHandler = (task: RemoteTaskRow) => Promise<void>;
@@ -25,6 +25,7 @@ export function createRemoteTaskRunner(deps: {
 }) {
   const { sql, repository, handlers } = deps;
   return createTaskRunner<RemoteTaskRow, Queryable>({
+    table: remoteTasks,
     logger: deps.logger,
     settings: deps.settings,
     gauge: {

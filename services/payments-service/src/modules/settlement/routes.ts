@@ -1,7 +1,7 @@
 import { paymentsEndpoints as api } from '@holdfast/contracts';
 import { emptyBodyAsObject, type HttpApp, route, serveRoutes } from '@holdfast/http-kit';
 import { PAYMENTS_SURFACE } from '../../http/endpoints.js';
-import { principalOf } from '../auth/plugin.js';
+import { principalOf } from '../auth/index.js';
 import type { SettlementService } from './service.js';
 
 /** The on-chain operations of a transaction (spec "named only"), on v1 and v2 with the v2 renames. */

@@ -4,6 +4,7 @@ import {
   type ChainEvent,
   chainEventId,
   chainMessageId,
+  notFound,
   type RefundBody,
   type ReleaseEarlyAttestBody,
   type RescindBody,
@@ -11,19 +12,27 @@ import {
   type SubmitEscrowHashBody,
   type SubmitHashBody,
   type TransactionOperationResult,
+  validationError,
 } from '@holdfast/contracts';
 import { holdfastEscrowAbi } from '@holdfast/contracts/escrow';
 import { type Queryable, retryOnConflict, type Sql } from '@holdfast/db';
 import { decodeEscrowLog, uuidToOnchainId } from '@holdfast/escrow';
-import { notFound, validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { NonRetryableError, RetryableError } from '@holdfast/messaging';
 import { decodeFunctionData, erc20Abi, getAddress, type Hash, parseEventLogs, type TransactionReceipt } from 'viem';
 import type { Principal } from '../auth/index.js';
-import { toBaseUnits } from '../money/amounts.js';
-import type { TransactionMoves } from '../transactions/moves.js';
-import { type TransactionRow, type TransactionsRepository, toPaymentsTransaction } from '../transactions/repository.js';
-import { actionsFrom, isRepeatedRequest, nextStatus, TRANSACTION_MOVES, type TransactionAction } from '../transactions/state-machine.js';
+import { toBaseUnits } from '../money/index.js';
+import {
+  actionsFrom,
+  isRepeatedRequest,
+  nextStatus,
+  TRANSACTION_MOVES,
+  type TransactionAction,
+  type TransactionMoves,
+  type TransactionRow,
+  type TransactionsRepository,
+  toPaymentsTransaction,
+} from '../transactions/index.js';
 import { type ChainAccess, sameAddress } from './chain.js';
 import type { ChainOutcome, SettlementRepository } from './repository.js';
 

@@ -5,9 +5,8 @@ import {
   TRANSACTION_STATUSES,
   type TransactionStatus,
 } from '@holdfast/contracts';
-import { outboxInsert, type Queryable } from '@holdfast/db';
+import { isoOf, outboxInsert, type Queryable } from '@holdfast/db';
 import type { TraceCarrier } from '@holdfast/logging';
-import { isoOf } from '../auth/repository.js';
 import type { BatchStatus } from './state-machine.js';
 import { IN_FLIGHT_SQL } from './tables.js';
 

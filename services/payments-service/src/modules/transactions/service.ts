@@ -7,6 +7,7 @@ import {
   type EscrowInstructions,
   type EscrowTerms,
   isAutomaticIdempotencyKey,
+  notFound,
   type RescindInfo,
   TRANSACTION_STATUSES,
   type TransactionList,
@@ -14,16 +15,16 @@ import {
   type TransactionStats,
   type TransferInstructions,
   uuidv7,
+  validationError,
 } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
 import { addressErrors, uuidToOnchainId } from '@holdfast/escrow';
-import { notFound, numberSourceOf, validationError } from '@holdfast/http-kit';
+import { numberSourceOf } from '@holdfast/http-kit';
 import { sha256 } from '@holdfast/secrets';
 import type { Principal } from '../auth/index.js';
-import { normalizeAmount, toBaseUnits } from '../money/amounts.js';
-import { resolveNetwork } from '../money/networks.js';
-import { platformBillingOf } from '../platforms/billing.js';
-import type { QuotesService } from '../quotes/service.js';
+import { normalizeAmount, resolveNetwork, toBaseUnits } from '../money/index.js';
+import { platformBillingOf } from '../platforms/index.js';
+import type { QuotesService } from '../quotes/index.js';
 import { canonical } from './canonical.js';
 import type { ControlsGate, PreparedTemplate } from './controls-gate.js';
 import { createGroupCommit, createKeyLookups, type SettledCreation } from './group-commit.js';

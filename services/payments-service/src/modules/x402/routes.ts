@@ -2,7 +2,7 @@ import { paymentsEndpoints as api } from '@holdfast/contracts';
 import { type HttpApp, route, serveRoutes } from '@holdfast/http-kit';
 import type { FastifyRequest } from 'fastify';
 import { PAYMENTS_SURFACE } from '../../http/endpoints.js';
-import { principalOf } from '../auth/plugin.js';
+import { principalOf } from '../auth/index.js';
 import type { X402Service } from './service.js';
 
 /** The origin the request reached (URLs in answers, when PAYMENTS_PUBLIC_URL is unset). */

@@ -2,6 +2,7 @@ import type { CreatedTransaction } from '@holdfast/contracts';
 import {
   AppError,
   type CreateTransactionBody,
+  notFound,
   type X402CheckoutPaid,
   X402PaymentPayload,
   type X402PaymentRequired,
@@ -14,20 +15,17 @@ import {
 } from '@holdfast/contracts';
 import type { Sql } from '@holdfast/db';
 import { readEip712Domain, type TransferAuthorization } from '@holdfast/escrow';
-import { notFound } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import type { RowWaiter } from '@holdfast/runtime';
 import type { Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { getAddress, type Hash, type Hex, isAddress, isHex } from 'viem';
 import type { Principal } from '../auth/index.js';
-import type { CheckoutService } from '../checkout/service.js';
-import { roundHalfUp, TOKEN_DECIMALS, toBaseUnits } from '../money/amounts.js';
-import type { RelayerChain } from '../relayer/chain.js';
-import type { RelayRow } from '../relayer/repository.js';
-import { checkoutWindow, type RelayerService } from '../relayer/service.js';
-import type { ChainAccess } from '../settlement/chain.js';
-import type { TransactionRow, TransactionsRepository } from '../transactions/repository.js';
+import type { CheckoutService } from '../checkout/index.js';
+import { roundHalfUp, TOKEN_DECIMALS, toBaseUnits } from '../money/index.js';
+import { checkoutWindow, type RelayerChain, type RelayerService, type RelayRow } from '../relayer/index.js';
+import type { ChainAccess } from '../settlement/index.js';
+import type { TransactionRow, TransactionsRepository } from '../transactions/index.js';
 import { caip2Of, ESCROW_SCHEME, EXACT_REASONS, escrowReason, networkOfCaip2, X402_REASONS } from './protocol.js';
 
 export interface X402Deps {

@@ -1,6 +1,6 @@
 import { WebhookCommands } from '@holdfast/contracts';
 import type { Bus, serveCommand } from '@holdfast/messaging';
-import { serveOwnedCommand } from '../subscriptions/owned-commands.js';
+import { serveOwnedCommand } from '../subscriptions/index.js';
 import type { DeliveryService } from './service.js';
 
 /** The delivery commands: each parses nothing more than its contract and calls one service function. */

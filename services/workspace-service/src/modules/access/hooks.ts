@@ -1,11 +1,12 @@
 import {
   type UserRole,
+  unauthorized,
   WORKSPACE_ACCESS,
   WORKSPACE_KEY_MAX_LENGTH,
   type WorkspaceAccess,
   type WorkspaceKeyPrincipal,
 } from '@holdfast/contracts';
-import { ErrorResponse, type HttpApp, unauthorized } from '@holdfast/http-kit';
+import { ErrorResponse, type HttpApp } from '@holdfast/http-kit';
 import { safeEqual, tokenHash } from '@holdfast/secrets';
 import type { FastifyRequest } from 'fastify';
 import type { Actor, Caller, CustomerPrincipal } from './caller.js';

@@ -1,5 +1,4 @@
-import { ADMIN_ROLES, AppError, type UserRole } from '@holdfast/contracts';
-import { forbidden } from '@holdfast/http-kit';
+import { ADMIN_ROLES, AppError, forbidden, type UserRole } from '@holdfast/contracts';
 import type { Actor } from './caller.js';
 
 /**

@@ -1,7 +1,7 @@
 import { workspaceEndpoints as api } from '@holdfast/contracts';
 import { type HttpApp, paged, route, serveRoutes } from '@holdfast/http-kit';
 import { WORKSPACE_SURFACE } from '../../http/surface.js';
-import { requireActor } from '../access/caller.js';
+import { requireActor } from '../access/index.js';
 import type { NotificationsService } from './service.js';
 
 export function notificationsRoutes(notifications: NotificationsService) {

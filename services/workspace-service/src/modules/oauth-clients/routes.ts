@@ -1,8 +1,8 @@
 import { workspaceEndpoints as api } from '@holdfast/contracts';
 import { type HttpApp, route, serveRoutes } from '@holdfast/http-kit';
 import { WORKSPACE_SURFACE } from '../../http/surface.js';
-import { requireActor } from '../access/caller.js';
-import type { CatalogService } from '../catalog/service.js';
+import { requireActor } from '../access/index.js';
+import type { CatalogService } from '../catalog/index.js';
 import type { OAuthClientsService } from './service.js';
 
 /** `/workspaces/{id}/oauth/scopes`: the scopes a workspace OAuth client may hold. */

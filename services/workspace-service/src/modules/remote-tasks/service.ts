@@ -13,7 +13,7 @@ import { createRemoteTaskRunner as createTaskRunner } from '@holdfast/runtime';
 import type { Registry } from 'prom-client';
 import type { Savepoint, Store } from '../../db/store.js';
 import type { NewRemoteTask, RemoteTaskRow, RemoteTasksRepository } from './repository.js';
-import type { RemoteTaskKind } from './tables.js';
+import { type RemoteTaskKind, remoteTasks } from './tables.js';
 
 /** Runs one task with the repositories of its savepoint; throws to be retried (or, on a 4xx AppError, given up). */
 export type RemoteTaskHandler<R> = (task: RemoteTaskRow, repos: R) => Promise<void>;
@@ -33,6 +33,7 @@ export function createRemoteTaskRunner<R extends { remoteTasks: RemoteTasksRepos
   const { store, handlers } = deps;
 
   return createTaskRunner<RemoteTaskRow, { repos: R; savepoint: Savepoint<R> }>({
+    table: remoteTasks,
     logger: deps.logger,
     settings: deps.settings,
     ...(deps.registry && {

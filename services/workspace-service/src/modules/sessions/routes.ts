@@ -1,7 +1,7 @@
 import { workspaceEndpoints as api } from '@holdfast/contracts';
 import { type HttpApp, route, serveRoutes } from '@holdfast/http-kit';
 import { WORKSPACE_SURFACE } from '../../http/surface.js';
-import { requireActor } from '../access/caller.js';
+import { requireActor } from '../access/index.js';
 import type { SessionsService } from './service.js';
 
 /** Login, refresh and logout: served at the host root (`/identity/*`) and under `/api/v1/auth/*`. */

@@ -1,5 +1,5 @@
-import { workspaceEndpoints as api } from '@holdfast/contracts';
-import { type HttpApp, notFound, route, serveRoutes } from '@holdfast/http-kit';
+import { workspaceEndpoints as api, notFound } from '@holdfast/contracts';
+import { type HttpApp, route, serveRoutes } from '@holdfast/http-kit';
 import { WORKSPACE_SURFACE } from '../../http/surface.js';
 import type { AvatarStore } from './avatars.js';
 

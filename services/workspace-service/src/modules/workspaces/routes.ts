@@ -1,9 +1,9 @@
 import { workspaceEndpoints as api } from '@holdfast/contracts';
 import { type HttpApp, paged, route, serveRoutes } from '@holdfast/http-kit';
 import { WORKSPACE_SURFACE } from '../../http/surface.js';
-import { requireActor } from '../access/caller.js';
-import type { AuditService } from '../audit/service.js';
-import { acceptUploads, multipartPlaceholder, readAvatarUpload } from '../storage/upload.js';
+import { requireActor } from '../access/index.js';
+import type { AuditService } from '../audit/index.js';
+import { acceptUploads, multipartPlaceholder, readAvatarUpload } from '../storage/index.js';
 import type { WorkspacesService } from './service.js';
 
 export function workspacesRoutes(deps: { workspaces: WorkspacesService; audit: AuditService }) {

@@ -1,10 +1,10 @@
 import { WALLET_AUDIT } from '@holdfast/contracts';
 import type { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../../db/store.js';
-import type { Actor, Caller } from '../../access/caller.js';
-import { isSuperAdmin } from '../../access/policy.js';
-import { createAuditRepository } from '../../audit/repository.js';
-import type { AuditService } from '../../audit/service.js';
+import type { Actor, Caller } from '../../access/index.js';
+import { isSuperAdmin } from '../../access/index.js';
+import type { AuditService } from '../../audit/index.js';
+import { createAuditRepository } from '../../audit/index.js';
 
 /** The marker that stands for a secret in audit changes (and in logs: the logger's censor). */
 export const REDACTED = '[redacted]';

@@ -1,7 +1,7 @@
 import { workspaceEndpoints as api } from '@holdfast/contracts';
 import { type HttpApp, route, serveRoutes } from '@holdfast/http-kit';
 import { WORKSPACE_SURFACE } from '../../../http/surface.js';
-import { requireActor } from '../../access/caller.js';
+import { requireActor } from '../../access/index.js';
 import type { WalletApi } from '../api.js';
 
 /** `/workspaces/{id}/contracts`: the escrow contracts a workspace's transactions use. */

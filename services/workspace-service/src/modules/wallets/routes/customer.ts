@@ -1,7 +1,7 @@
 import { workspaceEndpoints as api } from '@holdfast/contracts';
 import { emptyBodyAsObject, type HttpApp, route, serveRoutes } from '@holdfast/http-kit';
 import { WORKSPACE_SURFACE } from '../../../http/surface.js';
-import { requireActor } from '../../access/caller.js';
+import { requireActor } from '../../access/index.js';
 import type { WalletApi } from '../api.js';
 
 /** `/customers/{id}/custody-a-wallet[/balance]`: a customer's wallet at CUSTODY_A, for the workspace's administrators. */

@@ -1,7 +1,7 @@
 import { workspaceEndpoints as api } from '@holdfast/contracts';
 import { type HttpApp, route, serveRoutes } from '@holdfast/http-kit';
 import { WORKSPACE_SURFACE } from '../../../http/surface.js';
-import { requireActor } from '../../access/caller.js';
+import { requireActor } from '../../access/index.js';
 import type { WalletApi } from '../api.js';
 
 /** `/wallet-provider-configs`: custody vendor credentials per workspace (ADMIN of the workspace or SUPER_ADMIN). */
