@@ -4,11 +4,14 @@ import type {
   DeliveryLogsQuery,
   EventTypeInfo,
   ListWebhooksQuery,
+  ReplayResult,
+  ReplayWebhookBody,
   ResponseMeta,
   SandboxCredential,
   SessionTokens,
   UpdateWebhookBody,
   UserRecord,
+  WebhookDelivery,
   WebhookDeliveryLog,
   WebhookDeliveryLogList,
   WebhookSubscription,
@@ -19,6 +22,15 @@ import type {
 import { AuthError } from './errors.js';
 import { PageIterator } from './pagination.js';
 import { type ApiRequest, createTransport, type TokenSource, type TransportOptions } from './transport.js';
+
+export type {
+  ReplayResult,
+  ReplayWebhookBody,
+  WebhookDelivery,
+  WebhookDeliveryLog,
+  WebhookSubscription,
+  WebhookSubscriptionWithSecret,
+} from '@holdfast/contracts';
 
 /** Sign in with a token you already hold (no refresh), or with e-mail and password (refreshed for you). */
 export type WorkspaceClientOptions = TransportOptions & ({ accessToken: string } | { email: string; password: string });
@@ -104,8 +116,30 @@ export class WorkspaceClient {
       delete: async (workspaceId: string, webhookId: string): Promise<void> => {
         await call({ method: 'DELETE', path: `${hooks(workspaceId)}/${id(webhookId)}` });
       },
-      deliveryLogs: (workspaceId: string, webhookId: string, query: Partial<DeliveryLogsQuery> = {}): Promise<WebhookDeliveryLogList> =>
-        data({ method: 'GET', path: `${hooks(workspaceId)}/${id(webhookId)}/delivery-logs`, query }),
+      /**
+       * Every delivery attempt to the subscription, newest first, as the other lists: `for await`
+       * walks page after page (the API's limit/offset), `firstPage()` answers the first with its total.
+       */
+      deliveryLogs: (workspaceId: string, webhookId: string, query: Omit<Partial<DeliveryLogsQuery>, 'offset'> = {}) => {
+        const limit = query.limit ?? 100;
+        return new PageIterator<WebhookDeliveryLog>(async (page) => {
+          const answer = await data<WebhookDeliveryLogList>({
+            method: 'GET',
+            path: `${hooks(workspaceId)}/${id(webhookId)}/delivery-logs`,
+            query: { ...query, limit, offset: (page - 1) * limit },
+          });
+          return {
+            data: answer.logs,
+            pagination: { page, limit, total: answer.total, totalPages: Math.max(1, Math.ceil(answer.total / limit)) },
+          };
+        });
+      },
+      /** Queues one delivery (a `deliveryId` of the logs) for an attempt now, with the same delivery id. */
+      resend: (workspaceId: string, webhookId: string, deliveryId: string): Promise<WebhookDelivery> =>
+        data({ method: 'POST', path: `${hooks(workspaceId)}/${id(webhookId)}/deliveries/${id(deliveryId)}/resend`, body: {} }),
+      /** Queues the events of `[from, to)` the subscription matches (at most 5,000 per call; `resumeFrom` continues). */
+      replay: (workspaceId: string, webhookId: string, body: ReplayWebhookBody): Promise<ReplayResult> =>
+        data({ method: 'POST', path: `${hooks(workspaceId)}/${id(webhookId)}/replay`, body }),
       /** Starts a rotation: the answer holds the new secret; deliveries are signed with both until `completeRotation`. */
       rotateSecret: (workspaceId: string, webhookId: string): Promise<WebhookSubscriptionWithSecret> =>
         data({ method: 'POST', path: `${hooks(workspaceId)}/${id(webhookId)}/rotate-secret`, body: {} }),
