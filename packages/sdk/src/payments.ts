@@ -46,6 +46,8 @@ import type {
 } from '@holdfast/contracts';
 import type { Static } from '@sinclair/typebox';
 import { type EventStreamOptions, type StreamedEvent, streamEvents } from './event-stream.js';
+import type { paths as PaymentsPaths } from './generated/payments-openapi.js';
+import { operationCaller } from './operations.js';
 import { type Page, PageIterator, singlePage } from './pagination.js';
 import { type ApiRequest, createTransport, type TokenSource, type TransportOptions } from './transport.js';
 import { escrowSessionOf, type X402FacilitatorConfig, x402FacilitatorConfig } from './x402.js';
@@ -115,6 +117,7 @@ export class PaymentsClient {
   readonly x402;
   readonly events;
   readonly testHelpers;
+  readonly request;
 
   readonly #transport;
   readonly #options: PaymentsClientOptions;
@@ -352,6 +355,13 @@ export class PaymentsClient {
       advanceHold: (transactionId: string, options?: IdempotentCall): Promise<TransactionOperationResult> =>
         act(`${v2}/test_helpers/transactions/${id(transactionId)}/advance_hold`, undefined, options),
     };
+
+    /**
+     * Any operation of the Payments API, typed from the OpenAPI document (ADR 59): the named
+     * methods above are the ergonomic surface; this reaches the others (v1 routes, operator routes)
+     * with the same token, retries and errors. `request('get', '/api/v2/transactions/stats')`.
+     */
+    this.request = operationCaller<PaymentsPaths>(this.#transport, bearer);
 
     this.events = {
       /**

@@ -20,6 +20,8 @@ import type {
   WorkspaceRecord,
 } from '@holdfast/contracts';
 import { AuthError } from './errors.js';
+import type { paths as WorkspacePaths } from './generated/workspace-openapi.js';
+import { operationCaller } from './operations.js';
 import { PageIterator } from './pagination.js';
 import { type ApiRequest, createTransport, type TokenSource, type TransportOptions } from './transport.js';
 
@@ -51,6 +53,7 @@ export class WorkspaceClient {
   readonly workspaces;
   readonly sandboxCredentials;
   readonly webhooks;
+  readonly request;
 
   readonly #transport;
   readonly #options: WorkspaceClientOptions;
@@ -74,6 +77,13 @@ export class WorkspaceClient {
     const v1 = '/api/v1';
     const id = (value: string) => encodeURIComponent(value);
     const hooks = (workspaceId: string) => `${v1}/workspaces/${id(workspaceId)}/webhooks`;
+
+    /**
+     * Any operation of the Workspace API, typed from the OpenAPI document (ADR 59), with the
+     * session of this client: `request('get', '/api/v1/workspaces/{id}/audit-logs', { params: { id } })`.
+     * Answers the envelope as the API writes it (`{success, data, meta}`).
+     */
+    this.request = operationCaller<WorkspacePaths>(this.#transport, bearer);
 
     /** The signed-in user. */
     this.me = (): Promise<UserRecord> => data({ method: 'GET', path: '/identity/me' });
