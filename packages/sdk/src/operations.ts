@@ -33,6 +33,8 @@ export type RequestInit<O> = Optional<'params', PathParamsOf<O>> &
   Optional<'body', JsonBodyOf<O>> & {
     /** An Idempotency-Key for a POST (the SDK then retries it like a create). */
     idempotencyKey?: string;
+    /** Another bearer token for this call (a customer's own session), or null for none (a public route). */
+    accessToken?: string | null;
     headers?: Record<string, string>;
     signal?: AbortSignal;
   };
@@ -51,6 +53,7 @@ export function operationCaller<Paths>(transport: Transport, auth: TokenSource |
       query?: ApiRequest['query'];
       body?: unknown;
       idempotencyKey?: string;
+      accessToken?: string | null;
       headers?: Record<string, string>;
       signal?: AbortSignal;
     };
@@ -69,9 +72,18 @@ export function operationCaller<Paths>(transport: Transport, auth: TokenSource |
       headers: { ...options.headers, ...(keyed ? { 'idempotency-key': options.idempotencyKey as string } : {}) },
       // Reads and idempotent verbs are retried; a POST only with its Idempotency-Key.
       retry: upper === 'GET' || upper === 'PUT' || upper === 'DELETE' || keyed,
-      auth,
+      auth:
+        options.accessToken === null
+          ? undefined
+          : options.accessToken !== undefined
+            ? { token: async () => options.accessToken as string }
+            : auth,
       signal: options.signal,
     });
     return answer.body;
   };
 }
+
+/** The `data` of an envelope answer (`{success, data, meta}`). */
+export type DataOf<T> = T extends { data: infer D } ? D : T;
+export const dataOf = <T>(answer: Promise<T>): Promise<DataOf<T>> => answer.then((a) => (a as { data: DataOf<T> }).data);

@@ -47,7 +47,7 @@ import type {
 import type { Static } from '@sinclair/typebox';
 import { type EventStreamOptions, type StreamedEvent, streamEvents } from './event-stream.js';
 import type { paths as PaymentsPaths } from './generated/payments-openapi.js';
-import { operationCaller } from './operations.js';
+import { type OperationAt, operationCaller, type RequestInit } from './operations.js';
 import { type Page, PageIterator, singlePage } from './pagination.js';
 import { type ApiRequest, createTransport, type TokenSource, type TransportOptions } from './transport.js';
 import { escrowSessionOf, type X402FacilitatorConfig, x402FacilitatorConfig } from './x402.js';
@@ -118,6 +118,7 @@ export class PaymentsClient {
   readonly events;
   readonly testHelpers;
   readonly request;
+  readonly oauthClients;
 
   readonly #transport;
   readonly #options: PaymentsClientOptions;
@@ -362,6 +363,14 @@ export class PaymentsClient {
      * with the same token, retries and errors. `request('get', '/api/v2/transactions/stats')`.
      */
     this.request = operationCaller<PaymentsPaths>(this.#transport, bearer);
+
+    /** Operator routes of OAuth clients (v1, `admin:platform`): create one on a platform, revoke every token of one. */
+    this.oauthClients = {
+      create: (body: NonNullable<RequestInit<OperationAt<PaymentsPaths, '/api/v1/oauth/clients', 'post'>>['body']>) =>
+        this.request('post', '/api/v1/oauth/clients', { body }),
+      revokeAllTokens: (clientId: string) =>
+        this.request('post', '/api/v1/oauth/clients/{clientId}/revoke-all-tokens', { params: { clientId } }),
+    };
 
     this.events = {
       /**

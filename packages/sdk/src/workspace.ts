@@ -21,8 +21,14 @@ import type {
 } from '@holdfast/contracts';
 import { AuthError } from './errors.js';
 import type { paths as WorkspacePaths } from './generated/workspace-openapi.js';
-import { operationCaller } from './operations.js';
-import { PageIterator } from './pagination.js';
+import { dataOf, type OperationAt, operationCaller, type RequestInit } from './operations.js';
+
+type JsonBody<P extends keyof WorkspacePaths, M extends 'post' | 'put' | 'patch'> = NonNullable<
+  RequestInit<OperationAt<WorkspacePaths, P, M>>['body']
+>;
+type Query<P extends keyof WorkspacePaths, M extends 'get'> = NonNullable<RequestInit<OperationAt<WorkspacePaths, P, M>>['query']>;
+
+import { type Page, PageIterator } from './pagination.js';
 import { type ApiRequest, createTransport, type TokenSource, type TransportOptions } from './transport.js';
 
 export type {
@@ -54,6 +60,10 @@ export class WorkspaceClient {
   readonly sandboxCredentials;
   readonly webhooks;
   readonly request;
+  readonly oauthClients;
+  readonly customers;
+  readonly customerAuth;
+  readonly auditLogs;
 
   readonly #transport;
   readonly #options: WorkspaceClientOptions;
@@ -84,6 +94,92 @@ export class WorkspaceClient {
      * Answers the envelope as the API writes it (`{success, data, meta}`).
      */
     this.request = operationCaller<WorkspacePaths>(this.#transport, bearer);
+
+    const r = this.request;
+    /** A paged envelope answer as the other lists: `for await` over every page. */
+    const paged = <E extends { data: unknown[]; meta?: { pagination?: Page<unknown>['pagination'] } }>(
+      fetchPage: (page: number) => Promise<E>,
+    ) =>
+      new PageIterator<E['data'][number]>(async (page) => {
+        const answer = await fetchPage(page);
+        const pagination = answer.meta?.pagination ?? { page, limit: answer.data.length, total: answer.data.length, totalPages: 1 };
+        return { data: answer.data as E['data'][number][], pagination };
+      });
+    const ws = (workspaceId: string) => ({ id: workspaceId });
+
+    /** The workspace's OAuth clients of the Payments API (its platforms'); the secret is shown once, by create. */
+    this.oauthClients = {
+      list: (workspaceId: string) => dataOf(r('get', '/api/v1/workspaces/{id}/oauth/clients', { params: ws(workspaceId) })),
+      create: (workspaceId: string, body: JsonBody<'/api/v1/workspaces/{id}/oauth/clients', 'post'>) =>
+        dataOf(r('post', '/api/v1/workspaces/{id}/oauth/clients', { params: ws(workspaceId), body })),
+      get: (workspaceId: string, clientId: string) =>
+        dataOf(r('get', '/api/v1/workspaces/{id}/oauth/clients/{clientId}', { params: { id: workspaceId, clientId } })),
+      update: (workspaceId: string, clientId: string, body: JsonBody<'/api/v1/workspaces/{id}/oauth/clients/{clientId}', 'patch'>) =>
+        dataOf(r('patch', '/api/v1/workspaces/{id}/oauth/clients/{clientId}', { params: { id: workspaceId, clientId }, body })),
+      delete: async (workspaceId: string, clientId: string): Promise<void> => {
+        await r('delete', '/api/v1/workspaces/{id}/oauth/clients/{clientId}', { params: { id: workspaceId, clientId } });
+      },
+      revokeTokens: (workspaceId: string, clientId: string) =>
+        dataOf(r('post', '/api/v1/workspaces/{id}/oauth/clients/{clientId}/revoke-tokens', { params: { id: workspaceId, clientId } })),
+      stats: (workspaceId: string, clientId: string) =>
+        dataOf(r('get', '/api/v1/workspaces/{id}/oauth/clients/{clientId}/stats', { params: { id: workspaceId, clientId } })),
+    };
+
+    /** The workspace's customers, for its administrators. */
+    this.customers = {
+      /** Every customer of the workspace matching the filters, newest first, page after page. */
+      list: (workspaceId: string, filters: Partial<Query<'/api/v1/workspaces/{id}/customers', 'get'>> = {}) =>
+        paged((page) =>
+          r('get', '/api/v1/workspaces/{id}/customers', {
+            params: ws(workspaceId),
+            query: { limit: 100, ...filters, page } as Query<'/api/v1/workspaces/{id}/customers', 'get'>,
+          }),
+        ),
+      create: (workspaceId: string, body: JsonBody<'/api/v1/workspaces/{id}/customers', 'post'>) =>
+        dataOf(r('post', '/api/v1/workspaces/{id}/customers', { params: ws(workspaceId), body })),
+      get: (customerId: string) => dataOf(r('get', '/api/v1/customers/{id}', { params: { id: customerId } })),
+      update: (customerId: string, body: JsonBody<'/api/v1/customers/{id}', 'put'>) =>
+        dataOf(r('put', '/api/v1/customers/{id}', { params: { id: customerId }, body })),
+      delete: async (customerId: string): Promise<void> => {
+        await r('delete', '/api/v1/customers/{id}', { params: { id: customerId } });
+      },
+    };
+
+    /**
+     * A workspace's customers' own self-service (`{id}`: the workspace id or slug): register and log
+     * in without a session, then each call with the customer's own access token.
+     */
+    this.customerAuth = (workspace: string) => {
+      const base = { id: workspace };
+      return {
+        register: (body: JsonBody<'/api/v1/workspaces/{id}/customers/auth/register', 'post'>) =>
+          dataOf(r('post', '/api/v1/workspaces/{id}/customers/auth/register', { params: base, body, accessToken: null })),
+        login: (body: JsonBody<'/api/v1/workspaces/{id}/customers/auth/login', 'post'>) =>
+          dataOf(r('post', '/api/v1/workspaces/{id}/customers/auth/login', { params: base, body, accessToken: null })),
+        refresh: (body: JsonBody<'/api/v1/workspaces/{id}/customers/auth/refresh', 'post'>) =>
+          dataOf(r('post', '/api/v1/workspaces/{id}/customers/auth/refresh', { params: base, body, accessToken: null })),
+        logout: (accessToken: string, body: JsonBody<'/api/v1/workspaces/{id}/customers/auth/logout', 'post'>) =>
+          dataOf(r('post', '/api/v1/workspaces/{id}/customers/auth/logout', { params: base, body, accessToken })),
+        me: (accessToken: string) => dataOf(r('get', '/api/v1/workspaces/{id}/customers/auth/me', { params: base, accessToken })),
+        walletNonce: (accessToken: string, body: JsonBody<'/api/v1/workspaces/{id}/customers/auth/wallet-nonce', 'post'>) =>
+          dataOf(r('post', '/api/v1/workspaces/{id}/customers/auth/wallet-nonce', { params: base, body, accessToken })),
+        linkWallet: (accessToken: string, body: JsonBody<'/api/v1/workspaces/{id}/customers/auth/link-wallet', 'post'>) =>
+          dataOf(r('post', '/api/v1/workspaces/{id}/customers/auth/link-wallet', { params: base, body, accessToken })),
+        walletBalances: (accessToken: string) =>
+          dataOf(r('get', '/api/v1/workspaces/{id}/customers/auth/wallet-balances', { params: base, accessToken })),
+      };
+    };
+
+    /** The workspace's audit log, newest first, page after page. */
+    this.auditLogs = {
+      list: (workspaceId: string, filters: Partial<Query<'/api/v1/workspaces/{id}/audit-logs', 'get'>> = {}) =>
+        paged((page) =>
+          r('get', '/api/v1/workspaces/{id}/audit-logs', {
+            params: ws(workspaceId),
+            query: { limit: 100, ...filters, page } as Query<'/api/v1/workspaces/{id}/audit-logs', 'get'>,
+          }),
+        ),
+    };
 
     /** The signed-in user. */
     this.me = (): Promise<UserRecord> => data({ method: 'GET', path: '/identity/me' });

@@ -93,4 +93,40 @@ describe('request: any operation, typed from the document', () => {
     const me = await workspace.request('get', '/identity/me');
     expect(me).toMatchObject({ success: true, data: { email: stack.tenant.email } });
   });
+
+  it('workspace: named groups built on it (OAuth clients, customers, the customers’ self-service, the audit log)', async () => {
+    const workspace = new WorkspaceClient({ baseUrl: stack.workspaceUrl, email: stack.tenant.email, password: stack.tenant.password });
+    const ws = stack.tenant.workspaceId;
+    const made = await workspace.oauthClients.create(ws, { name: 'generated', scopes: ['transactions:read'] });
+    expect(made).toMatchObject({ name: 'generated' });
+    const clientId = (made as { clientId: string }).clientId;
+    expect((await workspace.oauthClients.list(ws)).clients.map((c) => c.clientId)).toContain(clientId);
+    expect(await workspace.oauthClients.get(ws, clientId)).toMatchObject({ clientId });
+    // The client works on the Payments API, then its tokens are revoked and it is deleted.
+    const payments = new PaymentsClient({
+      baseUrl: stack.paymentsUrl,
+      clientId,
+      clientSecret: (made as { clientSecret: string }).clientSecret,
+    });
+    expect((await payments.oauth.token()).scope).toBe('read:transactions');
+    await workspace.oauthClients.revokeTokens(ws, clientId);
+    await workspace.oauthClients.delete(ws, clientId);
+    expect(await workspace.oauthClients.get(ws, clientId).catch((e) => e)).toBeInstanceOf(NotFoundError);
+
+    const email = `buyer-${Date.now()}@example.com`;
+    const customer = (await workspace.customers.create(ws, { email, firstName: 'Ada', lastName: 'Buyer' })) as { id: string };
+    expect((await workspace.customers.list(ws).toArray()).map((c) => (c as { id: string }).id)).toContain(customer.id);
+    expect(await workspace.customers.update(customer.id, { lastName: 'Payer' })).toMatchObject({ lastName: 'Payer' });
+    expect(await workspace.customers.get(customer.id)).toMatchObject({ email, lastName: 'Payer' });
+    await workspace.customers.delete(customer.id);
+
+    const self = workspace.customerAuth(ws);
+    const shopper = `self-${Date.now()}@example.com`;
+    await self.register({ email: shopper, password: 'Sh0pper-password!' });
+    const session = (await self.login({ email: shopper, password: 'Sh0pper-password!' })) as { accessToken: string };
+    expect(await self.me(session.accessToken)).toMatchObject({ email: shopper });
+
+    const audit = await workspace.auditLogs.list(ws).firstPage();
+    expect(audit.data.length).toBeGreaterThan(0);
+  });
 });
