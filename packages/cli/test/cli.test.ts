@@ -73,7 +73,7 @@ beforeAll(async () => {
   const [usdc, escrow] = [await deployMockUsdc({ walletClient, publicClient }), await deployEscrow({ walletClient, publicClient })];
   usdcAddress = usdc.address;
   processes = await startServiceProcesses({
-    services: ['payments-service', 'workspace-service', 'webhook-dispatcher'],
+    services: ['payments-service', 'workspace-service', 'webhook-dispatcher', 'chain-indexer'],
     env: {
       WEBHOOK_RETRY_SCHEDULE: '1s,2s',
       CHAIN_RPC_URLS: `base-sepolia=${anvil.rpcUrl}`,
@@ -695,21 +695,6 @@ describe('holdfast events and logs (Workspace API login, real deliveries of the 
 
 // Last: the test clock moves the chain's clock forward, which ends the hold of every escrow on it.
 describe('holdfast trigger transaction.completed (the test clock, no dispute)', () => {
-  // The chain-indexer, which reports the attester's release, joins the same database and NATS
-  // prefix for this test only: with it running, a rescind submitted while its chain event is being
-  // applied can answer 500 (a race in payments-service, reported; not this file's subject).
-  let indexer: RunningProcesses | undefined;
-  beforeAll(async () => {
-    indexer = await startServiceProcesses({
-      services: ['chain-indexer'],
-      join: { db: processes.db, nats: processes.nats },
-      env: processes.env,
-    });
-  });
-  afterAll(async () => {
-    await indexer?.stop();
-  });
-
   it('attests the release, ends the hold with advance_hold, and the attester’s release completes the transaction', async () => {
     const ran = await holdfast('--profile', 'docs', 'trigger', 'transaction.completed', '--rpc-url', anvil.rpcUrl, '--json');
     expect(ran.code, ran.stderr).toBe(0);
