@@ -76,6 +76,8 @@ import { createSettlementWorker } from './modules/settlement/worker.js';
 import { createSettlementReviewRepository } from './modules/settlement-review/repository.js';
 import { settlementReviewRoutes } from './modules/settlement-review/routes.js';
 import { createSettlementReviewService } from './modules/settlement-review/service.js';
+import { testClockRoutes } from './modules/test-clock/routes.js';
+import { createTestClockService } from './modules/test-clock/service.js';
 import { registerTransactionMetrics } from './modules/transactions/metrics.js';
 import { createTransactionMoves } from './modules/transactions/moves.js';
 import { createTransactionsRepository } from './modules/transactions/repository.js';
@@ -246,6 +248,19 @@ export async function createPaymentsService(
     checkRelease: controls.checkRelease,
   });
   await app.register(settlementRoutes(settlement));
+  // The test clock: a sandbox or local platform ends its own transaction's hold (docs/test-clock.md).
+  await app.register(
+    testClockRoutes(
+      createTestClockService({
+        sql: database.sql,
+        appEnv: config.APP_ENV,
+        transactions: transactionsRepository,
+        releaseDueNow: (tx, transactionId) => settlementRepository.releaseDueNow(tx, transactionId),
+        chain,
+        logger,
+      }),
+    ),
+  );
 
   // The relayer: one-signature funding, the payer signs and the relayer key pays the gas (docs/checkout.md).
   const relayerChain = createRelayerChain(chain, config.relayer, relayerNetworks);

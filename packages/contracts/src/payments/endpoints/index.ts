@@ -20,6 +20,7 @@ export * from './reconciliation.js';
 export * from './relayer.js';
 export * from './settlement.js';
 export * from './settlement-review.js';
+export * from './test-helpers.js';
 export * from './transactions.js';
 export * from './webhooks.js';
 export * from './x402.js';

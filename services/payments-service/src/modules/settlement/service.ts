@@ -538,6 +538,10 @@ export function createSettlementService(deps: SettlementDeps) {
       await requireConfirmations(row, hash, receipt);
       const chainId = chain.chainId(row.blockchainNetwork);
       const out = await sql.begin(async (tx) => {
+        // The row lock before the message claim, in the CHAIN consumer's order: claiming first
+        // deadlocked against the consumer applying the same EscrowRescinded (a 500 to the caller).
+        const locked = await transactions.lock(tx, id, principal.platformId);
+        if (locked && locked.status === 'rescinded' && locked.txHash === hash) return { after: locked };
         await repository.claimMessage(
           tx,
           {

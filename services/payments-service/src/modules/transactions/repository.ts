@@ -576,6 +576,14 @@ export function createTransactionsRepository() {
       return rows[0] ? toTransactionRow(rows[0]) : null;
     },
 
+    /** Test clock: the hold of a locked transaction ends now (an earlier deadline is kept). */
+    async endHold(tx: Queryable, id: string): Promise<TransactionRow> {
+      const rows = await tx<Row[]>`
+        update transactions set hold_deadline = least(coalesce(hold_deadline, now()), now()), updated_at = now()
+        where id = ${id} returning *`;
+      return toTransactionRow(rows[0] as Row);
+    },
+
     /** A platform's transaction as GET answers it. */
     async findAnswered(q: Queryable, id: string, platformId: string): Promise<AnsweredRow | null> {
       const rows = await q.unsafe<AnsweredDbRow[]>(ANSWER_BY_ID, [id, platformId], { prepare: true });
