@@ -210,11 +210,27 @@ export function createSettlementService(deps: SettlementDeps) {
   /** The log index under which a reverted transfer (it has no logs) is claimed in claimed_transfers. */
   const REVERTED_TRANSFER_LOG = -1;
 
-  /** Whether a reverted transaction was this transaction's transfer: a token transfer by its sender, or its `pay`. */
+  /**
+   * Whether a reverted transaction was this transaction's transfer: its sender's `transfer` (or
+   * `transferFrom` of its sender) of the token to its receiver for its amount, or its `pay`. Any
+   * other reverted call to the token (an `approve`, a transfer elsewhere or of another amount) is
+   * not: it must not fail this transaction.
+   */
   async function isOwnRevertedTransfer(row: TransactionRow, hash: Hash, token: string): Promise<boolean> {
     const sent = await chain.transaction(row.blockchainNetwork, hash);
     if (!sent || !sameAddress(sent.from, row.fromAddress) || !sent.to) return false;
-    if (sameAddress(sent.to, token)) return true;
+    if (sameAddress(sent.to, token)) {
+      try {
+        const call = decodeFunctionData({ abi: erc20Abi, data: sent.input });
+        const amount = toBaseUnits(row.amount);
+        if (call.functionName === 'transfer') return sameAddress(call.args[0], row.toAddress) && call.args[1] === amount;
+        if (call.functionName === 'transferFrom')
+          return sameAddress(call.args[0], row.fromAddress) && sameAddress(call.args[1], row.toAddress) && call.args[2] === amount;
+        return false;
+      } catch {
+        return false;
+      }
+    }
     if (!(await chain.isEscrowContract(row.blockchainNetwork, sent.to))) return false;
     try {
       const call = decodeFunctionData({ abi: holdfastEscrowAbi, data: sent.input });
