@@ -107,21 +107,16 @@ export async function rescindEscrow(options: Signer & { contractAddress: string;
  * The sender's ERC-20 transfer that the token refuses: more than the wallet holds, so it reverts on
  * chain (sent with a fixed gas limit, as a wallet that skips the estimate would). The mined hash.
  */
-export async function refusedTransfer(options: Signer & { tokenAddress: string; toAddress: string }): Promise<Hex> {
+export async function refusedTransfer(options: Signer & { tokenAddress: string; toAddress: string; amount: bigint }): Promise<Hex> {
   const { publicClient, wallet } = await walletOn(options);
-  const token = options.tokenAddress as Address;
-  const balance = await publicClient.readContract({
-    address: token,
-    abi: mockUsdcAbi,
-    functionName: 'balanceOf',
-    args: [options.account.address],
-  });
+  // The transaction's own transfer (its receiver and amount: Payments fails it only for that one),
+  // sent with too little gas so that it is mined and reverts.
   const hash = await wallet.writeContract({
-    address: token,
+    address: options.tokenAddress as Address,
     abi: mockUsdcAbi,
     functionName: 'transfer',
-    args: [options.toAddress as Address, balance + 1n],
-    gas: 100_000n,
+    args: [options.toAddress as Address, options.amount],
+    gas: 23_000n,
   });
   const receipt = await publicClient.waitForTransactionReceipt({ hash });
   if (receipt.status !== 'reverted') throw new Error(`transfer ${hash} did not revert`);

@@ -13,6 +13,7 @@ import {
   type WebhookDeliveryLog,
   WorkspaceClient,
 } from '@holdfast/sdk';
+import { parseUnits } from 'viem';
 import { type EscrowTerms, lockEscrow, refusedTransfer, rescindEscrow, senderAccount } from './chain.js';
 import { type Io, record, table, withProgress } from './output.js';
 import { configPath, loadProfile, type Profile, saveProfile } from './profiles.js';
@@ -842,8 +843,8 @@ async function failedTransaction(context: Context, client: PaymentsClient) {
       ),
     ),
   );
-  const hash = await withProgress(context.io, 'Sending a transfer the token refuses (more than the wallet holds)', () =>
-    refusedTransfer({ rpcUrl, account, tokenAddress, toAddress: tx.toAddress }),
+  const hash = await withProgress(context.io, 'Sending its transfer with too little gas, so that it reverts on chain', () =>
+    refusedTransfer({ rpcUrl, account, tokenAddress, toAddress: tx.toAddress, amount: parseUnits(String(tx.amount), 6) }),
   );
   const answer = await withProgress(context.io, 'Submitting its hash to Payments', () =>
     untilConfirmed(() => client.transactions.submitHash(tx.id, { txHash: hash })),

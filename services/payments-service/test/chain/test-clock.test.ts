@@ -58,11 +58,16 @@ afterAll(() => new Promise<void>((resolve) => relay.close(() => resolve())));
 
 const advance = (id: string, token = p.token) =>
   call(e.svc.url, 'POST', `/api/v2/test_helpers/transactions/${id}/advance_hold`, { headers: bearer(token) });
-const hourFromNow = () => BigInt(Math.floor(Date.now() / 1000) + 3600);
+/** An hour after the later of the wall clock and the chain's (an earlier test moved the chain's clock ahead). */
+const hourFromNow = async () => {
+  const chainNow = (await e.world.publicClient.getBlock()).timestamp;
+  const wall = BigInt(Math.floor(Date.now() / 1000));
+  return (chainNow > wall ? chainNow : wall) + 3600n;
+};
 
 describe('advance_hold on a local deployment', () => {
   it('ends the hold of an attested transaction: the chain clock moves, the release is carried out now, the transaction completes', async () => {
-    const holdDeadline = hourFromNow();
+    const holdDeadline = await hourFromNow();
     const id = await escrowedThroughApi({ sql: e.sql, url: e.svc.url, world: e.world }, p, 25_500_000n, { holdDeadline });
     const attested = await call(e.svc.url, 'POST', `/api/v2/transactions/${id}/release/attest`, { headers: bearer(p.token) });
     expect(attested.status, JSON.stringify(attested.body)).toBe(200);
@@ -103,7 +108,9 @@ describe('advance_hold on a local deployment', () => {
   }, 120_000);
 
   it('on an escrowed transaction the sender can no longer rescind, and a later attest is due at once', async () => {
-    const id = await escrowedThroughApi({ sql: e.sql, url: e.svc.url, world: e.world }, p, 25_500_000n, { holdDeadline: hourFromNow() });
+    const id = await escrowedThroughApi({ sql: e.sql, url: e.svc.url, world: e.world }, p, 25_500_000n, {
+      holdDeadline: await hourFromNow(),
+    });
     const res = await advance(id);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.transaction.status).toBe('escrowed');
@@ -131,7 +138,7 @@ describe('advance_hold on a local deployment', () => {
 
     const other = await platformWithCredentials(e, 'Other platform');
     const theirs = await escrowedThroughApi({ sql: e.sql, url: e.svc.url, world: e.world }, other, 25_500_000n, {
-      holdDeadline: hourFromNow(),
+      holdDeadline: await hourFromNow(),
     });
     const refused = await advance(theirs);
     expect(refused.status).toBe(404);
