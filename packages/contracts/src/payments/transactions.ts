@@ -70,6 +70,29 @@ export const ChainFinalityFields = {
 };
 
 /**
+ * A platform's rule for when money counts (`settings.finality` of the platform, docs/transactions.md):
+ * the level a transaction needs unless its create says otherwise (default `confirmed`), and a
+ * threshold: a transaction of more than `threshold.amountAbove` (in its own currency) needs at least
+ * `threshold.finality`, whatever its create says.
+ */
+export const PlatformFinality = Type.Object(
+  {
+    defaultFinality: Type.Optional(FinalityLevelSchema),
+    threshold: Type.Optional(
+      Type.Object(
+        {
+          amountAbove: Type.String({ pattern: '^\\d+(\\.\\d+)?$', maxLength: 40, description: 'A non-negative decimal string.' }),
+          finality: FinalityLevelSchema,
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type PlatformFinality = Static<typeof PlatformFinality>;
+
+/**
  * A transaction as the Payments API returns it. `amount` is an exact decimal string (the create
  * body takes a number, as the spec says; answers never round-trip money through floating point).
  */

@@ -495,7 +495,13 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
       raised.push({ event: e, ...level });
     }
     if (raised.length === 0) return;
-    await publish(raised.map((r) => ({ ...r.event.payload, finality: r.finality, confirmations: r.confirmations }) as ChainEvent));
+    // An event that jumps from seen past confirmed (several blocks at once) is published at
+    // confirmed on the way: every confirmed event has its message under the plain event id.
+    const messages = raised.flatMap((r) => {
+      const at = (finality: FinalityLevel) => ({ ...r.event.payload, finality, confirmations: r.confirmations }) as ChainEvent;
+      return r.event.payload.finality === 'seen' && r.finality !== 'confirmed' ? [at('confirmed'), at(r.finality)] : [at(r.finality)];
+    });
+    await publish(messages);
     await repository.commitLevels(owner, {
       network,
       raised: raised.map((r) => ({ eventId: r.event.eventId, finality: r.finality, confirmations: r.confirmations })),

@@ -18,6 +18,7 @@ import { credentialHash, keyHint, keyMatchesEnvironment, looksLikeApiKey, newApi
 import type { InvalidationFeed } from '../auth/invalidation-feed.js';
 import { hasScope, type Principal } from '../auth/principal.js';
 import { type RemoteTasksOutbox, task } from '../remote-tasks/service.js';
+import { checkFinalitySettings } from './finality.js';
 import type { NewPlatform, PlatformChanges, PlatformRow, PlatformsRepository } from './repository.js';
 
 export const BOOTSTRAP_PLATFORM_NAME = 'bootstrap';
@@ -127,6 +128,7 @@ export function createPlatformsService(deps: {
       const workspaceId = body.workspaceId ?? null;
       checkScopesFor(workspaceId, scopes);
       checkWebhookUrl(body.webhookUrl);
+      checkFinalitySettings(body.settings);
       const { platform, apiKey } = await repository.transaction((tx) =>
         createWithKey(tx, {
           name: body.name,
@@ -169,6 +171,7 @@ export function createPlatformsService(deps: {
 
     update: async (principal, id, body) => {
       checkWebhookUrl(body.webhookUrl);
+      checkFinalitySettings(body.settings);
       const { row } = await repository.transaction(async (tx) => {
         const current = await visible(tx, principal, id, true);
         const admin = hasScope(principal, 'admin:platform');

@@ -6,6 +6,7 @@ import {
   type CreateTransactionBody,
   type EscrowInstructions,
   type EscrowTerms,
+  type FinalityLevel,
   isAutomaticIdempotencyKey,
   type RescindInfo,
   TRANSACTION_STATUSES,
@@ -23,6 +24,8 @@ import type { Principal } from '../auth/index.js';
 import { normalizeAmount, toBaseUnits } from '../money/amounts.js';
 import { resolveNetwork } from '../money/networks.js';
 import { platformBillingOf } from '../platforms/billing.js';
+import { platformFinality, requiredFinalityOf } from '../platforms/finality.js';
+import { readPlatformSettings } from '../platforms/repository.js';
 import type { QuotesService } from '../quotes/service.js';
 import { canonical } from './canonical.js';
 import type { ControlsGate, PreparedTemplate } from './controls-gate.js';
@@ -181,7 +184,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
   }
 
   async function create(
-    principal: Pick<Principal, 'platformId' | 'workspaceId' | 'billing' | 'sandbox'>,
+    principal: Pick<Principal, 'platformId' | 'workspaceId' | 'billing' | 'sandbox' | 'finality'>,
     body: CreateTransactionBody,
     headerKey?: string,
   ): Promise<{ transaction: CreatedTransaction; replayed: boolean }> {
@@ -228,6 +231,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
         quoteId: body.quoteId,
         signerType,
         customerId: body.customerId,
+        finality: body.finality,
       }),
     );
 
@@ -241,7 +245,14 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
     }
     const actor = `platform:${principal.platformId}`;
     let prepared: PreparedTemplate;
+    let requiredFinality: FinalityLevel | null = null;
     try {
+      // Only an escrow waits for a level (a raw transfer is proven by its receipt's confirmations).
+      if (orchestrationType === 'platform') {
+        const rule =
+          principal.finality !== undefined ? principal.finality : platformFinality(await readPlatformSettings(sql, principal.platformId));
+        requiredFinality = requiredFinalityOf(rule, amount, body.finality);
+      }
       const billing = principal.billing !== undefined ? principal.billing : await platformBillingOf(sql, principal.platformId);
       const billingEnabled = billing?.enabled === true || body.billingConfig?.isActive === true;
       if (billingEnabled && !body.quoteId)
@@ -284,6 +295,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
       metadata: body.metadata ?? {},
       idempotencyKey,
       requestFingerprint: fingerprint,
+      requiredFinality,
     });
     const creation = (transaction: NewTransaction): SingleCreation => ({
       transaction,
