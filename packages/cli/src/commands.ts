@@ -5,6 +5,7 @@ import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import {
   type EventType,
+  FINALITY_LEVELS,
   HoldfastError,
   newWebhookSecret,
   PaymentsClient,
@@ -39,6 +40,8 @@ export interface Command {
 /** A usage mistake: printed with the command's usage, exit code 2. */
 export class UsageError extends Error {}
 
+/** Where the escrow stands on chain (docs/transactions.md, finality): shown by `transactions get`. */
+const FINALITY_COLUMNS = ['requiredFinality', 'finality', 'confirmations', 'blockNumber', 'blockHash'];
 const TRANSACTION_COLUMNS = ['id', 'status', 'amount', 'currency', 'fromAddress', 'toAddress', 'blockchainNetwork', 'createdAt'];
 
 const text = (flags: Flags, name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
@@ -157,7 +160,7 @@ const transactionsCreate: Command = {
   name: 'transactions create',
   summary: 'Create a transaction',
   usage:
-    'holdfast transactions create --from ADDRESS --to ADDRESS --amount N [--currency USDC] [--network base-sepolia] [--orchestration platform|raw] [--idempotency-key KEY] [--metadata JSON]',
+    'holdfast transactions create --from ADDRESS --to ADDRESS --amount N [--currency USDC] [--network base-sepolia] [--orchestration platform|raw] [--finality seen|confirmed|safe|finalized] [--idempotency-key KEY] [--metadata JSON]',
   options: {
     from: { type: 'string' },
     to: { type: 'string' },
@@ -165,11 +168,16 @@ const transactionsCreate: Command = {
     currency: { type: 'string' },
     network: { type: 'string' },
     orchestration: { type: 'string' },
+    finality: { type: 'string' },
     'idempotency-key': { type: 'string' },
     metadata: { type: 'string' },
   },
   run: async (context) => {
     const { flags } = context;
+    const finality = text(flags, 'finality');
+    if (finality !== undefined && !(FINALITY_LEVELS as readonly string[]).includes(finality)) {
+      throw new UsageError(`--finality must be one of ${FINALITY_LEVELS.join(', ')}`);
+    }
     const amount = Number(required(flags, 'amount'));
     if (!Number.isFinite(amount)) throw new UsageError('--amount must be a number');
     const body = {
@@ -179,11 +187,14 @@ const transactionsCreate: Command = {
       ...(text(flags, 'currency') ? { currency: text(flags, 'currency') } : {}),
       ...(text(flags, 'network') ? { blockchainNetwork: text(flags, 'network') } : {}),
       ...(text(flags, 'orchestration') ? { orchestrationType: text(flags, 'orchestration') } : {}),
+      ...(finality ? { finality } : {}),
       ...(text(flags, 'metadata') ? { metadata: JSON.parse(text(flags, 'metadata') as string) } : {}),
     } as Parameters<PaymentsClient['transactions']['create']>[0];
     const key = text(flags, 'idempotency-key');
     const created = await paymentsClient(context).transactions.create(body, key ? { idempotencyKey: key } : {});
-    show(context, created, () => record(created, [...TRANSACTION_COLUMNS, 'orchestrationType', 'idempotencyKey', 'holdDeadline']));
+    show(context, created, () =>
+      record(created, [...TRANSACTION_COLUMNS, 'orchestrationType', 'requiredFinality', 'idempotencyKey', 'holdDeadline']),
+    );
   },
 };
 
@@ -277,7 +288,7 @@ const transactionsGet = getCommand(
   'transaction',
   'Show one transaction',
   (client, id) => client.transactions.get(id),
-  (tx) => record(tx, [...TRANSACTION_COLUMNS, 'orchestrationType', 'txHash', 'updatedAt']),
+  (tx) => record(tx, [...TRANSACTION_COLUMNS, 'orchestrationType', 'txHash', ...FINALITY_COLUMNS, 'updatedAt']),
 );
 
 const transactionsList: Command = {
