@@ -11,6 +11,7 @@ import {
 import { EscrowStatus, escrowGenuineness, evmChain, holdfastEscrowAbi, uuidToOnchainId } from '@holdfast/escrow';
 import {
   type Address,
+  BlockNotFoundError,
   type Chain,
   createPublicClient,
   createWalletClient,
@@ -185,6 +186,14 @@ export function createChainAccess(settings: ChainSettings, deps: ChainAccessDeps
     /** The latest block number of a network. */
     async latestBlock(network: string): Promise<bigint> {
       return rpc('getBlockNumber', () => client(network).getBlockNumber({ cacheTime: 0 }));
+    },
+
+    /** The hash of block `n` (lower case) on the chain now, or null when it has none. */
+    async blockHashAt(network: string, n: bigint): Promise<string | null> {
+      const block = await rpc('getBlock', () =>
+        orNullWhen(BlockNotFoundError, () => client(network).getBlock({ blockNumber: n, includeTransactions: false })),
+      );
+      return block?.hash ? block.hash.toLowerCase() : null;
     },
 
     /**
