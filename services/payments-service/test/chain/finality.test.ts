@@ -142,6 +142,16 @@ describe('a platform that requires finalized', () => {
     expect(stored.map((r) => r.required_finality)).toEqual(['seen', 'finalized']);
   });
 
+  it("gives a batch's legs the platform's level", async () => {
+    const made = await call(e.svc.url, 'POST', '/api/v2/transactions/batches', {
+      headers: bearer(cautious.token),
+      body: { fromAddress: SENDER, legs: [{ toAddress: RECEIVER, amount: '5' }], idempotencyKey: `finality-batch-${Math.random()}` },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const [leg] = await e.sql`select required_finality from transactions where batch_id = ${made.body.id}`;
+    expect(leg?.required_finality).toBe('finalized');
+  });
+
   it('refuses a platform setting that is not a finality rule, naming the field, and changes nothing', async () => {
     const bad = await call(e.svc.url, 'PUT', `/api/v1/auth/platform/${standard.platformId}`, {
       headers: { 'x-api-key': e.admin },

@@ -23,6 +23,8 @@ import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';
 import { normalizeAmount, sumDecimals, toBaseUnits } from '../money/amounts.js';
 import { resolveNetwork } from '../money/networks.js';
+import { platformFinality, requiredFinalityOf } from '../platforms/finality.js';
+import { readPlatformSettings } from '../platforms/repository.js';
 import { canonical } from '../transactions/canonical.js';
 import { type ControlsGate, noControls } from '../transactions/controls-gate.js';
 import { transactionEvent, transactionRef } from '../transactions/moves.js';
@@ -209,6 +211,10 @@ export function createBatchesService(deps: {
         if (replay) return replay;
       }
 
+      const finalityRule =
+        principal.finality !== undefined
+          ? principal.finality
+          : platformFinality(await readPlatformSettings(repository.sql, principal.platformId));
       const created = await repository.transaction(async (tx) => {
         await deps.checkSender(tx, {
           platformId: principal.platformId,
@@ -226,6 +232,8 @@ export function createBatchesService(deps: {
           tx,
           batch,
           row.orchestrationType === 'platform' ? batchHoldDeadline(row.createdAt, holdPeriod) : null,
+          // Each leg counts at the platform's level, raised by its threshold for the leg's amount.
+          row.orchestrationType === 'platform' ? (amount) => requiredFinalityOf(finalityRule, amount, undefined) : undefined,
         );
         await appendToOutboxSql(
           tx,
