@@ -15,15 +15,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { deployEscrow, deployMockUsdc, evmChain, holdfastEscrowAbi, mockUsdcAbi, uuidToOnchainId } from '@holdfast/escrow';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { createPublicClient, createWalletClient, encodeFunctionData, type Hex, http, maxUint256 } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
-import { ensureChain, LOCAL_CHAIN_ID } from '../lib/stack/chain.ts';
+import { ensureChain } from '../lib/stack/chain.ts';
 import { deletePrefixedStreams } from '../lib/stack/nats.ts';
 import { portFor, waitFor } from '../lib/stack/ports.ts';
 import { productionEntry, SERVICE_NODE_FLAGS, serviceAt, serviceEnvOf, setUpNats } from '../lib/stack/processes.ts';
+import { mineEscrowHistory } from './escrow-history.ts';
 import { bareHeadSubscriber, HEAD_LAG_TARGET_MS, headLagTargetRow, headLagVerdict, writeHeadLagSection } from './head-lag.ts';
 import { benchDatabase, benchServiceEnv, percentile, processCpuMs, stopChildren } from './load.ts';
 import { databaseUrl, flag, natsUrl, numberOption, root } from './options.ts';
@@ -48,78 +46,13 @@ async function main(): Promise<void> {
   const nc = await connect({ servers: natsUrl.split(','), name: 'holdfast-bench' });
   let indexer: ChildProcess | undefined;
   try {
-    const viemChain = evmChain({ id: LOCAL_CHAIN_ID, name: 'anvil', rpcUrl });
-    const transport = http(rpcUrl);
-    const publicClient = createPublicClient({ chain: viemChain, transport, cacheTime: 0, pollingInterval: 20 });
-    const account = (i: number) => mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: i });
-    const sender = account(1);
-    const wallet = createWalletClient({ account: sender, chain: viemChain, transport, pollingInterval: 20 });
-    const deployer = createWalletClient({ account: account(9), chain: viemChain, transport });
-    const token = (await deployMockUsdc({ publicClient, walletClient: deployer })).address;
-    const escrow = await deployEscrow({ publicClient, walletClient: deployer });
-    const wait = async (hash: Hex) => {
-      const receipt = await publicClient.waitForTransactionReceipt({ hash });
-      if (receipt.status !== 'success') throw new Error(`${hash} reverted`);
-      return receipt;
-    };
-    await wait(await wallet.writeContract({ address: token, abi: mockUsdcAbi, functionName: 'mint', args: [sender.address, 10n ** 15n] }));
-    await wait(
-      await wallet.writeContract({ address: token, abi: mockUsdcAbi, functionName: 'approve', args: [escrow.address, maxUint256] }),
-    );
-
-    // Signed locally with explicit nonces. For the history, automining is off: PER_BLOCK transactions are
-    // sent at once and then mined into one block, which is far quicker than a block per transaction.
-    let nonce = await publicClient.getTransactionCount({ address: sender.address });
-    const gasPrice = await publicClient.getGasPrice();
-    const send = async (data: Hex, gas: bigint) => {
-      const signed = await sender.signTransaction({
-        to: escrow.address,
-        data,
-        nonce: nonce++,
-        gas,
-        gasPrice,
-        chainId: LOCAL_CHAIN_ID,
-        type: 'legacy',
-      });
-      return publicClient.sendRawTransaction({ serializedTransaction: signed });
-    };
-    const rpc = (method: string, params: unknown[] = []) => publicClient.request({ method, params } as never);
-    const createData = (id: string) =>
-      encodeFunctionData({
-        abi: holdfastEscrowAbi,
-        functionName: 'createEscrow',
-        args: [uuidToOnchainId(id), account(2).address, token, 1_000_000n, account(3).address, 0n],
-      });
-    const batchData = () => {
-      const ids = Array.from({ length: LEGS }, () => uuidToOnchainId(randomUUID()));
-      return encodeFunctionData({
-        abi: holdfastEscrowAbi,
-        functionName: 'createBatch',
-        args: [ids, ids.map(() => account(2).address), ids.map(() => 1_000_000n), token, account(3).address, 0n],
-      });
-    };
-    log(`mining ${SINGLES} single escrows (${PER_BLOCK} a block) and ${BATCHES} batches of ${LEGS} legs (one a block)…`);
-    await rpc('evm_setAutomine', [false]);
-    for (let i = 0; i < SINGLES; i += PER_BLOCK) {
-      const count = Math.min(PER_BLOCK, SINGLES - i);
-      for (let j = 0; j < count; j++) await send(createData(randomUUID()), 300_000n);
-      await rpc('evm_mine');
-    }
-    for (let b = 0; b < BATCHES; b++) {
-      await send(batchData(), 200_000n + BigInt(LEGS) * 120_000n);
-      await rpc('evm_mine');
-    }
-    await rpc('evm_setAutomine', [true]);
-    const escrowBalance = await publicClient.readContract({
-      address: token,
-      abi: mockUsdcAbi,
-      functionName: 'balanceOf',
-      args: [escrow.address],
+    const { escrow, blocks, send, createData, wait } = await mineEscrowHistory(rpcUrl, {
+      singles: SINGLES,
+      perBlock: PER_BLOCK,
+      batches: BATCHES,
+      legs: LEGS,
     });
-    if (escrowBalance !== BigInt(SINGLES + BATCHES * LEGS) * 1_000_000n)
-      throw new Error(`a history transaction failed (escrow holds ${escrowBalance})`);
     const backfillEvents = SINGLES + BATCHES * (LEGS + 1);
-    const blocks = await publicClient.getBlockNumber();
 
     const env = {
       ...benchServiceEnv(database.url, natsUrl, prefix),

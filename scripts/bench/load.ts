@@ -194,7 +194,7 @@ export function requestRunRow(
   what: string,
   inFlight: number,
   r: Measured,
-): { row: string[]; perSecond: number; p99: number } {
+): { row: string[]; perSecond: number; p99: number; cpuMs: number } {
   const sorted = [...r.latencies].sort((a, b) => a - b);
   const perSecond = r.ok / r.seconds;
   const p99 = percentile(sorted, 99);
@@ -215,7 +215,9 @@ export function requestRunRow(
   ];
   process.stderr.write(`[bench] ${row.join(' | ')}\n`);
   if (r.errors > 0) process.stderr.write(`[bench]   ${r.errors} errors; the first: ${r.firstError}\n`);
-  return { row, perSecond, p99 };
+  // The server's CPU and its PostgreSQL backends' per request (NaN when /proc could not tell).
+  const cpuMs = (r.cpuMsPerRequest ?? Number.NaN) + (r.postgresCpuMsPerRequest ?? Number.NaN);
+  return { row, perSecond, p99, cpuMs };
 }
 
 /**
@@ -406,13 +408,16 @@ export const benchServiceEnv = (databaseUrl: string, natsUrl: string, prefix: st
  * The bare server (bare-server.ts) on the bench database, as a process of its own with the services'
  * Node flags and environment, then those of BENCH_BARE_NODE_ARGS; its base URL once it listens.
  */
-export async function startBareServer(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
+export async function startBareServer(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string }> {
   // The services' Node flags and environment, so that a ratio compares code, not runtimes.
   const child = spawn(
     process.execPath,
     [...SERVICE_NODE_FLAGS, ...nodeArgsFrom('BENCH_BARE_NODE_ARGS'), join(root, 'scripts/bench/bare-server.ts')],
     {
-      env: { PATH: process.env.PATH ?? '', ...SERVICE_ENV, DATABASE_URL: databaseUrl },
+      env: { PATH: process.env.PATH ?? '', ...SERVICE_ENV, DATABASE_URL: databaseUrl, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
@@ -434,4 +439,24 @@ export async function serverVersions(databaseUrl: string, natsUrl: string): Prom
   const nats = nc.info?.version ?? '?';
   await nc.close();
   return { postgres: pg?.version ?? '?', nats };
+}
+
+/**
+ * Copies of `tables` of schema `from` in a new schema `to`, for a same-work baseline that must run a
+ * service's own statements without the service's workers seeing its rows: the same columns,
+ * defaults, indexes and constraints (`like … including all`) and the same foreign keys (to the
+ * copies where they name a copied table, to `from`'s tables otherwise).
+ */
+export async function copyTables(sql: postgres.Sql, from: string, tables: string[], to: string): Promise<void> {
+  await sql.unsafe(`create schema ${to}`);
+  for (const table of tables) await sql.unsafe(`create table ${to}.${table} (like ${from}.${table} including all)`);
+  const keys = await sql<{ table: string; name: string; definition: string }[]>`
+    select t.relname as table, c.conname as name, pg_get_constraintdef(c.oid) as definition
+    from pg_constraint c join pg_class t on t.oid = c.conrelid join pg_namespace n on n.oid = t.relnamespace
+    where c.contype = 'f' and n.nspname = ${from} and t.relname in ${sql(tables)}`;
+  const copied = new RegExp(`REFERENCES ${from}\\.(${tables.join('|')})\\(`);
+  for (const key of keys) {
+    const definition = key.definition.replace(copied, `REFERENCES ${to}.$1(`);
+    await sql.unsafe(`alter table ${to}.${key.table} add constraint ${key.name} ${definition}`);
+  }
 }

@@ -120,18 +120,23 @@ export interface RoundsTarget {
   op: '≥' | '≤';
   target: number;
   decimals: number;
+  /**
+   * An old target kept as information (issue 34: the ratios against a one-row insert, against a
+   * plain undici loop): its row stays in the table, without a target or a PASS/MISS line.
+   */
+  info?: boolean;
 }
 
 /** The PASS/MISS lines of the targets, on their medians, and their table (median, min–max, each round, target, result). */
 export function targetsReport(targets: RoundsTarget[]): { verdicts: string[]; table: string } {
-  const verdicts = targets.map((t) => roundsVerdict(t.what, t.value, t.op, t.target, t.unit, t.decimals));
-  const rows = targets.map((t, i) => [
+  const rows = targets.map((t) => [
     t.what,
     ...spreadCells(t.value, t.unit, t.decimals),
-    `${t.op} ${t.target}${t.unit}`,
-    verdicts[i]!.slice(0, 4),
+    t.info ? '—' : `${t.op} ${t.target}${t.unit}`,
+    t.info ? 'information' : roundsVerdict(t.what, t.value, t.op, t.target, t.unit, t.decimals).slice(0, 4),
   ]);
-  return { verdicts, table: markdownTable(['target (issue 16)', ...SPREAD_HEADER, 'target', 'result'], rows) };
+  const verdicts = targets.filter((t) => !t.info).map((t) => roundsVerdict(t.what, t.value, t.op, t.target, t.unit, t.decimals));
+  return { verdicts, table: markdownTable(['target', ...SPREAD_HEADER, 'target', 'result'], rows) };
 }
 
 /**

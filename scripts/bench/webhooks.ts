@@ -10,17 +10,20 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { type DomainEvent, newEventId, WebhookCommands } from '@holdfast/contracts';
+import { type DomainEvent, newEventId, WebhookCommands, webhookCommandOf } from '@holdfast/contracts';
 import { runMigrations } from '@holdfast/db';
 import { createLogger } from '@holdfast/logging';
 import { connectBus, deleteStreams, publishEvent, sendCommand, setUpNats } from '@holdfast/messaging';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
 import { portFor } from '../lib/stack/ports.ts';
-import { productionEntry, SERVICE_NODE_FLAGS, serviceAt, serviceEnvOf, stopProcess } from '../lib/stack/processes.ts';
+import { productionEntry, SERVICE_ENV, SERVICE_NODE_FLAGS, serviceAt, serviceEnvOf, stopProcess } from '../lib/stack/processes.ts';
 import {
   benchDatabase,
   closedLoops,
+  copyTables,
   machineLine,
   markdownTable,
   processCpuMs,
@@ -64,15 +67,25 @@ const PACED_EVENTS = numberOption('events', 2000);
 const PACED_SECONDS = stringOption('seconds') === undefined ? undefined : numberOption('seconds', 3);
 const pacedEvents = (rate: number) => (PACED_SECONDS === undefined ? PACED_EVENTS : Math.max(1, Math.round(rate * PACED_SECONDS)));
 const WRITE = flag('write');
+/**
+ * WEBHOOK_SUBSCRIPTION_CONCURRENCY of the dispatchers of the one-against-two pair: counted across
+ * instances (ADR 36), the default 10 on 5 subscriptions is 50 in flight for one or two instances
+ * alike, so it would bound the pair; at 40 each subscription admits what two instances send it.
+ */
+const INSTANCES_SUBSCRIPTION_CONCURRENCY = 40;
 /** Only one dispatcher against two on the same burst (claims shared through FOR UPDATE SKIP LOCKED); the default run measures it last. */
 const COMPARE_INSTANCES = flag('compare-instances');
 
-/** Issue 16's targets. */
+/** The targets: issue 34's (same-work loop, CPU per delivery, two instances) and issue 16's (paced p99). */
 const TARGETS = {
-  /** Dispatcher deliveries/s against the plain undici loop at the same in flight. */
+  /** Dispatcher deliveries/s against the plain undici loop at the same in flight (issue 16; information now). */
   againstUndici: 0.5,
-  /** Two dispatcher processes against one. */
-  twoInstances: 1.7,
+  /** Dispatcher deliveries/s against the same-work loop (same-work-deliveries.ts) at the same in flight. */
+  againstSameWork: 0.7,
+  /** The dispatcher's CPU and its PostgreSQL backends' per delivery (µs), 5 subscriptions at 50 in flight. */
+  cpuPerDeliveryUs: 250,
+  /** Two dispatcher processes against one, the per-subscription limit raised so that it is not the bound: no collapse. */
+  twoInstances: 0.95,
   /** Event published to delivered, p99 (ms), per paced rate. */
   pacedP99Ms: { 200: 20, 1000: 50 } as Record<number, number>,
 };
@@ -106,6 +119,8 @@ async function main() {
   const prefix = `bench${randomBytes(4).toString('hex')}.`;
   const children: ChildProcess[] = [];
   const bus = await connectBus({ url: natsUrl, name: 'bench', prefix, logger });
+  let nc: NatsConnection | undefined;
+  let sameWorkStreamMade: string | undefined;
   try {
     await runMigrations({ url: benchDbUrl, schemaName: 'webhooks', migrationsFolder: `${root}/services/webhook-dispatcher/drizzle` });
     await setUpNats(bus);
@@ -120,7 +135,11 @@ async function main() {
     const dataEncryptionKey = randomBytes(32).toString('base64');
     const dispatchers: ChildProcess[] = [];
     const dispatcherCpuMs = () => dispatchers.reduce((sum, d) => sum + (processCpuMs(d.pid) ?? 0), 0);
-    const startDispatcher = async () => {
+    /** Whose CPU a run counts: the dispatchers' (and their backends'), or the same-work loop's. */
+    let measuring: 'dispatchers' | 'same-work' = 'dispatchers';
+    let sameWorkPid: number | undefined;
+    const measuredCpuMs = () => (measuring === 'dispatchers' ? dispatcherCpuMs() : (processCpuMs(sameWorkPid) ?? 0));
+    const startDispatcher = async (settings: Record<string, string> = {}) => {
       // A port the OS says is free (a random one could be taken by another process and never answer).
       const dispatcherPort = await portFor(0);
       const env = {
@@ -133,6 +152,7 @@ async function main() {
         DISPATCHER_PORT: String(dispatcherPort),
         LOG_LEVEL: 'warn',
         DATA_ENCRYPTION_KEY: dataEncryptionKey,
+        ...settings,
       };
       const dispatcher = spawn(
         process.execPath,
@@ -155,7 +175,34 @@ async function main() {
       dispatchers.splice(dispatchers.indexOf(dispatcher), 1);
       children.splice(children.indexOf(dispatcher), 1);
     };
-    await startDispatcher();
+    let firstDispatcher = await startDispatcher();
+
+    // The same-work loop (same-work-deliveries.ts): its own stream and tables, its own process.
+    const sameWorkStream = `BENCH_SAME_WORK_${randomBytes(4).toString('hex')}`;
+    const sameWorkSubject = `${prefix}same-work.events`;
+    nc = await connect({ servers: natsUrl.split(','), name: 'bench-same-work' });
+    await (await jetstreamManager(nc)).streams.add({ name: sameWorkStream, subjects: [sameWorkSubject] });
+    sameWorkStreamMade = sameWorkStream;
+    const js = jetstream(nc);
+    const copies = postgres(benchDbUrl, { max: 1, onnotice: () => {} });
+    await copyTables(copies, 'webhooks', ['received_events', 'deliveries', 'delivery_attempts'], 'bench_same_work');
+    await copies.end();
+    const sameWorkProcess = spawn(process.execPath, [...SERVICE_NODE_FLAGS, `${root}/scripts/bench/same-work-deliveries.ts`], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...SERVICE_ENV,
+        DATABASE_URL: benchDbUrl,
+        NATS_URL: natsUrl,
+        BENCH_STREAM: sameWorkStream,
+        BENCH_SUBJECT: sameWorkSubject,
+        BENCH_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(sameWorkProcess);
+    const sameWorkPort = (JSON.parse((await stdoutLines(sameWorkProcess).next()).value as string) as { port: number }).port;
+    const sameWorkInFlight = async (events: number) =>
+      void (await (await request(`http://127.0.0.1:${sameWorkPort}/in-flight/${events}`, { method: 'POST' })).body.text());
 
     const body = (createdAt: string) =>
       JSON.stringify({
@@ -213,7 +260,7 @@ async function main() {
       subscriptionCount = count;
       currentPlatform = randomUUID();
       for (let i = 0; i < count; i += 1) {
-        await sendCommand(bus, WebhookCommands.create, {
+        await sendCommand(bus, webhookCommandOf(WebhookCommands.create, 'platform'), {
           owner: { platformId: currentPlatform },
           url: `${receiver}/hook/${i}`,
           eventTypes: ['transaction.created'],
@@ -253,6 +300,28 @@ async function main() {
       return { ...(await waitFor(events * subscriptionCount)), started };
     }
 
+    /**
+     * The same-work loop's burst: `total` deliveries' events published to its stream (256 in flight),
+     * the loop handling `inFlight / subscriptions` events at once (so `inFlight` deliveries), until
+     * every delivery arrived.
+     */
+    async function sameWorkBurst(total: number, inFlight: number): Promise<Stats & { started: number }> {
+      await sameWorkInFlight(Math.max(1, Math.round(inFlight / subscriptionCount)));
+      await reset();
+      const events = Math.ceil(total / subscriptionCount);
+      let published = 0;
+      const started = Date.now();
+      await Promise.all(
+        Array.from({ length: 256 }, async () => {
+          while (published < events) {
+            published += 1;
+            await js.publish(sameWorkSubject, JSON.stringify(event()));
+          }
+        }),
+      );
+      return { ...(await waitFor(events * subscriptionCount)), started };
+    }
+
     async function dispatcherPaced(rate: number, events: number): Promise<Stats & { started: number }> {
       const { total, started } = await paced(rate, events, () => publishEvent(bus, event()));
       return { ...(await waitFor(total * subscriptionCount)), started };
@@ -262,6 +331,9 @@ async function main() {
     interface Run {
       perSecond: number;
       p99: number;
+      /** The measured processes' CPU plus their PostgreSQL backends' per delivery (µs; NaN when not measured). */
+      cpuUs: number;
+      duplicates: number;
     }
     /** One measured run: its row (with the dispatchers' CPU per delivery when `cpuBefore` is given). */
     function row(
@@ -275,8 +347,10 @@ async function main() {
     ): Run {
       const sorted = [...s.latencies].sort((a, b) => a - b);
       const seconds = Math.max(1, s.last - s.started) / 1000;
-      const run = { perSecond: s.count / seconds, p99: percentile(sorted, 99) };
-      const cpu = cpuBefore === undefined || s.count === 0 ? '' : (((dispatcherCpuMs() - cpuBefore) * 1000) / s.count).toFixed(0);
+      const cpuUs = cpuBefore === undefined || s.count === 0 ? Number.NaN : ((measuredCpuMs() - cpuBefore) * 1000) / s.count;
+      const postgresUs = postgresCpuMs === undefined || s.count === 0 ? Number.NaN : (postgresCpuMs * 1000) / s.count;
+      const run = { perSecond: s.count / seconds, p99: percentile(sorted, 99), cpuUs: cpuUs + postgresUs, duplicates: s.duplicates };
+      const cpu = Number.isNaN(cpuUs) ? '' : cpuUs.toFixed(0);
       rows.push([
         String(round),
         what,
@@ -287,7 +361,7 @@ async function main() {
         String(run.p99),
         String(s.duplicates),
         cpu,
-        postgresCpuMs === undefined || s.count === 0 ? '' : ((postgresCpuMs * 1000) / s.count).toFixed(0),
+        Number.isNaN(postgresUs) ? '' : postgresUs.toFixed(0),
         load.toFixed(2),
       ]);
       process.stderr.write(`${rows.at(-1)!.join(' | ')}\n`);
@@ -305,18 +379,25 @@ async function main() {
     const settled = async () => {
       const deadline = Date.now() + 60_000;
       for (;;) {
-        const [left] = await deliveriesTable<{ n: number }[]>`select count(*)::int as n from webhooks.deliveries where status = 'pending'`;
+        const [left] = await deliveriesTable<{ n: number }[]>`
+          select (select count(*)::int from webhooks.deliveries where status = 'pending')
+            + (select count(*)::int from bench_same_work.deliveries where status = 'pending') as n`;
         if (left?.n === 0) return;
         if (Date.now() > deadline) throw new Error(`${left?.n} deliveries still pending 60 s after the run`);
         await new Promise((r) => setTimeout(r, 10));
       }
     };
-    /** CPU time (ms) of each PostgreSQL backend of the bench database but this connection's, by process id. */
+    /**
+     * CPU time (ms) of the measured processes' PostgreSQL backends, by process id: the same-work
+     * loop's (by its application_name), or every backend of the bench database but this
+     * connection's and the loop's (the dispatchers').
+     */
     const postgresCpu = async () =>
       new Map(
         (
           await deliveriesTable<{ pid: number }[]>`
-          select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`
+          select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()
+            and (application_name = 'bench-same-work-deliveries') = ${measuring === 'same-work'}`
         ).map(({ pid }) => [pid, processCpuMs(pid) ?? 0]),
       );
     /** A dispatcher run on `count` fresh subscriptions (made before it starts), with the CPU its processes and their PostgreSQL backends used. */
@@ -324,6 +405,7 @@ async function main() {
       (round: number, what: string, inFlight: string, count: number, run: () => Promise<Stats & { started: number }>) => async () => {
         await subscriptions(count);
         const load = loadNow();
+        measuring = 'dispatchers';
         const cpuBefore = dispatcherCpuMs();
         const postgresBefore = await postgresCpu();
         const stats = await run();
@@ -332,6 +414,24 @@ async function main() {
         for (const [pid, ms] of await postgresCpu()) postgresMs += ms - (postgresBefore.get(pid) ?? 0);
         return row(round, what, inFlight, stats, load, cpuBefore, postgresMs);
       };
+    sameWorkPid = sameWorkProcess.pid;
+    /** A same-work loop run on `count` fresh subscriptions, with the CPU of its process and of its PostgreSQL backends. */
+    const sameWorkRun = (round: number, what: string, inFlight: number, count: number) => async () => {
+      await subscriptions(count);
+      const load = loadNow();
+      measuring = 'same-work';
+      try {
+        const cpuBefore = measuredCpuMs();
+        const postgresBefore = await postgresCpu();
+        const stats = await sameWorkBurst(DELIVERIES, inFlight);
+        await settled();
+        let postgresMs = 0;
+        for (const [pid, ms] of await postgresCpu()) postgresMs += ms - (postgresBefore.get(pid) ?? 0);
+        return row(round, what, String(inFlight), stats, load, cpuBefore, postgresMs);
+      } finally {
+        measuring = 'dispatchers';
+      }
+    };
 
     // Warm-up: connections, JIT, PostgreSQL caches, and the history the first round's `vacuum
     // analyze` gives the planner.
@@ -339,47 +439,76 @@ async function main() {
     await dispatcherBurst(HISTORY);
     await settled();
     await undiciLoop(WARMUP_DELIVERIES, 10);
+    await sameWorkBurst(WARMUP_DELIVERIES, 10);
+    await settled();
 
     /** Each target's value per round. */
     const perRound = {
       undici10: [] as number[],
       undici50: [] as number[],
+      sameWork10: [] as number[],
+      sameWork50: [] as number[],
+      cpuPerDelivery: [] as number[],
+      duplicates: 0,
       paced: new Map<number, number[]>(PACED_RATES.map((rate) => [rate, []])),
       instances: [] as number[],
     };
-    for (let round = 1; round <= ROUNDS; round += 1) {
+    for (let round = 1; round <= ROUNDS && !COMPARE_INSTANCES; round += 1) {
       process.stderr.write(`[bench] round ${round} of ${ROUNDS} (load ${loadNow().toFixed(2)})\n`);
       await vacuumBenchDatabase(deliveriesTable);
-      if (!COMPARE_INSTANCES) {
-        const [undici10, one] = await alternate(
+      // The baselines (the same-work loop, then plain undici) against the dispatcher, at each load.
+      const [[sameWork10, undici10], one] = await alternate(
+        round,
+        async () =>
+          [
+            await sameWorkRun(round, 'same-work loop, 1 subscription (burst)', 10, 1)(),
+            await plain(round, 'plain undici POST loop', '10', () => undiciLoop(DELIVERIES, 10))(),
+          ] as const,
+        dispatched(round, 'dispatcher, 1 subscription (burst)', '≤ 10 (per-subscription limit)', 1, () => dispatcherBurst(DELIVERIES)),
+      );
+      perRound.undici10.push(one.perSecond / undici10.perSecond);
+      perRound.sameWork10.push(one.perSecond / sameWork10.perSecond);
+      const [[sameWork50, undici50], five] = await alternate(
+        round,
+        async () =>
+          [
+            await sameWorkRun(round, 'same-work loop, 5 subscriptions (burst)', 50, 5)(),
+            await plain(round, 'plain undici POST loop', '50', () => undiciLoop(DELIVERIES, 50))(),
+          ] as const,
+        dispatched(round, 'dispatcher, 5 subscriptions (burst)', '≤ 50 (WEBHOOK_CONCURRENCY)', 5, () => dispatcherBurst(DELIVERIES)),
+      );
+      perRound.undici50.push(five.perSecond / undici50.perSecond);
+      perRound.sameWork50.push(five.perSecond / sameWork50.perSecond);
+      perRound.cpuPerDelivery.push(five.cpuUs);
+      for (const rate of PACED_RATES) {
+        const [, paced] = await alternate(
           round,
-          plain(round, 'plain undici POST loop', '10', () => undiciLoop(DELIVERIES, 10)),
-          dispatched(round, 'dispatcher, 1 subscription (burst)', '≤ 10 (per-subscription limit)', 1, () => dispatcherBurst(DELIVERIES)),
+          plain(round, `plain undici POST, paced ${rate}/s`, 'as needed', () => undiciPaced(rate, pacedEvents(rate))),
+          dispatched(round, `dispatcher, 1 subscription, paced ${rate} events/s`, 'as needed', 1, () =>
+            dispatcherPaced(rate, pacedEvents(rate)),
+          ),
         );
-        perRound.undici10.push(one.perSecond / undici10.perSecond);
-        const [undici50, five] = await alternate(
-          round,
-          plain(round, 'plain undici POST loop', '50', () => undiciLoop(DELIVERIES, 50)),
-          dispatched(round, 'dispatcher, 5 subscriptions (burst)', '≤ 50 (WEBHOOK_CONCURRENCY)', 5, () => dispatcherBurst(DELIVERIES)),
-        );
-        perRound.undici50.push(five.perSecond / undici50.perSecond);
-        for (const rate of PACED_RATES) {
-          const [, paced] = await alternate(
-            round,
-            plain(round, `plain undici POST, paced ${rate}/s`, 'as needed', () => undiciPaced(rate, pacedEvents(rate))),
-            dispatched(round, `dispatcher, 1 subscription, paced ${rate} events/s`, 'as needed', 1, () =>
-              dispatcherPaced(rate, pacedEvents(rate)),
-            ),
-          );
-          perRound.paced.get(rate)!.push(paced.p99);
-        }
+        perRound.paced.get(rate)!.push(paced.p99);
       }
-      // One dispatcher against two on the same burst: the second is started for its run and stopped after it.
+    }
+    // One dispatcher against two on the same burst, each with the per-subscription limit raised
+    // (INSTANCES_SUBSCRIPTION_CONCURRENCY) so that it is not the bound: the first dispatcher is
+    // replaced by one with that setting, warmed up as the first was; the second is started for its
+    // run and stopped after it.
+    await stopDispatcher(firstDispatcher);
+    const instanceSettings = { WEBHOOK_SUBSCRIPTION_CONCURRENCY: String(INSTANCES_SUBSCRIPTION_CONCURRENCY) };
+    firstDispatcher = await startDispatcher(instanceSettings);
+    await subscriptions(5);
+    await dispatcherBurst(Math.max(WARMUP_DELIVERIES, Math.min(HISTORY, 5000)));
+    await settled();
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      process.stderr.write(`[bench] one dispatcher against two, round ${round} of ${ROUNDS} (load ${loadNow().toFixed(2)})\n`);
+      await vacuumBenchDatabase(deliveriesTable);
       const [oneInstance, two] = await alternate(
         round,
         dispatched(round, '1 dispatcher, 5 subscriptions (burst)', '≤ 50 (WEBHOOK_CONCURRENCY)', 5, () => dispatcherBurst(DELIVERIES)),
         async () => {
-          const second = await startDispatcher();
+          const second = await startDispatcher(instanceSettings);
           try {
             // Warmed up as the first one was (JIT, connections), on a burst both share.
             await subscriptions(5);
@@ -394,21 +523,35 @@ async function main() {
         },
       );
       perRound.instances.push(two.perSecond / oneInstance.perSecond);
+      perRound.duplicates += two.duplicates + oneInstance.duplicates;
     }
     await deliveriesTable.end();
 
     const targets: RoundsTarget[] = [];
     if (!COMPARE_INSTANCES) {
-      const ratioTarget = (what: string, values: number[]): RoundsTarget => ({
+      const ratioTarget = (what: string, values: number[], target: number, info = false): RoundsTarget => ({
         what,
         value: spread(values),
         unit: '×',
         op: '≥',
-        target: TARGETS.againstUndici,
+        target,
         decimals: 2,
+        info,
       });
-      targets.push(ratioTarget('dispatcher vs plain undici, 1 subscription at 10 in flight', perRound.undici10));
-      targets.push(ratioTarget('dispatcher vs plain undici, 5 subscriptions at 50 in flight', perRound.undici50));
+      targets.push(
+        ratioTarget('dispatcher vs same-work loop, 1 subscription at 10 in flight', perRound.sameWork10, TARGETS.againstSameWork),
+      );
+      targets.push(
+        ratioTarget('dispatcher vs same-work loop, 5 subscriptions at 50 in flight', perRound.sameWork50, TARGETS.againstSameWork),
+      );
+      targets.push({
+        what: 'CPU per delivery (dispatcher and its PostgreSQL backends), 5 subscriptions at 50 in flight',
+        value: spread(perRound.cpuPerDelivery),
+        unit: ' µs',
+        op: '≤',
+        target: TARGETS.cpuPerDeliveryUs,
+        decimals: 0,
+      });
       for (const rate of PACED_RATES) {
         const target = TARGETS.pacedP99Ms[rate];
         if (target !== undefined)
@@ -421,16 +564,28 @@ async function main() {
             decimals: 0,
           });
       }
+      // Issue 16's ratios against a plain undici loop, kept as information (issue 34).
+      targets.push(
+        ratioTarget('dispatcher vs plain undici, 1 subscription at 10 in flight', perRound.undici10, TARGETS.againstUndici, true),
+      );
+      targets.push(
+        ratioTarget('dispatcher vs plain undici, 5 subscriptions at 50 in flight', perRound.undici50, TARGETS.againstUndici, true),
+      );
     }
     targets.push({
-      what: 'two dispatcher instances vs one, 5 subscriptions',
+      what: `two dispatchers vs one, 5 subscriptions (WEBHOOK_SUBSCRIPTION_CONCURRENCY ${INSTANCES_SUBSCRIPTION_CONCURRENCY})`,
       value: spread(perRound.instances),
       unit: '×',
       op: '≥',
       target: TARGETS.twoInstances,
       decimals: 2,
     });
-    const { verdicts, table: ratioTable } = targetsReport(targets);
+    const report = targetsReport(targets);
+    const ratioTable = report.table;
+    const verdicts = [
+      ...report.verdicts,
+      `${perRound.duplicates === 0 ? 'PASS' : 'MISS'} two dispatchers vs one: no attempt sent twice (${perRound.duplicates} duplicate deliveries over ${ROUNDS_TEXT}; target 0)`,
+    ];
 
     const software = await serverVersions(benchDbUrl, natsUrl);
     const header = [
@@ -455,10 +610,10 @@ async function main() {
       `## Webhook deliveries${COMPARE_INSTANCES ? ', one dispatcher against two' : ''}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
       '',
       `- Machine: ${machineLine(startLoad)}`,
-      `- Software: Node ${process.version}, PostgreSQL ${software.postgres}, NATS ${software.nats}; one dispatcher process (Node flags of production: ${SERVICE_NODE_FLAGS.join(' ')}), a second one for the last run (one PostgreSQL, one NATS), default settings (WEBHOOK_CONCURRENCY 50, WEBHOOK_SUBSCRIPTION_CONCURRENCY 10), receiver in its own process answering 200 at once`,
+      `- Software: Node ${process.version}, PostgreSQL ${software.postgres}, NATS ${software.nats}; one dispatcher process (Node flags of production: ${SERVICE_NODE_FLAGS.join(' ')}), a second one for the last run (one PostgreSQL, one NATS), default settings (WEBHOOK_CONCURRENCY 50, WEBHOOK_SUBSCRIPTION_CONCURRENCY 10), receiver in its own process answering 200 at once; the same-work loop (\`same-work-deliveries.ts\`, its own process, pool of 10): per event taken from a JetStream stream of its own, the dispatcher's intake statement (the event and one delivery per matching subscription) committed, the message acknowledged, each delivery signed with the dispatcher's \`deliveryHeaders\`, POSTed with undici and its result (attempt log entry and status) stored in one statement without waiting for the WAL flush, on copies of the dispatcher's tables; ${INSTANCES_SUBSCRIPTION_CONCURRENCY} per subscription (WEBHOOK_SUBSCRIPTION_CONCURRENCY) for the one-against-two pair, so that the per-subscription limit is not its bound`,
       `- Command: \`node scripts/bench/webhooks.ts ${args.join(' ')}\` (${ROUNDS_TEXT}, ${DELIVERIES} deliveries a burst${COMPARE_INSTANCES ? '' : PACED_SECONDS === undefined ? `, paced runs of ${PACED_EVENTS} events` : `, paced runs of ${PACED_SECONDS} s`})`,
       `- Method: ${methodLine(
-        `${COMPARE_INSTANCES ? '' : 'the plain undici loop and the dispatcher at 10 and at 50 in flight and at each paced rate, and '}one dispatcher and two on the same burst, each pair`,
+        `${COMPARE_INSTANCES ? '' : 'the baselines (the same-work loop, then the plain undici loop) and the dispatcher at 10 and at 50 in flight, plain undici and the dispatcher at each paced rate, and (after all of those rounds, on dispatchers restarted with the raised per-subscription limit) '}one dispatcher and two on the same burst, each pair`,
       )} Each dispatcher run has subscriptions of its own, made before it starts, and ends when no delivery is pending (the dispatchers write the last results after the receiver has them: that work is the run's, not the next one's); the second dispatcher is started before its run, warmed up by a burst of ${WARMUP_DELIVERIES} as the first one was, and stopped after it. Before the first round the first dispatcher delivers a history of ${HISTORY} deliveries (\`--history\`), so that the rounds run on a deliveries table that holds one, as a running system's does (ADR 43). Each round starts with \`vacuum analyze\` of the database (finished deliveries leave dead row versions in the claim's index; autovacuum, which would remove them in production, is off on this machine's PostgreSQL).`,
       '',
       table,
@@ -474,6 +629,8 @@ async function main() {
     await stopChildren(children);
     await deleteStreams(bus).catch(() => undefined);
     await bus.close();
+    if (nc && sameWorkStreamMade) await (await jetstreamManager(nc)).streams.delete(sameWorkStreamMade).catch(() => undefined);
+    await nc?.close();
     await database.drop(flag('keep'));
   }
 }

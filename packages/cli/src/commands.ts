@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { accessSync, constants } from 'node:fs';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import {
@@ -11,6 +11,7 @@ import {
   PaymentsClient,
   type StreamStatus,
   signWebhook,
+  type WebhookDeliveryLog,
   WorkspaceClient,
 } from '@holdfast/sdk';
 import { type EscrowTerms, lockEscrow, refusedTransfer, rescindEscrow, senderAccount } from './chain.js';
@@ -33,9 +34,15 @@ export interface Command {
   name: string;
   summary: string;
   usage: string;
-  options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
+  /** Positional arguments in commander's syntax (`[id]`, `<event>`). */
+  arguments?: string;
+  options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; description?: string }>;
   run: (context: Context) => Promise<void>;
 }
+
+/** The version of this package (its package.json, next to dist/ as published). */
+export const CLI_VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
 
 /** A usage mistake: printed with the command's usage, exit code 2. */
 export class UsageError extends Error {}
@@ -50,6 +57,43 @@ function required(flags: Flags, name: string): string {
   if (!value) throw new UsageError(`--${name} is required`);
   return value;
 }
+/** A flag holding a JSON object (`--metadata '{"order":"A1"}'`). */
+function jsonObject(flags: Flags, name: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text(flags, name) as string);
+  } catch {
+    throw new UsageError(`--${name} must be a JSON object`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`--${name} must be a JSON object`);
+  return value as Record<string, unknown>;
+}
+
+const SIGNER_TYPES = ['external_wallet', 'custodial'] as const;
+function signerType(flags: Flags): (typeof SIGNER_TYPES)[number] {
+  const value = text(flags, 'signer-type') as (typeof SIGNER_TYPES)[number];
+  if (!SIGNER_TYPES.includes(value)) throw new UsageError(`--signer-type must be one of ${SIGNER_TYPES.join(', ')}`);
+  return value;
+}
+
+/** `--limit N`: a positive integer, `fallback` when absent. */
+function limitOf(flags: Flags, fallback = 20): number {
+  const limit = Number(text(flags, 'limit') ?? fallback);
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive integer');
+  return limit;
+}
+
+/** The first `limit` items of a list, walking its pages. */
+async function firstOf<T>(list: AsyncIterable<T>, limit: number): Promise<T[]> {
+  const rows: T[] = [];
+  if (limit < 1) return rows;
+  for await (const item of list) {
+    rows.push(item);
+    if (rows.length >= limit) break;
+  }
+  return rows;
+}
+
 const randomAddress = () => `0x${randomBytes(20).toString('hex')}`;
 
 function profileOf(context: Context): Profile {
@@ -160,17 +204,18 @@ const transactionsCreate: Command = {
   name: 'transactions create',
   summary: 'Create a transaction',
   usage:
-    'holdfast transactions create --from ADDRESS --to ADDRESS --amount N [--currency USDC] [--network base-sepolia] [--orchestration platform|raw] [--finality seen|confirmed|safe|finalized] [--idempotency-key KEY] [--metadata JSON]',
+    'holdfast transactions create --from ADDRESS --to ADDRESS --amount N [--currency USDC] [--network base-sepolia] [--orchestration platform|raw] [--signer-type external_wallet|custodial] [--finality seen|confirmed|safe|finalized] [--idempotency-key KEY] [--metadata JSON]',
   options: {
-    from: { type: 'string' },
-    to: { type: 'string' },
-    amount: { type: 'string' },
-    currency: { type: 'string' },
-    network: { type: 'string' },
-    orchestration: { type: 'string' },
-    finality: { type: 'string' },
-    'idempotency-key': { type: 'string' },
-    metadata: { type: 'string' },
+    from: { type: 'string', description: "the sender's address" },
+    to: { type: 'string', description: "the receiver's address" },
+    amount: { type: 'string', description: 'the amount, in the currency' },
+    currency: { type: 'string', description: 'USDC (default), USDT, MockUSDC…' },
+    network: { type: 'string', description: 'the blockchain network (default: the environment’s base network)' },
+    orchestration: { type: 'string', description: 'platform (escrow, the default) or raw' },
+    'signer-type': { type: 'string', description: 'who signs: external_wallet (the sender’s own wallet) or custodial' },
+    finality: { type: 'string', description: 'when it counts: seen, confirmed (default), safe or finalized' },
+    'idempotency-key': { type: 'string', description: 'the Idempotency-Key (default: a fresh one)' },
+    metadata: { type: 'string', description: 'a JSON object stored with the transaction' },
   },
   run: async (context) => {
     const { flags } = context;
@@ -188,7 +233,8 @@ const transactionsCreate: Command = {
       ...(text(flags, 'network') ? { blockchainNetwork: text(flags, 'network') } : {}),
       ...(text(flags, 'orchestration') ? { orchestrationType: text(flags, 'orchestration') } : {}),
       ...(finality ? { finality } : {}),
-      ...(text(flags, 'metadata') ? { metadata: JSON.parse(text(flags, 'metadata') as string) } : {}),
+      ...(text(flags, 'signer-type') ? { signerType: signerType(flags) } : {}),
+      ...(text(flags, 'metadata') ? { metadata: jsonObject(flags, 'metadata') } : {}),
     } as Parameters<PaymentsClient['transactions']['create']>[0];
     const key = text(flags, 'idempotency-key');
     const created = await paymentsClient(context).transactions.create(body, key ? { idempotencyKey: key } : {});
@@ -248,7 +294,7 @@ const checkoutCreate: Command = {
       ...(text(flags, 'network') ? { blockchainNetwork: text(flags, 'network') } : {}),
       ...(expiresIn ? { expiresInSeconds: Number(expiresIn) } : {}),
       ...(text(flags, 'customer-id') ? { customerId: text(flags, 'customer-id') } : {}),
-      ...(text(flags, 'metadata') ? { metadata: JSON.parse(text(flags, 'metadata') as string) } : {}),
+      ...(text(flags, 'metadata') ? { metadata: jsonObject(flags, 'metadata') } : {}),
     } as Parameters<PaymentsClient['checkout']['sessions']['create']>[0];
     const key = text(flags, 'idempotency-key');
     const session = await paymentsClient(context).checkout.sessions.create(body, key ? { idempotencyKey: key } : {});
@@ -273,6 +319,7 @@ function getCommand<T>(
     name: `${group} get`,
     summary,
     usage: `holdfast ${group} get ID`,
+    arguments: '[id]',
     options: {},
     run: async (context) => {
       const id = context.args[0];
@@ -298,19 +345,14 @@ const transactionsList: Command = {
   options: { status: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, limit: { type: 'string' } },
   run: async (context) => {
     const { flags } = context;
-    const limit = Number(text(flags, 'limit') ?? 20);
-    if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive integer');
+    const limit = limitOf(flags);
     const filters = {
       ...(text(flags, 'status') ? { status: text(flags, 'status') } : {}),
       ...(text(flags, 'from') ? { fromAddress: text(flags, 'from') } : {}),
       ...(text(flags, 'to') ? { toAddress: text(flags, 'to') } : {}),
       limit: Math.min(limit, 100),
     } as Parameters<PaymentsClient['transactions']['list']>[0];
-    const rows: Awaited<ReturnType<PaymentsClient['transactions']['get']>>[] = [];
-    for await (const tx of paymentsClient(context).transactions.list(filters)) {
-      rows.push(tx);
-      if (rows.length >= limit) break;
-    }
+    const rows = await firstOf(paymentsClient(context).transactions.list(filters), limit);
     show(context, rows, () => (rows.length ? table(rows, TRANSACTION_COLUMNS) : 'No transactions.'));
   },
 };
@@ -319,10 +361,11 @@ const batchesCreate: Command = {
   name: 'batches create',
   summary: 'Create a batch: one sender, one leg per --leg ADDRESS:AMOUNT',
   usage:
-    'holdfast batches create --from ADDRESS --leg ADDRESS:AMOUNT [--leg ...] [--currency USDC] [--network base-sepolia] [--idempotency-key KEY]',
+    'holdfast batches create --from ADDRESS --leg ADDRESS:AMOUNT [--leg ...] [--currency USDC] [--network base-sepolia] [--signer-type external_wallet] [--idempotency-key KEY]',
   options: {
     from: { type: 'string' },
-    leg: { type: 'string', multiple: true },
+    leg: { type: 'string', multiple: true, description: 'ADDRESS:AMOUNT, once per recipient' },
+    'signer-type': { type: 'string', description: 'external_wallet (the default; custodial batches are refused by the API)' },
     currency: { type: 'string' },
     network: { type: 'string' },
     'idempotency-key': { type: 'string' },
@@ -339,7 +382,7 @@ const batchesCreate: Command = {
     const body = {
       fromAddress: required(flags, 'from'),
       legs,
-      signerType: 'external_wallet',
+      signerType: text(flags, 'signer-type') ? signerType(flags) : 'external_wallet',
       ...(text(flags, 'currency') ? { currency: text(flags, 'currency') } : {}),
       ...(text(flags, 'network') ? { blockchainNetwork: text(flags, 'network') } : {}),
     } as Parameters<PaymentsClient['batches']['create']>[0];
@@ -362,6 +405,25 @@ const batchesGet = getCommand(
   (batch) =>
     `${record(batch, ['id', 'status', 'fromAddress', 'currency', 'blockchainNetwork', 'createdAt'])}\n\n${table(batch.legs as unknown as Record<string, unknown>[], ['id', 'toAddress', 'amount', 'status'])}`,
 );
+
+const batchesList: Command = {
+  name: 'batches list',
+  summary: 'List batches, newest first',
+  usage: 'holdfast batches list [--status STATUS] [--limit N (default 20)]',
+  options: { status: { type: 'string' }, limit: { type: 'string', description: 'at most this many (default 20; walks pages)' } },
+  run: async (context) => {
+    const { flags } = context;
+    const limit = limitOf(flags);
+    const filters = {
+      ...(text(flags, 'status') ? { status: text(flags, 'status') } : {}),
+      limit: Math.min(limit, 100),
+    } as Parameters<PaymentsClient['batches']['list']>[0];
+    const rows = await firstOf(paymentsClient(context).batches.list(filters), limit);
+    show(context, rows, () =>
+      rows.length ? table(rows, ['id', 'status', 'fromAddress', 'currency', 'blockchainNetwork', 'createdAt']) : 'No batches.',
+    );
+  },
+};
 
 const DISPUTE_KEYS = ['id', 'transactionId', 'status', 'currentTier', 'initiatedBy', 'reason', 'outcome', 'createdAt'];
 
@@ -389,6 +451,31 @@ const disputesGet = getCommand(
   (dispute) => record(dispute, [...DISPUTE_KEYS, 'evidence']),
 );
 
+const disputesList: Command = {
+  name: 'disputes list',
+  summary: 'List disputes, newest first',
+  usage: 'holdfast disputes list [--status open|under_review|escalated|resolved…] [--transaction ID] [--limit N (default 20, at most 100)]',
+  options: { status: { type: 'string' }, transaction: { type: 'string' }, limit: { type: 'string' } },
+  run: async (context) => {
+    const { flags } = context;
+    const limit = limitOf(flags);
+    const filters = {
+      ...(text(flags, 'status') ? { status: text(flags, 'status') } : {}),
+      ...(text(flags, 'transaction') ? { transactionId: text(flags, 'transaction') } : {}),
+      limit: Math.min(limit, 100),
+    } as Parameters<PaymentsClient['disputes']['list']>[0];
+    const rows = await firstOf(paymentsClient(context).disputes.list(filters), limit);
+    show(context, rows, () =>
+      rows.length
+        ? table(
+            rows,
+            DISPUTE_KEYS.filter((k) => k !== 'reason'),
+          )
+        : 'No disputes.',
+    );
+  },
+};
+
 const workspacesList: Command = {
   name: 'workspaces list',
   summary: 'List the workspaces you administer (Workspace API login)',
@@ -400,17 +487,191 @@ const workspacesList: Command = {
   },
 };
 
+/** `--workspace ID`, else the signed-in user's own workspace. */
+async function workspaceOf(context: Context, client: WorkspaceClient): Promise<string> {
+  return text(context.flags, 'workspace') ?? (await client.workspaces.mine()).id;
+}
+
+/** `--webhook ID`, else every subscription of the workspace. */
+async function webhooksOf(context: Context, client: WorkspaceClient, workspaceId: string): Promise<string[]> {
+  const chosen = text(context.flags, 'webhook');
+  if (chosen) return [chosen];
+  return (await client.webhooks.list(workspaceId)).map((w) => w.id);
+}
+
+const WORKSPACE_OPTIONS = {
+  workspace: { type: 'string', description: 'the workspace (default: your own)' },
+  webhook: { type: 'string', description: 'one webhook subscription (default: every one of the workspace)' },
+} as const;
+
+/** A delivery log's row as the commands show it. */
+const attemptRow = (log: WebhookDeliveryLog) => ({
+  at: log.createdAt,
+  eventType: log.eventType,
+  eventId: log.eventId,
+  deliveryId: log.deliveryId,
+  webhook: log.webhookSubscriptionId,
+  attempt: log.deliveryAttempt,
+  status: log.statusCode ?? 'no answer',
+  ok: log.success,
+  ms: log.responseTime,
+  error: log.errorMessage ?? '',
+});
+
+const eventsList: Command = {
+  name: 'events list',
+  summary: "List the events delivered to your workspace's webhooks (one row per delivery, its last attempt), newest first",
+  usage:
+    'holdfast events list [--workspace ID] [--webhook ID] [--failed] [--limit N (default 20)]  (Workspace API login)\n' +
+    'The DELIVERYID column is what `holdfast events resend` takes.',
+  options: {
+    ...WORKSPACE_OPTIONS,
+    failed: { type: 'boolean', description: 'only deliveries whose last attempt failed' },
+    limit: { type: 'string' },
+  },
+  run: async (context) => {
+    const limit = limitOf(context.flags);
+    const client = workspaceClient(context);
+    const workspaceId = await workspaceOf(context, client);
+    const latest = new Map<string, WebhookDeliveryLog>();
+    for (const webhookId of await webhooksOf(context, client, workspaceId)) {
+      // Attempts come newest first: the first one seen of a delivery is its last attempt.
+      for await (const log of client.webhooks.deliveryLogs(workspaceId, webhookId, { limit: 100 })) {
+        if (!latest.has(log.deliveryId)) latest.set(log.deliveryId, log);
+        if (latest.size >= limit * 4) break;
+      }
+    }
+    const rows = [...latest.values()]
+      .filter((log) => !context.flags.failed || !log.success)
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+      .slice(0, limit);
+    show(context, rows, () =>
+      rows.length
+        ? table(rows.map(attemptRow), ['at', 'eventType', 'eventId', 'deliveryId', 'attempt', 'status', 'ok'])
+        : 'No deliveries (subscribe a URL with a webhook first).',
+    );
+  },
+};
+
+const eventsResend: Command = {
+  name: 'events resend',
+  summary: 'Deliver an event to its webhook again now (same delivery id, a fresh retry schedule)',
+  usage: 'holdfast events resend DELIVERY_ID [--workspace ID] [--webhook ID]  (a deliveryId of `holdfast events list`)',
+  arguments: '[deliveryId]',
+  options: { ...WORKSPACE_OPTIONS },
+  run: async (context) => {
+    const deliveryId = context.args[0];
+    if (!deliveryId) throw new UsageError('give the delivery id (the DELIVERYID column of holdfast events list)');
+    const client = workspaceClient(context);
+    const workspaceId = await workspaceOf(context, client);
+    let webhookId = text(context.flags, 'webhook');
+    if (!webhookId) {
+      // The subscription whose logs hold the delivery.
+      search: for (const candidate of await webhooksOf(context, client, workspaceId)) {
+        for await (const log of client.webhooks.deliveryLogs(workspaceId, candidate, { limit: 100 })) {
+          if (log.deliveryId === deliveryId) {
+            webhookId = candidate;
+            break search;
+          }
+        }
+      }
+    }
+    if (!webhookId) throw new UsageError(`no webhook of workspace ${workspaceId} has delivery ${deliveryId}; give --webhook`);
+    const delivery = await client.webhooks.resend(workspaceId, webhookId, deliveryId);
+    show(
+      context,
+      delivery,
+      () =>
+        `Queued delivery ${delivery.id} (${delivery.eventId}) for an attempt now\n${record(delivery, ['status', 'attempts', 'nextAttemptAt'])}`,
+    );
+  },
+};
+
+const logsTail: Command = {
+  name: 'logs tail',
+  summary: "Follow the delivery attempts to your workspace's webhooks as they happen (status, time, error); Ctrl-C stops",
+  usage: 'holdfast logs tail [--workspace ID] [--webhook ID] [--failures-only] [--interval SECONDS (default 2)]  (Workspace API login)',
+  options: {
+    ...WORKSPACE_OPTIONS,
+    'failures-only': { type: 'boolean', description: 'only failed attempts' },
+    interval: { type: 'string', description: 'seconds between two looks (default 2)' },
+  },
+  run: async (context) => {
+    const { io, signal } = context;
+    const seconds = Number(text(context.flags, 'interval') ?? 2);
+    if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError('--interval must be a positive number of seconds');
+    const client = workspaceClient(context);
+    const workspaceId = await workspaceOf(context, client);
+    const query = context.flags['failures-only'] ? { failuresOnly: true, limit: 100 } : { limit: 100 };
+    const seen = new Set<string>();
+    let first = true;
+    while (!signal.aborted) {
+      const fresh: WebhookDeliveryLog[] = [];
+      for (const webhookId of await webhooksOf(context, client, workspaceId)) {
+        const page = await client.webhooks.deliveryLogs(workspaceId, webhookId, query).firstPage();
+        for (const log of page.data) if (!seen.has(log.id)) fresh.push(log);
+      }
+      for (const log of fresh) seen.add(log.id);
+      // What was there before the tail started is history: only what comes after is shown.
+      if (first) {
+        first = false;
+        if (context.json) io.out(JSON.stringify({ ready: true, workspaceId }));
+        else io.err(`Tailing the webhook deliveries of workspace ${workspaceId} (Ctrl-C stops)…`);
+      } else {
+        for (const log of fresh.sort((a, b) => a.createdAt.localeCompare(b.createdAt))) {
+          const row = attemptRow(log);
+          if (context.json) io.out(JSON.stringify(log));
+          else
+            io.out(
+              `${row.at}  ${row.eventType.padEnd(26)} ${row.eventId}  attempt ${row.attempt}  → ${row.status} (${row.ms} ms)${row.error ? `  ${row.error}` : ''}`,
+            );
+        }
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, seconds * 1000);
+        signal.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          { once: true },
+        );
+      });
+    }
+  },
+};
+
+/** `--forward-to`: a URL, or `host:port[/path]` (http:// is assumed, as the Stripe CLI does). */
+export function forwardTarget(value: string): string {
+  const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value.replace(/^:/, '127.0.0.1:')}`;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`--forward-to ${value}: expected http(s)://host:port/path or host:port`);
+  }
+  if (!['http:', 'https:'].includes(parsed.protocol)) throw new UsageError('--forward-to must be an http(s) URL or host:port');
+  return parsed.toString();
+}
+
+/** Forward attempts per event: a refused connection or a 5xx/429 answer is tried again (after 0.5 s, then 1 s). */
+const FORWARD_ATTEMPTS = 3;
+
 const listen: Command = {
   name: 'listen',
   summary: "Receive your platform's events live and forward each, signed like a real delivery, to a local URL",
   usage:
-    'holdfast listen --forward-to http://127.0.0.1:PORT/path [--events transaction.created,...]\n' +
-    'Signs with a local secret (whsec_…) kept in the profile and printed at start: verify with verifyWebhook(body, headers, secret).',
-  options: { 'forward-to': { type: 'string' }, events: { type: 'string' } },
+    'holdfast listen --forward-to http://127.0.0.1:PORT/path|localhost:PORT [--events transaction.created,...]\n' +
+    'Signs with a local secret (whsec_…) kept in the profile and printed at start: verify with verifyWebhook(body, headers, secret).\n' +
+    `A forward that fails (no connection, a 5xx or 429 answer) is tried ${FORWARD_ATTEMPTS} times in all.`,
+  options: {
+    'forward-to': { type: 'string', description: 'where to POST each event: a URL or host:port' },
+    events: { type: 'string', description: 'comma-separated event types (default: every one the token may read)' },
+  },
   run: async (context) => {
     const { io, flags } = context;
-    const target = required(flags, 'forward-to');
-    if (!/^https?:\/\//.test(target)) throw new UsageError('--forward-to must be an http(s) URL');
+    const target = forwardTarget(required(flags, 'forward-to'));
     const types = text(flags, 'events')
       ?.split(',')
       .map((t) => t.trim())
@@ -429,26 +690,84 @@ const listen: Command = {
     };
     for await (const { event } of client.events.stream({ ...(types?.length ? { types } : {}), signal: context.signal, onStatus })) {
       const body = JSON.stringify(event);
-      const { headers } = signWebhook(body, secret, { eventType: event.type });
+      const deliveryId = randomUUID();
       const started = Date.now();
-      let status: number | string;
-      try {
-        const answer = await fetch(target, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(30_000) });
-        status = answer.status;
-        await answer.body?.cancel();
-      } catch (error) {
-        status = `failed: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`;
+      let status: number | string = 'not sent';
+      let attempt = 0;
+      while (attempt < FORWARD_ATTEMPTS && !context.signal.aborted) {
+        attempt += 1;
+        // Every attempt of one event carries the same delivery id (a receiver drops a repeat), signed anew.
+        const { headers } = signWebhook(body, secret, { eventType: event.type, deliveryId });
+        try {
+          const answer = await fetch(target, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(30_000) });
+          status = answer.status;
+          await answer.body?.cancel();
+        } catch (error) {
+          status = `failed: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`;
+        }
+        const retryable = typeof status === 'string' || status >= 500 || status === 429;
+        if (!retryable || attempt >= FORWARD_ATTEMPTS) break;
+        if (!context.json) io.err(`${event.id}: ${status}; trying again…`);
+        await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** (attempt - 1)));
       }
       const ms = Date.now() - started;
-      if (context.json) io.out(JSON.stringify({ eventId: event.id, type: event.type, deliveryId: headers['webhook-id'], status, ms }));
-      else io.out(`${new Date().toISOString()}  ${event.type.padEnd(22)} ${event.id}  → ${status} (${ms} ms)`);
+      const tries = attempt > 1 ? `, ${attempt} attempts` : '';
+      if (context.json) io.out(JSON.stringify({ eventId: event.id, type: event.type, deliveryId, status, attempts: attempt, ms }));
+      else io.out(`${new Date().toISOString()}  ${event.type.padEnd(22)} ${event.id}  → ${status} (${ms} ms${tries})`);
     }
   },
 };
 
 interface Trigger {
   how: string;
+  /** The scopes the profile's client needs for every step (checked before anything is done). */
+  scopes: string[];
   run: (context: Context, client: PaymentsClient) => Promise<Record<string, unknown>>;
+}
+
+/**
+ * `--override [transaction:|dispute:]PATH=VALUE`, repeatable: a field of the body `trigger` sends
+ * (`amount=2.5`, `metadata.order=A1`, `dispute:reason=late`). VALUE is JSON when it parses (a
+ * number, true, an object), else the text as given.
+ */
+export function overridesOf(flags: Flags): { transaction: Record<string, unknown>; dispute: Record<string, unknown> } {
+  const out = { transaction: {} as Record<string, unknown>, dispute: {} as Record<string, unknown> };
+  const given = flags.override;
+  for (const entry of Array.isArray(given) ? given : typeof given === 'string' ? [given] : []) {
+    const text = String(entry);
+    const eq = text.indexOf('=');
+    const match = /^(?:(transaction|dispute):)?([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)$/.exec(eq > 0 ? text.slice(0, eq) : '');
+    if (!match)
+      throw new UsageError(`--override ${text}: expected [transaction:|dispute:]PATH=VALUE, e.g. amount=2.5 or metadata.order=A1`);
+    const raw = text.slice(eq + 1);
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      // text as given
+    }
+    let target = out[(match[1] as 'transaction' | 'dispute' | undefined) ?? 'transaction'];
+    const path = (match[2] as string).split('.');
+    for (const key of path.slice(0, -1)) {
+      if (typeof target[key] !== 'object' || target[key] === null) target[key] = {};
+      target = target[key] as Record<string, unknown>;
+    }
+    target[path.at(-1) as string] = value;
+  }
+  return out;
+}
+
+/** `base` with the overrides written over it (nested objects merged). */
+function withOverrides<T extends object>(base: T, overrides: Record<string, unknown>): T {
+  const merged = { ...base } as Record<string, unknown>;
+  for (const [key, value] of Object.entries(overrides)) {
+    const current = merged[key];
+    merged[key] =
+      typeof value === 'object' && value !== null && !Array.isArray(value) && typeof current === 'object' && current !== null
+        ? withOverrides(current as object, value as Record<string, unknown>)
+        : value;
+  }
+  return merged as T;
 }
 
 type NewTransaction = Awaited<ReturnType<PaymentsClient['transactions']['create']>>;
@@ -458,13 +777,12 @@ async function escrowedTransaction(context: Context, client: PaymentsClient): Pr
   const { io } = context;
   const { account, rpcUrl } = senderOnChain(context);
   const tx = await withProgress(io, `Creating a transaction from ${account.address}`, () =>
-    client.transactions.create({
-      fromAddress: account.address,
-      toAddress: randomAddress(),
-      amount: 1,
-      currency: 'MockUSDC',
-      orchestrationType: 'platform',
-    }),
+    client.transactions.create(
+      withOverrides(
+        { fromAddress: account.address, toAddress: randomAddress(), amount: 1, currency: 'MockUSDC', orchestrationType: 'platform' },
+        overridesOf(context.flags).transaction,
+      ),
+    ),
   );
   const hash = await withProgress(io, `Locking its escrow on the chain at ${rpcUrl}`, () =>
     lockEscrow({ rpcUrl, account, toAddress: tx.toAddress, terms: tx.escrow as EscrowTerms }),
@@ -528,13 +846,12 @@ async function failedTransaction(context: Context, client: PaymentsClient) {
     );
   }
   const tx = await withProgress(context.io, `Creating a transaction from ${account.address}`, () =>
-    client.transactions.create({
-      fromAddress: account.address,
-      toAddress: randomAddress(),
-      amount: 1,
-      currency: 'MockUSDC',
-      orchestrationType: 'raw',
-    }),
+    client.transactions.create(
+      withOverrides(
+        { fromAddress: account.address, toAddress: randomAddress(), amount: 1, currency: 'MockUSDC', orchestrationType: 'raw' },
+        overridesOf(context.flags).transaction,
+      ),
+    ),
   );
   const hash = await withProgress(context.io, 'Sending a transfer the token refuses (more than the wallet holds)', () =>
     refusedTransfer({ rpcUrl, account, tokenAddress, toAddress: tx.toAddress }),
@@ -548,7 +865,9 @@ async function failedTransaction(context: Context, client: PaymentsClient) {
 async function openedDispute(context: Context, client: PaymentsClient) {
   const tx = await escrowedTransaction(context, client);
   const dispute = await withProgress(context.io, 'Opening a dispute', () =>
-    client.disputes.open({ transactionId: tx.id, initiatedBy: 'sender', reason: 'holdfast trigger' }),
+    client.disputes.open(
+      withOverrides({ transactionId: tx.id, initiatedBy: 'sender', reason: 'holdfast trigger' }, overridesOf(context.flags).dispute),
+    ),
   );
   return { transaction: tx, dispute };
 }
@@ -561,25 +880,59 @@ const resolvedFor = (outcome: 'favor_sender' | 'favor_receiver') => async (conte
   return { transaction, dispute: resolved };
 };
 
+/**
+ * An escrowed transaction whose release the platform attests, then the test clock ends its hold
+ * (POST /api/v2/test_helpers/transactions/{id}/advance_hold): the attester releases the escrow on
+ * chain and the chain's event completes it. No dispute is involved.
+ */
+async function completedTransaction(context: Context, client: PaymentsClient) {
+  const tx = await escrowedTransaction(context, client);
+  await withProgress(context.io, 'Attesting the release', () => client.transactions.attestRelease(tx.id));
+  await withProgress(context.io, 'Ending the hold with the test clock', () => client.testHelpers.advanceHold(tx.id));
+  const completed = await withProgress(context.io, 'Waiting for the release on chain', async () => {
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const now = await client.transactions.get(tx.id);
+      if (now.status === 'completed') return now;
+      if (Date.now() > deadline)
+        throw new Error(`transaction ${tx.id} is still ${now.status} after two minutes (is the chain-indexer running?)`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  });
+  return { transaction: completed };
+}
+
 const CHAIN = 'a platform transaction whose escrow the sender wallet locks on the local chain';
+/** The scopes of each kind of step. */
+const LOCK = ['read:transactions', 'write:transactions', 'move:transactions'];
+const DISPUTE = [...LOCK, 'read:disputes', 'write:disputes'];
+
+/** The client scopes every trigger needs together: what docs/cli.md tells to create the client with. */
+export const TRIGGER_SCOPES = [...DISPUTE, 'submit:evidence', 'reverse:transactions'];
+
 const TRIGGERS: Record<string, Trigger> = {
   'transaction.created': {
+    scopes: ['move:transactions'],
     how: 'creates a transaction (raw orchestration, random addresses, 1 USDC)',
     run: async (context, client) => ({
       transaction: await withProgress(context.io, 'Creating a transaction', () =>
-        client.transactions.create({
-          fromAddress: randomAddress(),
-          toAddress: randomAddress(),
-          amount: 1,
-          currency: 'USDC',
-          orchestrationType: 'raw',
-        }),
+        client.transactions.create(
+          withOverrides(
+            { fromAddress: randomAddress(), toAddress: randomAddress(), amount: 1, currency: 'USDC', orchestrationType: 'raw' },
+            overridesOf(context.flags).transaction,
+          ),
+        ),
       ),
     }),
   },
-  'transaction.escrowed': { how: CHAIN, run: async (context, client) => ({ transaction: await escrowedTransaction(context, client) }) },
-  'dispute.created': { how: `${CHAIN}, then a dispute on it`, run: openedDispute },
+  'transaction.escrowed': {
+    scopes: LOCK,
+    how: CHAIN,
+    run: async (context, client) => ({ transaction: await escrowedTransaction(context, client) }),
+  },
+  'dispute.created': { scopes: DISPUTE, how: `${CHAIN}, then a dispute on it`, run: openedDispute },
   'evidence.submitted': {
+    scopes: [...DISPUTE, 'submit:evidence'],
     how: 'a dispute, then evidence on it',
     run: async (context, client) => {
       const opened = await openedDispute(context, client);
@@ -595,17 +948,31 @@ const TRIGGERS: Record<string, Trigger> = {
     },
   },
   'dispute.escalated': {
+    scopes: DISPUTE,
     how: 'a dispute, then its escalation',
     run: async (context, client) => {
       const opened = await openedDispute(context, client);
       return { ...opened, dispute: await withProgress(context.io, 'Escalating it', () => client.disputes.escalate(opened.dispute.id)) };
     },
   },
-  'dispute.resolved': { how: 'a dispute, then resolved for the sender (also transaction.refunded)', run: resolvedFor('favor_sender') },
-  'transaction.refunded': { how: 'a dispute resolved for the sender', run: resolvedFor('favor_sender') },
-  'transaction.completed': { how: 'a dispute resolved for the receiver', run: resolvedFor('favor_receiver') },
-  'transaction.rescinded': { how: `${CHAIN}, then the sender's own rescind on chain`, run: rescindedTransaction },
+  'dispute.resolved': {
+    scopes: DISPUTE,
+    how: 'a dispute, then resolved for the sender (also transaction.refunded)',
+    run: resolvedFor('favor_sender'),
+  },
+  'transaction.refunded': { scopes: DISPUTE, how: 'a dispute resolved for the sender', run: resolvedFor('favor_sender') },
+  'transaction.completed': {
+    scopes: LOCK,
+    how: `${CHAIN}, its release attested, then the test clock ends its hold (the attester releases it; no dispute)`,
+    run: completedTransaction,
+  },
+  'transaction.rescinded': {
+    scopes: [...LOCK, 'reverse:transactions'],
+    how: `${CHAIN}, then the sender's own rescind on chain`,
+    run: rescindedTransaction,
+  },
   'transaction.failed': {
+    scopes: LOCK,
     how: 'a raw MockUSDC transaction whose transfer reverts on chain (needs --token-address)',
     run: failedTransaction,
   },
@@ -614,21 +981,42 @@ const TRIGGERS: Record<string, Trigger> = {
 const trigger: Command = {
   name: 'trigger',
   summary: 'Make an event happen for real on the profile’s platform (transaction.created, transaction.escrowed, dispute.created…)',
-  usage: `holdfast trigger EVENT [--sender-key 0x… (default: anvil's dev account #4)] [--rpc-url URL (default http://127.0.0.1:8545)] [--token-address 0x… (transaction.failed: the MockUSDC)]\nEvents:\n${Object.entries(
+  usage: `holdfast trigger EVENT [--override [transaction:|dispute:]PATH=VALUE ...] [--sender-key 0x… (default: anvil's dev account #4)] [--rpc-url URL (default http://127.0.0.1:8545)] [--token-address 0x… (transaction.failed: the MockUSDC)]\nEvents:\n${Object.entries(
     TRIGGERS,
   )
     .map(([type, t]) => `  ${type.padEnd(22)} ${t.how}`)
     .join(
       '\n',
-    )}\nOnly transaction.created needs no chain; the others use a local chain's test wallet (lock an escrow, rescind it, or send a transfer that reverts).`,
-  options: { 'sender-key': { type: 'string' }, 'rpc-url': { type: 'string' }, 'token-address': { type: 'string' } },
+    )}\nOnly transaction.created needs no chain; the others use a local chain's test wallet (lock an escrow, rescind it, or send a transfer that reverts).\nThe client needs the scopes ${TRIGGER_SCOPES.join(' ')}: each trigger checks those it needs before its first step.`,
+  arguments: '[event]',
+  options: {
+    'sender-key': { type: 'string', description: "the sender wallet's private key (default: anvil's dev account #4)" },
+    'rpc-url': { type: 'string', description: 'the chain (default http://127.0.0.1:8545)' },
+    'token-address': { type: 'string', description: 'transaction.failed: the MockUSDC address' },
+    override: {
+      type: 'string',
+      multiple: true,
+      description:
+        'a field of what trigger sends: [transaction:|dispute:]PATH=VALUE (amount=2.5, metadata.order=A1, dispute:reason=late); repeatable',
+    },
+  },
   run: async (context) => {
     const type = context.args[0];
     const chosen = type ? TRIGGERS[type] : undefined;
     if (!type || !chosen) {
       throw new UsageError(`${type ?? 'an event'} cannot be triggered; possible: ${Object.keys(TRIGGERS).join(', ')}`);
     }
-    const result = await chosen.run(context, paymentsClient(context));
+    overridesOf(context.flags);
+    const client = paymentsClient(context);
+    // Every scope the steps need, before the first step: nothing is locked on chain for a client that cannot finish.
+    const granted = new Set((await client.oauth.token()).scope.split(' '));
+    const missing = chosen.scopes.filter((scope) => !granted.has(scope));
+    if (missing.length > 0) {
+      throw new Error(
+        `trigger ${type} needs the client scopes ${missing.join(', ')} (it has ${[...granted].join(' ') || 'none'}); create the client with ${TRIGGER_SCOPES.join(' ')} (docs/cli.md)`,
+      );
+    }
+    const result = await chosen.run(context, client);
     const tx = result.transaction as { id: string; status: string };
     show(
       context,
@@ -645,10 +1033,15 @@ export const COMMANDS: Command[] = [
   transactionsList,
   batchesCreate,
   batchesGet,
+  batchesList,
   disputesOpen,
   disputesGet,
+  disputesList,
   checkoutCreate,
   workspacesList,
+  eventsList,
+  eventsResend,
+  logsTail,
   listen,
   trigger,
 ];

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deployEscrow, deployMockUsdc, escrowContractsEntry, localDeployerAccount, tokenContractsEntry } from '@holdfast/escrow';
-import { PaymentsClient, verifyWebhook, type WebhookEvent } from '@holdfast/sdk';
+import { PaymentsClient, verifyWebhook, type WebhookEvent, WorkspaceClient } from '@holdfast/sdk';
 import {
   type Anvil,
   operatorOf,
@@ -19,12 +19,14 @@ import postgres from 'postgres';
 import { createPublicClient, createWalletClient, http, type PublicClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// The holdfast binary run as a process (its built dist/main.js) against payments-service and
-// workspace-service running as processes: login, the resource commands with tables and --json,
-// trigger (on a private anvil with the escrow deployed, as ./scripts/start has it), and listen
-// forwarding a real transaction.created to a local receiver that verifies it.
+// The holdfast binary run as a process (its built dist/main.js) against the four services running
+// as processes: login, the resource commands with tables and --json, options before or after the
+// command, trigger with the client scopes docs/cli.md gives (on a private anvil with the escrow
+// deployed, as ./scripts/start has it), events list|resend and logs tail on real webhook
+// deliveries, and listen forwarding a real transaction.created to a local receiver that verifies it.
 
-const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main.js');
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const main = join(packageDir, 'dist', 'main.js');
 const config = mkdtempSync(join(tmpdir(), 'holdfast-cli-'));
 let anvil: Anvil;
 let processes: RunningProcesses;
@@ -71,8 +73,9 @@ beforeAll(async () => {
   const [usdc, escrow] = [await deployMockUsdc({ walletClient, publicClient }), await deployEscrow({ walletClient, publicClient })];
   usdcAddress = usdc.address;
   processes = await startServiceProcesses({
-    services: ['payments-service', 'workspace-service'],
+    services: ['payments-service', 'workspace-service', 'webhook-dispatcher', 'chain-indexer'],
     env: {
+      WEBHOOK_RETRY_SCHEDULE: '1s,2s',
       CHAIN_RPC_URLS: `base-sepolia=${anvil.rpcUrl}`,
       ESCROW_CONTRACTS: escrowContractsEntry('base-sepolia', escrow),
       TOKEN_CONTRACTS: tokenContractsEntry('base-sepolia', 'MockUSDC', usdc),
@@ -81,7 +84,31 @@ beforeAll(async () => {
   paymentsUrl = processes.urls['payments-service'] as string;
   workspaceUrl = processes.urls['workspace-service'] as string;
   tenant = await signUpWorkspace(workspaceUrl, operatorOf(processes));
+  // The client docs/cli.md tells to create, with exactly the scopes it lists.
+  docsClient = await bootstrapClient('cli', docsScopes());
 });
+
+/** The scopes of the client the `curl` of docs/cli.md creates. */
+function docsScopes(): string[] {
+  const guide = readFileSync(join(packageDir, '..', '..', 'docs', 'cli.md'), 'utf8');
+  const body = /oauth\/clients[^\n]*\\\n\s*-d '(\{[^']*\})'/.exec(guide)?.[1];
+  if (!body) throw new Error('docs/cli.md has no client creation');
+  return (JSON.parse(body) as { scopes: string[] }).scopes;
+}
+
+/** An OAuth client of the bootstrap platform, as the curl of docs/cli.md makes one. */
+async function bootstrapClient(name: string, scopes: string[]): Promise<{ clientId: string; clientSecret: string }> {
+  const made = await fetch(`${paymentsUrl}/api/v1/oauth/clients`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': processes.env.PAYMENTS_BOOTSTRAP_API_KEY as string },
+    body: JSON.stringify({ name, scopes }),
+  });
+  if (made.status !== 201) throw new Error(`client: ${made.status} ${await made.text()}`);
+  return (await made.json()) as { clientId: string; clientSecret: string };
+}
+
+let docsClient: { clientId: string; clientSecret: string };
+const docsPayments = () => new PaymentsClient({ baseUrl: paymentsUrl, ...docsClient });
 afterAll(async () => {
   await processes?.stop();
   await anvil?.stop();
@@ -99,10 +126,15 @@ describe('holdfast --help', () => {
       'transactions list',
       'batches create',
       'batches get',
+      'batches list',
       'disputes open',
       'disputes get',
+      'disputes list',
       'checkout create',
       'workspaces list',
+      'events list',
+      'events resend',
+      'logs tail',
       'listen',
       'trigger',
     ]) {
@@ -110,6 +142,27 @@ describe('holdfast --help', () => {
     }
     const usage = await holdfast('listen', '--help');
     expect(usage.stdout).toContain('--forward-to');
+  });
+
+  it('--version and -v print the package version', async () => {
+    const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-v']) {
+      const ran = await holdfast(flag);
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(ran.stdout.trim()).toBe(version);
+    }
+  });
+
+  it('refuses an unknown option, a bad --signer-type and a bad --override with exit code 2', async () => {
+    const unknown = await holdfast('transactions', 'list', '--colour');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown option '--colour'");
+    const signer = await holdfast('transactions', 'create', '--from', '0x1', '--to', '0x2', '--amount', '1', '--signer-type', 'robot');
+    expect(signer.code).toBe(2);
+    expect(signer.stderr).toContain('--signer-type must be one of external_wallet, custodial');
+    const override = await holdfast('trigger', 'transaction.created', '--override', 'amount');
+    expect(override.code).toBe(2);
+    expect(override.stderr).toContain('expected [transaction:|dispute:]PATH=VALUE');
   });
 
   it('refuses an unknown command and a missing option with exit code 2', async () => {
@@ -201,6 +254,35 @@ describe('resource commands', () => {
     expect(listed.stdout).toContain(tx.id);
     const json = await holdfast('transactions', 'list', '--from', from, '--json');
     expect(JSON.parse(json.stdout).map((t: { id: string }) => t.id)).toEqual([tx.id]);
+    // The options of every command before the command words, as after them.
+    const before = await holdfast('--json', '--profile', 'default', 'transactions', 'list', '--from', from);
+    expect(before.code, before.stderr).toBe(0);
+    expect(JSON.parse(before.stdout).map((t: { id: string }) => t.id)).toEqual([tx.id]);
+  });
+
+  it('transactions create --signer-type sends the signer type', async () => {
+    const ran = await holdfast(
+      '--json',
+      'transactions',
+      'create',
+      '--from',
+      address(),
+      '--to',
+      address(),
+      '--amount',
+      '2',
+      '--signer-type',
+      'external_wallet',
+    );
+    expect(ran.code, ran.stderr).toBe(0);
+    const tx = JSON.parse(ran.stdout);
+    expect(tx.signerType).toBe('external_wallet');
+    const client = new PaymentsClient({
+      baseUrl: paymentsUrl,
+      clientId: tenant.sandbox.clientId,
+      clientSecret: tenant.sandbox.clientSecret,
+    });
+    expect((await client.transactions.get(tx.id)).signerType).toBe('external_wallet');
   });
 
   it('batches create and get', async () => {
@@ -221,6 +303,12 @@ describe('resource commands', () => {
     const got = await holdfast('batches', 'get', batch.id);
     expect(got.stdout).toContain(batch.id);
     expect(got.stdout).toMatch(/^ID\s+TOADDRESS\s+AMOUNT\s+STATUS$/m);
+    const listed = await holdfast('batches', 'list');
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout.split('\n')[0]).toMatch(/^ID\s+STATUS\s+FROMADDRESS/);
+    expect(listed.stdout).toContain(batch.id);
+    const json = JSON.parse((await holdfast('--json', 'batches', 'list', '--limit', '1')).stdout);
+    expect(json.map((b: { id: string }) => b.id)).toEqual([batch.id]);
   });
 
   it('disputes open and get, and the API refusal of a pending transaction', async () => {
@@ -240,6 +328,12 @@ describe('resource commands', () => {
     expect(dispute).toMatchObject({ transactionId: tx.id, status: 'open' });
     const got = await holdfast('disputes', 'get', dispute.id);
     expect(got.stdout).toMatch(/^currentTier\s+tier_1_smart_contract$/m);
+    const listed = await holdfast('disputes', 'list', '--transaction', tx.id, '--json');
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: dispute.id, status: 'open' })]);
+    const table = await holdfast('disputes', 'list', '--status', 'open');
+    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+TRANSACTIONID\s+STATUS/);
+    expect(table.stdout).toContain(dispute.id);
   });
 
   it('checkout create prints the session and its url; --open hands the url to xdg-open when there is one', async () => {
@@ -304,36 +398,83 @@ describe('resource commands', () => {
     expect(refused.stderr).toContain('possible: transaction.created, transaction.escrowed');
   });
 
+  it('logs in with the client docs/cli.md creates; a client without a scope a trigger needs is refused before anything is done', async () => {
+    const ran = await holdfast(
+      'login',
+      '--profile',
+      'docs',
+      '--api-url',
+      paymentsUrl,
+      '--client-id',
+      docsClient.clientId,
+      '--client-secret',
+      docsClient.clientSecret,
+    );
+    expect(ran.code, ran.stderr).toBe(0);
+    const narrow = await bootstrapClient(
+      'narrow',
+      docsScopes().filter((s) => s !== 'submit:evidence'),
+    );
+    const login = await holdfast(
+      'login',
+      '--profile',
+      'narrow',
+      '--api-url',
+      paymentsUrl,
+      '--client-id',
+      narrow.clientId,
+      '--client-secret',
+      narrow.clientSecret,
+    );
+    expect(login.code, login.stderr).toBe(0);
+    const before = (await docsPayments().transactions.list().firstPage()).pagination.total;
+    const refused = await holdfast('trigger', 'evidence.submitted', '--profile', 'narrow', '--rpc-url', anvil.rpcUrl);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('trigger evidence.submitted needs the client scopes submit:evidence');
+    expect(refused.stderr).not.toContain('Locking');
+    // Nothing was created, let alone locked on chain.
+    expect((await docsPayments().transactions.list().firstPage()).pagination.total).toBe(before);
+  });
+
+  it('trigger --override sets fields of what it creates', async () => {
+    const ran = await holdfast(
+      '--profile',
+      'docs',
+      'trigger',
+      'transaction.created',
+      '--override',
+      'amount=2.5',
+      '--override',
+      'metadata.order=A1',
+      '--json',
+    );
+    expect(ran.code, ran.stderr).toBe(0);
+    const { transaction } = JSON.parse(ran.stdout);
+    expect(await docsPayments().transactions.get(transaction.id)).toMatchObject({ amount: '2.5', metadata: { order: 'A1' } });
+  });
+
   it('trigger transaction.escrowed locks a real escrow on the chain, and dispute.created opens a dispute on one', async () => {
-    const client = new PaymentsClient({
-      baseUrl: paymentsUrl,
-      clientId: tenant.sandbox.clientId,
-      clientSecret: tenant.sandbox.clientSecret,
-    });
-    const escrowed = await holdfast('trigger', 'transaction.escrowed', '--rpc-url', anvil.rpcUrl, '--json');
+    const client = docsPayments();
+    const escrowed = await holdfast('--profile', 'docs', 'trigger', 'transaction.escrowed', '--rpc-url', anvil.rpcUrl, '--json');
     expect(escrowed.code, escrowed.stderr).toBe(0);
     expect(escrowed.stderr).toContain('Locking its escrow on the chain');
     const { transaction } = JSON.parse(escrowed.stdout);
     expect((await client.transactions.get(transaction.id)).status).toBe('escrowed');
     // Where the escrow stands on chain (docs/transactions.md, finality): the default level, reached.
-    const shown = await holdfast('transactions', 'get', transaction.id);
+    const shown = await holdfast('--profile', 'docs', 'transactions', 'get', transaction.id);
     expect(shown.stdout).toMatch(/^requiredFinality\s+confirmed$/m);
     expect(shown.stdout).toMatch(/^finality\s+(confirmed|safe|finalized)$/m);
     expect(shown.stdout).toMatch(/^blockNumber\s+\d+$/m);
-    const disputed = await holdfast('trigger', 'dispute.created', '--rpc-url', anvil.rpcUrl);
+    const disputed = await holdfast('--profile', 'docs', 'trigger', 'dispute.created', '--rpc-url', anvil.rpcUrl);
     expect(disputed.code, disputed.stderr).toBe(0);
     const disputeId = /dispute ([0-9a-f-]{36})/.exec(disputed.stdout)?.[1] as string;
     expect((await client.disputes.get(disputeId)).status).toBe('open');
   });
 
-  it('trigger evidence.submitted, dispute.escalated, dispute.resolved and transaction.completed leave the objects that emit them', async () => {
-    const client = new PaymentsClient({
-      baseUrl: paymentsUrl,
-      clientId: tenant.sandbox.clientId,
-      clientSecret: tenant.sandbox.clientSecret,
-    });
+  it('trigger evidence.submitted, dispute.escalated and dispute.resolved leave the objects that emit them', async () => {
+    const client = docsPayments();
     const run = async (type: string) => {
-      const ran = await holdfast('trigger', type, '--rpc-url', anvil.rpcUrl, '--json');
+      const ran = await holdfast('--profile', 'docs', 'trigger', type, '--rpc-url', anvil.rpcUrl, '--json');
       expect(ran.code, ran.stderr).toBe(0);
       return JSON.parse(ran.stdout);
     };
@@ -346,17 +487,14 @@ describe('resource commands', () => {
     const refunded = await run('dispute.resolved');
     expect(await client.disputes.get(refunded.dispute.id)).toMatchObject({ status: 'resolved', outcome: 'favor_sender' });
     expect((await client.transactions.get(refunded.transaction.id)).status).toBe('refunded');
-    const completed = await run('transaction.completed');
-    expect((await client.transactions.get(completed.transaction.id)).status).toBe('completed');
   });
 });
 
 describe('holdfast trigger: the sender’s own rescind and a reverted transfer', () => {
-  const client = () =>
-    new PaymentsClient({ baseUrl: paymentsUrl, clientId: tenant.sandbox.clientId, clientSecret: tenant.sandbox.clientSecret });
+  const client = docsPayments;
 
   it('trigger transaction.rescinded locks a real escrow, rescinds it from the sender’s wallet, and Payments shows it rescinded', async () => {
-    const ran = await holdfast('trigger', 'transaction.rescinded', '--rpc-url', anvil.rpcUrl, '--json');
+    const ran = await holdfast('--profile', 'docs', 'trigger', 'transaction.rescinded', '--rpc-url', anvil.rpcUrl, '--json');
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stderr).toContain('Rescinding the escrow from the sender’s wallet');
     const { event, transaction } = JSON.parse(ran.stdout);
@@ -366,7 +504,17 @@ describe('holdfast trigger: the sender’s own rescind and a reverted transfer',
   });
 
   it('trigger transaction.failed sends a transfer that reverts on chain and Payments fails the transaction; without the token it is a usage error', async () => {
-    const ran = await holdfast('trigger', 'transaction.failed', '--rpc-url', anvil.rpcUrl, '--token-address', usdcAddress, '--json');
+    const ran = await holdfast(
+      '--profile',
+      'docs',
+      'trigger',
+      'transaction.failed',
+      '--rpc-url',
+      anvil.rpcUrl,
+      '--token-address',
+      usdcAddress,
+      '--json',
+    );
     expect(ran.code, ran.stderr).toBe(0);
     const { event, transaction } = JSON.parse(ran.stdout);
     expect(event).toBe('transaction.failed');
@@ -374,14 +522,14 @@ describe('holdfast trigger: the sender’s own rescind and a reverted transfer',
     const stored = await client().transactions.get(transaction.id);
     expect(stored.status).toBe('failed');
     expect(stored.txHash).toMatch(/^0x[0-9a-f]{64}$/);
-    const missing = await holdfast('trigger', 'transaction.failed', '--rpc-url', anvil.rpcUrl);
+    const missing = await holdfast('--profile', 'docs', 'trigger', 'transaction.failed', '--rpc-url', anvil.rpcUrl);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--token-address');
   });
 });
 
 describe('holdfast listen', () => {
-  it('forwards a real transaction.created to a local receiver, signed so that verifyWebhook accepts it, and shows the status', async () => {
+  it('forwards a real transaction.created to host:port, signed so that verifyWebhook accepts it, retrying a failed forward', async () => {
     const received: { body: string; headers: IncomingHttpHeaders }[] = [];
     let secret = '';
     const verified: WebhookEvent[] = [];
@@ -392,7 +540,10 @@ describe('holdfast listen', () => {
         const body = Buffer.concat(chunks).toString('utf8');
         received.push({ body, headers: req.headers });
         try {
-          verified.push(verifyWebhook(body, req.headers, secret));
+          const event = verifyWebhook(body, req.headers, secret);
+          // The first forward of each event meets a receiver that is restarting.
+          if (received.filter((r) => r.body === body).length === 1) return void res.writeHead(503).end();
+          verified.push(event);
           res.writeHead(202).end();
         } catch {
           res.writeHead(400).end();
@@ -403,7 +554,7 @@ describe('holdfast listen', () => {
     const port = (server.address() as { port: number }).port;
     const child: ChildProcess = spawn(
       process.execPath,
-      [main, 'listen', '--forward-to', `http://127.0.0.1:${port}/hooks`, '--events', 'transaction.created'],
+      [main, 'listen', '--forward-to', `127.0.0.1:${port}/hooks`, '--events', 'transaction.created'],
       { env: { PATH: process.env.PATH ?? '', XDG_CONFIG_HOME: config } },
     );
     let stdout = '';
@@ -432,10 +583,14 @@ describe('holdfast listen', () => {
       });
       const tx = await client.transactions.create({ fromAddress: address(), toAddress: address(), amount: 4, orchestrationType: 'raw' });
       await until(() => verified.some((e) => e.type === 'transaction.created' && e.data.transaction.id === tx.id), 'no verified forward');
-      const forwarded = received.find((r) => r.body.includes(tx.id));
-      expect(forwarded?.headers).toMatchObject({ 'x-webhook-event': 'transaction.created', 'user-agent': 'Holdfast-Webhooks/1.0' });
-      expect(forwarded?.headers['webhook-id']).toBe(forwarded?.headers['x-webhook-delivery']);
-      await until(() => /transaction\.created\s+evt_\S+\s+→ 202 \(\d+ ms\)/.test(stdout), 'the forward status was not shown');
+      const forwarded = received.filter((r) => r.body.includes(tx.id));
+      expect(forwarded).toHaveLength(2);
+      expect(forwarded[0]?.headers).toMatchObject({ 'x-webhook-event': 'transaction.created', 'user-agent': 'Holdfast-Webhooks/1.0' });
+      expect(forwarded[0]?.headers['webhook-id']).toBe(forwarded[0]?.headers['x-webhook-delivery']);
+      // Both attempts are one delivery: the same id, so a receiver that took the first drops the second.
+      expect(forwarded[1]?.headers['webhook-id']).toBe(forwarded[0]?.headers['webhook-id']);
+      await until(() => /transaction\.created\s+evt_\S+\s+→ 202 \(\d+ ms, 2 attempts\)/.test(stdout), 'the forward status was not shown');
+      expect(stdout).toContain(`Forwarding transaction.created to http://127.0.0.1:${port}/hooks`);
       // The secret is the profile's: the same on the next run.
       expect(JSON.parse(readFileSync(join(config, 'holdfast', 'config.json'), 'utf8')).profiles.default.listenSecret).toBe(secret);
     } finally {
@@ -444,4 +599,114 @@ describe('holdfast listen', () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
+});
+
+describe('holdfast events and logs (Workspace API login, real deliveries of the dispatcher)', () => {
+  it('events list shows the deliveries to the workspace webhooks, events resend delivers one again, logs tail follows new attempts', async () => {
+    const hits: { body: string; headers: IncomingHttpHeaders }[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        hits.push({ body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    const workspace = new WorkspaceClient({ baseUrl: workspaceUrl, email: tenant.email, password: tenant.password });
+    const hook = await workspace.webhooks.create(tenant.workspaceId, {
+      url: `http://127.0.0.1:${port}/hooks`,
+      eventTypes: ['transaction.created'],
+    });
+    const payments = new PaymentsClient({
+      baseUrl: paymentsUrl,
+      clientId: tenant.sandbox.clientId,
+      clientSecret: tenant.sandbox.clientSecret,
+    });
+    const waitFor = async <T>(probe: () => T | undefined | false, label: string): Promise<T> => {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const value = probe();
+        if (value) return value;
+        if (Date.now() > deadline) throw new Error(label);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    let tail: ChildProcess | undefined;
+    try {
+      const tx = await payments.transactions.create({ fromAddress: address(), toAddress: address(), amount: 3, orchestrationType: 'raw' });
+      const first = await waitFor(() => hits.find((h) => h.body.includes(tx.id)), 'no delivery');
+      const eventId = JSON.parse(first.body).id as string;
+      // The log of the attempt is written once the receiver answered.
+      let rows: { eventId: string; deliveryId: string; statusCode: number; success: boolean }[] = [];
+      for (let i = 0; i < 100 && !rows.some((r) => r.eventId === eventId); i += 1) {
+        const listed = await holdfast('--profile', 'ws', '--json', 'events', 'list');
+        expect(listed.code, listed.stderr).toBe(0);
+        rows = JSON.parse(listed.stdout);
+        if (!rows.some((r) => r.eventId === eventId)) await new Promise((r) => setTimeout(r, 200));
+      }
+      const row = rows.find((r) => r.eventId === eventId);
+      expect(row).toMatchObject({ eventId, statusCode: 204, success: true });
+      expect(row?.deliveryId).toBe(first.headers['webhook-id']);
+      const table = await holdfast('events', 'list', '--profile', 'ws');
+      expect(table.stdout.split('\n')[0]).toMatch(/^AT\s+EVENTTYPE\s+EVENTID\s+DELIVERYID/);
+
+      const resent = await holdfast('--profile', 'ws', 'events', 'resend', row?.deliveryId as string);
+      expect(resent.code, resent.stderr).toBe(0);
+      expect(resent.stdout).toContain(`(${eventId}) for an attempt now`);
+      const again = await waitFor(
+        () => hits.filter((h) => h.body.includes(tx.id)).length >= 2 && hits.filter((h) => h.body.includes(tx.id))[1],
+        'no resend',
+      );
+      expect(again.headers['webhook-id']).toBe(first.headers['webhook-id']);
+      const unknown = await holdfast('--profile', 'ws', 'events', 'resend', '0193a7c4-7a00-7c1d-8e2f-3a4b5c6d7e8f');
+      expect(unknown.code).toBe(2);
+
+      tail = spawn(process.execPath, [main, '--profile', 'ws', 'logs', 'tail', '--json', '--interval', '0.3'], {
+        env: { PATH: process.env.PATH ?? '', XDG_CONFIG_HOME: config },
+      });
+      let out = '';
+      tail.stdout?.on('data', (c: Buffer) => {
+        out += c.toString();
+      });
+      await waitFor(() => out.includes('"ready":true'), `logs tail never got ready: ${out}`);
+      const next = await payments.transactions.create({
+        fromAddress: address(),
+        toAddress: address(),
+        amount: 4,
+        orchestrationType: 'raw',
+      });
+      const delivered = await waitFor(() => hits.find((h) => h.body.includes(next.id)), 'no delivery of the second');
+      const nextEvent = JSON.parse(delivered.body).id as string;
+      const line = await waitFor(() => out.split('\n').find((l) => l.includes(nextEvent)), `logs tail did not show ${nextEvent}: ${out}`);
+      expect(JSON.parse(line)).toMatchObject({
+        eventType: 'transaction.created',
+        eventId: nextEvent,
+        statusCode: 204,
+        success: true,
+        deliveryAttempt: 1,
+      });
+      // What was delivered before the tail started is not repeated.
+      expect(out).not.toContain(`"eventId":"${eventId}"`);
+    } finally {
+      tail?.kill('SIGINT');
+      if (tail) await new Promise((r) => tail?.once('exit', r));
+      await workspace.webhooks.delete(tenant.workspaceId, hook.id);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+// Last: the test clock moves the chain's clock forward, which ends the hold of every escrow on it.
+describe('holdfast trigger transaction.completed (the test clock, no dispute)', () => {
+  it('attests the release, ends the hold with advance_hold, and the attester’s release completes the transaction', async () => {
+    const ran = await holdfast('--profile', 'docs', 'trigger', 'transaction.completed', '--rpc-url', anvil.rpcUrl, '--json');
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stderr).toContain('Ending the hold with the test clock');
+    const { transaction } = JSON.parse(ran.stdout);
+    const stored = await docsPayments().transactions.get(transaction.id);
+    expect(stored.status).toBe('completed');
+    expect(await docsPayments().disputes.list({ transactionId: transaction.id }).toArray()).toEqual([]);
+  }, 180_000);
 });

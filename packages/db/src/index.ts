@@ -5,3 +5,5 @@ export * from './migrate.js';
 export * from './outbox.js';
 export * from './reencrypt.js';
 export * from './retry.js';
+export * from './rows.js';
+export * from './time.js';

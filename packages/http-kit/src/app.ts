@@ -80,8 +80,8 @@ export interface HttpAppOptions {
   trustProxy?: false | number | string[];
   /** `Strict-Transport-Security` on every answer (outside local: the APIs are reached over TLS). */
   security?: { hsts: boolean };
-  /** Serve `/metrics` on this internal host and port only, not on the API's (METRICS_PORT). */
-  metrics?: { host: string; port: number };
+  /** Serve `/metrics` on this internal host and port only, not on the API's (METRICS_PORT); `unserved`: nowhere. */
+  metrics?: { host: string; port: number } | 'unserved';
 }
 
 /**

@@ -37,7 +37,7 @@ export type EndpointHandler<E extends Endpoint> = RouteHandlerMethod<
   FastifyBaseLogger
 >;
 
-/** What the service adds to an endpoint of the catalogue: who may call (`config.access`, tier, roles…) and request hooks. */
+/** What a route is served with: the `config` its API's surface reads from the catalogue entry, and the module's request hooks. */
 export interface EndpointOptions {
   config?: FastifyContextConfig;
   preValidation?: preValidationHookHandler;
@@ -62,8 +62,8 @@ export function endpointSchema(endpoint: Endpoint): FastifySchema {
 
 /**
  * Serves one endpoint of an API's catalogue: the route's method, path and schema come from the
- * catalogue, so the service cannot drift from its contract; the module gives the handler (parse,
- * call one service function, reply) and the access options.
+ * catalogue, so the service cannot drift from its contract. Modules do not call it: they serve
+ * their entries with `serveRoutes` (routes.ts), which gives each its config and handler.
  */
 export function serveEndpoint<const E extends Endpoint>(
   app: HttpApp,

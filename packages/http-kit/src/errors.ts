@@ -10,14 +10,12 @@ import {
   MAX_FIELD_ERRORS,
 } from '@holdfast/contracts';
 
-/** The contracts' helpers, said from the kit like the others (`notFound`, `conflict`...). */
-export { boundedText, validationError } from '@holdfast/contracts';
-
-/** `NOT_FOUND` "<what> not found" (another tenant's resource answers this too: it does not exist for the caller). */
-export const notFound = (what: string, details?: Record<string, unknown>) => new AppError('NOT_FOUND', `${what} not found`, details);
-export const unauthorized = (message = 'Missing or invalid credentials') => new AppError('UNAUTHORIZED', message);
-export const forbidden = (message = 'Insufficient permissions') => new AppError('FORBIDDEN', message);
-export const conflict = (message: string, details?: Record<string, unknown>) => new AppError('CONFLICT', message, details);
+/**
+ * @deprecated The error helpers live in `@holdfast/contracts` beside the codes (issue 35); this
+ * re-export stays for one step so branches written against the kit still compile. Import them from
+ * `@holdfast/contracts`: the architecture test fails on a service importing them from here.
+ */
+export { boundedText, conflict, forbidden, notFound, unauthorized, validationError } from '@holdfast/contracts';
 
 interface AjvIssue {
   instancePath: string;

@@ -5,10 +5,10 @@ import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 /**
  * One registry per app (not prom-client's global one), so a test can run several apps in one process.
  * With `internal`, `/metrics` is served on that host and port only (METRICS_PORT: reachable by the
- * scraper, not by API clients), started with the app's listen and closed with it; without, on the
- * app's own port.
+ * scraper, not by API clients), started with the app's listen and closed with it; `unserved`, on
+ * no port; without, on the app's own port.
  */
-export function registerMetrics(app: FastifyInstance, service: string, internal?: { host: string; port: number }): Registry {
+export function registerMetrics(app: FastifyInstance, service: string, internal?: { host: string; port: number } | 'unserved'): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: registry });
@@ -25,6 +25,8 @@ export function registerMetrics(app: FastifyInstance, service: string, internal?
     duration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
     done();
   });
+  // Collected (features add to the registry) but served nowhere: production without METRICS_PORT.
+  if (internal === 'unserved') return registry;
   if (!internal) {
     app.get('/metrics', { schema: { hide: true }, config: { unlimited: true } }, async (_request, reply) => {
       reply.header('Content-Type', registry.contentType);

@@ -1,5 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { BROADCASTS, DURABLE_CONSUMERS, INDEXER_COMMANDS, PAYMENTS_EVENTS, STREAMS, type StreamName } from '@holdfast/contracts';
+import {
+  BROADCASTS,
+  DURABLE_CONSUMERS,
+  INDEXER_COMMANDS,
+  PAYMENTS_EVENTS,
+  STREAMS,
+  type StreamName,
+  WebhookCommands,
+  webhookCommandOf,
+} from '@holdfast/contracts';
 
 /**
  * NATS is a trust boundary: each process connects as its own user, allowed only the subjects it
@@ -28,14 +37,27 @@ export const NATS_GRANTS: Record<NatsService, Grants> = {
   'payments-service': {
     // Its own domain events only (EVENT_PUBLISHERS): the one publisher the dispatcher believes.
     // The indexer's contract lookup only: payments asks which escrows are Holdfast's, never registers one.
-    publish: [PAYMENTS_EVENTS, 'cmd.webhooks.>', INDEXER_COMMANDS.lookupContract.subject, `${BROADCASTS.paymentsCredentialRevoked}`],
+    // Webhook commands of platform-owned subscriptions only (the dispatcher checks owner against subject).
+    publish: [
+      PAYMENTS_EVENTS,
+      'cmd.webhooks.platform.>',
+      INDEXER_COMMANDS.lookupContract.subject,
+      `${BROADCASTS.paymentsCredentialRevoked}`,
+    ],
     subscribe: ['cmd.payments.>', `${BROADCASTS.paymentsCredentialRevoked}`],
     // The platforms' event stream (GET /api/v2/events).
     follows: ['EVENTS'],
   },
   'workspace-service': {
     // No domain events: it publishes none, and one it could publish would be signed and delivered as payments'.
-    publish: ['cmd.payments.>', 'cmd.webhooks.>', 'cmd.chain-indexer.>'],
+    // Its workspaces' webhook commands, and the deactivation of a platform's subscriptions once
+    // payments answered that the platform is the workspace's (a deleted workspace, a revoked credential).
+    publish: [
+      'cmd.payments.>',
+      'cmd.webhooks.workspace.>',
+      webhookCommandOf(WebhookCommands.deactivateOwner, 'platform').subject,
+      'cmd.chain-indexer.>',
+    ],
     subscribe: [],
     follows: [],
   },

@@ -1,11 +1,10 @@
 import { AppError } from '@holdfast/contracts';
-import type { Logger } from '@holdfast/logging';
 import { PayloadError } from './validate.js';
 
 /**
  * The retry policy of a process's remote tasks (commands it owes another process, kept in its own
  * `remote_tasks` table until answered: workspace ADR 10, payments ADR 15). The runners differ in
- * their storage; the policy is one.
+ * their storage; the policy is one, and the runner of `@holdfast/runtime` states it as its job (ADR 65).
  */
 export interface RemoteTaskSettings {
   /** Longest wait between passes when nothing wakes the runner. */
@@ -40,35 +39,4 @@ export function remoteTaskFailure(error: unknown): string {
 /** Delay after the n-th failed attempt (0-based): base, 2 x base, 4 x base... capped. */
 export function remoteTaskBackoffMs(settings: RemoteTaskSettings, attempts: number): number {
   return Math.min(settings.retryMaxMs, settings.retryBaseMs * 2 ** Math.min(attempts, 20));
-}
-
-/**
- * After a failed attempt: schedules the task's retry with the backoff (a retryable failure) or
- * marks it dead (refused: it would fail the same way forever), and logs which. Both runners settle
- * their failures here; they differ only in how they store the outcome.
- */
-export async function settleFailedRemoteTask(
-  error: unknown,
-  task: { id: string; kind: string; attempts: number; payload: unknown },
-  deps: {
-    settings: RemoteTaskSettings;
-    log: Logger;
-    retryLater: (delayMs: number, failure: string) => Promise<unknown>;
-    giveUp: (failure: string) => Promise<unknown>;
-  },
-): Promise<void> {
-  if (remoteTaskRetryable(error)) {
-    const delay = remoteTaskBackoffMs(deps.settings, task.attempts);
-    deps.log.warn(
-      { err: error, taskId: task.id, kind: task.kind, attempts: task.attempts + 1, retryInMs: delay },
-      'remote task failed; retrying',
-    );
-    await deps.retryLater(delay, remoteTaskFailure(error));
-  } else {
-    deps.log.error(
-      { err: error, taskId: task.id, kind: task.kind, payload: task.payload },
-      'remote task refused by the other side; given up',
-    );
-    await deps.giveUp(remoteTaskFailure(error));
-  }
 }

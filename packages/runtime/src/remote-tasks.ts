@@ -1,13 +1,16 @@
 import { registerCountGauge } from '@holdfast/http-kit';
-import { contextFromCarrier, type Logger, SpanKind, type TraceCarrier, withSpan } from '@holdfast/logging';
+import type { Logger, TraceCarrier } from '@holdfast/logging';
 import {
   REMOTE_TASK_BATCH,
   REMOTE_TASK_KEEP_DONE_MS,
   REMOTE_TASK_PURGE_EVERY_MS,
   type RemoteTaskSettings,
-  settleFailedRemoteTask,
+  remoteTaskBackoffMs,
+  remoteTaskFailure,
+  remoteTaskRetryable,
 } from '@holdfast/messaging';
 import type { Registry } from 'prom-client';
+import { defineLeasedJob, workClaimed } from './leased-job.js';
 import { createPollingWorker } from './worker.js';
 
 /** What the runner reads of a task row; each process's `remote_tasks` row has more. */
@@ -44,9 +47,12 @@ export interface RemoteTaskStorage<T extends RemoteTask, Tx> {
  * instances share them), completes each, or schedules its retry with exponential backoff; a task
  * whose command the other side refuses (4xx) is marked dead and logged: it would fail the same way
  * forever. Nothing is held in memory: a restart picks up every pending row. The processes differ
- * only in their storage and their handlers.
+ * only in their storage and their handlers. It is a leased job held by its claim's transaction
+ * (ADR 65): the job below states its batch, attempts and back-off.
  */
 export function createRemoteTaskRunner<T extends RemoteTask, Tx>(deps: {
+  /** The process's `remote_tasks` table (the job's rows). */
+  table: object;
   storage: RemoteTaskStorage<T, Tx>;
   logger: Logger;
   settings: RemoteTaskSettings;
@@ -61,6 +67,27 @@ export function createRemoteTaskRunner<T extends RemoteTask, Tx>(deps: {
   const { storage, settings, gauge } = deps;
   const log = deps.logger.child({ component: 'remote-tasks' });
   let lastPurge = 0;
+  const job = defineLeasedJob<T>({
+    name: 'remote-tasks',
+    table: deps.table,
+    lease: 'transaction',
+    batch: REMOTE_TASK_BATCH,
+    // Retried until answered: only a refusal (or a broken payload) gives a task up.
+    attempts: Number.POSITIVE_INFINITY,
+    backoff: (attempts) => remoteTaskBackoffMs(settings, attempts),
+    permanent: (error) => !remoteTaskRetryable(error),
+    failure: remoteTaskFailure,
+    // The payload stays in the row (a dead one is kept for inspection), out of the logs.
+    describe: (task) => ({ taskId: task.id, kind: task.kind, attempts: task.attempts + 1 }),
+    // Under the span of the change that queued it: the command it sends (cmd.* send, its
+    // headers) and what the other process does with it join that trace.
+    span: (task) => ({
+      name: `remote-task ${task.kind}`,
+      parent: task.traceContext,
+      attributes: { 'holdfast.remote_task.id': task.id, 'holdfast.remote_task.attempt': task.attempts + 1 },
+    }),
+    messages: { retrying: 'remote task failed; retrying', gaveUp: 'remote task refused by the other side; given up' },
+  });
   if (gauge) {
     registerCountGauge(gauge.registry, {
       name: gauge.name,
@@ -79,29 +106,17 @@ export function createRemoteTaskRunner<T extends RemoteTask, Tx>(deps: {
     const { claimThese } = storage;
     if (ids && !claimThese) throw new Error('this runner cannot claim given tasks (no claimThese)');
     return storage.transaction(async (tx) => {
-      const claimed = ids && claimThese ? await claimThese(tx, ids) : await storage.claimDue(tx, REMOTE_TASK_BATCH);
-      for (const task of claimed) {
-        try {
-          // Under the span of the change that queued it: the command it sends (cmd.* send, its
-          // headers) and what the other process does with it join that trace.
-          await withSpan(
-            `remote-task ${task.kind}`,
-            {
-              kind: SpanKind.INTERNAL,
-              parent: contextFromCarrier(task.traceContext),
-              attributes: { 'holdfast.remote_task.id': task.id, 'holdfast.remote_task.attempt': task.attempts + 1 },
-            },
-            () => storage.complete(tx, task),
-          );
-        } catch (error) {
-          await settleFailedRemoteTask(error, task, {
-            settings,
-            log,
-            retryLater: (delay, failure) => storage.retryLater(tx, task, delay, failure),
-            giveUp: (failure) => storage.giveUp(tx, task, failure),
-          });
-        }
-      }
+      const claimed = ids && claimThese ? await claimThese(tx, ids) : await storage.claimDue(tx, job.batch);
+      await workClaimed(
+        job,
+        claimed,
+        {
+          run: (task) => storage.complete(tx, task),
+          retry: (task, delayMs, failure) => storage.retryLater(tx, task, delayMs, failure),
+          giveUp: (task, failure) => storage.giveUp(tx, task, failure),
+        },
+        log,
+      );
       return claimed.length;
     });
   }
@@ -117,7 +132,7 @@ export function createRemoteTaskRunner<T extends RemoteTask, Tx>(deps: {
         lastPurge = Date.now();
         await storage.purgeDone(REMOTE_TASK_KEEP_DONE_MS);
       }
-      return claimed >= REMOTE_TASK_BATCH;
+      return claimed >= job.batch;
     },
   });
 

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Logger } from '@holdfast/logging';
 
 /** How long after the workers started the start-up garbage is collected (their first passes are done by then). */
@@ -18,6 +19,14 @@ type Collector = (options: { type: 'major'; execution: 'sync'; flavor: 'last-res
  * (docs/adr/0037-start-up-garbage-collected.md). Under load the young generation grows back to
  * its cap: only the idle footprint changes. The collection costs 40 to 110 ms of CPU, once.
  *
+ * Only once the process is idle: a process that starts on work to do (the indexer's backfill of
+ * thousands of events, a dispatcher's backlog) would otherwise stop for a last-resort collection
+ * of a heap full of that work, then grow its shrunk young generation back under it. The indexer's
+ * backfill of 4,040 events spent about a second in that collection (issue 34,
+ * docs/perf/indexer-backfill-startup-collection.md). So at the delay, and every delay after it, the
+ * event loop's utilization over the last delay is read: above `BUSY_UTILIZATION` the collection
+ * waits for the next; a busy process's young generation is at its cap anyway.
+ *
  * Runs only when the process was started with `--expose-gc` (the services' production flags);
  * without it this does nothing.
  */
@@ -25,9 +34,17 @@ export function collectStartupGarbage(
   logger: Logger,
   collect: Collector | undefined = globalThis.gc as Collector | undefined,
   delayMs = STARTUP_COLLECTION_DELAY_MS,
+  utilization: () => number = eventLoopUtilizationSinceLastCall(),
 ): void {
   if (!collect) return;
-  const timer = setTimeout(() => {
+  const check = () => {
+    if (utilization() > BUSY_UTILIZATION) {
+      setTimeout(check, delayMs).unref();
+      return;
+    }
+    collectNow();
+  };
+  const collectNow = () => {
     const before = process.memoryUsage.rss();
     const cpuBefore = process.cpuUsage();
     collect({ type: 'major', execution: 'sync', flavor: 'last-resort' });
@@ -40,7 +57,21 @@ export function collectStartupGarbage(
       },
       'start-up garbage collected',
     );
-  }, delayMs);
+  };
   // A process that stops within the delay does not wait for it.
-  timer.unref();
+  setTimeout(check, delayMs).unref();
+}
+
+/** Above this share of the last delay spent running, the process is busy: the collection waits. */
+export const BUSY_UTILIZATION = 0.25;
+
+/** The event loop's utilization (0–1) since the previous call (since this was made, the first time). */
+function eventLoopUtilizationSinceLastCall(): () => number {
+  let last = performance.eventLoopUtilization();
+  return () => {
+    const now = performance.eventLoopUtilization();
+    const { utilization } = performance.eventLoopUtilization(now, last);
+    last = now;
+    return utilization;
+  };
 }

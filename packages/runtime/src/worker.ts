@@ -143,24 +143,3 @@ export function createRetentionSweeper(options: {
     },
   });
 }
-
-/**
- * The worker of a queue worked through a batch at a time: `runOnce` claims due rows (with a lease),
- * handles each and returns how many it claimed; the next pass starts at once while a pass claimed
- * any, else after `intervalMs`. `runOnce` is handed back for tests and operators to run a pass.
- */
-export function createBatchWorker(options: {
-  name: string;
-  logger: Logger;
-  intervalMs: number;
-  runOnce: () => Promise<number>;
-}): PollingWorker & { runOnce: () => Promise<number> } {
-  const { runOnce } = options;
-  const worker = createPollingWorker({
-    name: options.name,
-    logger: options.logger,
-    intervalMs: options.intervalMs,
-    pass: async () => (await runOnce()) > 0,
-  });
-  return { ...worker, runOnce };
-}

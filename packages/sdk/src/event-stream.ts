@@ -1,4 +1,5 @@
 import type { DeliveredEvent, EventType } from '@holdfast/contracts';
+import { createParser } from 'eventsource-parser';
 import { errorFromAnswer, HoldfastError } from './errors.js';
 import { backoffMs, type TokenSource } from './transport.js';
 
@@ -79,27 +80,20 @@ export async function* streamEvents(
       renewed = false;
       failures = 0;
       options.onStatus?.({ state: 'connected', lastEventId });
+      // The SSE framing (fields, comments, multi-line data, CRLF) is eventsource-parser's (ADR 60).
       const decoder = new TextDecoder();
-      let buffer = '';
+      const ready: StreamedEvent[] = [];
+      const parser = createParser({
+        onEvent: (message) => {
+          ready.push({ id: message.id ?? '', event: JSON.parse(message.data) as DeliveredEvent });
+        },
+      });
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
         feed();
-        buffer += decoder.decode(chunk, { stream: true }).replaceAll('\r\n', '\n');
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          let id: string | undefined;
-          const data: string[] = [];
-          for (const line of block.split('\n')) {
-            if (line.startsWith(':')) continue;
-            const colon = line.indexOf(':');
-            const field = colon < 0 ? line : line.slice(0, colon);
-            const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-            if (field === 'id') id = value;
-            else if (field === 'data') data.push(value);
-          }
-          if (data.length === 0) continue;
-          if (id !== undefined) lastEventId = id;
-          yield { id: id ?? '', event: JSON.parse(data.join('\n')) as DeliveredEvent };
+        parser.feed(decoder.decode(chunk, { stream: true }));
+        for (let next = ready.shift(); next; next = ready.shift()) {
+          if (next.id) lastEventId = next.id;
+          yield next;
         }
       }
       throw new Error('the stream ended');

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type {
   AtRiskReport,
+  AttachCheckoutPayerBody,
   AutomaticIdempotencyKeyPrefix,
   BatchCreated,
   BatchList,
   BatchListQuery,
   BatchWithLegs,
+  CheckoutAuthorizationBody,
+  CheckoutPage,
+  CheckoutPayment,
   CheckoutSession,
   CheckoutSessionListQuery,
   CheckVerificationBody,
@@ -44,6 +48,8 @@ import type {
 } from '@holdfast/contracts';
 import type { Static } from '@sinclair/typebox';
 import { type EventStreamOptions, type StreamedEvent, streamEvents } from './event-stream.js';
+import type { paths as PaymentsPaths } from './generated/payments-openapi.js';
+import { type OperationAt, operationCaller, type RequestInit } from './operations.js';
 import { type Page, PageIterator, singlePage } from './pagination.js';
 import { type ApiRequest, createTransport, type TokenSource, type TransportOptions } from './transport.js';
 import { escrowSessionOf, type X402FacilitatorConfig, x402FacilitatorConfig } from './x402.js';
@@ -121,6 +127,9 @@ export class PaymentsClient {
   readonly checkout;
   readonly x402;
   readonly events;
+  readonly testHelpers;
+  readonly request;
+  readonly oauthClients;
 
   readonly #transport;
   readonly #options: PaymentsClientOptions;
@@ -274,6 +283,26 @@ export class PaymentsClient {
         /** An open session expires now (an expired one answers as it is; processing or complete: 409). */
         expire: (sessionId: string): Promise<CheckoutSession> => post(`${v2}/checkout/sessions/${id(sessionId)}/expire`, {}),
       },
+      /**
+       * The payer's side, as the hosted page calls it (no platform credential: the session id is the
+       * capability; public rate-limit tier). For a page of your own and for tests: name the payer,
+       * read what it signs (`payment.typedData`, EIP-712 ReceiveWithAuthorization), send the signature.
+       */
+      payer: {
+        attach: (sessionId: string, body: AttachCheckoutPayerBody): Promise<CheckoutPayment> =>
+          this.#transport
+            .send<CheckoutPayment>({ method: 'POST', path: `${v2}/checkout/sessions/${id(sessionId)}/payer`, body, retry: true })
+            .then((a) => a.body),
+        page: (sessionId: string): Promise<CheckoutPage> =>
+          this.#transport
+            .send<CheckoutPage>({ method: 'GET', path: `${v2}/checkout/sessions/${id(sessionId)}/page`, retry: true })
+            .then((a) => a.body),
+        /** The payer's signature to the relayer: 202 relayed now, 200 the same signature again (nothing sent twice). */
+        authorize: (sessionId: string, body: CheckoutAuthorizationBody): Promise<CheckoutPage> =>
+          this.#transport
+            .send<CheckoutPage>({ method: 'POST', path: `${v2}/checkout/sessions/${id(sessionId)}/authorization`, body, retry: true })
+            .then((a) => a.body),
+      },
     };
 
     this.x402 = {
@@ -328,6 +357,30 @@ export class PaymentsClient {
         act(`${v2}/disputes/${id(disputeId)}/evidence`, body, options),
       resolve: (disputeId: string, body: ResolveDisputeBody, options?: IdempotentCall): Promise<Dispute> =>
         act(`${v2}/disputes/${id(disputeId)}/resolve`, body, options),
+    };
+
+    this.testHelpers = {
+      /**
+       * Test clock (docs/test-clock.md): ends the hold of the platform's own escrowed or in_review
+       * transaction now, for a sandbox credential or a local deployment (403 for a live platform).
+       */
+      advanceHold: (transactionId: string, options?: IdempotentCall): Promise<TransactionOperationResult> =>
+        act(`${v2}/test_helpers/transactions/${id(transactionId)}/advance_hold`, undefined, options),
+    };
+
+    /**
+     * Any operation of the Payments API, typed from the OpenAPI document (ADR 59): the named
+     * methods above are the ergonomic surface; this reaches the others (v1 routes, operator routes)
+     * with the same token, retries and errors. `request('get', '/api/v2/transactions/stats')`.
+     */
+    this.request = operationCaller<PaymentsPaths>(this.#transport, bearer);
+
+    /** Operator routes of OAuth clients (v1, `admin:platform`): create one on a platform, revoke every token of one. */
+    this.oauthClients = {
+      create: (body: NonNullable<RequestInit<OperationAt<PaymentsPaths, '/api/v1/oauth/clients', 'post'>>['body']>) =>
+        this.request('post', '/api/v1/oauth/clients', { body }),
+      revokeAllTokens: (clientId: string) =>
+        this.request('post', '/api/v1/oauth/clients/{clientId}/revoke-all-tokens', { params: { clientId } }),
     };
 
     this.events = {

@@ -43,7 +43,7 @@ export interface ApiAnswer<T> {
   body: T;
 }
 
-export const SDK_VERSION = '0.1.0';
+export const SDK_VERSION = '0.2.0';
 // 502 and 504: a proxy in front of Holdfast lost the answer or timed out; safe for what is retried.
 const RETRIABLE_STATUSES = new Set([429, 502, 503, 504]);
 

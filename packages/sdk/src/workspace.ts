@@ -4,11 +4,14 @@ import type {
   DeliveryLogsQuery,
   EventTypeInfo,
   ListWebhooksQuery,
+  ReplayResult,
+  ReplayWebhookBody,
   ResponseMeta,
   SandboxCredential,
   SessionTokens,
   UpdateWebhookBody,
   UserRecord,
+  WebhookDelivery,
   WebhookDeliveryLog,
   WebhookDeliveryLogList,
   WebhookSubscription,
@@ -17,8 +20,25 @@ import type {
   WorkspaceRecord,
 } from '@holdfast/contracts';
 import { AuthError } from './errors.js';
-import { PageIterator } from './pagination.js';
+import type { paths as WorkspacePaths } from './generated/workspace-openapi.js';
+import { dataOf, type OperationAt, operationCaller, type RequestInit } from './operations.js';
+
+type JsonBody<P extends keyof WorkspacePaths, M extends 'post' | 'put' | 'patch'> = NonNullable<
+  RequestInit<OperationAt<WorkspacePaths, P, M>>['body']
+>;
+type Query<P extends keyof WorkspacePaths, M extends 'get'> = NonNullable<RequestInit<OperationAt<WorkspacePaths, P, M>>['query']>;
+
+import { type Page, PageIterator } from './pagination.js';
 import { type ApiRequest, createTransport, type TokenSource, type TransportOptions } from './transport.js';
+
+export type {
+  ReplayResult,
+  ReplayWebhookBody,
+  WebhookDelivery,
+  WebhookDeliveryLog,
+  WebhookSubscription,
+  WebhookSubscriptionWithSecret,
+} from '@holdfast/contracts';
 
 /** Sign in with a token you already hold (no refresh), or with e-mail and password (refreshed for you). */
 export type WorkspaceClientOptions = TransportOptions & ({ accessToken: string } | { email: string; password: string });
@@ -39,6 +59,11 @@ export class WorkspaceClient {
   readonly workspaces;
   readonly sandboxCredentials;
   readonly webhooks;
+  readonly request;
+  readonly oauthClients;
+  readonly customers;
+  readonly customerAuth;
+  readonly auditLogs;
 
   readonly #transport;
   readonly #options: WorkspaceClientOptions;
@@ -62,6 +87,99 @@ export class WorkspaceClient {
     const v1 = '/api/v1';
     const id = (value: string) => encodeURIComponent(value);
     const hooks = (workspaceId: string) => `${v1}/workspaces/${id(workspaceId)}/webhooks`;
+
+    /**
+     * Any operation of the Workspace API, typed from the OpenAPI document (ADR 59), with the
+     * session of this client: `request('get', '/api/v1/workspaces/{id}/audit-logs', { params: { id } })`.
+     * Answers the envelope as the API writes it (`{success, data, meta}`).
+     */
+    this.request = operationCaller<WorkspacePaths>(this.#transport, bearer);
+
+    const r = this.request;
+    /** A paged envelope answer as the other lists: `for await` over every page. */
+    const paged = <E extends { data: unknown[]; meta?: { pagination?: Page<unknown>['pagination'] } }>(
+      fetchPage: (page: number) => Promise<E>,
+    ) =>
+      new PageIterator<E['data'][number]>(async (page) => {
+        const answer = await fetchPage(page);
+        const pagination = answer.meta?.pagination ?? { page, limit: answer.data.length, total: answer.data.length, totalPages: 1 };
+        return { data: answer.data as E['data'][number][], pagination };
+      });
+    const ws = (workspaceId: string) => ({ id: workspaceId });
+
+    /** The workspace's OAuth clients of the Payments API (its platforms'); the secret is shown once, by create. */
+    this.oauthClients = {
+      list: (workspaceId: string) => dataOf(r('get', '/api/v1/workspaces/{id}/oauth/clients', { params: ws(workspaceId) })),
+      create: (workspaceId: string, body: JsonBody<'/api/v1/workspaces/{id}/oauth/clients', 'post'>) =>
+        dataOf(r('post', '/api/v1/workspaces/{id}/oauth/clients', { params: ws(workspaceId), body })),
+      get: (workspaceId: string, clientId: string) =>
+        dataOf(r('get', '/api/v1/workspaces/{id}/oauth/clients/{clientId}', { params: { id: workspaceId, clientId } })),
+      update: (workspaceId: string, clientId: string, body: JsonBody<'/api/v1/workspaces/{id}/oauth/clients/{clientId}', 'patch'>) =>
+        dataOf(r('patch', '/api/v1/workspaces/{id}/oauth/clients/{clientId}', { params: { id: workspaceId, clientId }, body })),
+      delete: async (workspaceId: string, clientId: string): Promise<void> => {
+        await r('delete', '/api/v1/workspaces/{id}/oauth/clients/{clientId}', { params: { id: workspaceId, clientId } });
+      },
+      revokeTokens: (workspaceId: string, clientId: string) =>
+        dataOf(r('post', '/api/v1/workspaces/{id}/oauth/clients/{clientId}/revoke-tokens', { params: { id: workspaceId, clientId } })),
+      stats: (workspaceId: string, clientId: string) =>
+        dataOf(r('get', '/api/v1/workspaces/{id}/oauth/clients/{clientId}/stats', { params: { id: workspaceId, clientId } })),
+    };
+
+    /** The workspace's customers, for its administrators. */
+    this.customers = {
+      /** Every customer of the workspace matching the filters, newest first, page after page. */
+      list: (workspaceId: string, filters: Partial<Query<'/api/v1/workspaces/{id}/customers', 'get'>> = {}) =>
+        paged((page) =>
+          r('get', '/api/v1/workspaces/{id}/customers', {
+            params: ws(workspaceId),
+            query: { limit: 100, ...filters, page } as Query<'/api/v1/workspaces/{id}/customers', 'get'>,
+          }),
+        ),
+      create: (workspaceId: string, body: JsonBody<'/api/v1/workspaces/{id}/customers', 'post'>) =>
+        dataOf(r('post', '/api/v1/workspaces/{id}/customers', { params: ws(workspaceId), body })),
+      get: (customerId: string) => dataOf(r('get', '/api/v1/customers/{id}', { params: { id: customerId } })),
+      update: (customerId: string, body: JsonBody<'/api/v1/customers/{id}', 'put'>) =>
+        dataOf(r('put', '/api/v1/customers/{id}', { params: { id: customerId }, body })),
+      delete: async (customerId: string): Promise<void> => {
+        await r('delete', '/api/v1/customers/{id}', { params: { id: customerId } });
+      },
+    };
+
+    /**
+     * A workspace's customers' own self-service (`{id}`: the workspace id or slug): register and log
+     * in without a session, then each call with the customer's own access token.
+     */
+    this.customerAuth = (workspace: string) => {
+      const base = { id: workspace };
+      return {
+        register: (body: JsonBody<'/api/v1/workspaces/{id}/customers/auth/register', 'post'>) =>
+          dataOf(r('post', '/api/v1/workspaces/{id}/customers/auth/register', { params: base, body, accessToken: null })),
+        login: (body: JsonBody<'/api/v1/workspaces/{id}/customers/auth/login', 'post'>) =>
+          dataOf(r('post', '/api/v1/workspaces/{id}/customers/auth/login', { params: base, body, accessToken: null })),
+        refresh: (body: JsonBody<'/api/v1/workspaces/{id}/customers/auth/refresh', 'post'>) =>
+          dataOf(r('post', '/api/v1/workspaces/{id}/customers/auth/refresh', { params: base, body, accessToken: null })),
+        logout: (accessToken: string, body: JsonBody<'/api/v1/workspaces/{id}/customers/auth/logout', 'post'>) =>
+          dataOf(r('post', '/api/v1/workspaces/{id}/customers/auth/logout', { params: base, body, accessToken })),
+        me: (accessToken: string) => dataOf(r('get', '/api/v1/workspaces/{id}/customers/auth/me', { params: base, accessToken })),
+        walletNonce: (accessToken: string, body: JsonBody<'/api/v1/workspaces/{id}/customers/auth/wallet-nonce', 'post'>) =>
+          dataOf(r('post', '/api/v1/workspaces/{id}/customers/auth/wallet-nonce', { params: base, body, accessToken })),
+        linkWallet: (accessToken: string, body: JsonBody<'/api/v1/workspaces/{id}/customers/auth/link-wallet', 'post'>) =>
+          dataOf(r('post', '/api/v1/workspaces/{id}/customers/auth/link-wallet', { params: base, body, accessToken })),
+        walletBalances: (accessToken: string) =>
+          dataOf(r('get', '/api/v1/workspaces/{id}/customers/auth/wallet-balances', { params: base, accessToken })),
+      };
+    };
+
+    /** The workspace's audit log, newest first, page after page. */
+    this.auditLogs = {
+      list: (workspaceId: string, filters: Partial<Query<'/api/v1/workspaces/{id}/audit-logs', 'get'>> = {}) =>
+        paged((page) =>
+          r('get', '/api/v1/workspaces/{id}/audit-logs', {
+            params: ws(workspaceId),
+            query: { limit: 100, ...filters, page } as Query<'/api/v1/workspaces/{id}/audit-logs', 'get'>,
+          }),
+        ),
+    };
 
     /** The signed-in user. */
     this.me = (): Promise<UserRecord> => data({ method: 'GET', path: '/identity/me' });
@@ -104,8 +222,30 @@ export class WorkspaceClient {
       delete: async (workspaceId: string, webhookId: string): Promise<void> => {
         await call({ method: 'DELETE', path: `${hooks(workspaceId)}/${id(webhookId)}` });
       },
-      deliveryLogs: (workspaceId: string, webhookId: string, query: Partial<DeliveryLogsQuery> = {}): Promise<WebhookDeliveryLogList> =>
-        data({ method: 'GET', path: `${hooks(workspaceId)}/${id(webhookId)}/delivery-logs`, query }),
+      /**
+       * Every delivery attempt to the subscription, newest first, as the other lists: `for await`
+       * walks page after page (the API's limit/offset), `firstPage()` answers the first with its total.
+       */
+      deliveryLogs: (workspaceId: string, webhookId: string, query: Omit<Partial<DeliveryLogsQuery>, 'offset'> = {}) => {
+        const limit = query.limit ?? 100;
+        return new PageIterator<WebhookDeliveryLog>(async (page) => {
+          const answer = await data<WebhookDeliveryLogList>({
+            method: 'GET',
+            path: `${hooks(workspaceId)}/${id(webhookId)}/delivery-logs`,
+            query: { ...query, limit, offset: (page - 1) * limit },
+          });
+          return {
+            data: answer.logs,
+            pagination: { page, limit, total: answer.total, totalPages: Math.max(1, Math.ceil(answer.total / limit)) },
+          };
+        });
+      },
+      /** Queues one delivery (a `deliveryId` of the logs) for an attempt now, with the same delivery id. */
+      resend: (workspaceId: string, webhookId: string, deliveryId: string): Promise<WebhookDelivery> =>
+        data({ method: 'POST', path: `${hooks(workspaceId)}/${id(webhookId)}/deliveries/${id(deliveryId)}/resend`, body: {} }),
+      /** Queues the events of `[from, to)` the subscription matches (at most 5,000 per call; `resumeFrom` continues). */
+      replay: (workspaceId: string, webhookId: string, body: ReplayWebhookBody): Promise<ReplayResult> =>
+        data({ method: 'POST', path: `${hooks(workspaceId)}/${id(webhookId)}/replay`, body }),
       /** Starts a rotation: the answer holds the new secret; deliveries are signed with both until `completeRotation`. */
       rotateSecret: (workspaceId: string, webhookId: string): Promise<WebhookSubscriptionWithSecret> =>
         data({ method: 'POST', path: `${hooks(workspaceId)}/${id(webhookId)}/rotate-secret`, body: {} }),

@@ -27,10 +27,11 @@ beforeAll(async () => {
   const tarball = readdirSync(work).find((f) => f.endsWith('.tgz')) as string;
   mkdirSync(installed, { recursive: true });
   execFileSync('tar', ['-xzf', join(work, tarball), '-C', installed, '--strip-components=1']);
-  // Its one dependency, as npm would install it.
+  // Its dependencies, as npm would install them.
   const typebox = realpathSync(join(packageDir, 'node_modules', '@sinclair', 'typebox'));
   mkdirSync(join(work, 'node_modules', '@sinclair'), { recursive: true });
   symlinkSync(typebox, join(work, 'node_modules', '@sinclair', 'typebox'));
+  symlinkSync(realpathSync(join(packageDir, 'node_modules', 'eventsource-parser')), join(work, 'node_modules', 'eventsource-parser'));
   stack = await startStack();
 });
 afterAll(async () => {
@@ -39,9 +40,9 @@ afterAll(async () => {
 });
 
 describe('the packed @holdfast/sdk', () => {
-  it('ships dist and README only, and no file names an unpublished workspace package', () => {
+  it('ships dist, README and CHANGELOG only, and no file names an unpublished workspace package', () => {
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
-    expect(Object.keys(manifest.dependencies)).toEqual(['@sinclair/typebox']);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@sinclair/typebox', 'eventsource-parser']);
     expect(JSON.stringify(manifest.exports)).not.toContain('@holdfast/source');
     const files = execFileSync('find', [installed, '-type', 'f'], { encoding: 'utf8' }).trim().split('\n');
     for (const file of files.filter((f) => /\.(js|d\.ts)$/.test(f))) {

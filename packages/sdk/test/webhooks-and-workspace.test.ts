@@ -138,7 +138,7 @@ describe('WorkspaceClient', () => {
     expect(test).toMatchObject({ success: true, statusCode: 204 });
     const testDelivery = await receiver.waitFor((r) => r.headers['x-webhook-event'] === 'webhook.test');
     expect(testDelivery.headers['webhook-signature']).toMatch(/^v1,/);
-    expect((await workspace.webhooks.deliveryLogs(ws, second.id)).total).toBeGreaterThanOrEqual(1);
+    expect((await workspace.webhooks.deliveryLogs(ws, second.id).firstPage()).pagination.total).toBeGreaterThanOrEqual(1);
     expect((await workspace.webhooks.get(ws, second.id)).id).toBe(second.id);
     await workspace.webhooks.delete(ws, second.id);
     await expect(workspace.webhooks.get(ws, second.id)).rejects.toBeInstanceOf(NotFoundError);

@@ -16,3 +16,4 @@ export * from './service.js';
 export * from './stand-in.js';
 export * from './stores.js';
 export * from './until.js';
+export * from './webhook-commands.js';

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { type WorkspaceEndpoint, workspaceEndpoints } from '@holdfast/contracts';
 import { repoRoot, serviceMigrations } from '@holdfast/db/testing';
 import { describe, expect, it } from 'vitest';
 
@@ -10,6 +11,18 @@ function filesUnder(dir: string, suffix: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((d) => d.isFile() && d.name.endsWith(suffix))
     .map((d) => join(d.parentPath, d.name));
+}
+
+/** The source folders (`subs`) of every service and of the packages not skipped, and scripts/ when asked. */
+function sourceDirs(options: { subs?: string[]; skip?: string[]; scripts?: boolean } = {}): string[] {
+  const subs = options.subs ?? ['src'];
+  return [
+    ...services.flatMap(({ service }) => subs.map((sub) => join(repoRoot(), 'services', service, sub))),
+    ...readdirSync(join(repoRoot(), 'packages'), { withFileTypes: true })
+      .filter((d) => d.isDirectory() && !(options.skip ?? []).includes(d.name))
+      .flatMap((d) => subs.map((sub) => join(repoRoot(), 'packages', d.name, sub))),
+    ...(options.scripts ? [join(repoRoot(), 'scripts')] : []),
+  ].filter((dir) => existsSync(dir));
 }
 
 describe('schema ownership', () => {
@@ -146,6 +159,32 @@ describe('module dependencies', () => {
   });
 });
 
+// Modules have public faces (issue 35): another module uses a module through its `index.ts`, never
+// through its files, so what a module offers is one list and its repository and tables stay its
+// own. A module's own folders (workspace's wallets/providers) import each other freely, and a
+// table's foreign key names the parent table's file: the schema is one (drizzle-kit reads it
+// whole), and a tables file that imported a face would load the module's code with the schema.
+describe('module faces', () => {
+  const TABLES = /(^|[/-])tables\.[jt]s$/;
+  it.each(services)('$service modules import another module only through its index.ts', ({ service }) => {
+    const modulesDir = join(repoRoot(), 'services', service, 'src', 'modules');
+    const offenders = filesUnder(modulesDir, '.ts').flatMap((file) => {
+      const own = relative(modulesDir, file).split('/')[0];
+      return [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s+'(\.{1,2}\/[^']+)'/g)].flatMap((m) => {
+        const target = relative(modulesDir, resolve(dirname(file), m[1] as string));
+        const [module, ...rest] = target.split('/');
+        if (target.startsWith('..') || module === own || rest.join('/') === 'index.js') return [];
+        if (TABLES.test(file) && TABLES.test(target)) return [];
+        const what = /(^|\/|-)(repository|tables)\.js$/.test(target)
+          ? `the ${target.endsWith('repository.js') ? 'repository' : 'tables'}`
+          : 'a file';
+        return [`${relative(modulesDir, file)} imports ${what} of ${module} (${m[1]}): import ../${module}/index.js`];
+      });
+    });
+    expect(offenders).toEqual([]);
+  });
+});
+
 // One route style (issue 19): a module's routes are Fastify plugins (`xRoutes(service)`, registered
 // with `app.register`), and a route says what it asks of its caller in `config.access`, in both
 // APIs (docs/engineering.md). A `registerXRoutes(app, ...)` function or a `config.auth` would be
@@ -166,28 +205,215 @@ describe('one route style', () => {
   });
 });
 
+// One route declaration (issue 35): what an endpoint asks of its caller (access, roles), its tier,
+// its audit action and its twins are written once, in its catalogue entry; a route file gives only
+// the handler, through `serveRoutes(app, surface, [route(api.x, handler), ...])` of
+// @holdfast/http-kit, which serves each entry with its config and (on the Workspace API) wraps the
+// answer in the envelope. A `serveEndpoint(` or `app.get(` of a module, a `config` at the call
+// site, or an `envelope(request, ...)` of a workspace handler would be the second way back.
+describe('one route declaration', () => {
+  const routeFiles = (service: string) => {
+    const modules = join(repoRoot(), 'services', service, 'src', 'modules');
+    return filesUnder(modules, '.ts')
+      .filter((file) => file.endsWith('/routes.ts') || dirname(file).endsWith('/routes'))
+      .map((file) => ({ name: relative(modules, file), text: readFileSync(file, 'utf8') }));
+  };
+
+  /** What a route file of workspace-service may not say: each pattern with the way it should be said. */
+  const WORKSPACE_OFFENCES: [RegExp, string][] = [
+    [/\bserveEndpoint\(/g, 'serveEndpoint (serve the module through serveRoutes(app, WORKSPACE_SURFACE, [...]))'],
+    [
+      /\b\w+\.(?:get|post|put|patch|delete|route)(?:<[^>]*>)?\(\s*['`{]/g,
+      'a route registered by hand (add it to the catalogue, serve it with serveRoutes)',
+    ],
+    [
+      /\b(?:config|tier|access|roles):|\baudit:\s*[A-Z_]+\./g,
+      'a route option of the catalogue (write access, roles, tier and audit in the endpoint entry)',
+    ],
+    [/\benvelope\(/g, 'envelope( (return the data; the kit wraps it, paged(data, pagination) for a page)'],
+  ];
+
+  it('finds an offence when there is one', () => {
+    const sample =
+      "serveEndpoint(app, api.getUser, { config: { tier: 'admin', roles: ADMIN_ROLES } }, async (request) => envelope(request, 1));" +
+      "app.get('/x', async () => 1);";
+    expect(WORKSPACE_OFFENCES.filter(([pattern]) => sample.match(pattern)).length).toBe(4);
+  });
+
+  it('workspace-service routes are served from the catalogue, through the kit', () => {
+    const files = routeFiles('workspace-service');
+    expect(files.length).toBeGreaterThan(10);
+    const offenders = files.flatMap(({ name, text }) => [
+      ...WORKSPACE_OFFENCES.flatMap(([pattern, why]) => [...text.matchAll(pattern)].map(() => `${name}: ${why}`)),
+      ...(text.includes('serveRoutes(') ? [] : [`${name}: serves no route through serveRoutes`]),
+    ]);
+    expect(offenders).toEqual([]);
+  });
+
+  it('every mutating Workspace endpoint names the action its audit entries record', () => {
+    // Two POSTs change nothing an administrator would look for: a connection probe and a sign-in nonce.
+    const unaudited = new Set(['testWalletProviderConnection', 'customerWalletNonce']);
+    const missing = (Object.values(workspaceEndpoints) as unknown[])
+      .filter((entry): entry is WorkspaceEndpoint => typeof entry === 'object' && entry !== null && 'operationId' in entry)
+      .filter((entry) => entry.method !== 'GET' && !entry.audit && !unaudited.has(entry.operationId))
+      .map((entry) => `${entry.method} ${entry.path} (${entry.operationId})`);
+    expect(missing).toEqual([]);
+  });
+
+  it('payments-service routes are served from the catalogue, through the kit', () => {
+    const offenders = routeFiles('payments-service').flatMap(({ name, text }) => [
+      ...[...text.matchAll(/\bserveEndpoint\(/g)].map(
+        () => `${name}: serveEndpoint (serve it through serveRoutes(app, PAYMENTS_SURFACE, [...]))`,
+      ),
+      ...(text.includes('serveRoutes(') ? [] : [`${name}: serves no route through serveRoutes`]),
+    ]);
+    expect(offenders).toEqual([]);
+  });
+});
+
 // One crypto package (issue 19): @holdfast/secrets seals, hashes, MACs and compares for every
 // service and package. Ciphers, hashes and MACs of node:crypto anywhere else would be a second,
 // diverging way (another key format, another comparison).
 describe('one crypto package', () => {
   const CRYPTO =
     /\b(createCipheriv|createDecipheriv|createCipher|createDecipher|createHmac|createHash|timingSafeEqual|scrypt|scryptSync|pbkdf2|pbkdf2Sync|hkdf|hkdfSync|createSign|createVerify|publicEncrypt|privateDecrypt)\b/;
-  const sources = [
-    ...services.map(({ service }) => join(repoRoot(), 'services', service, 'src')),
-    ...readdirSync(join(repoRoot(), 'packages'), { withFileTypes: true })
-      // The published SDK runs in an integrator's process and carries no workspace package at run
-      // time (ADR 24): its verifyWebhook is the receiving side of the dispatcher's signature, and
-      // its tests verify real deliveries, so the two cannot drift apart unnoticed.
-      .filter((d) => d.isDirectory() && d.name !== 'secrets' && d.name !== 'sdk')
-      .map((d) => join(repoRoot(), 'packages', d.name, 'src')),
-    join(repoRoot(), 'scripts'),
-  ].filter((dir) => existsSync(dir));
+  // The published SDK runs in an integrator's process and carries no workspace package at run
+  // time (ADR 24): its verifyWebhook is the receiving side of the dispatcher's signature, and
+  // its tests verify real deliveries, so the two cannot drift apart unnoticed.
+  const sources = sourceDirs({ skip: ['secrets', 'sdk'], scripts: true });
 
   it('no source outside packages/secrets uses node:crypto ciphers, hashes or MACs', () => {
     const offenders = sources
       .flatMap((dir) => filesUnder(dir, '.ts'))
       .filter((file) => !file.includes('node_modules'))
       .filter((file) => CRYPTO.test(readFileSync(file, 'utf8')));
+    expect(offenders).toEqual([]);
+  });
+});
+
+// The error helpers stand beside the codes (issue 35): `notFound`, `conflict`, `forbidden`,
+// `unauthorized`, `validationError` and `boundedText` come from @holdfast/contracts, so a package
+// without HTTP says them the same way. The kit's re-export is a step for branches in flight.
+describe('error helpers from the contracts', () => {
+  const HELPERS = new Set(['notFound', 'conflict', 'forbidden', 'unauthorized', 'validationError', 'boundedText']);
+  const sources = sourceDirs({ subs: ['src', 'test'], skip: ['http-kit'], scripts: true });
+
+  it('no source imports an error helper from @holdfast/http-kit', () => {
+    const offenders = sources
+      .flatMap((dir) => filesUnder(dir, '.ts'))
+      .filter((file) => !file.includes('node_modules'))
+      .flatMap((file) =>
+        [...readFileSync(file, 'utf8').matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*'@holdfast\/http-kit'/g)].flatMap((m) =>
+          (m[1] as string)
+            .split(',')
+            .map(
+              (s) =>
+                s
+                  .trim()
+                  .replace(/^type\s+/, '')
+                  .split(/\s+as\s+/)[0] as string,
+            )
+            .filter((name) => HELPERS.has(name))
+            .map((name) => `${relative(repoRoot(), file)}: ${name} (import it from @holdfast/contracts)`),
+        ),
+      );
+    expect(offenders).toEqual([]);
+  });
+});
+
+// One background-work primitive and one leased-job layer (ADR 22, ADR 65, issue 35): a loop is a
+// createPollingWorker of @holdfast/runtime, a queue worked row by row is a defineLeasedJob, a
+// batch of requests is the runtime's createBatcher. Outside packages/runtime a timer is one of the
+// one-shot deadlines below, each with why it is not a loop; a new one fails until it is listed.
+describe('background work through the runtime', () => {
+  const TIMERS: Record<string, { count: number; why: string }> = {
+    'services/chain-indexer/src/modules/indexing/new-heads.ts': {
+      count: 2,
+      why: 'the reconnect of the newHeads socket (event-driven; the follower polls meanwhile) and the bounded close at stop',
+    },
+    'services/payments-service/src/modules/event-stream/routes.ts': {
+      count: 1,
+      why: "one open stream's heartbeat, cleared when it closes",
+    },
+    'services/payments-service/src/modules/checkout/page/page.ts': {
+      count: 3,
+      why: "the checkout page's script: it runs in the payer's browser",
+    },
+    'services/webhook-dispatcher/src/modules/deliveries/service.ts': {
+      count: 1,
+      why: 'a wake of the delivery worker at most settleWithinMs after a result',
+    },
+    'services/workspace-service/src/modules/access/principal-cache.ts': { count: 1, why: "a pending principal's expiry (unref'd)" },
+    'packages/db/src/retry.ts': { count: 1, why: 'the jitter before a serialization failure is retried, inside one call' },
+    'packages/http-kit/src/starting.ts': { count: 1, why: 'the wait between dependency probes while a process starts' },
+    'packages/http-kit/src/health.ts': { count: 1, why: "a readiness check's deadline" },
+    'packages/http-kit/src/shutdown.ts': { count: 1, why: "the shutdown's deadline" },
+    'packages/messaging/src/nats-server.ts': { count: 1, why: "a NATS probe's deadline" },
+  };
+  // Not background work of a process: the published SDK and the CLI run in their users' processes,
+  // test fixtures in tests.
+  const sources = sourceDirs({ skip: ['runtime', 'sdk', 'cli', 'test-fixtures'] });
+
+  it('no setTimeout or setInterval outside packages/runtime but the listed one-shot deadlines', () => {
+    const found: Record<string, number> = {};
+    for (const file of sources.flatMap((dir) => filesUnder(dir, '.ts'))) {
+      const count = [...readFileSync(file, 'utf8').matchAll(/\b(setTimeout|setInterval)\s*\(/g)].length;
+      if (count > 0) found[relative(repoRoot(), file)] = count;
+    }
+    const listed = Object.fromEntries(Object.entries(TIMERS).map(([file, { count }]) => [file, count]));
+    // A file over its count, or not listed: use createPollingWorker or createBatcher of @holdfast/runtime.
+    expect(found).toEqual(listed);
+  });
+
+  /** The service's drizzle tables: export name -> [SQL name, the declaration's text]. */
+  function tablesOf(src: string): Map<string, [string, string]> {
+    const tables = new Map<string, [string, string]>();
+    for (const file of filesUnder(src, '.ts').filter((f) => /(^|[/-])tables\.ts$/.test(f))) {
+      const text = readFileSync(file, 'utf8');
+      const starts = [...text.matchAll(/export const (\w+) = \w+\.table\(\s*'(\w+)'/g)];
+      starts.forEach((m, i) => {
+        tables.set(m[1] as string, [m[2] as string, text.slice(m.index, starts[i + 1]?.index ?? text.length)]);
+      });
+    }
+    return tables;
+  }
+
+  // Leases that are not a queue's: a request holds its idempotency key's; the dispatcher's delivery
+  // worker claims per subscription slot with its own statements (issue 35, item 3, splits it).
+  const NOT_JOBS = new Set(['payments.idempotent_requests', 'webhooks.deliveries']);
+
+  it.each(services)('$service: every table with a lease column is the table of a defineLeasedJob', ({ service, schemaName }) => {
+    const src = join(repoRoot(), 'services', service, 'src');
+    const declared = new Set(
+      filesUnder(src, '.ts').flatMap((file) =>
+        [...readFileSync(file, 'utf8').matchAll(/defineLeasedJob(?:<[^>]*>)?\(\{[\s\S]*?\btable:\s*(\w+)/g)].map((m) => m[1] as string),
+      ),
+    );
+    const undeclared = [...tablesOf(src)]
+      .filter(([, [, text]]) => /'(lease_until|claimed_until)'/.test(text))
+      .map(([name, [sqlName]]) => [name, `${schemaName}.${sqlName}`])
+      .filter(([name, qualified]) => !declared.has(name as string) && !NOT_JOBS.has(qualified as string));
+    expect(undeclared).toEqual([]);
+  });
+
+  it.each(services)('$service: a claim for a lease is made only by a leased-job worker', ({ service }) => {
+    const src = join(repoRoot(), 'services', service, 'src');
+    const files = filesUnder(src, '.ts');
+    const leasedClaims = files
+      .filter((file) => file.endsWith('repository.ts'))
+      .flatMap((file) =>
+        [...readFileSync(file, 'utf8').matchAll(/async (claim\w*)\(([^)]*)\)/g)].filter((m) =>
+          /\blease(Seconds|Ms)\b/.test(m[2] as string),
+        ),
+      )
+      .map((m) => m[1] as string);
+    const offenders = files
+      .filter((file) => !file.endsWith('repository.ts') && file !== join(src, 'modules/deliveries/service.ts'))
+      .flatMap((file) => {
+        const text = readFileSync(file, 'utf8');
+        if (text.includes('createLeasedJobWorker(')) return [];
+        return leasedClaims.filter((name) => new RegExp(`\\.${name}\\(`).test(text)).map((name) => `${relative(src, file)}: ${name}`);
+      });
     expect(offenders).toEqual([]);
   });
 });

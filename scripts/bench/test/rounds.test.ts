@@ -89,10 +89,22 @@ describe('targetsReport', () => {
       'MISS p99: 25 ms (median of 3 rounds, 10–30 ms; target ≤ 20 ms)',
     ]);
     expect(table.split('\n')).toEqual([
-      `| target (issue 16) | ${SPREAD_HEADER.join(' | ')} | target | result |`,
+      `| target | ${SPREAD_HEADER.join(' | ')} | target | result |`,
       '| --- | --- | --- | --- | --- | --- |',
       '| ratio | 0.60× | 0.40–0.70× | 0.40, 0.60, 0.70 | ≥ 0.5× | PASS |',
       '| p99 | 25 ms | 10–30 ms | 30, 10, 25 | ≤ 20 ms | MISS |',
+    ]);
+  });
+
+  it('keeps an information row in the table without a verdict', () => {
+    const { verdicts, table } = targetsReport([
+      { what: 'old ratio', value: spread([0.4]), unit: '×', op: '≥', target: 0.6, decimals: 2, info: true },
+      { what: 'ratio', value: spread([0.9]), unit: '×', op: '≥', target: 0.8, decimals: 2 },
+    ]);
+    expect(verdicts).toEqual(['PASS ratio: 0.90× (one round; target ≥ 0.8×)']);
+    expect(table.split('\n').slice(2)).toEqual([
+      '| old ratio | 0.40× | 0.40–0.40× | 0.40 | — | information |',
+      '| ratio | 0.90× | 0.90–0.90× | 0.90 | ≥ 0.8× | PASS |',
     ]);
   });
 });

@@ -5,12 +5,13 @@ import type { Logger } from '@holdfast/logging';
 import {
   DEFAULT_REMOTE_TASK_SETTINGS,
   NonRetryableError,
+  publishEvent,
   type RemoteTaskSettings,
   type RunningConsumer,
   sendCommand,
   startConsumer,
 } from '@holdfast/messaging';
-import { createEventRelay, createFoundation, createRetentionSweeper } from '@holdfast/runtime';
+import { createFoundation, createOutboxRelay, createRetentionSweeper, createRowWaiter } from '@holdfast/runtime';
 import { createSecretBox } from '@holdfast/secrets';
 import { type PaymentsConfig, SERVICE_NAME } from './config.js';
 import * as tables from './db/schema.js';
@@ -59,7 +60,7 @@ import { reconciliationRoutes } from './modules/reconciliation/routes.js';
 import { createReconciler, createReconciliationService } from './modules/reconciliation/service.js';
 import { createRelayerChain } from './modules/relayer/chain.js';
 import { registerRelayerMetrics } from './modules/relayer/metrics.js';
-import { createRelayerRepository } from './modules/relayer/repository.js';
+import { createRelayerRepository, RELAY_SETTLED_CHANNEL } from './modules/relayer/repository.js';
 import { relayerRoutes } from './modules/relayer/routes.js';
 import { createRelayerService, type RelayerService } from './modules/relayer/service.js';
 import { createRelayerWorker } from './modules/relayer/worker.js';
@@ -75,6 +76,8 @@ import { createSettlementWorker } from './modules/settlement/worker.js';
 import { createSettlementReviewRepository } from './modules/settlement-review/repository.js';
 import { settlementReviewRoutes } from './modules/settlement-review/routes.js';
 import { createSettlementReviewService } from './modules/settlement-review/service.js';
+import { testClockRoutes } from './modules/test-clock/routes.js';
+import { createTestClockService } from './modules/test-clock/service.js';
 import { registerTransactionMetrics } from './modules/transactions/metrics.js';
 import { createTransactionMoves } from './modules/transactions/moves.js';
 import { createTransactionsRepository } from './modules/transactions/repository.js';
@@ -133,7 +136,7 @@ export async function createPaymentsService(
   const feed = createInvalidationFeed({ repository: authRepository, cache, bus, logger });
   const authenticator = createAuthenticator({ repository: authRepository, cache, feed, appEnv: config.APP_ENV });
   registerAuth(app, authenticator);
-  registerIdempotency(app, { repository: createIdempotencyRepository(database.sql), logger });
+  const idempotency = registerIdempotency(app, { repository: createIdempotencyRepository(database.sql), logger });
 
   // Commands owed to other processes, sent until answered (ADR 15): a deactivated platform's webhooks.
   const remoteTasksRepository = createRemoteTasksRepository();
@@ -245,10 +248,24 @@ export async function createPaymentsService(
     checkRelease: controls.checkRelease,
   });
   await app.register(settlementRoutes(settlement));
+  // The test clock: a sandbox or local platform ends its own transaction's hold (docs/test-clock.md).
+  await app.register(
+    testClockRoutes(
+      createTestClockService({
+        sql: database.sql,
+        appEnv: config.APP_ENV,
+        transactions: transactionsRepository,
+        releaseDueNow: (tx, transactionId) => settlementRepository.releaseDueNow(tx, transactionId),
+        chain,
+        logger,
+      }),
+    ),
+  );
 
   // The relayer: one-signature funding, the payer signs and the relayer key pays the gas (docs/checkout.md).
   const relayerChain = createRelayerChain(chain, config.relayer, relayerNetworks);
   const relayerRepository = createRelayerRepository();
+  const relaySettled = createRowWaiter(database.sql, RELAY_SETTLED_CHANNEL);
   let wakeRelayer = () => {};
   relayer = createRelayerService({
     sql: database.sql,
@@ -326,6 +343,7 @@ export async function createPaymentsService(
         moves,
         settle: (tx, input) => settlement.enqueueSettlement(tx, input),
       }),
+      idempotency,
     ),
   );
 
@@ -341,7 +359,14 @@ export async function createPaymentsService(
     duplicateWindowSeconds: config.PAYMENTS_DUPLICATE_WINDOW_SECONDS,
   };
   const checkSender = createSenderLimits(transactionsRepository, senderLimits);
-  const relay = createEventRelay(foundation, SCHEMA_NAME, logger);
+  const relay = createOutboxRelay({
+    sql: database.sql,
+    schemaName: SCHEMA_NAME,
+    logger,
+    publish: async (event) => {
+      await publishEvent(bus, event);
+    },
+  });
   const transactions = createTransactionsService({
     sql: database.sql,
     repository: transactionsRepository,
@@ -389,7 +414,7 @@ export async function createPaymentsService(
         checkout,
         sessionPlatform: async (sessionId) => (await checkoutRepository.get(database.sql, sessionId))?.platformId,
         settleWaitMs: config.x402SettleWaitMs,
-        pollIntervalMs: config.relayer.pollIntervalMs,
+        relaySettled,
         ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
         logger,
       }),
@@ -397,7 +422,7 @@ export async function createPaymentsService(
   );
 
   // The hosted payer page, built by scripts/bundle-page.ts into page-build/ (one level above src/, dist/ and bundle/ alike).
-  await app.register(checkoutPageRoutes(pageAssetsFrom(fileURLToPath(new URL('../page-build/', import.meta.url)))));
+  await app.register(checkoutPageRoutes(pageAssetsFrom(fileURLToPath(new URL('../page-build/', import.meta.url))), checkout));
   const checkoutExpiry = createCheckoutExpiryWorker({ service: checkout, logger, intervalMs: config.checkoutExpiryIntervalMs });
 
   // Batches: one sender, many legs, created atomically.
@@ -450,6 +475,7 @@ export async function createPaymentsService(
     app,
     startWorkers: async () => {
       await feed.start();
+      await relaySettled.start();
       stopCommands = serveWorkspaceAccessCommands(bus, SERVICE_NAME, workspaceAccess, oauth);
       stopTransactionCommands = serveWorkspaceTransactionCommands(bus, SERVICE_NAME, workspaceTransactions);
       stopCheckoutCommands = serveCheckoutCommands(bus, SERVICE_NAME, checkout);
@@ -496,6 +522,7 @@ export async function createPaymentsService(
       { name: 'remote tasks', close: remoteTasks.stop },
       { name: 'credential invalidation feed', close: feed.stop },
       { name: 'outbox relay', close: relay.stop },
+      { name: 'relay outcome listener', close: relaySettled.stop },
       ...foundation.baseClosers,
     ],
   };

@@ -79,13 +79,17 @@ describe('security headers on every answer', () => {
 });
 
 describe('/docs and /openapi.json', () => {
-  it('are not served in production unless API_DOCS=true; served elsewhere', async () => {
+  it('are not served in production unless API_DOCS=true (nor /metrics on the API port); served elsewhere', async () => {
     const production = await env(PRODUCTION);
     for (const path of ['/docs/', '/openapi.json']) {
       const res = await call(production.svc.url, 'GET', path);
       expect(res.status, path).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
     }
+    // Nor /metrics on the API port: without METRICS_PORT production serves it nowhere.
+    const metrics = await call(production.svc.url, 'GET', '/metrics');
+    expect(metrics.status).toBe(404);
+    expect(metrics.body.error.code).toBe('NOT_FOUND');
     const documented = await env({ ...PRODUCTION, API_DOCS: 'true' });
     expect((await get(documented.svc.url, '/openapi.json')).status).toBe(200);
     expect((await get(documented.svc.url, '/docs/')).status).toBe(200);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_TYPES, newEventId, WEBHOOK_LIMITS, WebhookCommands, type WebhookOwner } from '@holdfast/contracts';
 import { prefixed } from '@holdfast/messaging';
-import { fileFixture } from '@holdfast/test-fixtures';
+import { fileFixture, webhookSubjectOf } from '@holdfast/test-fixtures';
 import { describe, expect, it } from 'vitest';
 import { startTestDispatcher } from './support/dispatcher.js';
 
@@ -16,9 +16,13 @@ type Command = (typeof WebhookCommands)[keyof typeof WebhookCommands];
  * refuse them before sending), so that the dispatcher's own check is what answers.
  */
 async function sendRaw(command: Command, request: unknown) {
-  const reply = await dispatcher.nats.bus.nc.request(prefixed(dispatcher.nats.bus, command.subject), JSON.stringify(request), {
-    timeout: 5000,
-  });
+  const reply = await dispatcher.nats.bus.nc.request(
+    prefixed(dispatcher.nats.bus, webhookSubjectOf(command, request)),
+    JSON.stringify(request),
+    {
+      timeout: 5000,
+    },
+  );
   const result = reply.json<{ ok: boolean; data?: unknown; error?: { code: string; statusCode: number } }>();
   if (result.ok) return result.data;
   throw result.error;

@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { type DomainEvent, WebhookCommands } from '@holdfast/contracts';
-import { publishEvent, sendCommand } from '@holdfast/messaging';
-import { createTestStores, fileFixture, freePort, startReceiver } from '@holdfast/test-fixtures';
+import { publishEvent } from '@holdfast/messaging';
+import { createTestStores, fileFixture, freePort, sendWebhookCommand, startReceiver } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { transactionEvent } from './support/events.js';
@@ -73,7 +73,11 @@ describe('a dispatcher killed mid-delivery', () => {
   it('delivers every event at least once after a restart, each with its unchanged X-Webhook-Delivery', async () => {
     const first = await startProcess();
     const owner = { platformId: randomUUID() };
-    await sendCommand(stores.nats.bus, WebhookCommands.create, { owner, url: receiver.url('/crash'), eventTypes: ['transaction.created'] });
+    await sendWebhookCommand(stores.nats.bus, WebhookCommands.create, {
+      owner,
+      url: receiver.url('/crash'),
+      eventTypes: ['transaction.created'],
+    });
 
     const events: DomainEvent[] = [];
     for (let i = 0; i < 12; i += 1) events.push(transactionEvent(owner));
@@ -118,7 +122,7 @@ describe('a dispatcher killed mid-delivery', () => {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) await killHard(child);
     const first = await startProcess();
     const owner = { platformId: randomUUID() };
-    await sendCommand(stores.nats.bus, WebhookCommands.create, {
+    await sendWebhookCommand(stores.nats.bus, WebhookCommands.create, {
       owner,
       url: receiver.url('/answered'),
       eventTypes: ['transaction.created'],

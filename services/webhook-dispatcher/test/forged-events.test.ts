@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type DomainEvent, eventSubject, WebhookCommands } from '@holdfast/contracts';
+import { type DomainEvent, eventSubject, WebhookCommands, webhookCommandOf } from '@holdfast/contracts';
 import { startForTest } from '@holdfast/http-kit';
 import { type Bus, publishEvent, sendCommand } from '@holdfast/messaging';
 import { type PermissionedTestNats, startPermissionedTestNats } from '@holdfast/messaging/testing';
-import { createTestDatabase, fileFixture, startReceiver, type TestDatabase, testLogger } from '@holdfast/test-fixtures';
+import { createTestDatabase, fileFixture, sendWebhookCommand, startReceiver, type TestDatabase, testLogger } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcherService, dispatcherConfigFrom } from '../src/index.js';
@@ -50,8 +50,8 @@ describe('domain events on NATS (security)', () => {
   it("delivers payments' transaction.completed only: one forged by workspace's or the indexer's user is refused by NATS, one outside payments' subjects is never read", async () => {
     const owner = { platformId: randomUUID() };
     const path = '/victim';
-    // Subscribed through workspace's user, as the Workspace API does.
-    await sendCommand(buses['workspace-service'] as Bus, WebhookCommands.create, {
+    // Subscribed through payments' user, as the Payments API v1 does for a platform.
+    await sendWebhookCommand(buses['payments-service'] as Bus, WebhookCommands.create, {
       owner,
       url: receiver.url(path),
       eventTypes: ['transaction.completed'],
@@ -80,5 +80,42 @@ describe('domain events on NATS (security)', () => {
     expect(stored.map((r) => r.id)).toEqual([genuine.id]);
     // Nothing else arrives later (the dispatcher's intake has passed the genuine event, published last).
     expect(received(path)).toEqual([genuine.id]);
+  });
+});
+
+describe("webhook commands on NATS (security): a workspace's user never reaches a platform's subscriptions", () => {
+  it("refuses, on either subject, workspace-service's user creating or listing a platform's subscriptions; nothing is stored", async () => {
+    const victim = { platformId: randomUUID() };
+    const workspaceBus = buses['workspace-service'] as Bus;
+    const attack = { owner: victim, url: receiver.url('/stolen'), eventTypes: ['transaction.completed' as const] };
+    // The platform's subject: NATS refuses the publish (workspace's user has no grant there).
+    await expect(
+      sendCommand(workspaceBus, webhookCommandOf(WebhookCommands.create, 'platform'), attack, { timeoutMs: 1500 }),
+    ).rejects.toThrow();
+    await expect(
+      sendCommand(workspaceBus, webhookCommandOf(WebhookCommands.list, 'platform'), { owner: victim }, { timeoutMs: 1500 }),
+    ).rejects.toThrow();
+    // Its own subject naming a platform owner: the dispatcher refuses it.
+    await expect(sendCommand(workspaceBus, webhookCommandOf(WebhookCommands.create, 'workspace'), attack)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    await expect(sendCommand(workspaceBus, webhookCommandOf(WebhookCommands.list, 'workspace'), { owner: victim })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    // And payments' user cannot name a workspace's subscriptions either.
+    await expect(
+      sendCommand(buses['payments-service'] as Bus, webhookCommandOf(WebhookCommands.list, 'platform'), {
+        owner: { workspaceId: randomUUID() },
+      }),
+    ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    const rows = await sql`select 1 from webhooks.subscriptions where platform_id = ${victim.platformId}`;
+    expect(rows).toHaveLength(0);
+    // Its own workspace's subscriptions still work on its subject.
+    const own = await sendWebhookCommand(workspaceBus, WebhookCommands.create, {
+      owner: { workspaceId: randomUUID() },
+      url: receiver.url('/own'),
+      eventTypes: ['transaction.completed'],
+    });
+    expect(own.id).toEqual(expect.any(String));
   });
 });

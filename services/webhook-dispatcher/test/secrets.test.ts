@@ -4,12 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { WebhookCommands, type WebhookOwner } from '@holdfast/contracts';
 import { startForTest } from '@holdfast/http-kit';
-import { publishEvent, sendCommand } from '@holdfast/messaging';
+import { publishEvent } from '@holdfast/messaging';
 import { keyIdOf } from '@holdfast/secrets';
 import {
   createTestBus,
   createTestDatabase,
   type Receiver,
+  sendWebhookCommand,
   startReceiver,
   type TestBus,
   type TestDatabase,
@@ -74,7 +75,7 @@ describe('rotating DATA_ENCRYPTION_KEY', () => {
   it('reads old values under the previous key, seals new ones with the new key, and reencrypt moves the old ones', async () => {
     const owner = { platformId: randomUUID() };
     const first = await instance({ DATA_ENCRYPTION_KEY: keyA });
-    const old = await sendCommand(nats.bus, WebhookCommands.create, {
+    const old = await sendWebhookCommand(nats.bus, WebhookCommands.create, {
       owner,
       url: receiver.url('/old'),
       eventTypes: ['transaction.created'],
@@ -86,7 +87,7 @@ describe('rotating DATA_ENCRYPTION_KEY', () => {
     const rotated = await instance({ DATA_ENCRYPTION_KEY: keyB, DATA_ENCRYPTION_KEYS_PREVIOUS: keyA });
     await deliveredSigned(owner, '/old', old.secret);
     const owner2 = { platformId: randomUUID() };
-    const fresh = await sendCommand(nats.bus, WebhookCommands.create, {
+    const fresh = await sendWebhookCommand(nats.bus, WebhookCommands.create, {
       owner: owner2,
       url: receiver.url('/new'),
       eventTypes: ['transaction.created'],

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WebhookCommands } from '@holdfast/contracts';
-import { publishEvent, sendCommand } from '@holdfast/messaging';
-import { fileFixture, startReceiver } from '@holdfast/test-fixtures';
+import { publishEvent } from '@holdfast/messaging';
+import { fileFixture, sendWebhookCommand, startReceiver } from '@holdfast/test-fixtures';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestDispatcher } from './support/dispatcher.js';
 import { transactionEvent } from './support/events.js';
@@ -31,7 +31,7 @@ afterAll(async () => {
 describe("a subscription's slots across two instances", () => {
   it('keep its attempts in flight within WEBHOOK_SUBSCRIPTION_CONCURRENCY, and every event arrives once answered', async () => {
     const owner = { platformId: randomUUID() };
-    await sendCommand(dispatcher.nats.bus, WebhookCommands.create, {
+    await sendWebhookCommand(dispatcher.nats.bus, WebhookCommands.create, {
       owner,
       url: receiver.url('/slots'),
       eventTypes: ['transaction.created'],

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WebhookCommands } from '@holdfast/contracts';
-import { publishEvent, sendCommand } from '@holdfast/messaging';
-import { fileFixture, startReceiver } from '@holdfast/test-fixtures';
+import { publishEvent } from '@holdfast/messaging';
+import { fileFixture, sendWebhookCommand, startReceiver } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDispatcher } from './support/dispatcher.js';
@@ -42,7 +42,11 @@ describe('two dispatcher instances', () => {
     const owner = { workspaceId: randomUUID() };
     const subscriptions = await Promise.all(
       ['/a', '/b', '/c'].map((path) =>
-        sendCommand(dispatcher.nats.bus, WebhookCommands.create, { owner, url: receiver.url(path), eventTypes: ['transaction.created'] }),
+        sendWebhookCommand(dispatcher.nats.bus, WebhookCommands.create, {
+          owner,
+          url: receiver.url(path),
+          eventTypes: ['transaction.created'],
+        }),
       ),
     );
     const events = Array.from({ length: 60 }, () => transactionEvent({ platformId: randomUUID(), workspaceId: owner.workspaceId }));

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { PAYMENTS_COMMANDS } from '@holdfast/contracts';
 import { sendCommand } from '@holdfast/messaging';
 import { until } from '@holdfast/test-fixtures';
@@ -129,6 +130,50 @@ describe('happy: the configs reach the page and bound the session', () => {
     await until('payments holds the settings', async () => (await stored(t.workspace.id))?.settings?.appName === 'Soon gone');
     expect((await h.call('DELETE', `${t.base}/external-wallet-configs/EXTERNAL_WALLET_3`, { token: t.admin.token })).status).toBe(200);
     await until('payments holds the settings', async () => (await stored(t.workspace.id))?.settings === null);
+  });
+});
+
+describe('edges: what the merge and the environment make of the configs', () => {
+  it('a workspace allowing BASE lets a platform ask for base, which runs on base-sepolia outside production', async () => {
+    const t = await tenantWithPlatform();
+    await putConfig(t, 'EXTERNAL_WALLET_1', { isEnabled: true, allowedNetworks: ['BASE'], config: { appName: 'Mainnet named' } });
+    await until('payments holds the settings', async () => (await stored(t.workspace.id))?.settings?.appName === 'Mainnet named');
+    // The platform's request names the workspace's network; the session runs on its testnet here.
+    const created = await createSession(t.token, sessionBody({ blockchainNetwork: 'base' }));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.blockchainNetwork).toBe('base-sepolia');
+    // Another network is still refused.
+    const refused = await createSession(t.token, sessionBody({ blockchainNetwork: 'ethereum' }));
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details.errors[0]).toMatchObject({ field: 'blockchainNetwork' });
+  });
+
+  it('two configs of 100 templates each reach payments as one list of 200', async () => {
+    const t = await tenantWithPlatform();
+    const ids = (n: number) => Array.from({ length: 100 }, (_, i) => `tpl-${n}-${i}`);
+    await putConfig(t, 'EXTERNAL_WALLET_1', { isEnabled: true, allowedTemplateIds: ids(1), config: { appName: 'Many' } });
+    await putConfig(t, 'EXTERNAL_WALLET_2', { isEnabled: true, allowedTemplateIds: ids(2) });
+    await until('payments holds both lists', async () => (await stored(t.workspace.id))?.settings?.allowedTemplateIds?.length === 200);
+    const tasks = await h.sql`select status from workspace.remote_tasks
+      where workspace_id = ${t.workspace.id} and kind = 'payments.sync-checkout-wallet-settings'`;
+    expect(tasks.every((task) => task.status === 'done')).toBe(true);
+  });
+
+  it('configs stored before the sync existed reach payments through the upgrade migration', async () => {
+    const t = await tenantWithPlatform();
+    // A config as an older version stored it: a row, and no sync task queued.
+    await h.sql`insert into workspace.external_wallet_configs (id, workspace_id, provider_type, is_enabled, settings)
+      values (${randomUUID()}, ${t.workspace.id}, 'EXTERNAL_WALLET_4', true, ${h.sql.json({ appName: 'From before' })})`;
+    expect(await stored(t.workspace.id)).toBeUndefined();
+    const migration = await readFile(new URL('../drizzle/0015_checkout-wallet-settings-backfill.sql', import.meta.url), 'utf8');
+    await h.sql.unsafe(migration);
+    await until('payments holds the settings', async () => (await stored(t.workspace.id))?.settings?.appName === 'From before');
+    // One task, queued by the migration, and done.
+    const tasks = async () =>
+      h.sql`select status from workspace.remote_tasks
+        where workspace_id = ${t.workspace.id} and kind = 'payments.sync-checkout-wallet-settings'`;
+    await until('the sync task is done', async () => (await tasks())[0]?.status === 'done');
+    expect(await tasks()).toHaveLength(1);
   });
 });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PAYMENTS_COMMANDS, SANDBOX_CLIENT_SCOPES, SANDBOX_KEY_SCOPES, uuidv7, WebhookCommands } from '@holdfast/contracts';
 import { sendCommand } from '@holdfast/messaging';
-import { until } from '@holdfast/test-fixtures';
+import { sendWebhookCommand, until } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, type Harness, type Json, startWorld, type World } from './support/harness.js';
 import { callPayments, newTenant, paymentsToken } from './support/integrations.js';
@@ -271,7 +271,7 @@ describe('when payments and the workspace disagree, no credential stays usable w
     const name = `${t.workspace.slug} sandbox ${issuanceId.replaceAll('-', '').slice(-12)}`;
     await h.sql`insert into workspace.sandbox_issuances (id, workspace_id, name, requested_by) values (${issuanceId}, ${t.workspace.id}, ${name}, ${t.admin.id})`;
     const minted = await sendCommand(h.nats.bus, PAYMENTS_COMMANDS.issueSandboxCredentials, { workspaceId: t.workspace.id, name });
-    const hook = await sendCommand(h.nats.bus, WebhookCommands.create, {
+    const hook = await sendWebhookCommand(h.nats.bus, WebhookCommands.create, {
       owner: { platformId: minted.platformId },
       url: 'http://127.0.0.1:9/lost',
       eventTypes: ['transaction.created'],

@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { type DomainEvent, eventTypeCatalog, WebhookCommands } from '@holdfast/contracts';
-import { publishEvent, sendCommand } from '@holdfast/messaging';
-import { domainEvent, startReceiver, until } from '@holdfast/test-fixtures';
+import { publishEvent } from '@holdfast/messaging';
+import { domainEvent, sendWebhookCommand, startReceiver, until } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, buildWorld, type Harness, type Json, startHarness, type World } from './support/harness.js';
 import { newTenant } from './support/integrations.js';
@@ -255,7 +255,7 @@ describe('security', () => {
   });
 
   it('a platform subscription (Payments API) is not visible on the workspace surface', async () => {
-    const platformSub = await sendCommand(h.nats.bus, WebhookCommands.create, {
+    const platformSub = await sendWebhookCommand(h.nats.bus, WebhookCommands.create, {
       owner: { platformId: randomUUID() },
       url: 'http://127.0.0.1:9/platform',
       eventTypes: ['transaction.created'],

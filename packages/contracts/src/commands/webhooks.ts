@@ -50,6 +50,21 @@ export const WebhookOwner = Type.Union(
 );
 export type WebhookOwner = Static<typeof WebhookOwner>;
 
+/** Whose a subscription is: a platform's (Payments API v1) or a workspace's (Workspace API). */
+export type WebhookOwnerKind = 'platform' | 'workspace';
+export const WEBHOOK_OWNER_KINDS: readonly WebhookOwnerKind[] = ['platform', 'workspace'];
+export const ownerKindOf = (owner: WebhookOwner): WebhookOwnerKind => ('platformId' in owner ? 'platform' : 'workspace');
+
+/**
+ * A webhook command on the subject of its owner's kind (`cmd.webhooks.platform.…`,
+ * `cmd.webhooks.workspace.…`): NATS grants payments the one and workspace-service the other, and
+ * the dispatcher refuses a request whose owner is not of its subject's kind, so a workspace-service
+ * credential cannot create, read or change a platform's subscriptions (or the reverse).
+ */
+export function webhookCommandOf<C extends CommandDefinition>(command: C, kind: WebhookOwnerKind): C {
+  return { ...command, subject: command.subject.replace(/^cmd\.webhooks\./, `cmd.webhooks.${kind}.`) };
+}
+
 export const CIRCUIT_STATES = ['CLOSED', 'OPEN', 'HALF_OPEN'] as const;
 export type CircuitState = (typeof CIRCUIT_STATES)[number];
 

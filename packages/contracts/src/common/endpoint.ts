@@ -16,9 +16,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /**
  * One HTTP operation as its callers see it: method, path, documentation, the schemas of what it
  * takes and the answers it gives. Each API lists its endpoints in one catalogue
- * (`workspace/endpoints.ts`, `payments/endpoints.ts`): a reader finds the whole surface there, the
- * OpenAPI description is built from it, and the service adds only the handler and who may call
- * (`serveEndpoint` of @holdfast/http-kit). Docs: docs/engineering.md "Routes".
+ * (`workspace/endpoints/`, `payments/endpoints/`, a file per resource): a reader finds the whole
+ * surface there, the OpenAPI description is built from it, and the service adds only the handler
+ * (`serveRoutes` of @holdfast/http-kit). Docs: docs/engineering.md "Routes".
  */
 export interface Endpoint {
   method: HttpMethod;

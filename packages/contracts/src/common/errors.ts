@@ -128,6 +128,12 @@ export class AppError extends Error {
   }
 }
 
+/** `NOT_FOUND` "<what> not found" (another tenant's resource answers this too: it does not exist for the caller). */
+export const notFound = (what: string, details?: Record<string, unknown>) => new AppError('NOT_FOUND', `${what} not found`, details);
+export const unauthorized = (message = 'Missing or invalid credentials') => new AppError('UNAUTHORIZED', message);
+export const forbidden = (message = 'Insufficient permissions') => new AppError('FORBIDDEN', message);
+export const conflict = (message: string, details?: Record<string, unknown>) => new AppError('CONFLICT', message, details);
+
 /**
  * `VALIDATION_ERROR` naming each bad field, for checks a schema cannot express. The message is
  * "<field> <reason>; ..." unless `message` says the whole problem better (a rule across fields).

@@ -448,7 +448,8 @@ export const CheckoutWalletSettings = Type.Object(
     appLogoUrl: Type.Optional(Type.String({ maxLength: 2048 })),
     projectId: Type.Optional(Type.String({ maxLength: 255 })),
     allowedNetworks: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 20 }),
-    allowedTemplateIds: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 100 }),
+    // The union of up to four configs of at most 100 templates each (checkoutSettingsOf).
+    allowedTemplateIds: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 400 }),
   },
   { additionalProperties: false },
 );

@@ -152,7 +152,8 @@ export type CheckoutPayment = Static<typeof CheckoutPayment>;
 /*
  * The hosted payer page (`/pay/{id}`, issue 29 item 4): what it shows and what the payer's wallet
  * signs, answered by the server so that the page makes no RPC call of its own (its
- * Content-Security-Policy allows `connect-src 'self'` only).
+ * Content-Security-Policy allows `connect-src 'self'` only, and WalletConnect's relay and Verify
+ * hosts besides for a session whose workspace configured a WalletConnect projectId).
  */
 
 const TypedDataField = Type.Object({ name: Type.String(), type: Type.String() });

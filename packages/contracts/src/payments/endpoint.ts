@@ -16,21 +16,21 @@ export type V1Path = string | { readonly path: string; readonly operationId: str
 
 /**
  * A Payments API endpoint (Fastify-style paths, `/api/v2/transactions/:id`): the contract of
- * `Endpoint` plus its rate-limit tier and who may call. A v2 endpoint that succeeds v1 operations
+ * `Endpoint` plus its rate-limit tier and who may call (`access`, as in the Workspace catalogue). A v2 endpoint that succeeds v1 operations
  * lists their paths in `v1`: the service serves each as a deprecated twin with the same schemas
- * (operationId suffixed `V1`), taking `v1Auth` where v1 accepted other scopes. An endpoint that
+ * (operationId suffixed `V1`), taking `v1Access` where v1 accepted other scopes. An endpoint that
  * exists only on v1 has its v1 path as `path`.
  */
 export interface PaymentsEndpoint extends Endpoint {
   tier: OperationTier;
-  auth: PaymentsAuth;
+  access: PaymentsAuth;
   /**
    * Takes an optional `Idempotency-Key` header, kept by the service for operations that have no key
    * of their own (docs/idempotency.md): the key's first success is replayed to every retry.
    */
   idempotent?: true;
   v1?: readonly V1Path[];
-  v1Auth?: PaymentsAuth;
+  v1Access?: PaymentsAuth;
 }
 
 /** Declares a Payments API endpoint, keeping its literal types (see `defineEndpoint`). */

@@ -7,7 +7,7 @@ export * from './compliance.js';
 export * from './controls.js';
 export * from './disputes.js';
 export * from './endpoint.js';
-export * as paymentsEndpoints from './endpoints.js';
+export * as paymentsEndpoints from './endpoints/index.js';
 export * from './event-stream.js';
 export * from './operations.js';
 export * from './relayer.js';

@@ -1,5 +1,5 @@
 import type { OperationTier, PaymentsAuth, PaymentsEndpoint } from './endpoint.js';
-import * as api from './endpoints.js';
+import * as api from './endpoints/index.js';
 
 export interface PaymentsOperation {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -24,7 +24,7 @@ const listed = (area: PaymentsOperation['area'], e: PaymentsEndpoint, summary = 
   method: e.method,
   path: openApiPath(e.path),
   v1: (e.v1 ?? []).map((v1) => openApiPath(typeof v1 === 'string' ? v1 : v1.path)),
-  auth: e.auth,
+  auth: e.access,
   tier: e.tier,
   summary,
 });
@@ -35,7 +35,7 @@ const listed = (area: PaymentsOperation['area'], e: PaymentsEndpoint, summary = 
  * hash, submit-escrow-hash -> escrow-hash, authorize-release -> release/attest,
  * release-early/authorize -> release-early/attest, transactions/batch -> transactions/batches,
  * verify-vendor-sms -> vendor-sms/verify; compliance loses v1's doubled `/api/v1` prefix.
- * Each row is read from its entry of the endpoint catalogue (endpoints.ts: method, paths, scopes,
+ * Each row is read from its entry of the endpoint catalogue (endpoints/: method, paths, scopes,
  * tier and summary are written there once, and the routes are served from the same entries);
  * docs/api/versions.md and the OpenAPI description are written from this list.
  */

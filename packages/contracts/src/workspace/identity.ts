@@ -5,6 +5,8 @@ import { EmailAddress, Nullable } from './common.js';
 /** Roles as answers show them. SUPER_ADMIN operates Holdfast; ADMIN and CLIENT belong to a workspace. */
 export const USER_ROLES = ['SUPER_ADMIN', 'ADMIN', 'CLIENT'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
+/** The roles that administer a workspace (an ADMIN its own, a SUPER_ADMIN any): `roles` of many endpoints. */
+export const ADMIN_ROLES: readonly UserRole[] = ['SUPER_ADMIN', 'ADMIN'];
 /** Roles as requests write them (a SUPER_ADMIN is never created or granted through the API). */
 export const REQUEST_ROLES = ['admin', 'client'] as const;
 export type RequestRole = (typeof REQUEST_ROLES)[number];

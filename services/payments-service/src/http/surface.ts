@@ -94,6 +94,11 @@ export const openApiInfo: OpenApiInfo = {
     },
     { name: 'controls', description: 'Control templates, one-time SMS codes of two-factor controls, risk reviews (docs/controls.md)' },
     {
+      name: 'test_helpers',
+      description:
+        'Test clock: a sandbox credential or a local deployment ends the hold period of its own transaction now, an extension beyond the spec (docs/test-clock.md)',
+    },
+    {
       name: 'events',
       description:
         'The platform’s events live as server-sent events: an extension beyond the spec’s operations (docs/api/events-stream.md)',

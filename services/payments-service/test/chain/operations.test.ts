@@ -123,13 +123,13 @@ describe('submit hash (raw orchestration)', () => {
 
   it('fails the transaction when its transfer reverted', async () => {
     const id = await raw();
-    // More than the sender holds, sent without estimation so that it is mined and reverts.
+    // The transaction's own transfer, with too little gas (sent without estimation), so that it is mined and reverts.
     const hash = await e.world.sender.writeContract({
       address: e.world.usdc,
       abi: mockUsdcAbi,
       functionName: 'transfer',
-      args: [RECEIVER, 10n ** 30n],
-      gas: 200_000n,
+      args: [RECEIVER, AMOUNT],
+      gas: 23_000n,
     });
     const receipt = await e.world.publicClient.waitForTransactionReceipt({ hash });
     expect(receipt.status).toBe('reverted');

@@ -29,19 +29,35 @@ const rowOf = async (id: string) =>
   (await e.sql<{ status: string; tx_hash: string | null }[]>`select status, tx_hash from transactions where id = ${id}`)[0];
 const claimsOf = (id: string) => e.sql`select platform_id, tagged from claimed_transfers where transaction_id = ${id}`;
 
+/** A call of the sender to the token, mined and reverted (too little gas: sent without estimation). */
+async function revertedTransfer(functionName: 'transfer' | 'approve', args: readonly [`0x${string}`, bigint]) {
+  const hash = await e.world.sender.writeContract({ address: e.world.usdc, abi: erc20Abi, functionName, args, gas: 23_000n });
+  expect((await e.world.publicClient.waitForTransactionReceipt({ hash })).status).toBe('reverted');
+  return hash;
+}
+
 describe('a reverted plain transfer (security)', () => {
+  it('a reverted call of the sender that is not this transfer (an approve, another amount or receiver) is refused: it cannot fail the transaction', async () => {
+    const victim = await createRaw();
+    for (const hash of [
+      await revertedTransfer('approve', [RECEIVER, AMOUNT]),
+      await revertedTransfer('transfer', [RECEIVER, AMOUNT + 1n]),
+      await revertedTransfer('transfer', [SENDER, AMOUNT]),
+    ]) {
+      const res = await submit(victim.id, hash);
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'CHAIN_RECEIPT_MISMATCH', details: { reason: 'not_this_transfer' } });
+    }
+    expect(await rowOf(victim.id)).toEqual({ status: victim.status, tx_hash: null });
+    expect((await eventsOf(e.sql, victim.id)).map((x) => x.type)).toEqual(['transaction.created']);
+    expect(await claimsOf(victim.id)).toEqual([]);
+  });
+
   it('fails one transaction only: the same reverted hash submitted for a second transaction of its sender is refused (409), that one unchanged', async () => {
     const first = await createRaw();
     const second = await createRaw();
-    // More than the sender holds, gas fixed so that it is mined and reverts.
-    const hash = await e.world.sender.writeContract({
-      address: e.world.usdc,
-      abi: erc20Abi,
-      functionName: 'transfer',
-      args: [RECEIVER, 10n ** 30n],
-      gas: 100_000n,
-    });
-    expect((await e.world.publicClient.waitForTransactionReceipt({ hash })).status).toBe('reverted');
+    // The transactions' own transfer (receiver and amount), with too little gas, so that it is mined and reverts.
+    const hash = await revertedTransfer('transfer', [RECEIVER, AMOUNT]);
 
     const failed = await submit(first.id, hash);
     expect(failed.status, JSON.stringify(failed.body)).toBe(200);

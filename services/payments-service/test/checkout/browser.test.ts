@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PAYMENTS_COMMANDS } from '@holdfast/contracts';
+import { sendCommand } from '@holdfast/messaging';
 import { fileFixture, type Receiver, startReceiver } from '@holdfast/test-fixtures';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { createWalletClient, http, type LocalAccount } from 'viem';
@@ -10,17 +13,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundlePage } from '../../scripts/bundle-page.js';
 import { LOCAL_RELAYER_KEY } from '../../src/config.js';
 import { RECEIVER, startChainPaymentsEnv, waitFor } from '../chain/fixtures.js';
-import { bearer, call, key, type Loose, newPlatform, type Running } from '../helpers.js';
+import { bearer, call, key, type Loose, newPlatform, type Running, tokenFor } from '../helpers.js';
 import { newPayer, RELAYER, relayerNonce, testClientOf } from '../relayer/fixtures.js';
 import { startDispatcherFor } from '../support/dispatcher.js';
 import { checkoutClient } from './setup.js';
+import { type RemoteWallet, remoteWallet, testWallet } from './test-wallets.js';
 import { signCheckout } from './wallet.js';
+import { type RelayStandIn, startRelayStandIn } from './walletconnect-relay.js';
 
 // The hosted payer page in a real Chromium (Debian's, driven by playwright-core: ADR 46) against
 // the real payments-service, webhook-dispatcher, PostgreSQL, NATS and anvil. The wallet is a test
 // wallet injected into the page as an EIP-1193 provider announced by EIP-6963; its `request` calls
 // back into Node, which signs with a viem local account (a fresh key holding MockUSDC and no ETH).
 // Each state the page shows is screenshotted (docs/checkout/ with HOLDFAST_WRITE_SCREENSHOTS=1).
+// WalletConnect: the page's WebSocket to wss://relay.walletconnect.org (allowed by that session's
+// CSP) is routed by Playwright to the local stand-in relay (walletconnect-relay.ts), where a
+// wallet-side sign client (test-wallets.ts) pairs with the URI the page shows, as a phone would.
 
 const CHROMIUM = process.env.HOLDFAST_CHROMIUM ?? '/usr/bin/chromium';
 // Into docs/checkout/ with HOLDFAST_WRITE_SCREENSHOTS=1 (as HOLDFAST_WRITE_OPENAPI rewrites the API
@@ -38,6 +46,11 @@ let context: BrowserContext;
 let profile: string;
 let shop: Receiver;
 let dispatcher: Running | undefined;
+let relay: RelayStandIn;
+const remotes: RemoteWallet[] = [];
+const PROJECT_ID = 'c0ffee00c0ffee00c0ffee00c0ffee00';
+// The page in Chromium and the phone's wallet in Node: the wallet's core is its own (in a page, one per process).
+process.env.DISABLE_GLOBAL_CORE = 'true';
 
 /** The test wallet's state in Node: its account and chain, and what the page asked of it. */
 interface TestWallet {
@@ -144,8 +157,8 @@ const chooseWallet = (page: Page) => page.getByRole('button', { name: 'Test Wall
 const payButton = (page: Page) => page.getByRole('button', { name: /^Pay / });
 const relaysOf = (transactionId: string) => e.sql<Loose[]>`select * from relayed_locks where transaction_id = ${transactionId}`;
 
-async function session(extra: Loose = {}) {
-  const created = await api.create(p.token, {
+async function session(extra: Loose = {}, token = p.token) {
+  const created = await api.create(token, {
     amount: '12.5',
     toAddress: RECEIVER,
     successUrl: shop.url(`/thanks?order=${Math.random().toString(36).slice(2)}`),
@@ -195,6 +208,7 @@ beforeAll(async () => {
     startDispatcherFor(e.db, e.nats, { WEBHOOK_RETRY_SCHEDULE: '1s' }),
   ]);
   api = checkoutClient(e.svc.url);
+  relay = await startRelayStandIn();
   profile = await mkdtemp(join(tmpdir(), 'holdfast-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -211,10 +225,32 @@ beforeAll(async () => {
       '--disable-sync',
     ],
   });
+  // WalletConnect's relay, routed to the stand-in (the CSP is checked before: a page whose CSP
+  // does not name the relay never gets here); its other hosts are out of reach, as offline.
+  await context.routeWebSocket(/^wss:\/\/relay\.walletconnect\.(org|com)\//, (ws) => {
+    const url = new URL(ws.url());
+    // A bridge from the page's socket to the stand-in (Playwright connects only to the URL itself).
+    const upstream = new WebSocket(`${relay.url}${url.pathname}${url.search}`);
+    const early: string[] = [];
+    upstream.onopen = () => {
+      for (const m of early.splice(0)) upstream.send(m);
+    };
+    upstream.onmessage = (event) => ws.send(String(event.data));
+    upstream.onclose = () => void ws.close().catch(() => {});
+    ws.onMessage((m) => {
+      const text = typeof m === 'string' ? m : m.toString();
+      if (upstream.readyState === WebSocket.OPEN) upstream.send(text);
+      else early.push(text);
+    });
+    ws.onClose(() => upstream.close());
+  });
+  await context.route(/^https:\/\/[a-z]+\.walletconnect\.(org|com)\//, (route) => route.abort());
 }, 120_000);
 
 afterAll(async () => {
   await context?.close();
+  for (const r of remotes) await r.close();
+  await relay?.close();
   await dispatcher?.stop();
   await shop?.close();
   if (profile) await rm(profile, { recursive: true, force: true });
@@ -519,5 +555,108 @@ describe('the hosted page in Chromium', () => {
     } finally {
       await test.setBalance({ address: RELAYER, value: gas });
     }
+  });
+  /** A platform of a workspace whose external wallet configs payments got (the command workspace-service sends). */
+  async function workspacePlatform(projectId: string | null) {
+    const workspaceId = randomUUID();
+    const cred = await sendCommand(e.nats.bus, PAYMENTS_COMMANDS.issueSandboxCredentials, { workspaceId, name: 'Acme Shop' });
+    const settings = { appName: 'Acme Shop', ...(projectId ? { projectId } : {}), allowedNetworks: [], allowedTemplateIds: [] };
+    const set = await sendCommand(e.nats.bus, PAYMENTS_COMMANDS.setCheckoutWalletSettings, {
+      workspaceId,
+      settings,
+      asOf: new Date().toISOString(),
+    });
+    expect(set.applied).toBe(true);
+    return { token: await tokenFor(e.svc.url, cred.oauthClient) };
+  }
+
+  it('a workspace with a WalletConnect projectId: the payer picks WalletConnect, scans its code with a phone wallet on another chain, switches and pays with one signature', async () => {
+    const w = await workspacePlatform(PROJECT_ID);
+    const s = await session({}, w.token);
+    const wallet = testWallet(newPayer(), 1, [1, e.world.anvil.chainId]);
+    await e.world.mint(wallet.account.address, AMOUNT);
+    const remote = await remoteWallet({ relayUrl: relay.url, projectId: PROJECT_ID, wallet });
+    remotes.push(remote);
+    const nonce = await relayerNonce(e.world);
+    const page = await context.newPage();
+    const scripts: string[] = [];
+    const violations: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
+    page.on('console', (m) => {
+      if (m.text().includes('Content Security Policy')) violations.push(m.text());
+    });
+    const shell = await page.goto(`${e.svc.url}/pay/${s.id}`);
+    const csp = (await shell!.allHeaders())['content-security-policy']!;
+    expect(csp).toContain(
+      "connect-src 'self' wss://relay.walletconnect.org wss://relay.walletconnect.com https://verify.walletconnect.org https://verify.walletconnect.com",
+    );
+    expect(csp).toContain('frame-src https://verify.walletconnect.org https://verify.walletconnect.com');
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe');
+
+    // No wallet in this browser: WalletConnect is the one choice, and its client is not loaded yet.
+    await state(page, 'choose-wallet');
+    const choice = page.locator('button[data-connector="walletconnect"]');
+    expect(await choice.textContent()).toBe('WalletConnect');
+    expect(scripts.filter((path) => path.includes('walletconnect-client-'))).toEqual([]);
+    await shot(page, 'choose-walletconnect');
+    await choice.click();
+    await state(page, 'pairing');
+    expect(scripts.filter((path) => /^\/pay\/assets\/walletconnect-client-[0-9A-Z]{8}\.js$/.test(path))).toHaveLength(1);
+    const uri = await page.locator('#pairing-uri').inputValue();
+    expect(uri).toMatch(/^wc:[0-9a-f]{64}@2\?.*relay-protocol=irn.*symKey=[0-9a-f]{64}/);
+    expect(await page.locator('canvas.qr').count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'Open in a wallet on this device' }).getAttribute('href')).toBe(uri);
+    await shot(page, 'walletconnect-pairing');
+
+    // The payer scans it: the wallet approves on its chain (1); the page asks to switch, then pays.
+    await remote.pair(uri);
+    await state(page, 'wrong-chain');
+    await page.getByRole('button', { name: /^Switch to / }).click();
+    await state(page, 'ready');
+    await payAndLand(page, s);
+    expect(wallet.signatures).toBe(1);
+    expect(wallet.requests).toEqual(['wallet_switchEthereumChain', 'eth_signTypedData_v4']);
+    expect(remote.proposals).toEqual([
+      { origin: e.svc.url, chains: [`eip155:${e.world.anvil.chainId}`], methods: ['eth_signTypedData_v4', 'wallet_switchEthereumChain'] },
+    ]);
+    expect(relay.connections.some((u) => u.searchParams.get('projectId') === PROJECT_ID)).toBe(true);
+    const row = await sessionRow(s.id);
+    expect(row.status).toBe('complete');
+    const tx = await call(e.svc.url, 'GET', `/api/v2/transactions/${row.transaction_id}`, { headers: bearer(w.token) });
+    expect(tx.body).toMatchObject({ status: 'escrowed', fromAddress: wallet.account.address });
+    expect(await relayerNonce(e.world)).toBe(nonce + 1);
+    expect(await e.world.balance(wallet.account.address)).toBe(0n);
+    expect(violations).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it('a workspace without a projectId: no WalletConnect choice, a CSP of this origin only, and no request to another host', async () => {
+    const w = await workspacePlatform(null);
+    const s = await session({}, w.token);
+    const wallet = await funded();
+    const hosts = new Set<string>();
+    const page = await context.newPage();
+    page.on('request', (r) => {
+      if (/^(https?|wss?):/.test(r.url())) hosts.add(new URL(r.url()).origin);
+    });
+    await page.exposeFunction('__testWallet', async (text: string) => {
+      const { method, params } = JSON.parse(text) as { method: string; params: unknown[] };
+      return JSON.stringify({ result: await answer(wallet, method, params) });
+    });
+    await page.addInitScript(WALLET_SCRIPT);
+    const shell = await page.goto(`${e.svc.url}/pay/${s.id}`);
+    const csp = (await shell!.allHeaders())['content-security-policy']!;
+    expect(csp).toContain("connect-src 'self';");
+    expect(csp).not.toMatch(/walletconnect|frame-src|wss:/);
+    await state(page, 'choose-wallet');
+    expect(await page.locator('.wallets button').allTextContents()).toEqual(['Test Wallet']);
+    expect(await page.locator('button[data-connector="walletconnect"]').count()).toBe(0);
+    await chooseWallet(page);
+    await state(page, 'ready');
+    expect([...hosts]).toEqual([e.svc.url]);
+    await page.close();
   });
 });

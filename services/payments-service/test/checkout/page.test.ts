@@ -157,9 +157,11 @@ describe('GET /pay/{id}', () => {
     const csp = res.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("script-src 'self'");
-    expect(csp).toContain("connect-src 'self'");
+    expect(csp).toContain("connect-src 'self';");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('unsafe');
+    // A platform with no workspace WalletConnect projectId: no third-party host (docs/checkout.md "Wallet choices").
+    expect(csp).not.toMatch(/walletconnect|frame-src|wss:/);
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     const html = await res.text();
     const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
@@ -171,6 +173,21 @@ describe('GET /pay/{id}', () => {
     expect(js.status).toBe(200);
     expect(js.headers.get('content-type')).toContain('text/javascript');
     expect(js.headers.get('cache-control')).toContain('immutable');
+    // The chunk the script imports is preloaded beside it; the WalletConnect client is not named by the shell.
+    const preloads = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]!);
+    for (const href of preloads) {
+      expect(href).toMatch(/^\/pay\/assets\/chunk-[0-9A-Z]{8}\.js$/);
+      expect((await fetch(`${e.svc.url}${href}`)).status).toBe(200);
+    }
+    expect(html).not.toContain('walletconnect');
+    const client = /walletconnect-client-[0-9A-Z]{8}\.js/.exec(await js.text())?.[0];
+    expect(client).toBeDefined();
+    const chunk = await fetch(`${e.svc.url}/pay/assets/${client}`);
+    expect([chunk.status, chunk.headers.get('cache-control')]).toEqual([200, 'public, max-age=31536000, immutable']);
+    // A link to no session gets the strict policy too (its page says "not found").
+    const unknown = await fetch(`${e.svc.url}/pay/01890000-0000-7000-8000-000000000000`);
+    expect(unknown.status).toBe(200);
+    expect(unknown.headers.get('content-security-policy')).toBe(csp);
     expect((await fetch(`${e.svc.url}/pay/assets/nothing.js`)).status).toBe(404);
     const bad = await fetch(`${e.svc.url}/pay/not-an-id`);
     expect(bad.status).toBe(400);

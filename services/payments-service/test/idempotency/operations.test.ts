@@ -148,6 +148,65 @@ describe('happy: a retry with the key answers the first success and does nothing
   });
 });
 
+describe('the window between the commit and the stored answer', () => {
+  // What a process that dies right after the operation's commit leaves: the answer never stored
+  // after it. Reproduced with a trigger that refuses every storing of an answer outside the
+  // transaction that made the effect (the reply's own, after the commit); the retry comes once
+  // the lease is over. Answered from what the operation's transaction stored, it runs nothing again.
+  async function failingAfterCommit<T>(run: () => Promise<T>): Promise<T> {
+    await e.sql.unsafe(`
+      create or replace function refuse_answer_after_commit() returns trigger language plpgsql as $$
+      begin
+        if new.state = 'done' and not exists (select 1 from dispute_evidence where xmin = pg_current_xact_id()::xid)
+           and not exists (select 1 from disputes where xmin = pg_current_xact_id()::xid) then
+          raise exception 'simulated: the process died before it stored the answer';
+        end if;
+        return new;
+      end $$;
+      create trigger refuse_answer_after_commit before update on idempotent_requests
+        for each row execute function refuse_answer_after_commit();`);
+    try {
+      return await run();
+    } finally {
+      await e.sql.unsafe('drop trigger refuse_answer_after_commit on idempotent_requests; drop function refuse_answer_after_commit();');
+    }
+  }
+  const lapse = (key: string) =>
+    e.sql`update idempotent_requests set lease_until = now() - interval '1 second' where platform_id = ${a.platformId} and key = ${key}`;
+
+  it('evidence whose answer was lost after its commit is answered on retry, not stored twice', async () => {
+    const { disputeId } = await dispute();
+    const key = `window-ev-${randomUUID()}`;
+    const body = { submittedBy: 'sender', type: 'text', title: 'Photo', content: 'The box arrived crushed' };
+    const first = await failingAfterCommit(() => post(`/api/v2/disputes/${disputeId}/evidence`, body, a.headers, key));
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    await lapse(key);
+    const retry = await post(`/api/v2/disputes/${disputeId}/evidence`, body, a.headers, key);
+    expect(retry.status).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    expect(await evidenceRows(disputeId)).toBe(1);
+    expect(
+      (
+        await e.sql`select count(*)::int as n from outbox where type = 'evidence.submitted' and payload->'data'->'dispute'->>'id' = ${disputeId}`
+      )[0]?.n,
+    ).toBe(1);
+  });
+
+  it('an escalation whose answer was lost after its commit moves one tier only', async () => {
+    const { disputeId } = await dispute();
+    const key = `window-esc-${randomUUID()}`;
+    const first = await failingAfterCommit(() => post(`/api/v2/disputes/${disputeId}/escalate`, {}, a.headers, key));
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    await lapse(key);
+    const retry = await post(`/api/v2/disputes/${disputeId}/escalate`, {}, a.headers, key);
+    expect(retry.status).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    expect((await e.sql`select current_tier from disputes where id = ${disputeId}`)[0]?.current_tier).toBe('tier_2_platform_mediation');
+  });
+});
+
 describe('a lapsed lease taken over', () => {
   it('the first holder can neither store its answer over the second one nor free the key it lost', async () => {
     const repository = createIdempotencyRepository(e.sql);

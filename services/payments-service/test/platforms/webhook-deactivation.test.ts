@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WebhookCommands } from '@holdfast/contracts';
 import { startForTest } from '@holdfast/http-kit';
-import { sendCommand } from '@holdfast/messaging';
-import { createTestStores, fileFixture, testLogger, until } from '@holdfast/test-fixtures';
+import { createTestStores, fileFixture, sendWebhookCommand, testLogger, until } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentsService, paymentsConfigFrom } from '../../src/index.js';
 import { bearer, call, createClient, GENEROUS_LIMITS, key, newBootstrapKey, type Running, tokenFor } from '../helpers.js';
@@ -59,7 +58,7 @@ async function platformWithWebhooks() {
 }
 
 /** The platform's subscriptions as the dispatcher holds them (its own list command). */
-const subscriptionsOf = (platformId: string) => sendCommand(stores.nats.bus, WebhookCommands.list, { owner: { platformId } });
+const subscriptionsOf = (platformId: string) => sendWebhookCommand(stores.nats.bus, WebhookCommands.list, { owner: { platformId } });
 
 const allInactive = async (platformId: string) => {
   const subs = await subscriptionsOf(platformId);

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { platformWithCredentials, startChainPaymentsEnv } from '../chain/fixtures.js';
 import { bearer, call, type Loose } from '../helpers.js';
 import { newPayer, relayerNonce, usdcBalance } from '../relayer/fixtures.js';
-import { facilitatorCall, PRICE, paymentFor, requirementsFor, x402Body } from './fixtures.js';
+import { facilitatorCall, handSigned, PRICE, paymentFor, requirementsFor, x402Body } from './fixtures.js';
 
 // Who may use the facilitator: a platform's v2 bearer token with move:transactions (it pays the
 // gas). A call without one, with a read-only one, or reaching into another platform's payment is
@@ -99,5 +99,41 @@ describe('x402 facilitator: a settled nonce pays once', () => {
     // The very same payload again still answers its own settlement.
     const again = await facilitatorCall(e.svc.url, 'settle', seller.token, body);
     expect(again.body).toMatchObject({ success: true, transaction: settled.body.transaction });
+  });
+});
+
+describe("x402 facilitator: a nonce is the authorizer's own", () => {
+  it("a payer cannot block another payer's payment by signing with the same EIP-3009 nonce", async () => {
+    // EIP-3009 nonces are per authorizer: the same 32 bytes signed by two payers are two
+    // authorizations. Keyed by the nonce alone, the attacker's pending relay refused the victim as nonce_used.
+    const requirements = requirementsFor(e.world, payTo);
+    const attacker = newPayer();
+    const victim = newPayer();
+    await e.world.mint(attacker.address, 1_000_000n);
+    await e.world.mint(victim.address, 1_000_000n);
+    const nonce = `0x${'ab'.repeat(32)}` as const;
+    const first = await facilitatorCall(
+      e.svc.url,
+      'settle',
+      seller.token,
+      x402Body(await handSigned(e.world, attacker, requirements, { nonce }), requirements),
+    );
+    expect(first.body, JSON.stringify(first.body)).toMatchObject({ success: true });
+    const paid = await usdcBalance(e.world, payTo);
+    const second = await facilitatorCall(
+      e.svc.url,
+      'settle',
+      seller.token,
+      x402Body(await handSigned(e.world, victim, requirements, { nonce }), requirements),
+    );
+    expect(second.body, JSON.stringify(second.body)).toMatchObject({ success: true, payer: victim.address });
+    expect(second.body.transaction).not.toBe(first.body.transaction);
+    expect(await usdcBalance(e.world, payTo)).toBe(paid + PRICE);
+    const rows = await e.sql<{ derived_nonce: string }[]>`
+      select derived_nonce from relayed_locks where derived_nonce like ${`%:${nonce}`} order by sent_at`;
+    expect(rows.map((r) => r.derived_nonce)).toEqual([
+      `${attacker.address.toLowerCase()}:${nonce}`,
+      `${victim.address.toLowerCase()}:${nonce}`,
+    ]);
   });
 });

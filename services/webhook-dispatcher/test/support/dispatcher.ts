@@ -1,7 +1,13 @@
 import type { CommandDefinition } from '@holdfast/contracts';
 import { startForTest } from '@holdfast/http-kit';
-import { sendCommand } from '@holdfast/messaging';
-import { createTestBus, createTestDatabase, type TestBus, type TestDatabase, testLogger } from '@holdfast/test-fixtures';
+import {
+  createTestBus,
+  createTestDatabase,
+  sendWebhookCommand,
+  type TestBus,
+  type TestDatabase,
+  testLogger,
+} from '@holdfast/test-fixtures';
 import type { Static } from '@sinclair/typebox';
 import postgres from 'postgres';
 import { createDispatcherService, dispatcherConfigFrom } from '../../src/index.js';
@@ -14,7 +20,7 @@ export interface TestDispatcher {
   sql: postgres.Sql;
   url: string;
   stop: () => Promise<void>;
-  /** A command to the file's dispatchers over NATS, its answer awaited 35 s at most (a loaded machine is slow). */
+  /** A webhook command to the file's dispatchers over NATS (on its owner kind's subject), its answer awaited 35 s at most. */
   send: <C extends CommandDefinition>(command: C, request: Static<C['request']>) => Promise<Static<C['reply']>>;
   /** Another instance on the same database and NATS prefix. */
   startAnother: (env?: Record<string, string>, overrides?: DispatcherOverrides) => Promise<{ url: string; stop: () => Promise<void> }>;
@@ -36,7 +42,7 @@ export async function startTestDispatcher(env: Record<string, string> = {}, over
     nats,
     sql,
     url: first.url,
-    send: (command, request) => sendCommand(nats.bus, command, request, { timeoutMs: 35_000 }),
+    send: (command, request) => sendWebhookCommand(nats.bus, command, request, { timeoutMs: 35_000 }),
     startAnother: (anotherEnv = env, anotherOverrides = overrides) => instance(anotherEnv, anotherOverrides),
     stop: async () => {
       await sql.end();

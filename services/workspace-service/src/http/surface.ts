@@ -1,4 +1,5 @@
-import type { DeprecatedSurface, HttpApp, OpenApiInfo } from '@holdfast/http-kit';
+import type { WorkspaceEndpoint } from '@holdfast/contracts';
+import type { DeprecatedSurface, HttpApp, OpenApiInfo, RouteSurface } from '@holdfast/http-kit';
 import type { FastifySchema } from 'fastify';
 
 /**
@@ -101,5 +102,20 @@ export const openApiInfo: OpenApiInfo = {
       name: 'X-API-Key',
       description: "The workspace key: a Payments API key of one of the workspace's platforms (e.g. its sandbox credentials' apiKey).",
     },
+  },
+};
+
+/**
+ * The Workspace API's surface for `serveRoutes` of @holdfast/http-kit: each entry is served once,
+ * with the access, roles, tier and audit action its catalogue entry gives (the authentication and
+ * the audit trail read them from `config`), and its answers wrapped in the `{success, data, meta}`
+ * envelope. The deprecated unversioned twins are the scope's: `registerWorkspaceApi` serves every
+ * versioned module again under `/api` (`markUnversioned`).
+ */
+export const WORKSPACE_SURFACE: RouteSurface<WorkspaceEndpoint> = {
+  envelope: true,
+  operations(entry) {
+    const { access, roles, tier, audit, ...endpoint } = entry;
+    return [{ endpoint, config: { access, ...(roles ? { roles } : {}), ...(tier ? { tier } : {}), ...(audit ? { audit } : {}) } }];
   },
 };

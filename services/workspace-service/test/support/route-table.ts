@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { workspaceEndpoints as api, type Endpoint, INTEGRATION_CATALOG, PAYMENTS_COMMANDS, WebhookCommands } from '@holdfast/contracts';
 import { publishEvent, sendCommand } from '@holdfast/messaging';
-import { domainEvent } from '@holdfast/test-fixtures';
+import { domainEvent, sendWebhookCommand } from '@holdfast/test-fixtures';
 import type { FormData } from 'undici';
 import { imageForm, insertUser } from './fixtures.js';
 import { type Harness, PASSWORD, SUPER_PASSWORD, uniqueEmail, type World } from './harness.js';
@@ -87,7 +87,7 @@ export async function prepareForwarded(h: Harness, world: World): Promise<Forwar
 export const FIXTURE_CLIENT_NAME = 'Fixture client';
 
 async function fixtureWebhook(ctx: Context): Promise<string> {
-  const created = await sendCommand(ctx.h.nats.bus, WebhookCommands.create, {
+  const created = await sendWebhookCommand(ctx.h.nats.bus, WebhookCommands.create, {
     owner: { workspaceId: ctx.world.w1.id },
     url: DEAD_RECEIVER,
     eventTypes: ['dispute.created'],
@@ -561,7 +561,10 @@ export const ROUTES: RouteCase[] = [
     audit: 'webhook.complete_rotation',
     prepare: async (ctx) => {
       const id = await fixtureWebhook(ctx);
-      await sendCommand(ctx.h.nats.bus, WebhookCommands.rotateSecret, { owner: { workspaceId: ctx.world.w1.id }, subscriptionId: id });
+      await sendWebhookCommand(ctx.h.nats.bus, WebhookCommands.rotateSecret, {
+        owner: { workspaceId: ctx.world.w1.id },
+        subscriptionId: id,
+      });
       return { path: `/api/v1/workspaces/${ctx.world.w1.id}/webhooks/${id}/complete-rotation` };
     },
     expect: bearer(200, 200, 200, 403),

@@ -1,15 +1,17 @@
 import { defineEndpoint, type Endpoint } from '../../common/endpoint.js';
+import type { OperationTier } from '../../payments/endpoint.js';
+import type { AuditAction } from '../audit-actions.js';
+import type { UserRole } from '../identity.js';
 
 /*
- * The Workspace API, one entry per endpoint (method, path, documentation, schemas, answers), in
- * two files: administration.ts (identity, users, workspaces, sessions, settings, audit, OAuth
- * clients, sandbox credentials, avatars, transaction views) and customers.ts (customers, wallets,
- * integrations, webhooks, notifications). Paths of the versioned endpoints are under `/api/v1`
- * (their deprecated copies under `/api`); the host-root ones at the root. The service serves each
- * with its handler and access options (`serveEndpoint` of @holdfast/http-kit), so a route cannot
- * drift from this catalogue; the OpenAPI description is built from it.
+ * The Workspace API, one entry per endpoint (method, path, documentation, schemas, answers), one
+ * file per resource, mirroring the service's modules (services/workspace-service/src/modules/
+ * <resource>/routes.ts serves the entries of <resource>.ts; storage.ts holds the avatar files).
+ * The versioned endpoints are served under `/api/v1` (their deprecated copies under `/api`); the
+ * host-root ones at the root. The service serves each with its handler (`serveRoutes` of
+ * @holdfast/http-kit), so a route cannot drift from this catalogue; the OpenAPI description is
+ * built from it.
  */
-
 /** OpenAPI security of routes that need a Workspace access token. */
 export const BEARER = [{ bearer: [] }];
 /** OpenAPI security of the customer self-service routes (a customer access token). */
@@ -19,9 +21,49 @@ export const INTERNAL_KEY = [{ internalApiKey: [] }];
 /** OpenAPI security of the workspace-key routes (`X-API-Key`: a Payments API key of the workspace). */
 export const WORKSPACE_KEY = [{ workspaceKey: [] }];
 
-/** A Workspace API endpoint: it needs a Workspace access token unless it says otherwise. */
-export const endpoint = <const E extends Omit<Endpoint, 'security'> & Partial<Pick<Endpoint, 'security'>>>(e: E) =>
-  defineEndpoint({ security: BEARER, ...e });
+/**
+ * Who may call a Workspace API endpoint: `public` (no credential), `user` (a user access token),
+ * `customer` (a customer access token of the workspace), `internal` (`X-Internal-API-Key`, Holdfast
+ * processes) or `workspace_key` (a Payments API key of the workspace in `X-API-Key`).
+ */
+export type WorkspaceAccess = 'public' | 'user' | 'customer' | 'internal' | 'workspace_key';
+export const WORKSPACE_ACCESS = ['public', 'user', 'customer', 'internal', 'workspace_key'] as const satisfies readonly WorkspaceAccess[];
+
+/** The OpenAPI security of each kind of caller (none for a public endpoint). */
+const SECURITY_OF: Record<WorkspaceAccess, Endpoint['security']> = {
+  public: undefined,
+  user: BEARER,
+  customer: CUSTOMER_BEARER,
+  internal: INTERNAL_KEY,
+  workspace_key: WORKSPACE_KEY,
+};
+
+/**
+ * A Workspace API endpoint: the contract of `Endpoint` plus who may call it (`access`, and `roles`
+ * among users: 403 for the others), its rate-limit tier (absent: `standard`) and the action its
+ * audit entries record (`audit`, on every mutating endpoint). The service answers 401 and 403 from
+ * these before the body is parsed and documents them, so `errors` lists only the other statuses.
+ */
+export interface WorkspaceEndpoint extends Endpoint {
+  access: WorkspaceAccess;
+  roles?: readonly UserRole[];
+  tier?: OperationTier;
+  audit?: AuditAction;
+}
+
+type Declared = Omit<WorkspaceEndpoint, 'security' | 'access'> & Partial<Pick<WorkspaceEndpoint, 'access'>>;
+
+/** A Workspace API endpoint: it needs a user access token unless `access` says otherwise. */
+export const endpoint = <const E extends Declared>(e: E) => {
+  const access = e.access ?? 'user';
+  const security = SECURITY_OF[access];
+  return defineEndpoint({ ...(security ? { security } : {}), access, ...e } as E & { access: WorkspaceAccess });
+};
 
 /** A Workspace API endpoint anyone may call: no OpenAPI security. */
-export const publicEndpoint = <const E extends Omit<Endpoint, 'security'>>(e: E) => defineEndpoint(e);
+export const publicEndpoint = <const E extends Omit<Declared, 'access'>>(e: E) => endpoint({ access: 'public', ...e });
+
+/** The customer self-service routes (customers, wallets): the token they need. */
+export const CUSTOMER_TOKEN =
+  'Needs the customer access token of this workspace (`Authorization: Bearer <accessToken>` from register, login or refresh): a ' +
+  "token of another workspace's customer is 403, a user's token 401.";

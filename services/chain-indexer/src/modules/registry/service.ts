@@ -9,7 +9,7 @@ import {
 } from '@holdfast/contracts';
 import type { Logger } from '@holdfast/logging';
 import { getAddress } from 'viem';
-import type { IndexerRepository } from '../indexing/repository.js';
+import type { IndexerRepository } from '../indexing/index.js';
 
 export interface ContractRegistryDeps {
   repository: IndexerRepository;

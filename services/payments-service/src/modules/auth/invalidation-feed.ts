@@ -1,6 +1,7 @@
 import { BROADCASTS, type CredentialInvalidationKind, CredentialRevokedBroadcast } from '@holdfast/contracts';
 import type { Logger } from '@holdfast/logging';
 import { assertPayload, type Bus, prefixed } from '@holdfast/messaging';
+import { createPollingWorker } from '@holdfast/runtime';
 import type { CredentialCache } from './cache.js';
 import type { AuthRepository } from './repository.js';
 
@@ -42,9 +43,6 @@ export function createInvalidationFeed(deps: {
   const trustMs = deps.trustMs ?? CACHE_TRUST_MS;
   const subject = prefixed(deps.bus, BROADCASTS.paymentsCredentialRevoked);
   let subscription: ReturnType<Bus['nc']['subscribe']> | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let stopped = false;
   let horizon: string | undefined;
   let seen = new Set<number>();
   let freshFrom = Number.NEGATIVE_INFINITY;
@@ -75,13 +73,22 @@ export function createInvalidationFeed(deps: {
     }
   }
 
-  function schedule(): void {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = poll().finally(schedule);
-    }, pollMs);
-    timer.unref();
-  }
+  // One poll a pass, `pollMs` after the last one ended; a failed poll is its own (it fails closed),
+  // so the worker never backs off: the next poll is as soon as after a good one.
+  let firstPolled!: () => void;
+  const polled = new Promise<void>((resolve) => {
+    firstPolled = resolve;
+  });
+  const worker = createPollingWorker({
+    name: 'credential-invalidation',
+    logger: deps.logger,
+    intervalMs: pollMs,
+    pass: async () => {
+      await poll();
+      firstPolled();
+      return false;
+    },
+  });
 
   return {
     start: async () => {
@@ -97,13 +104,11 @@ export function createInvalidationFeed(deps: {
           }
         },
       });
-      await poll();
-      schedule();
+      await worker.start();
+      await polled;
     },
     stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
+      await worker.stop();
       subscription?.unsubscribe();
     },
     isFresh: (nowMs) => nowMs - freshFrom < trustMs,

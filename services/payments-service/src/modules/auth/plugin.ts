@@ -1,5 +1,5 @@
-import { AppError, type Scope } from '@holdfast/contracts';
-import { ErrorResponse, type HttpApp, unauthorized } from '@holdfast/http-kit';
+import { AppError, type Scope, unauthorized } from '@holdfast/contracts';
+import { ErrorResponse, type HttpApp } from '@holdfast/http-kit';
 import type { FastifyContextConfig, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { CredentialKind, Principal } from './principal.js';
 import { type Authenticator, type AuthOutcome, invalidToken } from './service.js';

@@ -1,8 +1,7 @@
 import type { BatchListQuery, Currency, FinalityLevel, Network, OrchestrationType, SignerType } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
-import { isoOf } from '../auth/repository.js';
-import { type TransactionRow, toTransactionRow } from '../transactions/repository.js';
-import type { BatchStatus } from '../transactions/state-machine.js';
+import { isoOf } from '@holdfast/db';
+import { type BatchStatus, type TransactionRow, toTransactionRow } from '../transactions/index.js';
 
 export interface BatchRow {
   id: string;

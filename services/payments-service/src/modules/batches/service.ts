@@ -12,24 +12,29 @@ import {
   type EscrowTerms,
   type FieldError,
   isAutomaticIdempotencyKey,
+  notFound,
   paginationMeta,
   uuidv7,
+  validationError,
 } from '@holdfast/contracts';
 import { appendToOutboxSql } from '@holdfast/db';
 import { addressErrors, uuidToOnchainId } from '@holdfast/escrow';
-import { notFound, numberSourceOf, validationError } from '@holdfast/http-kit';
+import { numberSourceOf } from '@holdfast/http-kit';
 import { sha256 } from '@holdfast/secrets';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';
-import { normalizeAmount, sumDecimals, toBaseUnits } from '../money/amounts.js';
-import { resolveNetwork } from '../money/networks.js';
-import { platformFinality, requiredFinalityOf } from '../platforms/finality.js';
-import { readPlatformSettings } from '../platforms/repository.js';
-import { canonical } from '../transactions/canonical.js';
-import { type ControlsGate, noControls } from '../transactions/controls-gate.js';
-import { transactionEvent, transactionRef } from '../transactions/moves.js';
-import { type TransactionRow, toPaymentsTransaction } from '../transactions/repository.js';
-import type { CheckSender } from '../transactions/sender-limits.js';
+import { normalizeAmount, resolveNetwork, sumDecimals, toBaseUnits } from '../money/index.js';
+import { platformFinality, readPlatformSettings, requiredFinalityOf } from '../platforms/index.js';
+import {
+  type CheckSender,
+  type ControlsGate,
+  canonical,
+  noControls,
+  type TransactionRow,
+  toPaymentsTransaction,
+  transactionEvent,
+  transactionRef,
+} from '../transactions/index.js';
 import type { BatchesRepository, BatchRow, NewBatch } from './repository.js';
 
 function toBatch(row: BatchRow): Batch {

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { notFound } from '@holdfast/http-kit';
+import { notFound } from '@holdfast/contracts';
 
 /** The built page (services/payments-service/scripts/bundle-page.ts writes it): the shell and its hashed script and style. */
 export interface PageFiles {
@@ -19,7 +19,7 @@ const TYPES: Record<string, string> = {
 };
 
 /**
- * Reads the built page from `dir` once (the page is a few kilobytes, held in memory). A service
+ * Reads the built page from `dir` once (a few kilobytes, and the WalletConnect chunk of about half a megabyte: held in memory). A service
  * whose page was not built answers 404 for it (the API works without it).
  */
 export function pageAssetsFrom(dir: string): PageAssets {

@@ -1,6 +1,6 @@
 import type { CheckoutSessionStatus, CheckoutWalletSettings, Currency, Network } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
-import { isoOf } from '../auth/repository.js';
+import { isoOf } from '@holdfast/db';
 
 export interface CheckoutSessionRow {
   id: string;

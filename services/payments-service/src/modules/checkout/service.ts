@@ -15,22 +15,22 @@ import {
   type DomainEvent,
   type EscrowInstructions,
   newEventId,
+  notFound,
   type PAYMENTS_COMMANDS,
   paginationMeta,
+  TESTNET_OF,
   uuidv7,
+  validationError,
 } from '@holdfast/contracts';
 import { appendToOutboxSql, type Queryable, type Sql } from '@holdfast/db';
 import { addressErrors } from '@holdfast/escrow';
-import { notFound, numberSourceOf, validationError } from '@holdfast/http-kit';
+import { numberSourceOf } from '@holdfast/http-kit';
 import { sha256 } from '@holdfast/secrets';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';
-import { normalizeAmount } from '../money/amounts.js';
-import { resolveNetwork } from '../money/networks.js';
-import type { Funding, RelayerService } from '../relayer/service.js';
-import { canonical } from '../transactions/canonical.js';
-import type { ControlsGate } from '../transactions/controls-gate.js';
-import type { MoveHook } from '../transactions/moves.js';
+import { normalizeAmount, resolveNetwork } from '../money/index.js';
+import type { Funding, RelayerService } from '../relayer/index.js';
+import { type ControlsGate, canonical, type MoveHook } from '../transactions/index.js';
 import type { CheckoutRepository, CheckoutSessionRow } from './repository.js';
 import { type CheckoutAction, nextSessionStatus } from './state-machine.js';
 
@@ -254,7 +254,10 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
    */
   function checkBounds(settings: WalletSettings | null, network: string, templateId: string | undefined, inline: boolean) {
     const networks = settings?.allowedNetworks ?? [];
-    if (networks.length > 0 && !networks.includes(network))
+    // Outside production a mainnet runs as its testnet (resolveNetwork), so the workspace's `base`
+    // allows the session that asked for base and runs on base-sepolia.
+    const allowed = appEnv === 'production' ? networks : [...networks, ...networks.map((n) => TESTNET_OF[n] ?? n)];
+    if (networks.length > 0 && !allowed.includes(network))
       throw validationError([{ field: 'blockchainNetwork', reason: `must be one of the workspace's networks: ${networks.join(', ')}` }]);
     const templates = settings?.allowedTemplateIds ?? [];
     if (templates.length === 0) return;
@@ -537,6 +540,19 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
   }
 
   /**
+   * What the shell of `/pay/{id}` must allow for this session (its CSP, routes.ts): WalletConnect's
+   * hosts only when the session's workspace configured a WalletConnect `projectId`, the same
+   * settings GET …/page answers. An unknown session gets the strict policy (its page says
+   * "not found").
+   */
+  async function pagePolicy(sessionId: string): Promise<{ walletConnect: boolean }> {
+    const s = await repository.get(sql, sessionId);
+    if (!s) return { walletConnect: false };
+    const settings = await walletSettingsOf(s.workspaceId);
+    return { walletConnect: Boolean(settings?.projectId) };
+  }
+
+  /**
    * POST …/authorization: the payer's signature of the page's typed data, relayed for the session's
    * transaction as the platform's own escrow-authorization call would be, without its credential
    * (the session names the platform). 202 when relayed now, 200 for the same signature again.
@@ -607,6 +623,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     expire,
     attachPayer,
     page,
+    pagePolicy,
     authorize,
     expireDue,
     setWalletSettings,

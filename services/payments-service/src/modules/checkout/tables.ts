@@ -46,8 +46,8 @@ export const checkoutSessions = paymentsSchema.table(
     uniqueIndex('checkout_sessions_platform_key_idx').on(t.platformId, t.idempotencyKey).where(sql`idempotency_key is not null`),
     /** The completion hook's lookup, once per move of a transaction. */
     uniqueIndex('checkout_sessions_transaction_idx').on(t.transactionId).where(sql`transaction_id is not null`),
-    /** The expiry worker's scan of open sessions. */
-    index('checkout_sessions_open_expires_idx').on(t.expiresAt).where(sql`status = 'open'`),
+    /** The expiry worker's scans: open sessions, and processing ones whose transaction was never funded. */
+    index('checkout_sessions_live_expires_idx').on(t.expiresAt).where(sql`status in ('open', 'processing')`),
   ],
 );
 

@@ -1,6 +1,6 @@
 import type { Verification, VerificationStatus, VerificationType } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
-import { isoOf } from '../auth/repository.js';
+import { isoOf } from '@holdfast/db';
 
 export interface NewVerification {
   id: string;

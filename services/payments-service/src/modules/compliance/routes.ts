@@ -1,7 +1,7 @@
 import { paymentsEndpoints as api, IDENTITY_PROVIDER_SIGNATURE_HEADER } from '@holdfast/contracts';
-import { captureRawBody, type HttpApp } from '@holdfast/http-kit';
+import { captureRawBody, type HttpApp, route, serveRoutes } from '@holdfast/http-kit';
 import type { FastifyRequest } from 'fastify';
-import { route, servePayments } from '../../http/endpoints.js';
+import { PAYMENTS_SURFACE } from '../../http/endpoints.js';
 import { principalOf } from '../auth/index.js';
 import type { ComplianceService } from './service.js';
 
@@ -13,7 +13,7 @@ const signatureHeader = (request: FastifyRequest) => {
 /** Compliance verifications (spec "Payments API: compliance"), on v1 and v2. */
 export function complianceRoutes(service: ComplianceService) {
   return async (app: HttpApp) => {
-    servePayments(app, [
+    serveRoutes(app, PAYMENTS_SURFACE, [
       route(api.createVerification, async (request, reply) =>
         reply.code(201).send(await service.create(principalOf(request), request.body)),
       ),

@@ -5,11 +5,11 @@ import {
   IDENTITY_PROVIDER_SIGNATURE_TOLERANCE_SECONDS,
   type IdentityProviderCallback,
   type IdentityProviderCallbackResult,
+  notFound,
   uuidv7,
   type Verification,
   type VerificationStatus,
 } from '@holdfast/contracts';
-import { notFound } from '@holdfast/http-kit';
 import type { Principal } from '../auth/index.js';
 import type { IdentityProvider } from './identity-provider.js';
 import type { ComplianceRepository, VerificationChanges } from './repository.js';

@@ -1,21 +1,36 @@
 import { AppError } from '@holdfast/contracts';
 import type { Sql } from '@holdfast/db';
 import type { Logger } from '@holdfast/logging';
-import { createBatchWorker } from '@holdfast/runtime';
+import { createLeasedJobWorker, defineLeasedJob } from '@holdfast/runtime';
 import type { SecretBox } from '@holdfast/secrets';
 import type { ControlsRepository, DueDelivery } from './repository.js';
 import { maskPhone, type SmsGateway, type SmsMessage } from './sms.js';
+import { codeDeliveries } from './tables.js';
 
 /** Sends of one code before it is given up (the code expires long before anyway). */
 export const MAX_DELIVERY_ATTEMPTS = 8;
-const LEASE_SECONDS = 60;
-const BATCH = 10;
 
 /** The sealing context of a delivery: a sealed code copied into another row does not open. */
 export const deliveryContext = (challengeId: string) => `code_deliveries.sealed:${challengeId}`;
 
 /** 1 s, 2 s, 4 s... at most 60 s. */
 export const deliveryBackoffMs = (attempts: number) => Math.min(1000 * 2 ** Math.max(0, attempts - 1), 60_000);
+
+/** The sends of `code_deliveries`, as a leased job (ADR 65). */
+export const codeDeliveryJob = defineLeasedJob<DueDelivery>({
+  name: 'code-delivery',
+  table: codeDeliveries,
+  lease: { seconds: 60 },
+  batch: 10,
+  attempts: MAX_DELIVERY_ATTEMPTS,
+  backoff: deliveryBackoffMs,
+  // A gateway refusal that retrying cannot fix (bad key, refused number) fails the delivery at once.
+  permanent: (error) => error instanceof AppError && (error.details as { retryable?: boolean } | undefined)?.retryable === false,
+  failure: (error) => (error instanceof Error ? error.message.slice(0, 300) : String(error)),
+  concurrency: 'parallel',
+  describe: (d) => ({ transactionId: d.transactionId, purpose: d.purpose, attempts: d.attempts }),
+  messages: { retrying: 'verification code send failed; will retry', gaveUp: 'verification code not delivered' },
+});
 
 export interface CodeDeliveryDeps {
   sql: Sql;
@@ -43,34 +58,20 @@ export function createCodeDeliveryWorker(deps: CodeDeliveryDeps) {
       return;
     }
     const message = JSON.parse(box.open(d.sealed, deliveryContext(d.challengeId))) as Omit<SmsMessage, 'transactionId' | 'purpose'>;
-    try {
-      const sent = await gateways[d.purpose].send({ ...message, transactionId: d.transactionId, purpose: d.purpose });
-      await repository.finishDelivery(sql, d.challengeId, 'sent', sent.messageId, null);
-      log.info({ transactionId: d.transactionId, to: maskPhone(message.to), purpose: d.purpose }, 'verification code sent');
-    } catch (error) {
-      const reason = error instanceof Error ? error.message.slice(0, 300) : String(error);
-      const retryable = !(error instanceof AppError && (error.details as { retryable?: boolean } | undefined)?.retryable === false);
-      if (!retryable || d.attempts >= MAX_DELIVERY_ATTEMPTS) {
-        await repository.finishDelivery(sql, d.challengeId, 'failed', null, reason);
-        log.error({ transactionId: d.transactionId, purpose: d.purpose, attempts: d.attempts, reason }, 'verification code not delivered');
-      } else {
-        await repository.retryDelivery(sql, d.challengeId, deliveryBackoffMs(d.attempts), reason);
-        log.warn(
-          { transactionId: d.transactionId, purpose: d.purpose, attempts: d.attempts, reason },
-          'verification code send failed; will retry',
-        );
-      }
-    }
+    const sent = await gateways[d.purpose].send({ ...message, transactionId: d.transactionId, purpose: d.purpose });
+    await repository.finishDelivery(sql, d.challengeId, 'sent', sent.messageId, null);
+    log.info({ transactionId: d.transactionId, to: maskPhone(message.to), purpose: d.purpose }, 'verification code sent');
   }
 
-  async function runOnce(): Promise<number> {
-    const due = await sql.begin((tx) => repository.claimDueDeliveries(tx, BATCH, LEASE_SECONDS));
-    await Promise.all(
-      due.map((d) => deliver(d).catch((error) => log.error({ err: error, transactionId: d.transactionId }, 'code delivery'))),
-    );
-    return due.length;
-  }
-
-  return createBatchWorker({ name: 'code-delivery', logger: deps.logger, intervalMs: pollIntervalMs, runOnce });
+  return createLeasedJobWorker(
+    codeDeliveryJob,
+    { logger: deps.logger, intervalMs: pollIntervalMs },
+    {
+      claim: (limit, leaseSeconds) => sql.begin((tx) => repository.claimDueDeliveries(tx, limit, leaseSeconds)),
+      run: deliver,
+      retry: (d, delayMs, failure) => repository.retryDelivery(sql, d.challengeId, delayMs, failure),
+      giveUp: (d, failure) => repository.finishDelivery(sql, d.challengeId, 'failed', null, failure),
+    },
+  );
 }
 export type CodeDeliveryWorker = ReturnType<typeof createCodeDeliveryWorker>;

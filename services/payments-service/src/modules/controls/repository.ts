@@ -1,6 +1,6 @@
 import { type Control, type ControlPhase, type ControlTemplate, type ControlType, uuidv7 } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
-import { isoOf } from '../auth/repository.js';
+import { isoOf } from '@holdfast/db';
 import type { ChallengeStatus, ControlOutcomeKind } from './tables.js';
 
 export interface ChallengeRow {

@@ -1,7 +1,7 @@
 import { paymentsEndpoints as api } from '@holdfast/contracts';
-import type { HttpApp } from '@holdfast/http-kit';
-import { route, servePayments } from '../../http/endpoints.js';
-import { principalOf } from '../auth/plugin.js';
+import { type HttpApp, route, serveRoutes } from '@holdfast/http-kit';
+import { PAYMENTS_SURFACE } from '../../http/endpoints.js';
+import { principalOf } from '../auth/index.js';
 import type { ControlsService } from './service.js';
 
 /**
@@ -11,13 +11,13 @@ import type { ControlsService } from './service.js';
 export function controlsRoutes(service: ControlsService) {
   return async (app: HttpApp) => {
     // One call per verification: each one's v1 twin stays beside it in the OpenAPI document.
-    servePayments(app, [
+    serveRoutes(app, PAYMENTS_SURFACE, [
       route(api.verifyTwoFactor, async (request) => service.verifyCode(principalOf(request), 'two_factor', request.body)),
     ]);
-    servePayments(app, [
+    serveRoutes(app, PAYMENTS_SURFACE, [
       route(api.verifyVendorSms, async (request) => service.verifyCode(principalOf(request), 'vendor_sms', request.body)),
     ]);
-    servePayments(app, [
+    serveRoutes(app, PAYMENTS_SURFACE, [
       route(api.createControlTemplate, async (request, reply) =>
         reply.code(201).send(await service.createTemplate(principalOf(request), request.body)),
       ),

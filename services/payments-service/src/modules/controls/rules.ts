@@ -1,6 +1,6 @@
 import { CONTROL_CONFIG_SCHEMAS, type Control, type ControlPhase, EmbeddedTemplate, type FieldError } from '@holdfast/contracts';
 import { Value } from '@sinclair/typebox/value';
-import { compareDecimal } from '../money/amounts.js';
+import { compareDecimal } from '../money/index.js';
 
 /*
  * The pure part of controls: validating a template and deciding what one control says about a

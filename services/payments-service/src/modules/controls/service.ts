@@ -6,17 +6,24 @@ import {
   type ControlVerification,
   type CreateControlTemplateBody,
   type EmbeddedTemplate,
+  notFound,
   type PaymentsTransaction,
   type RiskReviewDecisionBody,
   type VerifyControlCodeBody,
+  validationError,
 } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
-import { notFound, validationError } from '@holdfast/http-kit';
 import { hmacSha256, type SecretBox, safeEqual } from '@holdfast/secrets';
-import type { Principal } from '../auth/principal.js';
-import type { ControlsGate, ControlsOutcome, PreparedTemplate } from '../transactions/controls-gate.js';
-import type { TransactionMoves } from '../transactions/moves.js';
-import { type TransactionRow, type TransactionsRepository, toPaymentsTransaction } from '../transactions/repository.js';
+import type { Principal } from '../auth/index.js';
+import {
+  type ControlsGate,
+  type ControlsOutcome,
+  type PreparedTemplate,
+  type TransactionMoves,
+  type TransactionRow,
+  type TransactionsRepository,
+  toPaymentsTransaction,
+} from '../transactions/index.js';
 import { deliveryContext } from './delivery.js';
 import type { ChallengeRow, ControlsRepository } from './repository.js';
 import { controlProblems, controlsOfPhase, embeddedTemplateProblems, evaluate } from './rules.js';

@@ -1,6 +1,6 @@
 import type { DisputeOutcome, DisputeParty, DisputeStatus, DisputeTier, Evidence, EvidenceType } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
-import { isoOf } from '../auth/repository.js';
+import { isoOf } from '@holdfast/db';
 
 /** A dispute row as the service uses it (the API record without `evidence`, plus routing and audit columns). */
 export interface DisputeRow {

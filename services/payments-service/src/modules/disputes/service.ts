@@ -7,18 +7,19 @@ import {
   type EventPayload,
   type Evidence,
   type ListDisputesQuery,
+  notFound,
   type ResolveDisputeBody,
   type SettlementKind,
   type SubmitEvidenceBody,
   uuidv7,
+  validationError,
 } from '@holdfast/contracts';
 import { appendToOutboxSql, type Queryable, type Sql } from '@holdfast/db';
-import { notFound, validationError } from '@holdfast/http-kit';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
-import type { Principal } from '../auth/principal.js';
-import { type TransactionMoves, transactionEvent } from '../transactions/moves.js';
-import type { TransactionsRepository } from '../transactions/repository.js';
-import { DISPUTABLE_STATUSES } from '../transactions/state-machine.js';
+import type { Principal } from '../auth/index.js';
+import type { AnswerInTransaction } from '../idempotency/index.js';
+import type { TransactionsRepository } from '../transactions/index.js';
+import { DISPUTABLE_STATUSES, type TransactionMoves, transactionEvent } from '../transactions/index.js';
 import { bpsOfDecimal, type DisputeResolution, type DisputeRow, type DisputesRepository, decimalOfBps } from './repository.js';
 import { acceptsEvidence, DISPUTE_TIER_TABLE, escalation, resolution } from './state-machine.js';
 
@@ -70,8 +71,10 @@ export interface DisputesService {
   list: (principal: Principal, query: ListDisputesQuery) => Promise<Dispute[]>;
   create: (principal: Principal, body: CreateDisputeBody) => Promise<Dispute>;
   get: (principal: Principal, id: string) => Promise<Dispute>;
-  escalate: (principal: Principal, id: string) => Promise<Dispute>;
-  submitEvidence: (principal: Principal, id: string, body: SubmitEvidenceBody) => Promise<Evidence>;
+  /** `answer`: the Idempotency-Key's answer stored with the escalation (a retry after the commit is answered, not run). */
+  escalate: (principal: Principal, id: string, answer?: AnswerInTransaction) => Promise<Dispute>;
+  /** `answer`: as escalate's; without it a retry after the commit would store the evidence twice. */
+  submitEvidence: (principal: Principal, id: string, body: SubmitEvidenceBody, answer?: AnswerInTransaction) => Promise<Evidence>;
   resolve: (principal: Principal, id: string, body: ResolveDisputeBody) => Promise<Dispute>;
   /** The outcome and refund share of a transaction's resolved dispute (on-chain settlement), or null. */
   resolutionFor: (q: Queryable, transactionId: string) => Promise<DisputeResolution | null>;
@@ -161,7 +164,7 @@ export function createDisputesService(deps: {
       return toDispute(row, []);
     },
 
-    async escalate(principal, id) {
+    async escalate(principal, id, answer) {
       return sql.begin(async (tx) => {
         const before = await repository.lock(tx, id, principal.platformId);
         if (!before) throw notFound('Dispute');
@@ -171,11 +174,13 @@ export function createDisputesService(deps: {
         await appendToOutboxSql(tx, SCHEMA_NAME, [
           disputeEvent('dispute.escalated', after, { dispute: disputeRef(after), previousTier: before.currentTier }),
         ]);
-        return withEvidence(tx, after);
+        const escalated = await withEvidence(tx, after);
+        await answer?.(tx, 200, escalated);
+        return escalated;
       });
     },
 
-    async submitEvidence(principal, id, body) {
+    async submitEvidence(principal, id, body, answer) {
       return sql.begin(async (tx) => {
         // Locked like a resolve: evidence and a concurrent resolution cannot interleave.
         const dispute = await repository.lock(tx, id, principal.platformId);
@@ -202,6 +207,7 @@ export function createDisputesService(deps: {
             evidence: { id: evidence.id, type: evidence.type, title: evidence.title, submittedBy: evidence.submittedBy },
           }),
         ]);
+        await answer?.(tx, 201, evidence);
         return evidence;
       });
     },

@@ -1,5 +1,5 @@
 import { DISPUTE_TIERS, type DisputeOutcome, type DisputeStatus, type DisputeTier, type ErrorCode } from '@holdfast/contracts';
-import type { TransactionAction } from '../transactions/state-machine.js';
+import type { TransactionAction } from '../transactions/index.js';
 
 /**
  * The dispute state machine: pure and table-driven (docs/disputes.md renders it). A dispute is born

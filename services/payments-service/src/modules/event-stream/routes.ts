@@ -1,7 +1,7 @@
 import { paymentsEndpoints as api, EVENT_STREAM_HEARTBEAT_MS, EVENT_STREAM_RETRY_MS, eventSubject } from '@holdfast/contracts';
-import type { HttpApp } from '@holdfast/http-kit';
+import { type HttpApp, route, serveRoutes } from '@holdfast/http-kit';
 import { SpanKind, withSpan } from '@holdfast/logging';
-import { route, servePayments } from '../../http/endpoints.js';
+import { PAYMENTS_SURFACE } from '../../http/endpoints.js';
 import { principalOf } from '../auth/index.js';
 import type { EventStreamService, StreamedEvent } from './service.js';
 
@@ -20,7 +20,7 @@ export function eventStreamRoutes(
       for (const controller of open) controller.abort();
     });
 
-    servePayments(app, [
+    serveRoutes(app, PAYMENTS_SURFACE, [
       route(api.streamEvents, async (request, reply) => {
         const controller = trackedAbort(open);
         const lastEventId = request.headers['last-event-id'];

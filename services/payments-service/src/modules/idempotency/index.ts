@@ -1,2 +1,2 @@
-export { registerIdempotency } from './plugin.js';
+export { type AnswerInTransaction, type Idempotency, registerIdempotency } from './plugin.js';
 export { createIdempotencyRepository, IDEMPOTENCY_LEASE_SECONDS, type IdempotencyRepository } from './repository.js';

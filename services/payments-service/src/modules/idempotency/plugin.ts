@@ -1,16 +1,30 @@
 import { AppError } from '@holdfast/contracts';
+import type { Queryable } from '@holdfast/db';
 import type { HttpApp } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { sha256 } from '@holdfast/secrets';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../auth/index.js';
-import { canonical } from '../transactions/canonical.js';
+import { canonical } from '../transactions/index.js';
 import type { IdempotencyRepository } from './repository.js';
 
 interface Held {
   platformId: string;
   key: string;
   token: string;
+}
+
+/**
+ * Stores the operation's answer in its own database transaction (call it last in that
+ * transaction, with the value the route replies). Without it a process that dies between the
+ * commit and the reply's storing leaves the key running, and the retry after the lease runs the
+ * operation again: for evidence and escalation, a second effect.
+ */
+export type AnswerInTransaction = (tx: Queryable, status: number, value: unknown) => Promise<void>;
+
+export interface Idempotency {
+  /** The request's hook for `AnswerInTransaction`; undefined when it came without a key. */
+  inTransaction(request: FastifyRequest): AnswerInTransaction | undefined;
 }
 
 /**
@@ -21,9 +35,10 @@ interface Held {
  * IDEMPOTENCY_KEY_REUSED. Only a 2xx is kept: a refusal (409 CHAIN_TRANSACTION_PENDING, a 503…)
  * frees the key, so the retry that the refusal asks for runs again. A process that dies holding a
  * key loses it after the lease and a retry runs the operation again: the state machines make that
- * harmless for release, rescind, refund and resolution, not for evidence and escalation (ADR 58).
+ * harmless for release, rescind, refund and resolution; evidence and escalation store their answer
+ * in their own transaction (`inTransaction`), so a retry after their commit is answered, never run.
  */
-export function registerIdempotency(app: HttpApp, deps: { repository: IdempotencyRepository; logger: Logger }): void {
+export function registerIdempotency(app: HttpApp, deps: { repository: IdempotencyRepository; logger: Logger }): Idempotency {
   const { repository } = deps;
   const held = new WeakMap<FastifyRequest, Held>();
   const log = deps.logger.child({ component: 'idempotency' });
@@ -51,11 +66,9 @@ export function registerIdempotency(app: HttpApp, deps: { repository: Idempotenc
           throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was already used with another operation or other parameters');
         }
         if (row.state === 'done' && row.responseStatus !== null && row.responseBody !== null) {
-          return reply
-            .code(row.responseStatus)
-            .header('content-type', 'application/json; charset=utf-8')
-            .header('idempotent-replayed', 'true')
-            .send(row.responseBody);
+          // Through the route's serializer: an answer stored in the operation's transaction is the
+          // service's value, not yet the reply the schema makes of it.
+          return reply.code(row.responseStatus).header('idempotent-replayed', 'true').send(JSON.parse(row.responseBody));
         }
         break;
       }
@@ -82,4 +95,19 @@ export function registerIdempotency(app: HttpApp, deps: { repository: Idempotenc
     route.preHandler = [...[route.preHandler ?? []].flat(), claim] as typeof route.preHandler;
     route.onSend = [...[route.onSend ?? []].flat(), keep] as typeof route.onSend;
   });
+
+  return {
+    inTransaction(request) {
+      const mine = held.get(request);
+      if (!mine) return undefined;
+      return async (tx, status, value) => {
+        if (!(await repository.answer(tx, { ...mine, status, body: JSON.stringify(value) }))) {
+          throw new AppError(
+            'IDEMPOTENCY_KEY_IN_USE',
+            'This request outlived its idempotency lease and a retry took the key over; retry shortly',
+          );
+        }
+      };
+    },
+  };
 }

@@ -42,11 +42,28 @@ export function createIdempotencyRepository(sql: Queryable) {
       return row;
     },
 
-    /** Stores the answer, if this claim still holds the key (a retry may have taken over a lapsed lease). */
+    /**
+     * Stores the answer, if this claim still holds the key (a retry may have taken over a lapsed
+     * lease); over the answer this claim stored in the operation's transaction too (`answer`), so
+     * the serialized reply replaces the service's value.
+     */
     async complete(c: { platformId: string; key: string; token: string; status: number; body: string }): Promise<void> {
       await sql`
         update idempotent_requests set state = 'done', response_status = ${c.status}, response_body = ${c.body}, completed_at = now()
-        where platform_id = ${c.platformId} and key = ${c.key} and state = 'running' and claim_token = ${c.token}`;
+        where platform_id = ${c.platformId} and key = ${c.key} and claim_token = ${c.token}`;
+    },
+
+    /**
+     * Stores the answer in the operation's own transaction: committed with its effect or not at
+     * all. False when this claim no longer holds the key (its lease lapsed and a retry took it):
+     * the caller must roll back, or both would take effect.
+     */
+    async answer(tx: Queryable, c: { platformId: string; key: string; token: string; status: number; body: string }): Promise<boolean> {
+      const rows = await tx`
+        update idempotent_requests set state = 'done', response_status = ${c.status}, response_body = ${c.body}, completed_at = now()
+        where platform_id = ${c.platformId} and key = ${c.key} and state = 'running' and claim_token = ${c.token}
+        returning 1`;
+      return rows.length === 1;
     },
 
     /** The request did not succeed: the key is free again (a retry runs it anew), if this claim still holds it. */

@@ -1,4 +1,4 @@
-import { validationError } from '@holdfast/http-kit';
+import { validationError } from '@holdfast/contracts';
 
 /**
  * Decimal arithmetic on amounts: exact, on decimal strings and bigints, never floating point. Every

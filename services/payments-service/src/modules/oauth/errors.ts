@@ -1,5 +1,4 @@
-import { AppError, type ErrorCode } from '@holdfast/contracts';
-import { validationError } from '@holdfast/http-kit';
+import { AppError, type ErrorCode, validationError } from '@holdfast/contracts';
 
 export type OAuthErrorCode =
   | 'invalid_request'

@@ -1,9 +1,9 @@
 import { AppError, paymentsEndpoints as api, SCOPES, type TokenActionRequest, type TokenRequest } from '@holdfast/contracts';
-import { envelope, errorEnvelope, type HttpApp, toErrorObject } from '@holdfast/http-kit';
+import { envelope, errorEnvelope, type HttpApp, route, serveRoutes, toErrorObject } from '@holdfast/http-kit';
 import type { Static } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { route, servePayments } from '../../http/endpoints.js';
-import { principalOf } from '../auth/plugin.js';
+import { PAYMENTS_SURFACE } from '../../http/endpoints.js';
+import { principalOf } from '../auth/index.js';
 import { OAuthError } from './errors.js';
 import type { OAuthService, PresentedClient } from './service.js';
 
@@ -69,7 +69,7 @@ async function oauthEndpoints(scope: HttpApp, service: OAuthService, issuerOf: (
     return reply.code(body.statusCode).send(errorEnvelope(body, request.id));
   });
 
-  servePayments(scope, [
+  serveRoutes(scope, PAYMENTS_SURFACE, [
     route(api.issueToken, async (request) => {
       const body = request.body as Static<typeof TokenRequest>;
       const token = await service.issueToken({ grantType: body.grant_type, scope: body.scope, client: presented(request, body) });
@@ -93,7 +93,7 @@ export function oauthRoutes(service: OAuthService, options: { publicUrl?: string
   return async (app: HttpApp) => {
     const issuerOf = (request: FastifyRequest) => options.publicUrl ?? `${request.protocol}://${request.host}`;
 
-    servePayments(app, [
+    serveRoutes(app, PAYMENTS_SURFACE, [
       route(api.createOAuthClient, async (request, reply) =>
         reply.code(201).send(await service.createClient(principalOf(request), request.body)),
       ),
@@ -101,7 +101,7 @@ export function oauthRoutes(service: OAuthService, options: { publicUrl?: string
     ]);
 
     // Served apart: the metadata stays between the v1 client routes and the token routes in the OpenAPI document.
-    servePayments(app, [
+    serveRoutes(app, PAYMENTS_SURFACE, [
       route(api.oauthMetadata, async (request) => {
         const issuer = issuerOf(request);
         const methods = ['client_secret_basic', 'client_secret_post'];

@@ -4,6 +4,7 @@ import {
   type CreateOAuthClientBody,
   type GrantType,
   type IntrospectionResponse,
+  notFound,
   type OAuthClient,
   type OAuthClientWithSecret,
   OPERATOR_ONLY_SCOPES,
@@ -14,19 +15,18 @@ import {
   withinPlatformScopes,
 } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
-import { notFound } from '@holdfast/http-kit';
 import {
   credentialHash,
+  type InvalidationFeed,
   looksLikeAccessToken,
   looksLikeClientId,
   newAccessToken,
   newClientId,
   newClientSecret,
+  type Principal,
   secretMatches,
-} from '../auth/credentials.js';
-import type { InvalidationFeed } from '../auth/invalidation-feed.js';
-import type { Principal } from '../auth/principal.js';
-import type { PlatformsRepository } from '../platforms/repository.js';
+} from '../auth/index.js';
+import type { PlatformsRepository } from '../platforms/index.js';
 import { OAuthError } from './errors.js';
 import type { ClientChanges, ClientRef, ClientRow, OAuthRepository } from './repository.js';
 

@@ -1,5 +1,5 @@
 import type { Queryable } from '@holdfast/db';
-import type { PlatformBilling } from '../auth/principal.js';
+import type { PlatformBilling } from '../auth/index.js';
 import { readPlatformSettings } from './repository.js';
 
 /** The platform's billing defaults out of its settings (null: none). */

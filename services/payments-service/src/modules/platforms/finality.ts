@@ -1,7 +1,6 @@
-import { DEFAULT_FINALITY, type FinalityLevel, higherFinality, PlatformFinality } from '@holdfast/contracts';
-import { validationError } from '@holdfast/http-kit';
+import { DEFAULT_FINALITY, type FinalityLevel, higherFinality, PlatformFinality, validationError } from '@holdfast/contracts';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { compareDecimal } from '../money/amounts.js';
+import { compareDecimal } from '../money/index.js';
 
 const checkFinality = TypeCompiler.Compile(PlatformFinality);
 

@@ -1,6 +1,7 @@
 import { uuidv7, type V1Scope } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
-import { isoOf, recordInvalidation } from '../auth/repository.js';
+import { isoOf } from '@holdfast/db';
+import { recordInvalidation } from '../auth/index.js';
 
 export interface PlatformRow {
   id: string;

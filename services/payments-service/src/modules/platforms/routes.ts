@@ -1,7 +1,7 @@
 import { paymentsEndpoints as api, SCOPE_DESCRIPTIONS, SCOPES, toWorkspaceScope, V1_SCOPES } from '@holdfast/contracts';
-import type { HttpApp } from '@holdfast/http-kit';
-import { route, servePayments } from '../../http/endpoints.js';
-import { principalOf } from '../auth/plugin.js';
+import { type HttpApp, route, serveRoutes } from '@holdfast/http-kit';
+import { PAYMENTS_SURFACE } from '../../http/endpoints.js';
+import { principalOf } from '../auth/index.js';
 import type { PlatformsService } from './service.js';
 
 const SCOPE_CATALOGUE = SCOPES.map((scope) => ({
@@ -15,7 +15,7 @@ const SCOPE_CATALOGUE = SCOPES.map((scope) => ({
 /** Platforms and API keys (spec "Payments API: platform and keys"); reads also on v2. */
 export function platformRoutes(service: PlatformsService) {
   return async (app: HttpApp) => {
-    servePayments(app, [
+    serveRoutes(app, PAYMENTS_SURFACE, [
       route(api.createApiKey, async (request, reply) => reply.code(201).send(await service.create(principalOf(request), request.body))),
       route(api.regenerateApiKey, async (request) => service.regenerate(principalOf(request), request.body.platformId)),
       route(api.verifyApiKey, async (request) => {

@@ -4,6 +4,7 @@ import {
   AppError,
   type CreateApiKeyBody,
   DEFAULT_KEY_SCOPES,
+  notFound,
   OPERATOR_ONLY_SCOPES,
   type Platform,
   SHOWN_ONCE_WARNING,
@@ -11,13 +12,20 @@ import {
   V1_SCOPES,
   type V1Scope,
   type VerifyApiKeyResult,
+  validationError,
 } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
-import { notFound, validationError } from '@holdfast/http-kit';
-import { credentialHash, keyHint, keyMatchesEnvironment, looksLikeApiKey, newApiKey } from '../auth/credentials.js';
-import type { InvalidationFeed } from '../auth/invalidation-feed.js';
-import { hasScope, type Principal } from '../auth/principal.js';
-import { type RemoteTasksOutbox, task } from '../remote-tasks/service.js';
+import {
+  credentialHash,
+  hasScope,
+  type InvalidationFeed,
+  keyHint,
+  keyMatchesEnvironment,
+  looksLikeApiKey,
+  newApiKey,
+  type Principal,
+} from '../auth/index.js';
+import { type RemoteTasksOutbox, task } from '../remote-tasks/index.js';
 import { checkFinalitySettings } from './finality.js';
 import type { NewPlatform, PlatformChanges, PlatformRow, PlatformsRepository } from './repository.js';
 

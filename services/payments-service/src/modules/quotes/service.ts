@@ -1,10 +1,28 @@
-import { type AppEnv, AppError, type BillingConfig, type Currency, type Quote, type QuoteBody, uuidv7 } from '@holdfast/contracts';
+import {
+  type AppEnv,
+  AppError,
+  type BillingConfig,
+  type Currency,
+  notFound,
+  type Quote,
+  type QuoteBody,
+  uuidv7,
+  validationError,
+} from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
-import { notFound, numberSourceOf, validationError } from '@holdfast/http-kit';
+import { numberSourceOf } from '@holdfast/http-kit';
 import type { Principal } from '../auth/index.js';
-import { compareDecimal, decimalsOf, decimalUnits, normalizeAmount, roundHalfUp, sumDecimals, trimDecimal } from '../money/amounts.js';
-import { resolveNetwork } from '../money/networks.js';
-import { platformBillingOf } from '../platforms/billing.js';
+import {
+  compareDecimal,
+  decimalsOf,
+  decimalUnits,
+  normalizeAmount,
+  resolveNetwork,
+  roundHalfUp,
+  sumDecimals,
+  trimDecimal,
+} from '../money/index.js';
+import { platformBillingOf } from '../platforms/index.js';
 import type { QuoteRow, QuotesRepository } from './repository.js';
 
 const PERCENT = /^(100(\.0+)?|\d{1,2}(\.\d{1,6})?)$/;

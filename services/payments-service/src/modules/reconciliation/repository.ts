@@ -1,6 +1,6 @@
 import { type FinalityLevel, type MismatchKind, type MismatchQuery, type ReconciliationMismatch, uuidv7 } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
-import { isoOf } from '../auth/repository.js';
+import { isoOf } from '@holdfast/db';
 
 /** A transaction the reconciler compares with its escrow. */
 export interface Candidate {

@@ -1,6 +1,6 @@
 import type { MismatchKind } from '@holdfast/contracts';
 import { EscrowStatus } from '@holdfast/escrow';
-import { nextStatus, type TransactionAction } from '../transactions/state-machine.js';
+import { nextStatus, type TransactionAction } from '../transactions/index.js';
 
 /*
  * The reconciliation table (docs/settlement.md, "Reconciliation"): what the books say (the

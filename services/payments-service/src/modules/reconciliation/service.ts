@@ -4,9 +4,8 @@ import { registerCountGauge } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { createPollingWorker } from '@holdfast/runtime';
 import { Counter, type Registry } from 'prom-client';
-import type { ChainAccess } from '../settlement/chain.js';
-import type { TransactionMoves } from '../transactions/moves.js';
-import type { TransactionsRepository } from '../transactions/repository.js';
+import type { ChainAccess } from '../settlement/index.js';
+import type { TransactionMoves, TransactionsRepository } from '../transactions/index.js';
 import type { Candidate, ReconciliationRepository } from './repository.js';
 import { CHAIN_STATUS_NAMES, type ChainStatusName, compare } from './rules.js';
 

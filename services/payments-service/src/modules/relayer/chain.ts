@@ -2,7 +2,7 @@ import { AppError } from '@holdfast/contracts';
 import { fundingTokenAbi } from '@holdfast/escrow';
 import { type Address, type Hex, type PrivateKeyAccount, type PublicClient, zeroHash } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { ChainAccess } from '../settlement/chain.js';
+import type { ChainAccess } from '../settlement/index.js';
 
 export interface RelayerKeys {
   /** RELAYER_PRIVATE_KEYS: network -> key. */

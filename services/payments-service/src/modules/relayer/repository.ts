@@ -56,6 +56,9 @@ interface DbRow {
   created_at: string;
 }
 
+/** NOTIFYed with a relay's id when its outcome is recorded (mined, reverted, failed): x402's settle waits on it. */
+export const RELAY_SETTLED_CHANNEL = 'payments_relay_settled';
+
 const hex = (v: string) => v as `0x${string}`;
 const iso = (v: string | Date) => (v instanceof Date ? v.toISOString() : new Date(v).toISOString());
 const toRelay = (r: DbRow): RelayRow => ({
@@ -115,7 +118,7 @@ export function createRelayerRepository() {
       return rows[0] ? toRelay(rows[0]) : null;
     },
 
-    /** Whether a live or mined relay on the network carries this authorization nonce (one signature, one lock). */
+    /** Whether a live or mined relay on the network carries this authorization (`authorizer:nonce`; one signature, one lock). */
     async nonceTaken(q: Queryable, network: string, derivedNonce: string): Promise<boolean> {
       const rows = await q`
         select 1 from relayed_locks where network = ${network} and derived_nonce = ${derivedNonce} and status in ('submitted', 'mined') limit 1`;
@@ -190,10 +193,13 @@ export function createRelayerRepository() {
       r: { status: 'mined' | 'reverted'; hash: string; gasUsed: bigint; feePaidWei: bigint },
     ): Promise<void> {
       await q`
-        update relayed_locks set status = ${r.status}, mined_hash = ${r.hash}, gas_used = ${r.gasUsed.toString()},
-          fee_paid_wei = ${r.feePaidWei.toString()}, next_check_at = now(), updated_at = now(),
-          applied_at = ${r.status === 'reverted' ? new Date().toISOString() : null}
-        where id = ${id} and status = 'submitted'`;
+        with recorded as (
+          update relayed_locks set status = ${r.status}, mined_hash = ${r.hash}, gas_used = ${r.gasUsed.toString()},
+            fee_paid_wei = ${r.feePaidWei.toString()}, next_check_at = now(), updated_at = now(),
+            applied_at = ${r.status === 'reverted' ? new Date().toISOString() : null}
+          where id = ${id} and status = 'submitted'
+          returning id)
+        select pg_notify(${RELAY_SETTLED_CHANNEL}, id::text) from recorded`;
     },
 
     /** A replacement of the current attempt (same nonce, higher fees), stored before it is broadcast. */
@@ -217,7 +223,11 @@ export function createRelayerRepository() {
     },
 
     async markFailed(q: Queryable, id: string, error: string): Promise<void> {
-      await q`update relayed_locks set status = 'failed', error = ${error}, updated_at = now() where id = ${id} and status = 'submitted'`;
+      await q`
+        with failed as (
+          update relayed_locks set status = 'failed', error = ${error}, updated_at = now() where id = ${id} and status = 'submitted'
+          returning id)
+        select pg_notify(${RELAY_SETTLED_CHANNEL}, id::text) from failed`;
     },
 
     /** Relays by status (metrics). */

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { AppError, type EscrowAuthorizationBody, type EscrowInstructions, type RelayResult } from '@holdfast/contracts';
+import { AppError, type EscrowAuthorizationBody, type EscrowInstructions, notFound, type RelayResult } from '@holdfast/contracts';
 import type { Sql } from '@holdfast/db';
 import {
   createEscrowWithAuthorizationArgs,
@@ -16,7 +16,6 @@ import {
   toPermit,
   transferWithAuthorizationTypedData,
 } from '@holdfast/escrow';
-import { notFound } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import {
   type Address,
@@ -29,12 +28,16 @@ import {
   keccak256,
   TimeoutError,
 } from 'viem';
-import { toBaseUnits } from '../money/amounts.js';
-import type { ChainAccess } from '../settlement/chain.js';
-import { refuseUnless, requireOrchestration } from '../settlement/service.js';
-import { type TransactionRow, type TransactionsRepository, toPaymentsTransaction } from '../transactions/repository.js';
-import { escrowInstructionsOf } from '../transactions/service.js';
-import { nextStatus, type TransactionAction } from '../transactions/state-machine.js';
+import { toBaseUnits } from '../money/index.js';
+import { type ChainAccess, refuseUnless, requireOrchestration } from '../settlement/index.js';
+import {
+  escrowInstructionsOf,
+  nextStatus,
+  type TransactionAction,
+  type TransactionRow,
+  type TransactionsRepository,
+  toPaymentsTransaction,
+} from '../transactions/index.js';
 import type { RelayerChain } from './chain.js';
 import type { RelayerRepository, RelayRow } from './repository.js';
 import type { RelayKind } from './tables.js';
@@ -102,6 +105,14 @@ export interface Funding {
 
 /** Gas limit over the estimate, in per cent (the estimate is of the state now; a block later may cost a little more). */
 const GAS_HEADROOM_PERCENT = 120n;
+
+/**
+ * What makes two relays carry the same authorization: EIP-3009 nonces are the authorizer's own
+ * (the token keeps `authorizationState(authorizer, nonce)`), so a nonce alone is not one. Keyed by
+ * the nonce only, a payer could pick a nonce another payer's relay carries and have a legitimate
+ * payment refused as `nonce_used`.
+ */
+const authorizationKey = (authorizer: string, nonce: string) => `${authorizer.toLowerCase()}:${nonce.toLowerCase()}`;
 
 /**
  * 422 AUTHORIZATION_REFUSED: the authorization cannot fund this transaction's escrow, and nothing
@@ -318,7 +329,10 @@ export function createRelayerService(deps: RelayerServiceDeps) {
         functionName: 'transferWithAuthorization',
         args,
       });
-    return { ...(await priced(network, token, data, simulate, 'The transfer')), derivedNonce: authorization.nonce.toLowerCase() };
+    return {
+      ...(await priced(network, token, data, simulate, 'The transfer')),
+      derivedNonce: authorizationKey(payer, authorization.nonce),
+    };
   }
 
   /** The call the relayer makes, once every check of the request passed (checks read the chain; nothing is sent). */
@@ -463,7 +477,10 @@ export function createRelayerService(deps: RelayerServiceDeps) {
     }
 
     await requireBalance(network, terms.token, payer, terms.amount, 'the escrow takes');
-    return { ...(await priced(network, escrow, data, simulate, "The escrow's creation")), derivedNonce };
+    return {
+      ...(await priced(network, escrow, data, simulate, "The escrow's creation")),
+      derivedNonce: authorizationKey(payer, derivedNonce),
+    };
   }
 
   type CheckedCall = Awaited<ReturnType<typeof priced>> & { derivedNonce: string };

@@ -28,7 +28,7 @@ export const relayedLocks = paymentsSchema.table(
     kind: text('kind').$type<RelayKind>().notNull(),
     /** The body the payer's signatures came in, as received (the same body again answers this relay). */
     request: jsonb('request').$type<Record<string, unknown>>().notNull(),
-    /** EIP-3009: the authorization's nonce (authorizationNonce); permit: the escrow's on-chain id, which is used once. */
+    /** `authorizer:nonce`: EIP-3009, the authorization's nonce (authorizationNonce); permit, the escrow's on-chain id, which is used once. */
     derivedNonce: text('derived_nonce').notNull(),
     relayer: text('relayer').notNull(),
     accountNonce: bigint('account_nonce', { mode: 'number' }).notNull(),

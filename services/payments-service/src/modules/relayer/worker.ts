@@ -1,12 +1,12 @@
 import { AppError } from '@holdfast/contracts';
 import type { Sql } from '@holdfast/db';
 import type { Logger } from '@holdfast/logging';
-import { createBatchWorker } from '@holdfast/runtime';
+import { createLeasedJobWorker, defineLeasedJob } from '@holdfast/runtime';
 import { type Hash, keccak256, parseTransaction, type TransactionReceipt } from 'viem';
-import type { ChainAccess } from '../settlement/chain.js';
-import type { SettlementService } from '../settlement/service.js';
+import type { ChainAccess, SettlementService } from '../settlement/index.js';
 import type { RelayerChain } from './chain.js';
 import type { RelayerRepository, RelayRow } from './repository.js';
+import { relayedLocks } from './tables.js';
 
 export interface RelayerWorkerDeps {
   sql: Sql;
@@ -21,8 +21,6 @@ export interface RelayerWorkerDeps {
   onApplied: () => void;
 }
 
-/** A claim lasts this long: another instance takes over a relay whose claimer died. */
-const LEASE_SECONDS = 60;
 /** A replacement pays at least this much more than the attempt it replaces (nodes want +10%; +12.5% is geth's and anvil's bar with margin). */
 const BUMP_PER_MILLE = 1125n;
 const bumped = (old: bigint, now: bigint) => {
@@ -156,19 +154,29 @@ export function createRelayerWorker(deps: RelayerWorkerDeps) {
     await repository.reschedule(sql, relay.id, pollIntervalMs);
   }
 
-  async function runOnce(): Promise<number> {
-    const due = await sql.begin((tx) => repository.claimDue(tx, 10, LEASE_SECONDS));
-    for (const relay of due) {
-      try {
-        await follow(relay);
-      } catch (error) {
-        const message = error instanceof Error ? error.message.slice(0, 500) : String(error);
-        await repository.reschedule(sql, relay.id, Math.max(pollIntervalMs, 1000), message);
-        log.warn({ err: error, relayId: relay.id }, 'relay check failed; will retry');
-      }
-    }
-    return due.length;
-  }
+  // The relays followed to their receipts, as a leased job (ADR 65): a failed look is simply
+  // looked at again (a poll later, at least a second), for as long as the relay is pending.
+  const job = defineLeasedJob<RelayRow>({
+    name: 'relayer-worker',
+    table: relayedLocks,
+    // A claim lasts this long: another instance takes over a relay whose claimer died.
+    lease: { seconds: 60 },
+    batch: 10,
+    attempts: Number.POSITIVE_INFINITY,
+    backoff: () => Math.max(pollIntervalMs, 1000),
+    failure: (error) => (error instanceof Error ? error.message.slice(0, 500) : String(error)),
+    describe: (relay) => ({ relayId: relay.id }),
+    messages: { retrying: 'relay check failed; will retry', gaveUp: 'relay given up' },
+  });
 
-  return createBatchWorker({ name: 'relayer-worker', logger: deps.logger, intervalMs: pollIntervalMs, runOnce });
+  return createLeasedJobWorker(
+    job,
+    { logger: deps.logger, intervalMs: pollIntervalMs },
+    {
+      claim: (limit, leaseSeconds) => sql.begin((tx) => repository.claimDue(tx, limit, leaseSeconds)),
+      run: follow,
+      retry: (relay, delayMs, failure) => repository.reschedule(sql, relay.id, delayMs, failure),
+      giveUp: async () => {},
+    },
+  );
 }

@@ -1,57 +1,17 @@
 import { uuidv7 } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
-import { activeTraceCarrier, type TraceCarrier } from '@holdfast/logging';
-import { isoOf } from '../auth/repository.js';
-import type { RemoteTaskKind, RemoteTaskStatus } from './tables.js';
+import { rowMapper } from '@holdfast/db';
+import { activeTraceCarrier } from '@holdfast/logging';
+import { type RemoteTaskKind, type RemoteTaskStatus, remoteTasks } from './tables.js';
 
-export interface RemoteTaskRow {
-  id: string;
-  kind: RemoteTaskKind;
-  payload: Record<string, unknown>;
-  platformId: string;
-  status: RemoteTaskStatus;
-  attempts: number;
-  nextAttemptAt: string;
-  lastError: string | null;
-  traceContext: TraceCarrier | null;
-  createdAt: string;
-  completedAt: string | null;
-}
+/** A task as stored: the table's row type, read through the one row mapper of `@holdfast/db`. */
+export type RemoteTaskRow = typeof remoteTasks.$inferSelect;
+const toTask = rowMapper(remoteTasks);
 
 export interface NewRemoteTask {
   kind: RemoteTaskKind;
   platformId: string;
   payload: Record<string, unknown>;
-}
-
-interface Row {
-  id: string;
-  kind: RemoteTaskKind;
-  payload: Record<string, unknown>;
-  platform_id: string;
-  status: RemoteTaskStatus;
-  attempts: number;
-  next_attempt_at: string;
-  last_error: string | null;
-  trace_context: TraceCarrier | null;
-  created_at: string;
-  completed_at: string | null;
-}
-
-function toTask(r: Row): RemoteTaskRow {
-  return {
-    id: r.id,
-    kind: r.kind,
-    payload: r.payload,
-    platformId: r.platform_id,
-    status: r.status,
-    attempts: r.attempts,
-    nextAttemptAt: isoOf(r.next_attempt_at),
-    lastError: r.last_error,
-    traceContext: r.trace_context,
-    createdAt: isoOf(r.created_at),
-    completedAt: r.completed_at === null ? null : isoOf(r.completed_at),
-  };
 }
 
 /** The remote task queue (`payments.remote_tasks`): enqueue inside the caller's transaction, claim with SKIP LOCKED. */
@@ -73,7 +33,7 @@ export function createRemoteTasksRepository() {
 
     /** Due pending tasks, locked for this transaction; rows another runner holds are skipped. */
     claimDue: async (tx: Queryable, limit: number): Promise<RemoteTaskRow[]> => {
-      const rows = await tx<Row[]>`
+      const rows = await tx`
         select * from remote_tasks
         where status = 'pending' and next_attempt_at <= now()
         order by next_attempt_at
@@ -97,7 +57,7 @@ export function createRemoteTasksRepository() {
     },
 
     byPlatform: async (q: Queryable, platformId: string): Promise<RemoteTaskRow[]> => {
-      const rows = await q<Row[]>`select * from remote_tasks where platform_id = ${platformId} order by created_at, id`;
+      const rows = await q`select * from remote_tasks where platform_id = ${platformId} order by created_at, id`;
       return rows.map(toTask);
     },
 

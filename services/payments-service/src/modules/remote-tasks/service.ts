@@ -1,11 +1,11 @@
-import { WebhookCommands, type WebhookOwner } from '@holdfast/contracts';
+import { ownerKindOf, WebhookCommands, type WebhookOwner, webhookCommandOf } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
 import type { Logger } from '@holdfast/logging';
 import { type Bus, type RemoteTaskSettings, sendCommand } from '@holdfast/messaging';
 import { createRemoteTaskRunner as createTaskRunner } from '@holdfast/runtime';
 import type { Registry } from 'prom-client';
 import type { NewRemoteTask, RemoteTaskRow, RemoteTasksRepository } from './repository.js';
-import type { RemoteTaskKind } from './tables.js';
+import { type RemoteTaskKind, remoteTasks } from './tables.js';
 
 /** Runs one task; throws to be retried (or, on a 4xx AppError or a contract breach, given up). */
 export type RemoteTaskHandler = (task: RemoteTaskRow) => Promise<void>;
@@ -25,6 +25,7 @@ export function createRemoteTaskRunner(deps: {
 }) {
   const { sql, repository, handlers } = deps;
   return createTaskRunner<RemoteTaskRow, Queryable>({
+    table: remoteTasks,
     logger: deps.logger,
     settings: deps.settings,
     gauge: {
@@ -72,7 +73,10 @@ export function remoteTaskHandlers(deps: { bus: Bus }): Record<RemoteTaskKind, R
   return {
     'webhooks.deactivate-owner': async (row) => {
       const { owner, reason } = row.payload as { owner: WebhookOwner; reason?: string };
-      await sendCommand(bus, WebhookCommands.deactivateOwner, { owner, ...(reason ? { reason } : {}) });
+      await sendCommand(bus, webhookCommandOf(WebhookCommands.deactivateOwner, ownerKindOf(owner)), {
+        owner,
+        ...(reason ? { reason } : {}),
+      });
     },
   };
 }

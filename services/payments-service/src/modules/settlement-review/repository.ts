@@ -9,7 +9,7 @@ import {
   uuidv7,
 } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
-import { isoOf } from '../auth/repository.js';
+import { isoOf } from '@holdfast/db';
 
 /** An item as stored, before its actions are attached. */
 export type ItemRow = Omit<SettlementItem, 'actions'>;

@@ -1,13 +1,13 @@
 import { paymentsEndpoints as api } from '@holdfast/contracts';
-import type { HttpApp } from '@holdfast/http-kit';
-import { route, servePayments } from '../../http/endpoints.js';
+import { type HttpApp, route, serveRoutes } from '@holdfast/http-kit';
+import { PAYMENTS_SURFACE } from '../../http/endpoints.js';
 import { principalOf } from '../auth/index.js';
 import type { SettlementReviewService } from './service.js';
 
 /** The operator routes of settlement (admin scope, v1: the admin credential is an API key). */
 export function settlementReviewRoutes(service: SettlementReviewService) {
   return async (app: HttpApp) => {
-    servePayments(app, [
+    serveRoutes(app, PAYMENTS_SURFACE, [
       route(api.listSettlementItems, async (request) => service.list(request.query)),
       route(api.retrySettlement, async (request) => service.retrySettlement(principalOf(request), request.params.id, request.body)),
       route(api.resolveSettlement, async (request) => service.resolveSettlement(principalOf(request), request.params.id, request.body)),

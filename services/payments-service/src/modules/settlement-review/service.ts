@@ -9,12 +9,12 @@ import {
   type SettlementItem,
   type SettlementItemList,
   type SettlementItemQuery,
+  validationError,
 } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
-import { validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import type { Principal } from '../auth/index.js';
-import type { TransactionMoves } from '../transactions/moves.js';
+import type { TransactionMoves } from '../transactions/index.js';
 import { claimKey, type DisputedClaimRow, type ItemRow, type SettlementReviewRepository } from './repository.js';
 
 /** Who acted, as the audit trail names them. */

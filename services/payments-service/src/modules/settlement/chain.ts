@@ -276,6 +276,35 @@ export function createChainAccess(settings: ChainSettings, deps: ChainAccessDeps
       return block.timestamp;
     },
 
+    /**
+     * Test clock (docs/test-clock.md): the next block of a development chain (anvil, hardhat) gets
+     * `atSeconds` as its timestamp and is mined now. A node that refuses (a public chain) is
+     * CONFLICT `chain_clock_fixed`; an unreachable one UPSTREAM_UNAVAILABLE.
+     */
+    async moveChainClock(network: string, atSeconds: bigint): Promise<void> {
+      const node = client(network);
+      try {
+        await node.request({ method: 'evm_setNextBlockTimestamp', params: [`0x${atSeconds.toString(16)}`] } as never);
+      } catch (error) {
+        const code = (error as { code?: number }).code ?? (error as { cause?: { code?: number } }).cause?.code;
+        if (
+          code === -32601 ||
+          code === -32600 ||
+          code === -32602 ||
+          /not (found|supported|available)|does not exist/i.test(String(error))
+        ) {
+          throw new AppError('CONFLICT', `The chain of ${network} is not a development chain: its clock cannot be moved`, {
+            reason: 'chain_clock_fixed',
+            network,
+          });
+        }
+        throw new AppError('UPSTREAM_UNAVAILABLE', "The chain's RPC did not answer (evm_setNextBlockTimestamp)", undefined, undefined, {
+          cause: error,
+        });
+      }
+      await rpc('evm_mine', () => node.request({ method: 'evm_mine', params: [] } as never));
+    },
+
     /** Sends the attester's `release(id)`, `refund(id, bps)` or `freeze(id)` and waits for its receipt. */
     async settle(
       network: string,

@@ -100,6 +100,12 @@ export function createSettlementRepository() {
         on conflict (transaction_id, kind) do nothing`;
     },
 
+    /** Test clock: the transaction's pending release is due now (the hold it waited for was ended). */
+    async releaseDueNow(q: Queryable, transactionId: string): Promise<void> {
+      await q`update settlements set next_attempt_at = now(), updated_at = now()
+        where transaction_id = ${transactionId} and kind = 'release' and status = 'pending'`;
+    },
+
     /** Due instructions, claimed for `leaseSeconds` (pending ones, and `sending` ones whose claimer went away). */
     async claimDue(tx: Queryable, limit: number, leaseSeconds: number): Promise<SettlementRow[]> {
       const rows = await tx<SettlementDbRow[]>`

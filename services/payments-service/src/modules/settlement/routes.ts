@@ -1,13 +1,13 @@
 import { paymentsEndpoints as api } from '@holdfast/contracts';
-import { emptyBodyAsObject, type HttpApp } from '@holdfast/http-kit';
-import { route, servePayments } from '../../http/endpoints.js';
-import { principalOf } from '../auth/plugin.js';
+import { emptyBodyAsObject, type HttpApp, route, serveRoutes } from '@holdfast/http-kit';
+import { PAYMENTS_SURFACE } from '../../http/endpoints.js';
+import { principalOf } from '../auth/index.js';
 import type { SettlementService } from './service.js';
 
 /** The on-chain operations of a transaction (spec "named only"), on v1 and v2 with the v2 renames. */
 export function settlementRoutes(service: SettlementService) {
   return async (app: HttpApp) => {
-    servePayments(app, [
+    serveRoutes(app, PAYMENTS_SURFACE, [
       route(api.submitTransactionHash, async (request) => service.submitHash(principalOf(request), request.params.id, request.body)),
       route(api.submitEscrowHash, async (request) => service.submitEscrowHash(principalOf(request), request.params.id, request.body)),
       route(api.attestRelease, async (request) => service.attestRelease(principalOf(request), request.params.id)),

@@ -8,6 +8,7 @@ import {
   DEFAULT_FINALITY,
   type FinalityLevel,
   finalityAtLeast,
+  notFound,
   type RefundBody,
   type ReleaseEarlyAttestBody,
   type RescindBody,
@@ -15,20 +16,30 @@ import {
   type SubmitEscrowHashBody,
   type SubmitHashBody,
   type TransactionOperationResult,
+  validationError,
 } from '@holdfast/contracts';
 import { holdfastEscrowAbi } from '@holdfast/contracts/escrow';
 import { appendToOutboxSql, type Queryable, retryOnConflict, type Sql } from '@holdfast/db';
 import { decodeEscrowLog, uuidToOnchainId } from '@holdfast/escrow';
-import { notFound, validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { NonRetryableError, RetryableError } from '@holdfast/messaging';
 import { decodeFunctionData, erc20Abi, getAddress, type Hash, parseEventLogs, type TransactionReceipt } from 'viem';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';
-import { toBaseUnits } from '../money/amounts.js';
-import { type TransactionMoves, transactionEvent, transactionRef } from '../transactions/moves.js';
-import { type TransactionRow, type TransactionsRepository, toPaymentsTransaction } from '../transactions/repository.js';
-import { actionsFrom, isRepeatedRequest, nextStatus, TRANSACTION_MOVES, type TransactionAction } from '../transactions/state-machine.js';
+import { toBaseUnits } from '../money/index.js';
+import {
+  actionsFrom,
+  isRepeatedRequest,
+  nextStatus,
+  TRANSACTION_MOVES,
+  type TransactionAction,
+  type TransactionMoves,
+  type TransactionRow,
+  type TransactionsRepository,
+  toPaymentsTransaction,
+  transactionEvent,
+  transactionRef,
+} from '../transactions/index.js';
 import { type ChainAccess, sameAddress } from './chain.js';
 import type { ChainOutcome, SettlementRepository } from './repository.js';
 
@@ -235,11 +246,27 @@ export function createSettlementService(deps: SettlementDeps) {
   /** The log index under which a reverted transfer (it has no logs) is claimed in claimed_transfers. */
   const REVERTED_TRANSFER_LOG = -1;
 
-  /** Whether a reverted transaction was this transaction's transfer: a token transfer by its sender, or its `pay`. */
+  /**
+   * Whether a reverted transaction was this transaction's transfer: its sender's `transfer` (or
+   * `transferFrom` of its sender) of the token to its receiver for its amount, or its `pay`. Any
+   * other reverted call to the token (an `approve`, a transfer elsewhere or of another amount) is
+   * not: it must not fail this transaction.
+   */
   async function isOwnRevertedTransfer(row: TransactionRow, hash: Hash, token: string): Promise<boolean> {
     const sent = await chain.transaction(row.blockchainNetwork, hash);
     if (!sent || !sameAddress(sent.from, row.fromAddress) || !sent.to) return false;
-    if (sameAddress(sent.to, token)) return true;
+    if (sameAddress(sent.to, token)) {
+      try {
+        const call = decodeFunctionData({ abi: erc20Abi, data: sent.input });
+        const amount = toBaseUnits(row.amount);
+        if (call.functionName === 'transfer') return sameAddress(call.args[0], row.toAddress) && call.args[1] === amount;
+        if (call.functionName === 'transferFrom')
+          return sameAddress(call.args[0], row.fromAddress) && sameAddress(call.args[1], row.toAddress) && call.args[2] === amount;
+        return false;
+      } catch {
+        return false;
+      }
+    }
     if (!(await chain.isEscrowContract(row.blockchainNetwork, sent.to))) return false;
     try {
       const call = decodeFunctionData({ abi: holdfastEscrowAbi, data: sent.input });
@@ -572,6 +599,10 @@ export function createSettlementService(deps: SettlementDeps) {
       await requireConfirmations(row, hash, receipt);
       const chainId = chain.chainId(row.blockchainNetwork);
       const out = await sql.begin(async (tx) => {
+        // The row lock before the message claim, in the CHAIN consumer's order: claiming first
+        // deadlocked against the consumer applying the same EscrowRescinded (a 500 to the caller).
+        const locked = await transactions.lock(tx, id, principal.platformId);
+        if (locked && locked.status === 'rescinded' && locked.txHash === hash) return { after: locked };
         await repository.claimMessage(
           tx,
           {

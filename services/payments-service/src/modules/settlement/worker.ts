@@ -1,9 +1,10 @@
 import type { Sql } from '@holdfast/db';
-import { contextFromCarrier, type Logger, SpanKind, withSpan } from '@holdfast/logging';
-import { createBatchWorker } from '@holdfast/runtime';
-import type { TransactionsRepository } from '../transactions/repository.js';
+import type { Logger } from '@holdfast/logging';
+import { createLeasedJobWorker, defineLeasedJob } from '@holdfast/runtime';
+import type { TransactionsRepository } from '../transactions/index.js';
 import { type ChainAccess, EscrowStatus } from './chain.js';
 import type { SettlementRepository, SettlementRow } from './repository.js';
+import { settlements } from './tables.js';
 
 /** How far the next block's timestamp may trail this machine's clock before a release would revert (and be retried). */
 const CLOCK_SKEW_MARGIN_SECONDS = 5;
@@ -19,13 +20,32 @@ export interface SettlementWorkerDeps {
 
 /** Attempts before an instruction is given up (`failed`, logged for operators). */
 export const MAX_SETTLEMENT_ATTEMPTS = 20;
-/** A claim lasts this long: another instance takes over an instruction whose claimer died. */
-const LEASE_SECONDS = 120;
 
 /** Delay after the n-th failed attempt: 2 s, 4 s, 8 s... capped at 5 minutes. */
 export function settlementBackoffMs(attempts: number): number {
   return Math.min(1000 * 2 ** Math.max(1, attempts), 300_000);
 }
+
+/** The on-chain instructions of `settlements`, as a leased job (ADR 65). */
+export const settlementJob = defineLeasedJob<SettlementRow>({
+  name: 'settlement-worker',
+  table: settlements,
+  // A claim lasts this long: another instance takes over an instruction whose claimer died.
+  lease: { seconds: 120 },
+  batch: 5,
+  attempts: MAX_SETTLEMENT_ATTEMPTS,
+  backoff: settlementBackoffMs,
+  failure: (error) => (error instanceof Error ? error.message.slice(0, 500) : String(error)),
+  describe: (s) => ({ settlementId: s.id, transactionId: s.transactionId, attempts: s.attempts }),
+  // In the trace of what asked for it (the attestation's request, the dispute's): its chain
+  // calls are this span's children; the chain event they cause starts a trace at the indexer.
+  span: (s) => ({
+    name: `settlement ${s.kind}`,
+    parent: s.traceContext,
+    attributes: { 'holdfast.settlement.id': s.id, 'holdfast.transaction.id': s.transactionId, 'holdfast.settlement.attempt': s.attempts },
+  }),
+  messages: { retrying: 'settlement failed; will retry', gaveUp: 'settlement given up: needs an operator' },
+});
 
 /**
  * Executes the on-chain instructions of `settlements` with the attester key: `release(id)` and
@@ -98,38 +118,14 @@ export function createSettlementWorker(deps: SettlementWorkerDeps) {
     log.info({ settlementId: s.id, transactionId: row.id, kind: s.kind, txHash: sent.hash }, 'settled on chain');
   }
 
-  async function runOnce(): Promise<number> {
-    const due = await sql.begin((tx) => repository.claimDue(tx, 5, LEASE_SECONDS));
-    for (const s of due) {
-      try {
-        // In the trace of what asked for it (the attestation's request, the dispute's): its chain
-        // calls are this span's children; the chain event they cause starts a trace at the indexer.
-        await withSpan(
-          `settlement ${s.kind}`,
-          {
-            kind: SpanKind.INTERNAL,
-            parent: contextFromCarrier(s.traceContext),
-            attributes: {
-              'holdfast.settlement.id': s.id,
-              'holdfast.transaction.id': s.transactionId,
-              'holdfast.settlement.attempt': s.attempts,
-            },
-          },
-          () => execute(s),
-        );
-      } catch (error) {
-        const message = error instanceof Error ? error.message.slice(0, 500) : String(error);
-        if (s.attempts >= MAX_SETTLEMENT_ATTEMPTS) {
-          await repository.finish(sql, s.id, 'failed', null, message);
-          log.error({ err: error, settlementId: s.id, transactionId: s.transactionId }, 'settlement given up: needs an operator');
-        } else {
-          await repository.reschedule(sql, s.id, settlementBackoffMs(s.attempts), message);
-          log.warn({ err: error, settlementId: s.id, attempts: s.attempts }, 'settlement failed; will retry');
-        }
-      }
-    }
-    return due.length;
-  }
-
-  return createBatchWorker({ name: 'settlement-worker', logger: deps.logger, intervalMs: pollIntervalMs, runOnce });
+  return createLeasedJobWorker(
+    settlementJob,
+    { logger: deps.logger, intervalMs: pollIntervalMs },
+    {
+      claim: (limit, leaseSeconds) => sql.begin((tx) => repository.claimDue(tx, limit, leaseSeconds)),
+      run: execute,
+      retry: (s, delayMs, failure) => repository.reschedule(sql, s.id, delayMs, failure),
+      giveUp: (s, failure) => repository.finish(sql, s.id, 'failed', null, failure),
+    },
+  );
 }

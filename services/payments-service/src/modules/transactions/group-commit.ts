@@ -2,6 +2,7 @@ import { AsyncResource } from 'node:async_hooks';
 import type { Sql } from '@holdfast/db';
 import { isDependencyOutage } from '@holdfast/http-kit';
 import { activeTraceCarrier, type TraceCarrier } from '@holdfast/logging';
+import { createBatcher } from '@holdfast/runtime';
 import type { AnsweredRow, SingleCreation, SingleCreationOutcome, TransactionsRepository } from './repository.js';
 
 /** An outcome the service answers from (a lost race is run again before it gets here). */
@@ -34,31 +35,12 @@ const runAlone = <R>(m: Member<R>) => {
 };
 
 /**
- * The one grouping of this module: members that arrive in the same event-loop turn (or within
- * `waitMs` of the first) are handed to `runGroup` together, `maxBatch` at most; a member alone in
- * its group runs alone. `runGroup` answers every member of its group.
+ * The one grouping of this module, on the runtime's batcher: members that arrive in the same
+ * event-loop turn (or within `waitMs` of the first) are handed to `runGroup` together, `maxBatch`
+ * at most; a member alone in its group runs alone. `runGroup` answers every member of its group.
  */
-function createGrouping<R, M extends Member<R>>(maxBatch: number, waitMs: number, runGroup: (group: M[]) => void) {
-  let waiting: M[] = [];
-  let scheduled = false;
-  const schedule = () => {
-    scheduled = true;
-    if (waitMs > 0) setTimeout(flush, waitMs);
-    else setImmediate(flush);
-  };
-  function flush(): void {
-    scheduled = false;
-    const group = waiting.length > maxBatch ? waiting.splice(0, maxBatch) : waiting;
-    if (group === waiting) waiting = [];
-    if (waiting.length > 0) schedule();
-    if (group.length === 1) runAlone(group[0]!);
-    else runGroup(group);
-  }
-  return (member: M) => {
-    waiting.push(member);
-    if (!scheduled) schedule();
-  };
-}
+const createGrouping = <R, M extends Member<R>>(maxBatch: number, waitMs: number, runGroup: (group: M[]) => void) =>
+  createBatcher<M>({ maxBatch, gather: { waitMs }, run: (group) => (group.length === 1 ? runAlone(group[0]!) : runGroup(group)) });
 
 interface WaitingCreation extends Member<SettledCreation> {
   creation: SingleCreation;

@@ -1,6 +1,5 @@
-import { AppError, type DomainEvent, type EventPayload, type EventType, newEventId } from '@holdfast/contracts';
+import { AppError, type DomainEvent, type EventPayload, type EventType, newEventId, notFound } from '@holdfast/contracts';
 import { appendToOutboxSql, type Queryable } from '@holdfast/db';
-import { notFound } from '@holdfast/http-kit';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { MovePatch, NewTransaction, TransactionRow, TransactionsRepository } from './repository.js';
 import { actionsFrom, batchStatusOf, nextStatus, type TransactionAction } from './state-machine.js';

@@ -6,9 +6,8 @@ import {
   TRANSACTION_STATUSES,
   type TransactionStatus,
 } from '@holdfast/contracts';
-import { outboxInsert, type Queryable } from '@holdfast/db';
+import { isoOf, outboxInsert, type Queryable } from '@holdfast/db';
 import type { TraceCarrier } from '@holdfast/logging';
-import { isoOf } from '../auth/repository.js';
 import type { BatchStatus } from './state-machine.js';
 import { IN_FLIGHT_SQL } from './tables.js';
 
@@ -596,6 +595,14 @@ export function createTransactionsRepository() {
       const rows = await tx<Row[]>`
         select * from transactions where id = ${id} ${platformId ? tx`and platform_id = ${platformId}` : tx``} for update`;
       return rows[0] ? toTransactionRow(rows[0]) : null;
+    },
+
+    /** Test clock: the hold of a locked transaction ends now (an earlier deadline is kept). */
+    async endHold(tx: Queryable, id: string): Promise<TransactionRow> {
+      const rows = await tx<Row[]>`
+        update transactions set hold_deadline = least(coalesce(hold_deadline, now()), now()), updated_at = now()
+        where id = ${id} returning *`;
+      return toTransactionRow(rows[0] as Row);
     },
 
     /** A platform's transaction as GET answers it. */

@@ -1,6 +1,6 @@
 import { paymentsEndpoints as api } from '@holdfast/contracts';
-import type { HttpApp } from '@holdfast/http-kit';
-import { route, servePayments } from '../../http/endpoints.js';
+import { type HttpApp, route, serveRoutes } from '@holdfast/http-kit';
+import { PAYMENTS_SURFACE } from '../../http/endpoints.js';
 import { principalOf } from '../auth/index.js';
 import type { TransactionsService } from './service.js';
 
@@ -10,7 +10,7 @@ import type { TransactionsService } from './service.js';
  */
 export function transactionRoutes(service: TransactionsService) {
   return async (app: HttpApp) => {
-    servePayments(app, [
+    serveRoutes(app, PAYMENTS_SURFACE, [
       route(api.createTransaction, async (request, reply) => {
         const header = request.headers['idempotency-key'];
         const out = await service.create(principalOf(request), request.body, typeof header === 'string' ? header : undefined);

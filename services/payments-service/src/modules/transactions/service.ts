@@ -8,6 +8,7 @@ import {
   type EscrowTerms,
   type FinalityLevel,
   isAutomaticIdempotencyKey,
+  notFound,
   type RescindInfo,
   TRANSACTION_STATUSES,
   type TransactionList,
@@ -15,18 +16,16 @@ import {
   type TransactionStats,
   type TransferInstructions,
   uuidv7,
+  validationError,
 } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
 import { addressErrors, uuidToOnchainId } from '@holdfast/escrow';
-import { notFound, numberSourceOf, validationError } from '@holdfast/http-kit';
+import { numberSourceOf } from '@holdfast/http-kit';
 import { sha256 } from '@holdfast/secrets';
 import type { Principal } from '../auth/index.js';
-import { normalizeAmount, toBaseUnits } from '../money/amounts.js';
-import { resolveNetwork } from '../money/networks.js';
-import { platformBillingOf } from '../platforms/billing.js';
-import { platformFinality, requiredFinalityOf } from '../platforms/finality.js';
-import { readPlatformSettings } from '../platforms/repository.js';
-import type { QuotesService } from '../quotes/service.js';
+import { normalizeAmount, resolveNetwork, toBaseUnits } from '../money/index.js';
+import { platformBillingOf, platformFinality, readPlatformSettings, requiredFinalityOf } from '../platforms/index.js';
+import type { QuotesService } from '../quotes/index.js';
 import { canonical } from './canonical.js';
 import type { ControlsGate, PreparedTemplate } from './controls-gate.js';
 import { createGroupCommit, createKeyLookups, type SettledCreation } from './group-commit.js';
@@ -236,10 +235,14 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
     );
 
     // 2. Rules that read stored state but write nothing. A key seen before answers its first result
-    // (or 422) whatever else is now true. A retry is looked up first, with one indexed read (the
-    // lookups of the same moment share one, ADR 39): the creation statement would find it too, but
-    // builds and runs the whole creation to get there.
-    if (idempotencyKey) {
+    // (or 422) whatever else is now true. A creation that is one statement of its own (no quote, no
+    // template: the common case) is not looked up first: its statement checks the key anyway and
+    // answers the first result (`existing`), so a first use, the usual request, pays one round trip
+    // instead of two (issue 34; a retry pays the whole statement instead of one indexed read). With
+    // a quote or a template the key is looked up first (the lookups of the same moment share one,
+    // ADR 39): the quote's use and the template's controls must not run for a retry.
+    const oneStatement = body.quoteId === undefined && templateId === undefined && body.template === undefined;
+    if (idempotencyKey && !oneStatement) {
       const existing = await keyLookups.find(principal.platformId, idempotencyKey);
       if (existing) return replayOf(existing, fingerprint);
     }

@@ -1,7 +1,7 @@
 import { paymentsEndpoints as api } from '@holdfast/contracts';
-import type { HttpApp } from '@holdfast/http-kit';
+import { type HttpApp, route, serveRoutes } from '@holdfast/http-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { route, servePayments } from '../../http/endpoints.js';
+import { PAYMENTS_SURFACE } from '../../http/endpoints.js';
 import { principalOf } from '../auth/index.js';
 import type { WebhooksService } from './service.js';
 
@@ -25,7 +25,7 @@ export function webhookRoutes(service: WebhooksService, options: { workspaceApiU
   return async (app: HttpApp) => {
     app.addHook('preHandler', addWorkspaceLink(options.workspaceApiUrl));
 
-    servePayments(app, [
+    serveRoutes(app, PAYMENTS_SURFACE, [
       route(api.listWebhooks, async (request) => service.list(principalOf(request), request.query, request.id)),
       route(api.createWebhook, async (request, reply) =>
         reply.code(201).send(await service.create(principalOf(request), request.body, request.id)),

@@ -13,6 +13,7 @@ import {
   type WebhookEventTypeList,
   type WebhookSubscription,
   type WebhookSubscriptionWithSecret,
+  webhookCommandOf,
 } from '@holdfast/contracts';
 import { type Bus, sendCommand } from '@holdfast/messaging';
 import type { Static } from '@sinclair/typebox';
@@ -36,7 +37,7 @@ export function createWebhooksService(deps: { bus: Bus }) {
     timeoutMs?: number,
   ): Promise<Static<C['reply']>> {
     const owned = { owner: { platformId: principal.platformId }, ...request } as Static<C['request']>;
-    return sendCommand(bus, command, owned, { requestId, ...(timeoutMs ? { timeoutMs } : {}) });
+    return sendCommand(bus, webhookCommandOf(command, 'platform'), owned, { requestId, ...(timeoutMs ? { timeoutMs } : {}) });
   }
 
   const ref = (id: string) => ({ subscriptionId: id });

@@ -1,6 +1,6 @@
 import { PAYMENTS_COMMANDS } from '@holdfast/contracts';
 import { type Bus, serveCommand } from '@holdfast/messaging';
-import type { OAuthService } from '../oauth/service.js';
+import type { OAuthService } from '../oauth/index.js';
 import type { WorkspaceAccessService } from './service.js';
 
 /** Serves the Workspace API's commands (contracts: PAYMENTS_COMMANDS); returns a stopper. */

@@ -2,6 +2,7 @@ import {
   AppError,
   type CommandReply,
   type CommandRequest,
+  notFound,
   type PAYMENTS_COMMANDS,
   SANDBOX_CLIENT_SCOPES,
   SANDBOX_KEY_SCOPES,
@@ -9,12 +10,9 @@ import {
   SHOWN_ONCE_WARNING,
   type WorkspacePlatform,
 } from '@holdfast/contracts';
-import { notFound } from '@holdfast/http-kit';
-import type { InvalidationFeed } from '../auth/invalidation-feed.js';
-import type { OAuthRepository } from '../oauth/repository.js';
-import { checkClientScopes, checkWithinPlatform, type OAuthService } from '../oauth/service.js';
-import type { PlatformRow, PlatformsRepository } from '../platforms/repository.js';
-import type { PlatformsService } from '../platforms/service.js';
+import type { InvalidationFeed } from '../auth/index.js';
+import { checkClientScopes, checkWithinPlatform, type OAuthRepository, type OAuthService } from '../oauth/index.js';
+import type { PlatformRow, PlatformsRepository, PlatformsService } from '../platforms/index.js';
 
 type Cmd = typeof PAYMENTS_COMMANDS;
 

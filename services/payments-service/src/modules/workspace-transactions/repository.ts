@@ -7,8 +7,7 @@ import {
   type WorkspaceTransactionStatus,
 } from '@holdfast/contracts';
 import type { Sql } from 'postgres';
-import { toPaymentsTransaction, toTransactionRow } from '../transactions/repository.js';
-import { addressesOf } from '../transactions/tables.js';
+import { addressesOf, toPaymentsTransaction, toTransactionRow } from '../transactions/index.js';
 
 /** Where a workspace's transactions are: its platforms and its (lower-cased) addresses. */
 export interface TransactionScope {

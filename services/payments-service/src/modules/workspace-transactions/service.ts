@@ -8,10 +8,9 @@ import type {
   PlatformTransaction,
   WORKSPACE_TRANSACTION_COMMANDS,
 } from '@holdfast/contracts';
-import { notFound } from '@holdfast/http-kit';
-import type { Authenticator } from '../auth/service.js';
-import { normalizeAmount } from '../money/amounts.js';
-import { resolveNetwork } from '../money/networks.js';
+import { notFound } from '@holdfast/contracts';
+import type { Authenticator } from '../auth/index.js';
+import { normalizeAmount, resolveNetwork } from '../money/index.js';
 import type { WorkspaceTransactionsRepository } from './repository.js';
 
 type Cmd = typeof WORKSPACE_TRANSACTION_COMMANDS;

@@ -1,8 +1,8 @@
 import { paymentsEndpoints as api } from '@holdfast/contracts';
-import type { HttpApp } from '@holdfast/http-kit';
+import { type HttpApp, route, serveRoutes } from '@holdfast/http-kit';
 import type { FastifyRequest } from 'fastify';
-import { route, servePayments } from '../../http/endpoints.js';
-import { principalOf } from '../auth/plugin.js';
+import { PAYMENTS_SURFACE } from '../../http/endpoints.js';
+import { principalOf } from '../auth/index.js';
 import type { X402Service } from './service.js';
 
 /** The origin the request reached (URLs in answers, when PAYMENTS_PUBLIC_URL is unset). */
@@ -13,7 +13,7 @@ const base64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('
 /** Holdfast as an x402 v2 facilitator, and a checkout session as an x402 resource (docs/x402.md). */
 export function x402Routes(service: X402Service) {
   return async (app: HttpApp) => {
-    servePayments(app, [
+    serveRoutes(app, PAYMENTS_SURFACE, [
       route(api.x402Supported, async () => service.supported()),
       route(api.x402Verify, async (request) => service.verify(principalOf(request), request.body, originOf(request))),
       route(api.x402Settle, async (request) => service.settle(principalOf(request), request.body, originOf(request))),

@@ -2,6 +2,7 @@ import type { CreatedTransaction } from '@holdfast/contracts';
 import {
   AppError,
   type CreateTransactionBody,
+  notFound,
   type X402CheckoutPaid,
   X402PaymentPayload,
   type X402PaymentRequired,
@@ -14,19 +15,17 @@ import {
 } from '@holdfast/contracts';
 import type { Sql } from '@holdfast/db';
 import { readEip712Domain, type TransferAuthorization } from '@holdfast/escrow';
-import { notFound } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
+import type { RowWaiter } from '@holdfast/runtime';
 import type { Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { getAddress, type Hash, type Hex, isAddress, isHex } from 'viem';
 import type { Principal } from '../auth/index.js';
-import type { CheckoutService } from '../checkout/service.js';
-import { roundHalfUp, TOKEN_DECIMALS, toBaseUnits } from '../money/amounts.js';
-import type { RelayerChain } from '../relayer/chain.js';
-import type { RelayRow } from '../relayer/repository.js';
-import { checkoutWindow, type RelayerService } from '../relayer/service.js';
-import type { ChainAccess } from '../settlement/chain.js';
-import type { TransactionRow, TransactionsRepository } from '../transactions/repository.js';
+import type { CheckoutService } from '../checkout/index.js';
+import { roundHalfUp, TOKEN_DECIMALS, toBaseUnits } from '../money/index.js';
+import { checkoutWindow, type RelayerChain, type RelayerService, type RelayRow } from '../relayer/index.js';
+import type { ChainAccess } from '../settlement/index.js';
+import type { TransactionRow, TransactionsRepository } from '../transactions/index.js';
 import { caip2Of, ESCROW_SCHEME, EXACT_REASONS, escrowReason, networkOfCaip2, X402_REASONS } from './protocol.js';
 
 export interface X402Deps {
@@ -42,7 +41,8 @@ export interface X402Deps {
   /** The platform of a checkout session (its id is the capability of a machine client, as of the hosted page's). */
   sessionPlatform: (sessionId: string) => Promise<string | undefined>;
   settleWaitMs: number;
-  pollIntervalMs: number;
+  /** NOTIFYed with a relay's id when the relayer worker records its outcome (RELAY_SETTLED_CHANNEL). */
+  relaySettled: RowWaiter;
   publicUrl?: string;
   logger: Logger;
 }
@@ -96,7 +96,6 @@ interface ExactPayment {
   idempotencyKey: string;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const uint = (v: unknown) =>
   typeof v === 'string' && /^[0-9]{1,78}$/.test(v)
     ? BigInt(v)
@@ -331,15 +330,19 @@ export function createX402Service(deps: X402Deps) {
       : { row: null, relay: null };
   }
 
-  /** Waits (up to X402_SETTLE_WAIT) for the worker to record the relay's receipt. */
+  /**
+   * Waits (up to X402_SETTLE_WAIT) for the relayer worker, of any instance, to record the relay's
+   * outcome: woken by its NOTIFY, registered before the row is read again so none is missed.
+   */
   async function awaitReceipt(principal: { platformId: string }, relay: RelayRow): Promise<RelayRow> {
-    const until = Date.now() + deps.settleWaitMs;
-    let current = relay;
-    while (current.status === 'submitted' && Date.now() < until) {
-      await sleep(Math.min(deps.pollIntervalMs, 250));
-      current = (await relayer.relayOf(principal, relay.id)) ?? current;
+    if (relay.status !== 'submitted') return relay;
+    const wait = deps.relaySettled.waitFor(relay.id, deps.settleWaitMs);
+    const current = (await relayer.relayOf(principal, relay.id)) ?? relay;
+    if (current.status !== 'submitted') {
+      wait.cancel();
+      return current;
     }
-    return current;
+    return (await wait.done) ? ((await relayer.relayOf(principal, relay.id)) ?? current) : current;
   }
 
   /**

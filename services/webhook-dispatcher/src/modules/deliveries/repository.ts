@@ -3,7 +3,7 @@ import type { TraceCarrier } from '@holdfast/logging';
 import type { Sql, TransactionSql } from 'postgres';
 import { textArray } from '../../db/arrays.js';
 import { wakeDeliveryWorkers } from '../../db/channels.js';
-import { nextCircuit } from '../subscriptions/state-machine.js';
+import { nextCircuit } from '../subscriptions/index.js';
 import type { AttemptDecision } from './state-machine.js';
 
 /** A delivery claimed by this instance for one attempt, with what the attempt needs. */

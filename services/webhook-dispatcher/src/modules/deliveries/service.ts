@@ -1,7 +1,9 @@
 import {
   newEventId,
+  notFound,
   type ReplayResult,
   uuidv7,
+  validationError,
   WEBHOOK_LIMITS,
   WEBHOOK_TEST_EVENT_TYPE,
   type WebhookDelivery,
@@ -9,13 +11,12 @@ import {
   type WebhookDeliveryLogList,
   type WebhookOwner,
 } from '@holdfast/contracts';
-import { notFound, validationError } from '@holdfast/http-kit';
+import { isoOf, isoOrNull } from '@holdfast/db';
 import { contextFromCarrier, failSpan, type Logger, SpanKind, withSpan } from '@holdfast/logging';
 import { createPollingWorker, type PollingWorkerOptions } from '@holdfast/runtime';
 import type { SecretBox } from '@holdfast/secrets';
-import { iso, isoOrNull } from '../../db/time.js';
-import type { SubscriptionRow } from '../subscriptions/repository.js';
-import type { TargetPolicy } from '../target-safety/service.js';
+import type { SubscriptionRow } from '../subscriptions/index.js';
+import type { TargetPolicy } from '../target-safety/index.js';
 import type {
   AttemptLogRow,
   AttemptRecord,
@@ -88,7 +89,7 @@ export function toDeliveryLog(row: AttemptLogRow): WebhookDeliveryLog {
     errorMessage: row.error_message,
     requestHeaders: row.request_headers,
     responseBody: row.response_body,
-    createdAt: iso(row.created_at),
+    createdAt: isoOf(row.created_at),
   };
 }
 
@@ -100,11 +101,11 @@ function toDelivery(row: DeliveryRow): WebhookDelivery {
     eventType: row.event_type as WebhookDelivery['eventType'],
     status: row.status,
     attempts: row.attempt_count,
-    nextAttemptAt: row.status === 'pending' ? iso(row.next_attempt_at) : null,
+    nextAttemptAt: row.status === 'pending' ? isoOf(row.next_attempt_at) : null,
     lastStatusCode: row.last_status_code,
     lastError: row.last_error,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
+    createdAt: isoOf(row.created_at),
+    updatedAt: isoOf(row.updated_at),
   };
 }
 

@@ -1,6 +1,5 @@
 import type { SecretBox } from '@holdfast/secrets';
-import type { SubscriptionRow } from '../subscriptions/repository.js';
-import { secretContext } from '../subscriptions/service.js';
+import { type SubscriptionRow, secretContext } from '../subscriptions/index.js';
 
 /** Subscriptions whose opened secrets are kept at most; beyond it the cache starts again empty. */
 const CACHED_SUBSCRIPTIONS_MAX = 10_000;

@@ -1,6 +1,7 @@
 import { CONSUMERS, type DomainEvent } from '@holdfast/contracts';
 import { activeTraceCarrier, type Logger } from '@holdfast/logging';
 import { type Bus, type RunningConsumer, startDomainEventConsumer } from '@holdfast/messaging';
+import { createBatcher } from '@holdfast/runtime';
 import type { IntakeItem, IntakeRepository } from './repository.js';
 
 /** Events handled at once; they are written together (see createIntakeBatcher). */
@@ -8,20 +9,16 @@ const INTAKE_CONCURRENCY = 200;
 const BATCH_MAX = 200;
 
 /**
- * Group commit for the intake: events handed in while a write is in progress are written together
- * by the next one, so a burst costs one commit per batch instead of one per event. Each caller's
+ * Group commit for the intake (the runtime's batcher, gathering while a write is in progress):
+ * events handed in while a write is in progress are written together by the next one, so a burst costs one commit per batch instead of one per event. Each caller's
  * promise settles when its event is committed (or failed). A failed batch is retried one event at
  * a time, so that one bad event cannot hold the others back.
  */
 export function createIntakeBatcher(repository: IntakeRepository, logger: Logger, onDeliveries: () => void = () => {}) {
-  let queue: (IntakeItem & { resolve: () => void; reject: (error: unknown) => void })[] = [];
-  let writing = false;
-
-  async function drain(): Promise<void> {
-    writing = true;
-    while (queue.length > 0) {
-      const batch = queue.slice(0, BATCH_MAX);
-      queue = queue.slice(BATCH_MAX);
+  const add = createBatcher<IntakeItem & { resolve: () => void; reject: (error: unknown) => void }>({
+    maxBatch: BATCH_MAX,
+    gather: 'while-busy',
+    run: async (batch) => {
       try {
         const result = await repository.recordMany(batch.map(({ event, traceContext }) => ({ event, traceContext })));
         logger.debug({ events: batch.length, ...result }, 'events stored');
@@ -30,21 +27,19 @@ export function createIntakeBatcher(repository: IntakeRepository, logger: Logger
       } catch (error) {
         if (batch.length === 1) {
           batch[0]!.reject(error);
-          continue;
+          return;
         }
         for (const item of batch) {
           await repository.recordMany([{ event: item.event, traceContext: item.traceContext }]).then(item.resolve, item.reject);
         }
       }
-    }
-    writing = false;
-  }
+    },
+  });
 
   return (event: DomainEvent): Promise<void> =>
     new Promise<void>((resolve, reject) => {
       // The batch is written in whichever caller's context started it: keep each event's own.
-      queue.push({ event, traceContext: activeTraceCarrier(), resolve, reject });
-      if (!writing) void drain();
+      add({ event, traceContext: activeTraceCarrier(), resolve, reject });
     });
 }
 

@@ -4,17 +4,18 @@ import {
   EVENT_TYPES,
   type EventType,
   type FieldError,
+  notFound,
   uuidv7,
+  validationError,
   WEBHOOK_LIMITS,
   type WebhookEventTypeList,
   type WebhookOwner,
   type WebhookSubscription,
   type WebhookSubscriptionWithSecret,
 } from '@holdfast/contracts';
-import { notFound, validationError } from '@holdfast/http-kit';
+import { isoOf, isoOrNull } from '@holdfast/db';
 import { randomToken, type SecretBox } from '@holdfast/secrets';
-import { iso, isoOrNull } from '../../db/time.js';
-import type { TargetPolicy } from '../target-safety/service.js';
+import type { TargetPolicy } from '../target-safety/index.js';
 import type { SubscriptionChanges, SubscriptionRow, SubscriptionsRepository } from './repository.js';
 import { nextCircuit } from './state-machine.js';
 
@@ -41,8 +42,8 @@ export function toSubscription(row: SubscriptionRow): WebhookSubscription {
     },
     secretRotation: { inProgress: row.previous_secret_sealed !== null, startedAt: isoOrNull(row.rotation_started_at) },
     disabledReason: row.disabled_reason,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
+    createdAt: isoOf(row.created_at),
+    updatedAt: isoOf(row.updated_at),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { SessionEnvironment, UserRole, WorkspaceKeyPrincipal } from '@holdfast/contracts';
-import { unauthorized } from '@holdfast/http-kit';
+import { unauthorized } from '@holdfast/contracts';
 
 /** The authenticated user behind a request, as stored now (not as the token claimed at login). */
 export interface Actor {

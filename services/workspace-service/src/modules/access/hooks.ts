@@ -1,5 +1,12 @@
-import { type UserRole, WORKSPACE_KEY_MAX_LENGTH, type WorkspaceKeyPrincipal } from '@holdfast/contracts';
-import { type HttpApp, unauthorized } from '@holdfast/http-kit';
+import {
+  type UserRole,
+  unauthorized,
+  WORKSPACE_ACCESS,
+  WORKSPACE_KEY_MAX_LENGTH,
+  type WorkspaceAccess,
+  type WorkspaceKeyPrincipal,
+} from '@holdfast/contracts';
+import { ErrorResponse, type HttpApp } from '@holdfast/http-kit';
 import { safeEqual, tokenHash } from '@holdfast/secrets';
 import type { FastifyRequest } from 'fastify';
 import type { Actor, Caller, CustomerPrincipal } from './caller.js';
@@ -7,18 +14,16 @@ import { assertRole } from './policy.js';
 import type { AccessClaims, AccessTokens, CustomerClaims, CustomerTokens } from './tokens.js';
 
 /**
- * A Workspace API route's `config.access`: `public`: no bearer needed (sign-up, login...).
- * `customer`: a customer access token (customer self-service). `internal`: the
- * `X-Internal-API-Key` header (service to service). `workspace_key`: a Payments API key of the
- * workspace in `X-API-Key` (the spec's "workspace key"), verified by payments. Absent or `user`: a
- * valid user access token.
+ * A Workspace API route's `config.access` (its catalogue entry's `access`, `WorkspaceAccess` of
+ * @holdfast/contracts): `public`: no bearer needed (sign-up, login...). `customer`: a customer
+ * access token (customer self-service). `internal`: the `X-Internal-API-Key` header (service to
+ * service). `workspace_key`: a Payments API key of the workspace in `X-API-Key` (the spec's
+ * "workspace key"), verified by payments. `user` (or absent): a valid user access token.
  */
-export type WorkspaceRouteAccess = (typeof WORKSPACE_ROUTE_ACCESS)[number];
-const WORKSPACE_ROUTE_ACCESS = ['public', 'user', 'customer', 'internal', 'workspace_key'] as const;
 
 declare module '@holdfast/http-kit' {
   interface RouteAccessForms {
-    workspace: WorkspaceRouteAccess;
+    workspace: WorkspaceAccess;
   }
 }
 
@@ -139,12 +144,20 @@ export function installAuthentication(scope: HttpApp, deps: AuthenticationDeps) 
   };
   scope.addHook('onRoute', (route) => {
     const access: unknown = route.config?.access;
-    if (access !== undefined && !(WORKSPACE_ROUTE_ACCESS as readonly unknown[]).includes(access)) {
-      throw new Error(`${route.method} ${route.url}: config.access must be one of ${WORKSPACE_ROUTE_ACCESS.join(', ')}`);
+    if (access !== undefined && !(WORKSPACE_ACCESS as readonly unknown[]).includes(access)) {
+      throw new Error(`${route.method} ${route.url}: config.access must be one of ${WORKSPACE_ACCESS.join(', ')}`);
     }
-    // A public route says so in its OpenAPI operation (`security: []`), unless it lists its own.
-    const schema = route.schema as { security?: unknown } | undefined;
-    if (route.config?.access === 'public' && schema && schema.security === undefined) schema.security = [];
+    // A public route says so in its OpenAPI operation (`security: []`), unless it lists its own;
+    // the others document the 401 of a missing or bad credential, and the 403 of a role not listed.
+    const schema = route.schema as { security?: unknown; response?: Record<number, unknown>; hide?: boolean } | undefined;
+    if (route.config?.access === 'public') {
+      if (schema && schema.security === undefined) schema.security = [];
+    } else if (schema && !schema.hide) {
+      const response = schema.response ?? {};
+      response[401] ??= ErrorResponse;
+      if (route.config?.roles) response[403] ??= ErrorResponse;
+      schema.response = response;
+    }
     route.onRequest = [...[route.onRequest ?? []].flat(), authenticate] as typeof route.onRequest;
   });
 }

@@ -1,5 +1,4 @@
-import { AppError, type UserRole } from '@holdfast/contracts';
-import { forbidden } from '@holdfast/http-kit';
+import { ADMIN_ROLES, AppError, forbidden, type UserRole } from '@holdfast/contracts';
 import type { Actor } from './caller.js';
 
 /**
@@ -9,7 +8,7 @@ import type { Actor } from './caller.js';
  *   inside its workspace only, so tenants never see each other.
  * - CLIENT is a member of its workspace: workspace-access operations, no administration.
  */
-export const ADMIN_ROLES: readonly UserRole[] = ['SUPER_ADMIN', 'ADMIN'];
+export { ADMIN_ROLES };
 
 export function isSuperAdmin(actor: Actor): boolean {
   return actor.role === 'SUPER_ADMIN';

@@ -1,5 +1,4 @@
-import { AppError, uuidv7 } from '@holdfast/contracts';
-import { unauthorized } from '@holdfast/http-kit';
+import { AppError, unauthorized, uuidv7 } from '@holdfast/contracts';
 import { randomToken, tokenHash } from '@holdfast/secrets';
 
 /**

@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { ACCESS_TOKEN_TTL_SECONDS, AppError, type SessionEnvironment } from '@holdfast/contracts';
-import { unauthorized } from '@holdfast/http-kit';
+import { ACCESS_TOKEN_TTL_SECONDS, AppError, type SessionEnvironment, unauthorized } from '@holdfast/contracts';
 import { codeHash, purposeKey } from '@holdfast/secrets';
 
 export const TOKEN_ISSUER = 'holdfast-workspace';

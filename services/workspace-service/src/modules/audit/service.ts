@@ -4,14 +4,14 @@ import {
   type AuditLogQuery,
   type AuditStats,
   type AuditStatsQuery,
+  forbidden,
+  notFound,
   paginationMeta,
   uuidv7,
 } from '@holdfast/contracts';
-import { forbidden, notFound } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import type { Store } from '../../db/store.js';
-import type { Actor, Caller } from '../access/caller.js';
-import { adminReadScope, assertWorkspaceAdmin, type ReadScope } from '../access/policy.js';
+import { type Actor, adminReadScope, assertWorkspaceAdmin, type Caller, type ReadScope } from '../access/index.js';
 import type { AuditAction } from './actions.js';
 import { toCsv } from './csv.js';
 import { redactSecrets } from './redact.js';

@@ -1,7 +1,5 @@
-import { type EventTypeInfo, eventTypeCatalog, type OAuthScopeInfo, WORKSPACE_OAUTH_SCOPES } from '@holdfast/contracts';
-import { notFound } from '@holdfast/http-kit';
-import type { Actor } from '../access/caller.js';
-import { assertWorkspaceAccess } from '../access/policy.js';
+import { type EventTypeInfo, eventTypeCatalog, notFound, type OAuthScopeInfo, WORKSPACE_OAUTH_SCOPES } from '@holdfast/contracts';
+import { type Actor, assertWorkspaceAccess } from '../access/index.js';
 
 /** What workspace integrations may use: OAuth client scopes and webhook event types. */
 export function createCatalogService(deps: { workspaceExists: (id: string) => Promise<boolean> }) {

@@ -1,17 +1,8 @@
 import type { CustomerMe, CustomerRecord } from '@holdfast/contracts';
-import type { AuditAction } from '../audit/actions.js';
 import type { CustomerRow, CustomerWithWallet } from './repository.js';
 
-/** The audit actions of customers (docs/workspace-audit-logs.md lists them). */
-export const CUSTOMER_AUDIT = {
-  create: { action: 'customer.create', resourceType: 'customer' },
-  update: { action: 'customer.update', resourceType: 'customer' },
-  delete: { action: 'customer.delete', resourceType: 'customer' },
-  register: { action: 'customer.register', resourceType: 'customer' },
-  login: { action: 'customer.login', resourceType: 'customer_session' },
-  refresh: { action: 'customer.refresh', resourceType: 'customer_session' },
-  logout: { action: 'customer.logout', resourceType: 'customer_session' },
-} as const satisfies Record<string, AuditAction>;
+/** The audit actions of customers: the catalogue's (@holdfast/contracts). */
+export { CUSTOMER_AUDIT } from '@holdfast/contracts';
 
 /** What a customer is, as its record and its audit entries show it (no wallet, no password). */
 function profileOf(row: CustomerRow) {

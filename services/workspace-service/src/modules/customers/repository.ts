@@ -2,9 +2,9 @@ import type { CustomerStatus, WorkspaceStatus } from '@holdfast/contracts';
 import { and, count, desc, eq, getTableColumns, isNull, ne, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { containsText, insertRow, uniqueViolationOf, updateRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
-import type { PrincipalChanges } from '../access/principal-cache.js';
-import { sessionFamilyStatements } from '../sessions/repository.js';
-import { workspaces } from '../workspaces/tables.js';
+import type { PrincipalChanges } from '../access/index.js';
+import { sessionFamilyStatements } from '../sessions/index.js';
+import { workspaces } from '../workspaces/index.js';
 import { customerRefreshTokens, customerSessions, customers } from './tables.js';
 import { customerWallets } from './wallet-tables.js';
 

@@ -9,31 +9,48 @@ import {
   type CustomerRefreshBody,
   type CustomerRegisterBody,
   type CustomerSession,
+  conflict,
   type FieldError,
+  forbidden,
+  notFound,
   paginationMeta,
   type UpdateCustomerBody,
+  unauthorized,
   uuidv7,
+  validationError,
   type WorkspaceCustomerListQuery,
 } from '@holdfast/contracts';
-import { clientAddressGroup, conflict, forbidden, notFound, unauthorized, validationError } from '@holdfast/http-kit';
+import { clientAddressGroup } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { sha256 } from '@holdfast/secrets';
 import type { Store } from '../../db/store.js';
-import { type Actor, type Caller, type CustomerPrincipal, requireActor, requireCustomer } from '../access/caller.js';
-import { createTimingEqualiser, hashPassword, passwordPolicyErrors, verifyPassword } from '../access/passwords.js';
-import { adminReadScope, assertWorkspaceAdmin } from '../access/policy.js';
-import type { PrincipalCache } from '../access/principal-cache.js';
-import { issueRefreshToken, loginLockedError, refreshTokenHash, refuseRefresh, rotateRefreshToken } from '../access/refresh-tokens.js';
-import { assertSessionLive, type CustomerClaims, type CustomerTokens } from '../access/tokens.js';
-import type { AuditAction } from '../audit/actions.js';
-import { diffChanges } from '../audit/redact.js';
-import type { AuditRepository } from '../audit/repository.js';
-import type { AuditService } from '../audit/service.js';
-import type { RemoteTasksRepository } from '../remote-tasks/repository.js';
-import { task } from '../remote-tasks/service.js';
-import type { SessionsRepository } from '../sessions/repository.js';
-import { normalizeEmail } from '../users/records.js';
-import type { WorkspacesRepository } from '../workspaces/repository.js';
+import {
+  type Actor,
+  adminReadScope,
+  assertSessionLive,
+  assertWorkspaceAdmin,
+  type Caller,
+  type CustomerClaims,
+  type CustomerPrincipal,
+  type CustomerTokens,
+  createTimingEqualiser,
+  hashPassword,
+  issueRefreshToken,
+  loginLockedError,
+  type PrincipalCache,
+  passwordPolicyErrors,
+  refreshTokenHash,
+  refuseRefresh,
+  requireActor,
+  requireCustomer,
+  rotateRefreshToken,
+  verifyPassword,
+} from '../access/index.js';
+import { type AuditAction, type AuditRepository, type AuditService, diffChanges } from '../audit/index.js';
+import { type RemoteTasksRepository, task } from '../remote-tasks/index.js';
+import type { SessionsRepository } from '../sessions/index.js';
+import { normalizeEmail } from '../users/index.js';
+import type { WorkspacesRepository } from '../workspaces/index.js';
 import { auditedCustomer, CUSTOMER_AUDIT, toCustomerMe, toCustomerRecord } from './records.js';
 import {
   type CustomerPatch,

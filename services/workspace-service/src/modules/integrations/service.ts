@@ -1,32 +1,28 @@
 import {
   AppError,
   type CreateWorkspaceIntegrationBody,
+  conflict,
   type FieldError,
   INTEGRATION_CATALOG,
   type IntegrationCatalogEntry,
   type IntegrationStatus,
   type IntegrationValidation,
+  notFound,
   type ProviderCheckOutcome,
   SECRET_MASK,
   secretFieldsOf,
   type UpdateWorkspaceIntegrationBody,
   uuidv7,
   type ValidateIntegrationBody,
+  validationError,
   type WorkspaceIntegration,
   type WorkspaceIntegrationStatus,
 } from '@holdfast/contracts';
-import { conflict, notFound, validationError } from '@holdfast/http-kit';
 import type { SecretBox } from '@holdfast/secrets';
 import type { Store } from '../../db/store.js';
-import type { Actor, Caller } from '../access/caller.js';
-import { requireActor } from '../access/caller.js';
-import { assertWorkspaceAccess } from '../access/policy.js';
-import { AUDIT } from '../audit/actions.js';
-import { diffChanges, REDACTED } from '../audit/redact.js';
-import type { AuditRepository } from '../audit/repository.js';
-import type { AuditService } from '../audit/service.js';
-import type { WorkspacesRepository } from '../workspaces/repository.js';
-import { METADATA_MAX_BYTES } from '../workspaces/service.js';
+import { type Actor, assertWorkspaceAccess, type Caller, requireActor } from '../access/index.js';
+import { AUDIT, type AuditRepository, type AuditService, diffChanges, REDACTED } from '../audit/index.js';
+import { METADATA_MAX_BYTES, type WorkspacesRepository } from '../workspaces/index.js';
 import type { IntegrationProviders, ProviderVerdict } from './adapters.js';
 import { type Config, catalogEntry, configProblems, type Kind, kindById, maskedConfig, splitSecrets } from './catalog.js';
 import { type IntegrationPatch, type IntegrationRow, type IntegrationsRepository, isDuplicateIntegration } from './repository.js';

@@ -1,8 +1,8 @@
 import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { pageOf } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
-import { users } from '../users/tables.js';
-import { platformMappings } from '../workspaces/tables.js';
+import { users } from '../users/index.js';
+import { platformMappings } from '../workspaces/index.js';
 import { notificationPreferences, notifications } from './tables.js';
 
 export type NotificationRow = typeof notifications.$inferSelect;

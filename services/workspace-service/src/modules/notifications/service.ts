@@ -7,19 +7,15 @@ import {
   type NotificationList,
   type NotificationListQuery,
   type NotificationPreferences,
+  notFound,
   paginationMeta,
   type UpdateNotificationPreferencesBody,
   uuidv7,
 } from '@holdfast/contracts';
-import { notFound } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import type { Store } from '../../db/store.js';
-import type { Actor, Caller } from '../access/caller.js';
-import { requireActor } from '../access/caller.js';
-import { AUDIT } from '../audit/actions.js';
-import { diffChanges } from '../audit/redact.js';
-import type { AuditRepository } from '../audit/repository.js';
-import type { AuditService } from '../audit/service.js';
+import { type Actor, type Caller, requireActor } from '../access/index.js';
+import { AUDIT, type AuditRepository, type AuditService, diffChanges } from '../audit/index.js';
 import { contentOf, DEFAULT_EVENT_SWITCHES, effectiveSwitches, wants } from './content.js';
 import type { NotificationRow, NotificationsRepository, PreferencesRow } from './repository.js';
 

@@ -2,6 +2,7 @@ import {
   AppError,
   type CreateWorkspaceOAuthClientBody,
   fromPaymentsScope,
+  notFound,
   type OAuthClient,
   type OAuthClientWithSecret,
   PAYMENTS_COMMANDS,
@@ -13,17 +14,11 @@ import {
   type WorkspaceOAuthClient,
   type WorkspaceOAuthClientWithSecret,
 } from '@holdfast/contracts';
-import { notFound } from '@holdfast/http-kit';
 import { type Bus, sendCommand } from '@holdfast/messaging';
 import type { Store } from '../../db/store.js';
-import type { Actor, Caller } from '../access/caller.js';
-import { requireActor } from '../access/caller.js';
-import { assertWorkspaceAccess } from '../access/policy.js';
-import { AUDIT } from '../audit/actions.js';
-import { diffChanges } from '../audit/redact.js';
-import type { AuditService } from '../audit/service.js';
-import type { WorkspacesRepository } from '../workspaces/repository.js';
-import { assertIssuesCredentials } from '../workspaces/status.js';
+import { type Actor, assertWorkspaceAccess, type Caller, requireActor } from '../access/index.js';
+import { AUDIT, type AuditService, diffChanges } from '../audit/index.js';
+import { assertIssuesCredentials, type WorkspacesRepository } from '../workspaces/index.js';
 
 /** Payments scope -> the Workspace API's `resource:action` (scopes not offered to workspaces keep their plain reversal). */
 function workspaceScope(scope: Scope): string {

@@ -1,11 +1,19 @@
-import { AppError, type CheckoutWalletSettings, PAYMENTS_COMMANDS, WebhookCommands, type WebhookOwner } from '@holdfast/contracts';
+import {
+  AppError,
+  type CheckoutWalletSettings,
+  ownerKindOf,
+  PAYMENTS_COMMANDS,
+  WebhookCommands,
+  type WebhookOwner,
+  webhookCommandOf,
+} from '@holdfast/contracts';
 import type { Logger } from '@holdfast/logging';
 import { type Bus, type RemoteTaskSettings, sendCommand } from '@holdfast/messaging';
 import { createRemoteTaskRunner as createTaskRunner } from '@holdfast/runtime';
 import type { Registry } from 'prom-client';
 import type { Savepoint, Store } from '../../db/store.js';
 import type { NewRemoteTask, RemoteTaskRow, RemoteTasksRepository } from './repository.js';
-import type { RemoteTaskKind } from './tables.js';
+import { type RemoteTaskKind, remoteTasks } from './tables.js';
 
 /** Runs one task with the repositories of its savepoint; throws to be retried (or, on a 4xx AppError, given up). */
 export type RemoteTaskHandler<R> = (task: RemoteTaskRow, repos: R) => Promise<void>;
@@ -25,6 +33,7 @@ export function createRemoteTaskRunner<R extends { remoteTasks: RemoteTasksRepos
   const { store, handlers } = deps;
 
   return createTaskRunner<RemoteTaskRow, { repos: R; savepoint: Savepoint<R> }>({
+    table: remoteTasks,
     logger: deps.logger,
     settings: deps.settings,
     ...(deps.registry && {
@@ -116,24 +125,26 @@ export function deactivationHandlers<R extends { remoteTasks: RemoteTasksReposit
     },
     'webhooks.deactivate-owner': async (row: RemoteTaskRow) => {
       const { owner, reason } = row.payload as { owner: WebhookOwner; reason?: string };
-      await sendCommand(bus, WebhookCommands.deactivateOwner, { owner, ...(reason ? { reason } : {}) });
+      await sendCommand(bus, webhookCommandOf(WebhookCommands.deactivateOwner, ownerKindOf(owner)), {
+        owner,
+        ...(reason ? { reason } : {}),
+      });
     },
   } satisfies Partial<Record<RemoteTaskKind, RemoteTaskHandler<R>>>;
 }
 
 /**
  * `payments.sync-checkout-wallet-settings`: reads the workspace's configs when it runs (not when it
- * was queued), so any task sends the latest; `asOf` (read time) lets payments drop a late one that
- * read before another that already landed.
+ * was queued), so any task sends the latest; `asOf` (the database's time of the read, one clock for
+ * every instance) lets payments drop a late one that read before another that already landed.
  */
 export function checkoutSettingsHandler<R extends { remoteTasks: RemoteTasksRepository }>(deps: {
   bus: Bus;
-  settingsOf: (workspaceId: string) => Promise<CheckoutWalletSettings | null>;
+  settingsOf: (workspaceId: string) => Promise<{ settings: CheckoutWalletSettings | null; asOf: string }>;
 }): RemoteTaskHandler<R> {
   return async (row) => {
     const { workspaceId } = row.payload as { workspaceId: string };
-    const asOf = new Date().toISOString();
-    const settings = await deps.settingsOf(workspaceId);
+    const { settings, asOf } = await deps.settingsOf(workspaceId);
     await sendCommand(deps.bus, PAYMENTS_COMMANDS.setCheckoutWalletSettings, { workspaceId, settings, asOf });
   };
 }

@@ -1,5 +1,5 @@
 import { type Sql, sweepInBatches } from '@holdfast/db';
-import { LOGIN_FAILURE_WINDOW_MS, LOGIN_LOCK_MS } from '../sessions/repository.js';
+import { LOGIN_FAILURE_WINDOW_MS, LOGIN_LOCK_MS } from '../sessions/index.js';
 
 /** Rows deleted per statement, so that no statement holds locks for long. */
 export const RETENTION_BATCH = 1000;

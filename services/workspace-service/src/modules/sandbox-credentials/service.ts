@@ -1,5 +1,6 @@
 import {
   AppError,
+  notFound,
   PAYMENTS_COMMANDS,
   SANDBOX_CREDENTIAL_LIMITS,
   type SandboxCredential,
@@ -7,22 +8,18 @@ import {
   uuidv7,
   type WorkspacePlatform,
 } from '@holdfast/contracts';
-import { notFound } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { type Bus, sendCommand } from '@holdfast/messaging';
 import type { Store } from '../../db/store.js';
-import type { Actor, Caller } from '../access/caller.js';
-import { requireActor } from '../access/caller.js';
-import { assertWorkspaceAccess, assertWorkspaceAdmin } from '../access/policy.js';
-import { AUDIT } from '../audit/actions.js';
-import { diffChanges } from '../audit/redact.js';
-import type { AuditRepository } from '../audit/repository.js';
-import type { AuditService } from '../audit/service.js';
-import type { RemoteTaskRow, RemoteTasksRepository } from '../remote-tasks/repository.js';
-import { type RemoteTaskRunner, task } from '../remote-tasks/service.js';
-import type { PlatformMappingRow, PlatformMappingsRepository } from '../workspaces/platform-mappings.js';
-import type { WorkspacesRepository } from '../workspaces/repository.js';
-import { assertIssuesCredentials } from '../workspaces/status.js';
+import { type Actor, assertWorkspaceAccess, assertWorkspaceAdmin, type Caller, requireActor } from '../access/index.js';
+import { AUDIT, type AuditRepository, type AuditService, diffChanges } from '../audit/index.js';
+import { type RemoteTaskRow, type RemoteTaskRunner, type RemoteTasksRepository, task } from '../remote-tasks/index.js';
+import {
+  assertIssuesCredentials,
+  type PlatformMappingRow,
+  type PlatformMappingsRepository,
+  type WorkspacesRepository,
+} from '../workspaces/index.js';
 import type { SandboxIssuancesRepository } from './repository.js';
 
 export interface SandboxRepos {

@@ -2,9 +2,9 @@ import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { insertRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
-import type { PrincipalChanges } from '../access/principal-cache.js';
-import { users } from '../users/tables.js';
-import { workspaces } from '../workspaces/tables.js';
+import type { PrincipalChanges } from '../access/index.js';
+import { users } from '../users/index.js';
+import { workspaces } from '../workspaces/index.js';
 import { loginThrottles, refreshTokens, sessions, verificationCodes } from './tables.js';
 
 export type SessionRow = typeof sessions.$inferSelect;

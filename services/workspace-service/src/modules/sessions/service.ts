@@ -1,33 +1,46 @@
 import {
   type AppEnv,
   AppError,
+  conflict,
   type LoginBody,
   type LogoutBody,
+  notFound,
   type RefreshBody,
   type SessionEnvironment,
   type SessionTokens,
   type SignupBody,
   type UserRecord,
+  unauthorized,
   uuidv7,
   type VerifyCodeBody,
+  validationError,
 } from '@holdfast/contracts';
-import { clientAddressGroup, conflict, notFound, unauthorized, validationError } from '@holdfast/http-kit';
+import { clientAddressGroup } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { safeEqual, sha256 } from '@holdfast/secrets';
 import type { Store } from '../../db/store.js';
-import type { Actor, Caller } from '../access/caller.js';
-import { createTimingEqualiser, hashPassword, passwordPolicyErrors, verifyPassword } from '../access/passwords.js';
-import type { PrincipalCache } from '../access/principal-cache.js';
-import { issueRefreshToken, loginLockedError, refreshTokenHash, refuseRefresh, rotateRefreshToken } from '../access/refresh-tokens.js';
-import { type AccessClaims, type AccessTokens, assertSessionLive, newVerificationCode } from '../access/tokens.js';
-import { AUDIT } from '../audit/actions.js';
-import { diffChanges } from '../audit/redact.js';
-import type { AuditRepository } from '../audit/repository.js';
-import type { AuditService } from '../audit/service.js';
-import { type Mailer, MailerError } from '../mailer/adapter.js';
-import { auditedUser, normalizeEmail, toUserRecord } from '../users/records.js';
-import { isDuplicateEmail, type UserRow, type UsersRepository } from '../users/repository.js';
-import { closedWorkspaceError, isClosedWorkspace } from '../workspaces/status.js';
+import {
+  type AccessClaims,
+  type AccessTokens,
+  type Actor,
+  assertSessionLive,
+  type Caller,
+  createTimingEqualiser,
+  hashPassword,
+  issueRefreshToken,
+  loginLockedError,
+  newVerificationCode,
+  type PrincipalCache,
+  passwordPolicyErrors,
+  refreshTokenHash,
+  refuseRefresh,
+  rotateRefreshToken,
+  verifyPassword,
+} from '../access/index.js';
+import { AUDIT, type AuditRepository, type AuditService, diffChanges } from '../audit/index.js';
+import { type Mailer, MailerError } from '../mailer/index.js';
+import { auditedUser, isDuplicateEmail, normalizeEmail, toUserRecord, type UserRow, type UsersRepository } from '../users/index.js';
+import { closedWorkspaceError, isClosedWorkspace } from '../workspaces/index.js';
 import type { SessionsRepository } from './repository.js';
 
 export const VERIFICATION_CODE_TTL_MS = 15 * 60_000;

@@ -3,25 +3,22 @@ import {
   type BulkGlobalSettingsResult,
   DEFAULT_SETTING_CATEGORY,
   type FieldError,
+  forbidden,
   type GlobalSettingListQuery,
+  notFound,
   paginationMeta,
   type Setting,
   type SettingListQuery,
   type UpdateSettingBody,
   type UpsertSettingBody,
   uuidv7,
+  validationError,
 } from '@holdfast/contracts';
-import { forbidden, notFound, validationError } from '@holdfast/http-kit';
 import type { SecretBox } from '@holdfast/secrets';
 import type { Store } from '../../db/store.js';
-import type { Actor, Caller } from '../access/caller.js';
-import { requireActor } from '../access/caller.js';
-import { isSuperAdmin, ownWorkspaceId } from '../access/policy.js';
-import { AUDIT } from '../audit/actions.js';
-import { REDACTED } from '../audit/redact.js';
-import type { AuditRepository } from '../audit/repository.js';
-import type { AuditService } from '../audit/service.js';
-import type { WorkspacesRepository } from '../workspaces/repository.js';
+import { type Actor, type Caller, isSuperAdmin, ownWorkspaceId, requireActor } from '../access/index.js';
+import { AUDIT, type AuditRepository, type AuditService, REDACTED } from '../audit/index.js';
+import type { WorkspacesRepository } from '../workspaces/index.js';
 import type { SettingRow, SettingScope, SettingsRepository } from './repository.js';
 
 export interface SettingsRepos {

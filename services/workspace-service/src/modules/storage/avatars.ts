@@ -1,5 +1,4 @@
-import { AppError, AVATAR_MAX_BYTES, AVATAR_TYPES, uuidv7 } from '@holdfast/contracts';
-import { validationError } from '@holdfast/http-kit';
+import { AppError, AVATAR_MAX_BYTES, AVATAR_TYPES, uuidv7, validationError } from '@holdfast/contracts';
 import type { Logger } from '@holdfast/logging';
 import type { FileStorage } from './adapter.js';
 

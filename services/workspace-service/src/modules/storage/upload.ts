@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
-import { AppError, AVATAR_MAX_BYTES } from '@holdfast/contracts';
-import { type HttpApp, validationError } from '@holdfast/http-kit';
+import { AppError, AVATAR_MAX_BYTES, validationError } from '@holdfast/contracts';
+import type { HttpApp } from '@holdfast/http-kit';
 import type { FastifyRequest } from 'fastify';
 import type { Upload } from './avatars.js';
 

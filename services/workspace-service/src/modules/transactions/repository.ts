@@ -1,8 +1,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/store.js';
-import { customers } from '../customers/tables.js';
-import { platformWalletAccounts } from '../wallets/providers/tables.js';
-import { platformMappings } from '../workspaces/tables.js';
+import { customers } from '../customers/index.js';
+import { platformWalletAccounts } from '../wallets/index.js';
+import { platformMappings } from '../workspaces/index.js';
 
 /**
  * What the transaction reads need from this service's tables: the platforms mapped to a

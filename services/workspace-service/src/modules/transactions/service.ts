@@ -3,6 +3,7 @@ import {
   type CreateWorkspaceTransactionBody,
   type GlobalTransactionList,
   type GlobalTransactionsQuery,
+  notFound,
   paginationMeta,
   paymentsStatusesOf,
   type SubmitEscrowHashResult,
@@ -16,14 +17,11 @@ import {
   type WorkspaceTransactionStats,
   type WorkspaceTransactionsQuery,
 } from '@holdfast/contracts';
-import { notFound } from '@holdfast/http-kit';
 import { type Bus, sendCommand } from '@holdfast/messaging';
 import type { Store } from '../../db/store.js';
-import { type Actor, type Caller, requireActor, requireWorkspaceKey } from '../access/caller.js';
-import { assertWorkspaceAccess, isSuperAdmin } from '../access/policy.js';
-import { AUDIT } from '../audit/actions.js';
-import type { AuditService } from '../audit/service.js';
-import type { WorkspacesRepository } from '../workspaces/repository.js';
+import { type Actor, assertWorkspaceAccess, type Caller, isSuperAdmin, requireActor, requireWorkspaceKey } from '../access/index.js';
+import { AUDIT, type AuditService } from '../audit/index.js';
+import type { WorkspacesRepository } from '../workspaces/index.js';
 import type { TransactionScopeRepository } from './repository.js';
 
 const C = WORKSPACE_TRANSACTION_COMMANDS;

@@ -2,7 +2,7 @@ import type { UserRole, UserStatus } from '@holdfast/contracts';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { containsText, insertRow, pageOf, uniqueViolationOf, updateRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
-import type { PrincipalChanges } from '../access/principal-cache.js';
+import type { PrincipalChanges } from '../access/index.js';
 import { users } from './tables.js';
 
 export type UserRow = typeof users.$inferSelect;

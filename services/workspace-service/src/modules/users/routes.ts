@@ -1,10 +1,9 @@
 import { workspaceEndpoints as api } from '@holdfast/contracts';
-import { envelope, type HttpApp, serveEndpoint } from '@holdfast/http-kit';
-import { requireActor } from '../access/caller.js';
-import { ADMIN_ROLES } from '../access/policy.js';
-import { AUDIT } from '../audit/actions.js';
-import type { AuditService } from '../audit/service.js';
-import { acceptUploads, multipartPlaceholder, readAvatarUpload } from '../storage/upload.js';
+import { type HttpApp, paged, route, serveRoutes } from '@holdfast/http-kit';
+import { WORKSPACE_SURFACE } from '../../http/surface.js';
+import { requireActor } from '../access/index.js';
+import type { AuditService } from '../audit/index.js';
+import { acceptUploads, multipartPlaceholder, readAvatarUpload } from '../storage/index.js';
 import type { UsersService } from './service.js';
 
 export function usersRoutes(deps: { users: UsersService; audit: AuditService }) {
@@ -12,54 +11,29 @@ export function usersRoutes(deps: { users: UsersService; audit: AuditService }) 
   return async (app: HttpApp) => {
     await acceptUploads(app);
 
-    serveEndpoint(app, api.listUsers, { config: { roles: ADMIN_ROLES } }, async (request) => {
-      const { users: list, pagination } = await users.list(requireActor(request.caller), request.query);
-      return envelope(request, list, pagination);
-    });
-
-    serveEndpoint(app, api.createUser, { config: { tier: 'admin', roles: ADMIN_ROLES, audit: AUDIT.userCreate } }, async (request, reply) =>
-      reply.code(201).send(envelope(request, await users.create(request.caller, request.body))),
-    );
-
-    serveEndpoint(app, api.getMyUser, { config: { tier: 'high' } }, async (request) =>
-      envelope(request, await users.me(requireActor(request.caller))),
-    );
-
-    serveEndpoint(app, api.updateMyUser, { config: { audit: AUDIT.profileUpdate } }, async (request) =>
-      envelope(request, await users.updateMe(request.caller, request.body)),
-    );
-
-    serveEndpoint(app, api.changeMyPassword, { config: { audit: AUDIT.passwordChange } }, async (request) =>
-      envelope(request, await users.changePassword(request.caller, request.body)),
-    );
-
-    serveEndpoint(
-      app,
-      api.uploadMyAvatar,
-      { config: { audit: AUDIT.userAvatarUpload }, preValidation: multipartPlaceholder },
-      async (request) => envelope(request, await users.uploadAvatar(request.caller, await readAvatarUpload(request))),
-    );
-
-    serveEndpoint(app, api.deleteMyAvatar, { config: { audit: AUDIT.userAvatarDelete } }, async (request, reply) => {
-      await users.deleteAvatar(request.caller);
-      return reply.code(204).send(null);
-    });
-
-    serveEndpoint(app, api.getUser, { config: { roles: ADMIN_ROLES } }, async (request) =>
-      envelope(request, await users.get(requireActor(request.caller), request.params.id)),
-    );
-
-    serveEndpoint(app, api.updateUser, { config: { tier: 'admin', roles: ADMIN_ROLES, audit: AUDIT.userUpdate } }, async (request) =>
-      envelope(request, await users.update(request.caller, request.params.id, request.body)),
-    );
-
-    serveEndpoint(app, api.deleteUser, { config: { tier: 'admin', roles: ADMIN_ROLES, audit: AUDIT.userDelete } }, async (request) =>
-      envelope(request, await users.delete(request.caller, request.params.id)),
-    );
-
-    serveEndpoint(app, api.listUserAuditLogs, { config: { roles: ADMIN_ROLES } }, async (request) => {
-      const { entries, pagination } = await audit.listForUser(requireActor(request.caller), request.params.id, request.query);
-      return envelope(request, entries, pagination);
-    });
+    serveRoutes(app, WORKSPACE_SURFACE, [
+      route(api.listUsers, async (request) => {
+        const { users: list, pagination } = await users.list(requireActor(request.caller), request.query);
+        return paged(list, pagination);
+      }),
+      route(api.createUser, async (request) => users.create(request.caller, request.body)),
+      route(api.getMyUser, async (request) => users.me(requireActor(request.caller))),
+      route(api.updateMyUser, async (request) => users.updateMe(request.caller, request.body)),
+      route(api.changeMyPassword, async (request) => users.changePassword(request.caller, request.body)),
+      route(api.uploadMyAvatar, async (request) => users.uploadAvatar(request.caller, await readAvatarUpload(request)), {
+        preValidation: multipartPlaceholder,
+      }),
+      route(api.deleteMyAvatar, async (request, reply) => {
+        await users.deleteAvatar(request.caller);
+        return reply.code(204).send(null);
+      }),
+      route(api.getUser, async (request) => users.get(requireActor(request.caller), request.params.id)),
+      route(api.updateUser, async (request) => users.update(request.caller, request.params.id, request.body)),
+      route(api.deleteUser, async (request) => users.delete(request.caller, request.params.id)),
+      route(api.listUserAuditLogs, async (request) => {
+        const { entries, pagination } = await audit.listForUser(requireActor(request.caller), request.params.id, request.query);
+        return paged(entries, pagination);
+      }),
+    ]);
   };
 }

@@ -2,25 +2,31 @@ import {
   AppError,
   type ChangePasswordBody,
   type CreateUserBody,
+  conflict,
+  forbidden,
+  notFound,
   paginationMeta,
   type UpdateMeBody,
   type UpdateUserBody,
   type UserListQuery,
   type UserRecord,
   uuidv7,
+  validationError,
 } from '@holdfast/contracts';
-import { conflict, forbidden, notFound, validationError } from '@holdfast/http-kit';
 import type { Store } from '../../db/store.js';
-import type { Actor, Caller } from '../access/caller.js';
-import { requireActor } from '../access/caller.js';
-import { hashPassword, passwordPolicyErrors, verifyPassword } from '../access/passwords.js';
-import { adminReadScope, isSuperAdmin } from '../access/policy.js';
-import { AUDIT } from '../audit/actions.js';
-import { diffChanges, REDACTED } from '../audit/redact.js';
-import type { AuditRepository } from '../audit/repository.js';
-import type { AuditService } from '../audit/service.js';
-import type { AvatarStore, Upload } from '../storage/avatars.js';
-import type { WorkspacesRepository } from '../workspaces/repository.js';
+import {
+  type Actor,
+  adminReadScope,
+  type Caller,
+  hashPassword,
+  isSuperAdmin,
+  passwordPolicyErrors,
+  requireActor,
+  verifyPassword,
+} from '../access/index.js';
+import { AUDIT, type AuditRepository, type AuditService, diffChanges, REDACTED } from '../audit/index.js';
+import type { AvatarStore, Upload } from '../storage/index.js';
+import type { WorkspacesRepository } from '../workspaces/index.js';
 import { auditedUser, normalizeEmail, roleFromRequest, toUserRecord } from './records.js';
 import { isDuplicateEmail, type UserPatch, type UserRow, type UsersRepository } from './repository.js';
 

@@ -11,9 +11,16 @@ import type {
   UpsertExternalWalletConfigBody,
   WalletLinkNonceBody,
 } from '@holdfast/contracts';
-import { forbidden, notFound, validationError } from '@holdfast/http-kit';
-import { type Actor, type Caller, type CustomerPrincipal, requireActor } from '../access/caller.js';
-import { assertWorkspaceAccess, assertWorkspaceAdmin, isSuperAdmin } from '../access/policy.js';
+import { forbidden, notFound, validationError } from '@holdfast/contracts';
+import {
+  type Actor,
+  assertWorkspaceAccess,
+  assertWorkspaceAdmin,
+  type Caller,
+  type CustomerPrincipal,
+  isSuperAdmin,
+  requireActor,
+} from '../access/index.js';
 import { actorContextOf, canAccess, workspaceAccessOf } from './common/audit.js';
 import type { WalletFeatures } from './features.js';
 import type { ConfigAccess } from './provider-configs/service.js';

@@ -1,7 +1,7 @@
 import { workspaceEndpoints as api } from '@holdfast/contracts';
-import { envelope, type HttpApp, serveEndpoint } from '@holdfast/http-kit';
-import { requireActor } from '../access/caller.js';
-import { AUDIT } from '../audit/actions.js';
+import { type HttpApp, route, serveRoutes } from '@holdfast/http-kit';
+import { WORKSPACE_SURFACE } from '../../http/surface.js';
+import { requireActor } from '../access/index.js';
 import type { WebhooksService } from './service.js';
 
 /**
@@ -10,62 +10,32 @@ import type { WebhooksService } from './service.js';
  */
 export function webhookRoutes(webhooks: WebhooksService) {
   return async (app: HttpApp) => {
-    serveEndpoint(app, api.listWebhookEventTypes, {}, async (request) =>
-      envelope(request, await webhooks.eventTypes(requireActor(request.caller), request.params.id)),
-    );
-
-    serveEndpoint(app, api.listWebhooks, {}, async (request) =>
-      envelope(request, await webhooks.list(request.caller, request.params.id, request.query)),
-    );
-
-    serveEndpoint(app, api.createWebhook, { config: { tier: 'admin', audit: AUDIT.webhookCreate } }, async (request, reply) =>
-      reply.code(201).send(envelope(request, await webhooks.create(request.caller, request.params.id, request.body))),
-    );
-
-    serveEndpoint(app, api.getWebhook, {}, async (request) =>
-      envelope(request, await webhooks.get(request.caller, request.params.id, request.params.webhookId)),
-    );
-
-    serveEndpoint(app, api.updateWebhook, { config: { tier: 'admin', audit: AUDIT.webhookUpdate } }, async (request) =>
-      envelope(request, await webhooks.update(request.caller, request.params.id, request.params.webhookId, request.body)),
-    );
-
-    serveEndpoint(app, api.deleteWebhook, { config: { tier: 'admin', audit: AUDIT.webhookDelete } }, async (request) =>
-      envelope(request, await webhooks.remove(request.caller, request.params.id, request.params.webhookId)),
-    );
-
-    serveEndpoint(app, api.listWebhookDeliveryLogs, {}, async (request) =>
-      envelope(request, await webhooks.deliveryLogs(request.caller, request.params.id, request.params.webhookId, request.query)),
-    );
-
-    serveEndpoint(app, api.rotateWebhookSecret, { config: { tier: 'admin', audit: AUDIT.webhookRotateSecret } }, async (request) =>
-      envelope(request, await webhooks.rotateSecret(request.caller, request.params.id, request.params.webhookId)),
-    );
-
-    serveEndpoint(app, api.completeWebhookRotation, { config: { tier: 'admin', audit: AUDIT.webhookCompleteRotation } }, async (request) =>
-      envelope(request, await webhooks.completeRotation(request.caller, request.params.id, request.params.webhookId)),
-    );
-
-    serveEndpoint(
-      app,
-      api.resetWebhookCircuitBreaker,
-      { config: { tier: 'admin', audit: AUDIT.webhookResetCircuitBreaker } },
-      async (request) => envelope(request, await webhooks.resetCircuitBreaker(request.caller, request.params.id, request.params.webhookId)),
-    );
-
-    serveEndpoint(app, api.testWebhook, { config: { tier: 'admin', audit: AUDIT.webhookTest } }, async (request) =>
-      envelope(request, await webhooks.test(request.caller, request.params.id, request.params.webhookId)),
-    );
-
-    serveEndpoint(app, api.resendWebhookDelivery, { config: { tier: 'admin', audit: AUDIT.webhookResendDelivery } }, async (request) =>
-      envelope(
-        request,
-        await webhooks.resendDelivery(request.caller, request.params.id, request.params.webhookId, request.params.deliveryId),
+    serveRoutes(app, WORKSPACE_SURFACE, [
+      route(api.listWebhookEventTypes, async (request) => webhooks.eventTypes(requireActor(request.caller), request.params.id)),
+      route(api.listWebhooks, async (request) => webhooks.list(request.caller, request.params.id, request.query)),
+      route(api.createWebhook, async (request) => webhooks.create(request.caller, request.params.id, request.body)),
+      route(api.getWebhook, async (request) => webhooks.get(request.caller, request.params.id, request.params.webhookId)),
+      route(api.updateWebhook, async (request) =>
+        webhooks.update(request.caller, request.params.id, request.params.webhookId, request.body),
       ),
-    );
-
-    serveEndpoint(app, api.replayWebhookEvents, { config: { tier: 'admin', audit: AUDIT.webhookReplay } }, async (request) =>
-      envelope(request, await webhooks.replay(request.caller, request.params.id, request.params.webhookId, request.body)),
-    );
+      route(api.deleteWebhook, async (request) => webhooks.remove(request.caller, request.params.id, request.params.webhookId)),
+      route(api.listWebhookDeliveryLogs, async (request) =>
+        webhooks.deliveryLogs(request.caller, request.params.id, request.params.webhookId, request.query),
+      ),
+      route(api.rotateWebhookSecret, async (request) => webhooks.rotateSecret(request.caller, request.params.id, request.params.webhookId)),
+      route(api.completeWebhookRotation, async (request) =>
+        webhooks.completeRotation(request.caller, request.params.id, request.params.webhookId),
+      ),
+      route(api.resetWebhookCircuitBreaker, async (request) =>
+        webhooks.resetCircuitBreaker(request.caller, request.params.id, request.params.webhookId),
+      ),
+      route(api.testWebhook, async (request) => webhooks.test(request.caller, request.params.id, request.params.webhookId)),
+      route(api.resendWebhookDelivery, async (request) =>
+        webhooks.resendDelivery(request.caller, request.params.id, request.params.webhookId, request.params.deliveryId),
+      ),
+      route(api.replayWebhookEvents, async (request) =>
+        webhooks.replay(request.caller, request.params.id, request.params.webhookId, request.body),
+      ),
+    ]);
   };
 }

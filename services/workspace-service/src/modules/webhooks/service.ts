@@ -3,25 +3,21 @@ import {
   type CreateWebhookBody,
   type DeliveryLogsQuery,
   type ListWebhooksQuery,
+  notFound,
   type ReplayWebhookBody,
   type UpdateWebhookBody,
   WEBHOOK_TEST_COMMAND_TIMEOUT_MS,
   WebhookCommands,
   type WebhookSubscription,
+  webhookCommandOf,
 } from '@holdfast/contracts';
-import { notFound } from '@holdfast/http-kit';
 import { type Bus, sendCommand } from '@holdfast/messaging';
 import type { Static } from '@sinclair/typebox';
 import type { Store } from '../../db/store.js';
-import type { Actor, Caller } from '../access/caller.js';
-import { requireActor } from '../access/caller.js';
-import { assertWorkspaceAccess } from '../access/policy.js';
-import type { AuditAction } from '../audit/actions.js';
-import { AUDIT } from '../audit/actions.js';
-import { diffChanges } from '../audit/redact.js';
-import type { AuditService } from '../audit/service.js';
-import type { CatalogService } from '../catalog/service.js';
-import type { WorkspacesRepository } from '../workspaces/repository.js';
+import { type Actor, assertWorkspaceAccess, type Caller, requireActor } from '../access/index.js';
+import { AUDIT, type AuditAction, type AuditService, diffChanges } from '../audit/index.js';
+import type { CatalogService } from '../catalog/index.js';
+import type { WorkspacesRepository } from '../workspaces/index.js';
 
 type Owned<C extends CommandDefinition> = Omit<Static<C['request']>, 'owner'>;
 
@@ -62,7 +58,10 @@ export function createWebhooksService(deps: {
     timeoutMs?: number,
   ): Promise<Static<C['reply']>> {
     const owned = { owner: { workspaceId }, ...request } as Static<C['request']>;
-    return sendCommand(bus, command, owned, { requestId: caller.requestId, ...(timeoutMs ? { timeoutMs } : {}) });
+    return sendCommand(bus, webhookCommandOf(command, 'workspace'), owned, {
+      requestId: caller.requestId,
+      ...(timeoutMs ? { timeoutMs } : {}),
+    });
   }
 
   /** A read: membership and existence checked, then the command. */

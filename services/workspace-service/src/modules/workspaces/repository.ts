@@ -2,7 +2,7 @@ import type { WorkspaceStatus } from '@holdfast/contracts';
 import { and, desc, eq } from 'drizzle-orm';
 import { containsText, insertRow, pageOf, uniqueViolationOf, updateRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
-import type { PrincipalChanges } from '../access/principal-cache.js';
+import type { PrincipalChanges } from '../access/index.js';
 import { workspaceBilling, workspaces, workspaceWalletSettings } from './tables.js';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;

@@ -1,7 +1,10 @@
 import {
   type AppEnv,
   type CreateWorkspaceBody,
+  conflict,
   type FieldError,
+  forbidden,
+  notFound,
   type PlatformMapping,
   type PlatformMappingQuery,
   paginationMeta,
@@ -10,23 +13,26 @@ import {
   type UpdateWalletSettingsBody,
   type UpdateWorkspaceBody,
   uuidv7,
+  validationError,
   type WalletSettings,
   type WorkspaceBilling,
   type WorkspaceListQuery,
   type WorkspaceRecord,
 } from '@holdfast/contracts';
-import { conflict, forbidden, notFound, validationError } from '@holdfast/http-kit';
 import type { Store } from '../../db/store.js';
-import type { Actor, Caller } from '../access/caller.js';
-import { requireActor } from '../access/caller.js';
-import { adminReadScope, assertWorkspaceAccess, assertWorkspaceAdmin, isSuperAdmin, ownWorkspaceId } from '../access/policy.js';
-import { AUDIT } from '../audit/actions.js';
-import { diffChanges } from '../audit/redact.js';
-import type { AuditRepository } from '../audit/repository.js';
-import type { AuditService } from '../audit/service.js';
-import type { RemoteTasksRepository } from '../remote-tasks/repository.js';
-import { type RemoteTaskRunner, task } from '../remote-tasks/service.js';
-import type { AvatarStore, Upload } from '../storage/avatars.js';
+import {
+  type Actor,
+  adminReadScope,
+  assertWorkspaceAccess,
+  assertWorkspaceAdmin,
+  type Caller,
+  isSuperAdmin,
+  ownWorkspaceId,
+  requireActor,
+} from '../access/index.js';
+import { AUDIT, type AuditRepository, type AuditService, diffChanges } from '../audit/index.js';
+import { type RemoteTaskRunner, type RemoteTasksRepository, task } from '../remote-tasks/index.js';
+import type { AvatarStore, Upload } from '../storage/index.js';
 import type { PlatformMappingsRepository } from './platform-mappings.js';
 import { auditedWorkspace, toBilling, toPlatformMapping, toWalletSettings, toWorkspaceRecord } from './records.js';
 import { isDuplicateSlug, type WorkspacePatch, type WorkspaceRow, type WorkspacesRepository } from './repository.js';

@@ -1,30 +1,14 @@
 // The hosted payer page (`/pay/{id}`, docs/checkout.md "The hosted page"): vanilla TypeScript and
 // the DOM, no framework, bundled by scripts/bundle-page.ts. It talks only to its own origin (CSP
-// `connect-src 'self'`): the server answers what to show and the typed data to sign, the wallet
-// (EIP-6963 / EIP-1193) signs once, the server relays. Types come from @holdfast/contracts (types
-// only: nothing of it is bundled).
+// `connect-src 'self'`) unless the workspace configured WalletConnect: the server answers what to
+// show and the typed data to sign, the wallet signs once, the server relays. Wallets are reached
+// through the connector adapter (wallets/connector.ts): injected ones by EIP-6963, and
+// WalletConnect v2 when the page data carries the workspace's projectId. Types come from
+// @holdfast/contracts (types only: nothing of it is bundled).
 import type { CheckoutPage, CheckoutPayment } from '@holdfast/contracts';
-
-interface Eip1193Provider {
-  request(args: { method: string; params?: unknown }): Promise<unknown>;
-}
-interface Eip6963Detail {
-  info: { uuid: string; name: string; icon: string; rdns: string };
-  provider: Eip1193Provider;
-}
-
-/**
- * A way to reach a wallet. Injected wallets (EIP-6963) are the only connectors of this build; a
- * connector that needs a third-party host (WalletConnect with the workspace's projectId) is an
- * adapter added to `REMOTE_CONNECTORS`, and it needs that host in the page's CSP.
- */
-export interface Connector {
-  id: string;
-  name: string;
-  icon: string | null;
-  connect(): Promise<Eip1193Provider>;
-}
-const REMOTE_CONNECTORS: ((page: CheckoutPage) => Connector | null)[] = [];
+import { chainIdOf, type WalletAdapter, type WalletConnection, type WalletConnector } from './wallets/connector.js';
+import { injectedAdapter } from './wallets/injected.js';
+import { walletConnectAdapter } from './wallets/walletconnect.js';
 
 interface ApiError {
   status: number;
@@ -40,7 +24,12 @@ const statusBox = document.getElementById('status') as HTMLElement;
 const byId = (id: string) => document.getElementById(id) as HTMLElement;
 
 let data: CheckoutPage;
-let provider: Eip1193Provider | null = null;
+let connection: WalletConnection | null = null;
+/** Stops the wallet discovery under way, and the events of the connection the page holds. */
+let stopDiscovery: (() => void)[] = [];
+let stopEvents: (() => void)[] = [];
+/** Counts connection attempts: a pairing left for another wallet never takes over the page. */
+let attempt = 0;
 let account: string | null = null;
 let signature: string | null = null;
 let busy = false;
@@ -281,35 +270,46 @@ async function start() {
   chooseWallet();
 }
 
+/** The adapters of this session: injected wallets always, WalletConnect with the workspace's projectId. */
+function adapters(): WalletAdapter[] {
+  const list = [injectedAdapter(window)];
+  const projectId = data.wallets.walletConnectProjectId;
+  if (projectId) {
+    list.push(
+      walletConnectAdapter({
+        projectId,
+        chainId: data.chain.id,
+        metadata: { name: data.platform.name, description: `Pay ${data.platform.name}`, url: location.origin, icons: [] },
+      }),
+    );
+  }
+  return list;
+}
+
 function chooseWallet() {
-  const found = new Map<string, Connector>();
+  for (const stop of stopDiscovery) stop();
+  const found = new Map<string, WalletConnector>();
   const list = el('div', { className: 'wallets' });
   const refresh = () => {
+    // Injected wallets first (they are in this browser), WalletConnect last.
+    const ordered = [...found.values()].sort((a, b) => Number(a.kind === 'walletconnect') - Number(b.kind === 'walletconnect'));
     list.replaceChildren(
-      ...[...found.values()].map((c) => {
+      ...ordered.map((c) => {
         const b = button(c.name, () => void connect(c), 'secondary');
+        b.dataset.connector = c.kind;
         if (c.icon) b.prepend(el('img', { src: c.icon, alt: '', width: 24, height: 24 }));
         return b;
       }),
     );
     if (found.size > 0) show('choose-wallet', 'Pay with your wallet', 'Choose the wallet that holds your USDC.', list, cancelLink());
   };
-  window.addEventListener('eip6963:announceProvider', (event) => {
-    const { info, provider: p } = (event as CustomEvent<Eip6963Detail>).detail;
-    if (found.has(info.uuid)) return;
-    found.set(info.uuid, {
-      id: info.uuid,
-      name: info.name,
-      icon: info.icon.startsWith('data:image/') ? info.icon : null,
-      connect: async () => p,
-    });
-    refresh();
-  });
-  for (const make of REMOTE_CONNECTORS) {
-    const c = make(data);
-    if (c) found.set(c.id, c);
-  }
-  window.dispatchEvent(new Event('eip6963:requestProvider'));
+  stopDiscovery = adapters().map((adapter) =>
+    adapter.discover((c) => {
+      if (found.has(c.id)) return;
+      found.set(c.id, c);
+      refresh();
+    }),
+  );
   setTimeout(() => {
     if (found.size === 0)
       show(
@@ -323,20 +323,128 @@ function chooseWallet() {
   refresh();
 }
 
-async function connect(connector: Connector) {
-  show('connecting', 'Connecting', `Open ${connector.name} and allow this page to see your address.`);
+/** The pairing of a WalletConnect attempt: its QR code, the link itself, a way back. */
+function showPairing(uri: string, qr: boolean[][]) {
+  const scale = 4;
+  const canvas = el('canvas', { className: 'qr', width: qr.length * scale, height: qr.length * scale });
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-label', 'WalletConnect pairing code');
+  const ctx = canvas.getContext('2d');
+  if (ctx) {
+    ctx.fillStyle = '#fff';
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    ctx.fillStyle = '#000';
+    for (const [y, row] of qr.entries()) for (const [x, dark] of row.entries()) if (dark) ctx.fillRect(x * scale, y * scale, scale, scale);
+  }
+  const link = document.createElement('input');
+  link.className = 'mono pairing-uri';
+  link.id = 'pairing-uri';
+  link.readOnly = true;
+  link.value = uri;
+  link.setAttribute('aria-label', 'WalletConnect link');
+  const copy = el('button', { type: 'button', className: 'secondary', textContent: 'Copy link' });
+  copy.addEventListener('click', () => {
+    link.select();
+    void navigator.clipboard?.writeText(uri).then(() => {
+      copy.textContent = 'Copied';
+    });
+  });
+  const openLink = document.createElement('a');
+  openLink.href = uri;
+  openLink.className = 'secondary';
+  openLink.textContent = 'Open in a wallet on this device';
+  show(
+    'pairing',
+    'Scan with your wallet',
+    `Scan this code with the wallet app that holds your USDC, or open the link in a wallet on this device. Then approve ${data.platform.name} in your wallet.`,
+    canvas,
+    openLink,
+    link,
+    copy,
+    button(
+      'Choose another wallet',
+      () => {
+        attempt += 1;
+        chooseWallet();
+      },
+      'secondary',
+    ),
+  );
+}
+
+/** The states in which the page follows the wallet's own account and chain changes. */
+const REACTIVE = ['ready', 'wrong-chain', 'wrong-account', 'low-balance', 'declined', 'wallet-error', 'wallet-busy'];
+/** A chain switch of the page's own is under way: its events are its own answer. */
+let switching = false;
+
+/** The connection's own events: the payer changed account or chain in the wallet, or it ended. */
+function watchConnection(c: WalletConnection) {
+  for (const stop of stopEvents) stop();
+  // Only while the page waits for the payer: never in the middle of a request of its own.
+  const settled = () => switching || busy || !REACTIVE.includes(main.dataset.state ?? '');
+  stopEvents = [
+    c.on('accountsChanged', (accounts) => {
+      if (settled() || connection !== c) return;
+      signature = null;
+      if (accounts.length === 0) return void disconnected();
+      void connectAgain();
+    }),
+    c.on('chainChanged', () => {
+      if (settled() || connection !== c) return;
+      void checkChain();
+    }),
+    c.on('disconnect', () => {
+      if (connection !== c) return;
+      connection = null;
+      if (!busy && !['paid', 'waiting', 'submitting', 'taken'].includes(main.dataset.state ?? '')) disconnected();
+    }),
+  ];
+}
+
+function disconnected() {
+  connection = null;
+  account = null;
+  show(
+    'disconnected',
+    'Your wallet disconnected',
+    'Nothing was paid. Connect your wallet again to pay.',
+    retry('Connect again', () => chooseWallet()),
+    cancelLink(),
+  );
+}
+
+async function connect(connector: WalletConnector) {
+  const mine = ++attempt;
+  for (const stop of stopDiscovery) stop();
+  show(
+    'connecting',
+    'Connecting',
+    connector.kind === 'walletconnect'
+      ? 'Preparing a WalletConnect pairing…'
+      : `Open ${connector.name} and allow this page to see your address.`,
+  );
+  let opened: WalletConnection;
   try {
-    provider = await connector.connect();
+    opened = await connector.connect({
+      pairing: (uri, qr) => {
+        if (mine === attempt) showPairing(uri, qr);
+      },
+    });
   } catch (error) {
+    if (mine !== attempt) return;
     return walletRefusal(error, () => void connect(connector), 'the connection');
   }
+  if (mine !== attempt) return void opened.disconnect();
+  if (connection && connection !== opened) void connection.disconnect();
+  connection = opened;
+  watchConnection(opened);
   await connectAgain();
 }
 
 async function connectAgain() {
-  if (!provider) return chooseWallet();
+  if (!connection) return chooseWallet();
   try {
-    const accounts = (await provider.request({ method: 'eth_requestAccounts' })) as string[];
+    const accounts = (await connection.request({ method: 'eth_requestAccounts' })) as string[];
     account = accounts[0] ?? null;
   } catch (error) {
     return walletRefusal(error, () => void connectAgain(), 'the connection');
@@ -347,14 +455,14 @@ async function connectAgain() {
 }
 
 async function checkChain() {
-  if (!provider) return;
+  if (!connection) return;
   let chainId: number;
   try {
-    chainId = Number.parseInt(String(await provider.request({ method: 'eth_chainId' })), 16);
+    chainId = chainIdOf(await connection.request({ method: 'eth_chainId' }));
   } catch (error) {
     return walletRefusal(error, () => void checkChain(), 'the request');
   }
-  if (chainId === data.chain.id) return void afterPayer(true);
+  if (chainId === data.chain.id) return afterPayer(true);
   show(
     'wrong-chain',
     `Switch your wallet to ${data.chain.name}`,
@@ -365,10 +473,12 @@ async function checkChain() {
 }
 
 async function switchChain() {
-  if (!provider) return;
+  if (!connection) return;
+  switching = true;
   try {
-    await provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: `0x${data.chain.id.toString(16)}` }] });
+    await connection.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: `0x${data.chain.id.toString(16)}` }] });
   } catch (error) {
+    switching = false;
     if ((error as { code?: number }).code === 4902) {
       return show(
         'wrong-chain',
@@ -380,7 +490,11 @@ async function switchChain() {
     }
     return walletRefusal(error, () => void checkChain(), 'the network switch');
   }
-  await checkChain();
+  try {
+    await checkChain();
+  } finally {
+    switching = false;
+  }
 }
 
 /** Names the payer (creates the session's transaction), then reads what to sign. */
@@ -417,7 +531,7 @@ async function afterPayer(name = false) {
 }
 
 async function pay() {
-  if (busy || !provider || !account) return;
+  if (busy || !connection || !account) return;
   busy = true;
   try {
     // Paid from another tab meanwhile: say so rather than ask for a signature.
@@ -429,7 +543,7 @@ async function pay() {
     if (!signature) {
       show('signing', 'Confirm in your wallet', `Sign the payment of ${money()} in your wallet.`);
       try {
-        signature = (await provider.request({
+        signature = (await connection.request({
           method: 'eth_signTypedData_v4',
           params: [account, JSON.stringify(payment.typedData)],
         })) as string;

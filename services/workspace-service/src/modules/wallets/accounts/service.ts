@@ -2,12 +2,12 @@ import {
   AppError,
   type CreateWalletAccountsBody,
   type CustodyProviderType,
+  validationError,
   type WalletAccount,
   type WalletAccounts,
   type WalletBalances,
   type WalletProviderKind,
 } from '@holdfast/contracts';
-import { validationError } from '@holdfast/http-kit';
 import type { BalanceReader } from '../balances/service.js';
 import { type ActorContext, type AuditSink, WALLET_AUDIT } from '../common/audit.js';
 import type { Tx } from '../provider-configs/repository.js';

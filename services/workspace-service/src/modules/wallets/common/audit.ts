@@ -1,10 +1,10 @@
+import { WALLET_AUDIT } from '@holdfast/contracts';
 import type { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../../db/store.js';
-import type { Actor, Caller } from '../../access/caller.js';
-import { isSuperAdmin } from '../../access/policy.js';
-import type { AuditAction } from '../../audit/actions.js';
-import { createAuditRepository } from '../../audit/repository.js';
-import type { AuditService } from '../../audit/service.js';
+import type { Actor, Caller } from '../../access/index.js';
+import { isSuperAdmin } from '../../access/index.js';
+import type { AuditService } from '../../audit/index.js';
+import { createAuditRepository } from '../../audit/index.js';
 
 /** The marker that stands for a secret in audit changes (and in logs: the logger's censor). */
 export const REDACTED = '[redacted]';
@@ -43,22 +43,8 @@ export function workspaceAccessOf(actor: Actor): WorkspaceAccess {
   return actor.workspaceId ? [actor.workspaceId] : [];
 }
 
-/** The audit actions of the wallet features (docs/workspace-audit-logs.md lists them). */
-export const WALLET_AUDIT = {
-  providerConfigCreate: { action: 'wallet_provider_config.create', resourceType: 'wallet_provider_config' },
-  providerConfigUpdate: { action: 'wallet_provider_config.update', resourceType: 'wallet_provider_config' },
-  providerConfigDelete: { action: 'wallet_provider_config.delete', resourceType: 'wallet_provider_config' },
-  providerConfigSetDefault: { action: 'wallet_provider_config.set_default', resourceType: 'wallet_provider_config' },
-  externalConfigUpsert: { action: 'external_wallet_config.upsert', resourceType: 'external_wallet_config' },
-  externalConfigDelete: { action: 'external_wallet_config.delete', resourceType: 'external_wallet_config' },
-  accountsCreate: { action: 'wallet_account.create', resourceType: 'wallet_account' },
-  customerWalletLink: { action: 'customer_wallet.link', resourceType: 'customer_wallet' },
-  custodyAWalletCreate: { action: 'customer_wallet.custody_a_create', resourceType: 'customer_wallet' },
-  customerWalletAutoCreate: { action: 'customer_wallet.auto_create', resourceType: 'customer_wallet' },
-  customerWalletAutoCreateSkip: { action: 'customer_wallet.auto_create_skip', resourceType: 'customer_wallet' },
-  contractDeploy: { action: 'contract_deployment.deploy', resourceType: 'contract_deployment' },
-  contractDeprecate: { action: 'contract_deployment.deprecate', resourceType: 'contract_deployment' },
-} as const satisfies Record<string, AuditAction>;
+/** The audit actions of the wallet features: the catalogue's (@holdfast/contracts). */
+export { WALLET_AUDIT };
 export type WalletAuditAction = (typeof WALLET_AUDIT)[keyof typeof WALLET_AUDIT];
 
 export interface FieldChange {

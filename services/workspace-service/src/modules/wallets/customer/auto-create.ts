@@ -1,4 +1,4 @@
-import type { RemoteTaskRow } from '../../remote-tasks/repository.js';
+import type { RemoteTaskRow } from '../../remote-tasks/index.js';
 import type { CustomerWalletService } from './service.js';
 
 /**

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import { uniqueViolationOf } from '../../../db/queries.js';
-import { type CustomerWalletRow, customerWallets, walletLinkNonces } from '../../customers/wallet-tables.js';
+import { type CustomerWalletRow, customerWallets, walletLinkNonces } from '../../customers/index.js';
 import type { Tx } from '../provider-configs/repository.js';
 import type { Db } from '../providers/repository.js';
 

@@ -12,17 +12,18 @@ import {
   type FieldError,
   type LinkWalletBody,
   type Network,
+  notFound,
+  validationError,
   type WalletBalances,
   type WalletLinkNonce,
   type WalletLinkNonceBody,
   type WalletProviderKind,
 } from '@holdfast/contracts';
-import { notFound, validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { sha256, tokenHash } from '@holdfast/secrets';
 import { BaseError, getAddress, type Hex, HttpRequestError, isAddress, isAddressEqual, RpcRequestError, TimeoutError } from 'viem';
 import { createSiweMessage, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
-import type { CustomerWalletRow } from '../../customers/wallet-tables.js';
+import type { CustomerWalletRow } from '../../customers/index.js';
 import type { WorkspaceWalletProviderLookup } from '../accounts/service.js';
 import type { BalanceReader } from '../balances/service.js';
 import { type ActorContext, type AuditSink, canAccess, WALLET_AUDIT, type WorkspaceAccess } from '../common/audit.js';

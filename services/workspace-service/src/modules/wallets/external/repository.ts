@@ -22,6 +22,17 @@ export function createExternalWalletConfigRepository(db: Db) {
     list: async (workspaceId: string): Promise<ExternalWalletConfigRow[]> =>
       db.select().from(t).where(eq(t.workspaceId, workspaceId)).orderBy(asc(t.providerType)),
 
+    /**
+     * The configs with the database's time read just before them: the `asOf` payments orders the
+     * sync messages by, from one clock for every instance (an instance's own clock may be behind).
+     */
+    listAsOf: async (workspaceId: string): Promise<{ rows: ExternalWalletConfigRow[]; asOf: string }> => {
+      const [now] = await db.execute<{ as_of: string }>(sql`select to_json(clock_timestamp())#>>'{}' as as_of`);
+      if (!now) throw new Error('the database answered no time');
+      const rows = await db.select().from(t).where(eq(t.workspaceId, workspaceId)).orderBy(asc(t.providerType));
+      return { rows, asOf: new Date(now.as_of).toISOString() };
+    },
+
     find: async (workspaceId: string, type: ExternalWalletType, ex: Db | Tx = db): Promise<ExternalWalletConfigRow | undefined> => {
       const [row] = await ex
         .select()

@@ -97,9 +97,11 @@ export function createExternalWalletConfigService(deps: ExternalWalletConfigServ
   }
 
   return {
-    /** The merged settings payments' checkout takes, read now (the remote task's handler). */
-    checkoutSettings: async (workspaceId: string): Promise<CheckoutWalletSettings | null> =>
-      checkoutSettingsOf(await repository.list(workspaceId)),
+    /** The merged settings payments' checkout takes, read now, and the database time they were read at (the remote task's handler). */
+    checkoutSettings: async (workspaceId: string): Promise<{ settings: CheckoutWalletSettings | null; asOf: string }> => {
+      const { rows, asOf } = await repository.listAsOf(workspaceId);
+      return { settings: checkoutSettingsOf(rows), asOf };
+    },
 
     /** GET /workspaces/{id}/external-wallet-configs: `{configs}`, by type. */
     list: async (workspaceId: string): Promise<ExternalWalletConfigList> => ({

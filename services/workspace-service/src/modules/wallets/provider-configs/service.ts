@@ -10,14 +10,15 @@ import {
   type DuplicateCheckResult,
   type FieldError,
   type ListWalletProviderConfigsQuery,
+  notFound,
   paginationMeta,
   type UpdateWalletProviderConfigBody,
   uuidv7,
+  validationError,
   type WalletProviderConfig,
   type WalletProviderConfigList,
   type WalletProviderStatus,
 } from '@holdfast/contracts';
-import { notFound, validationError } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import { createOutboundPolicy, type OutboundPolicy } from '@holdfast/outbound';
 import type { SecretBox } from '@holdfast/secrets';

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, type CustodyAConfig, type Network, type WalletAccount, type WalletAccountSpec } from '@holdfast/contracts';
-import { validationError } from '@holdfast/http-kit';
+import {
+  AppError,
+  type CustodyAConfig,
+  type Network,
+  validationError,
+  type WalletAccount,
+  type WalletAccountSpec,
+} from '@holdfast/contracts';
 import { Type } from '@sinclair/typebox';
 import { failedConnection, type ProviderBalance, ProviderError, type WalletProviderAdapter } from './adapter.js';
 import { defaultNetworkFor, formatOfNetwork, type VendorAdapterDeps, vendorAccount, vendorDate, vendorDecimal } from './vendor-common.js';

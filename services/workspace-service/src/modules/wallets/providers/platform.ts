@@ -1,5 +1,4 @@
-import { AppError, type Network, type WalletAccount, type WalletAccountSpec } from '@holdfast/contracts';
-import { notFound, validationError } from '@holdfast/http-kit';
+import { AppError, type Network, notFound, validationError, type WalletAccount, type WalletAccountSpec } from '@holdfast/contracts';
 import type { SecretBox } from '@holdfast/secrets';
 import { type Address, createWalletClient, type Hash, type Hex, http } from 'viem';
 import { evmChain, isEvmNetwork } from '../common/chains.js';

@@ -1,34 +1,21 @@
 import { workspaceEndpoints as api } from '@holdfast/contracts';
-import { envelope, type HttpApp, serveEndpoint } from '@holdfast/http-kit';
-import { requireActor } from '../../access/caller.js';
-import { ADMIN_ROLES } from '../../access/policy.js';
+import { type HttpApp, route, serveRoutes } from '@holdfast/http-kit';
+import { WORKSPACE_SURFACE } from '../../../http/surface.js';
+import { requireActor } from '../../access/index.js';
 import type { WalletApi } from '../api.js';
-import { WALLET_AUDIT } from '../common/audit.js';
 
 /** `/workspaces/{id}/contracts`: the escrow contracts a workspace's transactions use. */
 export function contractRoutes(wallets: WalletApi) {
   return async (app: HttpApp) => {
-    serveEndpoint(app, api.listContracts, { config: { tier: 'standard' } }, async (request) =>
-      envelope(request, await wallets.listContracts(requireActor(request.caller), request.params.id)),
-    );
-
-    serveEndpoint(app, api.getContractForNetwork, { config: { tier: 'standard' } }, async (request) =>
-      envelope(request, await wallets.contractFor(requireActor(request.caller), request.params.id, request.params.network)),
-    );
-
-    serveEndpoint(
-      app,
-      api.deployContract,
-      { config: { tier: 'admin', roles: ADMIN_ROLES, audit: WALLET_AUDIT.contractDeploy } },
-      async (request, reply) =>
-        reply.code(201).send(envelope(request, await wallets.deployContract(request.caller, request.params.id, request.params.network))),
-    );
-
-    serveEndpoint(
-      app,
-      api.deprecateContract,
-      { config: { tier: 'admin', roles: ADMIN_ROLES, audit: WALLET_AUDIT.contractDeprecate } },
-      async (request) => envelope(request, await wallets.deprecateContract(request.caller, request.params.id, request.params.deploymentId)),
-    );
+    serveRoutes(app, WORKSPACE_SURFACE, [
+      route(api.listContracts, async (request) => wallets.listContracts(requireActor(request.caller), request.params.id)),
+      route(api.getContractForNetwork, async (request) =>
+        wallets.contractFor(requireActor(request.caller), request.params.id, request.params.network),
+      ),
+      route(api.deployContract, async (request) => wallets.deployContract(request.caller, request.params.id, request.params.network)),
+      route(api.deprecateContract, async (request) =>
+        wallets.deprecateContract(request.caller, request.params.id, request.params.deploymentId),
+      ),
+    ]);
   };
 }

@@ -1,0 +1,2 @@
+DROP INDEX "payments"."checkout_sessions_open_expires_idx";--> statement-breakpoint
+CREATE INDEX "checkout_sessions_live_expires_idx" ON "payments"."checkout_sessions" USING btree ("expires_at") WHERE status in ('open', 'processing');

@@ -1,0 +1,4 @@
+// The public face of the mailer module: what other modules use of it. Another module imports
+// from here, never from its files (the architecture test fails on that).
+
+export { type Mailer, MailerError } from './adapter.js';

@@ -1,0 +1,5 @@
+// The public face of the remote-tasks module: what other modules use of it. Another module imports
+// from here, never from its files (the architecture test fails on that).
+
+export type { RemoteTaskRow, RemoteTasksRepository } from './repository.js';
+export { type RemoteTaskRunner, task } from './service.js';
