@@ -90,6 +90,8 @@ if (sameWorkPlatform) {
       metadata: {},
       idempotencyKey: typeof key === 'string' ? key : null,
       requestFingerprint: typeof key === 'string' ? key : '',
+      // The default level (confirmed), as a platform without settings.finality gets it.
+      requiredFinality: 'confirmed' as const,
     };
     const creation = {
       transaction,

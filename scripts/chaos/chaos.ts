@@ -11,6 +11,9 @@
 // their multi-host DATABASE_URL; always run last, the old primary stays dead), postgres-restore (the
 // WAL archive and base backup restored to a moment under load, into a second PostgreSQL: every
 // creation answered before that moment is there, none started after it).
+// chain-reorg (anvil_reorg replaces the last 3 blocks under load: every escrow locked in them is
+// gone; its transaction must not stay escrowed, nothing may be released or refunded on it, and a
+// transaction.reorged must say so for each one payments had escrowed).
 // <process>: payments, workspace, dispatcher, indexer.
 // --nats-cluster: three nats-server nodes with every stream replicated 3 times (NATS_STREAM_REPLICAS),
 // and the scenario nats-node-crash (kill -9 of one node for 10 s, restarted on its store).
@@ -69,6 +72,7 @@ const ALL_SCENARIOS = [
   'postgres-crash',
   'postgres-failover',
   'postgres-restore',
+  'chain-reorg',
   'nats-node-crash',
 ];
 const cluster = values['nats-cluster'];
@@ -76,7 +80,7 @@ const chosen =
   positionals.length > 0
     ? positionals
     : values.short
-      ? ['kill-payments', 'kill-dispatcher', 'postgres-restore', 'postgres-failover']
+      ? ['kill-payments', 'kill-dispatcher', 'postgres-restore', 'chain-reorg', 'postgres-failover']
       : cluster
         ? ['nats-node-crash', 'kill-payments', 'kill-dispatcher']
         : ALL_SCENARIOS.filter((s) => s !== 'nats-node-crash');
@@ -297,6 +301,12 @@ async function runScenario(ctx: {
     notes.push(...restored.notes);
     if (!restored.ok) restoreFailed = true;
     outageEnd = Date.now();
+  } else if (scenario === 'chain-reorg') {
+    // No outage: the chain replaces its last blocks (anvil_reorg, nothing mined again in them).
+    outageStart = Date.now();
+    await rpc(ctx.rpcUrl, 'anvil_reorg', [REORG_DEPTH, []]);
+    outageEnd = Date.now();
+    notes.push(`anvil_reorg replaced the last ${REORG_DEPTH} blocks`);
   } else if (scenario === 'postgres-failover') {
     // The primary dies; a second later (CloudNativePG's detection of a dead primary is of that order)
     // the synchronous standby is promoted. Nothing restarts the old primary.
@@ -330,6 +340,8 @@ async function runScenario(ctx: {
   await load.stop();
   watching = false;
   await watcher;
+  // Locks the chain no longer holds (a reorg): they are not expected to be escrowed; checked below.
+  const removed = scenario === 'chain-reorg' ? await removedLocks(ctx.rpcUrl, load) : [];
 
   // Settle: every event of ours published and delivered, every locked escrow applied.
   const settled = await settle(ctx, load);
@@ -351,6 +363,12 @@ async function runScenario(ctx: {
 
   if (load.lastLockError && load.locked.size === 0) notes.push(`escrow locker: ${load.lastLockError}`);
   const verify = await verifyScenario(ctx, load);
+  let reorgOk = true;
+  if (scenario === 'chain-reorg') {
+    const checked = await checkRemovedLocks(ctx.sql, removed);
+    notes.push(...checked.notes);
+    reorgOk = checked.ok;
+  }
   // The retries created the transactions the outage refused: their events must arrive too.
   if (!(await settle(ctx, load))) notes.push("the retries' events did not settle");
   const { undelivered } = await pending(ctx);
@@ -358,14 +376,15 @@ async function runScenario(ctx: {
   notes.push(...verify.notes);
 
   const inOutage = readinessLog.filter((r) => r.at >= outageStart && r.at <= outageEnd);
-  // A dependency down: readiness must say so. A process killed, or one node of three: n/a.
+  // A dependency down: readiness must say so. A process killed, one node of three, a reorg: n/a.
   // A failover's outage is the second before the promotion: too short to require a 503 in it.
   const ready503 =
     kind === 'kill' ||
     kind === 'term' ||
     scenario === 'nats-node-crash' ||
     scenario === 'postgres-failover' ||
-    scenario === 'postgres-restore'
+    scenario === 'postgres-restore' ||
+    scenario === 'chain-reorg'
       ? null
       : inOutage.some((r) => r.status === 503);
   if (ready503 === false) notes.push('no 503 from /health/ready during the outage');
@@ -401,7 +420,8 @@ async function runScenario(ctx: {
     ready503 !== false &&
     !(kind === 'term' && !exitCode.startsWith('0 ')) &&
     !failover.startsWith('none') &&
-    !restoreFailed;
+    !restoreFailed &&
+    reorgOk;
   return row;
 }
 
@@ -447,6 +467,55 @@ async function restoreCheck(ctx: Parameters<typeof runScenario>[0], load: Load):
     await sql.end({ timeout: 1 });
     restored.stop();
   }
+}
+
+const REORG_DEPTH = 3;
+
+/** A JSON-RPC call to the private anvil. */
+async function rpc<T>(url: string, method: string, params: unknown[]): Promise<T> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await res.json()) as { result?: T; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result as T;
+}
+
+/** The locked transactions whose lock is no longer on the chain, taken out of `load.locked`. */
+async function removedLocks(rpcUrl: string, load: Load): Promise<string[]> {
+  const removed: string[] = [];
+  for (const [id, hash] of load.locked) {
+    if ((await rpc<unknown>(rpcUrl, 'eth_getTransactionReceipt', [hash])) === null) removed.push(id);
+  }
+  for (const id of removed) load.locked.delete(id);
+  return removed;
+}
+
+/**
+ * No money moved on a removed block: each transaction whose lock a reorg removed is back before
+ * escrow (pending), has no release or refund sent or done, and, when payments had escrowed it, one
+ * `transaction.reorged` per `transaction.escrowed` it had.
+ */
+async function checkRemovedLocks(sql: postgres.Sql, ids: string[]): Promise<{ ok: boolean; notes: string[] }> {
+  if (ids.length === 0) return { ok: true, notes: ['the reorg removed no lock (none in the last blocks)'] };
+  const rows = await sql<{ id: string; status: string; paid: number; escrowed: number; reorged: number }[]>`
+    select t.id::text, t.status,
+      (select count(*) from payments.settlements s where s.transaction_id = t.id and s.status in ('sending', 'done'))::int as paid,
+      (select count(*) from payments.outbox o where o.type = 'transaction.escrowed'
+         and o.payload->'data'->'transaction'->>'id' = t.id::text)::int as escrowed,
+      (select count(*) from payments.outbox o where o.type = 'transaction.reorged'
+         and o.payload->'data'->'transaction'->>'id' = t.id::text)::int as reorged
+    from payments.transactions t where t.id = any(${ids}::uuid[])`;
+  const notBack = rows.filter((r) => r.status !== 'pending' && r.status !== 'pending_user_action');
+  const paid = rows.filter((r) => r.paid > 0);
+  const unannounced = rows.filter((r) => r.reorged !== r.escrowed);
+  const notes = [`${ids.length} locks removed by the reorg, ${rows.filter((r) => r.reorged > 0).length} announced as transaction.reorged`];
+  if (notBack.length > 0) notes.push(`${notBack.length} of them not back to pending (${notBack.map((r) => r.status).join(', ')})`);
+  if (paid.length > 0) notes.push(`${paid.length} of them had a release or refund sent: money moved on a removed block`);
+  if (unannounced.length > 0) notes.push(`${unannounced.length} of them escrowed without a transaction.reorged for each escrow`);
+  return { ok: notBack.length === 0 && paid.length === 0 && unannounced.length === 0 && rows.length === ids.length, notes };
 }
 
 /** Whether this chain-indexer instance holds the local network's lease (its metrics say). */

@@ -5,6 +5,7 @@ import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import {
   type EventType,
+  FINALITY_LEVELS,
   HoldfastError,
   newWebhookSecret,
   PaymentsClient,
@@ -47,6 +48,8 @@ export const CLI_VERSION: string = (JSON.parse(readFileSync(new URL('../package.
 /** A usage mistake: printed with the command's usage, exit code 2. */
 export class UsageError extends Error {}
 
+/** Where the escrow stands on chain (docs/transactions.md, finality): shown by `transactions get`. */
+const FINALITY_COLUMNS = ['requiredFinality', 'finality', 'confirmations', 'blockNumber', 'blockHash'];
 const TRANSACTION_COLUMNS = ['id', 'status', 'amount', 'currency', 'fromAddress', 'toAddress', 'blockchainNetwork', 'createdAt'];
 
 const text = (flags: Flags, name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
@@ -202,7 +205,7 @@ const transactionsCreate: Command = {
   name: 'transactions create',
   summary: 'Create a transaction',
   usage:
-    'holdfast transactions create --from ADDRESS --to ADDRESS --amount N [--currency USDC] [--network base-sepolia] [--orchestration platform|raw] [--signer-type external_wallet|custodial] [--idempotency-key KEY] [--metadata JSON]',
+    'holdfast transactions create --from ADDRESS --to ADDRESS --amount N [--currency USDC] [--network base-sepolia] [--orchestration platform|raw] [--signer-type external_wallet|custodial] [--finality seen|confirmed|safe|finalized] [--idempotency-key KEY] [--metadata JSON]',
   options: {
     from: { type: 'string', description: "the sender's address" },
     to: { type: 'string', description: "the receiver's address" },
@@ -211,11 +214,16 @@ const transactionsCreate: Command = {
     network: { type: 'string', description: 'the blockchain network (default: the environment’s base network)' },
     orchestration: { type: 'string', description: 'platform (escrow, the default) or raw' },
     'signer-type': { type: 'string', description: 'who signs: external_wallet (the sender’s own wallet) or custodial' },
+    finality: { type: 'string', description: 'when it counts: seen, confirmed (default), safe or finalized' },
     'idempotency-key': { type: 'string', description: 'the Idempotency-Key (default: a fresh one)' },
     metadata: { type: 'string', description: 'a JSON object stored with the transaction' },
   },
   run: async (context) => {
     const { flags } = context;
+    const finality = text(flags, 'finality');
+    if (finality !== undefined && !(FINALITY_LEVELS as readonly string[]).includes(finality)) {
+      throw new UsageError(`--finality must be one of ${FINALITY_LEVELS.join(', ')}`);
+    }
     const amount = Number(required(flags, 'amount'));
     if (!Number.isFinite(amount)) throw new UsageError('--amount must be a number');
     const body = {
@@ -225,12 +233,15 @@ const transactionsCreate: Command = {
       ...(text(flags, 'currency') ? { currency: text(flags, 'currency') } : {}),
       ...(text(flags, 'network') ? { blockchainNetwork: text(flags, 'network') } : {}),
       ...(text(flags, 'orchestration') ? { orchestrationType: text(flags, 'orchestration') } : {}),
+      ...(finality ? { finality } : {}),
       ...(text(flags, 'signer-type') ? { signerType: signerType(flags) } : {}),
       ...(text(flags, 'metadata') ? { metadata: jsonObject(flags, 'metadata') } : {}),
     } as Parameters<PaymentsClient['transactions']['create']>[0];
     const key = text(flags, 'idempotency-key');
     const created = await paymentsClient(context).transactions.create(body, key ? { idempotencyKey: key } : {});
-    show(context, created, () => record(created, [...TRANSACTION_COLUMNS, 'orchestrationType', 'idempotencyKey', 'holdDeadline']));
+    show(context, created, () =>
+      record(created, [...TRANSACTION_COLUMNS, 'orchestrationType', 'requiredFinality', 'idempotencyKey', 'holdDeadline']),
+    );
   },
 };
 
@@ -325,7 +336,7 @@ const transactionsGet = getCommand(
   'transaction',
   'Show one transaction',
   (client, id) => client.transactions.get(id),
-  (tx) => record(tx, [...TRANSACTION_COLUMNS, 'orchestrationType', 'txHash', 'updatedAt']),
+  (tx) => record(tx, [...TRANSACTION_COLUMNS, 'orchestrationType', 'txHash', ...FINALITY_COLUMNS, 'updatedAt']),
 );
 
 const transactionsList: Command = {

@@ -460,6 +460,11 @@ describe('resource commands', () => {
     expect(escrowed.stderr).toContain('Locking its escrow on the chain');
     const { transaction } = JSON.parse(escrowed.stdout);
     expect((await client.transactions.get(transaction.id)).status).toBe('escrowed');
+    // Where the escrow stands on chain (docs/transactions.md, finality): the default level, reached.
+    const shown = await holdfast('--profile', 'docs', 'transactions', 'get', transaction.id);
+    expect(shown.stdout).toMatch(/^requiredFinality\s+confirmed$/m);
+    expect(shown.stdout).toMatch(/^finality\s+(confirmed|safe|finalized)$/m);
+    expect(shown.stdout).toMatch(/^blockNumber\s+\d+$/m);
     const disputed = await holdfast('--profile', 'docs', 'trigger', 'dispute.created', '--rpc-url', anvil.rpcUrl);
     expect(disputed.code, disputed.stderr).toBe(0);
     const disputeId = /dispute ([0-9a-f-]{36})/.exec(disputed.stdout)?.[1] as string;

@@ -203,6 +203,31 @@ export function confirmationsFor(network: Network, appEnv: AppEnv, overrides: Pa
   return DEFAULT_CONFIRMATIONS[network] ?? FALLBACK_CONFIRMATIONS;
 }
 
+/**
+ * Where a network's RPC serves no `safe`/`finalized` block tag (an error for the tag), the indexer
+ * takes these depths instead (docs/chain.md, levels; ADR 62): `safe` about when the block's data
+ * is on L1 (an L2's batch, Ethereum's justified checkpoint), `finalized` about when L1 finalized it.
+ * Every network here serves both tags today; the depths are the documented fallback.
+ */
+export const FINALITY_FALLBACK_DEPTHS: Partial<Record<Network, { safe: number; finalized: number }>> = {
+  // 12 s blocks: one epoch (6.4 min) justified, two (12.8 min) finalized.
+  ethereum: { safe: 32, finalized: 64 },
+  'ethereum-sepolia': { safe: 32, finalized: 64 },
+  // 2 s blocks: an L1 batch about every 2 minutes, L1 finality about 20 minutes later.
+  base: { safe: 60, finalized: 600 },
+  'base-sepolia': { safe: 60, finalized: 600 },
+  optimism: { safe: 60, finalized: 600 },
+  'optimism-sepolia': { safe: 60, finalized: 600 },
+  // 0.25 s blocks: the same 2 and 20 minutes.
+  arbitrum: { safe: 480, finalized: 4800 },
+  'arbitrum-sepolia': { safe: 480, finalized: 4800 },
+};
+
+/** The fallback depths of a network (FINALITY_FALLBACK_DEPTHS; 64 and 128 for one not listed). */
+export function finalityFallbackDepths(network: Network): { safe: number; finalized: number } {
+  return FINALITY_FALLBACK_DEPTHS[network] ?? { safe: 64, finalized: 128 };
+}
+
 /** Networks named by entries that have no RPC (one line each). */
 export function networksWithoutRpc(name: string, networks: Iterable<string>, rpcUrls: Record<string, string>): string[] {
   const missing = [...new Set(networks)].filter((n) => !(n in rpcUrls));

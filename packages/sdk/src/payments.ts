@@ -22,10 +22,12 @@ import type {
   CreateVerificationBody,
   Dispute,
   Evidence,
+  FinalityLevel,
   IntrospectionResponse,
   ListDisputesQuery,
   PaymentsTransaction,
   Platform,
+  PlatformFinality,
   Quote,
   QuoteBody,
   RefundBody,
@@ -80,6 +82,15 @@ export interface CallOptions {
 }
 
 export type Transaction = Static<typeof PaymentsTransaction>;
+export type { FinalityLevel, PlatformFinality };
+/**
+ * How final an escrow is, lowest first (docs/chain.md, levels): `transaction.finality` is one of
+ * them (null before the chain shows the lock), `transaction.requiredFinality` the one at which it
+ * becomes `escrowed`, and `create({finality})` chooses it (docs/transactions.md, finality).
+ */
+export const FINALITY_LEVELS = ['seen', 'confirmed', 'safe', 'finalized'] as const satisfies readonly FinalityLevel[];
+/** Where a transaction's escrow stands on chain: its finality fields. */
+export type TransactionFinality = Pick<Transaction, 'finality' | 'confirmations' | 'blockNumber' | 'blockHash' | 'requiredFinality'>;
 export type NewTransaction = Static<typeof CreatedTransaction>;
 /** List filters: `page` and `limit` are optional (the iterator walks the pages itself). */
 export type TransactionFilters = Partial<TransactionListQuery>;

@@ -53,6 +53,11 @@ export interface AnvilOptions {
   blockTimeSeconds?: number;
   /** Unix time of the genesis block (two chains started in the same second otherwise share it). */
   genesisTimestamp?: number;
+  /**
+   * Slots of an epoch (`--slots-in-an-epoch`, default 32): anvil answers the `safe` block tag with
+   * the head minus one epoch and `finalized` with the head minus two.
+   */
+  slotsInAnEpoch?: number;
 }
 
 async function tryStart(chainId: number, options: AnvilOptions): Promise<Anvil | undefined> {
@@ -60,6 +65,7 @@ async function tryStart(chainId: number, options: AnvilOptions): Promise<Anvil |
   const args = ['--port', String(port), '--host', '127.0.0.1', '--chain-id', String(chainId), '--silent'];
   if (options.blockTimeSeconds) args.push('--block-time', String(options.blockTimeSeconds));
   if (options.genesisTimestamp !== undefined) args.push('--timestamp', String(options.genesisTimestamp));
+  if (options.slotsInAnEpoch !== undefined) args.push('--slots-in-an-epoch', String(options.slotsInAnEpoch));
   const child: ChildProcess = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
   // Should the test worker die without its teardown, do not leave the node behind.
   const killOnExit = () => child.kill('SIGKILL');

@@ -9,6 +9,7 @@ import {
   type EscrowContract,
   EscrowContractsEnv,
   exitOnConfigError,
+  finalityFallbackDepths,
   loadConfig,
   natsCredentialProblems,
   networksWithoutRpc,
@@ -53,6 +54,8 @@ export interface NetworkSettings {
   wsUrl: string | undefined;
   contracts: EscrowContract[];
   confirmations: number;
+  /** Depths counted for `safe`/`finalized` where the RPC serves no such tag (FINALITY_FALLBACK_DEPTHS). */
+  finalityDepths: { safe: number; finalized: number };
 }
 
 export type IndexerConfig = ReturnType<typeof resolve>;
@@ -105,6 +108,7 @@ function resolve(env: Record<string, string | undefined>) {
       wsUrl: wsUrls[network],
       contracts: escrow.filter((e) => e.network === network),
       confirmations: confirmationsFor(network, raw.APP_ENV, confirmations),
+      finalityDepths: finalityFallbackDepths(network),
     };
   });
   const networks = rpcNetworks.filter((n) => n.contracts.length > 0);

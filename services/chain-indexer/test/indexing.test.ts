@@ -71,6 +71,9 @@ describe('a batch signed by a client-side wallet', () => {
         blockNumber: Number(receipt.blockNumber),
         blockHash: receipt.blockHash,
         blockTimestamp: new Date(Number(block.timestamp) * 1000).toISOString(),
+        // CHAIN_CONFIRMATIONS is 0 here: seen is confirmed at once (how many blocks are on top by then varies).
+        finality: 'confirmed',
+        confirmations: m.event.confirmations,
         transactionHash: receipt.transactionHash,
         logIndex: i,
         escrowId: `0x${'0'.repeat(32)}${ids[i]!.replaceAll('-', '')}`,

@@ -57,6 +57,8 @@ describe('chain-indexer configuration', () => {
         wsUrl: 'ws://127.0.0.1:8545',
         contracts: [{ network: 'base-sepolia', address: ESCROW.toLowerCase(), deploymentBlock: 2n }],
         confirmations: 0,
+        // Counted only where the RPC serves no safe/finalized tag (anvil serves both).
+        finalityDepths: { safe: 60, finalized: 600 },
       },
     ]);
     expect(local).toMatchObject({ pollIntervalMs: 500, blockRange: 2000, onChainReset: 'reindex', networksWithoutContracts: [] });

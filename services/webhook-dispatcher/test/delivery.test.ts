@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type DomainEvent, WebhookCommands, type WebhookOwner, type WebhookSubscriptionWithSecret } from '@holdfast/contracts';
+import {
+  DEFAULT_EVENT_TYPES,
+  type DomainEvent,
+  WebhookCommands,
+  type WebhookOwner,
+  type WebhookSubscriptionWithSecret,
+} from '@holdfast/contracts';
 import { publishEvent } from '@holdfast/messaging';
-import { fileFixture, startReceiver } from '@holdfast/test-fixtures';
+import { domainEvent, fileFixture, startReceiver } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
@@ -146,6 +152,34 @@ describe('routing', () => {
     expect((await deliveryRows(disputesOnly.id)).map((d) => d.event_id)).toEqual([dispute.id]);
     expect((await deliveryRows(byPlatform.id)).map((d) => d.event_id)).toEqual([event.id, dispute.id]);
     expect((await deliveryRows(byWorkspace.id)).map((d) => d.event_id)).toEqual([event.id]);
+  });
+
+  it('delivers an opt-in type (transaction.reorged) only to a subscription that names it, never to one of every other type', async () => {
+    const platform = randomUUID();
+    // Every type there was before the opt-in ones: what a subscriber of "all events" holds.
+    const everyOther = await subscribe({ platformId: platform }, '/route/every-other', [...DEFAULT_EVENT_TYPES]);
+    const named = await subscribe({ platformId: platform }, '/route/reorged', ['transaction.reorged']);
+    const reorged = await publish(
+      domainEvent(
+        'transaction.reorged',
+        { platformId: platform },
+        {
+          transaction: { id: randomUUID(), status: 'pending' },
+          reason: 'reorg',
+          previousStatus: 'escrowed',
+          finality: 'confirmed',
+          blockNumber: 12,
+          blockHash: `0x${'1'.repeat(64)}`,
+          txHash: `0x${'2'.repeat(64)}`,
+        },
+      ),
+    );
+    await stored(reorged);
+    expect((await deliveryRows(named.id)).map((d) => d.event_id)).toEqual([reorged.id]);
+    expect(await deliveryRows(everyOther.id)).toEqual([]);
+    await waitForRequests('/route/reorged', 1);
+    expect(JSON.parse(receiver.received('/route/reorged')[0]!.body)).toMatchObject({ type: 'transaction.reorged' });
+    expect(receiver.received('/route/every-other')).toEqual([]);
   });
 });
 

@@ -89,6 +89,26 @@ export type CheckoutSessionStatus = (typeof CHECKOUT_SESSION_STATUSES)[number];
 
 export const TERMINAL_TRANSACTION_STATUSES: readonly TransactionStatus[] = ['completed', 'failed', 'refunded', 'rescinded'];
 
+/**
+ * How final an on-chain fact is, lowest first (docs/chain.md, ADR 62): `seen` in a block;
+ * `confirmed` the network's confirmation depth on top of it (CHAIN_CONFIRMATIONS, today's default);
+ * `safe` and `finalized` at or below the RPC's `safe`/`finalized` block (a documented depth where
+ * the network serves no such tag).
+ */
+export const FINALITY_LEVELS = ['seen', 'confirmed', 'safe', 'finalized'] as const;
+export type FinalityLevel = (typeof FINALITY_LEVELS)[number];
+export const FinalityLevelSchema = StringEnum(FINALITY_LEVELS);
+/** The level money counts at unless a platform or a transaction says otherwise. */
+export const DEFAULT_FINALITY: FinalityLevel = 'confirmed';
+/** Whether `level` is at least `required`. */
+export function finalityAtLeast(level: FinalityLevel, required: FinalityLevel): boolean {
+  return FINALITY_LEVELS.indexOf(level) >= FINALITY_LEVELS.indexOf(required);
+}
+/** The higher of two levels. */
+export function higherFinality(a: FinalityLevel, b: FinalityLevel): FinalityLevel {
+  return finalityAtLeast(a, b) ? a : b;
+}
+
 export const ORCHESTRATION_TYPES = ['raw', 'platform'] as const;
 export type OrchestrationType = (typeof ORCHESTRATION_TYPES)[number];
 

@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { DateTime, NetworkSchema, StringEnum, Uuid } from '../common/domain.js';
+import { DateTime, type FinalityLevel, FinalityLevelSchema, NetworkSchema, StringEnum, Uuid } from '../common/domain.js';
 
 /**
  * The CHAIN stream's contract: one message per decoded escrow contract event, published by the
@@ -55,9 +55,15 @@ export function chainEventId(chainId: number, transactionHash: string, logIndex:
   return occurrence > 1 ? `${base}:${occurrence}` : base;
 }
 
-/** The `Nats-Msg-Id` of a CHAIN message: the event id, or `<eventId>:removed` for its correction. */
-export function chainMessageId(event: { eventId: string; removed: boolean }): string {
-  return event.removed ? `${event.eventId}:removed` : event.eventId;
+/**
+ * The `Nats-Msg-Id` of a CHAIN message: the event id at `confirmed` (or without a level: a message
+ * of an indexer before levels), `<eventId>@<level>` at any other level (the same event published
+ * again as its finality rises, which JetStream would otherwise drop as a duplicate), and
+ * `<eventId>:removed` for its correction (one per event, whatever level it had reached).
+ */
+export function chainMessageId(event: { eventId: string; removed: boolean; finality?: FinalityLevel | undefined }): string {
+  if (event.removed) return `${event.eventId}:removed`;
+  return event.finality === undefined || event.finality === 'confirmed' ? event.eventId : `${event.eventId}@${event.finality}`;
 }
 
 const common = {
@@ -77,6 +83,15 @@ const common = {
   blockNumber: Type.Integer({ minimum: 0 }),
   blockHash: Hex32,
   blockTimestamp: DateTime,
+  /**
+   * How final the event's block was when this message was published (docs/chain.md, levels): the
+   * indexer publishes an event when it is seen and again each time its level rises. Absent on
+   * messages of an indexer before levels: read as `confirmed`. On a correction: the level the
+   * withdrawn event had reached.
+   */
+  finality: Type.Optional(FinalityLevelSchema),
+  /** Blocks on top of the event's block when this message was published (0: the head). */
+  confirmations: Type.Optional(Type.Integer({ minimum: 0 })),
   /** The `txHash` of `transaction.escrowed` (and of the other transaction events). */
   transactionHash: Hex32,
   logIndex: Type.Integer({ minimum: 0, description: 'Index of the log in its block.' }),
@@ -149,6 +164,8 @@ export const ChainEvent = Type.Unsafe<ChainEvent>(
           eventId: '84532:0x8f2a5c0e7b1d4a6e9c3f0b2d5e8a1c4f7b0e3d6a9c2f5b8e1d4a7c0f3b6e9d2a:0',
           removed: false,
           network: 'base-sepolia',
+          finality: 'confirmed',
+          confirmations: 15,
           chainId: 84532,
           contractAddress: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
           blockNumber: 12,

@@ -1,5 +1,13 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { CHECKOUT_SESSION_STATUSES, DateTime, DecimalString, StringEnum, TransactionStatusSchema, Uuid } from '../common/domain.js';
+import {
+  CHECKOUT_SESSION_STATUSES,
+  DateTime,
+  DecimalString,
+  FinalityLevelSchema,
+  StringEnum,
+  TransactionStatusSchema,
+  Uuid,
+} from '../common/domain.js';
 
 /**
  * Event types delivered to webhook subscribers. The list is extensible (a new type is a backward
@@ -12,6 +20,8 @@ export const EVENT_TYPES = [
   'transaction.failed',
   'transaction.refunded',
   'transaction.rescinded',
+  'transaction.finality_updated',
+  'transaction.reorged',
   'dispute.created',
   'dispute.resolved',
   'dispute.escalated',
@@ -21,6 +31,15 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const EventTypeSchema = StringEnum(EVENT_TYPES);
+
+/**
+ * Types added after the first subscribers existed: delivered only to a subscription (or a stream)
+ * that names them, never to one that asks for "every type" by leaving the list out (the spec: a
+ * new type reaches only subscribers that name it).
+ */
+export const OPT_IN_EVENT_TYPES: readonly EventType[] = ['transaction.finality_updated', 'transaction.reorged'];
+/** What "every type" means where a caller names none: all but the opt-in ones. */
+export const DEFAULT_EVENT_TYPES: readonly EventType[] = EVENT_TYPES.filter((t) => !OPT_IN_EVENT_TYPES.includes(t));
 
 export const EVENT_ID_PATTERN = '^evt_[0-9A-Za-z]{16,64}$';
 export const EventId = Type.String({ pattern: EVENT_ID_PATTERN, description: 'Event id, `evt_` + a time-ordered id.' });
@@ -84,6 +103,29 @@ export const EVENT_PAYLOADS = {
     transaction: TransactionRef,
     reason: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     txHash: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  }),
+  'transaction.finality_updated': Type.Object({
+    transaction: TransactionRef,
+    /** The level the transaction's escrow reached (docs/chain.md, levels). */
+    finality: FinalityLevelSchema,
+    /** The level at which this transaction counts (becomes `escrowed`). */
+    requiredFinality: FinalityLevelSchema,
+    confirmations: Type.Integer({ minimum: 0 }),
+    blockNumber: Type.Integer({ minimum: 0 }),
+    blockHash: Type.String(),
+    txHash: Type.String(),
+  }),
+  'transaction.reorged': Type.Object({
+    transaction: TransactionRef,
+    /** `reorg`: the block left the chain; `chain_reset`: a local chain was started anew. */
+    reason: Type.String(),
+    /** The status before (`escrowed` moves back to `pending`; a transaction not yet escrowed keeps its status). */
+    previousStatus: TransactionStatusSchema,
+    /** The level the withdrawn escrow had been announced at. */
+    finality: FinalityLevelSchema,
+    blockNumber: Type.Integer({ minimum: 0 }),
+    blockHash: Type.String(),
+    txHash: Type.String(),
   }),
   'dispute.created': Type.Object({ dispute: DisputeRef }),
   'dispute.resolved': Type.Object({ dispute: DisputeRef }),
@@ -174,6 +216,10 @@ export const EVENT_TYPE_DESCRIPTIONS: Record<EventType, string> = {
   'transaction.failed': 'A pre-escrow control failed or risk rejected the transaction (terminal).',
   'transaction.refunded': 'Funds are returned to the sender (terminal).',
   'transaction.rescinded': 'The sender cancelled during the hold period (terminal).',
+  'transaction.finality_updated':
+    "The transaction's escrow reached a new finality level (seen, confirmed, safe, finalized). Sent only to subscriptions that name it.",
+  'transaction.reorged':
+    'A reorg removed the block of an escrow already announced: the transaction moved back (escrowed -> pending) and nothing was paid on it. Sent only to subscriptions that name it.',
   'dispute.created': 'A dispute is opened.',
   'dispute.resolved': 'A dispute is resolved.',
   'dispute.escalated': 'A dispute escalates to the next tier.',

@@ -24,6 +24,8 @@ export const EVENT_STREAM_SCOPES: Record<EventType, Scope> = {
   'transaction.failed': 'read:transactions',
   'transaction.refunded': 'read:transactions',
   'transaction.rescinded': 'read:transactions',
+  'transaction.finality_updated': 'read:transactions',
+  'transaction.reorged': 'read:transactions',
   'dispute.created': 'read:disputes',
   'dispute.resolved': 'read:disputes',
   'dispute.escalated': 'read:disputes',

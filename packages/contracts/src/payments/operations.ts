@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { DateTime, StringEnum, Uuid } from '../common/domain.js';
+import { DateTime, FinalityLevelSchema, StringEnum, Uuid } from '../common/domain.js';
 import { Nullable } from '../common/fragments.js';
 import { PageQuery, PaginationMeta } from '../common/pagination.js';
 import { SETTLEMENT_KINDS } from './settlement.js';
@@ -155,6 +155,8 @@ export const MISMATCH_KINDS = [
   'escrow_missing',
   'terminal_but_held',
   'settled_otherwise',
+  /** A lock announced at a level (`announcedFinality`) whose block the chain no longer holds (a reorg no correction undid yet). */
+  'announced_block_gone',
 ] as const;
 export type MismatchKind = (typeof MISMATCH_KINDS)[number];
 
@@ -167,6 +169,13 @@ export const ReconciliationMismatch = Type.Object(
     network: Type.String(),
     escrowAddress: Type.String(),
     databaseStatus: Type.String({ description: 'The transaction status in the books when last seen.' }),
+    announcedFinality: Type.Optional(
+      Type.Union([FinalityLevelSchema, Type.Null()], {
+        description: '`announced_block_gone`: the level the lock had been announced at (docs/chain.md, levels).',
+      }),
+    ),
+    announcedBlockNumber: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+    announcedBlockHash: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     chainStatus: StringEnum(['none', 'held', 'released', 'rescinded', 'refunded'] as const, {
       description: 'The escrow status the contract answered.',
     }),

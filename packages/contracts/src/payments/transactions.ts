@@ -1,9 +1,11 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import {
   ChainAddress,
   CurrencySchema,
   DateTime,
   DecimalString,
+  FINALITY_LEVELS,
+  FinalityLevelSchema,
   Metadata,
   NetworkSchema,
   ORCHESTRATION_TYPES,
@@ -41,6 +43,56 @@ export const RescindInfo = Type.Object(
 export type RescindInfo = Static<typeof RescindInfo>;
 
 /**
+ * Where the transaction's escrow stands on chain (docs/chain.md, levels): the level its lock reached,
+ * the confirmations and the block, null until the chain shows a lock; and the level at which the
+ * transaction counts (`escrowed`), fixed at creation from the request's `finality`, the platform's
+ * `settings.finality` and its threshold.
+ */
+const nullableWith = <T extends TSchema>(schema: T, description: string) => Type.Union([schema, Type.Null()], { description });
+export const ChainFinalityFields = {
+  finality: Type.Optional(
+    nullableWith(
+      FinalityLevelSchema,
+      "The level the escrow's lock reached: seen, confirmed, safe or finalized; null before the chain shows it.",
+    ),
+  ),
+  confirmations: Type.Optional(
+    nullableWith(Type.Integer({ minimum: 0 }), "Blocks on top of the lock's block when its level was last recorded."),
+  ),
+  blockNumber: Type.Optional(nullableWith(Type.Integer({ minimum: 0 }), 'The block holding the lock.')),
+  blockHash: Type.Optional(nullableWith(Type.String(), 'The hash of that block.')),
+  requiredFinality: Type.Optional(
+    nullableWith(
+      FinalityLevelSchema,
+      'The level at which the transaction becomes `escrowed` (and release, refund and disputes may act); null: `confirmed`.',
+    ),
+  ),
+};
+
+/**
+ * A platform's rule for when money counts (`settings.finality` of the platform, docs/transactions.md):
+ * the level a transaction needs unless its create says otherwise (default `confirmed`), and a
+ * threshold: a transaction of more than `threshold.amountAbove` (in its own currency) needs at least
+ * `threshold.finality`, whatever its create says.
+ */
+export const PlatformFinality = Type.Object(
+  {
+    defaultFinality: Type.Optional(FinalityLevelSchema),
+    threshold: Type.Optional(
+      Type.Object(
+        {
+          amountAbove: Type.String({ pattern: '^\\d+(\\.\\d+)?$', maxLength: 40, description: 'A non-negative decimal string.' }),
+          finality: FinalityLevelSchema,
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type PlatformFinality = Static<typeof PlatformFinality>;
+
+/**
  * A transaction as the Payments API returns it. `amount` is an exact decimal string (the create
  * body takes a number, as the spec says; answers never round-trip money through floating point).
  */
@@ -61,6 +113,7 @@ export const PaymentsTransaction = Type.Object(
     txHash: Nullable(Type.String()),
     escrowAddress: Nullable(Type.String()),
     holdDeadline: Nullable(DateTime),
+    ...ChainFinalityFields,
     failureReason: Nullable(Type.String()),
     idempotencyKey: Nullable(Type.String()),
     metadata: Metadata,
@@ -149,6 +202,12 @@ export const CreateTransactionBody = Type.Object(
     signerType: Type.Optional(SignerTypeSchema),
     customerId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     idempotencyKey: Type.Optional(IdempotencyKey),
+    finality: Type.Optional(
+      StringEnum(FINALITY_LEVELS, {
+        description:
+          "When the transaction counts (becomes `escrowed`): replaces the platform's `settings.finality.defaultFinality` (default `confirmed`); an amount above the platform's threshold still needs at least the threshold's level.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

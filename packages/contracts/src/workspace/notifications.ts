@@ -87,13 +87,15 @@ const someEvents = () =>
     TOptional<TUnion<[TBoolean, TNull]>>
   >;
 
-const EXAMPLE_DEFAULTS = {
+const EXAMPLE_DEFAULTS: Record<EventKey, boolean> = {
   'transaction.created': false,
   'transaction.escrowed': true,
   'transaction.completed': true,
   'transaction.failed': true,
   'transaction.refunded': true,
   'transaction.rescinded': true,
+  'transaction.finality_updated': false,
+  'transaction.reorged': false,
   'dispute.created': true,
   'dispute.resolved': true,
   'dispute.escalated': true,

@@ -19,7 +19,7 @@ import {
 import { Nullable, TransferFields } from '../common/fragments.js';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../common/pagination.js';
 import { V1ScopeSchema } from '../payments/access.js';
-import { PaymentsTransaction } from '../payments/transactions.js';
+import { ChainFinalityFields, PaymentsTransaction } from '../payments/transactions.js';
 
 /*
  * Workspace API transactions (spec "Workspace API: workspace transactions" and "global
@@ -215,6 +215,7 @@ export const WorkspaceTransaction = Type.Object(
     templateId: Nullable(Uuid),
     batchId: Nullable(Uuid),
     escrowAddress: Nullable(Type.String()),
+    ...ChainFinalityFields,
     failureReason: Nullable(Type.String()),
     metadata: Metadata,
     createdAt: DateTime,
@@ -242,6 +243,11 @@ export function toWorkspaceTransaction(t: PlatformTransaction): WorkspaceTransac
     templateId: t.templateId,
     batchId: t.batchId,
     escrowAddress: t.escrowAddress,
+    finality: t.finality ?? null,
+    confirmations: t.confirmations ?? null,
+    blockNumber: t.blockNumber ?? null,
+    blockHash: t.blockHash ?? null,
+    requiredFinality: t.requiredFinality ?? null,
     failureReason: t.failureReason,
     metadata: t.metadata,
     createdAt: t.createdAt,

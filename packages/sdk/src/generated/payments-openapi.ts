@@ -471,6 +471,11 @@ export interface components {
       txHash: string | null;
       escrowAddress: string | null;
       holdDeadline: string | null;
+      finality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
+      confirmations?: number | null;
+      blockNumber?: number | null;
+      blockHash?: string | null;
+      requiredFinality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
       failureReason: string | null;
       idempotencyKey: string | null;
       metadata: {
@@ -2364,7 +2369,7 @@ export interface operations {
               platformId: string | null;
               workspaceId: string | null;
               url: string;
-              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
+              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
               isActive: boolean;
               ipWhitelist: string[];
               metadata: {
@@ -2445,7 +2450,7 @@ export interface operations {
             platformId: string | null;
             workspaceId: string | null;
             url: string;
-            eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
+            eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
             isActive: boolean;
             ipWhitelist: string[];
             metadata: {
@@ -2525,7 +2530,7 @@ export interface operations {
         content: {
           "application/json": ({
               /** @enum {string} */
-              type: "transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired";
+              type: "transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired";
               description: string;
             })[];
         };
@@ -2578,7 +2583,7 @@ export interface operations {
             platformId: string | null;
             workspaceId: string | null;
             url: string;
-            eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
+            eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
             isActive: boolean;
             ipWhitelist: string[];
             metadata: {
@@ -2746,7 +2751,7 @@ export interface operations {
             platformId: string | null;
             workspaceId: string | null;
             url: string;
-            eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
+            eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
             isActive: boolean;
             ipWhitelist: string[];
             metadata: {
@@ -2923,7 +2928,7 @@ export interface operations {
             platformId: string | null;
             workspaceId: string | null;
             url: string;
-            eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
+            eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
             isActive: boolean;
             ipWhitelist: string[];
             metadata: {
@@ -3017,7 +3022,7 @@ export interface operations {
             platformId: string | null;
             workspaceId: string | null;
             url: string;
-            eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
+            eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
             isActive: boolean;
             ipWhitelist: string[];
             metadata: {
@@ -3110,7 +3115,7 @@ export interface operations {
             platformId: string | null;
             workspaceId: string | null;
             url: string;
-            eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
+            eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
             isActive: boolean;
             ipWhitelist: string[];
             metadata: {
@@ -4671,6 +4676,11 @@ export interface operations {
             txHash: string | null;
             escrowAddress: string | null;
             holdDeadline: string | null;
+            finality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
+            confirmations?: number | null;
+            blockNumber?: number | null;
+            blockHash?: string | null;
+            requiredFinality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
             failureReason: string | null;
             idempotencyKey: string | null;
             metadata: {
@@ -6180,7 +6190,7 @@ export interface operations {
         page: number;
         limit: number;
         open?: boolean;
-        kind?: "released_on_chain" | "rescinded_on_chain" | "refunded_on_chain" | "settled_during_dispute" | "escrow_missing" | "terminal_but_held" | "settled_otherwise";
+        kind?: "released_on_chain" | "rescinded_on_chain" | "refunded_on_chain" | "settled_during_dispute" | "escrow_missing" | "terminal_but_held" | "settled_otherwise" | "announced_block_gone";
         transactionId?: string;
       };
     };
@@ -6192,13 +6202,16 @@ export interface operations {
                 /** Format: uuid */
                 id: string;
                 /** @enum {string} */
-                kind: "released_on_chain" | "rescinded_on_chain" | "refunded_on_chain" | "settled_during_dispute" | "escrow_missing" | "terminal_but_held" | "settled_otherwise";
+                kind: "released_on_chain" | "rescinded_on_chain" | "refunded_on_chain" | "settled_during_dispute" | "escrow_missing" | "terminal_but_held" | "settled_otherwise" | "announced_block_gone";
                 /** Format: uuid */
                 transactionId: string;
                 batchId: string | null;
                 network: string;
                 escrowAddress: string;
                 databaseStatus: string;
+                announcedFinality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
+                announcedBlockNumber?: number | null;
+                announcedBlockHash?: string | null;
                 /** @enum {string} */
                 chainStatus: "none" | "held" | "released" | "rescinded" | "refunded";
                 /** Format: date-time */
@@ -8127,6 +8140,8 @@ export interface operations {
           signerType?: "custodial" | "external_wallet";
           customerId?: string;
           idempotencyKey?: string;
+          /** @enum {string} */
+          finality?: "seen" | "confirmed" | "safe" | "finalized";
         };
       };
     };
@@ -8162,6 +8177,11 @@ export interface operations {
             txHash: string | null;
             escrowAddress: string | null;
             holdDeadline: string | null;
+            finality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
+            confirmations?: number | null;
+            blockNumber?: number | null;
+            blockHash?: string | null;
+            requiredFinality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
             failureReason: string | null;
             idempotencyKey: string | null;
             metadata: {
@@ -8442,6 +8462,11 @@ export interface operations {
             txHash: string | null;
             escrowAddress: string | null;
             holdDeadline: string | null;
+            finality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
+            confirmations?: number | null;
+            blockNumber?: number | null;
+            blockHash?: string | null;
+            requiredFinality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
             failureReason: string | null;
             idempotencyKey: string | null;
             metadata: {
@@ -8631,6 +8656,8 @@ export interface operations {
           signerType?: "custodial" | "external_wallet";
           customerId?: string;
           idempotencyKey?: string;
+          /** @enum {string} */
+          finality?: "seen" | "confirmed" | "safe" | "finalized";
         };
       };
     };
@@ -8666,6 +8693,11 @@ export interface operations {
             txHash: string | null;
             escrowAddress: string | null;
             holdDeadline: string | null;
+            finality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
+            confirmations?: number | null;
+            blockNumber?: number | null;
+            blockHash?: string | null;
+            requiredFinality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
             failureReason: string | null;
             idempotencyKey: string | null;
             metadata: {
@@ -8943,6 +8975,11 @@ export interface operations {
             txHash: string | null;
             escrowAddress: string | null;
             holdDeadline: string | null;
+            finality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
+            confirmations?: number | null;
+            blockNumber?: number | null;
+            blockHash?: string | null;
+            requiredFinality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
             failureReason: string | null;
             idempotencyKey: string | null;
             metadata: {
@@ -10625,6 +10662,11 @@ export interface operations {
                 txHash: string | null;
                 escrowAddress: string | null;
                 holdDeadline: string | null;
+                finality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
+                confirmations?: number | null;
+                blockNumber?: number | null;
+                blockHash?: string | null;
+                requiredFinality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
                 failureReason: string | null;
                 idempotencyKey: string | null;
                 metadata: {
@@ -10724,6 +10766,11 @@ export interface operations {
                 txHash: string | null;
                 escrowAddress: string | null;
                 holdDeadline: string | null;
+                finality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
+                confirmations?: number | null;
+                blockNumber?: number | null;
+                blockHash?: string | null;
+                requiredFinality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
                 failureReason: string | null;
                 idempotencyKey: string | null;
                 metadata: {
@@ -10888,6 +10935,11 @@ export interface operations {
                 txHash: string | null;
                 escrowAddress: string | null;
                 holdDeadline: string | null;
+                finality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
+                confirmations?: number | null;
+                blockNumber?: number | null;
+                blockHash?: string | null;
+                requiredFinality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
                 failureReason: string | null;
                 idempotencyKey: string | null;
                 metadata: {
@@ -11134,6 +11186,11 @@ export interface operations {
                 txHash: string | null;
                 escrowAddress: string | null;
                 holdDeadline: string | null;
+                finality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
+                confirmations?: number | null;
+                blockNumber?: number | null;
+                blockHash?: string | null;
+                requiredFinality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
                 failureReason: string | null;
                 idempotencyKey: string | null;
                 metadata: {
@@ -11233,6 +11290,11 @@ export interface operations {
                 txHash: string | null;
                 escrowAddress: string | null;
                 holdDeadline: string | null;
+                finality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
+                confirmations?: number | null;
+                blockNumber?: number | null;
+                blockHash?: string | null;
+                requiredFinality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
                 failureReason: string | null;
                 idempotencyKey: string | null;
                 metadata: {
@@ -11396,6 +11458,11 @@ export interface operations {
                 txHash: string | null;
                 escrowAddress: string | null;
                 holdDeadline: string | null;
+                finality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
+                confirmations?: number | null;
+                blockNumber?: number | null;
+                blockHash?: string | null;
+                requiredFinality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
                 failureReason: string | null;
                 idempotencyKey: string | null;
                 metadata: {

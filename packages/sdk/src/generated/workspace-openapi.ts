@@ -1111,6 +1111,11 @@ export interface components {
       templateId: string | null;
       batchId: string | null;
       escrowAddress: string | null;
+      finality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
+      confirmations?: number | null;
+      blockNumber?: number | null;
+      blockHash?: string | null;
+      requiredFinality?: ("seen" | "confirmed" | "safe" | "finalized") | null;
       failureReason: string | null;
       metadata: {
         [key: string]: unknown;
@@ -6341,6 +6346,8 @@ export interface operations {
                 "transaction.failed": boolean;
                 "transaction.refunded": boolean;
                 "transaction.rescinded": boolean;
+                "transaction.finality_updated": boolean;
+                "transaction.reorged": boolean;
                 "dispute.created": boolean;
                 "dispute.resolved": boolean;
                 "dispute.escalated": boolean;
@@ -6355,6 +6362,8 @@ export interface operations {
                 "transaction.failed": boolean;
                 "transaction.refunded": boolean;
                 "transaction.rescinded": boolean;
+                "transaction.finality_updated": boolean;
+                "transaction.reorged": boolean;
                 "dispute.created": boolean;
                 "dispute.resolved": boolean;
                 "dispute.escalated": boolean;
@@ -6406,6 +6415,8 @@ export interface operations {
             "transaction.failed"?: boolean | null;
             "transaction.refunded"?: boolean | null;
             "transaction.rescinded"?: boolean | null;
+            "transaction.finality_updated"?: boolean | null;
+            "transaction.reorged"?: boolean | null;
             "dispute.created"?: boolean | null;
             "dispute.resolved"?: boolean | null;
             "dispute.escalated"?: boolean | null;
@@ -6432,6 +6443,8 @@ export interface operations {
                 "transaction.failed": boolean;
                 "transaction.refunded": boolean;
                 "transaction.rescinded": boolean;
+                "transaction.finality_updated": boolean;
+                "transaction.reorged": boolean;
                 "dispute.created": boolean;
                 "dispute.resolved": boolean;
                 "dispute.escalated": boolean;
@@ -6446,6 +6459,8 @@ export interface operations {
                 "transaction.failed": boolean;
                 "transaction.refunded": boolean;
                 "transaction.rescinded": boolean;
+                "transaction.finality_updated": boolean;
+                "transaction.reorged": boolean;
                 "dispute.created": boolean;
                 "dispute.resolved": boolean;
                 "dispute.escalated": boolean;
@@ -9892,7 +9907,7 @@ export interface operations {
             success: true;
             data: ({
                 /** @enum {string} */
-                type: "transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired";
+                type: "transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired";
                 description: string;
               })[];
             meta: components["schemas"]["ResponseMeta"];
@@ -9963,7 +9978,7 @@ export interface operations {
                 platformId: string | null;
                 workspaceId: string | null;
                 url: string;
-                eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
+                eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
                 isActive: boolean;
                 ipWhitelist: string[];
                 metadata: {
@@ -10063,7 +10078,7 @@ export interface operations {
               platformId: string | null;
               workspaceId: string | null;
               url: string;
-              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
+              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
               isActive: boolean;
               ipWhitelist: string[];
               metadata: {
@@ -10167,7 +10182,7 @@ export interface operations {
               platformId: string | null;
               workspaceId: string | null;
               url: string;
-              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
+              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
               isActive: boolean;
               ipWhitelist: string[];
               metadata: {
@@ -10345,7 +10360,7 @@ export interface operations {
               platformId: string | null;
               workspaceId: string | null;
               url: string;
-              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
+              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
               isActive: boolean;
               ipWhitelist: string[];
               metadata: {
@@ -10532,7 +10547,7 @@ export interface operations {
               platformId: string | null;
               workspaceId: string | null;
               url: string;
-              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
+              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
               isActive: boolean;
               ipWhitelist: string[];
               metadata: {
@@ -10631,7 +10646,7 @@ export interface operations {
               platformId: string | null;
               workspaceId: string | null;
               url: string;
-              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
+              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
               isActive: boolean;
               ipWhitelist: string[];
               metadata: {
@@ -10729,7 +10744,7 @@ export interface operations {
               platformId: string | null;
               workspaceId: string | null;
               url: string;
-              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
+              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
               isActive: boolean;
               ipWhitelist: string[];
               metadata: {
@@ -10919,7 +10934,7 @@ export interface operations {
               webhookSubscriptionId: string;
               eventId: string;
               /** @enum {string} */
-              eventType: "transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired";
+              eventType: "transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired";
               /** @enum {string} */
               status: "pending" | "succeeded" | "failed";
               attempts: number;
@@ -16227,6 +16242,8 @@ export interface operations {
                 "transaction.failed": boolean;
                 "transaction.refunded": boolean;
                 "transaction.rescinded": boolean;
+                "transaction.finality_updated": boolean;
+                "transaction.reorged": boolean;
                 "dispute.created": boolean;
                 "dispute.resolved": boolean;
                 "dispute.escalated": boolean;
@@ -16241,6 +16258,8 @@ export interface operations {
                 "transaction.failed": boolean;
                 "transaction.refunded": boolean;
                 "transaction.rescinded": boolean;
+                "transaction.finality_updated": boolean;
+                "transaction.reorged": boolean;
                 "dispute.created": boolean;
                 "dispute.resolved": boolean;
                 "dispute.escalated": boolean;
@@ -16293,6 +16312,8 @@ export interface operations {
             "transaction.failed"?: boolean | null;
             "transaction.refunded"?: boolean | null;
             "transaction.rescinded"?: boolean | null;
+            "transaction.finality_updated"?: boolean | null;
+            "transaction.reorged"?: boolean | null;
             "dispute.created"?: boolean | null;
             "dispute.resolved"?: boolean | null;
             "dispute.escalated"?: boolean | null;
@@ -16319,6 +16340,8 @@ export interface operations {
                 "transaction.failed": boolean;
                 "transaction.refunded": boolean;
                 "transaction.rescinded": boolean;
+                "transaction.finality_updated": boolean;
+                "transaction.reorged": boolean;
                 "dispute.created": boolean;
                 "dispute.resolved": boolean;
                 "dispute.escalated": boolean;
@@ -16333,6 +16356,8 @@ export interface operations {
                 "transaction.failed": boolean;
                 "transaction.refunded": boolean;
                 "transaction.rescinded": boolean;
+                "transaction.finality_updated": boolean;
+                "transaction.reorged": boolean;
                 "dispute.created": boolean;
                 "dispute.resolved": boolean;
                 "dispute.escalated": boolean;
@@ -19827,7 +19852,7 @@ export interface operations {
             success: true;
             data: ({
                 /** @enum {string} */
-                type: "transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired";
+                type: "transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired";
                 description: string;
               })[];
             meta: components["schemas"]["ResponseMeta"];
@@ -19899,7 +19924,7 @@ export interface operations {
                 platformId: string | null;
                 workspaceId: string | null;
                 url: string;
-                eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
+                eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
                 isActive: boolean;
                 ipWhitelist: string[];
                 metadata: {
@@ -20000,7 +20025,7 @@ export interface operations {
               platformId: string | null;
               workspaceId: string | null;
               url: string;
-              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
+              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
               isActive: boolean;
               ipWhitelist: string[];
               metadata: {
@@ -20105,7 +20130,7 @@ export interface operations {
               platformId: string | null;
               workspaceId: string | null;
               url: string;
-              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
+              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
               isActive: boolean;
               ipWhitelist: string[];
               metadata: {
@@ -20285,7 +20310,7 @@ export interface operations {
               platformId: string | null;
               workspaceId: string | null;
               url: string;
-              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
+              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
               isActive: boolean;
               ipWhitelist: string[];
               metadata: {
@@ -20474,7 +20499,7 @@ export interface operations {
               platformId: string | null;
               workspaceId: string | null;
               url: string;
-              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
+              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
               isActive: boolean;
               ipWhitelist: string[];
               metadata: {
@@ -20574,7 +20599,7 @@ export interface operations {
               platformId: string | null;
               workspaceId: string | null;
               url: string;
-              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
+              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
               isActive: boolean;
               ipWhitelist: string[];
               metadata: {
@@ -20673,7 +20698,7 @@ export interface operations {
               platformId: string | null;
               workspaceId: string | null;
               url: string;
-              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
+              eventTypes: ("transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired")[];
               isActive: boolean;
               ipWhitelist: string[];
               metadata: {
@@ -20865,7 +20890,7 @@ export interface operations {
               webhookSubscriptionId: string;
               eventId: string;
               /** @enum {string} */
-              eventType: "transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired";
+              eventType: "transaction.created" | "transaction.escrowed" | "transaction.completed" | "transaction.failed" | "transaction.refunded" | "transaction.rescinded" | "transaction.finality_updated" | "transaction.reorged" | "dispute.created" | "dispute.resolved" | "dispute.escalated" | "evidence.submitted" | "checkout.session.completed" | "checkout.session.expired";
               /** @enum {string} */
               status: "pending" | "succeeded" | "failed";
               attempts: number;

@@ -242,8 +242,11 @@ export async function startIndexerWorld(options: {
   fund: bigint;
   env?: Record<string, string>;
   beforeStart?: (chain: TestChain) => Promise<void>;
+  /** The chain's epoch (anvil's `safe` is the head minus one, `finalized` minus two); anvil's 32 otherwise. */
+  slotsInAnEpoch?: number;
 }): Promise<IndexerWorld> {
-  const [db, nats, chain] = await Promise.all([createTestDatabase(), createTestBus(), startChain()]);
+  const anvil = options.slotsInAnEpoch === undefined ? undefined : await startAnvil({ slotsInAnEpoch: options.slotsInAnEpoch });
+  const [db, nats, chain] = await Promise.all([createTestDatabase(), createTestBus(), startChain(anvil)]);
   const stream = chainStream(nats.bus);
   const sql = postgres(db.url, { max: 1, onnotice: () => {} });
   let service: IndexerWorld['service'] | undefined;

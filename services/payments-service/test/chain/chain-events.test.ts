@@ -119,7 +119,7 @@ describe('corrections', () => {
     return out;
   }
 
-  it('a withdrawn escrow.created moves escrowed back to pending (no event); the re-mined log escrows it again', async () => {
+  it('a withdrawn escrow.created moves escrowed back to pending (transaction.reorged); the re-mined log escrows it again', async () => {
     const id = await newTransaction();
     const created = await thenWithdrawn(async () => {
       const [event] = await e.world.indexed(await e.world.createEscrow(id, AMOUNT));
@@ -134,14 +134,14 @@ describe('corrections', () => {
       await e.sql`select action, to_status, event_id from transaction_transitions where transaction_id = ${id} order by seq`;
     expect(transitions).toEqual([
       { action: 'lock_escrow', to_status: 'escrowed', event_id: expect.any(String) },
-      { action: 'revert_escrow', to_status: 'pending', event_id: null },
+      { action: 'revert_escrow', to_status: 'pending', event_id: expect.any(String) },
     ]);
     // Re-mined (the same signed transaction may get the same hash): the indexer publishes it as a new occurrence.
     const [again] = await e.world.indexed(await e.world.createEscrow(id, AMOUNT));
     if (!again) throw new Error('no event');
     await deliver([{ ...again, eventId: again.eventId === created.eventId ? `${created.eventId}:2` : again.eventId }]);
     expect((await rowOf(id)).status).toBe('escrowed');
-    expect((await eventsOf(e.sql, id)).map((e) => e.type)).toEqual(['transaction.escrowed', 'transaction.escrowed']);
+    expect((await eventsOf(e.sql, id)).map((e) => e.type)).toEqual(['transaction.escrowed', 'transaction.reorged', 'transaction.escrowed']);
   });
 
   it('a withdrawn release is recorded for an operator and the completed transaction is left as it is', async () => {

@@ -77,8 +77,8 @@ export interface ChainWorld {
  * does), wallets for the sender (#1), the receiver (#2) and a stranger (#3), and the payments
  * configuration that points at them.
  */
-export async function startChain(): Promise<ChainWorld> {
-  const anvil: Anvil = await startAnvil();
+export async function startChain(options: { slotsInAnEpoch?: number } = {}): Promise<ChainWorld> {
+  const anvil: Anvil = await startAnvil(options.slotsInAnEpoch === undefined ? {} : { slotsInAnEpoch: options.slotsInAnEpoch });
   const chain = evmChain({ id: anvil.chainId, name: NETWORK, rpcUrl: anvil.rpcUrl });
   const transport = http(anvil.rpcUrl);
   const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 }) as PublicClient;
@@ -357,8 +357,12 @@ export interface ChainPaymentsEnv extends PaymentsEnv {
  * The set-up of a payments test file on a private chain: `startChain` and `startPaymentsEnv`
  * pointed at it (`env` adds to or overrides that configuration). Its `stop` stops anvil too.
  */
-export async function startChainPaymentsEnv(env: Record<string, string> = {}, logger?: Logger): Promise<ChainPaymentsEnv> {
-  const world = await startChain();
+export async function startChainPaymentsEnv(
+  env: Record<string, string> = {},
+  logger?: Logger,
+  chainOptions: { slotsInAnEpoch?: number } = {},
+): Promise<ChainPaymentsEnv> {
+  const world = await startChain(chainOptions);
   try {
     const e = await startPaymentsEnv({ ...world.env, ...env }, undefined, logger);
     return {

@@ -188,6 +188,29 @@ describe('reconciliation with the escrow contract', () => {
     expect((await e.sql`select status from batches where id = ${batchId}`)[0]?.status).toBe('completed');
   });
 
+  it('a lock announced at a level whose block a reorg replaced (no correction came) is reported with that level and block', async () => {
+    const id = await escrowed();
+    const [before] = await e.sql`select finality, block_number, block_hash from transactions where id = ${id}`;
+    expect(before?.finality).toBe('confirmed');
+    // The lock's block (the head) is replaced by an empty one; no CHAIN correction reaches payments.
+    await e.world.anvil.rpc('anvil_reorg', [1, []]);
+    const pass = await run();
+    expect(pass.status).toBe(200);
+    expect(await mismatches(id)).toEqual([
+      expect.objectContaining({
+        kind: 'announced_block_gone',
+        databaseStatus: 'escrowed',
+        chainStatus: 'none',
+        announcedFinality: 'confirmed',
+        announcedBlockNumber: Number(before?.block_number),
+        announcedBlockHash: before?.block_hash,
+      }),
+    ]);
+    // Reported, never repaired here: the status stays until the correction (or an operator) moves it.
+    expect(await statusOf(id)).toBe('escrowed');
+    expect(reconcilerLines(id).some((l) => l.kind === 'announced_block_gone' && l.finality === 'confirmed')).toBe(true);
+  });
+
   it('needs the admin scope', async () => {
     expect((await call(e.svc.url, 'POST', '/api/v1/admin/reconciliation/run', { headers: key(p.apiKey) })).status).toBe(403);
     expect((await call(e.svc.url, 'GET', '/api/v1/admin/reconciliation/mismatches')).status).toBe(401);

@@ -1,3 +1,5 @@
+import { type DomainEvent, newEventId } from '@holdfast/contracts';
+import { appendToOutboxSql } from '@holdfast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, call, type Loose, newPlatform, type PaymentsEnv, startPaymentsEnv } from '../helpers.js';
 import { address } from '../transactions/setup.js';
@@ -149,6 +151,42 @@ describe('events stream: happy path', () => {
       expect(stream.events).toEqual([]);
     } finally {
       stream.close();
+    }
+  });
+});
+
+describe('events stream: opt-in types', () => {
+  it('leaves transaction.reorged out of a stream that names no types, and sends it to one that names it', async () => {
+    const all = await openStream(e.svc.url, mine.token);
+    const named = await openStream(e.svc.url, mine.token, { types: 'transaction.reorged,transaction.created' });
+    try {
+      const transaction = { id: '01a23d4c-0000-7000-8000-000000000001', status: 'pending' as const };
+      const reorged = {
+        id: newEventId(),
+        type: 'transaction.reorged',
+        createdAt: new Date().toISOString(),
+        platformId: mine.platformId,
+        workspaceId: null,
+        data: {
+          transaction,
+          reason: 'reorg',
+          previousStatus: 'escrowed',
+          finality: 'confirmed',
+          blockNumber: 7,
+          blockHash: '0x1',
+          txHash: '0x2',
+        },
+      } as DomainEvent;
+      // As settlement writes it: into the outbox, published by the relay in order.
+      await appendToOutboxSql(e.sql as never, 'payments', [reorged]);
+      const marker = await createTx(mine.token);
+      expect((await named.waitFor(2)).map((x) => x.event)).toEqual(['transaction.reorged', 'transaction.created']);
+      const [first] = await all.waitFor(1);
+      expect([first?.event, first?.data.data.transaction.id]).toEqual(['transaction.created', marker.body.id]);
+      expect(all.events.some((x) => x.event === 'transaction.reorged')).toBe(false);
+    } finally {
+      all.close();
+      named.close();
     }
   });
 });

@@ -36,6 +36,7 @@ const ALLOWED: Record<string, TransactionStatus> = {
   'disputed refund': 'refunded',
   'escrowed rescind': 'rescinded',
   'escrowed revert_escrow': 'pending',
+  'in_review revert_escrow': 'pending',
   'completed void_transfer': 'failed',
 };
 
@@ -58,13 +59,13 @@ describe('transaction state machine', () => {
     expect(TRANSACTION_ACTIONS.filter((a) => nextStatus('completed', a).ok)).toEqual(['void_transfer']);
   });
 
-  it('announces each terminal and escrowed move with the event of the same name', () => {
+  it('announces each terminal and escrowed move with the event of the same name, and a reorg with transaction.reorged', () => {
     for (const action of TRANSACTION_ACTIONS) {
       for (const status of TRANSACTION_STATUSES) {
         const r = nextStatus(status, action);
         if (!r.ok) continue;
         const named = ['escrowed', 'completed', 'failed', 'refunded', 'rescinded'].includes(r.to);
-        expect(r.event).toBe(named ? `transaction.${r.to}` : null);
+        expect(r.event).toBe(action === 'revert_escrow' ? 'transaction.reorged' : named ? `transaction.${r.to}` : null);
       }
     }
   });

@@ -43,6 +43,11 @@ export interface ChainReader {
   latest: () => Promise<BlockHeader>;
   /** The block at `number`, or undefined when the chain has no such block (yet, or any more). */
   block: (number: bigint) => Promise<BlockHeader | undefined>;
+  /**
+   * The block the RPC calls `safe` or `finalized`; undefined when it serves no such tag (an error
+   * for it): the indexer then counts a documented depth instead (FINALITY_FALLBACK_DEPTHS).
+   */
+  tagged: (tag: 'safe' | 'finalized') => Promise<BlockHeader | undefined>;
   /** Several blocks at once (one JSON-RPC batch over HTTP). */
   blocks: (numbers: readonly bigint[]) => Promise<Map<bigint, BlockHeader | undefined>>;
   /** The escrow events of `addresses` in [from, to], in chain order. */
@@ -141,6 +146,13 @@ export function createChainReader(options: { rpcUrl: string; chainId: number; na
     chainId: () => client.getChainId(),
     latest: async () => header(await client.getBlock({ blockTag: 'latest', includeTransactions: false })),
     block,
+    tagged: async (tag) => {
+      try {
+        return header(await client.getBlock({ blockTag: tag, includeTransactions: false }));
+      } catch {
+        return undefined;
+      }
+    },
     blocks: async (numbers) => {
       const unique = [...new Set(numbers)];
       const found = await Promise.all(unique.map((n) => block(n)));

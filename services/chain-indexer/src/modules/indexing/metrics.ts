@@ -47,6 +47,12 @@ export function createIndexerMetrics(registry: Registry) {
       labelNames: ['network', 'reason'],
       registers,
     }),
+    levelsRaised: new Counter({
+      name: 'chain_indexer_levels_raised_total',
+      help: 'Events published again because their block reached a higher finality level, by the new level',
+      labelNames: ['network', 'finality'],
+      registers,
+    }),
     reorgs: new Counter({
       name: 'chain_indexer_reorgs_total',
       help: 'Reorgs handled (cursor rolled back)',

@@ -1,5 +1,5 @@
 import type { EscrowContract } from '@holdfast/config';
-import type { ChainEvent } from '@holdfast/contracts';
+import type { ChainEvent, FinalityLevel } from '@holdfast/contracts';
 import type { Sql } from '@holdfast/db';
 
 /** The lease of a network is held by another instance, or expired while this one was paused: stop writing. */
@@ -112,6 +112,7 @@ export function createIndexerRepository(sql: Sql) {
         block_number: String(e.payload.blockNumber),
         block_hash: e.payload.blockHash,
         log_index: e.payload.logIndex,
+        finality: e.payload.finality ?? 'confirmed',
         // A string: the drizzle client that shares this pool serializes json(b) parameters as they come.
         payload: JSON.stringify(e.payload),
       }));
@@ -243,6 +244,32 @@ export function createIndexerRepository(sql: Sql) {
         from events where network = ${network} and removed_at is null and block_number > ${blockNumber.toString()}
         order by block_number desc, log_index desc`;
       return rows.map(toEvent);
+    },
+
+    /** Live events whose published level is below `finalized`, in chain order: their level may rise. */
+    async risingEvents(network: string): Promise<StoredEvent[]> {
+      const rows = await sql<Parameters<typeof toEvent>[0][]>`
+        select event_id, log_key, occurrence, block_number, block_hash, false as removed, payload::text as payload
+        from events where network = ${network} and removed_at is null and finality <> 'finalized'
+        order by block_number, log_index`;
+      return rows.map(toEvent);
+    },
+
+    /** After JetStream acknowledged the events again at their higher level: their stored level and payload. */
+    async commitLevels(
+      owner: string,
+      args: { network: string; raised: { eventId: string; finality: FinalityLevel; confirmations: number }[] },
+    ): Promise<void> {
+      if (args.raised.length === 0) return;
+      await fenced(args.network, owner, async (tx) => {
+        const raised = JSON.stringify(
+          args.raised.map((r) => ({ event_id: r.eventId, finality: r.finality, confirmations: r.confirmations })),
+        );
+        await tx`update events e set finality = r.finality,
+            payload = e.payload || jsonb_build_object('finality', r.finality, 'confirmations', r.confirmations)
+          from jsonb_to_recordset(${raised}::text::jsonb) as r(event_id text, finality text, confirmations int)
+          where e.event_id = r.event_id and e.removed_at is null`;
+      });
     },
 
     /** A network's first cursor (the block before the earliest deployment) and the contracts it covers. */

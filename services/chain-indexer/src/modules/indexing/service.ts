@@ -1,5 +1,13 @@
 import type { EscrowContract } from '@holdfast/config';
-import { ChainEvent, chainEventId, chainMessageId, chainSubject, type Network } from '@holdfast/contracts';
+import {
+  ChainEvent,
+  chainEventId,
+  chainMessageId,
+  chainSubject,
+  FINALITY_LEVELS,
+  type FinalityLevel,
+  type Network,
+} from '@holdfast/contracts';
 import { type DecodedEvent, decodeEscrowLog, UndecodableLogError } from '@holdfast/escrow';
 import type { Logger } from '@holdfast/logging';
 import { type Bus, publishChecked } from '@holdfast/messaging';
@@ -37,6 +45,8 @@ export interface NetworkIndexerOptions {
   /** How often the registered contracts are read again without a notice (default 2 s). */
   registryRefreshMs?: number;
   confirmations: number;
+  /** The depths counted for `safe` and `finalized` when the RPC serves no such block tag (FINALITY_FALLBACK_DEPTHS). */
+  finalityDepths: { safe: number; finalized: number };
   reader: ChainReader;
   repository: IndexerRepository;
   bus: Bus;
@@ -77,6 +87,21 @@ class HaltedError extends Error {
 
 const checkEvent = TypeCompiler.Compile(ChainEvent);
 
+/** Where the chain stands for levels: the head and the newest `safe` and `finalized` blocks (docs/chain.md, levels). */
+export interface LevelMarks {
+  latest: bigint;
+  safe: bigint;
+  finalized: bigint;
+}
+
+/** The level of a block under `marks`, and the confirmations on top of it. */
+export function levelOf(blockNumber: bigint, marks: LevelMarks, confirmations: bigint): { finality: FinalityLevel; confirmations: number } {
+  const depth = marks.latest - blockNumber;
+  const finality: FinalityLevel =
+    blockNumber <= marks.finalized ? 'finalized' : blockNumber <= marks.safe ? 'safe' : depth >= confirmations ? 'confirmed' : 'seen';
+  return { finality, confirmations: Number(depth < 0n ? 0n : depth) };
+}
+
 const minOf = (a: bigint, b: bigint) => (a < b ? a : b);
 const maxOf = (a: bigint, b: bigint) => (a > b ? a : b);
 const ascending = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
@@ -100,6 +125,9 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
   /** When the registered contracts were last read; 0 forces a read at the next step. */
   let registryReadAt = 0;
   const confirmations = BigInt(options.confirmations);
+  const finalityDepths = options.finalityDepths;
+  /** Whether the RPC's safe/finalized tags failed last time (logged once per change). */
+  let tagsMissing = false;
   const newHeads = options.newHeads;
   const blockRange = BigInt(options.blockRange);
 
@@ -133,7 +161,34 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
     }
   }
 
-  function withIds(decoded: DecodedEvent[], known: StoredEvent[]): NewEvent[] {
+  /**
+   * The head and the RPC's `safe` and `finalized` blocks; where it serves no tag, the fallback
+   * depths below the head. Never above the head (a lagging node's tag) and finalized never above safe.
+   */
+  async function marksAt(latest: BlockHeader): Promise<LevelMarks> {
+    const [safe, finalized] = await Promise.all([reader.tagged('safe'), reader.tagged('finalized')]);
+    const missing = !safe || !finalized;
+    if (missing !== tagsMissing) {
+      tagsMissing = missing;
+      if (missing) log.warn(finalityDepths, 'the RPC serves no safe/finalized block tag: counting the fallback depths instead');
+    }
+    const safeAt = safe ? safe.number : latest.number - BigInt(finalityDepths.safe);
+    const finalizedAt = finalized ? finalized.number : latest.number - BigInt(finalityDepths.finalized);
+    const safeCapped = minOf(safeAt, latest.number);
+    return { latest: latest.number, safe: safeCapped, finalized: minOf(finalizedAt, safeCapped) };
+  }
+
+  /**
+   * The level an event is first published at: `seen`, or `confirmed` even when its block is deeper
+   * already (a backfill): every confirmed event has its message under the plain event id, as before
+   * levels, and the higher level follows from raiseLevels once the indexer caught up.
+   */
+  function firstLevelOf(blockNumber: bigint, marks: LevelMarks): { finality: FinalityLevel; confirmations: number } {
+    const level = levelOf(blockNumber, marks, confirmations);
+    return level.finality === 'seen' ? level : { ...level, finality: 'confirmed' };
+  }
+
+  function withIds(decoded: DecodedEvent[], known: StoredEvent[], marks: LevelMarks): NewEvent[] {
     const byKey = new Map<string, StoredEvent[]>();
     for (const e of known) byKey.set(e.logKey, [...(byKey.get(e.logKey) ?? []), e]);
     const fresh: NewEvent[] = [];
@@ -147,7 +202,12 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
         throw new Error(`event ${live.eventId} is live in block ${live.blockHash} but the chain has it in ${d.blockHash}`);
       }
       const occurrence = earlier.reduce((max, e) => Math.max(max, e.occurrence), 0) + 1;
-      const payload = { ...d, eventId: chainEventId(chainId, d.transactionHash, d.logIndex, occurrence), removed: false } as ChainEvent;
+      const payload = {
+        ...d,
+        eventId: chainEventId(chainId, d.transactionHash, d.logIndex, occurrence),
+        removed: false,
+        ...firstLevelOf(BigInt(d.blockNumber), marks),
+      } as ChainEvent;
       fresh.push({ eventId: payload.eventId, logKey, occurrence, payload });
     }
     return fresh;
@@ -184,9 +244,9 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
   // ---- reading ranges ------------------------------------------------------------------------
 
   /** Reads [from, to], publishes its new events and commits the cursor at `to`. */
-  async function readRange(current: Cursor, from: bigint, to: bigint, latest: bigint): Promise<void> {
+  async function readRange(current: Cursor, from: bigint, to: bigint, marks: LevelMarks): Promise<void> {
     const logs = await reader.escrowLogs(addresses(), from, to);
-    const windowStart = latest - RECENT_BLOCKS_KEPT + 1n;
+    const windowStart = marks.latest - RECENT_BLOCKS_KEPT + 1n;
     // Headers: the range's ends, the blocks of logs that come without their block's time, and near the
     // head every block (kept, so that a reorg finds its common ancestor).
     const wanted = new Set<bigint>([from, to, ...logs.filter((l) => l.blockTimestamp === undefined).map((l) => l.blockNumber)]);
@@ -215,7 +275,11 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
       if (n >= windowStart || n === to) kept.push({ blockNumber: n, blockHash: header.hash, parentHash: header.parentHash });
     }
     const decoded = decodeAll(logs, headers);
-    const fresh = withIds(decoded, await repository.eventsOfLogs(decoded.map((d) => chainEventId(chainId, d.transactionHash, d.logIndex))));
+    const fresh = withIds(
+      decoded,
+      await repository.eventsOfLogs(decoded.map((d) => chainEventId(chainId, d.transactionHash, d.logIndex))),
+      marks,
+    );
     await publish(fresh.map((e) => e.payload));
     const next = { blockNumber: to, blockHash: last.hash, parentHash: last.parentHash };
     await repository.commitRange(owner, { network, events: fresh, blocks: kept, cursor: next, pruneBelow: to - RECENT_BLOCKS_KEPT });
@@ -228,6 +292,7 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
 
   /** A contract new to this network's table, deployed behind the cursor: its events up to the cursor. */
   async function readContractHistory(contract: EscrowContract, upTo: bigint): Promise<void> {
+    let marks: LevelMarks | undefined;
     const address = getAddress(contract.address);
     if (contract.deploymentBlock > upTo) {
       // Deployed after the cursor: the ranges still to read cover all of it.
@@ -240,9 +305,11 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
       const logs = await reader.escrowLogs([address], from, to);
       const headers = await reader.blocks(logs.filter((l) => l.blockTimestamp === undefined).map((l) => l.blockNumber));
       const decoded = decodeAll(logs, headers);
+      marks ??= await marksAt(await reader.latest());
       const fresh = withIds(
         decoded,
         await repository.eventsOfLogs(decoded.map((d) => chainEventId(chainId, d.transactionHash, d.logIndex))),
+        marks,
       );
       await publish(fresh.map((e) => e.payload));
       await repository.commitContractHistory(owner, { network, events: fresh, contract: to === upTo ? contract : undefined });
@@ -382,10 +449,11 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
     newHeads?.polled(latest.number);
     head = latest.number;
     metrics.head.set(labels, Number(latest.number));
-    const target = latest.number - confirmations;
+    // Up to the head: an event is published when it is seen, and again as its level rises (raiseLevels).
+    const target = latest.number;
     if (cursor.blockNumber < target) {
       const to = minOf(cursor.blockNumber + blockRange, target);
-      await readRange(cursor, cursor.blockNumber + 1n, to, latest.number);
+      await readRange(cursor, cursor.blockNumber + 1n, to, await marksAt(latest));
       return true;
     }
     // Nothing new to read. A reorg may still have replaced blocks at or below the cursor (or the chain
@@ -402,7 +470,44 @@ export function createNetworkIndexer(options: NetworkIndexerOptions): NetworkInd
       }
     }
     verifiedHead = latest;
+    await raiseLevels(latest);
     return false;
+  }
+
+  /**
+   * Every live event whose block reached a higher level since it was last published is published
+   * again at that level (its own message id, `<eventId>@<level>`; `confirmed` keeps the plain id),
+   * after its block was checked to be still the chain's; then the level is committed. A crash in
+   * between publishes the same message ids again, which JetStream drops.
+   */
+  async function raiseLevels(latest: BlockHeader): Promise<void> {
+    const rising = await repository.risingEvents(network);
+    if (rising.length === 0) return;
+    const marks = await marksAt(latest);
+    const onChain = await reader.blocks([...new Set(rising.map((e) => e.blockNumber))]);
+    const raised: { event: StoredEvent; finality: FinalityLevel; confirmations: number }[] = [];
+    for (const e of rising) {
+      const level = levelOf(e.blockNumber, marks, confirmations);
+      const before = FINALITY_LEVELS.indexOf(e.payload.finality ?? 'confirmed');
+      if (FINALITY_LEVELS.indexOf(level.finality) <= before) continue;
+      // The block moved under us: the next step's reorg check corrects it; nothing is raised on it.
+      if (onChain.get(e.blockNumber)?.hash !== e.blockHash) return;
+      raised.push({ event: e, ...level });
+    }
+    if (raised.length === 0) return;
+    // An event that jumps from seen past confirmed (several blocks at once) is published at
+    // confirmed on the way: every confirmed event has its message under the plain event id.
+    const messages = raised.flatMap((r) => {
+      const at = (finality: FinalityLevel) => ({ ...r.event.payload, finality, confirmations: r.confirmations }) as ChainEvent;
+      return r.event.payload.finality === 'seen' && r.finality !== 'confirmed' ? [at('confirmed'), at(r.finality)] : [at(r.finality)];
+    });
+    await publish(messages);
+    await repository.commitLevels(owner, {
+      network,
+      raised: raised.map((r) => ({ eventId: r.event.eventId, finality: r.finality, confirmations: r.confirmations })),
+    });
+    for (const r of raised) metrics.levelsRaised.inc({ network, finality: r.finality });
+    log.debug({ raised: raised.length }, 'event levels raised');
   }
 
   /**

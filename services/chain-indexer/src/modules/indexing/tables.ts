@@ -1,4 +1,4 @@
-import type { ChainEvent } from '@holdfast/contracts';
+import type { ChainEvent, FinalityLevel } from '@holdfast/contracts';
 import { timestamptz, updatedAt } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
@@ -49,6 +49,12 @@ export const events = indexerSchema.table(
     blockHash: text('block_hash').notNull(),
     logIndex: integer('log_index').notNull(),
     payload: jsonb('payload').$type<ChainEvent>().notNull(),
+    /**
+     * The highest level published for the event (docs/chain.md, levels): it is published again each
+     * time its block reaches a higher one, until `finalized`. Events published before levels count
+     * as `finalized` (they are history, and republishing all of it would flood the stream).
+     */
+    finality: text('finality').$type<FinalityLevel>().notNull().default('finalized'),
     publishedAt: timestamptz('published_at').notNull().defaultNow(),
     removedAt: timestamptz('removed_at'),
     removedReason: text('removed_reason'),
@@ -56,6 +62,8 @@ export const events = indexerSchema.table(
   (t) => [
     uniqueIndex('events_log_key_occurrence_idx').on(t.logKey, t.occurrence),
     index('events_live_by_block_idx').on(t.network, t.blockNumber, t.logIndex).where(sql`${t.removedAt} is null`),
+    // The live events whose level may still rise: read at every new head, few (minutes of events).
+    index('events_rising_idx').on(t.network, t.blockNumber, t.logIndex).where(sql`${t.removedAt} is null and ${t.finality} <> 'finalized'`),
   ],
 );
 

@@ -1,4 +1,4 @@
-import type { BillingConfig, Scope } from '@holdfast/contracts';
+import type { BillingConfig, PlatformFinality, Scope } from '@holdfast/contracts';
 
 /** A platform's billing defaults: `settings.billing` (`enabled`, `feeType`, `feePercentage`, `fixedFee`). */
 export type PlatformBilling = BillingConfig & { enabled?: boolean };
@@ -24,6 +24,8 @@ export interface Principal {
    * (docs/adr/0026). Undefined when not read with the credential: read it from the platform.
    */
   billing?: PlatformBilling | null;
+  /** The platform's finality rule (`settings.finality`), read with the credential like `billing`. */
+  finality?: PlatformFinality | null;
   /** The API key's row id (kind api_key). */
   keyId?: string;
   /** The OAuth client's public id `hf_client_…` (kind oauth_token). */

@@ -1,4 +1,4 @@
-import type { CredentialInvalidationKind, Scope } from '@holdfast/contracts';
+import type { CredentialInvalidationKind, PlatformFinality, Scope } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
 import type { PlatformBilling } from './principal.js';
 
@@ -13,6 +13,8 @@ export interface ApiKeyLookup {
   platformActive: boolean;
   /** The platform's `settings.billing` (null: none). */
   billing: PlatformBilling | null;
+  /** The platform's `settings.finality` (null: none). */
+  finality: PlatformFinality | null;
 }
 
 export interface TokenLookup {
@@ -33,6 +35,8 @@ export interface TokenLookup {
   platformActive: boolean;
   /** The platform's `settings.billing` (null: none). */
   billing: PlatformBilling | null;
+  /** The platform's `settings.finality` (null: none). */
+  finality: PlatformFinality | null;
 }
 
 export interface Invalidation {
@@ -69,11 +73,13 @@ export function createAuthRepository(sql: Sql): AuthRepository {
           scopes: Scope[];
           is_active: boolean;
           billing: PlatformBilling | null;
+          finality: PlatformFinality | null;
         }[]
       >`
         select k.id as key_id, k.revoked_at is not null as revoked, p.id as platform_id, p.name, p.workspace_id,
                p.sandbox, p.scopes, p.is_active,
-               case when jsonb_typeof(p.settings -> 'billing') = 'object' then p.settings -> 'billing' end as billing
+               case when jsonb_typeof(p.settings -> 'billing') = 'object' then p.settings -> 'billing' end as billing,
+               case when jsonb_typeof(p.settings -> 'finality') = 'object' then p.settings -> 'finality' end as finality
         from api_keys k join platforms p on p.id = k.platform_id
         where k.key_hash = ${keyHash}`;
       if (!row) return undefined;
@@ -87,6 +93,7 @@ export function createAuthRepository(sql: Sql): AuthRepository {
         scopes: row.scopes,
         platformActive: row.is_active,
         billing: row.billing,
+        finality: row.finality,
       };
     },
     findToken: async (tokenHash) => {
@@ -107,13 +114,15 @@ export function createAuthRepository(sql: Sql): AuthRepository {
           sandbox: boolean;
           is_active: boolean;
           billing: PlatformBilling | null;
+          finality: PlatformFinality | null;
         }[]
       >`
         select t.id as token_id, t.scopes as token_scopes, (extract(epoch from t.expires_at) * 1000)::bigint as expires_ms,
                t.revoked_at is not null as revoked, c.id as client_pk, c.client_id, c.scopes as client_scopes,
                (c.is_active and c.deleted_at is null) as client_usable, p.id as platform_id, p.name, p.workspace_id,
                p.sandbox, p.is_active, p.scopes as platform_scopes,
-               case when jsonb_typeof(p.settings -> 'billing') = 'object' then p.settings -> 'billing' end as billing
+               case when jsonb_typeof(p.settings -> 'billing') = 'object' then p.settings -> 'billing' end as billing,
+               case when jsonb_typeof(p.settings -> 'finality') = 'object' then p.settings -> 'finality' end as finality
         from oauth_tokens t
         join oauth_clients c on c.id = t.client_pk
         join platforms p on p.id = c.platform_id
@@ -135,6 +144,7 @@ export function createAuthRepository(sql: Sql): AuthRepository {
         sandbox: row.sandbox,
         platformActive: row.is_active,
         billing: row.billing,
+        finality: row.finality,
       };
     },
     pruneInvalidations: async () => {

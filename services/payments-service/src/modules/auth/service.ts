@@ -84,6 +84,7 @@ export function createAuthenticator(deps: {
       sandbox: found.sandbox,
       scopes: found.scopes,
       billing: found.billing,
+      finality: found.finality,
       keyId: found.keyId,
     };
     cache.set(hash, principal, now + API_KEY_CACHE_MS, epoch);
@@ -111,6 +112,7 @@ export function createAuthenticator(deps: {
         found.platformScopes,
       ),
       billing: found.billing,
+      finality: found.finality,
       clientId: found.clientId,
       clientPk: found.clientPk,
       tokenId: found.tokenId,

@@ -1,4 +1,4 @@
-import type { BatchListQuery, Currency, Network, OrchestrationType, SignerType } from '@holdfast/contracts';
+import type { BatchListQuery, Currency, FinalityLevel, Network, OrchestrationType, SignerType } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
 import { isoOf } from '@holdfast/db';
 import { type BatchStatus, type TransactionRow, toTransactionRow } from '../transactions/index.js';
@@ -112,9 +112,22 @@ export function createBatchesRepository(sql: Sql) {
      * Inserts every leg of a batch as a transaction, in one statement; answers them in leg order. The
      * legs take the sender's next `sender_seq` numbers (read under the sender's lock, checkSender).
      */
-    async insertLegs(tx: Queryable, b: NewBatch, holdDeadline: string | null): Promise<TransactionRow[]> {
+    async insertLegs(
+      tx: Queryable,
+      b: NewBatch,
+      holdDeadline: string | null,
+      /** The level each leg counts at (docs/transactions.md, finality); null: `confirmed`. */
+      requiredFinalityOf: (amount: string) => FinalityLevel | null = () => null,
+    ): Promise<TransactionRow[]> {
       const legs = JSON.stringify(
-        b.legs.map((l) => ({ id: l.id, leg_index: l.legIndex, to_address: l.toAddress, amount: l.amount, metadata: l.metadata })),
+        b.legs.map((l) => ({
+          id: l.id,
+          leg_index: l.legIndex,
+          to_address: l.toAddress,
+          amount: l.amount,
+          metadata: l.metadata,
+          required_finality: requiredFinalityOf(l.amount),
+        })),
       );
       const rows = await tx<Parameters<typeof toTransactionRow>[0][]>`
         with last as (
@@ -122,12 +135,13 @@ export function createBatchesRepository(sql: Sql) {
           where platform_id = ${b.platformId} and lower(from_address) = ${b.fromAddress.toLowerCase()})
         insert into transactions (id, platform_id, workspace_id, status, amount, currency, from_address, to_address,
           blockchain_network, chain_id, orchestration_type, signer_type, customer_id, template_id, template, metadata,
-          batch_id, leg_index, sender_seq, hold_deadline)
+          batch_id, leg_index, sender_seq, hold_deadline, required_finality)
         select l.id, ${b.platformId}, ${b.workspaceId}, ${INITIAL_STATUS}, l.amount::numeric, ${b.currency}, ${b.fromAddress},
           l.to_address, ${b.blockchainNetwork}, ${b.chainId}, ${b.orchestrationType}, ${b.signerType}, ${b.customerId},
           ${b.templateId}, ${b.template === null ? null : JSON.stringify(b.template)}::text::jsonb, l.metadata, ${b.id}, l.leg_index,
-          last.seq + l.leg_index + 1, ${holdDeadline}::timestamptz
-        from jsonb_to_recordset(${legs}::text::jsonb) as l(id uuid, leg_index int, to_address text, amount text, metadata jsonb), last
+          last.seq + l.leg_index + 1, ${holdDeadline}::timestamptz, l.required_finality
+        from jsonb_to_recordset(${legs}::text::jsonb)
+          as l(id uuid, leg_index int, to_address text, amount text, metadata jsonb, required_finality text), last
         returning *`;
       return rows.map(toTransactionRow).sort((x, y) => (x.legIndex ?? 0) - (y.legIndex ?? 0));
     },

@@ -24,6 +24,7 @@ import { sha256 } from '@holdfast/secrets';
 import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';
 import { normalizeAmount, resolveNetwork, sumDecimals, toBaseUnits } from '../money/index.js';
+import { platformFinality, readPlatformSettings, requiredFinalityOf } from '../platforms/index.js';
 import {
   type CheckSender,
   type ControlsGate,
@@ -215,6 +216,10 @@ export function createBatchesService(deps: {
         if (replay) return replay;
       }
 
+      const finalityRule =
+        principal.finality !== undefined
+          ? principal.finality
+          : platformFinality(await readPlatformSettings(repository.sql, principal.platformId));
       const created = await repository.transaction(async (tx) => {
         await deps.checkSender(tx, {
           platformId: principal.platformId,
@@ -232,6 +237,8 @@ export function createBatchesService(deps: {
           tx,
           batch,
           row.orchestrationType === 'platform' ? batchHoldDeadline(row.createdAt, holdPeriod) : null,
+          // Each leg counts at the platform's level, raised by its threshold for the leg's amount.
+          row.orchestrationType === 'platform' ? (amount) => requiredFinalityOf(finalityRule, amount, undefined) : undefined,
         );
         await appendToOutboxSql(
           tx,

@@ -1,5 +1,6 @@
 import {
   AppError,
+  DEFAULT_EVENT_TYPES,
   type DeliveredEvent,
   type DomainEvent,
   EVENT_STREAM_SCOPES,
@@ -30,7 +31,7 @@ const KNOWN = new Set<string>(EVENT_TYPES);
 
 /** 400 INVALID_EVENT_TYPES naming each unknown type (as the webhook subscriptions do). */
 function requestedTypes(types: string | undefined): Set<EventType> {
-  if (types === undefined || types.trim() === '') return new Set(EVENT_TYPES);
+  if (types === undefined || types.trim() === '') return new Set(DEFAULT_EVENT_TYPES);
   const given = types
     .split(',')
     .map((t) => t.trim())

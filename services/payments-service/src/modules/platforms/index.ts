@@ -2,5 +2,7 @@
 // from here, never from its files (the architecture test fails on that).
 
 export { platformBillingOf } from './billing.js';
+export { checkFinalitySettings, platformFinality, requiredFinalityOf } from './finality.js';
 export type { PlatformRow, PlatformsRepository } from './repository.js';
+export { readPlatformSettings } from './repository.js';
 export type { PlatformsService } from './service.js';

@@ -26,6 +26,7 @@ import {
   type Principal,
 } from '../auth/index.js';
 import { type RemoteTasksOutbox, task } from '../remote-tasks/index.js';
+import { checkFinalitySettings } from './finality.js';
 import type { NewPlatform, PlatformChanges, PlatformRow, PlatformsRepository } from './repository.js';
 
 export const BOOTSTRAP_PLATFORM_NAME = 'bootstrap';
@@ -135,6 +136,7 @@ export function createPlatformsService(deps: {
       const workspaceId = body.workspaceId ?? null;
       checkScopesFor(workspaceId, scopes);
       checkWebhookUrl(body.webhookUrl);
+      checkFinalitySettings(body.settings);
       const { platform, apiKey } = await repository.transaction((tx) =>
         createWithKey(tx, {
           name: body.name,
@@ -177,6 +179,7 @@ export function createPlatformsService(deps: {
 
     update: async (principal, id, body) => {
       checkWebhookUrl(body.webhookUrl);
+      checkFinalitySettings(body.settings);
       const { row } = await repository.transaction(async (tx) => {
         const current = await visible(tx, principal, id, true);
         const admin = hasScope(principal, 'admin:platform');

@@ -1,4 +1,4 @@
-import { type MismatchKind, type MismatchQuery, type ReconciliationMismatch, uuidv7 } from '@holdfast/contracts';
+import { type FinalityLevel, type MismatchKind, type MismatchQuery, type ReconciliationMismatch, uuidv7 } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
 import { isoOf } from '@holdfast/db';
 
@@ -7,8 +7,13 @@ export interface Candidate {
   id: string;
   status: string;
   network: string;
-  escrowAddress: string;
+  /** Null for a lock announced below the level the transaction counts at (not escrowed yet). */
+  escrowAddress: string | null;
   batchId: string | null;
+  /** Where the books say the lock is (docs/chain.md, levels): null when no level was recorded. */
+  finality: FinalityLevel | null;
+  blockNumber: number | null;
+  blockHash: string | null;
   /** A release or refund instruction of the settlement worker is still owed (pending or sending). */
   instructionOwed: boolean;
 }
@@ -22,6 +27,9 @@ interface DbMismatch {
   escrow_address: string;
   database_status: string;
   chain_status: ReconciliationMismatch['chainStatus'];
+  announced_finality: FinalityLevel | null;
+  announced_block_number: string | number | null;
+  announced_block_hash: string | null;
   first_seen_at: string | Date;
   last_seen_at: string | Date;
   resolved_at: string | Date | null;
@@ -38,6 +46,9 @@ const toMismatch = (r: DbMismatch): ReconciliationMismatch => ({
   escrowAddress: r.escrow_address,
   databaseStatus: r.database_status,
   chainStatus: r.chain_status,
+  announcedFinality: r.announced_finality,
+  announcedBlockNumber: r.announced_block_number === null ? null : Number(r.announced_block_number),
+  announcedBlockHash: r.announced_block_hash,
   firstSeenAt: isoOf(r.first_seen_at),
   lastSeenAt: isoOf(r.last_seen_at),
   resolvedAt: r.resolved_at === null ? null : isoOf(r.resolved_at),
@@ -53,15 +64,28 @@ export function createReconciliationRepository() {
      */
     async candidates(q: Queryable, afterId: string | null, limit: number, lookbackSeconds: number): Promise<Candidate[]> {
       const rows = await q<
-        { id: string; status: string; blockchain_network: string; escrow_address: string; batch_id: string | null; owed: boolean }[]
+        {
+          id: string;
+          status: string;
+          blockchain_network: string;
+          escrow_address: string | null;
+          batch_id: string | null;
+          finality: FinalityLevel | null;
+          block_number: string | null;
+          block_hash: string | null;
+          owed: boolean;
+        }[]
       >`
-        select t.id, t.status, t.blockchain_network, t.escrow_address, t.batch_id,
+        select t.id, t.status, t.blockchain_network, t.escrow_address, t.batch_id, t.finality, t.block_number, t.block_hash,
           exists (select 1 from settlements s where s.transaction_id = t.id and s.status in ('pending', 'sending')) as owed
         from transactions t
-        where t.orchestration_type = 'platform' and t.escrow_address is not null
-          and (t.status in ('escrowed', 'in_review', 'disputed')
-               or (t.status in ('completed', 'refunded', 'rescinded')
-                   and t.updated_at > now() - ${lookbackSeconds} * interval '1 second'))
+        where t.orchestration_type = 'platform'
+          and ((t.escrow_address is not null
+                and (t.status in ('escrowed', 'in_review', 'disputed')
+                     or (t.status in ('completed', 'refunded', 'rescinded')
+                         and t.updated_at > now() - ${lookbackSeconds} * interval '1 second')))
+               -- A lock announced below the level its transaction counts at: its block is checked too.
+               or (t.status in ('pending', 'pending_user_action') and t.finality is not null))
           and (${afterId}::uuid is null or t.id > ${afterId}::uuid)
         order by t.id limit ${limit}`;
       return rows.map((r) => ({
@@ -70,6 +94,9 @@ export function createReconciliationRepository() {
         network: r.blockchain_network,
         escrowAddress: r.escrow_address,
         batchId: r.batch_id,
+        finality: r.finality,
+        blockNumber: r.block_number === null ? null : Number(r.block_number),
+        blockHash: r.block_hash,
         instructionOwed: r.owed,
       }));
     },
@@ -80,11 +107,14 @@ export function createReconciliationRepository() {
       m: Pick<
         ReconciliationMismatch,
         'kind' | 'transactionId' | 'batchId' | 'network' | 'escrowAddress' | 'databaseStatus' | 'chainStatus'
-      >,
+      > &
+        Partial<Pick<ReconciliationMismatch, 'announcedFinality' | 'announcedBlockNumber' | 'announcedBlockHash'>>,
     ): Promise<{ mismatch: ReconciliationMismatch; fresh: boolean }> {
       const rows = await q<(DbMismatch & { fresh: boolean })[]>`
-        insert into reconciliation_mismatches (id, kind, transaction_id, batch_id, network, escrow_address, database_status, chain_status)
-        values (${uuidv7()}, ${m.kind}, ${m.transactionId}, ${m.batchId}, ${m.network}, ${m.escrowAddress}, ${m.databaseStatus}, ${m.chainStatus})
+        insert into reconciliation_mismatches (id, kind, transaction_id, batch_id, network, escrow_address, database_status, chain_status,
+          announced_finality, announced_block_number, announced_block_hash)
+        values (${uuidv7()}, ${m.kind}, ${m.transactionId}, ${m.batchId}, ${m.network}, ${m.escrowAddress}, ${m.databaseStatus}, ${m.chainStatus},
+          ${m.announcedFinality ?? null}, ${m.announcedBlockNumber ?? null}::bigint, ${m.announcedBlockHash ?? null})
         on conflict (transaction_id, kind) where resolved_at is null do update set
           last_seen_at = now(), database_status = excluded.database_status, chain_status = excluded.chain_status
         returning *, (xmax = 0) as fresh`;

@@ -55,14 +55,62 @@ export function createReconciliationService(deps: ReconciliationDeps) {
   });
 
   async function chainStatusOf(c: Candidate): Promise<ChainStatusName> {
+    if (!c.escrowAddress) return 'none';
     const depth = chain.requiredConfirmations(c.network);
     const at = depth > 0 ? (await chain.latestBlock(c.network)) - BigInt(depth) : undefined;
     const escrow = await chain.getEscrow(c.network, c.escrowAddress, c.id, at !== undefined && at > 0n ? at : undefined);
     return CHAIN_STATUS_NAMES[Number(escrow.status)] ?? 'none';
   }
 
+  /**
+   * A lock the books announced at a level whose block the chain no longer holds (docs/chain.md,
+   * levels): reported for an operator, never repaired here (the indexer's correction moves the
+   * transaction back; this says it has not come).
+   */
+  async function announcedBlockGone(c: Candidate): Promise<boolean> {
+    if (c.blockNumber === null || !c.blockHash) return false;
+    const onChain = await chain.blockHashAt(c.network, BigInt(c.blockNumber));
+    if (onChain === c.blockHash.toLowerCase()) return false;
+    const chainStatus = await chainStatusOf(c);
+    await repository.clear(sql, c.id, 'announced_block_gone');
+    const { mismatch, fresh } = await repository.upsertOpen(sql, {
+      kind: 'announced_block_gone',
+      transactionId: c.id,
+      batchId: c.batchId,
+      network: c.network,
+      escrowAddress: c.escrowAddress ?? '',
+      databaseStatus: c.status,
+      chainStatus,
+      announcedFinality: c.finality,
+      announcedBlockNumber: c.blockNumber,
+      announcedBlockHash: c.blockHash,
+    });
+    if (fresh) {
+      found.inc({ kind: 'announced_block_gone' });
+      log.error(
+        {
+          kind: 'announced_block_gone',
+          transactionId: c.id,
+          databaseStatus: c.status,
+          chainStatus,
+          finality: c.finality,
+          blockNumber: c.blockNumber,
+          blockHash: c.blockHash,
+          since: mismatch.firstSeenAt,
+        },
+        'reconciliation mismatch: a lock announced at a level is no longer in its block on chain; needs an operator',
+      );
+    }
+    return true;
+  }
+
   /** One transaction: compare, record, maybe repair. Answers what happened. */
   async function reconcile(c: Candidate): Promise<'agree' | 'mismatch' | 'repaired'> {
+    if (await announcedBlockGone(c)) return 'mismatch';
+    if (!c.escrowAddress) {
+      await repository.clear(sql, c.id, null);
+      return 'agree';
+    }
     const chainStatus = await chainStatusOf(c);
     const { kind, repair } = compare(c.status, chainStatus, c.instructionOwed);
     const cleared = await repository.clear(sql, c.id, kind);

@@ -1,7 +1,7 @@
-import type { MismatchKind } from '@holdfast/contracts';
+import type { FinalityLevel, MismatchKind } from '@holdfast/contracts';
 import { timestamptzString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
-import { index, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
 import { transactionIdColumn } from '../transactions/tables.js';
 
@@ -21,6 +21,10 @@ export const reconciliationMismatches = paymentsSchema.table(
     escrowAddress: text('escrow_address').notNull(),
     databaseStatus: text('database_status').notNull(),
     chainStatus: text('chain_status').notNull(),
+    /** `announced_block_gone`: the level the lock had been announced at, and its block. */
+    announcedFinality: text('announced_finality').$type<FinalityLevel>(),
+    announcedBlockNumber: bigint('announced_block_number', { mode: 'number' }),
+    announcedBlockHash: text('announced_block_hash'),
     firstSeenAt: timestamptzString('first_seen_at').notNull().defaultNow(),
     lastSeenAt: timestamptzString('last_seen_at').notNull().defaultNow(),
     resolvedAt: timestamptzString('resolved_at'),

@@ -1,8 +1,17 @@
-import { confirmationsFor, type EscrowContract, type TokenContract } from '@holdfast/config';
-import { type AppEnv, AppError, CHAIN_IDS, type EscrowTerms, type LookupEscrowContractReply, type Network } from '@holdfast/contracts';
+import { confirmationsFor, type EscrowContract, finalityFallbackDepths, type TokenContract } from '@holdfast/config';
+import {
+  type AppEnv,
+  AppError,
+  CHAIN_IDS,
+  type EscrowTerms,
+  type FinalityLevel,
+  type LookupEscrowContractReply,
+  type Network,
+} from '@holdfast/contracts';
 import { EscrowStatus, escrowGenuineness, evmChain, holdfastEscrowAbi, uuidToOnchainId } from '@holdfast/escrow';
 import {
   type Address,
+  BlockNotFoundError,
   type Chain,
   createPublicClient,
   createWalletClient,
@@ -177,6 +186,45 @@ export function createChainAccess(settings: ChainSettings, deps: ChainAccessDeps
     /** The latest block number of a network. */
     async latestBlock(network: string): Promise<bigint> {
       return rpc('getBlockNumber', () => client(network).getBlockNumber({ cacheTime: 0 }));
+    },
+
+    /** The hash of block `n` (lower case) on the chain now, or null when it has none. */
+    async blockHashAt(network: string, n: bigint): Promise<string | null> {
+      const block = await rpc('getBlock', () =>
+        orNullWhen(BlockNotFoundError, () => client(network).getBlock({ blockNumber: n, includeTransactions: false })),
+      );
+      return block?.hash ? block.hash.toLowerCase() : null;
+    },
+
+    /**
+     * The level a block has reached on the chain now (docs/chain.md, levels), as the indexer
+     * computes it: the RPC's `finalized`/`safe` blocks (the fallback depths where it serves no tag),
+     * else `confirmed` at the network's confirmations, else `seen`; and the confirmations on top.
+     */
+    async levelOf(network: string, blockNumber: bigint): Promise<{ finality: FinalityLevel; confirmations: number }> {
+      const c = client(network);
+      const tagged = (blockTag: 'safe' | 'finalized') =>
+        c.getBlock({ blockTag, includeTransactions: false }).then(
+          (b) => b.number,
+          () => null,
+        );
+      const [latest, safe, finalized] = await rpc('getBlock', () =>
+        Promise.all([c.getBlockNumber({ cacheTime: 0 }), tagged('safe'), tagged('finalized')]),
+      );
+      const depths = finalityFallbackDepths(network as Network);
+      const safeAt = safe ?? latest - BigInt(depths.safe);
+      const finalizedAt = finalized ?? latest - BigInt(depths.finalized);
+      const depth = latest - blockNumber;
+      const required = BigInt(confirmationsFor(network as Network, settings.appEnv as AppEnv, settings.confirmations));
+      const finality: FinalityLevel =
+        blockNumber <= finalizedAt && blockNumber <= safeAt
+          ? 'finalized'
+          : blockNumber <= safeAt
+            ? 'safe'
+            : depth >= required
+              ? 'confirmed'
+              : 'seen';
+      return { finality, confirmations: Number(depth < 0n ? 0n : depth) };
     },
 
     async transaction(network: string, hash: Hash): Promise<Transaction | null> {

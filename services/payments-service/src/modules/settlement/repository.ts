@@ -137,6 +137,12 @@ export function createSettlementRepository() {
         next_attempt_at = now() + make_interval(secs => ${delayMs / 1000}), updated_at = now() where id = ${id}`;
     },
 
+    /** A reorg withdrew the escrow: its instructions not yet sent are superseded (nothing is paid on a removed block). */
+    async supersedePending(tx: Queryable, transactionId: string): Promise<void> {
+      await tx`update settlements set status = 'superseded', last_error = 'the escrow was removed by a reorg', updated_at = now()
+        where transaction_id = ${transactionId} and status = 'pending'`;
+    },
+
     async recordAttestation(tx: Queryable, transactionId: string, party: string, txHash: string | null, verified: boolean): Promise<void> {
       await tx`
         insert into early_release_attestations (transaction_id, party, tx_hash, verified)

@@ -2,8 +2,12 @@ import { isDeepStrictEqual } from 'node:util';
 import {
   AppError,
   type ChainEvent,
+  type ChainEventOf,
   chainEventId,
   chainMessageId,
+  DEFAULT_FINALITY,
+  type FinalityLevel,
+  finalityAtLeast,
   notFound,
   type RefundBody,
   type ReleaseEarlyAttestBody,
@@ -15,11 +19,12 @@ import {
   validationError,
 } from '@holdfast/contracts';
 import { holdfastEscrowAbi } from '@holdfast/contracts/escrow';
-import { type Queryable, retryOnConflict, type Sql } from '@holdfast/db';
+import { appendToOutboxSql, type Queryable, retryOnConflict, type Sql } from '@holdfast/db';
 import { decodeEscrowLog, uuidToOnchainId } from '@holdfast/escrow';
 import type { Logger } from '@holdfast/logging';
 import { NonRetryableError, RetryableError } from '@holdfast/messaging';
 import { decodeFunctionData, erc20Abi, getAddress, type Hash, parseEventLogs, type TransactionReceipt } from 'viem';
+import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';
 import { toBaseUnits } from '../money/index.js';
 import {
@@ -32,6 +37,8 @@ import {
   type TransactionRow,
   type TransactionsRepository,
   toPaymentsTransaction,
+  transactionEvent,
+  transactionRef,
 } from '../transactions/index.js';
 import { type ChainAccess, sameAddress } from './chain.js';
 import type { ChainOutcome, SettlementRepository } from './repository.js';
@@ -169,19 +176,48 @@ export function createSettlementService(deps: SettlementDeps) {
   }
 
   /**
-   * A CHAIN event moves money only at the depth a submitted hash needs (`requiredConfirmations`):
-   * the indexer publishes there, but a message that arrives earlier (another indexer's settings, a
-   * publisher that is not the indexer) is for a block a reorg can still undo. It comes again later
-   * (RetryableError: nak with a delay), unclaimed.
+   * A CHAIN message's level is a claim the chain must back before it counts (docs/chain.md,
+   * levels): `confirmed` at the depth a submitted hash needs (`requiredConfirmations`), `safe` and
+   * `finalized` at or below the RPC's tagged block; `seen` only needs the log (notOnChain). A
+   * message that claims more than the chain shows yet (another indexer's settings, a publisher that
+   * is not the indexer) comes again later (RetryableError: nak with a delay), unclaimed.
    */
-  async function requireEventDepth(event: ChainEvent): Promise<void> {
+  async function requireLevel(event: ChainEvent): Promise<void> {
+    const claimed = event.finality ?? DEFAULT_FINALITY;
+    if (claimed === 'seen') return;
+    if (claimed === 'confirmed' && chain.requiredConfirmations(event.network) === 0) return;
+    const now = await chain.levelOf(event.network, BigInt(event.blockNumber));
+    if (finalityAtLeast(now.finality, claimed)) return;
     const required = chain.requiredConfirmations(event.network);
-    if (required === 0) return;
-    const have = Math.max(0, Number((await chain.latestBlock(event.network)) - BigInt(event.blockNumber)));
-    if (have >= required) return;
     throw new RetryableError(
-      `chain event ${chainMessageId(event)} has ${have} of the ${required} confirmations ${event.network} needs`,
-      Math.min(30_000, 1_000 * (required - have)),
+      `chain event ${chainMessageId(event)} claims ${claimed}; the chain shows ${now.finality} (${now.confirmations} of the ${required} confirmations ${event.network} needs)`,
+      claimed === 'confirmed' ? Math.min(30_000, 1_000 * Math.max(1, required - now.confirmations)) : 5_000,
+    );
+  }
+
+  /**
+   * Submitted hashes count at the transaction's level too: a lock at `confirmed` (today's
+   * default) needs the confirmations, one at `safe` or `finalized` the chain's tagged block.
+   * Until then 409 CHAIN_TRANSACTION_PENDING, nothing changed.
+   */
+  async function requireRequiredLevel(row: TransactionRow, hash: Hash, receipt: TransactionReceipt) {
+    const required = row.requiredFinality ?? DEFAULT_FINALITY;
+    if (required === 'confirmed' || required === 'seen') {
+      if (required === 'confirmed') await requireConfirmations(row, hash, receipt);
+      return chain.levelOf(row.blockchainNetwork, receipt.blockNumber);
+    }
+    const now = await chain.levelOf(row.blockchainNetwork, receipt.blockNumber);
+    if (finalityAtLeast(now.finality, required)) return now;
+    throw new AppError(
+      'CHAIN_TRANSACTION_PENDING',
+      `${hash} is ${now.finality} on ${row.blockchainNetwork}; this transaction counts once it is ${required}: nothing changed; submit it again later (or wait: the transaction moves once the chain event arrives)`,
+      {
+        txHash: hash,
+        network: row.blockchainNetwork,
+        finality: now.finality,
+        requiredFinality: required,
+        confirmations: now.confirmations,
+      },
     );
   }
 
@@ -407,7 +443,7 @@ export function createSettlementService(deps: SettlementDeps) {
     if (problems.length > 0) {
       throw mismatch('terms_mismatch', `The escrow's ${problems.join(', ')} differ from the transaction`, { fields: problems });
     }
-    await requireConfirmations(row, hash, receipt);
+    const level = await requireRequiredLevel(row, hash, receipt);
     const out = await retryOnConflict(() =>
       sql.begin(async (tx) => {
         const locked = await transactions.lock(tx, id, principal.platformId);
@@ -432,7 +468,16 @@ export function createSettlementService(deps: SettlementDeps) {
           platformId: principal.platformId,
           action: 'lock_escrow',
           actor: actorOf(principal),
-          patch: { txHash: hash, escrowAddress: getAddress(log.address), chainId, holdDeadline: isoOfSeconds(log.args.holdDeadline) },
+          patch: {
+            txHash: hash,
+            escrowAddress: getAddress(log.address),
+            chainId,
+            holdDeadline: isoOfSeconds(log.args.holdDeadline),
+            finality: level.finality,
+            confirmations: level.confirmations,
+            blockNumber: Number(receipt.blockNumber),
+            blockHash: receipt.blockHash.toLowerCase(),
+          },
         });
       }),
     );
@@ -640,16 +685,79 @@ export function createSettlementService(deps: SettlementDeps) {
     'escrow.rescinded': 'rescind',
   };
 
+  /** The recorded action: a move, or a level recorded or withdrawn without one. */
+  type DecidedAction = TransactionAction | 'record_finality' | 'withdraw_finality';
   interface Decision {
     outcome: ChainOutcome;
-    action: TransactionAction | null;
+    action: DecidedAction | null;
     detail: string | null;
   }
-  const decided = (outcome: ChainOutcome, detail: string | null = null, action: TransactionAction | null = null): Decision => ({
+  const decided = (outcome: ChainOutcome, detail: string | null = null, action: DecidedAction | null = null): Decision => ({
     outcome,
     action,
     detail,
   });
+
+  /** `transaction.finality_updated` of a row whose lock reached `level` (in the caller's transaction). */
+  async function announceLevel(tx: Queryable, row: TransactionRow, level: FinalityLevel, confirmations: number, event: ChainEvent) {
+    await appendToOutboxSql(tx, SCHEMA_NAME, [
+      transactionEvent('transaction.finality_updated', row, {
+        transaction: transactionRef(row),
+        finality: level,
+        requiredFinality: row.requiredFinality ?? DEFAULT_FINALITY,
+        confirmations,
+        blockNumber: event.blockNumber,
+        blockHash: event.blockHash,
+        txHash: event.transactionHash,
+      }),
+    ]);
+  }
+
+  /**
+   * An `EscrowCreated` of this transaction (terms checked) at a level (docs/chain.md, levels): the
+   * level is recorded on the row and announced (`transaction.finality_updated`) each time it rises;
+   * the transaction becomes `escrowed` once the level reaches the one it counts at
+   * (`requiredFinality`, `confirmed` by default). A lower or equal level than recorded changes nothing.
+   */
+  async function applyLock(tx: Queryable, row: TransactionRow, event: ChainEventOf<'escrow.created'>, actor: string): Promise<Decision> {
+    const level = event.finality ?? DEFAULT_FINALITY;
+    const required = row.requiredFinality ?? DEFAULT_FINALITY;
+    const confirmations = event.confirmations ?? chain.requiredConfirmations(event.network);
+    const fact = { finality: level, confirmations, blockNumber: event.blockNumber, blockHash: event.blockHash };
+    const sameLock = row.txHash === event.transactionHash && (!row.blockHash || row.blockHash === event.blockHash);
+    const rises = !sameLock || !row.finality || !finalityAtLeast(row.finality, level);
+    const preEscrow = (PRE_ESCROW as readonly string[]).includes(row.status);
+    if (preEscrow && finalityAtLeast(level, required)) {
+      const moved = await moves.move(tx, {
+        transactionId: row.id,
+        action: 'lock_escrow',
+        actor,
+        reason: null,
+        patch: {
+          escrowAddress: getAddress(event.contractAddress),
+          txHash: event.transactionHash,
+          chainId: event.chainId,
+          holdDeadline: event.data.holdDeadline,
+          ...fact,
+        },
+      });
+      // `transaction.escrowed` announces the level it counts at; a level above it is announced as well.
+      if (level !== required) await announceLevel(tx, moved.after, level, confirmations, event);
+      return decided('applied', level === required ? null : `${level}; counts at ${required}`, 'lock_escrow');
+    }
+    if (!preEscrow && !sameLock) {
+      if (row.status === 'escrowed' || row.status === 'in_review')
+        return decided('conflict', `already escrowed by ${row.txHash}`, 'lock_escrow');
+      return decided('noop', `the transaction is ${row.status}`, 'lock_escrow');
+    }
+    if (!rises) return decided('noop', `already ${row.finality}`, null);
+    if (!preEscrow && !['escrowed', 'in_review', 'disputed'].includes(row.status)) {
+      return decided('noop', `the transaction is ${row.status}`, null);
+    }
+    const recorded = await transactions.recordFinality(tx, row.id, { ...fact, txHash: event.transactionHash });
+    await announceLevel(tx, recorded, level, confirmations, event);
+    return decided('applied', preEscrow ? `${level}; counts at ${required}` : `${level}`, 'record_finality');
+  }
 
   async function applyEvent(tx: Queryable, event: ChainEvent, genuine: boolean): Promise<Decision> {
     const actor = `chain:${event.eventId}`;
@@ -678,6 +786,10 @@ export function createSettlementService(deps: SettlementDeps) {
 
     const action = ACTION_OF[event.kind];
     if (!action) return decided('noop');
+    const level = event.finality ?? DEFAULT_FINALITY;
+    // Money moves out of an escrow at `confirmed`, as before levels: a release, refund or rescind
+    // only seen may still be undone by a reorg (its confirmed copy follows).
+    if (event.kind !== 'escrow.created' && level === 'seen') return decided('noop', 'seen only: applied once confirmed', null);
     let patch = {};
     if (event.kind === 'escrow.created') {
       const problems = termsProblems(row, {
@@ -689,12 +801,7 @@ export function createSettlementService(deps: SettlementDeps) {
       if (row.escrowAddress && !sameAddress(row.escrowAddress, event.contractAddress)) {
         return decided('conflict', `already escrowed in ${row.escrowAddress}`, action);
       }
-      patch = {
-        escrowAddress: getAddress(event.contractAddress),
-        txHash: event.transactionHash,
-        chainId: event.chainId,
-        holdDeadline: event.data.holdDeadline,
-      };
+      return applyLock(tx, row, event, actor);
     } else {
       patch = { txHash: event.transactionHash };
     }
@@ -716,25 +823,62 @@ export function createSettlementService(deps: SettlementDeps) {
     return decided('applied', null, action);
   }
 
+  /**
+   * A reorg withdrew an `EscrowCreated` (docs/chain.md, reorgs): when it is the lock the row holds
+   * (its transaction hash and block), an `escrowed` (or `in_review`) transaction moves back to
+   * `pending` (`revert_escrow`, `transaction.reorged`; a release not yet sent is superseded), a
+   * transaction not yet counted forgets the level it was announced at and emits
+   * `transaction.reorged` too; nothing later (a dispute, a payment) is undone automatically.
+   */
+  async function withdrawLock(tx: Queryable, event: ChainEvent): Promise<Decision> {
+    const row = await transactions.lock(tx, event.transactionId);
+    if (!row || row.txHash !== event.transactionHash || (!!row.blockHash && row.blockHash !== event.blockHash)) {
+      return decided('noop', 'the withdrawn lock is not the one the transaction holds');
+    }
+    const reason = event.removedReason ?? 'reorg';
+    const cleared = { finality: null, confirmations: null, blockNumber: null, blockHash: null };
+    const eventData = {
+      reason,
+      previousStatus: row.status,
+      finality: row.finality ?? event.finality ?? DEFAULT_FINALITY,
+      blockNumber: event.blockNumber,
+      blockHash: event.blockHash,
+      txHash: event.transactionHash,
+    };
+    if (row.status === 'escrowed' || row.status === 'in_review') {
+      await moves.move(tx, {
+        transactionId: row.id,
+        action: 'revert_escrow',
+        actor: `chain:${event.eventId}:removed`,
+        reason,
+        patch: cleared,
+        eventData,
+      });
+      await repository.supersedePending(tx, row.id);
+      return decided('applied', null, 'revert_escrow');
+    }
+    if ((PRE_ESCROW as readonly string[]).includes(row.status) && row.finality) {
+      const after = await transactions.recordFinality(tx, row.id, cleared);
+      await appendToOutboxSql(tx, SCHEMA_NAME, [
+        transactionEvent('transaction.reorged', after, { transaction: transactionRef(after), ...eventData }),
+      ]);
+      return decided('applied', `withdrawn at ${eventData.finality}`, 'withdraw_finality');
+    }
+    log.error(
+      { transactionId: row.id, eventId: event.eventId, status: row.status },
+      'a reorg withdrew the lock of a transaction past escrow: needs an operator',
+    );
+    return decided('correction_unapplied', `the transaction is ${row.status}: not undone automatically`);
+  }
+
   /** Undoes what the event `eventId` did, when it did something that can be undone (docs/settlement.md, corrections). */
   async function applyCorrection(tx: Queryable, event: ChainEvent): Promise<Decision> {
+    if (event.kind === 'escrow.created') return withdrawLock(tx, event);
     const original = await repository.findMessage(tx, event.eventId);
     if (original?.outcome !== 'applied') return decided('noop', 'the withdrawn event changed nothing');
     if (event.kind === 'escrow.early-release-attested') {
       await repository.removeChainAttestation(tx, event.transactionId, event.transactionHash);
       return decided('applied', 'early-release consent withdrawn');
-    }
-    if (original.action === 'lock_escrow') {
-      const row = await transactions.lock(tx, event.transactionId);
-      if (row && row.status === 'escrowed' && row.txHash === event.transactionHash) {
-        await moves.move(tx, {
-          transactionId: row.id,
-          action: 'revert_escrow',
-          actor: `chain:${event.eventId}:removed`,
-          reason: event.removedReason ?? 'reorg',
-        });
-        return decided('applied', null, 'revert_escrow');
-      }
     }
     log.error(
       { transactionId: event.transactionId, eventId: event.eventId, kind: event.kind, action: original.action },
@@ -761,7 +905,15 @@ export function createSettlementService(deps: SettlementDeps) {
       return `log ${event.logIndex} of ${event.transactionHash} is not an escrow event`;
     }
     const { blockTimestamp: _decodedTime, ...onChain } = decoded;
-    const { eventId: _id, removed: _removed, removedReason: _reason, blockTimestamp: _time, ...claimed } = event;
+    const {
+      eventId: _id,
+      removed: _removed,
+      removedReason: _reason,
+      blockTimestamp: _time,
+      finality: _finality,
+      confirmations: _confirmations,
+      ...claimed
+    } = event;
     return isDeepStrictEqual(onChain, claimed) ? undefined : `the message differs from log ${event.logIndex} of ${event.transactionHash}`;
   }
 
@@ -789,7 +941,7 @@ export function createSettlementService(deps: SettlementDeps) {
       );
       throw new NonRetryableError(`chain event ${chainMessageId(event)} refused: ${problem}`);
     }
-    if (!event.removed) await requireEventDepth(event);
+    if (!event.removed) await requireLevel(event);
     const genuine = event.removed ? true : await chain.isEscrowContract(event.network, event.contractAddress);
     const messageId = chainMessageId(event);
     const decision = await retryOnConflict(() =>

@@ -72,6 +72,8 @@ export interface MoveInput {
   platformId?: string;
   reason?: string | null;
   patch?: MovePatch;
+  /** Fields of the move's event beyond what the row says (`transaction.reorged`: the withdrawn block). */
+  eventData?: Record<string, unknown>;
 }
 
 export interface MoveOutcome {
@@ -125,7 +127,8 @@ export function createTransactionMoves(deps: { repository: TransactionsRepositor
     });
     let event: DomainEvent | null = null;
     if (decision.event && eventId) {
-      event = { ...transactionEvent(decision.event, after, payloadOf(decision.event, after, reason)), id: eventId };
+      const data = { ...payloadOf(decision.event, after, reason), ...input.eventData } as EventPayload<EventType>;
+      event = { ...transactionEvent(decision.event, after, data), id: eventId };
       await appendToOutboxSql(tx, SCHEMA_NAME, [event]);
     }
     if (after.batchId) await repository.setBatchStatus(tx, after.batchId, batchStatusOf(await repository.legStatuses(tx, after.batchId)));

@@ -1,5 +1,6 @@
 import {
   type DomainEvent,
+  type FinalityLevel,
   type PaymentsTransaction,
   TERMINAL_TRANSACTION_STATUSES,
   TRANSACTION_STATUSES,
@@ -50,6 +51,11 @@ interface Row {
   hold_deadline: string | Date | null;
   rescind_policy: Record<string, unknown> | null;
   failure_reason: string | null;
+  required_finality: FinalityLevel | null;
+  finality: FinalityLevel | null;
+  confirmations: number | null;
+  block_number: string | number | null;
+  block_hash: string | null;
   version: number;
   status_changed_at: string | Date;
   created_at: string | Date;
@@ -67,7 +73,8 @@ type AnsweredDbRow = Omit<Row, 'workspace_id' | 'leg_index' | 'template' | 'vers
 
 const ANSWER_COLUMNS = `id, platform_id, status, amount, currency, from_address, to_address, blockchain_network, chain_id,
   orchestration_type, signer_type, customer_id, template_id, billing_config, quote_id, fee_amount, metadata, idempotency_key,
-  request_fingerprint, batch_id, tx_hash, escrow_address, hold_deadline, rescind_policy, failure_reason, created_at, updated_at`;
+  request_fingerprint, batch_id, tx_hash, escrow_address, hold_deadline, rescind_policy, failure_reason, required_finality, finality,
+  confirmations, block_number, block_hash, created_at, updated_at`;
 
 // The two reads of an answer as whole statements (prepared, like every tagged query): a column
 // list spliced into a tagged query was a fragment built and stringified on every call.
@@ -115,6 +122,11 @@ function toAnsweredRow(r: AnsweredDbRow): AnsweredRow {
     holdDeadline: r.hold_deadline === null ? null : isoOf(r.hold_deadline),
     rescindPolicy: r.rescind_policy,
     failureReason: r.failure_reason,
+    requiredFinality: r.required_finality,
+    finality: r.finality,
+    confirmations: r.confirmations,
+    blockNumber: r.block_number === null ? null : Number(r.block_number),
+    blockHash: r.block_hash,
     createdAt: isoOf(r.created_at),
     updatedAt: isoOf(r.updated_at),
   };
@@ -145,6 +157,11 @@ export interface MovePatch {
   chainId?: number;
   failureReason?: string;
   holdDeadline?: string;
+  /** The lock's level and block (docs/chain.md, levels); null clears them (a reorg withdrew the lock). */
+  finality?: FinalityLevel | null;
+  confirmations?: number | null;
+  blockNumber?: number | null;
+  blockHash?: string | null;
 }
 
 /** What creation writes (the row before any move), but for what the database's clock decides (createSingle). */
@@ -170,6 +187,8 @@ export interface NewTransaction {
   metadata: Record<string, unknown>;
   idempotencyKey: string | null;
   requestFingerprint: string | null;
+  /** The level at which it counts (requiredFinalityOf); null: `confirmed`. */
+  requiredFinality: FinalityLevel | null;
 }
 
 export interface TransactionFilters {
@@ -331,14 +350,14 @@ export function createTransactionsRepository() {
           insert into transactions (id, platform_id, workspace_id, status, amount, currency, from_address, to_address,
             blockchain_network, chain_id, orchestration_type, signer_type, customer_id, template_id, template, billing_config,
             quote_id, fee_amount, metadata, idempotency_key, request_fingerprint, hold_deadline, rescind_policy, sender_seq,
-            status_changed_at, created_at, updated_at)
+            required_finality, status_changed_at, created_at, updated_at)
           select ${t.id}, ${t.platformId}, ${t.workspaceId}, ${t.status}, ${t.amount}::numeric, ${t.currency}, ${t.fromAddress},
             ${t.toAddress}, ${t.blockchainNetwork}, ${t.chainId}, ${t.orchestrationType}, ${t.signerType}, ${t.customerId},
             ${t.templateId}, ${json(t.template)}::text::jsonb, ${json(t.billingConfig)}::text::jsonb, ${t.quoteId}, ${t.feeAmount}::numeric,
             ${json(t.metadata)}::text::jsonb, ${t.idempotencyKey}, ${t.requestFingerprint}, a.hold_deadline,
             jsonb_set(${json(c.rescindPolicy)}::text::jsonb, '{deadline}',
               to_jsonb(to_char(a.hold_deadline at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))),
-            a.sender_seq, a.now, a.now, a.now
+            a.sender_seq, ${t.requiredFinality}, a.now, a.now, a.now
           from admitted a
           on conflict do nothing
           returning *),
@@ -393,6 +412,7 @@ export function createTransactionsRepository() {
             metadata: t.metadata,
             idempotency_key: t.idempotencyKey,
             request_fingerprint: t.requestFingerprint,
+            required_finality: t.requiredFinality,
             hold_seconds: c.holdSeconds,
             rescind_policy: c.rescindPolicy,
             actor: c.actor,
@@ -410,7 +430,8 @@ export function createTransactionsRepository() {
             status text, amount numeric, currency text, from_address text, sender text, to_address text, blockchain_network text,
             chain_id int, orchestration_type text, signer_type text, customer_id text, template_id uuid, template jsonb,
             billing_config jsonb, quote_id uuid, fee_amount numeric, metadata jsonb, idempotency_key text, request_fingerprint text,
-            hold_seconds float8, rescind_policy jsonb, actor text, event_id text, lock_key text, duplicate_seconds float8)),
+            hold_seconds float8, rescind_policy jsonb, actor text, event_id text, lock_key text, duplicate_seconds float8,
+            required_finality text)),
         checks as materialized (
           select i.n,
             (select t.id from transactions t
@@ -443,13 +464,13 @@ export function createTransactionsRepository() {
           insert into transactions (id, platform_id, workspace_id, status, amount, currency, from_address, to_address,
             blockchain_network, chain_id, orchestration_type, signer_type, customer_id, template_id, template, billing_config,
             quote_id, fee_amount, metadata, idempotency_key, request_fingerprint, hold_deadline, rescind_policy, sender_seq,
-            status_changed_at, created_at, updated_at)
+            required_finality, status_changed_at, created_at, updated_at)
           select i.id, i.platform_id, i.workspace_id, i.status, i.amount, i.currency, i.from_address, i.to_address,
             i.blockchain_network, i.chain_id, i.orchestration_type, i.signer_type, i.customer_id, i.template_id, i.template,
             i.billing_config, i.quote_id, i.fee_amount, i.metadata, i.idempotency_key, i.request_fingerprint, a.hold_deadline,
             jsonb_set(i.rescind_policy, '{deadline}',
               to_jsonb(to_char(a.hold_deadline at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))),
-            a.sender_seq, a.now, a.now, a.now
+            a.sender_seq, i.required_finality, a.now, a.now, a.now
           from admitted a join input i on i.n = a.n
           order by a.n
           on conflict do nothing
@@ -626,6 +647,10 @@ export function createTransactionsRepository() {
           chain_id = coalesce(${p.chainId ?? null}::int, chain_id),
           failure_reason = coalesce(${p.failureReason ?? null}, failure_reason),
           hold_deadline = coalesce(${p.holdDeadline ?? null}::timestamptz, hold_deadline),
+          finality = case when ${'finality' in p} then ${p.finality ?? null} else finality end,
+          confirmations = case when ${'confirmations' in p} then ${p.confirmations ?? null}::int else confirmations end,
+          block_number = case when ${'blockNumber' in p} then ${p.blockNumber ?? null}::bigint else block_number end,
+          block_hash = case when ${'blockHash' in p} then ${p.blockHash ?? null} else block_hash end,
           version = version + 1,
           status_changed_at = now(),
           updated_at = now()
@@ -637,6 +662,31 @@ export function createTransactionsRepository() {
         insert into transaction_transitions (transaction_id, from_status, to_status, action, actor, reason, event_id)
         values (${input.id}, ${input.from}, ${input.to}, ${input.action}, ${input.actor}, ${input.reason}, ${input.eventId})`;
       return toTransactionRow(row);
+    },
+
+    /**
+     * Records where the transaction's lock stands on chain without a move (a level below the one it
+     * counts at, a higher one after it counted, or null after a reorg withdrew it). The row must be
+     * locked by the caller's transaction.
+     */
+    async recordFinality(
+      tx: Queryable,
+      id: string,
+      f: {
+        finality: FinalityLevel | null;
+        confirmations: number | null;
+        blockNumber: number | null;
+        blockHash: string | null;
+        txHash?: string;
+      },
+    ): Promise<TransactionRow> {
+      const rows = await tx<Row[]>`
+        update transactions set finality = ${f.finality}, confirmations = ${f.confirmations}::int,
+          block_number = ${f.blockNumber}::bigint, block_hash = ${f.blockHash},
+          tx_hash = coalesce(${f.txHash ?? null}, tx_hash), version = version + 1, updated_at = now()
+        where id = ${id}
+        returning *`;
+      return toTransactionRow(rows[0]!);
     },
 
     /** Re-derives a batch's status from its legs (in the transaction that moved a leg). */

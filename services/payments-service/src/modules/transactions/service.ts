@@ -6,6 +6,7 @@ import {
   type CreateTransactionBody,
   type EscrowInstructions,
   type EscrowTerms,
+  type FinalityLevel,
   isAutomaticIdempotencyKey,
   notFound,
   type RescindInfo,
@@ -23,7 +24,7 @@ import { numberSourceOf } from '@holdfast/http-kit';
 import { sha256 } from '@holdfast/secrets';
 import type { Principal } from '../auth/index.js';
 import { normalizeAmount, resolveNetwork, toBaseUnits } from '../money/index.js';
-import { platformBillingOf } from '../platforms/index.js';
+import { platformBillingOf, platformFinality, readPlatformSettings, requiredFinalityOf } from '../platforms/index.js';
 import type { QuotesService } from '../quotes/index.js';
 import { canonical } from './canonical.js';
 import type { ControlsGate, PreparedTemplate } from './controls-gate.js';
@@ -182,7 +183,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
   }
 
   async function create(
-    principal: Pick<Principal, 'platformId' | 'workspaceId' | 'billing' | 'sandbox'>,
+    principal: Pick<Principal, 'platformId' | 'workspaceId' | 'billing' | 'sandbox' | 'finality'>,
     body: CreateTransactionBody,
     headerKey?: string,
   ): Promise<{ transaction: CreatedTransaction; replayed: boolean }> {
@@ -229,6 +230,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
         quoteId: body.quoteId,
         signerType,
         customerId: body.customerId,
+        finality: body.finality,
       }),
     );
 
@@ -246,7 +248,14 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
     }
     const actor = `platform:${principal.platformId}`;
     let prepared: PreparedTemplate;
+    let requiredFinality: FinalityLevel | null = null;
     try {
+      // Only an escrow waits for a level (a raw transfer is proven by its receipt's confirmations).
+      if (orchestrationType === 'platform') {
+        const rule =
+          principal.finality !== undefined ? principal.finality : platformFinality(await readPlatformSettings(sql, principal.platformId));
+        requiredFinality = requiredFinalityOf(rule, amount, body.finality);
+      }
       const billing = principal.billing !== undefined ? principal.billing : await platformBillingOf(sql, principal.platformId);
       const billingEnabled = billing?.enabled === true || body.billingConfig?.isActive === true;
       if (billingEnabled && !body.quoteId)
@@ -289,6 +298,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps) {
       metadata: body.metadata ?? {},
       idempotencyKey,
       requestFingerprint: fingerprint,
+      requiredFinality,
     });
     const creation = (transaction: NewTransaction): SingleCreation => ({
       transaction,

@@ -98,7 +98,12 @@ export const TRANSACTION_MOVES: Readonly<Record<TransactionAction, Move>> = {
     why: 'funds returned to the sender',
   },
   rescind: { from: ['escrowed'], to: 'rescinded', event: 'transaction.rescinded', why: 'the sender rescinded during the hold period' },
-  revert_escrow: { from: ['escrowed'], to: 'pending', event: null, why: 'the escrow event was withdrawn by a reorg' },
+  revert_escrow: {
+    from: ['escrowed', 'in_review'],
+    to: 'pending',
+    event: 'transaction.reorged',
+    why: 'a reorg removed the escrow: nothing is paid on it; escrowed again once re-mined',
+  },
   void_transfer: {
     from: ['completed'],
     to: 'failed',

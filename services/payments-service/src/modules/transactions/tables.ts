@@ -1,7 +1,13 @@
-import { METADATA_ADDRESS_KEYS, TERMINAL_TRANSACTION_STATUSES, TRANSACTION_STATUSES, type TransactionStatus } from '@holdfast/contracts';
+import {
+  type FinalityLevel,
+  METADATA_ADDRESS_KEYS,
+  TERMINAL_TRANSACTION_STATUSES,
+  TRANSACTION_STATUSES,
+  type TransactionStatus,
+} from '@holdfast/contracts';
 import { createdAtString, metadataColumn, reference, timestamptzString, updatedAtString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, jsonb, numeric, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, integer, jsonb, numeric, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
 import { platformIdColumn } from '../platforms/tables.js';
 import type { BatchStatus } from './state-machine.js';
@@ -107,6 +113,13 @@ export const transactions = paymentsSchema.table(
     /** The `rescind` rules answered at creation: `{allowed, deadline, requiresReason, notifyRecipient}`. */
     rescindPolicy: jsonb('rescind_policy').$type<Record<string, unknown>>(),
     failureReason: text('failure_reason'),
+    /** The level at which the transaction counts (`escrowed`), fixed at creation (docs/transactions.md, finality); null: `confirmed`. */
+    requiredFinality: text('required_finality').$type<FinalityLevel>(),
+    /** The level the escrow's lock reached, the confirmations then and its block (docs/chain.md, levels); null before the chain shows it. */
+    finality: text('finality').$type<FinalityLevel>(),
+    confirmations: integer('confirmations'),
+    blockNumber: bigint('block_number', { mode: 'number' }),
+    blockHash: text('block_hash'),
     version: integer('version').notNull().default(1),
     statusChangedAt: timestamptzString('status_changed_at').notNull().defaultNow(),
     createdAt: createdAtString(),

@@ -16,6 +16,9 @@ export const NOTIFICATION_RULES: Record<EventType, { type: NotificationType; pri
   'transaction.failed': { type: 'transaction', priority: 'high', defaultOn: true },
   'transaction.refunded': { type: 'transaction', priority: 'normal', defaultOn: true },
   'transaction.rescinded': { type: 'transaction', priority: 'normal', defaultOn: true },
+  // New types are opt-in everywhere (OPT_IN_EVENT_TYPES): a user who chose nothing gets neither.
+  'transaction.finality_updated': { type: 'transaction', priority: 'low', defaultOn: false },
+  'transaction.reorged': { type: 'transaction', priority: 'high', defaultOn: false },
   'dispute.created': { type: 'dispute', priority: 'high', defaultOn: true },
   'dispute.escalated': { type: 'dispute', priority: 'high', defaultOn: true },
   'dispute.resolved': { type: 'dispute', priority: 'normal', defaultOn: true },
@@ -129,6 +132,24 @@ export function contentOf(event: DomainEvent, workspaceId: string): Notification
       title = 'Payment rescinded';
       message = sentence(`The sender cancelled payment ${short(t.id)}${of(t)}`, clip(event.data.reason));
       facts = transactionFacts(t);
+      break;
+    }
+    case 'transaction.finality_updated': {
+      const t = event.data.transaction;
+      title = `Payment ${event.data.finality}`;
+      message = sentence(
+        `The escrow of payment ${short(t.id)}${of(t)} is ${event.data.finality} on chain (block ${event.data.blockNumber})`,
+      );
+      facts = { ...transactionFacts(t), finality: event.data.finality, blockNumber: event.data.blockNumber, txHash: event.data.txHash };
+      break;
+    }
+    case 'transaction.reorged': {
+      const t = event.data.transaction;
+      title = 'Payment reorged';
+      message = sentence(
+        `A reorg removed the escrow of payment ${short(t.id)}${of(t)} from block ${event.data.blockNumber}: it is ${t.status} again`,
+      );
+      facts = { ...transactionFacts(t), reason: event.data.reason, blockNumber: event.data.blockNumber, txHash: event.data.txHash };
       break;
     }
     case 'checkout.session.completed':

@@ -1,0 +1,2 @@
+ALTER TABLE "indexer"."events" ADD COLUMN "finality" text DEFAULT 'finalized' NOT NULL;--> statement-breakpoint
+CREATE INDEX "events_rising_idx" ON "indexer"."events" USING btree ("network","block_number","log_index") WHERE "indexer"."events"."removed_at" is null and "indexer"."events"."finality" <> 'finalized';
