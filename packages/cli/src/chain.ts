@@ -1,5 +1,5 @@
 import { holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/contracts/escrow';
-import { type Address, createPublicClient, createWalletClient, defineChain, type Hex, http, type LocalAccount } from 'viem';
+import { type Address, createPublicClient, createWalletClient, defineChain, type Hex, http, type LocalAccount, parseUnits } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 
 /** anvil's public development mnemonic: its accounts hold test ETH on every local chain and nothing anywhere else. */
@@ -104,24 +104,21 @@ export async function rescindEscrow(options: Signer & { contractAddress: string;
 }
 
 /**
- * The sender's ERC-20 transfer that the token refuses: more than the wallet holds, so it reverts on
- * chain (sent with a fixed gas limit, as a wallet that skips the estimate would). The mined hash.
+ * The transaction's own ERC-20 transfer (its receiver and amount) from the sender, sent with too
+ * little gas (a fixed limit, as a wallet that skips the estimate would), so that it is mined and
+ * reverts. Payments fails a raw transaction only for a reverted call that is its own transfer
+ * (docs/settlement.md). The mined hash.
  */
-export async function refusedTransfer(options: Signer & { tokenAddress: string; toAddress: string }): Promise<Hex> {
+export async function revertedTransfer(options: Signer & { tokenAddress: string; toAddress: string; amount: string }): Promise<Hex> {
   const { publicClient, wallet } = await walletOn(options);
   const token = options.tokenAddress as Address;
-  const balance = await publicClient.readContract({
-    address: token,
-    abi: mockUsdcAbi,
-    functionName: 'balanceOf',
-    args: [options.account.address],
-  });
+  const decimals = await publicClient.readContract({ address: token, abi: mockUsdcAbi, functionName: 'decimals' });
   const hash = await wallet.writeContract({
     address: token,
     abi: mockUsdcAbi,
     functionName: 'transfer',
-    args: [options.toAddress as Address, balance + 1n],
-    gas: 100_000n,
+    args: [options.toAddress as Address, parseUnits(options.amount, Number(decimals))],
+    gas: 23_000n,
   });
   const receipt = await publicClient.waitForTransactionReceipt({ hash });
   if (receipt.status !== 'reverted') throw new Error(`transfer ${hash} did not revert`);

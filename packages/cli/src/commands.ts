@@ -13,7 +13,7 @@ import {
   type WebhookDeliveryLog,
   WorkspaceClient,
 } from '@holdfast/sdk';
-import { type EscrowTerms, lockEscrow, refusedTransfer, rescindEscrow, senderAccount } from './chain.js';
+import { type EscrowTerms, lockEscrow, rescindEscrow, revertedTransfer, senderAccount } from './chain.js';
 import { type Io, record, table, withProgress } from './output.js';
 import { configPath, loadProfile, type Profile, saveProfile } from './profiles.js';
 
@@ -823,8 +823,8 @@ async function rescindedTransaction(context: Context, client: PaymentsClient) {
 }
 
 /**
- * A raw transaction of 1 MockUSDC from the sender, then the sender's transfer that the token refuses
- * (more than the wallet holds) submitted as its hash: Payments sees the revert and fails it.
+ * A raw transaction of 1 MockUSDC from the sender, then the sender's own transfer of it, sent with
+ * too little gas so that it reverts, submitted as its hash: Payments sees the revert and fails it.
  */
 async function failedTransaction(context: Context, client: PaymentsClient) {
   const { account, rpcUrl } = senderOnChain(context);
@@ -842,8 +842,8 @@ async function failedTransaction(context: Context, client: PaymentsClient) {
       ),
     ),
   );
-  const hash = await withProgress(context.io, 'Sending a transfer the token refuses (more than the wallet holds)', () =>
-    refusedTransfer({ rpcUrl, account, tokenAddress, toAddress: tx.toAddress }),
+  const hash = await withProgress(context.io, 'Sending its transfer with too little gas (it reverts on chain)', () =>
+    revertedTransfer({ rpcUrl, account, tokenAddress, toAddress: tx.toAddress, amount: tx.amount }),
   );
   const answer = await withProgress(context.io, 'Submitting its hash to Payments', () =>
     untilConfirmed(() => client.transactions.submitHash(tx.id, { txHash: hash })),
