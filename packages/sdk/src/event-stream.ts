@@ -1,6 +1,7 @@
 import type { DeliveredEvent, EventType } from '@holdfast/contracts';
 import { createParser } from 'eventsource-parser';
 import { errorFromAnswer, HoldfastError } from './errors.js';
+import type { paths as PaymentsPaths } from './generated/payments-openapi.js';
 import { backoffMs, type TokenSource } from './transport.js';
 
 /** One event of the stream: `id` is its stream position (give it back as `lastEventId` to resume). */
@@ -28,7 +29,8 @@ export interface EventStreamOptions {
 
 /** Heartbeats come every 15 s: three missed means the connection is gone. */
 const SILENCE_MS = 45_000;
-const PATH = '/api/v2/events/stream';
+// An SSE stream, not a JSON answer, so it is fetched here; the path is still the document's.
+const PATH = '/api/v2/events/stream' satisfies keyof PaymentsPaths;
 
 /**
  * The platform's events live, from `GET /api/v2/events/stream` (docs/api/events-stream.md),

@@ -2,7 +2,7 @@
 // `client.request('get', '/api/v2/transactions/{id}', { params: { id } })` takes the path's
 // parameters, query and JSON body its operation declares and answers its success body, over the
 // same transport as the named methods (token, retries, errors).
-import type { ApiRequest, TokenSource, Transport } from './transport.js';
+import type { ApiAnswer, ApiRequest, TokenSource, Transport } from './transport.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -39,16 +39,32 @@ export type RequestInit<O> = Optional<'params', PathParamsOf<O>> &
     signal?: AbortSignal;
   };
 
-/** Builds `request` for one API over its transport and credential. */
-export function operationCaller<Paths>(transport: Transport, auth: TokenSource | undefined) {
-  return async function request<P extends keyof Paths & string, M extends MethodsOf<Paths, P>>(
+/** The JSON body `method` on `path` takes (`never` when it takes none). */
+export type BodyAt<Paths, P extends keyof Paths, M extends HttpMethod> = JsonBodyOf<OperationAt<Paths, P, M>>;
+/** The form (`application/x-www-form-urlencoded`) body `method` on `path` takes. */
+export type FormBodyAt<Paths, P extends keyof Paths, M extends HttpMethod> =
+  OperationAt<Paths, P, M> extends { requestBody?: { content: { 'application/x-www-form-urlencoded': infer B } } } ? B : never;
+/** The query `method` on `path` takes. */
+export type QueryAt<Paths, P extends keyof Paths, M extends HttpMethod> = NonNullable<QueryOf<OperationAt<Paths, P, M>>>;
+/** The JSON body of the 2xx answers of `method` on `path`. */
+export type AnswerAt<Paths, P extends keyof Paths, M extends HttpMethod> = AnswerOf<OperationAt<Paths, P, M>>;
+/** The paths of `Paths` that serve `method`. */
+export type PathsWith<Paths, M extends HttpMethod> = { [P in keyof Paths]: M extends keyof Paths[P] ? P : never }[keyof Paths] & string;
+
+/** The SDK's own knob beyond `RequestInit`: whether this call may be sent again (the default: reads, PUT, DELETE, a keyed POST). */
+type SendInit<O> = RequestInit<O> & { retry?: boolean };
+
+/**
+ * Builds the typed sender of one API over its transport and credential: like `request`, but it
+ * answers the whole answer (status, headers, body), so the named methods read `Idempotent-Replayed`.
+ */
+export function operationSender<Paths>(transport: Transport, auth: TokenSource | undefined) {
+  return function send<P extends keyof Paths & string, M extends MethodsOf<Paths, P>>(
     method: M,
     path: P,
-    ...init: {} extends RequestInit<OperationAt<Paths, P, M>>
-      ? [RequestInit<OperationAt<Paths, P, M>>?]
-      : [RequestInit<OperationAt<Paths, P, M>>]
-  ): Promise<AnswerOf<OperationAt<Paths, P, M>>> {
-    const options = (init[0] ?? {}) as {
+    init: SendInit<OperationAt<Paths, P, M>>,
+  ): Promise<ApiAnswer<AnswerOf<OperationAt<Paths, P, M>>>> {
+    const options = init as {
       params?: Record<string, string | number>;
       query?: ApiRequest['query'];
       body?: unknown;
@@ -56,6 +72,7 @@ export function operationCaller<Paths>(transport: Transport, auth: TokenSource |
       accessToken?: string | null;
       headers?: Record<string, string>;
       signal?: AbortSignal;
+      retry?: boolean;
     };
     const resolved = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
       const value = options.params?.[name];
@@ -64,14 +81,14 @@ export function operationCaller<Paths>(transport: Transport, auth: TokenSource |
     });
     const upper = (method as string).toUpperCase() as ApiRequest['method'];
     const keyed = upper === 'POST' && options.idempotencyKey !== undefined;
-    const answer = await transport.send<AnswerOf<OperationAt<Paths, P, M>>>({
+    return transport.send<AnswerOf<OperationAt<Paths, P, M>>>({
       method: upper,
       path: resolved,
       query: options.query,
       ...(options.body !== undefined ? { body: options.body } : upper === 'POST' ? { body: {} } : {}),
       headers: { ...options.headers, ...(keyed ? { 'idempotency-key': options.idempotencyKey as string } : {}) },
       // Reads and idempotent verbs are retried; a POST only with its Idempotency-Key.
-      retry: upper === 'GET' || upper === 'PUT' || upper === 'DELETE' || keyed,
+      retry: options.retry ?? (upper === 'GET' || upper === 'PUT' || upper === 'DELETE' || keyed),
       auth:
         options.accessToken === null
           ? undefined
@@ -80,7 +97,20 @@ export function operationCaller<Paths>(transport: Transport, auth: TokenSource |
             : auth,
       signal: options.signal,
     });
-    return answer.body;
+  };
+}
+
+/** Builds `request` for one API over its transport and credential. */
+export function operationCaller<Paths>(transport: Transport, auth: TokenSource | undefined) {
+  const send = operationSender<Paths>(transport, auth);
+  return async function request<P extends keyof Paths & string, M extends MethodsOf<Paths, P>>(
+    method: M,
+    path: P,
+    ...init: {} extends RequestInit<OperationAt<Paths, P, M>>
+      ? [RequestInit<OperationAt<Paths, P, M>>?]
+      : [RequestInit<OperationAt<Paths, P, M>>]
+  ): Promise<AnswerOf<OperationAt<Paths, P, M>>> {
+    return (await send(method, path, (init[0] ?? {}) as SendInit<OperationAt<Paths, P, M>>)).body;
   };
 }
 

@@ -1,57 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  AtRiskReport,
-  AttachCheckoutPayerBody,
-  AutomaticIdempotencyKeyPrefix,
-  BatchCreated,
-  BatchList,
-  BatchListQuery,
-  BatchWithLegs,
-  CheckoutAuthorizationBody,
-  CheckoutPage,
-  CheckoutPayment,
-  CheckoutSession,
-  CheckoutSessionListQuery,
-  CheckVerificationBody,
-  ControlVerification,
-  CreateBatchBody,
-  CreateCheckoutSessionBody,
-  CreateDisputeBody,
-  CreatedTransaction,
-  CreateTransactionBody,
-  CreateVerificationBody,
-  Dispute,
-  Evidence,
-  FinalityLevel,
-  IntrospectionResponse,
-  ListDisputesQuery,
-  PaymentsTransaction,
-  Platform,
-  PlatformFinality,
-  Quote,
-  QuoteBody,
-  RefundBody,
-  ReleaseEarlyAttestBody,
-  RescindBody,
-  ResolveDisputeBody,
-  ScopeCatalogue,
-  SubmitEscrowHashBody,
-  SubmitEvidenceBody,
-  SubmitHashBody,
-  TransactionListQuery,
-  TransactionOperationResult,
-  TransactionStats,
-  UpdatePlatformBody,
-  Verification,
-  VerifyControlCodeBody,
-  X402Settlement,
-} from '@holdfast/contracts';
-import type { Static } from '@sinclair/typebox';
+import type { AutomaticIdempotencyKeyPrefix, FinalityLevel, PlatformFinality } from '@holdfast/contracts';
 import { type EventStreamOptions, type StreamedEvent, streamEvents } from './event-stream.js';
 import type { paths as PaymentsPaths } from './generated/payments-openapi.js';
-import { type OperationAt, operationCaller, type RequestInit } from './operations.js';
-import { type Page, PageIterator, singlePage } from './pagination.js';
-import { type ApiRequest, createTransport, type TokenSource, type TransportOptions } from './transport.js';
+import { type AnswerAt, type BodyAt, type FormBodyAt, operationCaller, operationSender, type QueryAt } from './operations.js';
+import { PageIterator, singlePage } from './pagination.js';
+import { type ApiAnswer, createTransport, type TokenSource, type TransportOptions } from './transport.js';
 import { escrowSessionOf, type X402FacilitatorConfig, x402FacilitatorConfig } from './x402.js';
 
 /** The server's mark of a key made by a client library (contracts' AUTOMATIC_IDEMPOTENCY_KEY_PREFIX: the type keeps the two equal). */
@@ -81,7 +34,17 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-export type Transaction = Static<typeof PaymentsTransaction>;
+type PP = PaymentsPaths;
+/** The JSON body an operation of the Payments API takes, by method and path (generated from the OpenAPI document, ADR 59). */
+type Body<P extends keyof PP, M extends 'post' | 'put'> = BodyAt<PP, P, M>;
+/** The 2xx JSON answer of an operation of the Payments API. */
+type Answer<P extends keyof PP, M extends 'get' | 'post' | 'put' | 'delete'> = AnswerAt<PP, P, M>;
+/** The OAuth endpoints, which take a form and answer the bare RFC 6749 object (not the envelope the document also allows). */
+type OAuthPath = '/api/v2/oauth/token' | '/api/v2/oauth/revoke' | '/api/v2/oauth/introspect';
+type OAuthAnswer<P extends OAuthPath> = Exclude<Answer<P, 'post'>, { success: true }>;
+
+export type Transaction = Answer<'/api/v2/transactions/{id}', 'get'>;
+export type NewTransaction = Answer<'/api/v2/transactions', 'post'>;
 export type { FinalityLevel, PlatformFinality };
 /**
  * How final an escrow is, lowest first (docs/chain.md, levels): `transaction.finality` is one of
@@ -91,25 +54,17 @@ export type { FinalityLevel, PlatformFinality };
 export const FINALITY_LEVELS = ['seen', 'confirmed', 'safe', 'finalized'] as const satisfies readonly FinalityLevel[];
 /** Where a transaction's escrow stands on chain: its finality fields. */
 export type TransactionFinality = Pick<Transaction, 'finality' | 'confirmations' | 'blockNumber' | 'blockHash' | 'requiredFinality'>;
-export type NewTransaction = Static<typeof CreatedTransaction>;
 /** List filters: `page` and `limit` are optional (the iterator walks the pages itself). */
-export type TransactionFilters = Partial<TransactionListQuery>;
-export type BatchFilters = Partial<BatchListQuery>;
-export type Batch = BatchWithLegs;
+export type TransactionFilters = Partial<QueryAt<PP, '/api/v2/transactions', 'get'>>;
+export type BatchFilters = Partial<QueryAt<PP, '/api/v2/transactions/batches', 'get'>>;
+export type Batch = Answer<'/api/v2/transactions/batches/{id}', 'get'>;
 /** A batch as lists show it (without its legs). */
-export type BatchSummary = BatchList['data'][number];
-export type Scopes = Static<typeof ScopeCatalogue>;
-export type CheckoutSessionFilters = Partial<CheckoutSessionListQuery>;
+export type BatchSummary = Answer<'/api/v2/transactions/batches', 'get'>['data'][number];
+export type Scopes = Answer<'/api/v2/auth/scopes', 'get'>;
+export type CheckoutSessionFilters = Partial<QueryAt<PP, '/api/v2/checkout/sessions', 'get'>>;
 export type AccessToken = { accessToken: string; expiresAt: Date; scope: string };
 /** An idempotent create's result and whether it replayed an earlier request's (`Idempotent-Replayed`). */
 export type Created<T> = T & { idempotentReplayed?: boolean };
-
-interface TokenAnswer {
-  access_token: string;
-  token_type: string;
-  expires_in: number;
-  scope: string;
-}
 
 /**
  * The Payments API v2 client: OAuth client credentials (token fetched, cached and renewed before it
@@ -143,44 +98,22 @@ export class PaymentsClient {
     this.#options = options;
     this.#transport = createTransport(options);
     const bearer: TokenSource = { token: () => this.#accessToken(), renew: async (rejected) => this.#renew(rejected) };
-    const get = <T>(path: string, query?: ApiRequest['query'], signal?: AbortSignal) =>
-      this.#transport.send<T>({ method: 'GET', path, query, retry: true, auth: bearer, signal }).then((a) => a.body);
-    const post = <T>(path: string, body: unknown, signal?: AbortSignal) =>
-      this.#transport.send<T>({ method: 'POST', path, body: body ?? {}, retry: false, auth: bearer, signal }).then((a) => a.body);
-    const create = async <T>(path: string, body: unknown, options: IdempotentCall = {}): Promise<Created<T>> => {
-      // The caller's key says "this repeat is meant"; ours only makes our retries safe, so it is
-      // marked `auto_` and the server's duplicate window still refuses the same body sent twice.
-      const idempotencyKey =
-        options.idempotencyKey ?? (body as { idempotencyKey?: string }).idempotencyKey ?? `${AUTOMATIC_KEY_PREFIX}${randomUUID()}`;
-      const answer = await this.#transport.send<T>({
-        method: 'POST',
-        path,
-        body,
-        headers: { 'idempotency-key': idempotencyKey },
-        retry: true,
-        auth: bearer,
-        signal: options.signal,
-      });
-      return answer.headers.get('idempotent-replayed') === 'true'
-        ? { ...answer.body, idempotentReplayed: true }
-        : (answer.body as Created<T>);
+    // Every named method goes through `send`, typed from the OpenAPI document: a path, method,
+    // parameter, query, body or answer the document does not have does not compile.
+    const send = operationSender<PaymentsPaths>(this.#transport, bearer);
+    const bodyOf = <T>(answer: Promise<ApiAnswer<T>>): Promise<T> => answer.then((a) => a.body);
+    // The caller's key says "this repeat is meant"; ours only makes our retries safe, so it is
+    // marked `auto_` and the server's duplicate window still refuses the same body sent twice.
+    const keyOf = (options: IdempotentCall = {}, body?: { idempotencyKey?: string }): string =>
+      options.idempotencyKey ?? body?.idempotencyKey ?? `${AUTOMATIC_KEY_PREFIX}${randomUUID()}`;
+    /** An idempotent create's answer, marked when it replayed an earlier request's. */
+    const created = async <T>(answer: Promise<ApiAnswer<T>>): Promise<Created<T>> => {
+      const a = await answer;
+      return a.headers.get('idempotent-replayed') === 'true' ? { ...a.body, idempotentReplayed: true } : (a.body as Created<T>);
     };
-    // A money-moving operation without a key of its own (docs/idempotency.md): keyed like a create,
-    // so the SDK may retry it after a lost answer and the retry answers the first success.
-    const act = async <T>(path: string, body: unknown, options: IdempotentCall = {}): Promise<T> => {
-      const answer = await this.#transport.send<T>({
-        method: 'POST',
-        path,
-        body: body ?? {},
-        headers: { 'idempotency-key': options.idempotencyKey ?? `${AUTOMATIC_KEY_PREFIX}${randomUUID()}` },
-        retry: true,
-        auth: bearer,
-        signal: options.signal,
-      });
-      return answer.body;
-    };
-    const id = (value: string) => encodeURIComponent(value);
-    const v2 = '/api/v2';
+    // A money-moving operation without a key of its own (docs/idempotency.md) is keyed like a
+    // create (`keyOf(options)`), so the SDK may retry it after a lost answer and the retry answers the first success.
+    const id = (value: string) => ({ id: value });
 
     this.oauth = {
       /** A valid access token (cached; fetched or renewed when needed). */
@@ -193,76 +126,107 @@ export class PaymentsClient {
       revoke: async (token?: string): Promise<void> => {
         const value = token ?? this.#token?.value;
         if (!value) return;
-        await this.#clientCall('/oauth/revoke', { token: value });
+        await this.#formCall('/api/v2/oauth/revoke', { token: value }, false);
         if (value === this.#token?.value) this.#token = undefined;
       },
-      introspect: (token: string): Promise<IntrospectionResponse> =>
-        this.#clientCall<IntrospectionResponse>('/oauth/introspect', { token }),
+      introspect: (token: string): Promise<OAuthAnswer<'/api/v2/oauth/introspect'>> =>
+        this.#formCall('/api/v2/oauth/introspect', { token }, false),
     };
 
     this.auth = {
       /** Every scope and what it grants (public). */
       scopes: (options: CallOptions = {}): Promise<Scopes> =>
-        this.#transport.send<Scopes>({ method: 'GET', path: `${v2}/auth/scopes`, retry: true, signal: options.signal }).then((a) => a.body),
+        bodyOf(send('get', '/api/v2/auth/scopes', { accessToken: null, signal: options.signal })),
     };
 
     this.platforms = {
       /** The platform of this client's token. */
-      me: (options: CallOptions = {}): Promise<Platform> => get(`${v2}/auth/platform/me`, undefined, options.signal),
-      list: (query: { workspaceId?: string } = {}) => singlePage(() => get<Platform[]>(`${v2}/auth/platforms`, query)),
-      get: (platformId: string, options: CallOptions = {}): Promise<Platform> =>
-        get(`${v2}/auth/platform/${id(platformId)}`, undefined, options.signal),
-      update: (platformId: string, body: UpdatePlatformBody): Promise<Platform> =>
-        this.#transport
-          .send<Platform>({ method: 'PUT', path: `${v2}/auth/platform/${id(platformId)}`, body, retry: true, auth: bearer })
-          .then((a) => a.body),
+      me: (options: CallOptions = {}) => bodyOf(send('get', '/api/v2/auth/platform/me', { signal: options.signal })),
+      list: (query: QueryAt<PP, '/api/v2/auth/platforms', 'get'> = {}) =>
+        singlePage(() => bodyOf(send('get', '/api/v2/auth/platforms', { query }))),
+      get: (platformId: string, options: CallOptions = {}) =>
+        bodyOf(send('get', '/api/v2/auth/platform/{id}', { params: id(platformId), signal: options.signal })),
+      update: (platformId: string, body: Body<'/api/v2/auth/platform/{id}', 'put'>) =>
+        bodyOf(send('put', '/api/v2/auth/platform/{id}', { params: id(platformId), body })),
       deactivate: async (platformId: string): Promise<void> => {
-        await this.#transport.send({ method: 'DELETE', path: `${v2}/auth/platform/${id(platformId)}`, retry: true, auth: bearer });
+        await send('delete', '/api/v2/auth/platform/{id}', { params: id(platformId) });
       },
     };
 
     this.transactions = {
       /** Creates a transaction; sends an Idempotency-Key (yours, or an `auto_` one of its own), so a retry never pays twice. */
-      create: (body: CreateTransactionBody, options?: IdempotentCall) => create<NewTransaction>(`${v2}/transactions`, body, options),
+      create: (body: Body<'/api/v2/transactions', 'post'>, options: IdempotentCall = {}) =>
+        created(send('post', '/api/v2/transactions', { body, idempotencyKey: keyOf(options, body), signal: options.signal })),
       get: (transactionId: string, options: CallOptions = {}): Promise<Transaction> =>
-        get(`${v2}/transactions/${id(transactionId)}`, undefined, options.signal),
+        bodyOf(send('get', '/api/v2/transactions/{id}', { params: id(transactionId), signal: options.signal })),
       /** Every transaction matching the filters, newest first, page after page. */
       list: (filters: TransactionFilters = {}) =>
-        new PageIterator<Transaction>(
-          (page) => get<Page<Transaction>>(`${v2}/transactions`, { ...filters, page, limit: filters.limit ?? 100 }),
+        new PageIterator(
+          (page) => bodyOf(send('get', '/api/v2/transactions', { query: { ...filters, page, limit: filters.limit ?? 100 } })),
           filters.page ?? 1,
         ),
-      atRisk: (options: CallOptions = {}): Promise<AtRiskReport> => get(`${v2}/transactions/at-risk`, undefined, options.signal),
-      stats: (options: CallOptions = {}): Promise<TransactionStats> => get(`${v2}/transactions/stats`, undefined, options.signal),
-      quote: (body: QuoteBody, options: CallOptions = {}): Promise<Quote> => post(`${v2}/transactions/quote`, body, options.signal),
-      submitHash: (transactionId: string, body: SubmitHashBody): Promise<TransactionOperationResult> =>
-        post(`${v2}/transactions/${id(transactionId)}/hash`, body),
-      submitEscrowHash: (transactionId: string, body: SubmitEscrowHashBody): Promise<TransactionOperationResult> =>
-        post(`${v2}/transactions/${id(transactionId)}/escrow-hash`, body),
-      attestRelease: (transactionId: string, options?: IdempotentCall): Promise<TransactionOperationResult> =>
-        act(`${v2}/transactions/${id(transactionId)}/release/attest`, {}, options),
+      atRisk: (options: CallOptions = {}) => bodyOf(send('get', '/api/v2/transactions/at-risk', { signal: options.signal })),
+      stats: (options: CallOptions = {}) => bodyOf(send('get', '/api/v2/transactions/stats', { signal: options.signal })),
+      quote: (body: Body<'/api/v2/transactions/quote', 'post'>, options: CallOptions = {}) =>
+        bodyOf(send('post', '/api/v2/transactions/quote', { body, signal: options.signal })),
+      submitHash: (transactionId: string, body: Body<'/api/v2/transactions/{id}/hash', 'post'>) =>
+        bodyOf(send('post', '/api/v2/transactions/{id}/hash', { params: id(transactionId), body })),
+      submitEscrowHash: (transactionId: string, body: Body<'/api/v2/transactions/{id}/escrow-hash', 'post'>) =>
+        bodyOf(send('post', '/api/v2/transactions/{id}/escrow-hash', { params: id(transactionId), body })),
+      attestRelease: (transactionId: string, options: IdempotentCall = {}) =>
+        bodyOf(
+          send('post', '/api/v2/transactions/{id}/release/attest', {
+            params: id(transactionId),
+            idempotencyKey: keyOf(options),
+            signal: options.signal,
+          }),
+        ),
       attestEarlyRelease: (
         transactionId: string,
-        body: ReleaseEarlyAttestBody,
-        options?: IdempotentCall,
-      ): Promise<TransactionOperationResult> => act(`${v2}/transactions/${id(transactionId)}/release-early/attest`, body, options),
+        body: Body<'/api/v2/transactions/{id}/release-early/attest', 'post'>,
+        options: IdempotentCall = {},
+      ) =>
+        bodyOf(
+          send('post', '/api/v2/transactions/{id}/release-early/attest', {
+            params: id(transactionId),
+            body,
+            idempotencyKey: keyOf(options),
+            signal: options.signal,
+          }),
+        ),
       rescind: (
         transactionId: string,
-        body: RescindBody = {} as RescindBody,
-        options?: IdempotentCall,
-      ): Promise<TransactionOperationResult> => act(`${v2}/transactions/${id(transactionId)}/rescind`, body, options),
-      refund: (transactionId: string, body: RefundBody, options?: IdempotentCall): Promise<TransactionOperationResult> =>
-        act(`${v2}/transactions/${id(transactionId)}/refund`, body, options),
+        body: Body<'/api/v2/transactions/{id}/rescind', 'post'> = {} as Body<'/api/v2/transactions/{id}/rescind', 'post'>,
+        options: IdempotentCall = {},
+      ) =>
+        bodyOf(
+          send('post', '/api/v2/transactions/{id}/rescind', {
+            params: id(transactionId),
+            body,
+            idempotencyKey: keyOf(options),
+            signal: options.signal,
+          }),
+        ),
+      refund: (transactionId: string, body: Body<'/api/v2/transactions/{id}/refund', 'post'>, options: IdempotentCall = {}) =>
+        bodyOf(
+          send('post', '/api/v2/transactions/{id}/refund', {
+            params: id(transactionId),
+            body,
+            idempotencyKey: keyOf(options),
+            signal: options.signal,
+          }),
+        ),
     };
 
     this.batches = {
       /** Creates a batch (one sender, many legs) with an Idempotency-Key, like `transactions.create`. */
-      create: (body: CreateBatchBody, options?: IdempotentCall) => create<BatchCreated>(`${v2}/transactions/batches`, body, options),
+      create: (body: Body<'/api/v2/transactions/batches', 'post'>, options: IdempotentCall = {}) =>
+        created(send('post', '/api/v2/transactions/batches', { body, idempotencyKey: keyOf(options, body), signal: options.signal })),
       get: (batchId: string, options: CallOptions = {}): Promise<Batch> =>
-        get(`${v2}/transactions/batches/${id(batchId)}`, undefined, options.signal),
+        bodyOf(send('get', '/api/v2/transactions/batches/{id}', { params: id(batchId), signal: options.signal })),
       list: (filters: BatchFilters = {}) =>
         new PageIterator<BatchSummary>(
-          (page) => get(`${v2}/transactions/batches`, { ...filters, page, limit: filters.limit ?? 100 }),
+          (page) => bodyOf(send('get', '/api/v2/transactions/batches', { query: { ...filters, page, limit: filters.limit ?? 100 } })),
           filters.page ?? 1,
         ),
     };
@@ -270,18 +234,18 @@ export class PaymentsClient {
     this.checkout = {
       sessions: {
         /** Creates a checkout session with an Idempotency-Key (yours or a new UUID); send the payer to its `url`. */
-        create: (body: CreateCheckoutSessionBody, options?: IdempotentCall) =>
-          create<CheckoutSession>(`${v2}/checkout/sessions`, body, options),
-        retrieve: (sessionId: string, options: CallOptions = {}): Promise<CheckoutSession> =>
-          get(`${v2}/checkout/sessions/${id(sessionId)}`, undefined, options.signal),
+        create: (body: Body<'/api/v2/checkout/sessions', 'post'>, options: IdempotentCall = {}) =>
+          created(send('post', '/api/v2/checkout/sessions', { body, idempotencyKey: keyOf(options, body), signal: options.signal })),
+        retrieve: (sessionId: string, options: CallOptions = {}) =>
+          bodyOf(send('get', '/api/v2/checkout/sessions/{id}', { params: id(sessionId), signal: options.signal })),
         /** Every session matching the filters, newest first, page after page. */
         list: (filters: CheckoutSessionFilters = {}) =>
-          new PageIterator<CheckoutSession>(
-            (page) => get<Page<CheckoutSession>>(`${v2}/checkout/sessions`, { ...filters, page, limit: filters.limit ?? 100 }),
+          new PageIterator(
+            (page) => bodyOf(send('get', '/api/v2/checkout/sessions', { query: { ...filters, page, limit: filters.limit ?? 100 } })),
             filters.page ?? 1,
           ),
         /** An open session expires now (an expired one answers as it is; processing or complete: 409). */
-        expire: (sessionId: string): Promise<CheckoutSession> => post(`${v2}/checkout/sessions/${id(sessionId)}/expire`, {}),
+        expire: (sessionId: string) => bodyOf(send('post', '/api/v2/checkout/sessions/{id}/expire', { params: id(sessionId) })),
       },
       /**
        * The payer's side, as the hosted page calls it (no platform credential: the session id is the
@@ -289,19 +253,15 @@ export class PaymentsClient {
        * read what it signs (`payment.typedData`, EIP-712 ReceiveWithAuthorization), send the signature.
        */
       payer: {
-        attach: (sessionId: string, body: AttachCheckoutPayerBody): Promise<CheckoutPayment> =>
-          this.#transport
-            .send<CheckoutPayment>({ method: 'POST', path: `${v2}/checkout/sessions/${id(sessionId)}/payer`, body, retry: true })
-            .then((a) => a.body),
-        page: (sessionId: string): Promise<CheckoutPage> =>
-          this.#transport
-            .send<CheckoutPage>({ method: 'GET', path: `${v2}/checkout/sessions/${id(sessionId)}/page`, retry: true })
-            .then((a) => a.body),
+        attach: (sessionId: string, body: Body<'/api/v2/checkout/sessions/{id}/payer', 'post'>) =>
+          bodyOf(send('post', '/api/v2/checkout/sessions/{id}/payer', { params: id(sessionId), body, accessToken: null, retry: true })),
+        page: (sessionId: string) =>
+          bodyOf(send('get', '/api/v2/checkout/sessions/{id}/page', { params: id(sessionId), accessToken: null })),
         /** The payer's signature to the relayer: 202 relayed now, 200 the same signature again (nothing sent twice). */
-        authorize: (sessionId: string, body: CheckoutAuthorizationBody): Promise<CheckoutPage> =>
-          this.#transport
-            .send<CheckoutPage>({ method: 'POST', path: `${v2}/checkout/sessions/${id(sessionId)}/authorization`, body, retry: true })
-            .then((a) => a.body),
+        authorize: (sessionId: string, body: Body<'/api/v2/checkout/sessions/{id}/authorization', 'post'>) =>
+          bodyOf(
+            send('post', '/api/v2/checkout/sessions/{id}/authorization', { params: id(sessionId), body, accessToken: null, retry: true }),
+          ),
       },
     };
 
@@ -317,7 +277,7 @@ export class PaymentsClient {
        * platform's only: another is 404 and a new session is made), priced as its `x402Url` answers.
        */
       escrowPrice:
-        (session: CreateCheckoutSessionBody) =>
+        (session: Body<'/api/v2/checkout/sessions', 'post'>) =>
         async (context: { paymentHeader?: string }): Promise<{ amount: string; asset: string; extra: Record<string, unknown> }> => {
           const named = escrowSessionOf(context.paymentHeader);
           const found = named ? await this.checkout.sessions.retrieve(named).catch(() => null) : null;
@@ -329,34 +289,55 @@ export class PaymentsClient {
           return { amount: first.amount, asset: first.asset, extra: first.extra };
         },
       /** The settlement of an x402 payment by its Holdfast transaction (`extra.holdfast.transactionId` of a settle answer). */
-      settlement: (transactionId: string, options: CallOptions = {}): Promise<X402Settlement> =>
-        get(`${v2}/x402/settlements/${id(transactionId)}`, undefined, options.signal),
+      settlement: (transactionId: string, options: CallOptions = {}) =>
+        bodyOf(send('get', '/api/v2/x402/settlements/{transactionId}', { params: { transactionId }, signal: options.signal })),
     };
 
     this.controls = {
-      verifyTwoFactor: (body: VerifyControlCodeBody): Promise<ControlVerification> => post(`${v2}/controls/verify-2fa`, body),
-      verifyVendorSms: (body: VerifyControlCodeBody): Promise<ControlVerification> => post(`${v2}/controls/vendor-sms/verify`, body),
+      verifyTwoFactor: (body: Body<'/api/v2/controls/verify-2fa', 'post'>) => bodyOf(send('post', '/api/v2/controls/verify-2fa', { body })),
+      verifyVendorSms: (body: Body<'/api/v2/controls/vendor-sms/verify', 'post'>) =>
+        bodyOf(send('post', '/api/v2/controls/vendor-sms/verify', { body })),
     };
 
     this.compliance = {
-      createVerification: (body: CreateVerificationBody): Promise<Verification> => post(`${v2}/compliance/verifications`, body),
-      checkVerification: (body: CheckVerificationBody): Promise<Verification> => post(`${v2}/compliance/verifications/check`, body),
-      getVerification: (verificationId: string, options: CallOptions = {}): Promise<Verification> =>
-        get(`${v2}/compliance/verifications/${id(verificationId)}`, undefined, options.signal),
+      createVerification: (body: Body<'/api/v2/compliance/verifications', 'post'>) =>
+        bodyOf(send('post', '/api/v2/compliance/verifications', { body })),
+      checkVerification: (body: Body<'/api/v2/compliance/verifications/check', 'post'>) =>
+        bodyOf(send('post', '/api/v2/compliance/verifications/check', { body })),
+      getVerification: (verificationId: string, options: CallOptions = {}) =>
+        bodyOf(send('get', '/api/v2/compliance/verifications/{id}', { params: id(verificationId), signal: options.signal })),
     };
 
     this.disputes = {
       /** Disputes, newest first (the API answers at most `limit`, 100 by default, in one list). */
-      list: (filters: Partial<ListDisputesQuery> = {}) => singlePage(() => get<Dispute[]>(`${v2}/disputes`, filters)),
-      open: (body: CreateDisputeBody, options?: IdempotentCall): Promise<Dispute> => act(`${v2}/disputes`, body, options),
-      get: (disputeId: string, options: CallOptions = {}): Promise<Dispute> =>
-        get(`${v2}/disputes/${id(disputeId)}`, undefined, options.signal),
-      escalate: (disputeId: string, options?: IdempotentCall): Promise<Dispute> =>
-        act(`${v2}/disputes/${id(disputeId)}/escalate`, {}, options),
-      submitEvidence: (disputeId: string, body: SubmitEvidenceBody, options?: IdempotentCall): Promise<Evidence> =>
-        act(`${v2}/disputes/${id(disputeId)}/evidence`, body, options),
-      resolve: (disputeId: string, body: ResolveDisputeBody, options?: IdempotentCall): Promise<Dispute> =>
-        act(`${v2}/disputes/${id(disputeId)}/resolve`, body, options),
+      list: (filters: Partial<QueryAt<PP, '/api/v2/disputes', 'get'>> = {}) =>
+        singlePage(() => bodyOf(send('get', '/api/v2/disputes', { query: filters }))),
+      open: (body: Body<'/api/v2/disputes', 'post'>, options: IdempotentCall = {}) =>
+        bodyOf(send('post', '/api/v2/disputes', { body, idempotencyKey: keyOf(options), signal: options.signal })),
+      get: (disputeId: string, options: CallOptions = {}) =>
+        bodyOf(send('get', '/api/v2/disputes/{id}', { params: id(disputeId), signal: options.signal })),
+      escalate: (disputeId: string, options: IdempotentCall = {}) =>
+        bodyOf(
+          send('post', '/api/v2/disputes/{id}/escalate', { params: id(disputeId), idempotencyKey: keyOf(options), signal: options.signal }),
+        ),
+      submitEvidence: (disputeId: string, body: Body<'/api/v2/disputes/{id}/evidence', 'post'>, options: IdempotentCall = {}) =>
+        bodyOf(
+          send('post', '/api/v2/disputes/{id}/evidence', {
+            params: id(disputeId),
+            body,
+            idempotencyKey: keyOf(options),
+            signal: options.signal,
+          }),
+        ),
+      resolve: (disputeId: string, body: Body<'/api/v2/disputes/{id}/resolve', 'post'>, options: IdempotentCall = {}) =>
+        bodyOf(
+          send('post', '/api/v2/disputes/{id}/resolve', {
+            params: id(disputeId),
+            body,
+            idempotencyKey: keyOf(options),
+            signal: options.signal,
+          }),
+        ),
     };
 
     this.testHelpers = {
@@ -364,8 +345,14 @@ export class PaymentsClient {
        * Test clock (docs/test-clock.md): ends the hold of the platform's own escrowed or in_review
        * transaction now, for a sandbox credential or a local deployment (403 for a live platform).
        */
-      advanceHold: (transactionId: string, options?: IdempotentCall): Promise<TransactionOperationResult> =>
-        act(`${v2}/test_helpers/transactions/${id(transactionId)}/advance_hold`, undefined, options),
+      advanceHold: (transactionId: string, options: IdempotentCall = {}) =>
+        bodyOf(
+          send('post', '/api/v2/test_helpers/transactions/{id}/advance_hold', {
+            params: id(transactionId),
+            idempotencyKey: keyOf(options),
+            signal: options.signal,
+          }),
+        ),
     };
 
     /**
@@ -377,8 +364,7 @@ export class PaymentsClient {
 
     /** Operator routes of OAuth clients (v1, `admin:platform`): create one on a platform, revoke every token of one. */
     this.oauthClients = {
-      create: (body: NonNullable<RequestInit<OperationAt<PaymentsPaths, '/api/v1/oauth/clients', 'post'>>['body']>) =>
-        this.request('post', '/api/v1/oauth/clients', { body }),
+      create: (body: Body<'/api/v1/oauth/clients', 'post'>) => this.request('post', '/api/v1/oauth/clients', { body }),
       revokeAllTokens: (clientId: string) =>
         this.request('post', '/api/v1/oauth/clients/{clientId}/revoke-all-tokens', { params: { clientId } }),
     };
@@ -413,21 +399,24 @@ export class PaymentsClient {
   async #fetchToken(): Promise<void> {
     this.#options.onTokenFetch?.('start');
     try {
-      const form = new URLSearchParams({ grant_type: 'client_credentials' });
-      if (this.#options.scope) form.set('scope', this.#options.scope);
-      const answer = await this.#formCall<TokenAnswer>('/oauth/token', form, true);
+      const answer = await this.#formCall(
+        '/api/v2/oauth/token',
+        { grant_type: 'client_credentials', ...(this.#options.scope ? { scope: this.#options.scope } : {}) },
+        true,
+      );
       this.#token = { value: answer.access_token, expiresAtMs: Date.now() + answer.expires_in * 1000, scope: answer.scope };
     } finally {
       this.#options.onTokenFetch?.('done');
     }
   }
 
-  /** revoke and introspect: authenticated as the client, not with a token. */
-  #clientCall<T>(path: string, fields: Record<string, string>): Promise<T> {
-    return this.#formCall<T>(path, new URLSearchParams(fields), false);
-  }
-
-  async #formCall<T>(path: string, form: URLSearchParams, retry: boolean): Promise<T> {
+  /**
+   * The OAuth endpoints (token, revoke, introspect): a form, authenticated as the client with HTTP
+   * Basic, not with a token; the path, the form's fields and the answer are the document's.
+   */
+  async #formCall<P extends OAuthPath>(path: P, fields: FormBodyAt<PP, P, 'post'>, retry: boolean): Promise<OAuthAnswer<P>> {
+    const form = new URLSearchParams();
+    for (const [name, value] of Object.entries(fields as Record<string, unknown>)) if (value !== undefined) form.set(name, String(value));
     const basic = Buffer.from(`${encodeURIComponent(this.#options.clientId)}:${encodeURIComponent(this.#options.clientSecret)}`).toString(
       'base64',
     );
@@ -439,9 +428,9 @@ export class PaymentsClient {
         body: form.toString(),
         headers: { ...(init?.headers as Record<string, string>), 'content-type': 'application/x-www-form-urlencoded' },
       });
-    const answer = await createTransport({ ...this.#options, fetch: formFetch }).send<T>({
+    const answer = await createTransport({ ...this.#options, fetch: formFetch }).send<OAuthAnswer<P>>({
       method: 'POST',
-      path: `/api/v2${path}`,
+      path,
       headers: { authorization: `Basic ${basic}` },
       retry,
     });

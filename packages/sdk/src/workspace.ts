@@ -1,53 +1,28 @@
-import type {
-  CreateWebhookBody,
-  CreateWorkspaceBody,
-  DeliveryLogsQuery,
-  EventTypeInfo,
-  ListWebhooksQuery,
-  ReplayResult,
-  ReplayWebhookBody,
-  ResponseMeta,
-  SandboxCredential,
-  SessionTokens,
-  UpdateWebhookBody,
-  UserRecord,
-  WebhookDelivery,
-  WebhookDeliveryLog,
-  WebhookDeliveryLogList,
-  WebhookSubscription,
-  WebhookSubscriptionWithSecret,
-  WorkspaceListQuery,
-  WorkspaceRecord,
-} from '@holdfast/contracts';
 import { AuthError } from './errors.js';
 import type { paths as WorkspacePaths } from './generated/workspace-openapi.js';
-import { dataOf, type OperationAt, operationCaller, type RequestInit } from './operations.js';
-
-type JsonBody<P extends keyof WorkspacePaths, M extends 'post' | 'put' | 'patch'> = NonNullable<
-  RequestInit<OperationAt<WorkspacePaths, P, M>>['body']
->;
-type Query<P extends keyof WorkspacePaths, M extends 'get'> = NonNullable<RequestInit<OperationAt<WorkspacePaths, P, M>>['query']>;
-
+import { type AnswerAt, type BodyAt, dataOf, operationCaller, operationSender, type QueryAt } from './operations.js';
 import { type Page, PageIterator } from './pagination.js';
-import { type ApiRequest, createTransport, type TokenSource, type TransportOptions } from './transport.js';
+import { createTransport, type TokenSource, type TransportOptions } from './transport.js';
 
-export type {
-  ReplayResult,
-  ReplayWebhookBody,
-  WebhookDelivery,
-  WebhookDeliveryLog,
-  WebhookSubscription,
-  WebhookSubscriptionWithSecret,
-} from '@holdfast/contracts';
+type WP = WorkspacePaths;
+/** The JSON body an operation of the Workspace API takes (generated from the OpenAPI document, ADR 59). */
+type JsonBody<P extends keyof WP, M extends 'post' | 'put' | 'patch'> = BodyAt<WP, P, M>;
+type Query<P extends keyof WP, M extends 'get'> = QueryAt<WP, P, M>;
+/** The `data` of an operation's envelope answer. */
+type Data<P extends keyof WP, M extends 'get' | 'post' | 'put' | 'patch' | 'delete'> =
+  AnswerAt<WP, P, M> extends { data: infer D } ? D : never;
+
+type Hook = '/api/v1/workspaces/{id}/webhooks/{webhookId}';
+export type WebhookSubscription = Data<Hook, 'get'>;
+export type WebhookSubscriptionWithSecret = Data<'/api/v1/workspaces/{id}/webhooks', 'post'>;
+export type WebhookDeliveryLog = Data<`${Hook}/delivery-logs`, 'get'>['logs'][number];
+export type WebhookDelivery = Data<`${Hook}/deliveries/{deliveryId}/resend`, 'post'>;
+export type ReplayWebhookBody = JsonBody<`${Hook}/replay`, 'post'>;
+export type ReplayResult = Data<`${Hook}/replay`, 'post'>;
+type SessionTokens = Data<'/identity/login', 'post'>;
 
 /** Sign in with a token you already hold (no refresh), or with e-mail and password (refreshed for you). */
 export type WorkspaceClientOptions = TransportOptions & ({ accessToken: string } | { email: string; password: string });
-
-interface Envelope<T> {
-  success: true;
-  data: T;
-  meta: ResponseMeta;
-}
 
 /**
  * The Workspace API client (`{workspace_host}`, e.g. http://127.0.0.1:3002): signs in, refreshes
@@ -66,6 +41,7 @@ export class WorkspaceClient {
   readonly auditLogs;
 
   readonly #transport;
+  readonly #send;
   readonly #options: WorkspaceClientOptions;
   #session: { accessToken: string; refreshToken?: string; refreshAtMs: number } | undefined;
   #signingIn: Promise<void> | undefined;
@@ -79,14 +55,7 @@ export class WorkspaceClient {
       token: () => this.#accessToken(),
       ...('email' in options ? { renew: (rejected: string) => this.#renew(rejected) } : {}),
     };
-    const call = async <T>(request: Omit<ApiRequest, 'auth' | 'retry'> & { retry?: boolean }) => {
-      const answer = await this.#transport.send<Envelope<T>>({ retry: request.method === 'GET', ...request, auth: bearer });
-      return answer.body;
-    };
-    const data = async <T>(request: Omit<ApiRequest, 'auth' | 'retry'> & { retry?: boolean }) => (await call<T>(request)).data;
-    const v1 = '/api/v1';
-    const id = (value: string) => encodeURIComponent(value);
-    const hooks = (workspaceId: string) => `${v1}/workspaces/${id(workspaceId)}/webhooks`;
+    const hook = (workspaceId: string, webhookId: string) => ({ id: workspaceId, webhookId });
 
     /**
      * Any operation of the Workspace API, typed from the OpenAPI document (ADR 59), with the
@@ -94,17 +63,21 @@ export class WorkspaceClient {
      * Answers the envelope as the API writes it (`{success, data, meta}`).
      */
     this.request = operationCaller<WorkspacePaths>(this.#transport, bearer);
+    // The named methods below go through the same typed layer: a path, method, parameter, query,
+    // body or answer the document does not have does not compile.
+    const send = operationSender<WorkspacePaths>(this.#transport, bearer);
 
     const r = this.request;
     /** A paged envelope answer as the other lists: `for await` over every page. */
     const paged = <E extends { data: unknown[]; meta?: { pagination?: Page<unknown>['pagination'] } }>(
       fetchPage: (page: number) => Promise<E>,
+      startPage = 1,
     ) =>
       new PageIterator<E['data'][number]>(async (page) => {
         const answer = await fetchPage(page);
         const pagination = answer.meta?.pagination ?? { page, limit: answer.data.length, total: answer.data.length, totalPages: 1 };
         return { data: answer.data as E['data'][number][], pagination };
-      });
+      }, startPage);
     const ws = (workspaceId: string) => ({ id: workspaceId });
 
     /** The workspace's OAuth clients of the Payments API (its platforms'); the secret is shown once, by create. */
@@ -182,58 +155,59 @@ export class WorkspaceClient {
     };
 
     /** The signed-in user. */
-    this.me = (): Promise<UserRecord> => data({ method: 'GET', path: '/identity/me' });
+    this.me = () => dataOf(r('get', '/identity/me'));
 
     this.workspaces = {
       /** A SUPER_ADMIN sees every workspace, an ADMIN its own; page after page. */
-      list: (filters: Partial<WorkspaceListQuery> = {}) =>
-        new PageIterator<WorkspaceRecord>(async (page) => {
-          const answer = await call<WorkspaceRecord[]>({
-            method: 'GET',
-            path: `${v1}/workspaces`,
-            query: { ...filters, page, limit: filters.limit ?? 100 },
-          });
-          const pagination = answer.meta.pagination ?? { page, limit: answer.data.length, total: answer.data.length, totalPages: 1 };
-          return { data: answer.data, pagination };
-        }, filters.page ?? 1),
+      list: (filters: Partial<Query<'/api/v1/workspaces', 'get'>> = {}) =>
+        paged((page) => r('get', '/api/v1/workspaces', { query: { ...filters, page, limit: filters.limit ?? 100 } }), filters.page ?? 1),
       /** The caller's own workspace. */
-      mine: (): Promise<WorkspaceRecord> => data({ method: 'GET', path: `${v1}/workspaces/me` }),
-      get: (workspaceId: string): Promise<WorkspaceRecord> => data({ method: 'GET', path: `${v1}/workspaces/${id(workspaceId)}` }),
-      create: (body: CreateWorkspaceBody): Promise<WorkspaceRecord> => data({ method: 'POST', path: `${v1}/workspaces`, body }),
+      mine: () => dataOf(r('get', '/api/v1/workspaces/me')),
+      get: (workspaceId: string) => dataOf(r('get', '/api/v1/workspaces/{id}', { params: ws(workspaceId) })),
+      create: (body: JsonBody<'/api/v1/workspaces', 'post'>) => dataOf(r('post', '/api/v1/workspaces', { body })),
     };
 
     this.sandboxCredentials = {
       /** A platform for the workspace with a v1 API key and a v2 OAuth client; the secrets are shown only here. */
-      create: (workspaceId: string): Promise<SandboxCredential> =>
-        data({ method: 'POST', path: `${v1}/workspaces/${id(workspaceId)}/sandbox-credentials`, body: {} }),
+      create: (workspaceId: string) => dataOf(r('post', '/api/v1/workspaces/{id}/sandbox-credentials', { params: ws(workspaceId) })),
     };
 
+    // Only reads are retried here (a PATCH or DELETE whose answer was lost is not sent again).
     this.webhooks = {
-      eventTypes: (workspaceId: string): Promise<EventTypeInfo[]> => data({ method: 'GET', path: `${hooks(workspaceId)}/events/types` }),
-      list: (workspaceId: string, query: Partial<ListWebhooksQuery> = {}): Promise<WebhookSubscription[]> =>
-        data({ method: 'GET', path: hooks(workspaceId), query }),
+      eventTypes: (workspaceId: string) => dataOf(r('get', '/api/v1/workspaces/{id}/webhooks/events/types', { params: ws(workspaceId) })),
+      list: (workspaceId: string, query: Partial<Query<'/api/v1/workspaces/{id}/webhooks', 'get'>> = {}): Promise<WebhookSubscription[]> =>
+        dataOf(r('get', '/api/v1/workspaces/{id}/webhooks', { params: ws(workspaceId), query })),
       /** Subscribes a URL; the answer's `secret` is shown only here. */
-      create: (workspaceId: string, body: CreateWebhookBody): Promise<WebhookSubscriptionWithSecret> =>
-        data({ method: 'POST', path: hooks(workspaceId), body }),
+      create: (workspaceId: string, body: JsonBody<'/api/v1/workspaces/{id}/webhooks', 'post'>): Promise<WebhookSubscriptionWithSecret> =>
+        dataOf(r('post', '/api/v1/workspaces/{id}/webhooks', { params: ws(workspaceId), body })),
       get: (workspaceId: string, webhookId: string): Promise<WebhookSubscription> =>
-        data({ method: 'GET', path: `${hooks(workspaceId)}/${id(webhookId)}` }),
-      update: (workspaceId: string, webhookId: string, body: UpdateWebhookBody): Promise<WebhookSubscription> =>
-        data({ method: 'PATCH', path: `${hooks(workspaceId)}/${id(webhookId)}`, body }),
+        dataOf(r('get', '/api/v1/workspaces/{id}/webhooks/{webhookId}', { params: hook(workspaceId, webhookId) })),
+      update: (workspaceId: string, webhookId: string, body: JsonBody<Hook, 'patch'>): Promise<WebhookSubscription> =>
+        dataOf(
+          send('patch', '/api/v1/workspaces/{id}/webhooks/{webhookId}', { params: hook(workspaceId, webhookId), body, retry: false }).then(
+            (a) => a.body,
+          ),
+        ),
       delete: async (workspaceId: string, webhookId: string): Promise<void> => {
-        await call({ method: 'DELETE', path: `${hooks(workspaceId)}/${id(webhookId)}` });
+        await send('delete', '/api/v1/workspaces/{id}/webhooks/{webhookId}', { params: hook(workspaceId, webhookId), retry: false });
       },
       /**
        * Every delivery attempt to the subscription, newest first, as the other lists: `for await`
        * walks page after page (the API's limit/offset), `firstPage()` answers the first with its total.
        */
-      deliveryLogs: (workspaceId: string, webhookId: string, query: Omit<Partial<DeliveryLogsQuery>, 'offset'> = {}) => {
+      deliveryLogs: (
+        workspaceId: string,
+        webhookId: string,
+        query: Omit<Partial<Query<`${Hook}/delivery-logs`, 'get'>>, 'offset'> = {},
+      ) => {
         const limit = query.limit ?? 100;
         return new PageIterator<WebhookDeliveryLog>(async (page) => {
-          const answer = await data<WebhookDeliveryLogList>({
-            method: 'GET',
-            path: `${hooks(workspaceId)}/${id(webhookId)}/delivery-logs`,
-            query: { ...query, limit, offset: (page - 1) * limit },
-          });
+          const answer = await dataOf(
+            r('get', '/api/v1/workspaces/{id}/webhooks/{webhookId}/delivery-logs', {
+              params: hook(workspaceId, webhookId),
+              query: { ...query, limit, offset: (page - 1) * limit },
+            }),
+          );
           return {
             data: answer.logs,
             pagination: { page, limit, total: answer.total, totalPages: Math.max(1, Math.ceil(answer.total / limit)) },
@@ -242,26 +216,31 @@ export class WorkspaceClient {
       },
       /** Queues one delivery (a `deliveryId` of the logs) for an attempt now, with the same delivery id. */
       resend: (workspaceId: string, webhookId: string, deliveryId: string): Promise<WebhookDelivery> =>
-        data({ method: 'POST', path: `${hooks(workspaceId)}/${id(webhookId)}/deliveries/${id(deliveryId)}/resend`, body: {} }),
+        dataOf(
+          r('post', '/api/v1/workspaces/{id}/webhooks/{webhookId}/deliveries/{deliveryId}/resend', {
+            params: { ...hook(workspaceId, webhookId), deliveryId },
+          }),
+        ),
       /** Queues the events of `[from, to)` the subscription matches (at most 5,000 per call; `resumeFrom` continues). */
       replay: (workspaceId: string, webhookId: string, body: ReplayWebhookBody): Promise<ReplayResult> =>
-        data({ method: 'POST', path: `${hooks(workspaceId)}/${id(webhookId)}/replay`, body }),
+        dataOf(r('post', '/api/v1/workspaces/{id}/webhooks/{webhookId}/replay', { params: hook(workspaceId, webhookId), body })),
       /** Starts a rotation: the answer holds the new secret; deliveries are signed with both until `completeRotation`. */
       rotateSecret: (workspaceId: string, webhookId: string): Promise<WebhookSubscriptionWithSecret> =>
-        data({ method: 'POST', path: `${hooks(workspaceId)}/${id(webhookId)}/rotate-secret`, body: {} }),
+        dataOf(r('post', '/api/v1/workspaces/{id}/webhooks/{webhookId}/rotate-secret', { params: hook(workspaceId, webhookId) })),
       completeRotation: (workspaceId: string, webhookId: string): Promise<WebhookSubscription> =>
-        data({ method: 'POST', path: `${hooks(workspaceId)}/${id(webhookId)}/complete-rotation`, body: {} }),
+        dataOf(r('post', '/api/v1/workspaces/{id}/webhooks/{webhookId}/complete-rotation', { params: hook(workspaceId, webhookId) })),
       /** Sends one signed `webhook.test` delivery now and answers how it went. */
       test: (workspaceId: string, webhookId: string): Promise<WebhookDeliveryLog> =>
-        data({ method: 'POST', path: `${hooks(workspaceId)}/${id(webhookId)}/test`, body: {} }),
+        dataOf(r('post', '/api/v1/workspaces/{id}/webhooks/{webhookId}/test', { params: hook(workspaceId, webhookId) })),
     };
+    this.#send = send;
   }
 
   /** Ends the session (the refresh token stops working at once). */
   async logout(): Promise<void> {
     const refreshToken = this.#session?.refreshToken;
     if (!refreshToken) return;
-    await this.#transport.send({ method: 'POST', path: '/identity/logout', body: { refreshToken }, retry: false });
+    await this.#send('post', '/identity/logout', { body: { refreshToken }, accessToken: null });
     this.#session = undefined;
   }
 
@@ -297,23 +276,13 @@ export class WorkspaceClient {
 
   async #login(): Promise<void> {
     const { email, password } = this.#options as { email: string; password: string };
-    const answer = await this.#transport.send<Envelope<SessionTokens>>({
-      method: 'POST',
-      path: '/identity/login',
-      body: { email, password },
-      retry: false,
-    });
+    const answer = await this.#send('post', '/identity/login', { body: { email, password }, accessToken: null });
     this.#keep(answer.body.data);
   }
 
   async #refresh(refreshToken: string): Promise<void> {
     try {
-      const answer = await this.#transport.send<Envelope<SessionTokens>>({
-        method: 'POST',
-        path: '/identity/refresh',
-        body: { refreshToken },
-        retry: false,
-      });
+      const answer = await this.#send('post', '/identity/refresh', { body: { refreshToken }, accessToken: null });
       this.#keep(answer.body.data);
     } catch (error) {
       // A refresh token that no longer works: sign in again with the credentials we were given.

@@ -4,6 +4,13 @@
  * so they plug into the protocol's own middleware and clients.
  */
 
+import type { paths as PaymentsPaths } from './generated/payments-openapi.js';
+
+/** `B` when `B/verify`, `B/settle` and `B/supported` are all operations of the Payments document, else `never`. */
+type FacilitatorBase<B extends string> = `${B}/${'verify' | 'settle' | 'supported'}` extends keyof PaymentsPaths ? B : never;
+/** Holdfast's facilitator, to which @x402/core appends `/verify`, `/settle` and `/supported` (typed from the document). */
+const FACILITATOR_PATH: FacilitatorBase<'/api/v2/x402'> = '/api/v2/x402';
+
 /** The scheme of a payment locked in HoldfastEscrow (hold period, rescind, release, refund, disputes) instead of paid out. */
 export const HOLDFAST_ESCROW_SCHEME = 'holdfast-escrow';
 
@@ -20,7 +27,7 @@ export interface X402FacilitatorConfig {
 /** The facilitator of a Holdfast deployment, authenticated by `token()` (a PaymentsClient's `oauth.token`). */
 export function x402FacilitatorConfig(baseUrl: string, token: () => Promise<{ accessToken: string }>): X402FacilitatorConfig {
   return {
-    url: `${baseUrl.replace(/\/+$/, '')}/api/v2/x402`,
+    url: `${baseUrl.replace(/\/+$/, '')}${FACILITATOR_PATH}`,
     createAuthHeaders: async () => {
       const headers = { Authorization: `Bearer ${(await token()).accessToken}` };
       return { verify: headers, settle: headers, supported: headers };

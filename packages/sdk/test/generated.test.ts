@@ -78,6 +78,16 @@ describe('request: any operation, typed from the document', () => {
     type Created = Awaited<ReturnType<typeof client.request<'/api/v2/transactions', 'post'>>>;
     const status: Created extends { status: string } ? true : false = true;
     expect(status).toBe(true);
+    // The named methods are typed from the same document: a body or answer it lacks does not compile.
+    const wrong = () => {
+      // @ts-expect-error a body without the document's required fields
+      void client.transactions.create({ fromAddress: address() });
+      // @ts-expect-error a query parameter the document does not have
+      void client.transactions.list({ nothing: 1 });
+      // @ts-expect-error a field the document's answer does not have
+      void client.transactions.get(id).then((t) => t.nothing);
+    };
+    expect(typeof wrong).toBe('function');
     const paths: keyof PaymentsPaths = '/api/v2/test_helpers/transactions/{id}/advance_hold';
     expect(paths).toContain('advance_hold');
   });
