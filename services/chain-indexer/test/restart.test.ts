@@ -73,12 +73,16 @@ function exited(process_: ChildProcess): Promise<void> {
   );
 }
 
-const ids = (messages: StreamMessage[]) => messages.map((m) => m.msgId);
+// The events at the network's depth (`confirmed`: the plain event id). The same event is also
+// published when seen and as it becomes safe and finalized (`<id>@seen`, `@safe`, `@finalized`),
+// which is not a duplicate: ADR 62.
+const confirmedOnly = (messages: StreamMessage[]) => messages.filter((m) => !String(m.msgId).includes('@'));
+const ids = (messages: StreamMessage[]) => confirmedOnly(messages).map((m) => m.msgId);
 
 describe('the indexer killed mid-backfill', () => {
   it('loses and duplicates nothing once restarted', async () => {
     child = startMain();
-    await stream.until((m) => m.length >= 3, 'the first events', 30_000);
+    await stream.until((m) => confirmedOnly(m).length >= 3, 'the first events', 30_000);
     child.kill('SIGKILL');
     await exited(child);
     const atKill = await stream.read();
@@ -87,7 +91,7 @@ describe('the indexer killed mid-backfill', () => {
     const [cursorAtKill] = await sql`select block_number from indexer.cursors`;
 
     child = startMain();
-    const all = await stream.until((m) => m.length >= expected.length, 'every event', 60_000);
+    const all = await stream.until((m) => confirmedOnly(m).length >= expected.length, 'every event', 60_000);
     expect(ids(all)).toEqual(expected);
     expect(new Set(ids(all)).size).toBe(expected.length);
     const head = await chain.publicClient.getBlockNumber();
@@ -114,7 +118,7 @@ describe('the indexer killed mid-backfill', () => {
     const config = indexerConfigFrom({ ...env, INDEXER_BLOCK_RANGE: '2000' });
     const service = await startForTest(await createIndexerService(config, testLogger('chain-indexer')));
     try {
-      const all = await stream.until((m) => m.length >= expected.length + 3, 'the three new events');
+      const all = await stream.until((m) => confirmedOnly(m).length >= expected.length + 3, 'the three new events');
       expect(ids(all)).toEqual([...expected, ...added]);
       // It read only the blocks after its cursor, not the history again.
       const metrics = await eventually(async () => {
@@ -136,7 +140,7 @@ describe('two instances', () => {
     try {
       const before = (await stream.read()).length;
       const one = await chain.createEscrow({});
-      await stream.until((m) => m.some((x) => x.event.transactionId === one.id), 'the first instance to publish');
+      await stream.until((m) => confirmedOnly(m).some((x) => x.event.transactionId === one.id), 'the first instance to publish');
       second = await startForTest(await createIndexerService(config, testLogger('chain-indexer')));
       const leaderGauge = async (url: string) =>
         /chain_indexer_leader\{network="base-sepolia",service="chain-indexer"\} (\d)/.exec(
@@ -147,11 +151,11 @@ describe('two instances', () => {
       const [lease] = await sql`select owner from indexer.leases where network = 'base-sepolia'`;
       await first.stop();
       const two = await chain.createEscrow({});
-      await stream.until((m) => m.some((x) => x.event.transactionId === two.id), 'the second instance to publish');
+      await stream.until((m) => confirmedOnly(m).some((x) => x.event.transactionId === two.id), 'the second instance to publish');
       const [taken] = await sql`select owner from indexer.leases where network = 'base-sepolia'`;
       expect(taken?.owner).not.toBe(lease?.owner);
       expect(await leaderGauge(second.url)).toBe('1');
-      expect((await stream.read()).slice(before).map((m) => m.event.transactionId)).toEqual([one.id, two.id]);
+      expect(confirmedOnly((await stream.read()).slice(before)).map((m) => m.event.transactionId)).toEqual([one.id, two.id]);
     } finally {
       await first.stop().catch(() => undefined);
       await second?.stop();
