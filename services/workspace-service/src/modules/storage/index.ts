@@ -2,4 +2,4 @@
 // from here, never from its files (the architecture test fails on that).
 
 export type { AvatarStore, Upload } from './avatars.js';
-export { acceptUploads, multipartPlaceholder, readAvatarUpload } from './upload.js';
+export { acceptUploads, emptyMultipartBody, readAvatarUpload } from './upload.js';

@@ -9,8 +9,8 @@ export async function acceptUploads(app: HttpApp): Promise<void> {
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 0, parts: 1 } });
 }
 
-/** `preValidation` of upload routes: the unread multipart body is validated as `{}`. */
-export async function multipartPlaceholder(request: FastifyRequest): Promise<void> {
+/** `preValidation` of upload routes: the multipart body is read later (readAvatarUpload), so the schema sees `{}`. */
+export async function emptyMultipartBody(request: FastifyRequest): Promise<void> {
   if (request.isMultipart()) request.body ??= {};
 }
 

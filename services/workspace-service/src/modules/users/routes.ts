@@ -3,7 +3,7 @@ import { type HttpApp, paged, route, serveRoutes } from '@holdfast/http-kit';
 import { WORKSPACE_SURFACE } from '../../http/surface.js';
 import { requireActor } from '../access/index.js';
 import type { AuditService } from '../audit/index.js';
-import { acceptUploads, multipartPlaceholder, readAvatarUpload } from '../storage/index.js';
+import { acceptUploads, emptyMultipartBody, readAvatarUpload } from '../storage/index.js';
 import type { UsersService } from './service.js';
 
 export function usersRoutes(deps: { users: UsersService; audit: AuditService }) {
@@ -21,7 +21,7 @@ export function usersRoutes(deps: { users: UsersService; audit: AuditService }) 
       route(api.updateMyUser, async (request) => users.updateMe(request.caller, request.body)),
       route(api.changeMyPassword, async (request) => users.changePassword(request.caller, request.body)),
       route(api.uploadMyAvatar, async (request) => users.uploadAvatar(request.caller, await readAvatarUpload(request)), {
-        preValidation: multipartPlaceholder,
+        preValidation: emptyMultipartBody,
       }),
       route(api.deleteMyAvatar, async (request, reply) => {
         await users.deleteAvatar(request.caller);

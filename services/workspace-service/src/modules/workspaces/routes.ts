@@ -3,7 +3,7 @@ import { type HttpApp, paged, route, serveRoutes } from '@holdfast/http-kit';
 import { WORKSPACE_SURFACE } from '../../http/surface.js';
 import { requireActor } from '../access/index.js';
 import type { AuditService } from '../audit/index.js';
-import { acceptUploads, multipartPlaceholder, readAvatarUpload } from '../storage/index.js';
+import { acceptUploads, emptyMultipartBody, readAvatarUpload } from '../storage/index.js';
 import type { WorkspacesService } from './service.js';
 
 export function workspacesRoutes(deps: { workspaces: WorkspacesService; audit: AuditService }) {
@@ -30,7 +30,7 @@ export function workspacesRoutes(deps: { workspaces: WorkspacesService; audit: A
       route(
         api.uploadWorkspaceAvatar,
         async (request) => workspaces.uploadAvatar(request.caller, request.params.id, await readAvatarUpload(request)),
-        { preValidation: multipartPlaceholder },
+        { preValidation: emptyMultipartBody },
       ),
       route(api.deleteWorkspaceAvatar, async (request, reply) => {
         await workspaces.deleteAvatar(request.caller, request.params.id);
