@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { type WorkspaceEndpoint, workspaceEndpoints } from '@holdfast/contracts';
@@ -415,5 +416,40 @@ describe('background work through the runtime', () => {
         return leasedClaims.filter((name) => new RegExp(`\\.${name}\\(`).test(text)).map((name) => `${relative(src, file)}: ${name}`);
       });
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('decision records', () => {
+  const adrDir = join(repoRoot(), 'docs', 'adr');
+  const numbers = readdirSync(adrDir)
+    .map((name) => /^(\d{4})-.*\.md$/.exec(name)?.[1])
+    .filter((n): n is string => n !== undefined);
+
+  it('each number names one record', () => {
+    const seen = new Map<string, number>();
+    for (const n of numbers) seen.set(n, (seen.get(n) ?? 0) + 1);
+    expect([...seen].filter(([, count]) => count > 1).map(([n]) => n)).toEqual([]);
+  });
+
+  it('every gap below the highest number is listed in docs/adr/README.md', () => {
+    const readme = readFileSync(join(adrDir, 'README.md'), 'utf8');
+    const highest = Math.max(...numbers.map(Number));
+    const gaps = Array.from({ length: highest }, (_, i) => String(i + 1).padStart(4, '0')).filter((n) => !numbers.includes(n));
+    expect(gaps.filter((n) => !readme.includes(n))).toEqual([]);
+  });
+});
+
+describe('commit subjects', () => {
+  // The rule began after d99ede2; older subjects stay as they landed. A shallow clone without
+  // that commit has nothing to check.
+  const git = (args: string[]) => spawnSync('git', args, { cwd: repoRoot(), encoding: 'utf8' });
+  const since = 'd99ede2';
+
+  it('every subject after the rule began is at most 72 characters', () => {
+    if (git(['cat-file', '-e', `${since}^{commit}`]).status !== 0) return;
+    const subjects = git(['log', '--format=%s', `${since}..HEAD`])
+      .stdout.split('\n')
+      .filter(Boolean);
+    expect(subjects.filter((s) => s.length > 72)).toEqual([]);
   });
 });

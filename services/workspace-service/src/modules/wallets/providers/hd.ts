@@ -9,7 +9,7 @@ import { wordlist } from '@scure/bip39/wordlists/english';
 import { bytesToHex, type Hex } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 
-// The built-in HD wallet (docs/adr/0002-hd-wallet-libraries.md): BIP-39 mnemonic -> seed, then
+// The built-in HD wallet (docs/adr/0066-hd-wallet-libraries.md): BIP-39 mnemonic -> seed, then
 // BIP-32 on secp256k1 (@scure/bip32) for Ethereum and SLIP-0010 on ed25519 for Solana.
 
 const HARDENED = 0x80000000;
