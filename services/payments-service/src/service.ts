@@ -68,10 +68,12 @@ import { createRemoteTasksRepository } from './modules/remote-tasks/repository.j
 import { createRemoteTaskRunner, remoteTaskHandlers } from './modules/remote-tasks/service.js';
 import { createPaymentsRetentionRepository } from './modules/retention/repository.js';
 import { createChainAccess } from './modules/settlement/chain.js';
+import { createSettlementChainConsumer } from './modules/settlement/chain-consumer.js';
 import { registerSettlementMetrics } from './modules/settlement/metrics.js';
+import { createSettlementOperations } from './modules/settlement/operations.js';
+import { createSettlementReceiptChecks } from './modules/settlement/receipts.js';
 import { createSettlementRepository } from './modules/settlement/repository.js';
 import { settlementRoutes } from './modules/settlement/routes.js';
-import { createSettlementService } from './modules/settlement/service.js';
 import { createSettlementWorker } from './modules/settlement/worker.js';
 import { createSettlementReviewRepository } from './modules/settlement-review/repository.js';
 import { settlementReviewRoutes } from './modules/settlement-review/routes.js';
@@ -238,15 +240,18 @@ export async function createPaymentsService(
     },
   );
   const settlementRepository = createSettlementRepository();
-  const settlement = createSettlementService({
+  // The operations and the CHAIN consumer check the chain alike and move transactions alike.
+  const settlementParts = {
     sql: database.sql,
     moves,
     transactions: transactionsRepository,
     repository: settlementRepository,
     chain,
+    receipts: createSettlementReceiptChecks({ chain }),
     logger,
-    checkRelease: controls.checkRelease,
-  });
+  };
+  const settlement = createSettlementOperations({ ...settlementParts, checkRelease: controls.checkRelease });
+  const chainEvents = createSettlementChainConsumer(settlementParts);
   await app.register(settlementRoutes(settlement));
   // The test clock: a sandbox or local platform ends its own transaction's hold (docs/test-clock.md).
   await app.register(
@@ -491,7 +496,7 @@ export async function createPaymentsService(
         concurrency: 1,
         handler: async (event) => {
           try {
-            const outcome = await settlement.handleChainEvent(event);
+            const outcome = await chainEvents.handleChainEvent(event);
             // The move's event is committed: out now, not when the NOTIFY comes back through PostgreSQL.
             if (outcome !== 'duplicate') relay.wake();
             metrics.chainEventHandled(event.kind, outcome);

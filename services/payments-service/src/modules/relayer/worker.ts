@@ -3,7 +3,7 @@ import type { Sql } from '@holdfast/db';
 import type { Logger } from '@holdfast/logging';
 import { createLeasedJobWorker, defineLeasedJob } from '@holdfast/runtime';
 import { type Hash, keccak256, parseTransaction, type TransactionReceipt } from 'viem';
-import type { ChainAccess, SettlementService } from '../settlement/index.js';
+import type { ChainAccess, SettlementOperations } from '../settlement/index.js';
 import type { RelayerChain } from './chain.js';
 import type { RelayerRepository, RelayRow } from './repository.js';
 import { relayedLocks } from './tables.js';
@@ -13,7 +13,7 @@ export interface RelayerWorkerDeps {
   repository: RelayerRepository;
   chain: ChainAccess;
   relayerChain: RelayerChain;
-  settlement: Pick<SettlementService, 'submitEscrowHash' | 'submitHash'>;
+  settlement: Pick<SettlementOperations, 'submitEscrowHash' | 'submitHash'>;
   logger: Logger;
   pollIntervalMs: number;
   stuckAfterMs: number;

@@ -2,4 +2,4 @@
 // from here, never from its files (the architecture test fails on that).
 
 export type { ChainAccess } from './chain.js';
-export { refuseUnless, requireOrchestration, type SettlementService } from './service.js';
+export { refuseUnless, requireOrchestration, type SettlementOperations } from './operations.js';

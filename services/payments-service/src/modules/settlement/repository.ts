@@ -1,6 +1,7 @@
 import { type SettlementKind, uuidv7 } from '@holdfast/contracts';
-import type { Queryable } from '@holdfast/db';
+import { type Queryable, rowMapper } from '@holdfast/db';
 import { activeTraceCarrier, type TraceCarrier } from '@holdfast/logging';
+import { appliedChainMessages, settlements } from './tables.js';
 
 export interface AppliedMessage {
   messageId: string;
@@ -14,40 +15,15 @@ export interface AppliedMessage {
 
 export type ChainOutcome = 'applied' | 'noop' | 'ignored' | 'rejected' | 'conflict' | 'correction_unapplied';
 
-export interface SettlementRow {
-  id: string;
-  transactionId: string;
-  kind: SettlementKind;
-  refundBps: number | null;
-  status: string;
-  attempts: number;
-  txHash: string | null;
-  traceContext: TraceCarrier | null;
-}
+/** An on-chain instruction as stored: the table's row type, read through the one row mapper of `@holdfast/db`. */
+export type SettlementRow = typeof settlements.$inferSelect;
+const toSettlement = rowMapper(settlements);
+
+/** A handled CHAIN message as stored (applied_chain_messages). */
+export type AppliedChainMessageRow = typeof appliedChainMessages.$inferSelect;
+const toAppliedMessage = rowMapper(appliedChainMessages);
 
 const traceJson = (carrier: TraceCarrier | null) => (carrier === null ? null : JSON.stringify(carrier));
-
-interface SettlementDbRow {
-  id: string;
-  transaction_id: string;
-  kind: SettlementKind;
-  refund_bps: number | null;
-  status: string;
-  attempts: number;
-  tx_hash: string | null;
-  trace_context: TraceCarrier | null;
-}
-
-const toSettlement = (r: SettlementDbRow): SettlementRow => ({
-  id: r.id,
-  transactionId: r.transaction_id,
-  kind: r.kind,
-  refundBps: r.refund_bps,
-  status: r.status,
-  attempts: r.attempts,
-  txHash: r.tx_hash,
-  traceContext: r.trace_context,
-});
 
 /** All SQL of the settlement module (postgres.js; callers pass their transaction). */
 export function createSettlementRepository() {
@@ -77,14 +53,10 @@ export function createSettlementRepository() {
       await tx`update applied_chain_messages set outcome = ${outcome}, action = ${action}, detail = ${detail} where message_id = ${messageId}`;
     },
 
-    async findMessage(
-      q: Queryable,
-      messageId: string,
-    ): Promise<{ outcome: string; action: string | null; transactionId: string | null } | null> {
-      const rows = await q<{ outcome: string; action: string | null; transaction_id: string | null }[]>`
-        select outcome, action, transaction_id from applied_chain_messages where message_id = ${messageId}`;
+    async findMessage(q: Queryable, messageId: string): Promise<AppliedChainMessageRow | null> {
+      const rows = await q`select * from applied_chain_messages where message_id = ${messageId}`;
       const r = rows[0];
-      return r ? { outcome: r.outcome, action: r.action, transactionId: r.transaction_id } : null;
+      return r ? toAppliedMessage(r) : null;
     },
 
     /** Writes an on-chain instruction for the settlement worker (in the caller's transaction); a repeat of the same kind is kept once. */
@@ -108,14 +80,14 @@ export function createSettlementRepository() {
 
     /** Due instructions, claimed for `leaseSeconds` (pending ones, and `sending` ones whose claimer went away). */
     async claimDue(tx: Queryable, limit: number, leaseSeconds: number): Promise<SettlementRow[]> {
-      const rows = await tx<SettlementDbRow[]>`
+      const rows = await tx`
         update settlements set status = 'sending', attempts = attempts + 1,
           lease_until = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
         where id in (
           select id from settlements
           where (status = 'pending' and next_attempt_at <= now()) or (status = 'sending' and lease_until < now())
           order by next_attempt_at limit ${limit} for update skip locked)
-        returning id, transaction_id, kind, refund_bps, status, attempts, tx_hash, trace_context`;
+        returning *`;
       return rows.map(toSettlement);
     },
 

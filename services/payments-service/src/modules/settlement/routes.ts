@@ -2,10 +2,10 @@ import { paymentsEndpoints as api } from '@holdfast/contracts';
 import { emptyBodyAsObject, type HttpApp, route, serveRoutes } from '@holdfast/http-kit';
 import { PAYMENTS_SURFACE } from '../../http/endpoints.js';
 import { principalOf } from '../auth/index.js';
-import type { SettlementService } from './service.js';
+import type { SettlementOperations } from './operations.js';
 
 /** The on-chain operations of a transaction (spec "named only"), on v1 and v2 with the v2 renames. */
-export function settlementRoutes(service: SettlementService) {
+export function settlementRoutes(service: SettlementOperations) {
   return async (app: HttpApp) => {
     serveRoutes(app, PAYMENTS_SURFACE, [
       route(api.submitTransactionHash, async (request) => service.submitHash(principalOf(request), request.params.id, request.body)),
