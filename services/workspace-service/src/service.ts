@@ -26,9 +26,11 @@ import { createAuditRepository } from './modules/audit/repository.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { createAuditService } from './modules/audit/service.js';
 import { createCatalogService } from './modules/catalog/service.js';
+import { createCustomerAdmin } from './modules/customers/admin.js';
+import { createCustomerSessions } from './modules/customers/customer-sessions.js';
 import { createCustomersRepository } from './modules/customers/repository.js';
 import { customerAuthRoutes, globalCustomerRoutes, workspaceCustomerRoutes } from './modules/customers/routes.js';
-import { createCustomersService } from './modules/customers/service.js';
+import { createInsertCustomer } from './modules/customers/shared.js';
 import { createIntegrationProviders } from './modules/integrations/adapters.js';
 import { createIntegrationsRepository } from './modules/integrations/repository.js';
 import { integrationsRoutes } from './modules/integrations/routes.js';
@@ -196,15 +198,21 @@ export async function createWorkspaceService(
     // Customers and wallets (issue 8).
     const customerTokens = customerTokensFrom(app.jwt, config.accessTokenTtlSeconds);
     rateLimitCaller = rateLimitCallerOf(tokens, customerTokens);
-    const customers = createCustomersService({
+    const insertCustomer = createInsertCustomer({
       store,
       audit,
+      // The runner is built below (its handlers need the wallet features, which need the customers).
+      tasks: { attempt: (ids) => remoteTasks?.attempt(ids) ?? Promise.resolve() },
+    });
+    const customerAdmin = createCustomerAdmin({ store, audit, insertCustomer });
+    const customerSessions = createCustomerSessions({
+      store,
+      audit,
+      insertCustomer,
       tokens: customerTokens,
       refreshTokenTtlMs: config.refreshTokenTtlMs,
       logger,
       principals,
-      // The runner is built below (its handlers need the wallet features, which need the customers).
-      tasks: { attempt: (ids) => remoteTasks?.attempt(ids) ?? Promise.resolve() },
     });
     const walletFeatures = createWalletFeatures({
       db: foundation.database.db,
@@ -212,7 +220,7 @@ export async function createWorkspaceService(
       logger,
       audit: walletAuditSink(audit),
       workspaceWalletProvider: async (id) => (await store.repos.workspaces.findById(id))?.walletProvider ?? null,
-      findCustomer: customers.findCustomer,
+      findCustomer: customerAdmin.findCustomer,
       followContract: (request) => sendCommand(foundation.bus, INDEXER_COMMANDS.followContract, request, { timeoutMs: 5_000 }),
       ...(overrides.outboundResolver ? { outboundResolver: overrides.outboundResolver } : {}),
       checkoutSync: {
@@ -222,7 +230,7 @@ export async function createWorkspaceService(
       },
     });
     closeOutbound = walletFeatures.outbound.close;
-    const wallets = createWalletApi({ features: walletFeatures, workspaceExists, customerIn: customers.customerIn });
+    const wallets = createWalletApi({ features: walletFeatures, workspaceExists, customerIn: customerSessions.customerIn });
     if (walletFeatures.contractRegistration) {
       startRegistration = walletFeatures.contractRegistration.start;
       stopRegistration = walletFeatures.contractRegistration.stop;
@@ -263,7 +271,7 @@ export async function createWorkspaceService(
     await registerWorkspaceApi(app, {
       tokens,
       actorFor: sessions.actorFor,
-      customers: { tokens: customerTokens, customerFor: customers.customerFor },
+      customers: { tokens: customerTokens, customerFor: customerSessions.customerFor },
       internalApiKey: config.INTERNAL_API_KEY,
       workspaceKeys: transactions.verifyKey,
       audit,
@@ -279,9 +287,9 @@ export async function createWorkspaceService(
         integrationsRoutes(integrations),
         settingsRoutes(settings),
         notificationsRoutes(notifications),
-        workspaceCustomerRoutes(customers),
-        globalCustomerRoutes(customers),
-        customerAuthRoutes(customers),
+        workspaceCustomerRoutes(customerAdmin),
+        globalCustomerRoutes(customerAdmin),
+        customerAuthRoutes(customerSessions),
         customerSelfWalletRoutes(wallets),
         custodyAWalletRoutes(wallets),
         walletProviderConfigRoutes(wallets),

@@ -1,6 +1,7 @@
 import { type Column, count, eq, ilike, or, type SQL } from 'drizzle-orm';
-import type { PgDatabase, PgTable } from 'drizzle-orm/pg-core';
+import type { PgDatabase, PgInsertValue, PgTable, PgUpdateSetSource, TableLikeHasEmptySelection } from 'drizzle-orm/pg-core';
 import type { PostgresJsQueryResultHKT } from 'drizzle-orm/postgres-js';
+import type { DrizzleTypeError } from 'drizzle-orm/utils';
 
 // Query pieces the repositories of the service share.
 
@@ -19,10 +20,20 @@ export function containsText(search: string | undefined, columns: (Column | SQL)
   return or(...columns.map((column) => ilike(column, pattern)));
 }
 
+/**
+ * A table as drizzle's `from()` takes it: its own parameter type, spelled out so that a table of a
+ * generic type passes through (drizzle cannot decide that condition for a generic table; callers
+ * pass the table itself and get its rows' type).
+ */
+type SelectableTable<T extends PgTable> =
+  TableLikeHasEmptySelection<T> extends true
+    ? DrizzleTypeError<"Cannot reference a data-modifying statement subquery if it doesn't contain a `returning` clause">
+    : T;
+
 /** Page `page` (from 1) of `limit` rows of `table` matching `where` in `order`, and how many match. */
 export async function pageOf<T extends PgTable>(
   db: Db,
-  table: T,
+  table: SelectableTable<T>,
   where: SQL | undefined,
   order: SQL[],
   page: number,
@@ -31,26 +42,25 @@ export async function pageOf<T extends PgTable>(
   const [rows, [totals]] = await Promise.all([
     db
       .select()
-      .from(table as PgTable)
+      .from(table)
       .where(where)
       .orderBy(...order)
       .limit(limit)
       .offset((page - 1) * limit),
-    db
-      .select({ total: count() })
-      .from(table as PgTable)
-      .where(where),
+    db.select({ total: count() }).from(table).where(where),
   ]);
-  return { rows: rows as T['$inferSelect'][], total: totals?.total ?? 0 };
+  return { rows, total: totals?.total ?? 0 };
+}
+
+/** The row a write of one row answers (`returning`); none means the row was not there, a bug of the caller. */
+export function returnedRow<R>([row]: R[], what: string): R {
+  if (row === undefined) throw new Error(`${what} returned no row`);
+  return row;
 }
 
 /** Inserts `row` into `table` and answers it as stored. */
-export async function insertRow<T extends PgTable>(db: Db, table: T, row: T['$inferInsert']): Promise<T['$inferSelect']> {
-  const [inserted] = await db
-    .insert(table as PgTable)
-    .values(row as never)
-    .returning();
-  return inserted as T['$inferSelect'];
+export async function insertRow<T extends PgTable>(db: Db, table: T, row: PgInsertValue<T>): Promise<T['$inferSelect']> {
+  return returnedRow(await db.insert(table).values(row).returning(), 'insert');
 }
 
 /** Sets `patch` on the row `id` of `table`, and its `updated_at` to now; answers the row as stored. */
@@ -58,14 +68,16 @@ export async function updateRow<T extends PgTable & { id: Column; updatedAt: Col
   db: Db,
   table: T,
   id: string,
-  patch: Partial<T['$inferInsert']>,
+  patch: PgUpdateSetSource<T>,
 ): Promise<T['$inferSelect']> {
-  const [updated] = await db
-    .update(table as PgTable)
-    .set({ ...patch, updatedAt: new Date() } as never)
-    .where(eq(table.id, id))
-    .returning();
-  return updated as T['$inferSelect'];
+  return returnedRow(
+    await db
+      .update(table)
+      .set({ ...patch, updatedAt: new Date() })
+      .where(eq(table.id, id))
+      .returning(),
+    'update',
+  );
 }
 
 /**
@@ -73,7 +85,7 @@ export async function updateRow<T extends PgTable & { id: Column; updatedAt: Col
  * wraps the driver's error: its `cause` holds the code.
  */
 export function uniqueViolationOf(error: unknown): string | undefined {
-  type PgError = { code?: string; constraint_name?: string };
-  const cause = (error as { cause?: PgError } | undefined)?.cause ?? (error as PgError | undefined);
-  return cause?.code === '23505' ? (cause.constraint_name ?? 'unknown') : undefined;
+  const cause = typeof error === 'object' && error !== null && 'cause' in error && error.cause ? error.cause : error;
+  if (typeof cause !== 'object' || cause === null || !('code' in cause) || cause.code !== '23505') return undefined;
+  return 'constraint_name' in cause && typeof cause.constraint_name === 'string' ? cause.constraint_name : 'unknown';
 }

@@ -1,11 +1,17 @@
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
 import { insertRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import type { PrincipalChanges } from '../access/index.js';
 import { users } from '../users/index.js';
 import { workspaces } from '../workspaces/index.js';
-import { loginThrottles, refreshTokens, sessions, verificationCodes } from './tables.js';
+import {
+  loginThrottles,
+  type RefreshTokenFamilyTable,
+  refreshTokens,
+  type SessionFamilyTable,
+  sessions,
+  verificationCodes,
+} from './tables.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
@@ -19,18 +25,18 @@ export const LOGIN_LOCK_MS = 15 * 60_000;
 
 /**
  * A family of sessions and their refresh tokens: users' or customers', both built from
- * sessionColumns() and refreshTokenTable() (sessions/tables.ts), so both have the columns used here.
+ * sessionColumns() and refreshTokenTable(), so both are of the family types of sessions/tables.ts.
  */
 interface SessionFamily {
-  sessions: PgTable;
-  tokens: PgTable;
+  sessions: SessionFamilyTable;
+  tokens: RefreshTokenFamilyTable;
 }
 
 /** The statements both session families run the same way. */
 export function sessionFamilyStatements(db: Executor, family: SessionFamily) {
-  const { sessions: s, tokens: t } = family as { sessions: typeof sessions; tokens: typeof refreshTokens };
+  const { sessions: s, tokens: t } = family;
   return {
-    insertRefreshToken: async (row: typeof refreshTokens.$inferInsert): Promise<void> => {
+    insertRefreshToken: async (row: RefreshTokenFamilyTable['$inferInsert']): Promise<void> => {
       await db.insert(t).values(row);
     },
 

@@ -1,6 +1,7 @@
 import type { SessionEnvironment } from '@holdfast/contracts';
 import { cascadingReference, createdAt, timestamptz } from '@holdfast/db';
-import { type AnyPgColumn, index, integer, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { BuildColumns } from 'drizzle-orm';
+import { type AnyPgColumn, index, integer, type PgTableWithColumns, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { workspaceSchema } from '../../db/pg-schema.js';
 import { users } from '../users/tables.js';
 
@@ -38,6 +39,20 @@ export function refreshTokenTable<TName extends string>(name: TName, sessionTabl
     ],
   );
 }
+
+/**
+ * A session table of either kind (users' `sessions`, customers' `customer_sessions`) as the
+ * statements both run see it: its `id` and sessionColumns(). Both tables are of this type.
+ */
+export type SessionFamilyTable = PgTableWithColumns<{
+  name: string;
+  schema: string | undefined;
+  dialect: 'pg';
+  columns: BuildColumns<string, { id: ReturnType<ReturnType<typeof uuid>['primaryKey']> } & ReturnType<typeof sessionColumns>, 'pg'>;
+}>;
+
+/** A refresh-token table of either kind: refreshTokenTable() of any name. */
+export type RefreshTokenFamilyTable = ReturnType<typeof refreshTokenTable<string>>;
 
 /**
  * A login: the family of refresh tokens it issued. Revoking the session (logout, reuse of a

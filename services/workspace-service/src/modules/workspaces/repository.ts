@@ -1,6 +1,7 @@
 import type { WorkspaceStatus } from '@holdfast/contracts';
 import { and, desc, eq } from 'drizzle-orm';
-import { containsText, insertRow, pageOf, uniqueViolationOf, updateRow } from '../../db/queries.js';
+import type { PgColumn, PgInsertValue, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { containsText, insertRow, pageOf, returnedRow, uniqueViolationOf, updateRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import type { PrincipalChanges } from '../access/index.js';
 import { workspaceBilling, workspaces, workspaceWalletSettings } from './tables.js';
@@ -24,17 +25,19 @@ export function isDuplicateSlug(error: unknown): boolean {
 /** `principals`: told of every workspace changed or deleted (in that transaction), for the principal cache. */
 export function createWorkspacesRepository(db: Executor, principals: PrincipalChanges) {
   /** Writes a workspace's one row of `table` (its billing, its wallet settings): inserted, or replaced with `updated_at` now. */
-  const upsertWorkspaceRow = async <T extends typeof workspaceBilling | typeof workspaceWalletSettings>(
+  const upsertWorkspaceRow = async <T extends PgTable & { workspaceId: PgColumn; updatedAt: PgColumn }>(
     table: T,
-    row: T['$inferInsert'],
+    row: PgInsertValue<T> & PgUpdateSetSource<T> & { workspaceId: string },
   ): Promise<T['$inferSelect']> => {
     const { workspaceId: _id, ...set } = row;
-    const [saved] = await db
-      .insert(table as typeof workspaceBilling)
-      .values(row as typeof workspaceBilling.$inferInsert)
-      .onConflictDoUpdate({ target: table.workspaceId, set: { ...set, updatedAt: new Date() } })
-      .returning();
-    return saved as T['$inferSelect'];
+    return returnedRow(
+      await db
+        .insert(table)
+        .values(row)
+        .onConflictDoUpdate({ target: table.workspaceId, set: { ...set, updatedAt: new Date() } })
+        .returning(),
+      'upsert',
+    );
   };
   return {
     findById: async (id: string): Promise<WorkspaceRow | undefined> => {
