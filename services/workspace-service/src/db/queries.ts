@@ -1,4 +1,5 @@
-import { type Column, count, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { notFound } from '@holdfast/contracts';
+import { type Column, count, eq, getTableName, ilike, or, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgInsertValue, PgTable, PgUpdateSetSource, TableLikeHasEmptySelection } from 'drizzle-orm/pg-core';
 import type { PostgresJsQueryResultHKT } from 'drizzle-orm/postgres-js';
 import type { DrizzleTypeError } from 'drizzle-orm/utils';
@@ -63,21 +64,23 @@ export async function insertRow<T extends PgTable>(db: Db, table: T, row: PgInse
   return returnedRow(await db.insert(table).values(row).returning(), 'insert');
 }
 
-/** Sets `patch` on the row `id` of `table`, and its `updated_at` to now; answers the row as stored. */
+/**
+ * Sets `patch` on the row `id` of `table`, and its `updated_at` to now; answers the row as stored.
+ * A row deleted since the caller read it answers 404: the thing the request names is gone.
+ */
 export async function updateRow<T extends PgTable & { id: Column; updatedAt: Column }>(
   db: Db,
   table: T,
   id: string,
   patch: PgUpdateSetSource<T>,
 ): Promise<T['$inferSelect']> {
-  return returnedRow(
-    await db
-      .update(table)
-      .set({ ...patch, updatedAt: new Date() })
-      .where(eq(table.id, id))
-      .returning(),
-    'update',
-  );
+  const [row] = await db
+    .update(table)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(eq(table.id, id))
+    .returning();
+  if (row === undefined) throw notFound(`${getTableName(table)} row`, { id });
+  return row;
 }
 
 /**
