@@ -1,33 +1,29 @@
 import type { EscrowContract } from '@holdfast/config';
 import type { ChainEvent, FinalityLevel } from '@holdfast/contracts';
 import type { Sql } from '@holdfast/db';
+import { rowMapper } from '@holdfast/db';
+import { cursors, events, recentBlocks, registeredContracts } from './tables.js';
 
 /** The lease of a network is held by another instance, or expired while this one was paused: stop writing. */
 export class LeaseLostError extends Error {
   override readonly name = 'LeaseLostError';
 }
 
-export interface Cursor {
-  blockNumber: bigint;
-  blockHash: string;
-  genesisHash: string | null;
-}
+/** How far a network was read: the last block whose events JetStream acknowledged, and the chain's genesis. */
+export type Cursor = Pick<typeof cursors.$inferSelect, 'blockNumber' | 'blockHash' | 'genesisHash'>;
+const toCursor = rowMapper(cursors, { only: ['blockNumber', 'blockHash', 'genesisHash'] });
 
-export interface StoredBlock {
-  blockNumber: bigint;
-  blockHash: string;
-  parentHash: string;
-}
+/** A block kept to notice a reorg. */
+export type StoredBlock = Pick<typeof recentBlocks.$inferSelect, 'blockNumber' | 'blockHash' | 'parentHash'>;
+const toBlock = rowMapper(recentBlocks, { only: ['blockNumber', 'blockHash', 'parentHash'] });
 
-export interface StoredEvent {
-  eventId: string;
-  logKey: string;
-  occurrence: number;
-  blockNumber: bigint;
-  blockHash: string;
-  removed: boolean;
-  payload: ChainEvent;
-}
+const EVENT_COLUMNS = ['eventId', 'logKey', 'occurrence', 'blockNumber', 'blockHash', 'payload'] as const;
+/** A published event, and whether its correction was published (`removed`). */
+export type StoredEvent = Pick<typeof events.$inferSelect, (typeof EVENT_COLUMNS)[number]> & { removed: boolean };
+const toEventColumns = rowMapper(events, { only: EVENT_COLUMNS });
+/** The event statements' rows: EVENT_COLUMNS and the `removed` they compute. */
+type EventDbRow = Record<string, unknown> & { removed: boolean };
+const toEvent = (row: EventDbRow): StoredEvent => ({ ...toEventColumns(row), removed: row.removed });
 
 export interface NewEvent {
   eventId: string;
@@ -43,24 +39,13 @@ export interface RegisteredContract extends EscrowContract {
   registeredAt: Date;
 }
 
-interface RegisteredRow {
-  network: string;
-  address: string;
-  deployment_block: string;
-  workspace_id: string;
-  deployment_id: string;
-  registered_at: Date | string;
-}
-
-function toRegistered(row: RegisteredRow): RegisteredContract {
+const toRegisteredColumns = rowMapper(registeredContracts);
+function toRegistered(row: Record<string, unknown>): RegisteredContract {
+  const registered = toRegisteredColumns(row);
   return {
-    network: row.network as EscrowContract['network'],
+    ...registered,
     // Lower case, as ESCROW_CONTRACTS entries are (the record keeps the checksummed form).
-    address: row.address.toLowerCase() as EscrowContract['address'],
-    deploymentBlock: BigInt(row.deployment_block),
-    workspaceId: row.workspace_id,
-    deploymentId: row.deployment_id,
-    registeredAt: new Date(row.registered_at),
+    address: registered.address.toLowerCase() as EscrowContract['address'],
   };
 }
 
@@ -81,24 +66,6 @@ export function createIndexerRepository(sql: Sql) {
       return work(tx as unknown as Tx);
     })) as T;
   }
-
-  const toEvent = (row: {
-    event_id: string;
-    log_key: string;
-    occurrence: number;
-    block_number: string;
-    block_hash: string;
-    removed: boolean;
-    payload: string;
-  }): StoredEvent => ({
-    eventId: row.event_id,
-    logKey: row.log_key,
-    occurrence: row.occurrence,
-    blockNumber: BigInt(row.block_number),
-    blockHash: row.block_hash,
-    removed: row.removed,
-    payload: JSON.parse(row.payload) as ChainEvent,
-  });
 
   async function insertEvents(tx: Tx, network: string, list: NewEvent[]): Promise<void> {
     // In slices: one statement has at most 65535 parameters.
@@ -158,9 +125,8 @@ export function createIndexerRepository(sql: Sql) {
     },
 
     async cursor(network: string): Promise<Cursor | undefined> {
-      const [row] = await sql<{ block_number: string; block_hash: string; genesis_hash: string | null }[]>`
-        select block_number, block_hash, genesis_hash from cursors where network = ${network}`;
-      return row ? { blockNumber: BigInt(row.block_number), blockHash: row.block_hash, genesisHash: row.genesis_hash } : undefined;
+      const [row] = await sql`select block_number, block_hash, genesis_hash from cursors where network = ${network}`;
+      return row ? toCursor(row) : undefined;
     },
 
     /**
@@ -174,13 +140,13 @@ export function createIndexerRepository(sql: Sql) {
       workspaceId: string;
       deploymentId: string;
     }): Promise<{ created: boolean; contract: RegisteredContract }> {
-      const inserted = await sql<RegisteredRow[]>`
+      const inserted = await sql`
         insert into registered_contracts (network, address, deployment_block, workspace_id, deployment_id)
         values (${args.network}, ${args.address}, ${args.deploymentBlock.toString()}, ${args.workspaceId}, ${args.deploymentId})
         on conflict (network, address) do nothing
         returning network, address, deployment_block, workspace_id, deployment_id, registered_at`;
       if (inserted[0]) return { created: true, contract: toRegistered(inserted[0]) };
-      const [existing] = await sql<RegisteredRow[]>`
+      const [existing] = await sql`
         select network, address, deployment_block, workspace_id, deployment_id, registered_at
         from registered_contracts where network = ${args.network} and address = ${args.address}`;
       return { created: false, contract: toRegistered(existing!) };
@@ -188,7 +154,7 @@ export function createIndexerRepository(sql: Sql) {
 
     /** The contract registered at run time at `address` (EIP-55, as registered) on `network`, or null. */
     async registeredContract(network: string, address: string): Promise<RegisteredContract | null> {
-      const rows = await sql<RegisteredRow[]>`
+      const rows = await sql`
         select network, address, deployment_block, workspace_id, deployment_id, registered_at
         from registered_contracts where network = ${network} and address = ${address}`;
       return rows[0] ? toRegistered(rows[0]) : null;
@@ -196,7 +162,7 @@ export function createIndexerRepository(sql: Sql) {
 
     /** The contracts registered at run time on a network. */
     async registeredContracts(network: string): Promise<RegisteredContract[]> {
-      const rows = await sql<RegisteredRow[]>`
+      const rows = await sql`
         select network, address, deployment_block, workspace_id, deployment_id, registered_at
         from registered_contracts where network = ${network} order by registered_at, address`;
       return rows.map(toRegistered);
@@ -215,32 +181,32 @@ export function createIndexerRepository(sql: Sql) {
 
     /** The hash we stored for a block, if we kept it. */
     async storedBlock(network: string, blockNumber: bigint): Promise<StoredBlock | undefined> {
-      const [row] = await sql<{ block_hash: string; parent_hash: string }[]>`
-        select block_hash, parent_hash from recent_blocks where network = ${network} and block_number = ${blockNumber.toString()}`;
-      return row ? { blockNumber, blockHash: row.block_hash, parentHash: row.parent_hash } : undefined;
+      const [row] = await sql`
+        select block_number, block_hash, parent_hash from recent_blocks where network = ${network} and block_number = ${blockNumber.toString()}`;
+      return row ? toBlock(row) : undefined;
     },
 
     /** Kept blocks at or below `atOrBelow`, newest first. */
     async recentBlocks(network: string, atOrBelow: bigint): Promise<StoredBlock[]> {
-      const rows = await sql<{ block_number: string; block_hash: string; parent_hash: string }[]>`
+      const rows = await sql`
         select block_number, block_hash, parent_hash from recent_blocks
         where network = ${network} and block_number <= ${atOrBelow.toString()} order by block_number desc`;
-      return rows.map((r) => ({ blockNumber: BigInt(r.block_number), blockHash: r.block_hash, parentHash: r.parent_hash }));
+      return rows.map(toBlock);
     },
 
     /** Every published event (removed or not) of these logs. */
     async eventsOfLogs(logKeys: string[]): Promise<StoredEvent[]> {
       if (logKeys.length === 0) return [];
-      const rows = await sql<Parameters<typeof toEvent>[0][]>`
-        select event_id, log_key, occurrence, block_number, block_hash, removed_at is not null as removed, payload::text as payload
+      const rows = await sql<EventDbRow[]>`
+        select event_id, log_key, occurrence, block_number, block_hash, removed_at is not null as removed, payload
         from events where log_key in ${sql(logKeys)}`;
       return rows.map(toEvent);
     },
 
     /** Live (not corrected) events above a block, newest first: the order corrections are published in. */
     async liveEventsAbove(network: string, blockNumber: bigint): Promise<StoredEvent[]> {
-      const rows = await sql<Parameters<typeof toEvent>[0][]>`
-        select event_id, log_key, occurrence, block_number, block_hash, false as removed, payload::text as payload
+      const rows = await sql<EventDbRow[]>`
+        select event_id, log_key, occurrence, block_number, block_hash, false as removed, payload
         from events where network = ${network} and removed_at is null and block_number > ${blockNumber.toString()}
         order by block_number desc, log_index desc`;
       return rows.map(toEvent);
@@ -248,8 +214,8 @@ export function createIndexerRepository(sql: Sql) {
 
     /** Live events whose published level is below `finalized`, in chain order: their level may rise. */
     async risingEvents(network: string): Promise<StoredEvent[]> {
-      const rows = await sql<Parameters<typeof toEvent>[0][]>`
-        select event_id, log_key, occurrence, block_number, block_hash, false as removed, payload::text as payload
+      const rows = await sql<EventDbRow[]>`
+        select event_id, log_key, occurrence, block_number, block_hash, false as removed, payload
         from events where network = ${network} and removed_at is null and finality <> 'finalized'
         order by block_number, log_index`;
       return rows.map(toEvent);

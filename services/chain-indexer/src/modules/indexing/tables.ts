@@ -1,3 +1,4 @@
+import type { EscrowContract } from '@holdfast/config';
 import type { ChainEvent, FinalityLevel } from '@holdfast/contracts';
 import { timestamptz, updatedAt } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
@@ -98,7 +99,7 @@ export const leases = indexerSchema.table('leases', {
 export const registeredContracts = indexerSchema.table(
   'registered_contracts',
   {
-    network: text('network').notNull(),
+    network: text('network').$type<EscrowContract['network']>().notNull(),
     /** EIP-55 checksummed. */
     address: text('address').notNull(),
     deploymentBlock: bigint('deployment_block', { mode: 'bigint' }).notNull(),

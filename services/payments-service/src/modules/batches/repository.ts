@@ -1,78 +1,11 @@
-import type { BatchListQuery, Currency, FinalityLevel, Network, OrchestrationType, SignerType } from '@holdfast/contracts';
+import type { BatchListQuery, FinalityLevel } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
-import { isoOf } from '@holdfast/db';
-import { type BatchStatus, type TransactionRow, toTransactionRow } from '../transactions/index.js';
+import { rowMapper } from '@holdfast/db';
+import { batches, type TransactionRow, toTransactionRow } from '../transactions/index.js';
 
-export interface BatchRow {
-  id: string;
-  platformId: string;
-  workspaceId: string | null;
-  status: BatchStatus;
-  fromAddress: string;
-  currency: Currency;
-  blockchainNetwork: Network;
-  chainId: number | null;
-  orchestrationType: OrchestrationType;
-  signerType: SignerType;
-  templateId: string | null;
-  template: Record<string, unknown> | null;
-  customerId: string | null;
-  idempotencyKey: string | null;
-  requestFingerprint: string | null;
-  metadata: Record<string, unknown>;
-  legCount: number;
-  totalAmount: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-interface Row {
-  id: string;
-  platform_id: string;
-  workspace_id: string | null;
-  status: BatchStatus;
-  from_address: string;
-  currency: Currency;
-  blockchain_network: Network;
-  chain_id: number | null;
-  orchestration_type: OrchestrationType;
-  signer_type: SignerType;
-  template_id: string | null;
-  template: Record<string, unknown> | null;
-  customer_id: string | null;
-  idempotency_key: string | null;
-  request_fingerprint: string | null;
-  metadata: Record<string, unknown>;
-  leg_count: number;
-  total_amount: string;
-  created_at: string | Date;
-  updated_at: string | Date;
-}
-
-function toBatchRow(r: Row): BatchRow {
-  return {
-    id: r.id,
-    platformId: r.platform_id,
-    workspaceId: r.workspace_id,
-    status: r.status,
-    fromAddress: r.from_address,
-    currency: r.currency,
-    blockchainNetwork: r.blockchain_network,
-    chainId: r.chain_id,
-    orchestrationType: r.orchestration_type,
-    signerType: r.signer_type,
-    templateId: r.template_id,
-    template: r.template,
-    customerId: r.customer_id,
-    idempotencyKey: r.idempotency_key,
-    requestFingerprint: r.request_fingerprint,
-    metadata: r.metadata,
-    legCount: r.leg_count,
-    totalAmount: r.total_amount,
-    createdAt: isoOf(r.created_at),
-    updatedAt: isoOf(r.updated_at),
-  };
-}
+/** A batch as stored: the table's row type. */
+export type BatchRow = typeof batches.$inferSelect;
+const toBatchRow = rowMapper(batches);
 
 /** A batch to insert: the row's own fields (the database sets status, counts and times), with its legs. */
 export interface NewBatch extends Omit<BatchRow, 'status' | 'requestFingerprint' | 'legCount' | 'createdAt' | 'updatedAt'> {
@@ -95,7 +28,7 @@ export function createBatchesRepository(sql: Sql) {
      * sees its row (`batches_idempotency_unique`), so one key makes exactly one batch.
      */
     async insertBatch(tx: Queryable, b: NewBatch): Promise<BatchRow | null> {
-      const rows = await tx<Row[]>`
+      const rows = await tx`
         insert into batches (id, platform_id, workspace_id, status, from_address, currency, blockchain_network, chain_id,
           orchestration_type, signer_type, template_id, template, customer_id, idempotency_key, request_fingerprint,
           metadata, leg_count, total_amount)
@@ -147,12 +80,12 @@ export function createBatchesRepository(sql: Sql) {
     },
 
     async findByIdempotencyKey(q: Queryable, platformId: string, key: string): Promise<BatchRow | null> {
-      const rows = await q<Row[]>`select * from batches where platform_id = ${platformId} and idempotency_key = ${key}`;
+      const rows = await q`select * from batches where platform_id = ${platformId} and idempotency_key = ${key}`;
       return rows[0] ? toBatchRow(rows[0]) : null;
     },
 
     async find(q: Queryable, id: string, platformId: string): Promise<BatchRow | null> {
-      const rows = await q<Row[]>`select * from batches where id = ${id} and platform_id = ${platformId}`;
+      const rows = await q`select * from batches where id = ${id} and platform_id = ${platformId}`;
       return rows[0] ? toBatchRow(rows[0]) : null;
     },
 
@@ -172,7 +105,7 @@ export function createBatchesRepository(sql: Sql) {
         ${query.dateFrom ? q`and created_at >= ${query.dateFrom}::timestamptz` : q``}
         ${query.dateTo ? q`and created_at <= ${query.dateTo}::timestamptz` : q``}`;
       const [rows, count] = await Promise.all([
-        q<Row[]>`select * from batches where ${where()} order by created_at desc, id desc
+        q`select * from batches where ${where()} order by created_at desc, id desc
           limit ${query.limit} offset ${(query.page - 1) * query.limit}`,
         q<{ total: number }[]>`select count(*)::int as total from batches where ${where()}`,
       ]);

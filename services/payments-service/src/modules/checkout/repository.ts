@@ -1,95 +1,21 @@
-import type { CheckoutSessionStatus, CheckoutWalletSettings, Currency, Network } from '@holdfast/contracts';
+import type { CheckoutSessionStatus, CheckoutWalletSettings } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
-import { isoOf } from '@holdfast/db';
+import { rowMapper } from '@holdfast/db';
+import { checkoutSessions } from './tables.js';
 
-export interface CheckoutSessionRow {
-  id: string;
-  platformId: string;
-  workspaceId: string | null;
-  status: CheckoutSessionStatus;
-  amount: string;
-  currency: Currency;
-  blockchainNetwork: Network;
-  toAddress: string;
-  fromAddress: string | null;
-  templateId: string | null;
-  template: Record<string, unknown> | null;
-  customerId: string | null;
-  metadata: Record<string, unknown>;
-  successUrl: string;
-  cancelUrl: string;
-  expiresAt: string;
-  transactionId: string | null;
-  idempotencyKey: string | null;
-  requestFingerprint: string;
-  completedAt: string | null;
-  expiredAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  /** Whether `expiresAt` has passed (by the database's clock, when the row was read). */
-  pastExpiry: boolean;
-}
+/** A session as stored (the table's row type), and whether `expiresAt` had passed by the database's clock when read. */
+export type CheckoutSessionRow = typeof checkoutSessions.$inferSelect & { pastExpiry: boolean };
 
 export type NewCheckoutSession = Omit<
   CheckoutSessionRow,
   'status' | 'fromAddress' | 'transactionId' | 'completedAt' | 'expiredAt' | 'createdAt' | 'updatedAt' | 'expiresAt' | 'pastExpiry'
 >;
 
-interface Row {
-  id: string;
-  platform_id: string;
-  workspace_id: string | null;
-  status: CheckoutSessionStatus;
-  amount: string;
-  currency: Currency;
-  blockchain_network: Network;
-  to_address: string;
-  from_address: string | null;
-  template_id: string | null;
-  template: Record<string, unknown> | null;
-  customer_id: string | null;
-  metadata: Record<string, unknown> | null;
-  success_url: string;
-  cancel_url: string;
-  expires_at: string | Date;
-  transaction_id: string | null;
-  idempotency_key: string | null;
-  request_fingerprint: string;
-  completed_at: string | Date | null;
-  expired_at: string | Date | null;
-  created_at: string | Date;
-  updated_at: string | Date;
-  past_expiry: boolean;
-}
+/** A statement's rows: the table's columns and the `past_expiry` it computes. */
+type SessionDbRow = Record<string, unknown> & { past_expiry: boolean };
 
-const isoOrNull = (v: string | Date | null) => (v === null ? null : isoOf(v));
-
-const toRow = (r: Row): CheckoutSessionRow => ({
-  id: r.id,
-  platformId: r.platform_id,
-  workspaceId: r.workspace_id,
-  status: r.status,
-  amount: r.amount,
-  currency: r.currency,
-  blockchainNetwork: r.blockchain_network,
-  toAddress: r.to_address,
-  fromAddress: r.from_address,
-  templateId: r.template_id,
-  template: r.template,
-  customerId: r.customer_id,
-  metadata: r.metadata ?? {},
-  successUrl: r.success_url,
-  cancelUrl: r.cancel_url,
-  expiresAt: isoOf(r.expires_at),
-  transactionId: r.transaction_id,
-  idempotencyKey: r.idempotency_key,
-  requestFingerprint: r.request_fingerprint,
-  completedAt: isoOrNull(r.completed_at),
-  expiredAt: isoOrNull(r.expired_at),
-  createdAt: isoOf(r.created_at),
-  updatedAt: isoOf(r.updated_at),
-  pastExpiry: r.past_expiry,
-});
+const toSession = rowMapper(checkoutSessions);
+const toRow = (r: SessionDbRow): CheckoutSessionRow => ({ ...toSession(r), pastExpiry: r.past_expiry });
 
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
@@ -109,7 +35,7 @@ export function createCheckoutRepository(sql: Queryable) {
      * platform's idempotency key is already taken (the caller answers that session).
      */
     async insert(s: NewCheckoutSession, expiresInSeconds: number): Promise<CheckoutSessionRow | null> {
-      const rows = await sql<Row[]>`
+      const rows = await sql<SessionDbRow[]>`
         insert into checkout_sessions (id, platform_id, workspace_id, status, amount, currency, blockchain_network, to_address,
           template_id, template, customer_id, metadata, success_url, cancel_url, expires_at, idempotency_key, request_fingerprint)
         values (${s.id}, ${s.platformId}, ${s.workspaceId}, 'open', ${s.amount}::numeric, ${s.currency}, ${s.blockchainNetwork},
@@ -122,7 +48,7 @@ export function createCheckoutRepository(sql: Queryable) {
     },
 
     async findByIdempotencyKey(platformId: string, key: string): Promise<CheckoutSessionRow | null> {
-      const rows = await sql<Row[]>`
+      const rows = await sql<SessionDbRow[]>`
         select *, expires_at <= clock_timestamp() as past_expiry from checkout_sessions
         where platform_id = ${platformId} and idempotency_key = ${key}`;
       return rows[0] ? toRow(rows[0]) : null;
@@ -130,7 +56,7 @@ export function createCheckoutRepository(sql: Queryable) {
 
     /** The session; only the platform's when `platformId` is given (the hosted page's reads give none). */
     async get(q: Queryable, id: string, platformId?: string): Promise<CheckoutSessionRow | null> {
-      const rows = await q<Row[]>`
+      const rows = await q<SessionDbRow[]>`
         select *, expires_at <= clock_timestamp() as past_expiry from checkout_sessions
         where id = ${id} ${platformId ? q`and platform_id = ${platformId}` : q``}`;
       return rows[0] ? toRow(rows[0]) : null;
@@ -138,7 +64,7 @@ export function createCheckoutRepository(sql: Queryable) {
 
     /** The session, locked until the caller's transaction ends: its moves serialize. */
     async lock(tx: Queryable, id: string, platformId?: string): Promise<CheckoutSessionRow | null> {
-      const rows = await tx<Row[]>`
+      const rows = await tx<SessionDbRow[]>`
         select *, expires_at <= clock_timestamp() as past_expiry from checkout_sessions
         where id = ${id} ${platformId ? tx`and platform_id = ${platformId}` : tx``} for update`;
       return rows[0] ? toRow(rows[0]) : null;
@@ -146,7 +72,7 @@ export function createCheckoutRepository(sql: Queryable) {
 
     /** The session of a transaction, locked (the completion hook; through the partial unique index). */
     async lockByTransaction(tx: Queryable, transactionId: string): Promise<CheckoutSessionRow | null> {
-      const rows = await tx<Row[]>`
+      const rows = await tx<SessionDbRow[]>`
         select *, expires_at <= clock_timestamp() as past_expiry from checkout_sessions
         where transaction_id = ${transactionId} for update`;
       return rows[0] ? toRow(rows[0]) : null;
@@ -159,7 +85,7 @@ export function createCheckoutRepository(sql: Queryable) {
         ${f.customerId ? sql`and customer_id = ${f.customerId}` : sql``}
         ${f.transactionId ? sql`and transaction_id = ${f.transactionId}` : sql``}`;
       const [rows, counted] = await Promise.all([
-        sql<Row[]>`select *, expires_at <= clock_timestamp() as past_expiry from checkout_sessions where ${where}
+        sql<SessionDbRow[]>`select *, expires_at <= clock_timestamp() as past_expiry from checkout_sessions where ${where}
           order by created_at desc, id desc limit ${f.limit} offset ${(f.page - 1) * f.limit}`,
         sql<{ n: string }[]>`select count(*)::text as n from checkout_sessions where ${where}`,
       ]);
@@ -173,7 +99,7 @@ export function createCheckoutRepository(sql: Queryable) {
       to: CheckoutSessionStatus,
       patch: { fromAddress?: string | null; transactionId?: string | null } = {},
     ): Promise<CheckoutSessionRow> {
-      const rows = await tx<Row[]>`
+      const rows = await tx<SessionDbRow[]>`
         update checkout_sessions set status = ${to},
           from_address = ${'fromAddress' in patch ? (patch.fromAddress ?? null) : tx`from_address`},
           transaction_id = ${'transactionId' in patch ? (patch.transactionId ?? null) : tx`transaction_id`},
@@ -187,7 +113,7 @@ export function createCheckoutRepository(sql: Queryable) {
 
     /** Sets the transaction of a processing session (the payer's, created after the session moved). */
     async setTransaction(tx: Queryable, id: string, transactionId: string): Promise<CheckoutSessionRow> {
-      const rows = await tx<Row[]>`
+      const rows = await tx<SessionDbRow[]>`
         update checkout_sessions set transaction_id = ${transactionId}, updated_at = clock_timestamp() where id = ${id}
         returning *, expires_at <= clock_timestamp() as past_expiry`;
       return toRow(rows[0]!);
@@ -198,7 +124,7 @@ export function createCheckoutRepository(sql: Queryable) {
      * instance or a request holds), oldest expiry first.
      */
     async claimExpired(tx: Queryable, limit: number): Promise<CheckoutSessionRow[]> {
-      const rows = await tx<Row[]>`
+      const rows = await tx<SessionDbRow[]>`
         select *, true as past_expiry from checkout_sessions
         where status = 'open' and expires_at <= clock_timestamp()
         order by expires_at limit ${limit} for update skip locked`;
@@ -232,7 +158,7 @@ export function createCheckoutRepository(sql: Queryable) {
      * recently looked at first, so that ones still in flight do not starve the rest.
      */
     async claimUnfundedPastExpiry(tx: Queryable, limit: number): Promise<CheckoutSessionRow[]> {
-      const rows = await tx<Row[]>`
+      const rows = await tx<SessionDbRow[]>`
         select *, true as past_expiry from checkout_sessions
         where status = 'processing' and expires_at <= clock_timestamp()
         order by updated_at limit ${limit} for update skip locked`;

@@ -1,4 +1,4 @@
-import type { CheckoutSessionStatus } from '@holdfast/contracts';
+import type { CheckoutSessionStatus, Currency, Network } from '@holdfast/contracts';
 import { createdAtString, metadataColumn, timestamptzString, updatedAtString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { index, jsonb, numeric, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
@@ -19,8 +19,8 @@ export const checkoutSessions = paymentsSchema.table(
     workspaceId: uuid('workspace_id'),
     status: text('status').$type<CheckoutSessionStatus>().notNull(),
     amount: numeric('amount').notNull(),
-    currency: text('currency').notNull(),
-    blockchainNetwork: text('blockchain_network').notNull(),
+    currency: text('currency').$type<Currency>().notNull(),
+    blockchainNetwork: text('blockchain_network').$type<Network>().notNull(),
     toAddress: text('to_address').notNull(),
     fromAddress: text('from_address'),
     templateId: uuid('template_id'),

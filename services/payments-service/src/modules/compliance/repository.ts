@@ -1,6 +1,7 @@
 import type { Verification, VerificationStatus, VerificationType } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
-import { isoOf } from '@holdfast/db';
+import { rowMapper } from '@holdfast/db';
+import { identityProviderEvents, verifications } from './tables.js';
 
 export interface NewVerification {
   id: string;
@@ -24,47 +25,9 @@ export interface VerificationChanges {
   expiresAt?: string | null;
 }
 
-interface Row {
-  id: string;
-  platform_id: string;
-  user_id: string;
-  type: VerificationType;
-  status: VerificationStatus;
-  level: string | null;
-  risk_rating: Verification['riskRating'];
-  provider: string;
-  external_inquiry_id: string | null;
-  external_session_token: string | null;
-  metadata: Record<string, unknown>;
-  rejection_reason: string | null;
-  verified_at: string | null;
-  expires_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-const isoOrNull = (v: string | null) => (v === null ? null : isoOf(v));
-
-function toVerification(r: Row): Verification {
-  return {
-    id: r.id,
-    platformId: r.platform_id,
-    userId: r.user_id,
-    type: r.type,
-    status: r.status,
-    level: r.level,
-    riskRating: r.risk_rating,
-    provider: r.provider,
-    externalInquiryId: r.external_inquiry_id,
-    externalSessionToken: r.external_session_token,
-    metadata: r.metadata,
-    rejectionReason: r.rejection_reason,
-    verifiedAt: isoOrNull(r.verified_at),
-    expiresAt: isoOrNull(r.expires_at),
-    createdAt: isoOf(r.created_at),
-    updatedAt: isoOf(r.updated_at),
-  };
-}
+/** A verification as stored is its API record (the table's row type is `Verification`). */
+const toVerification: (row: Record<string, unknown>) => Verification = rowMapper(verifications);
+const toEventOutcome = rowMapper(identityProviderEvents, { only: ['verificationId', 'outcome'] });
 
 export interface ComplianceRepository {
   transaction: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T>;
@@ -87,21 +50,21 @@ export function createComplianceRepository(sql: Sql): ComplianceRepository {
     transaction: (fn) => sql.begin((tx) => fn(tx)) as never,
 
     insert: async (v) => {
-      const [row] = await sql<Row[]>`
+      const [row] = await sql`
         insert into verifications (id, platform_id, user_id, type, status, provider, external_inquiry_id, external_session_token, metadata)
         values (${v.id}, ${v.platformId}, ${v.userId}, ${v.type}, ${v.status}, ${v.provider}, ${v.externalInquiryId},
                 ${v.externalSessionToken}, ${JSON.stringify(v.metadata)}::jsonb)
         returning *`;
-      return toVerification(row as Row);
+      return toVerification(row!);
     },
 
     get: async (platformId, id) => {
-      const [row] = await sql<Row[]>`select * from verifications where id = ${id} and platform_id = ${platformId}`;
+      const [row] = await sql`select * from verifications where id = ${id} and platform_id = ${platformId}`;
       return row ? toVerification(row) : undefined;
     },
 
     latest: async (platformId, userId, type) => {
-      const [row] = await sql<Row[]>`
+      const [row] = await sql`
         select * from verifications
         where platform_id = ${platformId} and user_id = ${userId} and type = ${type}
         order by created_at desc, id desc
@@ -110,15 +73,15 @@ export function createComplianceRepository(sql: Sql): ComplianceRepository {
     },
 
     lockByInquiry: async (tx, provider, inquiryId) => {
-      const [row] = await tx<Row[]>`
+      const [row] = await tx`
         select * from verifications where provider = ${provider} and external_inquiry_id = ${inquiryId} for update`;
       return row ? toVerification(row) : undefined;
     },
 
     findEvent: async (tx, provider, eventId) => {
-      const [row] = await tx<{ verification_id: string; outcome: string }[]>`
+      const [row] = await tx`
         select verification_id, outcome from identity_provider_events where provider = ${provider} and event_id = ${eventId}`;
-      return row ? { verificationId: row.verification_id, outcome: row.outcome } : undefined;
+      return row ? toEventOutcome(row) : undefined;
     },
 
     recordEvent: async (tx, e) => {
@@ -131,7 +94,7 @@ export function createComplianceRepository(sql: Sql): ComplianceRepository {
     },
 
     applyChanges: async (tx, id, c) => {
-      const [row] = await tx<Row[]>`
+      const [row] = await tx`
         update verifications set
           status = ${c.status},
           level = coalesce(${c.level ?? null}::text, level),
@@ -142,7 +105,7 @@ export function createComplianceRepository(sql: Sql): ComplianceRepository {
           updated_at = now()
         where id = ${id}
         returning *`;
-      return toVerification(row as Row);
+      return toVerification(row!);
     },
   };
 }

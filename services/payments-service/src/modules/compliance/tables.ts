@@ -1,3 +1,4 @@
+import type { Verification, VerificationStatus, VerificationType } from '@holdfast/contracts';
 import { createdAtString, metadataColumn, reference, timestamptzString, updatedAtString } from '@holdfast/db';
 import { index, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentsSchema } from '../../db/pg-schema.js';
@@ -14,10 +15,10 @@ export const verifications = paymentsSchema.table(
     id: uuid('id').primaryKey(),
     platformId: platformIdColumn(),
     userId: text('user_id').notNull(),
-    type: text('type').notNull(),
-    status: text('status').notNull(),
+    type: text('type').$type<VerificationType>().notNull(),
+    status: text('status').$type<VerificationStatus>().notNull(),
     level: text('level'),
-    riskRating: text('risk_rating'),
+    riskRating: text('risk_rating').$type<NonNullable<Verification['riskRating']>>(),
     provider: text('provider').notNull(),
     externalInquiryId: text('external_inquiry_id'),
     externalSessionToken: text('external_session_token'),

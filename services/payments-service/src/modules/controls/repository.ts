@@ -1,96 +1,26 @@
-import { type Control, type ControlPhase, type ControlTemplate, type ControlType, uuidv7 } from '@holdfast/contracts';
+import { type Control, type ControlTemplate, uuidv7 } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
-import { isoOf } from '@holdfast/db';
-import type { ChallengeStatus, ControlOutcomeKind } from './tables.js';
+import { rowMapper } from '@holdfast/db';
+import {
+  type ChallengeStatus,
+  type ControlOutcomeKind,
+  codeDeliveries,
+  controlChallenges,
+  controlResults,
+  controlTemplates,
+} from './tables.js';
 
-export interface ChallengeRow {
-  id: string;
-  platformId: string;
-  transactionId: string;
-  controlId: string;
-  controlType: 'two_factor' | 'vendor_sms';
-  isRequired: boolean;
-  recipient: string;
-  provider: string;
-  codeHash: string;
-  salt: string;
-  attempts: number;
-  maxAttempts: number;
-  status: ChallengeStatus;
-  expiresAt: string;
-  expired: boolean;
-  verifiedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A challenge as stored (the table's row type), and whether it had expired by the database's clock when read. */
+export type ChallengeRow = typeof controlChallenges.$inferSelect & { expired: boolean };
 
-interface ChallengeDbRow {
-  id: string;
-  platform_id: string;
-  transaction_id: string;
-  control_id: string;
-  control_type: 'two_factor' | 'vendor_sms';
-  is_required: boolean;
-  recipient: string;
-  provider: string;
-  code_hash: string;
-  salt: string;
-  attempts: number;
-  max_attempts: number;
-  status: ChallengeStatus;
-  expires_at: string | Date;
-  expired: boolean;
-  verified_at: string | Date | null;
-  created_at: string | Date;
-  updated_at: string | Date;
-}
+/** A statement's rows: the table's columns and the `expired` it computes. */
+type ChallengeDbRow = Record<string, unknown> & { expired: boolean };
 
-function toChallenge(r: ChallengeDbRow): ChallengeRow {
-  return {
-    id: r.id,
-    platformId: r.platform_id,
-    transactionId: r.transaction_id,
-    controlId: r.control_id,
-    controlType: r.control_type,
-    isRequired: r.is_required,
-    recipient: r.recipient,
-    provider: r.provider,
-    codeHash: r.code_hash,
-    salt: r.salt,
-    attempts: r.attempts,
-    maxAttempts: r.max_attempts,
-    status: r.status,
-    expiresAt: isoOf(r.expires_at),
-    expired: r.expired,
-    verifiedAt: r.verified_at === null ? null : isoOf(r.verified_at),
-    createdAt: isoOf(r.created_at),
-    updatedAt: isoOf(r.updated_at),
-  };
-}
+const toChallengeColumns = rowMapper(controlChallenges);
+const toChallenge = (r: ChallengeDbRow): ChallengeRow => ({ ...toChallengeColumns(r), expired: r.expired });
 
-interface TemplateDbRow {
-  id: string;
-  platform_id: string;
-  name: string;
-  description: string | null;
-  version: number;
-  controls: Control[];
-  created_at: string | Date;
-  updated_at: string | Date;
-}
-
-function toTemplate(r: TemplateDbRow): ControlTemplate {
-  return {
-    id: r.id,
-    platformId: r.platform_id,
-    name: r.name,
-    description: r.description,
-    version: r.version,
-    controls: r.controls,
-    createdAt: isoOf(r.created_at),
-    updatedAt: isoOf(r.updated_at),
-  };
-}
+/** A template as stored is its API record. */
+const toTemplate: (row: Record<string, unknown>) => ControlTemplate = rowMapper(controlTemplates);
 
 export interface NewResult {
   transactionId: string;
@@ -99,28 +29,18 @@ export interface NewResult {
   reason: string | null;
 }
 
-export interface ResultRow {
-  controlId: string;
-  controlType: ControlType;
-  executionPhase: ControlPhase;
-  executionOrder: number;
-  isRequired: boolean;
-  outcome: ControlOutcomeKind;
-  reason: string | null;
-}
+const RESULT_COLUMNS = ['controlId', 'controlType', 'executionPhase', 'executionOrder', 'isRequired', 'outcome', 'reason'] as const;
+/** What a later run reads of a control's result: which control it was and how it ended. */
+export type ResultRow = Pick<typeof controlResults.$inferSelect, (typeof RESULT_COLUMNS)[number]>;
+const toResult = rowMapper(controlResults, { only: RESULT_COLUMNS });
 
 /** All SQL of controls: the template library, challenges and the results of control runs. */
 type UserActionPurpose = 'two_factor' | 'vendor_sms';
 
+const DUE_DELIVERY_COLUMNS = ['challengeId', 'transactionId', 'purpose', 'sealed', 'attempts'] as const;
 /** A claimed code delivery: the sealed message and whether its challenge still waits for the code. */
-export interface DueDelivery {
-  challengeId: string;
-  transactionId: string;
-  purpose: UserActionPurpose;
-  sealed: string | null;
-  attempts: number;
-  challengeOpen: boolean;
-}
+export type DueDelivery = Pick<typeof codeDeliveries.$inferSelect, (typeof DUE_DELIVERY_COLUMNS)[number]> & { challengeOpen: boolean };
+const toDueDelivery = rowMapper(codeDeliveries, { only: DUE_DELIVERY_COLUMNS });
 
 export function createControlsRepository(sql: Sql) {
   return {
@@ -133,21 +53,21 @@ export function createControlsRepository(sql: Sql) {
       version: number;
       controls: Control[];
     }): Promise<ControlTemplate> {
-      const [row] = await sql<TemplateDbRow[]>`
+      const [row] = await sql`
         insert into control_templates (id, platform_id, name, description, version, controls)
         values (${uuidv7()}, ${input.platformId}, ${input.name}, ${input.description}, ${input.version},
                 ${JSON.stringify(input.controls)}::text::jsonb)
         returning *`;
-      return toTemplate(row as TemplateDbRow);
+      return toTemplate(row!);
     },
 
     async findTemplate(q: Queryable, platformId: string, id: string): Promise<ControlTemplate | null> {
-      const [row] = await q<TemplateDbRow[]>`select * from control_templates where id = ${id} and platform_id = ${platformId}`;
+      const [row] = await q`select * from control_templates where id = ${id} and platform_id = ${platformId}`;
       return row ? toTemplate(row) : null;
     },
 
     async listTemplates(platformId: string): Promise<ControlTemplate[]> {
-      const rows = await sql<TemplateDbRow[]>`
+      const rows = await sql`
         select * from control_templates where platform_id = ${platformId} order by created_at desc, id desc limit 500`;
       return rows.map(toTemplate);
     },
@@ -161,17 +81,7 @@ export function createControlsRepository(sql: Sql) {
 
     /** Up to `limit` due deliveries, leased for `leaseSeconds` (a crashed claimer's are taken over), with their challenge's state. */
     async claimDueDeliveries(tx: Queryable, limit: number, leaseSeconds: number): Promise<DueDelivery[]> {
-      const rows = await tx<
-        {
-          challenge_id: string;
-          transaction_id: string;
-          purpose: UserActionPurpose;
-          sealed: string | null;
-          attempts: number;
-          challenge_status: ChallengeStatus;
-          expired: boolean;
-        }[]
-      >`
+      const rows = await tx<(Record<string, unknown> & { challenge_status: ChallengeStatus; expired: boolean })[]>`
         with due as (
           select challenge_id from code_deliveries
           where (status = 'pending' and next_attempt_at <= now()) or (status = 'sending' and lease_until < now())
@@ -185,14 +95,7 @@ export function createControlsRepository(sql: Sql) {
         where d.challenge_id = due.challenge_id and c.id = d.challenge_id
         returning d.challenge_id, d.transaction_id, d.purpose, d.sealed, d.attempts, c.status as challenge_status,
           c.expires_at <= now() as expired`;
-      return rows.map((r) => ({
-        challengeId: r.challenge_id,
-        transactionId: r.transaction_id,
-        purpose: r.purpose,
-        sealed: r.sealed,
-        attempts: r.attempts,
-        challengeOpen: r.challenge_status === 'open' && !r.expired,
-      }));
+      return rows.map((r) => ({ ...toDueDelivery(r), challengeOpen: r.challenge_status === 'open' && !r.expired }));
     },
 
     /** A delivery's end: `sent` (with the gateway's message id), `failed` or `dropped`; the sealed code is wiped. */
@@ -239,7 +142,7 @@ export function createControlsRepository(sql: Sql) {
         values (${uuidv7()}, ${c.platformId}, ${c.transactionId}, ${c.controlId}, ${c.controlType}, ${c.isRequired}, ${c.recipient},
                 ${c.provider}, ${c.codeHash}, ${c.salt}, ${c.maxAttempts}, now() + ${c.ttlMs} * interval '1 millisecond')
         returning *, false as expired`;
-      return toChallenge(row as ChallengeDbRow);
+      return toChallenge(row!);
     },
 
     /** The open challenge of a transaction for one control type, locked; `expired` is computed by the database clock. */
@@ -261,7 +164,7 @@ export function createControlsRepository(sql: Sql) {
           verified_at = case when ${change.verified ?? false}::boolean then now() else verified_at end, updated_at = now()
         where id = ${id}
         returning *, expires_at <= now() as expired`;
-      return toChallenge(row as ChallengeDbRow);
+      return toChallenge(row!);
     },
 
     async insertResult(tx: Queryable, r: NewResult): Promise<void> {
@@ -273,31 +176,11 @@ export function createControlsRepository(sql: Sql) {
 
     /** The last control that stopped the run (a challenge or a review flag): the run resumes after it. */
     async lastStop(tx: Queryable, transactionId: string): Promise<ResultRow | null> {
-      const [row] = await tx<
-        {
-          control_id: string;
-          control_type: ControlType;
-          execution_phase: ControlPhase;
-          execution_order: number;
-          is_required: boolean;
-          outcome: ControlOutcomeKind;
-          reason: string | null;
-        }[]
-      >`
+      const [row] = await tx`
         select control_id, control_type, execution_phase, execution_order, is_required, outcome, reason from control_results
         where transaction_id = ${transactionId} and outcome in ('challenged', 'flagged')
         order by seq desc limit 1`;
-      return row
-        ? {
-            controlId: row.control_id,
-            controlType: row.control_type,
-            executionPhase: row.execution_phase,
-            executionOrder: row.execution_order,
-            isRequired: row.is_required,
-            outcome: row.outcome,
-            reason: row.reason,
-          }
-        : null;
+      return row ? toResult(row) : null;
     },
   };
 }

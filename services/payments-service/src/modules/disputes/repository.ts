@@ -1,107 +1,17 @@
-import type { DisputeOutcome, DisputeParty, DisputeStatus, DisputeTier, Evidence, EvidenceType } from '@holdfast/contracts';
+import type { DisputeOutcome, DisputeStatus, DisputeTier, Evidence } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
-import { isoOf } from '@holdfast/db';
+import { rowMapper } from '@holdfast/db';
+import { disputeEvidence, disputes } from './tables.js';
 
-/** A dispute row as the service uses it (the API record without `evidence`, plus routing and audit columns). */
-export interface DisputeRow {
-  id: string;
-  platformId: string;
-  workspaceId: string | null;
-  transactionId: string;
-  initiatedBy: DisputeParty;
-  currentTier: DisputeTier;
-  status: DisputeStatus;
-  reason: string;
-  tier1CompletedAt: string | null;
-  tier2CompletedAt: string | null;
-  resolvedAt: string | null;
-  outcome: DisputeOutcome | null;
-  resolutionReason: string | null;
-  /** Exact decimal string (`numeric(5,2)`), e.g. `'37.50'`. */
-  refundPercentage: string | null;
-  resolvedBy: string | null;
-  metadata: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A dispute row as the service uses it (the API record without `evidence`, plus routing and audit columns): the table's row type. */
+export type DisputeRow = typeof disputes.$inferSelect;
+const toDisputeRow = rowMapper(disputes);
 
-interface Row {
-  id: string;
-  platform_id: string;
-  workspace_id: string | null;
-  transaction_id: string;
-  initiated_by: DisputeParty;
-  current_tier: DisputeTier;
-  status: DisputeStatus;
-  reason: string;
-  tier1_completed_at: string | Date | null;
-  tier2_completed_at: string | Date | null;
-  resolved_at: string | Date | null;
-  outcome: DisputeOutcome | null;
-  resolution_reason: string | null;
-  refund_percentage: string | null;
-  resolved_by: string | null;
-  metadata: Record<string, unknown>;
-  created_at: string | Date;
-  updated_at: string | Date;
-}
+/** Evidence as stored is its API record. */
+const toEvidence: (row: Record<string, unknown>) => Evidence = rowMapper(disputeEvidence);
 
-interface EvidenceDbRow {
-  id: string;
-  dispute_id: string;
-  submitted_by: DisputeParty;
-  type: EvidenceType;
-  title: string;
-  description: string | null;
-  content: string | null;
-  file_url: string | null;
-  file_hash: string | null;
-  is_encrypted: boolean;
-  metadata: Record<string, unknown>;
-  created_at: string | Date;
-}
-
-const isoOrNull = (v: string | Date | null) => (v === null ? null : isoOf(v));
-
-function toDisputeRow(r: Row): DisputeRow {
-  return {
-    id: r.id,
-    platformId: r.platform_id,
-    workspaceId: r.workspace_id,
-    transactionId: r.transaction_id,
-    initiatedBy: r.initiated_by,
-    currentTier: r.current_tier,
-    status: r.status,
-    reason: r.reason,
-    tier1CompletedAt: isoOrNull(r.tier1_completed_at),
-    tier2CompletedAt: isoOrNull(r.tier2_completed_at),
-    resolvedAt: isoOrNull(r.resolved_at),
-    outcome: r.outcome,
-    resolutionReason: r.resolution_reason,
-    refundPercentage: r.refund_percentage,
-    resolvedBy: r.resolved_by,
-    metadata: r.metadata,
-    createdAt: isoOf(r.created_at),
-    updatedAt: isoOf(r.updated_at),
-  };
-}
-
-function toEvidence(r: EvidenceDbRow): Evidence {
-  return {
-    id: r.id,
-    disputeId: r.dispute_id,
-    submittedBy: r.submitted_by,
-    type: r.type,
-    title: r.title,
-    description: r.description,
-    content: r.content,
-    fileUrl: r.file_url,
-    fileHash: r.file_hash,
-    isEncrypted: r.is_encrypted,
-    metadata: r.metadata,
-    createdAt: isoOf(r.created_at),
-  };
-}
+/** What `resolutionFor` reads of a dispute. */
+const toResolution = rowMapper(disputes, { only: ['id', 'outcome', 'refundPercentage', 'resolvedAt'] });
 
 /** A dispute to insert: what it is opened with; the rest comes as it moves. */
 export type NewDispute = Pick<
@@ -109,19 +19,8 @@ export type NewDispute = Pick<
   'id' | 'platformId' | 'workspaceId' | 'transactionId' | 'initiatedBy' | 'currentTier' | 'status' | 'reason' | 'metadata'
 >;
 
-export interface NewEvidence {
-  id: string;
-  disputeId: string;
-  submittedBy: DisputeParty;
-  type: EvidenceType;
-  title: string;
-  description: string | null;
-  content: string | null;
-  fileUrl: string | null;
-  fileHash: string | null;
-  isEncrypted: boolean;
-  metadata: Record<string, unknown>;
-}
+/** Evidence to insert: all of it but when it was written. */
+export type NewEvidence = Omit<typeof disputeEvidence.$inferSelect, 'createdAt'>;
 
 /** What the on-chain settlement reads of a resolved dispute. */
 export interface DisputeResolution {
@@ -138,12 +37,12 @@ export function createDisputesRepository() {
   return {
     /** The platform's dispute, locked until the caller's transaction ends (`for update`). */
     async lock(tx: Queryable, id: string, platformId: string): Promise<DisputeRow | null> {
-      const rows = await tx<Row[]>`select * from disputes where id = ${id} and platform_id = ${platformId} for update`;
+      const rows = await tx`select * from disputes where id = ${id} and platform_id = ${platformId} for update`;
       return rows[0] ? toDisputeRow(rows[0]) : null;
     },
 
     async find(q: Queryable, id: string, platformId: string): Promise<DisputeRow | null> {
-      const rows = await q<Row[]>`select * from disputes where id = ${id} and platform_id = ${platformId}`;
+      const rows = await q`select * from disputes where id = ${id} and platform_id = ${platformId}`;
       return rows[0] ? toDisputeRow(rows[0]) : null;
     },
 
@@ -157,7 +56,7 @@ export function createDisputesRepository() {
       platformId: string,
       filter: { status?: DisputeStatus; transactionId?: string; limit: number },
     ): Promise<DisputeRow[]> {
-      const rows = await q<Row[]>`
+      const rows = await q`
         select * from disputes
         where platform_id = ${platformId}
           ${filter.status ? q`and status = ${filter.status}` : q``}
@@ -169,7 +68,7 @@ export function createDisputesRepository() {
 
     /** Inserts a dispute; null when the transaction already has one (the unique index decided). */
     async insert(tx: Queryable, d: NewDispute): Promise<DisputeRow | null> {
-      const rows = await tx<Row[]>`
+      const rows = await tx`
         insert into disputes (id, platform_id, workspace_id, transaction_id, initiated_by, current_tier, status, reason, metadata)
         values (${d.id}, ${d.platformId}, ${d.workspaceId}, ${d.transactionId}, ${d.initiatedBy}, ${d.currentTier}, ${d.status},
                 ${d.reason}, ${JSON.stringify(d.metadata)}::text::jsonb)
@@ -184,7 +83,7 @@ export function createDisputesRepository() {
       id: string,
       to: { tier: DisputeTier; status: DisputeStatus; completed: 'tier1CompletedAt' | 'tier2CompletedAt' | null },
     ): Promise<DisputeRow> {
-      const rows = await tx<Row[]>`
+      const rows = await tx`
         update disputes set
           current_tier = ${to.tier},
           status = ${to.status},
@@ -193,7 +92,7 @@ export function createDisputesRepository() {
           updated_at = now()
         where id = ${id}
         returning *`;
-      return toDisputeRow(rows[0] as Row);
+      return toDisputeRow(rows[0]!);
     },
 
     async resolve(
@@ -201,7 +100,7 @@ export function createDisputesRepository() {
       id: string,
       r: { outcome: DisputeOutcome; resolutionReason: string; refundPercentage: string; resolvedBy: string },
     ): Promise<DisputeRow> {
-      const rows = await tx<Row[]>`
+      const rows = await tx`
         update disputes set
           status = 'resolved',
           outcome = ${r.outcome},
@@ -222,21 +121,21 @@ export function createDisputesRepository() {
     },
 
     async insertEvidence(tx: Queryable, e: NewEvidence): Promise<Evidence> {
-      const rows = await tx<EvidenceDbRow[]>`
+      const rows = await tx`
         insert into dispute_evidence (id, dispute_id, submitted_by, type, title, description, content, file_url, file_hash, is_encrypted, metadata)
         values (${e.id}, ${e.disputeId}, ${e.submittedBy}, ${e.type}, ${e.title}, ${e.description}, ${e.content}, ${e.fileUrl},
                 ${e.fileHash}, ${e.isEncrypted}, ${JSON.stringify(e.metadata)}::text::jsonb)
         returning *`;
-      return toEvidence(rows[0] as EvidenceDbRow);
+      return toEvidence(rows[0]!);
     },
 
     /** Evidence of the given disputes, oldest first, grouped by dispute id. */
     async evidenceOf(q: Queryable, disputeIds: readonly string[]): Promise<Map<string, Evidence[]>> {
       const out = new Map<string, Evidence[]>(disputeIds.map((id) => [id, []]));
       if (disputeIds.length === 0) return out;
-      const rows = await q<EvidenceDbRow[]>`
+      const rows = await q`
         select * from dispute_evidence where dispute_id = any(${disputeIds as string[]}::uuid[]) order by created_at, id`;
-      for (const r of rows) out.get(r.dispute_id)?.push(toEvidence(r));
+      for (const evidence of rows.map(toEvidence)) out.get(evidence.disputeId)?.push(evidence);
       return out;
     },
 
@@ -245,13 +144,14 @@ export function createDisputesRepository() {
      * the on-chain settlement: `refundBps` is what the attester passes to `refund(id, bps)`.
      */
     async resolutionFor(q: Queryable, transactionId: string): Promise<DisputeResolution | null> {
-      const rows = await q<{ id: string; outcome: DisputeOutcome; refund_percentage: string; resolved_at: string | Date }[]>`
+      const rows = await q`
         select id, outcome, refund_percentage, resolved_at from disputes
         where transaction_id = ${transactionId} and status = 'resolved'`;
-      const r = rows[0];
-      if (!r) return null;
-      const bps = bpsOfDecimal(r.refund_percentage);
-      return { disputeId: r.id, outcome: r.outcome, refundPercentage: bps / 100, refundBps: bps, resolvedAt: isoOf(r.resolved_at) };
+      const r = rows[0] ? toResolution(rows[0]) : null;
+      // A resolved dispute has all three (resolve sets them together).
+      if (!r?.outcome || r.refundPercentage === null || r.resolvedAt === null) return null;
+      const bps = bpsOfDecimal(r.refundPercentage);
+      return { disputeId: r.id, outcome: r.outcome, refundPercentage: bps / 100, refundBps: bps, resolvedAt: r.resolvedAt };
     },
   };
 }

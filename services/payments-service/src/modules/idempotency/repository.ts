@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '@holdfast/db';
+import type { idempotentRequests } from './tables.js';
 
-export interface IdempotentRequestRow {
-  operation: string;
-  fingerprint: string;
-  state: 'running' | 'done';
-  leaseActive: boolean;
-  responseStatus: number | null;
-  responseBody: string | null;
-}
+/** What a retry reads of its key: the stored request and answer, and whether the holder's lease still runs. */
+export type IdempotentRequestRow = Pick<
+  typeof idempotentRequests.$inferSelect,
+  'operation' | 'fingerprint' | 'state' | 'responseStatus' | 'responseBody'
+> & { leaseActive: boolean };
 
 /** Each claim holds its key this long; a retry after it may run the request again (ADR 47). */
 export const IDEMPOTENCY_LEASE_SECONDS = 30;

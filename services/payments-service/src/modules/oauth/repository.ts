@@ -1,14 +1,15 @@
-import { type GrantType, type OAuthClient, type Scope, uuidv7, type V1Scope } from '@holdfast/contracts';
+import { type GrantType, type Scope, uuidv7, type V1Scope } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
-import { isoOf } from '@holdfast/db';
+import { rowMapper } from '@holdfast/db';
 import { recordInvalidation } from '../auth/index.js';
+import { oauthClients, oauthTokens } from './tables.js';
 
-export interface ClientRow extends OAuthClient {
-  secretHash: string;
+/** A client as stored (the table's row type but `deletedAt`: deleted clients are never read), and its platform's state. */
+export type ClientRow = Omit<typeof oauthClients.$inferSelect, 'deletedAt'> & {
   platformActive: boolean;
   /** The platform's current scopes: what the client's tokens can use at most. */
   platformScopes: V1Scope[];
-}
+};
 
 export interface NewClient {
   clientId: string;
@@ -29,15 +30,13 @@ export interface ClientChanges {
   isActive?: boolean;
 }
 
-export interface TokenRow {
-  id: string;
-  clientPk: string;
-  platformId: string;
-  scopes: Scope[];
+const TOKEN_COLUMNS = ['id', 'clientPk', 'platformId', 'scopes'] as const;
+/** A token as verification reads it: whose it is, what it may do, and its times in epoch milliseconds. */
+export type TokenRow = Pick<typeof oauthTokens.$inferSelect, (typeof TOKEN_COLUMNS)[number]> & {
   issuedAtMs: number;
   expiresAtMs: number;
   revoked: boolean;
-}
+};
 
 /** How to find a client: its public clientId or its row id, optionally only within a workspace. */
 export interface ClientRef {
@@ -46,43 +45,15 @@ export interface ClientRef {
   workspaceId?: string;
 }
 
-interface Row {
-  id: string;
-  client_id: string;
-  secret_hash: string;
-  name: string;
-  description: string | null;
-  platform_id: string;
-  workspace_id: string | null;
-  scopes: Scope[];
-  grant_types: GrantType[];
-  redirect_uris: string[];
-  is_active: boolean;
-  created_at: string;
-  updated_at: string;
-  platform_active: boolean;
-  platform_scopes: V1Scope[];
-}
+/** SELECT's rows: the client's columns, and its platform's `is_active` and `scopes`. */
+type ClientDbRow = Record<string, unknown> & { platform_active: boolean; platform_scopes: V1Scope[] };
 
-function toClient(r: Row): ClientRow {
-  return {
-    id: r.id,
-    clientId: r.client_id,
-    secretHash: r.secret_hash,
-    name: r.name,
-    description: r.description,
-    platformId: r.platform_id,
-    workspaceId: r.workspace_id,
-    scopes: r.scopes,
-    grantTypes: r.grant_types,
-    redirectUris: r.redirect_uris,
-    isActive: r.is_active,
-    createdAt: isoOf(r.created_at),
-    updatedAt: isoOf(r.updated_at),
-    platformActive: r.platform_active,
-    platformScopes: r.platform_scopes,
-  };
-}
+const toClientColumns = rowMapper(oauthClients, { except: ['deletedAt'] });
+const toClient = (r: ClientDbRow): ClientRow => ({
+  ...toClientColumns(r),
+  platformActive: r.platform_active,
+  platformScopes: r.platform_scopes,
+});
 
 const SELECT = (q: Queryable) => q`
   select c.id, c.client_id, c.secret_hash, c.name, c.description, c.platform_id, c.workspace_id, c.scopes, c.grant_types,
@@ -113,21 +84,12 @@ export interface OAuthRepository {
   revokeToken: (tokenId: string) => Promise<boolean>;
 }
 
-interface TokenDbRow {
-  id: string;
-  client_pk: string;
-  platform_id: string;
-  scopes: Scope[];
-  issued_ms: string;
-  expires_ms: string;
-  revoked: boolean;
-}
+/** The token statements' rows: TOKEN_COLUMNS, and the times and state they compute (an int8 is text). */
+type TokenDbRow = Record<string, unknown> & { issued_ms: string; expires_ms: string; revoked: boolean };
 
+const toTokenColumns = rowMapper(oauthTokens, { only: TOKEN_COLUMNS });
 const toToken = (r: TokenDbRow): TokenRow => ({
-  id: r.id,
-  clientPk: r.client_pk,
-  platformId: r.platform_id,
-  scopes: r.scopes,
+  ...toTokenColumns(r),
   issuedAtMs: Number(r.issued_ms),
   expiresAtMs: Number(r.expires_ms),
   revoked: r.revoked,
@@ -135,8 +97,8 @@ const toToken = (r: TokenDbRow): TokenRow => ({
 
 export function createOAuthRepository(sql: Sql): OAuthRepository {
   async function byPk(q: Queryable, pk: string): Promise<ClientRow> {
-    const [row] = await q<Row[]>`${SELECT(q)} where c.id = ${pk}`;
-    return toClient(row as Row);
+    const [row] = await q<ClientDbRow[]>`${SELECT(q)} where c.id = ${pk}`;
+    return toClient(row!);
   }
 
   return {
@@ -153,7 +115,7 @@ export function createOAuthRepository(sql: Sql): OAuthRepository {
 
     findClient: async (ref, options = {}) => {
       const q = options.tx ?? sql;
-      const rows = await q<Row[]>`
+      const rows = await q<ClientDbRow[]>`
         ${SELECT(q)}
         where c.deleted_at is null
           and (${ref.id ?? null}::uuid is null or c.id = ${ref.id ?? null}::uuid)
@@ -165,7 +127,7 @@ export function createOAuthRepository(sql: Sql): OAuthRepository {
 
     listClients: async ({ workspaceId }) => {
       const rows = await sql<
-        Row[]
+        ClientDbRow[]
       >`${SELECT(sql)} where c.deleted_at is null and c.workspace_id = ${workspaceId} order by c.created_at desc, c.id desc`;
       return rows.map(toClient);
     },
@@ -211,7 +173,7 @@ export function createOAuthRepository(sql: Sql): OAuthRepository {
                 now() + make_interval(secs => ${t.lifetimeSeconds}))
         returning id, client_pk, platform_id, scopes, (extract(epoch from issued_at) * 1000)::bigint as issued_ms,
                   (extract(epoch from expires_at) * 1000)::bigint as expires_ms, false as revoked`;
-      return toToken(row as TokenDbRow);
+      return toToken(row!);
     },
 
     findToken: async (tokenHash) => {

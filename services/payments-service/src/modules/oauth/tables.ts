@@ -1,3 +1,4 @@
+import type { GrantType, Scope } from '@holdfast/contracts';
 import { createdAtString, reference, timestamptzString, updatedAtString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, index, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
@@ -16,8 +17,8 @@ export const oauthClients = paymentsSchema.table(
     platformId: platformIdColumn(),
     /** The platform's workspace, copied so a workspace's clients are one indexed lookup. */
     workspaceId: uuid('workspace_id'),
-    scopes: text('scopes').array().notNull(),
-    grantTypes: text('grant_types').array().notNull(),
+    scopes: text('scopes').array().$type<Scope[]>().notNull(),
+    grantTypes: text('grant_types').array().$type<GrantType[]>().notNull(),
     redirectUris: text('redirect_uris').array().notNull().default(sql`'{}'::text[]`),
     isActive: boolean('is_active').notNull().default(true),
     createdAt: createdAtString(),
@@ -40,7 +41,7 @@ export const oauthTokens = paymentsSchema.table(
     tokenHash: text('token_hash').notNull(),
     clientPk: reference('client_pk', () => oauthClients.id),
     platformId: uuid('platform_id').notNull(),
-    scopes: text('scopes').array().notNull(),
+    scopes: text('scopes').array().$type<Scope[]>().notNull(),
     issuedAt: timestamptzString('issued_at').notNull().defaultNow(),
     expiresAt: timestamptzString('expires_at').notNull(),
     revokedAt: timestamptzString('revoked_at'),

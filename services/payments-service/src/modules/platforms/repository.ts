@@ -1,23 +1,11 @@
 import { uuidv7, type V1Scope } from '@holdfast/contracts';
 import type { Queryable, Sql } from '@holdfast/db';
-import { isoOf } from '@holdfast/db';
+import { rowMapper } from '@holdfast/db';
 import { recordInvalidation } from '../auth/index.js';
+import { platforms } from './tables.js';
 
-export interface PlatformRow {
-  id: string;
-  name: string;
-  workspaceId: string | null;
-  sandbox: boolean;
-  bootstrap: boolean;
-  webhookUrl: string | null;
-  settings: Record<string, unknown>;
-  scopes: V1Scope[];
-  isActive: boolean;
-  apiKeyHint: string | null;
-  createdAt: string;
-  updatedAt: string;
-  deactivatedAt: string | null;
-}
+/** A platform as stored (the table's row type), and the hint of its current API key. */
+export type PlatformRow = typeof platforms.$inferSelect & { apiKeyHint: string | null };
 
 export interface NewPlatform {
   name: string;
@@ -37,39 +25,11 @@ export interface PlatformChanges {
   isActive?: boolean;
 }
 
-interface Row {
-  id: string;
-  name: string;
-  workspace_id: string | null;
-  sandbox: boolean;
-  bootstrap: boolean;
-  webhook_url: string | null;
-  settings: Record<string, unknown>;
-  scopes: V1Scope[];
-  is_active: boolean;
-  hint: string | null;
-  created_at: string;
-  updated_at: string;
-  deactivated_at: string | null;
-}
+/** SELECT's rows: the platform's columns and its current key's `hint`. */
+type PlatformDbRow = Record<string, unknown> & { hint: string | null };
 
-function toPlatform(r: Row): PlatformRow {
-  return {
-    id: r.id,
-    name: r.name,
-    workspaceId: r.workspace_id,
-    sandbox: r.sandbox,
-    bootstrap: r.bootstrap,
-    webhookUrl: r.webhook_url,
-    settings: r.settings,
-    scopes: r.scopes,
-    isActive: r.is_active,
-    apiKeyHint: r.hint,
-    createdAt: isoOf(r.created_at),
-    updatedAt: isoOf(r.updated_at),
-    deactivatedAt: r.deactivated_at === null ? null : isoOf(r.deactivated_at),
-  };
-}
+const toPlatformColumns = rowMapper(platforms);
+const toPlatform = (r: PlatformDbRow): PlatformRow => ({ ...toPlatformColumns(r), apiKeyHint: r.hint });
 
 export interface PlatformsRepository {
   transaction: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T>;
@@ -90,8 +50,7 @@ export interface PlatformsRepository {
 }
 
 const SELECT = (q: Queryable) => q`
-  select p.id, p.name, p.workspace_id, p.sandbox, p.bootstrap, p.webhook_url, p.settings, p.scopes, p.is_active,
-         p.created_at, p.updated_at, p.deactivated_at, k.hint
+  select p.*, k.hint
   from platforms p left join api_keys k on k.platform_id = p.id and k.revoked_at is null`;
 
 /** A platform's `settings` (`{}` when it has none or does not exist). */
@@ -110,8 +69,8 @@ export function createPlatformsRepository(sql: Sql): PlatformsRepository {
         insert into platforms (id, name, workspace_id, sandbox, bootstrap, webhook_url, settings, scopes)
         values (${id}, ${p.name}, ${p.workspaceId}, ${p.sandbox}, ${p.bootstrap ?? false}, ${p.webhookUrl},
                 ${JSON.stringify(p.settings)}::jsonb, ${tx.array([...p.scopes])})`;
-      const [row] = await tx<Row[]>`${SELECT(tx)} where p.id = ${id}`;
-      return toPlatform(row as Row);
+      const [row] = await tx<PlatformDbRow[]>`${SELECT(tx)} where p.id = ${id}`;
+      return toPlatform(row!);
     },
 
     setKey: async (tx, platformId, keyHash, hint) => {
@@ -124,12 +83,12 @@ export function createPlatformsRepository(sql: Sql): PlatformsRepository {
     get: async (id, options = {}) => {
       const q = options.tx ?? sql;
       if (options.forUpdate) await q`select 1 from platforms where id = ${id} for update`;
-      const [row] = await q<Row[]>`${SELECT(q)} where p.id = ${id}`;
+      const [row] = await q<PlatformDbRow[]>`${SELECT(q)} where p.id = ${id}`;
       return row ? toPlatform(row) : undefined;
     },
 
     list: async (filter) => {
-      const rows = await sql<Row[]>`
+      const rows = await sql<PlatformDbRow[]>`
         ${SELECT(sql)}
         where (${filter.workspaceId ?? null}::uuid is null or p.workspace_id = ${filter.workspaceId ?? null}::uuid)
           and (${filter.includeInactive ?? true} or p.is_active)
@@ -152,8 +111,8 @@ export function createPlatformsRepository(sql: Sql): PlatformsRepository {
           updated_at = now()
         where id = ${id}`;
       await recordInvalidation(tx, 'platform', id);
-      const [row] = await tx<Row[]>`${SELECT(tx)} where p.id = ${id}`;
-      return toPlatform(row as Row);
+      const [row] = await tx<PlatformDbRow[]>`${SELECT(tx)} where p.id = ${id}`;
+      return toPlatform(row!);
     },
 
     revokeTokens: async (tx, platformId) => {
@@ -165,7 +124,7 @@ export function createPlatformsRepository(sql: Sql): PlatformsRepository {
     },
 
     findBootstrap: async (q) => {
-      const [row] = await q<Row[]>`${SELECT(q)} where p.bootstrap`;
+      const [row] = await q<PlatformDbRow[]>`${SELECT(q)} where p.bootstrap`;
       return row ? toPlatform(row) : undefined;
     },
 

@@ -1,3 +1,4 @@
+import type { V1Scope } from '@holdfast/contracts';
 import { createdAtString, reference, timestamptzString, updatedAtString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, index, jsonb, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
@@ -15,7 +16,7 @@ export const platforms = paymentsSchema.table(
     bootstrap: boolean('bootstrap').notNull().default(false),
     webhookUrl: text('webhook_url'),
     settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
-    scopes: text('scopes').array().notNull(),
+    scopes: text('scopes').array().$type<V1Scope[]>().notNull(),
     isActive: boolean('is_active').notNull().default(true),
     deactivatedAt: timestamptzString('deactivated_at'),
     createdAt: createdAtString(),

@@ -1,3 +1,4 @@
+import type { Quote } from '@holdfast/contracts';
 import { createdAtString, timestamptzString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { index, jsonb, numeric, text, uuid } from 'drizzle-orm/pg-core';
@@ -14,9 +15,9 @@ export const quotes = paymentsSchema.table(
     id: uuid('id').primaryKey(),
     platformId: platformIdColumn(),
     amount: numeric('amount').notNull(),
-    currency: text('currency').notNull(),
-    blockchainNetwork: text('blockchain_network').notNull(),
-    feeType: text('fee_type').notNull(),
+    currency: text('currency').$type<Quote['currency']>().notNull(),
+    blockchainNetwork: text('blockchain_network').$type<Quote['blockchainNetwork']>().notNull(),
+    feeType: text('fee_type').$type<Quote['feeType']>().notNull(),
     feePercentage: numeric('fee_percentage').notNull(),
     fee: numeric('fee').notNull(),
     total: numeric('total').notNull(),

@@ -1,92 +1,14 @@
 import { uuidv7 } from '@holdfast/contracts';
 import type { Queryable } from '@holdfast/db';
-import type { RelayKind, RelayStatus } from './tables.js';
+import { rowMapper } from '@holdfast/db';
+import { type RelayKind, relayedLocks } from './tables.js';
 
-export interface RelayRow {
-  id: string;
-  platformId: string;
-  transactionId: string;
-  network: string;
-  kind: RelayKind;
-  request: Record<string, unknown>;
-  derivedNonce: string;
-  relayer: string;
-  accountNonce: number;
-  gasLimit: bigint;
-  rawTx: `0x${string}`;
-  txHash: `0x${string}`;
-  maxFeePerGas: bigint;
-  maxPriorityFeePerGas: bigint;
-  earlierHashes: `0x${string}`[];
-  status: RelayStatus;
-  minedHash: `0x${string}` | null;
-  gasUsed: bigint | null;
-  feePaidWei: bigint | null;
-  error: string | null;
-  attempts: number;
-  sentAt: string;
-  appliedAt: string | null;
-  createdAt: string;
-}
-
-interface DbRow {
-  id: string;
-  platform_id: string;
-  transaction_id: string;
-  network: string;
-  kind: RelayKind;
-  request: Record<string, unknown>;
-  derived_nonce: string;
-  relayer: string;
-  account_nonce: string | number;
-  gas_limit: string;
-  raw_tx: string;
-  tx_hash: string;
-  max_fee_per_gas: string;
-  max_priority_fee_per_gas: string;
-  earlier_hashes: string[];
-  status: RelayStatus;
-  mined_hash: string | null;
-  gas_used: string | null;
-  fee_paid_wei: string | null;
-  error: string | null;
-  attempts: number;
-  sent_at: string;
-  applied_at: string | null;
-  created_at: string;
-}
+/** A relay as stored: the table's row type (wei amounts as bigint, hashes as hex). */
+export type RelayRow = typeof relayedLocks.$inferSelect;
+const toRelay = rowMapper(relayedLocks);
 
 /** NOTIFYed with a relay's id when its outcome is recorded (mined, reverted, failed): x402's settle waits on it. */
 export const RELAY_SETTLED_CHANNEL = 'payments_relay_settled';
-
-const hex = (v: string) => v as `0x${string}`;
-const iso = (v: string | Date) => (v instanceof Date ? v.toISOString() : new Date(v).toISOString());
-const toRelay = (r: DbRow): RelayRow => ({
-  id: r.id,
-  platformId: r.platform_id,
-  transactionId: r.transaction_id,
-  network: r.network,
-  kind: r.kind,
-  request: r.request,
-  derivedNonce: r.derived_nonce,
-  relayer: r.relayer,
-  accountNonce: Number(r.account_nonce),
-  gasLimit: BigInt(r.gas_limit),
-  rawTx: hex(r.raw_tx),
-  txHash: hex(r.tx_hash),
-  maxFeePerGas: BigInt(r.max_fee_per_gas),
-  maxPriorityFeePerGas: BigInt(r.max_priority_fee_per_gas),
-  earlierHashes: r.earlier_hashes.map(hex),
-  status: r.status,
-  minedHash: r.mined_hash ? hex(r.mined_hash) : null,
-  gasUsed: r.gas_used === null ? null : BigInt(r.gas_used),
-  feePaidWei: r.fee_paid_wei === null ? null : BigInt(r.fee_paid_wei),
-  error: r.error,
-  attempts: r.attempts,
-  sentAt: iso(r.sent_at),
-  appliedAt: r.applied_at === null ? null : iso(r.applied_at),
-  createdAt: iso(r.created_at),
-});
 
 export interface NewRelay {
   platformId: string;
@@ -109,12 +31,12 @@ export function createRelayerRepository() {
   return {
     /** Every relay of a transaction, newest first (at most one is live: submitted or mined). */
     async ofTransaction(q: Queryable, transactionId: string): Promise<RelayRow[]> {
-      const rows = await q<DbRow[]>`select * from relayed_locks where transaction_id = ${transactionId} order by created_at desc, id desc`;
+      const rows = await q`select * from relayed_locks where transaction_id = ${transactionId} order by created_at desc, id desc`;
       return rows.map(toRelay);
     },
 
     async get(q: Queryable, id: string): Promise<RelayRow | null> {
-      const rows = await q<DbRow[]>`select * from relayed_locks where id = ${id}`;
+      const rows = await q`select * from relayed_locks where id = ${id}`;
       return rows[0] ? toRelay(rows[0]) : null;
     },
 
@@ -158,19 +80,19 @@ export function createRelayerRepository() {
     },
 
     async insert(tx: Queryable, r: NewRelay): Promise<RelayRow> {
-      const [row] = await tx<DbRow[]>`
+      const [row] = await tx`
         insert into relayed_locks (id, platform_id, transaction_id, network, kind, request, derived_nonce, relayer, account_nonce,
           gas_limit, raw_tx, tx_hash, max_fee_per_gas, max_priority_fee_per_gas)
         values (${uuidv7()}, ${r.platformId}, ${r.transactionId}, ${r.network}, ${r.kind}, ${JSON.stringify(r.request)}::text::jsonb, ${r.derivedNonce},
           ${r.relayer}, ${r.accountNonce}, ${r.gasLimit.toString()}, ${r.rawTx}, ${r.txHash}, ${r.maxFeePerGas.toString()},
           ${r.maxPriorityFeePerGas.toString()})
         returning *`;
-      return toRelay(row as DbRow);
+      return toRelay(row!);
     },
 
     /** Claims relays due for a look (no receipt yet, or mined and not yet applied), leased for `leaseSeconds`. */
     async claimDue(tx: Queryable, limit: number, leaseSeconds: number): Promise<RelayRow[]> {
-      const rows = await tx<DbRow[]>`
+      const rows = await tx`
         update relayed_locks set next_check_at = now() + make_interval(secs => ${leaseSeconds})
         where id in (
           select id from relayed_locks

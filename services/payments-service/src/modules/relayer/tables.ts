@@ -11,6 +11,8 @@ export type RelayKind = (typeof RELAY_KINDS)[number];
 /** `submitted` (signed, stored, sent; no receipt yet), `mined`, `reverted` (receipt of status 0), `failed` (its account nonce went to another transaction). */
 export const RELAY_STATUSES = ['submitted', 'mined', 'reverted', 'failed'] as const;
 export type RelayStatus = (typeof RELAY_STATUSES)[number];
+/** A transaction's bytes or hash, `0x`-prefixed hex (viem's `Hex`). */
+type Hex = `0x${string}`;
 
 /**
  * One relayed payment (docs/checkout.md, docs/x402.md): an escrow funding or a transfer: the payer's signed request, the relayer's signed
@@ -32,20 +34,20 @@ export const relayedLocks = paymentsSchema.table(
     derivedNonce: text('derived_nonce').notNull(),
     relayer: text('relayer').notNull(),
     accountNonce: bigint('account_nonce', { mode: 'number' }).notNull(),
-    gasLimit: numeric('gas_limit').notNull(),
+    gasLimit: numeric('gas_limit', { mode: 'bigint' }).notNull(),
     /** The current attempt: the signed bytes, their hash and fees (wei). */
-    rawTx: text('raw_tx').notNull(),
-    txHash: text('tx_hash').notNull(),
-    maxFeePerGas: numeric('max_fee_per_gas').notNull(),
-    maxPriorityFeePerGas: numeric('max_priority_fee_per_gas').notNull(),
+    rawTx: text('raw_tx').$type<Hex>().notNull(),
+    txHash: text('tx_hash').$type<Hex>().notNull(),
+    maxFeePerGas: numeric('max_fee_per_gas', { mode: 'bigint' }).notNull(),
+    maxPriorityFeePerGas: numeric('max_priority_fee_per_gas', { mode: 'bigint' }).notNull(),
     /** Hashes of the attempts it replaced (same nonce): any of them may be the one mined. */
-    earlierHashes: jsonb('earlier_hashes').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    earlierHashes: jsonb('earlier_hashes').$type<Hex[]>().notNull().default(sql`'[]'::jsonb`),
     status: text('status').$type<RelayStatus>().notNull().default('submitted'),
     /** The hash that was mined (current or earlier). */
-    minedHash: text('mined_hash'),
-    gasUsed: numeric('gas_used'),
+    minedHash: text('mined_hash').$type<Hex>(),
+    gasUsed: numeric('gas_used', { mode: 'bigint' }),
     /** gasUsed x effectiveGasPrice of the mined attempt, in wei. */
-    feePaidWei: numeric('fee_paid_wei'),
+    feePaidWei: numeric('fee_paid_wei', { mode: 'bigint' }),
     error: text('error'),
     attempts: integer('attempts').notNull().default(1),
     /** When the current attempt was sent (a replacement is due RELAYER_STUCK_AFTER later). */

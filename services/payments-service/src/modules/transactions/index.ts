@@ -16,4 +16,4 @@ export {
   TRANSACTION_MOVES,
   type TransactionAction,
 } from './state-machine.js';
-export { addressesOf } from './tables.js';
+export { addressesOf, batches } from './tables.js';
