@@ -43,3 +43,18 @@ export interface Endpoint {
 
 /** Declares an endpoint, keeping its literal types (the handler's request and reply are typed from them). */
 export const defineEndpoint = <const E extends Endpoint>(endpoint: E): E => endpoint;
+
+/** An endpoint's method and path as the first line of its request says them: `'GET /users/:id'`. */
+export type RequestLine = `${HttpMethod} /${string}`;
+
+/** The `method` and `path` of a request line. */
+export type RequestOf<L extends RequestLine> = L extends `${infer M extends HttpMethod} ${infer P}` ? { method: M; path: P } : never;
+
+/** Splits a request line into the `method` and `path` of an entry. */
+export const requestOf = <const L extends RequestLine>(line: L): RequestOf<L> => {
+  const space = line.indexOf(' ');
+  return { method: line.slice(0, space), path: line.slice(space + 1) } as RequestOf<L>;
+};
+
+/** An entry made by a resource's constructor: its request line's method and path, its own fields over the shared ones. */
+export type ResourceEntry<L extends RequestLine, Shared, Entry> = RequestOf<L> & Omit<Shared, keyof Entry> & Entry;

@@ -8,19 +8,17 @@ import {
   CheckoutSessionListQuery,
   CreateCheckoutSessionBody,
 } from '../checkout.js';
-import { definePaymentsEndpoint as endpoint } from '../endpoint.js';
 import { CreateTransactionHeaders } from '../transactions.js';
-import { IdParams } from './define.js';
+import { IdParams, resource } from './define.js';
 
 // checkout: hosted checkout sessions (docs/checkout.md), beyond the spec's operations
 
 const CHECKOUT_DESIGN = 'Design: docs/checkout.md.';
 
-export const createCheckoutSession = endpoint({
-  method: 'POST',
-  path: '/api/v2/checkout/sessions',
+const endpoint = resource({ tags: ['checkout'] });
+
+export const createCheckoutSession = endpoint('POST /api/v2/checkout/sessions', {
   operationId: 'createCheckoutSession',
-  tags: ['checkout'],
   summary: 'Create a checkout session',
   description: `A session for a payment of \`amount\` to \`toAddress\` (the transaction create body's own fields: no sender, the payer's wallet names it), valid \`expiresInSeconds\` (30 minutes by default, at most 24 hours). Send the payer to \`url\`. Each field is validated as a transaction's would be (400 \`VALIDATION_ERROR\` naming it; an unknown \`templateId\` 404). A platform of a workspace is bounded by the workspace's enabled external wallet configs: a \`blockchainNetwork\` outside their \`allowedNetworks\`, or, when they list \`allowedTemplateIds\`, a \`templateId\` outside them (or none) and inline \`template\` terms, are 400 \`VALIDATION_ERROR\` naming that field. An idempotency key (body \`idempotencyKey\` or header \`Idempotency-Key\`) with the same parameters answers the first session with \`Idempotent-Replayed: true\`; with other parameters 422 \`IDEMPOTENCY_KEY_REUSED\`. ${CHECKOUT_DESIGN}`,
   tier: 'standard',
@@ -31,11 +29,8 @@ export const createCheckoutSession = endpoint({
   errors: [404, 422],
 });
 
-export const listCheckoutSessions = endpoint({
-  method: 'GET',
-  path: '/api/v2/checkout/sessions',
+export const listCheckoutSessions = endpoint('GET /api/v2/checkout/sessions', {
   operationId: 'listCheckoutSessions',
-  tags: ['checkout'],
   summary: 'List checkout sessions',
   description: 'The platform’s sessions, newest first, `{data, pagination}`; `status`, `customerId` and `transactionId` filter them.',
   tier: 'standard',
@@ -44,11 +39,8 @@ export const listCheckoutSessions = endpoint({
   response: { 200: CheckoutSessionList },
 });
 
-export const getCheckoutSession = endpoint({
-  method: 'GET',
-  path: '/api/v2/checkout/sessions/:id',
+export const getCheckoutSession = endpoint('GET /api/v2/checkout/sessions/:id', {
   operationId: 'getCheckoutSession',
-  tags: ['checkout'],
   summary: 'Read a checkout session',
   description: "Another platform's session answers 404.",
   tier: 'high',
@@ -58,11 +50,8 @@ export const getCheckoutSession = endpoint({
   errors: [404],
 });
 
-export const expireCheckoutSession = endpoint({
-  method: 'POST',
-  path: '/api/v2/checkout/sessions/:id/expire',
+export const expireCheckoutSession = endpoint('POST /api/v2/checkout/sessions/:id/expire', {
   operationId: 'expireCheckoutSession',
-  tags: ['checkout'],
   summary: 'Expire a checkout session',
   description: `An \`open\` session becomes \`expired\` at once (\`checkout.session.expired\`); an expired one answers as it is (200, no second event). A \`processing\` or \`complete\` session answers 409 \`INVALID_STATE_TRANSITION\` (its transaction exists; its escrow may be on its way on chain). ${CHECKOUT_DESIGN}`,
   tier: 'standard',
@@ -72,11 +61,8 @@ export const expireCheckoutSession = endpoint({
   errors: [404, 409],
 });
 
-export const attachCheckoutPayer = endpoint({
-  method: 'POST',
-  path: '/api/v2/checkout/sessions/:id/payer',
+export const attachCheckoutPayer = endpoint('POST /api/v2/checkout/sessions/:id/payer', {
   operationId: 'attachCheckoutPayer',
-  tags: ['checkout'],
   summary: 'Name the payer of a checkout session (hosted page)',
   description: `Called by the hosted payment page, without a platform credential: the session id (a random UUID the platform hands only to its payer) is the capability. The payer's wallet names its address: the session's transaction is created (platform orchestration, external wallet) and the session becomes \`processing\`; the answer is what the wallet signs to lock the escrow. The same address again answers the same transaction; another address while \`processing\` 409 \`CONFLICT\`; an expired or complete session 409 \`INVALID_STATE_TRANSITION\`. Never shows the session's metadata or customer id. Public rate-limit tier. ${CHECKOUT_DESIGN}`,
   tier: 'public',
@@ -87,11 +73,8 @@ export const attachCheckoutPayer = endpoint({
   errors: [404, 409, 422],
 });
 
-export const getCheckoutPage = endpoint({
-  method: 'GET',
-  path: '/api/v2/checkout/sessions/:id/page',
+export const getCheckoutPage = endpoint('GET /api/v2/checkout/sessions/:id/page', {
   operationId: 'getCheckoutPage',
-  tags: ['checkout'],
   summary: 'What the hosted page shows (hosted page)',
   description: `Read by the hosted payment page (\`/pay/{id}\`), without a platform credential (the session id is the capability, as for the payer call), and polled by it until the session is \`complete\`. The session as the payer sees it, the name and logo to show, the chain the wallet must be on, the hold terms, and once a payer is named its transaction's status, the payer's token balance and the EIP-3009 \`ReceiveWithAuthorization\` to sign (the token's EIP-712 domain read by the server, so that the page makes no RPC call). Never the session's metadata or customer id, nor any credential. High-frequency tier. \${CHECKOUT_DESIGN}`,
   tier: 'high',
@@ -101,11 +84,8 @@ export const getCheckoutPage = endpoint({
   errors: [404],
 });
 
-export const authorizeCheckoutPayment = endpoint({
-  method: 'POST',
-  path: '/api/v2/checkout/sessions/:id/authorization',
+export const authorizeCheckoutPayment = endpoint('POST /api/v2/checkout/sessions/:id/authorization', {
   operationId: 'authorizeCheckoutPayment',
-  tags: ['checkout'],
   summary: 'Fund the session with the payer’s signature (hosted page)',
   description: `Called by the hosted payment page, without a platform credential: the payer's signature of the page's \`payment.typedData\` goes to the relayer for the session's transaction, as \`POST /transactions/{id}/escrow-authorization\` would take it from the platform (every check before any gas; 422 \`AUTHORIZATION_REFUSED\` with \`details.reason\` and nothing sent). 202: relayed now; 200: the same signature again (the same relay, nothing sent twice). A session without a payer, expired or complete by another signature: 409. Answers the page's data. Public rate-limit tier. \${CHECKOUT_DESIGN}`,
   tier: 'public',

@@ -6,17 +6,15 @@ import {
   IdentityProviderCallbackResult,
   Verification,
 } from '../compliance.js';
-import { definePaymentsEndpoint as endpoint } from '../endpoint.js';
-import { IdParams } from './define.js';
+import { IdParams, resource } from './define.js';
 
 // compliance (spec "Payments API: compliance"): v1 keeps the spec's doubled prefix exactly, v2 drops it
 
-export const createVerification = endpoint({
-  method: 'POST',
-  path: '/api/v2/compliance/verifications',
+const endpoint = resource({ tags: ['compliance'] });
+
+export const createVerification = endpoint('POST /api/v2/compliance/verifications', {
   v1: ['/api/v1/api/v1/compliance/verifications'],
   operationId: 'createVerification',
-  tags: ['compliance'],
   summary: 'Create a verification',
   description:
     "Opens an inquiry at the identity provider for one of your users and answers the verification, `pending`, with the provider's `externalInquiryId` and `externalSessionToken` (hand the token to the provider's SDK). The provider's callbacks move its status. When the provider refuses or cannot be reached (502 `INTEGRATION_PROVIDER_ERROR`, `details.retryable` says whether to try again), nothing is stored.",
@@ -27,12 +25,9 @@ export const createVerification = endpoint({
   errors: [502],
 });
 
-export const checkVerification = endpoint({
-  method: 'POST',
-  path: '/api/v2/compliance/verifications/check',
+export const checkVerification = endpoint('POST /api/v2/compliance/verifications/check', {
   v1: ['/api/v1/api/v1/compliance/verifications/check'],
   operationId: 'checkVerification',
-  tags: ['compliance'],
   summary: 'Check a verification',
   description:
     'Your latest verification of the user and type (the most recently created, whatever its status); 404 when there is none. Changes nothing.',
@@ -43,12 +38,9 @@ export const checkVerification = endpoint({
   errors: [404],
 });
 
-export const getVerification = endpoint({
-  method: 'GET',
-  path: '/api/v2/compliance/verifications/:id',
+export const getVerification = endpoint('GET /api/v2/compliance/verifications/:id', {
   v1: ['/api/v1/api/v1/compliance/verifications/:id'],
   operationId: 'getVerification',
-  tags: ['compliance'],
   summary: 'Read a verification',
   description: "One of your platform's verifications; another platform's answers 404.",
   tier: 'high',
@@ -58,12 +50,9 @@ export const getVerification = endpoint({
   errors: [404],
 });
 
-export const identityProviderCallback = endpoint({
-  method: 'POST',
-  path: '/api/v2/compliance/webhooks/identity-provider',
+export const identityProviderCallback = endpoint('POST /api/v2/compliance/webhooks/identity-provider', {
   v1: ['/api/v1/api/v1/compliance/webhooks/identity-provider'],
   operationId: 'identityProviderCallback',
-  tags: ['compliance'],
   summary: 'Identity provider callback',
   description: [
     'Called by the identity provider, not by platforms: no credential, but the body must be signed.',

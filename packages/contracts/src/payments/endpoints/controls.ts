@@ -7,21 +7,19 @@ import {
   RiskReviewDecisionBody,
   VerifyControlCodeBody,
 } from '../controls.js';
-import { definePaymentsEndpoint as endpoint } from '../endpoint.js';
 import { PaymentsTransaction } from '../transactions.js';
-import { IdParams } from './define.js';
+import { IdParams, resource } from './define.js';
 
 // controls (spec "Controls (K)"), and, beyond the spec, the template library and risk-review decisions (v1)
 
 const CONTROL_CODE_DESCRIPTION =
   "Checks the 6-digit code the transaction's control sent by SMS. A right code answers the verification (`status: approved`) and moves the transaction from `pending_user_action` back to `pending`, then runs the controls after it. A wrong code answers 400 `INVALID_CODE` with `details.attemptsRemaining`; after the last attempt, or once the code expired (400 `INVALID_CODE`, `details.reason: expired`), a required control fails the transaction. 409 when the transaction has no open code of this kind; 404 for another platform's transaction.";
 
-export const verifyTwoFactor = endpoint({
-  method: 'POST',
-  path: '/api/v2/controls/verify-2fa',
+const endpoint = resource({ tags: ['controls'] });
+
+export const verifyTwoFactor = endpoint('POST /api/v2/controls/verify-2fa', {
   v1: ['/api/v1/controls/verify-2fa'],
   operationId: 'verifyTwoFactor',
-  tags: ['controls'],
   summary: 'Verify a two-factor code',
   description: CONTROL_CODE_DESCRIPTION,
   tier: 'standard',
@@ -31,12 +29,9 @@ export const verifyTwoFactor = endpoint({
   errors: [404, 409],
 });
 
-export const verifyVendorSms = endpoint({
-  method: 'POST',
-  path: '/api/v2/controls/vendor-sms/verify',
+export const verifyVendorSms = endpoint('POST /api/v2/controls/vendor-sms/verify', {
   v1: ['/api/v1/controls/verify-vendor-sms'],
   operationId: 'verifyVendorSms',
-  tags: ['controls'],
   summary: 'Verify a vendor SMS code',
   description: CONTROL_CODE_DESCRIPTION,
   tier: 'standard',
@@ -46,11 +41,8 @@ export const verifyVendorSms = endpoint({
   errors: [404, 409],
 });
 
-export const createControlTemplate = endpoint({
-  method: 'POST',
-  path: '/api/v1/controls/templates',
+export const createControlTemplate = endpoint('POST /api/v1/controls/templates', {
   operationId: 'createControlTemplateV1',
-  tags: ['controls'],
   summary: 'Create a control template',
   description:
     "Beyond the spec: the template library a transaction's `templateId` refers to (v1 only; v2 transactions use the `templateId` of templates created here). See docs/controls.md for each control type's `config`.",
@@ -61,11 +53,8 @@ export const createControlTemplate = endpoint({
   response: { 201: ControlTemplate },
 });
 
-export const listControlTemplates = endpoint({
-  method: 'GET',
-  path: '/api/v1/controls/templates',
+export const listControlTemplates = endpoint('GET /api/v1/controls/templates', {
   operationId: 'listControlTemplatesV1',
-  tags: ['controls'],
   summary: "List the platform's control templates",
   description: 'Beyond the spec (v1 only). Newest first, at most 500.',
   deprecated: true,
@@ -74,11 +63,8 @@ export const listControlTemplates = endpoint({
   response: { 200: Type.Array(ControlTemplate) },
 });
 
-export const getControlTemplate = endpoint({
-  method: 'GET',
-  path: '/api/v1/controls/templates/:id',
+export const getControlTemplate = endpoint('GET /api/v1/controls/templates/:id', {
   operationId: 'getControlTemplateV1',
-  tags: ['controls'],
   summary: 'Read a control template',
   description: "Beyond the spec (v1 only). Another platform's template answers 404.",
   deprecated: true,
@@ -89,11 +75,8 @@ export const getControlTemplate = endpoint({
   errors: [404],
 });
 
-export const decideRiskReview = endpoint({
-  method: 'POST',
-  path: '/api/v1/controls/reviews/:transactionId',
+export const decideRiskReview = endpoint('POST /api/v1/controls/reviews/:transactionId', {
   operationId: 'decideRiskReviewV1',
-  tags: ['controls'],
   summary: 'Decide a risk review',
   description:
     'Beyond the spec (v1 only, operators): approve (back to `pending`, then the controls after the review) or reject (`failed`, `transaction.failed` with the reason) a transaction in `risk_review`. 409 `INVALID_STATE_TRANSITION` when it is not in review.',

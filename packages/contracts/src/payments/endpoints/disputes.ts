@@ -7,17 +7,15 @@ import {
   ResolveDisputeBody,
   SubmitEvidenceBody,
 } from '../disputes.js';
-import { definePaymentsEndpoint as endpoint } from '../endpoint.js';
-import { IdParams } from './define.js';
+import { IdParams, resource } from './define.js';
 
 // disputes (spec "Payments API: disputes"), each scoped to the calling platform; rules in docs/disputes.md
 
-export const listDisputes = endpoint({
-  method: 'GET',
-  path: '/api/v2/disputes',
+const endpoint = resource({ tags: ['disputes'] });
+
+export const listDisputes = endpoint('GET /api/v2/disputes', {
   v1: ['/api/v1/disputes'],
   operationId: 'listDisputes',
-  tags: ['disputes'],
   summary: 'List disputes',
   description: "The platform's disputes, newest first, each with its evidence.",
   tier: 'standard',
@@ -26,12 +24,9 @@ export const listDisputes = endpoint({
   response: { 200: DisputeList },
 });
 
-export const createDispute = endpoint({
-  method: 'POST',
-  path: '/api/v2/disputes',
+export const createDispute = endpoint('POST /api/v2/disputes', {
   v1: ['/api/v1/disputes'],
   operationId: 'createDispute',
-  tags: ['disputes'],
   summary: 'Open a dispute',
   description:
     'Opens a dispute on an escrowed or in-review transaction, at `tier_1_smart_contract`; the transaction becomes `disputed`. One dispute per transaction.',
@@ -43,12 +38,9 @@ export const createDispute = endpoint({
   errors: [404, 409],
 });
 
-export const getDispute = endpoint({
-  method: 'GET',
-  path: '/api/v2/disputes/:id',
+export const getDispute = endpoint('GET /api/v2/disputes/:id', {
   v1: ['/api/v1/disputes/:id'],
   operationId: 'getDispute',
-  tags: ['disputes'],
   summary: 'Read a dispute',
   tier: 'high',
   access: { scopes: ['read:disputes'] },
@@ -57,12 +49,9 @@ export const getDispute = endpoint({
   errors: [404],
 });
 
-export const escalateDispute = endpoint({
-  method: 'POST',
-  path: '/api/v2/disputes/:id/escalate',
+export const escalateDispute = endpoint('POST /api/v2/disputes/:id/escalate', {
   v1: ['/api/v1/disputes/:id/escalate'],
   operationId: 'escalateDispute',
-  tags: ['disputes'],
   summary: 'Escalate a dispute',
   description: 'Moves the dispute to the next tier. 400 `HIGHEST_TIER_REACHED` at `tier_3_arbitration`, `DISPUTE_RESOLVED` once resolved.',
   idempotent: true,
@@ -73,12 +62,9 @@ export const escalateDispute = endpoint({
   errors: [404],
 });
 
-export const submitDisputeEvidence = endpoint({
-  method: 'POST',
-  path: '/api/v2/disputes/:id/evidence',
+export const submitDisputeEvidence = endpoint('POST /api/v2/disputes/:id/evidence', {
   v1: ['/api/v1/disputes/:id/evidence'],
   operationId: 'submitDisputeEvidence',
-  tags: ['disputes'],
   summary: 'Submit evidence',
   description: 'Adds evidence to an unresolved dispute (400 `DISPUTE_RESOLVED` once resolved).',
   idempotent: true,
@@ -90,12 +76,9 @@ export const submitDisputeEvidence = endpoint({
   errors: [404],
 });
 
-export const resolveDispute = endpoint({
-  method: 'POST',
-  path: '/api/v2/disputes/:id/resolve',
+export const resolveDispute = endpoint('POST /api/v2/disputes/:id/resolve', {
   v1: ['/api/v1/disputes/:id/resolve'],
   operationId: 'resolveDispute',
-  tags: ['disputes'],
   summary: 'Resolve a dispute',
   description:
     '`favor_receiver` completes the transaction; `favor_sender` and `partial_refund` refund it (the escrow settles the share on chain). 400 `DISPUTE_RESOLVED` when already resolved.',

@@ -1,4 +1,3 @@
-import { definePaymentsEndpoint as endpoint } from '../endpoint.js';
 import {
   EVENT_STREAM_HEARTBEAT_MS,
   EVENT_STREAM_PATH,
@@ -6,14 +5,14 @@ import {
   EventStreamQuery,
   EventStreamResponse,
 } from '../event-stream.js';
+import { resource } from './define.js';
 
 // events: the platform's events as server-sent events (docs/api/events-stream.md), beyond the spec's operations
 
-export const streamEvents = endpoint({
-  method: 'GET',
-  path: EVENT_STREAM_PATH,
+const endpoint = resource({ tags: ['events'] });
+
+export const streamEvents = endpoint(`GET ${EVENT_STREAM_PATH}`, {
   operationId: 'streamEvents',
-  tags: ['events'],
   summary: 'Stream the platform’s events (server-sent events)',
   description: [
     'An extension beyond the spec’s list of v2 operations. Answers `200 text/event-stream` and keeps the connection open,',

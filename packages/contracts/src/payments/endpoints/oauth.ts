@@ -15,7 +15,7 @@ import {
   TokenRequestForm,
   TokenResponse,
 } from '../access.js';
-import { definePaymentsEndpoint as endpoint } from '../endpoint.js';
+import { resource } from './define.js';
 
 // OAuth 2.0 (spec "Payments API: OAuth"): clients (v1), RFC 8414 metadata, tokens, revocation, introspection
 
@@ -33,11 +33,10 @@ const OAUTH_ERRORS = {
 /** Client authentication in the body (no scheme) or by HTTP Basic. */
 const OAUTH_CLIENT: readonly Record<string, readonly string[]>[] = [{}, { clientBasic: [] }];
 
-export const createOAuthClient = endpoint({
-  method: 'POST',
-  path: '/api/v1/oauth/clients',
+const endpoint = resource({ tags: ['oauth'] });
+
+export const createOAuthClient = endpoint('POST /api/v1/oauth/clients', {
   operationId: 'createOAuthClientV1',
-  tags: ['oauth'],
   summary: 'Create an OAuth client',
   description:
     'A client of `platformId` (default: the calling platform). The secret is shown once. On v2, OAuth clients are managed on the Workspace API.',
@@ -49,11 +48,8 @@ export const createOAuthClient = endpoint({
   errors: [404, 409],
 });
 
-export const revokeAllClientTokens = endpoint({
-  method: 'POST',
-  path: '/api/v1/oauth/clients/:clientId/revoke-all-tokens',
+export const revokeAllClientTokens = endpoint('POST /api/v1/oauth/clients/:clientId/revoke-all-tokens', {
   operationId: 'revokeAllClientTokensV1',
-  tags: ['oauth'],
   summary: "Revoke all of a client's tokens",
   description: 'Every unexpired token of the client stops working on every instance within a second; `count` says how many.',
   deprecated: true,
@@ -64,23 +60,17 @@ export const revokeAllClientTokens = endpoint({
   errors: [404],
 });
 
-export const oauthMetadata = endpoint({
-  method: 'GET',
-  path: '/.well-known/oauth-authorization-server',
+export const oauthMetadata = endpoint('GET /.well-known/oauth-authorization-server', {
   operationId: 'oauthMetadata',
-  tags: ['oauth'],
   summary: 'Authorization server metadata (RFC 8414)',
   tier: 'public',
   access: 'none',
   response: { 200: AuthorizationServerMetadata },
 });
 
-export const issueToken = endpoint({
-  method: 'POST',
-  path: '/api/v2/oauth/token',
+export const issueToken = endpoint('POST /api/v2/oauth/token', {
   v1: ['/api/v1/oauth/token'],
   operationId: 'issueToken',
-  tags: ['oauth'],
   summary: 'Obtain an access token (client credentials)',
   description: [
     'The OAuth 2.0 client credentials grant. Tokens live 3600 s; cache one until shortly before it expires, and on a 401 get a new one and retry once.',
@@ -98,12 +88,9 @@ export const issueToken = endpoint({
   errors: [403],
 });
 
-export const revokeToken = endpoint({
-  method: 'POST',
-  path: '/api/v2/oauth/revoke',
+export const revokeToken = endpoint('POST /api/v2/oauth/revoke', {
   v1: ['/api/v1/oauth/revoke'],
   operationId: 'revokeToken',
-  tags: ['oauth'],
   summary: 'Revoke an access token (RFC 7009)',
   description:
     'The client that received the token revokes it; it stops working on every instance within a second. An unknown token, or one issued to another client, also answers 200 and changes nothing. Form requests get an empty `{}`; JSON requests the envelope.',
@@ -114,12 +101,9 @@ export const revokeToken = endpoint({
   response: { 200: Type.Union([SuccessEnvelope(Type.Object({})), Type.Object({})]), ...OAUTH_ERRORS },
 });
 
-export const introspectToken = endpoint({
-  method: 'POST',
-  path: '/api/v2/oauth/introspect',
+export const introspectToken = endpoint('POST /api/v2/oauth/introspect', {
   v1: ['/api/v1/oauth/introspect'],
   operationId: 'introspectToken',
-  tags: ['oauth'],
   summary: 'Introspect an access token (RFC 7662)',
   description:
     'For resource servers: is this token active, for which platform and scopes. Authenticate as an OAuth client; tokens of another platform answer `{active: false}`. Form requests get the bare RFC 7662 answer; JSON requests the envelope.',

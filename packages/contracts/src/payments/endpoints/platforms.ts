@@ -9,16 +9,14 @@ import {
   UpdatePlatformBody,
   VerifyApiKeyResult,
 } from '../access.js';
-import { definePaymentsEndpoint as endpoint } from '../endpoint.js';
-import { IdParams } from './define.js';
+import { IdParams, resource } from './define.js';
 
 // platforms and API keys (spec "Payments API: platform and keys"); API keys are v1 credentials, the reads also on v2
 
-export const createApiKey = endpoint({
-  method: 'POST',
-  path: '/api/v1/auth/api-key',
+const endpoint = resource({ tags: ['platforms'] });
+
+export const createApiKey = endpoint('POST /api/v1/auth/api-key', {
   operationId: 'createApiKeyV1',
-  tags: ['platforms'],
   summary: 'Create a platform and its API key',
   description: 'The key is shown once in this answer; Holdfast stores only its hash. Without `scopes`, the key gets the read-only scopes.',
   tier: 'admin',
@@ -27,11 +25,8 @@ export const createApiKey = endpoint({
   response: { 201: ApiKeyCreated },
 });
 
-export const regenerateApiKey = endpoint({
-  method: 'POST',
-  path: '/api/v1/auth/api-key/regenerate',
+export const regenerateApiKey = endpoint('POST /api/v1/auth/api-key/regenerate', {
   operationId: 'regenerateApiKeyV1',
-  tags: ['platforms'],
   summary: "Regenerate a platform's API key",
   description:
     'Issues a new key (shown once) and revokes the old one at once, on every instance within a second. Your own platform with `manage:api-keys`, any platform with `admin:platform`.',
@@ -42,11 +37,8 @@ export const regenerateApiKey = endpoint({
   errors: [404],
 });
 
-export const verifyApiKey = endpoint({
-  method: 'POST',
-  path: '/api/v1/auth/verify',
+export const verifyApiKey = endpoint('POST /api/v1/auth/verify', {
   operationId: 'verifyApiKeyV1',
-  tags: ['platforms'],
   summary: 'Verify an API key',
   description:
     'Says whether the key in `X-API-Key` is valid: `valid` is true only for the current key of an active platform. An unknown key answers `valid: false` with null ids.',
@@ -57,12 +49,9 @@ export const verifyApiKey = endpoint({
   errors: [401],
 });
 
-export const listScopes = endpoint({
-  method: 'GET',
-  path: '/api/v2/auth/scopes',
+export const listScopes = endpoint('GET /api/v2/auth/scopes', {
   v1: ['/api/v1/auth/scopes'],
   operationId: 'listScopes',
-  tags: ['platforms'],
   summary: 'List the scopes',
   description: 'Every scope, what it grants, its Workspace API form, and whether API keys and v2 accept it.',
   tier: 'public',
@@ -70,24 +59,18 @@ export const listScopes = endpoint({
   response: { 200: ScopeCatalogue },
 });
 
-export const getOwnPlatform = endpoint({
-  method: 'GET',
-  path: '/api/v2/auth/platform/me',
+export const getOwnPlatform = endpoint('GET /api/v2/auth/platform/me', {
   v1: ['/api/v1/auth/platform/me'],
   operationId: 'getOwnPlatform',
-  tags: ['platforms'],
   summary: 'The platform of the calling credential',
   tier: 'standard',
   access: { scopes: [] },
   response: { 200: Platform },
 });
 
-export const listPlatforms = endpoint({
-  method: 'GET',
-  path: '/api/v2/auth/platforms',
+export const listPlatforms = endpoint('GET /api/v2/auth/platforms', {
   v1: ['/api/v1/auth/platforms'],
   operationId: 'listPlatforms',
-  tags: ['platforms'],
   summary: 'List platforms',
   description: 'Every platform, newest first, active or not; `workspaceId` narrows to one workspace.',
   tier: 'admin',
@@ -96,12 +79,9 @@ export const listPlatforms = endpoint({
   response: { 200: Type.Array(Platform) },
 });
 
-export const getPlatform = endpoint({
-  method: 'GET',
-  path: '/api/v2/auth/platform/:id',
+export const getPlatform = endpoint('GET /api/v2/auth/platform/:id', {
   v1: ['/api/v1/auth/platform/:id'],
   operationId: 'getPlatform',
-  tags: ['platforms'],
   summary: 'Read a platform',
   description: 'Your own platform with `read:platform`; any platform with `admin:platform`. Others answer 404.',
   tier: 'admin',
@@ -111,12 +91,9 @@ export const getPlatform = endpoint({
   errors: [404],
 });
 
-export const updatePlatform = endpoint({
-  method: 'PUT',
-  path: '/api/v2/auth/platform/:id',
+export const updatePlatform = endpoint('PUT /api/v2/auth/platform/:id', {
   v1: ['/api/v1/auth/platform/:id'],
   operationId: 'updatePlatform',
-  tags: ['platforms'],
   summary: 'Update a platform',
   description:
     'Your own platform with `write:platform` (name, webhookUrl, settings); any platform and also `scopes` and `isActive` with `admin:platform`. `isActive: false` stops the key and revokes its tokens at once. New scopes apply to the key at once.',
@@ -128,12 +105,9 @@ export const updatePlatform = endpoint({
   errors: [404],
 });
 
-export const deactivatePlatform = endpoint({
-  method: 'DELETE',
-  path: '/api/v2/auth/platform/:id',
+export const deactivatePlatform = endpoint('DELETE /api/v2/auth/platform/:id', {
   v1: ['/api/v1/auth/platform/:id'],
   operationId: 'deactivatePlatform',
-  tags: ['platforms'],
   summary: 'Deactivate a platform',
   description:
     'Soft delete: the platform stays readable with `isActive: false`, its API key stops working and its OAuth tokens are revoked, on every instance within a second. `PUT` with `isActive: true` brings the key back (not the tokens).',

@@ -1,4 +1,3 @@
-import { definePaymentsEndpoint as endpoint } from '../endpoint.js';
 import {
   AtRiskReport,
   CreatedTransaction,
@@ -9,16 +8,15 @@ import {
   TransactionListQuery,
   TransactionStats,
 } from '../transactions.js';
-import { IdParams } from './define.js';
+import { IdParams, resource } from './define.js';
 
 // transactions (the static paths /at-risk, /stats, /quote, /batches win over /transactions/:id in the router)
 
-export const createTransaction = endpoint({
-  method: 'POST',
-  path: '/api/v2/transactions',
+const endpoint = resource({ tags: ['transactions'] });
+
+export const createTransaction = endpoint('POST /api/v2/transactions', {
   v1: ['/api/v1/transactions'],
   operationId: 'createTransaction',
-  tags: ['transactions'],
   summary: 'Create a transaction',
   description:
     'Creates a transaction (`transaction.created` is its first event). An idempotency key (body `idempotencyKey` or header `Idempotency-Key`) makes retries safe: the same key with the same parameters answers the first result with `Idempotent-Replayed: true`; with other parameters 422. Without a key, the same sender, receiver, amount, currency and network within the duplicate window answers 409. At most TX_RATE_LIMIT_PER_SENDER (default 10) creations per minute per sender, batch legs included (429 with Retry-After). A control that sends a one-time code sends it once the creation committed (the codes outbox: an SMS gateway failure no longer fails the creation; no gateway configured: 503). See docs/transactions.md.',
@@ -31,12 +29,9 @@ export const createTransaction = endpoint({
   errors: [404, 409, 422, 503],
 });
 
-export const listTransactions = endpoint({
-  method: 'GET',
-  path: '/api/v2/transactions',
+export const listTransactions = endpoint('GET /api/v2/transactions', {
   v1: ['/api/v1/transactions'],
   operationId: 'listTransactions',
-  tags: ['transactions'],
   summary: 'List transactions',
   description:
     'Newest first, `{data, pagination}`. Addresses match case-insensitively; `walletAddress` matches the sender or the receiver; a date `dateTo` includes that whole day.',
@@ -46,12 +41,9 @@ export const listTransactions = endpoint({
   response: { 200: TransactionList },
 });
 
-export const getAtRiskTransactions = endpoint({
-  method: 'GET',
-  path: '/api/v2/transactions/at-risk',
+export const getAtRiskTransactions = endpoint('GET /api/v2/transactions/at-risk', {
   v1: ['/api/v1/transactions/at-risk'],
   operationId: 'getAtRiskTransactions',
-  tags: ['transactions'],
   summary: 'At-risk report',
   description:
     'Per status (escrowed, in_review, pending_user_action, disputed): count, exact total amount, age of the oldest and counts aged over 24 h and 72 h, ages counted from entering the status.',
@@ -60,12 +52,9 @@ export const getAtRiskTransactions = endpoint({
   response: { 200: AtRiskReport },
 });
 
-export const getTransactionStats = endpoint({
-  method: 'GET',
-  path: '/api/v2/transactions/stats',
+export const getTransactionStats = endpoint('GET /api/v2/transactions/stats', {
   v1: ['/api/v1/transactions/stats'],
   operationId: 'getTransactionStats',
-  tags: ['transactions'],
   summary: 'Statistics by status',
   description: 'Every status with `{count, total_amount}` (exact decimal string), zero when none.',
   tier: 'standard',
@@ -73,12 +62,9 @@ export const getTransactionStats = endpoint({
   response: { 200: TransactionStats },
 });
 
-export const getTransaction = endpoint({
-  method: 'GET',
-  path: '/api/v2/transactions/:id',
+export const getTransaction = endpoint('GET /api/v2/transactions/:id', {
   v1: ['/api/v1/transactions/:id'],
   operationId: 'getTransaction',
-  tags: ['transactions'],
   summary: 'Read a transaction',
   description: "Another platform's transaction answers 404.",
   tier: 'high',

@@ -3,35 +3,29 @@ import { SuccessEnvelope as ok } from '../../common/envelope.js';
 import { AUDIT_EXPORT_MAX_ROWS, AuditExportQuery, AuditLogEntry, AuditLogQuery, AuditStats, AuditStatsQuery } from '../audit.js';
 import { IdParams } from '../common.js';
 import { ADMIN_ROLES } from '../identity.js';
-import { endpoint } from './define.js';
+import { resource } from './define.js';
 
 // audit logs
 
 const AUDIT_SCOPE = 'A SUPER_ADMIN reads every entry; an ADMIN the entries filed under its workspace.';
 
-export const listAuditLogs = endpoint({
-  method: 'GET',
-  path: '/audit-logs',
+const endpoint = resource({ tags: ['audit logs'], roles: ADMIN_ROLES });
+
+export const listAuditLogs = endpoint('GET /audit-logs', {
   operationId: 'listAuditLogs',
-  tags: ['audit logs'],
   summary: 'List audit entries',
   description: `Newest first. ${AUDIT_SCOPE} Filters: see docs/audit-logs.md.`,
-  roles: ADMIN_ROLES,
   querystring: AuditLogQuery,
   response: { 200: ok(Type.Array(AuditLogEntry)) },
 });
 
-export const exportAuditLogs = endpoint({
-  method: 'GET',
-  path: '/audit-logs/export',
+export const exportAuditLogs = endpoint('GET /audit-logs/export', {
   operationId: 'exportAuditLogs',
-  tags: ['audit logs'],
   summary: 'Export audit entries as a CSV or JSON file',
   description:
     `The entries matching the filters, newest first, at most \`limit\` (default and maximum ${AUDIT_EXPORT_MAX_ROWS}); ` +
     '`X-Export-Truncated: true` says more matched (narrow with `from`/`to`). `format=csv` (default) or `format=json` (an array). ' +
     `CSV cells that a spreadsheet would run as a formula start with an apostrophe. ${AUDIT_SCOPE}`,
-  roles: ADMIN_ROLES,
   tier: 'admin',
   querystring: AuditExportQuery,
   response: {
@@ -45,26 +39,18 @@ export const exportAuditLogs = endpoint({
   },
 });
 
-export const auditLogStats = endpoint({
-  method: 'GET',
-  path: '/audit-logs/stats',
+export const auditLogStats = endpoint('GET /audit-logs/stats', {
   operationId: 'auditLogStats',
-  tags: ['audit logs'],
   summary: 'Audit statistics',
   description: `Counts of the entries matching the filters: totals, per action, per resource type, per UTC day, the 10 most active users. ${AUDIT_SCOPE}`,
-  roles: ADMIN_ROLES,
   querystring: AuditStatsQuery,
   response: { 200: ok(AuditStats) },
 });
 
-export const getAuditLog = endpoint({
-  method: 'GET',
-  path: '/audit-logs/:id',
+export const getAuditLog = endpoint('GET /audit-logs/:id', {
   operationId: 'getAuditLog',
-  tags: ['audit logs'],
   summary: 'Get an audit entry',
   description: `${AUDIT_SCOPE} Entries outside that scope answer 404.`,
-  roles: ADMIN_ROLES,
   params: IdParams,
   response: { 200: ok(AuditLogEntry) },
   errors: [404],

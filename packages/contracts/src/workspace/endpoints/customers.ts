@@ -17,7 +17,7 @@ import {
   WorkspaceRefParams,
 } from '../customers.js';
 import { ADMIN_ROLES } from '../identity.js';
-import { CUSTOMER_TOKEN, endpoint, publicEndpoint } from './define.js';
+import { ADMIN_CHANGE, CUSTOMER_TOKEN, resource } from './define.js';
 
 // customers: a workspace's customers for its administrators (`/workspaces/{id}/customers`,
 // `/customers[/{id}]`), and the customers' own self-service routes (`/workspaces/{id}/customers/auth/*`,
@@ -25,11 +25,10 @@ import { CUSTOMER_TOKEN, endpoint, publicEndpoint } from './define.js';
 
 const CUSTOMER_ADMINS = 'ADMINs of the workspace and SUPER_ADMINs; other roles get 403.';
 const CUSTOMER_SEARCH = '`search` matches part of the e-mail, first, last or full name; `status` filters. Newest first.';
-export const listWorkspaceCustomers = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/customers',
+const endpoint = resource({ tags: ['customers'] });
+
+export const listWorkspaceCustomers = endpoint('GET /workspaces/:id/customers', {
   operationId: 'listWorkspaceCustomers',
-  tags: ['customers'],
   summary: "List a workspace's customers",
   description: `${CUSTOMER_SEARCH} ${CUSTOMER_ADMINS}`,
   roles: ADMIN_ROLES,
@@ -39,18 +38,14 @@ export const listWorkspaceCustomers = endpoint({
   errors: [404],
 });
 
-export const createWorkspaceCustomer = endpoint({
-  method: 'POST',
-  path: '/workspaces/:id/customers',
+export const createWorkspaceCustomer = endpoint('POST /workspaces/:id/customers', {
   operationId: 'createWorkspaceCustomer',
-  tags: ['customers'],
   summary: 'Create a customer of the workspace',
   description:
     'The e-mail address is unique within the workspace (409). A customer created here has no password: it cannot log in ' +
     '(self-service accounts are made by POST .../customers/auth/register). `status` defaults to `active`. ' +
     CUSTOMER_ADMINS,
-  roles: ADMIN_ROLES,
-  tier: 'admin',
+  ...ADMIN_CHANGE,
   audit: CUSTOMER_AUDIT.create,
   params: IdParams,
   body: CreateCustomerBody,
@@ -58,11 +53,8 @@ export const createWorkspaceCustomer = endpoint({
   errors: [404, 409],
 });
 
-export const listCustomers = endpoint({
-  method: 'GET',
-  path: '/customers',
+export const listCustomers = endpoint('GET /customers', {
   operationId: 'listCustomers',
-  tags: ['customers'],
   summary: 'List customers',
   description:
     `A SUPER_ADMIN lists every workspace's customers (or one's, with \`workspaceId\`); an ADMIN its workspace's (another ` +
@@ -72,28 +64,21 @@ export const listCustomers = endpoint({
   response: { 200: ok(Type.Array(CustomerRecord)) },
 });
 
-export const createCustomer = endpoint({
-  method: 'POST',
-  path: '/customers',
+export const createCustomer = endpoint('POST /customers', {
   operationId: 'createCustomer',
-  tags: ['customers'],
   summary: 'Create a customer',
   description:
     'As POST /workspaces/{id}/customers, with the workspace in the body: a workspace that does not exist is 400, another ' +
     "tenant's 403; a taken e-mail or externalId in the workspace 409.",
-  roles: ADMIN_ROLES,
-  tier: 'admin',
+  ...ADMIN_CHANGE,
   audit: CUSTOMER_AUDIT.create,
   body: CreateGlobalCustomerBody,
   response: { 201: ok(CustomerRecord) },
   errors: [409],
 });
 
-export const getCustomer = endpoint({
-  method: 'GET',
-  path: '/customers/:id',
+export const getCustomer = endpoint('GET /customers/:id', {
   operationId: 'getCustomer',
-  tags: ['customers'],
   summary: 'Get a customer',
   description: `With its wallet (\`walletAddress\`, \`walletLinkedAt\`) when it linked or was given one. Another tenant's customer is 404. ${CUSTOMER_ADMINS}`,
   roles: ADMIN_ROLES,
@@ -102,17 +87,13 @@ export const getCustomer = endpoint({
   errors: [404],
 });
 
-export const updateCustomer = endpoint({
-  method: 'PUT',
-  path: '/customers/:id',
+export const updateCustomer = endpoint('PUT /customers/:id', {
   operationId: 'updateCustomer',
-  tags: ['customers'],
   summary: 'Update a customer',
   description:
     'Any field of the creation except the workspace; `null` clears an optional one. A customer set to `inactive`, `suspended` ' +
     `or \`pending\` is signed out at once (sessions revoked, access tokens refused). 409 for a taken e-mail or externalId. ${CUSTOMER_ADMINS}`,
-  roles: ADMIN_ROLES,
-  tier: 'admin',
+  ...ADMIN_CHANGE,
   audit: CUSTOMER_AUDIT.update,
   params: IdParams,
   body: UpdateCustomerBody,
@@ -120,33 +101,29 @@ export const updateCustomer = endpoint({
   errors: [404, 409],
 });
 
-export const deleteCustomer = endpoint({
-  method: 'DELETE',
-  path: '/customers/:id',
+export const deleteCustomer = endpoint('DELETE /customers/:id', {
   operationId: 'deleteCustomer',
-  tags: ['customers'],
   summary: 'Delete a customer (irreversible)',
   description:
     'Deletes the customer with its sessions, its wallet link and pending wallet-link nonces (a CUSTODY_A wallet stays at the ' +
     `vendor). The audit entries are kept. Answers \`{message}\`. ${CUSTOMER_ADMINS}`,
-  roles: ADMIN_ROLES,
-  tier: 'admin',
+  ...ADMIN_CHANGE,
   audit: CUSTOMER_AUDIT.delete,
   params: IdParams,
   response: { 200: ok(MessageResult) },
   errors: [404],
 });
 
-export const registerCustomer = publicEndpoint({
-  method: 'POST',
-  path: '/workspaces/:id/customers/auth/register',
+const selfService = resource({ tags: ['customer self-service'] });
+
+export const registerCustomer = selfService('POST /workspaces/:id/customers/auth/register', {
   operationId: 'registerCustomer',
-  tags: ['customer self-service'],
   summary: 'Register as a customer of the workspace',
   description:
     'Creates the customer with the same password policy as users (12 to 128 characters with an upper-case letter, a lower-case ' +
     'letter, a number and a special character) and signs it in: the answer is the customer session. 409 when the e-mail ' +
     'address is taken in the workspace; 404 for an unknown workspace; 403 when the workspace is inactive or suspended.',
+  access: 'public',
   tier: 'public',
   audit: CUSTOMER_AUDIT.register,
   params: WorkspaceRefParams,
@@ -155,17 +132,15 @@ export const registerCustomer = publicEndpoint({
   errors: [403, 404, 409],
 });
 
-export const loginCustomer = publicEndpoint({
-  method: 'POST',
-  path: '/workspaces/:id/customers/auth/login',
+export const loginCustomer = selfService('POST /workspaces/:id/customers/auth/login', {
   operationId: 'loginCustomer',
-  tags: ['customer self-service'],
   summary: 'Log in as a customer',
   description:
     'The e-mail is compared in lower case. Answers an access token (a customer JWT, 3600 s, valid only on the customer routes of ' +
     'this workspace) and a refresh token (single use). 401 `INVALID_CREDENTIALS` for a wrong e-mail or password (also for a ' +
     'customer an administrator created, which has no password); 401 for an account that is not active; 429 with a doubling back-off ' +
     'after 5 failures within 15 minutes for this account from this client address (other addresses are not affected).',
+  access: 'public',
   tier: 'public',
   audit: CUSTOMER_AUDIT.login,
   params: WorkspaceRefParams,
@@ -174,15 +149,13 @@ export const loginCustomer = publicEndpoint({
   errors: [401, 403, 404],
 });
 
-export const refreshCustomer = publicEndpoint({
-  method: 'POST',
-  path: '/workspaces/:id/customers/auth/refresh',
+export const refreshCustomer = selfService('POST /workspaces/:id/customers/auth/refresh', {
   operationId: 'refreshCustomer',
-  tags: ['customer self-service'],
   summary: 'Exchange a customer refresh token for new tokens',
   description:
     'The refresh token is single use: the answer holds a new one. Presenting an already used one revokes the whole session and ' +
     "answers 401; so do an expired one (`TOKEN_EXPIRED`), an unknown one and another workspace's.",
+  access: 'public',
   tier: 'public',
   audit: CUSTOMER_AUDIT.refresh,
   params: WorkspaceRefParams,
@@ -191,15 +164,13 @@ export const refreshCustomer = publicEndpoint({
   errors: [401, 404],
 });
 
-export const logoutCustomer = publicEndpoint({
-  method: 'POST',
-  path: '/workspaces/:id/customers/auth/logout',
+export const logoutCustomer = selfService('POST /workspaces/:id/customers/auth/logout', {
   operationId: 'logoutCustomer',
-  tags: ['customer self-service'],
   summary: 'Log out a customer: the refresh token stops working at once',
   description:
     'Ends the session of the refresh token; access tokens already issued stay valid until they expire. Answers 200 for an ' +
     'unknown or already ended token too.',
+  access: 'public',
   tier: 'public',
   audit: CUSTOMER_AUDIT.logout,
   params: WorkspaceRefParams,
@@ -208,11 +179,8 @@ export const logoutCustomer = publicEndpoint({
   errors: [404],
 });
 
-export const customerMe = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/customers/auth/me',
+export const customerMe = selfService('GET /workspaces/:id/customers/auth/me', {
   operationId: 'customerMe',
-  tags: ['customer self-service'],
   summary: 'The customer behind the token',
   description: `\`{id, email, firstName, lastName, walletAddress, walletLinkedAt, emailVerified, status}\`. ${CUSTOMER_TOKEN}`,
   access: 'customer',

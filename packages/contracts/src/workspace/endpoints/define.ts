@@ -1,7 +1,7 @@
-import { defineEndpoint, type Endpoint } from '../../common/endpoint.js';
+import { defineEndpoint, type Endpoint, type RequestLine, type ResourceEntry, requestOf } from '../../common/endpoint.js';
 import type { OperationTier } from '../../payments/endpoint.js';
 import type { AuditAction } from '../audit-actions.js';
-import type { UserRole } from '../identity.js';
+import { ADMIN_ROLES, type UserRole } from '../identity.js';
 
 /*
  * The Workspace API, one entry per endpoint (method, path, documentation, schemas, answers), one
@@ -54,14 +54,29 @@ export interface WorkspaceEndpoint extends Endpoint {
 type Declared = Omit<WorkspaceEndpoint, 'security' | 'access'> & Partial<Pick<WorkspaceEndpoint, 'access'>>;
 
 /** A Workspace API endpoint: it needs a user access token unless `access` says otherwise. */
-export const endpoint = <const E extends Declared>(e: E) => {
+const define = <const E extends Declared>(e: E) => {
   const access = e.access ?? 'user';
   const security = SECURITY_OF[access];
   return defineEndpoint({ ...(security ? { security } : {}), access, ...e } as E & { access: WorkspaceAccess });
 };
 
-/** A Workspace API endpoint anyone may call: no OpenAPI security. */
-export const publicEndpoint = <const E extends Omit<Declared, 'access'>>(e: E) => endpoint({ access: 'public', ...e });
+type Entry = Omit<Declared, 'method' | 'path'>;
+
+/**
+ * The endpoints of one resource: `shared` holds what they all say (their `tags`, at least), and
+ * each entry names its request line and the rest; an entry's own field wins over a shared one.
+ * `const endpoint = resource({ tags: ['users'] })`, then `endpoint('GET /users/:id', {...})`.
+ */
+export const resource =
+  <const S extends Partial<Entry>>(shared: S) =>
+  <const L extends RequestLine, const E extends Omit<Entry, keyof S> & Partial<Pick<Entry, keyof S & keyof Entry>>>(line: L, entry: E) =>
+    // The spread of generic objects is typed as their plain intersection: the cast says which fields win.
+    define({ ...requestOf(line), ...shared, ...entry } as unknown as ResourceEntry<L, S, E> & Declared) as ResourceEntry<L, S, E> & {
+      access: WorkspaceAccess;
+    };
+
+/** A change only administrators make (`ADMIN_ROLES`: a CLIENT gets 403), at the admin tier. */
+export const ADMIN_CHANGE = { roles: ADMIN_ROLES, tier: 'admin' } as const;
 
 /** The customer self-service routes (customers, wallets): the token they need. */
 export const CUSTOMER_TOKEN =

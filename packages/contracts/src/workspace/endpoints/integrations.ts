@@ -12,7 +12,7 @@ import {
   WorkspaceIntegrationParams,
   WorkspaceIntegrationStatus,
 } from '../integrations.js';
-import { endpoint } from './define.js';
+import { resource } from './define.js';
 
 // integrations: a workspace's integrations with outside providers (`/workspaces/{id}/integrations`)
 // and the catalog of those it may set up.
@@ -20,11 +20,10 @@ import { endpoint } from './define.js';
 const INTEGRATION_CALLERS = 'Members of the workspace (any role) and SUPER_ADMINs; anyone else gets 403.';
 const INTEGRATION_SECRETS = 'Secret config fields are sealed at rest and read `********` in answers.';
 
-export const listIntegrationCatalog = endpoint({
-  method: 'GET',
-  path: '/integrations',
+const endpoint = resource({ tags: ['integrations'] });
+
+export const listIntegrationCatalog = endpoint('GET /integrations', {
   operationId: 'listIntegrationCatalog',
-  tags: ['integrations'],
   summary: 'The integration catalog',
   description:
     'Every kind of integration a workspace may set up, with its stable `id`, its config schema (secret fields are `writeOnly`) ' +
@@ -32,11 +31,8 @@ export const listIntegrationCatalog = endpoint({
   response: { 200: ok(Type.Array(IntegrationCatalogEntry)) },
 });
 
-export const listWorkspaceIntegrations = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/integrations',
+export const listWorkspaceIntegrations = endpoint('GET /workspaces/:id/integrations', {
   operationId: 'listWorkspaceIntegrations',
-  tags: ['integrations'],
   summary: "The workspace's integrations",
   description: `Oldest first. ${INTEGRATION_CALLERS} ${INTEGRATION_SECRETS}`,
   params: IdParams,
@@ -44,11 +40,8 @@ export const listWorkspaceIntegrations = endpoint({
   errors: [403, 404],
 });
 
-export const createWorkspaceIntegration = endpoint({
-  method: 'POST',
-  path: '/workspaces/:id/integrations',
+export const createWorkspaceIntegration = endpoint('POST /workspaces/:id/integrations', {
   operationId: 'createWorkspaceIntegration',
-  tags: ['integrations'],
   summary: 'Set up an integration',
   description:
     'Saves `config` for the catalog kind `integrationId` once its fields pass the kind’s schema (400 names each bad field). ' +
@@ -61,11 +54,8 @@ export const createWorkspaceIntegration = endpoint({
   errors: [403, 404, 409],
 });
 
-export const validateWorkspaceIntegration = endpoint({
-  method: 'POST',
-  path: '/workspaces/:id/integrations/validate',
+export const validateWorkspaceIntegration = endpoint('POST /workspaces/:id/integrations/validate', {
   operationId: 'validateWorkspaceIntegration',
-  tags: ['integrations'],
   summary: 'Validate an integration config',
   description:
     'With `config`: checks it (the fields, then the provider for kinds that call one) and saves nothing. Without `config`: ' +
@@ -79,11 +69,8 @@ export const validateWorkspaceIntegration = endpoint({
   errors: [403, 404],
 });
 
-export const createValidatedWorkspaceIntegration = endpoint({
-  method: 'POST',
-  path: '/workspaces/:id/integrations/with-config',
+export const createValidatedWorkspaceIntegration = endpoint('POST /workspaces/:id/integrations/with-config', {
   operationId: 'createValidatedWorkspaceIntegration',
-  tags: ['integrations'],
   summary: 'Set up and validate an integration in one step',
   description:
     'Like POST /integrations, but the config is checked with its provider first and saved `active` only when it passes: ' +
@@ -96,11 +83,8 @@ export const createValidatedWorkspaceIntegration = endpoint({
   errors: [403, 404, 409, 502],
 });
 
-export const getWorkspaceIntegration = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/integrations/:integrationId',
+export const getWorkspaceIntegration = endpoint('GET /workspaces/:id/integrations/:integrationId', {
   operationId: 'getWorkspaceIntegration',
-  tags: ['integrations'],
   summary: 'Get an integration',
   description: `\`integrationId\` is the catalog kind (or the integration's own \`id\`). ${INTEGRATION_CALLERS} ${INTEGRATION_SECRETS}`,
   params: WorkspaceIntegrationParams,
@@ -108,11 +92,8 @@ export const getWorkspaceIntegration = endpoint({
   errors: [403, 404],
 });
 
-export const updateWorkspaceIntegration = endpoint({
-  method: 'PATCH',
-  path: '/workspaces/:id/integrations/:integrationId',
+export const updateWorkspaceIntegration = endpoint('PATCH /workspaces/:id/integrations/:integrationId', {
   operationId: 'updateWorkspaceIntegration',
-  tags: ['integrations'],
   summary: 'Change an integration',
   description:
     '`config` is merged over the stored config field by field: a field you send replaces its value, `null` removes an optional ' +
@@ -126,11 +107,8 @@ export const updateWorkspaceIntegration = endpoint({
   errors: [403, 404],
 });
 
-export const deleteWorkspaceIntegration = endpoint({
-  method: 'DELETE',
-  path: '/workspaces/:id/integrations/:integrationId',
+export const deleteWorkspaceIntegration = endpoint('DELETE /workspaces/:id/integrations/:integrationId', {
   operationId: 'deleteWorkspaceIntegration',
-  tags: ['integrations'],
   summary: 'Remove an integration',
   description: `Deletes it with its sealed secrets; the kind can be set up again. ${INTEGRATION_CALLERS}`,
   audit: WORKSPACE_AUDIT.integrationDelete,
@@ -139,11 +117,8 @@ export const deleteWorkspaceIntegration = endpoint({
   errors: [403, 404],
 });
 
-export const disableWorkspaceIntegration = endpoint({
-  method: 'POST',
-  path: '/workspaces/:id/integrations/:integrationId/disable',
+export const disableWorkspaceIntegration = endpoint('POST /workspaces/:id/integrations/:integrationId/disable', {
   operationId: 'disableWorkspaceIntegration',
-  tags: ['integrations'],
   summary: 'Disable an integration',
   description: `Status \`disabled\`; the config is kept (PATCH \`enabled: true\` switches it back on). Idempotent. ${INTEGRATION_CALLERS}`,
   audit: WORKSPACE_AUDIT.integrationDisable,
@@ -152,11 +127,8 @@ export const disableWorkspaceIntegration = endpoint({
   errors: [403, 404],
 });
 
-export const getWorkspaceIntegrationStatus = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/integrations/:integrationId/status',
+export const getWorkspaceIntegrationStatus = endpoint('GET /workspaces/:id/integrations/:integrationId/status', {
   operationId: 'getWorkspaceIntegrationStatus',
-  tags: ['integrations'],
   summary: 'Status of an integration',
   description: `The stored status and the outcome of the last check; calls no provider (POST /validate re-checks). ${INTEGRATION_CALLERS}`,
   tier: 'high',

@@ -9,17 +9,16 @@ import {
   NotificationPreferences,
   UpdateNotificationPreferencesBody,
 } from '../notifications.js';
-import { endpoint } from './define.js';
+import { resource } from './define.js';
 
 // notifications: the signed-in user's own notifications and notification preferences.
 
 const OWN_NOTIFICATIONS = 'Any signed-in user, on their own notifications only (another user’s answers 404).';
 
-export const listNotifications = endpoint({
-  method: 'GET',
-  path: '/notifications',
+const endpoint = resource({ tags: ['notifications'] });
+
+export const listNotifications = endpoint('GET /notifications', {
   operationId: 'listNotifications',
-  tags: ['notifications'],
   summary: 'Your notifications',
   description:
     'Newest first. `unread=true` lists only unread ones, `unread=false` only read ones. `unreadCount` counts all your unread ' +
@@ -29,43 +28,31 @@ export const listNotifications = endpoint({
   response: { 200: ok(NotificationList) },
 });
 
-export const deleteAllNotifications = endpoint({
-  method: 'DELETE',
-  path: '/notifications',
+export const deleteAllNotifications = endpoint('DELETE /notifications', {
   operationId: 'deleteAllNotifications',
-  tags: ['notifications'],
   summary: 'Delete all your notifications',
   description: `\`count\` is how many were deleted. ${OWN_NOTIFICATIONS}`,
   audit: WORKSPACE_AUDIT.notificationsDeleteAll,
   response: { 200: ok(NotificationCountResult) },
 });
 
-export const markAllNotificationsRead = endpoint({
-  method: 'POST',
-  path: '/notifications/mark-all-read',
+export const markAllNotificationsRead = endpoint('POST /notifications/mark-all-read', {
   operationId: 'markAllNotificationsRead',
-  tags: ['notifications'],
   summary: 'Mark all your notifications read',
   description: `\`count\` is how many were unread. ${OWN_NOTIFICATIONS}`,
   audit: WORKSPACE_AUDIT.notificationsReadAll,
   response: { 200: ok(NotificationCountResult) },
 });
 
-export const getNotificationPreferences = endpoint({
-  method: 'GET',
-  path: '/notifications/preferences',
+export const getNotificationPreferences = endpoint('GET /notifications/preferences', {
   operationId: 'getNotificationPreferences',
-  tags: ['notifications'],
   summary: 'Your notification preferences',
   description: 'For each event type, whether it reaches you (`events`), and the defaults. Any signed-in user.',
   response: { 200: ok(NotificationPreferences) },
 });
 
-export const updateNotificationPreferences = endpoint({
-  method: 'PATCH',
-  path: '/notifications/preferences',
+export const updateNotificationPreferences = endpoint('PATCH /notifications/preferences', {
   operationId: 'updateNotificationPreferences',
-  tags: ['notifications'],
   summary: 'Change your notification preferences',
   description:
     '`events` names the event types to change: `true` on, `false` off, `null` back to the default; the others keep their ' +
@@ -75,11 +62,8 @@ export const updateNotificationPreferences = endpoint({
   response: { 200: ok(NotificationPreferences) },
 });
 
-export const getNotification = endpoint({
-  method: 'GET',
-  path: '/notifications/:id',
+export const getNotification = endpoint('GET /notifications/:id', {
   operationId: 'getNotification',
-  tags: ['notifications'],
   summary: 'Get a notification',
   description: OWN_NOTIFICATIONS,
   params: IdParams,
@@ -87,11 +71,8 @@ export const getNotification = endpoint({
   errors: [404],
 });
 
-export const markNotificationRead = endpoint({
-  method: 'PATCH',
-  path: '/notifications/:id/read',
+export const markNotificationRead = endpoint('PATCH /notifications/:id/read', {
   operationId: 'markNotificationRead',
-  tags: ['notifications'],
   summary: 'Mark a notification read',
   description: `Idempotent: \`readAt\` keeps the first time. ${OWN_NOTIFICATIONS}`,
   audit: WORKSPACE_AUDIT.notificationRead,

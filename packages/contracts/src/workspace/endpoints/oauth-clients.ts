@@ -13,7 +13,7 @@ import { NoContent, SuccessEnvelope as ok } from '../../common/envelope.js';
 import { WORKSPACE_AUDIT } from '../audit-actions.js';
 import { OAuthScopeInfo } from '../catalog.js';
 import { IdParams } from '../common.js';
-import { endpoint } from './define.js';
+import { resource } from './define.js';
 
 // OAuth clients
 
@@ -22,11 +22,10 @@ const OAUTH_CLIENT_CALLERS = 'Members of the workspace and SUPER_ADMINs. 503 whe
 const OAUTH_GRANT_BOUND =
   "A member grants only scopes its role may (`grantableBy` in GET /workspaces/{id}/oauth/scopes): a CLIENT's scopes beyond it answer 403 `FORBIDDEN` with `details.scopes`.";
 
-export const listOAuthScopes = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/oauth/scopes',
+const endpoint = resource({ tags: ['OAuth clients'] });
+
+export const listOAuthScopes = endpoint('GET /workspaces/:id/oauth/scopes', {
   operationId: 'listOAuthScopes',
-  tags: ['OAuth clients'],
   summary: 'Scopes a workspace OAuth client may hold',
   description:
     'Scope strings are `resource:action` (resource first), each granting one Payments API scope (`action:resource`). Members and SUPER_ADMINs.',
@@ -35,11 +34,8 @@ export const listOAuthScopes = endpoint({
   errors: [403, 404],
 });
 
-export const listOAuthClients = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/oauth/clients',
+export const listOAuthClients = endpoint('GET /workspaces/:id/oauth/clients', {
   operationId: 'listOAuthClients',
-  tags: ['OAuth clients'],
   summary: 'List OAuth clients',
   description: `The workspace's OAuth clients (on all of its platforms), newest first, as \`data.clients\`; deleted ones are gone. ${OAUTH_CLIENT_CALLERS}`,
   params: IdParams,
@@ -47,11 +43,8 @@ export const listOAuthClients = endpoint({
   errors: [403, 404, 503],
 });
 
-export const createOAuthClient = endpoint({
-  method: 'POST',
-  path: '/workspaces/:id/oauth/clients',
+export const createOAuthClient = endpoint('POST /workspaces/:id/oauth/clients', {
   operationId: 'createOAuthClient',
-  tags: ['OAuth clients'],
   summary: 'Create an OAuth client',
   description: [
     'A client-credentials client for the Payments API (v2 takes only its tokens). `scopes` are `resource:action` strings from',
@@ -68,11 +61,8 @@ export const createOAuthClient = endpoint({
   errors: [403, 404, 409, 503],
 });
 
-export const getOAuthClient = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/oauth/clients/:clientId',
+export const getOAuthClient = endpoint('GET /workspaces/:id/oauth/clients/:clientId', {
   operationId: 'getOAuthClient',
-  tags: ['OAuth clients'],
   summary: 'Read an OAuth client',
   description: `By \`clientId\` (\`hf_client_…\`) or id. Another workspace's client answers 404. ${OAUTH_CLIENT_CALLERS}`,
   params: WorkspaceOAuthClientParams,
@@ -80,11 +70,8 @@ export const getOAuthClient = endpoint({
   errors: [403, 404, 503],
 });
 
-export const updateOAuthClient = endpoint({
-  method: 'PATCH',
-  path: '/workspaces/:id/oauth/clients/:clientId',
+export const updateOAuthClient = endpoint('PATCH /workspaces/:id/oauth/clients/:clientId', {
   operationId: 'updateOAuthClient',
-  tags: ['OAuth clients'],
   summary: 'Change an OAuth client',
   description: `\`name\`, \`description\`, \`scopes\` (narrowed scopes apply to its existing tokens at once), \`isActive\` (\`false\` revokes all its tokens). ${OAUTH_GRANT_BOUND} A CLIENT may not change a client holding a scope beyond its role (403). ${OAUTH_CLIENT_CALLERS}`,
   tier: 'admin',
@@ -95,11 +82,8 @@ export const updateOAuthClient = endpoint({
   errors: [403, 404, 503],
 });
 
-export const deleteOAuthClient = endpoint({
-  method: 'DELETE',
-  path: '/workspaces/:id/oauth/clients/:clientId',
+export const deleteOAuthClient = endpoint('DELETE /workspaces/:id/oauth/clients/:clientId', {
   operationId: 'deleteOAuthClient',
-  tags: ['OAuth clients'],
   summary: 'Delete an OAuth client',
   description: `Deletes the client and revokes all its tokens at once. ${OAUTH_CLIENT_CALLERS}`,
   tier: 'admin',
@@ -109,11 +93,8 @@ export const deleteOAuthClient = endpoint({
   errors: [403, 404, 503],
 });
 
-export const revokeOAuthClientTokens = endpoint({
-  method: 'POST',
-  path: '/workspaces/:id/oauth/clients/:clientId/revoke-tokens',
+export const revokeOAuthClientTokens = endpoint('POST /workspaces/:id/oauth/clients/:clientId/revoke-tokens', {
   operationId: 'revokeOAuthClientTokens',
-  tags: ['OAuth clients'],
   summary: "Revoke an OAuth client's tokens",
   description: `Revokes every unexpired token of the client (the client keeps working: it can obtain new ones). \`data.count\` says how many. ${OAUTH_CLIENT_CALLERS}`,
   tier: 'admin',
@@ -123,11 +104,8 @@ export const revokeOAuthClientTokens = endpoint({
   errors: [403, 404, 503],
 });
 
-export const getOAuthClientStats = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/oauth/clients/:clientId/stats',
+export const getOAuthClientStats = endpoint('GET /workspaces/:id/oauth/clients/:clientId/stats', {
   operationId: 'getOAuthClientStats',
-  tags: ['OAuth clients'],
   summary: "An OAuth client's token counts",
   description: `\`totalTokens\` ever issued, \`activeTokens\` still usable (unrevoked, unexpired), \`revokedTokens\`. ${OAUTH_CLIENT_CALLERS}`,
   params: WorkspaceOAuthClientParams,

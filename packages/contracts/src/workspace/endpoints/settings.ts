@@ -13,7 +13,7 @@ import {
   UpdateSettingBody,
   UpsertSettingBody,
 } from '../settings.js';
-import { endpoint } from './define.js';
+import { ADMIN_CHANGE, resource } from './define.js';
 
 // settings
 
@@ -22,11 +22,10 @@ const SETTINGS_SCOPE =
   'with `workspaceId` (required for one). CLIENTs get 403.';
 const ENCRYPTED_SETTINGS = 'Encrypted values are write-only: answers show an empty string.';
 
-export const listSettings = endpoint({
-  method: 'GET',
-  path: '/settings',
+const endpoint = resource({ tags: ['settings'] });
+
+export const listSettings = endpoint('GET /settings', {
   operationId: 'listSettings',
-  tags: ['settings'],
   summary: "List the workspace's settings",
   description: `Ordered by category, then key; \`category\` filters. ${SETTINGS_SCOPE} ${ENCRYPTED_SETTINGS}`,
   roles: ADMIN_ROLES,
@@ -35,18 +34,14 @@ export const listSettings = endpoint({
   errors: [404],
 });
 
-export const upsertSetting = endpoint({
-  method: 'POST',
-  path: '/settings',
+export const upsertSetting = endpoint('POST /settings', {
   operationId: 'upsertSetting',
-  tags: ['settings'],
   summary: 'Create or update a setting',
   description:
     'Creates `key` in the workspace, or updates it when it exists (201 either way): `value` is replaced; `category`, ' +
     '`description` and `isEncrypted` keep their stored values when left out (a new setting: `general`, null, false). ' +
     `${SETTINGS_SCOPE} ${ENCRYPTED_SETTINGS}`,
-  roles: ADMIN_ROLES,
-  tier: 'admin',
+  ...ADMIN_CHANGE,
   audit: WORKSPACE_AUDIT.settingUpsert,
   querystring: SettingScopeQuery,
   body: UpsertSettingBody,
@@ -54,11 +49,8 @@ export const upsertSetting = endpoint({
   errors: [404],
 });
 
-export const getSetting = endpoint({
-  method: 'GET',
-  path: '/settings/:key',
+export const getSetting = endpoint('GET /settings/:key', {
   operationId: 'getSetting',
-  tags: ['settings'],
   summary: 'Get a setting',
   description: `${SETTINGS_SCOPE} ${ENCRYPTED_SETTINGS}`,
   roles: ADMIN_ROLES,
@@ -68,17 +60,13 @@ export const getSetting = endpoint({
   errors: [404],
 });
 
-export const updateSetting = endpoint({
-  method: 'PUT',
-  path: '/settings/:key',
+export const updateSetting = endpoint('PUT /settings/:key', {
   operationId: 'updateSetting',
-  tags: ['settings'],
   summary: 'Update a setting',
   description:
     '`value` is required and replaces the stored one; `category`, `description` and `isEncrypted` keep their stored values ' +
     `when left out. An unknown key answers 404 (POST /settings creates). ${SETTINGS_SCOPE} ${ENCRYPTED_SETTINGS}`,
-  roles: ADMIN_ROLES,
-  tier: 'admin',
+  ...ADMIN_CHANGE,
   audit: WORKSPACE_AUDIT.settingUpdate,
   params: SettingKeyParams,
   querystring: SettingScopeQuery,
@@ -87,11 +75,8 @@ export const updateSetting = endpoint({
   errors: [404],
 });
 
-export const listGlobalSettings = endpoint({
-  method: 'GET',
-  path: '/global-settings',
+export const listGlobalSettings = endpoint('GET /global-settings', {
   operationId: 'listGlobalSettings',
-  tags: ['settings'],
   summary: 'List the global settings',
   description: `Platform-wide settings, the same for every workspace, in the shape of GET /settings. ADMINs and SUPER_ADMINs read them. ${ENCRYPTED_SETTINGS}`,
   roles: ADMIN_ROLES,
@@ -99,11 +84,8 @@ export const listGlobalSettings = endpoint({
   response: { 200: ok(SettingList) },
 });
 
-export const bulkUpsertGlobalSettings = endpoint({
-  method: 'POST',
-  path: '/global-settings/bulk',
+export const bulkUpsertGlobalSettings = endpoint('POST /global-settings/bulk', {
   operationId: 'bulkUpsertGlobalSettings',
-  tags: ['settings'],
   summary: 'Create or update global settings in bulk',
   description:
     'Up to 100 settings, each created or updated like POST /settings, all in one transaction (one bad item saves none; a key ' +

@@ -14,7 +14,7 @@ import {
   WorkspaceTransactionStats,
   WorkspaceTransactionsQuery,
 } from '../transactions.js';
-import { endpoint } from './define.js';
+import { resource } from './define.js';
 
 // transactions (docs/workspace-transactions.md)
 
@@ -22,11 +22,10 @@ const TRANSACTION_STATUSES =
   'Statuses are upper-case: PENDING (pending, risk_review, pending_user_action), ESCROWED, IN_REVIEW (in_review, disputed), COMPLETED, FAILED, CANCELLED (refunded, rescinded). Amounts are exact decimal strings.';
 const PAYMENTS_UNAVAILABLE = '503 when payments does not answer.';
 
-export const listWorkspaceTransactions = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/transactions',
+const endpoint = resource({ tags: ['Transactions'] });
+
+export const listWorkspaceTransactions = endpoint('GET /workspaces/:id/transactions', {
   operationId: 'listWorkspaceTransactions',
-  tags: ['Transactions'],
   summary: "List a workspace's transactions",
   description: [
     "Transactions on the workspace's platforms (its platform mappings, revoked ones included), from or to an address it has",
@@ -41,11 +40,8 @@ export const listWorkspaceTransactions = endpoint({
   errors: [403, 404, 503],
 });
 
-export const createWorkspaceTransaction = endpoint({
-  method: 'POST',
-  path: '/workspaces/:id/transactions',
+export const createWorkspaceTransaction = endpoint('POST /workspaces/:id/transactions', {
   operationId: 'createWorkspaceTransaction',
-  tags: ['Transactions'],
   summary: 'Create a transaction',
   description: [
     "Forwarded to payments under the workspace's default platform: its newest active production platform, else its newest",
@@ -61,11 +57,8 @@ export const createWorkspaceTransaction = endpoint({
   errors: [403, 404, 409, 503],
 });
 
-export const getWorkspaceTransaction = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/transactions/:txId',
+export const getWorkspaceTransaction = endpoint('GET /workspaces/:id/transactions/:txId', {
   operationId: 'getWorkspaceTransaction',
-  tags: ['Transactions'],
   summary: 'Read a transaction with the workspace key',
   description: [
     "`X-API-Key`: a Payments API key of one of the workspace's platforms, with `read:transactions` (403 `INSUFFICIENT_SCOPE`).",
@@ -78,11 +71,8 @@ export const getWorkspaceTransaction = endpoint({
   errors: [403, 404, 503],
 });
 
-export const submitWorkspaceTransactionEscrowHash = endpoint({
-  method: 'POST',
-  path: '/workspaces/:id/transactions/:txId/submit-escrow-hash',
+export const submitWorkspaceTransactionEscrowHash = endpoint('POST /workspaces/:id/transactions/:txId/submit-escrow-hash', {
   operationId: 'submitWorkspaceTransactionEscrowHash',
-  tags: ['Transactions'],
   summary: "Submit a transaction's escrow hash with the workspace key",
   description: [
     'The hash of the escrow call the sender signed. `X-API-Key`: a Payments API key of the workspace with `write:transactions`.',
@@ -97,11 +87,8 @@ export const submitWorkspaceTransactionEscrowHash = endpoint({
   errors: [403, 404, 409, 503],
 });
 
-export const listTransactions = endpoint({
-  method: 'GET',
-  path: '/transactions',
+export const listTransactions = endpoint('GET /transactions', {
   operationId: 'listTransactions',
-  tags: ['Transactions'],
   summary: 'List transactions across connected platforms',
   description: [
     'SUPER_ADMIN: every platform connected to any workspace; anyone else: the platforms of its own workspace (none without',
@@ -113,22 +100,16 @@ export const listTransactions = endpoint({
   errors: [503],
 });
 
-export const getTransactionStats = endpoint({
-  method: 'GET',
-  path: '/transactions/stats',
+export const getTransactionStats = endpoint('GET /transactions/stats', {
   operationId: 'getTransactionStats',
-  tags: ['Transactions'],
   summary: 'Transaction statistics',
   description: `Per upper-case status \`{count, total_amount}\` (exact decimal string) over the platforms GET /transactions searches. ${PAYMENTS_UNAVAILABLE}`,
   response: { 200: ok(WorkspaceTransactionStats) },
   errors: [503],
 });
 
-export const getTransaction = endpoint({
-  method: 'GET',
-  path: '/transactions/:id',
+export const getTransaction = endpoint('GET /transactions/:id', {
   operationId: 'getTransaction',
-  tags: ['Transactions'],
   summary: 'Read a transaction across connected platforms',
   description: `Searched across the platforms GET /transactions searches; 404 outside them. ${TRANSACTION_STATUSES} ${PAYMENTS_UNAVAILABLE}`,
   params: IdParams,

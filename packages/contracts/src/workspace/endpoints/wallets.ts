@@ -38,7 +38,7 @@ import {
   WalletProviderStatus,
   WalletProviderStatusQuery,
 } from '../wallets.js';
-import { CUSTOMER_TOKEN, endpoint } from './define.js';
+import { ADMIN_CHANGE, CUSTOMER_TOKEN, resource } from './define.js';
 
 // wallets: custody vendor credentials per workspace (`/wallet-provider-configs`), a customer's
 // CUSTODY_A wallet and the customer's own wallet linking, the escrow contracts, the external wallet
@@ -50,11 +50,10 @@ const WALLET_CONFIG_SECRECY =
 const EXTERNAL_CONFIG_CALLERS = 'Members of the workspace (any role) and SUPER_ADMINs.';
 const BARE_ANSWER = "The answer is the bare object (the spec's shape), not the envelope; errors use the error envelope.";
 
-export const listWalletProviderConfigs = endpoint({
-  method: 'GET',
-  path: '/wallet-provider-configs',
+const providerConfigs = resource({ tags: ['wallet provider configs'] });
+
+export const listWalletProviderConfigs = providerConfigs('GET /wallet-provider-configs', {
   operationId: 'listWalletProviderConfigs',
-  tags: ['wallet provider configs'],
   summary: 'List wallet provider configs',
   description:
     "An ADMIN sees its workspace's configs and the global ones; a SUPER_ADMIN every config. Newest first. The answer is the spec's " +
@@ -64,28 +63,21 @@ export const listWalletProviderConfigs = endpoint({
   response: { 200: WalletProviderConfigList },
 });
 
-export const createWalletProviderConfig = endpoint({
-  method: 'POST',
-  path: '/wallet-provider-configs',
+export const createWalletProviderConfig = providerConfigs('POST /wallet-provider-configs', {
   operationId: 'createWalletProviderConfig',
-  tags: ['wallet provider configs'],
   summary: 'Create a wallet provider config',
   description:
     `${WALLET_CONFIG_SECRECY} Global configs cannot be created (\`isGlobal: true\` is refused). \`isDefault: true\` takes the default flag from the ` +
     "workspace's previous default. A `config` that does not fit its providerType is 400, naming each field (never its value); a " +
     "workspace that does not exist is 400; another tenant's workspace is 403.",
-  roles: ADMIN_ROLES,
-  tier: 'admin',
+  ...ADMIN_CHANGE,
   audit: WALLET_AUDIT.providerConfigCreate,
   body: CreateWalletProviderConfigBody,
   response: { 201: ok(WalletProviderConfig) },
 });
 
-export const walletProviderConfigStatus = endpoint({
-  method: 'GET',
-  path: '/wallet-provider-configs/status',
+export const walletProviderConfigStatus = providerConfigs('GET /wallet-provider-configs/status', {
   operationId: 'walletProviderConfigStatus',
-  tags: ['wallet provider configs'],
   summary: 'Every config and its version (service to service)',
   description:
     'For other Holdfast processes: needs `X-Internal-API-Key` (INTERNAL_API_KEY; no bearer token). Each config has an integer ' +
@@ -96,11 +88,8 @@ export const walletProviderConfigStatus = endpoint({
   response: { 200: ok(WalletProviderStatus) },
 });
 
-export const checkDuplicateWalletProviderConfig = endpoint({
-  method: 'GET',
-  path: '/wallet-provider-configs/check-duplicate',
+export const checkDuplicateWalletProviderConfig = providerConfigs('GET /wallet-provider-configs/check-duplicate', {
   operationId: 'checkDuplicateWalletProviderConfig',
-  tags: ['wallet provider configs'],
   summary: 'Is there already a config of this type in the scope?',
   description:
     'The scope is the workspace (`workspaceId`) or, without it, the global configs; `excludeId` ignores the config being edited. ' +
@@ -110,11 +99,8 @@ export const checkDuplicateWalletProviderConfig = endpoint({
   response: { 200: ok(DuplicateCheckResult) },
 });
 
-export const getWalletProviderConfig = endpoint({
-  method: 'GET',
-  path: '/wallet-provider-configs/:id',
+export const getWalletProviderConfig = providerConfigs('GET /wallet-provider-configs/:id', {
   operationId: 'getWalletProviderConfig',
-  tags: ['wallet provider configs'],
   summary: 'Get a wallet provider config',
   description: "Without `config`. Another tenant's config is 404.",
   roles: ADMIN_ROLES,
@@ -123,17 +109,13 @@ export const getWalletProviderConfig = endpoint({
   errors: [404],
 });
 
-export const updateWalletProviderConfig = endpoint({
-  method: 'PATCH',
-  path: '/wallet-provider-configs/:id',
+export const updateWalletProviderConfig = providerConfigs('PATCH /wallet-provider-configs/:id', {
   operationId: 'updateWalletProviderConfig',
-  tags: ['wallet provider configs'],
   summary: 'Update a wallet provider config',
   description:
     `${WALLET_CONFIG_SECRECY} The given \`config\` fields are merged over the stored ones and the whole is checked. Deactivating a config takes its ` +
     'default flag; an inactive config cannot be made default (400). Global configs are changed by SUPER_ADMINs only (403).',
-  roles: ADMIN_ROLES,
-  tier: 'admin',
+  ...ADMIN_CHANGE,
   audit: WALLET_AUDIT.providerConfigUpdate,
   params: WalletProviderConfigParams,
   body: UpdateWalletProviderConfigBody,
@@ -141,26 +123,19 @@ export const updateWalletProviderConfig = endpoint({
   errors: [404],
 });
 
-export const deleteWalletProviderConfig = endpoint({
-  method: 'DELETE',
-  path: '/wallet-provider-configs/:id',
+export const deleteWalletProviderConfig = providerConfigs('DELETE /wallet-provider-configs/:id', {
   operationId: 'deleteWalletProviderConfig',
-  tags: ['wallet provider configs'],
   summary: 'Delete a wallet provider config',
   description: 'The sealed credentials go with it. Global configs are deleted by SUPER_ADMINs only (403).',
-  roles: ADMIN_ROLES,
-  tier: 'admin',
+  ...ADMIN_CHANGE,
   audit: WALLET_AUDIT.providerConfigDelete,
   params: WalletProviderConfigParams,
   response: { 204: NoContent },
   errors: [404],
 });
 
-export const testWalletProviderConnection = endpoint({
-  method: 'POST',
-  path: '/wallet-provider-configs/:id/test-connection',
+export const testWalletProviderConnection = providerConfigs('POST /wallet-provider-configs/:id/test-connection', {
   operationId: 'testWalletProviderConnection',
-  tags: ['wallet provider configs'],
   summary: "Test the vendor's answer to the stored credentials",
   description:
     'Calls the vendor with the stored credentials. A vendor that refuses, times out or answers nonsense is `success: false` with ' +
@@ -173,28 +148,23 @@ export const testWalletProviderConnection = endpoint({
   errors: [404],
 });
 
-export const setDefaultWalletProviderConfig = endpoint({
-  method: 'POST',
-  path: '/wallet-provider-configs/:id/set-default',
+export const setDefaultWalletProviderConfig = providerConfigs('POST /wallet-provider-configs/:id/set-default', {
   operationId: 'setDefaultWalletProviderConfig',
-  tags: ['wallet provider configs'],
   summary: 'Make a config the default of its scope',
   description:
     "The default of its workspace (or, for a global config, of the global configs); the scope's previous default loses the flag " +
     '(named in the audit entry). An inactive config is 400. Answers the config.',
-  roles: ADMIN_ROLES,
-  tier: 'admin',
+  ...ADMIN_CHANGE,
   audit: WALLET_AUDIT.providerConfigSetDefault,
   params: WalletProviderConfigParams,
   response: { 200: ok(WalletProviderConfig) },
   errors: [404],
 });
 
-export const getCustodyAWallet = endpoint({
-  method: 'GET',
-  path: '/customers/:id/custody-a-wallet',
+const wallets = resource({ tags: ['wallets'] });
+
+export const getCustodyAWallet = wallets('GET /customers/:id/custody-a-wallet', {
   operationId: 'getCustodyAWallet',
-  tags: ['wallets'],
   summary: "A customer's CUSTODY_A wallet",
   description:
     '`{hasWallet, walletId, walletAddress, walletLinkedAt}` (`hasWallet: false` when the customer has none, or linked its own ' +
@@ -204,19 +174,15 @@ export const getCustodyAWallet = endpoint({
   errors: [403, 404],
 });
 
-export const createCustodyAWallet = endpoint({
-  method: 'POST',
-  path: '/customers/:id/custody-a-wallet',
+export const createCustodyAWallet = wallets('POST /customers/:id/custody-a-wallet', {
   operationId: 'createCustodyAWallet',
-  tags: ['wallets'],
   summary: 'Create a CUSTODY_A wallet for a customer',
   description:
     "Creates the wallet at CUSTODY_A (a retry sends the vendor the same idempotency key) and makes it the customer's wallet. " +
     '`network` defaults to BASE_SEPOLIA (BASE in production). 400 `WALLET_PROVIDER_NOT_CONFIGURED` without an active CUSTODY_A ' +
     'config for the workspace; 400 `WALLET_ALREADY_LINKED` when the customer has a wallet; 502 when the vendor fails (nothing ' +
     "is stored). ADMINs of the customer's workspace and SUPER_ADMINs.",
-  roles: ADMIN_ROLES,
-  tier: 'admin',
+  ...ADMIN_CHANGE,
   audit: WALLET_AUDIT.custodyAWalletCreate,
   params: IdParams,
   body: CreateCustodyAWalletBody,
@@ -224,11 +190,8 @@ export const createCustodyAWallet = endpoint({
   errors: [404, 409, 502],
 });
 
-export const getCustodyAWalletBalance = endpoint({
-  method: 'GET',
-  path: '/customers/:id/custody-a-wallet/balance',
+export const getCustodyAWalletBalance = wallets('GET /customers/:id/custody-a-wallet/balance', {
   operationId: 'getCustodyAWalletBalance',
-  tags: ['wallets'],
   summary: "A customer's CUSTODY_A wallet balance",
   description:
     "CUSTODY_A's own report: `{walletId, walletAddress, blockchain, network, nativeBalance, nativeSymbol, tokens}`. 404 when the " +
@@ -239,11 +202,10 @@ export const getCustodyAWalletBalance = endpoint({
   errors: [404, 502],
 });
 
-export const customerWalletNonce = endpoint({
-  method: 'POST',
-  path: '/workspaces/:id/customers/auth/wallet-nonce',
+const selfService = resource({ tags: ['customer self-service'] });
+
+export const customerWalletNonce = selfService('POST /workspaces/:id/customers/auth/wallet-nonce', {
   operationId: 'customerWalletNonce',
-  tags: ['customer self-service'],
   summary: 'A nonce for linking a wallet (Sign-In with Ethereum)',
   description:
     'A single-use nonce bound to this customer and chain, valid SIWE_NONCE_TTL (10 minutes), with what the EIP-4361 message must ' +
@@ -257,11 +219,8 @@ export const customerWalletNonce = endpoint({
   errors: [403, 503],
 });
 
-export const customerLinkWallet = endpoint({
-  method: 'POST',
-  path: '/workspaces/:id/customers/auth/link-wallet',
+export const customerLinkWallet = selfService('POST /workspaces/:id/customers/auth/link-wallet', {
   operationId: 'customerLinkWallet',
-  tags: ['customer self-service'],
   summary: "Link the customer's wallet with a signed EIP-4361 message",
   description:
     '`message` is the Sign-In with Ethereum message (for SIWE_DOMAIN, a configured chain, the nonce of wallet-nonce, unexpired), ' +
@@ -277,11 +236,8 @@ export const customerLinkWallet = endpoint({
   errors: [403, 409, 503],
 });
 
-export const customerWalletBalances = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/customers/auth/wallet-balances',
+export const customerWalletBalances = selfService('GET /workspaces/:id/customers/auth/wallet-balances', {
   operationId: 'customerWalletBalances',
-  tags: ['customer self-service'],
   summary: "Balances of the customer's wallet",
   description:
     'Native and token balances of the linked wallet on every configured EVM network (exact decimal strings); a network or token ' +
@@ -292,11 +248,10 @@ export const customerWalletBalances = endpoint({
   errors: [403, 404],
 });
 
-export const listContracts = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/contracts',
+const contracts = resource({ tags: ['contracts'] });
+
+export const listContracts = contracts('GET /workspaces/:id/contracts', {
   operationId: 'listContracts',
-  tags: ['contracts'],
   summary: "The workspace's escrow contracts",
   description:
     "The workspace's dedicated deployments (every status: pending, active, failed, deprecated) and the active shared escrows " +
@@ -306,11 +261,8 @@ export const listContracts = endpoint({
   errors: [403, 404],
 });
 
-export const getContractForNetwork = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/contracts/:network',
+export const getContractForNetwork = contracts('GET /workspaces/:id/contracts/:network', {
   operationId: 'getContractForNetwork',
-  tags: ['contracts'],
   summary: 'The escrow new transactions use on a network',
   description:
     "The workspace's active dedicated escrow on the network, else the network's shared one; 404 when neither exists. " +
@@ -320,11 +272,8 @@ export const getContractForNetwork = endpoint({
   errors: [403, 404],
 });
 
-export const deployContract = endpoint({
-  method: 'POST',
-  path: '/workspaces/:id/contracts/:network',
+export const deployContract = contracts('POST /workspaces/:id/contracts/:network', {
   operationId: 'deployContract',
-  tags: ['contracts'],
   summary: 'Deploy a dedicated escrow contract',
   description:
     "Deploys the Holdfast escrow on the network's RPC (CHAIN_RPC_URLS), paid by CONTRACT_DEPLOYER_PRIVATE_KEY, and waits until it " +
@@ -333,38 +282,32 @@ export const deployContract = endpoint({
     'with `details.reason` (`no_rpc`, `no_deployer_key`, `rpc_unreachable`, `chain_mismatch`, `deployment_failed`). At most ' +
     'CONTRACT_DEPLOYMENTS_PER_DAY (5) deployments per workspace in any 24 hours, failed ones included: more is 429 ' +
     '`DEPLOYMENT_LIMIT_EXCEEDED` with `Retry-After`. ADMINs of the workspace and SUPER_ADMINs.',
-  roles: ADMIN_ROLES,
-  tier: 'admin',
+  ...ADMIN_CHANGE,
   audit: WALLET_AUDIT.contractDeploy,
   params: ContractNetworkParams,
   response: { 201: ok(ContractDeployed) },
   errors: [404, 409, 429, 503],
 });
 
-export const deprecateContract = endpoint({
-  method: 'POST',
-  path: '/workspaces/:id/contracts/deployments/:deploymentId/deprecate',
+export const deprecateContract = contracts('POST /workspaces/:id/contracts/deployments/:deploymentId/deprecate', {
   operationId: 'deprecateContract',
-  tags: ['contracts'],
   summary: 'Deprecate a dedicated escrow contract',
   description:
     'No longer used for new transactions (the shared escrow is, until another dedicated one is deployed). Escrows it holds are ' +
     'unaffected: they are released, refunded or rescinded in it, and the chain-indexer keeps following it. Deprecating again ' +
     'answers the deployment as it is; a pending or failed one is 409 `INVALID_STATE_TRANSITION`; a shared one or another ' +
     "workspace's is 404. ADMINs of the workspace and SUPER_ADMINs.",
-  roles: ADMIN_ROLES,
-  tier: 'admin',
+  ...ADMIN_CHANGE,
   audit: WALLET_AUDIT.contractDeprecate,
   params: ContractDeploymentParams,
   response: { 200: ok(ContractDeployment) },
   errors: [404, 409],
 });
 
-export const listExternalWalletConfigs = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/external-wallet-configs',
+const externalWalletConfigs = resource({ tags: ['external wallet configs'] });
+
+export const listExternalWalletConfigs = externalWalletConfigs('GET /workspaces/:id/external-wallet-configs', {
   operationId: 'listExternalWalletConfigs',
-  tags: ['external wallet configs'],
   summary: "A workspace's external wallet configs",
   description: `\`{configs}\`, one per configured type. ${BARE_ANSWER} ${EXTERNAL_CONFIG_CALLERS}`,
   params: IdParams,
@@ -372,11 +315,8 @@ export const listExternalWalletConfigs = endpoint({
   errors: [403, 404],
 });
 
-export const getExternalWalletConfig = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/external-wallet-configs/:type',
+export const getExternalWalletConfig = externalWalletConfigs('GET /workspaces/:id/external-wallet-configs/:type', {
   operationId: 'getExternalWalletConfig',
-  tags: ['external wallet configs'],
   summary: 'One external wallet config',
   description: `404 when the type is not configured; 400 for a type that does not exist. ${BARE_ANSWER} ${EXTERNAL_CONFIG_CALLERS}`,
   params: ExternalWalletConfigParams,
@@ -384,11 +324,8 @@ export const getExternalWalletConfig = endpoint({
   errors: [403, 404],
 });
 
-export const upsertExternalWalletConfig = endpoint({
-  method: 'PUT',
-  path: '/workspaces/:id/external-wallet-configs/:type',
+export const upsertExternalWalletConfig = externalWalletConfigs('PUT /workspaces/:id/external-wallet-configs/:type', {
   operationId: 'upsertExternalWalletConfig',
-  tags: ['external wallet configs'],
   summary: 'Create or update an external wallet config',
   description:
     'Creates the config (`isEnabled` false and empty lists unless given) or updates the fields given; `config` replaces the whole ' +
@@ -401,11 +338,8 @@ export const upsertExternalWalletConfig = endpoint({
   errors: [403, 404],
 });
 
-export const deleteExternalWalletConfig = endpoint({
-  method: 'DELETE',
-  path: '/workspaces/:id/external-wallet-configs/:type',
+export const deleteExternalWalletConfig = externalWalletConfigs('DELETE /workspaces/:id/external-wallet-configs/:type', {
   operationId: 'deleteExternalWalletConfig',
-  tags: ['external wallet configs'],
   summary: 'Delete an external wallet config',
   description: `\`{message}\`; 404 when the type is not configured. ${BARE_ANSWER} ${EXTERNAL_CONFIG_CALLERS}`,
   audit: WALLET_AUDIT.externalConfigDelete,
@@ -414,11 +348,8 @@ export const deleteExternalWalletConfig = endpoint({
   errors: [403, 404],
 });
 
-export const listWalletAccounts = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/wallet-accounts',
+export const listWalletAccounts = wallets('GET /workspaces/:id/wallet-accounts', {
   operationId: 'listWalletAccounts',
-  tags: ['wallets'],
   summary: "The workspace's wallet accounts",
   description:
     "`{accounts, message}` from the workspace's provider (`walletProvider`: PLATFORM, the built-in HD wallet, or a custody vendor). " +
@@ -429,11 +360,8 @@ export const listWalletAccounts = endpoint({
   errors: [403, 404, 502],
 });
 
-export const createWalletAccounts = endpoint({
-  method: 'POST',
-  path: '/workspaces/:id/wallet-accounts',
+export const createWalletAccounts = wallets('POST /workspaces/:id/wallet-accounts', {
   operationId: 'createWalletAccounts',
-  tags: ['wallets'],
   summary: 'Create wallet accounts',
   description:
     'One account per `{addressFormat, curve, path}`: ADDRESS_FORMAT_ETHEREUM on CURVE_SECP256K1 (any BIP-32 path), ' +
@@ -441,8 +369,7 @@ export const createWalletAccounts = endpoint({
     '(asking again answers the same account); CUSTODY_A, B and D choose their own (`path: null` when undisclosed). Answers the ' +
     'accounts created. 400 for a combination that cannot be derived or no provider; 502 when the vendor fails. ADMINs of the ' +
     'workspace and SUPER_ADMINs.',
-  roles: ADMIN_ROLES,
-  tier: 'admin',
+  ...ADMIN_CHANGE,
   audit: WALLET_AUDIT.accountsCreate,
   params: IdParams,
   body: CreateWalletAccountsBody,
@@ -450,11 +377,8 @@ export const createWalletAccounts = endpoint({
   errors: [404, 502],
 });
 
-export const getWalletBalances = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/wallet-balances',
+export const getWalletBalances = wallets('GET /workspaces/:id/wallet-balances', {
   operationId: 'getWalletBalances',
-  tags: ['wallets'],
   summary: "Balances of the workspace's accounts",
   description:
     'Native and token balances of every account on every configured network of its kind (EVM: CHAIN_RPC_URLS, Solana: ' +

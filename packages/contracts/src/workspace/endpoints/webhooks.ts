@@ -17,7 +17,7 @@ import { SuccessEnvelope as ok } from '../../common/envelope.js';
 import { EventTypeInfo } from '../../events/domain-events.js';
 import { WORKSPACE_AUDIT } from '../audit-actions.js';
 import { IdParams } from '../common.js';
-import { endpoint } from './define.js';
+import { resource } from './define.js';
 
 // webhooks: `/workspaces/{id}/webhooks`, the spec's eleven operations and, beyond it, resending one
 // delivery and replaying a time range; all forwarded to the webhook-dispatcher (the event types excepted).
@@ -25,11 +25,10 @@ import { endpoint } from './define.js';
 const WEBHOOK_CALLERS =
   'Members of the workspace and SUPER_ADMINs. 503 `UPSTREAM_UNAVAILABLE` (with `Retry-After`) when the webhook dispatcher does not answer.';
 
-export const listWebhookEventTypes = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/webhooks/events/types',
+const endpoint = resource({ tags: ['webhooks'] });
+
+export const listWebhookEventTypes = endpoint('GET /workspaces/:id/webhooks/events/types', {
   operationId: 'listWebhookEventTypes',
-  tags: ['webhooks'],
   summary: 'Event types a webhook may subscribe to',
   description: 'The current list; new types may be added (delivered only to subscriptions that name them). Members and SUPER_ADMINs.',
   params: IdParams,
@@ -37,11 +36,8 @@ export const listWebhookEventTypes = endpoint({
   errors: [403, 404],
 });
 
-export const listWebhooks = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/webhooks',
+export const listWebhooks = endpoint('GET /workspaces/:id/webhooks', {
   operationId: 'listWebhooks',
-  tags: ['webhooks'],
   summary: 'List webhook subscriptions',
   description: `The workspace's subscriptions, newest first; \`isActive\` and \`eventType\` filter them (an unknown \`eventType\` is 400 \`INVALID_EVENT_TYPES\`). They receive the events of all of the workspace's platforms. Secrets are never listed. ${WEBHOOK_CALLERS}`,
   params: IdParams,
@@ -50,11 +46,8 @@ export const listWebhooks = endpoint({
   errors: [403, 404, 503],
 });
 
-export const createWebhook = endpoint({
-  method: 'POST',
-  path: '/workspaces/:id/webhooks',
+export const createWebhook = endpoint('POST /workspaces/:id/webhooks', {
   operationId: 'createWebhook',
-  tags: ['webhooks'],
   summary: 'Create a webhook subscription',
   description: `Answers the subscription with its \`secret\` (\`whsec_…\`), shown only here and by rotate-secret. Unknown event types: 400 \`INVALID_EVENT_TYPES\`; outside local, URLs on loopback, private or link-local addresses: 400 \`VALIDATION_ERROR\`. At most 100 per workspace (409). Receiving: docs/webhooks.md. ${WEBHOOK_CALLERS}`,
   tier: 'admin',
@@ -65,11 +58,8 @@ export const createWebhook = endpoint({
   errors: [403, 404, 409, 503],
 });
 
-export const getWebhook = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/webhooks/:webhookId',
+export const getWebhook = endpoint('GET /workspaces/:id/webhooks/:webhookId', {
   operationId: 'getWebhook',
-  tags: ['webhooks'],
   summary: 'Read a webhook subscription',
   description: `With its circuit breaker and rotation state. Another owner's subscription answers 404. ${WEBHOOK_CALLERS}`,
   params: WorkspaceWebhookParams,
@@ -77,11 +67,8 @@ export const getWebhook = endpoint({
   errors: [403, 404, 503],
 });
 
-export const updateWebhook = endpoint({
-  method: 'PATCH',
-  path: '/workspaces/:id/webhooks/:webhookId',
+export const updateWebhook = endpoint('PATCH /workspaces/:id/webhooks/:webhookId', {
   operationId: 'updateWebhook',
-  tags: ['webhooks'],
   summary: 'Change a webhook subscription',
   description: `Changes the fields sent; \`metadata\` is replaced whole. \`isActive: false\` pauses deliveries; \`true\` resumes them (also after a receiver's 410). ${WEBHOOK_CALLERS}`,
   tier: 'admin',
@@ -92,11 +79,8 @@ export const updateWebhook = endpoint({
   errors: [403, 404, 503],
 });
 
-export const deleteWebhook = endpoint({
-  method: 'DELETE',
-  path: '/workspaces/:id/webhooks/:webhookId',
+export const deleteWebhook = endpoint('DELETE /workspaces/:id/webhooks/:webhookId', {
   operationId: 'deleteWebhook',
-  tags: ['webhooks'],
   summary: 'Delete a webhook subscription',
   description: `Deletes the subscription, its pending deliveries and its logs; \`data.message\` says so. ${WEBHOOK_CALLERS}`,
   tier: 'admin',
@@ -106,11 +90,8 @@ export const deleteWebhook = endpoint({
   errors: [403, 404, 503],
 });
 
-export const listWebhookDeliveryLogs = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/webhooks/:webhookId/delivery-logs',
+export const listWebhookDeliveryLogs = endpoint('GET /workspaces/:id/webhooks/:webhookId/delivery-logs', {
   operationId: 'listWebhookDeliveryLogs',
-  tags: ['webhooks'],
   summary: 'Delivery attempts of a subscription',
   description: `Every attempt, newest first, as \`{logs, total}\`: \`limit\` 1 to 100 (default 20), \`offset\`, \`successOnly\` or \`failuresOnly\` (not both). Kept 30 days. ${WEBHOOK_CALLERS}`,
   params: WorkspaceWebhookParams,
@@ -119,11 +100,8 @@ export const listWebhookDeliveryLogs = endpoint({
   errors: [403, 404, 503],
 });
 
-export const rotateWebhookSecret = endpoint({
-  method: 'POST',
-  path: '/workspaces/:id/webhooks/:webhookId/rotate-secret',
+export const rotateWebhookSecret = endpoint('POST /workspaces/:id/webhooks/:webhookId/rotate-secret', {
   operationId: 'rotateWebhookSecret',
-  tags: ['webhooks'],
   summary: "Rotate a subscription's secret",
   description: `Answers the new \`secret\` (shown once). Until complete-rotation, deliveries carry a signature with the new and one with the previous secret. ${WEBHOOK_CALLERS}`,
   tier: 'admin',
@@ -133,11 +111,8 @@ export const rotateWebhookSecret = endpoint({
   errors: [403, 404, 503],
 });
 
-export const completeWebhookRotation = endpoint({
-  method: 'POST',
-  path: '/workspaces/:id/webhooks/:webhookId/complete-rotation',
+export const completeWebhookRotation = endpoint('POST /workspaces/:id/webhooks/:webhookId/complete-rotation', {
   operationId: 'completeWebhookRotation',
-  tags: ['webhooks'],
   summary: 'Retire the previous secret',
   description: `Deliveries are signed with the newest secret only. Without a rotation in progress: 400 \`NO_ROTATION_IN_PROGRESS\`. ${WEBHOOK_CALLERS}`,
   tier: 'admin',
@@ -147,11 +122,8 @@ export const completeWebhookRotation = endpoint({
   errors: [403, 404, 503],
 });
 
-export const resetWebhookCircuitBreaker = endpoint({
-  method: 'POST',
-  path: '/workspaces/:id/webhooks/:webhookId/reset-circuit-breaker',
+export const resetWebhookCircuitBreaker = endpoint('POST /workspaces/:id/webhooks/:webhookId/reset-circuit-breaker', {
   operationId: 'resetWebhookCircuitBreaker',
-  tags: ['webhooks'],
   summary: "Close a subscription's circuit",
   description: `Forces the circuit breaker CLOSED (failure count 0, any \`Retry-After\` pause lifted); queued deliveries go out. ${WEBHOOK_CALLERS}`,
   tier: 'admin',
@@ -161,11 +133,8 @@ export const resetWebhookCircuitBreaker = endpoint({
   errors: [403, 404, 503],
 });
 
-export const testWebhook = endpoint({
-  method: 'POST',
-  path: '/workspaces/:id/webhooks/:webhookId/test',
+export const testWebhook = endpoint('POST /workspaces/:id/webhooks/:webhookId/test', {
   operationId: 'testWebhook',
-  tags: ['webhooks'],
   summary: 'Send a test delivery',
   description: `Sends one signed \`webhook.test\` delivery now, waits for the receiver (up to 30 s) and answers the attempt's log entry; a failing receiver is a 200 with \`success: false\`. Not retried; works on an inactive subscription or an open circuit. ${WEBHOOK_CALLERS}`,
   tier: 'admin',
@@ -175,11 +144,8 @@ export const testWebhook = endpoint({
   errors: [403, 404, 503],
 });
 
-export const resendWebhookDelivery = endpoint({
-  method: 'POST',
-  path: '/workspaces/:id/webhooks/:webhookId/deliveries/:deliveryId/resend',
+export const resendWebhookDelivery = endpoint('POST /workspaces/:id/webhooks/:webhookId/deliveries/:deliveryId/resend', {
   operationId: 'resendWebhookDelivery',
-  tags: ['webhooks'],
   summary: 'Resend one delivery',
   description: `Beyond the spec. Queues the delivery (a \`deliveryId\` from the delivery logs) for an attempt now, with a fresh retry schedule and the same \`X-Webhook-Delivery\`, so a receiver that already processed it drops it. ${WEBHOOK_CALLERS}`,
   tier: 'admin',
@@ -189,11 +155,8 @@ export const resendWebhookDelivery = endpoint({
   errors: [403, 404, 503],
 });
 
-export const replayWebhookEvents = endpoint({
-  method: 'POST',
-  path: '/workspaces/:id/webhooks/:webhookId/replay',
+export const replayWebhookEvents = endpoint('POST /workspaces/:id/webhooks/:webhookId/replay', {
   operationId: 'replayWebhookEvents',
-  tags: ['webhooks'],
   summary: 'Replay a time range of events',
   description: `Beyond the spec. Queues the events that happened in \`[from, to)\` and that the subscription matches now: a new delivery for an event it never had one for, its existing delivery again otherwise (same delivery id; succeeded ones too unless \`onlyFailed\`). At most 5,000 events per call; \`resumeFrom\` says where to continue. Events are kept 30 days. ${WEBHOOK_CALLERS}`,
   tier: 'admin',

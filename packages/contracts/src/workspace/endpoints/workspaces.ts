@@ -18,15 +18,14 @@ import {
   WorkspaceListQuery,
   WorkspaceRecord,
 } from '../workspaces.js';
-import { endpoint } from './define.js';
+import { ADMIN_CHANGE, resource } from './define.js';
 
 // workspaces
 
-export const listWorkspaces = endpoint({
-  method: 'GET',
-  path: '/workspaces',
+const endpoint = resource({ tags: ['workspaces'] });
+
+export const listWorkspaces = endpoint('GET /workspaces', {
   operationId: 'listWorkspaces',
-  tags: ['workspaces'],
   summary: 'List workspaces',
   description: 'A SUPER_ADMIN lists every workspace; an ADMIN its own (none before it created one). Newest first.',
   roles: ADMIN_ROLES,
@@ -34,54 +33,40 @@ export const listWorkspaces = endpoint({
   response: { 200: ok(Type.Array(WorkspaceRecord)) },
 });
 
-export const createWorkspace = endpoint({
-  method: 'POST',
-  path: '/workspaces',
+export const createWorkspace = endpoint('POST /workspaces', {
   operationId: 'createWorkspace',
-  tags: ['workspaces'],
   summary: 'Create a workspace',
   description:
     'A new workspace is `pending` (only a SUPER_ADMIN may give another `status`). The slug is generated from the name when omitted ' +
     '(with a random suffix if taken); a given slug that exists answers 409. An ADMIN without a workspace becomes its first member; ' +
     'an ADMIN that already belongs to one gets 409 (a user belongs to one workspace).',
-  roles: ADMIN_ROLES,
-  tier: 'admin',
+  ...ADMIN_CHANGE,
   audit: WORKSPACE_AUDIT.workspaceCreate,
   body: CreateWorkspaceBody,
   response: { 201: ok(WorkspaceRecord) },
   errors: [409],
 });
 
-export const getMyWorkspace = endpoint({
-  method: 'GET',
-  path: '/workspaces/me',
+export const getMyWorkspace = endpoint('GET /workspaces/me', {
   operationId: 'getMyWorkspace',
-  tags: ['workspaces'],
   summary: 'Your workspace',
   response: { 200: ok(WorkspaceRecord) },
   errors: [404],
 });
 
-export const updateMyWorkspace = endpoint({
-  method: 'PUT',
-  path: '/workspaces/me',
+export const updateMyWorkspace = endpoint('PUT /workspaces/me', {
   operationId: 'updateMyWorkspace',
-  tags: ['workspaces'],
   summary: 'Update your workspace',
   description: 'An ADMIN of the workspace (or a SUPER_ADMIN); other members get 403. `status` is set by a SUPER_ADMIN only (403).',
-  roles: ADMIN_ROLES,
-  tier: 'admin',
+  ...ADMIN_CHANGE,
   audit: WORKSPACE_AUDIT.workspaceUpdate,
   body: UpdateWorkspaceBody,
   response: { 200: ok(WorkspaceRecord) },
   errors: [404],
 });
 
-export const getWorkspace = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id',
+export const getWorkspace = endpoint('GET /workspaces/:id', {
   operationId: 'getWorkspace',
-  tags: ['workspaces'],
   summary: 'Get a workspace',
   description: 'Members of the workspace and SUPER_ADMINs; anyone else gets 403.',
   params: IdParams,
@@ -89,11 +74,8 @@ export const getWorkspace = endpoint({
   errors: [403, 404],
 });
 
-export const updateWorkspace = endpoint({
-  method: 'PUT',
-  path: '/workspaces/:id',
+export const updateWorkspace = endpoint('PUT /workspaces/:id', {
   operationId: 'updateWorkspace',
-  tags: ['workspaces'],
   summary: 'Update a workspace',
   description: [
     'An ADMIN of the workspace or a SUPER_ADMIN; `status` is set by a SUPER_ADMIN only.',
@@ -102,8 +84,7 @@ export const updateWorkspace = endpoint({
     "when payments answers, retried until it does; a `suspended` or `inactive` workspace's members are refused (403) on every route.",
     'Reactivation does not restore the old credentials: issue new ones.',
   ].join(' '),
-  roles: ADMIN_ROLES,
-  tier: 'admin',
+  ...ADMIN_CHANGE,
   audit: WORKSPACE_AUDIT.workspaceUpdate,
   params: IdParams,
   body: UpdateWorkspaceBody,
@@ -111,28 +92,21 @@ export const updateWorkspace = endpoint({
   errors: [404],
 });
 
-export const deleteWorkspace = endpoint({
-  method: 'DELETE',
-  path: '/workspaces/:id',
+export const deleteWorkspace = endpoint('DELETE /workspaces/:id', {
   operationId: 'deleteWorkspace',
-  tags: ['workspaces'],
   summary: 'Delete a workspace (irreversible)',
   description:
     'Deletes the workspace and its data: billing, wallet settings, platform mappings, avatar. Its members remain as users without a ' +
     'workspace. Audit entries are kept (readable by SUPER_ADMINs).',
-  roles: ADMIN_ROLES,
-  tier: 'admin',
+  ...ADMIN_CHANGE,
   audit: WORKSPACE_AUDIT.workspaceDelete,
   params: IdParams,
   response: { 204: NoContent },
   errors: [404],
 });
 
-export const uploadWorkspaceAvatar = endpoint({
-  method: 'POST',
-  path: '/workspaces/:id/avatar',
+export const uploadWorkspaceAvatar = endpoint('POST /workspaces/:id/avatar', {
   operationId: 'uploadWorkspaceAvatar',
-  tags: ['workspaces'],
   summary: 'Upload the workspace avatar',
   description: 'multipart/form-data with one part `file`: PNG, JPEG, WebP or GIF (checked from its bytes), at most 2 MiB.',
   roles: ADMIN_ROLES,
@@ -143,11 +117,8 @@ export const uploadWorkspaceAvatar = endpoint({
   errors: [404, 413, 415],
 });
 
-export const deleteWorkspaceAvatar = endpoint({
-  method: 'DELETE',
-  path: '/workspaces/:id/avatar',
+export const deleteWorkspaceAvatar = endpoint('DELETE /workspaces/:id/avatar', {
   operationId: 'deleteWorkspaceAvatar',
-  tags: ['workspaces'],
   summary: 'Remove the workspace avatar',
   roles: ADMIN_ROLES,
   audit: WORKSPACE_AUDIT.workspaceAvatarDelete,
@@ -156,11 +127,8 @@ export const deleteWorkspaceAvatar = endpoint({
   errors: [404],
 });
 
-export const getWorkspaceBilling = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/billing',
+export const getWorkspaceBilling = endpoint('GET /workspaces/:id/billing', {
   operationId: 'getWorkspaceBilling',
-  tags: ['workspaces'],
   summary: 'Billing of the workspace',
   description: 'Members and SUPER_ADMINs.',
   params: IdParams,
@@ -168,16 +136,12 @@ export const getWorkspaceBilling = endpoint({
   errors: [403, 404],
 });
 
-export const updateWorkspaceBilling = endpoint({
-  method: 'PATCH',
-  path: '/workspaces/:id/billing',
+export const updateWorkspaceBilling = endpoint('PATCH /workspaces/:id/billing', {
   operationId: 'updateWorkspaceBilling',
-  tags: ['workspaces'],
   summary: 'Update billing of the workspace',
   description:
     'Contact fields (`billingEmail`, `companyName`, `taxId`): an ADMIN of the workspace. `billingEnabled` and `plan`: SUPER_ADMIN only.',
-  roles: ADMIN_ROLES,
-  tier: 'admin',
+  ...ADMIN_CHANGE,
   audit: WORKSPACE_AUDIT.billingUpdate,
   params: IdParams,
   body: UpdateBillingBody,
@@ -185,11 +149,8 @@ export const updateWorkspaceBilling = endpoint({
   errors: [404],
 });
 
-export const listPlatformMappings = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/platform-mappings',
+export const listPlatformMappings = endpoint('GET /workspaces/:id/platform-mappings', {
   operationId: 'listPlatformMappings',
-  tags: ['workspaces'],
   summary: 'Payments platforms of the workspace',
   description:
     'The links between the workspace and its payments platforms (each sandbox credential is one platform). Members and SUPER_ADMINs. Newest first.',
@@ -199,11 +160,8 @@ export const listPlatformMappings = endpoint({
   errors: [403, 404],
 });
 
-export const getWalletSettings = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/wallet-settings',
+export const getWalletSettings = endpoint('GET /workspaces/:id/wallet-settings', {
   operationId: 'getWalletSettings',
-  tags: ['workspaces'],
   summary: 'Wallet settings of the workspace',
   description: 'Members and SUPER_ADMINs.',
   params: IdParams,
@@ -211,15 +169,11 @@ export const getWalletSettings = endpoint({
   errors: [403, 404],
 });
 
-export const updateWalletSettings = endpoint({
-  method: 'PATCH',
-  path: '/workspaces/:id/wallet-settings',
+export const updateWalletSettings = endpoint('PATCH /workspaces/:id/wallet-settings', {
   operationId: 'updateWalletSettings',
-  tags: ['workspaces'],
   summary: 'Update wallet settings of the workspace',
   description: 'An ADMIN of the workspace or a SUPER_ADMIN. `defaultNetwork` must be one of `enabledNetworks` when that list is not empty.',
-  roles: ADMIN_ROLES,
-  tier: 'admin',
+  ...ADMIN_CHANGE,
   audit: WORKSPACE_AUDIT.walletSettingsUpdate,
   params: IdParams,
   body: UpdateWalletSettingsBody,
@@ -227,16 +181,12 @@ export const updateWalletSettings = endpoint({
   errors: [404],
 });
 
-export const replaceWalletSettings = endpoint({
-  method: 'PUT',
-  path: '/workspaces/:id/wallet-settings',
+export const replaceWalletSettings = endpoint('PUT /workspaces/:id/wallet-settings', {
   operationId: 'replaceWalletSettings',
-  tags: ['workspaces'],
   summary: 'Replace wallet settings of the workspace',
   description:
     'An ADMIN of the workspace or a SUPER_ADMIN. Replaces the whole record: a field left out is reset to its default (`null`, `[]` or `false`); PATCH merges instead. `defaultNetwork` must be one of `enabledNetworks` when that list is not empty. Audited as `workspace.wallet_settings_update`.',
-  roles: ADMIN_ROLES,
-  tier: 'admin',
+  ...ADMIN_CHANGE,
   audit: WORKSPACE_AUDIT.walletSettingsUpdate,
   params: IdParams,
   body: ReplaceWalletSettingsBody,
@@ -244,9 +194,7 @@ export const replaceWalletSettings = endpoint({
   errors: [404],
 });
 
-export const listWorkspaceAuditLogs = endpoint({
-  method: 'GET',
-  path: '/workspaces/:id/audit-logs',
+export const listWorkspaceAuditLogs = endpoint('GET /workspaces/:id/audit-logs', {
   operationId: 'listWorkspaceAuditLogs',
   tags: ['workspaces', 'audit logs'],
   summary: "The workspace's audit entries",
