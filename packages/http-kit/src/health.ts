@@ -48,7 +48,24 @@ export async function probeReadiness(checks: ReadinessCheck[]): Promise<Readines
   };
 }
 
+/**
+ * `probeReadiness` of `checks`, shared by every call that arrives while one runs: `/health/ready`
+ * needs no credential and is not rate limited (a load balancer polls it), so without this a burst
+ * of anonymous requests became as many PostgreSQL, NATS and RPC round trips. A call after the
+ * probe ended starts a new one, so a dependency's change shows at the next call.
+ */
+export function singleFlightReadiness(checks: ReadinessCheck[]): () => Promise<ReadinessBody> {
+  let running: Promise<ReadinessBody> | undefined;
+  return () => {
+    running ??= probeReadiness(checks).finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+}
+
 export function registerHealth(app: FastifyInstance, checks: ReadinessCheck[]): void {
+  const readiness = singleFlightReadiness(checks);
   app.get(
     '/health',
     {
@@ -71,14 +88,16 @@ export function registerHealth(app: FastifyInstance, checks: ReadinessCheck[]): 
       schema: {
         tags: ['health'],
         summary: 'Readiness: 200 when every dependency answers, else 503 naming the failing ones',
-        description: 'For the load balancer: PostgreSQL, NATS and the chain RPC the process uses, really checked. No credential.',
+        description:
+          'For the load balancer: PostgreSQL, NATS and the chain RPC the process uses, really checked. No credential. ' +
+          'Requests that arrive while a check runs share its answer.',
         operationId: 'readiness',
         security: [],
         response: { 200: Readiness, 503: Readiness },
       },
     },
     async (request, reply) => {
-      const body = await probeReadiness(checks);
+      const body = await readiness();
       if (body.failing) request.log.warn({ failing: body.failing, checks: body.checks }, 'not ready');
       return reply.code(body.failing ? 503 : 200).send(body);
     },

@@ -18,6 +18,8 @@ const destination = new Writable({
 let app: HttpApp;
 let base: string;
 let natsUp = true;
+let natsChecks = 0;
+let natsCheckGate: Promise<void> | undefined;
 
 beforeAll(async () => {
   app = await createHttpApp({
@@ -31,6 +33,8 @@ beforeAll(async () => {
       {
         name: 'nats',
         check: async () => {
+          natsChecks += 1;
+          await natsCheckGate;
           if (!natsUp) throw new Error('connection refused');
         },
       },
@@ -204,6 +208,26 @@ describe('operations endpoints', () => {
     natsUp = true;
     expect(down.status).toBe(503);
     expect(down.body).toEqual({ status: 'unavailable', checks: { postgres: 'ok', nats: 'connection refused' }, failing: ['nats'] });
+  });
+
+  // The route needs no credential and is not rate limited: a burst of anonymous requests must not
+  // become as many dependency round trips.
+  it('answers a burst of readiness requests from one probe of the dependencies', async () => {
+    let release = () => {};
+    natsCheckGate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    natsChecks = 0;
+    const burst = Array.from({ length: 50 }, () => call('GET', '/health/ready'));
+    await expect.poll(() => natsChecks).toBe(1);
+    release();
+    const answers = await Promise.all(burst);
+    natsCheckGate = undefined;
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
+    expect(natsChecks).toBe(1);
+    // Once that probe ended, the next request probes again.
+    expect((await call('GET', '/health/ready')).status).toBe(200);
+    expect(natsChecks).toBe(2);
   });
 
   it('serves Prometheus metrics with request durations by route', async () => {
