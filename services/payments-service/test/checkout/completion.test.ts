@@ -1,8 +1,8 @@
 import { EVENT_TYPES, eventTypeCatalog } from '@holdfast/contracts';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AMOUNT, eventsOf, platformWithCredentials, RECEIVER, SENDER, startChainPaymentsEnv } from '../chain/fixtures.js';
 import { bearer, call } from '../helpers.js';
+import { AMOUNT, eventsOf, platformWithCredentials, RECEIVER, SENDER, startChainPaymentsEnv } from '../settlement/fixtures.js';
 import { checkoutClient, sessionEvents, sessionRow } from './setup.js';
 
 // A checkout session paid for real on a private chain: the payer names its address, locks the

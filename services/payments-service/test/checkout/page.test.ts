@@ -1,9 +1,9 @@
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundlePage } from '../../scripts/bundle-page.js';
-import { platformWithCredentials, RECEIVER, startChainPaymentsEnv, waitFor } from '../chain/fixtures.js';
 import { call, type Loose } from '../helpers.js';
 import { newPayer, relayerNonce } from '../relayer/fixtures.js';
+import { platformWithCredentials, RECEIVER, startChainPaymentsEnv, waitFor } from '../settlement/fixtures.js';
 import { checkoutClient } from './setup.js';
 import { signCheckout } from './wallet.js';
 

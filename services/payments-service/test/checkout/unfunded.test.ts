@@ -1,8 +1,8 @@
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { platformWithCredentials, RECEIVER, startChainPaymentsEnv, waitFor } from '../chain/fixtures.js';
 import { call, type Loose } from '../helpers.js';
 import { newPayer, testClientOf } from '../relayer/fixtures.js';
+import { platformWithCredentials, RECEIVER, startChainPaymentsEnv, waitFor } from '../settlement/fixtures.js';
 import { checkoutClient, sessionEvents, sessionRow } from './setup.js';
 import { signCheckout } from './wallet.js';
 

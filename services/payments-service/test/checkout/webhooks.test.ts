@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { fileFixture, type Receiver, startReceiver, until } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECEIVER, SENDER, startChainPaymentsEnv } from '../chain/fixtures.js';
 import { bearer, call, key, newPlatform, type Running } from '../helpers.js';
+import { RECEIVER, SENDER, startChainPaymentsEnv } from '../settlement/fixtures.js';
 import { startDispatcherFor } from '../support/dispatcher.js';
 import { checkoutClient } from './setup.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../chain/fixtures.js';
 import { bearer, call, key, type PaymentsEnv, startPaymentsEnv } from '../helpers.js';
+import { waitFor } from '../settlement/fixtures.js';
 import { type GatewayStandIn, startSmsGateway } from '../support/sms-gateway.js';
 import { address, newTenant, type Tenant } from '../transactions/setup.js';
 

@@ -2,8 +2,8 @@ import { holdfastEscrowAbi } from '@holdfast/contracts/escrow';
 import { EscrowStatus } from '@holdfast/escrow';
 import { type RunningProcesses, startServiceProcesses } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChainWorld, platformWithCredentials, RECEIVER, startChain, waitFor } from '../chain/fixtures.js';
 import { bearer, call, testSql } from '../helpers.js';
+import { type ChainWorld, platformWithCredentials, RECEIVER, startChain, waitFor } from '../settlement/fixtures.js';
 import { authorizationBody, createFor, newPayer, RELAYER, relayerNonce, testClientOf } from './fixtures.js';
 
 // kill -9 of payments (a real process, its built dist/main.js) after the relay was committed and

@@ -1,8 +1,8 @@
 import { fileFixture, readinessOf } from '@holdfast/test-fixtures';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { platformWithCredentials, RECEIVER, startChainPaymentsEnv } from '../chain/fixtures.js';
 import { bearer, call } from '../helpers.js';
+import { platformWithCredentials, RECEIVER, startChainPaymentsEnv } from '../settlement/fixtures.js';
 import { authorizationBody, createFor, newPayer, RELAYER } from './fixtures.js';
 
 // A relayer key without ETH: /health/ready says it cannot pay, /metrics shows its balance, and a

@@ -3,8 +3,8 @@ import { EscrowStatus } from '@holdfast/escrow';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { parseEventLogs } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { platformWithCredentials, RECEIVER, startChainPaymentsEnv, waitFor } from '../chain/fixtures.js';
 import { bearer, call, type Loose } from '../helpers.js';
+import { platformWithCredentials, RECEIVER, startChainPaymentsEnv, waitFor } from '../settlement/fixtures.js';
 import { authorizationBody, createFor, newPayer, permitBody, RELAYER, relayerNonce, testClientOf, usdcBalance } from './fixtures.js';
 
 // The relayer through the real API, PostgreSQL and anvil: a payer with MockUSDC and no ETH signs,

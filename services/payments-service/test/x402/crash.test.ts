@@ -1,9 +1,9 @@
 import { type RunningProcesses, startServiceProcesses } from '@holdfast/test-fixtures';
 import { erc20Abi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChainWorld, platformWithCredentials, startChain, waitFor } from '../chain/fixtures.js';
 import { bearer, call, testSql } from '../helpers.js';
 import { newPayer, RELAYER, testClientOf, usdcBalance } from '../relayer/fixtures.js';
+import { type ChainWorld, platformWithCredentials, startChain, waitFor } from '../settlement/fixtures.js';
 import { facilitatorFor, PRICE, paymentFor, requirementsFor } from './fixtures.js';
 
 // kill -9 of payments (its built dist/main.js) after an x402 settle committed its relay and before

@@ -1,8 +1,8 @@
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { platformWithCredentials, startChainPaymentsEnv } from '../chain/fixtures.js';
 import type { Loose } from '../helpers.js';
 import { newPayer, relayerNonce, usdcBalance } from '../relayer/fixtures.js';
+import { platformWithCredentials, startChainPaymentsEnv } from '../settlement/fixtures.js';
 import { buyerFetch, facilitatorCall, handSigned, PRICE, paymentFor, requirementsFor, startSeller, x402Body } from './fixtures.js';
 
 // Payments the facilitator refuses: the x402 reason in the protocol's answer (200, isValid/success

@@ -4,10 +4,10 @@ import { fileFixture } from '@holdfast/test-fixtures';
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eventsOf, platformWithCredentials, publishChain, startChainPaymentsEnv, waitFor } from '../chain/fixtures.js';
 import { sessionBody } from '../checkout/setup.js';
 import { bearer, call, type Loose, newPlatform } from '../helpers.js';
 import { newPayer, RELAYER, relayerNonce, usdcBalance } from '../relayer/fixtures.js';
+import { eventsOf, platformWithCredentials, publishChain, startChainPaymentsEnv, waitFor } from '../settlement/fixtures.js';
 import { caip2Of, facilitatorFor, startEscrowSeller } from './fixtures.js';
 
 // holdfast-escrow: a checkout session's x402Url paid by a machine client through @x402/fetch with

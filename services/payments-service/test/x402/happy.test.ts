@@ -2,9 +2,9 @@ import { fileFixture } from '@holdfast/test-fixtures';
 import { decodePaymentResponseHeader } from '@x402/fetch';
 import { erc20Abi, parseEventLogs } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventsOf, platformWithCredentials, startChainPaymentsEnv, waitFor } from '../chain/fixtures.js';
 import { bearer, call, type Loose } from '../helpers.js';
 import { newPayer, RELAYER, relayerNonce, usdcBalance } from '../relayer/fixtures.js';
+import { eventsOf, platformWithCredentials, startChainPaymentsEnv, waitFor } from '../settlement/fixtures.js';
 import { buyerFetch, caip2Of, facilitatorFor, PRICE, paymentFor, requirementsFor, startSeller, USDC_DOMAIN } from './fixtures.js';
 
 // x402 through Holdfast with the protocol's own libraries on anvil: a seller behind @x402/hono,

@@ -1,8 +1,8 @@
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { platformWithCredentials, startChainPaymentsEnv, waitFor } from '../chain/fixtures.js';
 import { bearer, call, type Loose } from '../helpers.js';
 import { newPayer, RELAYER, relayerNonce, testClientOf, usdcBalance } from '../relayer/fixtures.js';
+import { platformWithCredentials, startChainPaymentsEnv, waitFor } from '../settlement/fixtures.js';
 import { facilitatorFor, PRICE, paymentFor, requirementsFor } from './fixtures.js';
 
 // A settlement still being mined answers `settlement_pending` with its hash and a status to poll;

@@ -1,8 +1,8 @@
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { platformWithCredentials, startChainPaymentsEnv } from '../chain/fixtures.js';
 import { bearer, call, type Loose } from '../helpers.js';
 import { newPayer, relayerNonce, usdcBalance } from '../relayer/fixtures.js';
+import { platformWithCredentials, startChainPaymentsEnv } from '../settlement/fixtures.js';
 import { facilitatorCall, handSigned, PRICE, paymentFor, requirementsFor, x402Body } from './fixtures.js';
 
 // Who may use the facilitator: a platform's v2 bearer token with move:transactions (it pays the

@@ -3,8 +3,8 @@ import { PAYMENTS_V2_OPERATIONS } from '@holdfast/contracts';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, bearer, call, key, type Loose, newPlatform, startPaymentsEnv, tokenFor } from './helpers.js';
-import { startIdentityProvider } from './support/identity-provider.js';
+import { type Answer, bearer, call, key, type Loose, newPlatform, startPaymentsEnv, tokenFor } from '../helpers.js';
+import { startIdentityProvider } from '../support/identity-provider.js';
 
 // Compliance verifications: the four operations on v1 (the spec's doubled prefix, exactly) and v2,
 // against a stand-in of the identity provider, with the provider's signed callback moving statuses.

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { VERIFICATION_STATUSES } from '@holdfast/contracts';
 import { describe, expect, it } from 'vitest';
-import { signCallback, verifyCallbackSignature } from '../src/modules/compliance/signature.js';
-import { decideMove, isTerminal, VERIFICATION_TRANSITIONS } from '../src/modules/compliance/state-machine.js';
+import { signCallback, verifyCallbackSignature } from '../../src/modules/compliance/signature.js';
+import { decideMove, isTerminal, VERIFICATION_TRANSITIONS } from '../../src/modules/compliance/state-machine.js';
 
 // The pure parts of compliance: the status table and the callback signature.
 

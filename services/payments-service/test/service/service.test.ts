@@ -3,8 +3,8 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { fileFixture, itRefusesToStart, readinessOf, startTestService } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { LOCAL_ATTESTER_KEY, LOCAL_IDENTITY_PROVIDER_WEBHOOK_SECRET } from '../src/config.js';
-import { createPaymentsService, paymentsConfigFrom } from '../src/index.js';
+import { LOCAL_ATTESTER_KEY, LOCAL_IDENTITY_PROVIDER_WEBHOOK_SECRET } from '../../src/config.js';
+import { createPaymentsService, paymentsConfigFrom } from '../../src/index.js';
 
 /** The secrets a non-local environment must set. */
 const STAGING_SECRETS = {
@@ -53,7 +53,7 @@ describe('payments-service process', () => {
 });
 
 describe('payments-service start-up', () => {
-  itRefusesToStart('payments-service', fileURLToPath(new URL('../dist/main.js', import.meta.url)), [
+  itRefusesToStart('payments-service', fileURLToPath(new URL('../../dist/main.js', import.meta.url)), [
     {
       refuses:
         'in production a missing INTERNAL_API_KEY, missing NATS credentials, the local attester key and the published identity-provider secret, one line each',

@@ -14,7 +14,7 @@ import {
   SENDER,
   startChainPaymentsEnv,
   waitFor,
-} from './fixtures.js';
+} from '../settlement/fixtures.js';
 
 // The test clock (docs/test-clock.md): POST /api/v2/test_helpers/transactions/{id}/advance_hold
 // ends a held transaction's hold now, on a local deployment or for a sandbox credential. Against a

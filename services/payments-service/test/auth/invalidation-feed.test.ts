@@ -3,10 +3,10 @@ import { createDatabase, type Database } from '@holdfast/db';
 import { createTestDatabase, type TestDatabase } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as tables from '../src/db/schema.js';
-import { createCredentialCache } from '../src/modules/auth/cache.js';
-import type { Principal } from '../src/modules/auth/principal.js';
-import { createAuthRepository, recordInvalidation } from '../src/modules/auth/repository.js';
+import * as tables from '../../src/db/schema.js';
+import { createCredentialCache } from '../../src/modules/auth/cache.js';
+import type { Principal } from '../../src/modules/auth/principal.js';
+import { createAuthRepository, recordInvalidation } from '../../src/modules/auth/repository.js';
 
 // The pieces that keep cached credentials honest (ADR 2), on a real PostgreSQL.
 

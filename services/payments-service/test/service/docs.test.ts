@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { PAYMENTS_V2_OPERATIONS, SCOPE_DESCRIPTIONS, SCOPES, v2SuccessorPath } from '@holdfast/contracts';
 import { describe, expect, it } from 'vitest';
-import { v2OperationTable } from '../src/http/surface.js';
-import { normalizedTable } from './support/markdown.js';
+import { v2OperationTable } from '../../src/http/surface.js';
+import { normalizedTable } from '../support/markdown.js';
 
-const doc = (name: string) => readFile(new URL(`../../../docs/api/${name}`, import.meta.url), 'utf8');
+const doc = (name: string) => readFile(new URL(`../../../../docs/api/${name}`, import.meta.url), 'utf8');
 
 describe('the v2 operation list', () => {
   it("has the 38 operations (the spec's 36 and the relayer's two), each once", () => {

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentsConfigFrom } from '../src/index.js';
+import { paymentsConfigFrom } from '../../src/index.js';
 import {
   bearer,
   call,
@@ -13,7 +13,7 @@ import {
   startPaymentsEnv,
   type TestSql,
   tokenFor,
-} from './helpers.js';
+} from '../helpers.js';
 
 // OAuth 2.0 client credentials: clients, the token endpoint in both encodings, revocation,
 // revoke-all, introspection, expiry, the v2 scope rules, and a standard client library.

@@ -2,7 +2,15 @@ import { capturingLogger, fileFixture } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, call, key } from '../helpers.js';
-import { AMOUNT, escrowedThroughApi, eventsOf, platformWithCredentials, RECEIVER, SENDER, startChainPaymentsEnv } from './fixtures.js';
+import {
+  AMOUNT,
+  escrowedThroughApi,
+  eventsOf,
+  platformWithCredentials,
+  RECEIVER,
+  SENDER,
+  startChainPaymentsEnv,
+} from '../settlement/fixtures.js';
 
 // The reconciler against a private anvil: the books are broken on purpose (the sender settles an
 // escrow on chain and payments never hears of it: no CHAIN event is published in this file). The

@@ -4,8 +4,8 @@ import {
   createHttpIdentityProvider,
   createLocalIdentityProvider,
   IDENTITY_PROVIDER_NAME,
-} from '../src/modules/compliance/identity-provider.js';
-import { startIdentityProvider } from './support/identity-provider.js';
+} from '../../src/modules/compliance/identity-provider.js';
+import { startIdentityProvider } from '../support/identity-provider.js';
 
 // The identity provider adapter against a local stand-in of the provider's API.
 const provider = fileFixture(() => startIdentityProvider());
