@@ -3,8 +3,8 @@ import { WebhookCommands } from '@holdfast/contracts';
 import { fileFixture } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
-import { createDeliveriesRepository } from '../src/modules/deliveries/repository.js';
-import { startTestDispatcher } from './support/dispatcher.js';
+import { createDeliveriesRepository } from '../../src/modules/deliveries/repository.js';
+import { startTestDispatcher } from '../support/dispatcher.js';
 
 // A backlog that the planner has not seen: the deliveries table was last analyzed with a history and
 // nothing due (a running system between bursts), then a receiver's outage left thousands of

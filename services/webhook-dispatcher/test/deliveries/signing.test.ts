@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { deliveryHeaders, loggedHeaders, standardWebhooksKey } from '../src/modules/deliveries/signing.js';
+import { deliveryHeaders, loggedHeaders, standardWebhooksKey } from '../../src/modules/deliveries/signing.js';
 
 // The example in docs/webhooks.md is what the dispatcher produces, and what the official library accepts.
-const docs = readFileSync(new URL('../../../docs/webhooks.md', import.meta.url), 'utf8');
+const docs = readFileSync(new URL('../../../../docs/webhooks.md', import.meta.url), 'utf8');
 const example = /```http\n([\s\S]*?)\n```/.exec(docs)![1]!;
 const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(example)![1]!;
 const body = example.split('\n\n')[1]!;

@@ -5,9 +5,9 @@ import { publishEvent } from '@holdfast/messaging';
 import { tableResolver } from '@holdfast/outbound';
 import { POLICY_TEST_HOSTS } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTargetPolicy } from '../src/modules/target-safety/service.js';
-import { startTestDispatcher, type TestDispatcher } from './support/dispatcher.js';
-import { transactionEvent } from './support/events.js';
+import { createTargetPolicy } from '../../src/modules/target-safety/service.js';
+import { startTestDispatcher, type TestDispatcher } from '../support/dispatcher.js';
+import { transactionEvent } from '../support/events.js';
 
 // SSRF safety with APP_ENV=production: refused at creation (the URL as written and what its host
 // resolves to) and again on every connection, on the address actually connected to. Host names

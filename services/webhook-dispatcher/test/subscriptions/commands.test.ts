@@ -3,7 +3,7 @@ import { EVENT_TYPES, newEventId, WEBHOOK_LIMITS, WebhookCommands, type WebhookO
 import { prefixed } from '@holdfast/messaging';
 import { fileFixture, webhookSubjectOf } from '@holdfast/test-fixtures';
 import { describe, expect, it } from 'vitest';
-import { startTestDispatcher } from './support/dispatcher.js';
+import { startTestDispatcher } from '../support/dispatcher.js';
 
 // Every command the Payments API (owner platformId) and the Workspace API (owner workspaceId) will
 // forward: happy path, bad input (nothing changes), another owner's subscription (404).

@@ -6,13 +6,13 @@ import { publishEvent } from '@holdfast/messaging';
 import { createTestStores, fileFixture, freePort, sendWebhookCommand, startReceiver } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { transactionEvent } from './support/events.js';
+import { transactionEvent } from '../support/events.js';
 
 // The dispatcher as a real process (dist/main.js), killed with SIGKILL while its attempts are in
 // flight and more deliveries wait in its queue, then started again: every event still arrives,
 // with the X-Webhook-Delivery its first (interrupted) attempt carried.
 
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 
 let answering = false;
 const children: ChildProcess[] = [];

@@ -9,9 +9,9 @@ import { domainEvent, fileFixture, freePort, itRefusesToStart, readinessOf, star
 import postgres from 'postgres';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { createDispatcherService, dispatcherConfigFrom } from '../src/index.js';
+import { createDispatcherService, dispatcherConfigFrom } from '../../src/index.js';
 
-const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const main = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const service = fileFixture(() =>
   startTestService({ name: 'webhook-dispatcher', configFrom: dispatcherConfigFrom, create: createDispatcherService }),
 );

@@ -4,8 +4,8 @@ import { publishEvent } from '@holdfast/messaging';
 import { fileFixture, sendWebhookCommand, startReceiver } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDispatcher } from './support/dispatcher.js';
-import { transactionEvent } from './support/events.js';
+import { startTestDispatcher } from '../support/dispatcher.js';
+import { transactionEvent } from '../support/events.js';
 
 // Two dispatcher instances on one database and one NATS prefix share the intake (one durable
 // consumer) and the deliveries (FOR UPDATE SKIP LOCKED claims): each delivery is sent once.

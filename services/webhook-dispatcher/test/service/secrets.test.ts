@@ -18,15 +18,15 @@ import {
 } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDispatcherService, dispatcherConfigFrom } from '../src/index.js';
-import { transactionEvent } from './support/events.js';
-import { verifyHexSignature } from './support/verify.js';
+import { createDispatcherService, dispatcherConfigFrom } from '../../src/index.js';
+import { transactionEvent } from '../support/events.js';
+import { verifyHexSignature } from '../support/verify.js';
 
 // Rotating DATA_ENCRYPTION_KEY (docs/operations.md#rotating-data_encryption_key) with the real
 // dispatcher and its real re-encrypt command: old values stay readable under the previous key, new
 // ones are sealed with the new key, `reencrypt` moves the old ones, and then the old key can go.
 
-const REENCRYPT = fileURLToPath(new URL('../dist/reencrypt.js', import.meta.url));
+const REENCRYPT = fileURLToPath(new URL('../../dist/reencrypt.js', import.meta.url));
 const run = promisify(execFile);
 
 let db: TestDatabase;

@@ -11,11 +11,11 @@ import { domainEvent, fileFixture, startReceiver } from '@holdfast/test-fixtures
 import postgres from 'postgres';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { type AttemptRecord, createDeliveriesRepository } from '../src/modules/deliveries/repository.js';
-import { idleSleepMs } from '../src/modules/deliveries/service.js';
-import { startTestDispatcher } from './support/dispatcher.js';
-import { disputeEvent, transactionEvent } from './support/events.js';
-import { verifyHexSignature, verifyStandardSignature } from './support/verify.js';
+import { type AttemptRecord, createDeliveriesRepository } from '../../src/modules/deliveries/repository.js';
+import { idleSleepMs } from '../../src/modules/deliveries/service.js';
+import { startTestDispatcher } from '../support/dispatcher.js';
+import { disputeEvent, transactionEvent } from '../support/events.js';
+import { verifyHexSignature, verifyStandardSignature } from '../support/verify.js';
 
 // Deliveries end to end: events published on the real EVENTS stream, a real HTTP receiver on
 // loopback, the dispatcher's commands over real NATS. Short retry schedule; the circuit breaker

@@ -1,8 +1,8 @@
 import { fileFixture } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
-import { createRetentionRepository } from '../src/modules/retention/repository.js';
-import { startTestDispatcher } from './support/dispatcher.js';
+import { createRetentionRepository } from '../../src/modules/retention/repository.js';
+import { startTestDispatcher } from '../support/dispatcher.js';
 
 // The hourly purge deletes in batches what is older than 30 days. Each batch must reach its rows
 // through the time indexes and delete them through the primary key. As "id in (batch)" the

@@ -3,8 +3,8 @@ import { WebhookCommands } from '@holdfast/contracts';
 import { fileFixture } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
-import { createDeliveriesRepository } from '../src/modules/deliveries/repository.js';
-import { startTestDispatcher } from './support/dispatcher.js';
+import { createDeliveriesRepository } from '../../src/modules/deliveries/repository.js';
+import { startTestDispatcher } from '../support/dispatcher.js';
 
 // A page of a busy subscription's delivery logs, newest first. The index on (subscription, time)
 // did not end in the id the page is also ordered by, so PostgreSQL read every entry the

@@ -3,8 +3,8 @@ import { WebhookCommands } from '@holdfast/contracts';
 import { publishEvent } from '@holdfast/messaging';
 import { fileFixture, sendWebhookCommand, startReceiver } from '@holdfast/test-fixtures';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTestDispatcher } from './support/dispatcher.js';
-import { transactionEvent } from './support/events.js';
+import { startTestDispatcher } from '../support/dispatcher.js';
+import { transactionEvent } from '../support/events.js';
 
 // WEBHOOK_SUBSCRIPTION_CONCURRENCY counts a subscription's slots in PostgreSQL, whichever instance
 // holds them (ADR 36): a second instance takes no slot the first holds and sends nothing the first

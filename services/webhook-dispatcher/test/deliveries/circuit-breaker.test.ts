@@ -3,8 +3,8 @@ import { WebhookCommands, type WebhookOwner } from '@holdfast/contracts';
 import { publishEvent } from '@holdfast/messaging';
 import { fileFixture, type Reply, startReceiver } from '@holdfast/test-fixtures';
 import { describe, expect, it } from 'vitest';
-import { startTestDispatcher } from './support/dispatcher.js';
-import { transactionEvent } from './support/events.js';
+import { startTestDispatcher } from '../support/dispatcher.js';
+import { transactionEvent } from '../support/events.js';
 
 // The breaker of one subscription: CLOSED -> OPEN after 3 consecutive failures (deliveries kept),
 // HALF_OPEN after the cooldown with exactly one probe, CLOSED when the probe succeeds; and the

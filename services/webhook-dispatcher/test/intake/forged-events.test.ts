@@ -6,8 +6,8 @@ import { type PermissionedTestNats, startPermissionedTestNats } from '@holdfast/
 import { createTestDatabase, fileFixture, sendWebhookCommand, startReceiver, type TestDatabase, testLogger } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDispatcherService, dispatcherConfigFrom } from '../src/index.js';
-import { transactionEvent } from './support/events.js';
+import { createDispatcherService, dispatcherConfigFrom } from '../../src/index.js';
+import { transactionEvent } from '../support/events.js';
 
 // Issue 28 item 7: services cannot forge for each other on NATS. workspace-service's user could
 // publish any `events.>`: a forged `transaction.completed` was signed by the dispatcher and

@@ -3,8 +3,8 @@ import { WebhookCommands } from '@holdfast/contracts';
 import { publishEvent } from '@holdfast/messaging';
 import { fileFixture, startReceiver } from '@holdfast/test-fixtures';
 import { describe, expect, it } from 'vitest';
-import { startTestDispatcher } from './support/dispatcher.js';
-import { transactionEvent } from './support/events.js';
+import { startTestDispatcher } from '../support/dispatcher.js';
+import { transactionEvent } from '../support/events.js';
 
 // A success that leaves the worker idle is not stored by a pass of its own: the next event's claim
 // stores it in the same statement (ADR 41). The wait is made long here (a minute, and no poll in
