@@ -2,7 +2,7 @@ import { holdfastEscrowAbi } from '@holdfast/escrow';
 import { type Anvil, startAnvil } from '@holdfast/test-fixtures';
 import { toEventSelector } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChainReader, ESCROW_EVENT_TOPICS } from '../src/modules/indexing/chain-reader.js';
+import { createChainReader, ESCROW_EVENT_TOPICS } from '../../src/modules/indexing/chain-reader.js';
 
 let anvil: Anvil;
 

@@ -2,8 +2,8 @@ import { chainEventId } from '@holdfast/contracts';
 import { startForTest } from '@holdfast/http-kit';
 import { createTestStores, fileFixture, startAnvil, testLogger } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIndexerService, indexerConfigFrom } from '../src/index.js';
-import { chainStream, eventually, indexerTestEnv, SENDER, startChain, type TestChain, usdc } from './helpers/chain.js';
+import { createIndexerService, indexerConfigFrom } from '../../src/index.js';
+import { chainStream, eventually, indexerTestEnv, SENDER, startChain, type TestChain, usdc } from '../helpers/chain.js';
 
 // A local chain restarted without its state, under an indexer that had read it: the cursor's block
 // is not on the new chain, whose genesis block differs.

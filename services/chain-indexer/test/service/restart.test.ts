@@ -8,8 +8,8 @@ import { startForTest } from '@holdfast/http-kit';
 import { createTestBus, createTestDatabase, type TestBus, type TestDatabase, testLogger } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIndexerService, indexerConfigFrom } from '../src/index.js';
-import { chainStream, eventually, SENDER, type StreamMessage, startChain, type TestChain, usdc } from './helpers/chain.js';
+import { createIndexerService, indexerConfigFrom } from '../../src/index.js';
+import { chainStream, eventually, SENDER, type StreamMessage, startChain, type TestChain, usdc } from '../helpers/chain.js';
 
 let db: TestDatabase;
 let nats: TestBus;
@@ -20,7 +20,7 @@ let env: Record<string, string>;
 const expected: string[] = [];
 let child: ChildProcess | undefined;
 
-const mainJs = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const mainJs = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 
 beforeAll(async () => {
   [db, nats, chain] = await Promise.all([createTestDatabase(), createTestBus(), startChain()]);

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError } from '@holdfast/config';
 import { fileFixture, itRefusesToStart, readinessOf, startTestService } from '@holdfast/test-fixtures';
 import { describe, expect, it } from 'vitest';
-import { createIndexerService, indexerConfigFrom } from '../src/index.js';
+import { createIndexerService, indexerConfigFrom } from '../../src/index.js';
 
 const service = fileFixture(() =>
   startTestService({ name: 'chain-indexer', configFrom: indexerConfigFrom, create: createIndexerService, chain: true }),
@@ -23,7 +23,7 @@ describe('chain-indexer process', () => {
 });
 
 describe('chain-indexer start-up', () => {
-  itRefusesToStart('chain-indexer', fileURLToPath(new URL('../dist/main.js', import.meta.url)), [
+  itRefusesToStart('chain-indexer', fileURLToPath(new URL('../../dist/main.js', import.meta.url)), [
     {
       refuses: 'production without a chain (one is needed outside local) or its NATS credentials',
       env: { APP_ENV: 'production' },
