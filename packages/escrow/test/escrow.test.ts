@@ -25,7 +25,7 @@ import {
   ReleaseReason,
   uuidToOnchainId,
 } from '../src/index.js';
-import { type Connection, connect, expectRevert, revertsSeen } from './helpers/chain.js';
+import { type Connection, connect, expectRevert, revertsSeen } from './support/chain.js';
 
 const HOUR = 3_600n;
 const DAY = 86_400n;

@@ -45,8 +45,8 @@ import {
   toPermit,
   uuidToOnchainId,
 } from '../src/index.js';
-import { type Connection, connect, expectRevert, revertsSeen } from './helpers/chain.js';
-import { compileFixtures } from './helpers/fixtures.js';
+import { type Connection, connect, expectRevert, revertsSeen } from './support/chain.js';
+import { compileFixtures } from './support/fixtures.js';
 
 const HOUR = 3_600n;
 const usdc = (amount: string) => parseUnits(amount, 6);

@@ -3,8 +3,8 @@ import { type Abi, type Address, domainSeparator, getContract, type Hex, keccak2
 import { mnemonicToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deployMockUsdc, mockUsdcAbi, readEip712Domain, tokenAuthorizationTypes } from '../src/index.js';
-import { type Connection, connect, expectRevert } from './helpers/chain.js';
-import { compileFixtures } from './helpers/fixtures.js';
+import { type Connection, connect, expectRevert } from './support/chain.js';
+import { compileFixtures } from './support/fixtures.js';
 
 const account = (addressIndex: number) => mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex });
 const payer = account(2);

@@ -2,9 +2,9 @@ import { type Abi, type Address, getAddress } from 'viem';
 import { type CompiledContract, compileSources, readSources } from '../../scripts/compile.js';
 import type { Connection } from './chain.js';
 
-/** Compiles test/fixtures/*.sol with the same pinned compiler and settings as the contracts. */
+/** Compiles test/support/files/*.sol with the same pinned compiler and settings as the contracts. */
 export function compileFixtures(): Map<string, CompiledContract> {
-  return new Map(compileSources(readSources('test/fixtures')).contracts.map((c) => [c.contractName, c]));
+  return new Map(compileSources(readSources('test/support/files')).contracts.map((c) => [c.contractName, c]));
 }
 
 /** Deploys a compiled fixture from `deployer` and returns its address. */
