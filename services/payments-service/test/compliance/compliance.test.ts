@@ -3,7 +3,7 @@ import { PAYMENTS_V2_OPERATIONS } from '@holdfast/contracts';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, bearer, call, key, type Loose, newPlatform, startPaymentsEnv, tokenFor } from '../helpers.js';
+import { type Answer, bearer, call, key, type Loose, newPlatform, startPaymentsEnv, tokenFor } from '../support/harness.js';
 import { startIdentityProvider } from '../support/identity-provider.js';
 
 // Compliance verifications: the four operations on v1 (the spec's doubled prefix, exactly) and v2,

@@ -1,7 +1,7 @@
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, key, newPlatform } from '../helpers.js';
-import { insertTransaction, platformWithCredentials, RECEIVER, SENDER, startChainPaymentsEnv } from '../settlement/fixtures.js';
+import { insertTransaction, platformWithCredentials, RECEIVER, SENDER, startChainPaymentsEnv } from '../support/chain.js';
+import { bearer, call, key, newPlatform } from '../support/harness.js';
 
 // A template's pre_release controls run when a release is attested: a required one that fails
 // refuses the release (409 RELEASE_BLOCKED_BY_CONTROL) and leaves the escrow as it was; every

@@ -1,8 +1,8 @@
 import { EscrowStatus, holdfastEscrowAbi, uuidToOnchainId } from '@holdfast/escrow';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, newPlatform } from '../helpers.js';
-import { AMOUNT, escrowedThroughApi, startChainPaymentsEnv, waitFor } from '../settlement/fixtures.js';
+import { AMOUNT, escrowedThroughApi, startChainPaymentsEnv, waitFor } from '../support/chain.js';
+import { bearer, call, newPlatform } from '../support/harness.js';
 
 // Issue 28 item 4: nothing called the escrow's `freeze`, so while a dispute was decided the expiry
 // escape (`claimExpired`, anyone, once the escrow expires) could pay the receiver. Opening a dispute

@@ -13,7 +13,7 @@ import {
   startPaymentsEnv,
   type TestSql,
   tokenFor,
-} from '../helpers.js';
+} from '../support/harness.js';
 
 // OAuth 2.0 client credentials: clients, the token endpoint in both encodings, revocation,
 // revoke-all, introspection, expiry, the v2 scope rules, and a standard client library.

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { DEFAULT_KEY_SCOPES, PAYMENTS_V2_OPERATIONS, SCOPES, V1_SCOPES } from '@holdfast/contracts';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { describe, expect, it } from 'vitest';
-import { bearer, call, createClient, GENEROUS_LIMITS, key, startPayments, startPaymentsEnv, tokenFor } from '../helpers.js';
+import { bearer, call, createClient, GENEROUS_LIMITS, key, startPayments, startPaymentsEnv, tokenFor } from '../support/harness.js';
 
 // Platforms and API keys: the eight operations of the spec's table, the bootstrap platform, the
 // scope catalogue and the v1/v2 credential rules, on one real instance.

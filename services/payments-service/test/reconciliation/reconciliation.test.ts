@@ -1,7 +1,6 @@
 import { capturingLogger, fileFixture } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, key } from '../helpers.js';
 import {
   AMOUNT,
   escrowedThroughApi,
@@ -10,7 +9,8 @@ import {
   RECEIVER,
   SENDER,
   startChainPaymentsEnv,
-} from '../settlement/fixtures.js';
+} from '../support/chain.js';
+import { bearer, call, key } from '../support/harness.js';
 
 // The reconciler against a private anvil: the books are broken on purpose (the sender settles an
 // escrow on chain and payments never hears of it: no CHAIN event is published in this file). The

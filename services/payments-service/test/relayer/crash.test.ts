@@ -2,9 +2,9 @@ import { holdfastEscrowAbi } from '@holdfast/contracts/escrow';
 import { EscrowStatus } from '@holdfast/escrow';
 import { type RunningProcesses, startServiceProcesses } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, testSql } from '../helpers.js';
-import { type ChainWorld, platformWithCredentials, RECEIVER, startChain, waitFor } from '../settlement/fixtures.js';
-import { authorizationBody, createFor, newPayer, RELAYER, relayerNonce, testClientOf } from './fixtures.js';
+import { type ChainWorld, platformWithCredentials, RECEIVER, startChain, waitFor } from '../support/chain.js';
+import { bearer, call, testSql } from '../support/harness.js';
+import { authorizationBody, createFor, newPayer, RELAYER, relayerNonce, testClientOf } from '../support/relayer.js';
 
 // kill -9 of payments (a real process, its built dist/main.js) after the relay was committed and
 // before its receipt: the restarted process follows the stored bytes to one lock, never a second.

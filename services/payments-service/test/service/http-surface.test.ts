@@ -3,7 +3,7 @@ import { networkInterfaces } from 'node:os';
 import { freePort, startServiceProcesses } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { call, type PaymentsEnv, startPaymentsEnv } from '../helpers.js';
+import { call, type PaymentsEnv, startPaymentsEnv } from '../support/harness.js';
 
 // What every answer of the Payments API carries and where its operational surface is (issue 28
 // item 9): security headers on every answer (HSTS outside local), /docs optional in production,

@@ -13,7 +13,7 @@ import {
   type TestBus,
   type TestDatabase,
   tokenFor,
-} from '../helpers.js';
+} from '../support/harness.js';
 
 // Two payments instances on one database: the rate limits are one limit across them, and a
 // revocation made on one is refused by the other within a second even when the other never hears

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { SCOPES, V1_SCOPES } from '@holdfast/contracts';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, createClient, key, startPaymentsEnv, tokenFor } from '../helpers.js';
+import { bearer, call, createClient, key, startPaymentsEnv, tokenFor } from '../support/harness.js';
 
 // Every authenticated access operation against every way a credential can be wrong, generated
 // from one table. Each refused request must change nothing.

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { eventSubject } from '@holdfast/contracts';
 import { type Receiver, type RunningProcesses, startReceiver, startServiceProcesses, until } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, key, newPlatform } from '../helpers.js';
-import { type ChainWorld, RECEIVER, SENDER, startChain } from '../settlement/fixtures.js';
+import { type ChainWorld, RECEIVER, SENDER, startChain } from '../support/chain.js';
+import { bearer, call, key, newPlatform } from '../support/harness.js';
 
 // Traces end to end, as an operator's collector receives them (docs/operations.md, "Tracing"): the
 // real processes export OTLP/HTTP to a collector stand-in here, and the spans' parent links are

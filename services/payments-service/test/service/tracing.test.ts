@@ -4,8 +4,8 @@ import { createLogger } from '@holdfast/logging';
 import { inMemorySpanExporter, type ReadableSpan, startTracing, type Tracing } from '@holdfast/runtime';
 import { fileFixture, type Receiver, startReceiver, until } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, key, type Running, startPaymentsEnv } from '../helpers.js';
 import { startDispatcherFor } from '../support/dispatcher.js';
+import { call, key, type Running, startPaymentsEnv } from '../support/harness.js';
 
 // One payment followed across processes (docs/operations.md, "Tracing"): real payments-service and
 // webhook-dispatcher on real PostgreSQL and NATS, spans read from an in-memory exporter. The HTTP

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PAYMENTS_V2_OPERATIONS } from '@holdfast/contracts';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, createClient, key, startPaymentsEnv, tokenFor } from '../helpers.js';
+import { bearer, call, createClient, key, startPaymentsEnv, tokenFor } from '../support/harness.js';
 
 // Every one of the 38 v2 operations of the contract (the spec's 36 and the relayer's two) is served, refuses a request without a
 // credential and an API key (v2 takes OAuth tokens only), and a token without the operation's scope.

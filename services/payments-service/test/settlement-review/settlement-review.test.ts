@@ -1,15 +1,8 @@
 import { EscrowStatus } from '@holdfast/escrow';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, key } from '../helpers.js';
-import {
-  AMOUNT,
-  escrowedThroughApi,
-  platformWithCredentials,
-  publishChain,
-  startChainPaymentsEnv,
-  waitFor,
-} from '../settlement/fixtures.js';
+import { AMOUNT, escrowedThroughApi, platformWithCredentials, publishChain, startChainPaymentsEnv, waitFor } from '../support/chain.js';
+import { bearer, call, key } from '../support/harness.js';
 
 // The operator routes of settlement (admin scope) on a private anvil with the settlement worker:
 // a superseded refund and a conflicting CHAIN event are listed and resolved, a failed release is

@@ -12,7 +12,7 @@ import {
   SENDER,
   startChainPaymentsEnv,
   waitFor,
-} from './fixtures.js';
+} from '../support/chain.js';
 
 // The CHAIN consumer: messages published exactly as the chain-indexer publishes them (subject per
 // kind, Nats-Msg-Id = chainMessageId) from real escrow logs on anvil; each applied at most once.

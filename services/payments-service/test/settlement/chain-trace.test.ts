@@ -2,8 +2,15 @@ import { chainMessageId, uuidv7 } from '@holdfast/contracts';
 import { inMemorySpanExporter, startTracing, type Tracing } from '@holdfast/runtime';
 import { ANVIL_ACCOUNTS } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestBus, TestSql } from '../helpers.js';
-import { type ChainPaymentsEnv, type ChainWorld, insertTransaction, publishChain, startChainPaymentsEnv, waitFor } from './fixtures.js';
+import {
+  type ChainPaymentsEnv,
+  type ChainWorld,
+  insertTransaction,
+  publishChain,
+  startChainPaymentsEnv,
+  waitFor,
+} from '../support/chain.js';
+import type { TestBus, TestSql } from '../support/harness.js';
 
 // The chain side of a payment's trace (docs/operations.md, "Tracing"): a CHAIN message published as
 // the indexer publishes it starts a trace; payments' consumer continues it, and the state move's

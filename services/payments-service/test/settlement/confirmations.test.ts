@@ -1,7 +1,6 @@
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { paymentsConfigFrom } from '../../src/config.js';
-import { bearer, call, key } from '../helpers.js';
 import {
   AMOUNT,
   eventsOf,
@@ -12,7 +11,8 @@ import {
   SENDER,
   startChainPaymentsEnv,
   waitFor,
-} from './fixtures.js';
+} from '../support/chain.js';
+import { bearer, call, key } from '../support/harness.js';
 
 // A submitted hash moves a transaction only once its receipt is CHAIN_CONFIRMATIONS deep (the
 // receipt's block is the first confirmation): before that 409 CHAIN_TRANSACTION_PENDING and nothing

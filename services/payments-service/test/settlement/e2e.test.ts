@@ -6,8 +6,8 @@ import { fileFixture } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import type { Address, Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call } from '../helpers.js';
-import { ATTESTER, eventsOf, platformWithCredentials, publishChain, startChainPaymentsEnv, waitFor } from './fixtures.js';
+import { ATTESTER, eventsOf, platformWithCredentials, publishChain, startChainPaymentsEnv, waitFor } from '../support/chain.js';
+import { bearer, call } from '../support/harness.js';
 
 // A payment's whole life through the Payments API v2 and a real chain: created by the API, funds
 // locked by the sender's own createEscrow on anvil, the CHAIN event (as the indexer publishes it)

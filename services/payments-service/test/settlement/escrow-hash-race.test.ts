@@ -1,6 +1,5 @@
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call } from '../helpers.js';
 import {
   AMOUNT,
   eventsOf,
@@ -11,7 +10,8 @@ import {
   SENDER,
   startChainPaymentsEnv,
   waitFor,
-} from './fixtures.js';
+} from '../support/chain.js';
+import { bearer, call } from '../support/harness.js';
 
 // Issue 28 item 8: `escrow-hash` racing the CHAIN consumer on the same EscrowCreated deadlocked
 // (the consumer took the message's row, then the transaction's; the API the other way round) and

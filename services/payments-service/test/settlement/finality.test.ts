@@ -1,8 +1,8 @@
 import type { ChainEvent } from '@holdfast/contracts';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, newPlatform } from '../helpers.js';
-import { AMOUNT, eventsOf, publishChain, RECEIVER, SENDER, startChainPaymentsEnv, waitFor } from './fixtures.js';
+import { AMOUNT, eventsOf, publishChain, RECEIVER, SENDER, startChainPaymentsEnv, waitFor } from '../support/chain.js';
+import { bearer, call, newPlatform } from '../support/harness.js';
 
 // Finality levels end to end on a local chain (docs/chain.md, levels): anvil's epoch of 2 slots
 // answers `safe` with the head minus 2 and `finalized` with the head minus 4, and the network's

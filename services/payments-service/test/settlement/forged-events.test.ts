@@ -3,7 +3,7 @@ import { type ChainEvent, chainEventId, chainMessageId, uuidv7 } from '@holdfast
 import { uuidToOnchainId } from '@holdfast/escrow';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AMOUNT, eventsOf, insertTransaction, publishChain, RECEIVER, SENDER, startChainPaymentsEnv, waitFor } from './fixtures.js';
+import { AMOUNT, eventsOf, insertTransaction, publishChain, RECEIVER, SENDER, startChainPaymentsEnv, waitFor } from '../support/chain.js';
 
 // NATS is not trusted with money. Whoever can publish on a CHAIN subject (a stolen NATS
 // credential, a compromised process) publishes events with valid-looking fields; payments reads

@@ -12,7 +12,6 @@ import { sendCommand } from '@holdfast/messaging';
 import { fileFixture, initCodeReturning, type RunningProcesses, startServiceProcesses } from '@holdfast/test-fixtures';
 import { type Address, createWalletClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call } from '../helpers.js';
 import {
   AMOUNT,
   ATTESTER,
@@ -23,7 +22,8 @@ import {
   RECEIVER,
   SENDER,
   startChainPaymentsEnv,
-} from './fixtures.js';
+} from '../support/chain.js';
+import { bearer, call } from '../support/harness.js';
 
 // Issue 28 item 1, reproduced: a merchant deploys HoldfastEscrow's runtime code behind an init code
 // of its own (no constructor: expiryPeriod = freezePeriod = 0) and has the payer lock the funds

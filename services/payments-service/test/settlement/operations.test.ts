@@ -4,7 +4,6 @@ import { EscrowStatus } from '@holdfast/escrow';
 import { ANVIL_ACCOUNTS, fileFixture } from '@holdfast/test-fixtures';
 import { getAddress } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, key } from '../helpers.js';
 import {
   AMOUNT,
   eventsOf,
@@ -15,7 +14,8 @@ import {
   SENDER,
   startChainPaymentsEnv,
   waitFor,
-} from './fixtures.js';
+} from '../support/chain.js';
+import { bearer, call, key } from '../support/harness.js';
 
 // The on-chain operations over HTTP, on a private anvil with the real escrow and MockUSDC, the
 // settlement worker holding the attester key, and CHAIN messages published as the indexer does.

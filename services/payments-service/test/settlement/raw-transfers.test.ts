@@ -3,8 +3,8 @@ import { holdfastEscrowAbi } from '@holdfast/contracts/escrow';
 import { uuidToOnchainId } from '@holdfast/escrow';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, key } from '../helpers.js';
-import { AMOUNT, eventsOf, platformWithCredentials, RECEIVER, SENDER, startChainPaymentsEnv } from './fixtures.js';
+import { AMOUNT, eventsOf, platformWithCredentials, RECEIVER, SENDER, startChainPaymentsEnv } from '../support/chain.js';
+import { bearer, call, key } from '../support/harness.js';
 
 // Issue 28 item 2: a raw transfer proves one transaction, chosen by the chain, not by whoever
 // submits its hash first. On a private anvil with the real escrow and MockUSDC: a `pay` through the

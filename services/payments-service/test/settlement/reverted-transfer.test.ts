@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { erc20Abi } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call } from '../helpers.js';
-import { AMOUNT, eventsOf, platformWithCredentials, RECEIVER, SENDER, startChainPaymentsEnv } from './fixtures.js';
+import { AMOUNT, eventsOf, platformWithCredentials, RECEIVER, SENDER, startChainPaymentsEnv } from '../support/chain.js';
+import { bearer, call } from '../support/harness.js';
 
 // Issue 28 item 9: a reverted transfer hash is claimed once. A raw transaction fails when its
 // sender's transfer reverted; the hash was not claimed, so one reverted token transfer of a sender

@@ -2,7 +2,6 @@ import { createServer } from 'node:http';
 import { EscrowStatus } from '@holdfast/escrow';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, startPaymentsEnv } from '../helpers.js';
 import {
   escrowedThroughApi,
   eventsOf,
@@ -14,7 +13,8 @@ import {
   SENDER,
   startChainPaymentsEnv,
   waitFor,
-} from '../settlement/fixtures.js';
+} from '../support/chain.js';
+import { bearer, call, startPaymentsEnv } from '../support/harness.js';
 
 // The test clock (docs/test-clock.md): POST /api/v2/test_helpers/transactions/{id}/advance_hold
 // ends a held transaction's hold now, on a local deployment or for a sandbox credential. Against a

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { PAYMENTS_V2_OPERATIONS, TRANSACTION_STATUSES } from '@holdfast/contracts';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, createClient, key, type Loose, startPaymentsEnv, tokenFor } from '../helpers.js';
-import { address, count, newTenant, type Tenant } from './setup.js';
+import { bearer, call, createClient, key, type Loose, startPaymentsEnv, tokenFor } from '../support/harness.js';
+import { address, count, newTenant, type Tenant } from '../support/transactions.js';
 
 // GET list / at-risk / stats and POST quote, on v1 and v2, with the security cases.
 

@@ -3,8 +3,8 @@ import { PAYMENTS_COMMANDS, WORKSPACE_TRANSACTION_COMMANDS } from '@holdfast/con
 import { sendCommand } from '@holdfast/messaging';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, key, type Loose, startPaymentsEnv, tokenFor } from '../helpers.js';
-import { address, count, newTenant, type Tenant } from './setup.js';
+import { bearer, call, key, type Loose, startPaymentsEnv, tokenFor } from '../support/harness.js';
+import { address, count, newTenant, type Tenant } from '../support/transactions.js';
 
 // Issue 28 item 3: a sandbox credential (a platform made by issueSandboxCredentials, `sandbox`)
 // moves money on test networks only. Outside production every mainnet name is coerced to its

@@ -3,8 +3,8 @@ import { type DomainEvent, EVENT_TYPES, PAYMENTS_COMMANDS, type SandboxCredentia
 import { publishEvent, sendCommand } from '@holdfast/messaging';
 import { domainEvent, fileFixture, type Receiver, startReceiver, until } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, key, type Running, startPaymentsEnv, tokenFor } from '../helpers.js';
 import { startDispatcherFor } from '../support/dispatcher.js';
+import { bearer, call, key, type Running, startPaymentsEnv, tokenFor } from '../support/harness.js';
 
 // Payments API v1 webhooks: every operation forwarded to a real webhook-dispatcher on the same
 // NATS prefix and database server, owned by the calling credential's platform.

@@ -3,7 +3,7 @@ import { PAYMENTS_COMMANDS, SANDBOX_CLIENT_SCOPES, SANDBOX_KEY_SCOPES } from '@h
 import { prefixed, sendCommand } from '@holdfast/messaging';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { describe, expect, it } from 'vitest';
-import { bearer, call, key, startPaymentsEnv, tokenFor } from '../helpers.js';
+import { bearer, call, key, startPaymentsEnv, tokenFor } from '../support/harness.js';
 
 // The commands the Workspace API sends to payments (PAYMENTS_COMMANDS), over real NATS against a
 // real payments instance: sandbox credentials, a workspace's platforms, its OAuth clients.

@@ -1,10 +1,10 @@
 import { type RunningProcesses, startServiceProcesses } from '@holdfast/test-fixtures';
 import { erc20Abi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, testSql } from '../helpers.js';
-import { newPayer, RELAYER, testClientOf, usdcBalance } from '../relayer/fixtures.js';
-import { type ChainWorld, platformWithCredentials, startChain, waitFor } from '../settlement/fixtures.js';
-import { facilitatorFor, PRICE, paymentFor, requirementsFor } from './fixtures.js';
+import { type ChainWorld, platformWithCredentials, startChain, waitFor } from '../support/chain.js';
+import { bearer, call, testSql } from '../support/harness.js';
+import { newPayer, RELAYER, testClientOf, usdcBalance } from '../support/relayer.js';
+import { facilitatorFor, PRICE, paymentFor, requirementsFor } from '../support/x402.js';
 
 // kill -9 of payments (its built dist/main.js) after an x402 settle committed its relay and before
 // the receipt: the seller's retry of the same payload, to the restarted process, answers the same

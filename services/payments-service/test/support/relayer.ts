@@ -4,8 +4,8 @@ import { type Address, createTestClient, getAddress, type Hex, http, type LocalA
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { expect } from 'vitest';
 import { LOCAL_RELAYER_KEY } from '../../src/config.js';
-import { bearer, call, type Loose } from '../helpers.js';
-import type { ChainWorld } from '../settlement/fixtures.js';
+import type { ChainWorld } from './chain.js';
+import { bearer, call, type Loose } from './harness.js';
 
 export const RELAYER = privateKeyToAccount(LOCAL_RELAYER_KEY).address;
 export const newPayer = () => privateKeyToAccount(generatePrivateKey());

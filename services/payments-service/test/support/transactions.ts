@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { STREAMS } from '@holdfast/contracts';
 import { streamMessages } from '@holdfast/messaging/testing';
-import { type Loose, newPlatform, type PaymentsEnv } from '../helpers.js';
+import { type Loose, newPlatform, type PaymentsEnv } from './harness.js';
 
 export interface Tenant {
   platformId: string;

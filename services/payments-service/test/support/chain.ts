@@ -31,7 +31,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { expect } from 'vitest';
 import { LOCAL_ATTESTER_KEY } from '../../src/config.js';
-import { bearer, call, newPlatform, type PaymentsEnv, startPaymentsEnv, type TestSql, tokenFor } from '../helpers.js';
+import { bearer, call, newPlatform, type PaymentsEnv, startPaymentsEnv, type TestSql, tokenFor } from './harness.js';
 
 export const NETWORK = 'base-sepolia';
 /** The escrow's sender (anvil #1) and receiver (#2), and the amount the files lock: 25.5 MockUSDC. */

@@ -1,5 +1,5 @@
-import { bearer, call, type Loose, type TestSql } from '../helpers.js';
-import { address } from '../transactions/setup.js';
+import { bearer, call, type Loose, type TestSql } from './harness.js';
+import { address } from './transactions.js';
 
 export { address };
 

@@ -13,7 +13,7 @@ import {
 } from '@holdfast/test-fixtures';
 import postgres from 'postgres';
 import { request } from 'undici';
-import { createPaymentsService, paymentsConfigFrom } from '../src/index.js';
+import { createPaymentsService, paymentsConfigFrom } from '../../src/index.js';
 
 export interface Running {
   url: string;

@@ -10,8 +10,8 @@ import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import { paymentMiddleware, x402ResourceServer } from '@x402/hono';
 import { Hono } from 'hono';
 import { type Address, type Hex, type LocalAccount, toHex } from 'viem';
-import { bearer, call } from '../helpers.js';
-import type { ChainWorld } from '../settlement/fixtures.js';
+import type { ChainWorld } from './chain.js';
+import { bearer, call } from './harness.js';
 
 // The x402 protocol's own libraries as Holdfast's peers (docs/x402.md): a seller's Hono server
 // behind @x402/hono configured with Holdfast's facilitator URL and the platform's token, and a

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { SignClient } from '@walletconnect/sign-client';
 import type { LocalAccount } from 'viem';
-import { signCheckout } from './wallet.js';
+import { signCheckout } from './checkout-wallet.js';
 
 // The payer's wallet in the connector tests: one test wallet (a viem local account, a chain, what
 // it was asked) answering the page's EIP-1193 calls, reached two ways as a real payer's would be:
