@@ -1,6 +1,6 @@
 import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, type IndexerWorld, startIndexerWorld, type TestChain, usdc } from '../helpers/chain.js';
+import { eventually, type IndexerWorld, startIndexerWorld, type TestChain, usdc } from '../support/chain.js';
 
 let world: IndexerWorld;
 let chain: TestChain;

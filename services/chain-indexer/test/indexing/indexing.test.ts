@@ -12,7 +12,7 @@ import {
   startIndexerWorld,
   type TestChain,
   usdc,
-} from '../helpers/chain.js';
+} from '../support/chain.js';
 
 let world: IndexerWorld;
 let chain: TestChain;

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, type IndexerWorld, startIndexerWorld, usdc } from '../helpers/chain.js';
-import { headSubscriptionIs, type RpcProxy, startRpcProxy } from '../helpers/rpc-proxy.js';
+import { eventually, type IndexerWorld, startIndexerWorld, usdc } from '../support/chain.js';
+import { headSubscriptionIs, type RpcProxy, startRpcProxy } from '../support/rpc-proxy.js';
 
 // Polling (every 50 ms, the tests' setting) carries the indexer whenever no subscription is up.
 let world: IndexerWorld;

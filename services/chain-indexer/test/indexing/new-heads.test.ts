@@ -1,7 +1,7 @@
 import { chainEventId } from '@holdfast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, type IndexerWorld, startIndexerWorld, usdc } from '../helpers/chain.js';
-import { headSubscriptionIs, type RpcProxy, startRpcProxy } from '../helpers/rpc-proxy.js';
+import { eventually, type IndexerWorld, startIndexerWorld, usdc } from '../support/chain.js';
+import { headSubscriptionIs, type RpcProxy, startRpcProxy } from '../support/rpc-proxy.js';
 
 // The poll is an hour: within this file only a new head over the subscription (or its reconnect)
 // wakes the indexer, so an event that arrives came by the subscription.

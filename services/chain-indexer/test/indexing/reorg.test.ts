@@ -4,7 +4,7 @@ import { holdfastEscrowAbi, uuidToOnchainId } from '@holdfast/escrow';
 import type postgres from 'postgres';
 import { encodeFunctionData, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ATTESTER, eventually, type IndexerWorld, RECEIVER, SENDER, startIndexerWorld, type TestChain, usdc } from '../helpers/chain.js';
+import { ATTESTER, eventually, type IndexerWorld, RECEIVER, SENDER, startIndexerWorld, type TestChain, usdc } from '../support/chain.js';
 
 let world: IndexerWorld;
 let chain: TestChain;

@@ -3,7 +3,7 @@ import { startForTest } from '@holdfast/http-kit';
 import { createTestStores, fileFixture, startAnvil, testLogger } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexerService, indexerConfigFrom } from '../../src/index.js';
-import { chainStream, eventually, indexerTestEnv, SENDER, startChain, type TestChain, usdc } from '../helpers/chain.js';
+import { chainStream, eventually, indexerTestEnv, SENDER, startChain, type TestChain, usdc } from '../support/chain.js';
 
 // A local chain restarted without its state, under an indexer that had read it: the cursor's block
 // is not on the new chain, whose genesis block differs.

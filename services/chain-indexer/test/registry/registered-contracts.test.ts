@@ -18,7 +18,7 @@ import {
   startIndexer,
   type TestChain,
   usdc,
-} from '../helpers/chain.js';
+} from '../support/chain.js';
 
 // Escrow contracts registered at run time (a workspace's dedicated escrow): followed from their
 // deployment block without a restart, on a network already followed or a new one, and after a restart.

@@ -9,7 +9,7 @@ import { createTestBus, createTestDatabase, type TestBus, type TestDatabase, tes
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexerService, indexerConfigFrom } from '../../src/index.js';
-import { chainStream, eventually, SENDER, type StreamMessage, startChain, type TestChain, usdc } from '../helpers/chain.js';
+import { chainStream, eventually, SENDER, type StreamMessage, startChain, type TestChain, usdc } from '../support/chain.js';
 
 let db: TestDatabase;
 let nats: TestBus;
