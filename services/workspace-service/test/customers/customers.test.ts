@@ -2,7 +2,7 @@ import { CustomerRecord } from '@holdfast/contracts';
 import { fileFixture, startAnvil } from '@holdfast/test-fixtures';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { anvilClients } from '../helpers/chain.js';
+import { anvilClients } from '../support/chain.js';
 import { customerJwt, linkWallet, registerCustomer } from '../support/customers.js';
 import {
   auditEntries,

@@ -1,7 +1,7 @@
 import { type StandIn, type StandInAnswer, startStandIn } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_TEST_MESSAGE, chatNotifier, kycProvider } from '../../src/modules/integrations/adapters.js';
-import { capturedLogger } from '../helpers/logs.js';
+import { capturedLogger } from '../support/logs.js';
 
 // The contract of each integration provider adapter, against a local stand-in of the provider:
 // what is sent, and how every kind of answer is read.

@@ -2,9 +2,9 @@ import { INTEGRATION_CATALOG } from '@holdfast/contracts';
 import { createKeyring, createSecretBox } from '@holdfast/secrets';
 import { type StandIn, startStandIn } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { capturedLogger } from '../helpers/logs.js';
 import { insertUser } from '../support/fixtures.js';
 import { auditEntries, buildWorld, type Harness, startHarness, type World } from '../support/harness.js';
+import { capturedLogger } from '../support/logs.js';
 
 // The integrations of a workspace, with the two providers that are called standing in locally:
 // a KYC provider (GET /v1/account with a bearer key) and a chat provider (incoming webhooks).

@@ -1,9 +1,9 @@
 import { connect } from 'node:net';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCustodyA } from '../helpers/vendors.js';
 import { buildWorld, type Harness, type Json, PASSWORD, startHarness, uniqueEmail, type World } from '../support/harness.js';
 import { callPayments } from '../support/integrations.js';
+import { startCustodyA } from '../support/vendors.js';
 
 // Issue 14, one test per finding, through the real services over HTTP: each answer is a 4xx in
 // the error envelope with a clear code and message, and nothing was written.

@@ -13,7 +13,7 @@ import { type Harness, type Json, startHarness } from '../support/harness.js';
 // these two linters: docs/adr). Both run offline: no telemetry, no update check.
 const run = promisify(execFile);
 const BIN = join(import.meta.dirname, '..', '..', 'node_modules', '.bin');
-const CONFIG = join(import.meta.dirname, '..', 'openapi');
+const CONFIG = join(import.meta.dirname, '..', 'support', 'files', 'openapi');
 const OFFLINE = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_UPDATE_NOTIFIER: '1' };
 
 let h: Harness;

@@ -5,8 +5,8 @@ import { promisify } from 'node:util';
 import { createKeyring, createSecretBox, keyIdOf } from '@holdfast/secrets';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SEALED_COLUMNS } from '../../src/db/sealed-columns.js';
-import { startCustodyA } from '../helpers/vendors.js';
 import { buildWorld, type Harness, startHarness, type World } from '../support/harness.js';
+import { startCustodyA } from '../support/vendors.js';
 
 // The operator's re-encrypt command (docs/operations.md#rotating-data_encryption_key) against
 // values the running service sealed: every sealed column of workspace-service is walked, the old

@@ -1,7 +1,7 @@
 import { createKeyring, createSecretBox } from '@holdfast/secrets';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capturedLogger } from '../helpers/logs.js';
 import { auditEntries, buildWorld, type Harness, startHarness, type World } from '../support/harness.js';
+import { capturedLogger } from '../support/logs.js';
 
 // Workspace settings (/settings: one workspace's) and global settings (/global-settings).
 const SECRET_VALUE = 'sk_live_settings_51Hx9Q2e4T7b';

@@ -10,9 +10,9 @@ import { contractDeployments } from '../../src/db/schema.js';
 import { anvilDevKey, LOCAL_DEPLOYER_INDEX } from '../../src/modules/wallets/common/settings.js';
 import { createContractDeploymentRepository } from '../../src/modules/wallets/contracts/repository.js';
 import { type ContractDeploymentService, createContractDeploymentService } from '../../src/modules/wallets/contracts/service.js';
-import { anvilClients, DEPLOYED_ESCROW } from '../helpers/chain.js';
-import { auditRecorder, openTestDatabase, type TestDb } from '../helpers/db.js';
-import { insertWorkspace } from '../helpers/tenants.js';
+import { anvilClients, DEPLOYED_ESCROW } from '../support/chain.js';
+import { auditRecorder, openTestDatabase, type TestDb } from '../support/db.js';
+import { insertWorkspace } from '../support/tenants.js';
 
 let db: TestDb;
 let anvil: Anvil;

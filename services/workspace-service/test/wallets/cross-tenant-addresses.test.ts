@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCustodyA } from '../helpers/vendors.js';
 import {
   buildWorld,
   type Harness,
@@ -12,6 +11,7 @@ import {
 } from '../support/harness.js';
 import { newTenant } from '../support/integrations.js';
 import { seedTransaction } from '../support/transactions.js';
+import { startCustodyA } from '../support/vendors.js';
 
 // Issue 13 item 1 (docs/workspace-transactions.md, "Which addresses count"): a self-signed-up
 // ADMIN points a CUSTODY_A vendor at a server of its own that answers a victim's address, then

@@ -10,7 +10,7 @@ import { createCustodyAAdapter } from '../../src/modules/wallets/providers/custo
 import { createCustodyBAdapter } from '../../src/modules/wallets/providers/custody-b.js';
 import { createCustodyCAdapter } from '../../src/modules/wallets/providers/custody-c.js';
 import { createCustodyDAdapter } from '../../src/modules/wallets/providers/custody-d.js';
-import { startCustodyA, startCustodyB, startCustodyC, startCustodyD, type VendorMode } from '../helpers/vendors.js';
+import { startCustodyA, startCustodyB, startCustodyC, startCustodyD, type VendorMode } from '../support/vendors.js';
 
 // Contract tests of each custody adapter against a local stand-in that honours the vendor's
 // documented shapes (docs/wallets.md): the happy paths, and every way a vendor fails.

@@ -3,9 +3,9 @@ import { getAddress } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerAccountPath } from '../../src/modules/wallets/customer/service.js';
-import { startCustodyA } from '../helpers/vendors.js';
 import { registerCustomer } from '../support/customers.js';
 import { auditEntries, buildWorld, createWorkspace, type Harness, startHarness, uniqueEmail, type World } from '../support/harness.js';
+import { startCustodyA } from '../support/vendors.js';
 
 // autoCreateCustomerWallets over HTTP, on the whole service: the customer's wallet step is a remote
 // task queued in the customer's transaction, run right after the commit and retried by the runner.

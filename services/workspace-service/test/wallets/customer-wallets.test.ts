@@ -18,11 +18,11 @@ import {
   FULL_CONFIG_ACCESS,
   type WalletProviderConfigService,
 } from '../../src/modules/wallets/provider-configs/service.js';
-import { anvilClients } from '../helpers/chain.js';
-import { auditRecorder, openTestDatabase, type TestDb } from '../helpers/db.js';
-import { compileFixtures } from '../helpers/solidity.js';
-import { insertCustomer, insertWorkspaces } from '../helpers/tenants.js';
-import { startCustodyA } from '../helpers/vendors.js';
+import { anvilClients } from '../support/chain.js';
+import { auditRecorder, openTestDatabase, type TestDb } from '../support/db.js';
+import { compileFixtures } from '../support/solidity.js';
+import { insertCustomer, insertWorkspaces } from '../support/tenants.js';
+import { startCustodyA } from '../support/vendors.js';
 
 const DOMAIN = 'pay.holdfast.test';
 const URI = 'https://pay.holdfast.test/link';

@@ -8,7 +8,7 @@ import { ANVIL_ACCOUNTS, fileFixture, startAnvil, testLogger } from '@holdfast/t
 import { type Address, getAddress, maxUint256, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anvilClients } from '../helpers/chain.js';
+import { anvilClients } from '../support/chain.js';
 import { buildWorld, startHarness } from '../support/harness.js';
 
 // End to end on anvil: a dedicated escrow deployed through the Workspace API is announced to the

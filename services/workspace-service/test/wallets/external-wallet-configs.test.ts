@@ -12,8 +12,8 @@ import {
   type ExternalWalletConfigService,
   rpcKeyContext,
 } from '../../src/modules/wallets/external/service.js';
-import { auditRecorder, openTestDatabase, type TestDb } from '../helpers/db.js';
-import { insertWorkspace } from '../helpers/tenants.js';
+import { auditRecorder, openTestDatabase, type TestDb } from '../support/db.js';
+import { insertWorkspace } from '../support/tenants.js';
 
 let db: TestDb;
 let service: ExternalWalletConfigService;

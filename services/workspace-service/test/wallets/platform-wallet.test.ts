@@ -14,8 +14,8 @@ import { ANVIL_MNEMONIC } from '../../src/modules/wallets/common/settings.js';
 import { derive, isMnemonic, seedOf, slip10Ed25519, specProblems } from '../../src/modules/wallets/providers/hd.js';
 import { createPlatformAdapter, type PlatformAdapter, seedContext } from '../../src/modules/wallets/providers/platform.js';
 import { createPlatformWalletRepository } from '../../src/modules/wallets/providers/repository.js';
-import { openTestDatabase, type TestDb } from '../helpers/db.js';
-import { insertWorkspace } from '../helpers/tenants.js';
+import { openTestDatabase, type TestDb } from '../support/db.js';
+import { insertWorkspace } from '../support/tenants.js';
 
 const eth0 = { addressFormat: 'ADDRESS_FORMAT_ETHEREUM', curve: 'CURVE_SECP256K1', path: "m/44'/60'/0'/0/0" } as const;
 const sol0 = { addressFormat: 'ADDRESS_FORMAT_SOLANA', curve: 'CURVE_ED25519', path: "m/44'/501'/0'/0'" } as const;

@@ -11,11 +11,11 @@ import { createWalletProviderConfigRepository } from '../../src/modules/wallets/
 import { createWalletProviderConfigService, FULL_CONFIG_ACCESS } from '../../src/modules/wallets/provider-configs/service.js';
 import { createPlatformAdapter } from '../../src/modules/wallets/providers/platform.js';
 import { createPlatformWalletRepository } from '../../src/modules/wallets/providers/repository.js';
-import { anvilClients } from '../helpers/chain.js';
-import { auditRecorder, openTestDatabase, type TestDb } from '../helpers/db.js';
-import { startSolanaRpc } from '../helpers/solana.js';
-import { insertWorkspaces } from '../helpers/tenants.js';
-import { startCustodyD } from '../helpers/vendors.js';
+import { anvilClients } from '../support/chain.js';
+import { auditRecorder, openTestDatabase, type TestDb } from '../support/db.js';
+import { startSolanaRpc } from '../support/solana.js';
+import { insertWorkspaces } from '../support/tenants.js';
+import { startCustodyD } from '../support/vendors.js';
 
 const DEVNET_USDC = '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU';
 const eth0 = { addressFormat: 'ADDRESS_FORMAT_ETHEREUM', curve: 'CURVE_SECP256K1', path: "m/44'/60'/0'/0/0" } as const;

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceConfigFrom } from '../../src/config.js';
 import { anvilDevKey, DOCUMENTED_USDC } from '../../src/modules/wallets/common/settings.js';
 import { createWalletFeatures, type WalletFeatures } from '../../src/modules/wallets/features.js';
-import { anvilClients } from '../helpers/chain.js';
-import { auditRecorder, openTestDatabase, type TestDb } from '../helpers/db.js';
-import { insertCustomer, insertWorkspace } from '../helpers/tenants.js';
+import { anvilClients } from '../support/chain.js';
+import { auditRecorder, openTestDatabase, type TestDb } from '../support/db.js';
+import { insertCustomer, insertWorkspace } from '../support/tenants.js';
 
 function configError(env: Record<string, string>): string[] {
   try {

@@ -16,10 +16,10 @@ import {
   type WalletProviderConfigService,
 } from '../../src/modules/wallets/provider-configs/service.js';
 import { viaProvider } from '../../src/modules/wallets/providers/adapter.js';
-import { auditRecorder, openTestDatabase, type TestDb } from '../helpers/db.js';
-import { capturedLogger } from '../helpers/logs.js';
-import { insertWorkspaces } from '../helpers/tenants.js';
-import { startCustodyA } from '../helpers/vendors.js';
+import { auditRecorder, openTestDatabase, type TestDb } from '../support/db.js';
+import { capturedLogger } from '../support/logs.js';
+import { insertWorkspaces } from '../support/tenants.js';
+import { startCustodyA } from '../support/vendors.js';
 
 let db: TestDb;
 let vendor: Awaited<ReturnType<typeof startCustodyA>>;

@@ -3,9 +3,7 @@ import { type Anvil, freePort, startAnvil } from '@holdfast/test-fixtures';
 import { type Address, getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anvilClients, DEPLOYED_ESCROW } from '../helpers/chain.js';
-import { capturedLogger } from '../helpers/logs.js';
-import { startCustodyA } from '../helpers/vendors.js';
+import { anvilClients, DEPLOYED_ESCROW } from '../support/chain.js';
 import { linkWallet, registerCustomer } from '../support/customers.js';
 import {
   auditEntries,
@@ -17,6 +15,8 @@ import {
   uniqueEmail,
   type World,
 } from '../support/harness.js';
+import { capturedLogger } from '../support/logs.js';
+import { startCustodyA } from '../support/vendors.js';
 
 // The wallet routes over HTTP: wallet provider configs (and the secrecy of their credentials in
 // answers, logs and the audit trail), the internal status listing, external wallet configs,

@@ -10,10 +10,10 @@ export interface CompiledFixture {
   bytecode: Hex;
 }
 
-/** Compiles one file under test/fixtures with solc-js (offline: the compiler ships in the npm package); every contract in it. */
+/** Compiles one file under test/support/files with solc-js (offline: the compiler ships in the npm package); every contract in it. */
 export function compileFixtures(file: string): Record<string, CompiledFixture> {
   if (!solc.version().startsWith(`${SOLC_VERSION}+`)) throw new Error(`solc ${SOLC_VERSION} is required, found ${solc.version()}`);
-  const source = readFileSync(new URL(`../fixtures/${file}`, import.meta.url), 'utf8');
+  const source = readFileSync(new URL(`./files/${file}`, import.meta.url), 'utf8');
   const input = {
     language: 'Solidity',
     sources: { [file]: { content: source } },
