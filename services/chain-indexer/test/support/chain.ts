@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ChainEvent, STREAMS } from '@holdfast/contracts';
-import { deployEscrow, deployMockUsdc, holdfastEscrowAbi, mockUsdcAbi, uuidToOnchainId } from '@holdfast/escrow';
+import { holdfastEscrowAbi, uuidToOnchainId } from '@holdfast/escrow';
+import { startChainWorld } from '@holdfast/escrow/testing';
 import { startForTest } from '@holdfast/http-kit';
 import { type Bus, prefixedName } from '@holdfast/messaging';
 import {
@@ -18,13 +19,8 @@ import {
   type Account,
   type Address,
   type Chain,
-  createPublicClient,
-  createWalletClient,
-  defineChain,
   type Hash,
   type HttpTransport,
-  http,
-  maxUint256,
   type PublicClient,
   parseUnits,
   type TransactionReceipt,
@@ -69,30 +65,11 @@ export interface TestChain {
 
 /** A private anvil with MockUSDC and the escrow deployed, and helpers that act as a client-side signer would. */
 export async function startChain(existing?: Anvil): Promise<TestChain> {
-  const anvil = existing ?? (await startAnvil());
-  const chain = defineChain({
-    id: anvil.chainId,
-    name: 'anvil',
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [anvil.rpcUrl] } },
-  });
-  const transport = http(anvil.rpcUrl);
-  const publicClient = createPublicClient({ chain, transport, cacheTime: 0, pollingInterval: 50 });
-  const wallet = (account: Account) => createWalletClient({ account, chain, transport, cacheTime: 0, pollingInterval: 50 });
-  const mined = async (hash: Promise<Hash> | Hash) => {
-    const receipt = await publicClient.waitForTransactionReceipt({ hash: await hash });
-    if (receipt.status !== 'success') throw new Error(`transaction ${receipt.transactionHash} reverted`);
-    return receipt;
-  };
-  const token = (await deployMockUsdc({ publicClient, walletClient: wallet(DEPLOYER!) })).address;
-  const deployed = await deployEscrow({ publicClient, walletClient: wallet(DEPLOYER!) });
-  const escrow = deployed.address;
-
-  const fund = async (account: Account, amount: bigint) => {
-    await mined(wallet(account).writeContract({ address: token, abi: mockUsdcAbi, functionName: 'mint', args: [account.address, amount] }));
-    await mined(wallet(account).writeContract({ address: token, abi: mockUsdcAbi, functionName: 'approve', args: [escrow, maxUint256] }));
-  };
-  const now = async () => (await publicClient.getBlock()).timestamp;
+  const world = await startChainWorld('chain-indexer', existing ? { anvil: existing } : {});
+  const { anvil, publicClient, wallet, fund, now } = world;
+  const mined = world.succeeded;
+  const token = world.usdc;
+  const escrow = world.escrow;
 
   return {
     anvil,
@@ -100,8 +77,8 @@ export async function startChain(existing?: Anvil): Promise<TestChain> {
     wallet,
     token,
     escrow,
-    deploymentBlock: deployed.blockNumber,
-    escrowContracts: `base-sepolia=${escrow}@${deployed.blockNumber}`,
+    deploymentBlock: world.deploymentBlock,
+    escrowContracts: world.env.ESCROW_CONTRACTS,
     mined,
     fund,
     now,
@@ -140,7 +117,7 @@ export async function startChain(existing?: Anvil): Promise<TestChain> {
           args: [uuidToOnchainId(id), bps],
         }),
       ),
-    stop: () => anvil.stop(),
+    stop: world.stop,
   };
 }
 

@@ -8,21 +8,19 @@ import {
   uuidv7,
 } from '@holdfast/contracts';
 import { holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/contracts/escrow';
-import { deployEscrow, deployMockUsdc, evmChain, localDeployerAccount, onchainIdToUuid, uuidToOnchainId } from '@holdfast/escrow';
+import { onchainIdToUuid, uuidToOnchainId } from '@holdfast/escrow';
+import { startChainWorld } from '@holdfast/escrow/testing';
 import type { Logger } from '@holdfast/logging';
 import { type Bus, publishChecked } from '@holdfast/messaging';
-import { ANVIL_ACCOUNTS, type Anvil, startAnvil } from '@holdfast/test-fixtures';
+import { ANVIL_ACCOUNTS, type Anvil } from '@holdfast/test-fixtures';
 import {
   type Account,
   type Address,
   type Chain,
-  createPublicClient,
-  createWalletClient,
   decodeEventLog,
   getAddress,
   type Hash,
   type Hex,
-  http,
   type PublicClient,
   type TransactionReceipt,
   type Transport,
@@ -78,42 +76,29 @@ export interface ChainWorld {
  * configuration that points at them.
  */
 export async function startChain(options: { slotsInAnEpoch?: number } = {}): Promise<ChainWorld> {
-  const anvil: Anvil = await startAnvil(options.slotsInAnEpoch === undefined ? {} : { slotsInAnEpoch: options.slotsInAnEpoch });
-  const chain = evmChain({ id: anvil.chainId, name: NETWORK, rpcUrl: anvil.rpcUrl });
-  const transport = http(anvil.rpcUrl);
-  const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 }) as PublicClient;
-  const deployer = createWalletClient({ account: localDeployerAccount(), chain, transport });
-  const usdc = await deployMockUsdc({ walletClient: deployer, publicClient });
-  const escrow = await deployEscrow({ walletClient: deployer, publicClient });
-  const wallet = (i: 1 | 2 | 3): Wallet =>
-    createWalletClient({ account: privateKeyToAccount(ANVIL_ACCOUNTS[i].privateKey), chain, transport });
+  const world = await startChainWorld('payments', {
+    anvil: options.slotsInAnEpoch === undefined ? {} : { slotsInAnEpoch: options.slotsInAnEpoch },
+    network: NETWORK,
+  });
+  const { anvil, publicClient, mined } = world;
+  const usdc = { address: world.usdc };
+  const escrow = { address: world.escrow };
+  const wallet = (i: 1 | 2 | 3): Wallet => world.wallet(privateKeyToAccount(ANVIL_ACCOUNTS[i].privateKey));
   const sender = wallet(1);
   const receiver = wallet(2);
   const stranger = wallet(3);
 
-  async function mined(hash: Promise<Hash>): Promise<TransactionReceipt> {
-    return publicClient.waitForTransactionReceipt({ hash: await hash });
-  }
-
   const api: ChainWorld = {
     anvil,
-    publicClient,
+    publicClient: publicClient as PublicClient,
     usdc: usdc.address,
     escrow: escrow.address,
     sender,
     receiver,
     stranger,
-    env: {
-      CHAIN_RPC_URLS: `${NETWORK}=${anvil.rpcUrl}`,
-      ESCROW_CONTRACTS: `${NETWORK}=${escrow.address}@${escrow.blockNumber}`,
-      TOKEN_CONTRACTS: `${NETWORK}:MockUSDC=${usdc.address}`,
-      PAYMENTS_ATTESTER_PRIVATE_KEY: LOCAL_ATTESTER_KEY,
-      SETTLEMENT_POLL_INTERVAL: '100ms',
-    },
+    env: { ...world.env, PAYMENTS_ATTESTER_PRIVATE_KEY: LOCAL_ATTESTER_KEY, SETTLEMENT_POLL_INTERVAL: '100ms' },
     mined,
-    async balance(address: Address): Promise<bigint> {
-      return publicClient.readContract({ address: usdc.address, abi: mockUsdcAbi, functionName: 'balanceOf', args: [address] });
-    },
+    balance: world.balance,
     async mint(to: Address, amount: bigint) {
       return mined(sender.writeContract({ address: usdc.address, abi: mockUsdcAbi, functionName: 'mint', args: [to, amount] }));
     },
@@ -175,9 +160,7 @@ export async function startChain(options: { slotsInAnEpoch?: number } = {}): Pro
       });
       return Number((e as { status: number }).status);
     },
-    async now(): Promise<bigint> {
-      return (await publicClient.getBlock({ blockTag: 'latest' })).timestamp;
-    },
+    now: world.now,
     /** The CHAIN messages the chain-indexer publishes for the escrow logs of a receipt (its decode, written out). */
     async indexed(receipt: TransactionReceipt): Promise<ChainEvent[]> {
       const block = await publicClient.getBlock({ blockNumber: receipt.blockNumber });
