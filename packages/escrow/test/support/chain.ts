@@ -9,6 +9,7 @@ import {
   createTestClient,
   createWalletClient,
   type Hash,
+  type Hex,
   type HttpTransport,
   http,
   type PublicClient,
@@ -17,7 +18,7 @@ import {
   type WalletClient,
 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { evmChain } from '../../src/index.js';
 
 export interface Connection {
@@ -69,6 +70,20 @@ export async function connect(anvil: Anvil): Promise<Connection> {
   }
 
   return { chain, publicClient, testClient, accounts: localAccounts.map((a) => a.address), wallet, mined, now, travel };
+}
+
+/**
+ * Every test of the file starts from the same chain state: a snapshot before each, reverted after.
+ * `connection` is read when a test starts (the file's beforeAll sets it).
+ */
+export function revertEachTest(connection: () => Connection): void {
+  let snapshot: Hex | undefined;
+  beforeEach(async () => {
+    snapshot = await connection().testClient.snapshot();
+  });
+  afterEach(async () => {
+    if (snapshot) await connection().testClient.revert({ id: snapshot });
+  });
 }
 
 /** Every custom error name an `expectRevert` saw in this test file (see the coverage test). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, type Harness, type Json, startWorld, type World } from '../support/harness.js';
-import { callPayments, newTenant, paymentsToken } from '../support/integrations.js';
+import { bearer, callPayments, newTenant, paymentsToken } from '../support/integrations.js';
 
 // A workspace's OAuth clients against a real payments-service: `resource:action` scopes mapped to
 // payments scopes, the secret shown once, tokens that work and stop working.
@@ -11,8 +11,6 @@ let world: World;
 
 beforeAll(async () => ({ h, world } = await startWorld({}, { peers: true })));
 afterAll(async () => h?.stop());
-
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** A tenant with sandbox credentials (the platform its clients belong to by default). */
 async function tenantWithSandbox() {

@@ -4,7 +4,7 @@ import { sendCommand } from '@holdfast/messaging';
 import { sendWebhookCommand, until } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, type Harness, type Json, startWorld, type World } from '../support/harness.js';
-import { callPayments, newTenant, paymentsToken } from '../support/integrations.js';
+import { bearer, callPayments, key, newTenant, paymentsToken } from '../support/integrations.js';
 
 // Sandbox credentials against a real payments-service and webhook-dispatcher: issued once with
 // their secrets, listed without, revoked in payments; the limits (2 active, 5 an hour) under
@@ -18,9 +18,6 @@ let world: World;
 
 beforeAll(async () => ({ h, world } = await startWorld({}, { peers: true, overrides: { sandboxReconcileAfterMs: RECONCILE_AFTER_MS } })));
 afterAll(async () => h?.stop());
-
-const key = (apiKey: string) => ({ 'x-api-key': apiKey });
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 async function issue(base: string, token: string) {
   return h.call('POST', `${base}/sandbox-credentials`, { token });

@@ -5,7 +5,7 @@ import { sendCommand } from '@holdfast/messaging';
 import { until } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, type Json, startWorld, type World } from '../support/harness.js';
-import { callPayments, newTenant, paymentsToken } from '../support/integrations.js';
+import { bearer, callPayments, newTenant, paymentsToken } from '../support/integrations.js';
 
 // A workspace's external wallet configs reach payments' hosted checkout through both real
 // services: workspace-service sends the merged settings (a remote task, cmd.payments.
@@ -17,8 +17,6 @@ let world: World;
 
 beforeAll(async () => ({ h, world } = await startWorld({}, { peers: true })));
 afterAll(async () => h?.stop());
-
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** A tenant with sandbox credentials and a v2 token of its payments platform. */
 async function tenantWithPlatform() {

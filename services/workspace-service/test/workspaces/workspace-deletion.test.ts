@@ -2,7 +2,7 @@ import { uuidv7 } from '@holdfast/contracts';
 import { until } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, type Harness, type Json, startWorld, type World } from '../support/harness.js';
-import { callPayments, newTenant, paymentsToken } from '../support/integrations.js';
+import { bearer, callPayments, key, newTenant, paymentsToken } from '../support/integrations.js';
 
 // Deleting a workspace is irreversible and committed first; payments then deactivates its
 // platforms and the dispatcher its subscriptions, at once when they answer, and later (retried
@@ -13,9 +13,6 @@ let world: World;
 
 beforeAll(async () => ({ h, world } = await startWorld({}, { peers: true })));
 afterAll(async () => h?.stop());
-
-const key = (apiKey: string) => ({ 'x-api-key': apiKey });
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** A tenant with sandbox credentials, an OAuth token, a workspace webhook and a platform (v1) webhook. */
 async function integratedTenant() {

@@ -11,7 +11,7 @@ import {
   uniqueEmail,
   type World,
 } from '../support/harness.js';
-import { callPayments, newTenant, paymentsToken } from '../support/integrations.js';
+import { bearer, callPayments, key, newTenant, paymentsToken } from '../support/integrations.js';
 
 // Issue 28 item 3, "a tenant earns money-moving credentials", against a real payments-service and
 // webhook-dispatcher: a self-signed-up (pending) workspace gets no credentials until an operator
@@ -24,8 +24,6 @@ let world: World;
 beforeAll(async () => ({ h, world } = await startWorld({}, { peers: true })));
 afterAll(async () => h?.stop());
 
-const key = (apiKey: string) => ({ 'x-api-key': apiKey });
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const address = () => `0x${crypto.randomUUID().replaceAll('-', '')}${crypto.randomUUID().replaceAll('-', '').slice(0, 8)}`;
 
 const platformsOf = (workspaceId: string) =>
