@@ -1,11 +1,12 @@
 import { mockUsdcAbi } from '@holdfast/contracts/escrow';
 import { type EscrowTerms, signAuthorizationFunding, signPermitFunding } from '@holdfast/escrow';
+import { type RunningProcesses, startServiceProcesses } from '@holdfast/test-fixtures';
 import { type Address, createTestClient, getAddress, type Hex, http, type LocalAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { LOCAL_RELAYER_KEY } from '../../src/config.js';
-import type { ChainWorld } from './chain.js';
-import { bearer, call, type Loose } from './harness.js';
+import { type ChainWorld, platformWithCredentials, startChain } from './chain.js';
+import { bearer, call, type Loose, testSql } from './harness.js';
 
 export const RELAYER = privateKeyToAccount(LOCAL_RELAYER_KEY).address;
 export const newPayer = () => privateKeyToAccount(generatePrivateKey());
@@ -77,3 +78,45 @@ export async function permitBody(world: ChainWorld, signer: LocalAccount, create
 export const mintTo = (world: ChainWorld, to: Address, amount: bigint) => world.mint(to, amount);
 export const usdcBalance = (world: ChainWorld, of: Address) =>
   world.publicClient.readContract({ address: world.usdc, abi: mockUsdcAbi, functionName: 'balanceOf', args: [of] });
+
+/**
+ * The world of a crash test: a chain and payments as a real process (its built dist/main.js)
+ * relaying every 100 ms, started before the file's tests and stopped after. `killAndRestart()`
+ * kills it with SIGKILL and starts another on the same database and NATS prefix.
+ */
+export function relayerCrashWorld(env: Record<string, string> = {}) {
+  let world: ChainWorld;
+  let first: RunningProcesses;
+  let second: RunningProcesses | undefined;
+  beforeAll(async () => {
+    world = await startChain();
+    first = await startServiceProcesses({
+      services: ['payments-service'],
+      env: { ...world.env, RELAYER_POLL_INTERVAL: '100ms', RELAYER_STUCK_AFTER: '1h', ...env },
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await second?.stop();
+    await first?.stop();
+    await world?.anvil.stop();
+  });
+  return {
+    chain: () => world,
+    /** The first process's URL. */
+    url: () => first.urls['payments-service']!,
+    /** A platform with credentials created through the first process. */
+    platform: (name: string) =>
+      platformWithCredentials(
+        { svc: { url: first.urls['payments-service']!, stop: async () => {} }, admin: first.env.PAYMENTS_BOOTSTRAP_API_KEY! },
+        name,
+      ),
+    kill: () => first.kill('payments-service', 'SIGKILL'),
+    /** Another process on the first one's database and NATS prefix; its URL. */
+    async restart(): Promise<string> {
+      const { PAYMENTS_PORT: _port, ...env } = first.env;
+      second = await startServiceProcesses({ services: ['payments-service'], env, join: { db: first.db, nats: first.nats } });
+      return second.urls['payments-service']!;
+    },
+    sql: () => testSql(first.db),
+  };
+}
