@@ -3,28 +3,11 @@ import { networkInterfaces } from 'node:os';
 import { freePort, startServiceProcesses } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { call, type PaymentsEnv, startPaymentsEnv } from '../support/harness.js';
+import { call, NON_LOCAL_SECRETS, type PaymentsEnv, PRODUCTION_ENV, startPaymentsEnv } from '../support/harness.js';
 
 // What every answer of the Payments API carries and where its operational surface is (issue 28
 // item 9): security headers on every answer (HSTS outside local), /docs optional in production,
 // /metrics on an internal port when METRICS_PORT is set, and a local process on 127.0.0.1 only.
-
-const NON_LOCAL = {
-  INTERNAL_API_KEY: 'k'.repeat(32),
-  DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
-  IDENTITY_PROVIDER_URL: 'https://idp.example.com/',
-  IDENTITY_PROVIDER_API_KEY: 'i'.repeat(24),
-  IDENTITY_PROVIDER_WEBHOOK_SECRET: 's'.repeat(32),
-  PAYMENTS_PUBLIC_URL: 'https://payments.example.com',
-};
-const PRODUCTION = {
-  ...NON_LOCAL,
-  APP_ENV: 'production',
-  NATS_USER: 'payments-service',
-  NATS_PASSWORD: 'nats-test-password',
-  PAYMENTS_V1_SUNSET_ENFORCED: 'false',
-  CHAIN_RPC_URLS: 'base=http://127.0.0.1:9',
-};
 
 const started: PaymentsEnv[] = [];
 async function env(vars: Record<string, string>) {
@@ -69,7 +52,7 @@ describe('security headers on every answer', () => {
   });
 
   it('outside local: HSTS too', async () => {
-    const staging = await env({ APP_ENV: 'staging', ...NON_LOCAL });
+    const staging = await env({ APP_ENV: 'staging', ...NON_LOCAL_SECRETS });
     for (const path of ['/health', '/nowhere', '/docs/']) {
       const answer = await get(staging.svc.url, path);
       expectSecurityHeaders(answer.headers);
@@ -80,7 +63,7 @@ describe('security headers on every answer', () => {
 
 describe('/docs and /openapi.json', () => {
   it('are not served in production unless API_DOCS=true (nor /metrics on the API port); served elsewhere', async () => {
-    const production = await env(PRODUCTION);
+    const production = await env(PRODUCTION_ENV);
     for (const path of ['/docs/', '/openapi.json']) {
       const res = await call(production.svc.url, 'GET', path);
       expect(res.status, path).toBe(404);
@@ -90,7 +73,7 @@ describe('/docs and /openapi.json', () => {
     const metrics = await call(production.svc.url, 'GET', '/metrics');
     expect(metrics.status).toBe(404);
     expect(metrics.body.error.code).toBe('NOT_FOUND');
-    const documented = await env({ ...PRODUCTION, API_DOCS: 'true' });
+    const documented = await env({ ...PRODUCTION_ENV, API_DOCS: 'true' });
     expect((await get(documented.svc.url, '/openapi.json')).status).toBe(200);
     expect((await get(documented.svc.url, '/docs/')).status).toBe(200);
   });

@@ -5,17 +5,10 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { LOCAL_ATTESTER_KEY, LOCAL_IDENTITY_PROVIDER_WEBHOOK_SECRET } from '../../src/config.js';
 import { createPaymentsService, paymentsConfigFrom } from '../../src/index.js';
+import { NON_LOCAL_SECRETS } from '../support/harness.js';
 
 /** The secrets a non-local environment must set. */
-const STAGING_SECRETS = {
-  INTERNAL_API_KEY: 'k'.repeat(32),
-  DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
-  IDENTITY_PROVIDER_URL: 'https://idp.example.com/',
-  IDENTITY_PROVIDER_API_KEY: 'i'.repeat(24),
-  IDENTITY_PROVIDER_WEBHOOK_SECRET: 's'.repeat(32),
-  PAYMENTS_PUBLIC_URL: 'https://payments.example.com',
-  REDIS_URL: 'redis://redis.example.com:6379',
-};
+const STAGING_SECRETS = { ...NON_LOCAL_SECRETS, REDIS_URL: 'redis://redis.example.com:6379' };
 
 const service = fileFixture(() =>
   startTestService({ name: 'payments-service', configFrom: paymentsConfigFrom, create: createPaymentsService, chain: true }),

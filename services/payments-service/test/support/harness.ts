@@ -104,6 +104,26 @@ export const GENEROUS_LIMITS = {
   RATE_LIMIT_ADMIN: '10000',
 } as const;
 
+/** The secrets payments must be given outside local (values of the right shape, none real). */
+export const NON_LOCAL_SECRETS = {
+  INTERNAL_API_KEY: 'k'.repeat(32),
+  DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+  IDENTITY_PROVIDER_URL: 'https://idp.example.com/',
+  IDENTITY_PROVIDER_API_KEY: 'i'.repeat(24),
+  IDENTITY_PROVIDER_WEBHOOK_SECRET: 's'.repeat(32),
+  PAYMENTS_PUBLIC_URL: 'https://payments.example.com',
+} as const;
+
+/** A payments instance in production on the test database and NATS (a mainnet RPC that answers nothing). */
+export const PRODUCTION_ENV = {
+  ...NON_LOCAL_SECRETS,
+  APP_ENV: 'production',
+  NATS_USER: 'payments-service',
+  NATS_PASSWORD: 'nats-test-password',
+  PAYMENTS_V1_SUNSET_ENFORCED: 'false',
+  CHAIN_RPC_URLS: 'base=http://127.0.0.1:9',
+} as const;
+
 /** A database, a NATS prefix, a payments instance on them, direct SQL, and the bootstrap (admin) API key. */
 export interface PaymentsEnv {
   db: TestDatabase;

@@ -14,7 +14,7 @@ import {
   startChainPaymentsEnv,
   waitFor,
 } from '../support/chain.js';
-import { bearer, call, startPaymentsEnv } from '../support/harness.js';
+import { bearer, call, NON_LOCAL_SECRETS, startPaymentsEnv } from '../support/harness.js';
 
 // The test clock (docs/test-clock.md): POST /api/v2/test_helpers/transactions/{id}/advance_hold
 // ends a held transaction's hold now, on a local deployment or for a sandbox credential. Against a
@@ -159,15 +159,7 @@ describe('advance_hold on a local deployment', () => {
 });
 
 describe('advance_hold outside local', () => {
-  const STAGING = {
-    APP_ENV: 'staging',
-    INTERNAL_API_KEY: 'k'.repeat(32),
-    DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
-    IDENTITY_PROVIDER_URL: 'https://idp.example.com/',
-    IDENTITY_PROVIDER_API_KEY: 'i'.repeat(24),
-    IDENTITY_PROVIDER_WEBHOOK_SECRET: 's'.repeat(32),
-    PAYMENTS_PUBLIC_URL: 'https://payments.example.com/',
-  };
+  const STAGING = { ...NON_LOCAL_SECRETS, APP_ENV: 'staging' };
 
   it('refuses a live (not sandbox) platform with 403 live_platform and changes nothing', async () => {
     const staging = await startPaymentsEnv(STAGING);
