@@ -135,7 +135,7 @@ async function timeToInteractive(base: string, sessionIds: string[]): Promise<{ 
   return { tti: stats(tti), domContentLoaded: stats(dcl) };
 }
 
-/** What a wallet does with the page's typed data (services/payments-service/test/checkout/wallet.ts). */
+/** What a wallet does with the page's typed data (services/payments-service/test/support/checkout-wallet.ts). */
 function signCheckout(account: ReturnType<typeof privateKeyToAccount>, t: CheckoutTypedData): Promise<Hex> {
   const fields = t.types.ReceiveWithAuthorization;
   const message = Object.fromEntries(

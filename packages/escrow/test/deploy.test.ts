@@ -13,7 +13,7 @@ import {
   mockUsdcAbi,
   mockUsdcDeployedBytecode,
 } from '../src/index.js';
-import { type Connection, connect } from './helpers/chain.js';
+import { type Connection, connect } from './support/chain.js';
 
 let anvil: Anvil;
 let c: Connection;

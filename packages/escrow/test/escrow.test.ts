@@ -12,7 +12,7 @@ import {
   zeroHash,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEFAULT_EXPIRY_PERIOD,
   DEFAULT_FREEZE_PERIOD,
@@ -25,7 +25,7 @@ import {
   ReleaseReason,
   uuidToOnchainId,
 } from '../src/index.js';
-import { type Connection, connect, expectRevert, revertsSeen } from './helpers/chain.js';
+import { type Connection, connect, expectRevert, revertEachTest, revertsSeen } from './support/chain.js';
 
 const HOUR = 3_600n;
 const DAY = 86_400n;
@@ -41,7 +41,6 @@ let receiver: Address;
 let stranger: Address;
 let token: Address;
 let escrow: Address;
-let snapshot: Hex;
 const gas: Record<string, bigint> = {};
 
 const escrowAs = (account: Address) =>
@@ -111,13 +110,7 @@ afterAll(async () => {
   await anvil?.stop();
 });
 
-// Every test starts from the same chain state.
-beforeEach(async () => {
-  snapshot = await c.testClient.snapshot();
-});
-afterEach(async () => {
-  await c.testClient.revert({ id: snapshot });
-});
+revertEachTest(() => c);
 
 describe('createEscrow', () => {
   it('pulls the amount from the sender and records the escrow', async () => {

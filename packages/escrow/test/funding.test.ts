@@ -21,7 +21,7 @@ import {
   zeroAddress,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompiledContract } from '../scripts/compile.js';
 import {
   authorizationNonce,
@@ -45,8 +45,8 @@ import {
   toPermit,
   uuidToOnchainId,
 } from '../src/index.js';
-import { type Connection, connect, expectRevert, revertsSeen } from './helpers/chain.js';
-import { compileFixtures } from './helpers/fixtures.js';
+import { type Connection, connect, expectRevert, revertEachTest, revertsSeen } from './support/chain.js';
+import { compileFixtures } from './support/fixtures.js';
 
 const HOUR = 3_600n;
 const usdc = (amount: string) => parseUnits(amount, 6);
@@ -68,7 +68,6 @@ let otherEscrow: Address;
 let payer: LocalAccount;
 let stranger: LocalAccount;
 let fixtures: Map<string, CompiledContract>;
-let snapshot: Hex;
 
 const escrowAs = (account: Address, address: Address = escrow) =>
   getContract({ address, abi: escrowAndTokenAbi, client: { public: c.publicClient, wallet: c.wallet(account) } }).write;
@@ -163,12 +162,7 @@ afterAll(async () => {
   await anvil?.stop();
 });
 
-beforeEach(async () => {
-  snapshot = await c.testClient.snapshot();
-});
-afterEach(async () => {
-  await c.testClient.revert({ id: snapshot });
-});
+revertEachTest(() => c);
 
 describe('createEscrowWithAuthorization (EIP-3009)', () => {
   it('funds the escrow from a payer without ETH: the relayer pays the gas, the payer is the sender', async () => {

@@ -4,8 +4,8 @@ import { type Abi, type Address, encodeFunctionData, getContract, type Hex, maxU
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompiledContract } from '../scripts/compile.js';
 import { DEFAULT_EXPIRY_PERIOD, deployEscrow, EscrowStatus, holdfastEscrowAbi, uuidToOnchainId } from '../src/index.js';
-import { type Connection, connect, expectRevert } from './helpers/chain.js';
-import { compileFixtures, deployFixture } from './helpers/fixtures.js';
+import { type Connection, connect, expectRevert } from './support/chain.js';
+import { compileFixtures, deployFixture } from './support/fixtures.js';
 
 const HOUR = 3_600n;
 const newId = () => uuidToOnchainId(randomUUID());

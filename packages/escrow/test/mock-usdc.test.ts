@@ -1,10 +1,10 @@
 import { ANVIL_MNEMONIC, type Anvil, startAnvil } from '@holdfast/test-fixtures';
 import { type Abi, type Address, domainSeparator, getContract, type Hex, keccak256, parseEventLogs, parseSignature, toHex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployMockUsdc, mockUsdcAbi, readEip712Domain, tokenAuthorizationTypes } from '../src/index.js';
-import { type Connection, connect, expectRevert } from './helpers/chain.js';
-import { compileFixtures } from './helpers/fixtures.js';
+import { type Connection, connect, expectRevert, revertEachTest } from './support/chain.js';
+import { compileFixtures } from './support/fixtures.js';
 
 const account = (addressIndex: number) => mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex });
 const payer = account(2);
@@ -15,7 +15,6 @@ const HOUR = 3_600n;
 let anvil: Anvil;
 let c: Connection;
 let token: Address;
-let snapshot: Hex;
 
 const usdcAs = (who: Address) =>
   getContract({ address: token, abi: mockUsdcAbi, client: { public: c.publicClient, wallet: c.wallet(who) } }).write;
@@ -47,12 +46,7 @@ afterAll(async () => {
   await anvil?.stop();
 });
 
-beforeEach(async () => {
-  snapshot = await c.testClient.snapshot();
-});
-afterEach(async () => {
-  await c.testClient.revert({ id: snapshot });
-});
+revertEachTest(() => c);
 
 describe('MockUSDC', () => {
   it('keeps 6 decimals and declares the EIP-712 domain of USDC v2 through eip712Domain()', async () => {

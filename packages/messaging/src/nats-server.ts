@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './ports.js';
 /**
  * A private nats-server (from PATH) with JetStream and the given configuration lines (an
  * authorization block...), on a free port of 127.0.0.1 with its own store directory. `env` is the
@@ -23,7 +23,7 @@ export async function startNatsServer(options: {
   // A port free a moment ago may be taken before nats-server binds it (tests run in parallel): try again on another.
   let lastError = '';
   for (let attempt = 0; attempt < 3; attempt++) {
-    const port = await freeLoopbackPort();
+    const port = await freePort();
     await writeFile(
       file,
       `listen: 127.0.0.1:${port}\njetstream { store_dir: ${JSON.stringify(options.storeDir ?? join(dir, 'js'))} }\n${options.config}\n`,
@@ -68,15 +68,4 @@ export async function startNatsServer(options: {
   }
   await rm(dir, { recursive: true, force: true });
   throw new Error(`nats-server did not start: ${lastError.trim().split('\n').slice(-3).join(' | ')}`);
-}
-
-function freeLoopbackPort(): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
-    const server = createServer().unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }

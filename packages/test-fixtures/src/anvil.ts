@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { freePort } from './ports.js';
+import { freePort } from '@holdfast/messaging/ports';
 
 export interface Anvil {
   rpcUrl: string;

@@ -1,6 +1,6 @@
-import { connect } from 'node:net';
 import { pingOnce } from '@holdfast/db';
 import { databaseUrl, dropStaleTestDatabases, ensureTemplateDatabase } from '@holdfast/db/testing';
+import { tcpAnswers } from '@holdfast/messaging/ports';
 import type { TestProject } from 'vitest/node';
 import { startContainers } from './containers.js';
 
@@ -10,20 +10,10 @@ const postgresAnswers = (url: string): Promise<boolean> =>
     () => false,
   );
 
-function tcpAnswers(url: string, defaultPort: number): Promise<boolean> {
+/** Whether the server of a URL (the first of a comma-separated list) accepts TCP connections. */
+function urlAnswers(url: string, defaultPort: number): Promise<boolean> {
   const { hostname, port } = new URL(url.split(',')[0] ?? url);
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port || defaultPort), timeout: 2000 });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
+  return tcpAnswers(hostname, Number(port || defaultPort), 2000);
 }
 
 /**
@@ -40,7 +30,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   let redisUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   let stopContainers = async () => {};
 
-  if (!(await postgresAnswers(adminUrl)) || !(await tcpAnswers(natsUrl, 4222)) || !(await tcpAnswers(redisUrl, 6379))) {
+  if (!(await postgresAnswers(adminUrl)) || !(await urlAnswers(natsUrl, 4222)) || !(await urlAnswers(redisUrl, 6379))) {
     const containers = await startContainers();
     if (!containers) {
       throw new Error(

@@ -1,4 +1,5 @@
 export { createTestDatabase, databaseUrl, type TestDatabase } from '@holdfast/db/testing';
+export { freePort } from '@holdfast/messaging/ports';
 export { createTestBus, type TestBus } from '@holdfast/messaging/testing';
 export * from './anvil.js';
 export * from './events.js';
@@ -6,7 +7,6 @@ export * from './file-fixture.js';
 export * from './hosts.js';
 export * from './logger.js';
 export * from './look-alike.js';
-export * from './ports.js';
 export * from './process.js';
 export * from './processes.js';
 export * from './receiver.js';

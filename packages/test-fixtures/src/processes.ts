@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestDatabase, repoRoot, type TestDatabase } from '@holdfast/db/testing';
+import { freePort } from '@holdfast/messaging/ports';
 import { createTestBus, type TestBus } from '@holdfast/messaging/testing';
-import { freePort } from './ports.js';
 import { testRedisUrl } from './redis.js';
 
 /** The services a client test can start, with the variable that sets each one's port. */

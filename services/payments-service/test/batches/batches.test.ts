@@ -9,7 +9,7 @@ import { createBatchesService } from '../../src/modules/batches/service.js';
 import { createTransactionMoves } from '../../src/modules/transactions/moves.js';
 import { createTransactionsRepository } from '../../src/modules/transactions/repository.js';
 import { createSenderLimits } from '../../src/modules/transactions/sender-limits.js';
-import { addEmptyTemplate, bearer, call, createClient, key, newPlatform, startPaymentsEnv, tokenFor } from '../helpers.js';
+import { addEmptyTemplate, bearer, call, createClient, key, newPlatform, startPaymentsEnv, tokenFor } from '../support/harness.js';
 
 // Batches on v1 and v2: atomic creation of the batch and its legs, idempotency, list and read,
 // the security matrix, and the batch status following its legs' moves.

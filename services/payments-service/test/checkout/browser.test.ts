@@ -12,14 +12,14 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundlePage } from '../../scripts/bundle-page.js';
 import { LOCAL_RELAYER_KEY } from '../../src/config.js';
-import { RECEIVER, startChainPaymentsEnv, waitFor } from '../chain/fixtures.js';
-import { bearer, call, key, type Loose, newPlatform, type Running, tokenFor } from '../helpers.js';
-import { newPayer, RELAYER, relayerNonce, testClientOf } from '../relayer/fixtures.js';
+import { RECEIVER, startChainPaymentsEnv, waitFor } from '../support/chain.js';
+import { checkoutClient } from '../support/checkout.js';
+import { type RemoteWallet, remoteWallet, testWallet } from '../support/checkout-test-wallets.js';
+import { signCheckout } from '../support/checkout-wallet.js';
 import { startDispatcherFor } from '../support/dispatcher.js';
-import { checkoutClient } from './setup.js';
-import { type RemoteWallet, remoteWallet, testWallet } from './test-wallets.js';
-import { signCheckout } from './wallet.js';
-import { type RelayStandIn, startRelayStandIn } from './walletconnect-relay.js';
+import { bearer, call, key, type Loose, newPlatform, type Running, tokenFor } from '../support/harness.js';
+import { newPayer, RELAYER, relayerNonce, testClientOf } from '../support/relayer.js';
+import { type RelayStandIn, startRelayStandIn } from '../support/walletconnect-relay.js';
 
 // The hosted payer page in a real Chromium (Debian's, driven by playwright-core: ADR 46) against
 // the real payments-service, webhook-dispatcher, PostgreSQL, NATS and anvil. The wallet is a test
@@ -27,8 +27,8 @@ import { type RelayStandIn, startRelayStandIn } from './walletconnect-relay.js';
 // back into Node, which signs with a viem local account (a fresh key holding MockUSDC and no ETH).
 // Each state the page shows is screenshotted (docs/checkout/ with HOLDFAST_WRITE_SCREENSHOTS=1).
 // WalletConnect: the page's WebSocket to wss://relay.walletconnect.org (allowed by that session's
-// CSP) is routed by Playwright to the local stand-in relay (walletconnect-relay.ts), where a
-// wallet-side sign client (test-wallets.ts) pairs with the URI the page shows, as a phone would.
+// CSP) is routed by Playwright to the local stand-in relay (support/walletconnect-relay.ts), where a
+// wallet-side sign client (support/checkout-test-wallets.ts) pairs with the URI the page shows, as a phone would.
 
 const CHROMIUM = process.env.HOLDFAST_CHROMIUM ?? '/usr/bin/chromium';
 // Into docs/checkout/ with HOLDFAST_WRITE_SCREENSHOTS=1 (as HOLDFAST_WRITE_OPENAPI rewrites the API

@@ -1,9 +1,9 @@
 import { EVENT_TYPES, eventTypeCatalog } from '@holdfast/contracts';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AMOUNT, eventsOf, platformWithCredentials, RECEIVER, SENDER, startChainPaymentsEnv } from '../chain/fixtures.js';
-import { bearer, call } from '../helpers.js';
-import { checkoutClient, sessionEvents, sessionRow } from './setup.js';
+import { AMOUNT, eventsOf, platformWithCredentials, RECEIVER, SENDER, startChainPaymentsEnv } from '../support/chain.js';
+import { checkoutClient, sessionEvents, sessionRow } from '../support/checkout.js';
+import { bearer, call } from '../support/harness.js';
 
 // A checkout session paid for real on a private chain: the payer names its address, locks the
 // escrow with the instructions it was given, the hash reaches escrow-hash, and the move to

@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WalletConnection, WalletConnector } from '../../src/modules/checkout/page/wallets/connector.js';
 import { injectedAdapter } from '../../src/modules/checkout/page/wallets/injected.js';
 import { walletConnectAdapter } from '../../src/modules/checkout/page/wallets/walletconnect.js';
-import { platformWithCredentials, RECEIVER, startChainPaymentsEnv, waitFor } from '../chain/fixtures.js';
-import { bearer, call, type Loose } from '../helpers.js';
-import { newPayer, relayerNonce } from '../relayer/fixtures.js';
-import { checkoutClient } from './setup.js';
-import { injectWallet, type RemoteWallet, remoteWallet, type TestWallet, testWallet } from './test-wallets.js';
-import { type RelayStandIn, startRelayStandIn } from './walletconnect-relay.js';
+import { platformWithCredentials, RECEIVER, startChainPaymentsEnv, waitFor } from '../support/chain.js';
+import { checkoutClient } from '../support/checkout.js';
+import { injectWallet, type RemoteWallet, remoteWallet, type TestWallet, testWallet } from '../support/checkout-test-wallets.js';
+import { bearer, call, type Loose } from '../support/harness.js';
+import { newPayer, relayerNonce } from '../support/relayer.js';
+import { type RelayStandIn, startRelayStandIn } from '../support/walletconnect-relay.js';
 
 // The contract of the hosted page's wallet-connector adapter (src/modules/checkout/page/wallets,
 // docs/checkout.md "Wallet choices"), one suite run against both implementations:
@@ -18,7 +18,7 @@ import { type RelayStandIn, startRelayStandIn } from './walletconnect-relay.js';
 //   for the page's window, and talks to its EIP-1193 provider;
 // - WalletConnect v2: the adapter's real client (@walletconnect/universal-provider, the code the
 //   page's chunk bundles), its relayUrl pointed at a local stand-in of WalletConnect's relay
-//   (walletconnect-relay.ts: the relay only routes end-to-end encrypted messages), and a remote
+//   (support/walletconnect-relay.ts: the relay only routes end-to-end encrypted messages), and a remote
 //   wallet on the other side (@walletconnect/sign-client, as a mobile wallet runs it) that pairs
 //   with the URI the connector hands the page, approves, and answers.
 //

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { returnUrl } from '../../src/modules/checkout/service.js';
-import { startPaymentsEnv } from '../helpers.js';
-import { count, newTenant, type Tenant } from '../transactions/setup.js';
-import { address, checkoutClient, sessionBody, sessionEvents, sessionRow } from './setup.js';
+import { address, checkoutClient, sessionBody, sessionEvents, sessionRow } from '../support/checkout.js';
+import { startPaymentsEnv } from '../support/harness.js';
+import { count, newTenant, type Tenant } from '../support/transactions.js';
 
 // Checkout sessions: bad input is a 4xx naming the field and writes nothing; moves the state machine
 // does not allow are 409 (docs/checkout.md).

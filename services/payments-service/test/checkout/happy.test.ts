@@ -1,8 +1,8 @@
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startPaymentsEnv } from '../helpers.js';
-import { newTenant, type Tenant } from '../transactions/setup.js';
-import { address, checkoutClient, sessionBody, sessionEvents, sessionRow } from './setup.js';
+import { address, checkoutClient, sessionBody, sessionEvents, sessionRow } from '../support/checkout.js';
+import { startPaymentsEnv } from '../support/harness.js';
+import { newTenant, type Tenant } from '../support/transactions.js';
 
 // Checkout sessions on one real instance (PostgreSQL, JetStream): create, read, list, expire, the
 // payer's call that creates the session's transaction, and the expiry worker (docs/checkout.md).

@@ -1,11 +1,11 @@
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundlePage } from '../../scripts/bundle-page.js';
-import { platformWithCredentials, RECEIVER, startChainPaymentsEnv, waitFor } from '../chain/fixtures.js';
-import { call, type Loose } from '../helpers.js';
-import { newPayer, relayerNonce } from '../relayer/fixtures.js';
-import { checkoutClient } from './setup.js';
-import { signCheckout } from './wallet.js';
+import { platformWithCredentials, RECEIVER, startChainPaymentsEnv, waitFor } from '../support/chain.js';
+import { checkoutClient } from '../support/checkout.js';
+import { signCheckout } from '../support/checkout-wallet.js';
+import { call, type Loose } from '../support/harness.js';
+import { newPayer, relayerNonce } from '../support/relayer.js';
 
 // The hosted page's two public calls beside the payer call (docs/checkout.md, "The hosted page"):
 // GET …/page (what the page shows and signs) and POST …/authorization (the payer's signature,

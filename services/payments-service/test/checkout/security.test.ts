@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, createClient, key, startPaymentsEnv, tokenFor } from '../helpers.js';
-import { count, newTenant, type Tenant } from '../transactions/setup.js';
-import { address, checkoutClient, sessionBody, sessionEvents, sessionRow } from './setup.js';
+import { address, checkoutClient, sessionBody, sessionEvents, sessionRow } from '../support/checkout.js';
+import { bearer, call, createClient, key, startPaymentsEnv, tokenFor } from '../support/harness.js';
+import { count, newTenant, type Tenant } from '../support/transactions.js';
 
 // Checkout sessions: credentials, scopes and tenant isolation (another platform's session is 404,
 // for reads and moves alike); the hosted page's payer call takes no credential and shows no

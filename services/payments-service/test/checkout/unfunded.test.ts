@@ -1,10 +1,10 @@
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { platformWithCredentials, RECEIVER, startChainPaymentsEnv, waitFor } from '../chain/fixtures.js';
-import { call, type Loose } from '../helpers.js';
-import { newPayer, testClientOf } from '../relayer/fixtures.js';
-import { checkoutClient, sessionEvents, sessionRow } from './setup.js';
-import { signCheckout } from './wallet.js';
+import { platformWithCredentials, RECEIVER, startChainPaymentsEnv, waitFor } from '../support/chain.js';
+import { checkoutClient, sessionEvents, sessionRow } from '../support/checkout.js';
+import { signCheckout } from '../support/checkout-wallet.js';
+import { call, type Loose } from '../support/harness.js';
+import { newPayer, testClientOf } from '../support/relayer.js';
 
 // A `processing` session whose transaction is never funded (docs/checkout.md "A payment that never
 // locks"): past its expiry the worker expires it with checkout.session.expired, but only once no

@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { fileFixture, type Receiver, startReceiver, until } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECEIVER, SENDER, startChainPaymentsEnv } from '../chain/fixtures.js';
-import { bearer, call, key, newPlatform, type Running } from '../helpers.js';
+import { RECEIVER, SENDER, startChainPaymentsEnv } from '../support/chain.js';
+import { checkoutClient } from '../support/checkout.js';
 import { startDispatcherFor } from '../support/dispatcher.js';
-import { checkoutClient } from './setup.js';
+import { bearer, call, key, newPlatform, type Running } from '../support/harness.js';
 
 // checkout.session.completed and checkout.session.expired end to end: payments writes them to its
 // outbox, the real webhook-dispatcher delivers them to the platform's subscription, and the

@@ -8,7 +8,7 @@ import { createControlsService } from '../../src/modules/controls/service.js';
 import type { SmsGateway, SmsMessage } from '../../src/modules/controls/sms.js';
 import { createTransactionMoves } from '../../src/modules/transactions/moves.js';
 import { createTransactionsRepository } from '../../src/modules/transactions/repository.js';
-import { bearer, call, createClient, key, newPlatform, startPaymentsEnv, tokenFor } from '../helpers.js';
+import { bearer, call, createClient, key, newPlatform, startPaymentsEnv, tokenFor } from '../support/harness.js';
 
 /** An EVM address from a few hex digits, in the case given (`BAD` -> 0xBAD000…): controls take real addresses. */
 const adr = (digits: string) => `0x${digits.padEnd(40, '0')}`;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../chain/fixtures.js';
-import { bearer, call, key, type PaymentsEnv, startPaymentsEnv } from '../helpers.js';
+import { waitFor } from '../support/chain.js';
+import { bearer, call, key, type PaymentsEnv, startPaymentsEnv } from '../support/harness.js';
 import { type GatewayStandIn, startSmsGateway } from '../support/sms-gateway.js';
-import { address, newTenant, type Tenant } from '../transactions/setup.js';
+import { address, newTenant, type Tenant } from '../support/transactions.js';
 
 // A real instance with SMS_GATEWAY_URL pointing at the gateway stand-in: a two_factor control's
 // code goes out over HTTP, and the code the stand-in received is the one verify-2fa accepts.

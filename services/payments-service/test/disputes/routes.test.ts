@@ -3,7 +3,7 @@ import { uuidv7 } from '@holdfast/contracts';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDisputesRepository } from '../../src/modules/disputes/repository.js';
-import { bearer, call, createClient, key, newPlatform, startPaymentsEnv, tokenFor } from '../helpers.js';
+import { bearer, call, createClient, key, newPlatform, startPaymentsEnv, tokenFor } from '../support/harness.js';
 
 // Disputes on v1 and v2: open, list, read, escalate, evidence, resolve; what each does to the
 // disputed transaction and which events it writes; the refusals; two concurrent resolutions.

@@ -1,8 +1,8 @@
 import { type DomainEvent, newEventId } from '@holdfast/contracts';
 import { appendToOutboxSql } from '@holdfast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, type Loose, newPlatform, type PaymentsEnv, startPaymentsEnv } from '../helpers.js';
-import { address } from '../transactions/setup.js';
+import { bearer, call, type Loose, newPlatform, type PaymentsEnv, startPaymentsEnv } from '../support/harness.js';
+import { address } from '../support/transactions.js';
 
 // GET /api/v2/events/stream on one real instance (PostgreSQL, JetStream, the outbox relay): the
 // platform's own events live, resumable with Last-Event-ID, never another platform's.

@@ -3,7 +3,7 @@ import { uuidv7 } from '@holdfast/contracts';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createIdempotencyRepository } from '../../src/modules/idempotency/index.js';
-import { bearer, call, newPlatform, startPaymentsEnv } from '../helpers.js';
+import { bearer, call, newPlatform, startPaymentsEnv } from '../support/harness.js';
 
 // The Idempotency-Key of the money-moving operations without a key of their own (docs/idempotency.md):
 // disputes, evidence, escalation, resolution, release attestations, rescind and refund. Without a

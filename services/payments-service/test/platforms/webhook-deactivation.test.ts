@@ -4,8 +4,8 @@ import { startForTest } from '@holdfast/http-kit';
 import { createTestStores, fileFixture, sendWebhookCommand, testLogger, until } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentsService, paymentsConfigFrom } from '../../src/index.js';
-import { bearer, call, createClient, GENEROUS_LIMITS, key, newBootstrapKey, type Running, tokenFor } from '../helpers.js';
 import { startDispatcherFor } from '../support/dispatcher.js';
+import { bearer, call, createClient, GENEROUS_LIMITS, key, newBootstrapKey, type Running, tokenFor } from '../support/harness.js';
 
 // A deactivated platform's webhook subscriptions stop too (ADR 15): the deactivation's transaction
 // queues `cmd.webhooks.owners.deactivate` for the platform, and payments' remote-task runner sends

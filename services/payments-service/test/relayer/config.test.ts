@@ -1,15 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { LOCAL_ATTESTER_KEY, LOCAL_RELAYER_KEY, paymentsConfigFrom } from '../../src/config.js';
+import { NON_LOCAL_SECRETS } from '../support/harness.js';
 
 const KEY = `0x${'ab'.repeat(32)}`;
 const PRODUCTION = {
+  ...NON_LOCAL_SECRETS,
   APP_ENV: 'production',
-  INTERNAL_API_KEY: 'k'.repeat(32),
-  DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
-  IDENTITY_PROVIDER_URL: 'https://idp.example.com/',
-  IDENTITY_PROVIDER_API_KEY: 'i'.repeat(24),
-  IDENTITY_PROVIDER_WEBHOOK_SECRET: 's'.repeat(32),
-  PAYMENTS_PUBLIC_URL: 'https://payments.example.com',
   REDIS_URL: 'redis://redis.example.com:6379',
   NATS_USER: 'payments',
   NATS_PASSWORD: 'p'.repeat(32),

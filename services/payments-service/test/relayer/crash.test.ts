@@ -1,36 +1,23 @@
 import { holdfastEscrowAbi } from '@holdfast/contracts/escrow';
 import { EscrowStatus } from '@holdfast/escrow';
-import { type RunningProcesses, startServiceProcesses } from '@holdfast/test-fixtures';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChainWorld, platformWithCredentials, RECEIVER, startChain, waitFor } from '../chain/fixtures.js';
-import { bearer, call, testSql } from '../helpers.js';
-import { authorizationBody, createFor, newPayer, RELAYER, relayerNonce, testClientOf } from './fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type ChainWorld, RECEIVER, waitFor } from '../support/chain.js';
+import { bearer, call } from '../support/harness.js';
+import { authorizationBody, createFor, newPayer, RELAYER, relayerCrashWorld, relayerNonce, testClientOf } from '../support/relayer.js';
 
 // kill -9 of payments (a real process, its built dist/main.js) after the relay was committed and
 // before its receipt: the restarted process follows the stored bytes to one lock, never a second.
 
+const crash = relayerCrashWorld();
 let world: ChainWorld;
-let first: RunningProcesses;
-let second: RunningProcesses | undefined;
-
-beforeAll(async () => {
-  world = await startChain();
-  first = await startServiceProcesses({
-    services: ['payments-service'],
-    env: { ...world.env, RELAYER_POLL_INTERVAL: '100ms', RELAYER_STUCK_AFTER: '1h' },
-  });
-}, 180_000);
-
-afterAll(async () => {
-  await second?.stop();
-  await first?.stop();
-  await world?.anvil.stop();
+beforeAll(() => {
+  world = crash.chain();
 });
 
 describe('the relayer across a crash of payments', () => {
   it('kill -9 between submit and receipt, restart: exactly one lock, the transaction escrowed', async () => {
-    const url = first.urls['payments-service']!;
-    const p = await platformWithCredentials({ svc: { url, stop: async () => {} }, admin: first.env.PAYMENTS_BOOTSTRAP_API_KEY! }, 'Crash');
+    const url = crash.url();
+    const p = await crash.platform('Crash');
     const payer = newPayer();
     await world.mint(payer.address, 12_500_000n);
     const created = await createFor(url, p.token, payer.address, RECEIVER);
@@ -42,15 +29,13 @@ describe('the relayer across a crash of payments', () => {
     const res = await call(url, 'POST', `/api/v2/transactions/${created.id}/escrow-authorization`, { headers: bearer(p.token), body });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
     const hash = res.body.relay.txHash;
-    await first.kill('payments-service', 'SIGKILL');
+    await crash.kill();
     // As if the crash came before the broadcast: the node forgets the bytes; only the database has them.
     await test.dropTransaction({ hash });
     expect(await world.publicClient.getTransaction({ hash }).catch(() => null)).toBeNull();
     await test.setAutomine(true);
 
-    const { PAYMENTS_PORT: _port, ...env } = first.env;
-    second = await startServiceProcesses({ services: ['payments-service'], env, join: { db: first.db, nats: first.nats } });
-    const again = second.urls['payments-service']!;
+    const again = await crash.restart();
     const status = () =>
       call(again, 'GET', `/api/v2/transactions/${created.id}`, { headers: bearer(p.token) }).then((r) => r.body.status as string);
     await waitFor(async () => (await status()) === 'escrowed', 'escrowed after the restart', 60_000);
@@ -74,7 +59,7 @@ describe('the relayer across a crash of payments', () => {
     expect(repeat.status).toBe(200);
     expect(repeat.body.relay).toMatchObject({ id: res.body.relay.id, txHash: hash, status: 'mined' });
     expect(await relayerNonce(world)).toBe(nonce + 1);
-    const sql = testSql(first.db);
+    const sql = crash.sql();
     try {
       const rows = await sql`select status, tx_hash, attempts from relayed_locks where transaction_id = ${created.id}`;
       expect(rows).toEqual([{ status: 'mined', tx_hash: hash, attempts: 1 }]);

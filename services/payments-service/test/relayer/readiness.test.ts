@@ -1,9 +1,9 @@
 import { fileFixture, readinessOf } from '@holdfast/test-fixtures';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { platformWithCredentials, RECEIVER, startChainPaymentsEnv } from '../chain/fixtures.js';
-import { bearer, call } from '../helpers.js';
-import { authorizationBody, createFor, newPayer, RELAYER } from './fixtures.js';
+import { platformWithCredentials, RECEIVER, startChainPaymentsEnv } from '../support/chain.js';
+import { bearer, call } from '../support/harness.js';
+import { authorizationBody, createFor, newPayer, RELAYER } from '../support/relayer.js';
 
 // A relayer key without ETH: /health/ready says it cannot pay, /metrics shows its balance, and a
 // relay is refused (503) with nothing sent. The local default relayer (anvil #6) is funded.

@@ -3,9 +3,18 @@ import { EscrowStatus } from '@holdfast/escrow';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { parseEventLogs } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { platformWithCredentials, RECEIVER, startChainPaymentsEnv, waitFor } from '../chain/fixtures.js';
-import { bearer, call, type Loose } from '../helpers.js';
-import { authorizationBody, createFor, newPayer, permitBody, RELAYER, relayerNonce, testClientOf, usdcBalance } from './fixtures.js';
+import { platformWithCredentials, RECEIVER, startChainPaymentsEnv, waitFor } from '../support/chain.js';
+import { bearer, call, type Loose } from '../support/harness.js';
+import {
+  authorizationBody,
+  createFor,
+  newPayer,
+  permitBody,
+  RELAYER,
+  relayerNonce,
+  testClientOf,
+  usdcBalance,
+} from '../support/relayer.js';
 
 // The relayer through the real API, PostgreSQL and anvil: a payer with MockUSDC and no ETH signs,
 // the relayer (anvil #6, local's default) pays the gas. Every refusal is counted on the relayer's
@@ -134,7 +143,7 @@ describe('POST /api/v2/transactions/{id}/escrow-authorization (EIP-3009)', () =>
     const { payer, created, id } = await payerWithTransaction();
     const body = await authorizationBody(e.world, payer, created);
     const { authorizationNonce, fundingTokenAbi } = await import('@holdfast/escrow');
-    const { termsOf } = await import('./fixtures.js');
+    const { termsOf } = await import('../support/relayer.js');
     const { escrow, terms } = termsOf(created);
     const nonce = authorizationNonce(e.world.anvil.chainId, escrow, terms);
     const { readEip712Domain } = await import('@holdfast/escrow');

@@ -1,7 +1,7 @@
 import { uuidv7 } from '@holdfast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentsRetentionRepository } from '../../src/modules/retention/repository.js';
-import { createTestBus, createTestDatabase, startPayments, type TestBus, type TestDatabase, testSql } from '../helpers.js';
+import { createTestBus, createTestDatabase, startPayments, type TestBus, type TestDatabase, testSql } from '../support/harness.js';
 
 const DAY = 24 * 3600;
 const HORIZONS = { tokenSeconds: 7 * DAY, quoteSeconds: DAY, codeDeliverySeconds: 7 * DAY };

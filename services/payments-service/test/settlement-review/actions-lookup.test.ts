@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { describe, expect, it } from 'vitest';
 import { createSettlementReviewRepository } from '../../src/modules/settlement-review/repository.js';
-import { startPaymentsEnv } from '../helpers.js';
+import { startPaymentsEnv } from '../support/harness.js';
 
 // The operator's desk answers each listed item with the actions taken on it. They were looked up by
 // the concatenation of the item's kind and id, which no index holds, so every page read every

@@ -1,7 +1,7 @@
 import { startForTest } from '@holdfast/http-kit';
 import { testLogger } from '@holdfast/test-fixtures';
 import { createDispatcherService, dispatcherConfigFrom } from '@holdfast/webhook-dispatcher';
-import type { Running } from '../helpers.js';
+import type { Running } from './harness.js';
 
 /**
  * The webhook dispatcher beside payments in a test: this file's database and NATS prefix, silent

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, type PaymentsEnv, startPaymentsEnv } from '../helpers.js';
-import { address, count, newTenant, type Tenant } from './setup.js';
+import { bearer, call, type PaymentsEnv, startPaymentsEnv } from '../support/harness.js';
+import { address, count, newTenant, type Tenant } from '../support/transactions.js';
 
 // Amounts are never rounded: a JSON number is read from the digits the client wrote (the body
 // parser keeps each number's source text), so more than 15 significant digits, or more decimals

@@ -15,8 +15,8 @@ import {
   startPayments,
   startPaymentsEnv,
   tokenFor,
-} from '../helpers.js';
-import { address, count, newTenant, type Tenant, waitForEvents } from './setup.js';
+} from '../support/harness.js';
+import { address, count, newTenant, type Tenant, waitForEvents } from '../support/transactions.js';
 
 // POST /api/{v1,v2}/transactions on one real instance (PostgreSQL, JetStream): the create table,
 // idempotency, the duplicate window, the per-sender limit, quotes, and the events it leaves.

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { normalizedTable } from '../support/markdown.js';
-import { movesTable } from './doc-table.js';
+import { movesTable } from '../support/transaction-doc-table.js';
 
 describe('docs/transactions.md', () => {
   it('shows the moves exactly as TRANSACTION_MOVES has them', async () => {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentsConfigFrom } from '../../src/config.js';
-import { type Answer, bearer, call, type PaymentsEnv, startPaymentsEnv } from '../helpers.js';
-import { address, newTenant, type Tenant, waitForEvents } from './setup.js';
+import { type Answer, bearer, call, type PaymentsEnv, startPaymentsEnv } from '../support/harness.js';
+import { address, newTenant, type Tenant, waitForEvents } from '../support/transactions.js';
 
 // Group commit (ADR 39): single creations that reach the database together go as one statement and
 // one commit, each with its own answer. Here the first creation of a group waits 400 ms for others,

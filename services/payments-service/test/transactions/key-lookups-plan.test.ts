@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { describe, expect, it } from 'vitest';
 import { ANSWER_BY_KEYS, createTransactionsRepository } from '../../src/modules/transactions/repository.js';
-import { startPaymentsEnv } from '../helpers.js';
-import { newTenant } from './setup.js';
+import { startPaymentsEnv } from '../support/harness.js';
+import { newTenant } from '../support/transactions.js';
 
 // The grouped idempotency-key lookup runs as a prepared statement, so after a few executions
 // PostgreSQL may keep one generic plan for it, made from whatever statistics the table had then.

@@ -2,7 +2,7 @@ import { uuidv7 } from '@holdfast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransactionMoves } from '../../src/modules/transactions/moves.js';
 import { createTransactionsRepository } from '../../src/modules/transactions/repository.js';
-import { createTestDatabase, type TestDatabase, testSql } from '../helpers.js';
+import { createTestDatabase, type TestDatabase, testSql } from '../support/harness.js';
 
 let db: TestDatabase;
 let sql: ReturnType<typeof testSql>;

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { PAYMENTS_V2_OPERATIONS, TRANSACTION_STATUSES } from '@holdfast/contracts';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, createClient, key, type Loose, startPaymentsEnv, tokenFor } from '../helpers.js';
-import { address, count, newTenant, type Tenant } from './setup.js';
+import { bearer, call, createClient, key, type Loose, PRODUCTION_ENV, startPaymentsEnv, tokenFor } from '../support/harness.js';
+import { address, count, newTenant, type Tenant } from '../support/transactions.js';
 
 // GET list / at-risk / stats and POST quote, on v1 and v2, with the security cases.
 
@@ -243,21 +243,7 @@ describe('OpenAPI', () => {
 });
 
 describe('production instance', () => {
-  const prod = fileFixture(() =>
-    startPaymentsEnv({
-      APP_ENV: 'production',
-      NATS_USER: 'payments-service',
-      NATS_PASSWORD: 'nats-test-password',
-      PAYMENTS_V1_SUNSET_ENFORCED: 'false',
-      INTERNAL_API_KEY: 'x'.repeat(32),
-      DATA_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
-      CHAIN_RPC_URLS: 'base=http://127.0.0.1:9',
-      IDENTITY_PROVIDER_URL: 'https://idp.example.com/',
-      IDENTITY_PROVIDER_API_KEY: 'i'.repeat(24),
-      IDENTITY_PROVIDER_WEBHOOK_SECRET: 's'.repeat(32),
-      PAYMENTS_PUBLIC_URL: 'https://payments.example.com',
-    }),
-  );
+  const prod = fileFixture(() => startPaymentsEnv(PRODUCTION_ENV));
   let p: Tenant;
   beforeAll(async () => {
     p = await newTenant(prod);

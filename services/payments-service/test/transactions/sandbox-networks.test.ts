@@ -3,29 +3,15 @@ import { PAYMENTS_COMMANDS, WORKSPACE_TRANSACTION_COMMANDS } from '@holdfast/con
 import { sendCommand } from '@holdfast/messaging';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, key, type Loose, startPaymentsEnv, tokenFor } from '../helpers.js';
-import { address, count, newTenant, type Tenant } from './setup.js';
+import { bearer, call, key, type Loose, PRODUCTION_ENV, startPaymentsEnv, tokenFor } from '../support/harness.js';
+import { address, count, newTenant, type Tenant } from '../support/transactions.js';
 
 // Issue 28 item 3: a sandbox credential (a platform made by issueSandboxCredentials, `sandbox`)
 // moves money on test networks only. Outside production every mainnet name is coerced to its
 // testnet, so the rule bites in production, where nothing is coerced: there a sandbox platform's
 // creation on a mainnet is refused (403, nothing written), whichever way it arrives.
 
-const prod = fileFixture(() =>
-  startPaymentsEnv({
-    APP_ENV: 'production',
-    NATS_USER: 'payments-service',
-    NATS_PASSWORD: 'nats-test-password',
-    PAYMENTS_V1_SUNSET_ENFORCED: 'false',
-    INTERNAL_API_KEY: 'x'.repeat(32),
-    DATA_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
-    CHAIN_RPC_URLS: 'base=http://127.0.0.1:9',
-    IDENTITY_PROVIDER_URL: 'https://idp.example.com/',
-    IDENTITY_PROVIDER_API_KEY: 'i'.repeat(24),
-    IDENTITY_PROVIDER_WEBHOOK_SECRET: 's'.repeat(32),
-    PAYMENTS_PUBLIC_URL: 'https://payments.example.com',
-  }),
-);
+const prod = fileFixture(() => startPaymentsEnv(PRODUCTION_ENV));
 
 let sandbox: { workspaceId: string; platformId: string; apiKey: string; token: string };
 let live: Tenant;

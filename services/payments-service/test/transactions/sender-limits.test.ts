@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentsConfigFrom } from '../../src/config.js';
-import { bearer, call, type PaymentsEnv, startPaymentsEnv } from '../helpers.js';
-import { address, count, newTenant, type Tenant } from './setup.js';
+import { bearer, call, type PaymentsEnv, startPaymentsEnv } from '../support/harness.js';
+import { address, count, newTenant, type Tenant } from '../support/transactions.js';
 
 // TX_RATE_LIMIT_PER_SENDER sets the per-sender window; batch legs count toward it and toward the
 // duplicate window exactly as single transactions do (docs/transactions.md).

@@ -3,8 +3,8 @@ import { PAYMENTS_COMMANDS, WORKSPACE_TRANSACTION_COMMANDS } from '@holdfast/con
 import { sendCommand } from '@holdfast/messaging';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startPaymentsEnv } from '../helpers.js';
-import { address } from './setup.js';
+import { startPaymentsEnv } from '../support/harness.js';
+import { address } from '../support/transactions.js';
 
 // Issue 28 item 7: a workspace-to-payments command names its workspace, and payments checks that
 // the platform it acts on is that workspace's. submit-escrow-hash trusted the platformId it was

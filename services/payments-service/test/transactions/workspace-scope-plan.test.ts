@@ -2,8 +2,8 @@ import { fileFixture } from '@holdfast/test-fixtures';
 import type postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
 import { createWorkspaceTransactionsRepository, type TransactionScope } from '../../src/modules/workspace-transactions/repository.js';
-import { startPaymentsEnv } from '../helpers.js';
-import { newTenant } from './setup.js';
+import { startPaymentsEnv } from '../support/harness.js';
+import { newTenant } from '../support/transactions.js';
 
 // Issue 16: the Workspace API's list and stats find a workspace's transactions by its platforms and
 // by its addresses (from, to, or under a METADATA_ADDRESS_KEYS key, in any case). Written as one

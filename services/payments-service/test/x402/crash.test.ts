@@ -1,40 +1,24 @@
-import { type RunningProcesses, startServiceProcesses } from '@holdfast/test-fixtures';
 import { erc20Abi } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChainWorld, platformWithCredentials, startChain, waitFor } from '../chain/fixtures.js';
-import { bearer, call, testSql } from '../helpers.js';
-import { newPayer, RELAYER, testClientOf, usdcBalance } from '../relayer/fixtures.js';
-import { facilitatorFor, PRICE, paymentFor, requirementsFor } from './fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type ChainWorld, waitFor } from '../support/chain.js';
+import { bearer, call } from '../support/harness.js';
+import { newPayer, RELAYER, relayerCrashWorld, testClientOf, usdcBalance } from '../support/relayer.js';
+import { facilitatorFor, PRICE, paymentFor, requirementsFor } from '../support/x402.js';
 
 // kill -9 of payments (its built dist/main.js) after an x402 settle committed its relay and before
 // the receipt: the seller's retry of the same payload, to the restarted process, answers the same
 // on-chain transaction; one transfer on chain.
 
+const crash = relayerCrashWorld({ X402_SETTLE_WAIT: '0s' });
 let world: ChainWorld;
-let first: RunningProcesses;
-let second: RunningProcesses | undefined;
-
-beforeAll(async () => {
-  world = await startChain();
-  first = await startServiceProcesses({
-    services: ['payments-service'],
-    env: { ...world.env, RELAYER_POLL_INTERVAL: '100ms', RELAYER_STUCK_AFTER: '1h', X402_SETTLE_WAIT: '0s' },
-  });
-}, 180_000);
-
-afterAll(async () => {
-  await second?.stop();
-  await first?.stop();
-  await world?.anvil.stop();
+beforeAll(() => {
+  world = crash.chain();
 });
 
 describe('x402 settle across a crash of payments', () => {
   it('kill -9 between the relay and its receipt, restart, settle again: the same transaction, one transfer', async () => {
-    const url = first.urls['payments-service']!;
-    const p = await platformWithCredentials(
-      { svc: { url, stop: async () => {} }, admin: first.env.PAYMENTS_BOOTSTRAP_API_KEY! },
-      'x402 crash',
-    );
+    const url = crash.url();
+    const p = await crash.platform('x402 crash');
     const buyer = newPayer();
     await world.mint(buyer.address, 1_000_000n);
     const payTo = newPayer().address;
@@ -47,14 +31,12 @@ describe('x402 settle across a crash of payments', () => {
     const pending = await facilitatorFor(url, p.token).settle(payment, requirements);
     expect(pending).toMatchObject({ success: false, errorReason: 'settlement_pending' });
     const hash = pending.transaction as `0x${string}`;
-    await first.kill('payments-service', 'SIGKILL');
+    await crash.kill();
     // As if the crash came before the broadcast: only the database has the bytes.
     await test.dropTransaction({ hash });
     await test.setAutomine(true);
 
-    const { PAYMENTS_PORT: _port, ...env } = first.env;
-    second = await startServiceProcesses({ services: ['payments-service'], env, join: { db: first.db, nats: first.nats } });
-    const again = second.urls['payments-service']!;
+    const again = await crash.restart();
     // The dead process's claim of the relay lapses (the worker's lease), then the stored bytes are sent again.
     const facilitator = facilitatorFor(again, p.token);
     const settled = await waitFor(
@@ -85,7 +67,7 @@ describe('x402 settle across a crash of payments', () => {
       'completed after the restart',
       60_000,
     );
-    const sql = testSql(first.db);
+    const sql = crash.sql();
     try {
       expect(await sql`select status, tx_hash, attempts from relayed_locks where transaction_id = ${transactionId}`).toEqual([
         { status: 'mined', tx_hash: hash, attempts: 1 },

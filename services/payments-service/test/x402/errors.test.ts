@@ -1,9 +1,9 @@
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { platformWithCredentials, startChainPaymentsEnv } from '../chain/fixtures.js';
-import type { Loose } from '../helpers.js';
-import { newPayer, relayerNonce, usdcBalance } from '../relayer/fixtures.js';
-import { buyerFetch, facilitatorCall, handSigned, PRICE, paymentFor, requirementsFor, startSeller, x402Body } from './fixtures.js';
+import { platformWithCredentials, startChainPaymentsEnv } from '../support/chain.js';
+import type { Loose } from '../support/harness.js';
+import { newPayer, relayerNonce, usdcBalance } from '../support/relayer.js';
+import { buyerFetch, facilitatorCall, handSigned, PRICE, paymentFor, requirementsFor, startSeller, x402Body } from '../support/x402.js';
 
 // Payments the facilitator refuses: the x402 reason in the protocol's answer (200, isValid/success
 // false), nothing on chain (the relayer's nonce and the balances unchanged) and no transaction.

@@ -4,11 +4,11 @@ import { fileFixture } from '@holdfast/test-fixtures';
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eventsOf, platformWithCredentials, publishChain, startChainPaymentsEnv, waitFor } from '../chain/fixtures.js';
-import { sessionBody } from '../checkout/setup.js';
-import { bearer, call, type Loose, newPlatform } from '../helpers.js';
-import { newPayer, RELAYER, relayerNonce, usdcBalance } from '../relayer/fixtures.js';
-import { caip2Of, facilitatorFor, startEscrowSeller } from './fixtures.js';
+import { eventsOf, platformWithCredentials, publishChain, startChainPaymentsEnv, waitFor } from '../support/chain.js';
+import { sessionBody } from '../support/checkout.js';
+import { bearer, call, type Loose, newPlatform } from '../support/harness.js';
+import { newPayer, RELAYER, relayerNonce, usdcBalance } from '../support/relayer.js';
+import { caip2Of, facilitatorFor, startEscrowSeller } from '../support/x402.js';
 
 // holdfast-escrow: a checkout session's x402Url paid by a machine client through @x402/fetch with
 // the SDK's HoldfastEscrowScheme (a local account with MockUSDC and no ETH): the payment is locked

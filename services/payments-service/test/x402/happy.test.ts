@@ -2,10 +2,10 @@ import { fileFixture } from '@holdfast/test-fixtures';
 import { decodePaymentResponseHeader } from '@x402/fetch';
 import { erc20Abi, parseEventLogs } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventsOf, platformWithCredentials, startChainPaymentsEnv, waitFor } from '../chain/fixtures.js';
-import { bearer, call, type Loose } from '../helpers.js';
-import { newPayer, RELAYER, relayerNonce, usdcBalance } from '../relayer/fixtures.js';
-import { buyerFetch, caip2Of, facilitatorFor, PRICE, paymentFor, requirementsFor, startSeller, USDC_DOMAIN } from './fixtures.js';
+import { eventsOf, platformWithCredentials, startChainPaymentsEnv, waitFor } from '../support/chain.js';
+import { bearer, call, type Loose } from '../support/harness.js';
+import { newPayer, RELAYER, relayerNonce, usdcBalance } from '../support/relayer.js';
+import { buyerFetch, caip2Of, facilitatorFor, PRICE, paymentFor, requirementsFor, startSeller, USDC_DOMAIN } from '../support/x402.js';
 
 // x402 through Holdfast with the protocol's own libraries on anvil: a seller behind @x402/hono,
 // a buyer with MockUSDC and no ETH paying through @x402/fetch; the relayer pays the gas, and the

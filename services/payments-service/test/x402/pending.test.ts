@@ -1,9 +1,9 @@
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { platformWithCredentials, startChainPaymentsEnv, waitFor } from '../chain/fixtures.js';
-import { bearer, call, type Loose } from '../helpers.js';
-import { newPayer, RELAYER, relayerNonce, testClientOf, usdcBalance } from '../relayer/fixtures.js';
-import { facilitatorFor, PRICE, paymentFor, requirementsFor } from './fixtures.js';
+import { platformWithCredentials, startChainPaymentsEnv, waitFor } from '../support/chain.js';
+import { bearer, call, type Loose } from '../support/harness.js';
+import { newPayer, RELAYER, relayerNonce, testClientOf, usdcBalance } from '../support/relayer.js';
+import { facilitatorFor, PRICE, paymentFor, requirementsFor } from '../support/x402.js';
 
 // A settlement still being mined answers `settlement_pending` with its hash and a status to poll;
 // settling the same payload again answers the same on-chain transaction; a mined one whose block

@@ -1,9 +1,9 @@
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { platformWithCredentials, startChainPaymentsEnv } from '../chain/fixtures.js';
-import { bearer, call, type Loose } from '../helpers.js';
-import { newPayer, relayerNonce, usdcBalance } from '../relayer/fixtures.js';
-import { facilitatorCall, handSigned, PRICE, paymentFor, requirementsFor, x402Body } from './fixtures.js';
+import { platformWithCredentials, startChainPaymentsEnv } from '../support/chain.js';
+import { bearer, call, type Loose } from '../support/harness.js';
+import { newPayer, relayerNonce, usdcBalance } from '../support/relayer.js';
+import { facilitatorCall, handSigned, PRICE, paymentFor, requirementsFor, x402Body } from '../support/x402.js';
 
 // Who may use the facilitator: a platform's v2 bearer token with move:transactions (it pays the
 // gas). A call without one, with a read-only one, or reaching into another platform's payment is

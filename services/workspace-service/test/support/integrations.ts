@@ -3,6 +3,11 @@ import { request } from 'undici';
 import { insertUser } from './fixtures.js';
 import { createWorkspace, type Harness, type Json, type World } from './harness.js';
 
+/** The header of a Payments API call by API key. */
+export const key = (apiKey: string) => ({ 'x-api-key': apiKey });
+/** The header of a call by bearer token (an access token of either API). */
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
 /** A call to the payments-service peer of the harness (API keys, OAuth tokens). */
 export async function callPayments(
   h: Harness,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type Anvil, startAnvil } from '@holdfast/test-fixtures';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { startCustodyA } from '../helpers/vendors.js';
 import { customerJwt, insertCustomerSession, linkWallet, type RegisteredCustomer, registerCustomer } from './customers.js';
 import { type Harness, type HarnessOptions, startHarness, type World } from './harness.js';
+import { startCustodyA } from './vendors.js';
 
 /** The X-Internal-API-Key of the services the route table runs against. */
 export const INTERNAL_API_KEY = 'internal-key-for-route-table-0123456789';
