@@ -453,3 +453,16 @@ describe('commit subjects', () => {
     expect(subjects.filter((s) => s.length > 72)).toEqual([]);
   });
 });
+
+describe('tests mirror src', () => {
+  // docs/engineering.md: a module's tests in test/<module>/, the service's as a whole in
+  // test/service/, shared helpers in test/support/; nothing at test/'s root.
+  it.each(services)('$service keeps no test file at test/ root and a folder per module tested', ({ service }) => {
+    const testDir = join(repoRoot(), 'services', service, 'test');
+    const modules = readdirSync(join(repoRoot(), 'services', service, 'src', 'modules'));
+    const entries = readdirSync(testDir, { withFileTypes: true });
+    expect(entries.filter((e) => e.isFile() && e.name.endsWith('.test.ts')).map((e) => e.name)).toEqual([]);
+    const folders = entries.filter((e) => e.isDirectory()).map((e) => e.name);
+    expect(folders.filter((f) => f !== 'service' && f !== 'support' && !modules.includes(f))).toEqual([]);
+  });
+});

@@ -3,8 +3,8 @@ import { AppError } from '@holdfast/contracts';
 import { createDatabase, type Database } from '@holdfast/db';
 import { createTestDatabase, type TestDatabase } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateRow } from '../src/db/queries.js';
-import * as tables from '../src/db/schema.js';
+import { updateRow } from '../../src/db/queries.js';
+import * as tables from '../../src/db/schema.js';
 
 let testDb: TestDatabase;
 let database: Database<typeof tables>;
