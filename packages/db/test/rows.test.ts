@@ -11,6 +11,7 @@ const tasks = pgTable('tasks', {
   lastError: text('last_error'),
   createdAt: createdAtString(),
   completedAt: timestamptzString('completed_at'),
+  blockNumber: bigint('block_number', { mode: 'number' }),
 });
 
 describe('rowMapper', () => {
@@ -25,6 +26,7 @@ describe('rowMapper', () => {
         last_error: null,
         created_at: '2026-11-25 11:07:44.123456+00',
         completed_at: null,
+        block_number: '12345678901',
         extra: 'not a column',
       }),
     ).toEqual({
@@ -35,6 +37,7 @@ describe('rowMapper', () => {
       lastError: null,
       createdAt: '2026-11-25T11:07:44.123Z',
       completedAt: null,
+      blockNumber: 12345678901,
     });
   });
 
@@ -60,5 +63,28 @@ describe('rowMapper', () => {
       platformId: 'p',
       attempts: 2,
     });
+  });
+
+  it('answers a column the row lacks as undefined, and null as null', () => {
+    const toTask = rowMapper(tasks);
+    const task = toTask({
+      id: 'a',
+      platform_id: 'p',
+      attempts: 0,
+      payload: {},
+      last_error: null,
+      created_at: new Date(0),
+      block_number: null,
+    });
+    expect(task).toEqual({
+      id: 'a',
+      platformId: 'p',
+      attempts: 0,
+      payload: {},
+      lastError: null,
+      createdAt: '1970-01-01T00:00:00.000Z',
+      blockNumber: null,
+    });
+    expect(task.completedAt).toBeUndefined();
   });
 });

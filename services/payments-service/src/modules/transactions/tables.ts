@@ -4,6 +4,7 @@ import {
   METADATA_ADDRESS_KEYS,
   type Network,
   type OrchestrationType,
+  type PaymentsTransaction,
   type SignerType,
   TERMINAL_TRANSACTION_STATUSES,
   TRANSACTION_STATUSES,
@@ -86,13 +87,13 @@ export const transactions = paymentsSchema.table(
     workspaceId: uuid('workspace_id'),
     status: text('status').$type<TransactionStatus>().notNull(),
     amount: numeric('amount').notNull(),
-    currency: text('currency').notNull(),
+    currency: text('currency').$type<PaymentsTransaction['currency']>().notNull(),
     fromAddress: text('from_address').notNull(),
     toAddress: text('to_address').notNull(),
-    blockchainNetwork: text('blockchain_network').notNull(),
+    blockchainNetwork: text('blockchain_network').$type<PaymentsTransaction['blockchainNetwork']>().notNull(),
     chainId: integer('chain_id'),
-    orchestrationType: text('orchestration_type').notNull(),
-    signerType: text('signer_type'),
+    orchestrationType: text('orchestration_type').$type<PaymentsTransaction['orchestrationType']>().notNull(),
+    signerType: text('signer_type').$type<NonNullable<PaymentsTransaction['signerType']>>(),
     customerId: text('customer_id'),
     templateId: uuid('template_id'),
     template: jsonb('template').$type<Record<string, unknown>>(),
@@ -138,9 +139,11 @@ export const transactions = paymentsSchema.table(
       .where(sql.raw(`status in (${IN_FLIGHT_SQL})`)),
     index('transactions_platform_from_idx').on(t.platformId, sql`lower(${t.fromAddress})`, t.createdAt),
     index('transactions_platform_to_idx').on(t.platformId, sql`lower(${t.toAddress})`),
-    index('transactions_platform_customer_idx').on(t.platformId, t.customerId),
-    index('transactions_workspace_created_idx').on(t.workspaceId, t.createdAt),
-    index('transactions_batch_idx').on(t.batchId, t.legIndex),
+    // Partial: only the rows a `customer_id = $1` or `batch_id = $1` read can find (the planner
+    // proves the predicate from the equality), so a creation without a customer, or any single
+    // creation, writes no entry in them (ADR 68). No index on workspace_id: no statement reads by it.
+    index('transactions_platform_customer_idx').on(t.platformId, t.customerId).where(sql`customer_id is not null`),
+    index('transactions_batch_idx').on(t.batchId, t.legIndex).where(sql`batch_id is not null`),
     // Every address the row names (addressesOf): the Workspace API's reads find a workspace's rows
     // on other platforms through it (ADR 44). fastupdate off: no pending list for each read to scan,
     // no flush of it landing on one creation.
