@@ -25,7 +25,10 @@ export interface DeliverySettings {
  * instance may take the delivery over (which then happens only when this instance died).
  */
 export const CLAIM_MARGIN_MS = 5_000;
-/** Deliveries queued per slot at most: per subscription, QUEUE_DEPTH × WEBHOOK_SUBSCRIPTION_CONCURRENCY. */
+/**
+ * Deliveries queued per slot at most: per subscription, QUEUE_DEPTH × WEBHOOK_SUBSCRIPTION_CONCURRENCY,
+ * and in all, QUEUE_DEPTH × WEBHOOK_CONCURRENCY (ADR 67).
+ */
 export const QUEUE_DEPTH = 4;
 /**
  * A success that leaves the worker idle (nothing in flight or queued, the last claim took all it
@@ -172,6 +175,9 @@ export function createDeliveryWorker(deps: {
   // Deep enough that a slot finds its next delivery queued while a statement is on its way
   // (answers come back several times faster than a statement on a loaded machine).
   const queuePerSubscription = QUEUE_DEPTH * settings.perSubscription;
+  // And no deeper in all than this instance's own slots need: what it queues no other instance
+  // sends, so a backlog claimed into one instance's queues would leave the others idle.
+  const queuePerInstance = QUEUE_DEPTH * settings.concurrency;
 
   function heldOf(subscriptionId: string): Held {
     let entry = held.get(subscriptionId);
@@ -334,14 +340,15 @@ export function createDeliveryWorker(deps: {
       const settlement = takePending();
       const freeSlots = settings.concurrency - slotsHeld;
       const queued = [...held.values()].reduce((n, e) => n + e.queue.length, 0);
+      const queueRoom = Math.max(0, queuePerInstance - queued);
       let settled = false;
       try {
-        if (freeSlots <= 0 && queued >= held.size * queuePerSubscription) {
+        if (freeSlots <= 0 && (queueRoom === 0 || queued >= held.size * queuePerSubscription)) {
           claimCameShort = false;
           await repository.settle(settlement, leaseMs);
         } else {
           claiming = true;
-          const limit = Math.max(0, freeSlots) + QUEUE_DEPTH * settings.concurrency;
+          const limit = Math.max(0, freeSlots) + queueRoom;
           const claimed = await repository
             .claimDue({
               freeSlots,
