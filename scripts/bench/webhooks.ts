@@ -50,7 +50,7 @@ import {
 const DELIVERIES = numberOption('deliveries', 5000);
 /** The paced runs: events per second of each (issue 16's targets are at 200/s and 1000/s). */
 const PACED_RATES = (stringOption('rates') ?? '200,1000').split(',').map(Number);
-/** Deliveries of a warm-up burst: the first dispatcher's once, the second's each time it is started. */
+/** Deliveries of a warm-up burst (JIT, connections, caches) of the baselines. */
 const WARMUP_DELIVERIES = 500;
 /**
  * Deliveries made before the first round (`--history N`, at least the warm-up's), so that the rounds run on a deliveries
@@ -58,6 +58,16 @@ const WARMUP_DELIVERIES = 500;
  * the round on statistics that say it is empty (ADR 43, docs/perf/dispatcher-statistics.md).
  */
 const HISTORY = Math.max(WARMUP_DELIVERIES, numberOption('history', 20_000));
+/**
+ * The warm-up burst of each dispatcher of the one-against-two pair: the first's once it is
+ * restarted with INSTANCES_SUBSCRIPTION_CONCURRENCY, the second's each time it is started. The
+ * second shares its burst with the first, so it takes about half of it.
+ * It was 500 for the second against 5,000 for the first: a process that fresh still spent about
+ * twice the CPU per delivery of a warm one in the measured burst (its JIT tiers, a heap still
+ * growing under --heap-growing-percent=50), and the pair's ratio measured that
+ * (docs/perf/dispatcher-two-instances.md).
+ */
+const INSTANCE_WARMUP_DELIVERIES = Math.max(WARMUP_DELIVERIES, Math.min(HISTORY, numberOption('instance-warmup', 5000)));
 /**
  * Events of each paced run (one per rate and round): its p99 is then the 20th-slowest of 2000 at
  * every rate (10 s at 200/s, 2 s at 1000/s). Runs of 3 s gave 600 samples at 200/s, so that one
@@ -499,7 +509,7 @@ async function main() {
     const instanceSettings = { WEBHOOK_SUBSCRIPTION_CONCURRENCY: String(INSTANCES_SUBSCRIPTION_CONCURRENCY) };
     firstDispatcher = await startDispatcher(instanceSettings);
     await subscriptions(5);
-    await dispatcherBurst(Math.max(WARMUP_DELIVERIES, Math.min(HISTORY, 5000)));
+    await dispatcherBurst(INSTANCE_WARMUP_DELIVERIES);
     await settled();
     for (let round = 1; round <= ROUNDS; round += 1) {
       process.stderr.write(`[bench] one dispatcher against two, round ${round} of ${ROUNDS} (load ${loadNow().toFixed(2)})\n`);
@@ -512,7 +522,7 @@ async function main() {
           try {
             // Warmed up as the first one was (JIT, connections), on a burst both share.
             await subscriptions(5);
-            await dispatcherBurst(WARMUP_DELIVERIES);
+            await dispatcherBurst(INSTANCE_WARMUP_DELIVERIES);
             await settled();
             return await dispatched(round, '2 dispatchers, 5 subscriptions (burst)', '≤ 100 (50 each)', 5, () =>
               dispatcherBurst(DELIVERIES),
@@ -614,7 +624,7 @@ async function main() {
       `- Command: \`node scripts/bench/webhooks.ts ${args.join(' ')}\` (${ROUNDS_TEXT}, ${DELIVERIES} deliveries a burst${COMPARE_INSTANCES ? '' : PACED_SECONDS === undefined ? `, paced runs of ${PACED_EVENTS} events` : `, paced runs of ${PACED_SECONDS} s`})`,
       `- Method: ${methodLine(
         `${COMPARE_INSTANCES ? '' : 'the baselines (the same-work loop, then the plain undici loop) and the dispatcher at 10 and at 50 in flight, plain undici and the dispatcher at each paced rate, and (after all of those rounds, on dispatchers restarted with the raised per-subscription limit) '}one dispatcher and two on the same burst, each pair`,
-      )} Each dispatcher run has subscriptions of its own, made before it starts, and ends when no delivery is pending (the dispatchers write the last results after the receiver has them: that work is the run's, not the next one's); the second dispatcher is started before its run, warmed up by a burst of ${WARMUP_DELIVERIES} as the first one was, and stopped after it. Before the first round the first dispatcher delivers a history of ${HISTORY} deliveries (\`--history\`), so that the rounds run on a deliveries table that holds one, as a running system's does (ADR 43). Each round starts with \`vacuum analyze\` of the database (finished deliveries leave dead row versions in the claim's index; autovacuum, which would remove them in production, is off on this machine's PostgreSQL).`,
+      )} Each dispatcher run has subscriptions of its own, made before it starts, and ends when no delivery is pending (the dispatchers write the last results after the receiver has them: that work is the run's, not the next one's); the second dispatcher is started before its run, warmed up by a burst of ${INSTANCE_WARMUP_DELIVERIES} (shared with the first) as the first one was after its restart, and stopped after it. Before the first round the first dispatcher delivers a history of ${HISTORY} deliveries (\`--history\`), so that the rounds run on a deliveries table that holds one, as a running system's does (ADR 43). Each round starts with \`vacuum analyze\` of the database (finished deliveries leave dead row versions in the claim's index; autovacuum, which would remove them in production, is off on this machine's PostgreSQL).`,
       '',
       table,
       '',

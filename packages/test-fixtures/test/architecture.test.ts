@@ -340,7 +340,7 @@ describe('background work through the runtime', () => {
       count: 3,
       why: "the checkout page's script: it runs in the payer's browser",
     },
-    'services/webhook-dispatcher/src/modules/deliveries/service.ts': {
+    'services/webhook-dispatcher/src/modules/deliveries/worker.ts': {
       count: 1,
       why: 'a wake of the delivery worker at most settleWithinMs after a result',
     },

@@ -8,10 +8,12 @@ import { type DispatcherConfig, SERVICE_NAME } from './config.js';
 import { DELIVERIES_WAKE_CHANNEL } from './db/channels.js';
 import * as tables from './db/schema.js';
 import { SCHEMA_NAME } from './db/schema.js';
+import { createDeliveryAttempt } from './modules/deliveries/attempt.js';
 import { serveDeliveryCommands } from './modules/deliveries/commands.js';
 import { registerDeliveryMetrics } from './modules/deliveries/metrics.js';
 import { createDeliveriesRepository } from './modules/deliveries/repository.js';
-import { createDeliveryService, SETTLE_WITHIN_MS } from './modules/deliveries/service.js';
+import { createDeliveryService } from './modules/deliveries/service.js';
+import { createDeliveryWorker, SETTLE_WITHIN_MS } from './modules/deliveries/worker.js';
 import { createIntakeRepository } from './modules/intake/repository.js';
 import { startEventIntake } from './modules/intake/service.js';
 import { createRetentionRepository } from './modules/retention/repository.js';
@@ -64,26 +66,17 @@ export async function createDispatcherService(
   const subscriptionsRepository = createSubscriptionsRepository(sql);
   const subscriptions = createSubscriptionsService({ repository: subscriptionsRepository, policy, secrets });
   const deliveriesRepository = createDeliveriesRepository(sql);
+  const metrics = registerDeliveryMetrics(foundation.app.metrics, {
+    pendingCount: deliveriesRepository.pendingCount,
+    circuitCounts: subscriptionsRepository.circuitCounts,
+  });
+  const attempt = createDeliveryAttempt({ policy, secrets });
   const deliveries = createDeliveryService({
     repository: deliveriesRepository,
-    policy,
-    secrets,
-    logger,
+    attempt,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     requireSubscription: subscriptions.requireOwned,
-    metrics: registerDeliveryMetrics(foundation.app.metrics, {
-      pendingCount: deliveriesRepository.pendingCount,
-      circuitCounts: subscriptionsRepository.circuitCounts,
-    }),
-    settings: {
-      retryScheduleMs: config.retryScheduleMs,
-      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-      circuitThreshold: config.WEBHOOK_CIRCUIT_THRESHOLD,
-      circuitCooldownMs: config.circuitCooldownMs,
-      concurrency: config.WEBHOOK_CONCURRENCY,
-      perSubscription: config.WEBHOOK_SUBSCRIPTION_CONCURRENCY,
-      pollIntervalMs: overrides.pollIntervalMs ?? 500,
-      settleWithinMs: overrides.settleWithinMs ?? SETTLE_WITHIN_MS,
-    },
+    metrics,
   });
 
   const commands = [
@@ -94,14 +87,28 @@ export async function createDispatcherService(
   // NOTIFY wakes the delivery workers of every instance (new deliveries, a resend, a replay, a reset circuit).
   // This process's intake wakes its worker itself after a commit; its own NOTIFY is skipped.
   const origin = randomUUID();
-  const worker = deliveries.createWorker(
-    async (wake) =>
+  const worker = createDeliveryWorker({
+    repository: deliveriesRepository,
+    attempt,
+    logger,
+    metrics,
+    settings: {
+      retryScheduleMs: config.retryScheduleMs,
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      circuitThreshold: config.WEBHOOK_CIRCUIT_THRESHOLD,
+      circuitCooldownMs: config.circuitCooldownMs,
+      concurrency: config.WEBHOOK_CONCURRENCY,
+      perSubscription: config.WEBHOOK_SUBSCRIPTION_CONCURRENCY,
+      pollIntervalMs: overrides.pollIntervalMs ?? 500,
+      settleWithinMs: overrides.settleWithinMs ?? SETTLE_WITHIN_MS,
+    },
+    wakeOn: async (wake) =>
       (
         await sql.listen(DELIVERIES_WAKE_CHANNEL, (from) => {
           if (from !== origin) wake();
         })
       ).unlisten,
-  );
+  });
 
   const purge = createRetentionPurge({
     repository: createRetentionRepository(sql),

@@ -68,9 +68,9 @@ describe("a page of a busy subscription's delivery logs", () => {
         select id from delivery_attempts where subscription_id = ${busy} order by created_at desc, id desc limit 20 offset 20`;
       expect(page.total).toBe(KEPT);
       expect(page.rows.map((r) => r.id)).toEqual(expected.map((r) => r.id));
-      expect(page.rows.every((r) => r.subscription_id === busy)).toBe(true);
+      expect(page.rows.every((r) => r.subscriptionId === busy)).toBe(true);
       expect(failures.total).toBe(KEPT / 10);
-      expect(failures.rows.map((r) => [r.success, r.status_code])).toEqual(Array(5).fill([false, 500]));
+      expect(failures.rows.map((r) => [r.success, r.statusCode])).toEqual(Array(5).fill([false, 500]));
       // Reading and sorting the subscription's entries reads all of them, for each page: the page
       // reads the 40 entries up to its end, the failures page its 5.
       expect(pageRead).toBeLessThan(KEPT / 20);

@@ -12,7 +12,7 @@ import postgres from 'postgres';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { type AttemptRecord, createDeliveriesRepository } from '../../src/modules/deliveries/repository.js';
-import { idleSleepMs } from '../../src/modules/deliveries/service.js';
+import { idleSleepMs } from '../../src/modules/deliveries/worker.js';
 import { startTestDispatcher } from '../support/dispatcher.js';
 import { disputeEvent, transactionEvent } from '../support/events.js';
 import { verifyHexSignature, verifyStandardSignature } from '../support/verify.js';

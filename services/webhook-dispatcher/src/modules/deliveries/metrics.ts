@@ -1,6 +1,13 @@
 import { registerCountGauge } from '@holdfast/http-kit';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { DeliveryMetrics } from './service.js';
+import type { AttemptOutcome } from './sender.js';
+import type { AttemptDecision } from './state-machine.js';
+
+export interface DeliveryMetrics {
+  /** A test delivery has no decision: it is never retried, so it never exhausts. */
+  attemptFinished: (outcome: AttemptOutcome, decision?: AttemptDecision) => void;
+  inFlight: (count: number) => void;
+}
 
 /**
  * Delivery metrics on the process's /metrics (infra/observability alerts on them): attempts by

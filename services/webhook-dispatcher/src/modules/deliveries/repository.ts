@@ -1,10 +1,12 @@
 import { type CircuitState, type DeliveryStatus, type DomainEvent, uuidv7 } from '@holdfast/contracts';
+import { rowMapper } from '@holdfast/db';
 import type { TraceCarrier } from '@holdfast/logging';
 import type { Sql, TransactionSql } from 'postgres';
 import { textArray } from '../../db/arrays.js';
 import { wakeDeliveryWorkers } from '../../db/channels.js';
-import { nextCircuit } from '../subscriptions/index.js';
-import type { AttemptDecision } from './state-machine.js';
+import type { Circuit } from '../subscriptions/index.js';
+import { type AttemptDecision, CIRCUIT_AFTER_COOLDOWN, SUBSCRIPTION_AFTER_SUCCESS, type SubscriptionChange } from './state-machine.js';
+import { deliveries, deliveryAttempts } from './tables.js';
 
 /** A delivery claimed by this instance for one attempt, with what the attempt needs. */
 export interface ClaimedDelivery {
@@ -50,58 +52,34 @@ export interface Settlement {
   releases: readonly QueuedRelease[];
 }
 
-export interface AttemptLogRow {
-  id: string;
-  subscription_id: string;
-  delivery_id: string;
-  event_id: string;
-  event_type: string;
-  attempt: number;
-  success: boolean;
-  status_code: number | null;
-  response_time_ms: number;
-  error_message: string | null;
-  request_headers: Record<string, string>;
-  response_body: string | null;
-  created_at: string;
-}
+/** A delivery log entry as stored: the table's row type, read through the row mapper of `@holdfast/db`. */
+export type AttemptLogRow = typeof deliveryAttempts.$inferSelect;
+/** A log entry to store (its time is the database's). */
+export type NewAttemptLog = Omit<AttemptLogRow, 'createdAt'>;
+/** A delivery as stored. */
+export type DeliveryRow = typeof deliveries.$inferSelect;
 
-export interface DeliveryRow {
-  id: string;
-  subscription_id: string;
-  event_id: string;
-  event_type: string;
-  status: DeliveryStatus;
-  attempt_count: number;
-  next_attempt_at: string;
-  claimed_until: string | null;
-  last_status_code: number | null;
-  last_error: string | null;
-  created_at: string;
-  updated_at: string;
-}
+const toAttemptLog = rowMapper(deliveryAttempts);
+const toDelivery = rowMapper(deliveries);
 
+/** A finished attempt of a claimed delivery, as the worker hands it over to be stored. */
 export interface AttemptRecord {
   delivery: Pick<ClaimedDelivery, 'id' | 'subscription_id' | 'claim_token'>;
-  log: Omit<AttemptLogRow, 'created_at'>;
+  log: NewAttemptLog;
   decision: AttemptDecision;
-  retryAfterMs: number | null;
-  circuit: { threshold: number; cooldownMs: number };
+  /**
+   * What a failure writes to its subscription, from the circuit as stored (read under the
+   * subscription's row lock in the transaction that stores the failure): the breaker's decision,
+   * made by the worker (subscriptionAfterAttempt). A success writes SUBSCRIPTION_AFTER_SUCCESS.
+   */
+  subscription: (stored: Circuit) => SubscriptionChange;
 }
-
-const ATTEMPT_COLUMNS = `id, subscription_id, delivery_id, event_id, event_type, attempt, success, status_code, response_time_ms,
-  error_message, request_headers, response_body, created_at`;
-const DELIVERY_COLUMNS = `id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, claimed_until,
-  last_status_code, last_error, created_at, updated_at`;
 
 const ms = (value: number) => `${Math.max(0, Math.round(value))} milliseconds`;
 
 export type DeliveriesRepository = ReturnType<typeof createDeliveriesRepository>;
 
 export function createDeliveriesRepository(sql: Sql) {
-  const attemptColumns = sql.unsafe(ATTEMPT_COLUMNS);
-  const deliveryColumns = sql.unsafe(DELIVERY_COLUMNS);
-
   /**
    * `limit n` after a set made of a JSON parameter (n its length): the planner then expects n rows,
    * not a function's default 100, and reaches the deliveries they name through their primary key
@@ -140,28 +118,29 @@ export function createDeliveriesRepository(sql: Sql) {
    */
   const noFlushWait = sql`no_flush_wait as (select set_config('synchronous_commit', 'off', true) as setting)`;
 
-  async function insertAttempt(tx: Sql | TransactionSql, log: Omit<AttemptLogRow, 'created_at'>): Promise<AttemptLogRow | undefined> {
+  async function insertAttempt(tx: Sql | TransactionSql, log: NewAttemptLog): Promise<AttemptLogRow | undefined> {
     // The subscription may have been deleted while the attempt was in flight: then nothing is logged.
-    const [row] = await tx<AttemptLogRow[]>`
+    const [row] = await tx`
       insert into delivery_attempts (id, subscription_id, delivery_id, event_id, event_type, attempt, success, status_code,
                                      response_time_ms, error_message, request_headers, response_body)
-      select ${log.id}, ${log.subscription_id}, ${log.delivery_id}, ${log.event_id}, ${log.event_type}, ${log.attempt}, ${log.success},
-             ${log.status_code}, ${log.response_time_ms}, ${log.error_message}, ${JSON.stringify(log.request_headers)}::text::jsonb, ${log.response_body}
-      where exists (select 1 from subscriptions where id = ${log.subscription_id})
-      returning ${attemptColumns}`;
-    return row;
+      select ${log.id}, ${log.subscriptionId}, ${log.deliveryId}, ${log.eventId}, ${log.eventType}, ${log.attempt}, ${log.success},
+             ${log.statusCode}, ${log.responseTimeMs}, ${log.errorMessage}, ${JSON.stringify(log.requestHeaders)}::text::jsonb, ${log.responseBody}
+      where exists (select 1 from subscriptions where id = ${log.subscriptionId})
+      returning *`;
+    return row && toAttemptLog(row);
   }
 
   /**
-   * A failed attempt's log entry, the delivery's next state and the circuit's, in one transaction. A
-   * delivery whose lease was lost (another instance reclaimed it) keeps the other's state.
+   * A failed attempt's log entry, the delivery's next state and what the record's decision writes
+   * to its subscription, in one transaction. A delivery whose lease was lost (another instance
+   * reclaimed it) keeps the other's state.
    */
   async function recordFailure(record: AttemptRecord): Promise<void> {
     const { delivery, decision } = record;
     await withoutFlushWait(async (tx) => {
       // The subscription's row lock first: results for one subscription are stored one after the
       // other (NO KEY UPDATE does not block the foreign-key checks of other inserts, so no deadlock).
-      const [circuit] = await tx<{ circuit_state: CircuitState; consecutive_failures: number }[]>`
+      const [stored] = await tx<{ circuit_state: CircuitState; consecutive_failures: number }[]>`
         select circuit_state, consecutive_failures from subscriptions where id = ${delivery.subscription_id} for no key update`;
       await insertAttempt(tx, record.log);
       const next =
@@ -170,34 +149,30 @@ export function createDeliveriesRepository(sql: Sql) {
           : tx`status = ${decision.status}`;
       await tx`
         update deliveries
-        set ${next}, claimed_until = null, claim_token = null, holds_slot = false, last_status_code = ${record.log.status_code},
-            last_error = ${record.log.error_message}, updated_at = now()
+        set ${next}, claimed_until = null, claim_token = null, holds_slot = false, last_status_code = ${record.log.statusCode},
+            last_error = ${record.log.errorMessage}, updated_at = now()
         where id = ${delivery.id} and claim_token = ${delivery.claim_token}`;
 
-      if (!circuit) return;
-      const move = nextCircuit(
-        { state: circuit.circuit_state, consecutiveFailures: circuit.consecutive_failures },
-        record.log.success ? 'success' : 'failure',
-        record.circuit.threshold,
-      );
-      const unchanged = move.state === circuit.circuit_state && move.consecutiveFailures === circuit.consecutive_failures;
-      if (unchanged && record.retryAfterMs === null && !decision.disableSubscription) return;
-      const opened = move.opens
-        ? tx`circuit_opened_at = now(), circuit_half_open_at = now() + ${ms(record.circuit.cooldownMs)}::interval, probe_until = null`
-        : move.state === 'CLOSED'
-          ? tx`circuit_opened_at = null, circuit_half_open_at = null, probe_until = null`
-          : tx`probe_until = probe_until`;
+      if (!stored) return;
+      const change = record.subscription({ state: stored.circuit_state, consecutiveFailures: stored.consecutive_failures });
+      const opening =
+        change.opening.kind === 'opened'
+          ? tx`circuit_opened_at = now(), circuit_half_open_at = now() + ${ms(change.opening.halfOpenAfterMs)}::interval, probe_until = null`
+          : change.opening.kind === 'cleared'
+            ? tx`circuit_opened_at = null, circuit_half_open_at = null, probe_until = null`
+            : tx`probe_until = probe_until`;
       const paused =
-        record.retryAfterMs === null
+        change.pauseMs === null
           ? tx`paused_until = paused_until`
-          : tx`paused_until = greatest(coalesce(paused_until, now()), now() + ${ms(record.retryAfterMs)}::interval)`;
-      const disabled = decision.disableSubscription
-        ? tx`is_active = false, disabled_reason = ${`The receiver answered 410 Gone on ${new Date().toISOString()}; set isActive to true to deliver again`}`
-        : tx`is_active = is_active`;
+          : tx`paused_until = greatest(coalesce(paused_until, now()), now() + ${ms(change.pauseMs)}::interval)`;
+      const disabled =
+        change.deactivatedBecause === null
+          ? tx`is_active = is_active`
+          : tx`is_active = false, disabled_reason = ${change.deactivatedBecause}`;
       await tx`
         update subscriptions
-        set circuit_state = ${move.state}, consecutive_failures = ${move.consecutiveFailures}, ${opened}, ${paused}, ${disabled},
-            updated_at = now()
+        set circuit_state = ${change.circuit.state}, consecutive_failures = ${change.circuit.consecutiveFailures}, ${opening}, ${paused},
+            ${disabled}, updated_at = now()
         where id = ${delivery.subscription_id}`;
     });
   }
@@ -220,20 +195,19 @@ export function createDeliveriesRepository(sql: Sql) {
    * in the same statement, which sees the rows as they were before it.
    */
   function storeSuccesses(successes: readonly AttemptRecord[]) {
-    const threshold = successes[0]?.circuit.threshold ?? 1;
-    const closed = nextCircuit({ state: 'CLOSED', consecutiveFailures: 0 }, 'success', threshold);
+    const closed = SUBSCRIPTION_AFTER_SUCCESS.circuit;
     const rows = successes.map(({ delivery, log }) => ({
       id: log.id,
-      subscription_id: log.subscription_id,
+      subscription_id: log.subscriptionId,
       delivery_id: delivery.id,
       claim_token: delivery.claim_token,
-      event_id: log.event_id,
-      event_type: log.event_type,
+      event_id: log.eventId,
+      event_type: log.eventType,
       attempt: log.attempt,
-      status_code: log.status_code,
-      response_time_ms: log.response_time_ms,
-      request_headers: log.request_headers,
-      response_body: log.response_body,
+      status_code: log.statusCode,
+      response_time_ms: log.responseTimeMs,
+      request_headers: log.requestHeaders,
+      response_body: log.responseBody,
     }));
     return sql`
       stored as (
@@ -402,8 +376,8 @@ export function createDeliveriesRepository(sql: Sql) {
      * delivery) per HALF_OPEN subscription that has none in flight. The subscription's probe lease
      * keeps every other instance from sending a second one.
      */
-    claimProbes: async (options: { limit: number; leaseMs: number; threshold: number }): Promise<ClaimedDelivery[]> => {
-      const halfOpen = nextCircuit({ state: 'OPEN', consecutiveFailures: 0 }, 'cooldown-elapsed', options.threshold).state;
+    claimProbes: async (options: { limit: number; leaseMs: number }): Promise<ClaimedDelivery[]> => {
+      const halfOpen = CIRCUIT_AFTER_COOLDOWN;
       // One statement in the common case (no circuit open): move what is due, count what waits for a probe.
       const [waiting] = await sql<{ n: number }[]>`
         with moved as (
@@ -459,7 +433,7 @@ export function createDeliveriesRepository(sql: Sql) {
     },
 
     /** A test delivery's log entry (test deliveries have no delivery row and no retries). */
-    insertTestAttempt: async (log: Omit<AttemptLogRow, 'created_at'>): Promise<AttemptLogRow | undefined> => insertAttempt(sql, log),
+    insertTestAttempt: async (log: NewAttemptLog): Promise<AttemptLogRow | undefined> => insertAttempt(sql, log),
 
     pendingCount: async (): Promise<number> => {
       const [row] = await sql<{ n: number }[]>`select count(*)::int as n from deliveries where status = 'pending'`;
@@ -474,30 +448,29 @@ export function createDeliveriesRepository(sql: Sql) {
       // failures (delivery_attempts_subscription_failures_idx) only for a condition it can read.
       const filter = options.success === undefined ? sql`` : options.success ? sql`and success` : sql`and not success`;
       const [rows, [count]] = await Promise.all([
-        sql<AttemptLogRow[]>`
-          select ${attemptColumns} from delivery_attempts where subscription_id = ${subscriptionId} ${filter}
+        sql`
+          select * from delivery_attempts where subscription_id = ${subscriptionId} ${filter}
           order by created_at desc, id desc limit ${options.limit} offset ${options.offset}`,
         sql<{ n: number }[]>`select count(*)::int as n from delivery_attempts where subscription_id = ${subscriptionId} ${filter}`,
       ]);
-      return { rows, total: count?.n ?? 0 };
+      return { rows: rows.map(toAttemptLog), total: count?.n ?? 0 };
     },
 
     getDelivery: async (subscriptionId: string, deliveryId: string): Promise<DeliveryRow | undefined> => {
-      const [row] = await sql<DeliveryRow[]>`
-        select ${deliveryColumns} from deliveries where id = ${deliveryId} and subscription_id = ${subscriptionId}`;
-      return row;
+      const [row] = await sql`select * from deliveries where id = ${deliveryId} and subscription_id = ${subscriptionId}`;
+      return row && toDelivery(row);
     },
 
     /** Due now with a fresh retry schedule, unless an attempt is in flight (then unchanged). */
     requeue: async (subscriptionId: string, deliveryId: string): Promise<DeliveryRow | undefined> => {
-      const [row] = await sql<DeliveryRow[]>`
+      const [row] = await sql`
         update deliveries
         set status = 'pending', retry_index = 0, next_attempt_at = now(), updated_at = now()
         where id = ${deliveryId} and subscription_id = ${subscriptionId}
           and not (status = 'pending' and claimed_until > now())
-        returning ${deliveryColumns}`;
+        returning *`;
       if (row) await wakeDeliveryWorkers(sql);
-      return row;
+      return row && toDelivery(row);
     },
 
     /**

@@ -4,7 +4,7 @@ import { type SubscriptionRow, secretContext } from '../subscriptions/index.js';
 /** Subscriptions whose opened secrets are kept at most; beyond it the cache starts again empty. */
 const CACHED_SUBSCRIPTIONS_MAX = 10_000;
 
-type SealedSecrets = Pick<SubscriptionRow, 'id' | 'secret_sealed' | 'previous_secret_sealed'>;
+type SealedSecrets = Pick<SubscriptionRow, 'id' | 'secretSealed' | 'previousSecretSealed'>;
 
 /**
  * The signing secrets of a subscription, newest first (two during a rotation), opened once and
@@ -17,12 +17,12 @@ export function createSigningSecrets(secrets: SecretBox) {
   const opened = new Map<string, { sealed: string; previous: string | null; secrets: string[] }>();
   return (row: SealedSecrets): string[] => {
     const cached = opened.get(row.id);
-    if (cached && cached.sealed === row.secret_sealed && cached.previous === row.previous_secret_sealed) return cached.secrets;
+    if (cached && cached.sealed === row.secretSealed && cached.previous === row.previousSecretSealed) return cached.secrets;
     const context = secretContext(row.id);
-    const newest = secrets.open(row.secret_sealed, context);
-    const open = row.previous_secret_sealed ? [newest, secrets.open(row.previous_secret_sealed, context)] : [newest];
+    const newest = secrets.open(row.secretSealed, context);
+    const open = row.previousSecretSealed ? [newest, secrets.open(row.previousSecretSealed, context)] : [newest];
     if (opened.size >= CACHED_SUBSCRIPTIONS_MAX) opened.clear();
-    opened.set(row.id, { sealed: row.secret_sealed, previous: row.previous_secret_sealed, secrets: open });
+    opened.set(row.id, { sealed: row.secretSealed, previous: row.previousSecretSealed, secrets: open });
     return open;
   };
 }

@@ -1,5 +1,5 @@
 import type { DeliveryStatus } from '@holdfast/contracts';
-import { createdAt, timestamptz, updatedAt } from '@holdfast/db';
+import { createdAtString, timestamptzString, updatedAtString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { webhooksSchema } from '../../db/pg-schema.js';
@@ -25,8 +25,8 @@ export const deliveries = webhooksSchema.table(
     attemptCount: integer('attempt_count').notNull().default(0),
     /** Position in WEBHOOK_RETRY_SCHEDULE; a resend or replay starts it again at 0. */
     retryIndex: integer('retry_index').notNull().default(0),
-    nextAttemptAt: timestamptz('next_attempt_at').notNull().defaultNow(),
-    claimedUntil: timestamptz('claimed_until'),
+    nextAttemptAt: timestamptzString('next_attempt_at').notNull().defaultNow(),
+    claimedUntil: timestamptzString('claimed_until'),
     claimToken: uuid('claim_token'),
     /**
      * A claimed delivery that holds one of its subscription's in-flight slots (counted against
@@ -36,8 +36,8 @@ export const deliveries = webhooksSchema.table(
     holdsSlot: boolean('holds_slot').notNull().default(false),
     lastStatusCode: integer('last_status_code'),
     lastError: text('last_error'),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    createdAt: createdAtString(),
+    updatedAt: updatedAtString(),
   },
   (t) => [
     unique('deliveries_subscription_event_key').on(t.subscriptionId, t.eventId),
@@ -67,7 +67,7 @@ export const deliveryAttempts = webhooksSchema.table(
     errorMessage: text('error_message'),
     requestHeaders: jsonb('request_headers').$type<Record<string, string>>().notNull(),
     responseBody: text('response_body'),
-    createdAt: createdAt(),
+    createdAt: createdAtString(),
   },
   (t) => [
     // A page of delivery logs (created_at desc, id desc) is this index read backwards: the page reads

@@ -4,4 +4,4 @@
 export { serveOwnedCommand } from './owned-commands.js';
 export type { SubscriptionRow } from './repository.js';
 export { secretContext } from './service.js';
-export { nextCircuit } from './state-machine.js';
+export { type Circuit, nextCircuit } from './state-machine.js';

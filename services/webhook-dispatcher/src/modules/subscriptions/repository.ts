@@ -1,31 +1,16 @@
-import type { CircuitState, WebhookOwner } from '@holdfast/contracts';
-import type { Sql } from '@holdfast/db';
+import type { WebhookOwner } from '@holdfast/contracts';
+import { rowMapper, type Sql } from '@holdfast/db';
 import { textArray } from '../../db/arrays.js';
 import { wakeDeliveryWorkers } from '../../db/channels.js';
 import type { CircuitMove } from './state-machine.js';
+import { subscriptions } from './tables.js';
 
-/** A subscription row as stored (sealed secrets included; never leaves the process as is). */
-export interface SubscriptionRow {
-  id: string;
-  platform_id: string | null;
-  workspace_id: string | null;
-  url: string;
-  event_types: string[];
-  is_active: boolean;
-  ip_whitelist: string[];
-  metadata: Record<string, unknown>;
-  secret_sealed: string;
-  previous_secret_sealed: string | null;
-  rotation_started_at: string | null;
-  circuit_state: CircuitState;
-  consecutive_failures: number;
-  circuit_opened_at: string | null;
-  circuit_half_open_at: string | null;
-  paused_until: string | null;
-  disabled_reason: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/**
+ * A subscription as stored (sealed secrets included; never leaves the process as is): the table's
+ * row type, read through the row mapper of `@holdfast/db`.
+ */
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+const toSubscriptionRow = rowMapper(subscriptions);
 
 export interface NewSubscription {
   id: string;
@@ -45,14 +30,9 @@ export interface SubscriptionChanges {
   metadata?: Record<string, unknown>;
 }
 
-const COLUMNS = `id, platform_id, workspace_id, url, event_types, is_active, ip_whitelist, metadata, secret_sealed,
-  previous_secret_sealed, rotation_started_at, circuit_state, consecutive_failures, circuit_opened_at, circuit_half_open_at,
-  paused_until, disabled_reason, created_at, updated_at`;
-
 export type SubscriptionsRepository = ReturnType<typeof createSubscriptionsRepository>;
 
 export function createSubscriptionsRepository(sql: Sql) {
-  const columns = sql.unsafe(COLUMNS);
   const ownedBy = (owner: WebhookOwner) =>
     'platformId' in owner ? sql`platform_id = ${owner.platformId}` : sql`workspace_id = ${owner.workspaceId}`;
   const ownerKey = (owner: WebhookOwner) => ('platformId' in owner ? `platform:${owner.platformId}` : `workspace:${owner.workspaceId}`);
@@ -79,26 +59,28 @@ export function createSubscriptionsRepository(sql: Sql) {
         await tx`select pg_advisory_xact_lock(hashtextextended(${`webhooks:owner:${ownerKey(row.owner)}`}, 0))`;
         const [count] = await tx<{ n: number }[]>`select count(*)::int as n from subscriptions where ${ownedBy(row.owner)}`;
         if ((count?.n ?? 0) >= limit) return undefined;
-        const [inserted] = await tx<SubscriptionRow[]>`
+        const [inserted] = await tx`
           insert into subscriptions (id, platform_id, workspace_id, url, event_types, ip_whitelist, metadata, secret_sealed)
           values (${row.id}, ${'platformId' in row.owner ? row.owner.platformId : null}, ${'workspaceId' in row.owner ? row.owner.workspaceId : null},
                   ${row.url}, ${textArray(tx, row.eventTypes)}, ${textArray(tx, row.ipWhitelist)}, ${JSON.stringify(row.metadata)}::text::jsonb,
                   ${row.secretSealed})
-          returning ${columns}`;
-        return inserted;
+          returning *`;
+        return inserted && toSubscriptionRow(inserted);
       }),
 
     list: async (owner: WebhookOwner, filter: { isActive?: boolean; eventType?: string }): Promise<SubscriptionRow[]> =>
-      sql<SubscriptionRow[]>`
-        select ${columns} from subscriptions
+      (
+        await sql`
+        select * from subscriptions
         where ${ownedBy(owner)}
           ${filter.isActive === undefined ? sql`` : sql`and is_active = ${filter.isActive}`}
           ${filter.eventType === undefined ? sql`` : sql`and ${filter.eventType} = any(event_types)`}
-        order by created_at desc, id desc`,
+        order by created_at desc, id desc`
+      ).map(toSubscriptionRow),
 
     get: async (owner: WebhookOwner, id: string): Promise<SubscriptionRow | undefined> => {
-      const [row] = await sql<SubscriptionRow[]>`select ${columns} from subscriptions where id = ${id} and ${ownedBy(owner)}`;
-      return row;
+      const [row] = await sql`select * from subscriptions where id = ${id} and ${ownedBy(owner)}`;
+      return row && toSubscriptionRow(row);
     },
 
     update: async (owner: WebhookOwner, id: string, changes: SubscriptionChanges): Promise<SubscriptionRow | undefined> => {
@@ -112,10 +94,10 @@ export function createSubscriptionsRepository(sql: Sql) {
         changes.isActive === true ? sql`disabled_reason = null` : undefined,
       ].filter((s) => s !== undefined);
       const assignments = sets.reduce((all, s) => sql`${all}, ${s}`, sql`updated_at = now()`);
-      const [row] = await sql<SubscriptionRow[]>`
-        update subscriptions set ${assignments} where id = ${id} and ${ownedBy(owner)} returning ${columns}`;
+      const [row] = await sql`
+        update subscriptions set ${assignments} where id = ${id} and ${ownedBy(owner)} returning *`;
       if (row && changes.isActive === true) await wakeDeliveryWorkers(sql);
-      return row;
+      return row && toSubscriptionRow(row);
     },
 
     /** Deletes the subscription; its deliveries and logs go with it (foreign keys cascade). */
@@ -126,12 +108,12 @@ export function createSubscriptionsRepository(sql: Sql) {
 
     /** The newest secret becomes the previous one (an older previous one is retired); `sealed` signs first. */
     rotate: async (owner: WebhookOwner, id: string, sealed: string): Promise<SubscriptionRow | undefined> => {
-      const [row] = await sql<SubscriptionRow[]>`
+      const [row] = await sql`
         update subscriptions
         set previous_secret_sealed = secret_sealed, secret_sealed = ${sealed}, rotation_started_at = now(), updated_at = now()
         where id = ${id} and ${ownedBy(owner)}
-        returning ${columns}`;
-      return row;
+        returning *`;
+      return row && toSubscriptionRow(row);
     },
 
     /** Undefined when not found; `noRotation` when found with no rotation in progress (nothing changed). */
@@ -141,22 +123,22 @@ export function createSubscriptionsRepository(sql: Sql) {
           select previous_secret_sealed is not null as rotating from subscriptions where id = ${id} and ${ownedBy(owner)} for update`;
         if (!current) return undefined;
         if (!current.rotating) return 'noRotation' as const;
-        const [row] = await tx<SubscriptionRow[]>`
+        const [row] = await tx`
           update subscriptions set previous_secret_sealed = null, rotation_started_at = null, updated_at = now()
-          where id = ${id} returning ${columns}`;
-        return row;
+          where id = ${id} returning *`;
+        return row && toSubscriptionRow(row);
       }),
 
     /** Forces CLOSED and lifts a Retry-After pause. */
     resetCircuit: async (owner: WebhookOwner, id: string, closed: CircuitMove): Promise<SubscriptionRow | undefined> => {
-      const [row] = await sql<SubscriptionRow[]>`
+      const [row] = await sql`
         update subscriptions
         set circuit_state = ${closed.state}, consecutive_failures = ${closed.consecutiveFailures}, circuit_opened_at = null,
             circuit_half_open_at = null, probe_until = null, paused_until = null, updated_at = now()
         where id = ${id} and ${ownedBy(owner)}
-        returning ${columns}`;
+        returning *`;
       if (row) await wakeDeliveryWorkers(sql);
-      return row;
+      return row && toSubscriptionRow(row);
     },
 
     deactivateOwner: async (owner: WebhookOwner, reason: string | null): Promise<number> => {

@@ -13,7 +13,6 @@ import {
   type WebhookSubscription,
   type WebhookSubscriptionWithSecret,
 } from '@holdfast/contracts';
-import { isoOf, isoOrNull } from '@holdfast/db';
 import { randomToken, type SecretBox } from '@holdfast/secrets';
 import type { TargetPolicy } from '../target-safety/index.js';
 import type { SubscriptionChanges, SubscriptionRow, SubscriptionsRepository } from './repository.js';
@@ -27,23 +26,23 @@ export function secretContext(subscriptionId: string): string {
 export function toSubscription(row: SubscriptionRow): WebhookSubscription {
   return {
     id: row.id,
-    platformId: row.platform_id,
-    workspaceId: row.workspace_id,
+    platformId: row.platformId,
+    workspaceId: row.workspaceId,
     url: row.url,
-    eventTypes: row.event_types as EventType[],
-    isActive: row.is_active,
-    ipWhitelist: row.ip_whitelist,
+    eventTypes: row.eventTypes as EventType[],
+    isActive: row.isActive,
+    ipWhitelist: row.ipWhitelist,
     metadata: row.metadata,
     circuitBreaker: {
-      state: row.circuit_state,
-      consecutiveFailures: row.consecutive_failures,
-      openedAt: row.circuit_state === 'CLOSED' ? null : isoOrNull(row.circuit_opened_at),
-      halfOpenAt: row.circuit_state === 'OPEN' ? isoOrNull(row.circuit_half_open_at) : null,
+      state: row.circuitState,
+      consecutiveFailures: row.consecutiveFailures,
+      openedAt: row.circuitState === 'CLOSED' ? null : row.circuitOpenedAt,
+      halfOpenAt: row.circuitState === 'OPEN' ? row.circuitHalfOpenAt : null,
     },
-    secretRotation: { inProgress: row.previous_secret_sealed !== null, startedAt: isoOrNull(row.rotation_started_at) },
-    disabledReason: row.disabled_reason,
-    createdAt: isoOf(row.created_at),
-    updatedAt: isoOf(row.updated_at),
+    secretRotation: { inProgress: row.previousSecretSealed !== null, startedAt: row.rotationStartedAt },
+    disabledReason: row.disabledReason,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
   };
 }
 

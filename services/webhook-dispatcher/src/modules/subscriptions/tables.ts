@@ -1,5 +1,5 @@
 import type { CircuitState } from '@holdfast/contracts';
-import { cascadingReference, createdAt, metadataColumn, timestamptz, updatedAt } from '@holdfast/db';
+import { cascadingReference, createdAtString, metadataColumn, timestamptzString, updatedAtString } from '@holdfast/db';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, text, uuid } from 'drizzle-orm/pg-core';
 import { webhooksSchema } from '../../db/pg-schema.js';
@@ -23,19 +23,19 @@ export const subscriptions = webhooksSchema.table(
     metadata: metadataColumn(),
     secretSealed: text('secret_sealed').notNull(),
     previousSecretSealed: text('previous_secret_sealed'),
-    rotationStartedAt: timestamptz('rotation_started_at'),
+    rotationStartedAt: timestamptzString('rotation_started_at'),
     circuitState: text('circuit_state').$type<CircuitState>().notNull().default('CLOSED'),
     consecutiveFailures: integer('consecutive_failures').notNull().default(0),
-    circuitOpenedAt: timestamptz('circuit_opened_at'),
+    circuitOpenedAt: timestamptzString('circuit_opened_at'),
     /** When an OPEN circuit becomes HALF_OPEN. */
-    circuitHalfOpenAt: timestamptz('circuit_half_open_at'),
+    circuitHalfOpenAt: timestamptzString('circuit_half_open_at'),
     /** HALF_OPEN: the probe in flight holds this lease; no second probe until it ends or expires. */
-    probeUntil: timestamptz('probe_until'),
+    probeUntil: timestamptzString('probe_until'),
     /** A receiver's Retry-After (429/503): no attempt to this subscription before then. */
-    pausedUntil: timestamptz('paused_until'),
+    pausedUntil: timestamptzString('paused_until'),
     disabledReason: text('disabled_reason'),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    createdAt: createdAtString(),
+    updatedAt: updatedAtString(),
   },
   (t) => [
     check('subscriptions_one_owner', sql`num_nonnulls(${t.platformId}, ${t.workspaceId}) = 1`),
