@@ -218,8 +218,15 @@ describe('operations endpoints', () => {
       release = resolve;
     });
     natsChecks = 0;
+    // Counted as the server receives them: the probe is held open until all 50 have arrived.
+    let arrived = 0;
+    const count = (req: { url?: string }) => {
+      if (req.url === '/health/ready') arrived += 1;
+    };
+    app.server.on('request', count);
     const burst = Array.from({ length: 50 }, () => call('GET', '/health/ready'));
-    await expect.poll(() => natsChecks).toBe(1);
+    await expect.poll(() => arrived, { timeout: 10_000 }).toBe(50);
+    app.server.off('request', count);
     release();
     const answers = await Promise.all(burst);
     natsCheckGate = undefined;
