@@ -11,9 +11,8 @@ import {
   type TransactionOperationResult,
   validationError,
 } from '@holdfast/contracts';
-import { type Queryable, retryOnConflict, type Sql } from '@holdfast/db';
+import { type Queryable, retryOnConflict } from '@holdfast/db';
 import { uuidToOnchainId } from '@holdfast/escrow';
-import type { Logger } from '@holdfast/logging';
 import { getAddress, type Hash } from 'viem';
 import type { Principal } from '../auth/index.js';
 import {
@@ -21,14 +20,11 @@ import {
   isRepeatedRequest,
   nextStatus,
   type TransactionAction,
-  type TransactionMoves,
   type TransactionRow,
-  type TransactionsRepository,
   toPaymentsTransaction,
 } from '../transactions/index.js';
-import type { ChainAccess } from './chain.js';
-import { PRE_ESCROW, type SettlementReceiptChecks } from './receipts.js';
-import type { SettlementRepository } from './repository.js';
+import type { SettlementChainConsumerDeps } from './chain-consumer.js';
+import { PRE_ESCROW } from './receipts.js';
 
 /**
  * The on-chain operations of a transaction, as the routes, the relayer, the Workspace API's
@@ -59,14 +55,8 @@ export interface SettlementOperations {
   ) => Promise<void>;
 }
 
-export interface SettlementOperationsDeps {
-  sql: Sql;
-  moves: TransactionMoves;
-  transactions: TransactionsRepository;
-  repository: SettlementRepository;
-  chain: ChainAccess;
-  receipts: SettlementReceiptChecks;
-  logger: Logger;
+/** The operations need what the CHAIN consumer needs, and the template's release controls. */
+export interface SettlementOperationsDeps extends SettlementChainConsumerDeps {
   /** The template's `pre_release` controls (controls module): a refusal's reason, or null. */
   checkRelease?: (tx: Queryable, row: TransactionRow) => Promise<string | null>;
 }
