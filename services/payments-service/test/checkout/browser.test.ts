@@ -14,8 +14,7 @@ import { bundlePage } from '../../scripts/bundle-page.js';
 import { LOCAL_RELAYER_KEY } from '../../src/config.js';
 import { RECEIVER, startChainPaymentsEnv, waitFor } from '../support/chain.js';
 import { checkoutClient } from '../support/checkout.js';
-import { type RemoteWallet, remoteWallet, testWallet } from '../support/checkout-test-wallets.js';
-import { signCheckout } from '../support/checkout-wallet.js';
+import { answer, type RemoteWallet, remoteWallet, type TestWallet, testWallet, WalletError } from '../support/checkout-test-wallets.js';
 import { startDispatcherFor } from '../support/dispatcher.js';
 import { bearer, call, key, type Loose, newPlatform, type Running, tokenFor } from '../support/harness.js';
 import { newPayer, RELAYER, relayerNonce, testClientOf } from '../support/relayer.js';
@@ -52,65 +51,8 @@ const PROJECT_ID = 'c0ffee00c0ffee00c0ffee00c0ffee00';
 // The page in Chromium and the phone's wallet in Node: the wallet's core is its own (in a page, one per process).
 process.env.DISABLE_GLOBAL_CORE = 'true';
 
-/** The test wallet's state in Node: its account and chain, and what the page asked of it. */
-interface TestWallet {
-  account: LocalAccount;
-  chainId: number;
-  /** Signature requests to decline (EIP-1193 4001) before signing. */
-  decline: number;
-  signatures: number;
-  requests: string[];
-  /** Runs before a signature is answered (a screenshot of the page asking for it). */
-  beforeSign?: () => Promise<void>;
-  /** Runs before the accounts are answered (a screenshot of the page connecting). */
-  beforeAccounts?: () => Promise<void>;
-}
-
-const walletOf = (account: LocalAccount = newPayer(), chainId = 0): TestWallet => ({
-  account,
-  chainId: chainId || e.world.anvil.chainId,
-  decline: 0,
-  signatures: 0,
-  requests: [],
-});
-
-class WalletError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-async function answer(wallet: TestWallet, method: string, params: unknown[]): Promise<unknown> {
-  switch (method) {
-    case 'eth_requestAccounts':
-    case 'eth_accounts':
-      await wallet.beforeAccounts?.();
-      return [wallet.account.address];
-    case 'eth_chainId':
-      return `0x${wallet.chainId.toString(16)}`;
-    case 'wallet_switchEthereumChain': {
-      const target = Number.parseInt((params[0] as { chainId: string }).chainId, 16);
-      if (target !== e.world.anvil.chainId) throw new WalletError(4902, 'Unrecognized chain');
-      wallet.chainId = target;
-      return null;
-    }
-    case 'eth_signTypedData_v4': {
-      if (String(params[0]).toLowerCase() !== wallet.account.address.toLowerCase()) throw new WalletError(4100, 'Unknown account');
-      if (wallet.decline > 0) {
-        wallet.decline -= 1;
-        throw new WalletError(4001, 'User rejected the request.');
-      }
-      await wallet.beforeSign?.();
-      wallet.signatures += 1;
-      return signCheckout(wallet.account, String(params[1]));
-    }
-    default:
-      throw new WalletError(4200, `Unsupported method ${method}`);
-  }
-}
+/** The payer's wallet in Node (support/checkout-test-wallets.ts), on the page's chain. */
+const walletOf = (account: LocalAccount = newPayer()): TestWallet => testWallet(account, e.world.anvil.chainId, [e.world.anvil.chainId]);
 
 /** Announces the provider as EIP-6963 says, on load and on every request; `request` goes to Node. */
 const WALLET_SCRIPT = `(() => {
@@ -139,7 +81,6 @@ async function open(sessionId: string, wallet: TestWallet | null): Promise<Page>
   }
   await page.exposeFunction('__testWallet', async (text: string) => {
     const { method, params } = JSON.parse(text) as { method: string; params: unknown[] };
-    wallet.requests.push(method);
     try {
       return JSON.stringify({ result: await answer(wallet, method, params) });
     } catch (error) {

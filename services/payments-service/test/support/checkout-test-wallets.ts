@@ -19,8 +19,10 @@ export interface TestWallet {
   decline: number;
   signatures: number;
   requests: string[];
-  /** Runs before a signature is answered. */
+  /** Runs before a signature is answered (the browser test's screenshot of the page asking for it). */
   beforeSign?: () => Promise<void>;
+  /** Runs before the accounts are answered (the browser test's screenshot of the page connecting). */
+  beforeAccounts?: () => Promise<void>;
 }
 
 export const testWallet = (account: LocalAccount, chainId: number, chains: number[]): TestWallet => ({
@@ -47,6 +49,7 @@ export async function answer(wallet: TestWallet, method: string, params: unknown
   switch (method) {
     case 'eth_requestAccounts':
     case 'eth_accounts':
+      await wallet.beforeAccounts?.();
       return [wallet.account.address];
     case 'eth_chainId':
       return `0x${wallet.chainId.toString(16)}`;
