@@ -20,27 +20,21 @@
 // from navigation start to the page showing its wallet choice (`data-state="choose-wallet"`, a
 // button the payer can press), read in the page by a MutationObserver (performance.now()).
 // Absolute figures with the load beside them: there is no baseline to compare them with.
-import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type CheckoutTypedData, eventSubject } from '@holdfast/contracts';
-import { evmChain, mockUsdcAbi } from '@holdfast/escrow';
-import { connect } from '@nats-io/transport-node';
+import { mockUsdcAbi } from '@holdfast/escrow';
 import { chromium } from 'playwright-core';
-import { type Address, createPublicClient, encodeFunctionData, type Hex, http } from 'viem';
+import { type Address, encodeFunctionData, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { ensureChain, LOCAL_CHAIN_ID, LOCAL_NETWORK } from '../lib/stack/chain.ts';
+import { LOCAL_CHAIN_ID, LOCAL_NETWORK } from '../lib/stack/chain.ts';
 import { ensureChromium } from '../lib/stack/chromium.ts';
-import { deployLocalContracts } from '../lib/stack/contracts.ts';
-import { deletePrefixedStreams } from '../lib/stack/nats.ts';
-import { portFor } from '../lib/stack/ports.ts';
-import { services, waitAllReady } from '../lib/stack/processes.ts';
-import { api, createPlatform, expectStatus } from '../lib/stack/smoke-payment.ts';
-import { benchDatabase, benchServiceEnv, migrateAndStart, percentile, sectionHead, stopChildren, writeBenchSection } from './load.ts';
-import { benchmarksFile, databaseUrl, flag, natsUrl, numberOption, root } from './options.ts';
+import { api, expectStatus } from '../lib/stack/smoke-payment.ts';
+import { openChainBenchWorld } from './chain-world.ts';
+import { percentile, sectionHead, writeBenchSection } from './load.ts';
+import { benchmarksFile, flag, numberOption, root } from './options.ts';
 import { checkQuiet, QUIET_LOAD } from './rounds.ts';
 
 const SAMPLES = numberOption('samples', 100);
@@ -156,18 +150,10 @@ async function main(): Promise<void> {
   checkQuiet('bench', WRITE);
   const startLoad = os.loadavg();
   const weight = pageWeight();
-  const chain = await ensureChain(root, undefined, { ephemeral: true });
-  const rpcUrl = chain.localRpcUrl!;
-  const database = await benchDatabase(databaseUrl);
-  const prefix = `bench${randomBytes(3).toString('hex')}.`;
-  const nc = await connect({ servers: natsUrl.split(','), name: 'holdfast-bench' });
-  const children: ChildProcess[] = [];
+  const world = await openChainBenchWorld();
+  const { deployment, publicClient, gasPrice, nc, prefix } = world;
   try {
-    const deployment = await deployLocalContracts({ rpcUrl, network: LOCAL_NETWORK, chainId: LOCAL_CHAIN_ID });
     const { mockUsdc } = deployment.contracts;
-    const viemChain = evmChain({ id: LOCAL_CHAIN_ID, name: 'anvil', rpcUrl });
-    const publicClient = createPublicClient({ chain: viemChain, transport: http(rpcUrl), cacheTime: 0, pollingInterval: 20 });
-    const gasPrice = await publicClient.getGasPrice();
 
     // Payers: fresh keys with MockUSDC and no ETH (a funder of its own mints to them).
     const funder = privateKeyToAccount(generatePrivateKey());
@@ -192,23 +178,8 @@ async function main(): Promise<void> {
     if (last) await publicClient.waitForTransactionReceipt({ hash: last });
 
     // payments-service (its relayer on anvil dev account #6, the `local` default) and chain-indexer.
-    const list = services(root).filter((s) => s.name === 'payments-service' || s.name === 'chain-indexer');
-    const ports = Object.fromEntries(await Promise.all(list.map(async (s) => [s.name, await portFor(0)] as const)));
-    const adminKey = `hf_test_${randomBytes(32).toString('base64url')}`;
-    const env: NodeJS.ProcessEnv = {
-      ...benchServiceEnv(database.url, natsUrl, prefix),
-      CHAIN_RPC_URLS: chain.rpcUrls,
-      ...deployment.env,
-      PAYMENTS_BOOTSTRAP_API_KEY: adminKey,
-      // Every sample is the same platform's: its gas budget must outlast the run.
-      RELAYER_MAX_FEE_WEI_PER_PLATFORM_PER_DAY: '10000000000000000000',
-      ...Object.fromEntries(list.map((s) => [s.portEnv, String(ports[s.name])])),
-    };
-    const cwd = mkdtempSync(join(os.tmpdir(), 'holdfast-bench-'));
-    for (const service of list) children.push(await migrateAndStart(service.dir, { env, cwd, stdout: 'ignore' }));
-    await waitAllReady(list, ports, 60_000);
-    const base = `http://127.0.0.1:${ports['payments-service']}`;
-    const bearer = { authorization: `Bearer ${(await createPlatform(base, adminKey, 'Bench shop')).accessToken}` };
+    // Every sample is the same platform's: its gas budget must outlast the run.
+    const { base, bearer } = await world.startServices('Bench shop', { RELAYER_MAX_FEE_WEI_PER_PLATFORM_PER_DAY: '10000000000000000000' });
     const receiver = privateKeyToAccount(generatePrivateKey()).address;
     const newSession = async () =>
       expectStatus(
@@ -275,11 +246,7 @@ async function main(): Promise<void> {
     log(JSON.stringify(result));
     report(result, startLoad);
   } finally {
-    await stopChildren(children);
-    await nc.close();
-    await chain.started?.stop();
-    await deletePrefixedStreams(natsUrl, prefix).catch(() => undefined);
-    await database.drop(false);
+    await world.close();
   }
 }
 

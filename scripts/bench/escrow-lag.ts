@@ -21,25 +21,18 @@
 // (p99 ≤ 250 ms).
 // --write puts the results into docs/benchmarks.md (its escrow-lag section). Needs PostgreSQL and NATS at
 // DATABASE_URL and NATS_URL (./scripts/start's defaults otherwise).
-import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
 import { chainSubject, eventSubject } from '@holdfast/contracts';
-import { evmChain, holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/escrow';
-import { connect } from '@nats-io/transport-node';
-import { type Address, createPublicClient, encodeFunctionData, type Hex, http, maxUint256 } from 'viem';
+import { holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/escrow';
+import { type Address, encodeFunctionData, type Hex, maxUint256 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { ensureChain, LOCAL_CHAIN_ID, LOCAL_NETWORK } from '../lib/stack/chain.ts';
-import { deployLocalContracts } from '../lib/stack/contracts.ts';
-import { deletePrefixedStreams } from '../lib/stack/nats.ts';
-import { portFor } from '../lib/stack/ports.ts';
-import { services, waitAllReady } from '../lib/stack/processes.ts';
-import { api, createPlatform, expectStatus, postTransaction } from '../lib/stack/smoke-payment.ts';
+import { LOCAL_CHAIN_ID, LOCAL_NETWORK } from '../lib/stack/chain.ts';
+import { api, expectStatus, postTransaction } from '../lib/stack/smoke-payment.ts';
+import { openChainBenchWorld } from './chain-world.ts';
 import { bareHeadSubscriber, HEAD_LAG_TARGET_MS, headLagTargetRow, headLagVerdict, writeHeadLagSection } from './head-lag.ts';
-import { benchDatabase, benchServiceEnv, migrateAndStart, percentile, processCpuMs, stopChildren } from './load.ts';
-import { databaseUrl, flag, natsUrl, numberOption, root } from './options.ts';
+import { percentile, processCpuMs } from './load.ts';
+import { flag, numberOption } from './options.ts';
+
 import { checkQuiet } from './rounds.ts';
 
 const SAMPLES = numberOption('samples', 200);
@@ -63,19 +56,11 @@ const stats = (values: number[]): Stats => {
 async function main(): Promise<void> {
   checkQuiet('bench', WRITE);
   const startLoad = os.loadavg();
-  const chain = await ensureChain(root, undefined, { ephemeral: true });
-  const rpcUrl = chain.localRpcUrl!;
-  const database = await benchDatabase(databaseUrl);
-  const prefix = `bench${randomBytes(3).toString('hex')}.`;
-  const nc = await connect({ servers: natsUrl.split(','), name: 'holdfast-bench' });
-  const children: ChildProcess[] = [];
+  const world = await openChainBenchWorld();
+  const { rpcUrl, deployment, publicClient, gasPrice, nc, prefix } = world;
   try {
-    const deployment = await deployLocalContracts({ rpcUrl, network: LOCAL_NETWORK, chainId: LOCAL_CHAIN_ID });
     const { escrow, mockUsdc } = deployment.contracts;
-    const viemChain = evmChain({ id: LOCAL_CHAIN_ID, name: 'anvil', rpcUrl });
-    const publicClient = createPublicClient({ chain: viemChain, transport: http(rpcUrl), cacheTime: 0, pollingInterval: 20 });
     const rpc = (method: string, params: unknown[] = []) => publicClient.request({ method, params } as never);
-    const gasPrice = await publicClient.getGasPrice();
 
     // Senders: new keys with ETH (anvil_setBalance), MockUSDC and the escrow approved once each.
     const senders = Array.from({ length: Math.ceil(SAMPLES / PER_SENDER) }, () => ({
@@ -119,22 +104,8 @@ async function main(): Promise<void> {
     }
 
     // payments-service and chain-indexer, migrated and started as ./scripts/start does.
-    const list = services(root).filter((s) => s.name === 'payments-service' || s.name === 'chain-indexer');
-    const ports = Object.fromEntries(await Promise.all(list.map(async (s) => [s.name, await portFor(0)] as const)));
-    const adminKey = `hf_test_${randomBytes(32).toString('base64url')}`;
-    const env: NodeJS.ProcessEnv = {
-      ...benchServiceEnv(database.url, natsUrl, prefix),
-      CHAIN_RPC_URLS: chain.rpcUrls,
-      ...(POLL_ONLY ? { CHAIN_WS_URLS: `${LOCAL_NETWORK}=off` } : {}),
-      ...deployment.env,
-      PAYMENTS_BOOTSTRAP_API_KEY: adminKey,
-      ...Object.fromEntries(list.map((s) => [s.portEnv, String(ports[s.name])])),
-    };
-    const cwd = mkdtempSync(join(os.tmpdir(), 'holdfast-bench-'));
-    for (const service of list) children.push(await migrateAndStart(service.dir, { env, cwd, stdout: 'ignore' }));
-    await waitAllReady(list, ports, 60_000);
-    const base = `http://127.0.0.1:${ports['payments-service']}`;
-    const bearer = { authorization: `Bearer ${(await createPlatform(base, adminKey, 'Bench')).accessToken}` };
+    const { base, bearer, pids } = await world.startServices('Bench', POLL_ONLY ? { CHAIN_WS_URLS: `${LOCAL_NETWORK}=off` } : {});
+    const processNames = Object.keys(pids);
 
     // The transactions, through the API (not timed): PER_SENDER per sender.
     log(`creating ${SAMPLES} transactions through POST /api/v2/transactions…`);
@@ -170,8 +141,7 @@ async function main(): Promise<void> {
     const inPayments: number[] = [];
     const toBareHead: number[] = [];
     const bare = await bareHeadSubscriber(rpcUrl);
-    const pids = Object.fromEntries(list.map((s, i) => [s.name, children[i]?.pid]));
-    const cpuBefore = Object.fromEntries(list.map((s) => [s.name, processCpuMs(pids[s.name])]));
+    const cpuBefore = Object.fromEntries(processNames.map((name) => [name, processCpuMs(pids[name])]));
     log(`lag over ${SAMPLES} escrows, one at a time…`);
     for (const { id, sender, escrow: terms } of transactions) {
       const data = encodeFunctionData({
@@ -210,10 +180,10 @@ async function main(): Promise<void> {
     bare.close();
     // CPU per escrow of each process over the lag loop (sleeps between samples included: polls count too).
     const cpuPerEscrow = Object.fromEntries(
-      list.map((s) => {
-        const before = cpuBefore[s.name];
-        const after = processCpuMs(pids[s.name]);
-        return [s.name, before === undefined || after === undefined ? undefined : (after - before) / SAMPLES];
+      processNames.map((name) => {
+        const before = cpuBefore[name];
+        const after = processCpuMs(pids[name]);
+        return [name, before === undefined || after === undefined ? undefined : (after - before) / SAMPLES];
       }),
     ) as Record<string, number | undefined>;
     const result = {
@@ -227,11 +197,7 @@ async function main(): Promise<void> {
     log(JSON.stringify(result));
     report(result, startLoad);
   } finally {
-    await stopChildren(children);
-    await nc.close();
-    await chain.started?.stop();
-    await deletePrefixedStreams(natsUrl, prefix).catch(() => undefined);
-    await database.drop(false);
+    await world.close();
   }
 }
 
