@@ -17,28 +17,28 @@ const CONTROL_CODE_DESCRIPTION =
 
 const endpoint = resource({ tags: ['controls'] });
 
-export const verifyTwoFactor = endpoint('POST /api/v2/controls/verify-2fa', {
-  v1: ['/api/v1/controls/verify-2fa'],
-  operationId: 'verifyTwoFactor',
-  summary: 'Verify a two-factor code',
+// Both code checks answer the same way; only the code's channel differs.
+const VERIFY_CONTROL_CODE = {
   description: CONTROL_CODE_DESCRIPTION,
   tier: 'standard',
   access: { scopes: ['write:transactions'] },
   body: VerifyControlCodeBody,
   response: { 200: ControlVerification },
   errors: [404, 409],
+} as const;
+
+export const verifyTwoFactor = endpoint('POST /api/v2/controls/verify-2fa', {
+  v1: ['/api/v1/controls/verify-2fa'],
+  operationId: 'verifyTwoFactor',
+  summary: 'Verify a two-factor code',
+  ...VERIFY_CONTROL_CODE,
 });
 
 export const verifyVendorSms = endpoint('POST /api/v2/controls/vendor-sms/verify', {
   v1: ['/api/v1/controls/verify-vendor-sms'],
   operationId: 'verifyVendorSms',
   summary: 'Verify a vendor SMS code',
-  description: CONTROL_CODE_DESCRIPTION,
-  tier: 'standard',
-  access: { scopes: ['write:transactions'] },
-  body: VerifyControlCodeBody,
-  response: { 200: ControlVerification },
-  errors: [404, 409],
+  ...VERIFY_CONTROL_CODE,
 });
 
 export const createControlTemplate = endpoint('POST /api/v1/controls/templates', {
