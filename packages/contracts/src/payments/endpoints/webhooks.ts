@@ -24,6 +24,8 @@ const WEBHOOKS_V1_ONLY =
   'v1 only: v2 has no webhook operations. A platform manages its own subscriptions here until the v1 sunset; the same operations (and replay, resend) live on the Workspace API under `/api/v1/workspaces/{workspaceId}/webhooks`, where subscriptions belong to the workspace (see docs/api/versions.md).';
 
 const endpoint = resource({ tags: [WEBHOOKS_TAG], deprecated: true });
+// The operations on one subscription: its id in the path, and the same failures.
+const subscriptionEndpoint = resource({ tags: [WEBHOOKS_TAG], deprecated: true, params: WebhookIdParams, errors: [404, 503] });
 
 export const listWebhooks = endpoint('GET /api/v1/webhooks', {
   operationId: 'listWebhooksV1',
@@ -53,87 +55,71 @@ export const listWebhookEventTypes = endpoint('GET /api/v1/webhooks/events/types
   response: { 200: WebhookEventTypeList },
 });
 
-export const getWebhook = endpoint('GET /api/v1/webhooks/:id', {
+export const getWebhook = subscriptionEndpoint('GET /api/v1/webhooks/:id', {
   operationId: 'getWebhookV1',
   summary: 'Read a webhook subscription',
   description: "With its circuit breaker and rotation state; another platform's subscription answers 404.",
   ...WEBHOOKS_READ,
-  params: WebhookIdParams,
   response: { 200: WebhookSubscription },
-  errors: [404, 503],
 });
 
-export const updateWebhook = endpoint('PATCH /api/v1/webhooks/:id', {
+export const updateWebhook = subscriptionEndpoint('PATCH /api/v1/webhooks/:id', {
   operationId: 'updateWebhookV1',
   summary: 'Change a webhook subscription',
   description: `Changes the fields sent; \`metadata\` is replaced whole. \`isActive: false\` pauses deliveries, \`true\` resumes them (also after a receiver's 410). ${DISPATCHER_UNAVAILABLE}`,
   ...WEBHOOKS_WRITE,
-  params: WebhookIdParams,
   body: UpdateWebhookBody,
   response: { 200: WebhookSubscription },
-  errors: [404, 503],
 });
 
-export const deleteWebhook = endpoint('DELETE /api/v1/webhooks/:id', {
+export const deleteWebhook = subscriptionEndpoint('DELETE /api/v1/webhooks/:id', {
   operationId: 'deleteWebhookV1',
   summary: 'Delete a webhook subscription',
   description: `Deletes the subscription with its pending deliveries and its logs. ${DISPATCHER_UNAVAILABLE}`,
   ...WEBHOOKS_WRITE,
-  params: WebhookIdParams,
   response: { 200: WebhookDeleted },
-  errors: [404, 503],
 });
 
-export const listWebhookDeliveryLogs = endpoint('GET /api/v1/webhooks/:id/delivery-logs', {
+export const listWebhookDeliveryLogs = subscriptionEndpoint('GET /api/v1/webhooks/:id/delivery-logs', {
   operationId: 'listWebhookDeliveryLogsV1',
   summary: 'Delivery attempts of a subscription',
   description:
     'Every attempt, newest first, as `{logs, total}`: `limit` 1 to 100 (default 20), `offset`, `successOnly` or `failuresOnly` (not both). Kept 30 days.',
   ...WEBHOOKS_READ,
-  params: WebhookIdParams,
   querystring: DeliveryLogsQuery,
   response: { 200: WebhookDeliveryLogList },
-  errors: [404, 503],
 });
 
-export const rotateWebhookSecret = endpoint('POST /api/v1/webhooks/:id/rotate-secret', {
+export const rotateWebhookSecret = subscriptionEndpoint('POST /api/v1/webhooks/:id/rotate-secret', {
   operationId: 'rotateWebhookSecretV1',
   summary: "Rotate a subscription's secret",
   description:
     'Answers the new `secret` (shown once). Until complete-rotation, deliveries carry a signature with the new and one with the previous secret.',
   ...WEBHOOKS_WRITE,
-  params: WebhookIdParams,
   response: { 200: WebhookSubscriptionWithSecret },
-  errors: [404, 503],
 });
 
-export const completeWebhookRotation = endpoint('POST /api/v1/webhooks/:id/complete-rotation', {
+export const completeWebhookRotation = subscriptionEndpoint('POST /api/v1/webhooks/:id/complete-rotation', {
   operationId: 'completeWebhookRotationV1',
   summary: 'Retire the previous secret',
   description: 'Deliveries are signed with the newest secret only. Without a rotation in progress: 400 `NO_ROTATION_IN_PROGRESS`.',
   ...WEBHOOKS_WRITE,
-  params: WebhookIdParams,
   response: { 200: WebhookSubscription },
-  errors: [404, 503],
 });
 
-export const resetWebhookCircuitBreaker = endpoint('POST /api/v1/webhooks/:id/reset-circuit-breaker', {
+export const resetWebhookCircuitBreaker = subscriptionEndpoint('POST /api/v1/webhooks/:id/reset-circuit-breaker', {
   operationId: 'resetWebhookCircuitBreakerV1',
   summary: "Close a subscription's circuit",
   description: 'Forces the circuit breaker CLOSED (failure count 0, any `Retry-After` pause lifted); queued deliveries go out.',
   ...WEBHOOKS_WRITE,
-  params: WebhookIdParams,
   response: { 200: WebhookSubscription },
-  errors: [404, 503],
 });
 
-export const testWebhook = endpoint('POST /api/v1/webhooks/:id/test', {
+export const testWebhook = subscriptionEndpoint('POST /api/v1/webhooks/:id/test', {
   operationId: 'testWebhookV1',
   summary: 'Send a test delivery',
   description:
     "Sends one signed `webhook.test` delivery now, waits for the receiver (up to 30 s) and answers the attempt's log entry. A failing receiver is a 200 with `success: false`. Not retried; works on an inactive subscription or an open circuit.",
   ...WEBHOOKS_WRITE,
-  params: WebhookIdParams,
   response: { 200: WebhookDeliveryLog },
-  errors: [404, 503],
 });

@@ -26,6 +26,8 @@ const WEBHOOK_CALLERS =
   'Members of the workspace and SUPER_ADMINs. 503 `UPSTREAM_UNAVAILABLE` (with `Retry-After`) when the webhook dispatcher does not answer.';
 
 const endpoint = resource({ tags: ['webhooks'] });
+// The operations on one subscription: its id in the path, and the same failures.
+const subscriptionEndpoint = resource({ tags: ['webhooks'], params: WorkspaceWebhookParams, errors: [403, 404, 503] });
 
 export const listWebhookEventTypes = endpoint('GET /workspaces/:id/webhooks/events/types', {
   operationId: 'listWebhookEventTypes',
@@ -58,90 +60,74 @@ export const createWebhook = endpoint('POST /workspaces/:id/webhooks', {
   errors: [403, 404, 409, 503],
 });
 
-export const getWebhook = endpoint('GET /workspaces/:id/webhooks/:webhookId', {
+export const getWebhook = subscriptionEndpoint('GET /workspaces/:id/webhooks/:webhookId', {
   operationId: 'getWebhook',
   summary: 'Read a webhook subscription',
   description: `With its circuit breaker and rotation state. Another owner's subscription answers 404. ${WEBHOOK_CALLERS}`,
-  params: WorkspaceWebhookParams,
   response: { 200: ok(WebhookSubscription) },
-  errors: [403, 404, 503],
 });
 
-export const updateWebhook = endpoint('PATCH /workspaces/:id/webhooks/:webhookId', {
+export const updateWebhook = subscriptionEndpoint('PATCH /workspaces/:id/webhooks/:webhookId', {
   operationId: 'updateWebhook',
   summary: 'Change a webhook subscription',
   description: `Changes the fields sent; \`metadata\` is replaced whole. \`isActive: false\` pauses deliveries; \`true\` resumes them (also after a receiver's 410). ${WEBHOOK_CALLERS}`,
   tier: 'admin',
   audit: WORKSPACE_AUDIT.webhookUpdate,
-  params: WorkspaceWebhookParams,
   body: UpdateWebhookBody,
   response: { 200: ok(WebhookSubscription) },
-  errors: [403, 404, 503],
 });
 
-export const deleteWebhook = endpoint('DELETE /workspaces/:id/webhooks/:webhookId', {
+export const deleteWebhook = subscriptionEndpoint('DELETE /workspaces/:id/webhooks/:webhookId', {
   operationId: 'deleteWebhook',
   summary: 'Delete a webhook subscription',
   description: `Deletes the subscription, its pending deliveries and its logs; \`data.message\` says so. ${WEBHOOK_CALLERS}`,
   tier: 'admin',
   audit: WORKSPACE_AUDIT.webhookDelete,
-  params: WorkspaceWebhookParams,
   response: { 200: ok(WebhookDeleted) },
-  errors: [403, 404, 503],
 });
 
-export const listWebhookDeliveryLogs = endpoint('GET /workspaces/:id/webhooks/:webhookId/delivery-logs', {
+export const listWebhookDeliveryLogs = subscriptionEndpoint('GET /workspaces/:id/webhooks/:webhookId/delivery-logs', {
   operationId: 'listWebhookDeliveryLogs',
   summary: 'Delivery attempts of a subscription',
   description: `Every attempt, newest first, as \`{logs, total}\`: \`limit\` 1 to 100 (default 20), \`offset\`, \`successOnly\` or \`failuresOnly\` (not both). Kept 30 days. ${WEBHOOK_CALLERS}`,
-  params: WorkspaceWebhookParams,
   querystring: DeliveryLogsQuery,
   response: { 200: ok(WebhookDeliveryLogList) },
-  errors: [403, 404, 503],
 });
 
-export const rotateWebhookSecret = endpoint('POST /workspaces/:id/webhooks/:webhookId/rotate-secret', {
+export const rotateWebhookSecret = subscriptionEndpoint('POST /workspaces/:id/webhooks/:webhookId/rotate-secret', {
   operationId: 'rotateWebhookSecret',
   summary: "Rotate a subscription's secret",
   description: `Answers the new \`secret\` (shown once). Until complete-rotation, deliveries carry a signature with the new and one with the previous secret. ${WEBHOOK_CALLERS}`,
   tier: 'admin',
   audit: WORKSPACE_AUDIT.webhookRotateSecret,
-  params: WorkspaceWebhookParams,
   response: { 200: ok(WebhookSubscriptionWithSecret) },
-  errors: [403, 404, 503],
 });
 
-export const completeWebhookRotation = endpoint('POST /workspaces/:id/webhooks/:webhookId/complete-rotation', {
+export const completeWebhookRotation = subscriptionEndpoint('POST /workspaces/:id/webhooks/:webhookId/complete-rotation', {
   operationId: 'completeWebhookRotation',
   summary: 'Retire the previous secret',
   description: `Deliveries are signed with the newest secret only. Without a rotation in progress: 400 \`NO_ROTATION_IN_PROGRESS\`. ${WEBHOOK_CALLERS}`,
   tier: 'admin',
   audit: WORKSPACE_AUDIT.webhookCompleteRotation,
-  params: WorkspaceWebhookParams,
   response: { 200: ok(WebhookSubscription) },
-  errors: [403, 404, 503],
 });
 
-export const resetWebhookCircuitBreaker = endpoint('POST /workspaces/:id/webhooks/:webhookId/reset-circuit-breaker', {
+export const resetWebhookCircuitBreaker = subscriptionEndpoint('POST /workspaces/:id/webhooks/:webhookId/reset-circuit-breaker', {
   operationId: 'resetWebhookCircuitBreaker',
   summary: "Close a subscription's circuit",
   description: `Forces the circuit breaker CLOSED (failure count 0, any \`Retry-After\` pause lifted); queued deliveries go out. ${WEBHOOK_CALLERS}`,
   tier: 'admin',
   audit: WORKSPACE_AUDIT.webhookResetCircuitBreaker,
-  params: WorkspaceWebhookParams,
   response: { 200: ok(WebhookSubscription) },
-  errors: [403, 404, 503],
 });
 
-export const testWebhook = endpoint('POST /workspaces/:id/webhooks/:webhookId/test', {
+export const testWebhook = subscriptionEndpoint('POST /workspaces/:id/webhooks/:webhookId/test', {
   operationId: 'testWebhook',
   summary: 'Send a test delivery',
   description: `Sends one signed \`webhook.test\` delivery now, waits for the receiver (up to 30 s) and answers the attempt's log entry; a failing receiver is a 200 with \`success: false\`. Not retried; works on an inactive subscription or an open circuit. ${WEBHOOK_CALLERS}`,
   tier: 'admin',
   audit: WORKSPACE_AUDIT.webhookTest,
-  params: WorkspaceWebhookParams,
   response: { 200: ok(WebhookDeliveryLog) },
-  errors: [403, 404, 503],
 });
 
 export const resendWebhookDelivery = endpoint('POST /workspaces/:id/webhooks/:webhookId/deliveries/:deliveryId/resend', {
@@ -155,14 +141,12 @@ export const resendWebhookDelivery = endpoint('POST /workspaces/:id/webhooks/:we
   errors: [403, 404, 503],
 });
 
-export const replayWebhookEvents = endpoint('POST /workspaces/:id/webhooks/:webhookId/replay', {
+export const replayWebhookEvents = subscriptionEndpoint('POST /workspaces/:id/webhooks/:webhookId/replay', {
   operationId: 'replayWebhookEvents',
   summary: 'Replay a time range of events',
   description: `Beyond the spec. Queues the events that happened in \`[from, to)\` and that the subscription matches now: a new delivery for an event it never had one for, its existing delivery again otherwise (same delivery id; succeeded ones too unless \`onlyFailed\`). At most 5,000 events per call; \`resumeFrom\` says where to continue. Events are kept 30 days. ${WEBHOOK_CALLERS}`,
   tier: 'admin',
   audit: WORKSPACE_AUDIT.webhookReplay,
-  params: WorkspaceWebhookParams,
   body: ReplayWebhookBody,
   response: { 200: ok(ReplayResult) },
-  errors: [403, 404, 503],
 });
