@@ -1,11 +1,14 @@
 import { registerCountGauge } from '@holdfast/http-kit';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { AttemptOutcome } from './sender.js';
-import type { AttemptDecision } from './state-machine.js';
 
 export interface DeliveryMetrics {
-  /** A test delivery has no decision: it is never retried, so it never exhausts. */
-  attemptFinished: (outcome: AttemptOutcome, decision?: AttemptDecision) => void;
+  attemptFinished: (outcome: AttemptOutcome) => void;
+  /**
+   * Deliveries whose final failure was stored: counted after the commit, so a last attempt whose
+   * result was lost (and which is sent again once its claim expires) is not counted twice.
+   */
+  deliveriesExhausted: (count: number) => void;
   inFlight: (count: number) => void;
 }
 
@@ -52,10 +55,12 @@ export function registerDeliveryMetrics(
     counts: reads.circuitCounts,
   });
   return {
-    attemptFinished: (outcome, decision) => {
+    attemptFinished: (outcome) => {
       attempts.inc({ outcome: outcome.success ? 'success' : 'failure' });
-      if (decision?.status === 'failed') exhausted.inc();
       duration.observe(outcome.responseTimeMs / 1000);
+    },
+    deliveriesExhausted: (count) => {
+      if (count > 0) exhausted.inc(count);
     },
     inFlight: (count) => inFlight.set(count),
   };

@@ -116,7 +116,7 @@ export function createDeliveryWorker(deps: {
     if (sent.signingError !== undefined) log.error({ err: sent.signingError, deliveryId: job.id }, 'could not sign a delivery');
     const { outcome } = sent;
     const decision = decideAfterAttempt(outcome, job.retry_index, settings.retryScheduleMs);
-    deps.metrics?.attemptFinished(outcome, decision);
+    deps.metrics?.attemptFinished(outcome);
     const result = { success: outcome.success, retryAfterMs: outcome.retryAfterMs, disableSubscription: decision.disableSubscription };
     const now = new Date();
     return {
@@ -207,16 +207,22 @@ export function createDeliveryWorker(deps: {
     for (const record of results) {
       await repository
         .settle({ results: [record], transfers: [], releases: [] }, leaseMs)
+        .then(() => stored([record]))
         .catch((err) =>
           log.error({ err, deliveryId: record.delivery.id }, 'could not store an attempt; its claim will expire and it will be sent again'),
         );
     }
   }
 
+  /** After the results' commit: what is said of them only once they are stored. */
   function stored(results: readonly AttemptRecord[]) {
-    for (const record of results)
+    let exhausted = 0;
+    for (const record of results) {
+      if (record.decision.status === 'failed') exhausted += 1;
       if (record.decision.disableSubscription)
         log.warn({ subscriptionId: record.delivery.subscription_id }, 'receiver answered 410: subscription deactivated');
+    }
+    deps.metrics?.deliveriesExhausted(exhausted);
   }
 
   /** The next queued delivery of the subscription whose lease still covers a whole attempt, if any. */
@@ -403,8 +409,10 @@ export function createDeliveryWorker(deps: {
       for (const entry of held.values()) giveBack(entry);
       held.clear();
       const settlement = takePending();
-      await repository.settle(settlement, leaseMs).catch(() => storeOneByOne(settlement.results));
-      stored(settlement.results);
+      await repository.settle(settlement, leaseMs).then(
+        () => stored(settlement.results),
+        () => storeOneByOne(settlement.results),
+      );
       log.info('delivery worker stopped');
     },
   };
