@@ -56,7 +56,7 @@ export interface ChainWorld {
   createEscrow: (
     transactionId: string,
     amount: bigint,
-    options?: { holdDeadline?: bigint; receiver?: Address; attester?: Address },
+    options?: { holdDeadline?: bigint; receiver?: Address; attester?: Address; escrow?: Address },
   ) => Promise<TransactionReceipt>;
   /** The sender approves and calls `pay(transactionId, receiver, token, amount)` on the escrow (a tagged raw transfer). */
   pay: (transactionId: string, amount: bigint, options?: { receiver?: Address; onchainId?: Hex }) => Promise<TransactionReceipt>;
@@ -88,6 +88,12 @@ export async function startChain(options: { slotsInAnEpoch?: number } = {}): Pro
   const receiver = wallet(2);
   const stranger = wallet(3);
 
+  /** The sender is minted `amount` and approves `spender` (an escrow) for it: the step before a lock or a pay. */
+  const fundedAndApproved = async (amount: bigint, spender: Address) => {
+    await api.mint(sender.account.address, amount);
+    await mined(sender.writeContract({ address: usdc.address, abi: mockUsdcAbi, functionName: 'approve', args: [spender, amount] }));
+  };
+
   const api: ChainWorld = {
     anvil,
     publicClient: publicClient as PublicClient,
@@ -105,19 +111,20 @@ export async function startChain(options: { slotsInAnEpoch?: number } = {}): Pro
     async transfer(to: Address, amount: bigint) {
       return mined(sender.writeContract({ address: usdc.address, abi: mockUsdcAbi, functionName: 'transfer', args: [to, amount] }));
     },
-    /** The sender approves and locks `amount` for `transactionId` (hold until `holdDeadline`, unix seconds; 0: none). */
+    /**
+     * The sender approves and locks `amount` for `transactionId` (hold until `holdDeadline`, unix
+     * seconds; 0: none), in the deployment's escrow or in `options.escrow`.
+     */
     async createEscrow(
       transactionId: string,
       amount: bigint,
-      options: { holdDeadline?: bigint; receiver?: Address; attester?: Address } = {},
+      options: { holdDeadline?: bigint; receiver?: Address; attester?: Address; escrow?: Address } = {},
     ) {
-      await api.mint(sender.account.address, amount);
-      await mined(
-        sender.writeContract({ address: usdc.address, abi: mockUsdcAbi, functionName: 'approve', args: [escrow.address, amount] }),
-      );
+      const into = options.escrow ?? escrow.address;
+      await fundedAndApproved(amount, into);
       return mined(
         sender.writeContract({
-          address: escrow.address,
+          address: into,
           abi: holdfastEscrowAbi,
           functionName: 'createEscrow',
           args: [
@@ -132,10 +139,7 @@ export async function startChain(options: { slotsInAnEpoch?: number } = {}): Pro
       );
     },
     async pay(transactionId: string, amount: bigint, options: { receiver?: Address; onchainId?: Hex } = {}) {
-      await api.mint(sender.account.address, amount);
-      await mined(
-        sender.writeContract({ address: usdc.address, abi: mockUsdcAbi, functionName: 'approve', args: [escrow.address, amount] }),
-      );
+      await fundedAndApproved(amount, escrow.address);
       return mined(
         sender.writeContract({
           address: escrow.address,
