@@ -8,7 +8,7 @@ import {
   uuidv7,
 } from '@holdfast/contracts';
 import { holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/contracts/escrow';
-import { onchainIdToUuid, uuidToOnchainId } from '@holdfast/escrow';
+import { EscrowStatus, onchainIdToUuid, uuidToOnchainId } from '@holdfast/escrow';
 import { startChainWorld } from '@holdfast/escrow/testing';
 import type { Logger } from '@holdfast/logging';
 import { type Bus, publishChecked } from '@holdfast/messaging';
@@ -267,6 +267,25 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | null | fal
 }
 
 type Sql = TestSql;
+
+/**
+ * The attested release of `transactionId`, carried out by the settlement worker: waits (up to a
+ * minute) for its release settlement done with a hash, checks the escrow Released on chain, and
+ * returns the release's receipt.
+ */
+export async function releasedOnChain(e: { sql: Sql; world: ChainWorld }, transactionId: string): Promise<TransactionReceipt> {
+  const settlement = await waitFor(
+    async () => {
+      const [s] = await e.sql<{ status: string; tx_hash: Hash | null }[]>`
+        select status, tx_hash from settlements where transaction_id = ${transactionId} and kind = 'release'`;
+      return s?.status === 'done' && s.tx_hash ? { txHash: s.tx_hash } : undefined;
+    },
+    'the release on chain',
+    60_000,
+  );
+  expect(await e.world.escrowStatus(transactionId)).toBe(EscrowStatus.Released);
+  return e.world.publicClient.getTransactionReceipt({ hash: settlement.txHash });
+}
 
 /** A transaction row as the create route writes it (the create route is another module's). */
 export async function insertTransaction(
