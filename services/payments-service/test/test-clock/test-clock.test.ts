@@ -1,5 +1,4 @@
 import { createServer } from 'node:http';
-import { EscrowStatus } from '@holdfast/escrow';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -10,6 +9,7 @@ import {
   platformWithCredentials,
   publishChain,
   RECEIVER,
+  releasedOnChain,
   SENDER,
   startChainPaymentsEnv,
   waitFor,
@@ -83,16 +83,7 @@ describe('advance_hold on a local deployment', () => {
     const block = await e.world.publicClient.getBlock({ blockTag: 'latest' });
     expect(block.timestamp).toBeGreaterThanOrEqual(holdDeadline);
 
-    const settlement = await waitFor(
-      async () => {
-        const [s] = await e.sql`select status, tx_hash from settlements where transaction_id = ${id} and kind = 'release'`;
-        return s?.status === 'done' && s.tx_hash && s;
-      },
-      'the release on chain',
-      60_000,
-    );
-    expect(await e.world.escrowStatus(id)).toBe(EscrowStatus.Released);
-    const release = await e.world.publicClient.getTransactionReceipt({ hash: settlement.tx_hash });
+    const release = await releasedOnChain(e, id);
     await publishChain(e.nats.bus, await e.world.indexed(release));
     await waitFor(
       async () => (await call(e.svc.url, 'GET', `/api/v2/transactions/${id}`, { headers: bearer(p.token) })).body.status === 'completed',
