@@ -1,6 +1,6 @@
 import type { CustomerStatus, WorkspaceStatus } from '@holdfast/contracts';
 import { and, count, desc, eq, getTableColumns, isNull, ne, type Placeholder, type SQL, sql } from 'drizzle-orm';
-import { containsText, insertRow, uniqueViolationOf, updateRow } from '../../db/queries.js';
+import { containsText, findRow, insertRow, uniqueViolationOf, updateRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import type { PrincipalChanges } from '../access/index.js';
 import { sessionFamilyStatements } from '../sessions/index.js';
@@ -90,8 +90,7 @@ export function createCustomersRepository(db: Executor, principals: PrincipalCha
     },
 
     findByIdForUpdate: async (id: string): Promise<CustomerRow | undefined> => {
-      const [row] = await db.select().from(customers).where(eq(customers.id, id)).for('update');
-      return row;
+      return findRow(db, customers, eq(customers.id, id), 'update');
     },
 
     findByEmail: async (workspaceId: string, email: string): Promise<CustomerWithWallet | undefined> => {

@@ -1,6 +1,6 @@
 import type { UserRole, UserStatus } from '@holdfast/contracts';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { containsText, insertRow, pageOf, uniqueViolationOf, updateRow } from '../../db/queries.js';
+import { containsText, findRow, insertRow, pageOf, uniqueViolationOf, updateRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import type { PrincipalChanges } from '../access/index.js';
 import { users } from './tables.js';
@@ -28,18 +28,15 @@ export function isDuplicateEmail(error: unknown): boolean {
 export function createUsersRepository(db: Executor, principals: PrincipalChanges) {
   return {
     findById: async (id: string): Promise<UserRow | undefined> => {
-      const [row] = await db.select().from(users).where(eq(users.id, id));
-      return row;
+      return findRow(db, users, eq(users.id, id));
     },
 
     findByIdForUpdate: async (id: string): Promise<UserRow | undefined> => {
-      const [row] = await db.select().from(users).where(eq(users.id, id)).for('update');
-      return row;
+      return findRow(db, users, eq(users.id, id), 'update');
     },
 
     findByEmail: async (email: string): Promise<UserRow | undefined> => {
-      const [row] = await db.select().from(users).where(eq(users.email, email));
-      return row;
+      return findRow(db, users, eq(users.email, email));
     },
 
     insert: async (row: NewUserRow): Promise<UserRow> => {

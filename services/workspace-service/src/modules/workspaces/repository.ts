@@ -1,7 +1,7 @@
 import type { WorkspaceStatus } from '@holdfast/contracts';
 import { and, desc, eq } from 'drizzle-orm';
 import type { PgColumn, PgInsertValue, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { containsText, insertRow, pageOf, returnedRow, uniqueViolationOf, updateRow } from '../../db/queries.js';
+import { containsText, findRow, insertRow, pageOf, returnedRow, uniqueViolationOf, updateRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import type { PrincipalChanges } from '../access/index.js';
 import { workspaceBilling, workspaces, workspaceWalletSettings } from './tables.js';
@@ -41,19 +41,16 @@ export function createWorkspacesRepository(db: Executor, principals: PrincipalCh
   };
   return {
     findById: async (id: string): Promise<WorkspaceRow | undefined> => {
-      const [row] = await db.select().from(workspaces).where(eq(workspaces.id, id));
-      return row;
+      return findRow(db, workspaces, eq(workspaces.id, id));
     },
 
     findByIdForUpdate: async (id: string): Promise<WorkspaceRow | undefined> => {
-      const [row] = await db.select().from(workspaces).where(eq(workspaces.id, id)).for('update');
-      return row;
+      return findRow(db, workspaces, eq(workspaces.id, id), 'update');
     },
 
     /** Holds the workspace (FOR SHARE) until the transaction ends: a deletion waits for it. */
     findByIdForShare: async (id: string): Promise<WorkspaceRow | undefined> => {
-      const [row] = await db.select().from(workspaces).where(eq(workspaces.id, id)).for('share');
-      return row;
+      return findRow(db, workspaces, eq(workspaces.id, id), 'share');
     },
 
     slugTaken: async (slug: string): Promise<boolean> => {
@@ -87,15 +84,13 @@ export function createWorkspacesRepository(db: Executor, principals: PrincipalCh
     },
 
     findBilling: async (workspaceId: string): Promise<BillingRow | undefined> => {
-      const [row] = await db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
-      return row;
+      return findRow(db, workspaceBilling, eq(workspaceBilling.workspaceId, workspaceId));
     },
 
     upsertBilling: (row: typeof workspaceBilling.$inferInsert): Promise<BillingRow> => upsertWorkspaceRow(workspaceBilling, row),
 
     findWalletSettings: async (workspaceId: string): Promise<WalletSettingsRow | undefined> => {
-      const [row] = await db.select().from(workspaceWalletSettings).where(eq(workspaceWalletSettings.workspaceId, workspaceId));
-      return row;
+      return findRow(db, workspaceWalletSettings, eq(workspaceWalletSettings.workspaceId, workspaceId));
     },
 
     upsertWalletSettings: (row: typeof workspaceWalletSettings.$inferInsert): Promise<WalletSettingsRow> =>
