@@ -53,6 +53,21 @@ export async function pageOf<T extends PgTable>(
   return { rows, total: totals?.total ?? 0 };
 }
 
+/**
+ * The row of `table` that `where` names (a condition on a unique key: the first row otherwise), or
+ * undefined; with `lock`, held (FOR UPDATE / FOR SHARE) until the transaction ends.
+ */
+export async function findRow<T extends PgTable>(
+  db: Db,
+  table: SelectableTable<T>,
+  where: SQL | undefined,
+  lock?: 'update' | 'share',
+): Promise<T['$inferSelect'] | undefined> {
+  const query = db.select().from(table).where(where);
+  const [row] = await (lock ? query.for(lock) : query);
+  return row;
+}
+
 /** The row a write of one row answers (`returning`); none means the row was not there, a bug of the caller. */
 export function returnedRow<R>([row]: R[], what: string): R {
   if (row === undefined) throw new Error(`${what} returned no row`);

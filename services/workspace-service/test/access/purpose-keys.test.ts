@@ -1,26 +1,13 @@
 import { codeHash } from '@holdfast/secrets';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { workspaceKeys } from '../../src/modules/access/tokens.js';
-import {
-  accessClaims,
-  type Harness,
-  PASSWORD,
-  sessionIdOf,
-  signJwt,
-  startWorld,
-  TEST_JWT_SECRET,
-  uniqueEmail,
-  type World,
-} from '../support/harness.js';
+import { accessClaims, PASSWORD, sessionIdOf, signJwt, TEST_JWT_SECRET, uniqueEmail, worldPerFile } from '../support/harness.js';
 
 // Issue 28 item 9: a key per purpose. JWT_SECRET keyed both the access tokens' signatures and the
 // verification codes' MAC; now it is only the root both keys are derived from (HKDF-SHA256), so
 // neither use holds the other's key and the secret itself keys nothing.
 
-let h: Harness;
-let world: World;
-beforeAll(async () => ({ h, world } = await startWorld()));
-afterAll(async () => h?.stop());
+const { h, world } = worldPerFile();
 
 describe('workspace keys (security)', () => {
   it('MACs a verification code under its own derived key, not under JWT_SECRET', async () => {

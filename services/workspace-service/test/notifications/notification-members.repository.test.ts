@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createDatabase, type Database } from '@holdfast/db';
-import { createTestDatabase, type TestDatabase } from '@holdfast/test-fixtures';
 import { sql as drizzleSql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as tables from '../../src/db/schema.js';
 import { createNotificationsRepository } from '../../src/modules/notifications/repository.js';
+import { insertBareWorkspace, openTestDatabase, type TestDb } from '../support/db.js';
 
 // Every payment event of a workspace asks who its members are, with their notification choices.
 // Joined to the preferences as a hash join, each event read every user's preferences of every
@@ -13,16 +11,13 @@ import { createNotificationsRepository } from '../../src/modules/notifications/r
 // notification_preferences in its own transaction, not timed.
 
 const OTHERS = 15_000;
-let testDb: TestDatabase;
-let database: Database<typeof tables>;
+let database: TestDb;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  database = createDatabase({ url: testDb.url, schemaName: 'workspace', tables, poolSize: 2, applicationName: 'test' });
+  database = await openTestDatabase();
 });
 afterAll(async () => {
-  await database?.close();
-  await testDb?.drop();
+  await database?.drop();
 });
 
 describe("a workspace's notification recipients", () => {
@@ -31,7 +26,7 @@ describe("a workspace's notification recipients", () => {
     const workspaceId = randomUUID();
     const other = randomUUID();
     for (const id of [workspaceId, other]) {
-      await sql`insert into workspace.workspaces (id, name, slug, email) values (${id}, 'W', ${`w-${id.slice(0, 8)}`}, 'w@w.test')`;
+      await insertBareWorkspace(database, id);
     }
     // Another workspace's users, each with choices of their own.
     await sql`

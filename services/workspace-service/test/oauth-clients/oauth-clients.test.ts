@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, type Harness, type Json, startWorld, type World } from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { auditEntries, type Json, worldPerFile } from '../support/harness.js';
 import { bearer, callPayments, newTenant, paymentsToken } from '../support/integrations.js';
 
 // A workspace's OAuth clients against a real payments-service: `resource:action` scopes mapped to
 // payments scopes, the secret shown once, tokens that work and stop working.
 
-let h: Harness;
-let world: World;
-
-beforeAll(async () => ({ h, world } = await startWorld({}, { peers: true })));
-afterAll(async () => h?.stop());
+const { h, world } = worldPerFile({}, { peers: true });
 
 /** A tenant with sandbox credentials (the platform its clients belong to by default). */
 async function tenantWithSandbox() {

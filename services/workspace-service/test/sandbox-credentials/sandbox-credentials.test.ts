@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { PAYMENTS_COMMANDS, SANDBOX_CLIENT_SCOPES, SANDBOX_KEY_SCOPES, uuidv7, WebhookCommands } from '@holdfast/contracts';
 import { sendCommand } from '@holdfast/messaging';
 import { sendWebhookCommand, until } from '@holdfast/test-fixtures';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, type Harness, type Json, startWorld, type World } from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { auditEntries, type Json, worldPerFile } from '../support/harness.js';
 import { bearer, callPayments, key, newTenant, paymentsToken } from '../support/integrations.js';
 
 // Sandbox credentials against a real payments-service and webhook-dispatcher: issued once with
@@ -13,11 +13,7 @@ import { bearer, callPayments, key, newTenant, paymentsToken } from '../support/
 /** Short, so the failure cases settle quickly; longer than any issuance of this file takes. */
 const RECONCILE_AFTER_MS = 5000;
 
-let h: Harness;
-let world: World;
-
-beforeAll(async () => ({ h, world } = await startWorld({}, { peers: true, overrides: { sandboxReconcileAfterMs: RECONCILE_AFTER_MS } })));
-afterAll(async () => h?.stop());
+const { h, world } = worldPerFile({}, { peers: true, overrides: { sandboxReconcileAfterMs: RECONCILE_AFTER_MS } });
 
 async function issue(base: string, token: string) {
   return h.call('POST', `${base}/sandbox-credentials`, { token });

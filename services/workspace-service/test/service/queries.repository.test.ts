@@ -1,27 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@holdfast/contracts';
-import { createDatabase, type Database } from '@holdfast/db';
-import { createTestDatabase, type TestDatabase } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateRow } from '../../src/db/queries.js';
 import * as tables from '../../src/db/schema.js';
+import { insertBareWorkspace, openTestDatabase, type TestDb } from '../support/db.js';
 
-let testDb: TestDatabase;
-let database: Database<typeof tables>;
+let database: TestDb;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  database = createDatabase({ url: testDb.url, schemaName: 'workspace', tables, poolSize: 2, applicationName: 'test' });
+  database = await openTestDatabase();
 });
 afterAll(async () => {
-  await database?.close();
-  await testDb?.drop();
+  await database?.drop();
 });
 
 describe('updateRow', () => {
   it('answers the row as stored, with updated_at moved', async () => {
     const id = randomUUID();
-    await database.sql`insert into workspace.workspaces (id, name, slug, email) values (${id}, 'W', ${`w-${id.slice(0, 8)}`}, 'w@w.test')`;
+    await insertBareWorkspace(database, id);
     const updated = await updateRow(database.db, tables.workspaces, id, { name: 'Renamed' });
     expect(updated).toMatchObject({ id, name: 'Renamed' });
     const [row] = await database.sql`select name from workspace.workspaces where id = ${id}`;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { customerJwt, registerCustomer } from '../support/customers.js';
 import { tokenFor } from '../support/fixtures.js';
-import { type Harness, PASSWORD, sessionIdOf, startWorld, type World } from '../support/harness.js';
+import { PASSWORD, sessionIdOf, worldPerFile } from '../support/harness.js';
 import { createMember, expectEnded } from '../support/session-ends.js';
 
 // Issue 13 item 6 (docs/workspace-sessions-and-roles.md#when-access-tokens-stop-working): a stolen
@@ -10,11 +10,7 @@ import { createMember, expectEnded } from '../support/session-ends.js';
 // (or an admin, or the reuse detector) ends the session, and the copied token must stop working on
 // the very next request. Logout keeps the spec's rule (the access token lives until it expires).
 
-let h: Harness;
-let world: World;
-
-beforeAll(async () => ({ h, world } = await startWorld()));
-afterAll(async () => h?.stop());
+const { h, world } = worldPerFile();
 
 const member = () => createMember(h.call, world.adminW1.token);
 

@@ -1,22 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tokenFor } from '../support/fixtures.js';
-import {
-  auditEntries,
-  expiredTokenFor,
-  type Harness,
-  PASSWORD,
-  SUPER_EMAIL,
-  signJwt,
-  startWorld,
-  uniqueEmail,
-  type World,
-} from '../support/harness.js';
+import { auditEntries, expiredTokenFor, PASSWORD, SUPER_EMAIL, signJwt, uniqueEmail, worldPerFile } from '../support/harness.js';
 
-let h: Harness;
-let world: World;
-
-beforeAll(async () => ({ h, world } = await startWorld()));
-afterAll(async () => h?.stop());
+const { h, world } = worldPerFile();
 
 async function signup(email = uniqueEmail('signup'), extra: Record<string, unknown> = {}) {
   return h.call('POST', '/auth/signup', { body: { email, password: PASSWORD, firstName: 'Grace', lastName: 'Hopper', ...extra } });

@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   VERIFICATION_CODES_PER_ACCOUNT,
   VERIFICATION_FAILURES_PER_ACCOUNT,
   VERIFICATION_MAX_ATTEMPTS,
 } from '../../src/modules/sessions/service.js';
-import { type Harness, PASSWORD, startWorld, uniqueEmail } from '../support/harness.js';
+import { PASSWORD, uniqueEmail, worldPerFile } from '../support/harness.js';
 
 // Issue 28 item 9: verification codes have a per-account ceiling over all their codes. Each new
 // code (one a minute) reset the 5 attempts, so an attacker who knows an address could try the
 // million codes 5 a minute for ever; and codes could be asked for without end.
 
-let h: Harness;
-beforeAll(async () => ({ h } = await startWorld()));
-afterAll(async () => h?.stop());
+const { h } = worldPerFile();
 
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 const verify = (email: string, code: string) => h.call('POST', '/auth/verify-code', { body: { email, code } });

@@ -19,6 +19,11 @@ export async function openTestDatabase(): Promise<TestDb> {
   };
 }
 
+/** A workspace row with nothing but its required columns, for a repository test that needs one to hang rows on. */
+export async function insertBareWorkspace(database: Database<typeof tables>, id: string): Promise<void> {
+  await database.sql`insert into workspace.workspaces (id, name, slug, email) values (${id}, 'W', ${`w-${id.slice(0, 8)}`}, 'w@w.test')`;
+}
+
 /** An audit sink that keeps what it is given (the audit log itself arrives with workspace tenancy). */
 export function auditRecorder(): { entries: WalletAuditEntry[]; sink: AuditSink } {
   const entries: WalletAuditEntry[] = [];

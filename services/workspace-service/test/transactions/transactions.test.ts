@@ -1,17 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, type Harness, type Json, startWorld, type World } from '../support/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { auditEntries, type Json, worldPerFile } from '../support/harness.js';
 import { newTenant } from '../support/integrations.js';
 import { seedCustodyAddress, seedMany, seedTransaction } from '../support/transactions.js';
 
 // Workspace API transactions against a real payments-service: reads aggregated over a workspace's
 // platform mappings, custody addresses and metadata addresses; upper-case statuses; exact sums.
 
-let h: Harness;
-let world: World;
-
-beforeAll(async () => ({ h, world } = await startWorld({}, { peers: true })));
-afterAll(async () => h?.stop());
+const { h, world } = worldPerFile({}, { peers: true });
 
 type Tenant = Awaited<ReturnType<typeof newTenant>> & { sandboxes: Json[] };
 

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { imageForm, insertUser } from '../support/fixtures.js';
-import { auditEntries, createUser, type Harness, PASSWORD, startWorld, uniqueEmail, type World } from '../support/harness.js';
+import { auditEntries, createUser, PASSWORD, uniqueEmail, worldPerFile } from '../support/harness.js';
 
-let h: Harness;
-let world: World;
-
-beforeAll(async () => ({ h, world } = await startWorld()));
-afterAll(async () => h?.stop());
+const { h, world } = worldPerFile();
 
 const ids = (list: { id: string }[]) => list.map((u) => u.id);
 

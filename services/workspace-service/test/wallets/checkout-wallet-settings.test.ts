@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { PAYMENTS_COMMANDS } from '@holdfast/contracts';
 import { sendCommand } from '@holdfast/messaging';
 import { until } from '@holdfast/test-fixtures';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, type Json, startWorld, type World } from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { type Json, worldPerFile } from '../support/harness.js';
 import { bearer, callPayments, newTenant, paymentsToken } from '../support/integrations.js';
 
 // A workspace's external wallet configs reach payments' hosted checkout through both real
@@ -12,11 +12,7 @@ import { bearer, callPayments, newTenant, paymentsToken } from '../support/integ
 // checkout-wallet-settings.set), payments stores them by workspace, the page shows the name and
 // logo, and a session is bounded by the configs' networks and templates (docs/checkout.md).
 
-let h: Harness;
-let world: World;
-
-beforeAll(async () => ({ h, world } = await startWorld({}, { peers: true })));
-afterAll(async () => h?.stop());
+const { h, world } = worldPerFile({}, { peers: true });
 
 /** A tenant with sandbox credentials and a v2 token of its payments platform. */
 async function tenantWithPlatform() {

@@ -1,23 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { createDatabase, type Database } from '@holdfast/db';
-import { createTestDatabase, type TestDatabase } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as tables from '../../src/db/schema.js';
 import { createPlatformMappingsRepository } from '../../src/modules/workspaces/platform-mappings.js';
+import { insertBareWorkspace, openTestDatabase, type TestDb } from '../support/db.js';
 
 // The repository the sandbox-credential operations count their limits with.
-let testDb: TestDatabase;
-let database: Database<typeof tables>;
+let database: TestDb;
 const workspaceId = randomUUID();
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  database = createDatabase({ url: testDb.url, schemaName: 'workspace', tables, poolSize: 2, applicationName: 'test' });
-  await database.sql`insert into workspace.workspaces (id, name, slug, email) values (${workspaceId}, 'W', ${`w-${workspaceId.slice(0, 8)}`}, 'w@w.test')`;
+  database = await openTestDatabase();
+  await insertBareWorkspace(database, workspaceId);
 });
 afterAll(async () => {
-  await database?.close();
-  await testDb?.drop();
+  await database?.drop();
 });
 
 describe('platform mappings repository', () => {

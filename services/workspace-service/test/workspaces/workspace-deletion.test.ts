@@ -1,18 +1,14 @@
 import { uuidv7 } from '@holdfast/contracts';
 import { until } from '@holdfast/test-fixtures';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, type Harness, type Json, startWorld, type World } from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { auditEntries, type Json, worldPerFile } from '../support/harness.js';
 import { bearer, callPayments, key, newTenant, paymentsToken } from '../support/integrations.js';
 
 // Deleting a workspace is irreversible and committed first; payments then deactivates its
 // platforms and the dispatcher its subscriptions, at once when they answer, and later (retried
 // until they do) when they do not.
 
-let h: Harness;
-let world: World;
-
-beforeAll(async () => ({ h, world } = await startWorld({}, { peers: true })));
-afterAll(async () => h?.stop());
+const { h, world } = worldPerFile({}, { peers: true });
 
 /** A tenant with sandbox credentials, an OAuth token, a workspace webhook and a platform (v1) webhook. */
 async function integratedTenant() {

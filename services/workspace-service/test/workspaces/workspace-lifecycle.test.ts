@@ -1,16 +1,6 @@
 import { until } from '@holdfast/test-fixtures';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  auditEntries,
-  type Harness,
-  type Json,
-  PASSWORD,
-  setWorkspaceStatus,
-  startInstance,
-  startWorld,
-  uniqueEmail,
-  type World,
-} from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { auditEntries, type Json, PASSWORD, setWorkspaceStatus, startInstance, uniqueEmail, worldPerFile } from '../support/harness.js';
 import { bearer, callPayments, key, newTenant, paymentsToken } from '../support/integrations.js';
 
 // Issue 28 item 3, "a tenant earns money-moving credentials", against a real payments-service and
@@ -18,11 +8,7 @@ import { bearer, callPayments, key, newTenant, paymentsToken } from '../support/
 // approves it; a suspended or inactive workspace's members are refused and its payments platforms
 // deactivated (API key, OAuth tokens, token minting) within seconds; reactivation issues anew.
 
-let h: Harness;
-let world: World;
-
-beforeAll(async () => ({ h, world } = await startWorld({}, { peers: true })));
-afterAll(async () => h?.stop());
+const { h, world } = worldPerFile({}, { peers: true });
 
 const address = () => `0x${crypto.randomUUID().replaceAll('-', '')}${crypto.randomUUID().replaceAll('-', '').slice(0, 8)}`;
 

@@ -1,15 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkspaceBilling } from '@holdfast/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { imageForm, insertUser, JPEG, PNG } from '../support/fixtures.js';
-import { auditEntries, createWorkspace, type Harness, startWorld, type World } from '../support/harness.js';
+import { auditEntries, createWorkspace, worldPerFile } from '../support/harness.js';
 
-let h: Harness;
-let world: World;
-
-beforeAll(async () => ({ h, world } = await startWorld()));
-afterAll(async () => h?.stop());
+const { h, world } = worldPerFile();
 
 /** A signed-up ADMIN without a workspace yet (inserted, token minted). */
 async function loneAdmin() {

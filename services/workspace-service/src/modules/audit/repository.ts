@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, like, lt, type SQL, sql } from 'drizzle-orm';
-import { containsText, escapeLike, pageOf } from '../../db/queries.js';
+import { containsText, escapeLike, findRow, pageOf } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import { auditLogs } from './tables.js';
 
@@ -60,8 +60,7 @@ export function createAuditRepository(db: Executor) {
     },
 
     findById: async (id: string): Promise<AuditRow | undefined> => {
-      const [row] = await db.select().from(auditLogs).where(eq(auditLogs.id, id));
-      return row;
+      return findRow(db, auditLogs, eq(auditLogs.id, id));
     },
 
     /** Newest first, at most `limit` rows, plus whether more matched. */

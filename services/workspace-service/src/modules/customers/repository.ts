@@ -1,6 +1,7 @@
 import type { CustomerStatus, WorkspaceStatus } from '@holdfast/contracts';
 import { and, count, desc, eq, getTableColumns, isNull, ne, type Placeholder, type SQL, sql } from 'drizzle-orm';
-import { containsText, insertRow, uniqueViolationOf, updateRow } from '../../db/queries.js';
+import { principalRowWrites } from '../../db/principal-rows.js';
+import { containsText, findRow, insertRow, uniqueViolationOf } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import type { PrincipalChanges } from '../access/index.js';
 import { sessionFamilyStatements } from '../sessions/index.js';
@@ -47,6 +48,7 @@ const withWallet = {
 
 /** All SQL of customers and their sessions. `principals`: told of every customer or customer session changed (in that transaction). */
 export function createCustomersRepository(db: Executor, principals: PrincipalChanges) {
+  const writes = principalRowWrites(db, customers, principals, (id) => `customer:${id}`);
   const sessionFamily = sessionFamilyStatements(db, { sessions: customerSessions, tokens: customerRefreshTokens });
   const selectWithWallet = () =>
     db.select(withWallet).from(customers).leftJoin(customerWallets, eq(customerWallets.customerId, customers.id));
@@ -90,8 +92,7 @@ export function createCustomersRepository(db: Executor, principals: PrincipalCha
     },
 
     findByIdForUpdate: async (id: string): Promise<CustomerRow | undefined> => {
-      const [row] = await db.select().from(customers).where(eq(customers.id, id)).for('update');
-      return row;
+      return findRow(db, customers, eq(customers.id, id), 'update');
     },
 
     findByEmail: async (workspaceId: string, email: string): Promise<CustomerWithWallet | undefined> => {
@@ -129,20 +130,13 @@ export function createCustomersRepository(db: Executor, principals: PrincipalCha
       return insertRow(db, customers, row);
     },
 
-    update: async (id: string, patch: CustomerPatch): Promise<CustomerRow> => {
-      const updated = await updateRow(db, customers, id, patch);
-      await principals.changed(db, [`customer:${id}`]);
-      return updated;
-    },
+    update: (id: string, patch: CustomerPatch): Promise<CustomerRow> => writes.update(id, patch),
 
     touchLogin: async (id: string): Promise<void> => {
       await db.update(customers).set({ lastLoginAt: new Date() }).where(eq(customers.id, id));
     },
 
-    delete: async (id: string): Promise<void> => {
-      await db.delete(customers).where(eq(customers.id, id));
-      await principals.changed(db, [`customer:${id}`]);
-    },
+    delete: (id: string): Promise<void> => writes.delete(id),
 
     list: async (filter: CustomerListFilter, page: number, limit: number): Promise<{ rows: CustomerWithWallet[]; total: number }> => {
       const condition = and(

@@ -1,5 +1,5 @@
 import { and, asc, eq, or } from 'drizzle-orm';
-import { insertRow, uniqueViolationOf, updateRow } from '../../db/queries.js';
+import { findRow, insertRow, uniqueViolationOf, updateRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import { workspaceIntegrations } from './tables.js';
 
@@ -29,13 +29,11 @@ export function createIntegrationsRepository(db: Executor) {
         .orderBy(asc(workspaceIntegrations.createdAt), asc(workspaceIntegrations.id)),
 
     find: async (workspaceId: string, ref: string): Promise<IntegrationRow | undefined> => {
-      const [row] = await db.select().from(workspaceIntegrations).where(byRef(workspaceId, ref));
-      return row;
+      return findRow(db, workspaceIntegrations, byRef(workspaceId, ref));
     },
 
     findForUpdate: async (workspaceId: string, ref: string): Promise<IntegrationRow | undefined> => {
-      const [row] = await db.select().from(workspaceIntegrations).where(byRef(workspaceId, ref)).for('update');
-      return row;
+      return findRow(db, workspaceIntegrations, byRef(workspaceId, ref), 'update');
     },
 
     insert: async (row: NewIntegrationRow): Promise<IntegrationRow> => {

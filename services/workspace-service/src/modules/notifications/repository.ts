@@ -1,5 +1,5 @@
 import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { pageOf } from '../../db/queries.js';
+import { findRow, pageOf } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import { users } from '../users/index.js';
 import { platformMappings } from '../workspaces/index.js';
@@ -63,11 +63,7 @@ export function createNotificationsRepository(db: Executor) {
     },
 
     findOwn: async (userId: string, id: string): Promise<NotificationRow | undefined> => {
-      const [row] = await db
-        .select()
-        .from(notifications)
-        .where(and(eq(notifications.id, id), eq(notifications.userId, userId)));
-      return row;
+      return findRow(db, notifications, and(eq(notifications.id, id), eq(notifications.userId, userId)));
     },
 
     /** Marks one of the user's notifications read (keeps the first `readAt`); undefined when it is not theirs. */
@@ -97,13 +93,11 @@ export function createNotificationsRepository(db: Executor) {
     },
 
     preferences: async (userId: string): Promise<PreferencesRow | undefined> => {
-      const [row] = await db.select().from(notificationPreferences).where(eq(notificationPreferences.userId, userId));
-      return row;
+      return findRow(db, notificationPreferences, eq(notificationPreferences.userId, userId));
     },
 
     preferencesForUpdate: async (userId: string): Promise<PreferencesRow | undefined> => {
-      const [row] = await db.select().from(notificationPreferences).where(eq(notificationPreferences.userId, userId)).for('update');
-      return row;
+      return findRow(db, notificationPreferences, eq(notificationPreferences.userId, userId), 'update');
     },
 
     /**

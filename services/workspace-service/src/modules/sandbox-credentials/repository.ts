@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { insertRow } from '../../db/queries.js';
+import { findRow, insertRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import { type IssuanceStatus, sandboxIssuances } from './tables.js';
 
@@ -13,8 +13,7 @@ export function createSandboxIssuancesRepository(db: Executor) {
     },
 
     findForUpdate: async (id: string): Promise<IssuanceRow | undefined> => {
-      const [row] = await db.select().from(sandboxIssuances).where(eq(sandboxIssuances.id, id)).for('update');
-      return row;
+      return findRow(db, sandboxIssuances, eq(sandboxIssuances.id, id), 'update');
     },
 
     /** When each of the workspace's pending issuances began, oldest first. */

@@ -1,5 +1,5 @@
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
-import { insertRow } from '../../db/queries.js';
+import { findRow, insertRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import type { PrincipalChanges } from '../access/index.js';
 import { users } from '../users/index.js';
@@ -132,8 +132,7 @@ export function createSessionsRepository(db: Executor, principals: PrincipalChan
     },
 
     findVerificationCodeForUpdate: async (userId: string): Promise<VerificationCodeRow | undefined> => {
-      const [row] = await db.select().from(verificationCodes).where(eq(verificationCodes.userId, userId)).for('update');
-      return row;
+      return findRow(db, verificationCodes, eq(verificationCodes.userId, userId), 'update');
     },
 
     countVerificationAttempt: async (userId: string): Promise<void> => {

@@ -1,6 +1,7 @@
 import type { UserRole, UserStatus } from '@holdfast/contracts';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { containsText, insertRow, pageOf, uniqueViolationOf, updateRow } from '../../db/queries.js';
+import { principalRowWrites } from '../../db/principal-rows.js';
+import { containsText, findRow, insertRow, pageOf, uniqueViolationOf } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import type { PrincipalChanges } from '../access/index.js';
 import { users } from './tables.js';
@@ -26,41 +27,32 @@ export function isDuplicateEmail(error: unknown): boolean {
 
 /** `principals`: told of every user changed or deleted (in that transaction), for the principal cache. */
 export function createUsersRepository(db: Executor, principals: PrincipalChanges) {
+  const writes = principalRowWrites(db, users, principals, (id) => `user:${id}`);
   return {
     findById: async (id: string): Promise<UserRow | undefined> => {
-      const [row] = await db.select().from(users).where(eq(users.id, id));
-      return row;
+      return findRow(db, users, eq(users.id, id));
     },
 
     findByIdForUpdate: async (id: string): Promise<UserRow | undefined> => {
-      const [row] = await db.select().from(users).where(eq(users.id, id)).for('update');
-      return row;
+      return findRow(db, users, eq(users.id, id), 'update');
     },
 
     findByEmail: async (email: string): Promise<UserRow | undefined> => {
-      const [row] = await db.select().from(users).where(eq(users.email, email));
-      return row;
+      return findRow(db, users, eq(users.email, email));
     },
 
     insert: async (row: NewUserRow): Promise<UserRow> => {
       return insertRow(db, users, row);
     },
 
-    update: async (id: string, patch: UserPatch): Promise<UserRow> => {
-      const updated = await updateRow(db, users, id, patch);
-      await principals.changed(db, [`user:${id}`]);
-      return updated;
-    },
+    update: (id: string, patch: UserPatch): Promise<UserRow> => writes.update(id, patch),
 
     touchLogin: async (id: string): Promise<UserRow> => {
       const [updated] = await db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, id)).returning();
       return updated!;
     },
 
-    delete: async (id: string): Promise<void> => {
-      await db.delete(users).where(eq(users.id, id));
-      await principals.changed(db, [`user:${id}`]);
-    },
+    delete: (id: string): Promise<void> => writes.delete(id),
 
     list: async (filter: UserListFilter, page: number, limit: number): Promise<{ rows: UserRow[]; total: number }> => {
       const condition = and(

@@ -1,6 +1,6 @@
 import type { PlatformMappingKind, PlatformMappingStatus } from '@holdfast/contracts';
 import { and, asc, count, desc, eq, gte } from 'drizzle-orm';
-import { insertRow } from '../../db/queries.js';
+import { findRow, insertRow } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import { platformMappings } from './tables.js';
 
@@ -30,11 +30,7 @@ export function createPlatformMappingsRepository(db: Executor) {
         .orderBy(desc(platformMappings.createdAt), desc(platformMappings.id)),
 
     findByPlatform: async (workspaceId: string, platformId: string): Promise<PlatformMappingRow | undefined> => {
-      const [row] = await db
-        .select()
-        .from(platformMappings)
-        .where(and(eq(platformMappings.workspaceId, workspaceId), eq(platformMappings.platformId, platformId)));
-      return row;
+      return findRow(db, platformMappings, and(eq(platformMappings.workspaceId, workspaceId), eq(platformMappings.platformId, platformId)));
     },
 
     insert: async (row: NewPlatformMappingRow): Promise<PlatformMappingRow> => {

@@ -1,7 +1,8 @@
 import type { WorkspaceStatus } from '@holdfast/contracts';
 import { and, desc, eq } from 'drizzle-orm';
 import type { PgColumn, PgInsertValue, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { containsText, insertRow, pageOf, returnedRow, uniqueViolationOf, updateRow } from '../../db/queries.js';
+import { principalRowWrites } from '../../db/principal-rows.js';
+import { containsText, findRow, insertRow, pageOf, returnedRow, uniqueViolationOf } from '../../db/queries.js';
 import type { Executor } from '../../db/store.js';
 import type { PrincipalChanges } from '../access/index.js';
 import { workspaceBilling, workspaces, workspaceWalletSettings } from './tables.js';
@@ -24,6 +25,7 @@ export function isDuplicateSlug(error: unknown): boolean {
 
 /** `principals`: told of every workspace changed or deleted (in that transaction), for the principal cache. */
 export function createWorkspacesRepository(db: Executor, principals: PrincipalChanges) {
+  const writes = principalRowWrites(db, workspaces, principals, (id) => `workspace:${id}`);
   /** Writes a workspace's one row of `table` (its billing, its wallet settings): inserted, or replaced with `updated_at` now. */
   const upsertWorkspaceRow = async <T extends PgTable & { workspaceId: PgColumn; updatedAt: PgColumn }>(
     table: T,
@@ -41,19 +43,16 @@ export function createWorkspacesRepository(db: Executor, principals: PrincipalCh
   };
   return {
     findById: async (id: string): Promise<WorkspaceRow | undefined> => {
-      const [row] = await db.select().from(workspaces).where(eq(workspaces.id, id));
-      return row;
+      return findRow(db, workspaces, eq(workspaces.id, id));
     },
 
     findByIdForUpdate: async (id: string): Promise<WorkspaceRow | undefined> => {
-      const [row] = await db.select().from(workspaces).where(eq(workspaces.id, id)).for('update');
-      return row;
+      return findRow(db, workspaces, eq(workspaces.id, id), 'update');
     },
 
     /** Holds the workspace (FOR SHARE) until the transaction ends: a deletion waits for it. */
     findByIdForShare: async (id: string): Promise<WorkspaceRow | undefined> => {
-      const [row] = await db.select().from(workspaces).where(eq(workspaces.id, id)).for('share');
-      return row;
+      return findRow(db, workspaces, eq(workspaces.id, id), 'share');
     },
 
     slugTaken: async (slug: string): Promise<boolean> => {
@@ -65,17 +64,10 @@ export function createWorkspacesRepository(db: Executor, principals: PrincipalCh
       return insertRow(db, workspaces, row);
     },
 
-    update: async (id: string, patch: WorkspacePatch): Promise<WorkspaceRow> => {
-      const updated = await updateRow(db, workspaces, id, patch);
-      await principals.changed(db, [`workspace:${id}`]);
-      return updated;
-    },
+    update: (id: string, patch: WorkspacePatch): Promise<WorkspaceRow> => writes.update(id, patch),
 
     /** Deletes the workspace; its billing, wallet settings and platform mappings go with it (ON DELETE CASCADE). */
-    delete: async (id: string): Promise<void> => {
-      await db.delete(workspaces).where(eq(workspaces.id, id));
-      await principals.changed(db, [`workspace:${id}`]);
-    },
+    delete: (id: string): Promise<void> => writes.delete(id),
 
     list: async (filter: WorkspaceListFilter, page: number, limit: number): Promise<{ rows: WorkspaceRow[]; total: number }> => {
       const condition = and(
@@ -87,15 +79,13 @@ export function createWorkspacesRepository(db: Executor, principals: PrincipalCh
     },
 
     findBilling: async (workspaceId: string): Promise<BillingRow | undefined> => {
-      const [row] = await db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
-      return row;
+      return findRow(db, workspaceBilling, eq(workspaceBilling.workspaceId, workspaceId));
     },
 
     upsertBilling: (row: typeof workspaceBilling.$inferInsert): Promise<BillingRow> => upsertWorkspaceRow(workspaceBilling, row),
 
     findWalletSettings: async (workspaceId: string): Promise<WalletSettingsRow | undefined> => {
-      const [row] = await db.select().from(workspaceWalletSettings).where(eq(workspaceWalletSettings.workspaceId, workspaceId));
-      return row;
+      return findRow(db, workspaceWalletSettings, eq(workspaceWalletSettings.workspaceId, workspaceId));
     },
 
     upsertWalletSettings: (row: typeof workspaceWalletSettings.$inferInsert): Promise<WalletSettingsRow> =>

@@ -1,7 +1,7 @@
 import { type ContractNetwork, uuidv7 } from '@holdfast/contracts';
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Sql } from 'postgres';
-import { uniqueViolationOf } from '../../../db/queries.js';
+import { findRow, uniqueViolationOf } from '../../../db/queries.js';
 import type { Tx } from '../provider-configs/repository.js';
 import type { Db } from '../providers/repository.js';
 import { type ContractDeploymentRow, type DeploymentMetadata, contractDeployments as t } from './tables.js';
@@ -81,11 +81,7 @@ export function createContractDeploymentRepository(db: Db) {
     },
 
     findLiveDedicated: async (workspaceId: string, network: ContractNetwork): Promise<ContractDeploymentRow | undefined> => {
-      const [row] = await db
-        .select()
-        .from(t)
-        .where(and(eq(t.workspaceId, workspaceId), eq(t.network, network), inArray(t.status, ['pending', 'active'])));
-      return row;
+      return findRow(db, t, and(eq(t.workspaceId, workspaceId), eq(t.network, network), inArray(t.status, ['pending', 'active'])));
     },
 
     /** Gives up pending deployments nobody finished (the process stopped while one was mined). */

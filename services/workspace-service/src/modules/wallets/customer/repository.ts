@@ -1,5 +1,5 @@
 import { and, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
-import { uniqueViolationOf } from '../../../db/queries.js';
+import { findRow, uniqueViolationOf } from '../../../db/queries.js';
 import { type CustomerWalletRow, customerWallets, walletLinkNonces } from '../../customers/index.js';
 import type { Tx } from '../provider-configs/repository.js';
 import type { Db } from '../providers/repository.js';
@@ -29,8 +29,7 @@ export function createCustomerWalletRepository(db: Db) {
     },
 
     findNonce: async (nonceHash: string): Promise<NonceRow | undefined> => {
-      const [row] = await db.select().from(walletLinkNonces).where(eq(walletLinkNonces.nonceHash, nonceHash));
-      return row;
+      return findRow(db, walletLinkNonces, eq(walletLinkNonces.nonceHash, nonceHash));
     },
 
     /** Marks an unused, unexpired nonce of this customer used; undefined when it was not (any more). */
@@ -52,17 +51,12 @@ export function createCustomerWalletRepository(db: Db) {
     },
 
     findWallet: async (workspaceId: string, customerId: string): Promise<CustomerWalletRow | undefined> => {
-      const [row] = await db
-        .select()
-        .from(customerWallets)
-        .where(and(eq(customerWallets.customerId, customerId), eq(customerWallets.workspaceId, workspaceId)));
-      return row;
+      return findRow(db, customerWallets, and(eq(customerWallets.customerId, customerId), eq(customerWallets.workspaceId, workspaceId)));
     },
 
     /** Any wallet of the customer, whatever the workspace (a customer id belongs to one workspace). */
     findWalletOfCustomer: async (customerId: string): Promise<CustomerWalletRow | undefined> => {
-      const [row] = await db.select().from(customerWallets).where(eq(customerWallets.customerId, customerId));
-      return row;
+      return findRow(db, customerWallets, eq(customerWallets.customerId, customerId));
     },
 
     insertWallet: async (tx: Tx, row: NewCustomerWallet): Promise<CustomerWalletRow | WalletInsertConflict> => {

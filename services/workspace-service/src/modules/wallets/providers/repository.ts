@@ -1,6 +1,7 @@
 import { uuidv7, type WalletAccount } from '@holdfast/contracts';
 import { and, asc, eq } from 'drizzle-orm';
 import type { PostgresJsDatabase } from 'drizzle-orm/postgres-js';
+import { findRow } from '../../../db/queries.js';
 import { type PlatformWalletRow, platformWalletAccounts, platformWallets } from './tables.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: repositories take the service's drizzle instance, whatever its table map
@@ -18,8 +19,7 @@ const accountColumns = {
 export function createPlatformWalletRepository(db: Db) {
   return {
     findByWorkspace: async (workspaceId: string): Promise<PlatformWalletRow | undefined> => {
-      const [row] = await db.select().from(platformWallets).where(eq(platformWallets.workspaceId, workspaceId));
-      return row;
+      return findRow(db, platformWallets, eq(platformWallets.workspaceId, workspaceId));
     },
 
     /**
