@@ -34,10 +34,19 @@ export function fileFixture<T extends object>(start: () => Promise<T>, options: 
     if (value) return value;
     throw new Error(stopped ? 'fileFixture: its start failed or timed out' : 'fileFixture: used before its beforeAll ran');
   };
+  return standIn(current, () => value !== undefined);
+}
+
+/**
+ * An object that stands for `current()` (what a file's `beforeAll` starts, read when used): each
+ * property read, check or write goes to it; before `ready()`, `current()` says why it is not there.
+ * fileFixture answers one; a helper that hands out parts of a fixture (a harness, its world) too.
+ */
+export function standIn<T extends object>(current: () => T, ready: () => boolean): T {
   return new Proxy({} as T, {
     get: (_, property) => {
       // Not a thenable, and inspectable before it starts (vitest prints values it compares).
-      if (!value && (property === 'then' || typeof property === 'symbol')) return undefined;
+      if (!ready() && (property === 'then' || typeof property === 'symbol')) return undefined;
       return Reflect.get(current(), property);
     },
     set: (_, property, value) => Reflect.set(current(), property, value),

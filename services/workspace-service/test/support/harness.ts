@@ -6,11 +6,10 @@ import { startForTest } from '@holdfast/http-kit';
 import type { Logger } from '@holdfast/logging';
 import type { Bus } from '@holdfast/messaging';
 import { createPaymentsService, paymentsConfigFrom } from '@holdfast/payments-service';
-import { createTestBus, createTestDatabase, type TestBus, testLogger, testRedisUrl } from '@holdfast/test-fixtures';
+import { createTestBus, createTestDatabase, fileFixture, standIn, type TestBus, testLogger, testRedisUrl } from '@holdfast/test-fixtures';
 import { createDispatcherService, dispatcherConfigFrom } from '@holdfast/webhook-dispatcher';
 import postgres from 'postgres';
 import { Agent, type FormData, request } from 'undici';
-import { afterAll, beforeAll } from 'vitest';
 import { createWorkspaceService, type WorkspaceOverrides, workspaceConfigFrom } from '../../src/index.js';
 import { workspaceKeys } from '../../src/modules/access/tokens.js';
 
@@ -361,30 +360,28 @@ export async function startWorld(env: Record<string, string> = {}, options: Harn
   }
 }
 
-/** `what`, once `get` answers it: an object to hold at a file's top level before its `beforeAll` ran. */
-function startedLater<T extends object>(get: () => T | undefined, what: string): T {
-  const current = (): T => {
-    const value = get();
-    if (value === undefined) throw new Error(`${what} is used before the file's beforeAll started it`);
-    return value;
-  };
-  return new Proxy({} as T, {
-    get: (_target, property) => Reflect.get(current(), property),
-    has: (_target, property) => Reflect.has(current(), property),
-  });
-}
-
 /**
  * The set-up of most test files: `startWorld(env, options)` before the file's tests, the service
- * stopped after them. Call it at the file's top level; `h` and `world` stand for the ones started.
+ * stopped after them (a fileFixture). Call it at the file's top level; `h` and `world` stand for
+ * the ones started.
  */
 export function worldPerFile(env: Record<string, string> = {}, options: HarnessOptions = {}): { h: Harness; world: World } {
-  let started: { h: Harness; world: World } | undefined;
-  beforeAll(async () => {
-    started = await startWorld(env, options);
+  let ready = false;
+  const started = fileFixture(async () => {
+    const { h, world } = await startWorld(env, options);
+    ready = true;
+    return { h, world, stop: () => h.stop() };
   });
-  afterAll(async () => started?.h.stop());
-  return { h: startedLater(() => started?.h, 'the harness'), world: startedLater(() => started?.world, 'the world') };
+  return {
+    h: standIn(
+      () => started.h,
+      () => ready,
+    ),
+    world: standIn(
+      () => started.world,
+      () => ready,
+    ),
+  };
 }
 
 /** The audit entries of an action, newest first. */
