@@ -99,7 +99,7 @@ const payButton = (page: Page) => page.getByRole('button', { name: /^Pay / });
 const relaysOf = (transactionId: string) => e.sql<Loose[]>`select * from relayed_locks where transaction_id = ${transactionId}`;
 
 async function session(extra: Loose = {}, token = p.token) {
-  const created = await api.created(token, {
+  const created = await api.create(token, {
     amount: '12.5',
     toAddress: RECEIVER,
     successUrl: shop.url(`/thanks?order=${Math.random().toString(36).slice(2)}`),
@@ -107,7 +107,8 @@ async function session(extra: Loose = {}, token = p.token) {
     metadata: { order: 'A-1' },
     ...extra,
   });
-  return created as { id: string; successUrl: string };
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body as { id: string; successUrl: string };
 }
 
 /** A payer holding `funds` of MockUSDC and zero ETH. */

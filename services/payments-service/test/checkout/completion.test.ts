@@ -2,7 +2,7 @@ import { EVENT_TYPES, eventTypeCatalog } from '@holdfast/contracts';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AMOUNT, eventsOf, platformWithCredentials, RECEIVER, SENDER, startChainPaymentsEnv } from '../support/chain.js';
-import { checkoutClient, sessionBody, sessionEvents, sessionRow } from '../support/checkout.js';
+import { checkoutClient, sessionEvents, sessionRow } from '../support/checkout.js';
 import { bearer, call } from '../support/harness.js';
 
 // A checkout session paid for real on a private chain: the payer names its address, locks the
@@ -21,7 +21,15 @@ beforeAll(async () => {
 
 describe('completion', () => {
   it('payer -> escrow locked on chain -> escrow-hash -> session complete with checkout.session.completed, in the move’s transaction', async () => {
-    const s = await api.created(p.token, sessionBody({ amount: '25.5', toAddress: RECEIVER, metadata: { order: 'Z-1' } }));
+    const created = await api.create(p.token, {
+      amount: '25.5',
+      toAddress: RECEIVER,
+      successUrl: 'https://shop.example/thanks',
+      cancelUrl: 'https://shop.example/cart',
+      metadata: { order: 'Z-1' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const s = created.body;
     const paid = await api.payer(s.id, SENDER);
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
     const { transactionId } = paid.body.session;

@@ -5,7 +5,7 @@ import type { WalletConnection, WalletConnector } from '../../src/modules/checko
 import { injectedAdapter } from '../../src/modules/checkout/page/wallets/injected.js';
 import { walletConnectAdapter } from '../../src/modules/checkout/page/wallets/walletconnect.js';
 import { platformWithCredentials, RECEIVER, startChainPaymentsEnv, waitFor } from '../support/chain.js';
-import { checkoutClient, sessionBody } from '../support/checkout.js';
+import { checkoutClient } from '../support/checkout.js';
 import { injectWallet, type RemoteWallet, remoteWallet, type TestWallet, testWallet } from '../support/checkout-test-wallets.js';
 import { bearer, call, type Loose } from '../support/harness.js';
 import { newPayer, relayerNonce } from '../support/relayer.js';
@@ -92,17 +92,6 @@ const injected: Harness = {
 };
 
 const remotes: RemoteWallet[] = [];
-
-/** The page's WalletConnect connector, its relay the local stand-in. */
-const walletConnectConnector = () =>
-  first(
-    walletConnectAdapter({
-      projectId: PROJECT_ID,
-      chainId: e.world.anvil.chainId,
-      metadata: { name: 'Acme Shop', description: 'Pay Acme Shop', url: e.svc.url, icons: [] },
-      relayUrl: relay.url,
-    }),
-  );
 afterAll(async () => {
   for (const r of remotes) await r.close();
 });
@@ -112,7 +101,14 @@ const walletConnect: Harness = {
   async connect(wallet) {
     const remote = await remoteWallet({ relayUrl: relay.url, projectId: PROJECT_ID, wallet });
     remotes.push(remote);
-    const connector = await walletConnectConnector();
+    const connector = await first(
+      walletConnectAdapter({
+        projectId: PROJECT_ID,
+        chainId: e.world.anvil.chainId,
+        metadata: { name: 'Acme Shop', description: 'Pay Acme Shop', url: e.svc.url, icons: [] },
+        relayUrl: relay.url,
+      }),
+    );
     const pairings: Connected['pairings'] = [];
     const connection = await connector.connect({
       pairing: (uri, qr) => {
@@ -133,7 +129,14 @@ const walletConnect: Harness = {
 };
 
 async function session() {
-  return (await api.created(p.token, sessionBody({ amount: '12.5', toAddress: RECEIVER }))).id as string;
+  const created = await api.create(p.token, {
+    amount: '12.5',
+    toAddress: RECEIVER,
+    successUrl: 'https://shop.example/thanks',
+    cancelUrl: 'https://shop.example/cart',
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.id as string;
 }
 
 async function funded(chainId = 1) {
@@ -261,7 +264,14 @@ describe('the walletconnect connector only', () => {
     const wallet = await funded();
     const remote = await remoteWallet({ relayUrl: relay.url, projectId: PROJECT_ID, wallet, reject: true });
     remotes.push(remote);
-    const connector = await walletConnectConnector();
+    const connector = await first(
+      walletConnectAdapter({
+        projectId: PROJECT_ID,
+        chainId: e.world.anvil.chainId,
+        metadata: { name: 'Acme Shop', description: 'Pay Acme Shop', url: e.svc.url, icons: [] },
+        relayUrl: relay.url,
+      }),
+    );
     await expect(connector.connect({ pairing: (uri) => void remote.pair(uri) })).rejects.toMatchObject({ code: 4001 });
     // The wallet was asked exactly what the page's flow sends, for the session's chain, by this origin.
     expect(remote.proposals).toEqual([

@@ -2,7 +2,7 @@ import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundlePage } from '../../scripts/bundle-page.js';
 import { platformWithCredentials, RECEIVER, startChainPaymentsEnv, waitFor } from '../support/chain.js';
-import { checkoutClient, sessionBody } from '../support/checkout.js';
+import { checkoutClient } from '../support/checkout.js';
 import { signCheckout } from '../support/checkout-wallet.js';
 import { call, type Loose } from '../support/harness.js';
 import { newPayer, relayerNonce } from '../support/relayer.js';
@@ -28,11 +28,17 @@ const authorize = (id: string, signature: string) =>
   call(e.svc.url, 'POST', `/api/v2/checkout/sessions/${id}/authorization`, { body: { signature } });
 
 async function session(extra: Loose = {}) {
-  const created = await api.created(
-    p.token,
-    sessionBody({ amount: '12.5', toAddress: RECEIVER, metadata: { order: 'secret-order-7' }, customerId: 'cust-secret-9', ...extra }),
-  );
-  return created.id as string;
+  const created = await api.create(p.token, {
+    amount: '12.5',
+    toAddress: RECEIVER,
+    successUrl: 'https://shop.example/thanks',
+    cancelUrl: 'https://shop.example/cart',
+    metadata: { order: 'secret-order-7' },
+    customerId: 'cust-secret-9',
+    ...extra,
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.id as string;
 }
 
 /** A payer with `funds` base units of MockUSDC and no ETH, named on a new session. */

@@ -1,7 +1,7 @@
 import { fileFixture } from '@holdfast/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { platformWithCredentials, RECEIVER, startChainPaymentsEnv, waitFor } from '../support/chain.js';
-import { checkoutClient, sessionBody, sessionEvents, sessionRow } from '../support/checkout.js';
+import { checkoutClient, sessionEvents, sessionRow } from '../support/checkout.js';
 import { signCheckout } from '../support/checkout-wallet.js';
 import { call, type Loose } from '../support/harness.js';
 import { newPayer, testClientOf } from '../support/relayer.js';
@@ -24,12 +24,18 @@ const page = async (id: string) => (await call(e.svc.url, 'GET', `/api/v2/checko
 
 /** A session with its payer named (processing, its transaction created); the payer holds the amount. */
 async function processing() {
-  const created = await api.created(p.token, sessionBody({ amount: '12.5', toAddress: RECEIVER }));
+  const created = await api.create(p.token, {
+    amount: '12.5',
+    toAddress: RECEIVER,
+    successUrl: 'https://shop.example/thanks',
+    cancelUrl: 'https://shop.example/cart',
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
   const payer = newPayer();
   await e.world.mint(payer.address, 12_500_000n);
-  const named = await api.payer(created.id, payer.address);
+  const named = await api.payer(created.body.id, payer.address);
   expect(named.status, JSON.stringify(named.body)).toBe(200);
-  return { id: created.id as string, transactionId: named.body.session.transactionId as string, payer };
+  return { id: created.body.id as string, transactionId: named.body.session.transactionId as string, payer };
 }
 
 describe('a processing session never funded', () => {

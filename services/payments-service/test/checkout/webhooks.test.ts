@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { fileFixture, type Receiver, startReceiver, until } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECEIVER, SENDER, startChainPaymentsEnv } from '../support/chain.js';
-import { checkoutClient, sessionBody } from '../support/checkout.js';
+import { checkoutClient } from '../support/checkout.js';
 import { startDispatcherFor } from '../support/dispatcher.js';
 import { bearer, call, key, newPlatform, type Running } from '../support/harness.js';
 
@@ -43,7 +43,12 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-const body = () => sessionBody({ amount: '25.5', toAddress: RECEIVER });
+const body = () => ({
+  amount: '25.5',
+  toAddress: RECEIVER,
+  successUrl: 'https://shop.example/thanks',
+  cancelUrl: 'https://shop.example/cart',
+});
 
 /** The one signed delivery of `type` for session `id`. */
 async function deliveryOf(type: string, id: string) {

@@ -1,37 +1,46 @@
 import { holdfastEscrowAbi } from '@holdfast/contracts/escrow';
 import { EscrowStatus } from '@holdfast/escrow';
-import { describe, expect, it } from 'vitest';
-import { RECEIVER, waitFor } from '../support/chain.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type ChainWorld, RECEIVER, waitFor } from '../support/chain.js';
 import { bearer, call } from '../support/harness.js';
-import { authorizationBody, createFor, relayerCrashWorld, relayerNonce } from '../support/relayer.js';
+import { authorizationBody, createFor, newPayer, RELAYER, relayerCrashWorld, relayerNonce, testClientOf } from '../support/relayer.js';
 
 // kill -9 of payments (a real process, its built dist/main.js) after the relay was committed and
 // before its receipt: the restarted process follows the stored bytes to one lock, never a second.
 
 const crash = relayerCrashWorld();
+let world: ChainWorld;
+beforeAll(() => {
+  world = crash.chain();
+});
 
 describe('the relayer across a crash of payments', () => {
   it('kill -9 between submit and receipt, restart: exactly one lock, the transaction escrowed', async () => {
-    const world = crash.chain();
     const url = crash.url();
     const p = await crash.platform('Crash');
-    const payer = await crash.fundedPayer(12_500_000n);
+    const payer = newPayer();
+    await world.mint(payer.address, 12_500_000n);
     const created = await createFor(url, p.token, payer.address, RECEIVER);
     const body = await authorizationBody(world, payer, created);
-    const nonce = await crash.minedNonce();
+    const test = testClientOf(world);
+    const nonce = await world.publicClient.getTransactionCount({ address: RELAYER, blockTag: 'latest' });
 
-    await crash.holdMining();
+    await test.setAutomine(false);
     const res = await call(url, 'POST', `/api/v2/transactions/${created.id}/escrow-authorization`, { headers: bearer(p.token), body });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
     const hash = res.body.relay.txHash;
-    await crash.killBeforeBroadcast(hash);
+    await crash.kill();
+    // As if the crash came before the broadcast: the node forgets the bytes; only the database has them.
+    await test.dropTransaction({ hash });
+    expect(await world.publicClient.getTransaction({ hash }).catch(() => null)).toBeNull();
+    await test.setAutomine(true);
 
     const again = await crash.restart();
     const status = () =>
       call(again, 'GET', `/api/v2/transactions/${created.id}`, { headers: bearer(p.token) }).then((r) => r.body.status as string);
     await waitFor(async () => (await status()) === 'escrowed', 'escrowed after the restart', 60_000);
 
-    expect(await crash.minedNonce()).toBe(nonce + 1);
+    expect(await world.publicClient.getTransactionCount({ address: RELAYER, blockTag: 'latest' })).toBe(nonce + 1);
     expect(await relayerNonce(world)).toBe(nonce + 1);
     const receipt = await world.publicClient.getTransactionReceipt({ hash });
     expect(receipt.status).toBe('success');
@@ -50,9 +59,12 @@ describe('the relayer across a crash of payments', () => {
     expect(repeat.status).toBe(200);
     expect(repeat.body.relay).toMatchObject({ id: res.body.relay.id, txHash: hash, status: 'mined' });
     expect(await relayerNonce(world)).toBe(nonce + 1);
-    await crash.withSql(async (sql) => {
+    const sql = crash.sql();
+    try {
       const rows = await sql`select status, tx_hash, attempts from relayed_locks where transaction_id = ${created.id}`;
       expect(rows).toEqual([{ status: 'mined', tx_hash: hash, attempts: 1 }]);
-    });
+    } finally {
+      await sql.end();
+    }
   }, 180_000);
 });

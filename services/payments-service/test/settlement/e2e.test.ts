@@ -1,20 +1,12 @@
 import { type DomainEvent, STREAMS } from '@holdfast/contracts';
 import { holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/contracts/escrow';
-import { uuidToOnchainId } from '@holdfast/escrow';
+import { EscrowStatus, uuidToOnchainId } from '@holdfast/escrow';
 import { streamMessages } from '@holdfast/messaging/testing';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { request } from 'undici';
 import type { Address, Hex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  ATTESTER,
-  eventsOf,
-  platformWithCredentials,
-  publishChain,
-  releasedOnChain,
-  startChainPaymentsEnv,
-  waitFor,
-} from '../support/chain.js';
+import { ATTESTER, eventsOf, platformWithCredentials, publishChain, startChainPaymentsEnv, waitFor } from '../support/chain.js';
 import { bearer, call } from '../support/harness.js';
 
 // A payment's whole life through the Payments API v2 and a real chain: created by the API, funds
@@ -89,9 +81,18 @@ describe('a payment through the API and the chain', () => {
 
     // The worker releases with the attester key once the hold has ended, on an idle anvil too
     // (no block since the escrow: the worker goes by the clock, the release's block is stamped now).
-    const release = await releasedOnChain(e, id);
+    const settlement = await waitFor(
+      async () => {
+        const [s] = await e.sql`select status, tx_hash from settlements where transaction_id = ${id} and kind = 'release'`;
+        return s?.status === 'done' && s.tx_hash && s;
+      },
+      'the release on chain',
+      60_000,
+    );
+    expect(await e.world.escrowStatus(id)).toBe(EscrowStatus.Released);
     expect((await e.world.balance(receiver)) - receiverBefore).toBe(12_500_000n);
 
+    const release = await e.world.publicClient.getTransactionReceipt({ hash: settlement.tx_hash });
     await publishChain(e.nats.bus, await e.world.indexed(release));
     const completed = await getWhen(id, 'completed');
     expect(completed.txHash).toBe(release.transactionHash);

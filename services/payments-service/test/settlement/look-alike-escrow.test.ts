@@ -1,5 +1,13 @@
 import { INDEXER_COMMANDS, uuidv7 } from '@holdfast/contracts';
-import { deployEscrow, EscrowStatus, holdfastEscrowAbi, holdfastEscrowDeployedBytecode, localDeployerAccount } from '@holdfast/escrow';
+import {
+  deployEscrow,
+  EscrowStatus,
+  holdfastEscrowAbi,
+  holdfastEscrowDeployedBytecode,
+  localDeployerAccount,
+  mockUsdcAbi,
+  uuidToOnchainId,
+} from '@holdfast/escrow';
 import { sendCommand } from '@holdfast/messaging';
 import { fileFixture, initCodeReturning, type RunningProcesses, startServiceProcesses } from '@holdfast/test-fixtures';
 import { type Address, createWalletClient, http } from 'viem';
@@ -56,24 +64,33 @@ async function lockedIn(escrow: Address) {
     to: RECEIVER,
     holdDeadline: new Date(Number(holdDeadline) * 1000).toISOString(),
   });
-  const receipt = await e.world.createEscrow(id, AMOUNT, { escrow, receiver: RECEIVER, attester: ATTESTER, holdDeadline });
+  await e.world.mint(SENDER, AMOUNT);
+  await e.world.mined(
+    e.world.sender.writeContract({ address: e.world.usdc, abi: mockUsdcAbi, functionName: 'approve', args: [escrow, AMOUNT] }),
+  );
+  const receipt = await e.world.mined(
+    e.world.sender.writeContract({
+      address: escrow,
+      abi: holdfastEscrowAbi,
+      functionName: 'createEscrow',
+      args: [uuidToOnchainId(id), RECEIVER, e.world.usdc, AMOUNT, ATTESTER, holdDeadline],
+    }),
+  );
   expect(receipt.status).toBe('success');
   return { id, receipt };
 }
-
-/** A wallet of the local deployer: a merchant deploying contracts of its own. */
-const merchantWallet = () =>
-  createWalletClient({ account: localDeployerAccount(), chain: e.world.sender.chain, transport: http(e.world.anvil.rpcUrl) });
-
-/** A genuine HoldfastEscrow of its own (with its constructor), not (yet) followed by the chain-indexer. */
-const dedicatedEscrow = () => deployEscrow({ publicClient: e.world.publicClient, walletClient: merchantWallet() });
 
 const submit = (id: string, transactionHash: string) =>
   call(e.svc.url, 'POST', `/api/v2/transactions/${id}/escrow-hash`, { headers: bearer(p.token), body: { transactionHash } });
 
 describe('only Holdfast escrows are escrows', () => {
   it("refuses an escrow in HoldfastEscrow's runtime code deployed without its constructor (periods 0): nothing moves", async () => {
-    const deployed = await e.world.mined(merchantWallet().sendTransaction({ data: initCodeReturning(holdfastEscrowDeployedBytecode) }));
+    const merchant = createWalletClient({
+      account: localDeployerAccount(),
+      chain: e.world.sender.chain,
+      transport: http(e.world.anvil.rpcUrl),
+    });
+    const deployed = await e.world.mined(merchant.sendTransaction({ data: initCodeReturning(holdfastEscrowDeployedBytecode) }));
     const lookAlike = deployed.contractAddress!;
     const { id, receipt } = await lockedIn(lookAlike);
 
@@ -91,7 +108,14 @@ describe('only Holdfast escrows are escrows', () => {
   });
 
   it('takes a genuine HoldfastEscrow only once workspace-service has registered it with the chain-indexer', async () => {
-    const dedicated = await dedicatedEscrow();
+    const dedicated = await deployEscrow({
+      publicClient: e.world.publicClient,
+      walletClient: createWalletClient({
+        account: localDeployerAccount(),
+        chain: e.world.sender.chain,
+        transport: http(e.world.anvil.rpcUrl),
+      }),
+    });
     const { id, receipt } = await lockedIn(dedicated.address);
     const refused = await submit(id, receipt.transactionHash);
     expect(refused.status, JSON.stringify(refused.body)).toBe(400);
@@ -132,7 +156,14 @@ describe('only Holdfast escrows are escrows', () => {
   });
 
   it('answers 503 UPSTREAM_UNAVAILABLE, changing nothing, while the chain-indexer does not answer', async () => {
-    const dedicated = await dedicatedEscrow();
+    const dedicated = await deployEscrow({
+      publicClient: e.world.publicClient,
+      walletClient: createWalletClient({
+        account: localDeployerAccount(),
+        chain: e.world.sender.chain,
+        transport: http(e.world.anvil.rpcUrl),
+      }),
+    });
     const { id, receipt } = await lockedIn(dedicated.address);
     await indexer.stop();
     const res = await submit(id, receipt.transactionHash);

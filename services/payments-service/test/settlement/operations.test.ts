@@ -11,7 +11,6 @@ import {
   platformWithCredentials,
   publishChain,
   RECEIVER,
-  releasedOnChain,
   SENDER,
   startChainPaymentsEnv,
   waitFor,
@@ -177,9 +176,14 @@ describe('escrow, release attest and the settlement worker, end to end', () => {
     expect(attested.status).toBe(200);
     expect(attested.body.transaction.status).toBe('in_review');
 
-    const release = await releasedOnChain(e, id);
+    const settlement = await waitFor(async () => {
+      const [s] = await e.sql`select status, tx_hash from settlements where transaction_id = ${id} and kind = 'release'`;
+      return s?.status === 'done' ? s : undefined;
+    }, 'the release on chain');
+    expect(await e.world.escrowStatus(id)).toBe(EscrowStatus.Released);
     expect((await e.world.balance(RECEIVER)) - receiverBefore).toBe(AMOUNT);
 
+    const release = await e.world.publicClient.getTransactionReceipt({ hash: settlement.tx_hash });
     const releaseEvents = await e.world.indexed(release);
     await publishChain(e.nats.bus, releaseEvents);
     await publishChain(e.nats.bus, releaseEvents); // a re-publish: dropped (same message id)
@@ -188,7 +192,7 @@ describe('escrow, release attest and the settlement worker, end to end', () => {
     const events = await eventsOf(e.sql, id);
     expect(events.map((e) => e.type)).toEqual(['transaction.escrowed', 'transaction.completed']);
     expect(events[0]?.payload.data).toMatchObject({ escrowAddress: getAddress(e.world.escrow), txHash: created.transactionHash });
-    expect(events[1]?.payload.data).toMatchObject({ transaction: { id, status: 'completed' }, txHash: release.transactionHash });
+    expect(events[1]?.payload.data).toMatchObject({ transaction: { id, status: 'completed' }, txHash: settlement.tx_hash });
     const outcomes = await e.sql`select kind, outcome, source from applied_chain_messages where transaction_id = ${id} order by applied_at`;
     expect(outcomes).toEqual([
       { kind: 'escrow.created', outcome: 'applied', source: 'api' },
@@ -240,7 +244,11 @@ describe('escrow, release attest and the settlement worker, end to end', () => {
     expect(again.body).toMatchObject({ success: true, transaction: { id, status: 'in_review' } });
     expect(again.body.message).toContain('already attested');
 
-    await publishChain(e.nats.bus, await e.world.indexed(await releasedOnChain(e, id)));
+    const settlement = await waitFor(async () => {
+      const [row] = await e.sql`select status, tx_hash from settlements where transaction_id = ${id}`;
+      return row?.status === 'done' ? row : undefined;
+    }, 'the release on chain');
+    await publishChain(e.nats.bus, await e.world.indexed(await e.world.publicClient.getTransactionReceipt({ hash: settlement.tx_hash })));
     await waitFor(async () => (await statusOf(id)) === 'completed', 'completed');
 
     const afterCompletion = await call(e.svc.url, 'POST', `/api/v1/transactions/${id}/authorize-release`, { headers: key(p.apiKey) });

@@ -8,7 +8,7 @@ import {
   uuidv7,
 } from '@holdfast/contracts';
 import { holdfastEscrowAbi, mockUsdcAbi } from '@holdfast/contracts/escrow';
-import { EscrowStatus, onchainIdToUuid, uuidToOnchainId } from '@holdfast/escrow';
+import { onchainIdToUuid, uuidToOnchainId } from '@holdfast/escrow';
 import { startChainWorld } from '@holdfast/escrow/testing';
 import type { Logger } from '@holdfast/logging';
 import { type Bus, publishChecked } from '@holdfast/messaging';
@@ -56,7 +56,7 @@ export interface ChainWorld {
   createEscrow: (
     transactionId: string,
     amount: bigint,
-    options?: { holdDeadline?: bigint; receiver?: Address; attester?: Address; escrow?: Address },
+    options?: { holdDeadline?: bigint; receiver?: Address; attester?: Address },
   ) => Promise<TransactionReceipt>;
   /** The sender approves and calls `pay(transactionId, receiver, token, amount)` on the escrow (a tagged raw transfer). */
   pay: (transactionId: string, amount: bigint, options?: { receiver?: Address; onchainId?: Hex }) => Promise<TransactionReceipt>;
@@ -88,12 +88,6 @@ export async function startChain(options: { slotsInAnEpoch?: number } = {}): Pro
   const receiver = wallet(2);
   const stranger = wallet(3);
 
-  /** The sender is minted `amount` and approves `spender` (an escrow) for it: the step before a lock or a pay. */
-  const fundedAndApproved = async (amount: bigint, spender: Address) => {
-    await api.mint(sender.account.address, amount);
-    await mined(sender.writeContract({ address: usdc.address, abi: mockUsdcAbi, functionName: 'approve', args: [spender, amount] }));
-  };
-
   const api: ChainWorld = {
     anvil,
     publicClient: publicClient as PublicClient,
@@ -111,20 +105,19 @@ export async function startChain(options: { slotsInAnEpoch?: number } = {}): Pro
     async transfer(to: Address, amount: bigint) {
       return mined(sender.writeContract({ address: usdc.address, abi: mockUsdcAbi, functionName: 'transfer', args: [to, amount] }));
     },
-    /**
-     * The sender approves and locks `amount` for `transactionId` (hold until `holdDeadline`, unix
-     * seconds; 0: none), in the deployment's escrow or in `options.escrow`.
-     */
+    /** The sender approves and locks `amount` for `transactionId` (hold until `holdDeadline`, unix seconds; 0: none). */
     async createEscrow(
       transactionId: string,
       amount: bigint,
-      options: { holdDeadline?: bigint; receiver?: Address; attester?: Address; escrow?: Address } = {},
+      options: { holdDeadline?: bigint; receiver?: Address; attester?: Address } = {},
     ) {
-      const into = options.escrow ?? escrow.address;
-      await fundedAndApproved(amount, into);
+      await api.mint(sender.account.address, amount);
+      await mined(
+        sender.writeContract({ address: usdc.address, abi: mockUsdcAbi, functionName: 'approve', args: [escrow.address, amount] }),
+      );
       return mined(
         sender.writeContract({
-          address: into,
+          address: escrow.address,
           abi: holdfastEscrowAbi,
           functionName: 'createEscrow',
           args: [
@@ -139,7 +132,10 @@ export async function startChain(options: { slotsInAnEpoch?: number } = {}): Pro
       );
     },
     async pay(transactionId: string, amount: bigint, options: { receiver?: Address; onchainId?: Hex } = {}) {
-      await fundedAndApproved(amount, escrow.address);
+      await api.mint(sender.account.address, amount);
+      await mined(
+        sender.writeContract({ address: usdc.address, abi: mockUsdcAbi, functionName: 'approve', args: [escrow.address, amount] }),
+      );
       return mined(
         sender.writeContract({
           address: escrow.address,
@@ -267,25 +263,6 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | null | fal
 }
 
 type Sql = TestSql;
-
-/**
- * The attested release of `transactionId`, carried out by the settlement worker: waits (up to a
- * minute) for its release settlement done with a hash, checks the escrow Released on chain, and
- * returns the release's receipt.
- */
-export async function releasedOnChain(e: { sql: Sql; world: ChainWorld }, transactionId: string): Promise<TransactionReceipt> {
-  const settlement = await waitFor(
-    async () => {
-      const [s] = await e.sql<{ status: string; tx_hash: Hash | null }[]>`
-        select status, tx_hash from settlements where transaction_id = ${transactionId} and kind = 'release'`;
-      return s?.status === 'done' && s.tx_hash ? { txHash: s.tx_hash } : undefined;
-    },
-    'the release on chain',
-    60_000,
-  );
-  expect(await e.world.escrowStatus(transactionId)).toBe(EscrowStatus.Released);
-  return e.world.publicClient.getTransactionReceipt({ hash: settlement.txHash });
-}
 
 /** A transaction row as the create route writes it (the create route is another module's). */
 export async function insertTransaction(

@@ -1,12 +1,12 @@
 import { mockUsdcAbi } from '@holdfast/contracts/escrow';
 import { type EscrowTerms, signAuthorizationFunding, signPermitFunding } from '@holdfast/escrow';
 import { type RunningProcesses, startServiceProcesses } from '@holdfast/test-fixtures';
-import { type Address, createTestClient, getAddress, type Hash, type Hex, http, type LocalAccount } from 'viem';
+import { type Address, createTestClient, getAddress, type Hex, http, type LocalAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { LOCAL_RELAYER_KEY } from '../../src/config.js';
 import { type ChainWorld, platformWithCredentials, startChain } from './chain.js';
-import { bearer, call, type Loose, type TestSql, testSql } from './harness.js';
+import { bearer, call, type Loose, testSql } from './harness.js';
 
 export const RELAYER = privateKeyToAccount(LOCAL_RELAYER_KEY).address;
 export const newPayer = () => privateKeyToAccount(generatePrivateKey());
@@ -81,8 +81,8 @@ export const usdcBalance = (world: ChainWorld, of: Address) =>
 
 /**
  * The world of a crash test: a chain and payments as a real process (its built dist/main.js)
- * relaying every 100 ms, started before the file's tests and stopped after. `killBeforeBroadcast()`
- * kills it with SIGKILL; `restart()` starts another on the same database and NATS prefix.
+ * relaying every 100 ms, started before the file's tests and stopped after. `killAndRestart()`
+ * kills it with SIGKILL and starts another on the same database and NATS prefix.
  */
 export function relayerCrashWorld(env: Record<string, string> = {}) {
   let world: ChainWorld;
@@ -110,41 +110,13 @@ export function relayerCrashWorld(env: Record<string, string> = {}) {
         { svc: { url: first.urls['payments-service']!, stop: async () => {} }, admin: first.env.PAYMENTS_BOOTSTRAP_API_KEY! },
         name,
       ),
-    /** A new payer holding `amount` base units of MockUSDC and no ETH. */
-    async fundedPayer(amount: bigint): Promise<LocalAccount> {
-      const payer = newPayer();
-      await world.mint(payer.address, amount);
-      return payer;
-    },
-    /** The relayer's nonce in the latest block (what was mined, not what is pending). */
-    minedNonce: () => world.publicClient.getTransactionCount({ address: RELAYER, blockTag: 'latest' }),
-    /** Stops mining (anvil's automine off): what the relayer sends now stays pending. */
-    holdMining: () => testClientOf(world).setAutomine(false),
-    /**
-     * kill -9 of the first process as if it came before the broadcast of `hash`: the node forgets
-     * the bytes (only the database has them), then mining resumes.
-     */
-    async killBeforeBroadcast(hash: Hash): Promise<void> {
-      await first.kill('payments-service', 'SIGKILL');
-      const test = testClientOf(world);
-      await test.dropTransaction({ hash });
-      expect(await world.publicClient.getTransaction({ hash }).catch(() => null)).toBeNull();
-      await test.setAutomine(true);
-    },
+    kill: () => first.kill('payments-service', 'SIGKILL'),
     /** Another process on the first one's database and NATS prefix; its URL. */
     async restart(): Promise<string> {
       const { PAYMENTS_PORT: _port, ...env } = first.env;
       second = await startServiceProcesses({ services: ['payments-service'], env, join: { db: first.db, nats: first.nats } });
       return second.urls['payments-service']!;
     },
-    /** `query` on the first process's database, the connection ended after. */
-    async withSql<T>(query: (sql: TestSql) => Promise<T>): Promise<T> {
-      const sql = testSql(first.db);
-      try {
-        return await query(sql);
-      } finally {
-        await sql.end();
-      }
-    },
+    sql: () => testSql(first.db),
   };
 }

@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { EscrowStatus } from '@holdfast/escrow';
 import { fileFixture } from '@holdfast/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -9,7 +10,6 @@ import {
   platformWithCredentials,
   publishChain,
   RECEIVER,
-  releasedOnChain,
   SENDER,
   startChainPaymentsEnv,
   waitFor,
@@ -83,7 +83,16 @@ describe('advance_hold on a local deployment', () => {
     const block = await e.world.publicClient.getBlock({ blockTag: 'latest' });
     expect(block.timestamp).toBeGreaterThanOrEqual(holdDeadline);
 
-    const release = await releasedOnChain(e, id);
+    const settlement = await waitFor(
+      async () => {
+        const [s] = await e.sql`select status, tx_hash from settlements where transaction_id = ${id} and kind = 'release'`;
+        return s?.status === 'done' && s.tx_hash && s;
+      },
+      'the release on chain',
+      60_000,
+    );
+    expect(await e.world.escrowStatus(id)).toBe(EscrowStatus.Released);
+    const release = await e.world.publicClient.getTransactionReceipt({ hash: settlement.tx_hash });
     await publishChain(e.nats.bus, await e.world.indexed(release));
     await waitFor(
       async () => (await call(e.svc.url, 'GET', `/api/v2/transactions/${id}`, { headers: bearer(p.token) })).body.status === 'completed',

@@ -1,8 +1,8 @@
 import { erc20Abi } from 'viem';
-import { describe, expect, it } from 'vitest';
-import { waitFor } from '../support/chain.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type ChainWorld, waitFor } from '../support/chain.js';
 import { bearer, call } from '../support/harness.js';
-import { newPayer, relayerCrashWorld, usdcBalance } from '../support/relayer.js';
+import { newPayer, RELAYER, relayerCrashWorld, testClientOf, usdcBalance } from '../support/relayer.js';
 import { facilitatorFor, PRICE, paymentFor, requirementsFor } from '../support/x402.js';
 
 // kill -9 of payments (its built dist/main.js) after an x402 settle committed its relay and before
@@ -10,23 +10,31 @@ import { facilitatorFor, PRICE, paymentFor, requirementsFor } from '../support/x
 // on-chain transaction; one transfer on chain.
 
 const crash = relayerCrashWorld({ X402_SETTLE_WAIT: '0s' });
+let world: ChainWorld;
+beforeAll(() => {
+  world = crash.chain();
+});
 
 describe('x402 settle across a crash of payments', () => {
   it('kill -9 between the relay and its receipt, restart, settle again: the same transaction, one transfer', async () => {
-    const world = crash.chain();
     const url = crash.url();
     const p = await crash.platform('x402 crash');
-    const buyer = await crash.fundedPayer(1_000_000n);
+    const buyer = newPayer();
+    await world.mint(buyer.address, 1_000_000n);
     const payTo = newPayer().address;
     const requirements = requirementsFor(world, payTo);
     const payment = await paymentFor(buyer, requirements);
-    const nonce = await crash.minedNonce();
+    const test = testClientOf(world);
+    const nonce = await world.publicClient.getTransactionCount({ address: RELAYER, blockTag: 'latest' });
 
-    await crash.holdMining();
+    await test.setAutomine(false);
     const pending = await facilitatorFor(url, p.token).settle(payment, requirements);
     expect(pending).toMatchObject({ success: false, errorReason: 'settlement_pending' });
     const hash = pending.transaction as `0x${string}`;
-    await crash.killBeforeBroadcast(hash);
+    await crash.kill();
+    // As if the crash came before the broadcast: only the database has the bytes.
+    await test.dropTransaction({ hash });
+    await test.setAutomine(true);
 
     const again = await crash.restart();
     // The dead process's claim of the relay lapses (the worker's lease), then the stored bytes are sent again.
@@ -42,7 +50,7 @@ describe('x402 settle across a crash of payments', () => {
     );
     expect(settled).toMatchObject({ success: true, transaction: hash, payer: buyer.address });
 
-    expect(await crash.minedNonce()).toBe(nonce + 1);
+    expect(await world.publicClient.getTransactionCount({ address: RELAYER, blockTag: 'latest' })).toBe(nonce + 1);
     const transfers = await world.publicClient.getContractEvents({
       address: world.usdc,
       abi: erc20Abi,
@@ -59,11 +67,14 @@ describe('x402 settle across a crash of payments', () => {
       'completed after the restart',
       60_000,
     );
-    await crash.withSql(async (sql) => {
+    const sql = crash.sql();
+    try {
       expect(await sql`select status, tx_hash, attempts from relayed_locks where transaction_id = ${transactionId}`).toEqual([
         { status: 'mined', tx_hash: hash, attempts: 1 },
       ]);
       expect(await sql`select id from transactions where lower(from_address) = ${buyer.address.toLowerCase()}`).toHaveLength(1);
-    });
+    } finally {
+      await sql.end();
+    }
   }, 180_000);
 });

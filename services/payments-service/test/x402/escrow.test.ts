@@ -4,7 +4,7 @@ import { fileFixture } from '@holdfast/test-fixtures';
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eventsOf, platformWithCredentials, publishChain, releasedOnChain, startChainPaymentsEnv, waitFor } from '../support/chain.js';
+import { eventsOf, platformWithCredentials, publishChain, startChainPaymentsEnv, waitFor } from '../support/chain.js';
 import { sessionBody } from '../support/checkout.js';
 import { bearer, call, type Loose, newPlatform } from '../support/harness.js';
 import { newPayer, RELAYER, relayerNonce, usdcBalance } from '../support/relayer.js';
@@ -119,9 +119,17 @@ describe('a checkout session paid over x402 (holdfast-escrow)', () => {
     // Released after the hold, as any escrowed transaction: attest, the attester's release on chain, completed.
     const attested = await call(e.svc.url, 'POST', `/api/v2/transactions/${txId}/release/attest`, { headers: bearer(p.token) });
     expect(attested.status, JSON.stringify(attested.body)).toBe(200);
-    const release = await releasedOnChain(e, txId);
+    const release = await waitFor(
+      async () => {
+        const [row] = await e.sql<Loose[]>`select status, tx_hash from settlements where transaction_id = ${txId} and kind = 'release'`;
+        return row?.status === 'done' && row.tx_hash ? row : null;
+      },
+      'the release on chain',
+      60_000,
+    );
+    expect(await e.world.escrowStatus(txId)).toBe(EscrowStatus.Released);
     expect(await usdcBalance(e.world, s.toAddress)).toBe(AMOUNT);
-    await publishChain(e.nats.bus, await e.world.indexed(release));
+    await publishChain(e.nats.bus, await e.world.indexed(await e.world.publicClient.getTransactionReceipt({ hash: release.tx_hash })));
     await txWhen(txId, 'completed');
     expect((await eventsOf(e.sql, txId)).map((ev) => ev.type)).toEqual([
       'transaction.created',

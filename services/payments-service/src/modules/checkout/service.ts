@@ -14,6 +14,7 @@ import {
   type CreateTransactionBody,
   type DomainEvent,
   type EscrowInstructions,
+  newEventId,
   notFound,
   type PAYMENTS_COMMANDS,
   paginationMeta,
@@ -29,7 +30,7 @@ import { SCHEMA_NAME } from '../../db/pg-schema.js';
 import type { Principal } from '../auth/index.js';
 import { normalizeAmount, resolveNetwork } from '../money/index.js';
 import type { Funding, RelayerService } from '../relayer/index.js';
-import { type ControlsGate, canonical, type MoveHook, transactionEvent } from '../transactions/index.js';
+import { type ControlsGate, canonical, type MoveHook } from '../transactions/index.js';
 import type { CheckoutRepository, CheckoutSessionRow } from './repository.js';
 import { type CheckoutAction, nextSessionStatus } from './state-machine.js';
 
@@ -168,9 +169,17 @@ export const sessionRef = (s: CheckoutSessionRow) => ({
   expiresAt: s.expiresAt,
 });
 
-/** A session event, owned by the session's platform and routed to its workspace (the envelope of every domain event). */
-const sessionEvent = (type: 'checkout.session.completed' | 'checkout.session.expired', s: CheckoutSessionRow): DomainEvent =>
-  transactionEvent(type, s, { session: sessionRef(s) });
+function sessionEvent(type: 'checkout.session.completed' | 'checkout.session.expired', s: CheckoutSessionRow): DomainEvent {
+  const now = Date.now();
+  return {
+    id: newEventId(now),
+    type,
+    createdAt: new Date(now).toISOString(),
+    platformId: s.platformId,
+    workspaceId: s.workspaceId,
+    data: { session: sessionRef(s) },
+  };
+}
 
 function refused(s: CheckoutSessionRow, action: CheckoutAction, allowedFrom: readonly string[]): AppError {
   const what = action === 'attach_payer' ? 'pay' : action;

@@ -11,18 +11,6 @@ import {
 import type { Queryable } from '@holdfast/db';
 import { isoOf } from '@holdfast/db';
 
-/** `rows` as lists keyed by `keyOf`, each list in the rows' order (what a batch probe returns per item). */
-function grouped<R, V>(rows: readonly R[], keyOf: (r: R) => string, entryOf: (r: R) => V): Map<string, V[]> {
-  const out = new Map<string, V[]>();
-  for (const r of rows) {
-    const key = keyOf(r);
-    const list = out.get(key) ?? [];
-    list.push(entryOf(r));
-    out.set(key, list);
-  }
-  return out;
-}
-
 /** An item as stored, before its actions are attached. */
 export type ItemRow = Omit<SettlementItem, 'actions'>;
 
@@ -147,7 +135,8 @@ export function createSettlementReviewRepository() {
     },
 
     async actionsOf(q: Queryable, items: readonly Pick<ItemRow, 'kind' | 'id'>[]): Promise<Map<string, OperatorAction[]>> {
-      if (items.length === 0) return new Map();
+      const out = new Map<string, OperatorAction[]>();
+      if (items.length === 0) return out;
       // Kinds and ids as two arrays, pairwise, so that each item is probed through the index on
       // (item_kind, item_id); a filter on their concatenation read every action ever taken.
       const kinds = items.map((i) => i.kind);
@@ -167,18 +156,20 @@ export function createSettlementReviewRepository() {
         select a.* from unnest(${kinds}::text[], ${ids}::text[]) as i(kind, id)
         join settlement_operator_actions a on a.item_kind = i.kind and a.item_id = i.id
         order by a.created_at, a.id`;
-      return grouped(
-        rows,
-        (r) => `${r.item_kind}|${r.item_id}`,
-        (r): OperatorAction => ({
+      for (const r of rows) {
+        const key = `${r.item_kind}|${r.item_id}`;
+        const list = out.get(key) ?? [];
+        list.push({
           action: r.action,
           actor: r.actor,
           actorPlatformId: r.actor_platform_id,
           reason: r.reason,
           fromStatus: r.from_status,
           createdAt: isoOf(r.created_at),
-        }),
-      );
+        });
+        out.set(key, list);
+      }
+      return out;
     },
 
     // ---- disputed claims (a plain transfer claimed by several platforms' raw transactions)
@@ -205,7 +196,8 @@ export function createSettlementReviewRepository() {
       q: Queryable,
       logs: readonly Pick<DisputedClaimRow, 'chainId' | 'txHash' | 'logIndex'>[],
     ): Promise<Map<string, TransferClaim[]>> {
-      if (logs.length === 0) return new Map();
+      const out = new Map<string, TransferClaim[]>();
+      if (logs.length === 0) return out;
       const rows = await q<
         {
           chain_id: number;
@@ -223,16 +215,18 @@ export function createSettlementReviewRepository() {
         join claimed_transfers c on c.chain_id = l.chain_id and c.tx_hash = l.tx_hash and c.log_index = l.log_index
         join transactions t on t.id = c.transaction_id
         order by c.created_at, c.transaction_id`;
-      return grouped(
-        rows,
-        (r) => claimKey({ chainId: r.chain_id, txHash: r.tx_hash, logIndex: r.log_index }),
-        (r): TransferClaim => ({
+      for (const r of rows) {
+        const key = claimKey({ chainId: r.chain_id, txHash: r.tx_hash, logIndex: r.log_index });
+        const list = out.get(key) ?? [];
+        list.push({
           transactionId: r.transaction_id,
           platformId: r.platform_id,
           transactionStatus: r.status,
           claimedAt: isoOf(r.created_at),
-        }),
-      );
+        });
+        out.set(key, list);
+      }
+      return out;
     },
 
     async resolveDisputedClaim(
