@@ -21,7 +21,7 @@ import {
 import type { SecretBox } from '@holdfast/secrets';
 import type { Store } from '../../db/store.js';
 import { type Actor, assertWorkspaceAccess, type Caller, requireActor } from '../access/index.js';
-import { AUDIT, type AuditAction, type AuditRepository, type AuditService, diffChanges, REDACTED } from '../audit/index.js';
+import { AUDIT, type AuditRepository, type AuditService, diffChanges, REDACTED } from '../audit/index.js';
 import { METADATA_MAX_BYTES, type WorkspacesRepository } from '../workspaces/index.js';
 import type { IntegrationProviders, ProviderVerdict } from './adapters.js';
 import { type Config, catalogEntry, configProblems, type Kind, kindById, maskedConfig, splitSecrets } from './catalog.js';
@@ -108,21 +108,6 @@ export function createIntegrationsService(deps: {
   providers: IntegrationProviders;
 }) {
   const { store, audit, secrets, providers } = deps;
-
-  /** Records `what` done to the workspace's integration `id` of `kind`: every such entry names the kind in its metadata. */
-  const recordOn = (
-    repos: IntegrationsRepos,
-    caller: Caller,
-    what: AuditAction,
-    target: { id: string; workspaceId: string; kind: Kind },
-    facts: { details: string; changes?: Record<string, unknown>; metadata?: Record<string, unknown> },
-  ) =>
-    audit.record(repos, caller, what, {
-      resourceId: target.id,
-      workspaceId: target.workspaceId,
-      ...facts,
-      metadata: { integrationKey: target.kind.key, ...facts.metadata },
-    });
 
   const available = (kind: Kind) => !kind.callsProvider || providers[kind.key] !== undefined;
 
@@ -233,17 +218,13 @@ export function createIntegrationsService(deps: {
           metadata: body.metadata ?? {},
           createdBy: actor.id,
         });
-        await recordOn(
-          repos,
-          caller,
-          AUDIT.integrationCreate,
-          { id, workspaceId, kind },
-          {
-            details: `Set up the ${kind.key} integration${validate ? ' (validated)' : ''}: ${statusOf(inserted)}`,
-            changes: { ...diffChanges({}, audited(inserted)), ...secretChanges({}, secretValues) },
-            metadata: { validated: validate },
-          },
-        );
+        await audit.record(repos, caller, AUDIT.integrationCreate, {
+          resourceId: id,
+          workspaceId,
+          details: `Set up the ${kind.key} integration${validate ? ' (validated)' : ''}: ${statusOf(inserted)}`,
+          changes: { ...diffChanges({}, audited(inserted)), ...secretChanges({}, secretValues) },
+          metadata: { integrationKey: kind.key, validated: validate },
+        });
         return inserted;
       });
       return toWorkspaceIntegration(row);
@@ -333,16 +314,13 @@ export function createIntegrationsService(deps: {
         if (body.enabled === false) patch.disabledAt = before.disabledAt ?? new Date();
         const after = await repos.integrations.update(before.id, patch);
         const changes = { ...diffChanges(audited(before), audited(after)), ...secretChanges(beforeSecrets, afterSecrets) };
-        await recordOn(
-          repos,
-          caller,
-          AUDIT.integrationUpdate,
-          { id: before.id, workspaceId, kind },
-          {
-            details: `Updated the ${kind.key} integration: ${Object.keys(changes).join(', ') || 'no change'}`,
-            changes,
-          },
-        );
+        await audit.record(repos, caller, AUDIT.integrationUpdate, {
+          resourceId: before.id,
+          workspaceId,
+          details: `Updated the ${kind.key} integration: ${Object.keys(changes).join(', ') || 'no change'}`,
+          changes,
+          metadata: { integrationKey: kind.key },
+        });
         return after;
       });
       return toWorkspaceIntegration(row);
@@ -356,19 +334,16 @@ export function createIntegrationsService(deps: {
         const before = await found(repos, workspaceId, ref, true);
         const kind = kindOfRow(before);
         await repos.integrations.delete(before.id);
-        await recordOn(
-          repos,
-          caller,
-          AUDIT.integrationDelete,
-          { id: before.id, workspaceId, kind },
-          {
-            details: `Removed the ${kind.key} integration`,
-            changes: {
-              ...diffChanges(audited(before), {}),
-              ...Object.fromEntries(before.secretFields.map((name) => [`config.${name}`, { from: REDACTED, to: null }])),
-            },
+        await audit.record(repos, caller, AUDIT.integrationDelete, {
+          resourceId: before.id,
+          workspaceId,
+          details: `Removed the ${kind.key} integration`,
+          changes: {
+            ...diffChanges(audited(before), {}),
+            ...Object.fromEntries(before.secretFields.map((name) => [`config.${name}`, { from: REDACTED, to: null }])),
           },
-        );
+          metadata: { integrationKey: kind.key },
+        });
       });
     },
 
@@ -380,16 +355,13 @@ export function createIntegrationsService(deps: {
         const before = await found(repos, workspaceId, ref, true);
         const kind = kindOfRow(before);
         const after = before.disabledAt ? before : await repos.integrations.update(before.id, { disabledAt: new Date() });
-        await recordOn(
-          repos,
-          caller,
-          AUDIT.integrationDisable,
-          { id: before.id, workspaceId, kind },
-          {
-            details: before.disabledAt ? `The ${kind.key} integration was already disabled` : `Disabled the ${kind.key} integration`,
-            changes: diffChanges({ status: statusOf(before) }, { status: statusOf(after) }),
-          },
-        );
+        await audit.record(repos, caller, AUDIT.integrationDisable, {
+          resourceId: before.id,
+          workspaceId,
+          details: before.disabledAt ? `The ${kind.key} integration was already disabled` : `Disabled the ${kind.key} integration`,
+          changes: diffChanges({ status: statusOf(before) }, { status: statusOf(after) }),
+          metadata: { integrationKey: kind.key },
+        });
         return after;
       });
       return toWorkspaceIntegration(row);
@@ -437,16 +409,12 @@ export function createIntegrationsService(deps: {
             ...(outcome.valid ? { lastValidatedAt: checkedAt } : {}),
           });
         }
-        await recordOn(
-          repos,
-          caller,
-          AUDIT.integrationValidate,
-          { id: stored.id, workspaceId, kind },
-          {
-            details: `Re-checked the ${kind.key} integration: ${outcome.valid ? 'valid' : `invalid (${outcome.errors.map((e) => e.field).join(', ')})`}`,
-            metadata: { providerCheck: outcome.check, saved },
-          },
-        );
+        await audit.record(repos, caller, AUDIT.integrationValidate, {
+          resourceId: stored.id,
+          workspaceId,
+          details: `Re-checked the ${kind.key} integration: ${outcome.valid ? 'valid' : `invalid (${outcome.errors.map((e) => e.field).join(', ')})`}`,
+          metadata: { integrationKey: kind.key, providerCheck: outcome.check, saved },
+        });
         return {
           integrationId: kind.id,
           valid: outcome.valid,
