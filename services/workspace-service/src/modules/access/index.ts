@@ -12,7 +12,7 @@ export {
   ownWorkspaceId,
   type ReadScope,
 } from './policy.js';
-export type { PrincipalCache, PrincipalChanges, PrincipalRef } from './principal-cache.js';
+export type { PrincipalCache, PrincipalChanges } from './principal-cache.js';
 export { issueRefreshToken, loginLockedError, refreshTokenHash, refuseRefresh, rotateRefreshToken } from './refresh-tokens.js';
 export {
   type AccessClaims,

@@ -48,7 +48,7 @@ const withWallet = {
 
 /** All SQL of customers and their sessions. `principals`: told of every customer or customer session changed (in that transaction). */
 export function createCustomersRepository(db: Executor, principals: PrincipalChanges) {
-  const writes = principalRowWrites(db, customers, principals, (id) => `customer:${id}`);
+  const writes = principalRowWrites(db, customers, (id) => principals.changed(db, [`customer:${id}`]));
   const sessionFamily = sessionFamilyStatements(db, { sessions: customerSessions, tokens: customerRefreshTokens });
   const selectWithWallet = () =>
     db.select(withWallet).from(customers).leftJoin(customerWallets, eq(customerWallets.customerId, customers.id));

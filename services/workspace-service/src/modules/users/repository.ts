@@ -27,7 +27,7 @@ export function isDuplicateEmail(error: unknown): boolean {
 
 /** `principals`: told of every user changed or deleted (in that transaction), for the principal cache. */
 export function createUsersRepository(db: Executor, principals: PrincipalChanges) {
-  const writes = principalRowWrites(db, users, principals, (id) => `user:${id}`);
+  const writes = principalRowWrites(db, users, (id) => principals.changed(db, [`user:${id}`]));
   return {
     findById: async (id: string): Promise<UserRow | undefined> => {
       return findRow(db, users, eq(users.id, id));

@@ -25,7 +25,7 @@ export function isDuplicateSlug(error: unknown): boolean {
 
 /** `principals`: told of every workspace changed or deleted (in that transaction), for the principal cache. */
 export function createWorkspacesRepository(db: Executor, principals: PrincipalChanges) {
-  const writes = principalRowWrites(db, workspaces, principals, (id) => `workspace:${id}`);
+  const writes = principalRowWrites(db, workspaces, (id) => principals.changed(db, [`workspace:${id}`]));
   /** Writes a workspace's one row of `table` (its billing, its wallet settings): inserted, or replaced with `updated_at` now. */
   const upsertWorkspaceRow = async <T extends PgTable & { workspaceId: PgColumn; updatedAt: PgColumn }>(
     table: T,
