@@ -33,11 +33,11 @@ const env = (name: string) => {
 };
 const stream = env('BENCH_STREAM');
 const subject = env('BENCH_SUBJECT');
-const secret = env('BENCH_SECRET');
-
-const { deliveryHeaders } = (await import(
+const { deliveryHeaders, signingSecret } = (await import(
   new URL('../../services/webhook-dispatcher/dist/modules/deliveries/signing.js', import.meta.url).href
 )) as typeof import('../../services/webhook-dispatcher/src/modules/deliveries/signing.ts');
+// Made ready once, as the dispatcher keeps each subscription's opened secret.
+const secret = signingSecret(env('BENCH_SECRET'));
 
 // The dispatcher's pool size and its schema (after the copies, so that `subscriptions` is its own).
 const sql = postgres(env('DATABASE_URL'), {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { deliveryHeaders, loggedHeaders, standardWebhooksKey } from '../../src/modules/deliveries/signing.js';
+import { deliveryHeaders, loggedHeaders, signingSecret, standardWebhooksKey } from '../../src/modules/deliveries/signing.js';
 
 // The example in docs/webhooks.md is what the dispatcher produces, and what the official library accepts.
 const docs = readFileSync(new URL('../../../../docs/webhooks.md', import.meta.url), 'utf8');
@@ -17,7 +17,7 @@ describe('signatures', () => {
       eventType: header('X-Webhook-Event'),
       deliveryId: header('X-Webhook-Delivery'),
       timestamp: Number(header('webhook-timestamp')),
-      secrets: [secret],
+      secrets: [signingSecret(secret)],
     });
     expect(headers['x-webhook-signature']).toBe(header('X-Webhook-Signature'));
     expect(headers['webhook-signature']).toBe(header('webhook-signature'));
@@ -29,14 +29,12 @@ describe('signatures', () => {
 
   it('keys Standard Webhooks by the bytes after whsec_, and lists rotation signatures newest first', () => {
     expect(standardWebhooksKey(secret)).toHaveLength(32);
-    const two = deliveryHeaders({ body: '{}', eventType: 't', deliveryId: 'd', timestamp: 1, secrets: ['whsec_bmV3', 'whsec_b2xk'] });
+    const signedBy = (...secrets: string[]) =>
+      deliveryHeaders({ body: '{}', eventType: 't', deliveryId: 'd', timestamp: 1, secrets: secrets.map(signingSecret) });
+    const two = signedBy('whsec_bmV3', 'whsec_b2xk');
     const [newest, previous] = two['x-webhook-signature']!.split(',');
-    expect(newest).toBe(
-      deliveryHeaders({ body: '{}', eventType: 't', deliveryId: 'd', timestamp: 1, secrets: ['whsec_bmV3'] })['x-webhook-signature'],
-    );
-    expect(previous).toBe(
-      deliveryHeaders({ body: '{}', eventType: 't', deliveryId: 'd', timestamp: 1, secrets: ['whsec_b2xk'] })['x-webhook-signature'],
-    );
+    expect(newest).toBe(signedBy('whsec_bmV3')['x-webhook-signature']);
+    expect(previous).toBe(signedBy('whsec_b2xk')['x-webhook-signature']);
     expect(two['webhook-signature']!.split(' ')).toHaveLength(2);
     expect(loggedHeaders(two)).toMatchObject({ 'x-webhook-signature': '[redacted]', 'webhook-signature': '[redacted]', 'webhook-id': 'd' });
   });

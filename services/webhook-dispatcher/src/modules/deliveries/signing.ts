@@ -1,4 +1,4 @@
-import { hmacSha256 } from '@holdfast/secrets';
+import { hmacKey, hmacSha256, type KeyObject } from '@holdfast/secrets';
 
 /**
  * The headers of one delivery attempt (operator contract, "Webhook deliveries"; docs/webhooks.md):
@@ -15,18 +15,29 @@ import { hmacSha256 } from '@holdfast/secrets';
 export const USER_AGENT = 'Holdfast-Webhooks/1.0';
 const SIGNATURE_HEADERS = new Set(['x-webhook-signature', 'webhook-signature']);
 
+/** A subscription secret as it signs: the string (the hex signature's key) and its Standard Webhooks key. */
+export interface SigningSecret {
+  secret: string;
+  standardKey: KeyObject;
+}
+
 /** The Standard Webhooks key of a secret: base64-decoded after `whsec_`. */
 export function standardWebhooksKey(secret: string): Buffer {
   return secret.startsWith('whsec_') ? Buffer.from(secret.slice('whsec_'.length), 'base64') : Buffer.from(secret, 'utf8');
 }
 
-export function hexSignature(secret: string, body: string): string {
-  // The string itself: an HMAC keys by its UTF-8 bytes, and no Buffer is made for it.
-  return hmacSha256(secret, body);
+/** A secret made ready to sign many attempts: its Standard Webhooks key is decoded once, not per attempt. */
+export function signingSecret(secret: string): SigningSecret {
+  return { secret, standardKey: hmacKey(standardWebhooksKey(secret)) };
 }
 
-export function standardSignature(secret: string, id: string, timestamp: number, body: string): string {
-  return `v1,${hmacSha256(standardWebhooksKey(secret), `${id}.${timestamp}.${body}`, 'base64')}`;
+export function hexSignature(secret: SigningSecret, body: string): string {
+  // The string itself: an HMAC keys by its UTF-8 bytes, and no Buffer is made for it.
+  return hmacSha256(secret.secret, body);
+}
+
+export function standardSignature(secret: SigningSecret, id: string, timestamp: number, body: string): string {
+  return `v1,${hmacSha256(secret.standardKey, `${id}.${timestamp}.${body}`, 'base64')}`;
 }
 
 /**
@@ -37,7 +48,7 @@ export function deliveryHeaders(input: {
   eventType: string;
   deliveryId: string;
   timestamp: number;
-  secrets: readonly string[];
+  secrets: readonly SigningSecret[];
 }): Record<string, string> {
   return {
     'content-type': 'application/json',
@@ -53,5 +64,7 @@ export function deliveryHeaders(input: {
 
 /** The headers as the delivery log keeps them: signatures replaced by `[redacted]`. */
 export function loggedHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, SIGNATURE_HEADERS.has(name) ? '[redacted]' : value]));
+  const logged: Record<string, string> = {};
+  for (const name in headers) logged[name] = SIGNATURE_HEADERS.has(name) ? '[redacted]' : (headers[name] as string);
+  return logged;
 }

@@ -1,4 +1,4 @@
-import { contextFromCarrier, failSpan, type Logger, SpanKind, withSpan } from '@holdfast/logging';
+import { contextFromCarrier, failSpan, type Logger, SpanKind, tracingOn, withSpan } from '@holdfast/logging';
 import { createPollingWorker, type PollingWorkerOptions } from '@holdfast/runtime';
 import type { DeliveryAttempt } from './attempt.js';
 import type { DeliveryMetrics } from './metrics.js';
@@ -129,6 +129,8 @@ export function createDeliveryWorker(deps: {
 
   /** One attempt under a span that continues the trace of the event's intake, hence of the change that caused it. */
   function tracedAttempt(job: ClaimedDelivery): Promise<AttemptRecord> {
+    // Tracing off (the default): the span would be a no-op; its URL parse and attributes are skipped.
+    if (!tracingOn()) return attemptOf(job);
     const span = {
       kind: SpanKind.CLIENT,
       parent: contextFromCarrier(job.trace_context),
