@@ -40,7 +40,7 @@ const BENCHES: Bench[] = [
   {
     name: 'create-transaction',
     full: [],
-    smoke: ['--rounds', '2', '--requests', '200', '--replays', '200', '--reads', '200', '--warmup', '50'],
+    smoke: ['--rounds', '2', '--requests', '200', '--replays', '200', '--reads', '200', '--warmup', '50', '--history', '500'],
     rounds: true,
   },
   { name: 'workspace-list', full: [], smoke: ['--rounds', '2', '--requests', '200', '--warmup', '50'], rounds: true },

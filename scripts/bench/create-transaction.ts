@@ -10,7 +10,7 @@
 // process. Payments gets a fresh database (migrated by its bundle/migrate.js), its own NATS subject
 // prefix and rate limits far above the load, all removed afterwards.
 //
-//   pnpm exec turbo run build && node scripts/bench/create-transaction.ts [--rounds 5] [--requests 2000] [--replays 2000] [--reads 2000] [--warmup 300] [--write [--force]]
+//   pnpm exec turbo run build && node scripts/bench/create-transaction.ts [--rounds 5] [--requests 2000] [--replays 2000] [--reads 2000] [--warmup 300] [--history 10000] [--write [--force]]
 //
 // BENCH_PAYMENTS_NODE_ARGS (and BENCH_BARE_NODE_ARGS) pass Node flags to that server, e.g.
 // "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it; BENCH_PAYMENTS_DIR measures another
@@ -68,6 +68,12 @@ const paymentsDir = process.env.BENCH_PAYMENTS_DIR ?? join(root, 'services/payme
 const REQUESTS = numberOption('requests', 2000);
 const REPLAYS = numberOption('replays', 2000);
 const WARMUP = numberOption('warmup', 300);
+/**
+ * Creations made on each side (payments, the same-work route, the bare insert) before the first
+ * round (`--history N`), so that round 1 runs on tables that hold a history, as a running system's
+ * do, and on plans made for them (docs/perf/create-transaction-history.md).
+ */
+const HISTORY = numberOption('history', 10_000);
 const READS = numberOption('reads', 2000);
 const IN_FLIGHT = [10, 50];
 const WRITE = flag('write');
@@ -202,6 +208,16 @@ async function main(): Promise<void> {
       await drained();
       return result;
     };
+
+    // The history first, then the statistics of its tables. A backend keeps the plan of a foreign
+    // key's check from its first use: made on an empty table, it was a sequential scan, and the
+    // check of each creation's transition then read the whole transactions table for the rest of
+    // round 1 (this machine's PostgreSQL runs without autovacuum, whose analyze would replan it).
+    log(`a history of ${HISTORY} creations on each side…`);
+    await closedLoops(sameWorkUrl, HISTORY, IN_FLIGHT[1]!, createRequest, created);
+    await closedLoops(bareUrl, HISTORY, IN_FLIGHT[1]!, createRequest, created);
+    await creations(HISTORY, IN_FLIGHT[1]!)();
+    await vacuumBenchDatabase(outbox);
 
     // Warm-up, the same for both: connections, JIT, PostgreSQL caches, the token in payments'
     // credential cache; then payments' replay (its path is not the creation's: cold, the first
@@ -394,7 +410,7 @@ function report(rows: string[][], targets: RoundsTarget[], software: { postgres:
       startLoad,
       software,
       command,
-      setup: `the built payments-service as its own process (\`APP_ENV=local\`, defaults but for \`RATE_LIMIT_*\` set far above the load: the limiter still counts every request, in memory, added up in Redis at \`REDIS_URL\`; \`DATABASE_POOL_SIZE\` 10) on a fresh migrated database and its own NATS subject prefix; next to it, in a process of its own, a bare Fastify server whose one POST route does one postgres.js insert (pool of 10) into a five-column table of the same database, and whose GET route reads one of its rows by primary key; and, in the same server, the same-work route (issue 34's baseline): payments' own creation statement (\`repository.createSingle\` imported from payments' build, the SQL text itself: the idempotency key's check, the duplicate and per-sender windows, the sender's advisory lock, the row with its \`sender_seq\`, its transition and its \`transaction.created\` outbox row, in one statement, run again on a lost race) with the event built by payments' \`transactionEvent\`, on a copy of the three tables it writes (same columns, defaults, indexes, constraints and foreign keys, in a schema of its own, so that payments' relay does not publish its events), pool of 10, answering the row as JSON. Each baseline run does the same-work route first, then the one-row insert. All get the same requests: \`Authorization: Bearer\` (a v2 token with \`move:transactions\`), a unique \`Idempotency-Key\`, and a body with a new \`fromAddress\` each time (payments allows 10 creations per minute per sender). The load is N closed loops of undici requests from the bench process (each sends its next request when its answer is read); ${WARMUP} creations and then ${WARMUP} reads to each warm up first (and ${WARMUP} replays of a key to payments). Latency is from the start of a request to the end of its answer. Any answer but 201 (for the replay: 201 with \`Idempotent-Replayed: true\`; for reads: 200, cycling through 1000 stored rows of the side's own table, drawn afresh each round) is an error. Fair state between runs: a run of payments' creations ends only when its outbox relay has published every event of the run (before, the relay was still publishing the previous run's events during the next run, the replay's or the bare route's, on the same 2 cores), so its CPU per request includes publishing; each round's replay re-sends a key of its own, against a bare insert run of its own beside it; both tables grow each round (payments' by its two creation runs, the bare table by three: the replay's baseline inserts too), the order of each pair alternating so that neither always meets the larger table; both stay in PostgreSQL's memory. Each round starts with \`vacuum analyze\` of the database, as autovacuum keeps a production one (this machine's PostgreSQL runs with autovacuum off: without it the outbox's dead row versions and the planner's empty-table statistics made each round slower than the last, payments' creations 1180/s in a second round with it and 432/s without, at the same load).`,
+      setup: `the built payments-service as its own process (\`APP_ENV=local\`, defaults but for \`RATE_LIMIT_*\` set far above the load: the limiter still counts every request, in memory, added up in Redis at \`REDIS_URL\`; \`DATABASE_POOL_SIZE\` 10) on a fresh migrated database and its own NATS subject prefix; next to it, in a process of its own, a bare Fastify server whose one POST route does one postgres.js insert (pool of 10) into a five-column table of the same database, and whose GET route reads one of its rows by primary key; and, in the same server, the same-work route (issue 34's baseline): payments' own creation statement (\`repository.createSingle\` imported from payments' build, the SQL text itself: the idempotency key's check, the duplicate and per-sender windows, the sender's advisory lock, the row with its \`sender_seq\`, its transition and its \`transaction.created\` outbox row, in one statement, run again on a lost race) with the event built by payments' \`transactionEvent\`, on a copy of the three tables it writes (same columns, defaults, indexes, constraints and foreign keys, in a schema of its own, so that payments' relay does not publish its events), pool of 10, answering the row as JSON. Each baseline run does the same-work route first, then the one-row insert. All get the same requests: \`Authorization: Bearer\` (a v2 token with \`move:transactions\`), a unique \`Idempotency-Key\`, and a body with a new \`fromAddress\` each time (payments allows 10 creations per minute per sender). The load is N closed loops of undici requests from the bench process (each sends its next request when its answer is read); a history of ${HISTORY} creations on each side (at 50 in flight) and \`vacuum analyze\` first, so that round 1 meets tables that hold rows and plans made for them, as a running system's; then ${WARMUP} creations and ${WARMUP} reads to each warm up (and ${WARMUP} replays of a key to payments). Latency is from the start of a request to the end of its answer. Any answer but 201 (for the replay: 201 with \`Idempotent-Replayed: true\`; for reads: 200, cycling through 1000 stored rows of the side's own table, drawn afresh each round) is an error. Fair state between runs: a run of payments' creations ends only when its outbox relay has published every event of the run (before, the relay was still publishing the previous run's events during the next run, the replay's or the bare route's, on the same 2 cores), so its CPU per request includes publishing; each round's replay re-sends a key of its own, against a bare insert run of its own beside it; both tables grow each round (payments' by its two creation runs, the bare table by three: the replay's baseline inserts too), the order of each pair alternating so that neither always meets the larger table; both stay in PostgreSQL's memory. Each round starts with \`vacuum analyze\` of the database, as autovacuum keeps a production one (this machine's PostgreSQL runs with autovacuum off: without it the outbox's dead row versions and the planner's empty-table statistics made each round slower than the last, payments' creations 1180/s in a second round with it and 432/s without, at the same load).`,
       method: methodLine(
         "the baselines (the same-work route, then the bare insert) and payments' creation at 10 and at 50 in flight, a bare insert and the replay, the bare select and payments' GET by id, each pair",
       ),
