@@ -12,7 +12,21 @@ import {
   type RequestArguments,
   type WalletConnection,
 } from './connector.js';
-import type { WalletConnectSettings } from './walletconnect.js';
+
+/** What the client connects with. Declared here, not in walletconnect.ts, so that no import runs back from this chunk to the page's first script. */
+export interface WalletConnectSettings {
+  /** The workspace's WalletConnect Cloud project id. */
+  projectId: string;
+  /** The session's EIP-155 chain: the one the page asks the wallet for. */
+  chainId: number;
+  /** What the payer's wallet shows of the page (its name, this origin). */
+  metadata: { name: string; description: string; url: string; icons: string[] };
+  /**
+   * The relay's URL: WalletConnect's own (`wss://relay.walletconnect.org`) unless set. The page
+   * never sets it; the contract test points it at its local stand-in relay.
+   */
+  relayUrl?: string;
+}
 
 /** What the page asks the wallet to allow: exactly what its flow sends. */
 const METHODS = ['eth_signTypedData_v4', 'wallet_switchEthereumChain'];

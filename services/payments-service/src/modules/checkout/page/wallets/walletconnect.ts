@@ -5,20 +5,7 @@
 // @walletconnect/universal-provider: ADR 61) is a chunk of its own, imported only when the payer
 // picks WalletConnect, so a payer with an injected wallet never downloads it.
 import type { ConnectHooks, WalletAdapter, WalletConnection } from './connector.js';
-
-export interface WalletConnectSettings {
-  /** The workspace's WalletConnect Cloud project id. */
-  projectId: string;
-  /** The session's EIP-155 chain: the one the page asks the wallet for. */
-  chainId: number;
-  /** What the payer's wallet shows of the page (its name, this origin). */
-  metadata: { name: string; description: string; url: string; icons: string[] };
-  /**
-   * The relay's URL: WalletConnect's own (`wss://relay.walletconnect.org`) unless set. The page
-   * never sets it; the contract test points it at its local stand-in relay.
-   */
-  relayUrl?: string;
-}
+import type { WalletConnectSettings } from './walletconnect-client.js';
 
 /** A small WalletConnect mark (data: URL, as the CSP's `img-src data:` allows). */
 const ICON = `data:image/svg+xml;base64,${btoa(
